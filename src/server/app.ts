@@ -1,0 +1,137 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import cookie from '@fastify/cookie';
+import helmet from '@fastify/helmet';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { createMailer } from './adapters/mail/mailer.js';
+import { createRealtime } from './adapters/realtime/socket-io.js';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { type DatabaseTarget, openDatabase } from './db/client.js';
+import { adminRoutes } from './features/admin/admin.routes.js';
+import { authRoutes } from './features/auth/auth.routes.js';
+import { debugRoutes } from './features/debug/debug.routes.js';
+import { platformRoutes } from './features/platform/platform.routes.js';
+import { subscriptionRoutes } from './features/subscriptions/subscriptions.routes.js';
+import { tierRoutes } from './features/tiers/tiers.routes.js';
+import { registerCsrfProtection } from './http/csrf.js';
+import { AppError, errorBody, registerErrorHandling } from './http/errors.js';
+import { registerSessions } from './http/session.js';
+import { type Clock, systemClock } from './lib/clock.js';
+
+export type BuildAppOptions = {
+  config: Config;
+  clock?: Clock;
+  /** Overrides the database chosen from config (tests use a fresh one each). */
+  database?: DatabaseTarget;
+  logger?: boolean | object;
+};
+
+export type BuiltApp = { app: FastifyInstance; ctx: AppContext; close(): Promise<void> };
+
+const webRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
+
+/** Assembles the whole product in one Fastify instance; used by main.ts and by every integration test. */
+export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers.cookie', 'req.headers["x-csrf-token"]'],
+    },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const database = await openDatabase(
+    options.database ??
+      (config.databaseUrl
+        ? { kind: 'postgres', url: config.databaseUrl }
+        : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') }),
+  );
+  const ctx: AppContext = {
+    config,
+    db: database.db,
+    clock: options.clock ?? systemClock,
+    mailer: createMailer(config, app.log),
+    realtime: createRealtime(config, app.log, () => ctx),
+    log: app.log,
+  };
+
+  await app.register(cookie);
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'https:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        fontSrc: ["'self'", 'data:'],
+        objectSrc: ["'none'"],
+        frameAncestors: ["'none'"],
+        formAction: ["'self'"],
+        upgradeInsecureRequests: null,
+      },
+    },
+    strictTransportSecurity: config.isHttps,
+    crossOriginEmbedderPolicy: false,
+  });
+  registerErrorHandling(app);
+  registerSessions(app, ctx);
+  registerCsrfProtection(app, ctx);
+
+  await app.register(async (api) => {
+    await platformRoutes(api, ctx);
+    await authRoutes(api, ctx);
+    await tierRoutes(api, ctx);
+    await subscriptionRoutes(api, ctx);
+    await adminRoutes(api, ctx);
+    if (config.enableDebugRoutes) await debugRoutes(api, ctx);
+  });
+
+  await registerWebApp(app);
+
+  await app.ready();
+  await ctx.realtime.attach(app.server);
+
+  let closed = false;
+  return {
+    app,
+    ctx,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await ctx.realtime.close();
+      await app.close();
+      await database.close();
+    },
+  };
+}
+
+/** Serves the built React app; unknown /api paths answer the JSON error shape, other paths the SPA. */
+async function registerWebApp(app: FastifyInstance): Promise<void> {
+  const hasBuild = existsSync(path.join(webRoot, 'index.html'));
+  if (hasBuild) {
+    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    if (request.url.startsWith('/api/') || request.url === '/api') {
+      const notFound = new AppError('NOT_FOUND', `No API endpoint at ${request.method} ${request.url.split('?')[0]}`);
+      return reply.status(404).send(errorBody(notFound));
+    }
+    if (request.method !== 'GET' && request.method !== 'HEAD') {
+      return reply.status(404).send(errorBody(new AppError('NOT_FOUND', 'Not found')));
+    }
+    if (!hasBuild) {
+      return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build:web`.');
+    }
+    // Client-side routes (and the 404 page) are rendered by the SPA.
+    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+  });
+}

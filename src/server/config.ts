@@ -1,0 +1,131 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+
+// The one reader of process.env: every setting is parsed here and documented in the README.
+
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .optional()
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+const optionalText = z
+  .string()
+  .optional()
+  .transform((value) => (value && value.trim() !== '' ? value.trim() : undefined));
+
+const optionalUrl = optionalText.pipe(z.url().optional());
+
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(5000),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  PUBLIC_URL: optionalUrl,
+  DATABASE_URL: optionalUrl,
+  REDIS_URL: optionalUrl,
+  SECRET_KEY: optionalText.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().default('Packgate <no-reply@packgate.localhost>'),
+  GITHUB_CLIENT_ID: optionalText,
+  GITHUB_CLIENT_SECRET: optionalText,
+  GITHUB_WEB_URL: z.url().default('https://github.com'),
+  GITHUB_API_URL: z.url().default('https://api.github.com'),
+  GIT_REPOS_DIR: optionalText,
+  COMPOSER_DOMAIN: z.string().default('composer.localhost'),
+  SUPPORT_EMAIL: z.email().default('support@packgate.localhost'),
+  ENABLE_DEBUG_ROUTES: booleanFlag,
+  TRUST_PROXY: booleanFlag,
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(7 * 24 * 60),
+  SESSION_ABSOLUTE_DAYS: z.coerce.number().int().positive().default(30),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  publicUrl: string;
+  isHttps: boolean;
+  databaseUrl?: string;
+  redisUrl?: string;
+  secretKey: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  github?: { clientId: string; clientSecret: string; webUrl: string; apiUrl: string };
+  gitReposDir: string;
+  composerDomain: string;
+  supportEmail: string;
+  enableDebugRoutes: boolean;
+  trustProxy: boolean;
+  session: { idleMs: number; absoluteMs: number };
+  logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join('\n')}`);
+  }
+}
+
+/** Parses settings from an environment map; throws ConfigError listing every problem at once. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const settings = parsed.data;
+  const problems: string[] = [];
+  if (Boolean(settings.GITHUB_CLIENT_ID) !== Boolean(settings.GITHUB_CLIENT_SECRET)) {
+    problems.push('GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET must be set together');
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+
+  const dataDir = path.resolve(settings.DATA_DIR);
+  const publicUrl = (settings.PUBLIC_URL ?? `http://localhost:${settings.PORT}`).replace(/\/+$/, '');
+  return {
+    port: settings.PORT,
+    host: settings.HOST,
+    dataDir,
+    publicUrl,
+    isHttps: publicUrl.startsWith('https://'),
+    databaseUrl: settings.DATABASE_URL,
+    redisUrl: settings.REDIS_URL,
+    secretKey: settings.SECRET_KEY ?? readOrCreateSecretKey(dataDir),
+    smtpUrl: settings.SMTP_URL,
+    mailFrom: settings.MAIL_FROM,
+    github:
+      settings.GITHUB_CLIENT_ID && settings.GITHUB_CLIENT_SECRET
+        ? {
+            clientId: settings.GITHUB_CLIENT_ID,
+            clientSecret: settings.GITHUB_CLIENT_SECRET,
+            webUrl: settings.GITHUB_WEB_URL.replace(/\/+$/, ''),
+            apiUrl: settings.GITHUB_API_URL.replace(/\/+$/, ''),
+          }
+        : undefined,
+    gitReposDir: path.resolve(settings.GIT_REPOS_DIR ?? path.join(dataDir, 'repos')),
+    composerDomain: settings.COMPOSER_DOMAIN.toLowerCase(),
+    supportEmail: settings.SUPPORT_EMAIL,
+    enableDebugRoutes: settings.ENABLE_DEBUG_ROUTES,
+    trustProxy: settings.TRUST_PROXY,
+    session: {
+      idleMs: settings.SESSION_IDLE_MINUTES * 60_000,
+      absoluteMs: settings.SESSION_ABSOLUTE_DAYS * 86_400_000,
+    },
+    logLevel: settings.LOG_LEVEL,
+  };
+}
+
+// On the embedded default the key is generated once and kept beside the data it protects.
+function readOrCreateSecretKey(dataDir: string): string {
+  const keyFile = path.join(dataDir, 'secret.key');
+  if (existsSync(keyFile)) return readFileSync(keyFile, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const key = randomBytes(32).toString('base64url');
+  writeFileSync(keyFile, `${key}\n`, { mode: 0o600, flag: 'wx' });
+  return key;
+}

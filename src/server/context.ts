@@ -1,0 +1,16 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Mailer } from './adapters/mail/mailer.js';
+import type { Realtime } from './adapters/realtime/realtime.js';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import type { Clock } from './lib/clock.js';
+
+/** What every service receives: settings, the database and the edges, all replaceable in tests. */
+export type AppContext = {
+  config: Config;
+  db: Database;
+  clock: Clock;
+  mailer: Mailer;
+  realtime: Realtime;
+  log: FastifyBaseLogger;
+};

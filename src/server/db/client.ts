@@ -1,0 +1,108 @@
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PGlite } from '@electric-sql/pglite';
+import { sql } from 'drizzle-orm';
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
+import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import pg from 'pg';
+import * as schema from './schema/index.js';
+
+export type Schema = typeof schema;
+/** One type for both drivers: queries are written once against PostgreSQL's dialect. */
+export type Database = PgDatabase<PgQueryResultHKT, Schema>;
+
+export type DatabaseHandle = {
+  db: Database;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+};
+
+const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir?: string };
+
+/** Opens the database, applies pending migrations and returns a handle that closes it cleanly. */
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  if (target.kind === 'postgres') return openPostgres(target.url);
+  return openPglite(target.dataDir);
+}
+
+async function openPostgres(url: string): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({ connectionString: url, max: 20 });
+  const db = drizzleNodePostgres(pool, { schema });
+  // Several processes may start together: one migrates at a time.
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock(727274)');
+    await migrateNodePostgres(drizzleNodePostgres(client, { schema }), { migrationsFolder });
+  } finally {
+    await client.query('select pg_advisory_unlock(727274)').catch(() => undefined);
+    client.release();
+  }
+  return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
+}
+
+async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
+  let releaseLock = () => {};
+  if (dataDir) {
+    mkdirSync(dataDir, { recursive: true });
+    releaseLock = acquireLock(path.join(dataDir, '..', `${path.basename(dataDir)}.lock`));
+  }
+  try {
+    const client = new PGlite(dataDir);
+    await client.waitReady;
+    const db = drizzlePglite(client, { schema });
+    await migratePglite(db, { migrationsFolder });
+    return {
+      db: db as unknown as Database,
+      kind: 'pglite',
+      close: async () => {
+        await client.close();
+        releaseLock();
+      },
+    };
+  } catch (error) {
+    releaseLock();
+    throw error;
+  }
+}
+
+/** PGlite is single-process: a second process on the same directory must fail fast, not corrupt it. */
+function acquireLock(lockFile: string): () => void {
+  const tryCreate = () => {
+    const fd = openSync(lockFile, 'wx');
+    writeSync(fd, String(process.pid));
+    closeSync(fd);
+  };
+  try {
+    tryCreate();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    const holder = Number(readFileSync(lockFile, 'utf8').trim());
+    if (holder && holder !== process.pid && isProcessAlive(holder)) {
+      throw new Error(`The database in ${path.dirname(lockFile)} is in use by process ${holder}; stop it first.`);
+    }
+    unlinkSync(lockFile); // stale lock left by a crashed process
+    tryCreate();
+  }
+  return () => {
+    if (existsSync(lockFile)) unlinkSync(lockFile);
+  };
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+export async function pingDatabase(db: Database): Promise<void> {
+  await db.execute(sql`select 1`);
+}

@@ -1,0 +1,42 @@
+import { boolean, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users.js';
+
+export const platformSettings = pgTable('platform_settings', {
+  key: text('key').primaryKey(),
+  value: text('value').notNull(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const pricingTiers = pgTable('pricing_tiers', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  icon: text('icon').notNull().default('package'),
+  priceCents: integer('price_cents').notNull(),
+  currency: text('currency').notNull().default('usd'),
+  description: text('description').notNull().default(''),
+  features: jsonb('features').$type<string[]>().notNull().default([]),
+  maxCustomers: integer('max_customers').notNull().default(-1),
+  maxPackages: integer('max_packages').notNull().default(-1),
+  isMostPopular: boolean('is_most_popular').notNull().default(false),
+  isFeatured: boolean('is_featured').notNull().default(false),
+  sortOrder: integer('sort_order').notNull().default(0),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+export const platformSubscriptions = pgTable('platform_subscriptions', {
+  userId: uuid('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  /** trial, active, inactive (payment failed) or expired (ended); trial expiry is computed from trialEndsAt. */
+  status: text('status', { enum: ['trial', 'active', 'inactive', 'expired'] }).notNull(),
+  tierId: text('tier_id').notNull(),
+  trialStartedAt: timestamp('trial_started_at', { withTimezone: true }),
+  trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
+  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+  cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
+  providerCustomerId: text('provider_customer_id'),
+  providerSubscriptionId: text('provider_subscription_id'),
+  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});

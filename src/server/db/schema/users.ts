@@ -1,0 +1,68 @@
+import { sql } from 'drizzle-orm';
+import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+export const users = pgTable(
+  'users',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userType: text('user_type', { enum: ['seller', 'admin'] })
+      .notNull()
+      .default('seller'),
+    email: text('email'),
+    githubId: bigint('github_id', { mode: 'number' }),
+    githubUsername: text('github_username'),
+    displayName: text('display_name'),
+    avatarUrl: text('avatar_url'),
+    /** AES-256-GCM sealed code-host token (see lib/crypto). */
+    githubAccessTokenEncrypted: text('github_access_token_encrypted'),
+    githubScopes: text('github_scopes'),
+    /** Subdomain of the seller's Composer repository host. */
+    slug: text('slug').notNull(),
+    /** Tier remembered from `?tier=` at sign-in, preselected in the plan chooser. */
+    selectedTier: text('selected_tier'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('users_email_unique').on(sql`lower(${table.email})`),
+    uniqueIndex('users_github_id_unique').on(table.githubId),
+    uniqueIndex('users_slug_unique').on(table.slug),
+  ],
+);
+
+export const sessions = pgTable(
+  'sessions',
+  {
+    /** SHA-256 of the cookie value; the cookie itself is never stored. */
+    idHash: text('id_hash').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** The admin behind an impersonation; userId is then the impersonated user. */
+    impersonatorId: uuid('impersonator_id').references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    userAgent: text('user_agent'),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (table) => [index('sessions_user_idx').on(table.userId)],
+);
+
+export const magicLinks = pgTable(
+  'magic_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    tokenHash: text('token_hash').notNull(),
+    email: text('email').notNull(),
+    purpose: text('purpose', { enum: ['admin', 'seller'] }).notNull(),
+    selectedTier: text('selected_tier'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('magic_links_token_hash_unique').on(table.tokenHash),
+    index('magic_links_email_idx').on(table.email),
+  ],
+);

@@ -1,0 +1,99 @@
+import { and, eq, gt } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context.js';
+import { sessions, users } from '../db/schema/index.js';
+import { generateToken, sha256Hex } from '../lib/crypto.js';
+
+export type SessionUser = typeof users.$inferSelect;
+
+export type RequestAuth = {
+  sessionIdHash: string;
+  user: SessionUser;
+  /** Set while an admin views the app as another user. */
+  impersonator?: SessionUser;
+  data: Record<string, unknown>;
+};
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    auth?: RequestAuth;
+  }
+}
+
+// Refreshing lastSeenAt on every request would turn each read into a write.
+const LAST_SEEN_RESOLUTION_MS = 60_000;
+
+export function sessionCookieName(ctx: AppContext): string {
+  return ctx.config.isHttps ? '__Host-packgate_session' : 'packgate_session';
+}
+
+/** Loads the session behind the cookie (one query) and applies the idle and absolute timeouts. */
+export async function loadSession(ctx: AppContext, cookieValue: string | undefined): Promise<RequestAuth | undefined> {
+  if (!cookieValue) return undefined;
+  const idHash = sha256Hex(cookieValue);
+  const now = ctx.clock.now();
+  const [row] = await ctx.db
+    .select({ session: sessions, user: users })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.idHash, idHash), gt(sessions.expiresAt, now)))
+    .limit(1);
+  if (!row) return undefined;
+  if (now.getTime() - row.session.lastSeenAt.getTime() > ctx.config.session.idleMs) {
+    await ctx.db.delete(sessions).where(eq(sessions.idHash, idHash));
+    return undefined;
+  }
+  if (now.getTime() - row.session.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
+    await ctx.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
+  }
+  let impersonator: SessionUser | undefined;
+  if (row.session.impersonatorId) {
+    [impersonator] = await ctx.db.select().from(users).where(eq(users.id, row.session.impersonatorId)).limit(1);
+  }
+  return { sessionIdHash: idHash, user: row.user, impersonator, data: row.session.data };
+}
+
+/** Starts a fresh session (a new id every sign-in) and drops the one the request came with. */
+export async function startSession(
+  ctx: AppContext,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  userId: string,
+  options: { impersonatorId?: string; data?: Record<string, unknown> } = {},
+): Promise<void> {
+  await endSession(ctx, request, reply);
+  const cookieValue = generateToken('pgs');
+  const now = ctx.clock.now();
+  await ctx.db.insert(sessions).values({
+    idHash: sha256Hex(cookieValue),
+    userId,
+    impersonatorId: options.impersonatorId ?? null,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + ctx.config.session.absoluteMs),
+    userAgent: request.headers['user-agent']?.slice(0, 300) ?? null,
+    data: options.data ?? {},
+  });
+  reply.setCookie(sessionCookieName(ctx), cookieValue, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: ctx.config.isHttps,
+    maxAge: Math.floor(ctx.config.session.absoluteMs / 1000),
+  });
+  request.auth = undefined;
+}
+
+export async function endSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const cookieValue = request.cookies[sessionCookieName(ctx)];
+  if (cookieValue) await ctx.db.delete(sessions).where(eq(sessions.idHash, sha256Hex(cookieValue)));
+  reply.clearCookie(sessionCookieName(ctx), { path: '/' });
+  request.auth = undefined;
+}
+
+export function registerSessions(app: FastifyInstance, ctx: AppContext): void {
+  app.decorateRequest('auth', undefined);
+  app.addHook('onRequest', async (request) => {
+    request.auth = await loadSession(ctx, request.cookies[sessionCookieName(ctx)]);
+  });
+}

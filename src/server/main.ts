@@ -1,0 +1,46 @@
+import { buildApp } from './app.js';
+import { ConfigError, loadConfig } from './config.js';
+
+async function main(): Promise<void> {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const { app, close } = await buildApp({ config });
+  const shutdown = async (signal: string) => {
+    app.log.info({ signal }, 'shutting down');
+    await close();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT'));
+  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const database = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}/pglite`;
+  const mail = config.smtpUrl ? 'SMTP (SMTP_URL)' : `.eml files in ${config.dataDir}/outbox`;
+  const signIn = config.github ? `GitHub (${config.github.webUrl})` : 'e-mail link (GitHub not configured)';
+  console.log(
+    [
+      '',
+      `  Packgate is running at ${config.publicUrl}`,
+      `  Composer repositories: http://{seller}.${config.composerDomain}:${config.port}`,
+      `  Database: ${database}`,
+      `  Mail: ${mail}`,
+      `  Seller sign-in: ${signIn}`,
+      `  Git repositories: ${config.gitReposDir}`,
+      '  Create an admin: npm run admin -- create you@example.com',
+      '',
+    ].join('\n'),
+  );
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
