@@ -3,8 +3,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
+import { Redis } from 'ioredis';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { createMailer } from './adapters/mail/mailer.js';
 import { createRealtime } from './adapters/realtime/socket-io.js';
@@ -83,6 +85,21 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     crossOriginEmbedderPolicy: false,
   });
   registerErrorHandling(app);
+  // Per-route limits (`config: { rateLimit: {...} }`); counters in Redis when several processes share the load.
+  const rateLimitRedis = config.redisUrl
+    ? new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1, lazyConnect: false })
+    : undefined;
+  await app.register(rateLimit, {
+    global: false,
+    redis: rateLimitRedis,
+    nameSpace: 'packgate-rate-limit-',
+    errorResponseBuilder: (_request, context) => {
+      const error = new AppError('RATE_LIMITED', 'Please wait a moment before trying again.', {
+        suggestion: `Try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
+      });
+      return Object.assign(error, { statusCode: 429 });
+    },
+  });
   registerSessions(app, ctx);
   registerCsrfProtection(app, ctx);
 
@@ -109,6 +126,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
       closed = true;
       await ctx.realtime.close();
       await app.close();
+      rateLimitRedis?.disconnect();
       await database.close();
     },
   };
