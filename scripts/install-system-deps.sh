@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the test suite drives: Chromium (browser tests), PHP and Composer (real-client tests),
+# nginx (benchmark baseline) and git (the embedded code host). Needs root; does nothing when all are present.
+set -euo pipefail
+export DEBIAN_FRONTEND=noninteractive
+packages=(git chromium php-cli php-zip php-curl php-mbstring unzip composer nginx-light)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q 'install ok installed' || missing+=("$package")
+done
+if [ "${#missing[@]}" -eq 0 ]; then
+  echo "System packages present: ${packages[*]}"
+  exit 0
+fi
+echo "Installing Debian packages: ${missing[*]}"
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
