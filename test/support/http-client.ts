@@ -13,6 +13,11 @@ export class TestClient {
     return this.cookies.has(name);
   }
 
+  /** Puts a cookie in the jar as if the server had set it (e.g. a session created directly in the database). */
+  setCookie(name: string, value: string): void {
+    this.cookies.set(name, value);
+  }
+
   private storeCookies(response: Response): void {
     for (const header of response.headers.getSetCookie()) {
       const [pair] = header.split(';');
