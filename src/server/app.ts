@@ -19,6 +19,7 @@ import { debugRoutes } from './features/debug/debug.routes.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
 import { subscriptionRoutes } from './features/subscriptions/subscriptions.routes.js';
 import { tierRoutes } from './features/tiers/tiers.routes.js';
+import { seedDefaultTiers } from './features/tiers/tiers.service.js';
 import { registerCsrfProtection } from './http/csrf.js';
 import { AppError, errorBody, registerErrorHandling } from './http/errors.js';
 import { registerSessions } from './http/session.js';
@@ -64,6 +65,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     realtime: createRealtime(config, app.log, () => ctx),
     log: app.log,
   };
+  await seedDefaultTiers(ctx);
 
   await app.register(cookie);
   await app.register(helmet, {

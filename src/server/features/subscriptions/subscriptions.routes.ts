@@ -1,4 +1,30 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { startTrialInput, startTrialResponse, subscriptionStatusResponse } from '../../../contract/subscriptions.js';
 import type { AppContext } from '../../context.js';
+import { authenticated, requireUser } from '../../http/guards.js';
+import * as subscriptions from './subscriptions.service.js';
 
-export async function subscriptionRoutes(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}
+export async function subscriptionRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  // While an admin impersonates a seller, the status is the seller's: the admin sees what they see.
+  api.get(
+    '/api/platform-subscription/status',
+    { schema: { response: { 200: subscriptionStatusResponse } }, onRequest: authenticated },
+    async (request, reply) => {
+      const { user } = requireUser(request);
+      reply.header('cache-control', 'no-store');
+      return subscriptions.getSubscriptionStatus(ctx, user);
+    },
+  );
+
+  api.post(
+    '/api/platform-subscription/start-trial',
+    { schema: { body: startTrialInput, response: { 200: startTrialResponse } }, onRequest: authenticated },
+    async (request) => {
+      const { user } = requireUser(request);
+      return subscriptions.startTrial(ctx, user, request.body.tier);
+    },
+  );
+}

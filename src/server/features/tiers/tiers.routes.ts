@@ -1,4 +1,38 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  pricingTiersResponse,
+  tierConfigurationInput,
+  tierConfigurationResponse,
+  tierIdParams,
+  tierSubscribersResponse,
+} from '../../../contract/tiers.js';
 import type { AppContext } from '../../context.js';
+import { adminOnly } from '../../http/guards.js';
+import * as tiers from './tiers.service.js';
 
-export async function tierRoutes(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}
+export async function tierRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get('/api/pricing-tiers', { schema: { response: { 200: pricingTiersResponse } } }, async () =>
+    tiers.getPricingTiers(ctx),
+  );
+
+  api.get(
+    '/api/admin/tier-configuration',
+    { schema: { response: { 200: tierConfigurationResponse } }, onRequest: adminOnly },
+    async () => tiers.getTierConfiguration(ctx),
+  );
+
+  api.put(
+    '/api/admin/tier-configuration',
+    { schema: { body: tierConfigurationInput, response: { 200: tierConfigurationResponse } }, onRequest: adminOnly },
+    async (request) => tiers.saveTierConfiguration(ctx, request.body),
+  );
+
+  api.get(
+    '/api/admin/tier-subscribers/:tierId',
+    { schema: { params: tierIdParams, response: { 200: tierSubscribersResponse } }, onRequest: adminOnly },
+    async (request) => tiers.getTierSubscribers(ctx, request.params.tierId),
+  );
+}

@@ -1,0 +1,155 @@
+import { and, count, eq, gt, inArray } from 'drizzle-orm';
+import {
+  SELECT_TIER_MESSAGE,
+  type StartTrialResponse,
+  type SubscriptionStatus,
+} from '../../../contract/subscriptions.js';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
+import { platformSubscriptions, type users } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { DAY_MS } from '../../lib/clock.js';
+import { findTier, getTrialDays } from '../tiers/tiers.service.js';
+import { computeSubscriptionStatus } from './subscription-status.js';
+
+/** The fields of a user the subscription rules look at. */
+export type SubscriptionUser = Pick<typeof users.$inferSelect, 'id' | 'userType' | 'selectedTier'>;
+
+export type PlatformSubscription = typeof platformSubscriptions.$inferSelect;
+
+/** Anything that can run a select: the database or an open transaction. */
+type Reader = Pick<Database, 'select'>;
+
+export async function findSubscription(ctx: AppContext, userId: string): Promise<PlatformSubscription | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(platformSubscriptions)
+    .where(eq(platformSubscriptions.userId, userId))
+    .limit(1);
+  return row;
+}
+
+/** The user's subscription status now (spec seller-app §3); for the user a session acts as. */
+export async function getSubscriptionStatus(ctx: AppContext, user: SubscriptionUser): Promise<SubscriptionStatus> {
+  const subscription = user.userType === 'admin' ? undefined : await findSubscription(ctx, user.id);
+  return computeSubscriptionStatus(user, subscription, ctx.clock.now());
+}
+
+/** True for admins, running trials and active subscriptions. */
+export async function hasActiveAccess(ctx: AppContext, user: SubscriptionUser): Promise<boolean> {
+  return (await getSubscriptionStatus(ctx, user)).hasAccess;
+}
+
+/** For other domains' services: refuses features that need a trial or subscription (403). */
+export async function requireActiveAccess(ctx: AppContext, user: SubscriptionUser): Promise<void> {
+  const status = await getSubscriptionStatus(ctx, user);
+  if (status.hasAccess) return;
+  throw new AppError('FORBIDDEN', 'An active subscription or free trial is required for this action.', {
+    title: 'Subscription Required',
+    suggestion:
+      status.subscriptionStatus === 'tier_selection_required'
+        ? 'Choose a plan to start your free trial.'
+        : 'Subscribe to a plan to continue.',
+  });
+}
+
+/**
+ * Starts the seller's one free trial on the chosen tier. The end is stored now, so that a later change
+ * of the trial length does not move running trials. Anyone who already has a trial or subscription
+ * (or is an admin) gets `alreadyActive` and nothing changes: a seller never gets a second trial.
+ */
+export async function startTrial(
+  ctx: AppContext,
+  user: SubscriptionUser,
+  tierId: string | undefined,
+): Promise<StartTrialResponse> {
+  if (!tierId) {
+    throw new AppError('VALIDATION_FAILED', SELECT_TIER_MESSAGE, {
+      title: 'Tier Required',
+      suggestion: 'Choose one of the plans to start your free trial.',
+    });
+  }
+  const alreadyActive = async (): Promise<StartTrialResponse> => ({
+    success: true,
+    alreadyActive: true,
+    message: 'You already have a trial or subscription; nothing was changed.',
+    status: await getSubscriptionStatus(ctx, user),
+  });
+  if (user.userType === 'admin' || (await findSubscription(ctx, user.id))) return alreadyActive();
+
+  const tier = await findTier(ctx, tierId);
+  if (!tier) {
+    throw new AppError('VALIDATION_FAILED', SELECT_TIER_MESSAGE, {
+      title: 'Unknown Tier',
+      suggestion: `There is no tier "${tierId}"; choose one of the plans shown.`,
+    });
+  }
+  const trialDays = await getTrialDays(ctx);
+  const now = ctx.clock.now();
+  // Two clicks racing: the primary key lets exactly one insert through.
+  const inserted = await ctx.db
+    .insert(platformSubscriptions)
+    .values({
+      userId: user.id,
+      status: 'trial',
+      tierId: tier.id,
+      trialStartedAt: now,
+      trialEndsAt: new Date(now.getTime() + trialDays * DAY_MS),
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing({ target: platformSubscriptions.userId })
+    .returning({ userId: platformSubscriptions.userId });
+  if (inserted.length === 0) return alreadyActive();
+
+  ctx.log.info({ userId: user.id, tierId: tier.id, trialDays }, 'free trial started');
+  return {
+    success: true,
+    alreadyActive: false,
+    message: `Your ${trialDays}-day free trial of the ${tier.name} plan has started.`,
+    status: await getSubscriptionStatus(ctx, user),
+  };
+}
+
+export type TierMembers = { subscriberCount: number; trialCount: number };
+
+/**
+ * Who is on each tier: paying subscribers (active, or inactive while a failed payment is retried,
+ * since both still bill on that tier) and running trials. `reader` lets a caller count inside its
+ * own transaction.
+ */
+export async function countTierMembers(
+  ctx: AppContext,
+  tierIds: string[],
+  reader: Reader = ctx.db,
+): Promise<Map<string, TierMembers>> {
+  const members = new Map<string, TierMembers>(tierIds.map((id) => [id, { subscriberCount: 0, trialCount: 0 }]));
+  if (tierIds.length === 0) return members;
+  const now = ctx.clock.now();
+  const [subscribers, trials] = await Promise.all([
+    reader
+      .select({ tierId: platformSubscriptions.tierId, total: count() })
+      .from(platformSubscriptions)
+      .where(
+        and(
+          inArray(platformSubscriptions.tierId, tierIds),
+          inArray(platformSubscriptions.status, ['active', 'inactive']),
+        ),
+      )
+      .groupBy(platformSubscriptions.tierId),
+    reader
+      .select({ tierId: platformSubscriptions.tierId, total: count() })
+      .from(platformSubscriptions)
+      .where(
+        and(
+          inArray(platformSubscriptions.tierId, tierIds),
+          eq(platformSubscriptions.status, 'trial'),
+          gt(platformSubscriptions.trialEndsAt, now),
+        ),
+      )
+      .groupBy(platformSubscriptions.tierId),
+  ]);
+  for (const row of subscribers) members.get(row.tierId)!.subscriberCount = row.total;
+  for (const row of trials) members.get(row.tierId)!.trialCount = row.total;
+  return members;
+}

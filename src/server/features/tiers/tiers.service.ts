@@ -1,0 +1,165 @@
+import { asc, eq, notInArray } from 'drizzle-orm';
+import {
+  DEFAULT_TRIAL_DAYS,
+  MAX_TRIAL_DAYS,
+  MIN_TRIAL_DAYS,
+  type PricingTier,
+  type PricingTiersResponse,
+  type TierConfiguration,
+  type TierConfigurationInput,
+  type TierSubscribers,
+  tierHasSubscribersMessage,
+} from '../../../contract/tiers.js';
+import type { AppContext } from '../../context.js';
+import { platformSettings, pricingTiers } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { countTierMembers } from '../subscriptions/subscriptions.service.js';
+import { defaultTiers } from './default-tiers.js';
+
+export const TRIAL_DAYS_SETTING = 'trial_days';
+
+type TierRow = typeof pricingTiers.$inferSelect;
+
+function toPricingTier(row: TierRow): PricingTier {
+  return {
+    id: row.id,
+    name: row.name,
+    icon: row.icon,
+    priceCents: row.priceCents,
+    currency: row.currency,
+    description: row.description,
+    features: row.features,
+    maxCustomers: row.maxCustomers,
+    maxPackages: row.maxPackages,
+    isMostPopular: row.isMostPopular,
+    isFeatured: row.isFeatured,
+    sortOrder: row.sortOrder,
+  };
+}
+
+/**
+ * Offers the default tiers on a fresh installation. Only an empty table is seeded, so tiers an admin
+ * removed stay removed; two processes starting together both insert and the loser's rows are ignored.
+ */
+export async function seedDefaultTiers(ctx: AppContext): Promise<void> {
+  const [existing] = await ctx.db.select({ id: pricingTiers.id }).from(pricingTiers).limit(1);
+  if (existing) return;
+  await ctx.db.insert(pricingTiers).values(defaultTiers).onConflictDoNothing({ target: pricingTiers.id });
+}
+
+/** Length of a new trial; existing trials keep the end they were given when they started. */
+export async function getTrialDays(ctx: AppContext): Promise<number> {
+  const [row] = await ctx.db
+    .select({ value: platformSettings.value })
+    .from(platformSettings)
+    .where(eq(platformSettings.key, TRIAL_DAYS_SETTING))
+    .limit(1);
+  const days = row ? Number(row.value) : Number.NaN;
+  // A value edited by hand into something unusable must not break sign-up; fall back to the default.
+  return Number.isInteger(days) && days >= MIN_TRIAL_DAYS && days <= MAX_TRIAL_DAYS ? days : DEFAULT_TRIAL_DAYS;
+}
+
+export async function listTiers(ctx: AppContext): Promise<PricingTier[]> {
+  const rows = await ctx.db.select().from(pricingTiers).orderBy(asc(pricingTiers.sortOrder), asc(pricingTiers.id));
+  return rows.map(toPricingTier);
+}
+
+export async function findTier(ctx: AppContext, tierId: string): Promise<PricingTier | undefined> {
+  const [row] = await ctx.db.select().from(pricingTiers).where(eq(pricingTiers.id, tierId)).limit(1);
+  return row ? toPricingTier(row) : undefined;
+}
+
+/** The public plan list: tiers keyed by id (in sortOrder) and the trial length. */
+export async function getPricingTiers(ctx: AppContext): Promise<PricingTiersResponse> {
+  const [tiers, trialDays] = await Promise.all([listTiers(ctx), getTrialDays(ctx)]);
+  return { trialDays, tiers: Object.fromEntries(tiers.map((tier) => [tier.id, tier])) };
+}
+
+export async function getTierConfiguration(ctx: AppContext): Promise<TierConfiguration> {
+  const [tiers, trialDays] = await Promise.all([listTiers(ctx), getTrialDays(ctx)]);
+  return { tiers, trialDays };
+}
+
+/**
+ * Unknown tier ids (a tier added in the dialog and not saved yet) have nobody on them, so they
+ * answer zeros rather than 404: the dialog asks before it saves.
+ */
+export async function getTierSubscribers(ctx: AppContext, tierId: string): Promise<TierSubscribers> {
+  const members = (await countTierMembers(ctx, [tierId])).get(tierId) ?? { subscriberCount: 0, trialCount: 0 };
+  return {
+    ...members,
+    canDelete: members.subscriberCount === 0,
+    totalUsers: members.subscriberCount + members.trialCount,
+  };
+}
+
+function validateConfiguration(input: TierConfigurationInput): void {
+  if (input.tiers.length === 0) {
+    throw new AppError('VALIDATION_FAILED', 'You must have at least one tier', { title: 'Cannot Remove Tier' });
+  }
+  const ids = new Set<string>();
+  for (const tier of input.tiers) {
+    if (ids.has(tier.id)) {
+      throw new AppError('VALIDATION_FAILED', `Two tiers share the id "${tier.id}".`, {
+        suggestion: 'Give every tier its own id.',
+      });
+    }
+    ids.add(tier.id);
+  }
+  if (input.tiers.filter((tier) => tier.isMostPopular).length > 1) {
+    throw new AppError('VALIDATION_FAILED', 'Only one tier may be marked Most Popular.', {
+      suggestion: 'Clear the Most Popular box on all tiers but one.',
+    });
+  }
+}
+
+/**
+ * Replaces the tier list and the trial length in one transaction. Removing a tier that still has
+ * paying subscribers is refused; trial users may lose their tier (they pick another when subscribing).
+ */
+export async function saveTierConfiguration(
+  ctx: AppContext,
+  input: TierConfigurationInput,
+): Promise<TierConfiguration> {
+  validateConfiguration(input);
+  const now = ctx.clock.now();
+  const keptIds = input.tiers.map((tier) => tier.id);
+  await ctx.db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(pricingTiers)
+      .where(notInArray(pricingTiers.id, keptIds))
+      .returning({ id: pricingTiers.id, name: pricingTiers.name });
+    if (removed.length > 0) {
+      const members = await countTierMembers(
+        ctx,
+        removed.map((tier) => tier.id),
+        tx,
+      );
+      for (const tier of removed) {
+        const counts = members.get(tier.id);
+        if (counts && counts.subscriberCount > 0) {
+          throw new AppError('CONFLICT', tierHasSubscribersMessage(counts.subscriberCount, counts.trialCount), {
+            title: 'Cannot Remove Tier',
+            suggestion: `Keep the ${tier.name} tier until its subscribers have moved to another tier.`,
+          });
+        }
+      }
+    }
+    for (const tier of input.tiers) {
+      const values = { ...tier, updatedAt: now };
+      await tx
+        .insert(pricingTiers)
+        .values({ ...values, createdAt: now })
+        .onConflictDoUpdate({ target: pricingTiers.id, set: values });
+    }
+    await tx
+      .insert(platformSettings)
+      .values({ key: TRIAL_DAYS_SETTING, value: String(input.trialDays), updatedAt: now })
+      .onConflictDoUpdate({
+        target: platformSettings.key,
+        set: { value: String(input.trialDays), updatedAt: now },
+      });
+  });
+  ctx.log.info({ tiers: keptIds, trialDays: input.trialDays }, 'tier configuration saved');
+  return getTierConfiguration(ctx);
+}
