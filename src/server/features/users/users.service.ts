@@ -1,0 +1,152 @@
+import { asc, desc, eq, like, or, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { users } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { firstFreeSlug, slugBase } from './slug.js';
+
+export type User = typeof users.$inferSelect;
+export type UserType = User['userType'];
+
+/** The users service needs only the database and a clock, so the admin command line can call it too. */
+export type UsersDeps = Pick<AppContext, 'db' | 'clock'>;
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Two sign-ups may pick the same free slug at once; the unique index decides and the loser tries the next one.
+const SLUG_ATTEMPTS = 5;
+
+/** E-mail addresses are compared and stored in lowercase (the unique index is on lower(email)). */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export async function findUserById(deps: UsersDeps, id: string): Promise<User | undefined> {
+  // A malformed id would make PostgreSQL reject the uuid cast; to the caller it is simply nobody.
+  if (!UUID_PATTERN.test(id)) return undefined;
+  const [user] = await deps.db.select().from(users).where(eq(users.id, id)).limit(1);
+  return user;
+}
+
+export async function getUserById(deps: UsersDeps, id: string): Promise<User> {
+  const user = await findUserById(deps, id);
+  if (!user) throw new AppError('NOT_FOUND', 'User not found');
+  return user;
+}
+
+export async function findUserByEmail(deps: UsersDeps, email: string): Promise<User | undefined> {
+  const [user] = await deps.db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.email}) = ${normalizeEmail(email)}`)
+    .limit(1);
+  return user;
+}
+
+export async function findUserByGithubId(deps: UsersDeps, githubId: number): Promise<User | undefined> {
+  const [user] = await deps.db.select().from(users).where(eq(users.githubId, githubId)).limit(1);
+  return user;
+}
+
+/** Every account, newest first (the admin Users tab). */
+export async function listUsers(deps: UsersDeps): Promise<User[]> {
+  return deps.db.select().from(users).orderBy(desc(users.createdAt), asc(users.email));
+}
+
+export async function listAdmins(deps: UsersDeps): Promise<User[]> {
+  return deps.db.select().from(users).where(eq(users.userType, 'admin')).orderBy(asc(users.createdAt));
+}
+
+export type NewUser = {
+  userType: UserType;
+  email?: string | null;
+  githubId?: number | null;
+  githubUsername?: string | null;
+  displayName?: string | null;
+  avatarUrl?: string | null;
+  githubAccessTokenEncrypted?: string | null;
+  githubScopes?: string | null;
+  selectedTier?: string | null;
+};
+
+/** Creates a user with a unique slug taken from the code-host username, else from the e-mail's local part. */
+export async function createUser(deps: UsersDeps, values: NewUser): Promise<User> {
+  const base = slugBase(values.githubUsername ?? values.email ?? 'seller');
+  const now = deps.clock.now();
+  for (let attempt = 1; ; attempt++) {
+    const slug = firstFreeSlug(base, await slugsStartingWith(deps, base));
+    try {
+      const [user] = await deps.db
+        .insert(users)
+        .values({
+          ...values,
+          email: values.email ? normalizeEmail(values.email) : null,
+          slug,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      return user!;
+    } catch (error) {
+      if (attempt >= SLUG_ATTEMPTS || violatedConstraint(error) !== 'users_slug_unique') throw error;
+    }
+  }
+}
+
+export async function updateUser(deps: UsersDeps, id: string, patch: Partial<NewUser>): Promise<User> {
+  const [user] = await deps.db
+    .update(users)
+    .set({
+      ...patch,
+      ...(patch.email ? { email: normalizeEmail(patch.email) } : {}),
+      updatedAt: deps.clock.now(),
+    })
+    .where(eq(users.id, id))
+    .returning();
+  if (!user) throw new AppError('NOT_FOUND', 'User not found');
+  return user;
+}
+
+/** The seller behind a verified e-mail address: the existing account, or a new one. */
+export async function findOrCreateUserByEmail(deps: UsersDeps, email: string): Promise<{ user: User; isNew: boolean }> {
+  const existing = await findUserByEmail(deps, email);
+  if (existing) return { user: existing, isNew: false };
+  try {
+    return { user: await createUser(deps, { userType: 'seller', email }), isNew: true };
+  } catch (error) {
+    // The same address signed in twice at once: the other request created it.
+    if (violatedConstraint(error) !== 'users_email_unique') throw error;
+    const created = await findUserByEmail(deps, email);
+    if (!created) throw error;
+    return { user: created, isNew: false };
+  }
+}
+
+export type AdminOutcome = 'created' | 'promoted' | 'unchanged';
+
+/** Makes the owner of an e-mail address an admin, creating the account when there is none (idempotent). */
+export async function createOrPromoteAdmin(
+  deps: UsersDeps,
+  email: string,
+): Promise<{ user: User; outcome: AdminOutcome }> {
+  const existing = await findUserByEmail(deps, email);
+  if (!existing) return { user: await createUser(deps, { userType: 'admin', email }), outcome: 'created' };
+  if (existing.userType === 'admin') return { user: existing, outcome: 'unchanged' };
+  return { user: await updateUser(deps, existing.id, { userType: 'admin' }), outcome: 'promoted' };
+}
+
+/** The name of the unique index a failed insert or update ran into, if that is why it failed. */
+export function violatedConstraint(error: unknown): string | undefined {
+  for (let current = error as { code?: string; constraint?: string; cause?: unknown } | undefined; current; ) {
+    if (current.code === '23505') return current.constraint;
+    current = current.cause as typeof current;
+  }
+  return undefined;
+}
+
+async function slugsStartingWith(deps: UsersDeps, base: string): Promise<Set<string>> {
+  // base holds only [a-z0-9-], so it needs no LIKE escaping.
+  const rows = await deps.db
+    .select({ slug: users.slug })
+    .from(users)
+    .where(or(eq(users.slug, base), like(users.slug, `${base}-%`)));
+  return new Set(rows.map((row) => row.slug));
+}
