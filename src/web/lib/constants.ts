@@ -1,0 +1,48 @@
+// Every user-visible delay and limit of the web app, as the spec states them (seller-app §9, admin §9).
+
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
+
+// Toasts (seller-app §9)
+export const TOAST_LIMIT = 1;
+export const TOAST_REMOVE_DELAY_MS = 1_000_000;
+export const TOAST_DURATION_MS = 5 * SECOND;
+export const TOAST_SWIPE_THRESHOLD_PX = 50;
+export const TOAST_HOTKEY = ['F8'];
+
+// CSRF token cache (seller-app §7)
+export const CSRF_TOKEN_LIFETIME_MS = 1.5 * HOUR;
+export const CSRF_TOKEN_REFRESH_MARGIN_MS = 5 * MINUTE;
+
+// Queries (seller-app §7)
+export const CURRENT_USER_STALE_MS = 5 * MINUTE;
+export const SUBSCRIPTION_STATUS_STALE_MS = 2 * MINUTE;
+export const SUBSCRIPTION_STATUS_GC_MS = 10 * MINUTE;
+export const RATE_LIMIT_RETRY_DEFAULT_MS = 30 * SECOND;
+export const RETRY_DELAY_CAP_MS = 30 * SECOND;
+export const RATE_LIMIT_MAX_RETRIES = 3;
+export const OTHER_ERROR_MAX_RETRIES = 2;
+
+// Flows (seller-app §4, §9)
+export const TRIAL_START_RELOAD_DELAY_MS = 1 * SECOND;
+export const LOGOUT_REDIRECT_DELAY_MS = 200;
+export const COPY_CONFIRMATION_MS = 2 * SECOND;
+
+// Subscription banners (seller-app §4)
+export const TRIAL_URGENT_DAYS = 1;
+export const TRIAL_WARNING_DAYS = 3;
+
+// Realtime (seller-app §9)
+export const SOCKET_CONNECT_TIMEOUT_MS = 10 * SECOND;
+export const SOCKET_RECONNECT_ATTEMPTS = 5;
+export const SOCKET_RECONNECT_DELAY_MS = 2 * SECOND;
+export const SOCKET_MANUAL_RECONNECT_DELAY_MS = 3 * SECOND;
+
+// Task progress (seller-app §4)
+export const TASK_PROGRESS_KEEP = 50;
+export const TASK_PROGRESS_LIST_SHOWN = 10;
+export const SYSTEM_NOTIFICATIONS_KEEP = 20;
+
+// Admin (admin §2, §9)
+export const IMPERSONATION_LIST_MAX_HEIGHT = '15rem';
