@@ -1,0 +1,32 @@
+import type { AuthUser } from '@contract/auth';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { apiRequest } from './api-client';
+import { CURRENT_USER_STALE_MS } from './constants';
+
+export type { AuthUser };
+
+export const CURRENT_USER_PATH = '/api/auth/user';
+
+/** The signed-in user, or null when signed out or when the server cannot say (spec seller-app §7). */
+export async function fetchCurrentUser(): Promise<AuthUser | null> {
+  try {
+    return (await apiRequest<AuthUser>('GET', CURRENT_USER_PATH)) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export const currentUserQuery = () =>
+  queryOptions({ queryKey: [CURRENT_USER_PATH], queryFn: fetchCurrentUser, staleTime: CURRENT_USER_STALE_MS });
+
+/** `data` is the user, null when signed out, undefined while the first answer is awaited. */
+export const useCurrentUser = () => useQuery(currentUserQuery());
+
+export const isAdmin = (user: AuthUser | null | undefined): boolean => user?.userType === 'admin';
+
+/** What the header shows for a user: the code-host username, else the local part of the e-mail. */
+export function displayUsername(user: Pick<AuthUser, 'githubUsername' | 'email' | 'displayName'>): string {
+  if (user.githubUsername) return user.githubUsername;
+  if (user.email) return user.email.split('@')[0] ?? user.email;
+  return user.displayName ?? 'Account';
+}
