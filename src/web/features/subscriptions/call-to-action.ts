@@ -1,0 +1,44 @@
+import type { SubscriptionStatusValue } from '@contract/subscriptions';
+
+export type CallToAction = {
+  label: string;
+  href: string;
+  /** A server route (sign-in): the browser must load it, not the client router. */
+  isServerRoute: boolean;
+};
+
+export const GITHUB_SIGN_IN_PATH = '/api/auth/github';
+
+export const trialButtonLabel = (trialDays: number) => `Start ${trialDays}-Day Free Trial`;
+
+/** `/api/auth/github`, with `?tier=` when a plan was chosen, so that sign-in remembers it. */
+export function signInHref(tierId?: string): string {
+  return tierId ? `${GITHUB_SIGN_IN_PATH}?tier=${encodeURIComponent(tierId)}` : GITHUB_SIGN_IN_PATH;
+}
+
+/**
+ * The call to action by state (spec seller-app §2): signed out → trial sign-in with the tier; admins and
+ * sellers with access → dashboard; sellers choosing a tier → the trial button to the dashboard; sellers
+ * without access → Subscribe Now.
+ */
+export function callToAction(state: {
+  user: { userType: 'seller' | 'admin' } | null | undefined;
+  subscriptionStatus: SubscriptionStatusValue | null | undefined;
+  trialDays: number;
+  tierId?: string;
+}): CallToAction {
+  const trialLabel = trialButtonLabel(state.trialDays);
+  if (!state.user) return { label: trialLabel, href: signInHref(state.tierId), isServerRoute: true };
+  const toDashboard = { label: 'Go to Dashboard', href: '/dashboard', isServerRoute: false };
+  if (state.user.userType === 'admin') return toDashboard;
+  switch (state.subscriptionStatus) {
+    case 'tier_selection_required':
+      return { label: trialLabel, href: '/dashboard', isServerRoute: false };
+    case 'trial_expired':
+    case 'inactive':
+    case 'expired':
+      return { label: 'Subscribe Now', href: '/subscribe', isServerRoute: false };
+    default:
+      return toDashboard;
+  }
+}

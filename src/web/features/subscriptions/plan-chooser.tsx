@@ -1,0 +1,212 @@
+import {
+  Building,
+  Check,
+  Crown,
+  Diamond,
+  DollarSign,
+  Gem,
+  Globe,
+  Heart,
+  Loader2,
+  type LucideIcon,
+  Package,
+  Rocket,
+  Shield,
+  Star,
+  Target,
+  Users,
+  Zap,
+} from 'lucide-react';
+import { Link } from 'wouter';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
+import { cn } from '../../lib/cn';
+import { trialButtonLabel } from './call-to-action';
+import {
+  formatMonthlyPrice,
+  limitText,
+  type PricingTier,
+  sortTiers,
+  trialDaysOf,
+  usePricingTiers,
+} from './pricing-tiers';
+import { useCallToAction } from './use-call-to-action';
+
+const tierIcons: Record<string, LucideIcon> = {
+  package: Package,
+  users: Users,
+  'dollar-sign': DollarSign,
+  star: Star,
+  crown: Crown,
+  zap: Zap,
+  shield: Shield,
+  globe: Globe,
+  rocket: Rocket,
+  building: Building,
+  heart: Heart,
+  diamond: Diamond,
+  target: Target,
+  gem: Gem,
+};
+
+/** The tier's icon by name; unknown names fall back to the package icon. */
+export const tierIcon = (name: string): LucideIcon => tierIcons[name] ?? Package;
+
+export type PlanChooserMode = 'trial' | 'subscribe';
+
+export type PlanChooserProps = {
+  /** The label of onSelect buttons: trial → 'Start N-Day Free Trial'; subscribe → 'Subscribe Now'. */
+  mode: PlanChooserMode;
+  /**
+   * Called with the tier id when a plan's button is pressed. Without it each card's button is a link that
+   * follows the call-to-action table by state (signed out → sign in with the tier, and so on), as on the
+   * landing page.
+   */
+  onSelect?: (tierId: string) => void;
+  /** The tier being started: its button spins and every button is disabled. */
+  pendingTierId?: string | null;
+  /** A tier to draw attention to (the one chosen before signing in). */
+  selectedTierId?: string | null;
+  className?: string;
+};
+
+/** Plan cards from GET /api/pricing-tiers, sorted by sortOrder, four columns on large screens. */
+export function PlanChooser({ mode, onSelect, pendingTierId, selectedTierId, className }: PlanChooserProps) {
+  const { data, isLoading, isError } = usePricingTiers();
+
+  if (isLoading) {
+    return (
+      <div className={cn('grid gap-6 md:grid-cols-2 lg:grid-cols-4', className)} aria-busy="true">
+        {[0, 1, 2, 3].map((index) => (
+          <Card key={index} className="h-96 animate-pulse bg-muted/40" />
+        ))}
+      </div>
+    );
+  }
+
+  const tiers = sortTiers(data?.tiers);
+  if (isError || tiers.length === 0) {
+    return (
+      <Card className={cn('mx-auto max-w-md text-center', className)}>
+        <CardHeader>
+          <CardTitle className="text-lg">Unable to load subscription plans</CardTitle>
+        </CardHeader>
+        <CardFooter className="justify-center">
+          <Button variant="outline" onClick={() => window.location.reload()}>
+            Retry
+          </Button>
+        </CardFooter>
+      </Card>
+    );
+  }
+
+  const trialDays = trialDaysOf(data);
+  return (
+    <div className={cn('grid gap-6 md:grid-cols-2 lg:grid-cols-4', className)}>
+      {tiers.map((tier) => (
+        <PlanCard
+          key={tier.id}
+          tier={tier}
+          mode={mode}
+          trialDays={trialDays}
+          onSelect={onSelect}
+          pendingTierId={pendingTierId}
+          isSelected={selectedTierId === tier.id}
+        />
+      ))}
+    </div>
+  );
+}
+
+function PlanCard({
+  tier,
+  mode,
+  trialDays,
+  onSelect,
+  pendingTierId,
+  isSelected,
+}: {
+  tier: PricingTier;
+  mode: PlanChooserMode;
+  trialDays: number;
+  onSelect?: (tierId: string) => void;
+  pendingTierId?: string | null;
+  isSelected: boolean;
+}) {
+  const Icon = tierIcon(tier.icon);
+  const highlighted = isSelected || tier.isMostPopular;
+  return (
+    <Card
+      data-testid="plan-card"
+      data-tier-id={tier.id}
+      className={cn('relative flex flex-col', highlighted && 'border-primary ring-2 ring-primary/60')}
+    >
+      {(tier.isMostPopular || tier.isFeatured) && (
+        <div className="absolute -top-3 left-1/2 flex -translate-x-1/2 gap-2">
+          {tier.isMostPopular && <Badge data-testid="badge-most-popular">Most Popular</Badge>}
+          {tier.isFeatured && (
+            <Badge variant="secondary" data-testid="badge-featured" className="border-primary/40">
+              Featured
+            </Badge>
+          )}
+        </div>
+      )}
+      <CardHeader>
+        <div className="flex items-center gap-3">
+          <span className="flex size-10 items-center justify-center rounded-lg bg-primary/10 text-primary">
+            <Icon className="size-5" />
+          </span>
+          <CardTitle className="text-xl">{tier.name}</CardTitle>
+        </div>
+        {tier.description && <CardDescription className="pt-1">{tier.description}</CardDescription>}
+        <p className="pt-3">
+          <span className="text-4xl font-bold tracking-tight">
+            {formatMonthlyPrice(tier.priceCents, tier.currency)}
+          </span>
+          <span className="text-muted-foreground">/month</span>
+        </p>
+      </CardHeader>
+      <CardContent className="flex-1 space-y-4">
+        <ul className="space-y-1 text-sm font-medium">
+          <li>{limitText(tier.maxCustomers, 'customer', 'customers')}</li>
+          <li>{limitText(tier.maxPackages, 'package', 'packages')}</li>
+        </ul>
+        {tier.features.length > 0 && (
+          <ul className="space-y-2 text-sm">
+            {tier.features.map((feature) => (
+              <li key={feature} className="flex gap-2">
+                <Check className="mt-0.5 size-4 shrink-0 text-primary" />
+                <span>{feature}</span>
+              </li>
+            ))}
+          </ul>
+        )}
+      </CardContent>
+      <CardFooter>
+        {onSelect ? (
+          <Button
+            className="w-full"
+            variant={highlighted ? 'default' : 'outline'}
+            disabled={Boolean(pendingTierId)}
+            onClick={() => onSelect(tier.id)}
+          >
+            {pendingTierId === tier.id && <Loader2 className="animate-spin" />}
+            {mode === 'subscribe' ? 'Subscribe Now' : trialButtonLabel(trialDays)}
+          </Button>
+        ) : (
+          <PlanCallToAction tierId={tier.id} highlighted={highlighted} />
+        )}
+      </CardFooter>
+    </Card>
+  );
+}
+
+function PlanCallToAction({ tierId, highlighted }: { tierId: string; highlighted: boolean }) {
+  const action = useCallToAction(tierId);
+  return (
+    <Button asChild className="w-full" variant={highlighted ? 'default' : 'outline'}>
+      {action.isServerRoute ? <a href={action.href}>{action.label}</a> : <Link href={action.href}>{action.label}</Link>}
+    </Button>
+  );
+}
