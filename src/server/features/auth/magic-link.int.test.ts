@@ -1,0 +1,341 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClient } from '../../../../test/support/http-client.js';
+import { findLink, readOutbox } from '../../../../test/support/outbox.js';
+import { createTestUser, signInSeller } from '../../../../test/support/sessions.js';
+import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import type { AuthUser, MagicLinkResponse, VerifyMagicLinkResponse } from '../../../contract/auth.js';
+import type { ApiError } from '../../../contract/errors.js';
+import { magicLinks, users } from '../../db/schema/index.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import { MAGIC_LINK_REQUESTS_PER_IP, TOKEN_CHECKS_PER_IP } from './auth.routes.js';
+import { LINKS_PER_ADDRESS } from './magic-link.service.js';
+
+const MINUTE = 60_000;
+
+function lastMailTo(app: TestApp, to: string) {
+  const mail = readOutbox(app.dataDir)
+    .filter((message) => message.to.includes(to))
+    .at(-1);
+  if (!mail) throw new Error(`No mail to ${to} in the outbox`);
+  return mail;
+}
+
+function tokenFromAdminMail(app: TestApp, to: string): string {
+  const link = findLink(lastMailTo(app, to).body, /http\S+\/admin\/login\?token=\S+/);
+  return new URL(link).searchParams.get('token')!;
+}
+
+describe('admin magic links', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const requestLink = (client: TestClient, email: string) =>
+    client.post('/api/auth/magic-link', { email, userType: 'admin' });
+  const verify = (client: TestClient, token: string) => client.post('/api/auth/verify-magic-link', { token });
+
+  it('e-mails an admin a link to the login page that signs them in once', async () => {
+    const admin = await createTestUser(app, { userType: 'admin', email: 'root@example.com' });
+    const client = new TestClient(app.baseUrl);
+
+    const response = await requestLink(client, 'Root@Example.com');
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as MagicLinkResponse;
+    expect(body).toEqual({ success: true, message: expect.stringContaining('root@example.com') });
+
+    const mail = lastMailTo(app, 'root@example.com');
+    const link = findLink(mail.body, /http\S+\/admin\/login\?token=\S+/);
+    expect(link.startsWith(`${app.ctx.config.publicUrl}/admin/login?token=pgml_`)).toBe(true);
+    const token = new URL(link).searchParams.get('token')!;
+    expect(mail.body).toContain(`\n${token}\n`); // also pasteable on the token step
+    expect(mail.body).toContain('30 minutes');
+
+    // Stored as a hash only.
+    const [stored] = await app.ctx.db
+      .select()
+      .from(magicLinks)
+      .where(eq(magicLinks.tokenHash, sha256Hex(token)));
+    expect(stored).toMatchObject({ purpose: 'admin', email: 'root@example.com', usedAt: null });
+    expect(JSON.stringify(await app.ctx.db.select().from(magicLinks))).not.toContain(token);
+
+    const verified = await verify(client, token);
+    expect(verified.status).toBe(200);
+    const session = (await verified.json()) as VerifyMagicLinkResponse;
+    expect(session).toMatchObject({
+      success: true,
+      user: { id: admin.id, userType: 'admin', email: 'root@example.com' },
+    });
+    const me = (await (await client.get('/api/auth/user')).json()) as AuthUser;
+    expect(me).toMatchObject({ id: admin.id, userType: 'admin', isImpersonating: false });
+  });
+
+  it('refuses a token that has already been used', async () => {
+    await createTestUser(app, { userType: 'admin', email: 'twice@example.com' });
+    const client = new TestClient(app.baseUrl);
+    await requestLink(client, 'twice@example.com');
+    const token = tokenFromAdminMail(app, 'twice@example.com');
+    expect((await verify(client, token)).status).toBe(200);
+
+    const again = await verify(new TestClient(app.baseUrl), token);
+    expect(again.status).toBe(400);
+    const error = (await again.json()) as ApiError;
+    expect(error).toMatchObject({ error: 'Token Already Used', status: 400 });
+    expect(error.message).toContain('already been used');
+  });
+
+  it('refuses a token after its 30 minutes are over', async () => {
+    await createTestUser(app, { userType: 'admin', email: 'late@example.com' });
+    const client = new TestClient(app.baseUrl);
+    await requestLink(client, 'late@example.com');
+    const token = tokenFromAdminMail(app, 'late@example.com');
+    app.clock.advance(31 * MINUTE);
+
+    const response = await verify(client, token);
+    expect(response.status).toBe(400);
+    const error = (await response.json()) as ApiError;
+    expect(error).toMatchObject({ error: 'Token Expired', status: 400 });
+    expect(error.message).toContain('expired');
+    expect(error.message).not.toContain('already been used');
+  });
+
+  it('refuses a token it never issued', async () => {
+    const response = await verify(new TestClient(app.baseUrl), 'pgml_made-up-token');
+    expect(response.status).toBe(400);
+    const error = (await response.json()) as ApiError;
+    expect(error).toMatchObject({ error: 'Invalid Token', status: 400 });
+    expect(error.message).toContain('not valid');
+  });
+
+  it('answers 404 for an address without an account, so the page can say Admin Account Not Found', async () => {
+    const response = await requestLink(new TestClient(app.baseUrl), 'nobody@example.com');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      error: 'Admin Account Not Found',
+      message:
+        'No admin account exists for nobody@example.com. Please contact the system administrator to create your admin account first.',
+      status: 404,
+    });
+    expect(readOutbox(app.dataDir).filter((mail) => mail.to.includes('nobody@example.com'))).toHaveLength(0);
+  });
+
+  it('answers 403 for a seller address', async () => {
+    await createTestUser(app, { userType: 'seller', email: 'seller@example.com' });
+    const response = await requestLink(new TestClient(app.baseUrl), 'seller@example.com');
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({
+      error: 'Access Denied',
+      message: 'This email is not registered as an admin account.',
+      status: 403,
+    });
+  });
+
+  it('rotates the session when someone already signed in verifies a token', async () => {
+    await createTestUser(app, { userType: 'admin', email: 'switch@example.com' });
+    const { client, cookie, cookieName } = await signInSeller(app);
+    await requestLink(client, 'switch@example.com');
+    expect((await verify(client, tokenFromAdminMail(app, 'switch@example.com'))).status).toBe(200);
+    expect(client.cookieHeader()).not.toContain(cookie);
+
+    const withOldCookie = new TestClient(app.baseUrl);
+    withOldCookie.setCookie(cookieName, cookie);
+    expect((await withOldCookie.get('/api/auth/user')).status).toBe(401);
+  });
+});
+
+describe('admin magic links requested or verified again and again', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('lets exactly one of two simultaneous verifications through', async () => {
+    await createTestUser(app, { userType: 'admin', email: 'race@example.com' });
+    await new TestClient(app.baseUrl).post('/api/auth/magic-link', { email: 'race@example.com', userType: 'admin' });
+    const token = tokenFromAdminMail(app, 'race@example.com');
+    const attempts = await Promise.all(
+      Array.from({ length: 4 }, () => new TestClient(app.baseUrl).post('/api/auth/verify-magic-link', { token })),
+    );
+    expect(attempts.map((response) => response.status).sort()).toEqual([200, 400, 400, 400]);
+  });
+
+  it('stops e-mailing links to one address after five in 15 minutes, then allows it again', async () => {
+    await createTestUser(app, { userType: 'admin', email: 'flood@example.com' });
+    const client = new TestClient(app.baseUrl);
+    for (let sent = 0; sent < LINKS_PER_ADDRESS; sent++) {
+      expect(
+        (await client.post('/api/auth/magic-link', { email: 'flood@example.com', userType: 'admin' })).status,
+      ).toBe(200);
+    }
+    const refused = await client.post('/api/auth/magic-link', { email: 'flood@example.com', userType: 'admin' });
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await refused.json()).toMatchObject({ error: 'Too Many Requests', status: 429 });
+    expect(readOutbox(app.dataDir).filter((mail) => mail.to.includes('flood@example.com'))).toHaveLength(5);
+
+    app.clock.advance(16 * MINUTE);
+    expect((await client.post('/api/auth/magic-link', { email: 'flood@example.com', userType: 'admin' })).status).toBe(
+      200,
+    );
+  });
+});
+
+describe('magic link rate limits per client address', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('answers 429 to a client that keeps asking for links, whatever the address', async () => {
+    const client = new TestClient(app.baseUrl);
+    for (let attempt = 0; attempt < MAGIC_LINK_REQUESTS_PER_IP; attempt++) {
+      const response = await client.post('/api/auth/magic-link', {
+        email: `probe${attempt}@example.com`,
+        userType: 'admin',
+      });
+      expect(response.status).toBe(404);
+    }
+    const refused = await client.post('/api/auth/magic-link', { email: 'probe-last@example.com', userType: 'admin' });
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get('retry-after')).toBeTruthy();
+    expect(await refused.json()).toMatchObject({
+      error: 'Too Many Requests',
+      message: 'Please wait a moment before trying again.',
+      status: 429,
+    });
+  });
+
+  it('answers 429 to a client that keeps trying tokens', async () => {
+    const client = new TestClient(app.baseUrl);
+    for (let attempt = 0; attempt < TOKEN_CHECKS_PER_IP; attempt++) {
+      expect((await client.post('/api/auth/verify-magic-link', { token: `pgml_guess${attempt}` })).status).toBe(400);
+    }
+    const refused = await client.post('/api/auth/verify-magic-link', { token: 'pgml_guess-last' });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toMatchObject({ error: 'Too Many Requests', status: 429 });
+  });
+});
+
+describe('magic links with debug routes enabled', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp({ env: { ENABLE_DEBUG_ROUTES: 'true' } });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('returns the token in the answer, for development', async () => {
+    await createTestUser(app, { userType: 'admin', email: 'dev@example.com' });
+    const response = await new TestClient(app.baseUrl).post('/api/auth/magic-link', {
+      email: 'dev@example.com',
+      userType: 'admin',
+    });
+    const body = (await response.json()) as MagicLinkResponse;
+    expect(body.token).toMatch(/^pgml_/);
+    expect(body.token).toBe(tokenFromAdminMail(app, 'dev@example.com'));
+  });
+});
+
+describe('seller sign-in by e-mail link (GitHub not configured)', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  function sellerLink(to: string): string {
+    return findLink(lastMailTo(app, to).body, /http\S+\/api\/auth\/magic-link\/callback\?token=\S+/);
+  }
+
+  it('sends "Sign in with GitHub" to the e-mail sign-in form, keeping the chosen tier', async () => {
+    const client = new TestClient(app.baseUrl);
+    const plain = await client.get('/api/auth/github');
+    expect(plain.status).toBe(302);
+    expect(plain.headers.get('location')).toBe('/?signin=email');
+    const withTier = await client.get('/api/auth/github?tier=growth');
+    expect(withTier.headers.get('location')).toBe('/?signin=email&tier=growth');
+  });
+
+  it('creates the seller when the e-mailed link is opened and signs them in', async () => {
+    const client = new TestClient(app.baseUrl);
+    const response = await client.post('/api/auth/magic-link', {
+      email: 'New.Seller@Example.com',
+      userType: 'seller',
+      tier: 'growth',
+    });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      success: true,
+      message: expect.stringContaining('new.seller@example.com'),
+    });
+    // Nobody has proved they own the address yet.
+    const before = await app.ctx.db.select().from(users).where(eq(users.email, 'new.seller@example.com'));
+    expect(before).toHaveLength(0);
+
+    const link = sellerLink('new.seller@example.com');
+    expect(link.startsWith(`${app.ctx.config.publicUrl}/api/auth/magic-link/callback?token=pgml_`)).toBe(true);
+    const opened = await client.get(link);
+    expect(opened.status).toBe(302);
+    expect(opened.headers.get('location')).toBe('/dashboard');
+
+    const me = (await (await client.get('/api/auth/user')).json()) as AuthUser;
+    expect(me).toMatchObject({
+      userType: 'seller',
+      email: 'new.seller@example.com',
+      slug: 'new-seller',
+      selectedTier: 'growth',
+      githubUsername: null,
+      hasAccessToken: false,
+      isImpersonating: false,
+    });
+  });
+
+  it('signs a returning seller into the account they already have', async () => {
+    const existing = await createTestUser(app, { email: 'again@example.com' });
+    const client = new TestClient(app.baseUrl);
+    await client.post('/api/auth/magic-link', { email: 'again@example.com', userType: 'seller' });
+    await client.get(sellerLink('again@example.com'));
+    const me = (await (await client.get('/api/auth/user')).json()) as AuthUser;
+    expect(me.id).toBe(existing.id);
+  });
+
+  it('sends a used, expired or unknown link back to the form with the reason', async () => {
+    const client = new TestClient(app.baseUrl);
+    await client.post('/api/auth/magic-link', { email: 'reuse@example.com', userType: 'seller' });
+    const link = sellerLink('reuse@example.com');
+    await client.get(link);
+    const reused = await new TestClient(app.baseUrl).get(link);
+    expect(reused.headers.get('location')).toBe('/?signin=email&error=used');
+
+    await client.post('/api/auth/magic-link', { email: 'slow@example.com', userType: 'seller' });
+    const slowLink = sellerLink('slow@example.com');
+    app.clock.advance(31 * MINUTE);
+    const expired = await new TestClient(app.baseUrl).get(slowLink);
+    expect(expired.headers.get('location')).toBe('/?signin=email&error=expired');
+
+    const unknown = await new TestClient(app.baseUrl).get('/api/auth/magic-link/callback?token=pgml_nonsense');
+    expect(unknown.headers.get('location')).toBe('/?signin=email&error=invalid');
+  });
+
+  it('does not accept a seller link on the admin token step', async () => {
+    const client = new TestClient(app.baseUrl);
+    await client.post('/api/auth/magic-link', { email: 'crossover@example.com', userType: 'seller' });
+    const token = new URL(sellerLink('crossover@example.com')).searchParams.get('token')!;
+    const response = await client.post('/api/auth/verify-magic-link', { token });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as ApiError).message).toContain('not valid');
+  });
+});

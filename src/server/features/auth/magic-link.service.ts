@@ -1,0 +1,220 @@
+import { and, count, eq, gt, isNull, min, sql } from 'drizzle-orm';
+import { MAGIC_LINK_VALIDITY_MINUTES } from '../../../contract/auth.js';
+import type { AppContext } from '../../context.js';
+import { magicLinks } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { generateToken, sha256Hex } from '../../lib/crypto.js';
+import {
+  findOrCreateUserByEmail,
+  findUserByEmail,
+  normalizeEmail,
+  type User,
+  updateUser,
+} from '../users/users.service.js';
+
+export type MagicLinkPurpose = (typeof magicLinks.$inferSelect)['purpose'];
+
+const VALIDITY_MS = MAGIC_LINK_VALIDITY_MINUTES * 60_000;
+
+/** At most this many links are e-mailed to one address per window (the per-IP limit sits on the route). */
+export const LINKS_PER_ADDRESS = 5;
+export const LINK_WINDOW_MS = 15 * 60_000;
+
+export type IssuedMagicLink = { message: string; token: string };
+
+/**
+ * Admin sign-in (spec admin §2, §8): only pre-created admin accounts get a link; the answers for an unknown
+ * or a non-admin address are the spec's, so the login page can tell the two apart.
+ */
+export async function issueAdminMagicLink(ctx: AppContext, emailInput: string): Promise<IssuedMagicLink> {
+  const email = normalizeEmail(emailInput);
+  const user = await findUserByEmail(ctx, email);
+  if (!user) {
+    throw new AppError(
+      'NOT_FOUND',
+      `No admin account exists for ${email}. Please contact the system administrator to create your admin account first.`,
+      { title: 'Admin Account Not Found' },
+    );
+  }
+  if (user.userType !== 'admin') {
+    throw new AppError('FORBIDDEN', 'This email is not registered as an admin account.');
+  }
+  const token = await createLink(ctx, email, 'admin');
+  const link = `${ctx.config.publicUrl}/admin/login?token=${encodeURIComponent(token)}`;
+  await sendLinkMail(ctx, {
+    to: email,
+    subject: 'Your Packgate admin sign-in link',
+    text: [
+      'Hello,',
+      '',
+      'Use this link to sign in to the Packgate admin area:',
+      link,
+      '',
+      'Or paste this token on the admin login page:',
+      token,
+      '',
+      `The link works once and expires in ${MAGIC_LINK_VALIDITY_MINUTES} minutes. If you did not ask for it, you can ignore this e-mail.`,
+    ].join('\n'),
+    link,
+  });
+  return { message: `Magic link sent to ${email}. It expires in ${MAGIC_LINK_VALIDITY_MINUTES} minutes.`, token };
+}
+
+/**
+ * Seller sign-in by e-mail, the way in when no code host provides identity. The account is created when the
+ * link is opened, so an address nobody has confirmed never becomes an account.
+ */
+export async function issueSellerMagicLink(
+  ctx: AppContext,
+  emailInput: string,
+  tier: string | undefined,
+): Promise<IssuedMagicLink> {
+  if (ctx.config.github) {
+    // GitHub identity is the source of truth where it is configured: an e-mail link must not bypass it.
+    throw new AppError('FORBIDDEN', 'Sellers sign in with GitHub on this Packgate. Please use Sign in with GitHub.', {
+      title: 'GitHub Sign-In Required',
+    });
+  }
+  const email = normalizeEmail(emailInput);
+  const token = await createLink(ctx, email, 'seller', tier);
+  const link = `${ctx.config.publicUrl}/api/auth/magic-link/callback?token=${encodeURIComponent(token)}`;
+  await sendLinkMail(ctx, {
+    to: email,
+    subject: 'Your Packgate sign-in link',
+    text: [
+      'Hello,',
+      '',
+      'Use this link to sign in to Packgate:',
+      link,
+      '',
+      `The link works once and expires in ${MAGIC_LINK_VALIDITY_MINUTES} minutes. If you did not ask for it, you can ignore this e-mail.`,
+    ].join('\n'),
+    link,
+  });
+  return {
+    message: `We sent a sign-in link to ${email}. It expires in ${MAGIC_LINK_VALIDITY_MINUTES} minutes.`,
+    token,
+  };
+}
+
+export type ConsumeFailure = 'invalid' | 'expired' | 'used';
+export type ConsumeResult = { ok: true; user: User } | { ok: false; reason: ConsumeFailure };
+
+/**
+ * Spends a token once: a single conditional UPDATE marks it used, so two concurrent verifications cannot
+ * both succeed. Returns the account to start a session for.
+ */
+export async function consumeMagicLink(
+  ctx: AppContext,
+  token: string,
+  purpose: MagicLinkPurpose,
+): Promise<ConsumeResult> {
+  const tokenHash = sha256Hex(token.trim());
+  const now = ctx.clock.now();
+  const [link] = await ctx.db
+    .update(magicLinks)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(magicLinks.tokenHash, tokenHash),
+        eq(magicLinks.purpose, purpose),
+        isNull(magicLinks.usedAt),
+        gt(magicLinks.expiresAt, now),
+      ),
+    )
+    .returning();
+  if (!link) return { ok: false, reason: await whyUnusable(ctx, tokenHash, purpose) };
+
+  if (purpose === 'admin') {
+    const user = await findUserByEmail(ctx, link.email);
+    // The account may have been demoted or removed after the link was sent.
+    if (user?.userType !== 'admin') {
+      throw new AppError('FORBIDDEN', 'This email is not registered as an admin account.');
+    }
+    return { ok: true, user };
+  }
+
+  // GitHub may have been configured after the link was sent; from then on GitHub alone signs sellers in.
+  if (ctx.config.github) return { ok: false, reason: 'invalid' };
+  const { user } = await findOrCreateUserByEmail(ctx, link.email);
+  if (link.selectedTier && link.selectedTier !== user.selectedTier) {
+    return { ok: true, user: await updateUser(ctx, user.id, { selectedTier: link.selectedTier }) };
+  }
+  return { ok: true, user };
+}
+
+/** The admin verify endpoint's 400 answers; spec admin §8 matches on 'not valid', 'expired', 'already been used'. */
+export function magicLinkError(reason: ConsumeFailure): AppError {
+  switch (reason) {
+    case 'used':
+      return new AppError(
+        'BAD_REQUEST',
+        'This magic link has already been used. Please request a new magic link to log in again.',
+        { title: 'Token Already Used' },
+      );
+    case 'expired':
+      return new AppError(
+        'BAD_REQUEST',
+        `This magic link has expired. It was valid for ${MAGIC_LINK_VALIDITY_MINUTES} minutes; please request a new one.`,
+        { title: 'Token Expired' },
+      );
+    case 'invalid':
+      return new AppError('BAD_REQUEST', 'This magic link token is not valid. Check the token and try again.', {
+        title: 'Invalid Token',
+        suggestion: 'Request a new magic link if the problem persists.',
+      });
+  }
+}
+
+async function whyUnusable(ctx: AppContext, tokenHash: string, purpose: MagicLinkPurpose): Promise<ConsumeFailure> {
+  const [link] = await ctx.db.select().from(magicLinks).where(eq(magicLinks.tokenHash, tokenHash)).limit(1);
+  if (!link || link.purpose !== purpose) return 'invalid';
+  if (link.usedAt) return 'used';
+  return 'expired';
+}
+
+async function createLink(
+  ctx: AppContext,
+  email: string,
+  purpose: MagicLinkPurpose,
+  selectedTier?: string,
+): Promise<string> {
+  await ensureAddressNotFlooded(ctx, email);
+  const token = generateToken('pgml');
+  const now = ctx.clock.now();
+  await ctx.db.insert(magicLinks).values({
+    tokenHash: sha256Hex(token),
+    email,
+    purpose,
+    selectedTier: selectedTier ?? null,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + VALIDITY_MS),
+  });
+  return token;
+}
+
+// Counted in the database rather than in memory so the limit holds across processes and restarts.
+async function ensureAddressNotFlooded(ctx: AppContext, email: string): Promise<void> {
+  const now = ctx.clock.now();
+  const windowStart = new Date(now.getTime() - LINK_WINDOW_MS);
+  const [recent] = await ctx.db
+    .select({ sent: count(), oldest: min(magicLinks.createdAt) })
+    .from(magicLinks)
+    .where(and(sql`lower(${magicLinks.email}) = ${email}`, gt(magicLinks.createdAt, windowStart)));
+  if (!recent || recent.sent < LINKS_PER_ADDRESS) return;
+  const oldest = recent.oldest ? new Date(recent.oldest) : now;
+  const retryAfterSeconds = Math.max(1, Math.ceil((oldest.getTime() + LINK_WINDOW_MS - now.getTime()) / 1000));
+  throw new AppError('RATE_LIMITED', 'Too many magic links were requested for this e-mail address.', {
+    suggestion: `Please wait ${Math.ceil(retryAfterSeconds / 60)} minutes before requesting another one.`,
+    headers: { 'retry-after': String(retryAfterSeconds) },
+  });
+}
+
+async function sendLinkMail(ctx: AppContext, mail: { to: string; subject: string; text: string; link: string }) {
+  try {
+    await ctx.mailer.send({ to: mail.to, subject: mail.subject, text: mail.text, links: [mail.link] });
+  } catch (error) {
+    ctx.log.error({ err: error, to: mail.to }, 'magic link e-mail could not be sent');
+    throw new AppError('UNAVAILABLE', 'The sign-in e-mail could not be sent. Please try again in a few minutes.');
+  }
+}
