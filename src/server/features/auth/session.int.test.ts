@@ -1,0 +1,98 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestClient } from '../../../../test/support/http-client.js';
+import { signInSeller } from '../../../../test/support/sessions.js';
+import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import type { AuthUser } from '../../../contract/auth.js';
+import type { ApiError } from '../../../contract/errors.js';
+import { sessions } from '../../db/schema/index.js';
+import { sha256Hex } from '../../lib/crypto.js';
+
+describe('the signed-in user and signing out', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('answers 401 in the error shape when nobody is signed in', async () => {
+    const response = await new TestClient(app.baseUrl).get('/api/auth/user');
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({
+      error: 'Authentication Required',
+      message: 'Please log in to access this resource.',
+      status: 401,
+    });
+  });
+
+  it('describes the signed-in user without any code-host token', async () => {
+    const { client, user } = await signInSeller(app, { githubUsername: 'octo' });
+    const response = await client.get('/api/auth/user');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const me = (await response.json()) as AuthUser;
+    expect(me).toEqual({
+      id: user.id,
+      userType: 'seller',
+      email: user.email,
+      githubUsername: 'octo',
+      displayName: null,
+      avatarUrl: null,
+      slug: user.slug,
+      selectedTier: null,
+      hasAccessToken: false,
+      isImpersonating: false,
+    });
+  });
+
+  it('refuses a state-changing call without the CSRF header', async () => {
+    const { client } = await signInSeller(app);
+    const response = await client.post('/api/auth/logout', undefined, { csrf: false });
+    expect(response.status).toBe(403);
+    const error = (await response.json()) as ApiError;
+    expect(error.status).toBe(403);
+    expect(error.message).toContain('CSRF');
+    expect((await client.get('/api/auth/user')).status).toBe(200); // still signed in
+  });
+
+  it('refuses a state-changing call with a wrong CSRF token', async () => {
+    const { client } = await signInSeller(app);
+    const response = await client.post('/api/auth/logout', undefined, { headers: { 'x-csrf-token': 'f'.repeat(64) } });
+    expect(response.status).toBe(403);
+    expect(((await response.json()) as ApiError).message).toContain('CSRF');
+    expect((await client.get('/api/auth/user')).status).toBe(200);
+  });
+
+  it('refuses a CSRF token that belongs to another session', async () => {
+    const other = await signInSeller(app);
+    const foreignToken = await other.client.getCsrfToken();
+    const { client } = await signInSeller(app);
+    const response = await client.post('/api/auth/logout', undefined, { headers: { 'x-csrf-token': foreignToken } });
+    expect(response.status).toBe(403);
+  });
+
+  it('signs out with the right CSRF token and destroys the session on the server', async () => {
+    const { client, cookie, cookieName } = await signInSeller(app);
+    const response = await client.post('/api/auth/logout');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ success: true });
+    expect((await client.get('/api/auth/user')).status).toBe(401);
+
+    // Replaying the old cookie does not bring the session back: it is gone from the database.
+    const [row] = await app.ctx.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.idHash, sha256Hex(cookie)));
+    expect(row).toBeUndefined();
+    const replay = new TestClient(app.baseUrl);
+    replay.setCookie(cookieName, cookie);
+    expect((await replay.get('/api/auth/user')).status).toBe(401);
+  });
+
+  it('answers a sign-out without a session with success, so a stale page can still leave', async () => {
+    const response = await new TestClient(app.baseUrl).post('/api/auth/logout');
+    expect(response.status).toBe(200);
+  });
+});
