@@ -1,4 +1,41 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { adminUserList, impersonateRequest, impersonationResponse } from '../../../contract/admin.js';
 import type { AppContext } from '../../context.js';
+import { adminOnly, requireAdmin, requireUser } from '../../http/guards.js';
+import { startSession } from '../../http/session.js';
+import { presentAuthUser } from '../auth/auth-user.js';
+import { chooseImpersonationTarget, impersonatingAdmin, listUsersForAdmin } from './admin.service.js';
 
-export async function adminRoutes(_app: FastifyInstance, _ctx: AppContext): Promise<void> {}
+export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get('/api/admin/users', { schema: { response: { 200: adminUserList } }, preHandler: adminOnly }, async () =>
+    listUsersForAdmin(ctx),
+  );
+
+  api.post(
+    '/api/admin/impersonate',
+    { schema: { body: impersonateRequest, response: { 200: impersonationResponse } }, preHandler: adminOnly },
+    async (request, reply) => {
+      const admin = requireAdmin(request);
+      const target = await chooseImpersonationTarget(ctx, admin, request.body.userId);
+      await startSession(ctx, request, reply, target.id, { impersonatorId: admin.id });
+      return {
+        success: true as const,
+        message: 'You are now viewing as this user',
+        user: presentAuthUser(target, admin),
+      };
+    },
+  );
+
+  api.post(
+    '/api/admin/stop-impersonation',
+    { schema: { response: { 200: impersonationResponse } }, preHandler: adminOnly },
+    async (request, reply) => {
+      const admin = impersonatingAdmin(ctx, requireUser(request));
+      await startSession(ctx, request, reply, admin.id);
+      return { success: true as const, message: 'You are back to your admin account', user: presentAuthUser(admin) };
+    },
+  );
+}
