@@ -1,12 +1,175 @@
+import type { IncomingMessage } from 'node:http';
+import { fastifyCookie } from '@fastify/cookie';
+import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyBaseLogger } from 'fastify';
+import { Redis } from 'ioredis';
+import { Server, type Socket } from 'socket.io';
+import {
+  type AuthenticatedPayload,
+  type AuthenticationErrorPayload,
+  authenticatePayload,
+  type RealtimeEventPayloads,
+  SOCKET_PATH,
+  socketEvents,
+} from '../../../contract/realtime.js';
 import type { Config } from '../../config.js';
 import type { AppContext } from '../../context.js';
+import { loadSession, type RequestAuth, sessionCookieName } from '../../http/session.js';
 import type { Realtime } from './realtime.js';
 
-export function createRealtime(_config: Config, _log: FastifyBaseLogger, _getContext: () => AppContext): Realtime {
+type ClientToServerEvents = { authenticate: (payload: unknown) => void };
+type ServerToClientEvents = {
+  authenticated: (payload: AuthenticatedPayload) => void;
+  'authentication-error': (payload: AuthenticationErrorPayload) => void;
+} & { [E in keyof RealtimeEventPayloads]: (payload: RealtimeEventPayloads[E]) => void };
+type AppServer = Server<ClientToServerEvents, ServerToClientEvents>;
+type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
+
+export const userRoom = (userId: string) => `user:${userId}`;
+
+export const authenticationMessages = {
+  notSignedIn: 'Not signed in: sign in, then reconnect.',
+  wrongUser: 'This connection is signed in as a different user.',
+} as const;
+
+// How long start-up waits for Redis before carrying on (ioredis keeps reconnecting in the background).
+const REDIS_READY_TIMEOUT_MS = 5_000;
+
+/**
+ * socket.io on the app's own HTTP server. A socket may join only the room of the user its session
+ * cookie belongs to: the id the client sends is checked against the cookie, never trusted alone.
+ */
+export function createRealtime(config: Config, log: FastifyBaseLogger, getContext: () => AppContext): Realtime {
+  let io: AppServer | undefined;
+  const redisClients: Redis[] = [];
+
+  function handleConnection(socket: AppSocket): void {
+    const ctx = getContext();
+    const cookieValue = fastifyCookie.parse(socket.handshake.headers.cookie ?? '')[sessionCookieName(ctx)];
+    // The handshake's cookie never changes, so its session is loaded once per socket.
+    let session: Promise<RequestAuth | undefined> | undefined;
+
+    socket.on(socketEvents.authenticate, async (payload) => {
+      session ??= loadSession(ctx, cookieValue).catch((error: unknown) => {
+        log.error({ err: error }, 'realtime: loading the session failed');
+        return undefined;
+      });
+      const auth = await session;
+      const request = authenticatePayload.safeParse(payload);
+      if (!auth) {
+        socket.emit(socketEvents.authenticationError, { message: authenticationMessages.notSignedIn });
+        return;
+      }
+      // For an impersonation session auth.user is the impersonated user, whose events the admin sees.
+      if (!request.success || request.data.userId !== auth.user.id) {
+        socket.emit(socketEvents.authenticationError, { message: authenticationMessages.wrongUser });
+        return;
+      }
+      await socket.join(userRoom(auth.user.id));
+      socket.emit(socketEvents.authenticated, { userId: auth.user.id });
+    });
+  }
+
+  async function connectRedis(server: AppServer, url: string): Promise<void> {
+    // Events published while Redis is down are dropped rather than queued; the subscriptions instead
+    // wait for the connection, so that fan-out starts working whenever Redis comes up.
+    const publisher = new Redis(url, { connectTimeout: 2_000, maxRetriesPerRequest: 1 });
+    const subscriber = publisher.duplicate({ maxRetriesPerRequest: null });
+    for (const client of [publisher, subscriber]) {
+      client.on('error', (error) => log.warn({ err: error }, 'realtime: Redis error'));
+      catchCommandFailures(client, log);
+      redisClients.push(client);
+    }
+    server.adapter(createAdapter(publisher, subscriber, { key: 'packgate-socket.io' }));
+    // A PING answered after the adapter's subscriptions were queued means they are in place, so an
+    // event sent by another process right after start-up is not missed.
+    const ready = Promise.all([publisher.ping(), subscriber.ping()]).then(
+      () => true,
+      () => false,
+    );
+    const isReady = await Promise.race([ready, delay(REDIS_READY_TIMEOUT_MS).then(() => false)]);
+    if (!isReady) log.error('realtime: Redis is not reachable yet; events stay on this process until it is');
+  }
+
   return {
-    async attach() {},
-    sendToUser() {},
-    async close() {},
+    async attach(server) {
+      io = new Server<ClientToServerEvents, ServerToClientEvents>(server, {
+        path: SOCKET_PATH,
+        serveClient: false,
+        transports: ['polling', 'websocket'],
+        allowRequest: (request, callback) => callback(null, isSameOrigin(request, config)),
+      });
+      if (config.redisUrl) await connectRedis(io, config.redisUrl);
+      io.on('connection', handleConnection);
+    },
+
+    sendToUser(userId, event, payload) {
+      if (!io) {
+        log.debug({ userId, event }, 'realtime: not attached, event dropped');
+        return;
+      }
+      // The emitter's event map is keyed by name; the payload type follows from `event`.
+      (io.to(userRoom(userId)).emit as (name: string, data: unknown) => boolean)(event, payload);
+    },
+
+    async close() {
+      const server = io;
+      io = undefined;
+      if (server) {
+        // Not io.close(): that would also close the HTTP server, which belongs to Fastify.
+        server.local.disconnectSockets(true);
+        await server.of('/').adapter.close();
+        server.engine.close();
+      }
+      await Promise.all(redisClients.splice(0).map(closeRedis));
+    },
   };
+}
+
+/**
+ * Browsers send Origin on cross-site WebSocket and polling requests; only the app's own pages (on the
+ * host they were served from, or the public URL) may open a socket with the user's cookie.
+ */
+function isSameOrigin(request: IncomingMessage, config: Config): boolean {
+  const origin = request.headers.origin;
+  if (!origin) return true;
+  let originHost: string;
+  try {
+    originHost = new URL(origin).host.toLowerCase();
+  } catch {
+    return false;
+  }
+  const forwardedHost = config.trustProxy ? request.headers['x-forwarded-host'] : undefined;
+  const allowed = [request.headers.host, typeof forwardedHost === 'string' ? forwardedHost : undefined];
+  allowed.push(new URL(config.publicUrl).host);
+  return allowed.some((host) => host?.split(',')[0]?.trim().toLowerCase() === originHost);
+}
+
+/**
+ * The Redis adapter sends its commands without handling their promises, so a Redis outage would end
+ * the process with an unhandled rejection; a lost realtime event is only logged.
+ */
+function catchCommandFailures(client: Redis, log: FastifyBaseLogger): void {
+  const commands = ['publish', 'subscribe', 'psubscribe', 'unsubscribe', 'punsubscribe'] as const;
+  const methods = client as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+  for (const command of commands) {
+    const send = methods[command]!.bind(client);
+    methods[command] = (...args: unknown[]) =>
+      send(...args).catch((error: unknown) => {
+        log.warn({ err: error, command }, 'realtime: Redis command failed');
+        return undefined;
+      });
+  }
+}
+
+/** QUIT when connected (bounded, it waits for replies); a client still reconnecting is just dropped. */
+async function closeRedis(client: Redis): Promise<void> {
+  if (client.status === 'ready') {
+    await Promise.race([client.quit().catch(() => undefined), delay(1_000)]);
+  }
+  client.disconnect();
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

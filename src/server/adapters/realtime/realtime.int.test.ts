@@ -1,0 +1,204 @@
+import { io as connect, type Socket } from 'socket.io-client';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type SignedIn, signIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
+import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import type { TaskProgressEvent } from '../../../contract/realtime.js';
+import { authenticationMessages } from './socket-io.js';
+
+const openSockets: Socket[] = [];
+
+function connectTo(app: TestApp, options: { cookie?: string; transport?: 'websocket' | 'polling' } = {}): Socket {
+  const socket = connect(app.baseUrl, {
+    path: '/socket.io',
+    transports: [options.transport ?? 'websocket'],
+    extraHeaders: options.cookie ? { cookie: options.cookie } : {},
+    reconnection: false,
+    forceNew: true,
+  });
+  openSockets.push(socket);
+  return socket;
+}
+
+const cookieOf = (signedIn: SignedIn) => `${signedIn.cookieName}=${signedIn.cookie}`;
+
+/** Sends `authenticate` and resolves with whichever answer comes back. */
+function authenticate(socket: Socket, userId: string): Promise<{ event: string; payload: unknown }> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no answer to authenticate')), 5_000);
+    const settle = (event: string) => (payload: unknown) => {
+      clearTimeout(timer);
+      socket.off('authenticated');
+      socket.off('authentication-error');
+      resolve({ event, payload });
+    };
+    socket.once('authenticated', settle('authenticated'));
+    socket.once('authentication-error', settle('authentication-error'));
+    socket.emit('authenticate', { userId });
+  });
+}
+
+function nextEvent<T>(socket: Socket, event: string, timeoutMs = 5_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no ${event} within ${timeoutMs} ms`)), timeoutMs);
+    socket.once(event, (payload: T) => {
+      clearTimeout(timer);
+      resolve(payload);
+    });
+  });
+}
+
+/** Collects every event of a kind, to show that something did not arrive. */
+function collect(socket: Socket, event: string): unknown[] {
+  const received: unknown[] = [];
+  socket.on(event, (payload: unknown) => received.push(payload));
+  return received;
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+const progress = (taskId: string): TaskProgressEvent => ({
+  taskId,
+  type: 'cache-refresh',
+  status: 'progress',
+  message: 'Refreshing 2 of 4 packages',
+  progress: 50,
+  timestamp: '2026-03-01T12:00:00.000Z',
+  data: { packageCount: 4 },
+});
+
+afterEach(() => {
+  for (const socket of openSockets.splice(0)) socket.disconnect();
+});
+
+describe('realtime socket', () => {
+  let app: TestApp;
+  let sellerA: SignedIn;
+  let sellerB: SignedIn;
+  beforeAll(async () => {
+    app = await startTestApp();
+    sellerA = await signInSeller(app);
+    sellerB = await signInSeller(app);
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('authenticates a socket as the user of its own session cookie', async () => {
+    const socket = connectTo(app, { cookie: cookieOf(sellerA) });
+    expect(await authenticate(socket, sellerA.user.id)).toEqual({
+      event: 'authenticated',
+      payload: { userId: sellerA.user.id },
+    });
+  });
+
+  it('refuses a user id that is not the session cookie’s', async () => {
+    const socket = connectTo(app, { cookie: cookieOf(sellerA) });
+    expect(await authenticate(socket, sellerB.user.id)).toEqual({
+      event: 'authentication-error',
+      payload: { message: authenticationMessages.wrongUser },
+    });
+    const received = collect(socket, 'task-progress');
+    app.ctx.realtime.sendToUser(sellerB.user.id, 'task-progress', progress('not-for-a'));
+    await wait(200);
+    expect(received).toEqual([]);
+  });
+
+  it('refuses a socket without a session cookie, or with an unknown one', async () => {
+    const anonymous = connectTo(app);
+    expect(await authenticate(anonymous, sellerA.user.id)).toEqual({
+      event: 'authentication-error',
+      payload: { message: authenticationMessages.notSignedIn },
+    });
+    const forged = connectTo(app, { cookie: `${sellerA.cookieName}=pgs_forged` });
+    expect((await authenticate(forged, sellerA.user.id)).event).toBe('authentication-error');
+  });
+
+  it('refuses a malformed authenticate payload', async () => {
+    const socket = connectTo(app, { cookie: cookieOf(sellerA) });
+    const answer = nextEvent<{ message: string }>(socket, 'authentication-error');
+    socket.emit('authenticate', 'not an object');
+    expect(await answer).toEqual({ message: authenticationMessages.wrongUser });
+  });
+
+  it('authenticates an impersonation as the impersonated user only', async () => {
+    const admin = await signInAdmin(app);
+    const impersonation = await signIn(app, { user: sellerA.user, impersonatorId: admin.user.id });
+    const socket = connectTo(app, { cookie: cookieOf(impersonation) });
+    expect((await authenticate(socket, admin.user.id)).event).toBe('authentication-error');
+    expect((await authenticate(socket, sellerA.user.id)).event).toBe('authenticated');
+  });
+
+  it('sends task progress and notifications to the user’s sockets only', async () => {
+    const socketA = connectTo(app, { cookie: cookieOf(sellerA) });
+    const secondTabA = connectTo(app, { cookie: cookieOf(sellerA), transport: 'polling' });
+    const socketB = connectTo(app, { cookie: cookieOf(sellerB) });
+    await authenticate(socketA, sellerA.user.id);
+    await authenticate(secondTabA, sellerA.user.id);
+    await authenticate(socketB, sellerB.user.id);
+    const receivedByB = collect(socketB, 'task-progress');
+
+    const arrivals = [nextEvent(socketA, 'task-progress'), nextEvent(secondTabA, 'task-progress')];
+    app.ctx.realtime.sendToUser(sellerA.user.id, 'task-progress', progress('task-1'));
+    expect(await Promise.all(arrivals)).toEqual([progress('task-1'), progress('task-1')]);
+
+    const notification = nextEvent(socketA, 'system-notification');
+    app.ctx.realtime.sendToUser(sellerA.user.id, 'system-notification', {
+      title: 'Maintenance',
+      message: 'Package downloads pause for a minute at 02:00 UTC.',
+      level: 'info',
+      timestamp: '2026-03-01T12:00:00.000Z',
+    });
+    expect(await notification).toMatchObject({ title: 'Maintenance', level: 'info' });
+
+    await wait(200);
+    expect(receivedByB).toEqual([]);
+  });
+
+  it('sends nothing to a socket that never authenticated', async () => {
+    const socket = connectTo(app, { cookie: cookieOf(sellerA) });
+    await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+    const received = collect(socket, 'task-progress');
+    app.ctx.realtime.sendToUser(sellerA.user.id, 'task-progress', progress('task-2'));
+    await wait(200);
+    expect(received).toEqual([]);
+  });
+
+  it('refuses a handshake from another site’s page', async () => {
+    const response = await fetch(`${app.baseUrl}/socket.io/?EIO=4&transport=polling`, {
+      headers: { origin: 'https://evil.example', cookie: cookieOf(sellerA) },
+    });
+    expect(response.status).toBe(403);
+    const sameSite = await fetch(`${app.baseUrl}/socket.io/?EIO=4&transport=polling`, {
+      headers: { origin: app.baseUrl },
+    });
+    expect(sameSite.status).toBe(200);
+  });
+});
+
+describe.skipIf(!process.env.TEST_REDIS_URL)('realtime fan-out through Redis', () => {
+  let first: TestApp;
+  let second: TestApp;
+  beforeAll(async () => {
+    [first, second] = await Promise.all([startTestApp({ redis: true }), startTestApp({ redis: true })]);
+  });
+  afterAll(async () => {
+    await Promise.all([first?.close(), second?.close()]);
+  });
+
+  it('delivers an event sent by one process to a socket connected to another', async () => {
+    // Each test app has a database of its own: the session lives where the socket connects.
+    const seller = await signInSeller(second);
+    const other = await signInSeller(second);
+    const socket = connectTo(second, { cookie: cookieOf(seller) });
+    const otherSocket = connectTo(second, { cookie: cookieOf(other) });
+    expect((await authenticate(socket, seller.user.id)).event).toBe('authenticated');
+    expect((await authenticate(otherSocket, other.user.id)).event).toBe('authenticated');
+    const receivedByOther = collect(otherSocket, 'task-progress');
+
+    const arrival = nextEvent(socket, 'task-progress');
+    first.ctx.realtime.sendToUser(seller.user.id, 'task-progress', progress('fan-out'));
+    expect(await arrival).toEqual(progress('fan-out'));
+    await wait(200);
+    expect(receivedByOther).toEqual([]);
+  });
+});
