@@ -1,0 +1,19 @@
+import { CopyButton } from '@web/components/copy-button';
+import { cn } from '@web/lib/cn';
+
+/** A shell command in a code block with a copy button that confirms with "Copied!" for 2 s. */
+export function CopyCommand({ command, className }: { command: string; className?: string }) {
+  return (
+    <div className={cn('flex items-stretch overflow-hidden rounded-md border bg-muted/60', className)}>
+      <pre className="min-w-0 flex-1 px-3 py-3 font-mono text-xs leading-6 break-all whitespace-pre-wrap sm:overflow-x-auto sm:px-4 sm:text-sm sm:break-normal">
+        <code>
+          <span className="select-none text-muted-foreground">$ </span>
+          {command}
+        </code>
+      </pre>
+      <div className="flex shrink-0 items-start border-l p-1.5 sm:items-center sm:px-2">
+        <CopyButton value={command} variant="ghost" failureMessage="Failed to copy command" className="w-[5.5rem]" />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,78 @@
+import { Card, CardContent } from '@web/components/ui/card';
+import { Info, Lock } from 'lucide-react';
+import { CopyCommand } from './copy-command';
+import { repositoryNameFor } from './repository-name';
+
+/** What `/` shows on a seller's package host: how to reach it with Composer. */
+export function PackageAccessOnlyPage() {
+  const { origin, host, hostname, protocol } = window.location;
+  // Composer keys credentials by host plus any non-default port, exactly as window.location.host spells it.
+  const steps = [
+    {
+      title: 'Add this repository',
+      description: 'Run this in your project directory to tell Composer where the packages live.',
+      command: `composer config repositories.${repositoryNameFor(hostname)} composer ${origin}`,
+    },
+    {
+      title: 'Set your access token',
+      description:
+        'Replace YOUR_ACCESS_TOKEN with the token from your license e-mail. Composer sends it to this host only and keeps it in auth.json, so keep that file out of version control.',
+      command: `composer config bearer.${host} YOUR_ACCESS_TOKEN`,
+    },
+    {
+      title: 'Require the package',
+      description: 'Use the package name from your license e-mail. Updates arrive with composer update.',
+      command: 'composer require vendor/package',
+    },
+  ];
+
+  return (
+    <div className="mx-auto w-full max-w-3xl px-4 py-16 sm:px-6 lg:py-24">
+      <div className="text-center">
+        <div className="mx-auto flex size-16 items-center justify-center rounded-full bg-primary/10 text-primary">
+          <Lock className="size-8" aria-hidden="true" />
+        </div>
+        <h1 className="mt-6 text-3xl font-bold tracking-tight sm:text-4xl">Package Access Only</h1>
+        <p className="mx-auto mt-4 max-w-xl text-muted-foreground">
+          This is a private Composer repository. There is nothing to browse here: packages are installed with Composer
+          and the access token you received with your license. Follow these three steps to get started.
+        </p>
+      </div>
+
+      <ol className="mt-12 space-y-4">
+        {steps.map((step, index) => (
+          <li key={step.title}>
+            <Card>
+              <CardContent className="p-5 sm:p-6">
+                <div className="flex gap-4">
+                  <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">
+                    {index + 1}
+                  </span>
+                  <div className="min-w-0 flex-1">
+                    <h2 className="font-semibold">{step.title}</h2>
+                    <p className="mt-1 text-sm text-muted-foreground">{step.description}</p>
+                  </div>
+                </div>
+                <CopyCommand command={step.command} className="mt-3 sm:ml-12" />
+              </CardContent>
+            </Card>
+          </li>
+        ))}
+      </ol>
+
+      {protocol === 'http:' && (
+        <p className="mt-6 flex items-start gap-2 rounded-md border p-4 text-sm text-muted-foreground">
+          <Info className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          <span>
+            This host is served over plain HTTP, which Composer refuses by default. For local testing, allow it with{' '}
+            <code className="font-mono text-foreground">composer config secure-http false</code>.
+          </span>
+        </p>
+      )}
+
+      <p className="mt-8 text-center text-sm text-muted-foreground">
+        Lost your token or need access? Contact the company that sold you the license.
+      </p>
+    </div>
+  );
+}
