@@ -38,8 +38,8 @@ export const subscriptionStatusResponse = z.object({
 });
 export type SubscriptionStatus = z.infer<typeof subscriptionStatusResponse>;
 
-/** The tier is optional here so that a missing one gets the spec's sentence rather than a field error. */
-export const startTrialInput = z.object({ tier: z.string().trim().max(64).optional() });
+/** The tier (and the body) are optional here so that a missing one gets the spec's sentence, not a field error. */
+export const startTrialInput = z.object({ tier: z.string().trim().max(64).optional() }).nullish();
 export type StartTrialInput = z.infer<typeof startTrialInput>;
 
 /** POST /api/platform-subscription/start-trial; alreadyActive when nothing was started. */

@@ -176,6 +176,9 @@ describe('platform subscription', () => {
       expect(response.status).toBe(400);
       expect(await response.json()).toMatchObject({ message: 'Please select a subscription tier', status: 400 });
     }
+    const withoutBody = await client.post('/api/platform-subscription/start-trial');
+    expect(withoutBody.status).toBe(400);
+    expect(await withoutBody.json()).toMatchObject({ message: 'Please select a subscription tier' });
     expect(await statusOf(client)).toMatchObject({ subscriptionStatus: 'tier_selection_required' });
   });
 

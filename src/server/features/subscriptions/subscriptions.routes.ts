@@ -24,7 +24,7 @@ export async function subscriptionRoutes(app: FastifyInstance, ctx: AppContext):
     { schema: { body: startTrialInput, response: { 200: startTrialResponse } }, onRequest: authenticated },
     async (request) => {
       const { user } = requireUser(request);
-      return subscriptions.startTrial(ctx, user, request.body.tier);
+      return subscriptions.startTrial(ctx, user, request.body?.tier);
     },
   );
 }
