@@ -1,0 +1,211 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+
+// Every git call of the server goes through here: argument arrays (no shell), a clean environment (no
+// inherited GIT_DIR, no system or global configuration, no credential helper, never a prompt) and a
+// timeout. Settings that must not show in `ps` (credentials) travel as GIT_CONFIG_* variables.
+
+export type GitErrorCode =
+  | 'INVALID_ARGUMENT'
+  | 'NOT_FOUND'
+  | 'AUTH_FAILED'
+  | 'UNREACHABLE'
+  | 'TIMEOUT'
+  | 'OUTPUT_TOO_LARGE'
+  | 'GIT_UNAVAILABLE'
+  | 'FAILED';
+
+/** A failed git call; `detail` is git's stderr summarised, with credentials and URL user info removed. */
+export class GitError extends Error {
+  constructor(
+    readonly code: GitErrorCode,
+    readonly command: string,
+    readonly detail = '',
+  ) {
+    super(detail ? `git ${command} failed (${code}): ${detail}` : `git ${command} failed (${code})`);
+    this.name = 'GitError';
+  }
+}
+
+export type GitCallOptions = {
+  /** Kills git after this long; every call has one. */
+  timeoutMs?: number;
+  /** Configuration passed through the environment, so that values never appear in process arguments. */
+  hiddenConfig?: Array<[key: string, value: string]>;
+  /** Repositories owned by another user that git may open anyway (`safe.directory`). */
+  safeDirectories?: string[];
+  /** Strings to blank out of any error text (tokens, header values). */
+  secrets?: string[];
+  /**
+   * Stands in for the user's global config file. Unlike `-c` settings, it reaches the git processes that
+   * git starts for a local source (upload-pack), which is where `safe.directory` must be seen.
+   */
+  globalConfigFile?: string;
+};
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_OUTPUT_BYTES = 64 * 1024 * 1024;
+const FALLBACK_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+function gitEnvironment(options: GitCallOptions): NodeJS.ProcessEnv {
+  const hiddenConfig = options.hiddenConfig ?? [];
+  const env: NodeJS.ProcessEnv = {
+    // PATH is passed through so that the operator's git is found; nothing else of ours is inherited.
+    PATH: process.env.PATH || FALLBACK_PATH,
+    LC_ALL: 'C',
+    GIT_TERMINAL_PROMPT: '0',
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: options.globalConfigFile ?? '/dev/null',
+    GCM_INTERACTIVE: 'never',
+  };
+  if (hiddenConfig.length > 0) {
+    env.GIT_CONFIG_COUNT = String(hiddenConfig.length);
+    hiddenConfig.forEach(([key, value], index) => {
+      env[`GIT_CONFIG_KEY_${index}`] = key;
+      env[`GIT_CONFIG_VALUE_${index}`] = value;
+    });
+  }
+  return env;
+}
+
+function gitArguments(args: string[], options: GitCallOptions): string[] {
+  const config = [
+    'credential.helper=',
+    'core.askPass=',
+    'protocol.ext.allow=never',
+    'gc.autoDetach=false',
+    ...(options.safeDirectories ?? []).map((directory) => `safe.directory=${directory}`),
+  ];
+  return [...config.flatMap((entry) => ['-c', entry]), ...args];
+}
+
+/** The git subcommand, for messages: `fetch`, `cat-file`, ... (never the arguments, which may hold URLs). */
+function subcommandOf(args: string[]): string {
+  for (let index = 0; index < args.length; index++) {
+    const arg = args[index]!;
+    if (arg === '-C' || arg === '-c') {
+      index++;
+      continue;
+    }
+    if (!arg.startsWith('-')) return arg;
+  }
+  return 'command';
+}
+
+/** Keeps the last meaningful lines of stderr, without hints, credentials or URL user info. */
+export function summariseStderr(stderr: string, secrets: string[] = []): string {
+  let text = stderr;
+  for (const secret of secrets) if (secret) text = text.split(secret).join('***');
+  text = text
+    .replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi, '$1***@')
+    .replace(/(authorization:\s*)[^\r\n]*/gi, '$1***');
+  const lines = text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !line.startsWith('hint:'));
+  // git's own verdicts first (the cause usually comes before "Could not read from remote repository").
+  const verdicts = lines.filter((line) => /^(fatal|error):/.test(line));
+  const summary = (verdicts.length > 0 ? verdicts.slice(0, 3) : lines.slice(-3)).join(' / ');
+  return summary.length > 400 ? `${summary.slice(0, 397)}...` : summary;
+}
+
+export function classifyStderr(stderr: string): GitErrorCode {
+  if (
+    /authentication failed|could not read (username|password)|terminal prompts disabled|access denied|returned error: 40[13]/i.test(
+      stderr,
+    )
+  ) {
+    return 'AUTH_FAILED';
+  }
+  if (
+    /repository not found|does not appear to be a git repository|not a git repository|not found|no such file or directory/i.test(
+      stderr,
+    )
+  ) {
+    return 'NOT_FOUND';
+  }
+  if (/could not resolve host|failed to connect|connection refused|connection timed out|ssl|tls/i.test(stderr)) {
+    return 'UNREACHABLE';
+  }
+  return 'FAILED';
+}
+
+type ExecError = Error & { code?: string | number; killed?: boolean; signal?: string | null };
+
+function toGitError(error: ExecError, stderr: string, args: string[], options: GitCallOptions): GitError {
+  const command = subcommandOf(args);
+  const detail = summariseStderr(stderr, options.secrets);
+  if (error.code === 'ENOENT') return new GitError('GIT_UNAVAILABLE', command, 'the git command is not installed');
+  if (error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return new GitError('OUTPUT_TOO_LARGE', command, detail);
+  if (error.killed) return new GitError('TIMEOUT', command, detail);
+  if (error.signal) return new GitError('FAILED', command, detail || `killed by ${error.signal}`);
+  return new GitError(classifyStderr(stderr), command, detail);
+}
+
+/** Runs git to completion and returns its stdout; throws GitError on a non-zero exit or a timeout. */
+export function runGit(
+  args: string[],
+  options: GitCallOptions & { input?: string | Buffer; maxOutputBytes?: number } = {},
+): Promise<Buffer> {
+  const fullArgs = gitArguments(args, options);
+  return new Promise((resolve, reject) => {
+    const child = execFile(
+      'git',
+      fullArgs,
+      {
+        env: gitEnvironment(options),
+        encoding: 'buffer',
+        timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+        killSignal: 'SIGKILL',
+        maxBuffer: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
+        windowsHide: true,
+      },
+      (error, stdout, stderr) => {
+        if (error) reject(toGitError(error as ExecError, stderr.toString('utf8'), args, options));
+        else resolve(stdout);
+      },
+    );
+    // git may exit before reading all of its input (e.g. a bad repository); that is reported above.
+    child.stdin?.on('error', () => {});
+    child.stdin?.end(options.input ?? '');
+  });
+}
+
+/** Starts git with its stdout left to the caller (for `git archive`); `done` settles when git exits. */
+export function spawnGit(
+  args: string[],
+  options: GitCallOptions = {},
+): { child: ChildProcess; stdout: NodeJS.ReadableStream; done: Promise<void> } {
+  const child = spawn('git', gitArguments(args, options), {
+    env: gitEnvironment(options),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    windowsHide: true,
+  });
+  let stderr = '';
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    child.kill('SIGKILL');
+  }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (chunk: string) => {
+    if (stderr.length < 64 * 1024) stderr += chunk;
+  });
+  const done = new Promise<void>((resolve, reject) => {
+    child.once('error', (error: ExecError) => {
+      clearTimeout(timer);
+      reject(toGitError(error, stderr, args, options));
+    });
+    child.once('close', (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) return resolve();
+      if (timedOut)
+        return reject(new GitError('TIMEOUT', subcommandOf(args), summariseStderr(stderr, options.secrets)));
+      const error: ExecError = new Error('git exited');
+      error.code = code ?? undefined;
+      error.signal = signal;
+      reject(toGitError(error, stderr, args, options));
+    });
+  });
+  done.catch(() => {});
+  return { child, stdout: child.stdout!, done };
+}
