@@ -1,0 +1,174 @@
+import { Readable } from 'node:stream';
+import {
+  DeleteObjectCommand,
+  DeleteObjectsCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
+import {
+  assertValidKey,
+  assertValidPrefix,
+  type ObjectInfo,
+  type ObjectStorage,
+  type PutOptions,
+  StorageError,
+  type StoredObject,
+} from './object-storage.js';
+
+export type S3StorageConfig = {
+  bucket: string;
+  region: string;
+  /** For S3-compatible services (MinIO, R2, Ceph, ...); AWS when absent. */
+  endpoint?: string;
+  /** Without keys the AWS SDK's default credential chain applies (e.g. an instance role). */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** `https://endpoint/bucket/key` rather than `https://bucket.endpoint/key`; most S3-compatible services want it. */
+  forcePathStyle?: boolean;
+};
+
+const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
+
+/** Objects in one S3 bucket. Keys are validated as for the file store, so both accept the same keys. */
+export class S3Storage implements ObjectStorage {
+  private readonly client: S3Client;
+  private readonly bucket: string;
+
+  constructor(config: S3StorageConfig, client?: S3Client) {
+    this.bucket = config.bucket;
+    this.client =
+      client ??
+      new S3Client({
+        region: config.region,
+        endpoint: config.endpoint,
+        forcePathStyle: config.forcePathStyle ?? false,
+        credentials:
+          config.accessKeyId && config.secretAccessKey
+            ? { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey }
+            : undefined,
+        // Checksums only where S3 demands them: several S3-compatible services reject the SDK's newer
+        // default (trailing CRC32 checksums on every upload).
+        requestChecksumCalculation: 'WHEN_REQUIRED',
+        responseChecksumValidation: 'WHEN_REQUIRED',
+      });
+  }
+
+  async put(key: string, body: Buffer | Readable, options: PutOptions): Promise<void> {
+    assertValidKey(key);
+    // PutObject needs the length up front; dists and logos are small enough to hold in memory, and the
+    // multipart uploader would be another dependency.
+    const bytes = Buffer.isBuffer(body) ? body : await collect(body);
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.bucket,
+        Key: key,
+        Body: bytes,
+        ContentLength: bytes.length,
+        ContentType: options.contentType,
+      }),
+    );
+  }
+
+  async get(key: string): Promise<StoredObject | undefined> {
+    assertValidKey(key);
+    try {
+      const response = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key }));
+      if (!(response.Body instanceof Readable)) throw new Error('S3 answered without a readable body');
+      return {
+        stream: response.Body,
+        size: response.ContentLength ?? 0,
+        contentType: response.ContentType ?? DEFAULT_CONTENT_TYPE,
+        lastModified: response.LastModified ?? new Date(0),
+      };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async head(key: string): Promise<ObjectInfo | undefined> {
+    assertValidKey(key);
+    try {
+      const response = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: key }));
+      return {
+        size: response.ContentLength ?? 0,
+        contentType: response.ContentType ?? DEFAULT_CONTENT_TYPE,
+        lastModified: response.LastModified ?? new Date(0),
+      };
+    } catch (error) {
+      if (isNotFound(error)) return undefined;
+      throw error;
+    }
+  }
+
+  async delete(key: string): Promise<void> {
+    assertValidKey(key);
+    await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  async deletePrefix(prefix: string): Promise<number> {
+    if (prefix === '') throw new StorageError('INVALID_KEY', 'Refusing to delete every object: give a prefix');
+    let deleted = 0;
+    for await (const page of this.pages(prefix)) {
+      const keys = page.map((object) => object.key);
+      if (keys.length === 0) continue;
+      const response = await this.client.send(
+        new DeleteObjectsCommand({
+          Bucket: this.bucket,
+          Delete: { Objects: keys.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
+      const failures = response.Errors ?? [];
+      if (failures.length > 0) {
+        const first = failures[0]!;
+        throw new Error(`S3 could not delete ${failures.length} object(s), e.g. ${first.Key}: ${first.Code}`);
+      }
+      deleted += keys.length;
+    }
+    return deleted;
+  }
+
+  async totalSize(prefix = ''): Promise<number> {
+    let total = 0;
+    for await (const page of this.pages(prefix)) for (const object of page) total += object.size;
+    return total;
+  }
+
+  /** ListObjectsV2 page by page (up to 1000 keys each, which is also DeleteObjects' limit). */
+  private async *pages(prefix: string): AsyncGenerator<Array<{ key: string; size: number }>> {
+    assertValidPrefix(prefix);
+    let continuationToken: string | undefined;
+    do {
+      const response = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.bucket,
+          Prefix: prefix === '' ? undefined : prefix,
+          ContinuationToken: continuationToken,
+        }),
+      );
+      yield (response.Contents ?? []).flatMap((object) =>
+        object.Key ? [{ key: object.Key, size: object.Size ?? 0 }] : [],
+      );
+      continuationToken = response.IsTruncated ? response.NextContinuationToken : undefined;
+    } while (continuationToken);
+  }
+}
+
+function isNotFound(error: unknown): boolean {
+  if (error instanceof S3ServiceException) {
+    // A missing bucket is a configuration error, not a missing object.
+    if (error.name === 'NoSuchBucket') return false;
+    return error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404;
+  }
+  return false;
+}
+
+async function collect(stream: Readable): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
+  return Buffer.concat(chunks);
+}
