@@ -12,7 +12,7 @@ export function ThemeToggle({ className }: { className?: string }) {
       size="icon"
       className={className}
       onClick={toggleTheme}
-      aria-label={`Switch to ${next} mode`}
+      aria-label="Toggle theme"
       title={`Switch to ${next} mode`}
       data-testid="theme-toggle"
     >

@@ -1,4 +1,5 @@
 import type { SubscriptionStatusValue } from '@contract/subscriptions';
+import { signInHref } from '../../lib/sign-in';
 
 export type CallToAction = {
   label: string;
@@ -7,14 +8,7 @@ export type CallToAction = {
   isServerRoute: boolean;
 };
 
-export const GITHUB_SIGN_IN_PATH = '/api/auth/github';
-
 export const trialButtonLabel = (trialDays: number) => `Start ${trialDays}-Day Free Trial`;
-
-/** `/api/auth/github`, with `?tier=` when a plan was chosen, so that sign-in remembers it. */
-export function signInHref(tierId?: string): string {
-  return tierId ? `${GITHUB_SIGN_IN_PATH}?tier=${encodeURIComponent(tierId)}` : GITHUB_SIGN_IN_PATH;
-}
 
 /**
  * The call to action by state (spec seller-app §2): signed out → trial sign-in with the tier; admins and

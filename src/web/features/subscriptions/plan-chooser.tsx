@@ -142,16 +142,6 @@ function PlanCard({
       data-tier-id={tier.id}
       className={cn('relative flex flex-col', highlighted && 'border-primary ring-2 ring-primary/60')}
     >
-      {(tier.isMostPopular || tier.isFeatured) && (
-        <div className="absolute -top-3 left-1/2 flex -translate-x-1/2 gap-2">
-          {tier.isMostPopular && <Badge data-testid="badge-most-popular">Most Popular</Badge>}
-          {tier.isFeatured && (
-            <Badge variant="secondary" data-testid="badge-featured" className="border-primary/40">
-              Featured
-            </Badge>
-          )}
-        </div>
-      )}
       <CardHeader>
         <div className="flex items-center gap-3">
           <span className="flex size-10 items-center justify-center rounded-lg bg-primary/10 text-primary">
@@ -198,6 +188,17 @@ function PlanCard({
           <PlanCallToAction tierId={tier.id} highlighted={highlighted} />
         )}
       </CardFooter>
+      {/* After the content in reading order (the name comes first), drawn on the card's top edge. */}
+      {(tier.isMostPopular || tier.isFeatured) && (
+        <div className="absolute -top-3 left-1/2 flex -translate-x-1/2 gap-2">
+          {tier.isMostPopular && <Badge data-testid="badge-most-popular">Most Popular</Badge>}
+          {tier.isFeatured && (
+            <Badge variant="secondary" data-testid="badge-featured" className="border-primary/40">
+              Featured
+            </Badge>
+          )}
+        </div>
+      )}
     </Card>
   );
 }
