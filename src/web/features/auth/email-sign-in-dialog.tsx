@@ -1,0 +1,134 @@
+import type { MagicLinkResponse } from '@contract/auth';
+import { useMutation } from '@tanstack/react-query';
+import { Loader2, Mail, MailCheck } from 'lucide-react';
+import { type FormEvent, useEffect, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import { MAGIC_LINK_VALIDITY_MINUTES } from '../../../contract/auth';
+import { Button } from '../../components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { toast } from '../../components/ui/use-toast';
+import { apiRequest } from '../../lib/api-client';
+import { errorMessage } from '../../lib/api-error';
+import { useCurrentUser } from '../../lib/current-user';
+import { readSignInQuery, withoutSignInParams } from './sign-in-params';
+
+/**
+ * Sign-in by e-mailed link for sellers, used when GitHub sign-in is not configured. It opens whenever the
+ * query says `?signin=email` (the header's Sign in button, or the server's redirect from /api/auth/github).
+ */
+export function EmailSignInDialog() {
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const { data: user } = useCurrentUser();
+  const query = readSignInQuery(search);
+  const open = query.isEmailSignIn && !user;
+
+  const close = () => navigate(`${location}${withoutSignInParams(search)}`, { replace: true });
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !next && close()}>
+      <DialogContent className="max-w-md">
+        {/* Keyed by the query so that a new request starts from an empty form. */}
+        <EmailSignInForm key={search} tier={query.tier} errorMessage={query.errorMessage} />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function EmailSignInForm({ tier, errorMessage: linkError }: { tier?: string; errorMessage?: string }) {
+  const [email, setEmail] = useState('');
+  const [sentTo, setSentTo] = useState<string | null>(null);
+  const request = useMutation({
+    mutationFn: (address: string) =>
+      apiRequest<MagicLinkResponse>('POST', '/api/auth/magic-link', { email: address, userType: 'seller', tier }),
+    onSuccess: (response, address) => {
+      // Only a development server returns the token; it is never shown, only logged for the developer.
+      if (response?.token) console.info('Magic link token (development only):', response.token);
+      setSentTo(address);
+    },
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: errorMessage(error, 'Failed to send the sign-in link. Please try again.'),
+      });
+    },
+  });
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const address = email.trim();
+    if (address) request.mutate(address);
+  };
+
+  if (sentTo) {
+    return (
+      <>
+        <DialogHeader>
+          <div className="mb-2 flex size-10 items-center justify-center rounded-full bg-primary/10 text-primary">
+            <MailCheck className="size-5" />
+          </div>
+          <DialogTitle>Check your email</DialogTitle>
+          <DialogDescription>
+            We sent a sign-in link to <span className="font-medium text-foreground">{sentTo}</span>. Open it on this
+            device to continue. The link is valid for {MAGIC_LINK_VALIDITY_MINUTES} minutes and works once.
+          </DialogDescription>
+        </DialogHeader>
+        <Button variant="outline" onClick={() => setSentTo(null)}>
+          Use a different email
+        </Button>
+      </>
+    );
+  }
+
+  return (
+    <form onSubmit={submit} className="grid gap-4">
+      <DialogHeader>
+        <DialogTitle>Sign in</DialogTitle>
+        <DialogDescription>
+          Enter your email address and we will send you a link to sign in. New here? The same link creates your account.
+        </DialogDescription>
+      </DialogHeader>
+      {linkError && (
+        <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm">
+          {linkError}
+        </p>
+      )}
+      <div className="grid gap-2">
+        <Label htmlFor="sign-in-email">Email Address</Label>
+        <Input
+          id="sign-in-email"
+          type="email"
+          autoComplete="email"
+          placeholder="you@example.com"
+          required
+          autoFocus
+          value={email}
+          onChange={(event) => setEmail(event.target.value)}
+        />
+      </div>
+      <Button type="submit" disabled={request.isPending || !email.trim()}>
+        {request.isPending ? <Loader2 className="animate-spin" /> : <Mail />}
+        Send Sign-in Link
+      </Button>
+    </form>
+  );
+}
+
+/** A GitHub sign-in that failed lands on `/?error={code}`: say why once, then clean the address. */
+export function SignInErrorNotice() {
+  const search = useSearch();
+  const [location, navigate] = useLocation();
+  const query = readSignInQuery(search);
+  const message = query.isEmailSignIn ? undefined : query.errorMessage;
+
+  useEffect(() => {
+    if (!message) return;
+    toast({ variant: 'destructive', title: 'Sign-in failed', description: message });
+    navigate(`${location}${withoutSignInParams(search)}`, { replace: true });
+  }, [message, location, search, navigate]);
+
+  return null;
+}
