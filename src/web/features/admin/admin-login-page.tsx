@@ -1,0 +1,157 @@
+import type { MagicLinkResponse, VerifyMagicLinkResponse } from '@contract/auth';
+import { useMutation } from '@tanstack/react-query';
+import { ArrowLeft, Info, KeyRound, Loader2, Mail, ShieldCheck } from 'lucide-react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Redirect, useSearch } from 'wouter';
+import { MAGIC_LINK_VALIDITY_MINUTES } from '../../../contract/auth';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { toast, toastAfterReload } from '../../components/ui/use-toast';
+import { apiRequest } from '../../lib/api-client';
+import { isAdmin, useCurrentUser } from '../../lib/current-user';
+import { magicLinkRequestFailure, tokenVerificationFailure } from './admin-login-messages';
+
+type Step = 'email' | 'token';
+
+/**
+ * /admin/login (spec admin §2, §4, §8): e-mail step, then token step; the link from the e-mail carries
+ * `?token=` and submits itself once. Success is a full page load of /admin.
+ */
+export function AdminLoginPage() {
+  const search = useSearch();
+  const tokenFromLink = new URLSearchParams(search).get('token')?.trim() || '';
+  const { data: user } = useCurrentUser();
+  const [step, setStep] = useState<Step>(tokenFromLink ? 'token' : 'email');
+  const [email, setEmail] = useState('');
+  const [token, setToken] = useState(tokenFromLink);
+  const autoSubmitted = useRef(false);
+
+  const requestLink = useMutation({
+    mutationFn: (address: string) =>
+      apiRequest<MagicLinkResponse>('POST', '/api/auth/magic-link', { email: address, userType: 'admin' }),
+    onSuccess: (response) => {
+      // A development server hands the token back; it is logged for the developer, never shown.
+      if (response?.token) console.info('Admin magic link token (development only):', response.token);
+      toast({ title: 'Magic Link Sent', description: response?.message ?? 'Check your email for the login link.' });
+      setStep('token');
+    },
+    onError: (error, address) => toast({ variant: 'destructive', ...magicLinkRequestFailure(error, address) }),
+  });
+
+  const verify = useMutation({
+    mutationFn: (value: string) =>
+      apiRequest<VerifyMagicLinkResponse>('POST', '/api/auth/verify-magic-link', { token: value }),
+    onSuccess: () => {
+      toastAfterReload({ title: 'Login Successful', description: 'Successfully logged in as admin.' });
+      window.location.href = '/admin';
+    },
+    onError: (error) => toast({ variant: 'destructive', ...tokenVerificationFailure(error) }),
+  });
+
+  // The e-mailed link submits its token once, even when React runs effects twice in development.
+  useEffect(() => {
+    if (!tokenFromLink || autoSubmitted.current) return;
+    autoSubmitted.current = true;
+    verify.mutate(tokenFromLink);
+  }, [tokenFromLink, verify]);
+
+  if (isAdmin(user) && !verify.isPending && !verify.isSuccess) return <Redirect to="/admin" replace />;
+
+  const submitEmail = (event: FormEvent) => {
+    event.preventDefault();
+    const address = email.trim();
+    if (address) requestLink.mutate(address);
+  };
+
+  const submitToken = (event: FormEvent) => {
+    event.preventDefault();
+    const value = token.trim();
+    if (value) verify.mutate(value);
+  };
+
+  const backToEmail = () => {
+    setToken('');
+    verify.reset();
+    setStep('email');
+  };
+
+  const isVerifying = verify.isPending || verify.isSuccess;
+
+  return (
+    <div className="flex min-h-[70vh] items-center justify-center px-4 py-12">
+      <Card className="w-full max-w-md">
+        <CardHeader className="text-center">
+          <div className="mx-auto mb-2 flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
+            {step === 'email' ? <ShieldCheck className="size-6" /> : <KeyRound className="size-6" />}
+          </div>
+          <CardTitle className="text-2xl">{step === 'email' ? 'Admin Login' : 'Enter Magic Link Token'}</CardTitle>
+          <CardDescription>
+            {step === 'email'
+              ? 'Sign in to the Packgate admin area with a magic link.'
+              : 'Open the link in the email we sent you, or paste its token below.'}
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          {step === 'email' ? (
+            <form onSubmit={submitEmail} className="grid gap-4">
+              <div className="grid gap-2">
+                <Label htmlFor="admin-email">Admin Email Address</Label>
+                <Input
+                  id="admin-email"
+                  type="email"
+                  autoComplete="email"
+                  placeholder="admin@example.com"
+                  required
+                  autoFocus
+                  value={email}
+                  onChange={(event) => setEmail(event.target.value)}
+                />
+              </div>
+              <Button type="submit" disabled={requestLink.isPending}>
+                {requestLink.isPending ? <Loader2 className="animate-spin" /> : <Mail />}
+                Send Magic Link
+              </Button>
+              <div className="flex gap-3 rounded-md border border-blue-500/30 bg-blue-500/10 p-3 text-sm">
+                <Info className="mt-0.5 size-4 shrink-0 text-blue-600" />
+                <p>
+                  Admin accounts must be pre-created by a system administrator. Magic links are sent to admin accounts
+                  only.
+                </p>
+              </div>
+            </form>
+          ) : (
+            <form onSubmit={submitToken} className="grid gap-4">
+              <div className="grid gap-2">
+                <Label htmlFor="admin-token">Magic Link Token</Label>
+                <Input
+                  id="admin-token"
+                  autoComplete="off"
+                  spellCheck={false}
+                  placeholder="Paste the token from the email"
+                  required
+                  autoFocus={!tokenFromLink}
+                  value={token}
+                  onChange={(event) => setToken(event.target.value)}
+                  className="font-mono"
+                />
+              </div>
+              <Button type="submit" disabled={isVerifying}>
+                {isVerifying && <Loader2 className="animate-spin" />}
+                Login
+              </Button>
+              <Button variant="ghost" onClick={backToEmail} disabled={isVerifying}>
+                <ArrowLeft />
+                Back to Email
+              </Button>
+              <p className="text-center text-sm text-muted-foreground">
+                Tokens expire after {MAGIC_LINK_VALIDITY_MINUTES} minutes.
+              </p>
+            </form>
+          )}
+        </CardContent>
+      </Card>
+    </div>
+  );
+}

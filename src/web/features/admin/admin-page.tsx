@@ -1,0 +1,192 @@
+import { Loader2, LogOut, Search, UserCog } from 'lucide-react';
+import { useState } from 'react';
+import { useSearchParams } from 'wouter';
+import { Avatar, AvatarFallback, AvatarImage } from '../../components/ui/avatar';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Input } from '../../components/ui/input';
+import { Tabs } from '../../components/ui/tabs';
+import { errorMessage } from '../../lib/api-error';
+import { IMPERSONATION_LIST_MAX_HEIGHT } from '../../lib/constants';
+import { useCurrentUser } from '../../lib/current-user';
+import {
+  type AdminUserListItem,
+  searchUsersByEmail,
+  useAdminUsers,
+  useImpersonate,
+  useStopImpersonation,
+} from './admin-users';
+
+const adminTabs = [
+  { value: 'dashboard', label: 'Dashboard' },
+  { value: 'platform', label: 'Platform' },
+  { value: 'cache', label: 'Cache' },
+  { value: 'users', label: 'Users' },
+  { value: 'settings', label: 'Settings' },
+] as const;
+type AdminTab = (typeof adminTabs)[number]['value'];
+
+const isAdminTab = (value: string | null): value is AdminTab => adminTabs.some((tab) => tab.value === value);
+
+/** /admin: the admin dashboard's heading and tabs; the open tab is kept in `?tab=` so it survives a reload. */
+export function AdminPage() {
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const tab: AdminTab = isAdminTab(requested) ? requested : 'dashboard';
+
+  return (
+    <div className="container mx-auto space-y-6 px-4 py-10">
+      <div>
+        <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
+        <p className="text-muted-foreground">Monitor and manage the Packgate platform.</p>
+      </div>
+      <Tabs
+        label="Admin sections"
+        tabs={[...adminTabs]}
+        value={tab}
+        onValueChange={(next) => setParams(next === 'dashboard' ? {} : { tab: next }, { replace: true })}
+      >
+        {tab === 'dashboard' && (
+          <TabIntro title="Dashboard" text="Platform figures: users, active packages, revenue and sales." />
+        )}
+        {tab === 'platform' && <TabIntro title="Platform" text="Pricing tiers and the length of the free trial." />}
+        {tab === 'cache' && <TabIntro title="Cache" text="Cached copies of packages kept in object storage." />}
+        {tab === 'users' && <UsersTab />}
+        {tab === 'settings' && <TabIntro title="Settings" text="Payment provider configuration." />}
+      </Tabs>
+    </div>
+  );
+}
+
+function TabIntro({ title, text }: { title: string; text: string }) {
+  return (
+    <section className="space-y-1">
+      <h2 className="text-2xl font-semibold tracking-tight">{title}</h2>
+      <p className="text-muted-foreground">{text}</p>
+    </section>
+  );
+}
+
+function UsersTab() {
+  const users = useAdminUsers();
+  return (
+    <section className="space-y-6">
+      <TabIntro title="Users" text="Find users and view the app as they see it." />
+      <ImpersonationCard users={users.data ?? []} isLoading={users.isLoading} />
+      <Card>
+        <CardHeader>
+          <CardTitle className="text-lg">All Users</CardTitle>
+          <CardDescription>
+            {users.data ? `${users.data.length} user${users.data.length === 1 ? '' : 's'}` : 'Every account'}
+          </CardDescription>
+        </CardHeader>
+        <CardContent>
+          {users.isLoading ? (
+            <p className="flex items-center gap-2 text-sm text-muted-foreground">
+              <Loader2 className="size-4 animate-spin" /> Loading users...
+            </p>
+          ) : users.isError ? (
+            <p className="text-sm text-destructive">{errorMessage(users.error, 'Failed to load users')}</p>
+          ) : (
+            <div className="max-h-[32rem] divide-y overflow-y-auto rounded-md border" data-testid="all-users">
+              {(users.data ?? []).map((user) => (
+                <UserRow key={user.id} user={user} />
+              ))}
+            </div>
+          )}
+        </CardContent>
+      </Card>
+    </section>
+  );
+}
+
+function ImpersonationCard({ users, isLoading }: { users: AdminUserListItem[]; isLoading: boolean }) {
+  const [search, setSearch] = useState('');
+  const { data: currentUser } = useCurrentUser();
+  const stop = useStopImpersonation();
+  const matches = searchUsersByEmail(users, search);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2 text-lg">
+          <UserCog className="size-5" /> User Impersonation
+        </CardTitle>
+        <CardDescription>Search by email, then view the app as that user.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        <div className="relative">
+          <Search className="absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Input
+            type="search"
+            className="pl-9"
+            placeholder="user@example.com"
+            aria-label="Search users by email"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </div>
+        <div className="overflow-y-auto rounded-md border" style={{ maxHeight: IMPERSONATION_LIST_MAX_HEIGHT }}>
+          {!search.trim() ? (
+            <p className="p-4 text-center text-sm text-muted-foreground">Enter email to search</p>
+          ) : isLoading ? (
+            <p className="p-4 text-center text-sm text-muted-foreground">Loading users...</p>
+          ) : matches.length === 0 ? (
+            <p className="p-4 text-center text-sm text-muted-foreground">No users found</p>
+          ) : (
+            <div className="divide-y">
+              {matches.map((user) => (
+                <UserRow key={user.id} user={user} />
+              ))}
+            </div>
+          )}
+        </div>
+        <Button
+          variant="outline"
+          className="w-full"
+          onClick={() => stop.mutate()}
+          disabled={!currentUser?.isImpersonating || stop.isPending}
+        >
+          {stop.isPending ? <Loader2 className="animate-spin" /> : <LogOut />}
+          Stop Impersonation
+        </Button>
+      </CardContent>
+    </Card>
+  );
+}
+
+const formatDate = (iso: string) =>
+  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+
+function UserRow({ user }: { user: AdminUserListItem }) {
+  const { data: currentUser } = useCurrentUser();
+  const impersonate = useImpersonate();
+  const name = user.githubUsername ?? user.displayName ?? user.email ?? user.id;
+  const isSelf = currentUser?.id === user.id;
+  return (
+    <div className="flex items-center gap-3 p-3" data-testid="admin-user-row">
+      <Avatar>
+        {user.avatarUrl && <AvatarImage src={user.avatarUrl} alt="" />}
+        <AvatarFallback>{name.slice(0, 2).toUpperCase()}</AvatarFallback>
+      </Avatar>
+      <div className="min-w-0 flex-1">
+        <p className="truncate text-sm font-medium">{user.email ?? name}</p>
+        <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
+          <Badge variant={user.userType === 'admin' ? 'default' : 'secondary'}>{user.userType}</Badge>
+          <span>Joined {formatDate(user.createdAt)}</span>
+        </p>
+      </div>
+      {user.userType !== 'admin' && !isSelf && (
+        <Button
+          size="sm"
+          variant="outline"
+          onClick={() => impersonate.mutate(user.id)}
+          disabled={impersonate.isPending || impersonate.isSuccess}
+        >
+          {impersonate.isPending && <Loader2 className="animate-spin" />}
+          Impersonate
+        </Button>
+      )}
+    </div>
+  );
+}
