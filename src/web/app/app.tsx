@@ -1,0 +1,18 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { Toaster } from '../components/ui/toaster';
+import { queryClient } from '../lib/query-client';
+import { ErrorBoundary } from './error-boundary';
+import { RealtimeBridge } from './realtime-bridge';
+import { AppRouter } from './router';
+
+export function App() {
+  return (
+    <ErrorBoundary>
+      <QueryClientProvider client={queryClient}>
+        <RealtimeBridge />
+        <AppRouter />
+        <Toaster />
+      </QueryClientProvider>
+    </ErrorBoundary>
+  );
+}

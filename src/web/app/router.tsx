@@ -1,0 +1,113 @@
+import { type ComponentType, lazy, Suspense } from 'react';
+import { Route, Switch, useLocation, useSearch } from 'wouter';
+import { NotFoundPage } from '../features/legal/not-found-page';
+import { LandingPage } from '../features/marketing/landing-page';
+import { isWhiteLabelHost, usePublicConfig } from '../lib/public-config';
+import { AppLayout } from './layout';
+import { PageLoader, RequireAdmin, RequireAuth } from './route-guards';
+
+/** Loads a page's code when it is first shown; the landing and 404 pages stay in the main bundle. */
+function lazyPage<Module>(load: () => Promise<Module>, pick: (module: Module) => ComponentType) {
+  return lazy(async () => ({ default: pick(await load()) }));
+}
+
+const AdminLoginPage = lazyPage(
+  () => import('../features/admin/admin-login-page'),
+  (m) => m.AdminLoginPage,
+);
+const AdminPage = lazyPage(
+  () => import('../features/admin/admin-page'),
+  (m) => m.AdminPage,
+);
+const LogoutTestPage = lazyPage(
+  () => import('../features/auth/logout-test-page'),
+  (m) => m.LogoutTestPage,
+);
+const DashboardPage = lazyPage(
+  () => import('../features/dashboard/dashboard-page'),
+  (m) => m.DashboardPage,
+);
+const TermsPage = lazyPage(
+  () => import('../features/legal/terms-page'),
+  (m) => m.TermsPage,
+);
+const PrivacyPage = lazyPage(
+  () => import('../features/legal/privacy-page'),
+  (m) => m.PrivacyPage,
+);
+const ComposerAccessOnlyPage = lazyPage(
+  () => import('../features/legal/composer-access-only-page'),
+  (m) => m.ComposerAccessOnlyPage,
+);
+const PackageAccessOnlyPage = lazyPage(
+  () => import('../features/marketing/package-access-page'),
+  (m) => m.PackageAccessOnlyPage,
+);
+
+/**
+ * Pages of later issues: signed-out visitors are sent to / as the spec asks; signed-in users see the 404
+ * page until the page itself lands.
+ */
+const SIGNED_IN_ROUTES_TO_COME = [
+  '/management',
+  '/api-tokens',
+  '/api-docs',
+  '/documentation',
+  '/subscribe',
+  '/billing',
+];
+
+export function AppRouter() {
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <Routes />
+    </Suspense>
+  );
+}
+
+function Routes() {
+  const [location] = useLocation();
+  const search = useSearch();
+  const { data: config, isLoading: configLoading } = usePublicConfig();
+
+  // Pages meant for Composer hosts stand alone, without the Packgate header and footer.
+  if (location === '/composer-access-only') return <ComposerAccessOnlyPage />;
+  if (location === '/') {
+    if (configLoading) return <PageLoader />;
+    if (isWhiteLabelHost(window.location.host, search, config?.publicUrl)) return <PackageAccessOnlyPage />;
+  }
+
+  return (
+    <AppLayout>
+      <Suspense fallback={<PageLoader />}>
+        <Switch>
+          <Route path="/" component={LandingPage} />
+          <Route path="/terms" component={TermsPage} />
+          <Route path="/privacy" component={PrivacyPage} />
+          <Route path="/admin/login" component={AdminLoginPage} />
+          <Route path="/admin">
+            <RequireAdmin>
+              <AdminPage />
+            </RequireAdmin>
+          </Route>
+          <Route path="/dashboard">
+            <RequireAuth>
+              <DashboardPage />
+            </RequireAuth>
+          </Route>
+          <Route path="/logout-test">
+            {configLoading ? <PageLoader /> : config?.debugRoutes ? <LogoutTestPage /> : <NotFoundPage />}
+          </Route>
+          {SIGNED_IN_ROUTES_TO_COME.map((path) => (
+            <Route key={path} path={path}>
+              <RequireAuth>
+                <NotFoundPage />
+              </RequireAuth>
+            </Route>
+          ))}
+          <Route component={NotFoundPage} />
+        </Switch>
+      </Suspense>
+    </AppLayout>
+  );
+}
