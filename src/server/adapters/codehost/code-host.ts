@@ -1,0 +1,62 @@
+import type { CloneSource } from '../git/git-mirror.js';
+
+// A code host supplies what only it knows: which repositories a seller may use, and how to clone them.
+// Tags, branches, composer.json per reference and zips then come from a mirror clone (adapters/git),
+// never from one API call per tag. Two implementations: the local folder (GIT_REPOS_DIR, the embedded
+// default) and GitHub / GitHub Enterprise Server through its REST API with the seller's token.
+
+export type { CloneSource, GitAuth } from '../git/git-mirror.js';
+
+/** Who is asking. The service decrypts the stored token; hosts that need none ignore it. */
+export type CodeHostUser = {
+  id: string;
+  /** The seller's code-host access token (GitHub); absent when not connected. */
+  accessToken?: string;
+};
+
+export type CodeHostRepository = {
+  /** Stable across renames where the host allows: GitHub's numeric id as a string; the local host's relative path. */
+  id: string;
+  /** `widget` */
+  name: string;
+  /** `acme/widget`; the local host says `local/widget` for repositories at the top of its folder. */
+  fullName: string;
+  description: string | null;
+  private: boolean;
+  /** The branch HEAD names; null for a detached HEAD. */
+  defaultBranch: string | null;
+  /** Whether the default branch's tree has a composer.json at its root (only those can become packages). */
+  hasComposerJson: boolean;
+};
+
+export interface CodeHost {
+  readonly kind: 'local' | 'github';
+  /** Every repository the user may turn into a package, sorted by fullName. */
+  listRepositories(user: CodeHostUser): Promise<CodeHostRepository[]>;
+  /** Throws CodeHostError NOT_FOUND when the repository is unknown or not visible to the user. */
+  getRepository(user: CodeHostUser, id: string): Promise<CodeHostRepository>;
+  /** What `syncMirror` needs: a local path, or an https URL with the user's token as auth. */
+  cloneSource(user: CodeHostUser, repository: CodeHostRepository): Promise<CloneSource>;
+}
+
+export type CodeHostErrorCode =
+  /** Unknown repository, or one the user cannot see (GitHub answers 404 for both). */
+  | 'NOT_FOUND'
+  /** No token, or the host refused it (revoked, expired, missing scope). */
+  | 'UNAUTHORIZED'
+  /** The host's rate limit; `retryAt` when the host says. */
+  | 'RATE_LIMITED'
+  /** The host did not answer, or answered with a server error. */
+  | 'UNAVAILABLE';
+
+/** A code-host failure; its message is safe to show and log (never a token). */
+export class CodeHostError extends Error {
+  constructor(
+    readonly code: CodeHostErrorCode,
+    message: string,
+    readonly options: { retryAt?: Date } = {},
+  ) {
+    super(message);
+    this.name = 'CodeHostError';
+  }
+}
