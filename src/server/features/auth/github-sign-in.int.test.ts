@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeGitHub, startFakeGitHub } from '../../../../test/fakes/github.js';
 import { TestClient } from '../../../../test/support/http-client.js';
-import { createTestUser } from '../../../../test/support/sessions.js';
+import { createTestUser, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { AuthUser } from '../../../contract/auth.js';
 import { users } from '../../db/schema/index.js';
@@ -193,6 +193,24 @@ describe('signing in with GitHub', () => {
     const client = new TestClient(app.baseUrl);
     await signInWithGithub(client, upper.login);
     expect((await currentUser(client)).slug).toBe('same-name-2');
+  });
+
+  it('connects GitHub to the account of a seller who is already signed in', async () => {
+    const { client, user } = await signInSeller(app, { email: 'connect-me@example.com' });
+    const octo = newGithubUser({ email: 'different-address@example.com' });
+    const { finish } = await signInWithGithub(client, octo.login);
+    expect(finish.headers.get('location')).toBe('/dashboard');
+    const me = await currentUser(client);
+    expect(me).toMatchObject({ id: user.id, githubUsername: octo.login, hasAccessToken: true });
+  });
+
+  it('refuses to connect a GitHub account that already belongs to another seller', async () => {
+    const octo = newGithubUser();
+    await signInWithGithub(new TestClient(app.baseUrl), octo.login);
+    const { client, user } = await signInSeller(app);
+    const { finish } = await signInWithGithub(client, octo.login);
+    expect(finish.headers.get('location')).toBe('/?error=github_account_conflict');
+    expect((await currentUser(client)).id).toBe(user.id);
   });
 
   it('rotates the session id at sign-in, so the previous cookie stops working', async () => {
