@@ -9,7 +9,10 @@ import {
   SOCKET_RECONNECT_DELAY_MS,
 } from './constants';
 
-/** connecting → connected (transport up) → authenticated (joined the user's room). */
+/**
+ * idle (nobody signed in) → connecting (first attempt) → connected (transport up) → authenticated (joined
+ * the user's room); disconnected whenever the channel is down, until it is back.
+ */
 export type ConnectionStatus = 'idle' | 'connecting' | 'connected' | 'authenticated' | 'disconnected';
 
 export type RealtimeHandlers = {
@@ -64,21 +67,15 @@ export function startRealtime(userId: string, handlers: RealtimeHandlers): void 
   });
   current.on(socketEvents.taskProgress, handlers.onTaskProgress);
   current.on(socketEvents.systemNotification, handlers.onSystemNotification);
-  current.on('connect_error', () => {
-    if (!current.active) setStatus('disconnected');
-  });
-  current.io.on('reconnect_attempt', () => setStatus('connecting'));
-  current.io.on('reconnect_failed', () => setStatus('disconnected'));
+  // Reconnection attempts keep the status 'disconnected': the badge stays up until the channel is back.
+  current.on('connect_error', () => setStatus('disconnected'));
   current.on('disconnect', (reason) => {
     setStatus('disconnected');
     if (socket !== current) return;
     if (reason === 'io client disconnect' || reason === 'io server disconnect') {
       clearTimeout(manualReconnect);
       manualReconnect = setTimeout(() => {
-        if (socket === current && !current.connected) {
-          setStatus('connecting');
-          current.connect();
-        }
+        if (socket === current && !current.connected) current.connect();
       }, SOCKET_MANUAL_RECONNECT_DELAY_MS);
     }
   });
