@@ -102,6 +102,8 @@ export function PlanChooser({ mode, onSelect, pendingTierId, selectedTierId, cla
   }
 
   const trialDays = trialDaysOf(data);
+  // A tier chosen before signing in takes the highlight from the most popular one.
+  const highlightedId = tiers.find((tier) => tier.id === selectedTierId)?.id ?? tiers.find((t) => t.isMostPopular)?.id;
   return (
     <div className={cn('grid gap-6 md:grid-cols-2 lg:grid-cols-4', className)}>
       {tiers.map((tier) => (
@@ -112,7 +114,7 @@ export function PlanChooser({ mode, onSelect, pendingTierId, selectedTierId, cla
           trialDays={trialDays}
           onSelect={onSelect}
           pendingTierId={pendingTierId}
-          isSelected={selectedTierId === tier.id}
+          isHighlighted={highlightedId === tier.id}
         />
       ))}
     </div>
@@ -125,17 +127,16 @@ function PlanCard({
   trialDays,
   onSelect,
   pendingTierId,
-  isSelected,
+  isHighlighted: highlighted,
 }: {
   tier: PricingTier;
   mode: PlanChooserMode;
   trialDays: number;
   onSelect?: (tierId: string) => void;
   pendingTierId?: string | null;
-  isSelected: boolean;
+  isHighlighted: boolean;
 }) {
   const Icon = tierIcon(tier.icon);
-  const highlighted = isSelected || tier.isMostPopular;
   return (
     <Card
       data-testid="plan-card"
