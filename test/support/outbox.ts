@@ -6,14 +6,18 @@ export function readOutbox(dataDir: string): { to: string; subject: string; body
   const folder = path.join(dataDir, 'outbox');
   let files: string[] = [];
   try {
-    files = readdirSync(folder).filter((file) => file.endsWith('.eml')).sort();
+    files = readdirSync(folder)
+      .filter((file) => file.endsWith('.eml'))
+      .sort();
   } catch {
     return [];
   }
   return files.map((file) => {
     const raw = readFileSync(path.join(folder, file), 'utf8');
     const header = (name: string) => new RegExp(`^${name}: (.*)$`, 'mi').exec(raw)?.[1]?.trim() ?? '';
-    const decoded = raw.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+    const decoded = raw
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
     return { to: header('To'), subject: header('Subject'), body: decoded };
   });
 }
