@@ -18,6 +18,15 @@ export function DashboardPage() {
   const status = useSubscriptionStatus();
   if (!user) return null;
 
+  // A new seller's first view is the plan chooser: wait for the status rather than flash the welcome card.
+  if (!isAdmin(user) && status.isLoading) {
+    return (
+      <div className="flex min-h-[50vh] items-center justify-center" aria-busy="true">
+        <Loader2 className="size-6 animate-spin text-muted-foreground" aria-label="Loading" />
+      </div>
+    );
+  }
+
   if (!isAdmin(user) && status.data?.subscriptionStatus === 'tier_selection_required') {
     return <FirstTimePlanChooser selectedTier={status.data.selectedTier ?? user.selectedTier} />;
   }
