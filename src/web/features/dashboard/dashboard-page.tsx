@@ -169,7 +169,9 @@ function SellerSubscription({ status }: { status: SubscriptionStatus }) {
           icon={<AlertTriangle />}
           tone="destructive"
           title={expiredBannerTitle(status)}
-          badge={<Badge variant="destructive">Inactive</Badge>}
+          badge={
+            <Badge variant="destructive">{status.subscriptionStatus === 'inactive' ? 'Inactive' : 'Expired'}</Badge>
+          }
           action={
             <Button asChild size="sm">
               <Link href="/subscribe">Subscribe Now</Link>
