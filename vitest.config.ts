@@ -1,9 +1,16 @@
+import path from 'node:path';
 import { defineConfig } from 'vitest/config';
 
 const serverSuite = 'src/**/*.int.test.ts';
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
 
 export default defineConfig({
+  resolve: {
+    alias: {
+      '@contract': path.resolve(import.meta.dirname, 'src/contract'),
+      '@web': path.resolve(import.meta.dirname, 'src/web'),
+    },
+  },
   test: {
     projects: [
       {

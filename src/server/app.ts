@@ -159,7 +159,8 @@ async function registerWebApp(app: FastifyInstance): Promise<void> {
       const notFound = new AppError('NOT_FOUND', `No API endpoint at ${request.method} ${request.url.split('?')[0]}`);
       return reply.status(404).send(errorBody(notFound));
     }
-    if (request.method !== 'GET' && request.method !== 'HEAD') {
+    // A missing asset (an old chunk after a deploy) must fail as a 404, not load the app's HTML as script.
+    if ((request.method !== 'GET' && request.method !== 'HEAD') || request.url.startsWith('/assets/')) {
       return reply.status(404).send(errorBody(new AppError('NOT_FOUND', 'Not found')));
     }
     if (!hasBuild) {

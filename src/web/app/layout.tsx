@@ -2,11 +2,11 @@ import type { ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { TaskProgressWidget } from '../components/task-progress';
 import { EmailSignInDialog, SignInErrorNotice } from '../features/auth/email-sign-in-dialog';
-import { SubscriptionBanner } from '../features/subscriptions/subscription-banner';
 import { ErrorBoundary } from './error-boundary';
 import { Footer } from './footer';
 import { Header } from './header';
 import { ImpersonationBar } from './impersonation-bar';
+import { SubscriptionBanner } from './subscription-banner';
 
 /** The app shell around every page of the product's own host. */
 export function AppLayout({ children }: { children: ReactNode }) {

@@ -1,16 +1,16 @@
 import { AlertTriangle, CheckCircle2, Clock, Loader2, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
+import { PlanChooser } from '../../components/plan-chooser';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { cn } from '../../lib/cn';
 import { type AuthUser, displayUsername, isAdmin, useCurrentUser } from '../../lib/current-user';
-import { expiredBannerTitle, trialRemainingText, trialUrgency } from '../subscriptions/banner-rules';
-import { PlanChooser } from '../subscriptions/plan-chooser';
-import { formatMonthlyPrice, usePricingTiers } from '../subscriptions/pricing-tiers';
-import { useStartTrial } from '../subscriptions/start-trial';
-import { type SubscriptionStatus, useSubscriptionStatus } from '../subscriptions/subscription-status';
+import { expiredBannerTitle, trialRemainingText, trialUrgency } from '../../lib/subscriptions/banner-rules';
+import { formatMonthlyPrice, usePricingTiers } from '../../lib/subscriptions/pricing-tiers';
+import { useStartTrial } from '../../lib/subscriptions/start-trial';
+import { type SubscriptionStatus, useSubscriptionStatus } from '../../lib/subscriptions/subscription-status';
 
 /** /dashboard: a new seller first picks a plan; everyone else sees the welcome and subscription cards. */
 export function DashboardPage() {

@@ -1,5 +1,5 @@
 import { Button, type ButtonProps } from '@web/components/ui/button';
-import type { CallToAction } from '@web/features/subscriptions/call-to-action';
+import type { CallToAction } from '@web/lib/subscriptions/call-to-action';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 

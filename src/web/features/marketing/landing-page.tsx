@@ -1,9 +1,9 @@
+import { PlanChooser } from '@web/components/plan-chooser';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
-import { PlanChooser } from '@web/features/subscriptions/plan-chooser';
-import { trialDaysOf, usePricingTiers } from '@web/features/subscriptions/pricing-tiers';
-import { useCallToAction } from '@web/features/subscriptions/use-call-to-action';
+import { trialDaysOf, usePricingTiers } from '@web/lib/subscriptions/pricing-tiers';
+import { useCallToAction } from '@web/lib/subscriptions/use-call-to-action';
 import {
   ArrowRight,
   BarChart3,

@@ -1,8 +1,8 @@
 import type { SubscriptionStatus } from '@contract/subscriptions';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getJson } from '../../lib/api-client';
-import { SUBSCRIPTION_STATUS_GC_MS, SUBSCRIPTION_STATUS_STALE_MS } from '../../lib/constants';
-import { useCurrentUser } from '../../lib/current-user';
+import { getJson } from '../api-client';
+import { SUBSCRIPTION_STATUS_GC_MS, SUBSCRIPTION_STATUS_STALE_MS } from '../constants';
+import { useCurrentUser } from '../current-user';
 import { shouldRetryStatusQuery, statusQueryRetryDelay } from './status-retry';
 
 export type { SubscriptionStatus };

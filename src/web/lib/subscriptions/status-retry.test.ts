@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toApiRequestError } from '../../lib/api-error';
+import { toApiRequestError } from '../api-error';
 import { shouldRetryStatusQuery, statusQueryRetryDelay } from './status-retry';
 
 const failure = (status: number, retryAfter?: string) => toApiRequestError(status, '', retryAfter);

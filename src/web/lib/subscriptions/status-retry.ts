@@ -1,10 +1,10 @@
-import { isApiRequestError } from '../../lib/api-error';
+import { isApiRequestError } from '../api-error';
 import {
   OTHER_ERROR_MAX_RETRIES,
   RATE_LIMIT_MAX_RETRIES,
   RATE_LIMIT_RETRY_DEFAULT_MS,
   RETRY_DELAY_CAP_MS,
-} from '../../lib/constants';
+} from '../constants';
 
 const statusOf = (error: unknown) => (isApiRequestError(error) ? error.status : undefined);
 

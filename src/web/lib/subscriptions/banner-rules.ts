@@ -1,5 +1,5 @@
 import type { SubscriptionStatus } from '@contract/subscriptions';
-import { TRIAL_URGENT_DAYS, TRIAL_WARNING_DAYS } from '../../lib/constants';
+import { TRIAL_URGENT_DAYS, TRIAL_WARNING_DAYS } from '../constants';
 
 export type TrialUrgency = 'urgent' | 'warning' | 'normal';
 

@@ -1,4 +1,4 @@
-import { useCurrentUser } from '../../lib/current-user';
+import { useCurrentUser } from '../current-user';
 import { type CallToAction, callToAction } from './call-to-action';
 import { trialDaysOf, usePricingTiers } from './pricing-tiers';
 import { useSubscriptionStatus } from './subscription-status';

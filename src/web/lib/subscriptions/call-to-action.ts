@@ -1,5 +1,5 @@
 import type { SubscriptionStatusValue } from '@contract/subscriptions';
-import { signInHref } from '../../lib/sign-in';
+import { signInHref } from '../sign-in';
 
 export type CallToAction = {
   label: string;

@@ -1,7 +1,7 @@
 import type { PricingTier, PricingTiersResponse } from '@contract/tiers';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { DEFAULT_TRIAL_DAYS, UNLIMITED } from '../../../contract/tiers';
-import { getJson } from '../../lib/api-client';
+import { getJson } from '../api-client';
 
 export type { PricingTier, PricingTiersResponse };
 

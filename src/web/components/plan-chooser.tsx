@@ -18,11 +18,8 @@ import {
   Zap,
 } from 'lucide-react';
 import { Link } from 'wouter';
-import { Badge } from '../../components/ui/badge';
-import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
-import { cn } from '../../lib/cn';
-import { trialButtonLabel } from './call-to-action';
+import { cn } from '../lib/cn';
+import { trialButtonLabel } from '../lib/subscriptions/call-to-action';
 import {
   formatMonthlyPrice,
   limitText,
@@ -30,8 +27,11 @@ import {
   sortTiers,
   trialDaysOf,
   usePricingTiers,
-} from './pricing-tiers';
-import { useCallToAction } from './use-call-to-action';
+} from '../lib/subscriptions/pricing-tiers';
+import { useCallToAction } from '../lib/subscriptions/use-call-to-action';
+import { Badge } from './ui/badge';
+import { Button } from './ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './ui/card';
 
 const tierIcons: Record<string, LucideIcon> = {
   package: Package,

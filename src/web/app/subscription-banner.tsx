@@ -1,11 +1,17 @@
 import { AlertTriangle, Clock } from 'lucide-react';
 import { Link } from 'wouter';
-import { Button } from '../../components/ui/button';
-import { cn } from '../../lib/cn';
-import { useCurrentUser } from '../../lib/current-user';
-import { bannerKind, expiredBannerTitle, type TrialUrgency, trialRemainingText, trialUrgency } from './banner-rules';
-import { usePricingTiers } from './pricing-tiers';
-import { type SubscriptionStatus, useSubscriptionStatus } from './subscription-status';
+import { Button } from '../components/ui/button';
+import { cn } from '../lib/cn';
+import { useCurrentUser } from '../lib/current-user';
+import {
+  bannerKind,
+  expiredBannerTitle,
+  type TrialUrgency,
+  trialRemainingText,
+  trialUrgency,
+} from '../lib/subscriptions/banner-rules';
+import { usePricingTiers } from '../lib/subscriptions/pricing-tiers';
+import { type SubscriptionStatus, useSubscriptionStatus } from '../lib/subscriptions/subscription-status';
 
 const urgencyStyle: Record<TrialUrgency, string> = {
   normal: 'border-primary/30 bg-primary/10 text-foreground',
