@@ -8,8 +8,10 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
+import { createCodeHost } from './adapters/codehost/create-code-host.js';
 import { createMailer } from './adapters/mail/mailer.js';
 import { createRealtime } from './adapters/realtime/socket-io.js';
+import { createStorage } from './adapters/storage/create-storage.js';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { type DatabaseTarget, openDatabase } from './db/client.js';
@@ -77,6 +79,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     clock: options.clock ?? systemClock,
     mailer: createMailer(config, app.log),
     realtime: createRealtime(config, app.log, () => ctx),
+    storage: createStorage(config.storage),
+    codeHost: createCodeHost(config),
     log: app.log,
   };
   await seedDefaultTiers(ctx);

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { type StorageConfig, storageDirFor } from './adapters/storage/create-storage.js';
 
 // The one reader of process.env: every setting is parsed here and documented in the README.
 
@@ -33,6 +34,12 @@ const envSchema = z.object({
   GITHUB_API_URL: z.url().default('https://api.github.com'),
   GIT_REPOS_DIR: optionalText,
   COMPOSER_DOMAIN: z.string().default('composer.localhost'),
+  S3_BUCKET: optionalText,
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ENDPOINT: optionalUrl,
+  S3_ACCESS_KEY_ID: optionalText,
+  S3_SECRET_ACCESS_KEY: optionalText,
+  S3_FORCE_PATH_STYLE: booleanFlag,
   SUPPORT_EMAIL: z.email().default('support@packgate.localhost'),
   ENABLE_DEBUG_ROUTES: booleanFlag,
   TRUST_PROXY: booleanFlag,
@@ -59,6 +66,7 @@ export type Config = {
   github?: { clientId: string; clientSecret: string; webUrl: string; apiUrl: string };
   gitReposDir: string;
   composerDomain: string;
+  storage: StorageConfig;
   supportEmail: string;
   enableDebugRoutes: boolean;
   trustProxy: boolean;
@@ -82,6 +90,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const problems: string[] = [];
   if (Boolean(settings.GITHUB_CLIENT_ID) !== Boolean(settings.GITHUB_CLIENT_SECRET)) {
     problems.push('GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET must be set together');
+  }
+  if (Boolean(settings.S3_ACCESS_KEY_ID) !== Boolean(settings.S3_SECRET_ACCESS_KEY)) {
+    problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -109,6 +120,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
     gitReposDir: path.resolve(settings.GIT_REPOS_DIR ?? path.join(dataDir, 'repos')),
     composerDomain: settings.COMPOSER_DOMAIN.toLowerCase(),
+    storage: settings.S3_BUCKET
+      ? {
+          kind: 's3',
+          bucket: settings.S3_BUCKET,
+          region: settings.S3_REGION,
+          endpoint: settings.S3_ENDPOINT,
+          accessKeyId: settings.S3_ACCESS_KEY_ID,
+          secretAccessKey: settings.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: settings.S3_FORCE_PATH_STYLE,
+        }
+      : { kind: 'files', dir: storageDirFor(dataDir) },
     supportEmail: settings.SUPPORT_EMAIL,
     enableDebugRoutes: settings.ENABLE_DEBUG_ROUTES,
     trustProxy: settings.TRUST_PROXY,

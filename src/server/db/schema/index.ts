@@ -1,2 +1,3 @@
+export * from './packages.js';
 export * from './platform.js';
 export * from './users.js';
