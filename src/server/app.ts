@@ -107,8 +107,10 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   registerErrorHandling(app);
   // Per-route limits (`config: { rateLimit: {...} }`); counters in Redis when several processes share the load.
   const rateLimitRedis = config.redisUrl
-    ? new Redis(config.redisUrl, { connectTimeout: 500, maxRetriesPerRequest: 1, lazyConnect: false })
+    ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1 })
     : undefined;
+  // ioredis reconnects by itself; an outage must be logged, not crash the process.
+  rateLimitRedis?.on('error', (error) => app.log.warn({ err: error }, 'rate-limit Redis unavailable'));
   await app.register(rateLimit, {
     global: false,
     redis: rateLimitRedis,

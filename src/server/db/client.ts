@@ -33,6 +33,8 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
 
 async function openPostgres(url: string): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: 20 });
+  // An idle connection the server drops (restart, failover) must not crash the process: the pool replaces it.
+  pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
   const db = drizzleNodePostgres(pool, { schema });
   // Several processes may start together: one migrates at a time.
   const client = await pool.connect();
