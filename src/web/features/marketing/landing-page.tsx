@@ -1,3 +1,4 @@
+import { CopyCommand } from '@web/components/copy-command';
 import { PlanChooser } from '@web/components/plan-chooser';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
@@ -22,7 +23,6 @@ import {
 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { CallToActionButton } from './call-to-action-button';
-import { CopyCommand } from './copy-command';
 
 /** The example seller used in the hero terminal and the setup guide. */
 const EXAMPLE_HOST = 'acme.composer.example.com';

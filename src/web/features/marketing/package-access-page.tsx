@@ -1,6 +1,6 @@
+import { CopyCommand } from '@web/components/copy-command';
 import { Card, CardContent } from '@web/components/ui/card';
 import { Info, Lock } from 'lucide-react';
-import { CopyCommand } from './copy-command';
 import { repositoryNameFor } from './repository-name';
 
 /** What `/` shows on a seller's package host: how to reach it with Composer. */

@@ -1,5 +1,5 @@
-import { CopyButton } from '@web/components/copy-button';
-import { cn } from '@web/lib/cn';
+import { cn } from '../lib/cn';
+import { CopyButton } from './copy-button';
 
 /** A shell command in a code block with a copy button that confirms with "Copied!" for 2 s. */
 export function CopyCommand({ command, className }: { command: string; className?: string }) {
