@@ -10,8 +10,6 @@ export const defaultTiers: PricingTier[] = [
     currency: 'usd',
     description: 'For a developer selling a first few private packages to a small circle of customers.',
     features: [
-      'Up to 3 private packages',
-      'Up to 25 license holders',
       'Your own Composer repository host',
       'Temporary licenses sent by e-mail',
       'Download analytics',
@@ -31,8 +29,6 @@ export const defaultTiers: PricingTier[] = [
     currency: 'usd',
     description: 'For a growing catalogue with a steady stream of customers and your own brand.',
     features: [
-      'Up to 10 private packages',
-      'Up to 100 license holders',
       'Everything in Starter',
       'White-label branding and a custom domain',
       'REST API v1 for your sales platform',
@@ -52,8 +48,6 @@ export const defaultTiers: PricingTier[] = [
     currency: 'usd',
     description: 'For established vendors who ship many packages to hundreds of teams.',
     features: [
-      'Up to 25 private packages',
-      'Up to 500 license holders',
       'Everything in Growth',
       'Fine-grained API token permissions',
       'Pre-built package archives for fast installs',
@@ -73,8 +67,6 @@ export const defaultTiers: PricingTier[] = [
     currency: 'usd',
     description: 'For agencies and software companies that need no limits on packages or customers.',
     features: [
-      'Unlimited private packages',
-      'Unlimited license holders',
       'Everything in Scale',
       'GitHub Enterprise Server support',
       'Guided onboarding',
