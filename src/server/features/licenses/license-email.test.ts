@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import { buildLicenseEmail, describeLicenseEnd, formatLicenseDate, TOKEN_PLACEHOLDER } from './license-email.js';
+
+const repositoryUrl = 'http://acme.composer.localhost:5000';
+const token = 'pgc_abcdefghijklmnopqrstuvwxyz012345';
+const expiresAt = new Date('2026-03-08T12:00:00Z');
+const temporary = { kind: 'temporary' as const, durationDays: 7, expiresAt, endMode: 'access' as const };
+
+describe('the license e-mail', () => {
+  it('gives a new holder the URL, the token and the commands in the order they must run', () => {
+    const mail = buildLicenseEmail({
+      reason: 'new-holder',
+      sellerName: 'Acme Corp',
+      repositoryUrl,
+      token,
+      packageNames: ['acme/widget'],
+      license: temporary,
+    });
+    expect(mail.subject).toBe('Your access to acme/widget from Acme Corp');
+    expect(mail.text).toContain('Acme Corp has given you a 7-day temporary license for acme/widget.');
+    expect(mail.text).toContain('It ends on March 8, 2026 at 12:00 PM UTC;');
+    expect(mail.text).toContain(`Repository URL: ${repositoryUrl}\nYour token: ${token}`);
+    expect(mail.text).toContain(
+      [
+        `    composer config repositories.acme composer ${repositoryUrl}`,
+        '    composer config secure-http false',
+        `    composer config bearer.acme.composer.localhost:5000 ${token}`,
+        '    composer require acme/widget',
+      ].join('\n'),
+    );
+    expect(mail.text).toContain('Ask Acme Corp to issue a new one');
+    expect(mail.html).toContain(`composer config bearer.acme.composer.localhost:5000 ${token}`);
+  });
+
+  it('names nobody when the seller has no name', () => {
+    const mail = buildLicenseEmail({
+      reason: 'new-holder',
+      repositoryUrl,
+      token,
+      packageNames: ['acme/widget'],
+      license: temporary,
+    });
+    expect(mail.subject).toBe('Your access to acme/widget');
+    expect(mail.text).toContain('You have been given a 7-day temporary license for acme/widget.');
+    expect(mail.text).toContain('Ask the seller to issue a new one');
+  });
+
+  it('tells a known holder the package was added, without any token', () => {
+    const mail = buildLicenseEmail({
+      reason: 'package-added',
+      sellerName: 'Acme Corp',
+      repositoryUrl,
+      packageNames: ['acme/gadget'],
+      license: { ...temporary, durationDays: 14 },
+    });
+    expect(mail.subject).toBe('acme/gadget was added to your access from Acme Corp');
+    expect(mail.text).toContain('Acme Corp has added acme/gadget to your access: a 14-day temporary license.');
+    expect(mail.text).toContain('It works with the token you already have');
+    expect(mail.text).toContain('    composer require acme/gadget');
+    expect(mail.text).toContain(`composer config bearer.acme.composer.localhost:5000 ${TOKEN_PLACEHOLDER}`);
+    expect(mail.text).not.toMatch(/pgc_/);
+    expect(mail.text).toContain('Lost your token?');
+  });
+
+  it('says when a license was renewed', () => {
+    const mail = buildLicenseEmail({
+      reason: 'license-renewed',
+      repositoryUrl,
+      packageNames: ['acme/widget'],
+      license: temporary,
+    });
+    expect(mail.subject).toBe('Your license for acme/widget was renewed');
+    expect(mail.text).toContain('The seller has renewed your license for acme/widget: a 7-day temporary license.');
+  });
+
+  it('sends a regenerated token with the command that replaces the old one', () => {
+    const mail = buildLicenseEmail({
+      reason: 'token-regenerated',
+      sellerName: 'Acme Corp',
+      repositoryUrl,
+      token,
+      packageNames: ['acme/gadget', 'acme/widget'],
+    });
+    expect(mail.subject).toBe('Your new Composer token for Acme Corp');
+    expect(mail.text).toContain('Your previous token no longer works.');
+    expect(mail.text).toContain(`    composer config bearer.acme.composer.localhost:5000 ${token}`);
+    expect(mail.text).toContain('Packages you may install: acme/gadget, acme/widget.');
+  });
+
+  it('leaves secure-http out over https', () => {
+    const mail = buildLicenseEmail({
+      reason: 'new-holder',
+      repositoryUrl: 'https://acme.composer.packgate.example',
+      token,
+      packageNames: ['acme/widget'],
+      license: temporary,
+    });
+    expect(mail.text).not.toContain('secure-http');
+  });
+
+  it('escapes what the HTML shows', () => {
+    const mail = buildLicenseEmail({
+      reason: 'new-holder',
+      sellerName: '<script>alert(1)</script>',
+      repositoryUrl,
+      token,
+      packageNames: ['acme/widget'],
+      license: temporary,
+    });
+    expect(mail.html).not.toContain('<script>');
+    expect(mail.html).toContain('&lt;script&gt;');
+  });
+});
+
+describe('license terms in words', () => {
+  it('describes each way a license ends', () => {
+    expect(formatLicenseDate(expiresAt)).toBe('March 8, 2026 at 12:00 PM UTC');
+    expect(describeLicenseEnd({ ...temporary, expiresAt: null })).toBe('It does not expire.');
+    expect(describeLicenseEnd({ kind: 'purchase', expiresAt, endMode: 'updates' })).toBe(
+      'Updates end on March 8, 2026 at 12:00 PM UTC: versions released before then stay installable afterwards.',
+    );
+  });
+});

@@ -1,0 +1,200 @@
+import type { GrantEndMode, GrantKind } from '../../../contract/licenses.js';
+import { composerAuthHost, setupCommands } from './repository-url.js';
+
+// The e-mails a license holder receives. Pure: the service decides which one and passes every value in.
+
+export type LicenseTerms = {
+  kind: GrantKind;
+  /** The length the seller chose, for temporary licenses. */
+  durationDays?: number;
+  expiresAt: Date | null;
+  endMode: GrantEndMode;
+};
+
+export type LicenseEmailInput = {
+  /** new-holder and token-regenerated carry a token; the others cannot (tokens are stored hashed). */
+  reason: 'new-holder' | 'package-added' | 'license-renewed' | 'token-regenerated';
+  /** The seller as the holder knows them; absent, the texts name nobody. */
+  sellerName?: string;
+  repositoryUrl: string;
+  token?: string;
+  /** The package the license is for; for token-regenerated, every package the holder may install. */
+  packageNames: string[];
+  license?: LicenseTerms;
+};
+
+export type LicenseEmail = { subject: string; text: string; html: string };
+
+/** Shown in place of a token the e-mail cannot contain. */
+export const TOKEN_PLACEHOLDER = 'YOUR_TOKEN';
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
+
+/** Dates in en-US (spec §9) and in UTC, said so, since the holder may be anywhere. */
+export function formatLicenseDate(date: Date): string {
+  return `${dateFormat.format(date)} UTC`;
+}
+
+export function describeLicense(terms: LicenseTerms): string {
+  if (terms.kind !== 'temporary') return 'a license';
+  return terms.durationDays ? `a ${terms.durationDays}-day temporary license` : 'a temporary license';
+}
+
+export function describeLicenseEnd(terms: LicenseTerms): string {
+  if (!terms.expiresAt) return 'It does not expire.';
+  const date = formatLicenseDate(terms.expiresAt);
+  if (terms.endMode === 'updates') {
+    return `Updates end on ${date}: versions released before then stay installable afterwards.`;
+  }
+  return `It ends on ${date}; after that the package can no longer be installed or updated.`;
+}
+
+type Block = { kind: 'paragraph'; text: string } | { kind: 'commands'; lines: string[] };
+
+const paragraph = (text: string): Block => ({ kind: 'paragraph', text });
+const commands = (lines: string[]): Block => ({ kind: 'commands', lines });
+
+export function buildLicenseEmail(input: LicenseEmailInput): LicenseEmail {
+  const seller = input.sellerName?.trim() || undefined;
+  const [firstPackage] = input.packageNames;
+  const isPlainHttp = new URL(input.repositoryUrl).protocol === 'http:';
+  const plainHttpNote = paragraph(
+    'This repository is served over plain http, which Composer refuses unless secure-http is turned off.',
+  );
+  const authJsonNote = paragraph(
+    'Composer keeps the token in auth.json beside composer.json: leave that file out of version control.',
+  );
+  const lostToken = paragraph(
+    `Lost your token? Ask ${seller ?? 'the seller'} to issue a new one: it arrives by e-mail, and the old one stops working at once.`,
+  );
+  const setupFor = (packageName: string, token: string) =>
+    commands(setupCommands({ repositoryUrl: input.repositoryUrl, packageName, token }));
+  const terms = input.license;
+  const licenseLines = terms ? [describeLicenseEnd(terms)] : [];
+
+  let subject: string;
+  const blocks: Block[] = [paragraph('Hello,')];
+
+  switch (input.reason) {
+    case 'new-holder': {
+      const token = requireToken(input);
+      const packageName = requirePackage(firstPackage);
+      subject = seller ? `Your access to ${packageName} from ${seller}` : `Your access to ${packageName}`;
+      blocks.push(
+        paragraph(
+          `${seller ?? 'You have been'} ${seller ? 'has given you' : 'given'} ${terms ? describeLicense(terms) : 'a license'} for ${packageName}.`,
+        ),
+        ...licenseLines.map(paragraph),
+        paragraph(`Repository URL: ${input.repositoryUrl}\nYour token: ${token}`),
+        paragraph(
+          'Keep the token secret: it is your key to the repository, and this e-mail is the only place it is shown.',
+        ),
+        paragraph("Run these commands in your project's folder (the one with composer.json):"),
+        setupFor(packageName, token),
+        ...(isPlainHttp ? [plainHttpNote] : []),
+        authJsonNote,
+        lostToken,
+      );
+      break;
+    }
+    case 'package-added':
+    case 'license-renewed': {
+      const packageName = requirePackage(firstPackage);
+      const isRenewal = input.reason === 'license-renewed';
+      subject = isRenewal
+        ? `Your license for ${packageName} was renewed`
+        : `${packageName} was added to your access${seller ? ` from ${seller}` : ''}`;
+      const what = terms ? describeLicense(terms) : 'a license';
+      blocks.push(
+        paragraph(
+          isRenewal
+            ? `${seller ?? 'The seller'} has renewed your license for ${packageName}: ${what}.`
+            : `${seller ?? 'The seller'} has added ${packageName} to your access: ${what}.`,
+        ),
+        ...licenseLines.map(paragraph),
+        paragraph(
+          'It works with the token you already have for this repository, so your Composer configuration stays as it is.',
+        ),
+        paragraph(`Repository URL: ${input.repositoryUrl}`),
+        paragraph('In a project already set up for this repository, run:'),
+        commands([`composer require ${packageName}`]),
+        paragraph(`In a new project, run these, with your token in place of ${TOKEN_PLACEHOLDER}:`),
+        setupFor(packageName, TOKEN_PLACEHOLDER),
+        ...(isPlainHttp ? [plainHttpNote] : []),
+        lostToken,
+      );
+      break;
+    }
+    case 'token-regenerated': {
+      const token = requireToken(input);
+      subject = seller ? `Your new Composer token for ${seller}` : 'Your new Composer token';
+      blocks.push(
+        paragraph(
+          `${seller ?? 'The seller'} has issued you a new token for ${seller ? 'their' : 'this'} Composer repository. Your previous token no longer works.`,
+        ),
+        paragraph(`Repository URL: ${input.repositoryUrl}\nYour new token: ${token}`),
+        paragraph('Keep the token secret: this e-mail is the only place it is shown.'),
+        paragraph('In each project that uses this repository, replace the old token:'),
+        commands([`composer config bearer.${composerAuthHost(input.repositoryUrl)} ${token}`]),
+      );
+      if (firstPackage) {
+        blocks.push(
+          paragraph(`Packages you may install: ${input.packageNames.join(', ')}.`),
+          paragraph('In a new project, run:'),
+          setupFor(firstPackage, token),
+          ...(isPlainHttp ? [plainHttpNote] : []),
+        );
+      } else {
+        blocks.push(paragraph('You have no active license at the moment.'));
+      }
+      blocks.push(authJsonNote);
+      break;
+    }
+  }
+
+  return { subject, text: renderText(blocks), html: renderHtml(subject, blocks) };
+}
+
+function requireToken(input: LicenseEmailInput): string {
+  if (!input.token) throw new Error(`A ${input.reason} e-mail needs the token`);
+  return input.token;
+}
+
+function requirePackage(packageName: string | undefined): string {
+  if (!packageName) throw new Error('A license e-mail needs the package name');
+  return packageName;
+}
+
+function renderText(blocks: Block[]): string {
+  const parts = blocks.map((block) =>
+    block.kind === 'paragraph' ? block.text : block.lines.map((line) => `    ${line}`).join('\n'),
+  );
+  return `${parts.join('\n\n')}\n`;
+}
+
+function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+function renderHtml(subject: string, blocks: Block[]): string {
+  const body = blocks
+    .map((block) =>
+      block.kind === 'paragraph'
+        ? `<p>${escapeHtml(block.text).replaceAll('\n', '<br>')}</p>`
+        : `<pre style="background:#f4f4f5;padding:12px;border-radius:6px;overflow-x:auto"><code>${block.lines
+            .map(escapeHtml)
+            .join('\n')}</code></pre>`,
+    )
+    .join('\n');
+  return `<!doctype html>
+<html><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
+<body style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;line-height:1.5;color:#1f2937;max-width:640px">
+${body}
+</body></html>
+`;
+}
