@@ -44,5 +44,16 @@ export const TASK_PROGRESS_KEEP = 50;
 export const TASK_PROGRESS_LIST_SHOWN = 10;
 export const SYSTEM_NOTIFICATIONS_KEEP = 20;
 
+// Package management (seller-app §4, §5, §9)
+/** The add-package dialog's Refresh waits this long before it reads the code host's list again. */
+export const REPOSITORY_REFRESH_DELAY_MS = 1 * SECOND;
+// The server checks the same durations: they live in the contract.
+export {
+  DEFAULT_TEMPORARY_LICENSE_DURATION as TEMPORARY_LICENSE_DEFAULT_DAYS,
+  TEMPORARY_LICENSE_DURATIONS as TEMPORARY_LICENSE_DURATIONS_DAYS,
+} from '../../contract/licenses';
+/** Days left at or below this show orange; at or below 0, red. */
+export const DAYS_LEFT_WARNING_THRESHOLD = 3;
+
 // Admin (admin §2, §9)
 export const IMPERSONATION_LIST_MAX_HEIGHT = '15rem';
