@@ -1,0 +1,164 @@
+import { KeyRound, Loader2, Search, Users } from 'lucide-react';
+import { useState } from 'react';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Input } from '../../components/ui/input';
+import { errorMessage } from '../../lib/api-error';
+import { type Customer, type CustomerGrant, useCustomers, useRegenerateToken } from './license-hooks';
+import {
+  downloadsText,
+  formatDate,
+  formatDateTime,
+  grantKindLabels,
+  grantStatusLabel,
+  searchCustomers,
+} from './license-rules';
+
+/** Access Management: the seller's license holders and what each may install (issue 3, in place of spec §2's placeholder). */
+export function AccessManagementTab() {
+  const customers = useCustomers();
+  const [search, setSearch] = useState('');
+  const [regenerating, setRegenerating] = useState<Customer>();
+  const regenerate = useRegenerateToken();
+  const all = customers.data ?? [];
+  const shown = searchCustomers(all, search);
+
+  return (
+    <section className="space-y-6" aria-labelledby="access-management-title">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-end sm:justify-between">
+        <div>
+          <h2 id="access-management-title" className="text-2xl font-semibold tracking-tight">
+            License Holders
+          </h2>
+          <p className="text-muted-foreground">
+            Everyone holding a token for your repository, with each package they may install.
+          </p>
+        </div>
+        <div className="relative sm:w-72">
+          <Search className="absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Input
+            type="search"
+            className="pl-9"
+            placeholder="Search by email or package..."
+            aria-label="Search license holders"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </div>
+      </div>
+
+      {customers.isLoading ? (
+        <p className="flex items-center justify-center gap-2 py-16 text-muted-foreground">
+          <Loader2 className="size-5 animate-spin" /> Loading license holders...
+        </p>
+      ) : customers.isError ? (
+        <Card>
+          <CardContent className="p-6 text-sm text-destructive">
+            {errorMessage(customers.error, 'Failed to load license holders')}
+          </CardContent>
+        </Card>
+      ) : all.length === 0 ? (
+        <Card className="border-dashed">
+          <CardContent className="flex flex-col items-center gap-3 py-14 text-center">
+            <Users className="size-10 text-muted-foreground" />
+            <p className="text-lg font-semibold">No license holders yet</p>
+            <p className="max-w-md text-sm text-muted-foreground">
+              Issue a temporary license from a package's menu on the Overview tab, or create licenses through the API.
+            </p>
+          </CardContent>
+        </Card>
+      ) : shown.length === 0 ? (
+        <p className="py-10 text-center text-sm text-muted-foreground">No license holders match your search.</p>
+      ) : (
+        <div className="space-y-4">
+          {shown.map((customer) => (
+            <CustomerCard key={customer.id} customer={customer} onRegenerate={() => setRegenerating(customer)} />
+          ))}
+        </div>
+      )}
+
+      <ConfirmDialog
+        open={Boolean(regenerating)}
+        onOpenChange={(open) => !open && setRegenerating(undefined)}
+        variant="warning"
+        title="Regenerate token"
+        description={`${regenerating?.email} receives a new token by e-mail, and the current one stops working at once in every project that uses it.`}
+        confirmText="Regenerate token"
+        isPending={regenerate.isPending}
+        onConfirm={() =>
+          regenerating && regenerate.mutate(regenerating.email, { onSettled: () => setRegenerating(undefined) })
+        }
+      />
+    </section>
+  );
+}
+
+function CustomerCard({ customer, onRegenerate }: { customer: Customer; onRegenerate: () => void }) {
+  return (
+    <Card data-testid="license-holder">
+      <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 space-y-0">
+        <div className="min-w-0 space-y-1">
+          <CardTitle className="truncate text-base">{customer.email}</CardTitle>
+          <CardDescription>
+            Holder since {formatDate(customer.createdAt)} · Token issued {formatDateTime(customer.tokenIssuedAt)}
+          </CardDescription>
+        </div>
+        <Button variant="outline" size="sm" onClick={onRegenerate}>
+          <KeyRound /> Regenerate token
+        </Button>
+      </CardHeader>
+      <CardContent>
+        {customer.grants.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No licenses.</p>
+        ) : (
+          <div className="overflow-x-auto rounded-md border">
+            <table className="w-full text-sm">
+              <thead className="bg-muted/50 text-left text-xs text-muted-foreground">
+                <tr>
+                  <th className="px-3 py-2 font-medium">Package</th>
+                  <th className="px-3 py-2 font-medium">Kind</th>
+                  <th className="px-3 py-2 font-medium">Status</th>
+                  <th className="px-3 py-2 font-medium">Expires</th>
+                  <th className="px-3 py-2 font-medium">Downloads</th>
+                  <th className="px-3 py-2 font-medium">Last used</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y">
+                {customer.grants.map((grant) => (
+                  <GrantRow key={grant.id} grant={grant} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function GrantRow({ grant }: { grant: CustomerGrant }) {
+  const status = grantStatusLabel(grant);
+  return (
+    <tr data-testid="grant-row">
+      <td className="px-3 py-2 font-mono text-xs">{grant.packageName}</td>
+      <td className="px-3 py-2">{grantKindLabels[grant.kind]}</td>
+      <td className="px-3 py-2">
+        {status === 'Active' ? (
+          <Badge className="bg-green-600 text-white">Active</Badge>
+        ) : (
+          <Badge variant={status === 'Revoked' ? 'destructive' : 'secondary'}>{status}</Badge>
+        )}
+      </td>
+      <td className="whitespace-nowrap px-3 py-2">
+        {grant.expiresAt ? formatDate(grant.expiresAt) : 'Never'}
+        {grant.expiresAt && grant.endMode === 'updates' && (
+          <span className="block text-xs text-muted-foreground">updates only</span>
+        )}
+      </td>
+      <td className="whitespace-nowrap px-3 py-2 tabular-nums">{downloadsText(grant)}</td>
+      <td className="whitespace-nowrap px-3 py-2">{grant.lastUsedAt ? formatDateTime(grant.lastUsedAt) : 'Never'}</td>
+    </tr>
+  );
+}

@@ -1,0 +1,96 @@
+import type {
+  CreateTemporaryLicenseInput,
+  Customer,
+  CustomerGrant,
+  RegenerateTokenResponse,
+  TemporaryLicense,
+} from '@contract/licenses';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { toast } from '../../components/ui/use-toast';
+import { dashboardAnalyticsQuery } from '../../lib/analytics';
+import { apiRequest, getJson } from '../../lib/api-client';
+import { errorMessage } from '../../lib/api-error';
+
+export type { Customer, CustomerGrant, TemporaryLicense };
+
+/** The package a license belongs to. */
+export type LicensedPackage = { id: string; packageName: string };
+
+const temporaryLicensesPath = (packageId: string) =>
+  `/api/repositories/${encodeURIComponent(packageId)}/temporary-licenses`;
+
+/** Read afresh whenever the dialog opens: days left and last use move on their own. */
+export const temporaryLicensesQuery = (packageId: string) =>
+  queryOptions({
+    queryKey: [temporaryLicensesPath(packageId)],
+    queryFn: getJson<TemporaryLicense[]>,
+    refetchOnMount: 'always',
+  });
+
+export const useTemporaryLicenses = (packageId: string) => useQuery(temporaryLicensesQuery(packageId));
+
+/** License holders, loaded when the Access Management tab is open and afresh each time it opens. */
+export const customersQuery = () =>
+  queryOptions({ queryKey: ['/api/customers'], queryFn: getJson<Customer[]>, refetchOnMount: 'always' });
+
+export const useCustomers = () => useQuery(customersQuery());
+
+/** A license changes the package's list, the holders and the stat cards (Total Users). */
+function useInvalidateLicenses() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    (packageId?: string) =>
+      Promise.all([
+        packageId && queryClient.invalidateQueries({ queryKey: temporaryLicensesQuery(packageId).queryKey }),
+        queryClient.invalidateQueries({ queryKey: customersQuery().queryKey }),
+        queryClient.invalidateQueries({ queryKey: dashboardAnalyticsQuery().queryKey }),
+      ]),
+    [queryClient],
+  );
+}
+
+const failureToast = (title: string, error: unknown) =>
+  toast({ variant: 'destructive', title, description: errorMessage(error, 'Please try again in a moment.') });
+
+export function useCreateTemporaryLicense(pkg: LicensedPackage) {
+  const invalidate = useInvalidateLicenses();
+  return useMutation({
+    mutationFn: (input: CreateTemporaryLicenseInput) =>
+      apiRequest<TemporaryLicense>('POST', temporaryLicensesPath(pkg.id), input),
+    onSuccess: (license, input) => {
+      toast({
+        title: 'Temporary License Created',
+        description: `${input.durationDays}-day access granted to ${license.email}`,
+      });
+      return invalidate(pkg.id);
+    },
+    onError: (error) => failureToast('Failed to create temporary license', error),
+  });
+}
+
+export function useRevokeTemporaryLicense(pkg: LicensedPackage) {
+  const invalidate = useInvalidateLicenses();
+  return useMutation({
+    mutationFn: (license: TemporaryLicense) =>
+      apiRequest<unknown>('DELETE', `${temporaryLicensesPath(pkg.id)}/${encodeURIComponent(license.id)}`),
+    onSuccess: (_answer, license) => {
+      toast({ title: 'License Revoked', description: `${license.email} can no longer install ${pkg.packageName}.` });
+      return invalidate(pkg.id);
+    },
+    onError: (error) => failureToast('Failed to revoke license', error),
+  });
+}
+
+export function useRegenerateToken() {
+  const invalidate = useInvalidateLicenses();
+  return useMutation({
+    mutationFn: (email: string) =>
+      apiRequest<RegenerateTokenResponse>('POST', '/api/customers/regenerate-token', { email }),
+    onSuccess: (answer, email) => {
+      toast({ title: 'Token regenerated', description: `A new token was e-mailed to ${answer?.email ?? email}` });
+      return invalidate();
+    },
+    onError: (error) => failureToast('Failed to regenerate token', error),
+  });
+}

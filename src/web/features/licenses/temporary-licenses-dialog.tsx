@@ -1,0 +1,212 @@
+import { Loader2, Mail, ShieldOff } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { NativeSelect } from '../../components/ui/native-select';
+import { Textarea } from '../../components/ui/textarea';
+import { errorMessage } from '../../lib/api-error';
+import { cn } from '../../lib/cn';
+import { TEMPORARY_LICENSE_DEFAULT_DAYS, TEMPORARY_LICENSE_DURATIONS_DAYS } from '../../lib/constants';
+import {
+  type LicensedPackage,
+  type TemporaryLicense,
+  useCreateTemporaryLicense,
+  useRevokeTemporaryLicense,
+  useTemporaryLicenses,
+} from './license-hooks';
+import {
+  canRevoke,
+  daysLeftText,
+  daysLeftTone,
+  daysLeftToneClass,
+  durationLabel,
+  formatDate,
+  formatDateTime,
+  temporaryLicenseBadge,
+  temporaryLicenseProblem,
+} from './license-rules';
+
+/** Temporary Licenses of one package (spec seller-app §2, §4, §5): grant trial access by e-mail, revoke it. */
+export function TemporaryLicensesDialog({ pkg, onClose }: { pkg: LicensedPackage | undefined; onClose: () => void }) {
+  return (
+    <Dialog open={Boolean(pkg)} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="max-w-3xl">
+        <DialogHeader>
+          <DialogTitle>Temporary Licenses</DialogTitle>
+          <DialogDescription>
+            Grant time-limited access to <span className="font-mono text-foreground">{pkg?.packageName}</span>. The
+            license holder receives the repository URL, a token and the setup commands by e-mail.
+          </DialogDescription>
+        </DialogHeader>
+        {pkg && <TemporaryLicenses key={pkg.id} pkg={pkg} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function TemporaryLicenses({ pkg }: { pkg: LicensedPackage }) {
+  const licenses = useTemporaryLicenses(pkg.id);
+  const [revoking, setRevoking] = useState<TemporaryLicense>();
+  const revoke = useRevokeTemporaryLicense(pkg);
+  const list = licenses.data ?? [];
+
+  return (
+    <div className="space-y-6">
+      <CreateLicenseForm pkg={pkg} />
+      <section className="space-y-3" aria-labelledby="temporary-licenses-list">
+        <h3 id="temporary-licenses-list" className="text-sm font-semibold">
+          Licenses{licenses.data ? ` (${list.length})` : ''}
+        </h3>
+        {licenses.isLoading ? (
+          <p className="flex items-center gap-2 text-sm text-muted-foreground">
+            <Loader2 className="size-4 animate-spin" /> Loading licenses...
+          </p>
+        ) : licenses.isError ? (
+          <p className="text-sm text-destructive">{errorMessage(licenses.error, 'Failed to load licenses')}</p>
+        ) : list.length === 0 ? (
+          <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">
+            No temporary licenses yet.
+          </p>
+        ) : (
+          <ul className="divide-y rounded-md border">
+            {list.map((license) => (
+              <LicenseRow key={license.id} license={license} onRevoke={() => setRevoking(license)} />
+            ))}
+          </ul>
+        )}
+      </section>
+      <ConfirmDialog
+        open={Boolean(revoking)}
+        onOpenChange={(open) => !open && setRevoking(undefined)}
+        variant="destructive"
+        title="Revoke License"
+        description={`${revoking?.email} loses access to ${pkg.packageName} on their next Composer request.`}
+        confirmText="Revoke"
+        isPending={revoke.isPending}
+        onConfirm={() => revoking && revoke.mutate(revoking, { onSettled: () => setRevoking(undefined) })}
+      />
+    </div>
+  );
+}
+
+function CreateLicenseForm({ pkg }: { pkg: LicensedPackage }) {
+  const create = useCreateTemporaryLicense(pkg);
+  const [email, setEmail] = useState('');
+  const [durationDays, setDurationDays] = useState<number>(TEMPORARY_LICENSE_DEFAULT_DAYS);
+  const [note, setNote] = useState('');
+  const [emailError, setEmailError] = useState<string>();
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const problem = temporaryLicenseProblem(email);
+    if (problem) {
+      setEmailError(problem);
+      return;
+    }
+    create.mutate(
+      { email: email.trim(), durationDays, note: note.trim() || null },
+      {
+        onSuccess: () => {
+          setEmail('');
+          setNote('');
+          setDurationDays(TEMPORARY_LICENSE_DEFAULT_DAYS);
+        },
+      },
+    );
+  };
+
+  return (
+    <form onSubmit={submit} className="space-y-4 rounded-md border bg-muted/30 p-4" noValidate>
+      <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
+        <div className="space-y-2">
+          <Label htmlFor="temporary-license-email">Email *</Label>
+          <Input
+            id="temporary-license-email"
+            type="email"
+            placeholder="customer@example.com"
+            value={email}
+            onChange={(event) => {
+              setEmail(event.target.value);
+              setEmailError(undefined);
+            }}
+            aria-invalid={Boolean(emailError)}
+            aria-describedby={emailError ? 'temporary-license-email-error' : undefined}
+            autoComplete="off"
+          />
+          {emailError && (
+            <p id="temporary-license-email-error" className="text-sm text-destructive">
+              {emailError}
+            </p>
+          )}
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor="temporary-license-duration">Duration</Label>
+          <NativeSelect
+            id="temporary-license-duration"
+            value={String(durationDays)}
+            onChange={(event) => setDurationDays(Number(event.target.value))}
+          >
+            {TEMPORARY_LICENSE_DURATIONS_DAYS.map((days) => (
+              <option key={days} value={days}>
+                {durationLabel(days)}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+      </div>
+      <div className="space-y-2">
+        <Label htmlFor="temporary-license-note">Note (optional)</Label>
+        <Textarea
+          id="temporary-license-note"
+          placeholder="e.g. Evaluation for Acme Corp"
+          value={note}
+          onChange={(event) => setNote(event.target.value)}
+          rows={2}
+        />
+      </div>
+      <div className="flex justify-end">
+        <Button type="submit" disabled={!email.trim() || create.isPending}>
+          {create.isPending ? <Loader2 className="animate-spin" /> : <Mail />}
+          Create License
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function LicenseRow({ license, onRevoke }: { license: TemporaryLicense; onRevoke: () => void }) {
+  const badge = temporaryLicenseBadge(license);
+  return (
+    <li className="flex flex-wrap items-start gap-x-4 gap-y-2 p-3" data-testid="temporary-license">
+      <div className="min-w-0 flex-1 space-y-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="truncate text-sm font-medium">{license.email}</span>
+          {badge === 'Active' ? (
+            <Badge className="bg-green-600 text-white">Active</Badge>
+          ) : (
+            <Badge variant="secondary">Expired</Badge>
+          )}
+          <span className={cn('text-xs font-medium', daysLeftToneClass[daysLeftTone(license.daysRemaining)])}>
+            {daysLeftText(license)}
+          </span>
+        </div>
+        <p className="text-xs text-muted-foreground">
+          Created {formatDate(license.createdAt)}
+          {license.expiresAt && ` · Expires ${formatDateTime(license.expiresAt)}`}
+          {' · '}
+          {license.lastUsedAt ? `Last used ${formatDateTime(license.lastUsedAt)}` : 'Never used'}
+        </p>
+        {license.note && <p className="text-xs italic text-muted-foreground">{license.note}</p>}
+      </div>
+      {canRevoke(license) && (
+        <Button variant="outline" size="sm" onClick={onRevoke} className="text-destructive hover:text-destructive">
+          <ShieldOff /> Revoke
+        </Button>
+      )}
+    </li>
+  );
+}
