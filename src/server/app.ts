@@ -16,8 +16,10 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { type DatabaseTarget, openDatabase } from './db/client.js';
 import { adminRoutes } from './features/admin/admin.routes.js';
+import { analyticsRoutes } from './features/analytics/analytics.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
+import { licenseRoutes } from './features/licenses/licenses.routes.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
 import { subscriptionRoutes } from './features/subscriptions/subscriptions.routes.js';
 import { tierRoutes } from './features/tiers/tiers.routes.js';
@@ -131,6 +133,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await tierRoutes(api, ctx);
     await subscriptionRoutes(api, ctx);
     await adminRoutes(api, ctx);
+    await licenseRoutes(api, ctx);
+    await analyticsRoutes(api, ctx);
     if (config.enableDebugRoutes) await debugRoutes(api, ctx);
   });
 

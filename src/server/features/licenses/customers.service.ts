@@ -1,0 +1,103 @@
+import { asc, desc, eq } from 'drizzle-orm';
+import { type Customer, licenseMessages, type RegenerateTokenResponse } from '../../../contract/licenses.js';
+import type { AppContext } from '../../context.js';
+import { customers, grants, packages } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import {
+  findCustomerByEmail,
+  getSeller,
+  grantGivesAccess,
+  isGrantActive,
+  issueComposerToken,
+  parseHolderEmail,
+  sendLicenseEmail,
+} from './grants.service.js';
+
+// License holders as the seller sees them (the Access Management tab), and their tokens.
+
+/** The seller's license holders, newest first, each with every grant they hold (all kinds, all states). */
+export async function listCustomers(ctx: AppContext, sellerId: string): Promise<Customer[]> {
+  const rows = await ctx.db
+    .select({ customer: customers, grant: grants, packageName: packages.name })
+    .from(customers)
+    .leftJoin(grants, eq(grants.customerId, customers.id))
+    .leftJoin(packages, eq(packages.id, grants.packageId))
+    .where(eq(customers.sellerId, sellerId))
+    .orderBy(desc(customers.createdAt), asc(customers.id), asc(grants.createdAt), asc(grants.id));
+  const now = ctx.clock.now();
+  const byId = new Map<string, Customer>();
+  for (const { customer, grant, packageName } of rows) {
+    let entry = byId.get(customer.id);
+    if (!entry) {
+      entry = {
+        id: customer.id,
+        email: customer.email,
+        createdAt: customer.createdAt.toISOString(),
+        tokenIssuedAt: customer.tokenIssuedAt.toISOString(),
+        grants: [],
+      };
+      byId.set(customer.id, entry);
+    }
+    if (!grant) continue;
+    entry.grants.push({
+      id: grant.id,
+      packageId: grant.packageId,
+      packageName: packageName ?? '',
+      kind: grant.kind,
+      status: grant.status,
+      isActive: isGrantActive(grant, now),
+      expiresAt: grant.expiresAt?.toISOString() ?? null,
+      endMode: grant.endMode,
+      downloadLimit: grant.downloadLimit,
+      downloadCount: grant.downloadCount,
+      lastUsedAt: grant.lastUsedAt?.toISOString() ?? null,
+    });
+  }
+  return [...byId.values()];
+}
+
+/**
+ * Replaces the holder's Composer token and e-mails the new one. The old hash is overwritten, so the old
+ * token fails on its next request. The e-mail goes out inside the transaction: if it cannot be sent, the
+ * old token keeps working rather than the holder being left with none.
+ */
+export async function regenerateToken(
+  ctx: AppContext,
+  sellerId: string,
+  emailInput: string | undefined,
+): Promise<RegenerateTokenResponse> {
+  const email = parseHolderEmail(emailInput);
+  const customer = await findCustomerByEmail(ctx.db, sellerId, email);
+  if (!customer) throw new AppError('NOT_FOUND', licenseMessages.customerNotFound);
+  const seller = await getSeller(ctx, sellerId);
+  const now = ctx.clock.now();
+
+  await ctx.db.transaction(async (tx) => {
+    const issued = issueComposerToken();
+    await tx
+      .update(customers)
+      .set({ tokenHash: issued.tokenHash, tokenIssuedAt: now })
+      .where(eq(customers.id, customer.id));
+    const held = await tx
+      .select({ grant: grants, packageName: packages.name, isPackageActive: packages.isActive })
+      .from(grants)
+      .innerJoin(packages, eq(packages.id, grants.packageId))
+      .where(eq(grants.customerId, customer.id))
+      .orderBy(asc(packages.name));
+    const packageNames = held
+      .filter((row) => row.isPackageActive && grantGivesAccess(row.grant, now))
+      .map((row) => row.packageName);
+    await sendLicenseEmail(ctx, seller, customer.email, {
+      reason: 'token-regenerated',
+      token: issued.token,
+      packageNames,
+    });
+  });
+
+  return {
+    success: true,
+    message: `A new token was e-mailed to ${customer.email}. The previous token no longer works.`,
+    email: customer.email,
+    tokenIssuedAt: now.toISOString(),
+  };
+}

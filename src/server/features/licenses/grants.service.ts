@@ -1,0 +1,303 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import { type GrantEndMode, type GrantKind, licenseMessages } from '../../../contract/licenses.js';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
+import { customers, downloads, grants, packages, users } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { generateToken, sha256Hex } from '../../lib/crypto.js';
+import { normalizeEmail } from '../users/users.service.js';
+import { buildLicenseEmail, type LicenseEmailInput, type LicenseTerms } from './license-email.js';
+import { repositoryUrlFor } from './repository-url.js';
+
+// License holders (customers), their Composer tokens and their grants: the rules every way of issuing
+// a license shares (temporary licenses now, sales and API v1 later), and the checks Composer's doors use.
+
+export type Grant = typeof grants.$inferSelect;
+export type CustomerRecord = typeof customers.$inferSelect;
+export type PackageRecord = typeof packages.$inferSelect;
+type Seller = Pick<typeof users.$inferSelect, 'id' | 'slug' | 'displayName' | 'githubUsername'>;
+/** The database or an open transaction. */
+type Queryable = Pick<Database, 'select' | 'insert' | 'update' | 'execute'>;
+
+export const COMPOSER_TOKEN_PREFIX = 'pgc';
+
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A malformed id would make PostgreSQL reject the uuid cast; to the caller it is simply not found. */
+export function isUuid(value: string): boolean {
+  return UUID_PATTERN.test(value);
+}
+
+/** A new Composer token (`pgc_` + 192 random bits) and the SHA-256 that is all the database keeps. */
+export function issueComposerToken(): { token: string; tokenHash: string } {
+  const token = generateToken(COMPOSER_TOKEN_PREFIX);
+  return { token, tokenHash: sha256Hex(token) };
+}
+
+/** The license holder a Composer token belongs to (any seller's); undefined for unknown or replaced tokens. */
+export async function findCustomerByToken(
+  ctx: Pick<AppContext, 'db'>,
+  token: string,
+): Promise<CustomerRecord | undefined> {
+  if (!token.startsWith(`${COMPOSER_TOKEN_PREFIX}_`)) return undefined;
+  const [customer] = await ctx.db
+    .select()
+    .from(customers)
+    .where(eq(customers.tokenHash, sha256Hex(token)))
+    .limit(1);
+  return customer;
+}
+
+/** Not revoked and not past its expiry. A frozen grant (endMode updates) past its end reads false here. */
+export function isGrantActive(grant: Pick<Grant, 'status' | 'expiresAt'>, now: Date): boolean {
+  return grant.status === 'active' && (grant.expiresAt === null || grant.expiresAt > now);
+}
+
+/** Whether the holder can still install anything under the grant (a frozen grant can, after its end). */
+export function grantGivesAccess(grant: Pick<Grant, 'status' | 'expiresAt' | 'endMode'>, now: Date): boolean {
+  return isGrantActive(grant, now) || (grant.status === 'active' && grant.endMode === 'updates');
+}
+
+/** Whole days until expiry, rounded up (0 or negative once past); null without an expiry. */
+export function daysRemaining(expiresAt: Date | null, now: Date): number | null {
+  if (!expiresAt) return null;
+  const days = Math.ceil((expiresAt.getTime() - now.getTime()) / 86_400_000);
+  return days === 0 ? 0 : days; // no -0 in JSON-minded code
+}
+
+/**
+ * Counts one dist download against the grant and records it, in one statement: two concurrent
+ * downloads can never both take the last one under the limit. False when the grant is revoked,
+ * expired (access mode) or at its limit by the time the statement runs. Version rules of frozen grants
+ * are the caller's (it knows the version's release time).
+ */
+export async function recordDownload(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  grantId: string,
+  version: string,
+): Promise<boolean> {
+  // ISO text, not a Date: raw parameters go to both drivers untouched.
+  const now = ctx.clock.now().toISOString();
+  // Raw SQL on purpose: the query builder would also move grants.updatedAt (the metadata's Last-Modified).
+  const result = (await ctx.db.execute(sql`
+    with counted as (
+      update ${grants}
+      set download_count = download_count + 1, last_used_at = ${now}
+      where id = ${grantId}
+        and status = 'active'
+        and (download_limit is null or download_count < download_limit)
+        and (expires_at is null or expires_at > ${now} or end_mode = 'updates')
+      returning id, package_id
+    )
+    insert into ${downloads} (grant_id, package_id, version, downloaded_at)
+    select id, package_id, ${version}, ${now} from counted
+    returning id`)) as unknown as { rows: unknown[] };
+  return result.rows.length > 0;
+}
+
+/** The seller's package, or 404 (never 403) when it is missing or another seller's. */
+export async function getOwnedPackage(ctx: Pick<AppContext, 'db'>, sellerId: string, packageId: string) {
+  const [found] = isUuid(packageId)
+    ? await ctx.db
+        .select()
+        .from(packages)
+        .where(and(eq(packages.id, packageId), eq(packages.ownerId, sellerId)))
+        .limit(1)
+    : [];
+  if (!found) throw new AppError('NOT_FOUND', licenseMessages.packageNotFound);
+  return found;
+}
+
+export async function getSeller(ctx: Pick<AppContext, 'db'>, sellerId: string): Promise<Seller> {
+  const [seller] = await ctx.db
+    .select({ id: users.id, slug: users.slug, displayName: users.displayName, githubUsername: users.githubUsername })
+    .from(users)
+    .where(eq(users.id, sellerId))
+    .limit(1);
+  if (!seller) throw new AppError('NOT_FOUND', 'Seller not found');
+  return seller;
+}
+
+/** The name license holders know the seller by; branding's brand name will take precedence. */
+export function sellerDisplayName(seller: Pick<Seller, 'displayName' | 'githubUsername'>): string | undefined {
+  return seller.displayName?.trim() || seller.githubUsername?.trim() || undefined;
+}
+
+/** Trimmed, lower-case and well-formed, or the spec's sentence. */
+export function parseHolderEmail(email: string | undefined): string {
+  const normalized = normalizeEmail(email ?? '');
+  if (normalized === '') throw new AppError('VALIDATION_FAILED', licenseMessages.emailRequired);
+  if (!z.email().safeParse(normalized).success) {
+    throw new AppError('VALIDATION_FAILED', licenseMessages.emailInvalid);
+  }
+  return normalized;
+}
+
+export async function findCustomerByEmail(
+  db: Queryable,
+  sellerId: string,
+  email: string,
+): Promise<CustomerRecord | undefined> {
+  const [customer] = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.sellerId, sellerId), sql`lower(${customers.email}) = ${normalizeEmail(email)}`))
+    .limit(1);
+  return customer;
+}
+
+export type CreateGrantInput = {
+  email: string;
+  packageId: string;
+  kind: GrantKind;
+  expiresAt?: Date | null;
+  endMode: GrantEndMode;
+  downloadLimit?: number | null;
+  note?: string | null;
+  /** The length the seller chose, named in the e-mail. */
+  durationDays?: number;
+};
+
+export type CreateGrantResult = {
+  grant: Grant;
+  customer: CustomerRecord;
+  package: PackageRecord;
+  /** created: a new grant; renewed: the holder's existing grant for the package took the new terms. */
+  outcome: 'created' | 'renewed';
+  isNewCustomer: boolean;
+};
+
+/**
+ * Gives the holder (by e-mail) access to one of the seller's packages and e-mails them. A holder new to
+ * the seller gets a customer record and a token, which only the e-mail carries; a known holder keeps
+ * theirs. An existing grant for the package is renewed rather than duplicated; a temporary license never
+ * replaces a purchased or manual license that still gives access (409), nor shortens a running one.
+ */
+export async function createGrant(
+  ctx: AppContext,
+  sellerId: string,
+  input: CreateGrantInput,
+  options: { notify?: boolean } = {},
+): Promise<CreateGrantResult> {
+  const email = parseHolderEmail(input.email);
+  const [seller, pkg] = await Promise.all([getSeller(ctx, sellerId), getOwnedPackage(ctx, sellerId, input.packageId)]);
+  const now = ctx.clock.now();
+  const terms = {
+    kind: input.kind,
+    status: 'active' as const,
+    revokedAt: null,
+    expiresAt: input.expiresAt ?? null,
+    endMode: input.endMode,
+    downloadLimit: input.downloadLimit ?? null,
+  };
+
+  // The e-mail goes out inside the transaction: if it cannot be sent, no token exists that nobody holds.
+  return ctx.db.transaction(async (tx) => {
+    const issued = issueComposerToken();
+    const [insertedCustomer] = await tx
+      .insert(customers)
+      .values({ sellerId, email, tokenHash: issued.tokenHash, tokenIssuedAt: now, createdAt: now })
+      .onConflictDoNothing()
+      .returning();
+    const customer = insertedCustomer ?? (await findCustomerByEmail(tx, sellerId, email));
+    if (!customer) throw new Error('License holder vanished while being created');
+
+    const [insertedGrant] = await tx
+      .insert(grants)
+      .values({ customerId: customer.id, packageId: pkg.id, ...terms, note: input.note ?? null, createdAt: now })
+      .onConflictDoNothing()
+      .returning();
+    let grant: Grant;
+    if (insertedGrant) {
+      grant = insertedGrant;
+    } else {
+      const [existing] = await tx
+        .select()
+        .from(grants)
+        .where(and(eq(grants.customerId, customer.id), eq(grants.packageId, pkg.id)))
+        .for('update');
+      if (!existing) throw new Error('Grant vanished while being renewed');
+      grant = await renewGrant(tx, existing, { ...terms, note: input.note ?? null }, { email, pkg, now });
+    }
+
+    if (options.notify !== false) {
+      const reason: LicenseEmailInput['reason'] = insertedCustomer
+        ? 'new-holder'
+        : insertedGrant
+          ? 'package-added'
+          : 'license-renewed';
+      const license: LicenseTerms = {
+        kind: grant.kind,
+        durationDays: input.durationDays,
+        expiresAt: grant.expiresAt,
+        endMode: grant.endMode,
+      };
+      await sendLicenseEmail(ctx, seller, customer.email, {
+        reason,
+        token: insertedCustomer ? issued.token : undefined,
+        packageNames: [pkg.name],
+        license,
+      });
+    }
+    return {
+      grant,
+      customer,
+      package: pkg,
+      outcome: insertedGrant ? 'created' : 'renewed',
+      isNewCustomer: Boolean(insertedCustomer),
+    };
+  });
+}
+
+type GrantTerms = Pick<Grant, 'kind' | 'status' | 'revokedAt' | 'expiresAt' | 'endMode' | 'downloadLimit' | 'note'>;
+
+async function renewGrant(
+  tx: Queryable,
+  existing: Grant,
+  terms: GrantTerms,
+  context: { email: string; pkg: PackageRecord; now: Date },
+): Promise<Grant> {
+  if (terms.kind === 'temporary' && existing.kind !== 'temporary' && grantGivesAccess(existing, context.now)) {
+    throw new AppError('CONFLICT', `${context.email} already holds a license for ${context.pkg.name}`, {
+      suggestion: 'A temporary license would cut it short; the holder can already install the package.',
+    });
+  }
+  let expiresAt = terms.expiresAt;
+  // Renewing a running temporary license for fewer days must not take days away from the holder.
+  if (
+    terms.kind === 'temporary' &&
+    existing.kind === 'temporary' &&
+    isGrantActive(existing, context.now) &&
+    existing.expiresAt &&
+    expiresAt &&
+    existing.expiresAt > expiresAt
+  ) {
+    expiresAt = existing.expiresAt;
+  }
+  const [renewed] = await tx
+    .update(grants)
+    .set({
+      ...terms,
+      expiresAt,
+      note: terms.note ?? existing.note,
+      // A new limit applies to the new term; without one the running count is only history.
+      ...(terms.downloadLimit !== null ? { downloadCount: 0 } : {}),
+    })
+    .where(eq(grants.id, existing.id))
+    .returning();
+  return renewed!;
+}
+
+/** Renders and sends one license e-mail from the seller's name, logging only the repository URL. */
+export async function sendLicenseEmail(
+  ctx: AppContext,
+  seller: Seller,
+  to: string,
+  content: Omit<LicenseEmailInput, 'repositoryUrl' | 'sellerName'>,
+): Promise<void> {
+  const repositoryUrl = repositoryUrlFor(ctx, seller);
+  const sellerName = sellerDisplayName(seller);
+  const mail = buildLicenseEmail({ ...content, sellerName, repositoryUrl });
+  await ctx.mailer.send({ to, ...mail, fromName: sellerName, links: [repositoryUrl] });
+}

@@ -1,0 +1,150 @@
+import { and, count, desc, eq } from 'drizzle-orm';
+import {
+  type CreateTemporaryLicenseInput,
+  DEFAULT_TEMPORARY_LICENSE_DURATION,
+  licenseMessages,
+  TEMPORARY_LICENSE_DURATIONS,
+  type TemporaryLicense,
+} from '../../../contract/licenses.js';
+import type { AppContext } from '../../context.js';
+import { customers, grants } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { DAY_MS } from '../../lib/clock.js';
+import {
+  findSubscription,
+  requireActiveAccess,
+  type SubscriptionUser,
+} from '../subscriptions/subscriptions.service.js';
+import { findTier } from '../tiers/tiers.service.js';
+import {
+  createGrant,
+  daysRemaining,
+  findCustomerByEmail,
+  type Grant,
+  getOwnedPackage,
+  isGrantActive,
+  isUuid,
+  parseHolderEmail,
+} from './grants.service.js';
+
+// Temporary licenses (spec seller-app §3, §5, §7): trial access to one package, by e-mail, for a few days.
+
+/** Revoked licenses show no days left; expired ones count down below zero (the spec colours ≤ 0 red). */
+export function presentTemporaryLicense(grant: Grant, email: string, now: Date): TemporaryLicense {
+  return {
+    id: grant.id,
+    email,
+    isActive: isGrantActive(grant, now),
+    daysRemaining: grant.status === 'revoked' ? 0 : daysRemaining(grant.expiresAt, now),
+    createdAt: grant.createdAt.toISOString(),
+    expiresAt: grant.expiresAt?.toISOString() ?? null,
+    lastUsedAt: grant.lastUsedAt?.toISOString() ?? null,
+    note: grant.note,
+    revokedAt: grant.revokedAt?.toISOString() ?? null,
+  };
+}
+
+/** The package's temporary licenses, newest first. */
+export async function listTemporaryLicenses(
+  ctx: AppContext,
+  sellerId: string,
+  packageId: string,
+): Promise<TemporaryLicense[]> {
+  const pkg = await getOwnedPackage(ctx, sellerId, packageId);
+  const rows = await ctx.db
+    .select({ grant: grants, email: customers.email })
+    .from(grants)
+    .innerJoin(customers, eq(customers.id, grants.customerId))
+    .where(and(eq(grants.packageId, pkg.id), eq(grants.kind, 'temporary'), eq(customers.sellerId, sellerId)))
+    .orderBy(desc(grants.createdAt), desc(grants.id));
+  const now = ctx.clock.now();
+  return rows.map((row) => presentTemporaryLicense(row.grant, row.email, now));
+}
+
+export function parseDuration(durationDays: number | undefined): number {
+  const duration = durationDays ?? DEFAULT_TEMPORARY_LICENSE_DURATION;
+  if (!(TEMPORARY_LICENSE_DURATIONS as readonly number[]).includes(duration)) {
+    throw new AppError('VALIDATION_FAILED', licenseMessages.durationInvalid);
+  }
+  return duration;
+}
+
+/**
+ * Issues (or renews) a temporary license: access ends entirely after `durationDays`. Needs a trial or an
+ * active subscription, and room under the plan's license-holder limit when the holder is new.
+ */
+export async function createTemporaryLicense(
+  ctx: AppContext,
+  seller: SubscriptionUser,
+  packageId: string,
+  input: CreateTemporaryLicenseInput,
+): Promise<TemporaryLicense> {
+  await getOwnedPackage(ctx, seller.id, packageId);
+  const email = parseHolderEmail(input.email);
+  const durationDays = parseDuration(input.durationDays);
+  await requireActiveAccess(ctx, seller);
+  if (!(await findCustomerByEmail(ctx.db, seller.id, email))) await requireRoomForNewHolder(ctx, seller);
+
+  const now = ctx.clock.now();
+  const { grant, customer } = await createGrant(ctx, seller.id, {
+    email,
+    packageId,
+    kind: 'temporary',
+    expiresAt: new Date(now.getTime() + durationDays * DAY_MS),
+    endMode: 'access',
+    note: input.note?.trim() || null,
+    durationDays,
+  });
+  return presentTemporaryLicense(grant, customer.email, now);
+}
+
+/** The tier's maxCustomers caps distinct license holders (-1: unlimited; admins: no plan, no cap). */
+async function requireRoomForNewHolder(ctx: AppContext, seller: SubscriptionUser): Promise<void> {
+  if (seller.userType === 'admin') return;
+  const subscription = await findSubscription(ctx, seller.id);
+  const tier = subscription ? await findTier(ctx, subscription.tierId) : undefined;
+  if (!tier || tier.maxCustomers < 0) return;
+  const [row] = await ctx.db.select({ holders: count() }).from(customers).where(eq(customers.sellerId, seller.id));
+  if ((row?.holders ?? 0) >= tier.maxCustomers) {
+    throw new AppError('FORBIDDEN', `Your ${tier.name} plan allows up to ${tier.maxCustomers} license holders.`, {
+      title: 'Plan Limit Reached',
+      suggestion: 'Upgrade your plan to add more license holders.',
+    });
+  }
+}
+
+/**
+ * Revokes a temporary license; the holder's next Composer request is refused (tokens are checked on every
+ * request, nothing is cached). Revoking a revoked license changes nothing and answers it again.
+ */
+export async function revokeTemporaryLicense(
+  ctx: AppContext,
+  sellerId: string,
+  packageId: string,
+  licenseId: string,
+): Promise<TemporaryLicense> {
+  const pkg = await getOwnedPackage(ctx, sellerId, packageId);
+  if (!isUuid(licenseId)) throw new AppError('NOT_FOUND', licenseMessages.licenseNotFound);
+  const now = ctx.clock.now();
+  const [found] = await ctx.db
+    .select({ grant: grants, email: customers.email })
+    .from(grants)
+    .innerJoin(customers, eq(customers.id, grants.customerId))
+    .where(
+      and(
+        eq(grants.id, licenseId),
+        eq(grants.packageId, pkg.id),
+        eq(grants.kind, 'temporary'),
+        eq(customers.sellerId, sellerId),
+      ),
+    )
+    .limit(1);
+  if (!found) throw new AppError('NOT_FOUND', licenseMessages.licenseNotFound);
+  if (found.grant.status === 'revoked') return presentTemporaryLicense(found.grant, found.email, now);
+  const [revoked] = await ctx.db
+    .update(grants)
+    .set({ status: 'revoked', revokedAt: now })
+    .where(and(eq(grants.id, found.grant.id), eq(grants.status, 'active')))
+    .returning();
+  return presentTemporaryLicense(revoked ?? { ...found.grant, status: 'revoked', revokedAt: now }, found.email, now);
+}
