@@ -26,6 +26,7 @@ import { tierRoutes } from './features/tiers/tiers.routes.js';
 import { seedDefaultTiers } from './features/tiers/tiers.service.js';
 import { registerCsrfProtection } from './http/csrf.js';
 import { AppError, errorBody, registerErrorHandling } from './http/errors.js';
+import { registerHosts } from './http/hosts.js';
 import { registerSessions } from './http/session.js';
 import { type Clock, systemClock } from './lib/clock.js';
 
@@ -124,6 +125,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
       return Object.assign(error, { statusCode: 429 });
     },
   });
+  registerHosts(app, config);
   registerSessions(app, ctx);
   registerCsrfProtection(app, ctx);
 

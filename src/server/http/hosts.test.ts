@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { hostnameOf, resolveHost } from './hosts.js';
+
+const config = { publicUrl: 'http://localhost:5000', composerDomain: 'composer.localhost' };
+
+describe('resolveHost', () => {
+  it('resolves the app host, whatever the port', () => {
+    expect(resolveHost(config, 'localhost:5000')).toEqual({ kind: 'app' });
+    expect(resolveHost(config, 'LOCALHOST')).toEqual({ kind: 'app' });
+  });
+
+  it("resolves {slug}.COMPOSER_DOMAIN to that seller's repository", () => {
+    expect(resolveHost(config, 'acme.composer.localhost:5000')).toEqual({
+      kind: 'repository',
+      seller: { slug: 'acme' },
+    });
+    expect(resolveHost(config, 'Acme-Tools.Composer.Localhost.')).toEqual({
+      kind: 'repository',
+      seller: { slug: 'acme-tools' },
+    });
+  });
+
+  it('resolves the bare COMPOSER_DOMAIN to a repository where the token decides the seller', () => {
+    expect(resolveHost(config, 'composer.localhost:5000')).toEqual({ kind: 'repository', seller: undefined });
+  });
+
+  it('treats other hosts, deeper names and malformed labels as the app', () => {
+    for (const host of [
+      '127.0.0.1:5000',
+      '[::1]:5000',
+      'example.com',
+      'a.b.composer.localhost',
+      '-x.composer.localhost',
+      '',
+    ]) {
+      expect(resolveHost(config, host), host).toEqual({ kind: 'app' });
+    }
+    expect(resolveHost(config, undefined)).toEqual({ kind: 'app' });
+  });
+
+  it('follows a configured production domain', () => {
+    const production = { publicUrl: 'https://app.packgate.example', composerDomain: 'repo.packgate.example' };
+    expect(resolveHost(production, 'app.packgate.example')).toEqual({ kind: 'app' });
+    expect(resolveHost(production, 'acme.repo.packgate.example')).toEqual({
+      kind: 'repository',
+      seller: { slug: 'acme' },
+    });
+  });
+});
+
+describe('hostnameOf', () => {
+  it('drops the port and a trailing dot, and lowers the case', () => {
+    expect(hostnameOf('Acme.Composer.Localhost:5000')).toBe('acme.composer.localhost');
+    expect(hostnameOf('example.com.')).toBe('example.com');
+    expect(hostnameOf('[::1]:80')).toBe('[::1]');
+  });
+});

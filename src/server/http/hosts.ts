@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Config } from '../config.js';
+
+// DESIGN "Hosts": one process answers for the app and for every seller's Composer repository. Composer keeps
+// one credential per host, so each seller gets a host of its own and a license holder who buys from several
+// sellers keeps one token per host in auth.json.
+
+/** Which seller a repository host names; `undefined` on the bare COMPOSER_DOMAIN, where the token decides. */
+export type SellerSelector = { slug: string };
+// Seam for custom domains (a later issue): a verified `brandDomain` (a CNAME to COMPOSER_DOMAIN) becomes
+// `| { brandDomain: string }` here, resolveHost returns it for a host that is neither the app's nor under
+// COMPOSER_DOMAIN, and the Composer queries match it where they match `users.slug` today.
+
+export type RequestHost =
+  /** PUBLIC_URL's host, and for now any host we do not recognise (IP addresses, other names). */
+  | { kind: 'app' }
+  /** `{slug}.{COMPOSER_DOMAIN}` or the bare COMPOSER_DOMAIN (seller undefined). */
+  | { kind: 'repository'; seller: SellerSelector | undefined };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    requestHost: RequestHost;
+  }
+}
+
+const APP_HOST: RequestHost = { kind: 'app' };
+const BARE_COMPOSER_HOST: RequestHost = { kind: 'repository', seller: undefined };
+// One DNS label, as users.slug is (see features/users/slug.ts).
+const SLUG_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+
+/** The host name without port or trailing dot, lower case (`Acme.Composer.Localhost:5000` → `acme.composer.localhost`). */
+export function hostnameOf(hostHeader: string | undefined): string {
+  if (!hostHeader) return '';
+  let host = hostHeader.trim().toLowerCase();
+  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1); // IPv6 literal
+  const colon = host.lastIndexOf(':');
+  if (colon !== -1) host = host.slice(0, colon);
+  return host.endsWith('.') ? host.slice(0, -1) : host;
+}
+
+/**
+ * Resolves a request's Host header, in DESIGN's order: the app's own host; `{slug}.{COMPOSER_DOMAIN}`; the bare
+ * COMPOSER_DOMAIN. Ports are ignored: the repository hosts share the app's port.
+ */
+export function resolveHost(
+  config: Pick<Config, 'publicUrl' | 'composerDomain'>,
+  hostHeader: string | undefined,
+): RequestHost {
+  const hostname = hostnameOf(hostHeader);
+  const composerDomain = config.composerDomain;
+  if (hostname === '' || hostname === appHostname(config.publicUrl)) return APP_HOST;
+  if (hostname === composerDomain) return BARE_COMPOSER_HOST;
+  if (hostname.endsWith(`.${composerDomain}`)) {
+    const slug = hostname.slice(0, -composerDomain.length - 1);
+    // Deeper names (`a.b.composer.localhost`) and malformed labels name no seller.
+    if (SLUG_LABEL.test(slug)) return { kind: 'repository', seller: { slug } };
+  }
+  return APP_HOST;
+}
+
+// Parsing PUBLIC_URL on every request would be waste; tests change it after start-up, so remember the last one.
+let lastPublicUrl = '';
+let lastAppHostname = '';
+function appHostname(publicUrl: string): string {
+  if (publicUrl !== lastPublicUrl) {
+    lastAppHostname = new URL(publicUrl).hostname;
+    lastPublicUrl = publicUrl;
+  }
+  return lastAppHostname;
+}
+
+/** Resolves every request's host once, before routing, for the Composer routes and anything white-label. */
+export function registerHosts(app: FastifyInstance, config: Config): void {
+  // Set by the hook below before any handler runs; Fastify wants no shared object as a decorator's default.
+  app.decorateRequest('requestHost');
+  app.addHook('onRequest', async (request: FastifyRequest) => {
+    // request.host honours X-Forwarded-Host when TRUST_PROXY is set.
+    request.requestHost = resolveHost(config, request.host);
+  });
+}
