@@ -1,0 +1,64 @@
+import { z } from 'zod';
+
+// What the Composer repository serves to the `composer` client (protocol 2, as read by Composer's
+// ComposerRepository and HttpDownloader), and the few limits behind it.
+
+/** A license ending within this many days makes packages.json carry a warning. */
+export const LICENSE_ENDING_WARNING_DAYS = 7;
+
+/** Where the repository's files live, relative to its host (root-relative: Composer keeps only scheme and host). */
+export const composerPaths = {
+  packagesJson: '/packages.json',
+  metadataUrl: '/p2/%package%.json',
+  notifyBatch: '/api/composer/notify-batch',
+  downloadPrefix: '/api/composer/download',
+} as const;
+
+/**
+ * A message Composer prints as `Warning from {repository url}: {message}` (HttpDownloader::outputWarnings, Composer
+ * 2.2+). `versions` is a constraint on Composer's own version; `*` reaches every client.
+ */
+export type ComposerNotice = { message: string; versions: string };
+
+export type PackagesJson = {
+  packages: [];
+  'metadata-url': string;
+  /** Only what this token may install now: Composer asks for no other p2 file from this repository. */
+  'available-packages': string[];
+  'notify-batch': string;
+  warnings?: ComposerNotice[];
+};
+
+export type ComposerDist = { type: 'zip'; url: string; reference: string; shasum: string };
+
+/** One version in a p2 file: the reference's composer.json plus what the repository knows about it. */
+export type ComposerVersion = Record<string, unknown> & {
+  name: string;
+  version: string;
+  version_normalized: string;
+  dist: ComposerDist;
+  time: string;
+};
+
+export type P2File = { packages: Record<string, ComposerVersion[]> };
+
+/** Errors answered on Composer endpoints: the API's shape, plus `warnings` so that Composer prints the message. */
+export type ComposerErrorBody = {
+  error: string;
+  message: string;
+  suggestion?: string;
+  status: number;
+  warnings?: ComposerNotice[];
+};
+
+/** What Composer posts to notify-batch after an install (InstallationManager::notifyInstalls). */
+export const notifyBatchInput = z.object({
+  downloads: z
+    .array(z.object({ name: z.string().max(200), version: z.string().max(200) }).loose())
+    .max(1000)
+    .default([]),
+});
+export type NotifyBatchInput = z.infer<typeof notifyBatchInput>;
+
+/** Composer's package name rule (composer.json schema), which every name we serve satisfies. */
+export const COMPOSER_PACKAGE_NAME = /^[a-z0-9](?:[_.-]?[a-z0-9]+)*\/[a-z0-9](?:(?:[_.]|-{1,2})?[a-z0-9]+)*$/;

@@ -1,0 +1,95 @@
+import { LICENSE_ENDING_WARNING_DAYS } from '../../../contract/composer.js';
+import { DAY_MS } from '../../lib/clock.js';
+
+// What a license (grant) lets its holder install right now, and what the holder's terminal is told about it.
+// Pure: the metadata, packages.json and dist endpoints all decide through these functions.
+
+export type GrantFacts = {
+  packageName: string;
+  packageIsActive: boolean;
+  status: 'active' | 'revoked';
+  expiresAt: Date | null;
+  /** `access`: everything ends at expiry; `updates`: versions released before expiry stay installable. */
+  endMode: 'access' | 'updates';
+  downloadLimit: number | null;
+  downloadCount: number;
+};
+
+export type DenialReason = 'revoked' | 'expired' | 'package-inactive' | 'download-limit';
+
+export type GrantDecision =
+  | {
+      isAllowed: true;
+      /** Set once a frozen grant has ended: only tags released strictly before it are installable. */
+      releasedBefore?: Date;
+    }
+  | { isAllowed: false; reason: DenialReason; message: string };
+
+/** A UTC calendar date (2026-03-06): what a license holder reads, whatever their time zone. */
+export function formatDay(date: Date): string {
+  return date.toISOString().slice(0, 10);
+}
+
+export function isDownloadLimitReached(grant: Pick<GrantFacts, 'downloadLimit' | 'downloadCount'>): boolean {
+  return grant.downloadLimit !== null && grant.downloadCount >= grant.downloadLimit;
+}
+
+/**
+ * Decides a grant at `now`. Order: a revoked license says so whatever else holds; an expired one says when it
+ * ended; then the package itself; the download limit last, as it is the one the holder can ask to raise.
+ */
+export function evaluateGrant(grant: GrantFacts, now: Date): GrantDecision {
+  const name = grant.packageName;
+  if (grant.status === 'revoked') {
+    return { isAllowed: false, reason: 'revoked', message: `Your license for ${name} has been revoked.` };
+  }
+  const hasEnded = grant.expiresAt !== null && grant.expiresAt.getTime() <= now.getTime();
+  if (hasEnded && grant.endMode === 'access') {
+    return {
+      isAllowed: false,
+      reason: 'expired',
+      message: `Your license for ${name} expired on ${formatDay(grant.expiresAt!)}. Ask the seller to renew it.`,
+    };
+  }
+  if (!grant.packageIsActive) {
+    return {
+      isAllowed: false,
+      reason: 'package-inactive',
+      message: `${name} is no longer available: the seller has deactivated it.`,
+    };
+  }
+  if (isDownloadLimitReached(grant)) {
+    return { isAllowed: false, reason: 'download-limit', message: downloadLimitMessage(grant) };
+  }
+  return hasEnded ? { isAllowed: true, releasedBefore: grant.expiresAt! } : { isAllowed: true };
+}
+
+export function downloadLimitMessage(grant: Pick<GrantFacts, 'packageName' | 'downloadLimit' | 'downloadCount'>) {
+  const limit = grant.downloadLimit ?? 0;
+  return `Download limit reached for ${grant.packageName}: ${Math.min(grant.downloadCount, limit)} of ${limit} downloads used. Ask the seller for more.`;
+}
+
+/** Why a frozen grant does not cover a version: it was released on or after the end of updates. */
+export function frozenVersionMessage(packageName: string, version: string, releasedBefore: Date): string {
+  return `Your license for ${packageName} ended on ${formatDay(releasedBefore)}: ${version} is not covered, only versions released before then. Ask the seller to renew it.`;
+}
+
+/**
+ * What packages.json tells the holder about one grant, printed by Composer on every run against the repository:
+ * why a package is unavailable, that updates have stopped, or that the license ends within a week.
+ */
+export function grantNotice(grant: GrantFacts, now: Date): string | undefined {
+  const decision = evaluateGrant(grant, now);
+  if (!decision.isAllowed) return decision.message;
+  if (decision.releasedBefore) {
+    return `Your license for ${grant.packageName} ended on ${formatDay(decision.releasedBefore)}: versions released before then stay installable, later ones are not available. Ask the seller to renew it.`;
+  }
+  if (grant.expiresAt === null) return undefined;
+  const remainingMs = grant.expiresAt.getTime() - now.getTime();
+  if (remainingMs > LICENSE_ENDING_WARNING_DAYS * DAY_MS) return undefined;
+  const days = Math.ceil(remainingMs / DAY_MS);
+  const when = `in ${days} ${days === 1 ? 'day' : 'days'} (${formatDay(grant.expiresAt)})`;
+  return grant.endMode === 'updates'
+    ? `Your license for ${grant.packageName} ends ${when}; versions released before then will stay installable.`
+    : `Your license for ${grant.packageName} ends ${when}.`;
+}
