@@ -37,7 +37,22 @@ export interface CodeHost {
   getRepository(user: CodeHostUser, id: string): Promise<CodeHostRepository>;
   /** What `syncMirror` needs: a local path, or an https URL with the user's token as auth. */
   cloneSource(user: CodeHostUser, repository: CodeHostRepository): Promise<CloneSource>;
+  /**
+   * A file of the default branch (e.g. composer.json, to check a package name before the first sync), or
+   * undefined when the branch has no such file.
+   */
+  readDefaultBranchFile(
+    user: CodeHostUser,
+    repository: CodeHostRepository,
+    filePath: string,
+  ): Promise<string | undefined>;
+  /** Asks the host to call `url` on every push, signed with `secret`; only hosts with webhooks have it. */
+  createPushWebhook?(user: CodeHostUser, repository: CodeHostRepository, hook: PushWebhook): Promise<{ id: string }>;
+  /** Removes a webhook created by createPushWebhook; a hook already gone is not an error. */
+  deletePushWebhook?(user: CodeHostUser, repositoryFullName: string, hookId: string): Promise<void>;
 }
+
+export type PushWebhook = { url: string; secret: string };
 
 export type CodeHostErrorCode =
   /** Unknown repository, or one the user cannot see (GitHub answers 404 for both). */

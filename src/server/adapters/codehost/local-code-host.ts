@@ -38,6 +38,21 @@ export class LocalCodeHost implements CodeHost {
     return { source: dir };
   }
 
+  async readDefaultBranchFile(
+    _user: CodeHostUser,
+    repository: CodeHostRepository,
+    filePath: string,
+  ): Promise<string | undefined> {
+    const { dir } = await this.resolve(repository.id);
+    return readFileAt(dir, 'HEAD', filePath, { safeDirectories: [dir, path.join(dir, '.git')] }).catch(
+      (error: unknown) => {
+        // An empty repository has no HEAD commit: it has no files either.
+        if (error instanceof GitError && error.code !== 'TIMEOUT') return undefined;
+        throw error;
+      },
+    );
+  }
+
   /** The repository an id names, checked the way listing finds them, so that no id reaches outside the folder. */
   private async resolve(id: string): Promise<FoundRepository> {
     const segments = id.split('/');
