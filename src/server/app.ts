@@ -22,6 +22,7 @@ import { debugRoutes } from './features/debug/debug.routes.js';
 import { licenseRoutes } from './features/licenses/licenses.routes.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
 import { subscriptionRoutes } from './features/subscriptions/subscriptions.routes.js';
+import { taskRoutes } from './features/tasks/tasks.routes.js';
 import { tierRoutes } from './features/tiers/tiers.routes.js';
 import { seedDefaultTiers } from './features/tiers/tiers.service.js';
 import { registerCsrfProtection } from './http/csrf.js';
@@ -135,6 +136,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await tierRoutes(api, ctx);
     await subscriptionRoutes(api, ctx);
     await adminRoutes(api, ctx);
+    await taskRoutes(api, ctx);
     await licenseRoutes(api, ctx);
     await analyticsRoutes(api, ctx);
     if (config.enableDebugRoutes) await debugRoutes(api, ctx);
