@@ -1,3 +1,4 @@
 export * from './packages.js';
 export * from './platform.js';
 export * from './users.js';
+export * from './webhooks.js';

@@ -40,6 +40,8 @@ export const packages = pgTable(
       .default([]),
     /** Sealed (AES-256-GCM) secret of the GitHub push webhook. */
     webhookSecretEncrypted: text('webhook_secret_encrypted'),
+    /** The code host's id of that webhook, to remove it when the package is deleted. */
+    webhookId: text('webhook_id'),
     /** Changes whenever the published versions change: Last-Modified of the metadata. */
     metadataUpdatedAt: timestamp('metadata_updated_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
@@ -48,6 +50,8 @@ export const packages = pgTable(
   (table) => [
     uniqueIndex('packages_owner_name_unique').on(table.ownerId, table.name),
     index('packages_owner_idx').on(table.ownerId),
+    // A push webhook names the repository, not the package.
+    index('packages_repository_idx').on(table.codeHost, table.repositoryId),
   ],
 );
 
