@@ -20,6 +20,7 @@ import { analyticsRoutes } from './features/analytics/analytics.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
 import { licenseRoutes } from './features/licenses/licenses.routes.js';
+import { packageRoutes } from './features/packages/packages.routes.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
 import { subscriptionRoutes } from './features/subscriptions/subscriptions.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
@@ -136,6 +137,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await tierRoutes(api, ctx);
     await subscriptionRoutes(api, ctx);
     await adminRoutes(api, ctx);
+    await packageRoutes(api, ctx);
     await taskRoutes(api, ctx);
     await licenseRoutes(api, ctx);
     await analyticsRoutes(api, ctx);

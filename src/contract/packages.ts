@@ -1,0 +1,123 @@
+import { z } from 'zod';
+
+// Packages (spec seller-app §3, §7): a code-host repository turned into a Composer package, its versions
+// read from the repository's tags and branches by a background sync.
+
+/**
+ * Composer's own package-name rule (composer/composer `ValidatingArrayLoader`): `vendor/package`, lower case,
+ * parts of letters and digits joined by one `_` or `.`, or one or two `-`.
+ */
+export const COMPOSER_NAME_PATTERN = /^[a-z0-9]([_.-]?[a-z0-9]+)*\/[a-z0-9](([_.]|-{1,2})?[a-z0-9]+)*$/;
+export const PACKAGE_NAME_MAX_LENGTH = 200;
+export const PACKAGE_DESCRIPTION_MAX_LENGTH = 1000;
+
+export const INVALID_PACKAGE_NAME_MESSAGE =
+  'Package name must look like vendor/package: lower-case letters, digits, and _ . - between them';
+
+export const packageNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'Package name is required')
+  .max(PACKAGE_NAME_MAX_LENGTH)
+  .regex(COMPOSER_NAME_PATTERN, INVALID_PACKAGE_NAME_MESSAGE);
+
+const descriptionSchema = z
+  .string()
+  .trim()
+  .max(PACKAGE_DESCRIPTION_MAX_LENGTH)
+  .nullish()
+  .transform((value) => (value ? value : null));
+
+/** GET /api/github/repositories: one repository of the seller's code host. */
+export const codeHostRepositorySchema = z.object({
+  /** The code host's id of the repository: GitHub's numeric id as a string, the local folder's relative path. */
+  githubId: z.string(),
+  fullName: z.string(),
+  description: z.string().nullable(),
+  /** Only repositories with a composer.json on their default branch can become packages. */
+  hasComposerJson: z.boolean(),
+});
+export type CodeHostRepository = z.infer<typeof codeHostRepositorySchema>;
+export const codeHostRepositoryList = z.array(codeHostRepositorySchema);
+
+/** POST /api/repositories (spec §3 create payload). */
+export const createPackageInput = z.object({
+  githubRepoId: z.union([z.string().trim().min(1).max(300), z.number().int().nonnegative()]).transform(String),
+  fullName: z.string().trim().max(300).optional(),
+  packageName: packageNameSchema,
+  description: descriptionSchema,
+  isActive: z.boolean().default(true),
+});
+export type CreatePackageInput = z.input<typeof createPackageInput>;
+
+/** PUT /api/repositories/{id}: fields left out keep their value. */
+export const updatePackageInput = z.object({
+  packageName: packageNameSchema.optional(),
+  description: descriptionSchema.optional(),
+  isActive: z.boolean().optional(),
+});
+export type UpdatePackageInput = z.input<typeof updatePackageInput>;
+
+/** Any string: an id that is not one of the seller's packages, malformed or not, answers 404. */
+export const packageIdParams = z.object({ id: z.string().max(200) });
+
+export const syncStatuses = ['pending', 'syncing', 'ready', 'failed'] as const;
+export type SyncStatus = (typeof syncStatuses)[number];
+
+/** A tag or branch Composer would not publish, and why (shown to the seller). */
+export const skippedReferenceSchema = z.object({ reference: z.string(), reason: z.string() });
+export type SkippedReference = z.infer<typeof skippedReferenceSchema>;
+
+/** A package as the Management page shows it. Times are ISO strings. */
+export const packageSchema = z.object({
+  id: z.string(),
+  packageName: z.string(),
+  description: z.string().nullable(),
+  isActive: z.boolean(),
+  /** The repository's full name on the code host (`acme/widget`). */
+  fullName: z.string(),
+  /** The code host's id of the repository (the card's Repository ID). */
+  githubRepoId: z.string(),
+  codeHost: z.enum(['github', 'local']),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  /** pending until the first sync, syncing while one runs, then ready or failed. */
+  syncStatus: z.enum(syncStatuses),
+  syncError: z.string().nullable(),
+  lastSyncedAt: z.string().nullable(),
+  /** Changes whenever the published versions change. */
+  metadataUpdatedAt: z.string(),
+  versionCount: z.number().int(),
+  skippedReferences: z.array(skippedReferenceSchema),
+  /** A GitHub push webhook keeps the package up to date by itself. */
+  hasWebhook: z.boolean(),
+});
+export type Package = z.infer<typeof packageSchema>;
+export const packageList = z.array(packageSchema);
+
+/** POST /api/repositories answers the package and the task of its first sync. */
+export const createPackageResponse = packageSchema.extend({ taskId: z.string() });
+export type CreatePackageResponse = z.infer<typeof createPackageResponse>;
+
+export const packageVersionSchema = z.object({
+  version: z.string(),
+  normalizedVersion: z.string(),
+  kind: z.enum(['tag', 'branch']),
+  reference: z.string(),
+  commit: z.string(),
+  releasedAt: z.string(),
+  /** The dist zip is built and stored. */
+  isCached: z.boolean(),
+  distSha1: z.string().nullable(),
+  distSize: z.number().int().nullable(),
+});
+export type PackageVersion = z.infer<typeof packageVersionSchema>;
+
+/** GET /api/repositories/{id}: the package with its versions, newest release first. */
+export const packageDetailSchema = packageSchema.extend({ versions: z.array(packageVersionSchema) });
+export type PackageDetail = z.infer<typeof packageDetailSchema>;
+
+export const deletePackageResponse = z.object({ success: z.literal(true), id: z.string() });
+
+/** POST /api/repositories/{id}/refresh: 202, the sync runs in the background. */
+export const refreshPackageResponse = z.object({ taskId: z.string() });

@@ -1,0 +1,114 @@
+import { eq } from 'drizzle-orm';
+import { CodeHostError, type CodeHostUser } from '../../adapters/codehost/code-host.js';
+import { GitError } from '../../adapters/git/git-command.js';
+import type { AppContext } from '../../context.js';
+import { users } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { decryptSecret } from '../../lib/crypto.js';
+
+// How the packages domain speaks to the code host on a user's behalf, and how the host's failures are
+// told to the seller: every message says what happened and what to do, never carries a token.
+
+type TokenHolder = { id: string; githubAccessTokenEncrypted: string | null };
+
+/** The user as the code host sees them: their decrypted token, if any. */
+export function codeHostUserFor(ctx: AppContext, user: TokenHolder): CodeHostUser {
+  if (!user.githubAccessTokenEncrypted) return { id: user.id };
+  try {
+    return { id: user.id, accessToken: decryptSecret(ctx.config.secretKey, user.githubAccessTokenEncrypted) };
+  } catch (error) {
+    // A token sealed under another SECRET_KEY is as good as none: the seller reconnects GitHub.
+    ctx.log.warn({ err: error, userId: user.id }, 'stored GitHub token cannot be decrypted');
+    return { id: user.id };
+  }
+}
+
+/** The code-host user behind a package: syncs (webhooks, refreshes) always act with the owner's token. */
+export async function codeHostUserForOwner(ctx: AppContext, ownerId: string): Promise<CodeHostUser> {
+  const [owner] = await ctx.db
+    .select({ id: users.id, githubAccessTokenEncrypted: users.githubAccessTokenEncrypted })
+    .from(users)
+    .where(eq(users.id, ownerId))
+    .limit(1);
+  return owner ? codeHostUserFor(ctx, owner) : { id: ownerId };
+}
+
+function hostName(ctx: AppContext): string {
+  return ctx.codeHost.kind === 'github' ? 'GitHub' : 'The local repository folder';
+}
+
+function formatRetryAt(retryAt: Date | undefined): string {
+  return retryAt ? `${retryAt.toISOString().slice(11, 16)} UTC (${retryAt.toISOString()})` : 'in a few minutes';
+}
+
+/** A code-host failure as an API error. */
+export function codeHostAppError(ctx: AppContext, error: CodeHostError): AppError {
+  const host = hostName(ctx);
+  switch (error.code) {
+    case 'NOT_FOUND':
+      return new AppError('NOT_FOUND', `${error.message}.`.replace(/\.\.$/, '.'), {
+        title: 'Repository Not Found',
+        suggestion: 'Check that the repository still exists and that your account can see it.',
+      });
+    case 'UNAUTHORIZED':
+      return new AppError('UNAUTHENTICATED', `${error.message} Reconnect GitHub to list and sync your repositories.`, {
+        title: 'GitHub Connection Required',
+        suggestion: 'Open the Dashboard and click Connect GitHub to authorise Packgate again.',
+      });
+    case 'RATE_LIMITED': {
+      const seconds = error.options.retryAt
+        ? Math.max(1, Math.ceil((error.options.retryAt.getTime() - ctx.clock.now().getTime()) / 1000))
+        : 60;
+      return new AppError(
+        'RATE_LIMITED',
+        `${host}'s API rate limit is exhausted; it resets at ${formatRetryAt(error.options.retryAt)}.`,
+        {
+          title: 'GitHub Rate Limit Reached',
+          suggestion: 'Wait until the limit resets, then try again.',
+          headers: { 'retry-after': String(seconds) },
+        },
+      );
+    }
+    case 'UNAVAILABLE':
+      return new AppError('UNAVAILABLE', `${error.message} Please try again in a moment.`, {
+        title: `${host === 'GitHub' ? 'GitHub' : 'Code Host'} Unavailable`,
+      });
+  }
+}
+
+/** Runs a code-host call for a request: its failures become API errors the seller can act on. */
+export async function withCodeHost<T>(ctx: AppContext, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof CodeHostError) throw codeHostAppError(ctx, error);
+    throw error;
+  }
+}
+
+/** Why a sync failed, in words for the seller (stored on the package and sent with the task). */
+export function describeSyncFailure(ctx: AppContext, error: unknown): string {
+  if (error instanceof AppError) return error.message;
+  if (error instanceof CodeHostError) {
+    const appError = codeHostAppError(ctx, error);
+    return appError.suggestion && error.code !== 'RATE_LIMITED'
+      ? `${appError.message} ${appError.suggestion}`
+      : appError.message;
+  }
+  if (error instanceof GitError) {
+    switch (error.code) {
+      case 'AUTH_FAILED':
+        return 'The code host refused to let Packgate clone the repository. Reconnect GitHub, then refresh the package.';
+      case 'NOT_FOUND':
+        return 'The repository could not be cloned: it no longer exists or is no longer visible to the package owner.';
+      case 'UNREACHABLE':
+        return 'The code host could not be reached to clone the repository. Please refresh later.';
+      case 'TIMEOUT':
+        return 'Cloning the repository took too long. Please refresh later.';
+      default:
+        // GitError messages are summarised by the git adapter with credentials removed.
+        return `git failed while reading the repository: ${error.message}`;
+    }
+  }
+  return 'An unexpected error stopped the sync. Please refresh the package; if it keeps failing, contact support.';
+}

@@ -1,0 +1,179 @@
+import { createHash } from 'node:crypto';
+import { and, eq, isNotNull, isNull, or } from 'drizzle-orm';
+import { GitError } from '../../adapters/git/git-command.js';
+import { archiveZip } from '../../adapters/git/git-repository.js';
+import type { AppContext } from '../../context.js';
+import { packages, packageVersions } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import type { RunningTask } from '../tasks/tasks.service.js';
+import { type PackageRow, packageMirrorDir, updatePackageMirror } from './package-mirror.js';
+
+// Dist zips: `git archive` of the exact commit, built once per commit and kept in object storage at
+// `dists/{packageId}/{commit}.zip` with its SHA-1 (Composer's `dist.shasum`) and size on every version row
+// of that commit. Built ahead of time by the pre-cache task, and on demand when missing (after a cache clear).
+
+export type PackageVersionRow = typeof packageVersions.$inferSelect;
+export type CachedVersion = PackageVersionRow & { distKey: string; distSha1: string; distSize: number };
+type DistInfo = { key: string; sha1: string; size: number };
+
+export const ZIP_CONTENT_TYPE = 'application/zip';
+
+export function distPrefixFor(packageId: string): string {
+  return `dists/${packageId}/`;
+}
+
+export function distKeyFor(packageId: string, commit: string): string {
+  return `${distPrefixFor(packageId)}${commit}.zip`;
+}
+
+/**
+ * Every entry sits under one folder, as in GitHub's zipballs: Composer strips a single top-level folder when
+ * it extracts, so without one a package whose only top-level entry is a folder would lose that folder.
+ */
+function zipPrefix(packageName: string, commit: string): string {
+  return `${packageName.replace('/', '-')}-${commit.slice(0, 12)}/`;
+}
+
+// Two requests for the same missing zip build it once.
+const buildsByContext = new WeakMap<AppContext, Map<string, Promise<DistInfo>>>();
+
+function isCached(version: PackageVersionRow): version is CachedVersion {
+  return version.distKey !== null && version.distSha1 !== null && version.distSize !== null;
+}
+
+/**
+ * The version with its zip in storage: as it is when the stored zip exists, else built now (from the mirror,
+ * fetched again from the code host if the mirror lacks the commit) and recorded on every version of that commit.
+ * Costs one storage `head` when the zip is there.
+ */
+export async function ensureDist(ctx: AppContext, version: PackageVersionRow): Promise<CachedVersion> {
+  if (isCached(version) && (await ctx.storage.head(version.distKey))) return version;
+  const [pkg] = await ctx.db.select().from(packages).where(eq(packages.id, version.packageId)).limit(1);
+  if (!pkg) throw new AppError('NOT_FOUND', 'Package not found');
+  const dist = await buildDistOnce(ctx, pkg, version.commit);
+  return { ...version, distKey: dist.key, distSha1: dist.sha1, distSize: dist.size };
+}
+
+function buildDistOnce(ctx: AppContext, pkg: PackageRow, commit: string): Promise<DistInfo> {
+  let builds = buildsByContext.get(ctx);
+  if (!builds) {
+    builds = new Map();
+    buildsByContext.set(ctx, builds);
+  }
+  const key = distKeyFor(pkg.id, commit);
+  const running = builds.get(key);
+  if (running) return running;
+  const build = buildDist(ctx, pkg, commit).finally(() => builds.delete(key));
+  builds.set(key, build);
+  return build;
+}
+
+async function buildDist(ctx: AppContext, pkg: PackageRow, commit: string): Promise<DistInfo> {
+  const key = distKeyFor(pkg.id, commit);
+  const dist = (await findStoredDist(ctx, pkg.id, commit, key)) ?? (await archiveIntoStorage(ctx, pkg, commit, key));
+  await ctx.db
+    .update(packageVersions)
+    .set({ distKey: dist.key, distSha1: dist.sha1, distSize: dist.size })
+    .where(and(eq(packageVersions.packageId, pkg.id), eq(packageVersions.commit, commit)));
+  return dist;
+}
+
+/** The commit's zip when storage already has it (another version of the same commit, a lost row update). */
+async function findStoredDist(
+  ctx: AppContext,
+  packageId: string,
+  commit: string,
+  key: string,
+): Promise<DistInfo | undefined> {
+  const stored = await ctx.storage.head(key);
+  if (!stored) return undefined;
+  const [known] = await ctx.db
+    .select({ sha1: packageVersions.distSha1, size: packageVersions.distSize })
+    .from(packageVersions)
+    .where(
+      and(
+        eq(packageVersions.packageId, packageId),
+        eq(packageVersions.commit, commit),
+        eq(packageVersions.distKey, key),
+        isNotNull(packageVersions.distSha1),
+      ),
+    )
+    .limit(1);
+  if (known?.sha1 && known.size === stored.size) return { key, sha1: known.sha1, size: stored.size };
+  // Hashing what is stored is cheaper than building it again, and keeps the shasum true to the bytes served.
+  const object = await ctx.storage.get(key);
+  if (!object) return undefined;
+  const hash = createHash('sha1');
+  let size = 0;
+  for await (const chunk of object.stream) {
+    hash.update(chunk as Buffer);
+    size += (chunk as Buffer).length;
+  }
+  return { key, sha1: hash.digest('hex'), size };
+}
+
+async function archiveIntoStorage(ctx: AppContext, pkg: PackageRow, commit: string, key: string): Promise<DistInfo> {
+  const mirrorDir = packageMirrorDir(ctx, pkg.id);
+  const prefix = zipPrefix(pkg.name, commit);
+  let archive: Awaited<ReturnType<typeof archiveZip>>;
+  try {
+    archive = await archiveZip(mirrorDir, commit, { prefix });
+  } catch (error) {
+    if (!(error instanceof GitError) || error.code === 'TIMEOUT' || error.code === 'INVALID_ARGUMENT') throw error;
+    // The mirror is a disposable cache (deleted, or older than the commit): fetch it again and retry once.
+    await updatePackageMirror(ctx, pkg);
+    archive = await archiveZip(mirrorDir, commit, { prefix });
+  }
+  await ctx.storage.put(key, archive.zip, { contentType: ZIP_CONTENT_TYPE });
+  return { key, sha1: archive.sha1, size: archive.size };
+}
+
+/**
+ * The pre-cache task's work: builds the zip of every version without one, one commit at a time.
+ * Stops quietly when the package is deleted meanwhile. Returns how many zips failed.
+ */
+export async function preCachePackage(
+  ctx: AppContext,
+  packageId: string,
+  task: RunningTask,
+): Promise<{ built: number; failed: number; total: number }> {
+  const missing = await ctx.db
+    .selectDistinct({ commit: packageVersions.commit })
+    .from(packageVersions)
+    .where(
+      and(
+        eq(packageVersions.packageId, packageId),
+        or(isNull(packageVersions.distKey), isNull(packageVersions.distSha1), isNull(packageVersions.distSize)),
+      ),
+    );
+  let built = 0;
+  let failed = 0;
+  for (const [index, { commit }] of missing.entries()) {
+    const [pkg] = await ctx.db.select().from(packages).where(eq(packages.id, packageId)).limit(1);
+    if (!pkg) break;
+    try {
+      await buildDistOnce(ctx, pkg, commit);
+      built++;
+    } catch (error) {
+      failed++;
+      ctx.log.warn({ err: error, packageId, commit }, 'could not build a dist zip');
+    }
+    await task.progress(((index + 1) / missing.length) * 100, `Prepared ${index + 1} of ${missing.length} zips`);
+  }
+  return { built, failed, total: missing.length };
+}
+
+/** Removes stored zips that no version of the package points at any more (moved branches, deleted tags). */
+export async function deleteUnusedDists(ctx: AppContext, packageId: string, keys: string[]): Promise<void> {
+  for (const key of new Set(keys)) {
+    const [stillUsed] = await ctx.db
+      .select({ id: packageVersions.id })
+      .from(packageVersions)
+      .where(and(eq(packageVersions.packageId, packageId), eq(packageVersions.distKey, key)))
+      .limit(1);
+    if (stillUsed) continue;
+    await ctx.storage.delete(key).catch((error: unknown) => {
+      ctx.log.warn({ err: error, key }, 'could not delete an unused dist zip');
+    });
+  }
+}

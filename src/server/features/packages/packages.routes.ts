@@ -1,0 +1,125 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  codeHostRepositoryList,
+  createPackageInput,
+  createPackageResponse,
+  deletePackageResponse,
+  packageDetailSchema,
+  packageIdParams,
+  packageList,
+  packageSchema,
+  refreshPackageResponse,
+  updatePackageInput,
+} from '../../../contract/packages.js';
+import type { AppContext } from '../../context.js';
+import { authenticated, requireUser } from '../../http/guards.js';
+import { receiveGithubWebhook } from './github-webhook.service.js';
+import { waitForPackageSyncs } from './package-sync.js';
+import * as packages from './packages.service.js';
+
+/** GitHub caps webhook payloads at 25 MB; a push of tags and branches is far smaller. */
+const WEBHOOK_BODY_LIMIT = 10 * 1024 * 1024;
+/** On shutdown, how long running syncs may finish before the database closes under them. */
+const SHUTDOWN_WAIT_MS = 15_000;
+
+export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const noStore = { 'cache-control': 'no-store' };
+
+  api.addHook('onClose', async () => {
+    await waitForPackageSyncs(ctx, SHUTDOWN_WAIT_MS);
+  });
+
+  api.get(
+    '/api/github/repositories',
+    { schema: { response: { 200: codeHostRepositoryList } }, onRequest: authenticated },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return packages.listCodeHostRepositories(ctx, requireUser(request).user);
+    },
+  );
+
+  api.get(
+    '/api/repositories',
+    { schema: { response: { 200: packageList } }, onRequest: authenticated },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return packages.listPackagesForOwner(ctx, requireUser(request).user.id);
+    },
+  );
+
+  api.post(
+    '/api/repositories',
+    { schema: { body: createPackageInput, response: { 201: createPackageResponse } }, onRequest: authenticated },
+    async (request, reply) => {
+      const created = await packages.createPackage(ctx, requireUser(request).user, request.body);
+      return reply.status(201).send(created);
+    },
+  );
+
+  api.get(
+    '/api/repositories/:id',
+    { schema: { params: packageIdParams, response: { 200: packageDetailSchema } }, onRequest: authenticated },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return packages.getPackageDetail(ctx, requireUser(request).user.id, request.params.id);
+    },
+  );
+
+  api.put(
+    '/api/repositories/:id',
+    {
+      schema: { params: packageIdParams, body: updatePackageInput, response: { 200: packageSchema } },
+      onRequest: authenticated,
+    },
+    async (request) => packages.updatePackage(ctx, requireUser(request).user, request.params.id, request.body),
+  );
+
+  api.delete(
+    '/api/repositories/:id',
+    { schema: { params: packageIdParams, response: { 200: deletePackageResponse } }, onRequest: authenticated },
+    async (request) => {
+      await packages.deletePackage(ctx, requireUser(request).user, request.params.id);
+      return { success: true as const, id: request.params.id };
+    },
+  );
+
+  api.post(
+    '/api/repositories/:id/refresh',
+    { schema: { params: packageIdParams, response: { 202: refreshPackageResponse } }, onRequest: authenticated },
+    async (request, reply) => {
+      const sync = await packages.refreshPackage(ctx, requireUser(request).user, request.params.id);
+      return reply.status(202).send({ taskId: sync.taskId });
+    },
+  );
+
+  await app.register(githubWebhookRoutes, { ctx });
+}
+
+/**
+ * The signature covers the exact bytes GitHub sent, so this route alone reads its body raw: an encapsulated
+ * plugin with its own content-type parser, leaving JSON parsing everywhere else as it is.
+ */
+async function githubWebhookRoutes(app: FastifyInstance, options: { ctx: AppContext }): Promise<void> {
+  const { ctx } = options;
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => {
+    done(null, body);
+  });
+
+  app.post('/api/webhooks/github', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
+    const header = (name: string) => {
+      const value = request.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    const answer = await receiveGithubWebhook(ctx, {
+      event: header('x-github-event'),
+      deliveryId: header('x-github-delivery'),
+      signature: header('x-hub-signature-256'),
+      contentType: header('content-type'),
+      rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+    });
+    return reply.status(answer.status).send(answer.body);
+  });
+}

@@ -1,0 +1,387 @@
+import { randomBytes } from 'node:crypto';
+import { rm } from 'node:fs/promises';
+import { and, asc, count, desc, eq } from 'drizzle-orm';
+import type {
+  CodeHostRepository,
+  CreatePackageResponse,
+  Package,
+  PackageDetail,
+  UpdatePackageInput,
+} from '../../../contract/packages.js';
+import { UNLIMITED } from '../../../contract/tiers.js';
+import type { CodeHostUser, CodeHostRepository as HostRepository } from '../../adapters/codehost/code-host.js';
+import type { AppContext } from '../../context.js';
+import { packages, packageVersions, type users } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { encryptSecret } from '../../lib/crypto.js';
+import { getSubscriptionStatus, requireActiveAccess } from '../subscriptions/subscriptions.service.js';
+import { findTier } from '../tiers/tiers.service.js';
+import { codeHostUserFor, codeHostUserForOwner, withCodeHost } from './code-host-access.js';
+import { distPrefixFor, type PackageVersionRow } from './package-dists.js';
+import { type PackageRow, packageMirrorDir } from './package-mirror.js';
+import { type SyncHandle, syncPackage, waitForPackageSync } from './package-sync.js';
+import { manifestName } from './package-versions.js';
+
+// The seller's packages: which repository each comes from, its Composer name, description and switch.
+// Every query is scoped to the owner from the session; another seller's package is answered as not found.
+
+export { ensureDist } from './package-dists.js';
+export { type SyncHandle, type SyncOutcome, syncPackage } from './package-sync.js';
+export type { PackageRow, PackageVersionRow };
+
+/** What the packages domain needs of the signed-in user. */
+export type PackageOwner = Pick<
+  typeof users.$inferSelect,
+  'id' | 'userType' | 'selectedTier' | 'githubAccessTokenEncrypted'
+>;
+
+export type CreatePackageValues = {
+  githubRepoId: string;
+  packageName: string;
+  description: string | null;
+  isActive: boolean;
+};
+
+const WEBHOOK_PATH = '/api/webhooks/github';
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** How long deleting a package waits for a running sync before removing its files anyway. */
+const DELETE_WAIT_FOR_SYNC_MS = 30_000;
+
+function isUniqueViolation(error: unknown): boolean {
+  const candidate = error as { code?: string; cause?: { code?: string } };
+  return candidate?.code === '23505' || candidate?.cause?.code === '23505';
+}
+
+function duplicateNameError(name: string): AppError {
+  return new AppError('ALREADY_EXISTS', `You already have a package named ${name}.`, {
+    title: 'Package Already Exists',
+    suggestion: 'Choose another package name, or edit the existing package.',
+  });
+}
+
+export function presentPackage(row: PackageRow, versionCount: number): Package {
+  return {
+    id: row.id,
+    packageName: row.name,
+    description: row.description,
+    isActive: row.isActive,
+    fullName: row.repositoryFullName,
+    githubRepoId: row.repositoryId,
+    codeHost: row.codeHost,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    syncStatus: row.syncStatus,
+    syncError: row.syncError,
+    lastSyncedAt: row.lastSyncedAt?.toISOString() ?? null,
+    metadataUpdatedAt: row.metadataUpdatedAt.toISOString(),
+    versionCount,
+    skippedReferences: row.skippedReferences,
+    hasWebhook: row.webhookId !== null,
+  };
+}
+
+async function countVersions(ctx: AppContext, packageId: string): Promise<number> {
+  const [row] = await ctx.db
+    .select({ total: count() })
+    .from(packageVersions)
+    .where(eq(packageVersions.packageId, packageId));
+  return row?.total ?? 0;
+}
+
+/** The owner's packages, newest first, with their version counts. */
+export async function listPackagesForOwner(ctx: AppContext, ownerId: string): Promise<Package[]> {
+  const rows = await ctx.db
+    .select({ pkg: packages, versionCount: count(packageVersions.id) })
+    .from(packages)
+    .leftJoin(packageVersions, eq(packageVersions.packageId, packages.id))
+    .where(eq(packages.ownerId, ownerId))
+    .groupBy(packages.id)
+    .orderBy(desc(packages.createdAt), desc(packages.id));
+  return rows.map((row) => presentPackage(row.pkg, row.versionCount));
+}
+
+/** The owner's package row; NOT_FOUND for an unknown id and for another seller's package alike. */
+export async function getOwnedPackage(ctx: AppContext, ownerId: string, packageId: string): Promise<PackageRow> {
+  // The column is a uuid: anything else cannot be a package, and must not reach PostgreSQL as one.
+  if (!UUID_PATTERN.test(packageId)) throw new AppError('NOT_FOUND', 'Package not found');
+  const [row] = await ctx.db
+    .select()
+    .from(packages)
+    .where(and(eq(packages.id, packageId), eq(packages.ownerId, ownerId)))
+    .limit(1);
+  if (!row) throw new AppError('NOT_FOUND', 'Package not found');
+  return row;
+}
+
+/** The package's published versions, tags newest release first, then branches by name. */
+export async function listPackageVersions(ctx: AppContext, packageId: string): Promise<PackageVersionRow[]> {
+  return ctx.db
+    .select()
+    .from(packageVersions)
+    .where(eq(packageVersions.packageId, packageId))
+    .orderBy(asc(packageVersions.kind), desc(packageVersions.releasedAt), asc(packageVersions.version));
+}
+
+export async function getPackageDetail(ctx: AppContext, ownerId: string, packageId: string): Promise<PackageDetail> {
+  const row = await getOwnedPackage(ctx, ownerId, packageId);
+  const versions = await listPackageVersions(ctx, packageId);
+  return {
+    ...presentPackage(row, versions.length),
+    versions: versions.map((version) => ({
+      version: version.version,
+      normalizedVersion: version.normalizedVersion,
+      kind: version.kind,
+      reference: version.reference,
+      commit: version.commit,
+      releasedAt: version.releasedAt.toISOString(),
+      isCached: version.distKey !== null && version.distSha1 !== null,
+      distSha1: version.distSha1,
+      distSize: version.distSize,
+    })),
+  };
+}
+
+/** GET /api/github/repositories: what the seller may turn into packages. */
+export async function listCodeHostRepositories(ctx: AppContext, user: PackageOwner): Promise<CodeHostRepository[]> {
+  const repositories = await withCodeHost(ctx, () => ctx.codeHost.listRepositories(codeHostUserFor(ctx, user)));
+  return repositories.map((repository) => ({
+    githubId: repository.id,
+    fullName: repository.fullName,
+    description: repository.description,
+    hasComposerJson: repository.hasComposerJson,
+  }));
+}
+
+/** Refuses a package beyond the plan's maxPackages (admins have no plan and no limit). */
+async function assertWithinPackageLimit(ctx: AppContext, user: PackageOwner): Promise<void> {
+  if (user.userType === 'admin') return;
+  const status = await getSubscriptionStatus(ctx, user);
+  const tier = status.tier ? await findTier(ctx, status.tier) : undefined;
+  if (!tier || tier.maxPackages === UNLIMITED) return;
+  const [owned] = await ctx.db.select({ total: count() }).from(packages).where(eq(packages.ownerId, user.id));
+  if ((owned?.total ?? 0) >= tier.maxPackages) {
+    throw new AppError(
+      'FORBIDDEN',
+      `Your ${tier.name} plan allows ${tier.maxPackages} package${tier.maxPackages === 1 ? '' : 's'}.`,
+      { title: 'Package Limit Reached', suggestion: 'Delete a package or change to a larger plan.' },
+    );
+  }
+}
+
+/**
+ * Composer takes a package's name from its repository's composer.json: a package published under another
+ * name would not match what Composer reads, so the name must agree (or composer.json must have none).
+ */
+async function assertNameMatchesRepository(
+  ctx: AppContext,
+  codeHostUser: CodeHostUser,
+  repository: HostRepository,
+  packageName: string,
+): Promise<void> {
+  const branch = repository.defaultBranch ? ` on ${repository.defaultBranch}` : '';
+  const text = await withCodeHost(ctx, () =>
+    ctx.codeHost.readDefaultBranchFile(codeHostUser, repository, 'composer.json'),
+  );
+  if (text === undefined) {
+    throw new AppError('BAD_REQUEST', `${repository.fullName} has no composer.json${branch}.`, {
+      title: 'No composer.json',
+      suggestion: 'Only repositories with a composer.json at the root of their default branch can become packages.',
+    });
+  }
+  const named = manifestName(text);
+  if ('problem' in named) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `The composer.json of ${repository.fullName}${branch} is unusable: ${named.problem}.`,
+      {
+        title: 'Invalid composer.json',
+        suggestion: 'Fix composer.json in the repository, then try again.',
+      },
+    );
+  }
+  if (named.name !== undefined && named.name !== packageName) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `The composer.json of ${repository.fullName} names the package "${named.name}", not "${packageName}"; Composer would refuse the mismatch.`,
+      {
+        title: 'Package Name Mismatch',
+        suggestion: `Use "${named.name}" as the package name, or change the name in composer.json first.`,
+      },
+    );
+  }
+}
+
+async function assertNameFree(ctx: AppContext, ownerId: string, name: string, exceptId?: string): Promise<void> {
+  const [taken] = await ctx.db
+    .select({ id: packages.id })
+    .from(packages)
+    .where(and(eq(packages.ownerId, ownerId), eq(packages.name, name)))
+    .limit(1);
+  if (taken && taken.id !== exceptId) throw duplicateNameError(name);
+}
+
+/** Creates the package from a code-host repository and starts its first sync. */
+export async function createPackage(
+  ctx: AppContext,
+  user: PackageOwner,
+  input: CreatePackageValues,
+): Promise<CreatePackageResponse> {
+  await requireActiveAccess(ctx, user);
+  await assertWithinPackageLimit(ctx, user);
+  await assertNameFree(ctx, user.id, input.packageName);
+
+  const codeHostUser = codeHostUserFor(ctx, user);
+  const repository = await withCodeHost(ctx, () => ctx.codeHost.getRepository(codeHostUser, input.githubRepoId));
+  const [existing] = await ctx.db
+    .select({ name: packages.name })
+    .from(packages)
+    .where(
+      and(
+        eq(packages.ownerId, user.id),
+        eq(packages.codeHost, ctx.codeHost.kind),
+        eq(packages.repositoryId, repository.id),
+      ),
+    )
+    .limit(1);
+  if (existing) {
+    throw new AppError('ALREADY_EXISTS', `${repository.fullName} is already your package ${existing.name}.`, {
+      title: 'Repository Already Added',
+      suggestion: 'Edit or refresh the existing package instead.',
+    });
+  }
+  await assertNameMatchesRepository(ctx, codeHostUser, repository, input.packageName);
+
+  // The secret is stored before the hook exists: GitHub sends a signed ping as soon as it is created.
+  const webhookSecret = ctx.codeHost.createPushWebhook ? randomBytes(32).toString('hex') : undefined;
+  const now = ctx.clock.now();
+  let row: PackageRow;
+  try {
+    [row] = (await ctx.db
+      .insert(packages)
+      .values({
+        ownerId: user.id,
+        codeHost: ctx.codeHost.kind,
+        repositoryId: repository.id,
+        repositoryFullName: repository.fullName,
+        name: input.packageName,
+        description: input.description ?? repository.description,
+        isActive: input.isActive,
+        webhookSecretEncrypted: webhookSecret ? encryptSecret(ctx.config.secretKey, webhookSecret) : null,
+        createdAt: now,
+        updatedAt: now,
+        metadataUpdatedAt: now,
+      })
+      .returning()) as [PackageRow];
+  } catch (error) {
+    if (isUniqueViolation(error)) throw duplicateNameError(input.packageName);
+    throw error;
+  }
+  if (webhookSecret) row = await registerWebhook(ctx, codeHostUser, repository, row, webhookSecret);
+
+  const sync = await syncPackage(ctx, row.id, { userId: user.id });
+  return { ...presentPackage(row, 0), taskId: sync.taskId };
+}
+
+/** Asks the code host for a push webhook; a refusal (no admin right on the repository) only costs automation. */
+async function registerWebhook(
+  ctx: AppContext,
+  codeHostUser: CodeHostUser,
+  repository: HostRepository,
+  row: PackageRow,
+  secret: string,
+): Promise<PackageRow> {
+  try {
+    const hook = await ctx.codeHost.createPushWebhook!(codeHostUser, repository, {
+      url: `${ctx.config.publicUrl}${WEBHOOK_PATH}`,
+      secret,
+    });
+    const [updated] = await ctx.db
+      .update(packages)
+      .set({ webhookId: hook.id })
+      .where(eq(packages.id, row.id))
+      .returning();
+    return updated ?? row;
+  } catch (error) {
+    ctx.log.warn(
+      { err: error, packageId: row.id, repository: repository.fullName },
+      'push webhook not registered; the seller refreshes by hand',
+    );
+    const [updated] = await ctx.db
+      .update(packages)
+      .set({ webhookSecretEncrypted: null })
+      .where(eq(packages.id, row.id))
+      .returning();
+    return updated ?? row;
+  }
+}
+
+/** PUT /api/repositories/{id}: name (checked against composer.json again), description, active switch. */
+export async function updatePackage(
+  ctx: AppContext,
+  user: PackageOwner,
+  packageId: string,
+  input: UpdatePackageInput,
+): Promise<Package> {
+  const row = await getOwnedPackage(ctx, user.id, packageId);
+  const changes: Partial<typeof packages.$inferInsert> = {};
+  if (input.packageName !== undefined && input.packageName !== row.name) {
+    await assertNameFree(ctx, user.id, input.packageName, row.id);
+    if (row.codeHost === ctx.codeHost.kind) {
+      const codeHostUser = codeHostUserFor(ctx, user);
+      const repository = await withCodeHost(ctx, () => ctx.codeHost.getRepository(codeHostUser, row.repositoryId));
+      await assertNameMatchesRepository(ctx, codeHostUser, repository, input.packageName);
+    }
+    changes.name = input.packageName;
+  }
+  if (input.description !== undefined && input.description !== row.description) changes.description = input.description;
+  if (input.isActive !== undefined && input.isActive !== row.isActive) changes.isActive = input.isActive;
+  if (Object.keys(changes).length === 0) return presentPackage(row, await countVersions(ctx, row.id));
+
+  const now = ctx.clock.now();
+  let updated: PackageRow | undefined;
+  try {
+    // Name and switch decide what Composer is served: the metadata's Last-Modified moves with them.
+    [updated] = await ctx.db
+      .update(packages)
+      .set({ ...changes, updatedAt: now, metadataUpdatedAt: now })
+      .where(and(eq(packages.id, row.id), eq(packages.ownerId, user.id)))
+      .returning();
+  } catch (error) {
+    if (isUniqueViolation(error) && changes.name) throw duplicateNameError(changes.name);
+    throw error;
+  }
+  if (!updated) throw new AppError('NOT_FOUND', 'Package not found');
+  return presentPackage(updated, await countVersions(ctx, updated.id));
+}
+
+/** Deletes the package (its versions and licenses go with it), its webhook, mirror and zips. */
+export async function deletePackage(ctx: AppContext, user: PackageOwner, packageId: string): Promise<void> {
+  const row = await getOwnedPackage(ctx, user.id, packageId);
+  const [deleted] = await ctx.db
+    .delete(packages)
+    .where(and(eq(packages.id, row.id), eq(packages.ownerId, user.id)))
+    .returning({ id: packages.id });
+  if (!deleted) throw new AppError('NOT_FOUND', 'Package not found');
+
+  if (row.webhookId && ctx.codeHost.deletePushWebhook && row.codeHost === ctx.codeHost.kind) {
+    const codeHostUser = await codeHostUserForOwner(ctx, row.ownerId);
+    await ctx.codeHost.deletePushWebhook(codeHostUser, row.repositoryFullName, row.webhookId).catch((error) => {
+      ctx.log.warn({ err: error, packageId: row.id }, 'could not remove the push webhook of a deleted package');
+    });
+  }
+  // A running sync would write the mirror and zips again behind our back.
+  await waitForPackageSync(ctx, row.id, DELETE_WAIT_FOR_SYNC_MS);
+  await rm(packageMirrorDir(ctx, row.id), { recursive: true, force: true }).catch((error) => {
+    ctx.log.warn({ err: error, packageId: row.id }, 'could not remove the mirror of a deleted package');
+  });
+  await ctx.storage.deletePrefix(distPrefixFor(row.id)).catch((error) => {
+    ctx.log.warn({ err: error, packageId: row.id }, 'could not remove the zips of a deleted package');
+  });
+}
+
+/** POST /api/repositories/{id}/refresh: a new sync from the code host. */
+export async function refreshPackage(ctx: AppContext, user: PackageOwner, packageId: string): Promise<SyncHandle> {
+  const row = await getOwnedPackage(ctx, user.id, packageId);
+  await requireActiveAccess(ctx, user);
+  return syncPackage(ctx, row.id, { userId: user.id });
+}

@@ -1,0 +1,117 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { io as connect, type Socket } from 'socket.io-client';
+import type { TaskProgressEvent } from '../../src/contract/realtime.js';
+import { platformSubscriptions } from '../../src/server/db/schema/index.js';
+import { waitForPackageSync } from '../../src/server/features/packages/package-sync.js';
+import { DAY_MS } from '../../src/server/lib/clock.js';
+import type { SignedIn } from './sessions.js';
+import type { TestApp } from './test-app.js';
+
+// Helpers for package tests: plans, waiting for background syncs, reading zips, watching task progress.
+
+const execFileAsync = promisify(execFile);
+
+/** Gives the seller a running trial of the tier (straight in the database, like signing in does for users). */
+export async function giveTrial(app: TestApp, userId: string, tierId = 'enterprise'): Promise<void> {
+  const now = app.clock.now();
+  await app.ctx.db.insert(platformSubscriptions).values({
+    userId,
+    status: 'trial',
+    tierId,
+    trialStartedAt: now,
+    trialEndsAt: new Date(now.getTime() + 14 * DAY_MS),
+  });
+}
+
+/** A trial that ended yesterday: the seller is trial_expired. */
+export async function giveExpiredTrial(app: TestApp, userId: string, tierId = 'enterprise'): Promise<void> {
+  const now = app.clock.now();
+  await app.ctx.db.insert(platformSubscriptions).values({
+    userId,
+    status: 'trial',
+    tierId,
+    trialStartedAt: new Date(now.getTime() - 15 * DAY_MS),
+    trialEndsAt: new Date(now.getTime() - DAY_MS),
+  });
+}
+
+/** Waits for the package's running and queued background syncs (sync and pre-cache) to finish. */
+export async function waitForSync(app: TestApp, packageId: string): Promise<void> {
+  await waitForPackageSync(app.ctx, packageId, 60_000);
+}
+
+export function sha1Hex(data: Buffer): string {
+  return createHash('sha1').update(data).digest('hex');
+}
+
+/** Reads a stored object whole. */
+export async function readStored(app: TestApp, key: string): Promise<Buffer | undefined> {
+  const object = await app.ctx.storage.get(key);
+  if (!object) return undefined;
+  const chunks: Buffer[] = [];
+  for await (const chunk of object.stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/** Every file of a zip with its text, paths relative to the zip's root (extracted with Debian's unzip). */
+export async function zipFiles(zip: Buffer): Promise<Record<string, string>> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'packgate-zip-'));
+  try {
+    await writeFile(path.join(dir, 'dist.zip'), zip);
+    await execFileAsync('unzip', ['-q', path.join(dir, 'dist.zip'), '-d', path.join(dir, 'out')]);
+    const files: Record<string, string> = {};
+    const walk = async (folder: string, prefix: string) => {
+      for (const entry of await readdir(folder, { withFileTypes: true })) {
+        const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+        if (entry.isDirectory()) await walk(path.join(folder, entry.name), relative);
+        else files[relative] = await readFile(path.join(folder, entry.name), 'utf8');
+      }
+    };
+    await walk(path.join(dir, 'out'), '');
+    return files;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Strips the one folder every entry of a dist zip sits in (as Composer does when it extracts). */
+export function withoutTopFolder(files: Record<string, string>): Record<string, string> {
+  const tops = new Set(Object.keys(files).map((file) => file.split('/')[0]));
+  if (tops.size !== 1) throw new Error(`expected one top folder, found ${[...tops].join(', ')}`);
+  return Object.fromEntries(Object.entries(files).map(([file, text]) => [file.split('/').slice(1).join('/'), text]));
+}
+
+export type WatchedSocket = { socket: Socket; events: TaskProgressEvent[]; close(): void };
+
+/** A socket signed in as the user (cookie + authenticate) that collects every task-progress event. */
+export async function watchTasks(app: TestApp, signedIn: SignedIn): Promise<WatchedSocket> {
+  const socket = connect(app.baseUrl, {
+    path: '/socket.io',
+    transports: ['websocket'],
+    extraHeaders: { cookie: `${signedIn.cookieName}=${signedIn.cookie}` },
+    reconnection: false,
+    forceNew: true,
+  });
+  const events: TaskProgressEvent[] = [];
+  socket.on('task-progress', (event: TaskProgressEvent) => events.push(event));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('socket did not authenticate')), 5_000);
+    socket.once('authenticated', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    socket.once('authentication-error', (payload: unknown) => {
+      clearTimeout(timer);
+      reject(new Error(`authentication refused: ${JSON.stringify(payload)}`));
+    });
+    socket.emit('authenticate', { userId: signedIn.user.id });
+  });
+  return { socket, events, close: () => socket.disconnect() };
+}
+
+export const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
