@@ -1,10 +1,17 @@
-import { randomBytes } from 'node:crypto';
+import { execFile } from 'node:child_process';
+import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { promisify } from 'node:util';
+import { runGitHttpBackend } from '../support/git-fixtures.js';
 
 // A fake GitHub shaped like its public OAuth web flow and REST API (docs.github.com: "Authorizing OAuth
-// apps", "REST API endpoints for users / emails / repositories / repository contents"). One server plays
-// both parts the way GitHub Enterprise Server does: the web at `/`, the API under `/api/v3`.
+// apps", "REST API endpoints for users / emails / repositories / repository contents / webhooks", "Rate
+// limits for the REST API", "Validating webhook deliveries"). One server plays both parts the way GitHub
+// Enterprise Server does: the web at `/` (with git over smart HTTP at `/{owner}/{repo}.git`), the API under
+// `/api/v3`.
+
+const execFileAsync = promisify(execFile);
 
 export type FakeGithubEmail = {
   email: string;
@@ -33,7 +40,26 @@ export type FakeGithubRepo = {
   /** Other logins that can see the repository (collaborators). */
   collaborators: string[];
   updatedAt: string;
+  /**
+   * A bare git repository on disk served at `{webUrl}/{owner}/{name}.git` (HTTP basic auth, the token as
+   * password); the contents API reads files missing from `files` from its default branch.
+   */
+  gitDir?: string;
+  /** Webhooks created through the API. */
+  hooks: FakeGithubHook[];
 };
+
+export type FakeGithubHook = {
+  id: number;
+  events: string[];
+  active: boolean;
+  config: { url: string; content_type: string; secret?: string; insecure_ssl?: string };
+};
+
+/** What the API answers to every request while set (docs.github.com: "Rate limits for the REST API"). */
+export type FakeGithubRateLimit = { kind: 'primary'; resetAt: Date } | { kind: 'secondary'; retryAfterSeconds: number };
+
+export type FakeWebhookDelivery = { hookId: number; url: string; deliveryId: string; status: number; body: string };
 
 export type FakeGithubRequest = { method: string; path: string; headers: IncomingMessage['headers']; body: string };
 
@@ -48,12 +74,33 @@ export type FakeGitHub = {
   /** Who approves the next authorization; `null` makes GitHub answer `error=access_denied`. */
   setApprovingUser(login: string | null): void;
   addRepo(
-    repo: Partial<Omit<FakeGithubRepo, 'files'>> & { owner: string; name: string; files?: Record<string, string> },
+    repo: Partial<Omit<FakeGithubRepo, 'files' | 'hooks'>> & {
+      owner: string;
+      name: string;
+      files?: Record<string, string>;
+      hooks?: FakeGithubHook[];
+    },
   ): FakeGithubRepo;
   /** Scopes granted when the user approves (default: exactly what the app asked for). */
   setGrantedScopes(scopes: string[] | null): void;
   /** Every access token issued so far (tests check they are not stored in plaintext). */
   issuedTokens(): string[];
+  /** A token for the user without the OAuth dance, as if they had signed in (default scopes: the app's). */
+  issueToken(login: string, scopes?: string[]): string;
+  /** From now on every API request is refused with a rate-limit answer; `null` lifts it. */
+  setRateLimit(limit: FakeGithubRateLimit | null): void;
+  /** Refuses webhook creation on every repository (as for a collaborator without admin rights). */
+  setRefuseHooks(refuse: boolean): void;
+  /**
+   * Sends an event to every active hook of the repository the way GitHub does: JSON body, X-GitHub-Event,
+   * X-GitHub-Delivery, X-Hub-Signature-256 (HMAC-SHA256 of the body under the hook's secret).
+   */
+  deliverWebhook(
+    repo: FakeGithubRepo,
+    event: string,
+    payload: Record<string, unknown>,
+    options?: { deliveryId?: string; secret?: string },
+  ): Promise<FakeWebhookDelivery[]>;
   requests: FakeGithubRequest[];
   close(): Promise<void>;
 };
@@ -71,9 +118,18 @@ export async function startFakeGitHub(options: { clientId?: string; clientSecret
   const requests: FakeGithubRequest[] = [];
   let approvingUser: string | null = null;
   let grantedScopes: string[] | null = null;
+  let rateLimit: FakeGithubRateLimit | null = null;
+  let refuseHooks = false;
+  let nextHookId = 1;
   let baseUrl = '';
 
   const server = createServer((request, response) => {
+    // git's smart HTTP streams its request body to git http-backend: it is not read here.
+    const gitPath = /^\/([^/]+)\/([^/]+?)\.git(\/.*)$/.exec(new URL(request.url ?? '/', 'http://fake').pathname);
+    if (gitPath) {
+      requests.push({ method: request.method ?? 'GET', path: request.url ?? '/', headers: request.headers, body: '' });
+      return serveGit(request, response, gitPath[1]!, gitPath[2]!, gitPath[3]!);
+    }
     readBody(request)
       .then((body) => {
         const url = new URL(request.url ?? '/', baseUrl);
@@ -97,6 +153,7 @@ export async function startFakeGitHub(options: { clientId?: string; clientSecret
     if (!url.pathname.startsWith(API_PREFIX)) return json(response, 404, { message: 'Not Found' });
     const apiPath = url.pathname.slice(API_PREFIX.length);
 
+    if (rateLimit) return answerRateLimited(response, request);
     const grant = tokenGrant(request);
     if (!grant) {
       return json(response, 401, {
@@ -126,20 +183,22 @@ export async function startFakeGitHub(options: { clientId?: string; clientSecret
     if (method === 'GET' && contents) {
       const repo = visibleRepo(user, grant.scope, contents[1]!, contents[2]!);
       const filePath = decodeURIComponent(contents[3]!);
-      const file = repo?.files[filePath];
-      if (!repo || file === undefined) return json(response, 404, { message: 'Not Found', status: '404' });
-      const content = Buffer.from(file).toString('base64');
-      return json(response, 200, {
-        type: 'file',
-        encoding: 'base64',
-        size: Buffer.byteLength(file),
-        name: filePath.split('/').pop(),
-        path: filePath,
-        // GitHub wraps base64 content at 60 characters.
-        content: `${content.replace(/.{1,60}/g, '$&\n')}`,
-        sha: randomBytes(20).toString('hex'),
+      void readRepoFile(repo, filePath).then((file) => {
+        if (!repo || file === undefined) return json(response, 404, { message: 'Not Found', status: '404' });
+        answerContents(response, filePath, file);
       });
+      return;
     }
+    const byId = /^\/repositories\/(\d+)$/.exec(apiPath);
+    if (method === 'GET' && byId) {
+      const repo = repos.find((candidate) => candidate.id === Number(byId[1]));
+      if (!repo || (repo.private && !canSee(user, grant.scope, repo))) {
+        return json(response, 404, { message: 'Not Found', status: '404' });
+      }
+      return json(response, 200, presentRepo(repo));
+    }
+    const hooksPath = /^\/repos\/([^/]+)\/([^/]+)\/hooks(?:\/(\d+))?$/.exec(apiPath);
+    if (hooksPath) return routeHooks(response, method, user, grant.scope, hooksPath, body);
     const repoPath = /^\/repos\/([^/]+)\/([^/]+)$/.exec(apiPath);
     if (method === 'GET' && repoPath) {
       const repo = visibleRepo(user, grant.scope, repoPath[1]!, repoPath[2]!);
@@ -147,6 +206,146 @@ export async function startFakeGitHub(options: { clientId?: string; clientSecret
       return json(response, 200, presentRepo(repo));
     }
     json(response, 404, { message: 'Not Found', documentation_url: 'https://docs.github.com/rest' });
+  }
+
+  function answerContents(response: ServerResponse, filePath: string, file: string) {
+    const content = Buffer.from(file).toString('base64');
+    json(response, 200, {
+      type: 'file',
+      encoding: 'base64',
+      size: Buffer.byteLength(file),
+      name: filePath.split('/').pop(),
+      path: filePath,
+      // GitHub wraps base64 content at 60 characters.
+      content: `${content.replace(/.{1,60}/g, '$&\n')}`,
+      sha: randomBytes(20).toString('hex'),
+    });
+  }
+
+  async function readRepoFile(repo: FakeGithubRepo | undefined, filePath: string): Promise<string | undefined> {
+    if (!repo) return undefined;
+    if (repo.files[filePath] !== undefined) return repo.files[filePath];
+    if (!repo.gitDir) return undefined;
+    try {
+      const { stdout } = await execFileAsync('git', ['-C', repo.gitDir, 'show', `${repo.defaultBranch}:${filePath}`], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+      });
+      return stdout;
+    } catch {
+      return undefined;
+    }
+  }
+
+  function answerRateLimited(response: ServerResponse, request: IncomingMessage) {
+    const limit = rateLimit!;
+    const documentation = 'https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api';
+    if (limit.kind === 'secondary') {
+      response.setHeader('retry-after', String(limit.retryAfterSeconds));
+      return json(response, 403, {
+        message: 'You have exceeded a secondary rate limit. Please wait a few minutes before you try again.',
+        documentation_url: documentation,
+        status: '403',
+      });
+    }
+    const grant = tokenGrant(request);
+    const userId = grant ? users.get(grant.login)?.id : undefined;
+    response.setHeader('x-ratelimit-limit', '5000');
+    response.setHeader('x-ratelimit-remaining', '0');
+    response.setHeader('x-ratelimit-used', '5000');
+    response.setHeader('x-ratelimit-reset', String(Math.floor(limit.resetAt.getTime() / 1000)));
+    response.setHeader('x-ratelimit-resource', 'core');
+    json(response, 403, {
+      message: `API rate limit exceeded for user ID ${userId ?? 0}.`,
+      documentation_url: documentation,
+      status: '403',
+    });
+  }
+
+  /** Webhooks need admin rights on the repository: only its owner here; others get 404 as on GitHub. */
+  function routeHooks(
+    response: ServerResponse,
+    method: string,
+    user: FakeGithubUser,
+    scope: string,
+    match: RegExpExecArray,
+    body: string,
+  ) {
+    const repo = visibleRepo(user, scope, match[1]!, match[2]!);
+    if (!repo || repo.owner !== user.login || refuseHooks) {
+      return json(response, 404, { message: 'Not Found', status: '404' });
+    }
+    const hookId = match[3] ? Number(match[3]) : undefined;
+    if (method === 'POST' && hookId === undefined) {
+      let input: { name?: string; active?: boolean; events?: string[]; config?: FakeGithubHook['config'] };
+      try {
+        input = JSON.parse(body) as typeof input;
+      } catch {
+        return json(response, 400, { message: 'Problems parsing JSON' });
+      }
+      if (!input.config?.url) {
+        return json(response, 422, { message: 'Validation Failed', errors: [{ field: 'url', code: 'missing' }] });
+      }
+      const hook: FakeGithubHook = {
+        id: nextHookId++,
+        events: input.events ?? ['push'],
+        active: input.active ?? true,
+        config: { ...input.config, content_type: input.config.content_type ?? 'form' },
+      };
+      repo.hooks.push(hook);
+      return json(response, 201, presentHook(repo, hook));
+    }
+    if (method === 'GET' && hookId === undefined) {
+      return json(
+        response,
+        200,
+        repo.hooks.map((hook) => presentHook(repo, hook)),
+      );
+    }
+    const index = repo.hooks.findIndex((hook) => hook.id === hookId);
+    if (index === -1) return json(response, 404, { message: 'Not Found', status: '404' });
+    if (method === 'DELETE') {
+      repo.hooks.splice(index, 1);
+      response.writeHead(204).end();
+      return;
+    }
+    if (method === 'GET') return json(response, 200, presentHook(repo, repo.hooks[index]!));
+    json(response, 404, { message: 'Not Found', status: '404' });
+  }
+
+  function presentHook(repo: FakeGithubRepo, hook: FakeGithubHook) {
+    const { secret, ...config } = hook.config;
+    return {
+      type: 'Repository',
+      id: hook.id,
+      name: 'web',
+      active: hook.active,
+      events: hook.events,
+      // GitHub never shows a hook's secret back.
+      config: { ...config, ...(secret ? { secret: '********' } : {}) },
+      url: `${baseUrl}${API_PREFIX}/repos/${repo.owner}/${repo.name}/hooks/${hook.id}`,
+    };
+  }
+
+  /** Private repositories need HTTP basic auth with a token that can see them (any user name, as on GitHub). */
+  function serveGit(request: IncomingMessage, response: ServerResponse, owner: string, name: string, rest: string) {
+    const repo = repos.find(
+      (candidate) =>
+        candidate.owner.toLowerCase() === owner.toLowerCase() && candidate.name.toLowerCase() === name.toLowerCase(),
+    );
+    const basic = /^basic\s+(\S+)$/i.exec(request.headers.authorization ?? '');
+    const password = basic ? Buffer.from(basic[1]!, 'base64').toString('utf8').split(':').slice(1).join(':') : '';
+    const grant = password ? tokens.get(password) : undefined;
+    const user = grant ? users.get(grant.login) : undefined;
+    const allowed = repo?.gitDir && (!repo.private || (user && grant && canSee(user, grant.scope, repo)));
+    if (!allowed) {
+      if (!grant) {
+        response.writeHead(401, { 'www-authenticate': 'Basic realm="GitHub"' }).end('Unauthorized');
+      } else {
+        response.writeHead(404, { 'content-type': 'text/plain' }).end('Repository not found.');
+      }
+      return;
+    }
+    runGitHttpBackend(request, response, { projectRoot: repo.gitDir!, pathInfo: decodeURIComponent(rest) });
   }
 
   function authorize(response: ServerResponse, url: URL) {
@@ -333,11 +532,51 @@ export async function startFakeGitHub(options: { clientId?: string; clientSecret
         files: input.files ?? {},
         collaborators: input.collaborators ?? [],
         updatedAt: input.updatedAt ?? new Date().toISOString(),
+        gitDir: input.gitDir,
+        hooks: input.hooks ?? [],
       };
       repos.push(repo);
       return repo;
     },
     issuedTokens: () => [...tokens.keys()],
+    issueToken(login, scopes = ['read:user', 'user:email', 'repo']) {
+      if (!users.has(login)) throw new Error(`no fake GitHub user ${login}`);
+      const token = `gho_${randomBytes(18).toString('base64url')}`;
+      tokens.set(token, { login, scope: scopes.join(',') });
+      return token;
+    },
+    setRateLimit(limit) {
+      rateLimit = limit;
+    },
+    setRefuseHooks(refuse) {
+      refuseHooks = refuse;
+    },
+    async deliverWebhook(repo, event, payload, options = {}) {
+      const deliveries: FakeWebhookDelivery[] = [];
+      for (const hook of repo.hooks.filter((candidate) => candidate.active)) {
+        const body = JSON.stringify(payload);
+        const deliveryId = options.deliveryId ?? randomUUID();
+        const secret = options.secret ?? hook.config.secret;
+        const headers: Record<string, string> = {
+          'content-type': 'application/json',
+          'user-agent': 'GitHub-Hookshot/fake',
+          'x-github-event': event,
+          'x-github-delivery': deliveryId,
+          'x-github-hook-id': String(hook.id),
+        };
+        if (secret)
+          headers['x-hub-signature-256'] = `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`;
+        const answer = await fetch(hook.config.url, { method: 'POST', headers, body });
+        deliveries.push({
+          hookId: hook.id,
+          url: hook.config.url,
+          deliveryId,
+          status: answer.status,
+          body: await answer.text(),
+        });
+      }
+      return deliveries;
+    },
     requests,
     close: () =>
       new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import { execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -229,49 +229,7 @@ export async function serveGitOverHttp(
       return;
     }
     const url = new URL(request.url ?? '/', 'http://localhost');
-    const child = spawn('git', ['http-backend'], {
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        GIT_CONFIG_NOSYSTEM: '1',
-        GIT_CONFIG_GLOBAL: '/dev/null',
-        GIT_PROJECT_ROOT: rootDir,
-        GIT_HTTP_EXPORT_ALL: '1',
-        GATEWAY_INTERFACE: 'CGI/1.1',
-        REQUEST_METHOD: request.method ?? 'GET',
-        PATH_INFO: decodeURIComponent(url.pathname),
-        QUERY_STRING: url.search.replace(/^\?/, ''),
-        CONTENT_TYPE: request.headers['content-type'] ?? '',
-        HTTP_CONTENT_ENCODING: request.headers['content-encoding'] ?? '',
-        GIT_PROTOCOL: String(request.headers['git-protocol'] ?? ''),
-        REMOTE_ADDR: '127.0.0.1',
-      },
-      stdio: ['pipe', 'pipe', 'ignore'],
-    });
-    request.pipe(child.stdin);
-    let head = Buffer.alloc(0);
-    let headersSent = false;
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (headersSent) {
-        response.write(chunk);
-        return;
-      }
-      head = Buffer.concat([head, chunk]);
-      const end = head.indexOf('\r\n\r\n');
-      if (end === -1) return;
-      const headers: Record<string, string> = {};
-      let status = 200;
-      for (const line of head.subarray(0, end).toString('latin1').split('\r\n')) {
-        const colon = line.indexOf(':');
-        const name = line.slice(0, colon).trim();
-        const value = line.slice(colon + 1).trim();
-        if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10);
-        else headers[name] = value;
-      }
-      response.writeHead(status, headers);
-      headersSent = true;
-      response.write(head.subarray(end + 4));
-    });
-    child.on('close', () => response.end());
+    runGitHttpBackend(request, response, { projectRoot: rootDir, pathInfo: decodeURIComponent(url.pathname) });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address() as { port: number };
@@ -284,4 +242,60 @@ export async function serveGitOverHttp(
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * Answers one smart-HTTP request with `git http-backend` (as CGI): the repository is `projectRoot` joined with
+ * `pathInfo` minus git's own suffix (`/info/refs`, `/git-upload-pack`), so `pathInfo` may be `/info/refs`
+ * with `projectRoot` the repository itself.
+ */
+export function runGitHttpBackend(
+  request: IncomingMessage,
+  response: ServerResponse,
+  options: { projectRoot: string; pathInfo: string },
+): void {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const child = spawn('git', ['http-backend'], {
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      GIT_CONFIG_NOSYSTEM: '1',
+      GIT_CONFIG_GLOBAL: '/dev/null',
+      GIT_PROJECT_ROOT: options.projectRoot,
+      GIT_HTTP_EXPORT_ALL: '1',
+      GATEWAY_INTERFACE: 'CGI/1.1',
+      REQUEST_METHOD: request.method ?? 'GET',
+      PATH_INFO: options.pathInfo,
+      QUERY_STRING: url.search.replace(/^\?/, ''),
+      CONTENT_TYPE: request.headers['content-type'] ?? '',
+      HTTP_CONTENT_ENCODING: request.headers['content-encoding'] ?? '',
+      GIT_PROTOCOL: String(request.headers['git-protocol'] ?? ''),
+      REMOTE_ADDR: '127.0.0.1',
+    },
+    stdio: ['pipe', 'pipe', 'ignore'],
+  });
+  request.pipe(child.stdin);
+  let head = Buffer.alloc(0);
+  let headersSent = false;
+  child.stdout.on('data', (chunk: Buffer) => {
+    if (headersSent) {
+      response.write(chunk);
+      return;
+    }
+    head = Buffer.concat([head, chunk]);
+    const end = head.indexOf('\r\n\r\n');
+    if (end === -1) return;
+    const headers: Record<string, string> = {};
+    let status = 200;
+    for (const line of head.subarray(0, end).toString('latin1').split('\r\n')) {
+      const colon = line.indexOf(':');
+      const name = line.slice(0, colon).trim();
+      const value = line.slice(colon + 1).trim();
+      if (name.toLowerCase() === 'status') status = Number.parseInt(value, 10);
+      else headers[name] = value;
+    }
+    response.writeHead(status, headers);
+    headersSent = true;
+    response.write(head.subarray(end + 4));
+  });
+  child.on('close', () => response.end());
 }

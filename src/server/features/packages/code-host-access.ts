@@ -56,8 +56,9 @@ export function codeHostAppError(ctx: AppContext, error: CodeHostError): AppErro
         suggestion: 'Open the Dashboard and click Connect GitHub to authorise Packgate again.',
       });
     case 'RATE_LIMITED': {
+      // The host's reset time is wall-clock time, like the moment the client will retry.
       const seconds = error.options.retryAt
-        ? Math.max(1, Math.ceil((error.options.retryAt.getTime() - ctx.clock.now().getTime()) / 1000))
+        ? Math.max(1, Math.ceil((error.options.retryAt.getTime() - Date.now()) / 1000))
         : 60;
       return new AppError(
         'RATE_LIMITED',

@@ -160,6 +160,7 @@ describe('creating a package', () => {
   });
 
   it('lists the seller’s packages newest first', async () => {
+    app.clock.advance(1000);
     const second = await createPackage(sellerA, { githubRepoId: 'acme/tool.git', packageName: 'acme/tool' });
     expect(second.response.status).toBe(201);
     await waitForSync(app, second.body.id);
