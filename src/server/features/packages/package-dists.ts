@@ -71,10 +71,16 @@ function buildDistOnce(ctx: AppContext, pkg: PackageRow, commit: string): Promis
 async function buildDist(ctx: AppContext, pkg: PackageRow, commit: string): Promise<DistInfo> {
   const key = distKeyFor(pkg.id, commit);
   const dist = (await findStoredDist(ctx, pkg.id, commit, key)) ?? (await archiveIntoStorage(ctx, pkg, commit, key));
+  const ofCommit = and(eq(packageVersions.packageId, pkg.id), eq(packageVersions.commit, commit));
+  const published = await ctx.db.select({ sha1: packageVersions.distSha1 }).from(packageVersions).where(ofCommit);
   await ctx.db
     .update(packageVersions)
     .set({ distKey: dist.key, distSha1: dist.sha1, distSize: dist.size })
-    .where(and(eq(packageVersions.packageId, pkg.id), eq(packageVersions.commit, commit)));
+    .where(ofCommit);
+  if (published.some((row) => row.sha1 !== null && row.sha1 !== dist.sha1)) {
+    // A rebuilt zip with other bytes (another git version) changes dist.shasum: clients must refetch metadata.
+    await ctx.db.update(packages).set({ metadataUpdatedAt: ctx.clock.now() }).where(eq(packages.id, pkg.id));
+  }
   return dist;
 }
 

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPackageRepository, type PackageRepository } from '../../../../test/support/git-fixtures.js';
 import {
@@ -18,7 +19,9 @@ import { type SignedIn, signInAdmin, signInSeller } from '../../../../test/suppo
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { CreatePackageResponse, Package, PackageDetail } from '../../../contract/packages.js';
 import type { TaskProgressEvent } from '../../../contract/realtime.js';
+import { tasks } from '../../db/schema/index.js';
 import { distKeyFor } from './package-dists.js';
+import { syncPackage } from './package-sync.js';
 
 // The packages feature over HTTP with the embedded code host: git repositories in DATA_DIR/repos.
 
@@ -192,6 +195,8 @@ describe('creating a package', () => {
     ]);
     expect(after.metadataUpdatedAt).not.toBe(before.metadataUpdatedAt);
     expect(after.versions.every((version) => version.isCached)).toBe(true);
+    // The tag and the branch share a commit, and so one zip.
+    expect(after.versions[0]!.distSha1).toBe(after.versions[1]!.distSha1);
     expect(await app.ctx.storage.head(distKeyFor(created.id, oldMain))).toBeUndefined();
     const zip = await readStored(app, distKeyFor(created.id, released.commit));
     expect(withoutTopFolder(await zipFiles(zip!))).toEqual(released.files);
@@ -205,6 +210,19 @@ describe('creating a package', () => {
     const after = await detail(sellerA, created.id);
     expect(after.metadataUpdatedAt).toBe(before.metadataUpdatedAt);
     expect(after.lastSyncedAt).not.toBe(before.lastSyncedAt);
+  });
+
+  it('runs one sync per package at a time: a request during a sync queues one more, later ones join it', async () => {
+    const first = await syncPackage(app.ctx, created.id, { userId: sellerA.user.id });
+    const second = await syncPackage(app.ctx, created.id, { userId: sellerA.user.id });
+    const third = await syncPackage(app.ctx, created.id, { userId: sellerA.user.id });
+    expect(second.taskId).not.toBe(first.taskId);
+    expect(third.taskId).toBe(second.taskId);
+    const [firstOutcome, secondOutcome] = await Promise.all([first.done, second.done]);
+    expect(firstOutcome).toMatchObject({ status: 'ready', versionCount: 4 });
+    expect(secondOutcome).toMatchObject({ status: 'ready', versionCount: 4, changed: false });
+    const [queuedTask] = await app.ctx.db.select().from(tasks).where(eq(tasks.id, second.taskId));
+    expect(queuedTask).toMatchObject({ status: 'completed' });
   });
 
   it('builds a zip again on demand once the cache and the mirror are gone', async () => {
