@@ -1,7 +1,7 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { listReferences, readFilesAt } from '../../adapters/git/git-repository.js';
 import type { AppContext } from '../../context.js';
-import { packages, packageVersions } from '../../db/schema/index.js';
+import { packages, packageVersions, tasks } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { type RunningTask, startTask } from '../tasks/tasks.service.js';
 import { describeSyncFailure } from './code-host-access.js';
@@ -109,6 +109,30 @@ export async function waitForPackageSync(ctx: AppContext, packageId: string, tim
   const handle = await slot.queued?.catch(() => undefined);
   const settled = Promise.allSettled([slot.tail, handle?.done]);
   await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
+}
+
+export const INTERRUPTED_SYNC_MESSAGE =
+  'The sync was interrupted by a server restart. Refresh the package to sync it again.';
+
+/**
+ * At start-up: syncs are in-process, so a package left `syncing` (and its task left running) by a stopped
+ * process would wait forever. They are marked failed so that the seller can refresh. Another process's sync
+ * that is still running simply overwrites this when it finishes.
+ */
+export async function recoverInterruptedSyncs(ctx: AppContext): Promise<void> {
+  const now = ctx.clock.now();
+  const recovered = await ctx.db
+    .update(packages)
+    .set({ syncStatus: 'failed', syncError: INTERRUPTED_SYNC_MESSAGE })
+    .where(eq(packages.syncStatus, 'syncing'))
+    .returning({ id: packages.id });
+  await ctx.db
+    .update(tasks)
+    .set({ status: 'failed', message: INTERRUPTED_SYNC_MESSAGE, updatedAt: now })
+    .where(
+      and(inArray(tasks.status, ['started', 'progress']), inArray(tasks.type, ['github-sync', 'package-pre-cache'])),
+    );
+  if (recovered.length > 0) ctx.log.warn({ packages: recovered.length }, 'marked interrupted package syncs as failed');
 }
 
 async function findPackage(ctx: AppContext, packageId: string): Promise<PackageRow | undefined> {

@@ -19,9 +19,9 @@ import { type SignedIn, signInAdmin, signInSeller } from '../../../../test/suppo
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { CreatePackageResponse, Package, PackageDetail } from '../../../contract/packages.js';
 import type { TaskProgressEvent } from '../../../contract/realtime.js';
-import { tasks } from '../../db/schema/index.js';
+import { packages, tasks } from '../../db/schema/index.js';
 import { distKeyFor } from './package-dists.js';
-import { syncPackage } from './package-sync.js';
+import { recoverInterruptedSyncs, syncPackage } from './package-sync.js';
 
 // The packages feature over HTTP with the embedded code host: git repositories in DATA_DIR/repos.
 
@@ -292,6 +292,25 @@ describe('task progress', () => {
     expect(pkg.versions.map((version) => version.version)).toEqual(['dev-main', 'v0.1.0']);
     const tasks = (await (await sellerA.client.get('/api/tasks')).json()) as TaskProgressEvent[];
     expect(tasks.find((task) => task.taskId === taskId)).toMatchObject({ status: 'failed', message: pkg.syncError });
+  });
+});
+
+describe('after a restart', () => {
+  it('marks syncs a stopped process left running as failed, so that the seller can refresh', async () => {
+    const { body } = await createPackage(sellerA, { githubRepoId: 'acme/sprocket.git', packageName: 'acme/sprocket' });
+    await waitForSync(app, body.id);
+    await app.ctx.db.update(packages).set({ syncStatus: 'syncing' }).where(eq(packages.id, body.id));
+    await app.ctx.db.update(tasks).set({ status: 'progress' }).where(eq(tasks.id, body.taskId));
+
+    await recoverInterruptedSyncs(app.ctx);
+
+    expect(await detail(sellerA, body.id)).toMatchObject({
+      syncStatus: 'failed',
+      syncError: 'The sync was interrupted by a server restart. Refresh the package to sync it again.',
+    });
+    const [task] = await app.ctx.db.select().from(tasks).where(eq(tasks.id, body.taskId));
+    expect(task!.status).toBe('failed');
+    await sellerA.client.delete(`/api/repositories/${body.id}`);
   });
 });
 

@@ -15,7 +15,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { authenticated, requireUser } from '../../http/guards.js';
 import { receiveGithubWebhook } from './github-webhook.service.js';
-import { waitForPackageSyncs } from './package-sync.js';
+import { recoverInterruptedSyncs, waitForPackageSyncs } from './package-sync.js';
 import * as packages from './packages.service.js';
 
 /** GitHub caps webhook payloads at 25 MB; a push of tags and branches is far smaller. */
@@ -27,6 +27,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const api = app.withTypeProvider<ZodTypeProvider>();
   const noStore = { 'cache-control': 'no-store' };
 
+  await recoverInterruptedSyncs(ctx);
   api.addHook('onClose', async () => {
     await waitForPackageSyncs(ctx, SHUTDOWN_WAIT_MS);
   });
