@@ -1,0 +1,303 @@
+import { CheckCircle2, FileCode2, GitBranch, Loader2, Lock, RefreshCw } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../components/ui/dialog';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { Switch } from '../../components/ui/switch';
+import { Textarea } from '../../components/ui/textarea';
+import { toast } from '../../components/ui/use-toast';
+import { errorMessage } from '../../lib/api-error';
+import { cn } from '../../lib/cn';
+import { REPOSITORY_REFRESH_DELAY_MS } from '../../lib/constants';
+import { type CodeHostRepository, useCodeHostRepositories, useCreatePackage } from './package-hooks';
+import { newPackageProblem, type PackageDetails, prefillPackageDetails } from './package-rules';
+
+const emptyDetails: PackageDetails = { packageName: '', description: '' };
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Add New Package (spec seller-app §2, §4, §5): pick a repository, then name the package. */
+export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  const repositories = useCodeHostRepositories(open);
+  const create = useCreatePackage();
+  const [selected, setSelected] = useState<CodeHostRepository>();
+  const [details, setDetails] = useState<PackageDetails>(emptyDetails);
+  const [isActive, setIsActive] = useState(true);
+  const [isRefreshing, setIsRefreshing] = useState(false);
+
+  const reset = () => {
+    setSelected(undefined);
+    setDetails(emptyDetails);
+    setIsActive(true);
+    create.reset();
+  };
+
+  const close = () => {
+    onOpenChange(false);
+    reset();
+  };
+
+  const select = (repository: CodeHostRepository) => {
+    if (!repository.hasComposerJson) return;
+    setDetails((current) => prefillPackageDetails(current, selected, repository));
+    setSelected(repository);
+  };
+
+  const refresh = async () => {
+    setIsRefreshing(true);
+    try {
+      await wait(REPOSITORY_REFRESH_DELAY_MS);
+      const result = await repositories.refetch();
+      if (result.isError) throw result.error;
+      const count = result.data?.length ?? 0;
+      toast({
+        title: 'Repositories Updated!',
+        description: `${count} ${count === 1 ? 'repository' : 'repositories'} found`,
+      });
+    } catch {
+      toast({
+        variant: 'destructive',
+        title: 'Refresh Failed',
+        description: 'Failed to refresh repositories from GitHub',
+      });
+    } finally {
+      setIsRefreshing(false);
+    }
+  };
+
+  const problem = newPackageProblem(selected, details.packageName);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (problem || !selected) {
+      toast({ variant: 'destructive', title: 'Error', description: problem });
+      return;
+    }
+    create.mutate(
+      {
+        githubRepoId: selected.githubId,
+        fullName: selected.fullName,
+        packageName: details.packageName.trim(),
+        description: details.description.trim() || null,
+        isActive,
+      },
+      { onSuccess: close },
+    );
+  };
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : !create.isPending && close())}>
+      <DialogContent className="max-w-4xl">
+        <DialogHeader>
+          <DialogTitle>Add New Package</DialogTitle>
+          <DialogDescription>
+            Turn a private repository with a composer.json into a Composer package your license holders can install.
+          </DialogDescription>
+        </DialogHeader>
+
+        <form id="add-package-form" onSubmit={submit} className="grid gap-6 md:grid-cols-2">
+          <section className="min-w-0 space-y-3" aria-labelledby="add-package-step-1">
+            <div className="flex items-center justify-between gap-2">
+              <StepHeading id="add-package-step-1" step={1} title="Select Repository" done={Boolean(selected)} />
+              <Button
+                type="button"
+                variant="outline"
+                size="sm"
+                onClick={refresh}
+                disabled={isRefreshing || repositories.isFetching}
+              >
+                <RefreshCw className={cn((isRefreshing || repositories.isFetching) && 'animate-spin')} />
+                Refresh
+              </Button>
+            </div>
+            <RepositoryList
+              repositories={repositories.data}
+              isLoading={repositories.isLoading}
+              error={repositories.isError ? errorMessage(repositories.error, 'Failed to load repositories') : undefined}
+              selectedId={selected?.githubId}
+              onSelect={select}
+            />
+          </section>
+
+          <section className="min-w-0 space-y-4" aria-labelledby="add-package-step-2">
+            <StepHeading
+              id="add-package-step-2"
+              step={2}
+              title="Package Details"
+              done={Boolean(selected && details.packageName.trim())}
+            />
+            <fieldset disabled={!selected} className="space-y-4 disabled:opacity-60">
+              <div className="space-y-2">
+                <Label htmlFor="add-package-name">Package Name *</Label>
+                <Input
+                  id="add-package-name"
+                  className="font-mono"
+                  placeholder="vendor/package"
+                  value={details.packageName}
+                  onChange={(event) => setDetails({ ...details, packageName: event.target.value })}
+                  autoComplete="off"
+                  required
+                />
+                <p className="text-xs text-muted-foreground">
+                  What license holders type after composer require: vendor/package, lower case.
+                </p>
+              </div>
+              <div className="space-y-2">
+                <Label htmlFor="add-package-description">Description</Label>
+                <Textarea
+                  id="add-package-description"
+                  placeholder="What the package does"
+                  value={details.description}
+                  onChange={(event) => setDetails({ ...details, description: event.target.value })}
+                  rows={3}
+                />
+              </div>
+              <div className="flex items-center justify-between gap-4 rounded-md border p-3">
+                <div className="space-y-0.5">
+                  <Label htmlFor="add-package-active">Active</Label>
+                  <p className="text-xs text-muted-foreground">Only active packages can be installed.</p>
+                </div>
+                <Switch id="add-package-active" checked={isActive} onCheckedChange={setIsActive} />
+              </div>
+            </fieldset>
+            <NextSteps />
+          </section>
+        </form>
+
+        <DialogFooter className="items-center gap-2 sm:justify-between">
+          <p className="text-sm text-muted-foreground" aria-live="polite">
+            {problem}
+          </p>
+          <div className="flex flex-col-reverse gap-2 sm:flex-row">
+            <Button type="button" variant="outline" onClick={close} disabled={create.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" form="add-package-form" disabled={Boolean(problem) || create.isPending}>
+              {create.isPending && <Loader2 className="animate-spin" />}
+              Create Package
+            </Button>
+          </div>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function StepHeading({ id, step, title, done }: { id: string; step: number; title: string; done: boolean }) {
+  return (
+    <h3 id={id} className="flex items-center gap-2 text-sm font-semibold">
+      <span
+        className={cn(
+          'flex size-6 items-center justify-center rounded-full text-xs',
+          done ? 'bg-green-600 text-white' : 'bg-primary text-primary-foreground',
+        )}
+      >
+        {done ? <CheckCircle2 className="size-4" /> : step}
+      </span>
+      {title}
+    </h3>
+  );
+}
+
+function RepositoryList({
+  repositories,
+  isLoading,
+  error,
+  selectedId,
+  onSelect,
+}: {
+  repositories: CodeHostRepository[] | undefined;
+  isLoading: boolean;
+  error: string | undefined;
+  selectedId: string | undefined;
+  onSelect: (repository: CodeHostRepository) => void;
+}) {
+  const frame = 'h-80 overflow-y-auto rounded-md border';
+  if (isLoading) {
+    return (
+      <div className={cn(frame, 'flex items-center justify-center gap-2 text-sm text-muted-foreground')}>
+        <Loader2 className="size-4 animate-spin" /> Loading repositories...
+      </div>
+    );
+  }
+  if (error) {
+    return (
+      <div className={cn(frame, 'flex items-center justify-center p-6 text-center text-sm text-destructive')}>
+        {error}
+      </div>
+    );
+  }
+  if (!repositories?.length) {
+    return (
+      <div className={cn(frame, 'flex flex-col items-center justify-center gap-2 p-6 text-center')}>
+        <GitBranch className="size-8 text-muted-foreground" />
+        <p className="font-medium">No repositories found</p>
+        <p className="text-sm text-muted-foreground">
+          Make sure you have private repositories with a composer.json file in their default branch.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <div className={cn(frame, 'divide-y')} role="radiogroup" aria-label="Repositories">
+      {repositories.map((repository) => {
+        const isSelected = repository.githubId === selectedId;
+        return (
+          // biome-ignore lint/a11y/useSemanticElements: a whole row is the choice, with its badge and description
+          <button
+            key={repository.githubId}
+            type="button"
+            role="radio"
+            aria-checked={isSelected}
+            disabled={!repository.hasComposerJson}
+            onClick={() => onSelect(repository)}
+            className={cn(
+              'flex w-full items-start gap-3 p-3 text-left transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring',
+              repository.hasComposerJson ? 'hover:bg-accent' : 'cursor-not-allowed opacity-50',
+              isSelected && 'bg-primary/10 hover:bg-primary/10',
+            )}
+            data-testid="repository-option"
+          >
+            <Lock className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
+            <span className="min-w-0 flex-1">
+              <span className="block truncate text-sm font-medium">{repository.fullName}</span>
+              {repository.description && (
+                <span className="block truncate text-xs text-muted-foreground">{repository.description}</span>
+              )}
+            </span>
+            {repository.hasComposerJson ? (
+              <Badge variant="outline" className="shrink-0 gap-1">
+                <FileCode2 className="size-3" /> composer.json
+              </Badge>
+            ) : (
+              <Badge variant="secondary" className="shrink-0">
+                No composer.json
+              </Badge>
+            )}
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+function NextSteps() {
+  return (
+    <div className="rounded-md border border-primary/20 bg-primary/5 p-4 text-sm">
+      <p className="font-semibold">Next Steps</p>
+      <ol className="mt-2 list-decimal space-y-1 pl-5 text-muted-foreground">
+        <li>Packgate reads the repository's tags and branches; the progress shows at the bottom left.</li>
+        <li>Grant access: a temporary license from the package's menu, or licenses through the API.</li>
+        <li>License holders follow the Setup Guide, with the token from their e-mail.</li>
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,245 @@
+import { Loader2, PackagePlus, Plus, Search } from 'lucide-react';
+import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
+import { useSearchParams } from 'wouter';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent } from '../../components/ui/card';
+import { Input } from '../../components/ui/input';
+import { NativeSelect } from '../../components/ui/native-select';
+import { Tabs } from '../../components/ui/tabs';
+import { errorMessage } from '../../lib/api-error';
+import { cn } from '../../lib/cn';
+import { isAdmin, useCurrentUser } from '../../lib/current-user';
+import { useRepositoryUrl } from '../../lib/repository-url';
+import { useSubscriptionStatus } from '../../lib/subscriptions/subscription-status';
+import { useTaskProgress } from '../../lib/task-progress';
+import { AddPackageDialog } from './add-package-dialog';
+import { EditPackageDialog } from './edit-package-dialog';
+import { type PackageAction, PackageCard } from './package-card';
+import {
+  type Package,
+  useDeletePackage,
+  usePackages,
+  useRefetchPackagesAfterSync,
+  useRefreshPackage,
+} from './package-hooks';
+import {
+  addPackageAvailability,
+  filterPackages,
+  isPackageFilter,
+  type PackageFilter,
+  packageFilters,
+} from './package-rules';
+import { SetupGuideDialog } from './setup-guide-dialog';
+import { StatCards } from './stat-cards';
+
+const managementTabs = [
+  { value: 'overview', label: 'Overview' },
+  { value: 'access', label: 'Access Management' },
+] as const;
+type ManagementTab = (typeof managementTabs)[number]['value'];
+
+const ADD_PACKAGE_ACTION = 'add-package';
+
+/** The package a dialog of another domain acts on; the app shell supplies those dialogs. */
+export type PackageRef = Pick<Package, 'id' | 'packageName'>;
+
+export type ManagementPageProps = {
+  /** The Access Management tab's content, rendered only while that tab is open. */
+  accessManagement: ReactNode;
+  /** The Temporary Licenses dialog of a package; open while `pkg` is set. */
+  TemporaryLicensesDialog: ComponentType<{ pkg: PackageRef | undefined; onClose: () => void }>;
+};
+
+/** /management (spec seller-app §2): packages with their stat cards, dialogs, and the license holders. */
+export function ManagementPage({ accessManagement, TemporaryLicensesDialog }: ManagementPageProps) {
+  const [params, setParams] = useSearchParams();
+  const tab: ManagementTab = params.get('tab') === 'access' ? 'access' : 'overview';
+  const { data: user } = useCurrentUser();
+  const status = useSubscriptionStatus();
+  const availability = addPackageAvailability(isAdmin(user), status.data);
+  const isStatusKnown = isAdmin(user) || !status.isLoading;
+  const [isAddOpen, setIsAddOpen] = useState(false);
+  const wantsAddPackage = params.get('action') === ADD_PACKAGE_ACTION;
+
+  useRefetchPackagesAfterSync();
+  // The floating task widget sits over the bottom left: leave room to scroll the last cards above it.
+  const hasTaskWidget = useTaskProgress().tasks.length > 0;
+
+  // ?action=add-package opens the dialog once, then leaves the address (spec §2).
+  useEffect(() => {
+    if (!wantsAddPackage || !isStatusKnown) return;
+    if (availability.isEnabled) setIsAddOpen(true);
+    setParams(
+      (current) => {
+        current.delete('action');
+        return current;
+      },
+      { replace: true },
+    );
+  }, [wantsAddPackage, isStatusKnown, availability.isEnabled, setParams]);
+
+  return (
+    <div className={cn('container mx-auto space-y-6 px-4 py-10', hasTaskWidget && 'pb-72')}>
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-3xl font-bold tracking-tight">Repository Management</h1>
+          <p className="text-muted-foreground">Your packages, who may install them, and how much they are used.</p>
+        </div>
+        {availability.isVisible && (
+          <Button
+            onClick={() => setIsAddOpen(true)}
+            disabled={!availability.isEnabled}
+            title={availability.isEnabled ? undefined : 'Subscribe to add packages'}
+          >
+            <Plus /> Add Package
+          </Button>
+        )}
+      </div>
+      <Tabs
+        label="Management sections"
+        tabs={[...managementTabs]}
+        value={tab}
+        onValueChange={(next) =>
+          setParams(
+            (current) => {
+              if (next === 'overview') current.delete('tab');
+              else current.set('tab', next);
+              return current;
+            },
+            { replace: true },
+          )
+        }
+      >
+        {tab === 'overview' ? (
+          <Overview
+            TemporaryLicensesDialog={TemporaryLicensesDialog}
+            onAddPackage={availability.isEnabled ? () => setIsAddOpen(true) : undefined}
+          />
+        ) : (
+          accessManagement
+        )}
+      </Tabs>
+      <AddPackageDialog open={isAddOpen} onOpenChange={setIsAddOpen} />
+    </div>
+  );
+}
+
+type OpenDialog = { action: Exclude<PackageAction, 'refresh'>; pkg: Package } | undefined;
+
+function Overview({
+  TemporaryLicensesDialog,
+  onAddPackage,
+}: Pick<ManagementPageProps, 'TemporaryLicensesDialog'> & { onAddPackage?: () => void }) {
+  const packages = usePackages();
+  const repositoryUrl = useRepositoryUrl();
+  const [search, setSearch] = useState('');
+  const [filter, setFilter] = useState<PackageFilter>('all');
+  const [dialog, setDialog] = useState<OpenDialog>();
+  const remove = useDeletePackage();
+  const refresh = useRefreshPackage();
+
+  const onAction = (action: PackageAction, pkg: Package) => {
+    if (action === 'refresh') refresh.mutate(pkg);
+    else setDialog({ action, pkg });
+  };
+  const close = () => setDialog(undefined);
+  const openFor = (action: NonNullable<OpenDialog>['action']) => (dialog?.action === action ? dialog.pkg : undefined);
+  const all = packages.data ?? [];
+  const shown = filterPackages(all, search, filter);
+  const deleting = openFor('delete');
+
+  return (
+    <div className="space-y-6">
+      <StatCards />
+      <div className="flex flex-col gap-3 sm:flex-row">
+        <div className="relative flex-1">
+          <Search className="absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
+          <Input
+            type="search"
+            className="pl-9"
+            placeholder="Search packages..."
+            aria-label="Search packages"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+          />
+        </div>
+        <NativeSelect
+          className="sm:w-48"
+          aria-label="Filter packages"
+          value={filter}
+          onChange={(event) => isPackageFilter(event.target.value) && setFilter(event.target.value)}
+        >
+          {packageFilters.map((option) => (
+            <option key={option.value} value={option.value}>
+              {option.label}
+            </option>
+          ))}
+        </NativeSelect>
+      </div>
+
+      {packages.isLoading ? (
+        <p className="flex items-center justify-center gap-2 py-16 text-muted-foreground">
+          <Loader2 className="size-5 animate-spin" /> Loading packages...
+        </p>
+      ) : packages.isError ? (
+        <EmptyState
+          title="Unable to load packages"
+          text={errorMessage(packages.error, 'Please try again in a moment.')}
+        />
+      ) : all.length === 0 ? (
+        <EmptyState
+          title="No packages yet"
+          text="Add a private repository with a composer.json to start licensing it."
+          action={
+            onAddPackage && (
+              <Button onClick={onAddPackage}>
+                <Plus /> Add Package
+              </Button>
+            )
+          }
+        />
+      ) : shown.length === 0 ? (
+        <EmptyState title="No packages match" text="Try another search or filter." />
+      ) : (
+        <div className="grid gap-4 md:grid-cols-2 xl:grid-cols-3">
+          {shown.map((pkg) => (
+            <PackageCard key={pkg.id} pkg={pkg} repositoryUrl={repositoryUrl} onAction={onAction} />
+          ))}
+        </div>
+      )}
+
+      <EditPackageDialog pkg={openFor('edit')} onClose={close} />
+      <SetupGuideDialog pkg={openFor('setup-guide')} repositoryUrl={repositoryUrl} onClose={close} />
+      <TemporaryLicensesDialog pkg={openFor('temporary-licenses')} onClose={close} />
+      <ConfirmDialog
+        open={Boolean(deleting)}
+        onOpenChange={(open) => !open && close()}
+        variant="destructive"
+        title="Delete Repository"
+        description={
+          <>
+            Delete <span className="font-mono font-medium text-foreground">{deleting?.packageName}</span>? Its licenses
+            are deleted with it and license holders can no longer install it. This cannot be undone.
+          </>
+        }
+        confirmText="Delete"
+        isPending={remove.isPending}
+        onConfirm={() => deleting && remove.mutate(deleting, { onSettled: close })}
+      />
+    </div>
+  );
+}
+
+function EmptyState({ title, text, action }: { title: string; text: string; action?: ReactNode }) {
+  return (
+    <Card className="border-dashed">
+      <CardContent className="flex flex-col items-center gap-3 py-14 text-center">
+        <PackagePlus className="size-10 text-muted-foreground" />
+        <p className="text-lg font-semibold">{title}</p>
+        <p className="max-w-md text-sm text-muted-foreground">{text}</p>
+        {action}
+      </CardContent>
+    </Card>
+  );
+}
