@@ -1,5 +1,5 @@
 import { type ComponentType, lazy, Suspense } from 'react';
-import { Route, Switch, useLocation, useSearch } from 'wouter';
+import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { NotFoundPage } from '../features/legal/not-found-page';
 import { LandingPage } from '../features/marketing/landing-page';
 import { isWhiteLabelHost, usePublicConfig } from '../lib/public-config';
@@ -43,19 +43,31 @@ const PackageAccessOnlyPage = lazyPage(
   () => import('../features/marketing/package-access-page'),
   (m) => m.PackageAccessOnlyPage,
 );
+/**
+ * Management belongs to packages, its Access Management tab and Temporary Licenses dialog to licenses;
+ * features do not import each other, so the shell puts them together.
+ */
+const ManagementPage = lazy(async () => {
+  const [packages, licenses, licensesDialog] = await Promise.all([
+    import('../features/packages/management-page'),
+    import('../features/licenses/access-management-tab'),
+    import('../features/licenses/temporary-licenses-dialog'),
+  ]);
+  return {
+    default: () => (
+      <packages.ManagementPage
+        accessManagement={<licenses.AccessManagementTab />}
+        TemporaryLicensesDialog={licensesDialog.TemporaryLicensesDialog}
+      />
+    ),
+  };
+});
 
 /**
  * Pages of later issues: signed-out visitors are sent to / as the spec asks; signed-in users see the 404
  * page until the page itself lands.
  */
-const SIGNED_IN_ROUTES_TO_COME = [
-  '/management',
-  '/api-tokens',
-  '/api-docs',
-  '/documentation',
-  '/subscribe',
-  '/billing',
-];
+const SIGNED_IN_ROUTES_TO_COME = ['/api-tokens', '/api-docs', '/documentation', '/subscribe', '/billing'];
 
 export function AppRouter() {
   return (
@@ -94,6 +106,15 @@ function Routes() {
             <RequireAuth>
               <DashboardPage />
             </RequireAuth>
+          </Route>
+          <Route path="/management">
+            <RequireAuth>
+              <ManagementPage />
+            </RequireAuth>
+          </Route>
+          {/* The 404 page and the documentation's Quick Links name Management /packages. */}
+          <Route path="/packages">
+            <Redirect to={`/management${search ? `?${search}` : ''}`} replace />
           </Route>
           <Route path="/logout-test">
             {configLoading ? <PageLoader /> : config?.debugRoutes ? <LogoutTestPage /> : <NotFoundPage />}
