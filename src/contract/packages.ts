@@ -43,6 +43,7 @@ export const codeHostRepositoryList = z.array(codeHostRepositorySchema);
 /** POST /api/repositories (spec §3 create payload). */
 export const createPackageInput = z.object({
   githubRepoId: z.union([z.string().trim().min(1).max(300), z.number().int().nonnegative()]).transform(String),
+  /** Informational: the package takes the repository's current name from the code host. */
   fullName: z.string().trim().max(300).optional(),
   packageName: packageNameSchema,
   description: descriptionSchema,
