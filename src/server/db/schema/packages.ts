@@ -125,6 +125,15 @@ export const grants = pgTable(
     note: text('note'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * Any change the seller makes (expiry, end mode, status, limit) moves it: it takes part in the Last-Modified
+     * of the holder's metadata, which must change whenever what the grant shows changes. Download counting and
+     * lastUsedAt are written with raw SQL and leave it alone.
+     */
+    updatedAt: timestamp('updated_at', { withTimezone: true })
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
   },
   (table) => [
     uniqueIndex('grants_customer_package_unique').on(table.customerId, table.packageId),
