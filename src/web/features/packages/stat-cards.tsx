@@ -14,7 +14,7 @@ export function StatCards() {
     return numberFormat.format(figure);
   };
   return (
-    <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="stat-cards">
+    <div className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-4" data-testid="stat-cards">
       <StatCard icon={<Package />} label="Active Packages" value={value(data?.activePackages)} hint="Installable now" />
       <StatCard icon={<Download />} label="Total Downloads" value={value(data?.totalDownloads)} hint="All time" />
       <StatCard
@@ -36,13 +36,13 @@ export function StatCards() {
 function StatCard({ icon, label, value, hint }: { icon: ReactNode; label: string; value: string; hint: string }) {
   return (
     <Card>
-      <CardContent className="flex items-start justify-between gap-4 p-5">
+      <CardContent className="flex items-start justify-between gap-4 p-4 sm:p-5">
         <div className="space-y-1">
           <p className="text-sm font-medium text-muted-foreground">{label}</p>
           <p className="text-2xl font-bold tabular-nums">{value}</p>
           <p className="text-xs text-muted-foreground">{hint}</p>
         </div>
-        <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary [&_svg]:size-5">
+        <span className="hidden size-10 shrink-0 sm:flex items-center justify-center rounded-lg bg-primary/10 text-primary [&_svg]:size-5">
           {icon}
         </span>
       </CardContent>
