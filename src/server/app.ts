@@ -18,6 +18,7 @@ import { type DatabaseTarget, openDatabase } from './db/client.js';
 import { adminRoutes } from './features/admin/admin.routes.js';
 import { analyticsRoutes } from './features/analytics/analytics.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
+import { composerRoutes } from './features/composer/composer.routes.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
 import { licenseRoutes } from './features/licenses/licenses.routes.js';
 import { packageRoutes } from './features/packages/packages.routes.js';
@@ -139,6 +140,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await adminRoutes(api, ctx);
     await packageRoutes(api, ctx);
     await taskRoutes(api, ctx);
+    await composerRoutes(api, ctx);
     await licenseRoutes(api, ctx);
     await analyticsRoutes(api, ctx);
     if (config.enableDebugRoutes) await debugRoutes(api, ctx);

@@ -1,0 +1,576 @@
+import { gunzipSync } from 'node:zlib';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createGrant,
+  createHolder,
+  createPackage,
+  createSeller,
+  type FixtureHolder,
+  type FixturePackage,
+  jsonOf,
+  requestOnHost,
+} from '../../../../test/composer/repository-fixtures.js';
+import type { TestUser } from '../../../../test/support/sessions.js';
+import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import type { P2File, PackagesJson } from '../../../contract/composer.js';
+import { downloads, grants, packages, packageVersions } from '../../db/schema/index.js';
+import { DAY_MS } from '../../lib/clock.js';
+
+// The Composer repository over HTTP, as the composer client sees it: hosts, credentials, the license rules at
+// the metadata and dist doors, Last-Modified, and the atomic download limit. The test clock reads 2026-03-01 12:00.
+
+const NOW = new Date('2026-03-01T12:00:00Z');
+const ACME_HOST = 'acme.composer.localhost';
+const OTHER_HOST = 'globex.composer.localhost';
+const BARE_HOST = 'composer.localhost';
+
+type PackageVersionList = P2File['packages'][string];
+
+let app: TestApp;
+let acme: TestUser;
+let globex: TestUser;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  acme = await createSeller(app, 'acme');
+  globex = await createSeller(app, 'globex');
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+let packageCounter = 0;
+/** A fresh package of the seller with two tags and a branch, and a holder licensed for it with the given terms. */
+async function licensedPackage(
+  options: Parameters<typeof createGrant>[3] = {},
+  seller: TestUser = acme,
+): Promise<{ pkg: FixturePackage; holder: FixtureHolder; name: string }> {
+  packageCounter++;
+  const name = `${seller.slug}/widget-${packageCounter}`;
+  const pkg = await createPackage(app, seller, name, [
+    { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
+    { version: 'v1.1.0', releasedAt: '2026-02-20T10:00:00Z' },
+    { version: 'dev-main', kind: 'branch', releasedAt: '2026-02-25T10:00:00Z' },
+  ]);
+  const holder = await createHolder(app, seller, `holder-${packageCounter}@example.com`);
+  await createGrant(app, holder, pkg, options);
+  return { pkg, holder, name };
+}
+
+function p2Path(name: string, dev = false): string {
+  return `/p2/${name}${dev ? '~dev' : ''}.json`;
+}
+
+function downloadPath(name: string, version: string): string {
+  return `/api/composer/download/${name}/${encodeURIComponent(version)}`;
+}
+
+describe('credentials', () => {
+  it('answers 401 with WWW-Authenticate and a printable JSON message when no credential is sent', async () => {
+    const { name } = await licensedPackage();
+    for (const path of ['/packages.json', p2Path(name), downloadPath(name, 'v1.0.0')]) {
+      const response = await requestOnHost(app, ACME_HOST, path);
+      expect(response.status, path).toBe(401);
+      expect(response.headers['www-authenticate']).toBe('Basic realm="Packgate"');
+      // Composer prints `warnings` from an error body only under this exact type.
+      expect(response.headers['content-type']).toBe('application/json');
+      const body = jsonOf<{ error: string; message: string; status: number; warnings: { message: string }[] }>(
+        response,
+      );
+      expect(body.status).toBe(401);
+      expect(body.message).toBe('This Composer repository needs the token from your license e-mail.');
+      expect(body.warnings[0]!.message).toContain(`composer config bearer.${ACME_HOST}:${app.port}`);
+    }
+  });
+
+  it('accepts the token as a bearer and as the HTTP basic password', async () => {
+    const { name, holder } = await licensedPackage();
+    const bearer = await requestOnHost(app, ACME_HOST, '/packages.json', { token: holder.token });
+    const basic = await requestOnHost(app, ACME_HOST, '/packages.json', { basicPassword: holder.token });
+    expect(bearer.status).toBe(200);
+    expect(basic.status).toBe(200);
+    expect(jsonOf<PackagesJson>(bearer)['available-packages']).toEqual([name]);
+    expect(jsonOf<PackagesJson>(basic)['available-packages']).toEqual([name]);
+    const metadata = await requestOnHost(app, ACME_HOST, p2Path(name), { basicPassword: holder.token });
+    expect(metadata.status).toBe(200);
+  });
+
+  it('answers 401 to an unknown or replaced token', async () => {
+    const { name } = await licensedPackage();
+    for (const path of ['/packages.json', p2Path(name), downloadPath(name, 'v1.0.0')]) {
+      const response = await requestOnHost(app, ACME_HOST, path, { token: 'pgc_not-a-real-token' });
+      expect(response.status, path).toBe(401);
+      expect(response.headers['www-authenticate']).toBe('Basic realm="Packgate"');
+      expect(jsonOf(response).message).toBe(
+        'This token is not valid for this repository: it may have been replaced by a newer one.',
+      );
+    }
+  });
+
+  it('does not serve the repository on the app host', async () => {
+    const { holder } = await licensedPackage();
+    const response = await requestOnHost(app, 'localhost', '/packages.json', { token: holder.token });
+    expect(response.status).toBe(404);
+    expect(jsonOf(response).message).toBe('Composer repositories are not served on this host.');
+  });
+
+  it('serves the web app at / on a package host', async () => {
+    const response = await requestOnHost(app, ACME_HOST, '/');
+    // The SPA (or, without a web build, the plain-text hint) renders the Package Access Only page.
+    expect([200, 503]).toContain(response.status);
+    expect(String(response.headers['content-type'])).toMatch(/^text\/(html|plain)/);
+  });
+});
+
+describe('packages.json', () => {
+  it('lists only the packages this token may install now, with the protocol URLs', async () => {
+    const holder = await createHolder(app, acme, 'many@example.com');
+    const states: Array<[string, Parameters<typeof createGrant>[3], { isActive?: boolean }?]> = [
+      ['acme/active', {}],
+      ['acme/revoked', { status: 'revoked' }],
+      ['acme/expired', { expiresAt: new Date(NOW.getTime() - DAY_MS) }],
+      ['acme/frozen', { expiresAt: new Date(NOW.getTime() - DAY_MS), endMode: 'updates' }],
+      ['acme/exhausted', { downloadLimit: 2, downloadCount: 2 }],
+      ['acme/inactive', {}, { isActive: false }],
+    ];
+    for (const [name, grant, packageOptions] of states) {
+      const pkg = await createPackage(
+        app,
+        acme,
+        name,
+        [{ version: 'v1.0.0', releasedAt: '2026-01-01' }],
+        packageOptions,
+      );
+      await createGrant(app, holder, pkg, grant);
+    }
+    await createPackage(app, acme, 'acme/unlicensed', [{ version: 'v1.0.0', releasedAt: '2026-01-01' }]);
+
+    const response = await requestOnHost(app, ACME_HOST, '/packages.json', { token: holder.token });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(response.headers['last-modified']).toBeUndefined();
+    const body = jsonOf<PackagesJson>(response);
+    expect(body.packages).toEqual([]);
+    expect(body['metadata-url']).toBe('/p2/%package%.json');
+    expect(body['notify-batch']).toBe('/api/composer/notify-batch');
+    expect(body['available-packages']).toEqual(['acme/active', 'acme/frozen']);
+    expect(body.warnings).toEqual([
+      {
+        message: 'Download limit reached for acme/exhausted: 2 of 2 downloads used. Ask the seller for more.',
+        versions: '*',
+      },
+      { message: 'Your license for acme/expired expired on 2026-02-28. Ask the seller to renew it.', versions: '*' },
+      {
+        message:
+          'Your license for acme/frozen ended on 2026-02-28: versions released before then stay installable, later ones are not available. Ask the seller to renew it.',
+        versions: '*',
+      },
+      { message: 'acme/inactive is no longer available: the seller has deactivated it.', versions: '*' },
+      { message: 'Your license for acme/revoked has been revoked.', versions: '*' },
+    ]);
+  });
+
+  it('warns when a license ends within 7 days, and not before', async () => {
+    const soon = await licensedPackage({ expiresAt: new Date('2026-03-06T12:00:00Z') });
+    const later = await licensedPackage({ expiresAt: new Date('2026-03-09T12:00:00Z') });
+    const soonBody = jsonOf<PackagesJson>(
+      await requestOnHost(app, ACME_HOST, '/packages.json', { token: soon.holder.token }),
+    );
+    expect(soonBody.warnings).toEqual([
+      { message: `Your license for ${soon.name} ends in 5 days (2026-03-06).`, versions: '*' },
+    ]);
+    expect(soonBody['available-packages']).toEqual([soon.name]);
+    const laterBody = jsonOf<PackagesJson>(
+      await requestOnHost(app, ACME_HOST, '/packages.json', { token: later.holder.token }),
+    );
+    expect(laterBody.warnings).toBeUndefined();
+  });
+});
+
+describe('p2 metadata', () => {
+  it('serves tags and branches as Composer versions with dist URLs on the same host and no source', async () => {
+    const { name, holder, pkg } = await licensedPackage();
+    const response = await requestOnHost(app, ACME_HOST, p2Path(name), { token: holder.token });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/json');
+    expect(response.headers['cache-control']).toBe('private, no-cache');
+    expect(response.headers['last-modified']).toBe(new Date('2026-02-01T00:00:00Z').toUTCString());
+    const versions = jsonOf<P2File>(response).packages[name]!;
+    expect(versions.map((version) => version.version)).toEqual(['v1.1.0', 'v1.0.0']);
+    const [newest] = versions as [PackageVersionList[number]];
+    expect(newest).toMatchObject({
+      name,
+      version: 'v1.1.0',
+      version_normalized: '1.1.0.0',
+      type: 'library',
+      require: { php: '>=8.1' },
+      time: '2026-02-20T10:00:00+00:00',
+      dist: {
+        type: 'zip',
+        url: `http://${ACME_HOST}:${app.port}/api/composer/download/${name}/v1.1.0`,
+        reference: pkg.versions['v1.1.0']!.commit,
+        shasum: pkg.versions['v1.1.0']!.distSha1,
+      },
+    });
+    expect(newest).not.toHaveProperty('source');
+
+    const dev = await requestOnHost(app, ACME_HOST, p2Path(name, true), { token: holder.token });
+    expect(dev.status).toBe(200);
+    expect(jsonOf<P2File>(dev).packages[name]!.map((version) => version.version)).toEqual(['dev-main']);
+  });
+
+  it('gzips a p2 file for a client that accepts it, as Composer does', async () => {
+    const { name, holder } = await licensedPackage();
+    const plain = await requestOnHost(app, ACME_HOST, p2Path(name), { token: holder.token });
+    const gzipped = await requestOnHost(app, ACME_HOST, p2Path(name), {
+      token: holder.token,
+      headers: { 'accept-encoding': 'deflate, gzip, br, zstd' },
+    });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gzipped.headers.vary).toBe('Authorization, Accept-Encoding');
+    expect(gunzipSync(gzipped.body).equals(plain.body)).toBe(true);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+  });
+
+  it('leaves out composer.json keys that would reveal private infrastructure', async () => {
+    const holder = await createHolder(app, acme, 'manifest@example.com');
+    const pkg = await createPackage(app, acme, 'acme/manifest', [
+      {
+        version: 'v2.0.0',
+        releasedAt: '2026-01-01',
+        composerJson: {
+          name: 'acme/manifest',
+          version: '2.0.0',
+          repositories: [{ type: 'vcs', url: 'git@internal.acme.test:secret.git' }],
+          config: { 'github-protocols': ['ssh'] },
+          source: { type: 'git', url: 'git@internal.acme.test:manifest.git', reference: 'abc' },
+          require: { 'acme/other': '^1.0' },
+        },
+      },
+    ]);
+    await createGrant(app, holder, pkg);
+    const [version] = jsonOf<P2File>(
+      await requestOnHost(app, ACME_HOST, p2Path('acme/manifest'), { token: holder.token }),
+    ).packages['acme/manifest']!;
+    expect(version).not.toHaveProperty('repositories');
+    expect(version).not.toHaveProperty('config');
+    expect(version).not.toHaveProperty('source');
+    expect(version).toMatchObject({ version: 'v2.0.0', require: { 'acme/other': '^1.0' } });
+  });
+
+  it('answers a plain 404 for a package the token does not license, and for unknown names', async () => {
+    const { holder } = await licensedPackage();
+    await createPackage(app, acme, 'acme/not-yours', [{ version: 'v1.0.0', releasedAt: '2026-01-01' }]);
+    for (const path of [
+      p2Path('acme/not-yours'),
+      p2Path('acme/nothing-here'),
+      '/p2/acme/bad name.json',
+      '/p2/acme/x.txt',
+    ]) {
+      const response = await requestOnHost(app, ACME_HOST, path.replace(' ', '%20'), { token: holder.token });
+      expect(response.status, path).toBe(404);
+      expect(jsonOf(response)).not.toHaveProperty('warnings');
+    }
+  });
+
+  it.each([
+    ['revoked', { status: 'revoked' as const }],
+    ['expired', { expiresAt: new Date(NOW.getTime() - 1000) }],
+    ['at its download limit', { downloadLimit: 3, downloadCount: 3 }],
+  ])('answers 404 once the license is %s', async (_state, grant) => {
+    const { name, holder } = await licensedPackage(grant);
+    expect((await requestOnHost(app, ACME_HOST, p2Path(name), { token: holder.token })).status).toBe(404);
+    expect((await requestOnHost(app, ACME_HOST, p2Path(name, true), { token: holder.token })).status).toBe(404);
+  });
+
+  it('answers 404 for a deactivated package', async () => {
+    const { name, holder, pkg } = await licensedPackage();
+    await app.ctx.db.update(packages).set({ isActive: false }).where(eq(packages.id, pkg.id));
+    expect((await requestOnHost(app, ACME_HOST, p2Path(name), { token: holder.token })).status).toBe(404);
+  });
+
+  it('shows a frozen license only the tags released before its end, and no branches', async () => {
+    const end = new Date('2026-02-15T00:00:00Z');
+    const { name, holder } = await licensedPackage({ expiresAt: end, endMode: 'updates' });
+    const response = await requestOnHost(app, ACME_HOST, p2Path(name), { token: holder.token });
+    expect(response.status).toBe(200);
+    expect(jsonOf<P2File>(response).packages[name]!.map((version) => version.version)).toEqual(['v1.0.0']);
+    // The freeze began after the versions last changed: it is what changed the answer.
+    expect(response.headers['last-modified']).toBe(end.toUTCString());
+    const dev = await requestOnHost(app, ACME_HOST, p2Path(name, true), { token: holder.token });
+    expect(jsonOf<P2File>(dev).packages[name]).toEqual([]);
+  });
+
+  it('shows a frozen license everything until its end date', async () => {
+    const { name, holder } = await licensedPackage({ expiresAt: new Date('2026-04-01'), endMode: 'updates' });
+    const response = await requestOnHost(app, ACME_HOST, p2Path(name), { token: holder.token });
+    expect(jsonOf<P2File>(response).packages[name]!.map((version) => version.version)).toEqual(['v1.1.0', 'v1.0.0']);
+  });
+});
+
+describe('Last-Modified and 304', () => {
+  it('answers 304 to an authorized If-Modified-Since, and 200 once the versions change', async () => {
+    const { name, holder, pkg } = await licensedPackage();
+    const first = await requestOnHost(app, ACME_HOST, p2Path(name), { token: holder.token });
+    const lastModified = String(first.headers['last-modified']);
+    const again = await requestOnHost(app, ACME_HOST, p2Path(name), {
+      token: holder.token,
+      headers: { 'if-modified-since': lastModified },
+    });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect(again.headers['last-modified']).toBe(lastModified);
+
+    await app.ctx.db
+      .update(packages)
+      .set({ metadataUpdatedAt: new Date('2026-02-28T00:00:00Z') })
+      .where(eq(packages.id, pkg.id));
+    const changed = await requestOnHost(app, ACME_HOST, p2Path(name), {
+      token: holder.token,
+      headers: { 'if-modified-since': lastModified },
+    });
+    expect(changed.status).toBe(200);
+    expect(changed.headers['last-modified']).toBe(new Date('2026-02-28T00:00:00Z').toUTCString());
+  });
+
+  it('answers 200 after the seller changes the grant, even when the versions did not change', async () => {
+    const { name, holder, pkg } = await licensedPackage({ expiresAt: new Date('2026-02-15'), endMode: 'updates' });
+    const frozen = await requestOnHost(app, ACME_HOST, p2Path(name), { token: holder.token });
+    expect(jsonOf<P2File>(frozen).packages[name]).toHaveLength(1);
+    // Renewed: the grant's own change time moves Last-Modified past the freeze's.
+    await app.ctx.db
+      .update(grants)
+      .set({ expiresAt: new Date('2027-01-01') })
+      .where(eq(grants.packageId, pkg.id));
+    const renewed = await requestOnHost(app, ACME_HOST, p2Path(name), {
+      token: holder.token,
+      headers: { 'if-modified-since': String(frozen.headers['last-modified']) },
+    });
+    expect(renewed.status).toBe(200);
+    expect(jsonOf<P2File>(renewed).packages[name]).toHaveLength(2);
+  });
+
+  it('never answers 304 to a request that is not authorized', async () => {
+    const { name, holder, pkg } = await licensedPackage();
+    const stranger = await createHolder(app, acme, 'stranger@example.com');
+    const foreign = await createHolder(app, globex, 'foreign@example.com');
+    const future = { 'if-modified-since': new Date('2030-01-01').toUTCString() };
+    expect((await requestOnHost(app, ACME_HOST, p2Path(name), { headers: future })).status).toBe(401);
+    expect((await requestOnHost(app, ACME_HOST, p2Path(name), { token: 'pgc_unknown', headers: future })).status).toBe(
+      401,
+    );
+    expect((await requestOnHost(app, ACME_HOST, p2Path(name), { token: stranger.token, headers: future })).status).toBe(
+      404,
+    );
+    expect((await requestOnHost(app, ACME_HOST, p2Path(name), { token: foreign.token, headers: future })).status).toBe(
+      404,
+    );
+    await app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.packageId, pkg.id));
+    expect((await requestOnHost(app, ACME_HOST, p2Path(name), { token: holder.token, headers: future })).status).toBe(
+      404,
+    );
+  });
+});
+
+describe('dist downloads', () => {
+  it('streams the zip, counts the download and records it', async () => {
+    const { name, holder, pkg } = await licensedPackage({ downloadLimit: 5 });
+    const response = await requestOnHost(app, ACME_HOST, downloadPath(name, 'v1.0.0'), { token: holder.token });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toBe('application/zip');
+    expect(response.headers['content-length']).toBe(String(pkg.versions['v1.0.0']!.zip.length));
+    expect(response.body.equals(pkg.versions['v1.0.0']!.zip)).toBe(true);
+
+    const [grant] = await app.ctx.db.select().from(grants).where(eq(grants.packageId, pkg.id));
+    expect(grant!.downloadCount).toBe(1);
+    expect(grant!.lastUsedAt?.toISOString()).toBe(NOW.toISOString());
+    const recorded = await app.ctx.db.select().from(downloads).where(eq(downloads.packageId, pkg.id));
+    expect(recorded.map((row) => [row.grantId, row.version])).toEqual([[grant!.id, 'v1.0.0']]);
+  });
+
+  it('does not answer HEAD, which would count a download without delivering one', async () => {
+    const { name, holder, pkg } = await licensedPackage();
+    const response = await requestOnHost(app, ACME_HOST, downloadPath(name, 'v1.0.0'), {
+      method: 'HEAD',
+      token: holder.token,
+    });
+    expect(response.status).not.toBe(200);
+    const [grant] = await app.ctx.db.select().from(grants).where(eq(grants.packageId, pkg.id));
+    expect(grant!.downloadCount).toBe(0);
+  });
+
+  it('serves branches and /latest, the newest stable tag', async () => {
+    const { name, holder, pkg } = await licensedPackage();
+    const branch = await requestOnHost(app, ACME_HOST, downloadPath(name, 'dev-main'), { token: holder.token });
+    expect(branch.body.equals(pkg.versions['dev-main']!.zip)).toBe(true);
+    const latest = await requestOnHost(app, ACME_HOST, `/api/composer/download/${name}/latest`, {
+      token: holder.token,
+    });
+    expect(latest.status).toBe(200);
+    expect(latest.body.equals(pkg.versions['v1.1.0']!.zip)).toBe(true);
+  });
+
+  it.each([
+    ['revoked', { status: 'revoked' as const }, (name: string) => `Your license for ${name} has been revoked.`],
+    [
+      'expired',
+      { expiresAt: new Date('2026-02-27T08:00:00Z') },
+      (name: string) => `Your license for ${name} expired on 2026-02-27. Ask the seller to renew it.`,
+    ],
+    [
+      'at its download limit',
+      { downloadLimit: 10, downloadCount: 10 },
+      (name: string) => `Download limit reached for ${name}: 10 of 10 downloads used. Ask the seller for more.`,
+    ],
+  ])('refuses a license that is %s with 403 and a message Composer prints', async (_state, grant, message) => {
+    const { name, holder } = await licensedPackage(grant);
+    const response = await requestOnHost(app, ACME_HOST, downloadPath(name, 'v1.0.0'), { token: holder.token });
+    expect(response.status).toBe(403);
+    expect(response.headers['content-type']).toBe('application/json');
+    const body = jsonOf<{ message: string; status: number; warnings: { message: string; versions: string }[] }>(
+      response,
+    );
+    expect(body.message).toBe(message(name));
+    expect(body.status).toBe(403);
+    // Non-interactive Composer quotes the status line in its error.
+    expect(response.statusMessage).toBe(message(name));
+    expect(body.warnings).toEqual([{ message: message(name), versions: '*' }]);
+  });
+
+  it('refuses a deactivated package', async () => {
+    const { name, holder, pkg } = await licensedPackage();
+    await app.ctx.db.update(packages).set({ isActive: false }).where(eq(packages.id, pkg.id));
+    const response = await requestOnHost(app, ACME_HOST, downloadPath(name, 'v1.0.0'), { token: holder.token });
+    expect(response.status).toBe(403);
+    expect(jsonOf(response).message).toBe(`${name} is no longer available: the seller has deactivated it.`);
+  });
+
+  it('lets a frozen license download only what was released before its end', async () => {
+    const { name, holder, pkg } = await licensedPackage({
+      expiresAt: new Date('2026-02-15T00:00:00Z'),
+      endMode: 'updates',
+    });
+    const old = await requestOnHost(app, ACME_HOST, downloadPath(name, 'v1.0.0'), { token: holder.token });
+    expect(old.status).toBe(200);
+    const newer = await requestOnHost(app, ACME_HOST, downloadPath(name, 'v1.1.0'), { token: holder.token });
+    expect(newer.status).toBe(403);
+    expect(jsonOf(newer).message).toBe(
+      `Your license for ${name} ended on 2026-02-15: v1.1.0 is not covered, only versions released before then. Ask the seller to renew it.`,
+    );
+    expect((await requestOnHost(app, ACME_HOST, downloadPath(name, 'dev-main'), { token: holder.token })).status).toBe(
+      403,
+    );
+    const latest = await requestOnHost(app, ACME_HOST, `/api/composer/download/${name}/latest`, {
+      token: holder.token,
+    });
+    expect(latest.body.equals(pkg.versions['v1.0.0']!.zip)).toBe(true);
+  });
+
+  it('answers 404 for an unlicensed package and an unknown version', async () => {
+    const { name, holder } = await licensedPackage();
+    await createPackage(app, acme, 'acme/not-licensed', [{ version: 'v1.0.0', releasedAt: '2026-01-01' }]);
+    const unlicensed = await requestOnHost(app, ACME_HOST, downloadPath('acme/not-licensed', 'v1.0.0'), {
+      token: holder.token,
+    });
+    expect(unlicensed.status).toBe(404);
+    const unknown = await requestOnHost(app, ACME_HOST, downloadPath(name, 'v9.9.9'), { token: holder.token });
+    expect(unknown.status).toBe(404);
+    expect(jsonOf(unknown).message).toBe(`${name} has no version v9.9.9 in this repository.`);
+  });
+
+  it('serves a branch whose name holds a slash', async () => {
+    const holder = await createHolder(app, acme, 'slash@example.com');
+    const pkg = await createPackage(app, acme, 'acme/slashed', [
+      { version: 'dev-feature/login', kind: 'branch', releasedAt: '2026-01-01' },
+    ]);
+    await createGrant(app, holder, pkg);
+    const metadata = await requestOnHost(app, ACME_HOST, p2Path('acme/slashed', true), { token: holder.token });
+    const [version] = jsonOf<P2File>(metadata).packages['acme/slashed']!;
+    const url = new URL(version!.dist.url);
+    const response = await requestOnHost(app, ACME_HOST, url.pathname, { token: holder.token });
+    expect(response.status).toBe(200);
+    expect(response.body.equals(pkg.versions['dev-feature/login']!.zip)).toBe(true);
+  });
+
+  it('gives exactly 10 of 100 concurrent downloads against a limit of 10', async () => {
+    const { name, holder, pkg } = await licensedPackage({ downloadLimit: 10 });
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, () =>
+        requestOnHost(app, ACME_HOST, downloadPath(name, 'v1.1.0'), { token: holder.token }),
+      ),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 403)).toHaveLength(90);
+    for (const response of responses.filter((candidate) => candidate.status === 200)) {
+      expect(response.body.equals(pkg.versions['v1.1.0']!.zip)).toBe(true);
+    }
+    const refused = responses.find((response) => response.status === 403)!;
+    expect(jsonOf(refused).message).toBe(
+      `Download limit reached for ${name}: 10 of 10 downloads used. Ask the seller for more.`,
+    );
+    const [grant] = await app.ctx.db.select().from(grants).where(eq(grants.packageId, pkg.id));
+    expect(grant!.downloadCount).toBe(10);
+    expect(await app.ctx.db.select().from(downloads).where(eq(downloads.packageId, pkg.id))).toHaveLength(10);
+  });
+});
+
+describe('tenancy across hosts', () => {
+  it("gives seller A's token nothing of seller B on B's host", async () => {
+    const mine = await licensedPackage({}, acme);
+    const theirs = await licensedPackage({}, globex);
+    const packagesJson = await requestOnHost(app, OTHER_HOST, '/packages.json', { token: mine.holder.token });
+    expect(packagesJson.status).toBe(200);
+    expect(jsonOf<PackagesJson>(packagesJson)['available-packages']).toEqual([]);
+    for (const path of [
+      p2Path(theirs.name),
+      p2Path(mine.name),
+      downloadPath(theirs.name, 'v1.0.0'),
+      downloadPath(mine.name, 'v1.0.0'),
+    ]) {
+      const response = await requestOnHost(app, OTHER_HOST, path, { token: mine.holder.token });
+      expect(response.status, path).toBe(404);
+    }
+    // And on a host that names no seller at all.
+    const nobody = await requestOnHost(app, 'nobody.composer.localhost', p2Path(mine.name), {
+      token: mine.holder.token,
+    });
+    expect(nobody.status).toBe(404);
+  });
+
+  it('lets the token alone decide the seller on the bare composer domain', async () => {
+    const mine = await licensedPackage({}, acme);
+    const theirs = await licensedPackage({}, globex);
+    const body = jsonOf<PackagesJson>(
+      await requestOnHost(app, BARE_HOST, '/packages.json', { token: mine.holder.token }),
+    );
+    expect(body['available-packages']).toEqual([mine.name]);
+    const metadata = await requestOnHost(app, BARE_HOST, p2Path(mine.name), { token: mine.holder.token });
+    expect(metadata.status).toBe(200);
+    expect(jsonOf<P2File>(metadata).packages[mine.name]![0]!.dist.url).toBe(
+      `http://${BARE_HOST}:${app.port}/api/composer/download/${mine.name}/v1.1.0`,
+    );
+    expect((await requestOnHost(app, BARE_HOST, p2Path(theirs.name), { token: mine.holder.token })).status).toBe(404);
+    expect(
+      (await requestOnHost(app, BARE_HOST, downloadPath(mine.name, 'v1.0.0'), { token: mine.holder.token })).status,
+    ).toBe(200);
+  });
+});
+
+describe('notify-batch', () => {
+  it('acknowledges what Composer reports without counting it as a download', async () => {
+    const { name, holder, pkg } = await licensedPackage();
+    const response = await requestOnHost(app, ACME_HOST, '/api/composer/notify-batch', {
+      method: 'POST',
+      token: holder.token,
+      body: JSON.stringify({ downloads: [{ name, version: '1.1.0.0' }] }),
+    });
+    expect(response.status).toBe(200);
+    expect(jsonOf(response)).toEqual({ status: 'success' });
+    expect(await app.ctx.db.select().from(downloads).where(eq(downloads.packageId, pkg.id))).toHaveLength(0);
+    const versions = await app.ctx.db.select().from(packageVersions).where(eq(packageVersions.packageId, pkg.id));
+    expect(versions).toHaveLength(3);
+  });
+});

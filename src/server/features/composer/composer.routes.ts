@@ -1,0 +1,156 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type ComposerErrorBody, composerPaths, notifyBatchInput } from '../../../contract/composer.js';
+import type { AppContext } from '../../context.js';
+import { AppError, errorBody, toAppError } from '../../http/errors.js';
+import {
+  getMetadata,
+  getPackagesJson,
+  openDistDownload,
+  parseMetadataFile,
+  type RepositoryRequest,
+  requireToken,
+} from './composer.service.js';
+import { tokenFromAuthorization } from './composer-credentials.js';
+
+// The Composer repository's doors. They answer only on repository hosts (`{slug}.{COMPOSER_DOMAIN}` and the bare
+// COMPOSER_DOMAIN), never on the app's host: Composer keeps one credential per host, so a token configured for
+// the app's host would be sent to whatever else lives there (every /api route), and one seller's repository URL
+// would not be distinguishable from another's. None of them is rate-limited: Composer does not retry a 429.
+
+// Composer prints `warnings` from a JSON error body only when Content-Type is exactly application/json
+// (CurlDownloader, HttpDownloader::outputWarnings). Fastify appends a charset to a JSON type whenever the payload
+// is a string, so bodies go out as Buffers of serialized JSON.
+const JSON_TYPE = 'application/json';
+
+function jsonBytes(value: unknown): Buffer {
+  return Buffer.from(JSON.stringify(value));
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Answer 404s without a Composer warning: an unlicensed p2 file is a plain, fast 404. */
+    isQuietNotFound?: boolean;
+  }
+}
+
+function repositoryRequest(request: FastifyRequest): RepositoryRequest {
+  const host = request.requestHost;
+  return {
+    seller: host.kind === 'repository' ? host.seller : undefined,
+    token: tokenFromAuthorization(request.headers.authorization),
+    authHost: request.host,
+    baseUrl: `${request.protocol}://${request.host}`,
+  };
+}
+
+function acceptsGzip(acceptEncoding: string | undefined): boolean {
+  return (
+    acceptEncoding !== undefined &&
+    /\bgzip\b/i.test(acceptEncoding) &&
+    !/\bgzip\s*;\s*q=0(?:\.0*)?\b/i.test(acceptEncoding)
+  );
+}
+
+/** The API's error shape, plus the message as a Composer warning so that the license holder's terminal shows it. */
+function sendComposerError(reply: FastifyReply, error: AppError, isQuiet: boolean): FastifyReply {
+  const body: ComposerErrorBody = errorBody(error);
+  if (!isQuiet) {
+    const text = error.suggestion ? `${error.message} ${error.suggestion}` : error.message;
+    body.warnings = [{ message: text, versions: '*' }];
+  }
+  if (error.headers) reply.headers(error.headers);
+  // Non-interactive Composer reports a refused download as "could not be accessed (HTTP 403): {status line}",
+  // so the status line carries the message too (a reason phrase is free text in HTTP/1.1; printable ASCII only).
+  if (!isQuiet) reply.raw.statusMessage = error.message.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
+  return reply
+    .code(error.status)
+    .header('content-type', JSON_TYPE)
+    .header('cache-control', 'no-store')
+    .send(jsonBytes(body));
+}
+
+export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(async (repository) => {
+    repository.setErrorHandler((error, request, reply) => {
+      const appError = toAppError(error);
+      if (!appError) {
+        request.log.error({ err: error }, 'unhandled error on a Composer endpoint');
+        return sendComposerError(
+          reply,
+          new AppError('INTERNAL', 'A server error occurred. Please try again later.'),
+          false,
+        );
+      }
+      const isQuiet = appError.status === 404 && request.routeOptions.config.isQuietNotFound === true;
+      return sendComposerError(reply, appError, isQuiet);
+    });
+
+    repository.addHook('onRequest', async (request) => {
+      if (request.requestHost.kind !== 'repository') {
+        throw new AppError('NOT_FOUND', 'Composer repositories are not served on this host.', {
+          suggestion: `Use the repository URL from your license e-mail (a host under ${ctx.config.composerDomain}).`,
+        });
+      }
+    });
+
+    repository.get(composerPaths.packagesJson, async (request, reply) => {
+      const packagesJson = await getPackagesJson(ctx, repositoryRequest(request));
+      // No Last-Modified: the answer depends on the clock (warnings, expiries), so Composer must always ask anew.
+      return reply
+        .header('content-type', JSON_TYPE)
+        .header('cache-control', 'private, no-cache')
+        .header('vary', 'Authorization')
+        .send(jsonBytes(packagesJson));
+    });
+
+    repository.get<{ Params: { vendor: string; file: string } }>(
+      '/p2/:vendor/:file',
+      { config: { isQuietNotFound: true } },
+      async (request, reply) => {
+        const target = repositoryRequest(request);
+        const file = parseMetadataFile(request.params.vendor, request.params.file);
+        if (!file) {
+          // Still a 401 without a credential: Composer must learn that this host wants one.
+          requireToken(target);
+          throw new AppError('NOT_FOUND', 'No such package file in this repository.');
+        }
+        const result = await getMetadata(ctx, target, file, request.headers['if-modified-since']);
+        reply
+          .header('last-modified', result.lastModified.toUTCString())
+          .header('cache-control', 'private, no-cache')
+          .header('vary', 'Authorization, Accept-Encoding');
+        if (result.isNotModified) return reply.code(304).send();
+        reply.header('content-type', JSON_TYPE);
+        if (acceptsGzip(request.headers['accept-encoding'])) {
+          return reply.header('content-encoding', 'gzip').send(result.body.gzipped());
+        }
+        return reply.send(result.body.bytes);
+      },
+    );
+
+    repository.get<{ Params: { vendor: string; package: string; version: string } }>(
+      `${composerPaths.downloadPrefix}/:vendor/:package/:version`,
+      // A HEAD would count a download without delivering one.
+      { exposeHeadRoute: false },
+      async (request, reply) => {
+        const { vendor, package: name, version } = request.params;
+        const download = await openDistDownload(ctx, repositoryRequest(request), `${vendor}/${name}`, version);
+        return reply
+          .header('content-type', 'application/zip')
+          .header('content-length', String(download.size))
+          .header('content-disposition', `attachment; filename="${download.fileName}"`)
+          .header('cache-control', 'private, no-store')
+          .send(download.stream);
+      },
+    );
+
+    // Composer reports installs here after the fact, also for zips it took from its own cache. Downloads are
+    // counted where they happen (the dist endpoint, authenticated and atomic against the limit), so a notify is
+    // acknowledged and not stored: recording it too would count one install twice.
+    repository.post(composerPaths.notifyBatch, { bodyLimit: 256 * 1024 }, async (request, reply) => {
+      const parsed = notifyBatchInput.safeParse(request.body ?? {});
+      if (!parsed.success) throw new AppError('BAD_REQUEST', 'Expected {"downloads": [{"name", "version"}]}.');
+      return reply.header('content-type', JSON_TYPE).send(jsonBytes({ status: 'success' }));
+    });
+  });
+}

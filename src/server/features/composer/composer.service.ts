@@ -1,0 +1,307 @@
+import type { Readable } from 'node:stream';
+import {
+  COMPOSER_PACKAGE_NAME,
+  type ComposerVersion,
+  composerPaths,
+  type PackagesJson,
+} from '../../../contract/composer.js';
+import type { StoredObject } from '../../adapters/storage/object-storage.js';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+import type { SellerSelector } from '../../http/hosts.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import { recordDownload } from '../licenses/grants.service.js';
+import { ensureDist } from '../packages/packages.service.js';
+import {
+  type DistVersionRow,
+  findDistAccess,
+  findMetadataAccess,
+  findRepositoryAccess,
+  findVersionRow,
+  type GrantRow,
+  type MetadataVersionRow,
+} from './composer.repository.js';
+import { downloadLimitMessage, evaluateGrant, frozenVersionMessage, grantNotice } from './grant-rules.js';
+import { MetadataCache, metadataCacheFor, type RenderedBody } from './metadata-cache.js';
+import { newestStable } from './version-order.js';
+
+// The Composer repository's rules: who the token is, what its grants allow on this host, and what Composer is
+// told. Unknown tokens get 401 (Composer then asks for, or reports, credentials); a package the token does not
+// license is simply not there (404), whichever seller's it is, so that no host reveals another seller's names.
+
+/** One request to a seller's repository host (or the bare COMPOSER_DOMAIN). */
+export type RepositoryRequest = {
+  seller: SellerSelector | undefined;
+  token: string | undefined;
+  /** `acme.composer.localhost:5000`: what `composer config bearer.{host}` needs, for messages. */
+  authHost: string;
+  /** `http://acme.composer.localhost:5000`: dist URLs sit on the host Composer sends the token to. */
+  baseUrl: string;
+};
+
+export type MetadataResponse =
+  | { isNotModified: false; body: RenderedBody; lastModified: Date }
+  | { isNotModified: true; lastModified: Date };
+
+export type DistDownload = { stream: Readable; size: number; fileName: string };
+
+const NOTICE_VERSIONS = '*';
+
+/** The request's token, or 401 with WWW-Authenticate so that Composer sends (or asks for) its credential. */
+export function requireToken(request: RepositoryRequest): string {
+  if (request.token) return request.token;
+  throw new AppError('UNAUTHENTICATED', 'This Composer repository needs the token from your license e-mail.', {
+    suggestion: `Run: composer config bearer.${request.authHost} <your token>`,
+    headers: { 'www-authenticate': 'Basic realm="Packgate"' },
+  });
+}
+
+function unknownToken(request: RepositoryRequest): AppError {
+  return new AppError(
+    'UNAUTHENTICATED',
+    'This token is not valid for this repository: it may have been replaced by a newer one.',
+    {
+      suggestion: `Use the token from your latest license e-mail: composer config bearer.${request.authHost} <token>`,
+      headers: { 'www-authenticate': 'Basic realm="Packgate"' },
+    },
+  );
+}
+
+function notLicensed(packageName: string): AppError {
+  return new AppError(
+    'NOT_FOUND',
+    `${packageName} was not found in this repository, or your license does not include it.`,
+  );
+}
+
+/** `packages.json`: the names this token may install now, and what its holder should know about their licenses. */
+export async function getPackagesJson(ctx: AppContext, request: RepositoryRequest): Promise<PackagesJson> {
+  const token = requireToken(request);
+  const access = await findRepositoryAccess(ctx.db, sha256Hex(token), request.seller);
+  if (!access) throw unknownToken(request);
+  const now = ctx.clock.now();
+  const available: string[] = [];
+  const warnings: string[] = [];
+  for (const grant of access.grants) {
+    if (evaluateGrant(grant, now).isAllowed) available.push(grant.packageName);
+    const notice = grantNotice(grant, now);
+    if (notice) warnings.push(notice);
+  }
+  return {
+    packages: [],
+    'metadata-url': composerPaths.metadataUrl,
+    'available-packages': available,
+    'notify-batch': composerPaths.notifyBatch,
+    ...(warnings.length > 0 ? { warnings: warnings.map((message) => ({ message, versions: NOTICE_VERSIONS })) } : {}),
+  };
+}
+
+/** `vendor/package.json` → tags, `vendor/package~dev.json` → branches; undefined for any other file name. */
+export function parseMetadataFile(
+  vendor: string,
+  file: string,
+): { packageName: string; kind: 'tag' | 'branch' } | undefined {
+  const isDev = file.endsWith('~dev.json');
+  if (!isDev && !file.endsWith('.json')) return undefined;
+  const packageName = `${vendor}/${file.slice(0, -(isDev ? '~dev.json' : '.json').length)}`.toLowerCase();
+  if (!COMPOSER_PACKAGE_NAME.test(packageName)) return undefined;
+  return { packageName, kind: isDev ? 'branch' : 'tag' };
+}
+
+// Keys of a composer.json that mean something only in a root project or that we replace: `repositories` and
+// `config` could name the seller's private infrastructure, and `source` would point at the private repository.
+const OMITTED_MANIFEST_KEYS = new Set([
+  'name',
+  'version',
+  'version_normalized',
+  'source',
+  'dist',
+  'time',
+  'notification-url',
+  'repositories',
+  'config',
+  'minimum-stability',
+  'prefer-stable',
+]);
+
+export function distUrl(baseUrl: string, packageName: string, version: string): string {
+  return `${baseUrl}${composerPaths.downloadPrefix}/${packageName}/${encodeURIComponent(version)}`;
+}
+
+function toComposerVersion(baseUrl: string, packageName: string, row: MetadataVersionRow): ComposerVersion {
+  const manifest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(row.composerJson)) {
+    if (!OMITTED_MANIFEST_KEYS.has(key)) manifest[key] = value;
+  }
+  return {
+    name: packageName,
+    version: row.version,
+    version_normalized: row.normalizedVersion,
+    ...manifest,
+    // Dist only, never source: the package's git repository is private to the seller.
+    dist: {
+      type: 'zip',
+      url: distUrl(baseUrl, packageName, row.version),
+      reference: row.commit,
+      shasum: row.distSha1 ?? '',
+    },
+    time: row.time,
+  };
+}
+
+/** Last-Modified of what a grant shows: the versions, the grant's terms, and the freeze once it has begun. */
+function metadataLastModified(grant: GrantRow, releasedBefore: Date | undefined): Date {
+  return new Date(
+    Math.max(grant.metadataUpdatedAt.getTime(), grant.grantUpdatedAt.getTime(), releasedBefore?.getTime() ?? 0),
+  );
+}
+
+/** HTTP dates have whole seconds: a validator compares what was sent, not the stored milliseconds. */
+function isNotModifiedSince(lastModified: Date, ifModifiedSince: string | undefined): boolean {
+  if (!ifModifiedSince) return false;
+  const since = Date.parse(ifModifiedSince);
+  if (Number.isNaN(since)) return false;
+  return Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
+}
+
+/**
+ * A p2 file for one token. Authorization comes first, then If-Modified-Since: a 304 would otherwise tell an
+ * unlicensed caller that the package exists and when it last changed.
+ */
+export async function getMetadata(
+  ctx: AppContext,
+  request: RepositoryRequest,
+  file: { packageName: string; kind: 'tag' | 'branch' },
+  ifModifiedSince: string | undefined,
+): Promise<MetadataResponse> {
+  const token = requireToken(request);
+  const cache = metadataCacheFor(ctx);
+  const cacheKey = MetadataCache.keyFor(request.seller?.slug, file.packageName, file.kind);
+  const cached = cache.get(cacheKey);
+  const access = await findMetadataAccess(
+    ctx.db,
+    sha256Hex(token),
+    request.seller,
+    file.packageName,
+    file.kind,
+    cached ? { packageId: cached.packageId, stamp: cached.stamp } : undefined,
+  );
+  if (!access) throw unknownToken(request);
+  const grant = access.isOnHost ? access.grant : undefined;
+  if (!grant) throw notLicensed(file.packageName);
+  const decision = evaluateGrant(grant, ctx.clock.now());
+  if (!decision.isAllowed) throw notLicensed(file.packageName);
+
+  const lastModified = metadataLastModified(grant, decision.releasedBefore);
+  if (isNotModifiedSince(lastModified, ifModifiedSince)) return { isNotModified: true, lastModified };
+
+  let entry = cached;
+  if (access.versions || !entry) {
+    entry = {
+      packageId: grant.packageId,
+      stamp: access.metadataStamp ?? '',
+      versions: access.versions ?? [],
+      bodies: new Map(),
+    };
+    cache.set(cacheKey, entry);
+  }
+  const cutoff = decision.releasedBefore?.getTime();
+  const body = cache.body(entry, `${request.baseUrl} ${cutoff ?? ''}`, () => {
+    let versions = entry.versions;
+    if (cutoff !== undefined) {
+      // A frozen grant keeps the releases made before it ended. Branches are not releases: a branch name always
+      // means its newest commit (commit dates are the author's to set, and a branch moves on after the end), so
+      // serving one would hand out the very updates the license no longer covers. Tags are fixed content.
+      versions = file.kind === 'branch' ? [] : versions.filter((version) => version.releasedAt < cutoff);
+    }
+    return JSON.stringify({
+      packages: {
+        [grant.packageName]: versions.map((version) => toComposerVersion(request.baseUrl, grant.packageName, version)),
+      },
+    });
+  });
+  return { isNotModified: false, body, lastModified };
+}
+
+/** The version's zip from storage; built (once, by the packages domain) when it was never built or was cleared. */
+async function openArchive(ctx: AppContext, version: DistVersionRow): Promise<StoredObject | undefined> {
+  if (version.distKey) {
+    const stored = await ctx.storage.get(version.distKey);
+    if (stored) return stored;
+  }
+  const row = await findVersionRow(ctx.db, version.id);
+  if (!row) return undefined;
+  const cached = await ensureDist(ctx, row);
+  return ctx.storage.get(cached.distKey);
+}
+
+/**
+ * Authorizes and counts one dist download, then opens the zip. Installs from composer.lock never read metadata,
+ * so every rule is checked here again; the count is taken atomically against the limit, and only once the
+ * archive is known to exist, so that a failed transfer setup does not use up a download.
+ */
+export async function openDistDownload(
+  ctx: AppContext,
+  request: RepositoryRequest,
+  packageName: string,
+  version: string | 'latest',
+): Promise<DistDownload> {
+  const token = requireToken(request);
+  const normalizedName = packageName.toLowerCase();
+  if (!COMPOSER_PACKAGE_NAME.test(normalizedName)) throw notLicensed(packageName);
+  const tokenHash = sha256Hex(token);
+  const access = await findDistAccess(
+    ctx.db,
+    tokenHash,
+    request.seller,
+    normalizedName,
+    version === 'latest' ? 'latest-tag' : { exact: version },
+  );
+  if (!access) throw unknownToken(request);
+  const grant = access.isOnHost ? access.grant : undefined;
+  if (!grant) throw notLicensed(normalizedName);
+  const decision = evaluateGrant(grant, ctx.clock.now());
+  if (!decision.isAllowed) throw new AppError('FORBIDDEN', decision.message);
+
+  const cutoff = decision.releasedBefore?.getTime();
+  const chosen =
+    version === 'latest'
+      ? newestStable(access.versions.filter((row) => cutoff === undefined || row.releasedAt < cutoff))
+      : access.versions[0];
+  if (!chosen) {
+    throw new AppError(
+      'NOT_FOUND',
+      version === 'latest'
+        ? `${normalizedName} has no stable release your license covers.`
+        : `${normalizedName} has no version ${version} in this repository.`,
+    );
+  }
+  if (decision.releasedBefore && (chosen.kind === 'branch' || chosen.releasedAt >= decision.releasedBefore.getTime())) {
+    throw new AppError('FORBIDDEN', frozenVersionMessage(normalizedName, chosen.version, decision.releasedBefore));
+  }
+
+  const stored = await openArchive(ctx, chosen);
+  if (!stored) {
+    throw new AppError('UNAVAILABLE', `The archive of ${normalizedName} ${chosen.version} could not be prepared.`, {
+      suggestion: 'Try again in a minute.',
+    });
+  }
+  const isCounted = await recordDownload(ctx, grant.grantId, chosen.version);
+  if (!isCounted) {
+    stored.stream.destroy();
+    // Another download took the last one (or the seller revoked the license) since the check above.
+    const again = await findDistAccess(ctx.db, tokenHash, request.seller, normalizedName, { exact: chosen.version });
+    const latest = again?.grant ? evaluateGrant(again.grant, ctx.clock.now()) : undefined;
+    throw new AppError(
+      'FORBIDDEN',
+      latest && !latest.isAllowed
+        ? latest.message
+        : downloadLimitMessage({ ...grant, downloadCount: grant.downloadLimit ?? grant.downloadCount }),
+    );
+  }
+  return {
+    stream: stored.stream,
+    size: stored.size,
+    fileName: `${normalizedName.replace('/', '-')}-${chosen.version.replace(/[^A-Za-z0-9._-]+/g, '-')}.zip`,
+  };
+}

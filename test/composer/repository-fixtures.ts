@@ -1,0 +1,188 @@
+import { createHash } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { customers, grants, packages, packageVersions } from '../../src/server/db/schema/index.js';
+import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
+import { createTestUser, type TestUser } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
+
+// Composer repository fixtures written straight to the database and storage (a seller, a package with versions
+// and zips, a license holder with a known token, grants), and an HTTP client that can name any Host: Node's
+// resolver does not map `*.localhost` to loopback, and fetch() does not let a caller set Host.
+
+export type FixtureVersion = {
+  version: string;
+  kind?: 'tag' | 'branch';
+  normalizedVersion?: string;
+  releasedAt: string | Date;
+  composerJson?: Record<string, unknown>;
+  /** Leave the version without a built zip. */
+  withoutDist?: boolean;
+};
+
+export type FixturePackage = typeof packages.$inferSelect & {
+  versions: Record<string, typeof packageVersions.$inferSelect & { zip: Buffer }>;
+};
+
+function normalizedFor(version: string, kind: 'tag' | 'branch'): string {
+  if (kind === 'branch') return version.startsWith('dev-') ? version : `${version.replace(/\.x-dev$/, '')}.9999999-dev`;
+  const parts = version.replace(/^v/, '').split('.');
+  while (parts.length < 4) parts.push('0');
+  return parts.join('.');
+}
+
+export async function createSeller(app: TestApp, slug?: string): Promise<TestUser> {
+  return createTestUser(app, { slug });
+}
+
+export async function createPackage(
+  app: TestApp,
+  seller: TestUser,
+  name: string,
+  versions: FixtureVersion[],
+  options: { isActive?: boolean; metadataUpdatedAt?: Date } = {},
+): Promise<FixturePackage> {
+  const [row] = await app.ctx.db
+    .insert(packages)
+    .values({
+      ownerId: seller.id,
+      codeHost: 'local',
+      repositoryId: name,
+      repositoryFullName: name,
+      name,
+      description: `The ${name} package`,
+      isActive: options.isActive ?? true,
+      syncStatus: 'ready',
+      metadataUpdatedAt: options.metadataUpdatedAt ?? new Date('2026-02-01T00:00:00Z'),
+    })
+    .returning();
+  const result: FixturePackage = { ...row!, versions: {} };
+  for (const spec of versions) {
+    const kind = spec.kind ?? 'tag';
+    const commit = createHash('sha1').update(`${name}@${spec.version}`).digest('hex');
+    const zip = Buffer.from(`zip of ${name} ${spec.version} ${commit}`);
+    const distKey = `dists/${row!.id}/${commit}.zip`;
+    if (!spec.withoutDist) await app.ctx.storage.put(distKey, zip, { contentType: 'application/zip' });
+    const [versionRow] = await app.ctx.db
+      .insert(packageVersions)
+      .values({
+        packageId: row!.id,
+        version: spec.version,
+        normalizedVersion: spec.normalizedVersion ?? normalizedFor(spec.version, kind),
+        kind,
+        reference: kind === 'tag' ? spec.version : spec.version.replace(/^dev-/, ''),
+        commit,
+        releasedAt: new Date(spec.releasedAt),
+        composerJson: spec.composerJson ?? {
+          name,
+          description: `The ${name} package`,
+          type: 'library',
+          require: { php: '>=8.1' },
+          autoload: { 'psr-4': { 'Acme\\': 'src/' } },
+        },
+        distKey: spec.withoutDist ? null : distKey,
+        distSha1: spec.withoutDist ? null : createHash('sha1').update(zip).digest('hex'),
+        distSize: spec.withoutDist ? null : zip.length,
+      })
+      .returning();
+    result.versions[spec.version] = { ...versionRow!, zip };
+  }
+  return result;
+}
+
+export type FixtureHolder = { id: string; token: string; email: string };
+
+export async function createHolder(
+  app: TestApp,
+  seller: TestUser,
+  email = 'holder@example.com',
+): Promise<FixtureHolder> {
+  const token = generateToken('pgc');
+  const [row] = await app.ctx.db
+    .insert(customers)
+    .values({ sellerId: seller.id, email, tokenHash: sha256Hex(token) })
+    .returning();
+  return { id: row!.id, token, email };
+}
+
+export type GrantOptions = Partial<
+  Pick<typeof grants.$inferInsert, 'status' | 'expiresAt' | 'endMode' | 'downloadLimit' | 'downloadCount' | 'kind'>
+>;
+
+const GRANT_CREATED_AT = new Date('2026-01-01T00:00:00Z');
+
+export async function createGrant(
+  app: TestApp,
+  holder: FixtureHolder,
+  pkg: { id: string },
+  options: GrantOptions = {},
+): Promise<typeof grants.$inferSelect> {
+  const [row] = await app.ctx.db
+    .insert(grants)
+    .values({
+      customerId: holder.id,
+      packageId: pkg.id,
+      kind: options.kind ?? 'manual',
+      // Fixed, so that Last-Modified (which the grant's change time takes part in) is what a test expects.
+      createdAt: GRANT_CREATED_AT,
+      updatedAt: GRANT_CREATED_AT,
+      ...options,
+    })
+    .returning();
+  return row!;
+}
+
+export type RawResponse = {
+  status: number;
+  statusMessage: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+};
+
+export type ComposerRequestOptions = {
+  method?: string;
+  /** Sent as `Authorization: Bearer`. */
+  token?: string;
+  /** Sent as HTTP basic with this password (and username `token`, as any username works). */
+  basicPassword?: string;
+  headers?: Record<string, string>;
+  body?: string;
+};
+
+/** One HTTP request to the test app on 127.0.0.1 with the given Host header. */
+export function requestOnHost(
+  app: TestApp,
+  host: string,
+  path: string,
+  options: ComposerRequestOptions = {},
+): Promise<RawResponse> {
+  const headers: Record<string, string> = { host: `${host}:${app.port}`, ...options.headers };
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  if (options.basicPassword !== undefined) {
+    headers.authorization = `Basic ${Buffer.from(`token:${options.basicPassword}`).toString('base64')}`;
+  }
+  if (options.body !== undefined) headers['content-type'] ??= 'application/json';
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      { host: '127.0.0.1', port: app.port, path, method: options.method ?? 'GET', headers, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            statusMessage: response.statusMessage ?? '',
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end(options.body);
+  });
+}
+
+export function jsonOf<T = Record<string, unknown>>(response: RawResponse): T {
+  return JSON.parse(response.body.toString('utf8')) as T;
+}
