@@ -1,0 +1,126 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { AppContext } from '../../src/server/context.js';
+import { customers, grants, packages, packageVersions, users } from '../../src/server/db/schema/index.js';
+import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
+import { execFileAsync } from './processes.js';
+
+// What the benchmark serves, written straight to the database and storage: a seller, packages whose versions have
+// realistic composer.json files and real zips (Composer extracts them), a license holder and their grants.
+
+export type SeededPackage = { id: string; name: string; versions: string[] };
+
+export async function seedSeller(ctx: AppContext, slug: string): Promise<{ id: string; slug: string }> {
+  const [seller] = await ctx.db
+    .insert(users)
+    .values({ userType: 'seller', email: `${slug}@bench.test`, slug, displayName: 'Bench Seller' })
+    .returning();
+  return { id: seller!.id, slug };
+}
+
+function manifestFor(name: string, index: number): Record<string, unknown> {
+  const [vendor, project] = name.split('/') as [string, string];
+  const namespace = `${vendor.charAt(0).toUpperCase()}${vendor.slice(1)}\\${project.replace(/(^|-)(\w)/g, (_, _dash, letter: string) => letter.toUpperCase())}\\`;
+  return {
+    name,
+    description: `Benchmark package ${index}: a library with the usual amount of metadata.`,
+    type: 'library',
+    keywords: ['benchmark', 'composer', 'private'],
+    homepage: 'https://example.com/bench',
+    license: 'proprietary',
+    authors: [{ name: 'Bench Author', email: 'author@bench.test', role: 'Developer' }],
+    require: { php: '>=8.1' },
+    'require-dev': { 'phpunit/phpunit': '^10.5' },
+    autoload: { 'psr-4': { [namespace]: 'src/' } },
+    'autoload-dev': { 'psr-4': { [`${namespace}Tests\\`]: 'tests/' } },
+    extra: { 'branch-alias': { 'dev-main': '1.x-dev' } },
+    support: { email: 'support@bench.test' },
+  };
+}
+
+/** A zip like `git archive` builds: one top folder holding composer.json and a source file. */
+async function buildZip(
+  workDir: string,
+  name: string,
+  version: string,
+  manifest: Record<string, unknown>,
+): Promise<Buffer> {
+  const folder = `${name.replace('/', '-')}-${version}`;
+  const root = path.join(workDir, 'zips', folder);
+  await mkdir(path.join(root, 'src'), { recursive: true });
+  await writeFile(path.join(root, 'composer.json'), `${JSON.stringify(manifest, null, 4)}\n`);
+  await writeFile(path.join(root, 'src', 'Version.php'), `<?php\n\nreturn '${version}';\n`);
+  await writeFile(path.join(root, 'README.md'), `# ${name}\n\n${'Documentation line.\n'.repeat(40)}`);
+  const zipFile = path.join(workDir, 'zips', `${folder}.zip`);
+  await execFileAsync('zip', ['-qrX', zipFile, folder], { cwd: path.join(workDir, 'zips') });
+  const bytes = await readFile(zipFile);
+  await rm(root, { recursive: true, force: true });
+  return bytes;
+}
+
+/** A package with `tagCount` tags (v1.0.0, v1.1.0, ...) and a main branch, every version with its zip stored. */
+export async function seedPackage(
+  ctx: AppContext,
+  workDir: string,
+  sellerId: string,
+  name: string,
+  index: number,
+  tagCount: number,
+): Promise<SeededPackage> {
+  const [pkg] = await ctx.db
+    .insert(packages)
+    .values({
+      ownerId: sellerId,
+      codeHost: 'local',
+      repositoryId: name,
+      repositoryFullName: name,
+      name,
+      description: `Benchmark package ${index}`,
+      syncStatus: 'ready',
+      metadataUpdatedAt: new Date(Date.now() - 3_600_000),
+    })
+    .returning();
+  const manifest = manifestFor(name, index);
+  const versions = [
+    ...Array.from({ length: tagCount }, (_, minor) => ({
+      version: `v1.${minor}.0`,
+      normalized: `1.${minor}.0.0`,
+      kind: 'tag' as const,
+    })),
+    { version: 'dev-main', normalized: 'dev-main', kind: 'branch' as const },
+  ];
+  for (const [position, spec] of versions.entries()) {
+    const zip = await buildZip(workDir, name, spec.version, manifest);
+    const commit = createHash('sha1').update(`${name}@${spec.version}`).digest('hex');
+    const distKey = `dists/${pkg!.id}/${commit}.zip`;
+    await ctx.storage.put(distKey, zip, { contentType: 'application/zip' });
+    await ctx.db.insert(packageVersions).values({
+      packageId: pkg!.id,
+      version: spec.version,
+      normalizedVersion: spec.normalized,
+      kind: spec.kind,
+      reference: spec.kind === 'tag' ? spec.version : 'main',
+      commit,
+      releasedAt: new Date(Date.UTC(2025, 0, 1 + position * 7)),
+      composerJson: manifest,
+      distKey,
+      distSha1: createHash('sha1').update(zip).digest('hex'),
+      distSize: zip.length,
+    });
+  }
+  return { id: pkg!.id, name, versions: versions.map((spec) => spec.version) };
+}
+
+/** A license holder of the seller with a grant for each package; returns their token. */
+export async function seedHolder(ctx: AppContext, sellerId: string, packageIds: string[]): Promise<string> {
+  const token = generateToken('pgc');
+  const [holder] = await ctx.db
+    .insert(customers)
+    .values({ sellerId, email: `holder-${randomBytes(3).toString('hex')}@bench.test`, tokenHash: sha256Hex(token) })
+    .returning();
+  for (const packageId of packageIds) {
+    await ctx.db.insert(grants).values({ customerId: holder!.id, packageId, kind: 'manual' });
+  }
+  return token;
+}
