@@ -1,5 +1,10 @@
 import type { GrantEndMode, GrantKind } from '../../../contract/licenses.js';
-import { composerAuthHost, setupCommands } from './repository-url.js';
+import {
+  composerAuthHost,
+  isPlainHttp as isPlainHttpUrl,
+  setupCommands,
+  TOKEN_PLACEHOLDER,
+} from '../../../contract/setup-commands.js';
 
 // The e-mails a license holder receives. Pure: the service decides which one and passes every value in.
 
@@ -26,7 +31,7 @@ export type LicenseEmailInput = {
 export type LicenseEmail = { subject: string; text: string; html: string };
 
 /** Shown in place of a token the e-mail cannot contain. */
-export const TOKEN_PLACEHOLDER = 'YOUR_TOKEN';
+export { TOKEN_PLACEHOLDER };
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' });
 
@@ -57,7 +62,7 @@ const commands = (lines: string[]): Block => ({ kind: 'commands', lines });
 export function buildLicenseEmail(input: LicenseEmailInput): LicenseEmail {
   const seller = input.sellerName?.trim() || undefined;
   const [firstPackage] = input.packageNames;
-  const isPlainHttp = new URL(input.repositoryUrl).protocol === 'http:';
+  const isPlainHttp = isPlainHttpUrl(input.repositoryUrl);
   const plainHttpNote = paragraph(
     'This repository is served over plain http, which Composer refuses unless secure-http is turned off.',
   );
