@@ -1,3 +1,4 @@
+export * from './branding.js';
 export * from './packages.js';
 export * from './platform.js';
 export * from './users.js';

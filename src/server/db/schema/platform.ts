@@ -1,4 +1,4 @@
-import { boolean, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users.js';
 
 export const platformSettings = pgTable('platform_settings', {
@@ -40,3 +40,21 @@ export const platformSubscriptions = pgTable('platform_subscriptions', {
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Stripe prices made for a tier. Stripe prices are immutable: a tier whose price changes gets a new one,
+ * and test and live mode each have their own.
+ */
+export const stripePrices = pgTable(
+  'stripe_prices',
+  {
+    tierId: text('tier_id').notNull(),
+    mode: text('mode', { enum: ['test', 'live'] }).notNull(),
+    priceCents: integer('price_cents').notNull(),
+    currency: text('currency').notNull(),
+    productId: text('product_id').notNull(),
+    priceId: text('price_id').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.tierId, table.mode, table.priceCents, table.currency] })],
+);

@@ -1,0 +1,33 @@
+import { sql } from 'drizzle-orm';
+import { boolean, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users.js';
+
+/** A seller's brand: their package host page and the e-mails their license holders receive. */
+export const brandSettings = pgTable(
+  'brand_settings',
+  {
+    userId: uuid('user_id')
+      .primaryKey()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    brandName: text('brand_name'),
+    /** An https URL, or the storage URL of an uploaded logo. */
+    brandLogo: text('brand_logo'),
+    brandHideText: boolean('brand_hide_text').notNull().default(false),
+    brandColor: text('brand_color'),
+    brandBackgroundColor: text('brand_background_color'),
+    brandCardColor: text('brand_card_color'),
+    brandBorderColor: text('brand_border_color'),
+    brandTextColor: text('brand_text_color'),
+    brandSecondaryTextColor: text('brand_secondary_text_color'),
+    brandHeaderColor: text('brand_header_color'),
+    /** Custom Composer host, e.g. composer.acme.com (a CNAME to COMPOSER_DOMAIN). */
+    brandDomain: text('brand_domain'),
+    brandDomainVerifiedAt: timestamp('brand_domain_verified_at', { withTimezone: true }),
+    supportEmail: text('support_email'),
+    emailFromName: text('email_from_name'),
+    emailFromAddress: text('email_from_address'),
+    emailReplyTo: text('email_reply_to'),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [uniqueIndex('brand_settings_domain_unique').on(sql`lower(${table.brandDomain})`)],
+);
