@@ -57,3 +57,29 @@ export const DAYS_LEFT_WARNING_THRESHOLD = 3;
 
 // Admin (admin §2, §9)
 export const IMPERSONATION_LIST_MAX_HEIGHT = '15rem';
+
+// Subscription and billing (seller-app §4, §9; admin §4)
+/** The browser goes to the checkout URL this long after create answers. */
+export const CHECKOUT_REDIRECT_DELAY_MS = 500;
+/** After a return from checkout that is not complete yet, the status is read again this long after. */
+export const POST_CHECKOUT_REFETCH_DELAY_MS = 3 * SECOND;
+/** How long the return-from-checkout toasts stay on screen. */
+export const CHECKOUT_TOAST_DURATION_MS = 5 * SECOND;
+
+// Branding (seller-app §3, §5, §9)
+/** Logo uploads: at most 5 MB. */
+export const LOGO_MAX_BYTES = 5 * 1024 * 1024;
+/** Logo uploads: SVG, PNG, JPEG, GIF and WebP only. */
+export const LOGO_ACCEPTED_TYPES = ['image/svg+xml', 'image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+/** Placeholder of the accent colour field. */
+export const BRAND_COLOR_PLACEHOLDER = '#8B5CF6';
+
+// Custom domains: DNS notes (seller-app §9)
+export const DNS_RECORD_TTL_SECONDS = 300;
+export const DNS_PROPAGATION_TYPICAL = '5-15 minutes';
+export const DNS_PROPAGATION_MAX_HOURS = 48;
+export const DNS_COMPOSER_SUBDOMAIN = 'composer';
+export const DNS_PORTAL_SUBDOMAIN = 'portal';
+
+// Plan limits on the server (issue 4): license holders of a lapsed subscription keep access this long.
+export const LAPSED_SUBSCRIPTION_GRACE_DAYS = 7;

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { composerHostOf, dnsPropagationNote, dnsRecords, zoneOf } from './dns-records';
+import { INVALID_LOGO_TYPE, LOGO_INPUT_ACCEPT, LOGO_TOO_LARGE, logoFileProblem } from './logo-file';
+
+const MB = 1024 * 1024;
+
+describe('logo file checks', () => {
+  it('accepts SVG, PNG, JPEG, GIF and WebP up to 5 MB', () => {
+    for (const type of ['image/svg+xml', 'image/png', 'image/jpeg', 'image/gif', 'image/webp']) {
+      expect(logoFileProblem({ type, size: 5 * MB })).toBeNull();
+    }
+  });
+  it('refuses other types with the spec texts', () => {
+    for (const type of ['application/pdf', 'image/bmp', 'text/html', '']) {
+      expect(logoFileProblem({ type, size: 10 })).toBe(INVALID_LOGO_TYPE);
+    }
+    expect(INVALID_LOGO_TYPE).toEqual({
+      title: 'Invalid file type',
+      description: 'Please upload an image file (SVG, PNG, JPG, GIF, or WebP)',
+    });
+  });
+  it('refuses anything over 5 MB with the spec texts', () => {
+    expect(logoFileProblem({ type: 'image/png', size: 5 * MB + 1 })).toBe(LOGO_TOO_LARGE);
+    expect(LOGO_TOO_LARGE).toEqual({ title: 'File too large', description: 'Please upload an image smaller than 5MB' });
+  });
+  it('offers images only in the file picker', () => {
+    expect(LOGO_INPUT_ACCEPT).toBe('image/svg+xml,image/png,image/jpeg,image/gif,image/webp');
+  });
+});
+
+describe('DNS setup records', () => {
+  const base = { slug: 'acme', composerDomain: 'composer.packgate.io', publicUrl: 'https://app.packgate.io' };
+
+  it('point composer at the seller host and portal at the app host, with TTL 300', () => {
+    expect(dnsRecords({ ...base, brandDomain: 'composer.acme.com' })).toEqual([
+      expect.objectContaining({
+        type: 'CNAME',
+        name: 'composer',
+        host: 'composer.acme.com',
+        value: 'acme.composer.packgate.io',
+        ttl: 300,
+      }),
+      expect.objectContaining({
+        type: 'CNAME',
+        name: 'portal',
+        host: 'portal.acme.com',
+        value: 'app.packgate.io',
+        ttl: 300,
+      }),
+    ]);
+  });
+
+  it('keep the name the seller chose for the composer host', () => {
+    const [composer, portal] = dnsRecords({ ...base, brandDomain: 'packages.acme.co.uk' });
+    expect(composer).toMatchObject({ name: 'packages', host: 'packages.acme.co.uk' });
+    expect(portal).toMatchObject({ host: 'portal.acme.co.uk' });
+  });
+
+  it('put composer in front of a bare domain, and use an example zone without one', () => {
+    expect(composerHostOf('Acme.com.')).toBe('composer.acme.com');
+    expect(zoneOf('acme.com')).toBe('acme.com');
+    expect(composerHostOf('')).toBe('composer.yourcompany.com');
+    expect(dnsRecords({ ...base, brandDomain: null })[1]).toMatchObject({ host: 'portal.yourcompany.com' });
+  });
+
+  it('name the portal host without the port of a local app', () => {
+    expect(dnsRecords({ ...base, publicUrl: 'http://localhost:5000', brandDomain: 'x.acme.com' })[1]?.value).toBe(
+      'localhost',
+    );
+  });
+
+  it('say how long propagation takes', () => {
+    expect(dnsPropagationNote()).toBe('DNS changes usually take 5-15 minutes to propagate, and at most 48 hours.');
+  });
+});
