@@ -37,6 +37,16 @@ export const platformSubscriptions = pgTable('platform_subscriptions', {
   cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
   providerCustomerId: text('provider_customer_id'),
   providerSubscriptionId: text('provider_subscription_id'),
+  /**
+   * When a paid subscription stopped giving access (a failed payment, or its end); null while it gives access.
+   * The license holders' grace period counts from here (a trial's from trialEndsAt).
+   */
+  accessEndedAt: timestamp('access_ended_at', { withTimezone: true }),
+  /**
+   * When the provider's state last written here was fetched: a webhook that fetched earlier but wrote later
+   * must not overwrite a newer state.
+   */
+  providerSyncedAt: timestamp('provider_synced_at', { withTimezone: true }),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });

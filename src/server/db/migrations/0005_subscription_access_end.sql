@@ -1,0 +1,2 @@
+ALTER TABLE "platform_subscriptions" ADD COLUMN "access_ended_at" timestamp with time zone;--> statement-breakpoint
+ALTER TABLE "platform_subscriptions" ADD COLUMN "provider_synced_at" timestamp with time zone;
