@@ -15,8 +15,8 @@ describe('reading the return from checkout', () => {
     });
     expect(readCheckoutReturn('session_id=cs_1')).toEqual({ kind: 'verify', sessionId: 'cs_1' });
   });
-  it('reads success=true without a session (billing off)', () => {
-    expect(readCheckoutReturn('?success=true')).toEqual({ kind: 'success' });
+  it('verifies without a session id on success=true alone (billing off)', () => {
+    expect(readCheckoutReturn('?success=true')).toEqual({ kind: 'verify', sessionId: undefined });
   });
   it('reads cancelled=true', () => {
     expect(readCheckoutReturn('?cancelled=true')).toEqual({ kind: 'cancelled' });
@@ -27,7 +27,7 @@ describe('reading the return from checkout', () => {
   });
   it('starts checking on success, shows the cancellation, or does nothing', () => {
     expect(initialCheckoutPhase({ kind: 'verify', sessionId: 'x' })).toBe('checking');
-    expect(initialCheckoutPhase({ kind: 'success' })).toBe('checking');
+    expect(initialCheckoutPhase({ kind: 'verify', sessionId: undefined })).toBe('checking');
     expect(initialCheckoutPhase({ kind: 'cancelled' })).toBe('cancelled');
     expect(initialCheckoutPhase({ kind: 'none' })).toBe('idle');
   });
@@ -47,12 +47,11 @@ describe('the checkout return state machine', () => {
     expect(checkoutStep('checking', { type: 'verify-failed' })).toEqual(later);
   });
 
-  it('decides by the status when there is no session to verify', () => {
+  it('waits for the verification, not for a status read, while checking', () => {
     expect(checkoutStep('checking', { type: 'status', subscriptionStatus: 'active' })).toEqual({
-      phase: 'activated',
-      effects: [{ type: 'announce-activated' }],
+      phase: 'checking',
+      effects: [],
     });
-    expect(checkoutStep('checking', { type: 'status', subscriptionStatus: 'trial' }).phase).toBe('processing');
   });
 
   it('announces an activation that arrives with the later read, and stops there otherwise', () => {

@@ -1,15 +1,14 @@
 import type { SubscriptionStatusValue } from '@contract/subscriptions';
 import { POST_CHECKOUT_REFETCH_DELAY_MS } from '../../lib/constants';
 
-// The return from checkout (spec seller-app §4): with session_id the page verifies the session; with only
-// success=true (billing off, or a checkout that did not name its session) it reads the status. Activated
-// shows Subscription Activated and refreshes the status; anything else shows the processing message and
-// reads the status again after 3 s. The query string is cleared once it has been read.
+// The return from checkout (spec seller-app §4): with session_id or success=true the page verifies the
+// session (without a session id, billing off, the server says whether the plan is active). Activated shows
+// Subscription Activated and refreshes the status; anything else shows the processing message and reads the
+// status again after 3 s. The query string is cleared once it has been read.
 
 export type CheckoutReturn =
   | { kind: 'none' }
-  | { kind: 'verify'; sessionId: string }
-  | { kind: 'success' }
+  | { kind: 'verify'; sessionId: string | undefined }
   | { kind: 'cancelled' };
 
 /** What the query string of /billing or /subscribe asks the page to do. */
@@ -17,7 +16,7 @@ export function readCheckoutReturn(search: string): CheckoutReturn {
   const params = new URLSearchParams(search);
   const sessionId = params.get('session_id')?.trim();
   if (sessionId) return { kind: 'verify', sessionId };
-  if (params.get('success') === 'true') return { kind: 'success' };
+  if (params.get('success') === 'true') return { kind: 'verify', sessionId: undefined };
   if (params.get('cancelled') === 'true') return { kind: 'cancelled' };
   return { kind: 'none' };
 }
@@ -61,7 +60,7 @@ export function checkoutStep(phase: CheckoutPhase, event: CheckoutEvent): Checko
       case 'verify-failed':
         return processing;
       case 'status':
-        return event.subscriptionStatus === 'active' ? activated(false) : processing;
+        return unchanged;
     }
   }
   // The one later read of the status: activation that arrived meanwhile is announced; otherwise the

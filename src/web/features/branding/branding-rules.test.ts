@@ -29,7 +29,7 @@ describe('logo file checks', () => {
 });
 
 describe('DNS setup records', () => {
-  const base = { slug: 'acme', composerDomain: 'composer.packgate.io', publicUrl: 'https://app.packgate.io' };
+  const base = { composerTarget: 'acme.composer.packgate.io', publicUrl: 'https://app.packgate.io' };
 
   it('point composer at the seller host and portal at the app host, with TTL 300', () => {
     expect(dnsRecords({ ...base, brandDomain: 'composer.acme.com' })).toEqual([

@@ -51,8 +51,8 @@ export function composerHostOf(brandDomain: string | null | undefined): string {
 
 export function dnsRecords(input: {
   brandDomain: string | null | undefined;
-  slug: string;
-  composerDomain: string;
+  /** The seller's own host, `{slug}.{COMPOSER_DOMAIN}`: what the composer record points to. */
+  composerTarget: string;
   publicUrl: string;
 }): DnsRecord[] {
   const composerHost = composerHostOf(input.brandDomain);
@@ -62,7 +62,7 @@ export function dnsRecords(input: {
       type: 'CNAME',
       name: composerHost.slice(0, -(zone.length + 1)),
       host: composerHost,
-      value: `${input.slug}.${input.composerDomain}`,
+      value: input.composerTarget,
       ttl: DNS_RECORD_TTL_SECONDS,
       purpose: 'Your Composer repository: license holders add this URL and send their token to it.',
     },

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { brandCssVariables, readableTextOn, showsBrandName } from './brand-theme';
+
+const defaults = {
+  brandColor: '#8B5CF6',
+  brandBackgroundColor: '#FFFFFF',
+  brandCardColor: '#F9FAFB',
+  brandBorderColor: '#E5E7EB',
+  brandTextColor: '#111827',
+  brandSecondaryTextColor: '#6B7280',
+  brandHeaderColor: '#FFFFFF',
+};
+
+describe('brand theme', () => {
+  it('maps the brand colours onto the design tokens', () => {
+    const variables = brandCssVariables(defaults) as Record<string, string>;
+    expect(variables['--primary']).toBe('#8B5CF6');
+    expect(variables['--background']).toBe('#FFFFFF');
+    expect(variables['--card']).toBe('#F9FAFB');
+    expect(variables['--border']).toBe('#E5E7EB');
+    expect(variables['--foreground']).toBe('#111827');
+    expect(variables['--muted-foreground']).toBe('#6B7280');
+    expect(variables['--brand-header']).toBe('#FFFFFF');
+    expect(variables['--brand-header-foreground']).toBe('#111827');
+  });
+
+  it('leaves out anything that is not a hex colour', () => {
+    const variables = brandCssVariables({ ...defaults, brandColor: 'red; background: url(x)' }) as Record<
+      string,
+      string
+    >;
+    expect(variables['--primary']).toBeUndefined();
+    expect(variables['--accent']).toBeUndefined();
+  });
+
+  it('picks readable text for buttons and the header', () => {
+    expect(readableTextOn('#8B5CF6')).toBe('#FFFFFF');
+    expect(readableTextOn('#000')).toBe('#FFFFFF');
+    expect(readableTextOn('#FDE047')).toBe('#111827');
+    expect(readableTextOn('#FFFFFF')).toBe('#111827');
+  });
+
+  it('hides the name only when asked to and a logo stands in for it', () => {
+    expect(showsBrandName({ brandLogo: '/api/branding/logos/u/a.png', brandHideText: true })).toBe(false);
+    expect(showsBrandName({ brandLogo: null, brandHideText: true })).toBe(true);
+    expect(showsBrandName({ brandLogo: '  ', brandHideText: true })).toBe(true);
+    expect(showsBrandName({ brandLogo: 'https://acme.com/logo.svg', brandHideText: false })).toBe(true);
+  });
+});
