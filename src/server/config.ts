@@ -41,6 +41,11 @@ const envSchema = z.object({
   S3_SECRET_ACCESS_KEY: optionalText,
   S3_FORCE_PATH_STYLE: booleanFlag,
   SUPPORT_EMAIL: z.email().default('support@packgate.localhost'),
+  STRIPE_SECRET_KEY: optionalText,
+  STRIPE_WEBHOOK_SECRET: optionalText,
+  STRIPE_TEST_SECRET_KEY: optionalText,
+  STRIPE_TEST_WEBHOOK_SECRET: optionalText,
+  STRIPE_API_URL: z.url().default('https://api.stripe.com'),
   ENABLE_DEBUG_ROUTES: booleanFlag,
   TRUST_PROXY: booleanFlag,
   SESSION_IDLE_MINUTES: z.coerce
@@ -68,11 +73,28 @@ export type Config = {
   composerDomain: string;
   storage: StorageConfig;
   supportEmail: string;
+  /** Stripe key pairs; the admin's sandbox setting picks one at start-up. Neither set: billing off. */
+  stripe: StripeConfig;
   enableDebugRoutes: boolean;
   trustProxy: boolean;
   session: { idleMs: number; absoluteMs: number };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
 };
+
+export type StripeKeyPair = { secretKey: string; webhookSecret: string };
+
+export type StripeConfig = {
+  /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: the pair used in live mode. */
+  live?: StripeKeyPair;
+  /** STRIPE_TEST_SECRET_KEY and STRIPE_TEST_WEBHOOK_SECRET: the pair used in sandbox mode. */
+  test?: StripeKeyPair;
+  /** Where the stripe library sends requests; tests point it at a fake. */
+  apiUrl: string;
+};
+
+function keyPair(secretKey: string | undefined, webhookSecret: string | undefined): StripeKeyPair | undefined {
+  return secretKey && webhookSecret ? { secretKey, webhookSecret } : undefined;
+}
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -93,6 +115,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   }
   if (Boolean(settings.S3_ACCESS_KEY_ID) !== Boolean(settings.S3_SECRET_ACCESS_KEY)) {
     problems.push('S3_ACCESS_KEY_ID and S3_SECRET_ACCESS_KEY must be set together');
+  }
+  if (Boolean(settings.STRIPE_SECRET_KEY) !== Boolean(settings.STRIPE_WEBHOOK_SECRET)) {
+    problems.push('STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET must be set together');
+  }
+  if (Boolean(settings.STRIPE_TEST_SECRET_KEY) !== Boolean(settings.STRIPE_TEST_WEBHOOK_SECRET)) {
+    problems.push('STRIPE_TEST_SECRET_KEY and STRIPE_TEST_WEBHOOK_SECRET must be set together');
+  }
+  // A live key in the sandbox pair would charge real cards while the admin believes payments are a test.
+  if (settings.STRIPE_TEST_SECRET_KEY && /^(sk|rk)_live_/.test(settings.STRIPE_TEST_SECRET_KEY)) {
+    problems.push('STRIPE_TEST_SECRET_KEY holds a live key (sk_live_...); use a test key (sk_test_...)');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
@@ -132,6 +164,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         }
       : { kind: 'files', dir: storageDirFor(dataDir) },
     supportEmail: settings.SUPPORT_EMAIL,
+    stripe: {
+      live: keyPair(settings.STRIPE_SECRET_KEY, settings.STRIPE_WEBHOOK_SECRET),
+      test: keyPair(settings.STRIPE_TEST_SECRET_KEY, settings.STRIPE_TEST_WEBHOOK_SECRET),
+      apiUrl: settings.STRIPE_API_URL.replace(/\/+$/, ''),
+    },
     enableDebugRoutes: settings.ENABLE_DEBUG_ROUTES,
     trustProxy: settings.TRUST_PROXY,
     session: {
