@@ -1,15 +1,20 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { customers, grants, packages, packageVersions, users } from '../../db/schema/index.js';
+import { customers, grants, packages, packageVersions, platformSubscriptions, users } from '../../db/schema/index.js';
 import type { SellerSelector } from '../../http/hosts.js';
+import type { SellerSubscriptionFacts } from '../subscriptions/license-holder-grace.js';
 import type { GrantFacts } from './grant-rules.js';
 
 // The Composer repository's queries. Each door (packages.json, p2, dist) costs one statement that goes from the
 // token's hash to everything the rules need: the license holder, whether the host is their seller's, the grant,
-// the package and its versions. No second round trip on the hot path, and no state kept between requests.
+// the package and its versions, and the seller's own subscription (a lapsed seller's repository closes after a
+// grace period). No second round trip on the hot path, and no state kept between requests.
 
-/** The token was recognised: whose it is, and whether the request's host belongs to that seller. */
-type TokenMatch = { customerId: string; isOnHost: boolean };
+/**
+ * The token was recognised: whose it is, whether the request's host belongs to that seller, and the seller's
+ * subscription.
+ */
+type TokenMatch = { customerId: string; isOnHost: boolean; seller: SellerSubscriptionFacts };
 
 export type GrantRow = GrantFacts & {
   grantId: string;
@@ -56,6 +61,23 @@ type RawGrantColumns = {
   grant_updated_at: Date | string | null;
 };
 
+/** The seller's subscription as the raw statements select it (`sellerColumns`). */
+type RawSellerColumns = {
+  seller_user_type: 'seller' | 'admin';
+  seller_status: 'trial' | 'active' | 'inactive' | 'expired' | null;
+  seller_trial_ends_at: Date | string | null;
+  seller_period_end: Date | string | null;
+  seller_cancel_at_period_end: boolean | null;
+  seller_access_ended_at: Date | string | null;
+  seller_subscription_updated_at: Date | string | null;
+};
+
+/** Needs `u` (the seller) and `ps` (their subscription, left-joined) in the statement. */
+const sellerColumns = sql`u.user_type as seller_user_type, ps.status as seller_status,
+  ps.trial_ends_at as seller_trial_ends_at, ps.current_period_end as seller_period_end,
+  ps.cancel_at_period_end as seller_cancel_at_period_end, ps.access_ended_at as seller_access_ended_at,
+  ps.updated_at as seller_subscription_updated_at`;
+
 function rowsOf<T>(result: unknown): T[] {
   return (result as { rows: T[] }).rows;
 }
@@ -68,6 +90,25 @@ function toDate(value: Date | string): Date {
 /** True when the token's seller is the one the host names; the bare COMPOSER_DOMAIN accepts any seller. */
 function onHost(seller: SellerSelector | undefined): SQL {
   return seller ? sql`(u.slug = ${seller.slug})` : sql`true`;
+}
+
+const toDateOrNull = (value: Date | string | null): Date | null => (value === null ? null : toDate(value));
+
+function sellerFromRow(row: RawSellerColumns): SellerSubscriptionFacts {
+  return {
+    userType: row.seller_user_type,
+    subscription:
+      row.seller_status === null
+        ? undefined
+        : {
+            status: row.seller_status,
+            trialEndsAt: toDateOrNull(row.seller_trial_ends_at),
+            currentPeriodEnd: toDateOrNull(row.seller_period_end),
+            cancelAtPeriodEnd: row.seller_cancel_at_period_end ?? false,
+            accessEndedAt: toDateOrNull(row.seller_access_ended_at),
+            updatedAt: toDate(row.seller_subscription_updated_at!),
+          },
+  };
 }
 
 function grantFromRow(row: RawGrantColumns): GrantRow | undefined {
@@ -95,6 +136,7 @@ const grantColumns = sql`g.id as grant_id, p.id as package_id, p.name as package
 const grantOfPackageJoins = (seller: SellerSelector | undefined, packageName: string) => sql`
   from ${customers} c
   join ${users} u on u.id = c.seller_id
+  left join ${platformSubscriptions} ps on ps.user_id = c.seller_id
   left join ${packages} p on p.owner_id = c.seller_id and p.name = ${packageName} and ${onHost(seller)}
   left join ${grants} g on g.customer_id = c.id and g.package_id = p.id`;
 
@@ -107,7 +149,7 @@ export async function findRepositoryAccess(
   seller: SellerSelector | undefined,
 ): Promise<RepositoryAccess | undefined> {
   const result = await db.execute(sql`
-    select c.id as customer_id, ${onHost(seller)} as is_on_host,
+    select c.id as customer_id, ${onHost(seller)} as is_on_host, ${sellerColumns},
       case when ${onHost(seller)} then (
         select coalesce(json_agg(json_build_object(
           'grantId', g.id, 'packageName', p.name, 'packageIsActive', p.is_active, 'status', g.status,
@@ -117,16 +159,20 @@ export async function findRepositoryAccess(
         where g.customer_id = c.id
       ) else '[]'::json end as grants
     from ${customers} c join ${users} u on u.id = c.seller_id
+    left join ${platformSubscriptions} ps on ps.user_id = c.seller_id
     where c.token_hash = ${tokenHash}`);
-  const [row] = rowsOf<{
-    customer_id: string;
-    is_on_host: boolean;
-    grants: Array<Omit<GrantFacts, 'expiresAt'> & { grantId: string; expiresAt: number | null }>;
-  }>(result);
+  const [row] = rowsOf<
+    RawSellerColumns & {
+      customer_id: string;
+      is_on_host: boolean;
+      grants: Array<Omit<GrantFacts, 'expiresAt'> & { grantId: string; expiresAt: number | null }>;
+    }
+  >(result);
   if (!row) return undefined;
   return {
     customerId: row.customer_id,
     isOnHost: row.is_on_host,
+    seller: sellerFromRow(row),
     grants: row.grants.map((grant) => ({
       ...grant,
       expiresAt: grant.expiresAt === null ? null : new Date(Number(grant.expiresAt)),
@@ -163,6 +209,13 @@ function buildMetadataStatement(db: Database) {
     .select({
       customerId: customers.id,
       isOnHost,
+      sellerUserType: users.userType,
+      sellerStatus: platformSubscriptions.status,
+      sellerTrialEndsAt: platformSubscriptions.trialEndsAt,
+      sellerPeriodEnd: platformSubscriptions.currentPeriodEnd,
+      sellerCancelAtPeriodEnd: platformSubscriptions.cancelAtPeriodEnd,
+      sellerAccessEndedAt: platformSubscriptions.accessEndedAt,
+      sellerSubscriptionUpdatedAt: platformSubscriptions.updatedAt,
       grantId: grants.id,
       packageId: packages.id,
       packageName: packages.name,
@@ -186,6 +239,7 @@ function buildMetadataStatement(db: Database) {
     })
     .from(customers)
     .innerJoin(users, eq(users.id, customers.sellerId))
+    .leftJoin(platformSubscriptions, eq(platformSubscriptions.userId, customers.sellerId))
     .leftJoin(
       packages,
       and(eq(packages.ownerId, customers.sellerId), eq(packages.name, placeholder.packageName), isOnHost),
@@ -229,6 +283,20 @@ export async function findMetadataAccess(
   return {
     customerId: row.customerId,
     isOnHost: row.isOnHost,
+    seller: {
+      userType: row.sellerUserType,
+      subscription:
+        row.sellerStatus === null
+          ? undefined
+          : {
+              status: row.sellerStatus,
+              trialEndsAt: row.sellerTrialEndsAt,
+              currentPeriodEnd: row.sellerPeriodEnd,
+              cancelAtPeriodEnd: row.sellerCancelAtPeriodEnd ?? false,
+              accessEndedAt: row.sellerAccessEndedAt,
+              updatedAt: row.sellerSubscriptionUpdatedAt!,
+            },
+    },
     grant: hasGrant
       ? {
           grantId: row.grantId!,
@@ -264,7 +332,7 @@ export async function findDistAccess(
 ): Promise<DistAccess | undefined> {
   const versionFilter = version === 'latest-tag' ? sql`v.kind = 'tag'` : sql`v.version = ${version.exact}`;
   const result = await db.execute(sql`
-    select c.id as customer_id, ${onHost(seller)} as is_on_host, ${grantColumns},
+    select c.id as customer_id, ${onHost(seller)} as is_on_host, ${grantColumns}, ${sellerColumns},
       case when g.id is not null then (
         select coalesce(json_agg(json_build_object(
           'id', v.id, 'version', v.version, 'normalizedVersion', v.normalized_version, 'kind', v.kind,
@@ -275,11 +343,14 @@ export async function findDistAccess(
     ${grantOfPackageJoins(seller, packageName)}
     where c.token_hash = ${tokenHash}
     limit 1`);
-  const [row] = rowsOf<RawGrantColumns & { customer_id: string; is_on_host: boolean; versions: unknown }>(result);
+  const [row] = rowsOf<
+    RawGrantColumns & RawSellerColumns & { customer_id: string; is_on_host: boolean; versions: unknown }
+  >(result);
   if (!row) return undefined;
   return {
     customerId: row.customer_id,
     isOnHost: row.is_on_host,
+    seller: sellerFromRow(row),
     grant: grantFromRow(row),
     versions: ((row.versions as DistVersionRow[] | null) ?? []).map((entry) => ({
       ...entry,

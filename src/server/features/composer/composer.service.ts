@@ -12,6 +12,7 @@ import type { SellerSelector } from '../../http/hosts.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { recordDownload } from '../licenses/grants.service.js';
 import { ensureDist } from '../packages/packages.service.js';
+import { repositoryStanding } from '../subscriptions/license-holder-grace.js';
 import {
   type DistVersionRow,
   findDistAccess,
@@ -21,7 +22,14 @@ import {
   type GrantRow,
   type MetadataVersionRow,
 } from './composer.repository.js';
-import { downloadLimitMessage, evaluateGrant, frozenVersionMessage, grantNotice } from './grant-rules.js';
+import {
+  downloadLimitMessage,
+  evaluateGrant,
+  frozenVersionMessage,
+  grantNotice,
+  repositoryClosedMessage,
+  repositoryGraceNotice,
+} from './grant-rules.js';
 import { MetadataCache, metadataCacheFor, type RenderedBody } from './metadata-cache.js';
 import { newestStable } from './version-order.js';
 
@@ -82,7 +90,12 @@ export async function getPackagesJson(ctx: AppContext, request: RepositoryReques
   const now = ctx.clock.now();
   const available: string[] = [];
   const warnings: string[] = [];
-  for (const grant of access.grants) {
+  const standing = repositoryStanding(access.seller, now);
+  // A closed repository lists nothing, and says why rather than each license's own state.
+  const grants = standing.kind === 'closed' ? [] : access.grants;
+  if (standing.kind === 'closed') warnings.push(repositoryClosedMessage(standing.endedAt));
+  if (standing.kind === 'grace' && grants.length > 0) warnings.push(repositoryGraceNotice(standing.until));
+  for (const grant of grants) {
     if (evaluateGrant(grant, now).isAllowed) available.push(grant.packageName);
     const notice = grantNotice(grant, now);
     if (notice) warnings.push(notice);
@@ -189,7 +202,10 @@ export async function getMetadata(
   if (!access) throw unknownToken(request);
   const grant = access.isOnHost ? access.grant : undefined;
   if (!grant) throw notLicensed(file.packageName);
-  const decision = evaluateGrant(grant, ctx.clock.now());
+  const now = ctx.clock.now();
+  // Past the grace period a lapsed seller's packages are as absent as unlicensed ones: a plain 404.
+  if (repositoryStanding(access.seller, now).kind === 'closed') throw notLicensed(file.packageName);
+  const decision = evaluateGrant(grant, now);
   if (!decision.isAllowed) throw notLicensed(file.packageName);
 
   const lastModified = metadataLastModified(grant, decision.releasedBefore);
@@ -260,7 +276,13 @@ export async function openDistDownload(
   if (!access) throw unknownToken(request);
   const grant = access.isOnHost ? access.grant : undefined;
   if (!grant) throw notLicensed(normalizedName);
-  const decision = evaluateGrant(grant, ctx.clock.now());
+  const now = ctx.clock.now();
+  // Installs from composer.lock come straight here, so the lapsed-seller rule is checked at this door too.
+  const standing = repositoryStanding(access.seller, now);
+  if (standing.kind === 'closed') {
+    throw new AppError('FORBIDDEN', repositoryClosedMessage(standing.endedAt), { title: 'Repository Unavailable' });
+  }
+  const decision = evaluateGrant(grant, now);
   if (!decision.isAllowed) throw new AppError('FORBIDDEN', decision.message);
 
   const cutoff = decision.releasedBefore?.getTime();

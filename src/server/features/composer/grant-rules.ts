@@ -93,3 +93,13 @@ export function grantNotice(grant: GrantFacts, now: Date): string | undefined {
     ? `Your license for ${grant.packageName} ends ${when}; versions released before then will stay installable.`
     : `Your license for ${grant.packageName} ends ${when}.`;
 }
+
+/** packages.json, while a lapsed seller's license holders are still served (README, "Billing"). */
+export function repositoryGraceNotice(until: Date): string {
+  return `This repository's subscription has lapsed; access continues until ${formatDay(until)}. Contact the seller to keep access after that.`;
+}
+
+/** Every door, once the grace period after the seller's subscription lapsed is over. */
+export function repositoryClosedMessage(endedAt: Date): string {
+  return `This repository's subscription has lapsed and access ended on ${formatDay(endedAt)}. Contact the seller to restore access.`;
+}

@@ -160,6 +160,29 @@ describe('computeSubscriptionStatus', () => {
     );
   });
 
+  it('expires a period cancelled at its end once the end has passed, without waiting for an event', () => {
+    const periodEnd = new Date('2026-04-01T00:00:00Z');
+    const ending: StatusSubscription = {
+      ...trial,
+      status: 'active',
+      tierId: 'scale',
+      currentPeriodEnd: periodEnd,
+      cancelAtPeriodEnd: true,
+    };
+    expect(computeSubscriptionStatus(seller, ending, new Date(periodEnd.getTime() - 1))).toMatchObject({
+      subscriptionStatus: 'active',
+      hasAccess: true,
+      message: statusMessages.activeEnding,
+    });
+    expect(computeSubscriptionStatus(seller, ending, periodEnd)).toMatchObject({
+      subscriptionStatus: 'expired',
+      hasAccess: false,
+      status: 'active',
+      expiresAt: '2026-04-01T00:00:00.000Z',
+      message: statusMessages.expired,
+    });
+  });
+
   it('refuses access to an inactive subscription', () => {
     const inactive: StatusSubscription = { ...trial, status: 'inactive', tierId: 'scale', currentPeriodEnd: null };
     expect(computeSubscriptionStatus(seller, inactive, trialStart)).toEqual({

@@ -98,7 +98,20 @@ export function computeSubscriptionStatus(
         message: statusMessages.trialExpired,
       };
     }
-    case 'active':
+    case 'active': {
+      // A period cancelled at its end is over once it ends, even before the provider's event says so (and
+      // with billing off no event ever comes).
+      const periodEnd = subscription.currentPeriodEnd;
+      if (subscription.cancelAtPeriodEnd && periodEnd && periodEnd.getTime() <= now.getTime()) {
+        return {
+          ...base,
+          subscriptionStatus: 'expired',
+          hasAccess: false,
+          hasSubscription: true,
+          expiresAt: iso(periodEnd),
+          message: statusMessages.expired,
+        };
+      }
       return {
         ...base,
         subscriptionStatus: 'active',
@@ -107,6 +120,7 @@ export function computeSubscriptionStatus(
         expiresAt: iso(subscription.currentPeriodEnd),
         message: subscription.cancelAtPeriodEnd ? statusMessages.activeEnding : statusMessages.active,
       };
+    }
     case 'inactive':
       return {
         ...base,
