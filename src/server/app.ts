@@ -18,6 +18,7 @@ import { type DatabaseTarget, openDatabase } from './db/client.js';
 import { adminRoutes } from './features/admin/admin.routes.js';
 import { analyticsRoutes } from './features/analytics/analytics.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
+import { billingRoutes } from './features/billing/billing.routes.js';
 import { composerRoutes } from './features/composer/composer.routes.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
 import { licenseRoutes } from './features/licenses/licenses.routes.js';
@@ -137,6 +138,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await authRoutes(api, ctx);
     await tierRoutes(api, ctx);
     await subscriptionRoutes(api, ctx);
+    await billingRoutes(api, ctx);
     await adminRoutes(api, ctx);
     await packageRoutes(api, ctx);
     await taskRoutes(api, ctx);

@@ -1,0 +1,127 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  billingOverviewResponse,
+  cancelSubscriptionInput,
+  cancelSubscriptionResponse,
+  createSubscriptionInput,
+  customerPortalInput,
+  platformSetting,
+  platformSettingsResponse,
+  redirectUrlResponse,
+  stripeConfigResponse,
+  stripeWebhookResponse,
+  updatePlatformSettingInput,
+  verifyCheckoutInput,
+  verifyCheckoutResponse,
+} from '../../../contract/billing.js';
+import { createPayments, resolveSandboxMode } from '../../adapters/payments/create-payments.js';
+import type { Payments } from '../../adapters/payments/payments.js';
+import type { AppContext } from '../../context.js';
+import { adminOnly, authenticated, requireAdmin, requireUser } from '../../http/guards.js';
+import * as billing from './billing.service.js';
+import { findStoredSandboxMode, listPlatformSettings, updatePlatformSetting } from './platform-settings.service.js';
+import { receiveStripeWebhook } from './stripe-webhook.service.js';
+
+/** Stripe's events are small; a generous cap still stops a flood of bytes before the signature check. */
+const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+
+export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  // The payment mode is read once, at start-up: the Settings card says a restart applies a change.
+  const payments = createPayments(
+    ctx.config.stripe,
+    resolveSandboxMode(await findStoredSandboxMode(ctx), ctx.config.stripe),
+    ctx.log,
+  );
+  const noStore = { 'cache-control': 'no-store' };
+
+  api.post(
+    '/api/platform-subscription/create',
+    { schema: { body: createSubscriptionInput, response: { 200: redirectUrlResponse } }, onRequest: authenticated },
+    async (request) => billing.createSubscription(ctx, payments, requireUser(request).user, request.body),
+  );
+
+  api.post(
+    '/api/platform-subscription/verify-checkout',
+    { schema: { body: verifyCheckoutInput, response: { 200: verifyCheckoutResponse } }, onRequest: authenticated },
+    async (request) => billing.verifyCheckout(ctx, payments, requireUser(request).user, request.body),
+  );
+
+  api.post(
+    '/api/platform-subscription/customer-portal',
+    { schema: { body: customerPortalInput, response: { 200: redirectUrlResponse } }, onRequest: authenticated },
+    async (request) => billing.openCustomerPortal(ctx, payments, requireUser(request).user, request.body),
+  );
+
+  api.post(
+    '/api/platform-subscription/cancel',
+    {
+      schema: { body: cancelSubscriptionInput, response: { 200: cancelSubscriptionResponse } },
+      onRequest: authenticated,
+    },
+    async (request) => billing.cancelSubscription(ctx, payments, requireUser(request).user, request.body),
+  );
+
+  api.get(
+    '/api/platform-subscription/billing',
+    { schema: { response: { 200: billingOverviewResponse } }, onRequest: authenticated },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return billing.getBillingOverview(ctx, payments, requireUser(request).user);
+    },
+  );
+
+  api.get(
+    '/api/stripe/config',
+    { schema: { response: { 200: stripeConfigResponse } }, onRequest: authenticated },
+    async (_request, reply) => {
+      reply.headers(noStore);
+      return billing.getStripeConfig(ctx, payments);
+    },
+  );
+
+  api.get(
+    '/api/admin/platform-settings',
+    { schema: { response: { 200: platformSettingsResponse } }, preHandler: adminOnly },
+    async (_request, reply) => {
+      reply.headers(noStore);
+      return listPlatformSettings(ctx);
+    },
+  );
+
+  api.put(
+    '/api/admin/platform-settings',
+    { schema: { body: updatePlatformSettingInput, response: { 200: platformSetting } }, preHandler: adminOnly },
+    async (request) => updatePlatformSetting(ctx, request.body, requireAdmin(request).id),
+  );
+
+  await app.register(stripeWebhookRoutes, { ctx, payments });
+}
+
+/**
+ * The signature covers the exact bytes Stripe sent, so this route alone reads its body raw: an encapsulated
+ * plugin with its own content-type parser, leaving JSON parsing everywhere else as it is.
+ */
+async function stripeWebhookRoutes(app: FastifyInstance, options: { ctx: AppContext; payments: Payments }) {
+  const { ctx, payments } = options;
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => {
+    done(null, body);
+  });
+  app
+    .withTypeProvider<ZodTypeProvider>()
+    .post(
+      '/api/stripe/webhook',
+      { bodyLimit: WEBHOOK_BODY_LIMIT, schema: { response: { 200: stripeWebhookResponse } } },
+      async (request) => {
+        const signature = request.headers['stripe-signature'];
+        return receiveStripeWebhook(
+          ctx,
+          payments,
+          Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+          Array.isArray(signature) ? signature[0] : signature,
+        );
+      },
+    );
+}

@@ -1,0 +1,533 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import {
+  BILLING_PATH,
+  BILLING_SUCCESS_PATH,
+  type BillingOverview,
+  type CancelSubscriptionInput,
+  type CancelSubscriptionResponse,
+  type CreateSubscriptionInput,
+  type CustomerPortalInput,
+  type RedirectUrlResponse,
+  type StripeConfigResponse,
+  type VerifyCheckoutInput,
+  type VerifyCheckoutResponse,
+} from '../../../contract/billing.js';
+import { SELECT_TIER_MESSAGE } from '../../../contract/subscriptions.js';
+import type { PricingTier } from '../../../contract/tiers.js';
+import { resolveSandboxMode } from '../../adapters/payments/create-payments.js';
+import type { Payments, ProviderSubscription, StripeGateway } from '../../adapters/payments/payments.js';
+import type { AppContext } from '../../context.js';
+import { platformSubscriptions, stripePrices, users } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { repositoryStanding } from '../subscriptions/license-holder-grace.js';
+import { computeSubscriptionStatus } from '../subscriptions/subscription-status.js';
+import {
+  findSubscription,
+  getSubscriptionStatus,
+  type PlatformSubscription,
+  type SubscriptionUser,
+} from '../subscriptions/subscriptions.service.js';
+import { findTier } from '../tiers/tiers.service.js';
+import { findStoredSandboxMode } from './platform-settings.service.js';
+
+// Paying for the platform (spec seller-app §4 and §7, spec admin §4). With Stripe the local subscription record
+// follows what Stripe reports (after checkout, on each webhook, after each change made here); with billing off the
+// record is the whole truth and choosing a plan activates it at once.
+
+export type BillingUser = SubscriptionUser & { email: string | null };
+
+const CANCEL_URL_PATH = '/subscribe?cancelled=true';
+
+const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
+
+/** One calendar month later (Jan 31 → Feb 28/29, as billing periods do). */
+export function addOneMonth(date: Date): Date {
+  const next = new Date(date);
+  const day = next.getUTCDate();
+  next.setUTCDate(1);
+  next.setUTCMonth(next.getUTCMonth() + 1);
+  const lastDay = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
+  next.setUTCDate(Math.min(day, lastDay));
+  return next;
+}
+
+/** Billing off renews without a charge: the period that runs at `now`, rolled forward from the stored end. */
+export function runningPeriodEnd(periodEnd: Date, now: Date): Date {
+  let end = periodEnd;
+  while (end.getTime() <= now.getTime()) end = addOneMonth(end);
+  return end;
+}
+
+/**
+ * A return address for Stripe's pages, on the app's own origin only: anything else would make Packgate's
+ * checkout an open redirect. Root-relative paths are resolved against PUBLIC_URL.
+ */
+export function sameOriginUrl(ctx: AppContext, value: string | undefined, fallbackPath: string): string {
+  const base = new URL(ctx.config.publicUrl);
+  if (!value) return new URL(fallbackPath, base).toString();
+  let url: URL;
+  try {
+    url = new URL(value, base);
+  } catch {
+    throw new AppError('VALIDATION_FAILED', `Invalid return address: ${value}`);
+  }
+  if (url.origin !== base.origin) {
+    throw new AppError('VALIDATION_FAILED', `Return addresses must be on ${base.origin}.`, {
+      suggestion: 'Send a path of this app, such as /billing?success=true.',
+    });
+  }
+  return url.toString();
+}
+
+/** Stripe replaces {CHECKOUT_SESSION_ID} when it sends the browser back; the braces must stay unencoded. */
+function withSessionIdPlaceholder(successUrl: string): string {
+  const url = new URL(successUrl);
+  url.hash = '';
+  url.searchParams.delete('session_id');
+  const text = url.toString();
+  return `${text}${url.search ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`;
+}
+
+async function requireTier(ctx: AppContext, tierId: string | undefined): Promise<PricingTier> {
+  const tier = tierId ? await findTier(ctx, tierId) : undefined;
+  if (!tier) {
+    throw new AppError('VALIDATION_FAILED', SELECT_TIER_MESSAGE, {
+      title: tierId ? 'Unknown Tier' : 'Tier Required',
+      suggestion: tierId ? `There is no tier "${tierId}"; choose one of the plans shown.` : 'Choose one of the plans.',
+    });
+  }
+  return tier;
+}
+
+function refuseAdmins(user: BillingUser): void {
+  if (user.userType === 'admin') {
+    throw new AppError('BAD_REQUEST', 'Administrators have full access without a subscription.', {
+      suggestion: 'Impersonate a seller to see their billing.',
+    });
+  }
+}
+
+/** Which price a tier is sold at: remembered per Stripe mode, made in Stripe the first time it is needed. */
+async function resolvePrice(ctx: AppContext, gateway: StripeGateway, tier: PricingTier): Promise<string> {
+  const [known] = await ctx.db
+    .select({ priceId: stripePrices.priceId })
+    .from(stripePrices)
+    .where(
+      and(
+        eq(stripePrices.tierId, tier.id),
+        eq(stripePrices.mode, gateway.priceMode),
+        eq(stripePrices.priceCents, tier.priceCents),
+        eq(stripePrices.currency, tier.currency),
+      ),
+    )
+    .limit(1);
+  if (known) return known.priceId;
+  const made = await gateway.findOrCreatePrice({
+    tierId: tier.id,
+    name: tier.name,
+    priceCents: tier.priceCents,
+    currency: tier.currency,
+  });
+  // Stripe's lookup key made both racing processes find the same price; either row is the right one.
+  await ctx.db
+    .insert(stripePrices)
+    .values({
+      tierId: tier.id,
+      mode: gateway.priceMode,
+      priceCents: tier.priceCents,
+      currency: tier.currency,
+      productId: made.productId,
+      priceId: made.priceId,
+      createdAt: ctx.clock.now(),
+    })
+    .onConflictDoNothing();
+  return made.priceId;
+}
+
+async function findTierIdForPrice(ctx: AppContext, gateway: StripeGateway, priceId: string | null) {
+  if (!priceId) return undefined;
+  const [row] = await ctx.db
+    .select({ tierId: stripePrices.tierId })
+    .from(stripePrices)
+    .where(and(eq(stripePrices.priceId, priceId), eq(stripePrices.mode, gateway.priceMode)))
+    .limit(1);
+  return row?.tierId;
+}
+
+async function findSubscriptionBy(
+  ctx: AppContext,
+  column: typeof platformSubscriptions.providerSubscriptionId | typeof platformSubscriptions.providerCustomerId,
+  value: string,
+): Promise<PlatformSubscription | undefined> {
+  const [row] = await ctx.db.select().from(platformSubscriptions).where(eq(column, value)).limit(1);
+  return row;
+}
+
+export type ApplyOptions = {
+  /** The seller, when the caller knows (a checkout's client_reference_id, the signed-in seller). */
+  userId?: string | null;
+  /** When the state was fetched from Stripe, by the wall clock: an older fetch never overwrites a newer one. */
+  fetchedAt: Date;
+  /** When the change happened (the event's time), for when access ended. */
+  observedAt: Date;
+};
+
+/**
+ * Makes the seller's record match a Stripe subscription: status (active/trialing → active, past_due, unpaid,
+ * incomplete → inactive, canceled → expired), tier from the price, period end, cancellation. Answers the user id
+ * the subscription belongs to, or undefined when it belongs to nobody here (or the state was older than ours).
+ */
+export async function applyProviderSubscription(
+  ctx: AppContext,
+  gateway: StripeGateway,
+  subscription: ProviderSubscription,
+  options: ApplyOptions,
+): Promise<string | undefined> {
+  const bySubscription = await findSubscriptionBy(ctx, platformSubscriptions.providerSubscriptionId, subscription.id);
+  const byCustomer = subscription.customerId
+    ? await findSubscriptionBy(ctx, platformSubscriptions.providerCustomerId, subscription.customerId)
+    : undefined;
+  const userId = bySubscription?.userId ?? options.userId ?? subscription.userId ?? byCustomer?.userId;
+  if (!userId) {
+    ctx.log.warn({ subscriptionId: subscription.id }, 'Stripe subscription of no known seller; ignored');
+    return undefined;
+  }
+  const [owner] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
+  if (!owner) {
+    ctx.log.warn({ subscriptionId: subscription.id, userId }, 'Stripe subscription of a deleted seller; ignored');
+    return undefined;
+  }
+  const tierFromPrice = (await findTierIdForPrice(ctx, gateway, subscription.priceId)) ?? subscription.tierId;
+  const now = ctx.clock.now();
+
+  return ctx.db.transaction(async (tx) => {
+    const [current] = await tx
+      .select()
+      .from(platformSubscriptions)
+      .where(eq(platformSubscriptions.userId, userId))
+      .for('update');
+    if (current?.providerSyncedAt && current.providerSyncedAt.getTime() > options.fetchedAt.getTime()) {
+      return undefined;
+    }
+    const tierId = tierFromPrice ?? current?.tierId;
+    if (!tierId) {
+      ctx.log.warn({ subscriptionId: subscription.id, userId }, 'Stripe subscription with no known tier; ignored');
+      return undefined;
+    }
+    const currentStatus = current
+      ? computeSubscriptionStatus({ userType: 'seller', selectedTier: null }, current, now)
+      : undefined;
+    const providerIds = {
+      providerCustomerId: subscription.customerId || current?.providerCustomerId || null,
+      providerSubscriptionId: subscription.id,
+      providerSyncedAt: options.fetchedAt,
+      updatedAt: now,
+    };
+    if (current && subscription.state !== 'active') {
+      // A late event about a replaced subscription must not end the one the seller pays for now.
+      const isOtherSubscription =
+        current.providerSubscriptionId !== null && current.providerSubscriptionId !== subscription.id;
+      if (isOtherSubscription && currentStatus?.hasAccess) return undefined;
+      // A first payment still pending (or failed) does not cut a running trial short.
+      if (currentStatus?.subscriptionStatus === 'trial') {
+        await tx.update(platformSubscriptions).set(providerIds).where(eq(platformSubscriptions.userId, userId));
+        return userId;
+      }
+    }
+    const hadLostAccess = current && (current.status === 'inactive' || current.status === 'expired');
+    const accessEndedAt =
+      subscription.state === 'active'
+        ? null
+        : hadLostAccess && current.accessEndedAt
+          ? current.accessEndedAt
+          : subscription.state === 'expired'
+            ? (subscription.endedAt ?? options.observedAt)
+            : options.observedAt;
+    const values = {
+      status: subscription.state,
+      tierId,
+      currentPeriodEnd: subscription.currentPeriodEnd,
+      cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
+      accessEndedAt,
+      ...providerIds,
+    };
+    await tx
+      .insert(platformSubscriptions)
+      .values({ userId, ...values, createdAt: now })
+      .onConflictDoUpdate({ target: platformSubscriptions.userId, set: values });
+    if (current?.status !== values.status || current?.tierId !== tierId) {
+      ctx.log.info(
+        {
+          userId,
+          subscriptionId: subscription.id,
+          status: values.status,
+          stripeStatus: subscription.providerStatus,
+          tierId,
+        },
+        'platform subscription updated from Stripe',
+      );
+    }
+    return userId;
+  });
+}
+
+/** Fetches a subscription from Stripe and applies it; the fetch time orders concurrent appliers. */
+export async function syncProviderSubscription(
+  ctx: AppContext,
+  gateway: StripeGateway,
+  subscriptionId: string,
+  options: Omit<ApplyOptions, 'fetchedAt'>,
+): Promise<string | undefined> {
+  // Wall-clock time, not ctx.clock: this orders real requests to Stripe, not business time.
+  const fetchedAt = new Date();
+  const subscription = await gateway.retrieveSubscription(subscriptionId);
+  return applyProviderSubscription(ctx, gateway, subscription, { ...options, fetchedAt });
+}
+
+async function applyChange(
+  ctx: AppContext,
+  gateway: StripeGateway,
+  userId: string,
+  change: () => Promise<ProviderSubscription>,
+): Promise<void> {
+  const fetchedAt = new Date();
+  const subscription = await change();
+  await applyProviderSubscription(ctx, gateway, subscription, { userId, fetchedAt, observedAt: ctx.clock.now() });
+}
+
+/** Billing off: the chosen plan runs at once; a plan already running changes tier and keeps its period. */
+async function activateWithoutBilling(
+  ctx: AppContext,
+  user: BillingUser,
+  tier: PricingTier,
+  current: PlatformSubscription | undefined,
+): Promise<void> {
+  const now = ctx.clock.now();
+  const isRunning =
+    current !== undefined && computeSubscriptionStatus(user, current, now).subscriptionStatus === 'active';
+  const values = isRunning
+    ? { tierId: tier.id, cancelAtPeriodEnd: false, updatedAt: now }
+    : {
+        status: 'active' as const,
+        tierId: tier.id,
+        currentPeriodEnd: addOneMonth(now),
+        cancelAtPeriodEnd: false,
+        accessEndedAt: null,
+        updatedAt: now,
+      };
+  await ctx.db
+    .insert(platformSubscriptions)
+    .values({ userId: user.id, status: 'active', currentPeriodEnd: addOneMonth(now), ...values, createdAt: now })
+    .onConflictDoUpdate({ target: platformSubscriptions.userId, set: values });
+  ctx.log.info({ userId: user.id, tierId: tier.id, billing: 'off' }, 'plan activated without billing');
+}
+
+/** True when Stripe still bills this record's subscription (a change of plan edits it; no second checkout). */
+function hasOpenStripeSubscription(current: PlatformSubscription | undefined): current is PlatformSubscription & {
+  providerSubscriptionId: string;
+} {
+  return current?.providerSubscriptionId != null && (current.status === 'active' || current.status === 'inactive');
+}
+
+/**
+ * POST /api/platform-subscription/create: a Stripe Checkout page for the tier; or, when Stripe already bills the
+ * seller, the plan change (or the end of a pending cancellation) applied at once; or, with billing off, the plan
+ * activated at once. Answers where to send the browser.
+ */
+export async function createSubscription(
+  ctx: AppContext,
+  payments: Payments,
+  user: BillingUser,
+  input: CreateSubscriptionInput,
+): Promise<RedirectUrlResponse> {
+  refuseAdmins(user);
+  const tier = await requireTier(ctx, input?.tier);
+  const successUrl = sameOriginUrl(ctx, input?.successUrl, BILLING_SUCCESS_PATH);
+  const cancelUrl = sameOriginUrl(ctx, input?.cancelUrl, CANCEL_URL_PATH);
+  const current = await findSubscription(ctx, user.id);
+
+  if (payments.kind === 'off') {
+    await activateWithoutBilling(ctx, user, tier, current);
+    return { url: BILLING_SUCCESS_PATH };
+  }
+
+  if (hasOpenStripeSubscription(current)) {
+    const subscriptionId = current.providerSubscriptionId;
+    if (current.tierId !== tier.id) {
+      const priceId = await resolvePrice(ctx, payments, tier);
+      await applyChange(ctx, payments, user.id, () => payments.changeSubscriptionPrice(subscriptionId, priceId));
+      ctx.log.info({ userId: user.id, from: current.tierId, to: tier.id }, 'plan changed');
+      return { url: BILLING_SUCCESS_PATH };
+    }
+    if (current.cancelAtPeriodEnd) {
+      await applyChange(ctx, payments, user.id, () => payments.setCancelAtPeriodEnd(subscriptionId, false));
+      return { url: BILLING_SUCCESS_PATH };
+    }
+    // Same plan, payment failing: the portal is where the card is updated.
+    if (current.status === 'inactive' && current.providerCustomerId) {
+      const returnUrl = sameOriginUrl(ctx, undefined, BILLING_PATH);
+      return { url: await payments.createPortalSession(current.providerCustomerId, returnUrl) };
+    }
+    return { url: BILLING_SUCCESS_PATH };
+  }
+
+  const priceId = await resolvePrice(ctx, payments, tier);
+  const customerId = current?.providerCustomerId ?? (await payments.findOrCreateCustomer(user));
+  if (current && !current.providerCustomerId) {
+    await ctx.db
+      .update(platformSubscriptions)
+      .set({ providerCustomerId: customerId })
+      .where(and(eq(platformSubscriptions.userId, user.id), isNull(platformSubscriptions.providerCustomerId)));
+  }
+  const url = await payments.createCheckoutSession({
+    customerId,
+    priceId,
+    userId: user.id,
+    tierId: tier.id,
+    successUrl: withSessionIdPlaceholder(successUrl),
+    cancelUrl,
+  });
+  ctx.log.info({ userId: user.id, tierId: tier.id }, 'checkout started');
+  return { url };
+}
+
+/**
+ * POST /api/platform-subscription/verify-checkout: on return from Checkout, a complete and paid session applies
+ * its subscription at once (the webhook may come later). Without a session id (billing off, a plan change) it
+ * reports whether the plan is active.
+ */
+export async function verifyCheckout(
+  ctx: AppContext,
+  payments: Payments,
+  user: BillingUser,
+  input: VerifyCheckoutInput,
+): Promise<VerifyCheckoutResponse> {
+  const sessionId = input?.sessionId || undefined;
+  if (payments.kind === 'stripe' && sessionId && user.userType !== 'admin') {
+    const session = await payments.retrieveCheckoutSession(sessionId);
+    // Another seller's session is as unknown as a made-up one.
+    if (!session || session.userId !== user.id) throw new AppError('NOT_FOUND', 'Checkout session not found.');
+    if (!(session.isComplete && session.isPaid && session.subscriptionId)) {
+      return { success: false, status: await getSubscriptionStatus(ctx, user) };
+    }
+    await syncProviderSubscription(ctx, payments, session.subscriptionId, {
+      userId: user.id,
+      observedAt: ctx.clock.now(),
+    });
+  }
+  const status = await getSubscriptionStatus(ctx, user);
+  return { success: user.userType !== 'admin' && status.subscriptionStatus === 'active', status };
+}
+
+/** POST /api/platform-subscription/customer-portal: Stripe's billing portal; billing off has only /billing. */
+export async function openCustomerPortal(
+  ctx: AppContext,
+  payments: Payments,
+  user: BillingUser,
+  input: CustomerPortalInput,
+): Promise<RedirectUrlResponse> {
+  const returnUrl = sameOriginUrl(ctx, input?.returnUrl, BILLING_PATH);
+  if (payments.kind === 'off') return { url: BILLING_PATH };
+  refuseAdmins(user);
+  const current = await findSubscription(ctx, user.id);
+  if (!current?.providerCustomerId) {
+    throw new AppError('BAD_REQUEST', 'There is no billing account yet.', {
+      title: 'No Billing Account',
+      suggestion: 'Subscribe to a plan first; the billing portal then shows its invoices and payment method.',
+    });
+  }
+  return { url: await payments.createPortalSession(current.providerCustomerId, returnUrl) };
+}
+
+function noSubscriptionToCancel(): AppError {
+  return new AppError('BAD_REQUEST', 'You have no active subscription to cancel.', {
+    suggestion: 'A free trial ends by itself; nothing is charged.',
+  });
+}
+
+/**
+ * POST /api/platform-subscription/cancel: at the end of the paid period (the plan keeps running until then), or
+ * at once.
+ */
+export async function cancelSubscription(
+  ctx: AppContext,
+  payments: Payments,
+  user: BillingUser,
+  input: CancelSubscriptionInput,
+): Promise<CancelSubscriptionResponse> {
+  refuseAdmins(user);
+  const immediately = input?.immediately ?? false;
+  const now = ctx.clock.now();
+  const current = await findSubscription(ctx, user.id);
+  const before = computeSubscriptionStatus(user, current, now);
+
+  if (payments.kind === 'off') {
+    if (!current || before.subscriptionStatus !== 'active') throw noSubscriptionToCancel();
+    const values = immediately
+      ? { status: 'expired' as const, cancelAtPeriodEnd: false, currentPeriodEnd: now, accessEndedAt: now }
+      : { cancelAtPeriodEnd: true, currentPeriodEnd: runningPeriodEnd(current.currentPeriodEnd ?? now, now) };
+    await ctx.db
+      .update(platformSubscriptions)
+      .set({ ...values, updatedAt: now })
+      .where(eq(platformSubscriptions.userId, user.id));
+  } else {
+    if (!hasOpenStripeSubscription(current)) throw noSubscriptionToCancel();
+    const subscriptionId = current.providerSubscriptionId;
+    await applyChange(ctx, payments, user.id, () =>
+      immediately ? payments.cancelNow(subscriptionId) : payments.setCancelAtPeriodEnd(subscriptionId, true),
+    );
+  }
+  ctx.log.info({ userId: user.id, immediately }, 'subscription cancelled');
+  const status = await getSubscriptionStatus(ctx, user);
+  const endsAt = status.expiresAt ? dateFormat.format(new Date(status.expiresAt)) : undefined;
+  const message =
+    status.subscriptionStatus === 'active' && endsAt
+      ? `Your subscription has been cancelled and stays active until ${endsAt}.`
+      : 'Your subscription has been cancelled.';
+  return { message, status };
+}
+
+/** GET /api/stripe/config: the payment mode this process runs in. */
+export async function getStripeConfig(ctx: AppContext, payments: Payments): Promise<StripeConfigResponse> {
+  const stored = resolveSandboxMode(await findStoredSandboxMode(ctx), ctx.config.stripe);
+  return {
+    sandboxMode: payments.sandboxMode,
+    billingEnabled: payments.kind === 'stripe',
+    restartRequired: stored !== payments.sandboxMode,
+  };
+}
+
+/** GET /api/platform-subscription/billing: the /billing page. */
+export async function getBillingOverview(
+  ctx: AppContext,
+  payments: Payments,
+  user: BillingUser,
+): Promise<BillingOverview> {
+  const now = ctx.clock.now();
+  const current = user.userType === 'admin' ? undefined : await findSubscription(ctx, user.id);
+  const status = computeSubscriptionStatus(user, current, now);
+  const tier = current ? await findTier(ctx, current.tierId) : undefined;
+  let periodEnd = current?.currentPeriodEnd ?? null;
+  if (payments.kind === 'off' && periodEnd && status.subscriptionStatus === 'active' && !current?.cancelAtPeriodEnd) {
+    periodEnd = runningPeriodEnd(periodEnd, now);
+  }
+  const standing = repositoryStanding({ userType: user.userType, subscription: current }, now);
+  return {
+    billingEnabled: payments.kind === 'stripe',
+    sandboxMode: payments.sandboxMode,
+    subscriptionStatus: status.subscriptionStatus,
+    plan: tier ? { id: tier.id, name: tier.name, priceCents: tier.priceCents, currency: tier.currency } : null,
+    status: status.status,
+    trialEndsAt: current?.trialEndsAt?.toISOString() ?? null,
+    currentPeriodEnd: periodEnd?.toISOString() ?? null,
+    cancelAtPeriodEnd: current?.cancelAtPeriodEnd ?? false,
+    licenseHolderAccessUntil:
+      standing.kind === 'grace'
+        ? standing.until.toISOString()
+        : standing.kind === 'closed'
+          ? standing.endedAt.toISOString()
+          : null,
+    canManageBilling: payments.kind === 'stripe' && Boolean(current?.providerCustomerId),
+    message: status.message,
+  };
+}

@@ -1,0 +1,76 @@
+import { eq } from 'drizzle-orm';
+import {
+  type PlatformSetting,
+  type PlatformSettingKey,
+  platformSettingKeys,
+  STRIPE_SANDBOX_MODE_SETTING,
+  type UpdatePlatformSettingInput,
+} from '../../../contract/billing.js';
+import { defaultSandboxMode } from '../../adapters/payments/create-payments.js';
+import type { AppContext } from '../../context.js';
+import { platformSettings } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+
+// The admin's platform settings (spec admin §3, Settings card). Only known keys are listed and accepted: the
+// table also holds settings that other screens own (the trial length belongs to the tier dialog).
+
+const isKnownKey = (key: string): key is PlatformSettingKey => (platformSettingKeys as readonly string[]).includes(key);
+
+async function findStoredValue(ctx: AppContext, key: string): Promise<string | undefined> {
+  const [row] = await ctx.db
+    .select({ value: platformSettings.value })
+    .from(platformSettings)
+    .where(eq(platformSettings.key, key))
+    .limit(1);
+  return row?.value;
+}
+
+function defaultValue(ctx: AppContext, key: PlatformSettingKey): string {
+  switch (key) {
+    case STRIPE_SANDBOX_MODE_SETTING:
+      return String(defaultSandboxMode(ctx.config.stripe));
+  }
+}
+
+/** The stored sandbox setting, undefined when the admin never chose (create-payments applies the default). */
+export function findStoredSandboxMode(ctx: AppContext): Promise<string | undefined> {
+  return findStoredValue(ctx, STRIPE_SANDBOX_MODE_SETTING);
+}
+
+export async function listPlatformSettings(ctx: AppContext): Promise<PlatformSetting[]> {
+  return Promise.all(
+    platformSettingKeys.map(async (key) => ({
+      key,
+      value: (await findStoredValue(ctx, key)) ?? defaultValue(ctx, key),
+    })),
+  );
+}
+
+function validate(input: UpdatePlatformSettingInput): { key: PlatformSettingKey; value: string } {
+  if (!isKnownKey(input.key)) {
+    throw new AppError('VALIDATION_FAILED', `Unknown platform setting "${input.key}".`, {
+      suggestion: `Known settings: ${platformSettingKeys.join(', ')}.`,
+    });
+  }
+  const value = input.value.trim();
+  if (input.key === STRIPE_SANDBOX_MODE_SETTING && value !== 'true' && value !== 'false') {
+    throw new AppError('VALIDATION_FAILED', `${STRIPE_SANDBOX_MODE_SETTING} must be 'true' or 'false'.`);
+  }
+  return { key: input.key, value };
+}
+
+/** Saves one setting. The payment mode takes effect at the next start of the server (spec admin §2). */
+export async function updatePlatformSetting(
+  ctx: AppContext,
+  input: UpdatePlatformSettingInput,
+  adminId: string,
+): Promise<PlatformSetting> {
+  const { key, value } = validate(input);
+  const now = ctx.clock.now();
+  await ctx.db
+    .insert(platformSettings)
+    .values({ key, value, updatedAt: now })
+    .onConflictDoUpdate({ target: platformSettings.key, set: { value, updatedAt: now } });
+  ctx.log.info({ key, value, adminId }, 'platform setting updated');
+  return { key, value };
+}

@@ -1,0 +1,76 @@
+import { and, eq, lt } from 'drizzle-orm';
+import type { StripeWebhookResponse } from '../../../contract/billing.js';
+import type { Payments } from '../../adapters/payments/payments.js';
+import type { AppContext } from '../../context.js';
+import { webhookDeliveries } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { DAY_MS } from '../../lib/clock.js';
+import { syncProviderSubscription } from './billing.service.js';
+
+// Stripe's webhooks (docs.stripe.com/webhooks): signed over the raw body, delivered at least once, in no
+// guaranteed order. Each event is applied once (its id is recorded first), and none is trusted for the state it
+// carries: the subscription is fetched again, so whatever order events arrive in, the record ends as Stripe has it.
+
+/** The events that can change a seller's subscription. */
+const SUBSCRIPTION_EVENTS = new Set([
+  'checkout.session.completed',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'invoice.paid',
+  'invoice.payment_failed',
+]);
+
+/** Stripe retries a delivery for up to three days; ids are remembered well beyond that. */
+const DELIVERY_MEMORY_MS = 30 * DAY_MS;
+
+export async function receiveStripeWebhook(
+  ctx: AppContext,
+  payments: Payments,
+  rawBody: Buffer,
+  signature: string | undefined,
+): Promise<StripeWebhookResponse> {
+  if (payments.kind !== 'stripe') {
+    throw new AppError('NOT_FOUND', 'Stripe billing is not configured on this server.', {
+      suggestion:
+        'Set the STRIPE_* variables of the selected payment mode and restart, or remove this endpoint in Stripe.',
+    });
+  }
+  const event = payments.parseWebhook(rawBody, signature);
+  if (!SUBSCRIPTION_EVENTS.has(event.type) || !event.subscriptionId) {
+    return { received: true, type: event.type, ignored: true };
+  }
+
+  const now = ctx.clock.now();
+  const recorded = await ctx.db
+    .insert(webhookDeliveries)
+    .values({ source: 'stripe', deliveryId: event.id.slice(0, 200), receivedAt: now })
+    .onConflictDoNothing()
+    .returning({ deliveryId: webhookDeliveries.deliveryId });
+  if (recorded.length === 0) return { received: true, type: event.type, duplicate: true };
+  await ctx.db
+    .delete(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.source, 'stripe'),
+        lt(webhookDeliveries.receivedAt, new Date(now.getTime() - DELIVERY_MEMORY_MS)),
+      ),
+    );
+
+  try {
+    // A delivery retried days later still dates the change to when it happened, never to the future.
+    const observedAt = new Date(Math.min(event.created.getTime(), now.getTime()));
+    const userId = await syncProviderSubscription(ctx, payments, event.subscriptionId, {
+      userId: event.userId,
+      observedAt,
+    });
+    ctx.log.info({ eventId: event.id, type: event.type, userId }, 'Stripe event applied');
+  } catch (error) {
+    // Forget the delivery, so that Stripe's retry applies it.
+    await ctx.db
+      .delete(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.source, 'stripe'), eq(webhookDeliveries.deliveryId, event.id.slice(0, 200))));
+    throw error;
+  }
+  return { received: true, type: event.type };
+}
