@@ -19,6 +19,8 @@ import { adminRoutes } from './features/admin/admin.routes.js';
 import { analyticsRoutes } from './features/analytics/analytics.routes.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
+import { brandingRoutes } from './features/branding/branding.routes.js';
+import { findSellerByCustomDomain } from './features/branding/custom-domains.js';
 import { composerRoutes } from './features/composer/composer.routes.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
 import { licenseRoutes } from './features/licenses/licenses.routes.js';
@@ -129,7 +131,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
       return Object.assign(error, { statusCode: 429 });
     },
   });
-  registerHosts(app, config);
+  registerHosts(app, config, (hostname) => findSellerByCustomDomain(ctx, hostname));
   registerSessions(app, ctx);
   registerCsrfProtection(app, ctx);
 
@@ -145,6 +147,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await composerRoutes(api, ctx);
     await licenseRoutes(api, ctx);
     await analyticsRoutes(api, ctx);
+    await brandingRoutes(api, ctx);
     if (config.enableDebugRoutes) await debugRoutes(api, ctx);
   });
 

@@ -18,6 +18,10 @@ const optionalText = z
 
 const optionalUrl = optionalText.pipe(z.url().optional());
 
+// `1.1.1.1`, `127.0.0.1:5353`, `[2606:4700::1111]:53` or a bare IPv6 address, separated by commas.
+const DNS_SERVER = String.raw`(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|\[[0-9a-fA-F:.]+\](?::\d{1,5})?|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*)`;
+const DNS_SERVER_LIST = new RegExp(`^${DNS_SERVER}(?:\\s*,\\s*${DNS_SERVER})*$`);
+
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   HOST: z.string().default('0.0.0.0'),
@@ -34,6 +38,9 @@ const envSchema = z.object({
   GITHUB_API_URL: z.url().default('https://api.github.com'),
   GIT_REPOS_DIR: optionalText,
   COMPOSER_DOMAIN: z.string().default('composer.localhost'),
+  DNS_SERVERS: optionalText.pipe(
+    z.string().regex(DNS_SERVER_LIST, 'must be IP addresses, with an optional port, separated by commas').optional(),
+  ),
   S3_BUCKET: optionalText,
   S3_REGION: z.string().default('us-east-1'),
   S3_ENDPOINT: optionalUrl,
@@ -71,6 +78,8 @@ export type Config = {
   github?: { clientId: string; clientSecret: string; webUrl: string; apiUrl: string };
   gitReposDir: string;
   composerDomain: string;
+  /** DNS servers for custom-domain verification; undefined: the system's. */
+  dnsServers?: string[];
   storage: StorageConfig;
   supportEmail: string;
   /** Stripe key pairs; the admin's sandbox setting picks one at start-up. Neither set: billing off. */
@@ -152,6 +161,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         : undefined,
     gitReposDir: path.resolve(settings.GIT_REPOS_DIR ?? path.join(dataDir, 'repos')),
     composerDomain: settings.COMPOSER_DOMAIN.toLowerCase(),
+    dnsServers: settings.DNS_SERVERS?.split(',').map((server) => server.trim()),
     storage: settings.S3_BUCKET
       ? {
           kind: 's3',

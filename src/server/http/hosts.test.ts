@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hostnameOf, resolveHost } from './hosts.js';
+import { hostnameOf, isCustomDomainCandidate, resolveHost } from './hosts.js';
 
 const config = { publicUrl: 'http://localhost:5000', composerDomain: 'composer.localhost' };
 
@@ -53,5 +53,26 @@ describe('hostnameOf', () => {
     expect(hostnameOf('Acme.Composer.Localhost:5000')).toBe('acme.composer.localhost');
     expect(hostnameOf('example.com.')).toBe('example.com');
     expect(hostnameOf('[::1]:80')).toBe('[::1]');
+  });
+});
+
+describe('isCustomDomainCandidate', () => {
+  it('looks up names with a dot that are neither the app nor under COMPOSER_DOMAIN', () => {
+    expect(isCustomDomainCandidate(config, 'composer.acme.com')).toBe(true);
+    for (const hostname of [
+      '',
+      'localhost',
+      'composer.localhost',
+      'acme.composer.localhost',
+      'a.b.composer.localhost',
+    ]) {
+      expect(isCustomDomainCandidate(config, hostname), hostname).toBe(false);
+    }
+  });
+
+  it('never looks up IP addresses', () => {
+    for (const hostname of ['127.0.0.1', '[::1]', '10.0.0.1']) {
+      expect(isCustomDomainCandidate(config, hostname), hostname).toBe(false);
+    }
   });
 });

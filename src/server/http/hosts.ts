@@ -7,14 +7,16 @@ import type { Config } from '../config.js';
 
 /** Which seller a repository host names; `undefined` on the bare COMPOSER_DOMAIN, where the token decides. */
 export type SellerSelector = { slug: string };
-// Seam for custom domains (a later issue): a verified `brandDomain` (a CNAME to COMPOSER_DOMAIN) becomes
-// `| { brandDomain: string }` here, resolveHost returns it for a host that is neither the app's nor under
-// COMPOSER_DOMAIN, and the Composer queries match it where they match `users.slug` today.
+// A verified custom domain (branding's brandDomain, a CNAME to COMPOSER_DOMAIN) resolves to its seller's slug
+// in registerHosts, so the Composer queries and everything else treat it exactly as `{slug}.{COMPOSER_DOMAIN}`.
+
+/** The seller whose verified custom domain this host name is (branding); undefined when it is nobody's. */
+export type CustomDomainLookup = (hostname: string) => Promise<SellerSelector | undefined>;
 
 export type RequestHost =
-  /** PUBLIC_URL's host, and for now any host we do not recognise (IP addresses, other names). */
+  /** PUBLIC_URL's host, and any host we do not recognise (IP addresses, other names, unverified domains). */
   | { kind: 'app' }
-  /** `{slug}.{COMPOSER_DOMAIN}` or the bare COMPOSER_DOMAIN (seller undefined). */
+  /** `{slug}.{COMPOSER_DOMAIN}`, a verified custom domain, or the bare COMPOSER_DOMAIN (seller undefined). */
   | { kind: 'repository'; seller: SellerSelector | undefined };
 
 declare module 'fastify' {
@@ -69,12 +71,40 @@ function appHostname(publicUrl: string): string {
   return lastAppHostname;
 }
 
-/** Resolves every request's host once, before routing, for the Composer routes and anything white-label. */
-export function registerHosts(app: FastifyInstance, config: Config): void {
+/**
+ * Whether a host that resolveHost gave to the app could be a custom domain: a name with a dot that is neither the
+ * app's nor under COMPOSER_DOMAIN, and no IP address. Only these cost a lookup.
+ */
+export function isCustomDomainCandidate(
+  config: Pick<Config, 'publicUrl' | 'composerDomain'>,
+  hostname: string,
+): boolean {
+  const composerDomain = config.composerDomain;
+  if (hostname === '' || hostname === appHostname(config.publicUrl)) return false;
+  if (hostname === composerDomain || hostname.endsWith(`.${composerDomain}`)) return false;
+  return hostname.includes('.') && !hostname.startsWith('[') && !/^[\d.]+$/.test(hostname);
+}
+
+/**
+ * Resolves every request's host once, before routing, for the Composer routes and anything white-label; a
+ * verified custom domain first, as DESIGN orders it (it can never be the app's host or under COMPOSER_DOMAIN).
+ */
+export function registerHosts(app: FastifyInstance, config: Config, findCustomDomainSeller?: CustomDomainLookup): void {
   // Set by the hook below before any handler runs; Fastify wants no shared object as a decorator's default.
   app.decorateRequest('requestHost');
   app.addHook('onRequest', async (request: FastifyRequest) => {
     // request.host honours X-Forwarded-Host when TRUST_PROXY is set.
-    request.requestHost = resolveHost(config, request.host);
+    const resolved = resolveHost(config, request.host);
+    if (resolved.kind === 'app' && findCustomDomainSeller) {
+      const hostname = hostnameOf(request.host);
+      if (isCustomDomainCandidate(config, hostname)) {
+        const seller = await findCustomDomainSeller(hostname);
+        if (seller) {
+          request.requestHost = { kind: 'repository', seller };
+          return;
+        }
+      }
+    }
+    request.requestHost = resolved;
   });
 }

@@ -25,6 +25,14 @@ describe('repositoryUrlFor', () => {
       'https://b2.repo.example:8443',
     );
   });
+
+  it("prefers the seller's verified custom domain, with PUBLIC_URL's scheme", () => {
+    const seller = { slug: 'acme', brandDomain: 'composer.acme.com' };
+    expect(repositoryUrlFor(contextWith('https://packgate.example', 'repo.example'), seller)).toBe(
+      'https://composer.acme.com',
+    );
+    expect(repositoryUrlFor(contextWith('http://localhost:5000'), seller)).toBe('http://composer.acme.com:5000');
+  });
 });
 
 describe('composerAuthHost', () => {

@@ -1,0 +1,255 @@
+import { eq, sql } from 'drizzle-orm';
+import {
+  BRAND_COLOR_DEFAULTS,
+  type BrandSettings,
+  brandColorFields,
+  HEX_COLOR,
+  type PublicBrand,
+  type UpdateBrandSettingsInput,
+  type VerifyDomainResponse,
+} from '../../../contract/branding.js';
+import type { AppContext } from '../../context.js';
+import { brandSettings, users } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import type { RequestHost } from '../../http/hosts.js';
+import { repositoryUrlFor } from '../licenses/repository-url.js';
+import { isOwnUploadedLogo, logoStorageKey, parseBrandSettingsInput } from './brand-settings-input.js';
+import { type CnameResolver, checkCname, createCnameResolver, forgetCustomDomains } from './custom-domains.js';
+
+// A seller's brand: the settings form (GET/PUT /api/user/default-branding), the public brand of a package host,
+// custom-domain verification, and what license e-mails take from it. Unset colours and name read the spec's
+// defaults, so every reader gets a complete brand without knowing them.
+
+type BrandRow = typeof brandSettings.$inferSelect;
+type Seller = Pick<typeof users.$inferSelect, 'id' | 'slug' | 'displayName' | 'githubUsername' | 'email'>;
+
+/** The name a seller is known by before they choose a brand name: display name, username, e-mail's local part. */
+export function defaultBrandName(seller: Pick<Seller, 'displayName' | 'githubUsername' | 'email' | 'slug'>): string {
+  return (
+    seller.displayName?.trim() || seller.githubUsername?.trim() || seller.email?.split('@')[0]?.trim() || seller.slug
+  );
+}
+
+async function findBrandRow(ctx: Pick<AppContext, 'db'>, userId: string): Promise<BrandRow | undefined> {
+  const [row] = await ctx.db.select().from(brandSettings).where(eq(brandSettings.userId, userId)).limit(1);
+  return row;
+}
+
+async function getSeller(ctx: Pick<AppContext, 'db'>, userId: string): Promise<Seller> {
+  const [seller] = await ctx.db
+    .select({
+      id: users.id,
+      slug: users.slug,
+      displayName: users.displayName,
+      githubUsername: users.githubUsername,
+      email: users.email,
+    })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (!seller) throw new AppError('NOT_FOUND', 'User not found');
+  return seller;
+}
+
+function colorsOf(row: BrandRow | undefined) {
+  const colors = { ...BRAND_COLOR_DEFAULTS } as Record<(typeof brandColorFields)[number], string>;
+  for (const field of brandColorFields) {
+    const saved = row?.[field];
+    // Values were checked on save; a row written by other means still must not reach CSS unchecked.
+    if (saved && HEX_COLOR.test(saved)) colors[field] = saved;
+  }
+  return colors;
+}
+
+/** The seller's Composer repository URL: the verified custom domain when there is one. */
+function sellerRepositoryUrl(ctx: Pick<AppContext, 'config'>, seller: Seller, row: BrandRow | undefined): string {
+  const brandDomain = row?.brandDomainVerifiedAt ? (row.brandDomain ?? undefined) : undefined;
+  return repositoryUrlFor(ctx, { slug: seller.slug, brandDomain });
+}
+
+function presentSettings(ctx: Pick<AppContext, 'config'>, seller: Seller, row: BrandRow | undefined): BrandSettings {
+  return {
+    brandName: row?.brandName || defaultBrandName(seller),
+    brandLogo: row?.brandLogo ?? null,
+    brandHideText: row?.brandHideText ?? false,
+    ...colorsOf(row),
+    brandDomain: row?.brandDomain ?? null,
+    brandDomainVerifiedAt: row?.brandDomainVerifiedAt?.toISOString() ?? null,
+    supportEmail: row?.supportEmail ?? null,
+    emailFromName: row?.emailFromName ?? null,
+    emailFromAddress: row?.emailFromAddress ?? null,
+    emailReplyTo: row?.emailReplyTo ?? null,
+    domainCnameTarget: `${seller.slug}.${ctx.config.composerDomain}`,
+    repositoryUrl: sellerRepositoryUrl(ctx, seller, row),
+    updatedAt: row?.updatedAt.toISOString() ?? null,
+  };
+}
+
+/** GET /api/user/default-branding: the seller's settings, defaults filled in. */
+export async function getBrandSettings(ctx: AppContext, userId: string): Promise<BrandSettings> {
+  const [seller, row] = await Promise.all([getSeller(ctx, userId), findBrandRow(ctx, userId)]);
+  return presentSettings(ctx, seller, row);
+}
+
+/**
+ * PUT /api/user/default-branding: checks every field (400 naming each bad one), refuses a domain another seller
+ * uses (409), stores, and answers the saved settings. A changed domain must be verified again.
+ */
+export async function updateBrandSettings(
+  ctx: AppContext,
+  userId: string,
+  input: UpdateBrandSettingsInput,
+): Promise<BrandSettings> {
+  const { changes, problems } = parseBrandSettingsInput(input, {
+    userId,
+    appHostname: new URL(ctx.config.publicUrl).hostname.toLowerCase(),
+    composerDomain: ctx.config.composerDomain,
+  });
+  if (problems.length > 0) {
+    throw new AppError('VALIDATION_FAILED', `Invalid branding settings: ${problems.join('; ')}`, {
+      suggestion: 'Correct the named fields and save again.',
+    });
+  }
+  const [seller, current] = await Promise.all([getSeller(ctx, userId), findBrandRow(ctx, userId)]);
+
+  if (changes.brandLogo && changes.brandLogo !== current?.brandLogo && isOwnUploadedLogo(changes.brandLogo, userId)) {
+    if (!(await ctx.storage.head(logoStorageKey(changes.brandLogo)))) {
+      throw new AppError('VALIDATION_FAILED', 'Invalid branding settings: brandLogo: the uploaded logo was not found', {
+        suggestion: 'Upload the logo again, then save.',
+      });
+    }
+  }
+
+  if (changes.brandDomain) {
+    const [taken] = await ctx.db
+      .select({ userId: brandSettings.userId })
+      .from(brandSettings)
+      .where(sql`lower(${brandSettings.brandDomain}) = ${changes.brandDomain} and ${brandSettings.userId} <> ${userId}`)
+      .limit(1);
+    if (taken) {
+      throw new AppError('ALREADY_EXISTS', `brandDomain: ${changes.brandDomain} is already used by another seller`, {
+        suggestion: 'Use a host name of your own domain, such as composer.yourcompany.com.',
+      });
+    }
+  }
+
+  // undefined keeps the saved value; Drizzle leaves undefined keys out of the statement.
+  const values = { ...changes, updatedAt: ctx.clock.now() };
+  const isDomainChanged = changes.brandDomain !== undefined && changes.brandDomain !== (current?.brandDomain ?? null);
+  const update = isDomainChanged ? { ...values, brandDomainVerifiedAt: null } : values;
+  // The unique index on lower(brand_domain) still decides a race between two sellers (23505 → 409).
+  const [saved] = await ctx.db
+    .insert(brandSettings)
+    .values({ userId, ...update, brandHideText: update.brandHideText ?? false })
+    .onConflictDoUpdate({ target: brandSettings.userId, set: update })
+    .returning();
+  if (isDomainChanged) forgetCustomDomains(ctx, current?.brandDomain, changes.brandDomain);
+  return presentSettings(ctx, seller, saved);
+}
+
+/** GET /api/branding/host: the brand of the seller whose package host this is; 404 anywhere else. */
+export async function getHostBrand(ctx: AppContext, host: RequestHost): Promise<PublicBrand> {
+  const notHere = new AppError('NOT_FOUND', 'No seller brand on this host');
+  if (host.kind !== 'repository' || !host.seller) throw notHere;
+  const [found] = await ctx.db
+    .select({ seller: users, brand: brandSettings })
+    .from(users)
+    .leftJoin(brandSettings, eq(brandSettings.userId, users.id))
+    .where(eq(users.slug, host.seller.slug))
+    .limit(1);
+  if (!found) throw notHere;
+  const brand = found.brand ?? undefined;
+  return {
+    brandName: brand?.brandName || defaultBrandName(found.seller),
+    brandLogo: brand?.brandLogo ?? null,
+    brandHideText: brand?.brandHideText ?? false,
+    ...colorsOf(brand),
+    supportEmail: brand?.supportEmail ?? null,
+  };
+}
+
+let defaultResolver: CnameResolver | undefined;
+let defaultResolverServers: string | undefined;
+
+// Created on first use and again when DNS_SERVERS differs (tests point it at a fake DNS server after start-up).
+function resolverFor(ctx: Pick<AppContext, 'config'>): CnameResolver {
+  const servers = ctx.config.dnsServers?.join(',') ?? '';
+  if (!defaultResolver || servers !== defaultResolverServers) {
+    defaultResolver = createCnameResolver(ctx.config.dnsServers);
+    defaultResolverServers = servers;
+  }
+  return defaultResolver;
+}
+
+/**
+ * POST /api/user/default-branding/verify-domain: looks the CNAME up now. Verified sets brandDomainVerifiedAt; a
+ * definite failure (no record, another target) clears it, since the domain no longer reaches the seller; a DNS
+ * outage changes nothing.
+ */
+export async function verifyBrandDomain(
+  ctx: AppContext,
+  userId: string,
+  resolver: CnameResolver = resolverFor(ctx),
+): Promise<VerifyDomainResponse> {
+  const [seller, row] = await Promise.all([getSeller(ctx, userId), findBrandRow(ctx, userId)]);
+  if (!row?.brandDomain) {
+    throw new AppError('BAD_REQUEST', 'Set a custom domain in Brand Settings and save it before verifying.');
+  }
+  const sellerHost = `${seller.slug}.${ctx.config.composerDomain}`;
+  const check = await checkCname(resolver, row.brandDomain, {
+    sellerHost,
+    composerDomain: ctx.config.composerDomain,
+  });
+  let saved = row;
+  if (check.verified || check.isDefinite) {
+    const [updated] = await ctx.db
+      .update(brandSettings)
+      .set({ brandDomainVerifiedAt: check.verified ? ctx.clock.now() : null })
+      // Only if the domain is still the one checked: a save in between wins.
+      .where(sql`${brandSettings.userId} = ${userId} and ${brandSettings.brandDomain} = ${row.brandDomain}`)
+      .returning();
+    if (updated) saved = updated;
+    forgetCustomDomains(ctx, row.brandDomain);
+  }
+  return { verified: check.verified, message: check.message, settings: presentSettings(ctx, seller, saved) };
+}
+
+/** What a license e-mail takes from the seller's brand (DESIGN: the platform still sends it). */
+export type EmailBrand = {
+  /** Sender display name: emailFromName, else the brand name; undefined leaves MAIL_FROM as it is. */
+  fromName?: string;
+  /** The name the e-mail's text uses: brandName, else the seller's display name or username; else nobody. */
+  brandName?: string;
+  /** emailReplyTo, else emailFromAddress, else supportEmail; undefined when none is set. */
+  replyTo?: string;
+  accentColor: string;
+  /** An absolute URL for the e-mail's header, when the seller has a logo. */
+  logoUrl?: string;
+  isTextHidden: boolean;
+  supportEmail?: string;
+  /** The verified custom domain, for the repository URL. */
+  verifiedDomain?: string;
+};
+
+export async function getEmailBrand(
+  ctx: AppContext,
+  seller: Pick<Seller, 'id' | 'displayName' | 'githubUsername'>,
+): Promise<EmailBrand> {
+  const row = await findBrandRow(ctx, seller.id);
+  // Unlike the settings form, no fallback to the e-mail address or slug: a holder would not recognise those.
+  const brandName = row?.brandName || seller.displayName?.trim() || seller.githubUsername?.trim() || undefined;
+  const logo = row?.brandLogo;
+  return {
+    fromName: row?.emailFromName || brandName,
+    brandName,
+    // The From address stays MAIL_FROM's: sending as the seller's own domain would fail SPF and DMARC without
+    // their DNS, so the address the seller chose receives the replies instead.
+    replyTo: row?.emailReplyTo || row?.emailFromAddress || row?.supportEmail || undefined,
+    accentColor: colorsOf(row).brandColor,
+    // Uploaded logos are served by the app: an e-mail needs the absolute URL.
+    logoUrl: logo ? (logo.startsWith('/') ? `${ctx.config.publicUrl}${logo}` : logo) : undefined,
+    isTextHidden: Boolean(logo && row?.brandHideText),
+    supportEmail: row?.supportEmail ?? undefined,
+    verifiedDomain: row?.brandDomainVerifiedAt ? (row.brandDomain ?? undefined) : undefined,
+  };
+}
