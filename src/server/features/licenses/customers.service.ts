@@ -5,7 +5,7 @@ import { customers, grants, packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import {
   findCustomerByEmail,
-  getSeller,
+  getLicenseSender,
   grantGivesAccess,
   isGrantActive,
   issueComposerToken,
@@ -69,7 +69,7 @@ export async function regenerateToken(
   const email = parseHolderEmail(emailInput);
   const customer = await findCustomerByEmail(ctx.db, sellerId, email);
   if (!customer) throw new AppError('NOT_FOUND', licenseMessages.customerNotFound);
-  const seller = await getSeller(ctx, sellerId);
+  const seller = await getLicenseSender(ctx, sellerId);
   const now = ctx.clock.now();
 
   await ctx.db.transaction(async (tx) => {

@@ -6,6 +6,7 @@ import type { Database } from '../../db/client.js';
 import { customers, downloads, grants, packages, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
+import { type EmailBrand, getEmailBrand } from '../branding/branding.service.js';
 import { normalizeEmail } from '../users/users.service.js';
 import { buildLicenseEmail, type LicenseEmailInput, type LicenseTerms } from './license-email.js';
 import { repositoryUrlFor } from './repository-url.js';
@@ -119,11 +120,6 @@ export async function getSeller(ctx: Pick<AppContext, 'db'>, sellerId: string): 
   return seller;
 }
 
-/** The name license holders know the seller by; branding's brand name will take precedence. */
-export function sellerDisplayName(seller: Pick<Seller, 'displayName' | 'githubUsername'>): string | undefined {
-  return seller.displayName?.trim() || seller.githubUsername?.trim() || undefined;
-}
-
 /** Trimmed, lower-case and well-formed, or the spec's sentence. */
 export function parseHolderEmail(email: string | undefined): string {
   const normalized = normalizeEmail(email ?? '');
@@ -181,7 +177,10 @@ export async function createGrant(
   options: { notify?: boolean } = {},
 ): Promise<CreateGrantResult> {
   const email = parseHolderEmail(input.email);
-  const [seller, pkg] = await Promise.all([getSeller(ctx, sellerId), getOwnedPackage(ctx, sellerId, input.packageId)]);
+  const [seller, pkg] = await Promise.all([
+    getLicenseSender(ctx, sellerId),
+    getOwnedPackage(ctx, sellerId, input.packageId),
+  ]);
   const now = ctx.clock.now();
   const terms = {
     kind: input.kind,
@@ -289,15 +288,30 @@ async function renewGrant(
   return renewed!;
 }
 
-/** Renders and sends one license e-mail from the seller's name, logging only the repository URL. */
+/** A seller with the brand their license e-mails wear. */
+export type LicenseSender = Seller & { brand: EmailBrand };
+
+/**
+ * The seller and their brand, loaded before the transaction that sends the e-mail: a query outside an open
+ * transaction would wait for it on PGlite's single connection.
+ */
+export async function getLicenseSender(ctx: AppContext, sellerId: string): Promise<LicenseSender> {
+  const seller = await getSeller(ctx, sellerId);
+  return { ...seller, brand: await getEmailBrand(ctx, seller) };
+}
+
+/**
+ * Renders and sends one license e-mail in the seller's brand (name, colour, logo, support address, Reply-To, the
+ * verified custom domain in the repository URL), logging only the repository URL.
+ */
 export async function sendLicenseEmail(
   ctx: AppContext,
-  seller: Seller,
+  seller: LicenseSender,
   to: string,
-  content: Omit<LicenseEmailInput, 'repositoryUrl' | 'sellerName'>,
+  content: Omit<LicenseEmailInput, 'repositoryUrl' | 'sellerName' | 'brand'>,
 ): Promise<void> {
-  const repositoryUrl = repositoryUrlFor(ctx, seller);
-  const sellerName = sellerDisplayName(seller);
-  const mail = buildLicenseEmail({ ...content, sellerName, repositoryUrl });
-  await ctx.mailer.send({ to, ...mail, fromName: sellerName, links: [repositoryUrl] });
+  const { brand } = seller;
+  const repositoryUrl = repositoryUrlFor(ctx, { slug: seller.slug, brandDomain: brand.verifiedDomain });
+  const mail = buildLicenseEmail({ ...content, sellerName: brand.brandName, repositoryUrl, brand });
+  await ctx.mailer.send({ to, ...mail, fromName: brand.fromName, replyTo: brand.replyTo, links: [repositoryUrl] });
 }

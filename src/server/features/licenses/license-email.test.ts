@@ -121,3 +121,55 @@ describe('license terms in words', () => {
     );
   });
 });
+
+describe("the seller's brand in the license e-mail", () => {
+  const branded = (brand: Parameters<typeof buildLicenseEmail>[0]['brand']) =>
+    buildLicenseEmail({
+      reason: 'new-holder',
+      sellerName: 'Acme Tools',
+      repositoryUrl,
+      token,
+      packageNames: ['acme/widget'],
+      license: temporary,
+      brand,
+    });
+
+  it('shows the brand name in the accent colour, the logo, and the support address in the footer', () => {
+    const mail = branded({
+      accentColor: '#FF5500',
+      logoUrl: 'https://cdn.acme.test/logo.png',
+      supportEmail: 'help@acme.test',
+    });
+    expect(mail.html).toContain('color:#FF5500');
+    expect(mail.html).toContain('border-bottom:3px solid #FF5500');
+    expect(mail.html).toContain('<img src="https://cdn.acme.test/logo.png" alt="Acme Tools"');
+    expect(mail.html).toMatch(/<span[^>]*>Acme Tools<\/span>/);
+    expect(mail.text).toContain('Questions about your license? Write to help@acme.test.');
+    expect(mail.html).toContain('Questions about your license? Write to help@acme.test.');
+  });
+
+  it('shows the logo alone when the seller hides the text', () => {
+    const mail = branded({ logoUrl: 'https://cdn.acme.test/logo.png', isTextHidden: true });
+    expect(mail.html).not.toMatch(/<span[^>]*>Acme Tools<\/span>/);
+  });
+
+  it('ignores an accent that is not a hex colour and a logo URL that is not http(s)', () => {
+    const mail = branded({ accentColor: 'red;background:url(https://evil.example)', logoUrl: 'javascript:alert(1)' });
+    expect(mail.html).not.toContain('evil.example');
+    expect(mail.html).not.toContain('javascript:');
+    expect(mail.html).toContain('color:#8B5CF6');
+  });
+
+  it('escapes the brand name', () => {
+    const mail = buildLicenseEmail({
+      reason: 'new-holder',
+      sellerName: '<b>Acme</b>',
+      repositoryUrl,
+      token,
+      packageNames: ['acme/widget'],
+      brand: {},
+    });
+    expect(mail.html).toContain('&lt;b&gt;Acme&lt;/b&gt;');
+    expect(mail.html).not.toContain('<b>Acme</b>');
+  });
+});

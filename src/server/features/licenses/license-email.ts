@@ -26,6 +26,18 @@ export type LicenseEmailInput = {
   /** The package the license is for; for token-regenerated, every package the holder may install. */
   packageNames: string[];
   license?: LicenseTerms;
+  /** The seller's brand (branding settings): the HTML's accent and header, and the support address in the footer. */
+  brand?: EmailBrandStyle;
+};
+
+export type EmailBrandStyle = {
+  /** `#RGB` or `#RRGGBB`; anything else is ignored, since it is written into a style attribute. */
+  accentColor?: string;
+  /** An absolute https or http URL of the logo. */
+  logoUrl?: string;
+  /** With a logo: show the logo alone, without the name beside it (the seller's hide-text flag). */
+  isTextHidden?: boolean;
+  supportEmail?: string;
 };
 
 export type LicenseEmail = { subject: string; text: string; html: string };
@@ -157,7 +169,10 @@ export function buildLicenseEmail(input: LicenseEmailInput): LicenseEmail {
     }
   }
 
-  return { subject, text: renderText(blocks), html: renderHtml(subject, blocks) };
+  const supportEmail = input.brand?.supportEmail?.trim();
+  if (supportEmail) blocks.push(paragraph(`Questions about your license? Write to ${supportEmail}.`));
+
+  return { subject, text: renderText(blocks), html: renderHtml(subject, blocks, seller, input.brand) };
 }
 
 function requireToken(input: LicenseEmailInput): string {
@@ -186,12 +201,35 @@ function escapeHtml(value: string): string {
     .replaceAll("'", '&#39;');
 }
 
-function renderHtml(subject: string, blocks: Block[]): string {
+const DEFAULT_ACCENT = '#8B5CF6';
+const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
+
+/** The brand's header: logo and/or name in the accent colour; nothing when the seller is unnamed and has no logo. */
+function renderHeader(sellerName: string | undefined, brand: EmailBrandStyle | undefined, accent: string): string {
+  const logoUrl = brand?.logoUrl && /^https?:\/\//i.test(brand.logoUrl) ? brand.logoUrl : undefined;
+  const logo = logoUrl
+    ? `<img src="${escapeHtml(logoUrl)}" alt="${escapeHtml(sellerName ?? '')}" height="40" style="height:40px;max-width:200px;vertical-align:middle;border:0">`
+    : '';
+  const showName = sellerName && !(logo && brand?.isTextHidden);
+  const name = showName
+    ? `<span style="font-size:20px;font-weight:600;color:${accent};vertical-align:middle${logo ? ';margin-left:12px' : ''}">${escapeHtml(sellerName)}</span>`
+    : '';
+  if (!logo && !name) return '';
+  return `<div style="padding:0 0 16px;margin-bottom:16px;border-bottom:3px solid ${accent}">${logo}${name}</div>\n`;
+}
+
+function renderHtml(
+  subject: string,
+  blocks: Block[],
+  sellerName: string | undefined,
+  brand: EmailBrandStyle | undefined,
+): string {
+  const accent = brand?.accentColor && HEX_COLOR.test(brand.accentColor) ? brand.accentColor : DEFAULT_ACCENT;
   const body = blocks
     .map((block) =>
       block.kind === 'paragraph'
         ? `<p>${escapeHtml(block.text).replaceAll('\n', '<br>')}</p>`
-        : `<pre style="background:#f4f4f5;padding:12px;border-radius:6px;overflow-x:auto"><code>${block.lines
+        : `<pre style="background:#f4f4f5;padding:12px;border-radius:6px;border-left:4px solid ${accent};overflow-x:auto"><code>${block.lines
             .map(escapeHtml)
             .join('\n')}</code></pre>`,
     )
@@ -199,7 +237,7 @@ function renderHtml(subject: string, blocks: Block[]): string {
   return `<!doctype html>
 <html><head><meta charset="utf-8"><title>${escapeHtml(subject)}</title></head>
 <body style="font-family:-apple-system,Segoe UI,Helvetica,Arial,sans-serif;line-height:1.5;color:#1f2937;max-width:640px">
-${body}
+${renderHeader(sellerName, brand, accent)}${body}
 </body></html>
 `;
 }
