@@ -81,5 +81,5 @@ export const DNS_PROPAGATION_MAX_HOURS = 48;
 export const DNS_COMPOSER_SUBDOMAIN = 'composer';
 export const DNS_PORTAL_SUBDOMAIN = 'portal';
 
-// Plan limits on the server (issue 4): license holders of a lapsed subscription keep access this long.
-export const LAPSED_SUBSCRIPTION_GRACE_DAYS = 7;
+// License holders of a lapsed subscription keep installing this long; the server applies the same rule.
+export { LICENSE_HOLDER_GRACE_DAYS as LAPSED_SUBSCRIPTION_GRACE_DAYS } from '../../contract/billing';
