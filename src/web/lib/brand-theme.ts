@@ -64,6 +64,8 @@ export function brandCssVariables(colors: BrandColors): CSSProperties {
     '--card': card,
     '--popover': card,
     '--border': border,
+    // The base layer's `* { border-color }` reads --color-border, which the root resolved already.
+    '--color-border': border,
     '--input': border,
     '--foreground': text,
     '--card-foreground': text,

@@ -72,7 +72,7 @@ export function dnsRecords(input: {
       host: `${DNS_PORTAL_SUBDOMAIN}.${zone}`,
       value: hostnameOf(input.publicUrl),
       ttl: DNS_RECORD_TTL_SECONDS,
-      purpose: 'Your branded portal: the page license holders see in a browser, with your name and colours.',
+      purpose: 'Optional: an address on your domain for the pages license holders open in a browser.',
     },
   ];
 }
