@@ -66,11 +66,8 @@ export const POST_CHECKOUT_REFETCH_DELAY_MS = 3 * SECOND;
 /** How long the return-from-checkout toasts stay on screen. */
 export const CHECKOUT_TOAST_DURATION_MS = 5 * SECOND;
 
-// Branding (seller-app §3, §5, §9)
-/** Logo uploads: at most 5 MB. */
-export const LOGO_MAX_BYTES = 5 * 1024 * 1024;
-/** Logo uploads: SVG, PNG, JPEG, GIF and WebP only. */
-export const LOGO_ACCEPTED_TYPES = ['image/svg+xml', 'image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
+// Branding (seller-app §3, §5, §9). The server checks the same logo limits: they live in the contract.
+export { LOGO_ACCEPT, LOGO_MAX_BYTES } from '../../contract/branding';
 /** Placeholder of the accent colour field. */
 export const BRAND_COLOR_PLACEHOLDER = '#8B5CF6';
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { colorPickerValue, formValuesFrom, isInvalidColor, saveInputFrom } from './brand-form';
 import { composerHostOf, dnsPropagationNote, dnsRecords, zoneOf } from './dns-records';
 import { INVALID_LOGO_TYPE, LOGO_INPUT_ACCEPT, LOGO_TOO_LARGE, logoFileProblem } from './logo-file';
 
@@ -71,5 +72,67 @@ describe('DNS setup records', () => {
 
   it('say how long propagation takes', () => {
     expect(dnsPropagationNote()).toBe('DNS changes usually take 5-15 minutes to propagate, and at most 48 hours.');
+  });
+});
+
+describe('the Brand Settings form values', () => {
+  const settings = {
+    brandName: 'Acme',
+    brandLogo: null,
+    brandHideText: false,
+    brandColor: '#8B5CF6',
+    brandBackgroundColor: '#FFFFFF',
+    brandCardColor: '#F9FAFB',
+    brandBorderColor: '#E5E7EB',
+    brandTextColor: '#111827',
+    brandSecondaryTextColor: '#6B7280',
+    brandHeaderColor: '#FFFFFF',
+    brandDomain: null,
+    brandDomainVerifiedAt: null,
+    supportEmail: null,
+    emailFromName: null,
+    emailFromAddress: null,
+    emailReplyTo: null,
+    domainCnameTarget: 'acme.composer.localhost',
+    repositoryUrl: 'http://acme.composer.localhost:5000',
+    updatedAt: null,
+  };
+
+  it('show unset fields as empty text', () => {
+    const values = formValuesFrom(settings);
+    expect(values.brandLogo).toBe('');
+    expect(values.supportEmail).toBe('');
+    expect(values.brandColor).toBe('#8B5CF6');
+  });
+
+  it('send emptied fields as null so that they read their defaults again', () => {
+    const input = saveInputFrom({
+      ...formValuesFrom(settings),
+      brandName: '  ',
+      brandColor: '',
+      supportEmail: ' a@b.c ',
+    });
+    expect(input.brandName).toBeNull();
+    expect(input.brandColor).toBeNull();
+    expect(input.supportEmail).toBe('a@b.c');
+  });
+
+  it('never hide the name without a logo, and lower-case the domain', () => {
+    const values = { ...formValuesFrom(settings), brandHideText: true, brandDomain: ' Composer.ACME.com ' };
+    expect(saveInputFrom(values)).toMatchObject({ brandHideText: false, brandDomain: 'composer.acme.com' });
+    expect(saveInputFrom({ ...values, brandLogo: '/api/branding/logos/u/l.png' }).brandHideText).toBe(true);
+  });
+
+  it('give colour pickers #rrggbb, expanding #rgb and falling back for anything else', () => {
+    expect(colorPickerValue('#0EA5E9', '#FFFFFF')).toBe('#0ea5e9');
+    expect(colorPickerValue('#abc', '#FFFFFF')).toBe('#aabbcc');
+    expect(colorPickerValue('purple', '#8B5CF6')).toBe('#8b5cf6');
+  });
+
+  it('flag colours the server would refuse, but not empty ones', () => {
+    expect(isInvalidColor('')).toBe(false);
+    expect(isInvalidColor('#12345')).toBe(true);
+    expect(isInvalidColor('red')).toBe(true);
+    expect(isInvalidColor('#123456')).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
-import { LOGO_ACCEPTED_TYPES, LOGO_MAX_BYTES } from '../../lib/constants';
+import { brandingMessages } from '../../../contract/branding';
+import { LOGO_ACCEPT, LOGO_MAX_BYTES } from '../../lib/constants';
 
 // The client's checks of a logo before it is uploaded (spec seller-app §5). The server decides the type
 // again by the file's content; these only spare the seller a pointless upload.
@@ -6,19 +7,19 @@ import { LOGO_ACCEPTED_TYPES, LOGO_MAX_BYTES } from '../../lib/constants';
 export type LogoFileProblem = { title: string; description: string };
 
 export const INVALID_LOGO_TYPE: LogoFileProblem = {
-  title: 'Invalid file type',
-  description: 'Please upload an image file (SVG, PNG, JPG, GIF, or WebP)',
+  title: brandingMessages.invalidFileType.error,
+  description: brandingMessages.invalidFileType.message,
 };
 
 export const LOGO_TOO_LARGE: LogoFileProblem = {
-  title: 'File too large',
-  description: 'Please upload an image smaller than 5MB',
+  title: brandingMessages.fileTooLarge.error,
+  description: brandingMessages.fileTooLarge.message,
 };
 
 /** What the file input offers: the five image types only. */
-export const LOGO_INPUT_ACCEPT = LOGO_ACCEPTED_TYPES.join(',');
+export const LOGO_INPUT_ACCEPT = LOGO_ACCEPT;
 
-const acceptedTypes = new Set<string>([...LOGO_ACCEPTED_TYPES, 'image/jpg']);
+const acceptedTypes = new Set<string>([...LOGO_ACCEPT.split(','), 'image/jpg']);
 
 /** Why a chosen file cannot be a logo, or null when it may be uploaded. */
 export function logoFileProblem(file: { type: string; size: number }): LogoFileProblem | null {
