@@ -23,9 +23,25 @@ const LogoutTestPage = lazyPage(
   () => import('../features/auth/logout-test-page'),
   (m) => m.LogoutTestPage,
 );
-const DashboardPage = lazyPage(
-  () => import('../features/dashboard/dashboard-page'),
-  (m) => m.DashboardPage,
+/** The Brand Settings form belongs to branding; the dashboard shows it, so the shell puts them together. */
+const DashboardPage = lazy(async () => {
+  const [dashboard, branding] = await Promise.all([
+    import('../features/dashboard/dashboard-page'),
+    import('../features/branding/brand-settings-card'),
+  ]);
+  return { default: () => <dashboard.DashboardPage brandSettings={<branding.BrandSettingsCard />} /> };
+});
+const SubscribePage = lazyPage(
+  () => import('../features/billing/subscribe-page'),
+  (m) => m.SubscribePage,
+);
+const BillingPage = lazyPage(
+  () => import('../features/billing/billing-page'),
+  (m) => m.BillingPage,
+);
+const DocumentationPage = lazyPage(
+  () => import('../features/documentation/documentation-page'),
+  (m) => m.DocumentationPage,
 );
 const TermsPage = lazyPage(
   () => import('../features/legal/terms-page'),
@@ -67,7 +83,16 @@ const ManagementPage = lazy(async () => {
  * Pages of later issues: signed-out visitors are sent to / as the spec asks; signed-in users see the 404
  * page until the page itself lands.
  */
-const SIGNED_IN_ROUTES_TO_COME = ['/api-tokens', '/api-docs', '/documentation', '/subscribe', '/billing'];
+const SIGNED_IN_ROUTES_TO_COME = ['/api-tokens', '/api-docs'];
+
+/** Pages for signed-in users only; signed-out visitors go to / (spec seller-app §6, admin §2). */
+const SIGNED_IN_PAGES: [path: string, Page: ComponentType][] = [
+  ['/dashboard', DashboardPage],
+  ['/management', ManagementPage],
+  ['/subscribe', SubscribePage],
+  ['/billing', BillingPage],
+  ['/documentation', DocumentationPage],
+];
 
 export function AppRouter() {
   return (
@@ -102,16 +127,13 @@ function Routes() {
               <AdminPage />
             </RequireAdmin>
           </Route>
-          <Route path="/dashboard">
-            <RequireAuth>
-              <DashboardPage />
-            </RequireAuth>
-          </Route>
-          <Route path="/management">
-            <RequireAuth>
-              <ManagementPage />
-            </RequireAuth>
-          </Route>
+          {SIGNED_IN_PAGES.map(([path, Page]) => (
+            <Route key={path} path={path}>
+              <RequireAuth>
+                <Page />
+              </RequireAuth>
+            </Route>
+          ))}
           {/* The 404 page and the documentation's Quick Links name Management /packages. */}
           <Route path="/packages">
             <Redirect to={`/management${search ? `?${search}` : ''}`} replace />

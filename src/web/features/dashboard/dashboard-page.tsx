@@ -1,24 +1,32 @@
-import { AlertTriangle, CheckCircle2, Clock, Loader2, ShieldCheck } from 'lucide-react';
+import { BookOpen, CreditCard, Loader2, Package, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { PlanChooser } from '../../components/plan-chooser';
-import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { cn } from '../../lib/cn';
-import { type AuthUser, displayUsername, isAdmin, useCurrentUser } from '../../lib/current-user';
-import { expiredBannerTitle, trialRemainingText, trialUrgency } from '../../lib/subscriptions/banner-rules';
-import { formatMonthlyPrice, usePricingTiers } from '../../lib/subscriptions/pricing-tiers';
+import { displayUsername, isAdmin, useCurrentUser } from '../../lib/current-user';
+import { usePublicConfig } from '../../lib/public-config';
+import { usePricingTiers } from '../../lib/subscriptions/pricing-tiers';
 import { useStartTrial } from '../../lib/subscriptions/start-trial';
-import { type SubscriptionStatus, useSubscriptionStatus } from '../../lib/subscriptions/subscription-status';
+import { useSubscriptionStatus } from '../../lib/subscriptions/subscription-status';
+import { CodeHostCard } from './github-card';
+import { SubscriptionCard } from './subscription-card';
 
-/** /dashboard: a new seller first picks a plan; everyone else sees the welcome and subscription cards. */
-export function DashboardPage() {
+export type DashboardPageProps = {
+  /** The Brand Settings form (with its DNS help dialog); the branding feature supplies it through the shell. */
+  brandSettings: ReactNode;
+};
+
+/**
+ * /dashboard (spec seller-app §2): a new seller first picks a plan; everyone else sees billing, the code host,
+ * the subscription and the Brand Settings.
+ */
+export function DashboardPage({ brandSettings }: DashboardPageProps) {
   const { data: user } = useCurrentUser();
+  const { data: config } = usePublicConfig();
   const status = useSubscriptionStatus();
   if (!user) return null;
 
-  // A new seller's first view is the plan chooser: wait for the status rather than flash the welcome card.
+  // A new seller's first view is the plan chooser: wait for the status rather than flash the dashboard.
   if (!isAdmin(user) && status.isLoading) {
     return (
       <div className="flex min-h-[50vh] items-center justify-center" aria-busy="true">
@@ -31,11 +39,78 @@ export function DashboardPage() {
     return <FirstTimePlanChooser selectedTier={status.data.selectedTier ?? user.selectedTier} />;
   }
 
+  const name = user.displayName || displayUsername(user);
   return (
-    <div className="container mx-auto space-y-6 px-4 py-10">
-      <WelcomeCard user={user} />
-      <SubscriptionCard user={user} status={status.data} isLoading={status.isLoading} isError={status.isError} />
+    <div className="container mx-auto space-y-6 px-4 py-8 sm:py-10">
+      <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
+        <div className="space-y-1">
+          <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
+          <p className="text-muted-foreground">
+            Welcome, {name}.{' '}
+            {isAdmin(user) ? 'You are signed in as an administrator.' : 'Your account, code host and brand.'}
+          </p>
+        </div>
+        <div className="flex flex-col gap-2 sm:flex-row">
+          {isAdmin(user) && (
+            <Button asChild variant="outline">
+              <Link href="/admin">
+                <ShieldCheck />
+                Admin Dashboard
+              </Link>
+            </Button>
+          )}
+          <Button asChild>
+            <Link href="/billing">
+              <CreditCard />
+              Manage Billing and Subscription
+            </Link>
+          </Button>
+        </div>
+      </header>
+
+      <div className="grid gap-6 md:grid-cols-2">
+        <SubscriptionCard user={user} status={status.data} isLoading={status.isLoading} isError={status.isError} />
+        <CodeHostCard user={user} hasGithub={Boolean(config?.githubSignIn)} />
+      </div>
+
+      <nav aria-label="Next steps" className="grid gap-3 sm:grid-cols-2">
+        <QuickLink href="/management" icon={<Package />} title="Manage packages">
+          Add repositories, issue licenses and watch downloads.
+        </QuickLink>
+        <QuickLink href="/documentation" icon={<BookOpen />} title="Read the documentation">
+          Composer setup, branding, custom domains and the API.
+        </QuickLink>
+      </nav>
+
+      {brandSettings}
     </div>
+  );
+}
+
+function QuickLink({
+  href,
+  icon,
+  title,
+  children,
+}: {
+  href: string;
+  icon: ReactNode;
+  title: string;
+  children: ReactNode;
+}) {
+  return (
+    <Link
+      href={href}
+      className="flex items-center gap-3 rounded-lg border bg-card p-4 transition-colors hover:bg-accent focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+    >
+      <span className="flex size-9 shrink-0 items-center justify-center rounded-md bg-primary/10 text-primary [&_svg]:size-4">
+        {icon}
+      </span>
+      <span className="min-w-0">
+        <span className="block font-medium">{title}</span>
+        <span className="block text-sm text-muted-foreground">{children}</span>
+      </span>
+    </Link>
   );
 }
 
@@ -62,174 +137,3 @@ function FirstTimePlanChooser({ selectedTier }: { selectedTier: string | null })
     </div>
   );
 }
-
-function WelcomeCard({ user }: { user: AuthUser }) {
-  const name = user.displayName || displayUsername(user);
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle className="text-2xl">Welcome, {name}</CardTitle>
-        <CardDescription>
-          {isAdmin(user)
-            ? 'You are signed in as an administrator.'
-            : 'Here is where your Packgate subscription stands.'}
-        </CardDescription>
-      </CardHeader>
-      {isAdmin(user) && (
-        <CardContent>
-          <Button asChild>
-            <Link href="/admin">Open Admin Dashboard</Link>
-          </Button>
-        </CardContent>
-      )}
-    </Card>
-  );
-}
-
-function SubscriptionCard({
-  user,
-  status,
-  isLoading,
-  isError,
-}: {
-  user: AuthUser;
-  status: SubscriptionStatus | undefined;
-  isLoading: boolean;
-  isError: boolean;
-}) {
-  if (isAdmin(user)) {
-    return (
-      <StatusCard icon={<ShieldCheck />} tone="primary" title="Administrator Access" badge={<Badge>Admin</Badge>}>
-        You have full access to every platform feature. Administrators need no subscription.
-      </StatusCard>
-    );
-  }
-  if (isLoading) {
-    return (
-      <Card data-testid="subscription-card">
-        <CardContent className="flex items-center gap-2 p-6 text-sm text-muted-foreground">
-          <Loader2 className="size-4 animate-spin" /> Loading subscription...
-        </CardContent>
-      </Card>
-    );
-  }
-  if (isError || !status) {
-    return (
-      <StatusCard icon={<AlertTriangle />} tone="destructive" title="Unable to load subscription details">
-        Please refresh the page in a moment.
-      </StatusCard>
-    );
-  }
-  return <SellerSubscription status={status} />;
-}
-
-function SellerSubscription({ status }: { status: SubscriptionStatus }) {
-  const { data: tiers } = usePricingTiers();
-  const tier = status.tier ? tiers?.tiers[status.tier] : undefined;
-  const planName = tier?.name ?? status.tier ?? undefined;
-  const price = tier ? `${formatMonthlyPrice(tier.priceCents, tier.currency)}/month` : undefined;
-  const until = status.expiresAt ? formatDate(status.expiresAt) : undefined;
-
-  switch (status.subscriptionStatus) {
-    case 'active':
-      return (
-        <StatusCard
-          icon={<CheckCircle2 />}
-          tone="success"
-          title={planName ? `${planName} Plan` : 'Active Plan'}
-          badge={<Badge className="bg-green-600 text-white">Active</Badge>}
-        >
-          {[price, until && `Renews on ${until}`].filter(Boolean).join(' · ') || status.message}
-        </StatusCard>
-      );
-    case 'trial': {
-      const urgency = trialUrgency(status.trialDaysLeft);
-      return (
-        <StatusCard
-          icon={<Clock />}
-          tone={urgency === 'normal' ? 'primary' : urgency === 'warning' ? 'warning' : 'destructive'}
-          title={planName ? `${planName} Plan · Free Trial` : 'Free Trial'}
-          badge={<Badge variant="secondary">Trial</Badge>}
-          action={
-            <Button asChild size="sm" variant="outline">
-              <Link href="/subscribe">Subscribe Now</Link>
-            </Button>
-          }
-        >
-          {trialRemainingText(status.trialDaysLeft, status.trialHoursLeft)}
-          {until ? ` · ends ${until}` : ''}
-        </StatusCard>
-      );
-    }
-    case 'trial_expired':
-    case 'inactive':
-    case 'expired':
-      return (
-        <StatusCard
-          icon={<AlertTriangle />}
-          tone="destructive"
-          title={expiredBannerTitle(status)}
-          badge={
-            <Badge variant="destructive">{status.subscriptionStatus === 'inactive' ? 'Inactive' : 'Expired'}</Badge>
-          }
-          action={
-            <Button asChild size="sm">
-              <Link href="/subscribe">Subscribe Now</Link>
-            </Button>
-          }
-        >
-          {status.message}
-        </StatusCard>
-      );
-    default:
-      return (
-        <StatusCard icon={<Clock />} tone="primary" title="No Plan Selected">
-          {status.message}
-        </StatusCard>
-      );
-  }
-}
-
-const toneStyle = {
-  primary: 'bg-primary/10 text-primary',
-  success: 'bg-green-600/10 text-green-600',
-  warning: 'bg-amber-500/15 text-amber-600',
-  destructive: 'bg-destructive/10 text-destructive',
-} as const;
-
-function StatusCard({
-  icon,
-  tone,
-  title,
-  badge,
-  action,
-  children,
-}: {
-  icon: ReactNode;
-  tone: keyof typeof toneStyle;
-  title: string;
-  badge?: ReactNode;
-  action?: ReactNode;
-  children?: ReactNode;
-}) {
-  return (
-    <Card data-testid="subscription-card">
-      <CardHeader className="flex-row flex-wrap items-center gap-4 space-y-0">
-        <span className={cn('flex size-10 items-center justify-center rounded-lg [&_svg]:size-5', toneStyle[tone])}>
-          {icon}
-        </span>
-        <div className="min-w-0 flex-1 space-y-1">
-          <div className="flex flex-wrap items-center gap-2">
-            <CardTitle className="text-lg">{title}</CardTitle>
-            {badge}
-          </div>
-          {children && <CardDescription>{children}</CardDescription>}
-        </div>
-        {action}
-      </CardHeader>
-    </Card>
-  );
-}
-
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
