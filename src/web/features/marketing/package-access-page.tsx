@@ -1,10 +1,101 @@
 import { CopyCommand } from '@web/components/copy-command';
 import { Card, CardContent } from '@web/components/ui/card';
-import { Info, Lock } from 'lucide-react';
+import { brandCssVariables, showsBrandName } from '@web/lib/brand-theme';
+import { Info, Loader2, Lock, Mail } from 'lucide-react';
+import { type ReactNode, useEffect } from 'react';
+import { type PublicBrand, useHostBrand } from './host-brand';
 import { repositoryNameFor } from './repository-name';
 
-/** What `/` shows on a seller's package host: how to reach it with Composer. */
+/**
+ * What `/` shows on a seller's package host: how to reach it with Composer, in the seller's brand (name, logo,
+ * colours, support e-mail) from GET /api/branding/host. A host of no seller shows it unbranded.
+ */
 export function PackageAccessOnlyPage() {
+  const { data: brand, isLoading } = useHostBrand();
+
+  useEffect(() => {
+    if (!brand) return;
+    const previous = document.title;
+    document.title = `${brand.brandName} · Package Access`;
+    return () => {
+      document.title = previous;
+    };
+  }, [brand]);
+
+  // Wait for the brand rather than flash Packgate's colours at the seller's customers.
+  if (isLoading) {
+    return (
+      <div className="flex min-h-screen items-center justify-center" aria-busy="true">
+        <Loader2 className="size-6 animate-spin text-muted-foreground" aria-label="Loading" />
+      </div>
+    );
+  }
+  if (!brand) return <PackageAccessSteps />;
+  return (
+    <div
+      className="flex min-h-screen flex-col bg-background text-foreground"
+      style={brandCssVariables(brand)}
+      data-testid="branded-host"
+    >
+      <BrandHeader brand={brand} />
+      <main className="flex-1">
+        <PackageAccessSteps
+          contact={
+            brand.supportEmail ? (
+              <>
+                Lost your token or need access? Contact {brand.brandName} at{' '}
+                <a
+                  href={`mailto:${brand.supportEmail}`}
+                  className="inline-flex items-center gap-1 font-medium text-primary underline-offset-4 hover:underline"
+                  data-testid="brand-support-email"
+                >
+                  <Mail className="size-3.5" aria-hidden="true" />
+                  {brand.supportEmail}
+                </a>
+                .
+              </>
+            ) : (
+              `Lost your token or need access? Contact ${brand.brandName}, who sold you the license.`
+            )
+          }
+        />
+      </main>
+    </div>
+  );
+}
+
+function BrandHeader({ brand }: { brand: PublicBrand }) {
+  const showsName = showsBrandName(brand);
+  return (
+    <header
+      className="border-b"
+      style={{ backgroundColor: 'var(--brand-header)', color: 'var(--brand-header-foreground)' }}
+      data-testid="brand-header"
+    >
+      <div className="mx-auto flex h-16 w-full max-w-3xl items-center gap-3 px-4 sm:px-6">
+        {brand.brandLogo && (
+          <img
+            src={brand.brandLogo}
+            alt={showsName ? '' : brand.brandName}
+            className="h-9 max-w-[12rem] object-contain"
+            data-testid="brand-logo"
+          />
+        )}
+        {showsName && (
+          <span className="truncate text-lg font-semibold" data-testid="brand-name">
+            {brand.brandName}
+          </span>
+        )}
+      </div>
+    </header>
+  );
+}
+
+function PackageAccessSteps({
+  contact = 'Lost your token or need access? Contact the company that sold you the license.',
+}: {
+  contact?: ReactNode;
+}) {
   const { origin, host, hostname, protocol } = window.location;
   // Composer keys credentials by host plus any non-default port, exactly as window.location.host spells it.
   const steps = [
@@ -70,9 +161,7 @@ export function PackageAccessOnlyPage() {
         </p>
       )}
 
-      <p className="mt-8 text-center text-sm text-muted-foreground">
-        Lost your token or need access? Contact the company that sold you the license.
-      </p>
+      <p className="mt-8 text-center text-sm text-muted-foreground">{contact}</p>
     </div>
   );
 }
