@@ -1,6 +1,7 @@
 import { crc32, deflateSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FakeDns, startFakeDns } from '../fakes/dns.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { launchBrowser, type TestBrowser } from './support/browser.js';
@@ -41,10 +42,12 @@ describe("the seller's account in a real browser", () => {
   let page: Page;
   let origin: string;
   let seller: SignedIn;
+  let dns: FakeDns;
 
   beforeAll(async () => {
+    dns = await startFakeDns();
     // No STRIPE_* settings: billing is off, a chosen plan activates without a charge.
-    app = await startTestApp();
+    app = await startTestApp({ env: { DNS_SERVERS: dns.server } });
     origin = app.ctx.config.publicUrl;
     seller = await signInSeller(app, { slug: 'acme' });
     const trial = await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' });
@@ -59,6 +62,7 @@ describe("the seller's account in a real browser", () => {
   afterAll(async () => {
     await browser?.close();
     await app?.close();
+    await dns?.close();
   });
 
   it('sends signed-out visitors of /subscribe, /billing and /documentation to /', async () => {
@@ -220,6 +224,26 @@ describe("the seller's account in a real browser", () => {
     );
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'detached' });
+  });
+
+  it('verifies a saved custom domain once its CNAME points at the seller host', async () => {
+    const verify = page.getByRole('button', { name: 'Verify domain' });
+    // An unsaved domain cannot be verified yet.
+    expect(await verify.isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Save Branding' }).click();
+    await toast(page, 'Default branding settings saved successfully.');
+    await expect.poll(() => page.getByTestId('domain-status').textContent()).toBe('Not verified');
+
+    await verify.click();
+    await toast(page, 'Domain Not Verified Yet');
+
+    dns.records.set('composer.acme.example', { cname: 'acme.composer.localhost' });
+    await verify.click();
+    await toast(page, 'Domain Verified');
+    await expect.poll(async () => (await page.getByTestId('domain-status').textContent())?.trim()).toBe('Verified');
+    await expect
+      .poll(() => page.getByTestId('brand-settings').textContent())
+      .toContain(`License e-mails give your repository as http://composer.acme.example:${app.port}`);
   });
 
   it('documents the setup with the seller’s own repository and links to support', async () => {
