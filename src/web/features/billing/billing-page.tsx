@@ -2,6 +2,7 @@ import {
   AlertTriangle,
   CalendarClock,
   CheckCircle2,
+  Clock,
   CreditCard,
   ExternalLink,
   FlaskConical,
@@ -96,7 +97,13 @@ function CheckoutNotice({ phase, overview }: { phase: CheckoutPhase; overview: B
       icon: <Loader2 className="animate-spin text-amber-600" />,
       tone: 'border-amber-500/40 bg-amber-500/10',
       title: 'Processing your payment',
-      text: 'Your payment is being processed. Your subscription will be active in a moment; refresh this page if it does not change.',
+      text: 'Your payment is being processed. Your subscription will be active in a moment.',
+    },
+    unconfirmed: {
+      icon: <Clock className="text-amber-600" />,
+      tone: 'border-amber-500/40 bg-amber-500/10',
+      title: 'Payment not confirmed yet',
+      text: 'The payment provider has not confirmed your payment yet; this usually takes under a minute. Refresh this page in a moment, or open Manage Billing to check the payment.',
     },
     cancelled: {
       icon: <XCircle className="text-muted-foreground" />,

@@ -54,16 +54,16 @@ describe('the checkout return state machine', () => {
     });
   });
 
-  it('announces an activation that arrives with the later read, and stops there otherwise', () => {
+  it('announces an activation that arrives with the later read, and stops unconfirmed otherwise', () => {
     expect(checkoutStep('processing', { type: 'status', subscriptionStatus: 'active' }).phase).toBe('activated');
     expect(checkoutStep('processing', { type: 'status', subscriptionStatus: 'trial' })).toEqual({
-      phase: 'processing',
+      phase: 'unconfirmed',
       effects: [],
     });
   });
 
   it('ignores events in the phases that are done', () => {
-    for (const phase of ['idle', 'activated', 'cancelled'] as CheckoutPhase[]) {
+    for (const phase of ['idle', 'activated', 'unconfirmed', 'cancelled'] as CheckoutPhase[]) {
       expect(checkoutStep(phase, { type: 'verified', success: true })).toEqual({ phase, effects: [] });
       expect(checkoutStep(phase, { type: 'status', subscriptionStatus: 'active' })).toEqual({ phase, effects: [] });
     }

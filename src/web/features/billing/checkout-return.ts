@@ -21,7 +21,8 @@ export function readCheckoutReturn(search: string): CheckoutReturn {
   return { kind: 'none' };
 }
 
-export type CheckoutPhase = 'idle' | 'checking' | 'activated' | 'processing' | 'cancelled';
+/** unconfirmed: the later read still found no active plan; the page stops checking and says so. */
+export type CheckoutPhase = 'idle' | 'checking' | 'activated' | 'processing' | 'unconfirmed' | 'cancelled';
 
 export const initialCheckoutPhase = (checkoutReturn: CheckoutReturn): CheckoutPhase =>
   checkoutReturn.kind === 'none' ? 'idle' : checkoutReturn.kind === 'cancelled' ? 'cancelled' : 'checking';
@@ -63,10 +64,10 @@ export function checkoutStep(phase: CheckoutPhase, event: CheckoutEvent): Checko
         return unchanged;
     }
   }
-  // The one later read of the status: activation that arrived meanwhile is announced; otherwise the
-  // processing message stays (the page does not poll on its own).
-  if (phase === 'processing' && event.type === 'status' && event.subscriptionStatus === 'active') {
-    return activated(false);
+  // The one later read of the status: activation that arrived meanwhile is announced; otherwise the page
+  // says that the payment is not confirmed yet (it does not poll on its own).
+  if (phase === 'processing' && event.type === 'status') {
+    return event.subscriptionStatus === 'active' ? activated(false) : { phase: 'unconfirmed', effects: [] };
   }
   return unchanged;
 }
