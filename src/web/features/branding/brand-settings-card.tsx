@@ -246,7 +246,7 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
                 spellCheck={false}
                 {...text('brandDomain')}
               />
-              <div className="flex flex-wrap gap-2">
+              <div className="flex flex-wrap gap-2 sm:shrink-0 sm:flex-nowrap">
                 <Button
                   type="button"
                   variant="outline"

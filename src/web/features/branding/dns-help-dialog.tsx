@@ -31,11 +31,36 @@ export function DnsHelpDialog({
           </DialogDescription>
         </DialogHeader>
 
-        <ol className="space-y-5 text-sm">
+        <ol className="min-w-0 space-y-5 text-sm">
           <li className="space-y-3">
             <p className="font-semibold">1. Add two CNAME records</p>
-            <div className="overflow-x-auto rounded-md border">
-              <table className="w-full min-w-[34rem] text-left" data-testid="dns-records">
+            {/* Phones: one card per record; wider screens: the table DNS providers show. */}
+            <ul className="space-y-2 sm:hidden">
+              {records.map((record) => (
+                <li key={record.host} className="space-y-1 rounded-md border p-3">
+                  <p className="flex items-center justify-between gap-2">
+                    <span className="font-mono font-medium">
+                      {record.type} {record.name}
+                    </span>
+                    <span className="text-xs text-muted-foreground">TTL {record.ttl}</span>
+                  </p>
+                  <p className="text-xs text-muted-foreground">{record.host}</p>
+                  <p className="flex items-center gap-1">
+                    <span className="shrink-0 text-xs text-muted-foreground">Points to</span>
+                    <span className="min-w-0 font-mono break-all">{record.value}</span>
+                    <CopyButton
+                      value={record.value}
+                      size="icon"
+                      variant="ghost"
+                      label={`Copy ${record.name} target`}
+                      className="size-8 shrink-0"
+                    />
+                  </p>
+                </li>
+              ))}
+            </ul>
+            <div className="hidden overflow-x-auto rounded-md border sm:block">
+              <table className="w-full text-left" data-testid="dns-records">
                 <thead className="bg-muted/60 text-xs text-muted-foreground">
                   <tr>
                     <th className="px-3 py-2 font-medium">Type</th>
