@@ -443,6 +443,31 @@ describe('refusals', () => {
     expect(fourth.response.status).toBe(403);
     expect(fourth.body.message).toBe('Your Starter plan allows 3 packages.');
   });
+
+  it('lets only one of several simultaneous creations take the last place in the plan', async () => {
+    const starter = await signInSeller(app);
+    await giveTrial(app, starter.user.id, 'starter');
+    for (const name of ['widget', 'gadget']) {
+      const { body } = await createPackage(starter, { githubRepoId: `acme/${name}.git`, packageName: `acme/${name}` });
+      await waitForSync(app, body.id);
+    }
+    const racers = ['race-one', 'race-two', 'race-three'];
+    for (const name of racers) {
+      await createPackageRepository(path.join(reposDir, 'acme', `${name}.git`), {
+        name: `acme/${name}`,
+        tags: ['v0.1.0'],
+        bare: true,
+      });
+    }
+    const racing = await Promise.all(
+      racers.map((name) => createPackage(starter, { githubRepoId: `acme/${name}.git`, packageName: `acme/${name}` })),
+    );
+    const statuses = racing.map(({ response }) => response.status).sort();
+    expect(statuses).toEqual([201, 403, 403]);
+    for (const { response, body } of racing) if (response.status === 201) await waitForSync(app, body.id);
+    const listed = await starter.client.get('/api/repositories');
+    expect(((await listed.json()) as unknown[]).length).toBe(3);
+  });
 });
 
 describe('editing and deleting', () => {

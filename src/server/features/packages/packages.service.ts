@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type {
   CodeHostRepository,
   CreatePackageResponse,
@@ -11,6 +11,7 @@ import type {
 import { UNLIMITED } from '../../../contract/tiers.js';
 import type { CodeHostUser, CodeHostRepository as HostRepository } from '../../adapters/codehost/code-host.js';
 import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
 import { packages, packageVersions, type users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { encryptSecret } from '../../lib/crypto.js';
@@ -152,17 +153,24 @@ export async function listCodeHostRepositories(ctx: AppContext, user: PackageOwn
   }));
 }
 
-/** Refuses a package beyond the plan's maxPackages (admins have no plan and no limit). */
-async function assertWithinPackageLimit(ctx: AppContext, user: PackageOwner): Promise<void> {
-  if (user.userType === 'admin') return;
+type PackageLimit = { tierName: string; maxPackages: number };
+
+/** The plan's package limit for this owner, or undefined when there is none (admins, unlimited tiers). */
+async function findPackageLimit(ctx: AppContext, user: PackageOwner): Promise<PackageLimit | undefined> {
+  if (user.userType === 'admin') return undefined;
   const status = await getSubscriptionStatus(ctx, user);
   const tier = status.tier ? await findTier(ctx, status.tier) : undefined;
-  if (!tier || tier.maxPackages === UNLIMITED) return;
-  const [owned] = await ctx.db.select({ total: count() }).from(packages).where(eq(packages.ownerId, user.id));
-  if ((owned?.total ?? 0) >= tier.maxPackages) {
+  if (!tier || tier.maxPackages === UNLIMITED) return undefined;
+  return { tierName: tier.name, maxPackages: tier.maxPackages };
+}
+
+/** Refuses a package beyond the plan's maxPackages; `db` may be the transaction that inserts it. */
+async function assertWithinPackageLimit(db: Database, ownerId: string, limit: PackageLimit): Promise<void> {
+  const [owned] = await db.select({ total: count() }).from(packages).where(eq(packages.ownerId, ownerId));
+  if ((owned?.total ?? 0) >= limit.maxPackages) {
     throw new AppError(
       'FORBIDDEN',
-      `Your ${tier.name} plan allows ${tier.maxPackages} package${tier.maxPackages === 1 ? '' : 's'}.`,
+      `Your ${limit.tierName} plan allows ${limit.maxPackages} package${limit.maxPackages === 1 ? '' : 's'}.`,
       { title: 'Package Limit Reached', suggestion: 'Delete a package or change to a larger plan.' },
     );
   }
@@ -227,7 +235,9 @@ export async function createPackage(
   input: CreatePackageValues,
 ): Promise<CreatePackageResponse> {
   await requireActiveAccess(ctx, user);
-  await assertWithinPackageLimit(ctx, user);
+  const limit = await findPackageLimit(ctx, user);
+  // Checked early so that a seller at the limit is told before any code-host call; checked again below.
+  if (limit) await assertWithinPackageLimit(ctx.db, user.id, limit);
   await assertNameFree(ctx, user.id, input.packageName);
 
   const codeHostUser = codeHostUserFor(ctx, user);
@@ -256,22 +266,29 @@ export async function createPackage(
   const now = ctx.clock.now();
   let row: PackageRow;
   try {
-    [row] = (await ctx.db
-      .insert(packages)
-      .values({
-        ownerId: user.id,
-        codeHost: ctx.codeHost.kind,
-        repositoryId: repository.id,
-        repositoryFullName: repository.fullName,
-        name: input.packageName,
-        description: input.description ?? repository.description,
-        isActive: input.isActive,
-        webhookSecretEncrypted: webhookSecret ? encryptSecret(ctx.config.secretKey, webhookSecret) : null,
-        createdAt: now,
-        updatedAt: now,
-        metadataUpdatedAt: now,
-      })
-      .returning()) as [PackageRow];
+    [row] = (await ctx.db.transaction(async (tx) => {
+      if (limit) {
+        // Two creations at the limit must not both pass the count: the second waits for the first's insert.
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`package-limit:${user.id}`}))`);
+        await assertWithinPackageLimit(tx, user.id, limit);
+      }
+      return tx
+        .insert(packages)
+        .values({
+          ownerId: user.id,
+          codeHost: ctx.codeHost.kind,
+          repositoryId: repository.id,
+          repositoryFullName: repository.fullName,
+          name: input.packageName,
+          description: input.description ?? repository.description,
+          isActive: input.isActive,
+          webhookSecretEncrypted: webhookSecret ? encryptSecret(ctx.config.secretKey, webhookSecret) : null,
+          createdAt: now,
+          updatedAt: now,
+          metadataUpdatedAt: now,
+        })
+        .returning();
+    })) as [PackageRow];
   } catch (error) {
     if (isUniqueViolation(error)) throw duplicateNameError(input.packageName);
     throw error;
