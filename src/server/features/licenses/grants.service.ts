@@ -1,4 +1,4 @@
-import { and, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { type GrantEndMode, type GrantKind, licenseMessages } from '../../../contract/licenses.js';
 import type { AppContext } from '../../context.js';
@@ -153,6 +153,8 @@ export type CreateGrantInput = {
   note?: string | null;
   /** The length the seller chose, named in the e-mail. */
   durationDays?: number;
+  /** The plan's cap on license holders, enforced under a lock when the holder is new. */
+  holderLimit?: HolderLimit;
 };
 
 export type CreateGrantResult = {
@@ -170,6 +172,26 @@ export type CreateGrantResult = {
  * theirs. An existing grant for the package is renewed rather than duplicated; a temporary license never
  * replaces a purchased or manual license that still gives access (409), nor shortens a running one.
  */
+/** A plan's cap on distinct license holders. */
+export type HolderLimit = { tierName: string; maxHolders: number };
+
+/** Refuses a new license holder beyond the plan's cap; a holder the seller already has always fits. */
+export async function assertRoomForHolder(
+  db: Queryable,
+  sellerId: string,
+  email: string,
+  limit: HolderLimit,
+): Promise<void> {
+  if (await findCustomerByEmail(db, sellerId, email)) return;
+  const [row] = await db.select({ holders: count() }).from(customers).where(eq(customers.sellerId, sellerId));
+  if ((row?.holders ?? 0) >= limit.maxHolders) {
+    throw new AppError('FORBIDDEN', `Your ${limit.tierName} plan allows up to ${limit.maxHolders} license holders.`, {
+      title: 'Plan Limit Reached',
+      suggestion: 'Upgrade your plan to add more license holders.',
+    });
+  }
+}
+
 export async function createGrant(
   ctx: AppContext,
   sellerId: string,
@@ -193,6 +215,11 @@ export async function createGrant(
 
   // The e-mail goes out inside the transaction: if it cannot be sent, no token exists that nobody holds.
   return ctx.db.transaction(async (tx) => {
+    if (input.holderLimit) {
+      // Two licenses for new holders at the cap must not both pass the count: the second waits for the first.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`holder-limit:${sellerId}`}))`);
+      await assertRoomForHolder(tx, sellerId, email, input.holderLimit);
+    }
     const issued = issueComposerToken();
     const [insertedCustomer] = await tx
       .insert(customers)

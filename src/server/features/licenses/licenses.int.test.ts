@@ -401,6 +401,27 @@ describe('licenses and license holders', () => {
     expect((await issue(seller, other.id, { email: 'twenty-fifth@example.com', durationDays: 7 })).status).toBe(201);
   });
 
+  it('lets only one of several simultaneous new holders take the plan’s last place', async () => {
+    const seller = await signInSeller(app);
+    await startTrial(seller); // starter: 25 license holders
+    const pkg = await insertPackage(seller.user.id, 'racing/pkg');
+    await app.ctx.db.insert(customers).values(
+      Array.from({ length: 24 }, (_, index) => ({
+        sellerId: seller.user.id,
+        email: `racer-existing-${index}@example.com`,
+        tokenHash: sha256Hex(randomBytes(16).toString('hex')),
+      })),
+    );
+    const racing = await Promise.all(
+      ['first', 'second', 'third'].map((name) =>
+        issue(seller, pkg.id, { email: `${name}@example.com`, durationDays: 7 }),
+      ),
+    );
+    expect(racing.map((answer) => answer.status).sort()).toEqual([201, 403, 403]);
+    const holders = await app.ctx.db.select().from(customers).where(eq(customers.sellerId, seller.user.id));
+    expect(holders).toHaveLength(25);
+  });
+
   it('never lets a temporary license cut short a purchased license that still gives access', async () => {
     const email = uniqueEmail('buyer');
     await issue(sellerA, gadget.id, { email, durationDays: 7 }); // makes the holder known

@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import {
   type CreateTemporaryLicenseInput,
   DEFAULT_TEMPORARY_LICENSE_DURATION,
@@ -17,11 +17,12 @@ import {
 } from '../subscriptions/subscriptions.service.js';
 import { findTier } from '../tiers/tiers.service.js';
 import {
+  assertRoomForHolder,
   createGrant,
   daysRemaining,
-  findCustomerByEmail,
   type Grant,
   getOwnedPackage,
+  type HolderLimit,
   isGrantActive,
   isUuid,
   parseHolderEmail,
@@ -83,7 +84,9 @@ export async function createTemporaryLicense(
   const email = parseHolderEmail(input.email);
   const durationDays = parseDuration(input.durationDays);
   await requireActiveAccess(ctx, seller);
-  if (!(await findCustomerByEmail(ctx.db, seller.id, email))) await requireRoomForNewHolder(ctx, seller);
+  const holderLimit = await findHolderLimit(ctx, seller);
+  // Checked early for a clear answer; createGrant checks again under a lock when it adds the holder.
+  if (holderLimit) await assertRoomForHolder(ctx.db, seller.id, email, holderLimit);
 
   const now = ctx.clock.now();
   const { grant, customer } = await createGrant(ctx, seller.id, {
@@ -94,23 +97,18 @@ export async function createTemporaryLicense(
     endMode: 'access',
     note: input.note?.trim() || null,
     durationDays,
+    holderLimit,
   });
   return presentTemporaryLicense(grant, customer.email, now);
 }
 
 /** The tier's maxCustomers caps distinct license holders (-1: unlimited; admins: no plan, no cap). */
-async function requireRoomForNewHolder(ctx: AppContext, seller: SubscriptionUser): Promise<void> {
-  if (seller.userType === 'admin') return;
+async function findHolderLimit(ctx: AppContext, seller: SubscriptionUser): Promise<HolderLimit | undefined> {
+  if (seller.userType === 'admin') return undefined;
   const subscription = await findSubscription(ctx, seller.id);
   const tier = subscription ? await findTier(ctx, subscription.tierId) : undefined;
-  if (!tier || tier.maxCustomers < 0) return;
-  const [row] = await ctx.db.select({ holders: count() }).from(customers).where(eq(customers.sellerId, seller.id));
-  if ((row?.holders ?? 0) >= tier.maxCustomers) {
-    throw new AppError('FORBIDDEN', `Your ${tier.name} plan allows up to ${tier.maxCustomers} license holders.`, {
-      title: 'Plan Limit Reached',
-      suggestion: 'Upgrade your plan to add more license holders.',
-    });
-  }
+  if (!tier || tier.maxCustomers < 0) return undefined;
+  return { tierName: tier.name, maxHolders: tier.maxCustomers };
 }
 
 /**
