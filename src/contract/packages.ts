@@ -36,6 +36,8 @@ export const codeHostRepositorySchema = z.object({
   description: z.string().nullable(),
   /** Only repositories with a composer.json on their default branch can become packages. */
   hasComposerJson: z.boolean(),
+  /** The name composer.json declares: the package must carry it (Composer reads the name from there). */
+  composerName: z.string().nullable(),
 });
 export type CodeHostRepository = z.infer<typeof codeHostRepositorySchema>;
 export const codeHostRepositoryList = z.array(codeHostRepositorySchema);

@@ -90,7 +90,8 @@ describe('package management in a real browser', () => {
 
     await dialog.getByRole('radio', { name: /acme-widget/ }).click();
     const name = dialog.getByLabel('Package Name');
-    expect(await name.inputValue()).toBe('local/acme-widget');
+    // composer.json names the package, so that name is suggested rather than the repository's.
+    expect(await name.inputValue()).toBe('acme/widget');
     expect(await dialog.getByLabel('Description').inputValue()).toBe('Widgets for PHP');
     await name.fill('');
     expect(await create.isDisabled()).toBe(true);

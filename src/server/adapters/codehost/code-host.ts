@@ -27,7 +27,20 @@ export type CodeHostRepository = {
   defaultBranch: string | null;
   /** Whether the default branch's tree has a composer.json at its root (only those can become packages). */
   hasComposerJson: boolean;
+  /** The package name composer.json declares, if any: what the package must be called. */
+  composerName: string | null;
 };
+
+/** The `name` a composer.json declares, lower-cased; null when missing, not a string, or not JSON. */
+export function composerNameOf(composerJson: string | undefined): string | null {
+  if (composerJson === undefined) return null;
+  try {
+    const name = (JSON.parse(composerJson) as { name?: unknown }).name;
+    return typeof name === 'string' && name.trim() !== '' ? name.trim().toLowerCase() : null;
+  } catch {
+    return null;
+  }
+}
 
 export interface CodeHost {
   readonly kind: 'local' | 'github';

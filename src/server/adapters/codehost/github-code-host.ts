@@ -5,6 +5,7 @@ import {
   CodeHostError,
   type CodeHostRepository,
   type CodeHostUser,
+  composerNameOf,
   type PushWebhook,
 } from './code-host.js';
 
@@ -46,7 +47,10 @@ type HttpError = Error & {
 
 export class GithubCodeHost implements CodeHost {
   readonly kind = 'github' as const;
-  private readonly composerChecks = new Map<string, { hasComposerJson: boolean; expiresAt: number }>();
+  private readonly composerChecks = new Map<
+    string,
+    { hasComposerJson: boolean; composerName: string | null; expiresAt: number }
+  >();
 
   constructor(
     private readonly settings: GithubCodeHostSettings,
@@ -145,12 +149,13 @@ export class GithubCodeHost implements CodeHost {
   ): Promise<CodeHostRepository> {
     const cacheKey = `${user.id}:${repo.id}:${repo.pushed_at ?? ''}:${repo.default_branch ?? ''}`;
     const cached = this.composerChecks.get(cacheKey);
-    let hasComposerJson: boolean;
+    let composer: { hasComposerJson: boolean; composerName: string | null };
     if (!options.fresh && cached && cached.expiresAt > this.now()) {
-      hasComposerJson = cached.hasComposerJson;
+      composer = cached;
     } else {
-      hasComposerJson = (await readContents(octokit, repo.full_name, 'composer.json')) !== undefined;
-      this.remember(cacheKey, hasComposerJson);
+      const composerJson = await readContents(octokit, repo.full_name, 'composer.json');
+      composer = { hasComposerJson: composerJson !== undefined, composerName: composerNameOf(composerJson) };
+      this.remember(cacheKey, composer);
     }
     return {
       id: String(repo.id),
@@ -159,11 +164,12 @@ export class GithubCodeHost implements CodeHost {
       description: repo.description || null,
       private: repo.private,
       defaultBranch: repo.default_branch ?? null,
-      hasComposerJson,
+      hasComposerJson: composer.hasComposerJson,
+      composerName: composer.composerName,
     };
   }
 
-  private remember(key: string, hasComposerJson: boolean): void {
+  private remember(key: string, composer: { hasComposerJson: boolean; composerName: string | null }): void {
     if (this.composerChecks.size >= COMPOSER_CHECK_CACHE_LIMIT) {
       const now = this.now();
       for (const [entry, value] of this.composerChecks) if (value.expiresAt <= now) this.composerChecks.delete(entry);
@@ -176,7 +182,11 @@ export class GithubCodeHost implements CodeHost {
         }
       }
     }
-    this.composerChecks.set(key, { hasComposerJson, expiresAt: this.now() + COMPOSER_CHECK_TTL_MS });
+    this.composerChecks.set(key, {
+      hasComposerJson: composer.hasComposerJson,
+      composerName: composer.composerName,
+      expiresAt: this.now() + COMPOSER_CHECK_TTL_MS,
+    });
   }
 }
 

@@ -70,6 +70,7 @@ describe('LocalCodeHost', () => {
         private: true,
         defaultBranch: 'main',
         hasComposerJson: false,
+        composerName: null,
       },
       {
         id: 'acme/tool.git',
@@ -79,6 +80,7 @@ describe('LocalCodeHost', () => {
         private: true,
         defaultBranch: 'main',
         hasComposerJson: true,
+        composerName: 'acme/tool',
       },
       {
         id: 'empty.git',
@@ -88,6 +90,7 @@ describe('LocalCodeHost', () => {
         private: true,
         defaultBranch: expect.any(String),
         hasComposerJson: false,
+        composerName: null,
       },
       {
         id: 'gadget',
@@ -97,6 +100,7 @@ describe('LocalCodeHost', () => {
         private: true,
         defaultBranch: 'develop',
         hasComposerJson: true,
+        composerName: 'acme/gadget',
       },
       {
         id: 'widget.git',
@@ -106,6 +110,7 @@ describe('LocalCodeHost', () => {
         private: true,
         defaultBranch: 'main',
         hasComposerJson: true,
+        composerName: 'acme/widget',
       },
     ]);
   });

@@ -3,7 +3,13 @@ import path from 'node:path';
 import { GitError, runGit } from '../git/git-command.js';
 import type { CloneSource } from '../git/git-mirror.js';
 import { readFileAt } from '../git/git-repository.js';
-import { type CodeHost, CodeHostError, type CodeHostRepository, type CodeHostUser } from './code-host.js';
+import {
+  type CodeHost,
+  CodeHostError,
+  type CodeHostRepository,
+  type CodeHostUser,
+  composerNameOf,
+} from './code-host.js';
 
 // The embedded default's code host: git repositories in one folder (GIT_REPOS_DIR), bare (`widget.git`)
 // or working trees (`widget/.git`), at the top (`local/widget`) or one level down in owner folders
@@ -111,6 +117,7 @@ export class LocalCodeHost implements CodeHost {
       private: true,
       defaultBranch,
       hasComposerJson: composerJson !== undefined,
+      composerName: composerNameOf(composerJson),
     };
   }
 }

@@ -111,6 +111,7 @@ describe('GET /api/github/repositories with GitHub', () => {
       fullName: 'octo/library-000',
       description: null,
       hasComposerJson: true,
+      composerName: 'octo/library-0',
     });
     expect(repositories.find((repository) => repository.fullName === 'octo/library-001')?.hasComposerJson).toBe(false);
     expect(repositories.find((repository) => repository.fullName === 'octo/widget')).toEqual({
@@ -118,6 +119,7 @@ describe('GET /api/github/repositories with GitHub', () => {
       fullName: 'octo/widget',
       description: 'Private widgets',
       hasComposerJson: true,
+      composerName: 'octo/widget',
     });
     const listCalls = github.requests.filter((request) => request.path.startsWith('/api/v3/user/repos'));
     expect(listCalls).toHaveLength(2);

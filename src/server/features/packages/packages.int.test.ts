@@ -85,12 +85,14 @@ describe('GET /api/github/repositories', () => {
       fullName: 'acme/widget',
       description: 'Widgets for every shop',
       hasComposerJson: true,
+      composerName: 'acme/widget',
     });
     expect(repositories).toContainEqual({
       githubId: 'acme/notes',
       fullName: 'acme/notes',
       description: null,
       hasComposerJson: false,
+      composerName: null,
     });
   });
 

@@ -150,6 +150,7 @@ export async function listCodeHostRepositories(ctx: AppContext, user: PackageOwn
     fullName: repository.fullName,
     description: repository.description,
     hasComposerJson: repository.hasComposerJson,
+    composerName: repository.composerName,
   }));
 }
 

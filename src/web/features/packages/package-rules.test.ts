@@ -67,8 +67,8 @@ describe('addPackageAvailability', () => {
 });
 
 describe('package name and description prefill', () => {
-  const repoA = { fullName: 'Acme/Widget', description: 'Widgets' };
-  const repoB = { fullName: 'acme/Gadget', description: null };
+  const repoA = { fullName: 'Acme/Widget', description: 'Widgets', composerName: null };
+  const repoB = { fullName: 'acme/Gadget', description: null, composerName: null };
   const empty = { packageName: '', description: '' };
 
   it('suggests the full name in lower case', () => {
@@ -90,6 +90,13 @@ describe('package name and description prefill', () => {
   it('keeps a description the seller wrote and a name they changed', () => {
     const typed = { packageName: 'acme/widget-pro', description: 'My own words' };
     expect(prefillPackageDetails(typed, repoA, repoB)).toEqual(typed);
+  });
+
+  it('suggests the name composer.json declares, since Composer reads the name from there', () => {
+    const local = { fullName: 'local/acme-widget', description: null, composerName: 'acme/widget' };
+    expect(prefillPackageDetails(empty, undefined, local).packageName).toBe('acme/widget');
+    const afterLocal = prefillPackageDetails(empty, undefined, local);
+    expect(prefillPackageDetails(afterLocal, local, repoB).packageName).toBe('acme/gadget');
   });
 
   it('takes the description only when the field is empty', () => {

@@ -59,15 +59,17 @@ export type PackageDetails = { packageName: string; description: string };
  */
 export function prefillPackageDetails(
   current: PackageDetails,
-  previous: Pick<CodeHostRepository, 'fullName' | 'description'> | undefined,
-  next: Pick<CodeHostRepository, 'fullName' | 'description'>,
+  previous: Pick<CodeHostRepository, 'fullName' | 'description' | 'composerName'> | undefined,
+  next: Pick<CodeHostRepository, 'fullName' | 'description' | 'composerName'>,
 ): PackageDetails {
-  const nameUntouched =
-    !current.packageName.trim() || (previous && current.packageName === suggestPackageName(previous.fullName));
+  // composer.json's own name wins: Composer reads the name from there, so the package must carry it.
+  const suggestionFor = (repository: Pick<CodeHostRepository, 'fullName' | 'composerName'>) =>
+    repository.composerName ?? suggestPackageName(repository.fullName);
+  const nameUntouched = !current.packageName.trim() || (previous && current.packageName === suggestionFor(previous));
   const descriptionUntouched =
     !current.description.trim() || (previous && current.description === (previous.description ?? ''));
   return {
-    packageName: nameUntouched ? suggestPackageName(next.fullName) : current.packageName,
+    packageName: nameUntouched ? suggestionFor(next) : current.packageName,
     description: descriptionUntouched ? (next.description ?? '') : current.description,
   };
 }
