@@ -292,7 +292,7 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
             <Field
               id="brand-email-from-address"
               label="E-mail Sender Address"
-              hint="The From address, where the mail service allows it."
+              hint="Where replies go when no Reply-To is set; mail is sent from the platform's address."
             >
               <Input
                 id="brand-email-from-address"
