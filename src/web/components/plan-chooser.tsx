@@ -1,6 +1,5 @@
 import {
   Building,
-  Check,
   Crown,
   Diamond,
   DollarSign,
@@ -21,7 +20,6 @@ import { Link } from 'wouter';
 import { cn } from '../lib/cn';
 import { trialButtonLabel } from '../lib/subscriptions/call-to-action';
 import {
-  formatMonthlyPrice,
   limitText,
   type PricingTier,
   sortTiers,
@@ -29,9 +27,10 @@ import {
   usePricingTiers,
 } from '../lib/subscriptions/pricing-tiers';
 import { useCallToAction } from '../lib/subscriptions/use-call-to-action';
+import { TierCardHeader, TierFeatureList } from './tier-card-parts';
 import { Badge } from './ui/badge';
 import { Button } from './ui/button';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from './ui/card';
+import { Card, CardContent, CardFooter, CardHeader, CardTitle } from './ui/card';
 
 const tierIcons: Record<string, LucideIcon> = {
   package: Package,
@@ -143,36 +142,13 @@ function PlanCard({
       data-tier-id={tier.id}
       className={cn('relative flex flex-col', highlighted && 'border-primary ring-2 ring-primary/60')}
     >
-      <CardHeader>
-        <div className="flex items-center gap-3">
-          <span className="flex size-10 items-center justify-center rounded-lg bg-primary/10 text-primary">
-            <Icon className="size-5" />
-          </span>
-          <CardTitle className="text-xl">{tier.name}</CardTitle>
-        </div>
-        {tier.description && <CardDescription className="pt-1">{tier.description}</CardDescription>}
-        <p className="pt-3">
-          <span className="text-4xl font-bold tracking-tight">
-            {formatMonthlyPrice(tier.priceCents, tier.currency)}
-          </span>
-          <span className="text-muted-foreground">/month</span>
-        </p>
-      </CardHeader>
+      <TierCardHeader tier={tier} icon={Icon} />
       <CardContent className="flex-1 space-y-4">
         <ul className="space-y-1 text-sm font-medium">
           <li>{limitText(tier.maxCustomers, 'customer', 'customers')}</li>
           <li>{limitText(tier.maxPackages, 'package', 'packages')}</li>
         </ul>
-        {tier.features.length > 0 && (
-          <ul className="space-y-2 text-sm">
-            {tier.features.map((feature) => (
-              <li key={feature} className="flex gap-2">
-                <Check className="mt-0.5 size-4 shrink-0 text-primary" />
-                <span>{feature}</span>
-              </li>
-            ))}
-          </ul>
-        )}
+        <TierFeatureList features={tier.features} />
       </CardContent>
       <CardFooter>
         {onSelect ? (

@@ -2,7 +2,6 @@ import {
   AlertTriangle,
   ArrowLeft,
   BarChart3,
-  Check,
   FlaskConical,
   Globe,
   Info,
@@ -17,18 +16,14 @@ import {
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { tierIcon } from '../../components/plan-chooser';
+import { TierCardHeader, TierFeatureList } from '../../components/tier-card-parts';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
 import { cn } from '../../lib/cn';
 import { isAdmin, useCurrentUser } from '../../lib/current-user';
 import { trialRemainingText } from '../../lib/subscriptions/banner-rules';
-import {
-  formatMonthlyPrice,
-  type PricingTier,
-  trialDaysOf,
-  usePricingTiers,
-} from '../../lib/subscriptions/pricing-tiers';
+import { type PricingTier, trialDaysOf, usePricingTiers } from '../../lib/subscriptions/pricing-tiers';
 import { useSubscriptionStatus } from '../../lib/subscriptions/subscription-status';
 import { formatBillingDate } from './billing-format';
 import { useStartCheckout, useStripeConfig } from './billing-hooks';
@@ -256,36 +251,13 @@ function SubscribePlanCard({
       data-selected={isSelected}
       className={cn('relative flex flex-col', isSelected && 'border-primary ring-2 ring-primary/60')}
     >
-      <CardHeader>
-        <div className="flex items-center gap-3">
-          <span className="flex size-10 shrink-0 items-center justify-center rounded-lg bg-primary/10 text-primary">
-            <Icon className="size-5" aria-hidden="true" />
-          </span>
-          <CardTitle className="text-xl">{tier.name}</CardTitle>
-        </div>
-        {tier.description && <CardDescription className="pt-1">{tier.description}</CardDescription>}
-        <p className="pt-3">
-          <span className="text-4xl font-bold tracking-tight">
-            {formatMonthlyPrice(tier.priceCents, tier.currency)}
-          </span>
-          <span className="text-muted-foreground">/month</span>
-        </p>
-      </CardHeader>
+      <TierCardHeader tier={tier} icon={Icon} />
       <CardContent className="flex-1 space-y-4">
         <dl className="grid grid-cols-2 gap-2 text-sm">
           <Limit label="Customers" value={tier.maxCustomers} />
           <Limit label="Packages" value={tier.maxPackages} />
         </dl>
-        {tier.features.length > 0 && (
-          <ul className="space-y-2 text-sm">
-            {tier.features.map((feature) => (
-              <li key={feature} className="flex gap-2">
-                <Check className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
-                <span>{feature}</span>
-              </li>
-            ))}
-          </ul>
-        )}
+        <TierFeatureList features={tier.features} />
       </CardContent>
       <CardFooter>
         <Button
