@@ -86,7 +86,11 @@ export async function startSession(
 
 export async function endSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const cookieValue = request.cookies[sessionCookieName(ctx)];
-  if (cookieValue) await ctx.db.delete(sessions).where(eq(sessions.idHash, sha256Hex(cookieValue)));
+  if (cookieValue) {
+    const idHash = sha256Hex(cookieValue);
+    await ctx.db.delete(sessions).where(eq(sessions.idHash, idHash));
+    ctx.realtime.disconnectSession(idHash);
+  }
   reply.clearCookie(sessionCookieName(ctx), { path: '/' });
   request.auth = undefined;
 }

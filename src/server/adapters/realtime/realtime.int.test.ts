@@ -120,6 +120,24 @@ describe('realtime socket', () => {
     expect(await answer).toEqual({ message: authenticationMessages.wrongUser });
   });
 
+  it('closes a session’s sockets when it signs out, and leaves the user’s other sessions connected', async () => {
+    const signedOut = await signIn(app, { user: sellerA.user });
+    const leaving = connectTo(app, { cookie: cookieOf(signedOut) });
+    const staying = connectTo(app, { cookie: cookieOf(sellerA) });
+    await authenticate(leaving, sellerA.user.id);
+    await authenticate(staying, sellerA.user.id);
+    const closed = nextEvent<string>(leaving, 'disconnect');
+
+    expect((await signedOut.client.post('/api/auth/logout')).status).toBe(200);
+    expect(await closed).toBe('io server disconnect');
+
+    const received = collect(leaving, 'task-progress');
+    const arrival = nextEvent<TaskProgressEvent>(staying, 'task-progress');
+    app.ctx.realtime.sendToUser(sellerA.user.id, 'task-progress', progress('after-sign-out'));
+    expect((await arrival).taskId).toBe('after-sign-out');
+    expect(received).toEqual([]);
+  });
+
   it('authenticates an impersonation as the impersonated user only', async () => {
     const admin = await signInAdmin(app);
     const impersonation = await signIn(app, { user: sellerA.user, impersonatorId: admin.user.id });

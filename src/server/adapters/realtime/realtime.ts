@@ -7,5 +7,7 @@ export type { RealtimeEvent, RealtimeEventPayloads };
 export type Realtime = {
   attach(server: HttpServer): Promise<void>;
   sendToUser<E extends RealtimeEvent>(userId: string, event: E, payload: RealtimeEventPayloads[E]): void;
+  /** Closes the sockets that authenticated with this session (on every process), e.g. after sign-out. */
+  disconnectSession(sessionIdHash: string): void;
   close(): Promise<void>;
 };

@@ -26,6 +26,8 @@ type AppServer = Server<ClientToServerEvents, ServerToClientEvents>;
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
 export const userRoom = (userId: string) => `user:${userId}`;
+/** Every socket also joins its session's room, so that ending the session closes its sockets. */
+export const sessionRoom = (sessionIdHash: string) => `session:${sessionIdHash}`;
 
 export const authenticationMessages = {
   notSignedIn: 'Not signed in: sign in, then reconnect.',
@@ -65,7 +67,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, getContex
         socket.emit(socketEvents.authenticationError, { message: authenticationMessages.wrongUser });
         return;
       }
-      await socket.join(userRoom(auth.user.id));
+      await socket.join([userRoom(auth.user.id), sessionRoom(auth.sessionIdHash)]);
       socket.emit(socketEvents.authenticated, { userId: auth.user.id });
     });
   }
@@ -110,6 +112,11 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, getContex
       }
       // The emitter's event map is keyed by name; the payload type follows from `event`.
       (io.to(userRoom(userId)).emit as (name: string, data: unknown) => boolean)(event, payload);
+    },
+
+    disconnectSession(sessionIdHash) {
+      // A signed-out tab must stop receiving the user's events; with Redis this reaches every process.
+      io?.in(sessionRoom(sessionIdHash)).disconnectSockets(true);
     },
 
     async close() {
