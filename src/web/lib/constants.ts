@@ -57,6 +57,18 @@ export const DAYS_LEFT_WARNING_THRESHOLD = 3;
 
 // Admin (admin §2, §9)
 export const IMPERSONATION_LIST_MAX_HEIGHT = '15rem';
+export const RECENT_USERS_SHOWN = 5;
+export const ADMIN_TASK_BANNER_MAX_TASKS = 5;
+/** Cache stats, the cache package list and each tier's subscriber badge are read again this often. */
+export const ADMIN_POLL_INTERVAL_MS = 30 * SECOND;
+/** Stats and the package list are read again this long after a cache task completes or fails. */
+export const CACHE_TASK_END_REFETCH_DELAY_MS = 1 * SECOND;
+export const CACHE_PACKAGE_REFETCH_DELAY_MS = 500;
+/** Defaults of a tier the admin adds in the tier dialog (spec admin §9). */
+export const NEW_TIER_PRICE_CENTS = 2900;
+export const NEW_TIER_MAX_CUSTOMERS = 50;
+export const NEW_TIER_MAX_PACKAGES = 5;
+export const TRIAL_DAYS_PLACEHOLDER = 14;
 
 // Subscription and billing (seller-app §4, §9; admin §4)
 /** The browser goes to the checkout URL this long after create answers. */

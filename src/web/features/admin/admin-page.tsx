@@ -10,6 +10,7 @@ import { Tabs } from '../../components/ui/tabs';
 import { errorMessage } from '../../lib/api-error';
 import { IMPERSONATION_LIST_MAX_HEIGHT } from '../../lib/constants';
 import { useCurrentUser } from '../../lib/current-user';
+import { DashboardTab } from './admin-dashboard-tab';
 import {
   type AdminUserListItem,
   searchUsersByEmail,
@@ -47,9 +48,7 @@ export function AdminPage() {
         value={tab}
         onValueChange={(next) => setParams(next === 'dashboard' ? {} : { tab: next }, { replace: true })}
       >
-        {tab === 'dashboard' && (
-          <TabIntro title="Dashboard" text="Platform figures: users, active packages, revenue and sales." />
-        )}
+        {tab === 'dashboard' && <DashboardTab />}
         {tab === 'platform' && <TabIntro title="Platform" text="Pricing tiers and the length of the free trial." />}
         {tab === 'cache' && <TabIntro title="Cache" text="Cached copies of packages kept in object storage." />}
         {tab === 'users' && <UsersTab />}
