@@ -11,6 +11,7 @@ import { errorMessage } from '../../lib/api-error';
 import { IMPERSONATION_LIST_MAX_HEIGHT } from '../../lib/constants';
 import { useCurrentUser } from '../../lib/current-user';
 import { DashboardTab } from './admin-dashboard-tab';
+import { SettingsTab } from './admin-settings-tab';
 import {
   type AdminUserListItem,
   searchUsersByEmail,
@@ -52,7 +53,7 @@ export function AdminPage() {
         {tab === 'platform' && <TabIntro title="Platform" text="Pricing tiers and the length of the free trial." />}
         {tab === 'cache' && <TabIntro title="Cache" text="Cached copies of packages kept in object storage." />}
         {tab === 'users' && <UsersTab />}
-        {tab === 'settings' && <TabIntro title="Settings" text="Payment provider configuration." />}
+        {tab === 'settings' && <SettingsTab />}
       </Tabs>
     </div>
   );

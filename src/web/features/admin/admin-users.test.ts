@@ -2,16 +2,20 @@ import type { AdminUserListItem } from '@contract/admin';
 import { describe, expect, it } from 'vitest';
 import { searchUsersByEmail } from './admin-users';
 
-const user = (id: string, email: string | null): AdminUserListItem => ({
-  id,
-  email,
-  userType: 'user',
-  createdAt: '2025-01-01T00:00:00.000Z',
-  githubUsername: null,
-  displayName: null,
-  avatarUrl: null,
-  selectedTier: null,
-});
+// Cast, so the fixture also fits while the row gains the subscription fields.
+const user = (id: string, email: string | null) =>
+  ({
+    id,
+    email,
+    userType: 'user',
+    createdAt: '2025-01-01T00:00:00.000Z',
+    githubUsername: null,
+    displayName: null,
+    avatarUrl: null,
+    selectedTier: null,
+    subscriptionStatus: 'trial',
+    tier: null,
+  }) as AdminUserListItem;
 
 describe('admin user search', () => {
   const users = [user('1', 'Ann@Example.com'), user('2', 'bob@example.org'), user('3', null)];
