@@ -74,6 +74,8 @@ export const packageVersions = pgTable(
     distKey: text('dist_key'),
     distSha1: text('dist_sha1'),
     distSize: integer('dist_size'),
+    /** When the zip was last built or found in storage (the admin cache panel's Last Updated); null without one. */
+    distBuiltAt: timestamp('dist_built_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [uniqueIndex('package_versions_package_version_unique').on(table.packageId, table.version)],

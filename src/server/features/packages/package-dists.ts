@@ -75,7 +75,7 @@ async function buildDist(ctx: AppContext, pkg: PackageRow, commit: string): Prom
   const published = await ctx.db.select({ sha1: packageVersions.distSha1 }).from(packageVersions).where(ofCommit);
   await ctx.db
     .update(packageVersions)
-    .set({ distKey: dist.key, distSha1: dist.sha1, distSize: dist.size })
+    .set({ distKey: dist.key, distSha1: dist.sha1, distSize: dist.size, distBuiltAt: ctx.clock.now() })
     .where(ofCommit);
   if (published.some((row) => row.sha1 !== null && row.sha1 !== dist.sha1)) {
     // A rebuilt zip with other bytes (another git version) changes dist.shasum: clients must refetch metadata.

@@ -284,7 +284,10 @@ async function publishVersions(
     const distByCommit = new Map(
       existing
         .filter((row) => row.distKey && row.distSha1 && row.distSize !== null)
-        .map((row) => [row.commit, { distKey: row.distKey, distSha1: row.distSha1, distSize: row.distSize }]),
+        .map((row) => [
+          row.commit,
+          { distKey: row.distKey, distSha1: row.distSha1, distSize: row.distSize, distBuiltAt: row.distBuiltAt },
+        ]),
     );
     let changed = false;
     const unusedDistKeys: string[] = [];
@@ -297,7 +300,12 @@ async function publishVersions(
     }
     for (const version of versions) {
       const row = existingByVersion.get(version.version);
-      const dist = distByCommit.get(version.commit) ?? { distKey: null, distSha1: null, distSize: null };
+      const dist = distByCommit.get(version.commit) ?? {
+        distKey: null,
+        distSha1: null,
+        distSize: null,
+        distBuiltAt: null,
+      };
       const values = {
         normalizedVersion: version.normalizedVersion,
         kind: version.kind,

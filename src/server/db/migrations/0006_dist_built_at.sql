@@ -1,0 +1,1 @@
+ALTER TABLE "package_versions" ADD COLUMN "dist_built_at" timestamp with time zone;
