@@ -1,11 +1,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { adminUserList, impersonateRequest, impersonationResponse } from '../../../contract/admin.js';
+import {
+  adminStats,
+  adminUserList,
+  cachedPackageList,
+  cachePackageParams,
+  cacheRefreshAllResponse,
+  cacheStats,
+  cacheTaskResponse,
+  impersonateRequest,
+  impersonationResponse,
+} from '../../../contract/admin.js';
 import type { AppContext } from '../../context.js';
 import { adminOnly, requireAdmin, requireUser } from '../../http/guards.js';
 import { startSession } from '../../http/session.js';
 import { presentAuthUser } from '../auth/auth-user.js';
 import { chooseImpersonationTarget, impersonatingAdmin, listUsersForAdmin } from './admin.service.js';
+import { getAdminStats } from './admin-stats.service.js';
+import { clearCache, getCacheStats, listCachedPackages, refreshAllPackages, refreshPackage } from './cache.service.js';
 
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -37,5 +49,37 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
       await startSession(ctx, request, reply, admin.id);
       return { success: true as const, message: 'You are back to your admin account', user: presentAuthUser(admin) };
     },
+  );
+
+  api.get('/api/admin/stats', { schema: { response: { 200: adminStats } }, preHandler: adminOnly }, async () =>
+    getAdminStats(ctx),
+  );
+
+  api.get('/api/admin/cache/stats', { schema: { response: { 200: cacheStats } }, preHandler: adminOnly }, async () =>
+    getCacheStats(ctx),
+  );
+
+  api.get(
+    '/api/admin/cache/packages',
+    { schema: { response: { 200: cachedPackageList } }, preHandler: adminOnly },
+    async () => listCachedPackages(ctx),
+  );
+
+  api.post(
+    '/api/admin/cache/refresh-all',
+    { schema: { response: { 200: cacheRefreshAllResponse } }, preHandler: adminOnly },
+    async (request) => refreshAllPackages(ctx, requireAdmin(request).id),
+  );
+
+  api.post(
+    '/api/admin/cache/refresh/:id',
+    { schema: { params: cachePackageParams, response: { 200: cacheTaskResponse } }, preHandler: adminOnly },
+    async (request) => refreshPackage(ctx, requireAdmin(request).id, request.params.id),
+  );
+
+  api.post(
+    '/api/admin/cache/clear',
+    { schema: { response: { 200: cacheTaskResponse } }, preHandler: adminOnly },
+    async (request) => clearCache(ctx, requireAdmin(request).id),
   );
 }

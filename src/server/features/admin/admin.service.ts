@@ -1,14 +1,38 @@
+import { asc, desc, eq } from 'drizzle-orm';
 import type { AdminUserListItem } from '../../../contract/admin.js';
 import type { AppContext } from '../../context.js';
+import { platformSubscriptions, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { isAdmin } from '../../http/guards.js';
 import type { RequestAuth } from '../../http/session.js';
-import { getUserById, listUsers, type User } from '../users/users.service.js';
+import { computeSubscriptionStatus } from '../subscriptions/subscription-status.js';
+import { getUserById, type User } from '../users/users.service.js';
 
-/** All accounts for the Users tab; sellers are 'user' there (spec admin §3). */
+/**
+ * All accounts for the Users tab; sellers are 'user' there (spec admin §3). One query (users with their
+ * subscription record), then each status computed by the same pure rule the seller's own status call uses.
+ */
 export async function listUsersForAdmin(ctx: AppContext): Promise<AdminUserListItem[]> {
-  const rows = await listUsers(ctx);
-  return rows.map((user) => ({
+  const rows = await ctx.db
+    .select({ user: users, subscription: platformSubscriptions })
+    .from(users)
+    .leftJoin(platformSubscriptions, eq(platformSubscriptions.userId, users.id))
+    .orderBy(desc(users.createdAt), asc(users.email));
+  const now = ctx.clock.now();
+  return rows.map(({ user, subscription }) => {
+    const status = computeSubscriptionStatus(user, subscription ?? undefined, now);
+    return presentUser(ctx, user, status.subscriptionStatus, status.tier, status.selectedTier);
+  });
+}
+
+function presentUser(
+  ctx: AppContext,
+  user: User,
+  subscriptionStatus: AdminUserListItem['subscriptionStatus'],
+  tier: string | null,
+  selectedTier: string | null,
+): AdminUserListItem {
+  return {
     id: user.id,
     email: user.email,
     userType: user.userType === 'admin' ? 'admin' : 'user',
@@ -16,8 +40,10 @@ export async function listUsersForAdmin(ctx: AppContext): Promise<AdminUserListI
     githubUsername: user.githubUsername,
     displayName: user.displayName,
     avatarUrl: user.avatarUrl ?? codeHostAvatar(ctx, user),
-    selectedTier: user.selectedTier,
-  }));
+    subscriptionStatus,
+    tier,
+    selectedTier,
+  };
 }
 
 /** The user an admin may take the place of; the caller starts the session that remembers the admin. */

@@ -1,0 +1,221 @@
+import { asc, eq, isNotNull } from 'drizzle-orm';
+import type { CachedPackage, CacheStats } from '../../../contract/admin.js';
+import type { AppContext } from '../../context.js';
+import { packages, packageVersions } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { isUuid } from '../licenses/grants.service.js';
+import { syncPackage } from '../packages/package-sync.js';
+import { type RunningTask, startTask } from '../tasks/tasks.service.js';
+
+// The admin cache panel: the dist zips of every package (object storage under `dists/`), how much of it is
+// built, and two tasks the admin watches: `cache-refresh` (sync each package from its code host and build its
+// missing zips) and `cache-clear` (delete every zip). Clearing is safe for installs: the dist endpoint builds a
+// missing zip on demand (ensureDist). Figures come from the version rows (distSize, distBuiltAt), so the panel's
+// 30-second polling costs one database query and no storage calls; a zip is counted once per commit, as stored.
+
+const DISTS_PREFIX = 'dists/';
+
+type PackageFigures = {
+  id: string;
+  name: string;
+  isActive: boolean;
+  versionCount: number;
+  cachedVersionCount: number;
+  sizeBytes: number;
+  lastBuiltAt: Date | null;
+};
+
+/** Bytes as display text: '0 B', '512 B', '1.2 KB', '3.4 MB' (1024-based, one decimal above bytes). */
+export function formatBytes(bytes: number): string {
+  if (!Number.isFinite(bytes) || bytes <= 0) return '0 B';
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = bytes;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(1)} ${units[unit]}`;
+}
+
+async function packageFigures(ctx: AppContext): Promise<PackageFigures[]> {
+  const rows = await ctx.db
+    .select({
+      id: packages.id,
+      name: packages.name,
+      isActive: packages.isActive,
+      versionId: packageVersions.id,
+      distKey: packageVersions.distKey,
+      distSha1: packageVersions.distSha1,
+      distSize: packageVersions.distSize,
+      distBuiltAt: packageVersions.distBuiltAt,
+    })
+    .from(packages)
+    .leftJoin(packageVersions, eq(packageVersions.packageId, packages.id))
+    .orderBy(asc(packages.name), asc(packages.id));
+  const byPackage = new Map<string, PackageFigures & { keys: Set<string> }>();
+  for (const row of rows) {
+    let figures = byPackage.get(row.id);
+    if (!figures) {
+      figures = {
+        id: row.id,
+        name: row.name,
+        isActive: row.isActive,
+        versionCount: 0,
+        cachedVersionCount: 0,
+        sizeBytes: 0,
+        lastBuiltAt: null,
+        keys: new Set(),
+      };
+      byPackage.set(row.id, figures);
+    }
+    if (!row.versionId) continue;
+    figures.versionCount++;
+    if (row.distKey === null || row.distSha1 === null || row.distSize === null) continue;
+    figures.cachedVersionCount++;
+    // Versions of one commit share one zip.
+    if (!figures.keys.has(row.distKey)) {
+      figures.keys.add(row.distKey);
+      figures.sizeBytes += row.distSize;
+    }
+    if (row.distBuiltAt && (!figures.lastBuiltAt || row.distBuiltAt > figures.lastBuiltAt)) {
+      figures.lastBuiltAt = row.distBuiltAt;
+    }
+  }
+  return [...byPackage.values()].map(({ keys: _keys, ...figures }) => figures);
+}
+
+/** A package is cached when it has versions and every one of them has its zip. */
+function isCached(figures: PackageFigures): boolean {
+  return figures.versionCount > 0 && figures.cachedVersionCount === figures.versionCount;
+}
+
+export async function getCacheStats(ctx: AppContext): Promise<CacheStats> {
+  const all = await packageFigures(ctx);
+  let sizeBytes = 0;
+  let lastUpdated: Date | null = null;
+  for (const figures of all) {
+    sizeBytes += figures.sizeBytes;
+    if (figures.lastBuiltAt && (!lastUpdated || figures.lastBuiltAt > lastUpdated)) lastUpdated = figures.lastBuiltAt;
+  }
+  return {
+    totalPackages: all.length,
+    cachedPackages: all.filter(isCached).length,
+    cacheSize: formatBytes(sizeBytes),
+    lastUpdated: lastUpdated?.toISOString() ?? null,
+  };
+}
+
+export async function listCachedPackages(ctx: AppContext): Promise<CachedPackage[]> {
+  return (await packageFigures(ctx)).map((figures) => ({
+    id: figures.id,
+    packageName: figures.name,
+    isActive: figures.isActive,
+    isCached: isCached(figures),
+    cacheSize: formatBytes(figures.sizeBytes),
+    lastCached: figures.lastBuiltAt?.toISOString() ?? null,
+  }));
+}
+
+type RefreshTarget = { id: string; name: string };
+
+/**
+ * Refreshes every active package, one after another, in a `cache-refresh` task owned by the admin.
+ * Returns at once; the task reports progress and ends completed, or failed when a package could not be refreshed.
+ */
+export async function refreshAllPackages(
+  ctx: AppContext,
+  adminId: string,
+): Promise<{ taskId: string; packageCount: number }> {
+  const targets = await ctx.db
+    .select({ id: packages.id, name: packages.name })
+    .from(packages)
+    .where(eq(packages.isActive, true))
+    .orderBy(asc(packages.name), asc(packages.id));
+  const task = await startTask(ctx, {
+    userId: adminId,
+    type: 'cache-refresh',
+    message: `Refreshing ${targets.length} packages`,
+    data: { packageCount: targets.length },
+  });
+  void runRefresh(ctx, adminId, task, targets);
+  return { taskId: task.id, packageCount: targets.length };
+}
+
+/** Refreshes one package (active or not) in a `cache-refresh` task; 404 for an unknown id. */
+export async function refreshPackage(ctx: AppContext, adminId: string, packageId: string): Promise<{ taskId: string }> {
+  const [target] = isUuid(packageId)
+    ? await ctx.db
+        .select({ id: packages.id, name: packages.name })
+        .from(packages)
+        .where(eq(packages.id, packageId))
+        .limit(1)
+    : [];
+  if (!target) throw new AppError('NOT_FOUND', 'Package not found');
+  const task = await startTask(ctx, {
+    userId: adminId,
+    type: 'cache-refresh',
+    message: `Refreshing ${target.name}`,
+    data: { packageCount: 1, packageId: target.id, packageName: target.name },
+  });
+  void runRefresh(ctx, adminId, task, [target]);
+  return { taskId: task.id };
+}
+
+async function runRefresh(ctx: AppContext, adminId: string, task: RunningTask, targets: RefreshTarget[]) {
+  const failures: string[] = [];
+  try {
+    for (const [index, target] of targets.entries()) {
+      try {
+        // The sync's own github-sync and package-pre-cache tasks go to the admin too; `done` settles after both.
+        const handle = await syncPackage(ctx, target.id, { userId: adminId });
+        const outcome = await handle.done;
+        if (outcome.status === 'failed') failures.push(target.name);
+      } catch (error) {
+        // A package deleted meanwhile (NOT_FOUND) or an unexpected error: note it and go on with the others.
+        ctx.log.warn({ err: error, packageId: target.id, taskId: task.id }, 'cache refresh of a package failed');
+        failures.push(target.name);
+      }
+      await task.progress(((index + 1) / targets.length) * 100, `Refreshed ${index + 1} of ${targets.length} packages`);
+    }
+    const refreshed = targets.length - failures.length;
+    if (failures.length > 0) {
+      await task.fail(`Refreshed ${refreshed} of ${targets.length} packages; failed: ${failures.join(', ')}`, {
+        refreshedCount: refreshed,
+        failedPackages: failures,
+      });
+    } else {
+      await task.complete(`Refreshed ${refreshed} ${refreshed === 1 ? 'package' : 'packages'}`, {
+        refreshedCount: refreshed,
+      });
+    }
+  } catch (error) {
+    ctx.log.error({ err: error, taskId: task.id }, 'cache refresh failed');
+    await task.fail('Failed to refresh cache');
+  }
+}
+
+/**
+ * Deletes every dist zip in a `cache-clear` task owned by the admin. Version rows forget their zip first, then
+ * storage is emptied: a download in between finds no zip behind its row (ensureDist checks storage) and builds it.
+ */
+export async function clearCache(ctx: AppContext, adminId: string): Promise<{ taskId: string }> {
+  const task = await startTask(ctx, { userId: adminId, type: 'cache-clear', message: 'Clearing the package cache' });
+  void runClear(ctx, task);
+  return { taskId: task.id };
+}
+
+async function runClear(ctx: AppContext, task: RunningTask): Promise<void> {
+  try {
+    await ctx.db
+      .update(packageVersions)
+      .set({ distKey: null, distSha1: null, distSize: null, distBuiltAt: null })
+      .where(isNotNull(packageVersions.distKey));
+    await task.progress(50, 'Deleting cached package zips');
+    const deletedCount = await ctx.storage.deletePrefix(DISTS_PREFIX);
+    await task.complete('All cached packages have been cleared', { deletedCount });
+  } catch (error) {
+    ctx.log.error({ err: error, taskId: task.id }, 'cache clear failed');
+    await task.fail('Failed to clear cache');
+  }
+}
