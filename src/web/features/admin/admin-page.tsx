@@ -11,6 +11,7 @@ import { errorMessage } from '../../lib/api-error';
 import { IMPERSONATION_LIST_MAX_HEIGHT } from '../../lib/constants';
 import { useCurrentUser } from '../../lib/current-user';
 import { DashboardTab } from './admin-dashboard-tab';
+import { PlatformTab } from './admin-platform-tab';
 import { SettingsTab } from './admin-settings-tab';
 import {
   type AdminUserListItem,
@@ -50,7 +51,7 @@ export function AdminPage() {
         onValueChange={(next) => setParams(next === 'dashboard' ? {} : { tab: next }, { replace: true })}
       >
         {tab === 'dashboard' && <DashboardTab />}
-        {tab === 'platform' && <TabIntro title="Platform" text="Pricing tiers and the length of the free trial." />}
+        {tab === 'platform' && <PlatformTab />}
         {tab === 'cache' && <TabIntro title="Cache" text="Cached copies of packages kept in object storage." />}
         {tab === 'users' && <UsersTab />}
         {tab === 'settings' && <SettingsTab />}

@@ -1,0 +1,37 @@
+import { Layers, Loader2 } from 'lucide-react';
+import { useState } from 'react';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { useTierConfiguration } from './admin-tiers';
+import { TierManagementDialog } from './tier-management-dialog';
+
+/** The Platform tab (spec admin §2): Manage Tiers opens the Platform Tier Management dialog. */
+export function PlatformTab() {
+  const [isDialogOpen, setDialogOpen] = useState(false);
+  const configuration = useTierConfiguration();
+  return (
+    <section className="space-y-6">
+      <Card>
+        <CardHeader>
+          <CardTitle className="flex items-center gap-2 text-lg">
+            <Layers className="size-5" /> Pricing Tiers
+          </CardTitle>
+          <CardDescription>
+            The subscription tiers sellers choose from and the length of the free trial.
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="flex flex-wrap items-center justify-between gap-4">
+          <p className="text-sm text-muted-foreground">
+            {configuration.isLoading ? (
+              <Loader2 className="size-4 animate-spin" />
+            ) : configuration.data ? (
+              `${configuration.data.tiers.length} tier${configuration.data.tiers.length === 1 ? '' : 's'}, ${configuration.data.trialDays}-day free trial`
+            ) : null}
+          </p>
+          <Button onClick={() => setDialogOpen(true)}>Manage Tiers</Button>
+        </CardContent>
+      </Card>
+      <TierManagementDialog open={isDialogOpen} onOpenChange={setDialogOpen} />
+    </section>
+  );
+}

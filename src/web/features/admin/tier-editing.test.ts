@@ -1,0 +1,144 @@
+import type { PricingTier } from '@contract/tiers';
+import { describe, expect, it } from 'vitest';
+import {
+  isProtectedTier,
+  moveTier,
+  newTier,
+  parseLimitInput,
+  parsePriceInput,
+  parseTrialDaysInput,
+  setMostPopular,
+  tierConfigurationPayload,
+  tierRemoval,
+} from './tier-editing';
+
+const tier = (id: string, overrides: Partial<PricingTier> = {}): PricingTier => ({
+  id,
+  name: id,
+  icon: 'package',
+  priceCents: 1900,
+  currency: 'usd',
+  description: '',
+  features: [],
+  maxCustomers: 25,
+  maxPackages: 3,
+  isMostPopular: false,
+  isFeatured: false,
+  sortOrder: 0,
+  ...overrides,
+});
+
+describe('trial days input', () => {
+  it('accepts whole numbers from 0 to 90', () => {
+    expect(parseTrialDaysInput('0')).toBe(0);
+    expect(parseTrialDaysInput('21')).toBe(21);
+    expect(parseTrialDaysInput('90')).toBe(90);
+  });
+  it('reads an empty field as 0', () => expect(parseTrialDaysInput('')).toBe(0));
+  it('ignores out-of-range and non-whole input', () => {
+    expect(parseTrialDaysInput('91')).toBeUndefined();
+    expect(parseTrialDaysInput('-1')).toBeUndefined();
+    expect(parseTrialDaysInput('2.5')).toBeUndefined();
+  });
+});
+
+describe('price input', () => {
+  it('stores dollars as rounded cents', () => {
+    expect(parsePriceInput('29')).toBe(2900);
+    expect(parsePriceInput('19.99')).toBe(1999);
+    expect(parsePriceInput('0.105')).toBe(11);
+  });
+  it('reads an empty field as 0', () => expect(parsePriceInput('')).toBe(0));
+  it('ignores negative input', () => expect(parsePriceInput('-5')).toBeUndefined());
+});
+
+describe('limit input', () => {
+  it('reads an empty field as unlimited', () => expect(parseLimitInput('')).toBe(-1));
+  it('accepts positive whole numbers', () => expect(parseLimitInput('50')).toBe(50));
+  it('ignores non-positive input', () => {
+    expect(parseLimitInput('0')).toBeUndefined();
+    expect(parseLimitInput('-3')).toBeUndefined();
+  });
+});
+
+describe('most popular', () => {
+  it('clears the flag on every other tier when one is marked', () => {
+    const tiers = [tier('a', { isMostPopular: true }), tier('b'), tier('c')];
+    expect(setMostPopular(tiers, 'b', true).map((t) => t.isMostPopular)).toEqual([false, true, false]);
+  });
+  it('unmarks only the tier itself', () => {
+    const tiers = [tier('a', { isMostPopular: true }), tier('b')];
+    expect(setMostPopular(tiers, 'a', false).map((t) => t.isMostPopular)).toEqual([false, false]);
+  });
+});
+
+describe('adding a tier', () => {
+  it('uses the spec defaults and goes last', () => {
+    const added = newTier([tier('a'), tier('b')], 1700000000000);
+    expect(added).toMatchObject({
+      id: 'tier-1700000000000',
+      name: 'Tier 3',
+      icon: 'package',
+      priceCents: 2900,
+      maxCustomers: 50,
+      maxPackages: 5,
+      isMostPopular: false,
+      isFeatured: false,
+      sortOrder: 2,
+    });
+  });
+});
+
+describe('reordering', () => {
+  it('moves the dragged tier to the drop position and sets sortOrder to the positions', () => {
+    const tiers = [tier('a', { sortOrder: 0 }), tier('b', { sortOrder: 1 }), tier('c', { sortOrder: 2 })];
+    const moved = moveTier(tiers, 'c', 'a');
+    expect(moved.map((t) => [t.id, t.sortOrder])).toEqual([
+      ['c', 0],
+      ['a', 1],
+      ['b', 2],
+    ]);
+  });
+});
+
+describe('removing a tier', () => {
+  const subscribers = (subscriberCount: number, trialCount: number) => ({
+    subscriberCount,
+    trialCount,
+    canDelete: subscriberCount === 0,
+    totalUsers: subscriberCount + trialCount,
+  });
+
+  it('keeps at least one tier', () => {
+    expect(tierRemoval(1, subscribers(0, 0))).toEqual({
+      kind: 'last-tier',
+      title: 'Cannot Remove Tier',
+      description: 'You must have at least one tier',
+    });
+  });
+  it('protects a tier with active subscribers', () => {
+    expect(tierRemoval(3, subscribers(2, 1))).toEqual({
+      kind: 'protected',
+      message:
+        'This tier has 2 active subscriber(s) and 1 trial user(s). Tiers with active users cannot be deleted to protect existing subscriptions.',
+    });
+    expect(isProtectedTier(subscribers(2, 1))).toBe(true);
+  });
+  it('asks first when only trial users have the tier', () => {
+    expect(tierRemoval(3, subscribers(0, 4))).toEqual({
+      kind: 'confirm',
+      question:
+        'This tier has 4 trial user(s). Are you sure you want to delete it? Trial users will need to select a different tier.',
+    });
+  });
+  it('removes an unused tier', () => expect(tierRemoval(2, subscribers(0, 0))).toEqual({ kind: 'remove' }));
+});
+
+describe('the save payload', () => {
+  it('coerces numbers, turns non-numeric limits into unlimited and numbers the positions', () => {
+    const broken = tier('b', { maxCustomers: Number.NaN, priceCents: '1500' as unknown as number, sortOrder: 7 });
+    const payload = tierConfigurationPayload([tier('a'), broken], '21');
+    expect(payload.trialDays).toBe(21);
+    expect(payload.tiers[1]).toMatchObject({ priceCents: 1500, maxCustomers: -1, sortOrder: 1 });
+  });
+});

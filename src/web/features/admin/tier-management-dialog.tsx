@@ -1,0 +1,389 @@
+import type { PricingTier, TierSubscribers } from '@contract/tiers';
+import {
+  closestCenter,
+  DndContext,
+  type DragEndEvent,
+  KeyboardSensor,
+  PointerSensor,
+  useSensor,
+  useSensors,
+} from '@dnd-kit/core';
+import {
+  SortableContext,
+  sortableKeyboardCoordinates,
+  useSortable,
+  verticalListSortingStrategy,
+} from '@dnd-kit/sortable';
+import { CSS } from '@dnd-kit/utilities';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { GripVertical, Loader2, Plus, ShieldCheck, Trash2 } from 'lucide-react';
+import { useState } from 'react';
+import { tierIconLabels, tierIcons } from '../../../contract/tiers';
+import { tierIcon } from '../../components/plan-chooser';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../components/ui/dialog';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { NativeSelect } from '../../components/ui/native-select';
+import { toast } from '../../components/ui/use-toast';
+import { errorMessage } from '../../lib/api-error';
+import { TRIAL_DAYS_PLACEHOLDER } from '../../lib/constants';
+import { limitText } from '../../lib/subscriptions/pricing-tiers';
+import {
+  tierConfigurationQuery,
+  tierSubscribersQuery,
+  useSaveTierConfiguration,
+  useTierSubscribers,
+} from './admin-tiers';
+import {
+  isProtectedTier,
+  limitInputText,
+  moveTier,
+  newTier,
+  parseLimitInput,
+  parsePriceInput,
+  parseTrialDaysInput,
+  priceInputText,
+  setMostPopular,
+  tierRemoval,
+  withSortOrder,
+} from './tier-editing';
+
+/** The Platform Tier Management dialog (spec admin §2, §4, §5): edits stay local until Save Configuration. */
+export function TierManagementDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-3xl">
+        <DialogHeader>
+          <DialogTitle>Platform Tier Management</DialogTitle>
+          <DialogDescription>
+            Configure the free trial and the subscription tiers sellers can choose. Drag tiers to reorder them.
+          </DialogDescription>
+        </DialogHeader>
+        {open && <TierConfigurationLoader onClose={() => onOpenChange(false)} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function TierConfigurationLoader({ onClose }: { onClose: () => void }) {
+  // Read afresh on every opening, and never again while the admin edits.
+  const configuration = useQuery({
+    ...tierConfigurationQuery(),
+    refetchOnMount: 'always',
+    refetchOnWindowFocus: false,
+  });
+  if (configuration.isError)
+    return (
+      <p className="text-sm text-destructive">
+        {errorMessage(configuration.error, 'Failed to load tier configuration')}
+      </p>
+    );
+  if (!configuration.isFetchedAfterMount || !configuration.data)
+    return (
+      <p className="flex items-center gap-2 text-sm text-muted-foreground">
+        <Loader2 className="size-4 animate-spin" /> Loading tiers...
+      </p>
+    );
+  return (
+    <TierConfigurationForm
+      initialTiers={configuration.data.tiers}
+      initialTrialDays={configuration.data.trialDays}
+      onClose={onClose}
+    />
+  );
+}
+
+function TierConfigurationForm({
+  initialTiers,
+  initialTrialDays,
+  onClose,
+}: {
+  initialTiers: PricingTier[];
+  initialTrialDays: number;
+  onClose: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const save = useSaveTierConfiguration();
+  const [tiers, setTiers] = useState(() => withSortOrder([...initialTiers].sort((a, b) => a.sortOrder - b.sortOrder)));
+  const [trialDays, setTrialDays] = useState(initialTrialDays);
+  const [trialDaysText, setTrialDaysText] = useState(String(initialTrialDays));
+  const sensors = useSensors(
+    useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
+    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+  );
+
+  const updateTier = (tierId: string, change: Partial<PricingTier>) =>
+    setTiers((current) => current.map((tier) => (tier.id === tierId ? { ...tier, ...change } : tier)));
+
+  const onDragEnd = ({ active, over }: DragEndEvent) => {
+    if (over && active.id !== over.id) setTiers((current) => moveTier(current, String(active.id), String(over.id)));
+  };
+
+  const removeTier = async (tier: PricingTier) => {
+    if (tiers.length <= 1) {
+      const decision = tierRemoval(tiers.length);
+      if (decision.kind === 'last-tier')
+        toast({ variant: 'destructive', title: decision.title, description: decision.description });
+      return;
+    }
+    let subscribers: TierSubscribers;
+    try {
+      subscribers = await queryClient.fetchQuery({ ...tierSubscribersQuery(tier.id), staleTime: 0 });
+    } catch {
+      toast({
+        variant: 'destructive',
+        title: 'Error',
+        description: 'Failed to check tier subscribers. Please try again.',
+      });
+      return;
+    }
+    const decision = tierRemoval(tiers.length, subscribers);
+    if (decision.kind === 'last-tier') {
+      toast({ variant: 'destructive', title: decision.title, description: decision.description });
+      return;
+    }
+    if (decision.kind === 'protected') {
+      toast({ variant: 'destructive', title: 'Cannot Remove Tier', description: decision.message });
+      return;
+    }
+    if (decision.kind === 'confirm' && !window.confirm(decision.question)) return;
+    setTiers((current) => withSortOrder(current.filter((candidate) => candidate.id !== tier.id)));
+    toast({
+      title: 'Tier Removed',
+      description: `${tier.name} was removed. Remember to save the configuration to apply the change.`,
+    });
+  };
+
+  return (
+    <>
+      <div className="space-y-6">
+        <section className="space-y-2 rounded-md border p-4">
+          <h3 className="font-semibold">Free Trial Period</h3>
+          <div className="grid max-w-xs gap-2">
+            <Label htmlFor="trial-days">Trial Days</Label>
+            <Input
+              id="trial-days"
+              type="number"
+              min={0}
+              max={90}
+              step={1}
+              placeholder={String(TRIAL_DAYS_PLACEHOLDER)}
+              value={trialDaysText}
+              onChange={(event) => {
+                setTrialDaysText(event.target.value);
+                const days = parseTrialDaysInput(event.target.value);
+                if (days !== undefined) setTrialDays(days);
+              }}
+            />
+            <p className="text-xs text-muted-foreground">
+              New sellers get {trialDays} day{trialDays === 1 ? '' : 's'} free (0 to 90).
+            </p>
+          </div>
+        </section>
+
+        <section className="space-y-3">
+          <div className="flex items-center justify-between">
+            <h3 className="font-semibold">Tiers</h3>
+            <Button size="sm" variant="outline" onClick={() => setTiers((current) => [...current, newTier(current)])}>
+              <Plus /> Add Tier
+            </Button>
+          </div>
+          <DndContext sensors={sensors} collisionDetection={closestCenter} onDragEnd={onDragEnd}>
+            <SortableContext items={tiers.map((tier) => tier.id)} strategy={verticalListSortingStrategy}>
+              <div className="space-y-3">
+                {tiers.map((tier) => (
+                  <TierEditor
+                    key={tier.id}
+                    tier={tier}
+                    canRemove={tiers.length > 1}
+                    onChange={(change) => updateTier(tier.id, change)}
+                    onMostPopularChange={(checked) => setTiers((current) => setMostPopular(current, tier.id, checked))}
+                    onRemove={() => void removeTier(tier)}
+                  />
+                ))}
+              </div>
+            </SortableContext>
+          </DndContext>
+        </section>
+      </div>
+      <DialogFooter>
+        <Button variant="outline" onClick={onClose} disabled={save.isPending}>
+          Cancel
+        </Button>
+        <Button onClick={() => save.mutate({ tiers, trialDays }, { onSuccess: onClose })} disabled={save.isPending}>
+          {save.isPending && <Loader2 className="animate-spin" />}
+          Save Configuration
+        </Button>
+      </DialogFooter>
+    </>
+  );
+}
+
+function TierEditor({
+  tier,
+  canRemove,
+  onChange,
+  onMostPopularChange,
+  onRemove,
+}: {
+  tier: PricingTier;
+  canRemove: boolean;
+  onChange: (change: Partial<PricingTier>) => void;
+  onMostPopularChange: (checked: boolean) => void;
+  onRemove: () => void;
+}) {
+  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
+    id: tier.id,
+  });
+  const subscribers = useTierSubscribers(tier.id);
+  const [priceText, setPriceText] = useState(() => priceInputText(tier.priceCents));
+  const [customersText, setCustomersText] = useState(() => limitInputText(tier.maxCustomers));
+  const [packagesText, setPackagesText] = useState(() => limitInputText(tier.maxPackages));
+  const Icon = tierIcon(tier.icon);
+  const field = (name: string) => `tier-${tier.id}-${name}`;
+  const badges = [tier.isMostPopular && 'Most Popular', tier.isFeatured && 'Featured'].filter(Boolean);
+
+  return (
+    <div
+      ref={setNodeRef}
+      style={{ transform: CSS.Transform.toString(transform), transition }}
+      className={`space-y-4 rounded-md border bg-background p-4 ${isDragging ? 'relative z-10 shadow-lg' : ''}`}
+      data-testid="tier-editor"
+    >
+      <div className="flex items-center gap-2">
+        <button
+          ref={setActivatorNodeRef}
+          type="button"
+          className="cursor-grab rounded-sm p-1 text-muted-foreground hover:text-foreground active:cursor-grabbing"
+          aria-label={`Drag to reorder ${tier.name}`}
+          {...attributes}
+          {...listeners}
+        >
+          <GripVertical className="size-4" />
+        </button>
+        <Icon className="size-5 text-primary" />
+        <span className="font-medium">{tier.name || 'Untitled tier'}</span>
+        <div className="ml-auto flex flex-wrap items-center gap-2">
+          {subscribers.data && (
+            <Badge variant="secondary" data-testid="tier-subscriber-badge">
+              {subscribers.data.subscriberCount} subscriber{subscribers.data.subscriberCount === 1 ? '' : 's'}
+              {subscribers.data.trialCount > 0 && `, ${subscribers.data.trialCount} trial`}
+            </Badge>
+          )}
+          {isProtectedTier(subscribers.data) && (
+            <Badge variant="outline" className="gap-1">
+              <ShieldCheck className="size-3" /> Protected from deletion
+            </Badge>
+          )}
+          {canRemove && (
+            <Button size="icon" variant="ghost" onClick={onRemove} aria-label={`Remove ${tier.name}`}>
+              <Trash2 className="text-destructive" />
+            </Button>
+          )}
+        </div>
+      </div>
+
+      <div className="grid gap-3 sm:grid-cols-2">
+        <div className="grid gap-1.5">
+          <Label htmlFor={field('name')}>Name</Label>
+          <Input id={field('name')} value={tier.name} onChange={(event) => onChange({ name: event.target.value })} />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={field('icon')}>Icon</Label>
+          <NativeSelect
+            id={field('icon')}
+            value={tier.icon}
+            onChange={(event) => onChange({ icon: event.target.value })}
+          >
+            {tierIcons.map((icon) => (
+              <option key={icon} value={icon}>
+                {tierIconLabels[icon]}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={field('price')}>Monthly Price ($)</Label>
+          <Input
+            id={field('price')}
+            type="number"
+            min={0}
+            step={0.01}
+            value={priceText}
+            onChange={(event) => {
+              setPriceText(event.target.value);
+              const cents = parsePriceInput(event.target.value);
+              if (cents !== undefined) onChange({ priceCents: cents });
+            }}
+          />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={field('customers')}>Max Customers</Label>
+          <Input
+            id={field('customers')}
+            type="number"
+            min={1}
+            step={1}
+            placeholder="Unlimited"
+            value={customersText}
+            onChange={(event) => {
+              setCustomersText(event.target.value);
+              const limit = parseLimitInput(event.target.value);
+              if (limit !== undefined) onChange({ maxCustomers: limit });
+            }}
+          />
+        </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={field('packages')}>Max Packages</Label>
+          <Input
+            id={field('packages')}
+            type="number"
+            min={1}
+            step={1}
+            placeholder="Unlimited"
+            value={packagesText}
+            onChange={(event) => {
+              setPackagesText(event.target.value);
+              const limit = parseLimitInput(event.target.value);
+              if (limit !== undefined) onChange({ maxPackages: limit });
+            }}
+          />
+        </div>
+        <div className="flex items-end gap-6 pb-2">
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="size-4 accent-primary"
+              checked={tier.isMostPopular}
+              onChange={(event) => onMostPopularChange(event.target.checked)}
+            />
+            Most Popular
+          </label>
+          <label className="flex items-center gap-2 text-sm">
+            <input
+              type="checkbox"
+              className="size-4 accent-primary"
+              checked={tier.isFeatured}
+              onChange={(event) => onChange({ isFeatured: event.target.checked })}
+            />
+            Featured
+          </label>
+        </div>
+      </div>
+
+      <p className="text-xs text-muted-foreground" data-testid="tier-summary">
+        {limitText(tier.maxCustomers, 'customer', 'customers')} · {limitText(tier.maxPackages, 'package', 'packages')}
+        {badges.length > 0 && ` · ${badges.join(', ')}`}
+      </p>
+    </div>
+  );
+}
