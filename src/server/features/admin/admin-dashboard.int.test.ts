@@ -1,3 +1,4 @@
+import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -263,6 +264,27 @@ describe('cache panel', () => {
     // git archive of the same commit: the same bytes as before the clear.
     expect(sha1Hex(download.body)).toBe(sha1Hex(before!));
     expect(await app.ctx.storage.totalSize('dists/')).toBeGreaterThan(0);
+  });
+});
+
+describe('a refresh that cannot reach a repository', () => {
+  it('refreshes the others and ends the cache-refresh task failed, naming the package', async () => {
+    const repository = path.join(app.dataDir, 'repos', 'acme', 'doomed.git');
+    await createPackageRepository(repository, { name: 'acme/doomed', tags: ['v1.0.0'], bare: true });
+    await createPackage('acme/doomed', true);
+    await rm(repository, { recursive: true, force: true });
+
+    const watched = await watchTasks(app, admin);
+    try {
+      const response = await admin.client.post('/api/admin/cache/refresh-all');
+      const body = (await response.json()) as CacheRefreshAllResponse;
+      expect(body.packageCount).toBe(2);
+      const end = await waitForTaskEnd(watched, body.taskId);
+      expect(end).toMatchObject({ type: 'cache-refresh', status: 'failed' });
+      expect(end.message).toBe('Refreshed 1 of 2 packages; failed: acme/doomed');
+    } finally {
+      watched.close();
+    }
   });
 });
 
