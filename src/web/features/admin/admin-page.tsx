@@ -10,6 +10,7 @@ import { Tabs } from '../../components/ui/tabs';
 import { errorMessage } from '../../lib/api-error';
 import { IMPERSONATION_LIST_MAX_HEIGHT } from '../../lib/constants';
 import { useCurrentUser } from '../../lib/current-user';
+import { CacheTab } from './admin-cache-tab';
 import { DashboardTab } from './admin-dashboard-tab';
 import { PlatformTab } from './admin-platform-tab';
 import { SettingsTab } from './admin-settings-tab';
@@ -52,7 +53,7 @@ export function AdminPage() {
       >
         {tab === 'dashboard' && <DashboardTab />}
         {tab === 'platform' && <PlatformTab />}
-        {tab === 'cache' && <TabIntro title="Cache" text="Cached copies of packages kept in object storage." />}
+        {tab === 'cache' && <CacheTab />}
         {tab === 'users' && <UsersTab />}
         {tab === 'settings' && <SettingsTab />}
       </Tabs>
