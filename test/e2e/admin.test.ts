@@ -71,4 +71,13 @@ describe('the admin dashboard in a real browser', () => {
     expect(await saved.json()).toContainEqual({ key: 'stripe_sandbox_mode', value: String(!wasSandbox) });
     await shoot('settings-after');
   });
+
+  it('refreshes the package cache from the Cache tab and announces the end of the task', async () => {
+    await page.goto(`${origin}/admin?tab=cache`);
+    await page.getByText('No active packages to cache at this time.').waitFor();
+    expect(await page.getByTestId('cache-stats').textContent()).toContain('Never');
+    await page.getByRole('button', { name: 'Refresh All Cache' }).click();
+    await page.getByText('Cache Refresh Complete').first().waitFor({ timeout: 15_000 });
+    await shoot('cache');
+  });
 });
