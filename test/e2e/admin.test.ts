@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SignedIn, signInAdmin } from '../support/sessions.js';
+import { type SignedIn, signInAdmin, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { launchBrowser, type TestBrowser } from './support/browser.js';
 
@@ -79,5 +79,29 @@ describe('the admin dashboard in a real browser', () => {
     await page.getByRole('button', { name: 'Refresh All Cache' }).click();
     await page.getByText('Cache Refresh Complete').first().waitFor({ timeout: 15_000 });
     await shoot('cache');
+  });
+
+  it('asks before removing a tier that only trial users have, and keeps it when the admin declines', async () => {
+    const seller = await signInSeller(app);
+    const trial = await seller.client.post('/api/platform-subscription/start-trial', { tier: 'growth' });
+    expect(trial.status).toBe(200);
+    await page.goto(`${origin}/admin?tab=platform`);
+    await page.getByRole('button', { name: 'Manage Tiers' }).click();
+    const dialog = page.getByRole('dialog');
+    const editors = dialog.getByTestId('tier-editor');
+    await expect.poll(() => editors.count()).toBe(4);
+    let question = '';
+    page.once('dialog', async (confirm) => {
+      question = confirm.message();
+      await confirm.dismiss();
+    });
+    await dialog.getByRole('button', { name: 'Remove Growth' }).click();
+    await expect
+      .poll(() => question)
+      .toBe(
+        'This tier has 1 trial user(s). Are you sure you want to delete it? Trial users will need to select a different tier.',
+      );
+    expect(await editors.count()).toBe(4);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
   });
 });
