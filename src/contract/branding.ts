@@ -47,17 +47,10 @@ export const brandingMessages = {
 export const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
 /**
- * GET and PUT /api/user/default-branding answer this: the seller's settings, unset colours and name filled with
- * their defaults so that the form shows what the package host shows.
- * - brandName: the saved name, else the seller's display name, else their username (or e-mail's local part).
- * - brandLogo: an https URL or `/api/branding/logos/{userId}/{file}` from the upload; null without one.
- * - brandDomain: the custom Composer host (`composer.acme.com`); null without one.
- * - brandDomainVerifiedAt: ISO time its CNAME was last verified; null until then, and again after it changes.
- * - domainCnameTarget: what brandDomain's CNAME must point to (`{slug}.{COMPOSER_DOMAIN}`), for the DNS dialog.
- * - repositoryUrl: the seller's Composer repository URL as license e-mails give it (the verified domain if any).
- * - updatedAt: ISO time of the last save; null when never saved.
+ * GET /api/branding/host: the brand of the seller whose package host (slug subdomain or verified custom domain) the
+ * request came to; 404 on any other host. Only what the public page shows; colours and name already defaulted.
  */
-export const brandSettingsResponse = z.object({
+export const publicBrandResponse = z.object({
   brandName: z.string(),
   brandLogo: z.string().nullable(),
   brandHideText: z.boolean(),
@@ -68,9 +61,24 @@ export const brandSettingsResponse = z.object({
   brandTextColor: z.string(),
   brandSecondaryTextColor: z.string(),
   brandHeaderColor: z.string(),
+  supportEmail: z.string().nullable(),
+});
+export type PublicBrand = z.infer<typeof publicBrandResponse>;
+
+/**
+ * GET and PUT /api/user/default-branding answer this: the seller's settings, unset colours and name filled with
+ * their defaults so that the form shows what the package host shows.
+ * - brandName: the saved name, else the seller's display name, else their username (or e-mail's local part).
+ * - brandLogo: an https URL or `/api/branding/logos/{userId}/{file}` from the upload; null without one.
+ * - brandDomain: the custom Composer host (`composer.acme.com`); null without one.
+ * - brandDomainVerifiedAt: ISO time its CNAME was last verified; null until then, and again after it changes.
+ * - domainCnameTarget: what brandDomain's CNAME must point to (`{slug}.{COMPOSER_DOMAIN}`), for the DNS dialog.
+ * - repositoryUrl: the seller's Composer repository URL as license e-mails give it (the verified domain if any).
+ * - updatedAt: ISO time of the last save; null when never saved.
+ */
+export const brandSettingsResponse = publicBrandResponse.extend({
   brandDomain: z.string().nullable(),
   brandDomainVerifiedAt: z.string().nullable(),
-  supportEmail: z.string().nullable(),
   emailFromName: z.string().nullable(),
   emailFromAddress: z.string().nullable(),
   emailReplyTo: z.string().nullable(),
@@ -108,25 +116,6 @@ export type UpdateBrandSettingsInput = z.infer<typeof updateBrandSettingsInput>;
 /** POST /api/user/upload-logo-temp (multipart, field `logo`): where the stored logo is served. */
 export const uploadLogoResponse = z.object({ logoUrl: z.string() });
 export type UploadLogoResponse = z.infer<typeof uploadLogoResponse>;
-
-/**
- * GET /api/branding/host: the brand of the seller whose package host (slug subdomain or verified custom domain) the
- * request came to; 404 on any other host. Only what the public page shows; colours and name already defaulted.
- */
-export const publicBrandResponse = z.object({
-  brandName: z.string(),
-  brandLogo: z.string().nullable(),
-  brandHideText: z.boolean(),
-  brandColor: z.string(),
-  brandBackgroundColor: z.string(),
-  brandCardColor: z.string(),
-  brandBorderColor: z.string(),
-  brandTextColor: z.string(),
-  brandSecondaryTextColor: z.string(),
-  brandHeaderColor: z.string(),
-  supportEmail: z.string().nullable(),
-});
-export type PublicBrand = z.infer<typeof publicBrandResponse>;
 
 /**
  * POST /api/user/default-branding/verify-domain: looks up brandDomain's CNAME now.
