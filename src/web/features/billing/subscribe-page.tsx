@@ -319,35 +319,45 @@ function Notice({ icon: Icon, testId, children }: { icon: LucideIcon; testId: st
 /** Administrators use every feature without a plan: there is nothing to choose here. */
 function AdministratorNotice() {
   return (
-    <div className="container mx-auto flex min-h-[50vh] items-center justify-center px-4 py-12">
-      <Card className="max-w-md text-center">
-        <CardHeader className="items-center">
-          <ShieldCheck className="size-8 text-primary" aria-hidden="true" />
-          <CardTitle className="text-xl">Administrator Access</CardTitle>
-          <CardDescription>Administrators have full access to every feature and need no subscription.</CardDescription>
-        </CardHeader>
-        <CardFooter className="justify-center">
-          <Button asChild>
-            <Link href="/dashboard">
-              <ArrowLeft />
-              Back to Dashboard
-            </Link>
-          </Button>
-        </CardFooter>
-      </Card>
-    </div>
+    <CenteredNotice
+      icon={<ShieldCheck className="size-8 text-primary" aria-hidden="true" />}
+      title="Administrator Access"
+      description="Administrators have full access to every feature and need no subscription."
+    />
   );
 }
 
 /** Spec admin §2: the plans or the payment configuration could not be read. */
 function ConfigurationError() {
   return (
+    <CenteredNotice
+      role="alert"
+      icon={<AlertTriangle className="size-8 text-destructive" aria-hidden="true" />}
+      title="Configuration Error"
+      description="Unable to load subscription configuration. Please contact support."
+    />
+  );
+}
+
+/** A page-filling card with one message and the way back to the dashboard. */
+function CenteredNotice({
+  icon,
+  title,
+  description,
+  role,
+}: {
+  icon: ReactNode;
+  title: string;
+  description: string;
+  role?: 'alert';
+}) {
+  return (
     <div className="container mx-auto flex min-h-[50vh] items-center justify-center px-4 py-12">
-      <Card className="max-w-md text-center" role="alert">
+      <Card className="max-w-md text-center" role={role}>
         <CardHeader className="items-center">
-          <AlertTriangle className="size-8 text-destructive" aria-hidden="true" />
-          <CardTitle className="text-xl">Configuration Error</CardTitle>
-          <CardDescription>Unable to load subscription configuration. Please contact support.</CardDescription>
+          {icon}
+          <CardTitle className="text-xl">{title}</CardTitle>
+          <CardDescription>{description}</CardDescription>
         </CardHeader>
         <CardFooter className="justify-center">
           <Button asChild>
