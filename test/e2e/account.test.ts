@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeDns, startFakeDns } from '../fakes/dns.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, type TestBrowser } from './support/browser.js';
+import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
 
 /** A solid-colour PNG of the given size: big enough to see, small enough to write here. */
 function solidPng(width: number, height: number, [red, green, blue]: [number, number, number]): Buffer {
@@ -53,10 +53,7 @@ describe("the seller's account in a real browser", () => {
     const trial = await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' });
     expect(trial.status).toBe(200);
     browser = await launchBrowser();
-    context = await browser.newContext();
-    await context.addCookies([{ name: seller.cookieName, value: seller.cookie, url: origin }]);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-    page = await context.newPage();
+    ({ context, page } = await openSignedInPage(browser, origin, seller));
   });
 
   afterAll(async () => {

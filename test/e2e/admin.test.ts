@@ -1,13 +1,12 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type SignedIn, signInAdmin, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, type TestBrowser } from './support/browser.js';
+import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
 
 describe('the admin dashboard in a real browser', () => {
   let app: TestApp;
   let browser: TestBrowser;
-  let context: BrowserContext;
   let page: Page;
   let origin: string;
   let admin: SignedIn;
@@ -21,9 +20,7 @@ describe('the admin dashboard in a real browser', () => {
     origin = app.ctx.config.publicUrl;
     admin = await signInAdmin(app, { email: 'boss@example.com' });
     browser = await launchBrowser();
-    context = await browser.newContext();
-    await context.addCookies([{ name: admin.cookieName, value: admin.cookie, url: origin }]);
-    page = await context.newPage();
+    ({ page } = await openSignedInPage(browser, origin, admin));
   });
 
   afterAll(async () => {

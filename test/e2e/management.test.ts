@@ -1,12 +1,12 @@
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
 import { readOutbox } from '../support/outbox.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, type TestBrowser } from './support/browser.js';
+import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
 
 /** GET on the app's port with the Host a Composer client would send (Node does not resolve *.localhost names). */
 function getFromHost(
@@ -39,7 +39,6 @@ describe('package management in a real browser', () => {
   let reposDir: string;
   let app: TestApp;
   let browser: TestBrowser;
-  let context: BrowserContext;
   let page: Page;
   let origin: string;
   let seller: SignedIn;
@@ -63,10 +62,7 @@ describe('package management in a real browser', () => {
     const trial = await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' });
     expect(trial.status).toBe(200);
     browser = await launchBrowser();
-    context = await browser.newContext();
-    await context.addCookies([{ name: seller.cookieName, value: seller.cookie, url: origin }]);
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-    page = await context.newPage();
+    ({ page } = await openSignedInPage(browser, origin, seller));
   });
 
   afterAll(async () => {

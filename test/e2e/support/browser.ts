@@ -1,4 +1,4 @@
-import { type Browser, type BrowserContext, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -24,4 +24,19 @@ export async function launchBrowser(): Promise<TestBrowser> {
     newContext: () => browser.newContext({ viewport: { width: 1280, height: 900 } }),
     close: () => browser.close(),
   };
+}
+
+/**
+ * A fresh browser context already signed in with a session cookie (from test/support/sessions.ts), with the
+ * clipboard allowed so copy buttons can be checked, and one page open in it.
+ */
+export async function openSignedInPage(
+  browser: TestBrowser,
+  origin: string,
+  session: { cookieName: string; cookie: string },
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext();
+  await context.addCookies([{ name: session.cookieName, value: session.cookie, url: origin }]);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  return { context, page: await context.newPage() };
 }
