@@ -97,3 +97,72 @@ export const regenerateTokenResponse = z.object({
   tokenIssuedAt: z.string(),
 });
 export type RegenerateTokenResponse = z.infer<typeof regenerateTokenResponse>;
+
+// Lasting licenses (issue 16): the terms a seller sets by hand in Management (`POST /api/repositories/{id}/licenses`,
+// `PATCH /api/licenses/{licenseId}`) and a shop sets through API v1 (`/api/v1/licenses`). One rule set for both:
+// no expiry or a date in the future, an optional download limit, what ends at expiry (access or updates), a note.
+
+export const LICENSE_NOTE_MAX_LENGTH = 1000;
+/** A download limit is a whole number from 1 up to this; null (or absent) means unlimited. */
+export const LICENSE_DOWNLOAD_LIMIT_MAX = 1_000_000;
+
+export const lastingLicenseMessages = {
+  expiryInPast: 'The expiry date must be in the future',
+  downloadLimitInvalid: `The download limit must be a whole number from 1 to ${LICENSE_DOWNLOAD_LIMIT_MAX}, or empty for unlimited`,
+  nothingToUpdate: 'Send at least one of expiresAt, downloadLimit, endMode, note or status',
+} as const;
+
+/** The terms both doors accept. expiresAt null: never expires; downloadLimit null: unlimited. */
+export const licenseTermsInput = z.object({
+  expiresAt: z.iso.datetime({ offset: true }).nullable().optional(),
+  downloadLimit: z.number().int().min(1).max(LICENSE_DOWNLOAD_LIMIT_MAX).nullable().optional(),
+  /** What ends at expiry: `access` (everything) or `updates` (versions released before it stay installable). */
+  endMode: z.enum(grantEndModes).optional(),
+  note: z.string().max(LICENSE_NOTE_MAX_LENGTH).nullable().optional(),
+});
+export type LicenseTermsInput = z.infer<typeof licenseTermsInput>;
+
+/**
+ * POST /api/repositories/{id}/licenses: issue a lasting (kind `manual`) license to a holder by e-mail.
+ * The e-mail's presence is checked by the service so that the answer reads 'Email is required'.
+ * sendEmail (default true): send the same branded e-mail as a temporary license.
+ */
+export const issueLicenseInput = licenseTermsInput.extend({
+  email: z.string().max(320).optional(),
+  sendEmail: z.boolean().optional(),
+});
+export type IssueLicenseInput = z.infer<typeof issueLicenseInput>;
+
+/**
+ * PATCH /api/licenses/{licenseId}: change any of the terms; absent fields keep their value. `status: 'revoked'`
+ * revokes the license (the holder's next Composer request is refused), `status: 'active'` restores it.
+ */
+export const updateLicenseInput = licenseTermsInput.extend({ status: z.enum(grantStatuses).optional() });
+export type UpdateLicenseInput = z.infer<typeof updateLicenseInput>;
+export const licenseIdParams = z.object({ licenseId: z.string().max(100) });
+
+/** One license (grant) of any kind, with its holder and terms. */
+export const license = customerGrant.extend({
+  email: z.string(),
+  note: z.string().nullable(),
+  createdAt: z.string(),
+  revokedAt: z.string().nullable(),
+});
+export type License = z.infer<typeof license>;
+export const licenseList = z.array(license);
+
+/**
+ * The answer to issuing a license: the license, whether it was new or an existing one took the new terms,
+ * and what the holder needs to install: the repository URL and the setup commands. `composerToken` is the
+ * holder's Composer token when this request created the holder (shown once, never again), else null; the
+ * commands then carry YOUR_TOKEN in its place.
+ */
+export const issuedLicense = z.object({
+  license,
+  outcome: z.enum(['created', 'renewed']),
+  emailSent: z.boolean(),
+  repositoryUrl: z.string(),
+  composerToken: z.string().nullable(),
+  setupCommands: z.array(z.string()),
+});
+export type IssuedLicense = z.infer<typeof issuedLicense>;
