@@ -141,7 +141,7 @@ export const updateLicenseInput = licenseTermsInput.extend({ status: z.enum(gran
 export type UpdateLicenseInput = z.infer<typeof updateLicenseInput>;
 export const licenseIdParams = z.object({ licenseId: z.string().max(100) });
 
-/** One license (grant) of any kind, with its holder and terms. */
+/** One license (grant) of any kind, with its holder and terms. GET /api/repositories/{id}/licenses lists a package's. */
 export const license = customerGrant.extend({
   email: z.string(),
   note: z.string().nullable(),
