@@ -1,4 +1,5 @@
 export * from './branding.js';
+export * from './developer.js';
 export * from './packages.js';
 export * from './platform.js';
 export * from './users.js';

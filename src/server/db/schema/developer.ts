@@ -1,0 +1,79 @@
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users.js';
+
+/**
+ * A seller's API token for /api/v1. Only the SHA-256 of the token (`pga_...`) is kept. A deleted token keeps
+ * its row (deletedAt set) so that a request still carrying it is told it was deleted, not that it is unknown.
+ */
+export const apiTokens = pgTable(
+  'api_tokens',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    tokenHash: text('token_hash').notNull(),
+    permissions: jsonb('permissions').$type<string[]>().notNull(),
+    isActive: boolean('is_active').notNull().default(true),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** Written at most once a minute, so that reads do not each become a write. */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('api_tokens_token_hash_unique').on(table.tokenHash),
+    index('api_tokens_user_idx').on(table.userId, table.createdAt),
+  ],
+);
+
+/**
+ * The first answer to a POST sent with an Idempotency-Key, replayed for 24 hours to retries with the same key.
+ * A row is claimed (state `pending`) before the work starts, so that concurrent duplicates wait for it instead
+ * of doing the work again. The answer is sealed (AES-256-GCM): it may carry a license holder's Composer token.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    key: text('key').notNull(),
+    /** SHA-256 of method, path and body: the same key with another request is refused. */
+    requestHash: text('request_hash').notNull(),
+    state: text('state', { enum: ['pending', 'done'] })
+      .notNull()
+      .default('pending'),
+    responseStatus: integer('response_status'),
+    responseBodySealed: text('response_body_sealed'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [
+    uniqueIndex('idempotency_keys_user_key_unique').on(table.userId, table.key),
+    index('idempotency_keys_expires_idx').on(table.expiresAt),
+  ],
+);
+
+/** Who did what and when: API token creation and deletion, and every license change made through the API. */
+export const auditEvents = pgTable(
+  'audit_events',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** The seller whose data changed, and who may read the event. */
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    /** `session` (a signed-in person) or `api_token`. */
+    actorType: text('actor_type', { enum: ['session', 'api_token'] }).notNull(),
+    /** The acting API token's id, masked (`1a2b3c4d…`); null for sessions. */
+    actorTokenMasked: text('actor_token_masked'),
+    action: text('action').notNull(),
+    targetType: text('target_type').notNull(),
+    targetId: text('target_id'),
+    details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('audit_events_user_time_idx').on(table.userId, table.createdAt)],
+);
