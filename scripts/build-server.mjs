@@ -1,0 +1,31 @@
+// Compiles the server and the admin command line into dist/server, so production runs plain `node` (no tsx).
+//
+// One esbuild bundle per entry, shared code split into chunks beside them; npm packages stay external and are
+// loaded from node_modules. esbuild reads tsconfig.json, so the `@contract/*` alias and the `.js` suffixes of
+// relative imports resolve as they do under tsc and vitest.
+//
+// Files read at run time are found relative to the built code (import.meta.url), as they are from the sources:
+// the migrations beside the database client (dist/server/migrations) and the web app in dist/web.
+import { cpSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { build } from 'esbuild';
+
+const root = path.resolve(import.meta.dirname, '..');
+const outdir = path.join(root, 'dist/server');
+
+rmSync(outdir, { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: { main: 'src/server/main.ts', admin: 'scripts/admin.ts' },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  sourcemap: true,
+  logLevel: 'warning',
+});
+cpSync(path.join(root, 'src/server/db/migrations'), path.join(outdir, 'migrations'), { recursive: true });
+console.log(`Built the server into ${path.relative(root, outdir)}`);
