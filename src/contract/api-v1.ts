@@ -1,0 +1,184 @@
+import { z } from 'zod';
+import { apiTokenSchema, createApiTokenInput, createdApiTokenSchema } from './developer.js';
+import { issuedLicense, issueLicenseInput, license } from './licenses.js';
+import { createPackageInput, updatePackageInput } from './packages.js';
+
+// The public API v1 (spec admin-and-developer-platform §3, §6, §7; issue 16): what a seller's systems send to
+// /api/v1 with `Authorization: Bearer pga_...` and what they get back. The routes declare these schemas, and
+// the OpenAPI document at /api/docs/openapi.json is generated from them.
+
+export const API_V1_PROVIDER = 'packgate';
+/** Prices are in cents of this currency until sales say otherwise. */
+export const API_V1_DEFAULT_CURRENCY = 'usd';
+/** Idempotency keys are remembered this long (as Stripe's are). */
+export const IDEMPOTENCY_KEY_TTL_MS = 24 * 60 * 60 * 1000;
+export const IDEMPOTENCY_KEY_MAX_LENGTH = 255;
+
+/** Spec §3: the envelope of every answer. total: how many items `data` holds when it is a list. */
+export const apiV1Meta = z.object({
+  provider: z.string(),
+  apiVersion: z.string(),
+  total: z.number().int().optional(),
+  /** The period figures cover (analytics): `all-time` plus the calendar month in `YYYY-MM`. */
+  period: z.string().optional(),
+  /** ISO 4217, lower case, for the money fields in `data`. */
+  currency: z.string().optional(),
+});
+export type ApiV1Meta = z.infer<typeof apiV1Meta>;
+
+export function apiV1Envelope<T extends z.ZodType>(data: T) {
+  return z.object({ success: z.literal(true), data, meta: apiV1Meta });
+}
+
+/** Errors wear the envelope too, with the app's error fields and a stable machine-readable code. */
+export const apiV1ErrorSchema = z.object({
+  success: z.literal(false),
+  error: z.string(),
+  message: z.string(),
+  suggestion: z.string().optional(),
+  status: z.number().int(),
+  /** e.g. UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, VALIDATION_FAILED, CONFLICT, RATE_LIMITED. */
+  code: z.string(),
+  meta: apiV1Meta,
+});
+export type ApiV1Error = z.infer<typeof apiV1ErrorSchema>;
+
+/** Spec §3 pricing tier of a package. Empty until the package has prices. */
+export const apiV1PricingTier = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  pricingType: z.string(),
+  priceCents: z.number().int(),
+  currency: z.string(),
+  trialDays: z.number().int(),
+  isActive: z.boolean(),
+});
+
+/**
+ * Spec §3 API v1 package. The pricing fields (pricingType, priceCents, currency, purchaseUrl,
+ * directPurchaseUrl) are null and pricingTiers empty until the package has prices.
+ * downloadUrl: the dist zip of the newest tagged version on the seller's Composer repository (a license
+ * holder's token is needed to fetch it); null before the first tag is synced.
+ */
+export const apiV1Package = z.object({
+  id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  isActive: z.boolean(),
+  pricingType: z.string().nullable(),
+  priceCents: z.number().int().nullable(),
+  currency: z.string().nullable(),
+  downloadUrl: z.string().nullable(),
+  purchaseUrl: z.string().nullable(),
+  directPurchaseUrl: z.string().nullable(),
+  pricingTiers: z.array(apiV1PricingTier),
+  /** Beyond the spec: where the package comes from and its sync state. */
+  repository: z.string(),
+  latestVersion: z.string().nullable(),
+  syncStatus: z.string(),
+  createdAt: z.string(),
+});
+export type ApiV1Package = z.infer<typeof apiV1Package>;
+
+export const apiV1IdParams = z.object({ id: z.string().max(200) });
+
+/** Spec §7 POST /api/v1/packages/{id}/purchase-links. */
+export const purchaseLinksInput = z.object({
+  tierId: z.string().max(200).optional(),
+  customerEmail: z.string().max(320).optional(),
+  successUrl: z.url().max(2000).optional(),
+  cancelUrl: z.url().max(2000).optional(),
+});
+export const purchaseLinksSchema = z.object({
+  packageId: z.string(),
+  packageName: z.string(),
+  selectedTier: z.string().nullable(),
+  links: z.object({ purchasePage: z.string(), directCheckout: z.string(), embedCode: z.string() }),
+});
+
+/** POST /api/v1/packages: a package from one of the seller's code-host repositories (as the Add Package dialog). */
+export const apiV1CreatePackageInput = createPackageInput;
+export const apiV1UpdatePackageInput = updatePackageInput;
+export const apiV1DeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
+
+/** Spec §3 API v1 customer: one license holder by e-mail. */
+export const apiV1CustomerPackage = z.object({
+  packageName: z.string(),
+  packageId: z.string(),
+  /** active, expired (past its end; a frozen one still installs older versions) or revoked. */
+  status: z.enum(['active', 'expired', 'revoked']),
+  grantedAt: z.string(),
+  expiresAt: z.string().nullable(),
+  lastUsedAt: z.string().nullable(),
+});
+export const apiV1Customer = z.object({
+  email: z.string(),
+  packages: z.array(apiV1CustomerPackage),
+  totalActivePackages: z.number().int(),
+  firstPurchaseDate: z.string().nullable(),
+  lastActiveDate: z.string().nullable(),
+});
+export type ApiV1Customer = z.infer<typeof apiV1Customer>;
+
+/** POST /api/v1/customers/regenerate-token: a new Composer token for the holder; the old one stops working. */
+export const apiV1RegenerateTokenInput = z.object({
+  email: z.string().max(320),
+  /** Default true: e-mail the new token in the seller's brand. */
+  sendEmail: z.boolean().optional(),
+});
+export const apiV1RegeneratedToken = z.object({
+  email: z.string(),
+  tokenIssuedAt: z.string(),
+  emailSent: z.boolean(),
+  /** The new token, shown once. */
+  composerToken: z.string(),
+  repositoryUrl: z.string(),
+  setupCommands: z.array(z.string()),
+});
+
+/** Spec §3 API v1 analytics. Sales figures are 0 until sales exist. */
+export const apiV1Analytics = z.object({
+  activePackages: z.number().int(),
+  totalSalesCents: z.number().int(),
+  totalSalesFormatted: z.string(),
+  monthlySalesCents: z.number().int(),
+  monthlySalesFormatted: z.string(),
+  totalCustomers: z.number().int(),
+  totalPurchases: z.number().int(),
+});
+
+/** GET /api/v1/licenses filters. */
+export const apiV1LicenseQuery = z.object({
+  packageId: z.string().max(200).optional(),
+  email: z.string().max(320).optional(),
+});
+/** POST /api/v1/licenses: the lasting-license terms plus the package. */
+export const apiV1CreateLicenseInput = issueLicenseInput.extend({ packageId: z.string().max(200) });
+export type ApiV1CreateLicenseInput = z.infer<typeof apiV1CreateLicenseInput>;
+
+/** One audit event: who (a person's session, or an API token shown masked), what, when. */
+export const auditEventSchema = z.object({
+  id: z.string(),
+  action: z.string(),
+  actor: z.object({ type: z.enum(['session', 'api_token']), tokenId: z.string().nullable() }),
+  targetType: z.string(),
+  targetId: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+});
+export type AuditEvent = z.infer<typeof auditEventSchema>;
+export const AUDIT_EVENTS_PAGE_MAX = 200;
+export const auditEventQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(AUDIT_EVENTS_PAGE_MAX).optional(),
+  before: z.iso.datetime({ offset: true }).optional(),
+});
+
+// Re-exported under the API's names so that route files import from one place.
+export {
+  apiTokenSchema as apiV1Token,
+  createApiTokenInput as apiV1CreateTokenInput,
+  createdApiTokenSchema as apiV1CreatedToken,
+  issuedLicense as apiV1IssuedLicense,
+  license as apiV1License,
+};
