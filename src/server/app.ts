@@ -12,7 +12,7 @@ import { createCodeHost } from './adapters/codehost/create-code-host.js';
 import { createMailer } from './adapters/mail/mailer.js';
 import { createRealtime } from './adapters/realtime/socket-io.js';
 import { createStorage } from './adapters/storage/create-storage.js';
-import type { Config } from './config.js';
+import { type Config, fastifyTrustProxy } from './config.js';
 import type { AppContext } from './context.js';
 import { type DatabaseTarget, openDatabase } from './db/client.js';
 import { adminRoutes } from './features/admin/admin.routes.js';
@@ -70,7 +70,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
         }),
       },
     },
-    trustProxy: config.trustProxy,
+    trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);

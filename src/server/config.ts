@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
 import { type StorageConfig, storageDirFor } from './adapters/storage/create-storage.js';
@@ -21,6 +22,57 @@ const optionalUrl = optionalText.pipe(z.url().optional());
 // `1.1.1.1`, `127.0.0.1:5353`, `[2606:4700::1111]:53` or a bare IPv6 address, separated by commas.
 const DNS_SERVER = String.raw`(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|\[[0-9a-fA-F:.]+\](?::\d{1,5})?|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*)`;
 const DNS_SERVER_LIST = new RegExp(`^${DNS_SERVER}(?:\\s*,\\s*${DNS_SERVER})*$`);
+
+/**
+ * TRUST_PROXY, in the forms Fastify's `trustProxy` takes: false (no proxy); a number of proxy hops in front of
+ * the app; or the addresses (IPs or CIDRs) of the proxies. Trusting every hop would let any client choose its own
+ * address with X-Forwarded-For and so escape every per-IP limit: `true` means one proxy, the usual setup.
+ */
+export type TrustProxy = false | number | string[];
+
+const MAX_TRUSTED_PROXIES = 100;
+
+/**
+ * The setting as Fastify's `trustProxy` option. Fastify ignores a bare hop count (it cannot tell a proxy from a
+ * direct client), so hops become a function: the n addresses nearest the app are proxies, the next is the client.
+ */
+export function fastifyTrustProxy(trust: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
+function isProxyAddress(entry: string): boolean {
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (prefix === undefined) return true;
+  if (prefix.length === 0 || prefix.length > 3 || ![...prefix].every((char) => char >= '0' && char <= '9')) {
+    return false;
+  }
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const trustProxySetting = z
+  .string()
+  .max(4096)
+  .optional()
+  .transform((value, context): TrustProxy => {
+    const text = value?.trim().toLowerCase() ?? '';
+    if (['', 'false', '0', 'no'].includes(text)) return false;
+    if (['true', 'yes'].includes(text)) return 1;
+    if ([...text].every((char) => char >= '0' && char <= '9')) {
+      const hops = Number(text);
+      if (hops <= MAX_TRUSTED_PROXIES) return hops === 0 ? false : hops;
+    }
+    const entries = text.split(',').map((entry) => entry.trim());
+    if (entries.length <= MAX_TRUSTED_PROXIES && entries.every(isProxyAddress)) return entries;
+    context.addIssue({
+      code: 'custom',
+      message:
+        "must be false, a number of proxy hops (1, 2, ...) or the proxies' IP addresses or CIDR ranges, separated by commas",
+    });
+    return z.NEVER;
+  });
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
@@ -54,7 +106,7 @@ const envSchema = z.object({
   STRIPE_TEST_WEBHOOK_SECRET: optionalText,
   STRIPE_API_URL: z.url().default('https://api.stripe.com'),
   ENABLE_DEBUG_ROUTES: booleanFlag,
-  TRUST_PROXY: booleanFlag,
+  TRUST_PROXY: trustProxySetting,
   SESSION_IDLE_MINUTES: z.coerce
     .number()
     .int()
@@ -85,7 +137,8 @@ export type Config = {
   /** Stripe key pairs; the admin's sandbox setting picks one at start-up. Neither set: billing off. */
   stripe: StripeConfig;
   enableDebugRoutes: boolean;
-  trustProxy: boolean;
+  /** Which X-Forwarded-* hops to believe (client IPs for rate limits, https detection); false: none. */
+  trustProxy: TrustProxy;
   session: { idleMs: number; absoluteMs: number };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
 };
