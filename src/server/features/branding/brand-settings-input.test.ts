@@ -62,6 +62,33 @@ describe('parseBrandSettingsInput', () => {
   });
 });
 
+describe('the e-mail sender display name', () => {
+  it('refuses a name that could pose as an address or end the header, saying what to write', () => {
+    for (const bad of [
+      'Acme <ceo@bank>',
+      'ceo@bank.example',
+      'Acme >',
+      '"Bank" ',
+      'Acme \u201cBank\u201d',
+      'A\r\nBcc: x@y.z',
+    ]) {
+      const { problems, changes } = parseBrandSettingsInput({ emailFromName: bad }, context);
+      expect(problems, bad).toHaveLength(1);
+      expect(problems[0], bad).toMatch(/^emailFromName: /);
+      expect(changes.emailFromName, bad).toBe(bad.trim());
+    }
+    expect(parseBrandSettingsInput({ emailFromName: 'Acme <ceo@bank>' }, context).problems).toEqual([
+      'emailFromName: must be a plain name such as Acme Support, without <, >, @, double quotes or line breaks',
+    ]);
+  });
+
+  it('accepts plain names, apostrophes and accents included', () => {
+    for (const good of ['Acme Licensing', "O'Reilly Media", 'Müller & Söhne GmbH', 'Acme (Support)']) {
+      expect(parseBrandSettingsInput({ emailFromName: good }, context).problems, good).toEqual([]);
+    }
+  });
+});
+
 describe('parseBrandDomain', () => {
   it('lower-cases and drops a trailing dot', () => {
     expect(parseBrandDomain('Composer.Acme.COM.', context)).toEqual({ domain: 'composer.acme.com' });

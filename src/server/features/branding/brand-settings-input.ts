@@ -41,6 +41,22 @@ function hasControlCharacters(value: string): boolean {
   for (const character of value) if (character < ' ' || character === '\u007f') return true;
   return false;
 }
+/**
+ * Characters that let a display name pose as an address or end the header: `Acme <ceo@bank.com>` would show the
+ * bank's address in the holder's mail client although the mail comes from the platform's.
+ */
+// Apostrophes stay allowed (O'Reilly Media): they cannot open a quoted string in a mail header.
+const SENDER_NAME_FORBIDDEN = ['<', '>', '@', '"', '\u201c', '\u201d', '`'];
+
+/** Why a text cannot be an e-mail sender's display name, or undefined when it can. */
+export function senderNameProblem(name: string): string | undefined {
+  if (name.length > SENDER_NAME_MAX_LENGTH) return `at most ${SENDER_NAME_MAX_LENGTH} characters`;
+  if (hasControlCharacters(name)) return 'must be a single line of text';
+  if (SENDER_NAME_FORBIDDEN.some((character) => name.includes(character))) {
+    return 'must be a plain name such as Acme Support, without <, >, @, double quotes or line breaks';
+  }
+  return undefined;
+}
 const DNS_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 const UPLOADED_LOGO_FILE = /^[a-f0-9]{32}\.(?:png|jpg|gif|webp|svg)$/;
 
@@ -153,11 +169,8 @@ export function parseBrandSettingsInput(
   }
 
   const emailFromName = textChange(input.emailFromName);
-  if (emailFromName && emailFromName.length > SENDER_NAME_MAX_LENGTH) {
-    problems.push(`emailFromName: at most ${SENDER_NAME_MAX_LENGTH} characters`);
-  } else if (emailFromName && hasControlCharacters(emailFromName)) {
-    problems.push('emailFromName: must be a single line of text');
-  }
+  const senderProblem = emailFromName ? senderNameProblem(emailFromName) : undefined;
+  if (senderProblem) problems.push(`emailFromName: ${senderProblem}`);
 
   return {
     changes: {

@@ -13,7 +13,12 @@ import { brandSettings, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { RequestHost } from '../../http/hosts.js';
 import { repositoryUrlFor } from '../licenses/repository-url.js';
-import { isOwnUploadedLogo, logoStorageKey, parseBrandSettingsInput } from './brand-settings-input.js';
+import {
+  isOwnUploadedLogo,
+  logoStorageKey,
+  parseBrandSettingsInput,
+  senderNameProblem,
+} from './brand-settings-input.js';
 import { type CnameResolver, checkCname, createCnameResolver, forgetCustomDomains } from './custom-domains.js';
 
 // A seller's brand: the settings form (GET/PUT /api/user/default-branding), the public brand of a package host,
@@ -240,7 +245,8 @@ export async function getEmailBrand(
   const brandName = row?.brandName || seller.displayName?.trim() || seller.githubUsername?.trim() || undefined;
   const logo = row?.brandLogo;
   return {
-    fromName: row?.emailFromName || brandName,
+    // A brand name is free text; it becomes the sender's display name only if it could have been saved as one.
+    fromName: row?.emailFromName || (brandName && !senderNameProblem(brandName) ? brandName : undefined),
     brandName,
     // The From address stays MAIL_FROM's: sending as the seller's own domain would fail SPF and DMARC without
     // their DNS, so the address the seller chose receives the replies instead.
