@@ -79,11 +79,14 @@ const ManagementPage = lazy(async () => {
   };
 });
 
-/**
- * Pages of later issues: signed-out visitors are sent to / as the spec asks; signed-in users see the 404
- * page until the page itself lands.
- */
-const SIGNED_IN_ROUTES_TO_COME = ['/api-tokens', '/api-docs'];
+const ApiTokensPage = lazyPage(
+  () => import('../features/developer/api-tokens-page'),
+  (m) => m.ApiTokensPage,
+);
+const ApiDocsPage = lazyPage(
+  () => import('../features/developer/api-docs-page'),
+  (m) => m.ApiDocsPage,
+);
 
 /** Pages for signed-in users only; signed-out visitors go to / (spec seller-app §6, admin §2). */
 const SIGNED_IN_PAGES: [path: string, Page: ComponentType][] = [
@@ -92,6 +95,8 @@ const SIGNED_IN_PAGES: [path: string, Page: ComponentType][] = [
   ['/subscribe', SubscribePage],
   ['/billing', BillingPage],
   ['/documentation', DocumentationPage],
+  ['/api-tokens', ApiTokensPage],
+  ['/api-docs', ApiDocsPage],
 ];
 
 export function AppRouter() {
@@ -141,13 +146,6 @@ function Routes() {
           <Route path="/logout-test">
             {configLoading ? <PageLoader /> : config?.debugRoutes ? <LogoutTestPage /> : <NotFoundPage />}
           </Route>
-          {SIGNED_IN_ROUTES_TO_COME.map((path) => (
-            <Route key={path} path={path}>
-              <RequireAuth>
-                <NotFoundPage />
-              </RequireAuth>
-            </Route>
-          ))}
           <Route component={NotFoundPage} />
         </Switch>
       </Suspense>

@@ -4,11 +4,12 @@ import { COPY_CONFIRMATION_MS } from '../lib/constants';
 import { Button, type ButtonProps } from './ui/button';
 import { toast } from './ui/use-toast';
 
-/** Copies `value` and reads Copied! for 2 s; a refused clipboard shows `failureMessage` as a toast. */
+/** Copies `value` and reads Copied! for 2 s; a refused clipboard shows `failureTitle`/`failureMessage` as a toast. */
 export function CopyButton({
   value,
   label = 'Copy',
   failureMessage = 'Failed to copy to clipboard',
+  failureTitle = 'Error',
   onCopied,
   variant = 'outline',
   size = 'sm',
@@ -17,6 +18,7 @@ export function CopyButton({
   value: string;
   label?: string;
   failureMessage?: string;
+  failureTitle?: string;
   onCopied?: () => void;
 }) {
   const [copied, setCopied] = useState(false);
@@ -31,7 +33,7 @@ export function CopyButton({
       clearTimeout(timer.current);
       timer.current = setTimeout(() => setCopied(false), COPY_CONFIRMATION_MS);
     } catch {
-      toast({ title: 'Error', description: failureMessage, variant: 'destructive' });
+      toast({ title: failureTitle, description: failureMessage, variant: 'destructive' });
     }
   };
 

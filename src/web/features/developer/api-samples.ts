@@ -1,0 +1,253 @@
+import type { ApiTokenPermission } from '@contract/developer';
+
+// API v1 as the /api-docs page and the /api-tokens quick start present it. Every code sample (cURL,
+// JavaScript, PHP) is rendered from this one list, so a test can run each cURL sample against a running
+// server with real ids and a real token put in place of the placeholders.
+
+export type ApiSectionId = 'packages' | 'customers' | 'licenses' | 'analytics' | 'tokens';
+export type ApiMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+
+export type ApiEndpoint = {
+  /** Stable id, also the anchor on /api-docs. */
+  id: string;
+  section: ApiSectionId;
+  method: ApiMethod;
+  /** Path with `{name}` placeholders for ids. */
+  path: string;
+  title: string;
+  description: string;
+  permission: ApiTokenPermission;
+  /** A JSON body; a string value that is exactly `{name}` is a placeholder too. */
+  body?: { [key: string]: JsonValue };
+  /** POSTs carry an Idempotency-Key: a retry with the same key returns the first answer. */
+  idempotencyKey?: string;
+};
+
+export const API_SECTIONS: { id: ApiSectionId; title: string; description: string }[] = [
+  { id: 'packages', title: 'Packages', description: 'Your packages, their pricing tiers and purchase links.' },
+  { id: 'customers', title: 'Customers', description: 'License holders with the packages each may install.' },
+  {
+    id: 'licenses',
+    title: 'Licenses',
+    description:
+      'Issue, change and revoke licenses from your store. A new license e-mails the holder the repository URL, a token and the setup commands, in your brand, unless you send sendEmail: false.',
+  },
+  { id: 'analytics', title: 'Analytics', description: 'Sales and usage figures for your dashboard or reports.' },
+  { id: 'tokens', title: 'Tokens', description: 'API tokens themselves, for systems that rotate their own.' },
+];
+
+export const API_ENDPOINTS: ApiEndpoint[] = [
+  {
+    id: 'list-packages',
+    section: 'packages',
+    method: 'GET',
+    path: '/api/v1/packages',
+    title: 'List packages',
+    description: 'Every package you own, with its pricing fields and pricing tiers.',
+    permission: 'packages:read',
+  },
+  {
+    id: 'get-package',
+    section: 'packages',
+    method: 'GET',
+    path: '/api/v1/packages/{packageId}',
+    title: 'Get a package',
+    description: 'One package by id.',
+    permission: 'packages:read',
+  },
+  {
+    id: 'list-customers',
+    section: 'customers',
+    method: 'GET',
+    path: '/api/v1/customers',
+    title: 'List customers',
+    description:
+      'License holders by e-mail, with each package they hold (status, granted, expires, last used), their number of active packages, first purchase and last activity.',
+    permission: 'customers:read',
+  },
+  {
+    id: 'list-licenses',
+    section: 'licenses',
+    method: 'GET',
+    path: '/api/v1/licenses',
+    title: 'List licenses',
+    description: 'Every license of every package, with its holder and terms.',
+    permission: 'customers:read',
+  },
+  {
+    id: 'create-license',
+    section: 'licenses',
+    method: 'POST',
+    path: '/api/v1/licenses',
+    title: 'Create a license',
+    description:
+      'Licenses a package to an e-mail address. expiresAt null never expires; downloadLimit null is unlimited; endMode says what ends at expiry: access, or updates only (versions released before it stay installable). The answer carries the repository URL and the setup commands.',
+    permission: 'customers:write',
+    body: {
+      packageId: '{packageId}',
+      email: 'customer@example.com',
+      expiresAt: null,
+      downloadLimit: null,
+      endMode: 'updates',
+      note: 'Order #1042',
+    },
+    idempotencyKey: 'order-1042',
+  },
+  {
+    id: 'update-license',
+    section: 'licenses',
+    method: 'PATCH',
+    path: '/api/v1/licenses/{licenseId}',
+    title: 'Update a license',
+    description: 'Changes any of the terms; fields you leave out keep their value.',
+    permission: 'customers:write',
+    body: { expiresAt: '2030-12-31T23:59:59Z', downloadLimit: 100 },
+  },
+  {
+    id: 'revoke-license',
+    section: 'licenses',
+    method: 'DELETE',
+    path: '/api/v1/licenses/{licenseId}',
+    title: 'Revoke a license',
+    description: "The holder's next Composer request is refused.",
+    permission: 'customers:write',
+  },
+  {
+    id: 'get-analytics',
+    section: 'analytics',
+    method: 'GET',
+    path: '/api/v1/analytics',
+    title: 'Get analytics',
+    description:
+      'Active packages, total and monthly sales (in cents and formatted), total customers and total purchases.',
+    permission: 'analytics:read',
+  },
+  {
+    id: 'list-tokens',
+    section: 'tokens',
+    method: 'GET',
+    path: '/api/v1/tokens',
+    title: 'List API tokens',
+    description: 'Your API tokens with their permissions, expiry and last use; never the secret.',
+    permission: 'tokens:read',
+  },
+];
+
+/** What a sample shows in place of real values until they are known. */
+export const SAMPLE_PLACEHOLDERS: Record<string, string> = {
+  token: 'YOUR_API_TOKEN',
+  packageId: 'PACKAGE_ID',
+  licenseId: 'LICENSE_ID',
+  tokenId: 'TOKEN_ID',
+};
+
+export type SampleValues = { baseUrl: string } & Partial<Record<string, string>>;
+
+const sampleValue = (name: string, values: SampleValues): string => values[name] ?? SAMPLE_PLACEHOLDERS[name] ?? name;
+
+/** Puts values in place of `{name}` in a path; names are plain words, so a linear scan is enough. */
+function fillPlaceholders(text: string, values: SampleValues): string {
+  return text.replace(/\{(\w+)\}/g, (_match, name: string) => encodeURIComponent(sampleValue(name, values)));
+}
+
+function fillBody(value: JsonValue, values: SampleValues): JsonValue {
+  if (typeof value === 'string') {
+    const placeholder = /^\{(\w+)\}$/.exec(value);
+    return placeholder?.[1] ? sampleValue(placeholder[1], values) : value;
+  }
+  if (Array.isArray(value)) return value.map((item) => fillBody(item, values));
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fillBody(item, values)]));
+  }
+  return value;
+}
+
+export function sampleUrl(endpoint: ApiEndpoint, values: SampleValues): string {
+  return `${values.baseUrl.replace(/\/+$/, '')}${fillPlaceholders(endpoint.path, values)}`;
+}
+
+function sampleHeaders(endpoint: ApiEndpoint, values: SampleValues): [string, string][] {
+  const headers: [string, string][] = [['Authorization', `Bearer ${sampleValue('token', values)}`]];
+  if (endpoint.body) headers.push(['Content-Type', 'application/json']);
+  if (endpoint.idempotencyKey) headers.push(['Idempotency-Key', endpoint.idempotencyKey]);
+  return headers;
+}
+
+const sampleBody = (endpoint: ApiEndpoint, values: SampleValues) =>
+  endpoint.body ? (fillBody(endpoint.body, values) as { [key: string]: JsonValue }) : undefined;
+
+/** Single quotes keep a POSIX shell from reading anything inside; a quote itself is closed, escaped, reopened. */
+const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+export function curlSample(endpoint: ApiEndpoint, values: SampleValues): string {
+  const lines = [
+    `curl${endpoint.method === 'GET' ? '' : ` -X ${endpoint.method}`} ${shellQuote(sampleUrl(endpoint, values))}`,
+  ];
+  for (const [name, value] of sampleHeaders(endpoint, values)) lines.push(`  -H ${shellQuote(`${name}: ${value}`)}`);
+  const body = sampleBody(endpoint, values);
+  if (body) lines.push(`  -d ${shellQuote(JSON.stringify(body))}`);
+  return lines.join(' \\\n');
+}
+
+const indent = (text: string, by: string) => text.replaceAll('\n', `\n${by}`);
+
+export function javascriptSample(endpoint: ApiEndpoint, values: SampleValues): string {
+  const headers = sampleHeaders(endpoint, values)
+    .map(([name, value]) => `    ${/^\w+$/.test(name) ? name : `'${name}'`}: '${value}',`)
+    .join('\n');
+  const body = sampleBody(endpoint, values);
+  const options = [
+    ...(endpoint.method === 'GET' ? [] : [`  method: '${endpoint.method}',`]),
+    `  headers: {\n${headers}\n  },`,
+    ...(body ? [`  body: JSON.stringify(${indent(JSON.stringify(body, null, 2), '  ')}),`] : []),
+  ];
+  return [
+    `const response = await fetch('${sampleUrl(endpoint, values)}', {`,
+    ...options,
+    '});',
+    'const { success, data, meta } = await response.json();',
+    'console.log(success ? data : data.message);',
+  ].join('\n');
+}
+
+const phpString = (text: string) => `'${text.replaceAll('\\', '\\\\').replaceAll("'", "\\'")}'`;
+
+/** A JSON value as a PHP array literal, for `json_encode`. */
+export function phpValue(value: JsonValue, depth = 1): string {
+  if (value === null) return 'null';
+  if (typeof value === 'string') return phpString(value);
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  const pad = '    '.repeat(depth);
+  const close = '    '.repeat(depth - 1);
+  const items = Array.isArray(value)
+    ? value.map((item) => `${pad}${phpValue(item, depth + 1)},`)
+    : Object.entries(value).map(([key, item]) => `${pad}${phpString(key)} => ${phpValue(item, depth + 1)},`);
+  return items.length ? `[\n${items.join('\n')}\n${close}]` : '[]';
+}
+
+export function phpSample(endpoint: ApiEndpoint, values: SampleValues): string {
+  const headers = sampleHeaders(endpoint, values)
+    .map(([name, value]) => `        ${phpString(`${name}: ${value}`)},`)
+    .join('\n');
+  const body = sampleBody(endpoint, values);
+  return [
+    '<?php',
+    `$curl = curl_init(${phpString(sampleUrl(endpoint, values))});`,
+    'curl_setopt_array($curl, [',
+    ...(endpoint.method === 'GET' ? [] : [`    CURLOPT_CUSTOMREQUEST => '${endpoint.method}',`]),
+    '    CURLOPT_RETURNTRANSFER => true,',
+    `    CURLOPT_HTTPHEADER => [\n${headers}\n    ],`,
+    ...(body ? [`    CURLOPT_POSTFIELDS => json_encode(${phpValue(body, 2)}),`] : []),
+    ']);',
+    '$answer = json_decode(curl_exec($curl), true);',
+    "print_r($answer['success'] ? $answer['data'] : $answer['message']);",
+  ].join('\n');
+}
+
+export type SampleLanguage = 'curl' | 'javascript' | 'php';
+export const SAMPLE_LANGUAGES: { id: SampleLanguage; label: string; render: typeof curlSample }[] = [
+  { id: 'curl', label: 'cURL', render: curlSample },
+  { id: 'javascript', label: 'JavaScript', render: javascriptSample },
+  { id: 'php', label: 'PHP', render: phpSample },
+];
