@@ -23,6 +23,8 @@ import { brandingRoutes } from './features/branding/branding.routes.js';
 import { findSellerByCustomDomain } from './features/branding/custom-domains.js';
 import { composerRoutes } from './features/composer/composer.routes.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
+import { developerRoutes } from './features/developer/developer.routes.js';
+import { lastingLicenseRoutes } from './features/licenses/lasting-licenses.routes.js';
 import { licenseRoutes } from './features/licenses/licenses.routes.js';
 import { packageRoutes } from './features/packages/packages.routes.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
@@ -146,6 +148,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await taskRoutes(api, ctx);
     await composerRoutes(api, ctx);
     await licenseRoutes(api, ctx);
+    await lastingLicenseRoutes(api, ctx);
+    await developerRoutes(api, ctx);
     await analyticsRoutes(api, ctx);
     await brandingRoutes(api, ctx);
     if (config.enableDebugRoutes) await debugRoutes(api, ctx);

@@ -164,6 +164,8 @@ export type CreateGrantResult = {
   /** created: a new grant; renewed: the holder's existing grant for the package took the new terms. */
   outcome: 'created' | 'renewed';
   isNewCustomer: boolean;
+  /** The new holder's Composer token (only when isNewCustomer): the one moment it exists in clear. */
+  composerToken?: string;
 };
 
 /**
@@ -272,6 +274,7 @@ export async function createGrant(
       package: pkg,
       outcome: insertedGrant ? 'created' : 'renewed',
       isNewCustomer: Boolean(insertedCustomer),
+      composerToken: insertedCustomer ? issued.token : undefined,
     };
   });
 }

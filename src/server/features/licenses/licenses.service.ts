@@ -103,7 +103,7 @@ export async function createTemporaryLicense(
 }
 
 /** The tier's maxCustomers caps distinct license holders (-1: unlimited; admins: no plan, no cap). */
-async function findHolderLimit(ctx: AppContext, seller: SubscriptionUser): Promise<HolderLimit | undefined> {
+export async function findHolderLimit(ctx: AppContext, seller: SubscriptionUser): Promise<HolderLimit | undefined> {
   if (seller.userType === 'admin') return undefined;
   const subscription = await findSubscription(ctx, seller.id);
   const tier = subscription ? await findTier(ctx, subscription.tierId) : undefined;

@@ -1,0 +1,135 @@
+import {
+  API_TOKEN_PREFIX,
+  type ApiToken,
+  type ApiTokenPermission,
+  apiTokenState,
+  type CreateApiTokenInput,
+  type CreatedApiToken,
+} from '../../../contract/developer.js';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+import { generateToken, sha256Hex } from '../../lib/crypto.js';
+import { type Actor, recordAuditEvent } from '../api-v1/audit.service.js';
+import { isUuid } from '../licenses/grants.service.js';
+import type { ApiTokenRow } from './api-tokens.repository.js';
+import * as repository from './api-tokens.repository.js';
+
+// API tokens (spec admin-and-developer-platform §3, §4, §6): created by the seller on /api-tokens (or by a token
+// holding tokens:write), shown once, stored as SHA-256, used as `Authorization: Bearer pga_...` on /api/v1.
+
+/** lastUsedAt is a hint for the seller, not a log: one write a minute per token at most. */
+const LAST_USED_RESOLUTION_MS = 60_000;
+export const FULL_ACCESS: ApiTokenPermission = '*';
+
+export const apiTokenMessages = {
+  notFound: 'API token not found',
+  missing: 'Send your API token in the Authorization header: Authorization: Bearer pga_...',
+  unknown: 'This API token is not valid. Check that it was copied whole, or create a new one on /api-tokens.',
+  deleted: 'This API token was deleted and can no longer be used. Create a new one on /api-tokens.',
+  inactive: 'This API token is inactive and cannot be used for API requests.',
+  expiryInPast: 'The expiration must be in the future',
+} as const;
+
+export function presentApiToken(row: ApiTokenRow): ApiToken {
+  return {
+    id: row.id,
+    name: row.name,
+    permissions: row.permissions as ApiTokenPermission[],
+    expiresAt: row.expiresAt?.toISOString() ?? null,
+    isActive: row.isActive,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+/** `*` holds every permission. */
+export function hasPermission(granted: readonly string[], needed: ApiTokenPermission): boolean {
+  return granted.includes(FULL_ACCESS) || granted.includes(needed);
+}
+
+export async function listApiTokens(ctx: AppContext, sellerId: string): Promise<ApiToken[]> {
+  return (await repository.listLiveTokens(ctx, sellerId)).map(presentApiToken);
+}
+
+/**
+ * Creates a token and answers its plaintext once. A token creating a token may only hand out permissions it
+ * holds itself, so that tokens:write cannot mint full access.
+ */
+export async function createApiToken(
+  ctx: AppContext,
+  actor: Actor & { permissions?: readonly string[] },
+  input: CreateApiTokenInput,
+): Promise<CreatedApiToken> {
+  const now = ctx.clock.now();
+  const expiresAt = input.expiresAt ? new Date(input.expiresAt) : null;
+  if (expiresAt && expiresAt.getTime() <= now.getTime()) {
+    throw new AppError('VALIDATION_FAILED', apiTokenMessages.expiryInPast);
+  }
+  const permissions = [...new Set(input.permissions)];
+  if (actor.type === 'api_token' && actor.permissions) {
+    const beyond = permissions.filter((permission) => !hasPermission(actor.permissions!, permission));
+    if (beyond.length > 0) {
+      throw new AppError('FORBIDDEN', `This API token cannot grant permissions it does not hold: ${beyond.join(', ')}`);
+    }
+  }
+  const token = generateToken(API_TOKEN_PREFIX.slice(0, -1));
+  const row = await repository.insertApiToken(ctx, {
+    userId: actor.sellerId,
+    name: input.name.trim(),
+    tokenHash: sha256Hex(token),
+    permissions,
+    expiresAt,
+    createdAt: now,
+  });
+  await recordAuditEvent(ctx, actor, {
+    action: 'api_token.created',
+    targetType: 'api_token',
+    targetId: row.id,
+    details: { name: row.name, permissions, expiresAt: row.expiresAt?.toISOString() ?? null },
+  });
+  return { ...presentApiToken(row), token };
+}
+
+/** Permanent from the seller's view: the token disappears from the list and its next request gets 401. */
+export async function deleteApiToken(ctx: AppContext, actor: Actor, tokenId: string): Promise<ApiToken> {
+  const row = isUuid(tokenId) ? await repository.findLiveToken(ctx, actor.sellerId, tokenId) : undefined;
+  if (!row) throw new AppError('NOT_FOUND', apiTokenMessages.notFound);
+  const now = ctx.clock.now();
+  if (!(await repository.markTokenDeleted(ctx, actor.sellerId, row.id, now))) {
+    throw new AppError('NOT_FOUND', apiTokenMessages.notFound);
+  }
+  await recordAuditEvent(ctx, actor, {
+    action: 'api_token.deleted',
+    targetType: 'api_token',
+    targetId: row.id,
+    details: { name: row.name },
+  });
+  return presentApiToken({ ...row, isActive: false });
+}
+
+export type AuthenticatedToken = { id: string; sellerId: string; permissions: string[] };
+
+const unauthenticated = (message: string) =>
+  new AppError('UNAUTHENTICATED', message, { headers: { 'www-authenticate': 'Bearer realm="api"' } });
+
+/**
+ * The token behind a Bearer credential, or a 401 that says why: missing, unknown, deleted, inactive or expired.
+ * Records the use (at most once a minute).
+ */
+export async function authenticateApiToken(ctx: AppContext, token: string | undefined): Promise<AuthenticatedToken> {
+  if (!token) throw unauthenticated(apiTokenMessages.missing);
+  if (!token.startsWith(API_TOKEN_PREFIX) || token.length > 200) throw unauthenticated(apiTokenMessages.unknown);
+  const row = await repository.findTokenByHash(ctx, sha256Hex(token));
+  if (!row) throw unauthenticated(apiTokenMessages.unknown);
+  if (row.deletedAt) throw unauthenticated(apiTokenMessages.deleted);
+  const now = ctx.clock.now();
+  const state = apiTokenState(presentApiToken(row), now);
+  if (state === 'inactive') throw unauthenticated(apiTokenMessages.inactive);
+  if (state === 'expired') {
+    throw unauthenticated(`This API token expired on ${row.expiresAt!.toISOString()} and can no longer be used.`);
+  }
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
+    await repository.touchLastUsed(ctx, row.id, now, LAST_USED_RESOLUTION_MS);
+  }
+  return { id: row.id, sellerId: row.userId, permissions: row.permissions };
+}

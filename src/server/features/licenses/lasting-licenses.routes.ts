@@ -1,0 +1,65 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  issuedLicense,
+  issueLicenseInput,
+  license,
+  licenseIdParams,
+  licenseList,
+  packageIdParams,
+  updateLicenseInput,
+} from '../../../contract/licenses.js';
+import type { AppContext } from '../../context.js';
+import { authenticated, requireUser } from '../../http/guards.js';
+import * as lastingLicenses from './lasting-licenses.service.js';
+
+// The Management license dialog's calls: the same terms as API v1's licenses, by hand (session + CSRF).
+export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const noStore = { 'cache-control': 'no-store' };
+
+  api.get(
+    '/api/repositories/:id/licenses',
+    { schema: { params: packageIdParams, response: { 200: licenseList } }, preValidation: authenticated },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return lastingLicenses.listLicenses(ctx, requireUser(request).user.id, { packageId: request.params.id });
+    },
+  );
+
+  api.post(
+    '/api/repositories/:id/licenses',
+    {
+      schema: { params: packageIdParams, body: issueLicenseInput, response: { 201: issuedLicense } },
+      preValidation: authenticated,
+    },
+    async (request, reply) => {
+      const { user } = requireUser(request);
+      const issued = await lastingLicenses.issueLicense(
+        ctx,
+        user,
+        { type: 'session', sellerId: user.id },
+        request.params.id,
+        request.body,
+      );
+      return reply.status(201).headers(noStore).send(issued);
+    },
+  );
+
+  api.patch(
+    '/api/licenses/:licenseId',
+    {
+      schema: { params: licenseIdParams, body: updateLicenseInput, response: { 200: license } },
+      preValidation: authenticated,
+    },
+    async (request) => {
+      const { user } = requireUser(request);
+      return lastingLicenses.updateLicense(
+        ctx,
+        { type: 'session', sellerId: user.id },
+        request.params.licenseId,
+        request.body,
+      );
+    },
+  );
+}
