@@ -33,8 +33,11 @@ import { taskRoutes } from './features/tasks/tasks.routes.js';
 import { tierRoutes } from './features/tiers/tiers.routes.js';
 import { seedDefaultTiers } from './features/tiers/tiers.service.js';
 import { registerCsrfProtection } from './http/csrf.js';
+import { serializeErrorForLog } from './http/error-log.js';
 import { AppError, errorBody, registerErrorHandling } from './http/errors.js';
+import { answerClientError, renderFrameworkError } from './http/framework-errors.js';
 import { registerHosts } from './http/hosts.js';
+import { registerInputCharacterCheck } from './http/input-characters.js';
 import { registerSessions } from './http/session.js';
 import { type Clock, systemClock } from './lib/clock.js';
 
@@ -70,10 +73,14 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
           host: request.host,
           remoteAddress: request.ip,
         }),
+        err: serializeErrorForLog,
+        error: serializeErrorForLog,
       },
     },
     trustProxy: fastifyTrustProxy(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    frameworkErrors: renderFrameworkError,
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -136,6 +143,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   registerHosts(app, config, (hostname) => findSellerByCustomDomain(ctx, hostname));
   registerSessions(app, ctx);
   registerCsrfProtection(app, ctx);
+  registerInputCharacterCheck(app);
 
   await app.register(async (api) => {
     await platformRoutes(api, ctx);

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import type { ApiErrorCode } from '../../contract/errors.js';
 
 const errorCodes = {
   BAD_REQUEST: { status: 400, title: 'Bad Request' },
@@ -8,17 +9,22 @@ const errorCodes = {
   FORBIDDEN: { status: 403, title: 'Access Denied' },
   CSRF_INVALID: { status: 403, title: 'CSRF Token Invalid' },
   NOT_FOUND: { status: 404, title: 'Not Found' },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'Method Not Allowed' },
+  REQUEST_TIMEOUT: { status: 408, title: 'Request Timeout' },
   ALREADY_EXISTS: { status: 409, title: 'Already Exists' },
   CONFLICT: { status: 409, title: 'Conflict' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload Too Large' },
+  URI_TOO_LONG: { status: 414, title: 'URI Too Long' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },
   RATE_LIMITED: { status: 429, title: 'Too Many Requests' },
+  HEADERS_TOO_LARGE: { status: 431, title: 'Request Header Fields Too Large' },
   INTERNAL: { status: 500, title: 'Server Error' },
   UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
-} as const;
+} as const satisfies Record<ApiErrorCode, { status: number; title: string }>;
 
-export type ErrorCode = keyof typeof errorCodes;
+export type ErrorCode = ApiErrorCode;
 
-/** The one error type: services throw it, the handler renders `{error, message, suggestion?, status}`. */
+/** The one error type: services throw it, the handler renders `{error, message, suggestion?, status, code}`. */
 export class AppError extends Error {
   readonly status: number;
   readonly title: string;
@@ -38,7 +44,7 @@ export class AppError extends Error {
   }
 }
 
-export type ErrorBody = { error: string; message: string; suggestion?: string; status: number };
+export type ErrorBody = { error: string; message: string; suggestion?: string; status: number; code: ErrorCode };
 
 export function errorBody(error: AppError): ErrorBody {
   return {
@@ -46,10 +52,30 @@ export function errorBody(error: AppError): ErrorBody {
     message: error.message,
     ...(error.suggestion ? { suggestion: error.suggestion } : {}),
     status: error.status,
+    code: error.code,
   };
 }
 
-const pgErrorCodes: Record<string, ErrorCode> = { '23505': 'ALREADY_EXISTS', '23503': 'CONFLICT' };
+export const internalError = () => new AppError('INTERNAL', 'A server error occurred. Please try again later.');
+
+const pgErrorCodes: Record<string, { code: ErrorCode; message: string }> = {
+  '23505': { code: 'ALREADY_EXISTS', message: 'A record with these details already exists.' },
+  '23503': {
+    code: 'CONFLICT',
+    message: 'This record refers to, or is referred to by, another that does not allow it.',
+  },
+};
+
+// Framework errors carry only a status: the first code with that status names them (BAD_REQUEST for a 400).
+const codeByStatus = new Map<number, ErrorCode>();
+for (const [code, { status }] of Object.entries(errorCodes) as [ErrorCode, { status: number }][]) {
+  if (!codeByStatus.has(status)) codeByStatus.set(status, code);
+}
+
+const frameworkSuggestions: Partial<Record<ErrorCode, string>> = {
+  UNSUPPORTED_MEDIA_TYPE: 'Send the body as application/json.',
+  PAYLOAD_TOO_LARGE: 'Send a smaller request body.',
+};
 
 /** Translates database and framework errors by code, never by message text. */
 export function toAppError(error: unknown): AppError | undefined {
@@ -65,25 +91,22 @@ export function toAppError(error: unknown): AppError | undefined {
     });
   }
   const pgCode = candidate.code ?? (candidate.cause as { code?: string } | undefined)?.code;
-  if (pgCode && pgErrorCodes[pgCode]) {
-    return new AppError(pgErrorCodes[pgCode], 'A record with these details already exists.');
-  }
+  const pgError = pgCode ? pgErrorCodes[pgCode] : undefined;
+  if (pgError) return new AppError(pgError.code, pgError.message);
   if (typeof candidate.statusCode === 'number' && candidate.statusCode >= 400 && candidate.statusCode < 500) {
-    const code = (Object.keys(errorCodes) as ErrorCode[]).find(
-      (key) => errorCodes[key].status === candidate.statusCode,
-    );
-    return new AppError(code ?? 'BAD_REQUEST', candidate.message ?? 'Bad request');
+    const code = codeByStatus.get(candidate.statusCode) ?? 'BAD_REQUEST';
+    return new AppError(code, candidate.message || errorCodes[code].title, { suggestion: frameworkSuggestions[code] });
   }
   return undefined;
 }
 
+/** Renders any error in the error shape; what is not a known client error is logged and answered as a plain 500. */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
     if (!appError) {
       request.log.error({ err: error }, 'unhandled error');
-      const internal = new AppError('INTERNAL', 'A server error occurred. Please try again later.');
-      return reply.status(500).send(errorBody(internal));
+      return reply.status(500).send(errorBody(internalError()));
     }
     if (appError.headers) reply.headers(appError.headers);
     return reply.status(appError.status).send(errorBody(appError));
