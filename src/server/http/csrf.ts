@@ -22,11 +22,22 @@ export function csrfTokenFor(ctx: AppContext, request: FastifyRequest, reply: Fa
   return hmacHex(ctx.config.secretKey, `csrf-anonymous:${anonymousId}`);
 }
 
-/** Every state-changing /api call that a session cookie authenticates must carry X-CSRF-Token. */
+/** Whether the request reached an /api route, judged by the route the router matched, never by the raw target. */
+function isApiRoute(request: FastifyRequest): boolean {
+  // The raw URL is `http://host/api/...` for an absolute-form request target (RFC 9112 §3.2.2), which the router
+  // still routes to /api/...; the matched route's path is what was reached.
+  const route = request.routeOptions.url;
+  return route !== undefined && (route === '/api' || route.startsWith('/api/'));
+}
+
+/**
+ * Every state-changing /api call that a session cookie authenticates must carry X-CSRF-Token. Checked when the
+ * request arrives (after the session is loaded), before its body is parsed or validated.
+ */
 export function registerCsrfProtection(app: FastifyInstance, ctx: AppContext): void {
-  app.addHook('preHandler', async (request) => {
+  app.addHook('onRequest', async (request) => {
     if (SAFE_METHODS.has(request.method) || !request.auth) return;
-    if (!request.url.startsWith('/api/')) return;
+    if (!isApiRoute(request)) return;
     const sent = request.headers['x-csrf-token'];
     const expected = hmacHex(ctx.config.secretKey, `csrf:${request.auth.sessionIdHash}`);
     if (typeof sent !== 'string' || sent === '') {

@@ -19,7 +19,11 @@ export function requireAdmin(request: FastifyRequest): SessionUser {
   return admin;
 }
 
-/** Route-level hooks for Fastify's preHandler option. */
+/**
+ * Route-level guards for a route's `onRequest` or `preValidation` option: who the caller is and whether they may,
+ * decided before Fastify validates the body or query, so an anonymous caller learns nothing of a schema.
+ * Never `preHandler`: Fastify validates before it.
+ */
 export const authenticated = async (request: FastifyRequest) => {
   requireUser(request);
 };

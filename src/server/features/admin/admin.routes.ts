@@ -22,13 +22,13 @@ import { clearCache, getCacheStats, listCachedPackages, refreshAllPackages, refr
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
-  api.get('/api/admin/users', { schema: { response: { 200: adminUserList } }, preHandler: adminOnly }, async () =>
+  api.get('/api/admin/users', { schema: { response: { 200: adminUserList } }, onRequest: adminOnly }, async () =>
     listUsersForAdmin(ctx),
   );
 
   api.post(
     '/api/admin/impersonate',
-    { schema: { body: impersonateRequest, response: { 200: impersonationResponse } }, preHandler: adminOnly },
+    { schema: { body: impersonateRequest, response: { 200: impersonationResponse } }, onRequest: adminOnly },
     async (request, reply) => {
       const admin = requireAdmin(request);
       const target = await chooseImpersonationTarget(ctx, admin, request.body.userId);
@@ -43,7 +43,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
 
   api.post(
     '/api/admin/stop-impersonation',
-    { schema: { response: { 200: impersonationResponse } }, preHandler: adminOnly },
+    { schema: { response: { 200: impersonationResponse } }, onRequest: adminOnly },
     async (request, reply) => {
       const admin = impersonatingAdmin(ctx, requireUser(request));
       await startSession(ctx, request, reply, admin.id);
@@ -51,35 +51,35 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     },
   );
 
-  api.get('/api/admin/stats', { schema: { response: { 200: adminStats } }, preHandler: adminOnly }, async () =>
+  api.get('/api/admin/stats', { schema: { response: { 200: adminStats } }, onRequest: adminOnly }, async () =>
     getAdminStats(ctx),
   );
 
-  api.get('/api/admin/cache/stats', { schema: { response: { 200: cacheStats } }, preHandler: adminOnly }, async () =>
+  api.get('/api/admin/cache/stats', { schema: { response: { 200: cacheStats } }, onRequest: adminOnly }, async () =>
     getCacheStats(ctx),
   );
 
   api.get(
     '/api/admin/cache/packages',
-    { schema: { response: { 200: cachedPackageList } }, preHandler: adminOnly },
+    { schema: { response: { 200: cachedPackageList } }, onRequest: adminOnly },
     async () => listCachedPackages(ctx),
   );
 
   api.post(
     '/api/admin/cache/refresh-all',
-    { schema: { response: { 200: cacheRefreshAllResponse } }, preHandler: adminOnly },
+    { schema: { response: { 200: cacheRefreshAllResponse } }, onRequest: adminOnly },
     async (request) => refreshAllPackages(ctx, requireAdmin(request).id),
   );
 
   api.post(
     '/api/admin/cache/refresh/:id',
-    { schema: { params: cachePackageParams, response: { 200: cacheTaskResponse } }, preHandler: adminOnly },
+    { schema: { params: cachePackageParams, response: { 200: cacheTaskResponse } }, onRequest: adminOnly },
     async (request) => refreshPackage(ctx, requireAdmin(request).id, request.params.id),
   );
 
   api.post(
     '/api/admin/cache/clear',
-    { schema: { response: { 200: cacheTaskResponse } }, preHandler: adminOnly },
+    { schema: { response: { 200: cacheTaskResponse } }, onRequest: adminOnly },
     async (request) => clearCache(ctx, requireAdmin(request).id),
   );
 }

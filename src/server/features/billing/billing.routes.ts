@@ -83,7 +83,7 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   api.get(
     '/api/admin/platform-settings',
-    { schema: { response: { 200: platformSettingsResponse } }, preHandler: adminOnly },
+    { schema: { response: { 200: platformSettingsResponse } }, onRequest: adminOnly },
     async (_request, reply) => {
       reply.headers(noStore);
       return listPlatformSettings(ctx);
@@ -92,7 +92,7 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   api.put(
     '/api/admin/platform-settings',
-    { schema: { body: updatePlatformSettingInput, response: { 200: platformSetting } }, preHandler: adminOnly },
+    { schema: { body: updatePlatformSettingInput, response: { 200: platformSetting } }, onRequest: adminOnly },
     async (request) => updatePlatformSetting(ctx, request.body, requireAdmin(request).id),
   );
 
