@@ -191,6 +191,16 @@ describe('realtime socket', () => {
     });
     expect(sameSite.status).toBe(200);
   });
+
+  it('refuses a handshake from the same host on another scheme or port', async () => {
+    const host = new URL(app.baseUrl).host;
+    for (const origin of [`https://${host}`, `http://127.0.0.1:${app.port + 1}`, `ws://${host}`]) {
+      const response = await fetch(`${app.baseUrl}/socket.io/?EIO=4&transport=polling`, {
+        headers: { origin, cookie: cookieOf(sellerA) },
+      });
+      expect(response.status, origin).toBe(403);
+    }
+  });
 });
 
 describe.skipIf(!process.env.TEST_REDIS_URL)('realtime fan-out through Redis', () => {

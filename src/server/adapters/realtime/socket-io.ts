@@ -135,21 +135,42 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, getContex
 
 /**
  * Browsers send Origin on cross-site WebSocket and polling requests; only the app's own pages (on the
- * host they were served from, or the public URL) may open a socket with the user's cookie.
+ * origin they were served from, or the public URL's) may open a socket with the user's cookie. An origin is
+ * scheme, host and port: `http://app` is another site than `https://app` (a page on plain http, which anyone on
+ * the network can write, must not reach the user's events over the https site's cookie).
  */
 function isSameOrigin(request: IncomingMessage, config: Config): boolean {
   const origin = request.headers.origin;
   if (!origin) return true;
-  let originHost: string;
+  const sentOrigin = originOf(origin);
+  if (!sentOrigin) return false;
+  return allowedOrigins(request, config).includes(sentOrigin);
+}
+
+/** The serialized origin of a URL (`https://host:port`, default port omitted), or undefined. */
+function originOf(url: string): string | undefined {
   try {
-    originHost = new URL(origin).host.toLowerCase();
+    const parsed = new URL(url);
+    return parsed.origin === 'null' ? undefined : parsed.origin;
   } catch {
-    return false;
+    return undefined;
   }
-  const forwardedHost = config.trustProxy ? request.headers['x-forwarded-host'] : undefined;
-  const allowed = [request.headers.host, typeof forwardedHost === 'string' ? forwardedHost : undefined];
-  allowed.push(new URL(config.publicUrl).host);
-  return allowed.some((host) => host?.split(',')[0]?.trim().toLowerCase() === originHost);
+}
+
+function firstValue(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value?.split(',')[0]?.trim() || undefined;
+}
+
+/** The origin the request was made to (as a trusted proxy reports it, when there is one), and the public URL's. */
+function allowedOrigins(request: IncomingMessage, config: Config): string[] {
+  const isEncrypted = (request.socket as { encrypted?: boolean }).encrypted === true;
+  const scheme =
+    (config.trustProxy && firstValue(request.headers['x-forwarded-proto'])) || (isEncrypted ? 'https' : 'http');
+  const hosts = [request.headers.host, config.trustProxy ? firstValue(request.headers['x-forwarded-host']) : undefined];
+  const origins = hosts.flatMap((host) => (host ? [originOf(`${scheme}://${host}`)] : []));
+  origins.push(originOf(config.publicUrl));
+  return origins.filter((value): value is string => value !== undefined);
 }
 
 /**
