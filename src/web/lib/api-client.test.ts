@@ -68,31 +68,36 @@ describe('api client', () => {
     expect(header(server.calls.at(-1), 'X-CSRF-Token')).toBeUndefined();
   });
 
-  it('retries once with a fresh token after a 403 that mentions CSRF', async () => {
+  it('retries once with a fresh token after a 403 with the code CSRF_INVALID', async () => {
     let tokens = 0;
     const server = fakeServer((call) => {
       if (call.url === '/api/csrf-token') return json({ csrfToken: `t${++tokens}` });
       return header(call, 'X-CSRF-Token') === 't2'
         ? json({ done: true })
-        : json({ error: 'CSRF Token Invalid', message: 'CSRF token invalid', status: 403 }, 403);
+        : json({ error: 'CSRF Token Invalid', message: 'CSRF token invalid', status: 403, code: 'CSRF_INVALID' }, 403);
     });
     const client = createApiClient({ fetch: server.fetch });
     await expect(client.request('POST', '/api/thing')).resolves.toEqual({ done: true });
     expect(server.calls.filter((call) => call.url === '/api/thing')).toHaveLength(2);
   });
 
-  it('does not retry a 403 that is not about CSRF, nor a second CSRF refusal', async () => {
+  it('does not retry a 403 with another code, even one whose text mentions CSRF, nor a second CSRF refusal', async () => {
     const forbidden = fakeServer((call) =>
-      call.url === '/api/csrf-token' ? json({ csrfToken: 't' }) : json({ error: 'Access Denied', message: 'No' }, 403),
+      call.url === '/api/csrf-token'
+        ? json({ csrfToken: 't' })
+        : json({ error: 'Access Denied', message: 'No CSRF here', status: 403, code: 'FORBIDDEN' }, 403),
     );
     await expect(createApiClient({ fetch: forbidden.fetch }).request('POST', '/api/x')).rejects.toMatchObject({
       status: 403,
-      message: 'No',
+      code: 'FORBIDDEN',
+      message: 'No CSRF here',
     });
     expect(forbidden.calls.filter((call) => call.url === '/api/x')).toHaveLength(1);
 
     const csrfAlways = fakeServer((call) =>
-      call.url === '/api/csrf-token' ? json({ csrfToken: 't' }) : new Response('CSRF token missing', { status: 403 }),
+      call.url === '/api/csrf-token'
+        ? json({ csrfToken: 't' })
+        : json({ error: 'CSRF Token Invalid', message: 'CSRF token missing', status: 403, code: 'CSRF_INVALID' }, 403),
     );
     await expect(createApiClient({ fetch: csrfAlways.fetch }).request('PUT', '/api/x')).rejects.toBeInstanceOf(
       ApiRequestError,

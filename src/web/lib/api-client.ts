@@ -1,5 +1,5 @@
 import type { QueryFunctionContext } from '@tanstack/react-query';
-import { networkError, toApiRequestError } from './api-error';
+import { isCsrfRefusal, networkError, toApiRequestError } from './api-error';
 import { type CsrfTokenCache, createCsrfTokenCache } from './csrf-token-cache';
 
 export type HttpMethod = 'GET' | 'HEAD' | 'OPTIONS' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -20,7 +20,7 @@ type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /**
  * Every call carries credentials; every state-changing one carries X-CSRF-Token (spec seller-app §7).
- * A 403 whose body mentions CSRF drops the cached token and retries once with a fresh one.
+ * A refusal with the code CSRF_INVALID (a stale token) drops the cached token and retries once with a fresh one.
  */
 export function createApiClient(options: { fetch?: FetchLike; csrf?: CsrfTokenCache } = {}): ApiClient {
   const fetchImpl: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
@@ -60,7 +60,7 @@ export function createApiClient(options: { fetch?: FetchLike; csrf?: CsrfTokenCa
   async function request<T>(method: HttpMethod, url: string, body?: unknown): Promise<T> {
     let response = await send(method, url, body);
     let text = await response.text();
-    if (response.status === 403 && !SAFE_METHODS.has(method) && text.includes('CSRF')) {
+    if (!response.ok && !SAFE_METHODS.has(method) && isCsrfRefusal(toApiRequestError(response.status, text))) {
       csrf.invalidate();
       response = await send(method, url, body);
       text = await response.text();

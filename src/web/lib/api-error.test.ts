@@ -19,10 +19,22 @@ describe('error catalogue', () => {
     expect(error.status).toBe(status);
   });
 
-  it('reads error, message and suggestion from a JSON body', () => {
-    const body = JSON.stringify({ error: 'Conflict', message: 'Name taken', suggestion: 'Pick another', status: 409 });
+  it('reads error, message, suggestion and code from a JSON body', () => {
+    const body = JSON.stringify({
+      error: 'Conflict',
+      message: 'Name taken',
+      suggestion: 'Pick another',
+      status: 409,
+      code: 'ALREADY_EXISTS',
+    });
     const error = toApiRequestError(409, body);
-    expect(error).toMatchObject({ error: 'Conflict', message: 'Name taken', suggestion: 'Pick another', status: 409 });
+    expect(error).toMatchObject({
+      error: 'Conflict',
+      message: 'Name taken',
+      suggestion: 'Pick another',
+      status: 409,
+      code: 'ALREADY_EXISTS',
+    });
   });
 
   it('falls back to the error field, then the catalogue, when the JSON has no message', () => {

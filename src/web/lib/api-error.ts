@@ -1,4 +1,8 @@
+import type { ApiErrorCode } from '@contract/errors';
+
 // The error catalogue of spec seller-app §8: every non-OK response becomes an ApiRequestError.
+
+const CSRF_INVALID: ApiErrorCode = 'CSRF_INVALID';
 
 type CatalogueEntry = { title: string; message: string };
 
@@ -24,15 +28,25 @@ export function catalogueEntry(status: number): CatalogueEntry {
 export class ApiRequestError extends Error {
   readonly error: string;
   readonly status: number;
+  /** The server's stable machine code (`CSRF_INVALID`, `NOT_FOUND`, ...); branch on it, never on the message. */
+  readonly code?: string;
   readonly suggestion?: string;
   /** From a Retry-After header, when the server sent one. */
   readonly retryAfterMs?: number;
 
-  constructor(fields: { error: string; message: string; status: number; suggestion?: string; retryAfterMs?: number }) {
+  constructor(fields: {
+    error: string;
+    message: string;
+    status: number;
+    code?: string;
+    suggestion?: string;
+    retryAfterMs?: number;
+  }) {
     super(fields.message || fields.error);
     this.name = 'ApiRequestError';
     this.error = fields.error;
     this.status = fields.status;
+    this.code = fields.code;
     this.suggestion = fields.suggestion;
     this.retryAfterMs = fields.retryAfterMs;
   }
@@ -81,12 +95,18 @@ export function toApiRequestError(status: number, bodyText: string, retryAfter?:
       message: asText(json.message) ?? asText(json.error) ?? defaults.message,
       suggestion: asText(json.suggestion),
       status,
+      code: asText(json.code),
       retryAfterMs,
     });
   }
   const raw = bodyText.trim();
   const message = raw && !looksLikeHtml(raw) ? raw : defaults.message;
   return new ApiRequestError({ error: defaults.title, message, status, retryAfterMs });
+}
+
+/** Whether the server refused the request for its CSRF token (missing, stale or from another session). */
+export function isCsrfRefusal(error: ApiRequestError): boolean {
+  return error.status === 403 && error.code === CSRF_INVALID;
 }
 
 /** Network failures (server down, offline) surface as this, so callers see one error type. */
