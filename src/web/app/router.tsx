@@ -60,20 +60,22 @@ const PackageAccessOnlyPage = lazyPage(
   (m) => m.PackageAccessOnlyPage,
 );
 /**
- * Management belongs to packages, its Access Management tab and Temporary Licenses dialog to licenses;
+ * Management belongs to packages, its Access Management tab and its Licenses and Temporary Licenses dialogs to licenses;
  * features do not import each other, so the shell puts them together.
  */
 const ManagementPage = lazy(async () => {
-  const [packages, licenses, licensesDialog] = await Promise.all([
+  const [packages, licenses, licensesDialog, lastingLicensesDialog] = await Promise.all([
     import('../features/packages/management-page'),
     import('../features/licenses/access-management-tab'),
     import('../features/licenses/temporary-licenses-dialog'),
+    import('../features/licenses/licenses-dialog'),
   ]);
   return {
     default: () => (
       <packages.ManagementPage
         accessManagement={<licenses.AccessManagementTab />}
         TemporaryLicensesDialog={licensesDialog.TemporaryLicensesDialog}
+        LicensesDialog={lastingLicensesDialog.LicensesDialog}
       />
     ),
   };

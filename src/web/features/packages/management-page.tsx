@@ -49,10 +49,12 @@ export type ManagementPageProps = {
   accessManagement: ReactNode;
   /** The Temporary Licenses dialog of a package; open while `pkg` is set. */
   TemporaryLicensesDialog: ComponentType<{ pkg: PackageRef | undefined; onClose: () => void }>;
+  /** The Licenses dialog of a package (lasting licenses with their terms); open while `pkg` is set. */
+  LicensesDialog: ComponentType<{ pkg: PackageRef | undefined; onClose: () => void }>;
 };
 
 /** /management (spec seller-app §2): packages with their stat cards, dialogs, and the license holders. */
-export function ManagementPage({ accessManagement, TemporaryLicensesDialog }: ManagementPageProps) {
+export function ManagementPage({ accessManagement, TemporaryLicensesDialog, LicensesDialog }: ManagementPageProps) {
   const [params, setParams] = useSearchParams();
   const tab: ManagementTab = params.get('tab') === 'access' ? 'access' : 'overview';
   const { data: user } = useCurrentUser();
@@ -114,6 +116,7 @@ export function ManagementPage({ accessManagement, TemporaryLicensesDialog }: Ma
         {tab === 'overview' ? (
           <Overview
             TemporaryLicensesDialog={TemporaryLicensesDialog}
+            LicensesDialog={LicensesDialog}
             onAddPackage={availability.isEnabled ? () => setIsAddOpen(true) : undefined}
           />
         ) : (
@@ -129,8 +132,9 @@ type OpenDialog = { action: Exclude<PackageAction, 'refresh'>; pkg: Package } | 
 
 function Overview({
   TemporaryLicensesDialog,
+  LicensesDialog,
   onAddPackage,
-}: Pick<ManagementPageProps, 'TemporaryLicensesDialog'> & { onAddPackage?: () => void }) {
+}: Pick<ManagementPageProps, 'TemporaryLicensesDialog' | 'LicensesDialog'> & { onAddPackage?: () => void }) {
   const packages = usePackages();
   const repositoryUrl = useRepositoryUrl();
   const [search, setSearch] = useState('');
@@ -212,6 +216,7 @@ function Overview({
       <EditPackageDialog pkg={openFor('edit')} onClose={close} />
       <SetupGuideDialog pkg={openFor('setup-guide')} repositoryUrl={repositoryUrl} onClose={close} />
       <TemporaryLicensesDialog pkg={openFor('temporary-licenses')} onClose={close} />
+      <LicensesDialog pkg={openFor('licenses')} onClose={close} />
       <ConfirmDialog
         open={Boolean(deleting)}
         onOpenChange={(open) => !open && close()}

@@ -7,6 +7,7 @@ import {
   MoreVertical,
   Pencil,
   RefreshCw,
+  Ticket,
   Trash2,
 } from 'lucide-react';
 import { CopyButton } from '../../components/copy-button';
@@ -24,7 +25,7 @@ import { toast } from '../../components/ui/use-toast';
 import type { Package } from './package-hooks';
 import { formatDate } from './package-rules';
 
-export type PackageAction = 'temporary-licenses' | 'edit' | 'delete' | 'setup-guide' | 'refresh';
+export type PackageAction = 'licenses' | 'temporary-licenses' | 'edit' | 'delete' | 'setup-guide' | 'refresh';
 
 /** One package on Management (spec seller-app §2). */
 export function PackageCard({
@@ -64,6 +65,9 @@ export function PackageCard({
             </Button>
           </DropdownMenuTrigger>
           <DropdownMenuContent align="end" className="w-52">
+            <DropdownMenuItem onSelect={() => onAction('licenses', pkg)}>
+              <Ticket /> Licenses
+            </DropdownMenuItem>
             <DropdownMenuItem onSelect={() => onAction('temporary-licenses', pkg)}>
               <KeyRound /> Temporary Licenses
             </DropdownMenuItem>

@@ -1,0 +1,74 @@
+import type { IssuedLicense, IssueLicenseInput, License, UpdateLicenseInput } from '@contract/licenses';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback } from 'react';
+import { toast } from '../../components/ui/use-toast';
+import { dashboardAnalyticsQuery } from '../../lib/analytics';
+import { apiRequest, getJson } from '../../lib/api-client';
+import { errorMessage } from '../../lib/api-error';
+import { customersQuery, type LicensedPackage, temporaryLicensesQuery } from './license-hooks';
+
+export type { IssuedLicense, License };
+
+const packageLicensesPath = (packageId: string) => `/api/repositories/${encodeURIComponent(packageId)}/licenses`;
+
+/** Every license of a package, of any kind; read afresh whenever the dialog opens. */
+export const packageLicensesQuery = (packageId: string) =>
+  queryOptions({ queryKey: [packageLicensesPath(packageId)], queryFn: getJson<License[]>, refetchOnMount: 'always' });
+
+export const usePackageLicenses = (packageId: string) => useQuery(packageLicensesQuery(packageId));
+
+/** A license changes the package's lists, the holders and the stat cards. */
+function useInvalidatePackageLicenses(packageId: string) {
+  const queryClient = useQueryClient();
+  return useCallback(
+    () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: packageLicensesQuery(packageId).queryKey }),
+        queryClient.invalidateQueries({ queryKey: temporaryLicensesQuery(packageId).queryKey }),
+        queryClient.invalidateQueries({ queryKey: customersQuery().queryKey }),
+        queryClient.invalidateQueries({ queryKey: dashboardAnalyticsQuery().queryKey }),
+      ]),
+    [queryClient, packageId],
+  );
+}
+
+const failureToast = (title: string, error: unknown) =>
+  toast({ variant: 'destructive', title, description: errorMessage(error, 'Please try again in a moment.') });
+
+export function useIssueLicense(pkg: LicensedPackage) {
+  const invalidate = useInvalidatePackageLicenses(pkg.id);
+  return useMutation({
+    mutationFn: (input: IssueLicenseInput) => apiRequest<IssuedLicense>('POST', packageLicensesPath(pkg.id), input),
+    onSuccess: (issued) => {
+      toast({
+        title: issued.outcome === 'renewed' ? 'License Updated' : 'License Issued',
+        description: `${issued.license.email} may install ${pkg.packageName}.`,
+      });
+      return invalidate();
+    },
+    onError: (error) => failureToast('Failed to issue license', error),
+  });
+}
+
+export function useUpdateLicense(pkg: LicensedPackage) {
+  const invalidate = useInvalidatePackageLicenses(pkg.id);
+  return useMutation({
+    mutationFn: ({ license, changes }: { license: License; changes: UpdateLicenseInput }) =>
+      apiRequest<License>('PATCH', `/api/licenses/${encodeURIComponent(license.id)}`, changes),
+    onSuccess: (_answer, { license, changes }) => {
+      toast(
+        changes.status === 'revoked'
+          ? { title: 'License Revoked', description: `${license.email} can no longer install ${pkg.packageName}.` }
+          : changes.status === 'active'
+            ? { title: 'License Restored', description: `${license.email} may install ${pkg.packageName} again.` }
+            : {
+                title: 'License Updated',
+                description: `New terms for ${license.email} apply from their next request.`,
+              },
+      );
+      return invalidate();
+    },
+    onError: (error, { changes }) =>
+      failureToast(changes.status === 'revoked' ? 'Failed to revoke license' : 'Failed to update license', error),
+  });
+}

@@ -1,0 +1,432 @@
+import type { GrantEndMode } from '@contract/licenses';
+import { CheckCircle2, Loader2, Pencil, RotateCcw, ShieldOff, Ticket } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { LICENSE_DOWNLOAD_LIMIT_MAX, LICENSE_NOTE_MAX_LENGTH } from '../../../contract/licenses';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { CopyCommand } from '../../components/copy-command';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { NativeSelect } from '../../components/ui/native-select';
+import { Textarea } from '../../components/ui/textarea';
+import { errorMessage } from '../../lib/api-error';
+import {
+  type IssuedLicense,
+  type License,
+  useIssueLicense,
+  usePackageLicenses,
+  useUpdateLicense,
+} from './lasting-license-hooks';
+import {
+  emptyTermsForm,
+  endModeHints,
+  endModeLabels,
+  type LicenseTermsForm,
+  minimumExpiryDay,
+  type TermsProblems,
+  termsFormOf,
+  termsInput,
+  termsProblems,
+} from './lasting-license-rules';
+import type { LicensedPackage } from './license-hooks';
+import {
+  downloadsText,
+  formatDate,
+  formatDateTime,
+  grantKindLabels,
+  grantStatusLabel,
+  temporaryLicenseProblem,
+} from './license-rules';
+
+type Mode = { kind: 'issue' } | { kind: 'edit'; license: License } | { kind: 'issued'; issued: IssuedLicense };
+
+/**
+ * Licenses of one package (issue 16): issue a lasting license by e-mail with the same terms the API takes
+ * (no expiry or a date, download limit, what ends at expiry, note), change them, revoke or restore.
+ */
+export function LicensesDialog({ pkg, onClose }: { pkg: LicensedPackage | undefined; onClose: () => void }) {
+  return (
+    <Dialog open={Boolean(pkg)} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="max-w-3xl">
+        <DialogHeader>
+          <DialogTitle>Licenses</DialogTitle>
+          <DialogDescription>
+            Lasting licenses for <span className="font-mono text-foreground">{pkg?.packageName}</span>, for customers
+            who paid elsewhere or need terms of their own. Your store can do the same through the API.
+          </DialogDescription>
+        </DialogHeader>
+        {pkg && <Licenses key={pkg.id} pkg={pkg} />}
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function Licenses({ pkg }: { pkg: LicensedPackage }) {
+  const licenses = usePackageLicenses(pkg.id);
+  const [mode, setMode] = useState<Mode>({ kind: 'issue' });
+  const [revoking, setRevoking] = useState<License>();
+  const update = useUpdateLicense(pkg);
+  const list = licenses.data ?? [];
+
+  return (
+    <div className="min-w-0 space-y-6">
+      {mode.kind === 'issue' && (
+        <IssueLicenseForm pkg={pkg} onIssued={(issued) => setMode({ kind: 'issued', issued })} />
+      )}
+      {mode.kind === 'issued' && <IssuedPanel issued={mode.issued} onDone={() => setMode({ kind: 'issue' })} />}
+      {mode.kind === 'edit' && (
+        <EditLicenseForm
+          key={mode.license.id}
+          pkg={pkg}
+          license={mode.license}
+          onDone={() => setMode({ kind: 'issue' })}
+        />
+      )}
+      <section className="space-y-3" aria-labelledby="package-licenses-list">
+        <h3 id="package-licenses-list" className="text-sm font-semibold">
+          All licenses{licenses.data ? ` (${list.length})` : ''}
+        </h3>
+        {licenses.isLoading ? (
+          <p className="flex items-center gap-2 text-sm text-muted-foreground">
+            <Loader2 className="size-4 animate-spin" /> Loading licenses...
+          </p>
+        ) : licenses.isError ? (
+          <p className="text-sm text-destructive">{errorMessage(licenses.error, 'Failed to load licenses')}</p>
+        ) : list.length === 0 ? (
+          <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">
+            No licenses yet.
+          </p>
+        ) : (
+          <ul className="divide-y rounded-md border">
+            {list.map((license) => (
+              <LicenseRow
+                key={license.id}
+                license={license}
+                isBusy={update.isPending}
+                onEdit={() => setMode({ kind: 'edit', license })}
+                onRevoke={() => setRevoking(license)}
+                onRestore={() => update.mutate({ license, changes: { status: 'active' } })}
+              />
+            ))}
+          </ul>
+        )}
+      </section>
+      <ConfirmDialog
+        open={Boolean(revoking)}
+        onOpenChange={(open) => !open && setRevoking(undefined)}
+        variant="destructive"
+        title="Revoke License"
+        description={`${revoking?.email} loses access to ${pkg.packageName} on their next Composer request.`}
+        confirmText="Revoke"
+        isPending={update.isPending}
+        onConfirm={() =>
+          revoking &&
+          update.mutate(
+            { license: revoking, changes: { status: 'revoked' } },
+            { onSettled: () => setRevoking(undefined) },
+          )
+        }
+      />
+    </div>
+  );
+}
+
+function IssueLicenseForm({ pkg, onIssued }: { pkg: LicensedPackage; onIssued: (issued: IssuedLicense) => void }) {
+  const issue = useIssueLicense(pkg);
+  const [email, setEmail] = useState('');
+  const [emailError, setEmailError] = useState<string>();
+  const [terms, setTerms] = useState<LicenseTermsForm>(emptyTermsForm);
+  const [problems, setProblems] = useState<TermsProblems>({});
+  const [sendEmail, setSendEmail] = useState(true);
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const emailProblem = temporaryLicenseProblem(email);
+    const found = termsProblems(terms, new Date());
+    setEmailError(emailProblem);
+    setProblems(found);
+    if (emailProblem || Object.keys(found).length > 0) return;
+    issue.mutate({ email: email.trim(), sendEmail, ...termsInput(terms) }, { onSuccess: onIssued });
+  };
+
+  return (
+    <form
+      onSubmit={submit}
+      className="space-y-4 rounded-md border bg-muted/30 p-4"
+      noValidate
+      aria-label="Issue a license"
+    >
+      <div className="space-y-2">
+        <Label htmlFor="license-email">Email *</Label>
+        <Input
+          id="license-email"
+          type="email"
+          placeholder="customer@example.com"
+          value={email}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            setEmailError(undefined);
+          }}
+          aria-invalid={Boolean(emailError)}
+          aria-describedby={emailError ? 'license-email-error' : undefined}
+          autoComplete="off"
+        />
+        {emailError && (
+          <p id="license-email-error" className="text-sm text-destructive">
+            {emailError}
+          </p>
+        )}
+      </div>
+      <TermsFields
+        idPrefix="license"
+        terms={terms}
+        problems={problems}
+        onChange={(next) => {
+          setTerms(next);
+          setProblems({});
+        }}
+      />
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <label className="flex items-center gap-2 text-sm">
+          <input
+            type="checkbox"
+            className="size-4 accent-primary"
+            checked={sendEmail}
+            onChange={(event) => setSendEmail(event.target.checked)}
+          />
+          E-mail the setup commands to the license holder
+        </label>
+        <Button type="submit" disabled={!email.trim() || issue.isPending}>
+          {issue.isPending ? <Loader2 className="animate-spin" /> : <Ticket />}
+          Issue License
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function EditLicenseForm({ pkg, license, onDone }: { pkg: LicensedPackage; license: License; onDone: () => void }) {
+  const update = useUpdateLicense(pkg);
+  const [terms, setTerms] = useState<LicenseTermsForm>(() => termsFormOf(license));
+  const [problems, setProblems] = useState<TermsProblems>({});
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const found = termsProblems(terms, new Date());
+    setProblems(found);
+    if (Object.keys(found).length > 0) return;
+    update.mutate({ license, changes: termsInput(terms) }, { onSuccess: onDone });
+  };
+
+  return (
+    <form
+      onSubmit={submit}
+      className="space-y-4 rounded-md border border-primary/40 bg-primary/5 p-4"
+      noValidate
+      aria-label="Edit license"
+    >
+      <p className="text-sm font-semibold">
+        Edit the license of <span className="font-normal">{license.email}</span>
+      </p>
+      <TermsFields
+        idPrefix="edit-license"
+        terms={terms}
+        problems={problems}
+        onChange={(next) => {
+          setTerms(next);
+          setProblems({});
+        }}
+      />
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" onClick={onDone} disabled={update.isPending}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={update.isPending}>
+          {update.isPending && <Loader2 className="animate-spin" />}
+          Save Changes
+        </Button>
+      </div>
+    </form>
+  );
+}
+
+function TermsFields({
+  idPrefix,
+  terms,
+  problems,
+  onChange,
+}: {
+  idPrefix: string;
+  terms: LicenseTermsForm;
+  problems: TermsProblems;
+  onChange: (terms: LicenseTermsForm) => void;
+}) {
+  const set = <Key extends keyof LicenseTermsForm>(key: Key, value: LicenseTermsForm[Key]) =>
+    onChange({ ...terms, [key]: value });
+  return (
+    <>
+      <div className="grid gap-4 sm:grid-cols-2">
+        <div className="space-y-2">
+          <Label htmlFor={`${idPrefix}-expires`}>Expires on</Label>
+          <Input
+            id={`${idPrefix}-expires`}
+            type="date"
+            min={minimumExpiryDay(new Date())}
+            value={terms.expiresOn}
+            onChange={(event) => set('expiresOn', event.target.value)}
+            aria-invalid={Boolean(problems.expiresOn)}
+            aria-describedby={`${idPrefix}-expires-hint`}
+          />
+          <p
+            id={`${idPrefix}-expires-hint`}
+            className={problems.expiresOn ? 'text-sm text-destructive' : 'text-xs text-muted-foreground'}
+          >
+            {problems.expiresOn ?? 'Empty: never expires. Otherwise it ends at the end of that day.'}
+          </p>
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor={`${idPrefix}-download-limit`}>Download limit</Label>
+          <Input
+            id={`${idPrefix}-download-limit`}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={LICENSE_DOWNLOAD_LIMIT_MAX}
+            step={1}
+            placeholder="Unlimited"
+            value={terms.downloadLimit}
+            onChange={(event) => set('downloadLimit', event.target.value)}
+            aria-invalid={Boolean(problems.downloadLimit)}
+            aria-describedby={`${idPrefix}-download-limit-hint`}
+          />
+          <p
+            id={`${idPrefix}-download-limit-hint`}
+            className={problems.downloadLimit ? 'text-sm text-destructive' : 'text-xs text-muted-foreground'}
+          >
+            {problems.downloadLimit ?? 'Empty: unlimited downloads.'}
+          </p>
+        </div>
+      </div>
+      <div className="space-y-2">
+        <Label htmlFor={`${idPrefix}-end-mode`}>At expiry</Label>
+        <NativeSelect
+          id={`${idPrefix}-end-mode`}
+          value={terms.endMode}
+          onChange={(event) => set('endMode', event.target.value as GrantEndMode)}
+          aria-describedby={`${idPrefix}-end-mode-hint`}
+        >
+          {(Object.keys(endModeLabels) as GrantEndMode[]).map((mode) => (
+            <option key={mode} value={mode}>
+              {endModeLabels[mode]}
+            </option>
+          ))}
+        </NativeSelect>
+        <p id={`${idPrefix}-end-mode-hint`} className="text-xs text-muted-foreground">
+          {endModeHints[terms.endMode]}
+        </p>
+      </div>
+      <div className="space-y-2">
+        <Label htmlFor={`${idPrefix}-note`}>Note (optional)</Label>
+        <Textarea
+          id={`${idPrefix}-note`}
+          placeholder="e.g. Invoice 2026-104"
+          maxLength={LICENSE_NOTE_MAX_LENGTH}
+          value={terms.note}
+          onChange={(event) => set('note', event.target.value)}
+          rows={2}
+        />
+      </div>
+    </>
+  );
+}
+
+function IssuedPanel({ issued, onDone }: { issued: IssuedLicense; onDone: () => void }) {
+  return (
+    <div className="space-y-3 rounded-md border border-green-600/40 bg-green-600/5 p-4" data-testid="issued-license">
+      <p className="flex items-center gap-2 text-sm font-semibold">
+        <CheckCircle2 className="size-4 text-green-600" aria-hidden="true" />
+        {issued.license.email} may install {issued.license.packageName}
+        {issued.outcome === 'renewed' ? ' (their existing license took the new terms)' : ''}.
+      </p>
+      <p className="text-sm text-muted-foreground">
+        {issued.emailSent
+          ? 'The repository URL, token and these commands were e-mailed to them.'
+          : 'No e-mail was sent: give them these commands yourself.'}{' '}
+        {issued.composerToken
+          ? 'The token is shown here once.'
+          : 'They already hold a token for your repository, so YOUR_TOKEN stands for it.'}
+      </p>
+      <div className="space-y-2">
+        {issued.setupCommands.map((command) => (
+          <CopyCommand key={command} command={command} />
+        ))}
+      </div>
+      <div className="flex justify-end">
+        <Button variant="outline" onClick={onDone}>
+          Issue another
+        </Button>
+      </div>
+    </div>
+  );
+}
+
+function LicenseRow({
+  license,
+  isBusy,
+  onEdit,
+  onRevoke,
+  onRestore,
+}: {
+  license: License;
+  isBusy: boolean;
+  onEdit: () => void;
+  onRevoke: () => void;
+  onRestore: () => void;
+}) {
+  const status = grantStatusLabel(license);
+  return (
+    <li className="flex flex-wrap items-start gap-x-4 gap-y-2 p-3" data-testid="package-license">
+      <div className="min-w-0 flex-1 space-y-1">
+        <div className="flex flex-wrap items-center gap-2">
+          <span className="truncate text-sm font-medium">{license.email}</span>
+          {status === 'Active' ? (
+            <Badge className="bg-green-600 text-white">Active</Badge>
+          ) : (
+            <Badge variant={status === 'Revoked' ? 'destructive' : 'secondary'}>{status}</Badge>
+          )}
+          <Badge variant="outline">{grantKindLabels[license.kind]}</Badge>
+        </div>
+        <p className="text-xs text-muted-foreground">
+          Created {formatDate(license.createdAt)} ·{' '}
+          {license.expiresAt ? `Expires ${formatDateTime(license.expiresAt)}` : 'Never expires'}
+          {license.expiresAt && license.endMode === 'updates' ? ' (updates only)' : ''} · Downloads{' '}
+          {downloadsText(license)} ·{' '}
+          {license.lastUsedAt ? `Last used ${formatDateTime(license.lastUsedAt)}` : 'Never used'}
+        </p>
+        {license.note && <p className="text-xs italic text-muted-foreground">{license.note}</p>}
+      </div>
+      <div className="flex gap-2">
+        <Button variant="outline" size="sm" onClick={onEdit} aria-label={`Edit license of ${license.email}`}>
+          <Pencil /> Edit
+        </Button>
+        {license.status === 'revoked' ? (
+          <Button variant="outline" size="sm" onClick={onRestore} disabled={isBusy}>
+            <RotateCcw /> Restore
+          </Button>
+        ) : (
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={onRevoke}
+            className="text-destructive hover:text-destructive"
+            aria-label={`Revoke license of ${license.email}`}
+          >
+            <ShieldOff /> Revoke
+          </Button>
+        )}
+      </div>
+    </li>
+  );
+}
