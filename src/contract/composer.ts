@@ -60,5 +60,19 @@ export const notifyBatchInput = z.object({
 });
 export type NotifyBatchInput = z.infer<typeof notifyBatchInput>;
 
-/** Composer's package name rule (composer.json schema), which every name we serve satisfies. */
-export const COMPOSER_PACKAGE_NAME = /^[a-z0-9](?:[_.-]?[a-z0-9]+)*\/[a-z0-9](?:(?:[_.]|-{1,2})?[a-z0-9]+)*$/;
+/**
+ * Composer's package-name rule (ValidatingArrayLoader::hasPackageNamingError, lower case): `vendor/package`, parts of
+ * letters and digits joined by one `_`, `.` or `-`, and in the package part also by `--`. Composer writes it as
+ * `[a-z0-9](?:[_.-]?[a-z0-9]++)*+`, safe only because PCRE's `++` is possessive; here every separator is required
+ * between two runs, so a name has one way to match and a hostile one fails in linear time. Test names with
+ * isComposerPackageName, which bounds the length first.
+ */
+export const COMPOSER_PACKAGE_NAME = /^[a-z0-9]+(?:[_.-][a-z0-9]+)*\/[a-z0-9]+(?:(?:[_.]|--?)[a-z0-9]+)*$/;
+
+/** Longest package name we accept: Composer sets none, real names are far shorter. */
+export const COMPOSER_PACKAGE_NAME_MAX_LENGTH = 200;
+
+/** Whether a name (from a request, a form or a composer.json) is a package name we may serve. */
+export function isComposerPackageName(name: string): boolean {
+  return name.length <= COMPOSER_PACKAGE_NAME_MAX_LENGTH && COMPOSER_PACKAGE_NAME.test(name);
+}

@@ -1,14 +1,12 @@
 import { z } from 'zod';
+import { COMPOSER_PACKAGE_NAME, COMPOSER_PACKAGE_NAME_MAX_LENGTH } from './composer.js';
 
 // Packages (spec seller-app §3, §7): a code-host repository turned into a Composer package, its versions
 // read from the repository's tags and branches by a background sync.
 
-/**
- * Composer's own package-name rule (composer/composer `ValidatingArrayLoader`): `vendor/package`, lower case,
- * parts of letters and digits joined by one `_` or `.`, or one or two `-`.
- */
-export const COMPOSER_NAME_PATTERN = /^[a-z0-9]([_.-]?[a-z0-9]+)*\/[a-z0-9](([_.]|-{1,2})?[a-z0-9]+)*$/;
-export const PACKAGE_NAME_MAX_LENGTH = 200;
+/** Composer's own package-name rule: one pattern for the form, the API and the Composer repository. */
+export const COMPOSER_NAME_PATTERN = COMPOSER_PACKAGE_NAME;
+export const PACKAGE_NAME_MAX_LENGTH = COMPOSER_PACKAGE_NAME_MAX_LENGTH;
 export const PACKAGE_DESCRIPTION_MAX_LENGTH = 1000;
 
 export const INVALID_PACKAGE_NAME_MESSAGE =
@@ -18,7 +16,8 @@ export const packageNameSchema = z
   .string()
   .trim()
   .min(1, 'Package name is required')
-  .max(PACKAGE_NAME_MAX_LENGTH)
+  // zod runs every check unless one aborts: an over-long name must not reach the pattern.
+  .max(PACKAGE_NAME_MAX_LENGTH, { abort: true })
   .regex(COMPOSER_NAME_PATTERN, INVALID_PACKAGE_NAME_MESSAGE);
 
 const descriptionSchema = z

@@ -1,8 +1,8 @@
 import type { Readable } from 'node:stream';
 import {
-  COMPOSER_PACKAGE_NAME,
   type ComposerVersion,
   composerPaths,
+  isComposerPackageName,
   type PackagesJson,
 } from '../../../contract/composer.js';
 import type { StoredObject } from '../../adapters/storage/object-storage.js';
@@ -117,7 +117,7 @@ export function parseMetadataFile(
   const isDev = file.endsWith('~dev.json');
   if (!isDev && !file.endsWith('.json')) return undefined;
   const packageName = `${vendor}/${file.slice(0, -(isDev ? '~dev.json' : '.json').length)}`.toLowerCase();
-  if (!COMPOSER_PACKAGE_NAME.test(packageName)) return undefined;
+  if (!isComposerPackageName(packageName)) return undefined;
   return { packageName, kind: isDev ? 'branch' : 'tag' };
 }
 
@@ -264,7 +264,7 @@ export async function openDistDownload(
 ): Promise<DistDownload> {
   const token = requireToken(request);
   const normalizedName = packageName.toLowerCase();
-  if (!COMPOSER_PACKAGE_NAME.test(normalizedName)) throw notLicensed(packageName);
+  if (!isComposerPackageName(normalizedName)) throw notLicensed(packageName);
   const tokenHash = sha256Hex(token);
   const access = await findDistAccess(
     ctx.db,
