@@ -3,6 +3,7 @@ import {
   normalizeBranch,
   normalizeVersion,
   parseStability,
+  VERSION_MAX_LENGTH,
   versionFromBranch,
   versionFromTag,
 } from './version-parser.js';
@@ -183,5 +184,56 @@ describe('versions published from git references', () => {
       version: 'dev-feature/login',
       normalizedVersion: 'dev-feature/login',
     });
+  });
+});
+
+// Tags, branches and composer.json versions are the seller's text. Composer's patterns, ported as they were, tried
+// every way of splitting a run of digits (about 2.3 times longer per extra digit: 25 digits took seconds, 50 would
+// take days); each of these is now answered at once.
+describe('hostile tags and versions', () => {
+  const digits = (count: number) => '1'.repeat(count);
+
+  it.each([
+    ['a 50-digit stability number and a refused character', `1.0.0-beta${digits(50)}!`],
+    ['a 50-digit patch number and a refused character', `1.0.0-p${digits(50)}!`],
+    ['a 50-digit number after a date and a refused character', `2010-01-02-alpha${digits(50)}!`],
+    ['25 digits and a refused character', `${digits(25)}!`],
+    ['50 digits and a refused character', `${digits(50)}!`],
+    ['dotted digits and a refused character', `v${'1.'.repeat(60)}1!`],
+    ['dashed digits and a refused character', `1.0-${'1-'.repeat(55)}x`],
+    ['a run of dashes', '-'.repeat(120)],
+    ['a run of dashes ending in dev', `${'-'.repeat(120)}dev`],
+    ['date separators and a refused character', `2010${'-01'.repeat(40)}!`],
+  ])('skips a tag of %s', (_shape, tag) => {
+    expect(tag.length).toBeLessThanOrEqual(VERSION_MAX_LENGTH);
+    expect(versionFromTag(tag)).toBeUndefined();
+  });
+
+  it('still publishes a long stability number within the length bound', () => {
+    expect(versionFromTag(`v1.0.0-beta${digits(100)}`)).toEqual({
+      version: `v1.0.0-beta${digits(100)}`,
+      normalizedVersion: `1.0.0.0-beta${digits(100)}`,
+    });
+  });
+
+  it('refuses a version longer than the bound, however well formed', () => {
+    const version = `1.0.0-beta${digits(VERSION_MAX_LENGTH)}`;
+    expect(() => normalizeVersion(version)).toThrow(/Invalid version string/);
+    expect(versionFromTag(version)).toBeUndefined();
+  });
+
+  it.each([
+    ['a stability number of 100,000 digits', `1.0.0-beta${digits(100_000)}!`],
+    ['100,000 plus signs and a line break', `${'+'.repeat(100_000)}\n`],
+    ['100,000 hashes and a line break', `${'#'.repeat(100_000)}\n##`],
+    ['a stability word before every digit', `${'a1'.repeat(50_000)}!`],
+  ])('reads the stability of %s at once', (_shape, version) => {
+    expect(parseStability(version)).toBe('stable');
+  });
+
+  it('names a branch of 100,000 dotted digits dev-{name} at once', () => {
+    const branch = `${'1.'.repeat(50_000)}x`;
+    expect(normalizeBranch(branch)).toBe(`dev-${branch}`);
+    expect(versionFromBranch(branch).version).toBe(`dev-${branch}`);
   });
 });

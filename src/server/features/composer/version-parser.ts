@@ -3,18 +3,35 @@
 
 export type Stability = 'stable' | 'RC' | 'beta' | 'alpha' | 'dev';
 
-const MODIFIER = '[._-]?(?:(stable|beta|b|RC|alpha|a|patch|pl|p)((?:[.-]?\\d+)*)?)?([.-]?dev)?';
+// Composer's patterns rely on PCRE's backtrack limit and possessive quantifiers; V8 has neither, and tags and
+// composer.json versions are the seller's text. So each pattern below accepts Composer's language with at most
+// one way to match a given string (checked by src/server/lib/regex-safety.test.ts), and input is bounded first.
+
+/**
+ * Longest version string we parse. Real tags are short (`v2.13.0-beta.4`, `2024.01.15.1`: under 30 characters);
+ * 128 leaves room for long build metadata and keeps a seller's hostile tag from costing more than microseconds.
+ */
+export const VERSION_MAX_LENGTH = 128;
+
+// Composer writes the stability number as `((?:[.-]?\d+)*+)`: possessive, so a run of digits is read once.
+// `(?:[.-]?\d)*` is the same language with exactly one way to read it.
+const MODIFIER = '[._-]?(?:(stable|beta|b|RC|alpha|a|patch|pl|p)((?:[.-]?\\d)*))?([.-]?dev)?';
 const STABILITIES = 'stable|RC|beta|alpha|dev';
 
 const aliasPattern = /^([^,\s]+) +as +([^,\s]+)$/;
 const stabilityFlagPattern = new RegExp(`@(?:${STABILITIES})$`, 'i');
 const buildMetadataPattern = /^([^,\s+]+)\+\S+$/;
 const classicalPattern = new RegExp(`^v?(\\d{1,5})(\\.\\d+)?(\\.\\d+)?(\\.\\d+)?${MODIFIER}$`, 'i');
-// Date and date-time versions, with at most two numeric parts after the date (CalVer).
-const datePattern = new RegExp(`^v?(\\d{4}(?:[.:-]?\\d{2}){1,6}(?:[.:-]?\\d{1,3}){0,2})${MODIFIER}$`, 'i');
+// Date and date-time versions (CalVer) in two steps: where the date ends is fixed by the modifier that follows it
+// (a date holds no letters), then the date alone is checked against Composer's date rule, at most two numeric
+// parts after the date: `\d{4}(?:[.:-]?\d{2}){1,6}(?:[.:-]?\d{1,3}){0,2}`, which reads at most 30 characters.
+const datePattern = new RegExp(`^v?(\\d[\\d.:-]*?)${MODIFIER}$`, 'i');
+const dateRulePattern = /^\d{4}(?:[.:-]?\d{2}){1,6}(?:[.:-]?\d{1,3}){0,2}$/;
 const devSuffixPattern = /^(.*?)[.-]?dev$/i;
 const numericBranchPattern = /^v?(\d+)(\.(?:\d+|[xX*]))?(\.(?:\d+|[xX*]))?(\.(?:\d+|[xX*]))?$/i;
-const stabilityModifierPattern = new RegExp(`${MODIFIER}(?:\\+.*)?$`, 'i');
+const stabilityModifierPattern = new RegExp(`${MODIFIER}$`, 'i');
+/** What JavaScript's `.` stops at: the ported `#.+$` and `\+.*$` only ever matched on a version's last line. */
+const LINE_TERMINATORS = ['\n', '\r', '\u2028', '\u2029'];
 
 export class InvalidVersionError extends Error {}
 
@@ -38,6 +55,7 @@ function expandStability(stability: string): string {
 export function normalizeVersion(input: string): string {
   let version = input.trim();
   const original = version;
+  if (version.length > VERSION_MAX_LENGTH) throw new InvalidVersionError(`Invalid version string "${original}"`);
 
   const alias = aliasPattern.exec(version);
   if (alias) version = alias[1]!;
@@ -60,6 +78,7 @@ export function normalizeVersion(input: string): string {
     modifierIndex = 5;
   } else {
     matches = datePattern.exec(version);
+    if (matches && !dateRulePattern.test(matches[1]!)) matches = null;
     if (matches) {
       version = matches[1]!.replace(/\D/g, '.');
       modifierIndex = 2;
@@ -101,11 +120,30 @@ export function normalizeBranch(input: string): string {
   return `dev-${name}`;
 }
 
+function lastLine(text: string): string {
+  return text.slice(Math.max(...LINE_TERMINATORS.map((terminator) => text.lastIndexOf(terminator))) + 1);
+}
+
+/** Composer's `preg_replace('{#.+$}', '')`: from the last line's first `#`, when something follows it. */
+function withoutReference(version: string): string {
+  const hash = version.indexOf('#', version.length - lastLine(version).length);
+  return hash !== -1 && hash < version.length - 1 ? version.slice(0, hash) : version;
+}
+
+/**
+ * What Composer's `{modifier}(?:\+.*)?$` reads its modifier from: the modifier holds no `+` and no line break, so
+ * the match lies on the last line and ends at its first `+`.
+ */
+function withoutBuildMetadata(line: string): string {
+  const plus = line.indexOf('+');
+  return plus === -1 ? line : line.slice(0, plus);
+}
+
 /** The stability of a version string, as `VersionParser::parseStability`. */
 export function parseStability(input: string): Stability {
-  const version = input.replace(/#.+$/, '');
+  const version = withoutReference(input);
   if (version.startsWith('dev-') || version.endsWith('-dev')) return 'dev';
-  const match = stabilityModifierPattern.exec(version.toLowerCase());
+  const match = stabilityModifierPattern.exec(withoutBuildMetadata(lastLine(version.toLowerCase())));
   if (match?.[3]) return 'dev';
   switch (match?.[1]) {
     case 'beta':
