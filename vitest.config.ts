@@ -1,8 +1,17 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import SkipGuardReporter from './test/support/skip-guard-reporter.js';
 
 const serverSuite = 'src/**/*.int.test.ts';
+// Adapter tests drive the real edges: they spawn git, serve HTTP and write files, so they get a tier whose
+// timeouts fit a busy machine; the unit tier keeps Vitest's tight default for pure logic.
+const adapterSuite = 'src/server/adapters/**/*.test.ts';
 const withPostgres = Boolean(process.env.TEST_DATABASE_URL);
+// Migrates one template database per run and kind; every test app starts from a copy of it.
+const databaseTemplate = './test/support/global-setup.ts';
+
+/** Tests allowed to skip in CI, as `file > describe > test`, each with its reason. Keep it empty. */
+const allowedSkips: string[] = [];
 
 export default defineConfig({
   resolve: {
@@ -12,13 +21,24 @@ export default defineConfig({
     },
   },
   test: {
+    reporters: ['default', new SkipGuardReporter({ forbidSkips: Boolean(process.env.CI), allowed: allowedSkips })],
     projects: [
       {
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
+          exclude: [serverSuite, adapterSuite, 'node_modules/**'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'adapters',
+          include: [adapterSuite],
           exclude: [serverSuite, 'node_modules/**'],
           environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
         },
       },
       {
@@ -26,8 +46,9 @@ export default defineConfig({
           name: 'server-pglite',
           include: [serverSuite],
           env: { PACKGATE_TEST_DB: 'pglite' },
+          globalSetup: [databaseTemplate],
           testTimeout: 30_000,
-          hookTimeout: 60_000,
+          hookTimeout: 120_000,
         },
       },
       ...(withPostgres
@@ -37,8 +58,9 @@ export default defineConfig({
                 name: 'server-postgres',
                 include: [serverSuite],
                 env: { PACKGATE_TEST_DB: 'postgres' },
+                globalSetup: [databaseTemplate],
                 testTimeout: 30_000,
-                hookTimeout: 60_000,
+                hookTimeout: 120_000,
               },
             },
           ]
@@ -47,6 +69,7 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts', 'test/composer/**/*.test.ts'],
+          globalSetup: [databaseTemplate],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           fileParallelism: false,

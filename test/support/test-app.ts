@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { inject } from 'vitest';
 import { type BuiltApp, buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import type { DatabaseTarget } from '../../src/server/db/client.js';
 import type { Clock } from '../../src/server/lib/clock.js';
+import { createDatabaseFromTemplate, loadPgliteTemplate } from './database-template.js';
+import './global-setup.js'; // the types of what the global setup provides
 
 /** A clock the test moves by hand. */
 export class TestClock implements Clock {
@@ -29,25 +31,21 @@ export function testDatabaseKind(): 'pglite' | 'postgres' {
   return process.env.PACKGATE_TEST_DB === 'postgres' ? 'postgres' : 'pglite';
 }
 
-async function createFreshPostgresDatabase(): Promise<{ target: DatabaseTarget; drop(): Promise<void> }> {
+/** A fresh database for one app: a copy of the run's migrated template when the global setup made one. */
+async function freshDatabase(): Promise<{ target: DatabaseTarget; drop(): Promise<void> }> {
+  if (testDatabaseKind() === 'pglite') {
+    const template = inject('pgliteTemplate');
+    if (!template) return { target: { kind: 'pglite' }, drop: async () => {} };
+    return {
+      target: { kind: 'pglite', loadDataDir: await loadPgliteTemplate(template), migrated: true },
+      drop: async () => {},
+    };
+  }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('PACKGATE_TEST_DB=postgres needs TEST_DATABASE_URL');
-  const name = `packgate_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    target: { kind: 'postgres', url: url.toString() },
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
+  const template = inject('postgresTemplate');
+  const database = await createDatabaseFromTemplate(adminUrl, template ?? 'template1');
+  return { target: { kind: 'postgres', url: database.url, migrated: Boolean(template) }, drop: database.drop };
 }
 
 /** Starts the real app on a free port with a fresh database and data folder. */
@@ -56,7 +54,7 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'packgate-test-'));
   const clock = options.clock ?? new TestClock();
-  const fresh = testDatabaseKind() === 'postgres' ? await createFreshPostgresDatabase() : undefined;
+  const fresh = await freshDatabase();
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -69,7 +67,7 @@ export async function startTestApp(
   const built = await buildApp({
     config,
     clock,
-    database: fresh?.target ?? { kind: 'pglite' },
+    database: fresh.target,
     logger: false,
   });
   const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
@@ -84,7 +82,7 @@ export async function startTestApp(
     clock,
     async close() {
       await built.close();
-      await fresh?.drop();
+      await fresh.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

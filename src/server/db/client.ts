@@ -23,19 +23,27 @@ export type DatabaseHandle = {
 
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-export type DatabaseTarget = { kind: 'postgres'; url: string } | { kind: 'pglite'; dataDir?: string };
+/**
+ * Where the data lives. `migrated` says the database is a copy of an already migrated template (the test
+ * suite migrates one per run), so opening it skips the migrator. A PGlite target may start in memory from a
+ * `dumpDataDir()` tarball (`loadDataDir`).
+ */
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string; migrated?: boolean }
+  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob; migrated?: boolean };
 
 /** Opens the database, applies pending migrations and returns a handle that closes it cleanly. */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
-  if (target.kind === 'postgres') return openPostgres(target.url);
-  return openPglite(target.dataDir);
+  if (target.kind === 'postgres') return openPostgres(target.url, target.migrated ?? false);
+  return openPglite(target.dataDir, target.loadDataDir, target.migrated ?? false);
 }
 
-async function openPostgres(url: string): Promise<DatabaseHandle> {
+async function openPostgres(url: string, migrated: boolean): Promise<DatabaseHandle> {
   const pool = new pg.Pool({ connectionString: url, max: 20 });
   // An idle connection the server drops (restart, failover) must not crash the process: the pool replaces it.
   pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
   const db = drizzleNodePostgres(pool, { schema });
+  if (migrated) return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
   // Several processes may start together: one migrates at a time.
   const client = await pool.connect();
   try {
@@ -48,17 +56,21 @@ async function openPostgres(url: string): Promise<DatabaseHandle> {
   return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
 }
 
-async function openPglite(dataDir?: string): Promise<DatabaseHandle> {
+async function openPglite(
+  dataDir: string | undefined,
+  loadDataDir: Blob | undefined,
+  migrated: boolean,
+): Promise<DatabaseHandle> {
   let releaseLock = () => {};
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
     releaseLock = acquireLock(path.join(dataDir, '..', `${path.basename(dataDir)}.lock`));
   }
   try {
-    const client = new PGlite(dataDir);
+    const client = new PGlite({ dataDir, loadDataDir });
     await client.waitReady;
     const db = drizzlePglite(client, { schema });
-    await migratePglite(db, { migrationsFolder });
+    if (!migrated) await migratePglite(db, { migrationsFolder });
     return {
       db: db as unknown as Database,
       kind: 'pglite',
