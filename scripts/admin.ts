@@ -9,6 +9,7 @@ import path from 'node:path';
 import { z } from 'zod';
 import { ConfigError, loadConfig } from '../src/server/config.js';
 import { type DatabaseHandle, type DatabaseTarget, openDatabase } from '../src/server/db/client.js';
+import { loadEnvFileIfPresent } from '../src/server/env-file.js';
 import { createOrPromoteAdmin, listAdmins } from '../src/server/features/users/users.service.js';
 import { systemClock } from '../src/server/lib/clock.js';
 
@@ -32,6 +33,7 @@ async function main(argv: string[]): Promise<number> {
     email = parsed.data;
   }
 
+  loadEnvFileIfPresent();
   const config = loadConfig();
   const target: DatabaseTarget = config.databaseUrl
     ? { kind: 'postgres', url: config.databaseUrl }

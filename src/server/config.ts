@@ -114,7 +114,11 @@ const envSchema = z.object({
     .default(7 * 24 * 60),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().int().positive().default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(20),
 });
+
+/** Every environment variable the server reads (.env.example and the README list the same). */
+export const SETTING_NAMES = Object.keys(envSchema.shape);
 
 export type Config = {
   port: number;
@@ -141,6 +145,8 @@ export type Config = {
   trustProxy: TrustProxy;
   session: { idleMs: number; absoluteMs: number };
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
+  /** On SIGTERM/SIGINT, how long in-flight work may take before the process exits anyway. */
+  shutdownTimeoutMs: number;
 };
 
 export type StripeKeyPair = { secretKey: string; webhookSecret: string };
@@ -239,6 +245,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       absoluteMs: settings.SESSION_ABSOLUTE_DAYS * 86_400_000,
     },
     logLevel: settings.LOG_LEVEL,
+    shutdownTimeoutMs: settings.SHUTDOWN_TIMEOUT_SECONDS * 1000,
   };
 }
 

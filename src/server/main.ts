@@ -1,9 +1,12 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { loadEnvFileIfPresent } from './env-file.js';
+import { createShutdownHandler } from './shutdown.js';
 
 async function main(): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
+    loadEnvFileIfPresent();
     config = loadConfig();
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -13,13 +16,14 @@ async function main(): Promise<void> {
     throw error;
   }
   const { app, close } = await buildApp({ config });
-  const shutdown = async (signal: string) => {
-    app.log.info({ signal }, 'shutting down');
-    await close();
-    process.exit(0);
-  };
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  const shutdown = createShutdownHandler({
+    close,
+    deadlineMs: config.shutdownTimeoutMs,
+    log: app.log,
+    exit: (code) => process.exit(code),
+  });
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
 
   await app.listen({ port: config.port, host: config.host });
   const database = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}/pglite`;
