@@ -47,6 +47,8 @@ export type BuildAppOptions = {
   /** Overrides the database chosen from config (tests use a fresh one each). */
   database?: DatabaseTarget;
   logger?: boolean | object;
+  /** Where the default logger writes (tests capture its lines); stdout when absent. */
+  logStream?: { write(line: string): void };
 };
 
 export type BuiltApp = { app: FastifyInstance; ctx: AppContext; close(): Promise<void> };
@@ -66,6 +68,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   const app = Fastify({
     logger: options.logger ?? {
       level: config.logLevel,
+      ...(options.logStream ? { stream: options.logStream } : {}),
       serializers: {
         req: (request) => ({
           method: request.method,

@@ -50,7 +50,13 @@ async function freshDatabase(): Promise<{ target: DatabaseTarget; drop(): Promis
 
 /** Starts the real app on a free port with a fresh database and data folder. */
 export async function startTestApp(
-  options: { env?: Record<string, string>; clock?: TestClock; redis?: boolean } = {},
+  options: {
+    env?: Record<string, string>;
+    clock?: TestClock;
+    redis?: boolean;
+    /** Receives the app's log lines, written by its own logger at level info; no log by default. */
+    logStream?: { write(line: string): void };
+  } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'packgate-test-'));
   const clock = options.clock ?? new TestClock();
@@ -59,7 +65,7 @@ export async function startTestApp(
     PORT: '0',
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
+    LOG_LEVEL: options.logStream ? 'info' : 'silent',
     SECRET_KEY: randomBytes(32).toString('hex'),
     ...(options.redis && process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
     ...options.env,
@@ -68,7 +74,7 @@ export async function startTestApp(
     config,
     clock,
     database: fresh.target,
-    logger: false,
+    ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
   });
   const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
   const port = Number(new URL(address).port);

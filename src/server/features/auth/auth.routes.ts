@@ -80,7 +80,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
       return {
         success: true as const,
         message: issued.message,
-        ...(ctx.config.enableDebugRoutes ? { token: issued.token } : {}),
+        ...(ctx.config.enableDebugRoutes && issued.token ? { token: issued.token } : {}),
       };
     },
   );

@@ -1,4 +1,4 @@
-import { and, count, eq, gt, isNull, min, sql } from 'drizzle-orm';
+import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import { MAGIC_LINK_VALIDITY_MINUTES } from '../../../contract/auth.js';
 import type { AppContext } from '../../context.js';
 import { magicLinks } from '../../db/schema/index.js';
@@ -16,32 +16,32 @@ export type MagicLinkPurpose = (typeof magicLinks.$inferSelect)['purpose'];
 
 const VALIDITY_MS = MAGIC_LINK_VALIDITY_MINUTES * 60_000;
 
-/** At most this many links are e-mailed to one address per window (the per-IP limit sits on the route). */
+/**
+ * At most this many links are e-mailed to one address per window (the per-IP limit sits on the route). Beyond it
+ * a request is answered as usual but sends nothing: refusing it would let anyone lock the owner out by asking
+ * for links in their name, and the owner already holds a link that works, since links outlive the window.
+ */
 export const LINKS_PER_ADDRESS = 5;
 export const LINK_WINDOW_MS = 15 * 60_000;
 
-export type IssuedMagicLink = { message: string; token: string };
+/** token: the link e-mailed by this request; none when nothing was sent (unknown address, or throttled). */
+export type IssuedMagicLink = { message: string; token?: string };
 
 /**
- * Admin sign-in (spec admin §2, §8): only pre-created admin accounts get a link; the answers for an unknown
- * or a non-admin address are the spec's, so the login page can tell the two apart.
+ * Admin sign-in (spec admin §2, §8): only pre-created admin accounts get a link. Whatever the address (unknown,
+ * a seller's, an admin's) the answer is the same, so that nobody can find out who the admins are by asking.
  */
 export async function issueAdminMagicLink(ctx: AppContext, emailInput: string): Promise<IssuedMagicLink> {
   const email = normalizeEmail(emailInput);
+  const answer = {
+    message: `If ${email} belongs to an admin account, a magic link is on its way. It expires in ${MAGIC_LINK_VALIDITY_MINUTES} minutes.`,
+  };
   const user = await findUserByEmail(ctx, email);
-  if (!user) {
-    throw new AppError(
-      'NOT_FOUND',
-      `No admin account exists for ${email}. Please contact the system administrator to create your admin account first.`,
-      { title: 'Admin Account Not Found' },
-    );
-  }
-  if (user.userType !== 'admin') {
-    throw new AppError('FORBIDDEN', 'This email is not registered as an admin account.');
-  }
+  if (user?.userType !== 'admin') return answer;
   const token = await createLink(ctx, email, 'admin');
+  if (!token) return answer;
   const link = `${ctx.config.publicUrl}/admin/login?token=${encodeURIComponent(token)}`;
-  await sendLinkMail(ctx, {
+  const isSent = await trySendLinkMail(ctx, {
     to: email,
     subject: 'Your Packgate admin sign-in link',
     text: [
@@ -57,7 +57,8 @@ export async function issueAdminMagicLink(ctx: AppContext, emailInput: string): 
     ].join('\n'),
     link,
   });
-  return { message: `Magic link sent to ${email}. It expires in ${MAGIC_LINK_VALIDITY_MINUTES} minutes.`, token };
+  // A failure is logged but not told: an error only an admin address can cause would name it as one.
+  return isSent ? { ...answer, token } : answer;
 }
 
 /**
@@ -76,9 +77,13 @@ export async function issueSellerMagicLink(
     });
   }
   const email = normalizeEmail(emailInput);
+  const answer = {
+    message: `We sent a sign-in link to ${email}. It expires in ${MAGIC_LINK_VALIDITY_MINUTES} minutes.`,
+  };
   const token = await createLink(ctx, email, 'seller', tier);
+  if (!token) return answer;
   const link = `${ctx.config.publicUrl}/api/auth/magic-link/callback?token=${encodeURIComponent(token)}`;
-  await sendLinkMail(ctx, {
+  const isSent = await trySendLinkMail(ctx, {
     to: email,
     subject: 'Your Packgate sign-in link',
     text: [
@@ -91,10 +96,11 @@ export async function issueSellerMagicLink(
     ].join('\n'),
     link,
   });
-  return {
-    message: `We sent a sign-in link to ${email}. It expires in ${MAGIC_LINK_VALIDITY_MINUTES} minutes.`,
-    token,
-  };
+  // Every address gets a link here, so a failed send reveals nothing and the seller should know to retry.
+  if (!isSent) {
+    throw new AppError('UNAVAILABLE', 'The sign-in e-mail could not be sent. Please try again in a few minutes.');
+  }
+  return { ...answer, token };
 }
 
 export type ConsumeFailure = 'invalid' | 'expired' | 'used';
@@ -173,13 +179,14 @@ async function whyUnusable(ctx: AppContext, tokenHash: string, purpose: MagicLin
   return 'expired';
 }
 
+/** Stores a new link and returns its token; undefined when the address has had its links for this window. */
 async function createLink(
   ctx: AppContext,
   email: string,
   purpose: MagicLinkPurpose,
   selectedTier?: string,
-): Promise<string> {
-  await ensureAddressNotFlooded(ctx, email);
+): Promise<string | undefined> {
+  if (await isAddressThrottled(ctx, email)) return undefined;
   const token = generateToken('pgml');
   const now = ctx.clock.now();
   await ctx.db.insert(magicLinks).values({
@@ -194,27 +201,25 @@ async function createLink(
 }
 
 // Counted in the database rather than in memory so the limit holds across processes and restarts.
-async function ensureAddressNotFlooded(ctx: AppContext, email: string): Promise<void> {
-  const now = ctx.clock.now();
-  const windowStart = new Date(now.getTime() - LINK_WINDOW_MS);
+async function isAddressThrottled(ctx: AppContext, email: string): Promise<boolean> {
+  const windowStart = new Date(ctx.clock.now().getTime() - LINK_WINDOW_MS);
   const [recent] = await ctx.db
-    .select({ sent: count(), oldest: min(magicLinks.createdAt) })
+    .select({ sent: count() })
     .from(magicLinks)
     .where(and(sql`lower(${magicLinks.email}) = ${email}`, gt(magicLinks.createdAt, windowStart)));
-  if (!recent || recent.sent < LINKS_PER_ADDRESS) return;
-  const oldest = recent.oldest ? new Date(recent.oldest) : now;
-  const retryAfterSeconds = Math.max(1, Math.ceil((oldest.getTime() + LINK_WINDOW_MS - now.getTime()) / 1000));
-  throw new AppError('RATE_LIMITED', 'Too many magic links were requested for this e-mail address.', {
-    suggestion: `Please wait ${Math.ceil(retryAfterSeconds / 60)} minutes before requesting another one.`,
-    headers: { 'retry-after': String(retryAfterSeconds) },
-  });
+  return (recent?.sent ?? 0) >= LINKS_PER_ADDRESS;
 }
 
-async function sendLinkMail(ctx: AppContext, mail: { to: string; subject: string; text: string; link: string }) {
+/** Whether the mail went out; a failure is logged (without the link). */
+async function trySendLinkMail(
+  ctx: AppContext,
+  mail: { to: string; subject: string; text: string; link: string },
+): Promise<boolean> {
   try {
     await ctx.mailer.send({ to: mail.to, subject: mail.subject, text: mail.text, links: [mail.link] });
+    return true;
   } catch (error) {
     ctx.log.error({ err: error, to: mail.to }, 'magic link e-mail could not be sent');
-    throw new AppError('UNAVAILABLE', 'The sign-in e-mail could not be sent. Please try again in a few minutes.');
+    return false;
   }
 }
