@@ -20,7 +20,10 @@ export const brandSettings = pgTable(
     brandTextColor: text('brand_text_color'),
     brandSecondaryTextColor: text('brand_secondary_text_color'),
     brandHeaderColor: text('brand_header_color'),
-    /** Custom Composer host, e.g. composer.acme.com (a CNAME to COMPOSER_DOMAIN). */
+    /**
+     * Custom Composer host, e.g. composer.acme.com (a CNAME to {slug}.COMPOSER_DOMAIN). Until verified it is only a
+     * claim: several sellers may claim one name, and the first to verify it gets it.
+     */
     brandDomain: text('brand_domain'),
     brandDomainVerifiedAt: timestamp('brand_domain_verified_at', { withTimezone: true }),
     supportEmail: text('support_email'),
@@ -29,5 +32,10 @@ export const brandSettings = pgTable(
     emailReplyTo: text('email_reply_to'),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (table) => [uniqueIndex('brand_settings_domain_unique').on(sql`lower(${table.brandDomain})`)],
+  (table) => [
+    // Only a verified domain is reserved: an unverified claim must not keep the real owner out.
+    uniqueIndex('brand_settings_verified_domain_unique')
+      .on(sql`lower(${table.brandDomain})`)
+      .where(sql`${table.brandDomainVerifiedAt} is not null`),
+  ],
 );

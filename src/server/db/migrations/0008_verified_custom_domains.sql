@@ -1,0 +1,2 @@
+DROP INDEX "brand_settings_domain_unique";--> statement-breakpoint
+CREATE UNIQUE INDEX "brand_settings_verified_domain_unique" ON "brand_settings" USING btree (lower("brand_domain")) WHERE "brand_settings"."brand_domain_verified_at" is not null;
