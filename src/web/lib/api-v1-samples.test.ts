@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { API_ENDPOINTS, API_SECTIONS, curlSample, javascriptSample, phpSample, phpValue } from './api-samples';
+import { API_ENDPOINTS, API_SECTIONS, curlSample, javascriptSample, phpSample, phpValue } from './api-v1-samples';
 
 const endpoint = (id: string) => API_ENDPOINTS.find((candidate) => candidate.id === id)!;
 const values = { baseUrl: 'https://packgate.example.com/', token: 'pga_secret', packageId: 'p 1' };

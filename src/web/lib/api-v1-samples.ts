@@ -57,6 +57,57 @@ export const API_ENDPOINTS: ApiEndpoint[] = [
     permission: 'packages:read',
   },
   {
+    id: 'create-purchase-link',
+    section: 'packages',
+    method: 'POST',
+    path: '/api/v1/packages/{packageId}/purchase-links',
+    title: 'Create purchase links',
+    description:
+      'A purchase page, a direct checkout link and an embed code for a customer e-mail and pricing tier. Until the package has prices its pricing fields are null and pricingTiers is empty.',
+    permission: 'packages:read',
+    body: {
+      customerEmail: 'customer@example.com',
+      successUrl: 'https://shop.example.com/thanks',
+      cancelUrl: 'https://shop.example.com/cart',
+    },
+    idempotencyKey: 'checkout-1042',
+  },
+  {
+    id: 'create-package',
+    section: 'packages',
+    method: 'POST',
+    path: '/api/v1/packages',
+    title: 'Create a package',
+    description:
+      'Turns one of your code-host repositories (its id as the Add Package dialog lists it) into a package; tags become versions in the background.',
+    permission: 'packages:write',
+    body: {
+      githubRepoId: '{repositoryId}',
+      packageName: 'acme/widget',
+      description: 'Widgets for PHP',
+    },
+    idempotencyKey: 'new-package-widget',
+  },
+  {
+    id: 'update-package',
+    section: 'packages',
+    method: 'PATCH',
+    path: '/api/v1/packages/{packageId}',
+    title: 'Update a package',
+    description: 'Changes the name, description or whether it is active; fields you leave out keep their value.',
+    permission: 'packages:write',
+    body: { description: 'Widgets for PHP 8.3 and newer' },
+  },
+  {
+    id: 'delete-package',
+    section: 'packages',
+    method: 'DELETE',
+    path: '/api/v1/packages/{packageId}',
+    title: 'Delete a package',
+    description: 'Removes the package and every license to it. This cannot be undone.',
+    permission: 'packages:write',
+  },
+  {
     id: 'list-customers',
     section: 'customers',
     method: 'GET',
@@ -65,6 +116,18 @@ export const API_ENDPOINTS: ApiEndpoint[] = [
     description:
       'License holders by e-mail, with each package they hold (status, granted, expires, last used), their number of active packages, first purchase and last activity.',
     permission: 'customers:read',
+  },
+  {
+    id: 'regenerate-customer-token',
+    section: 'customers',
+    method: 'POST',
+    path: '/api/v1/customers/regenerate-token',
+    title: "Regenerate a customer's token",
+    description:
+      'Issues a new Composer token for the holder and stops the old one at once. The answer carries the new token (shown once) and the setup commands; sendEmail: false skips the e-mail.',
+    permission: 'customers:write',
+    body: { email: 'customer@example.com', sendEmail: false },
+    idempotencyKey: 'rotate-customer-2026-03',
   },
   {
     id: 'list-licenses',
@@ -124,6 +187,16 @@ export const API_ENDPOINTS: ApiEndpoint[] = [
     permission: 'analytics:read',
   },
   {
+    id: 'list-audit-events',
+    section: 'analytics',
+    method: 'GET',
+    path: '/api/v1/audit-events',
+    title: 'List audit events',
+    description:
+      'Who changed what and when: token creation and deletion and every license change, newest first, with the token id masked. Page with limit and before.',
+    permission: 'analytics:read',
+  },
+  {
     id: 'list-tokens',
     section: 'tokens',
     method: 'GET',
@@ -131,6 +204,26 @@ export const API_ENDPOINTS: ApiEndpoint[] = [
     title: 'List API tokens',
     description: 'Your API tokens with their permissions, expiry and last use; never the secret.',
     permission: 'tokens:read',
+  },
+  {
+    id: 'create-token',
+    section: 'tokens',
+    method: 'POST',
+    path: '/api/v1/tokens',
+    title: 'Create an API token',
+    description: 'A new token with the permissions given; its secret is in the answer, once.',
+    permission: 'tokens:write',
+    body: { name: 'Nightly sync', permissions: ['customers:read'], expiresAt: null },
+    idempotencyKey: 'rotate-nightly-sync',
+  },
+  {
+    id: 'delete-token',
+    section: 'tokens',
+    method: 'DELETE',
+    path: '/api/v1/tokens/{tokenId}',
+    title: 'Delete an API token',
+    description: 'Deletion is permanent: the token is refused from its next request.',
+    permission: 'tokens:write',
   },
 ];
 
@@ -140,6 +233,7 @@ export const SAMPLE_PLACEHOLDERS: Record<string, string> = {
   packageId: 'PACKAGE_ID',
   licenseId: 'LICENSE_ID',
   tokenId: 'TOKEN_ID',
+  repositoryId: 'REPOSITORY_ID',
 };
 
 export type SampleValues = { baseUrl: string } & Partial<Record<string, string>>;
@@ -164,7 +258,7 @@ function fillBody(value: JsonValue, values: SampleValues): JsonValue {
 }
 
 export function sampleUrl(endpoint: ApiEndpoint, values: SampleValues): string {
-  return `${values.baseUrl.replace(/\/+$/, '')}${fillPlaceholders(endpoint.path, values)}`;
+  return `${values.baseUrl.replace(/(?<!\/)\/+$/, '')}${fillPlaceholders(endpoint.path, values)}`;
 }
 
 function sampleHeaders(endpoint: ApiEndpoint, values: SampleValues): [string, string][] {

@@ -18,9 +18,15 @@ import { API_V1_RATE_LIMIT, API_V1_VERSION } from '../../../contract/developer';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import {
+  API_ENDPOINTS,
+  API_SECTIONS,
+  type ApiEndpoint,
+  type ApiMethod,
+  type ApiSectionId,
+} from '../../lib/api-v1-samples';
 import { cn } from '../../lib/cn';
 import { usePublicConfig } from '../../lib/public-config';
-import { API_ENDPOINTS, API_SECTIONS, type ApiEndpoint, type ApiMethod, type ApiSectionId } from './api-samples';
 import { permissionLabel } from './api-token-rules';
 import { CodeBlock, CodeSample, useSampleLanguage } from './code-sample';
 

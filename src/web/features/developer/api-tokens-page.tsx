@@ -6,8 +6,8 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { errorMessage } from '../../lib/api-error';
+import { API_ENDPOINTS } from '../../lib/api-v1-samples';
 import { usePublicConfig } from '../../lib/public-config';
-import { API_ENDPOINTS } from './api-samples';
 import { useApiTokens, useDeleteApiToken } from './api-token-hooks';
 import {
   type ApiToken,

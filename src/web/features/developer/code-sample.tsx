@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { CopyButton } from '../../components/copy-button';
+import { type ApiEndpoint, SAMPLE_LANGUAGES, type SampleLanguage, type SampleValues } from '../../lib/api-v1-samples';
 import { cn } from '../../lib/cn';
-import { type ApiEndpoint, SAMPLE_LANGUAGES, type SampleLanguage, type SampleValues } from './api-samples';
 
 /** A code block with a copy button that confirms with Copied! for 2 s. */
 export function CodeBlock({ code, label, className }: { code: string; label: string; className?: string }) {

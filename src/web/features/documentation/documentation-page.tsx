@@ -15,11 +15,13 @@ import {
 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
+import { API_V1_RATE_LIMIT } from '../../../contract/developer';
 import { TEMPORARY_LICENSE_DURATIONS } from '../../../contract/licenses';
 import { setupCommandSteps, TOKEN_PLACEHOLDER } from '../../../contract/setup-commands';
 import { CopyCommand } from '../../components/copy-command';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
+import { API_ENDPOINTS, curlSample } from '../../lib/api-v1-samples';
 import {
   DNS_PROPAGATION_MAX_HOURS,
   DNS_PROPAGATION_TYPICAL,
@@ -31,6 +33,7 @@ import { useRepositoryUrl } from '../../lib/repository-url';
 import { trialDaysOf, usePricingTiers } from '../../lib/subscriptions/pricing-tiers';
 
 const EXAMPLE_PACKAGE = 'vendor/package';
+const LIST_PACKAGES = API_ENDPOINTS.find((endpoint) => endpoint.id === 'list-packages')!;
 
 const SECTIONS: { id: string; title: string; icon: LucideIcon }[] = [
   { id: 'getting-started', title: 'Getting Started', icon: Rocket },
@@ -47,14 +50,6 @@ const QUICK_LINKS: { label: string; href: string; icon: LucideIcon }[] = [
   { label: 'Dashboard', href: '/dashboard', icon: LayoutDashboard },
   { label: 'API Documentation', href: '/api-docs', icon: BookOpen },
 ];
-
-const API_ENDPOINTS = [
-  ['GET', '/api/v1/packages', 'Your packages with their pricing tiers', 'packages:read'],
-  ['GET', '/api/v1/packages/{id}', 'One package', 'packages:read'],
-  ['POST', '/api/v1/packages/{id}/purchase-links', 'A purchase link for a customer e-mail', 'packages:read'],
-  ['GET', '/api/v1/customers', 'License holders and their packages', 'customers:read'],
-  ['GET', '/api/v1/analytics', 'Sales, customers and active packages', 'analytics:read'],
-] as const;
 
 /** /documentation (spec seller-app §2): how to use the product, with this seller's real host and commands. */
 export function DocumentationPage() {
@@ -222,28 +217,29 @@ export function DocumentationPage() {
 
           <Section id="developer-api" title="Developer API" icon={Code2}>
             <p>
-              Your own systems (a store, a CRM) can read your packages, customers and sales through API v1. Create a
-              token on <Link href="/api-tokens">API Tokens</Link> with only the permissions it needs (packages:read,
-              packages:write, customers:read, customers:write, analytics:read, tokens:read, tokens:write, or * for full
-              access) and send it as a bearer token:
+              Your own systems (a store, a CRM) can run your licensing through API v1: read your packages, customers and
+              sales, add packages from your repositories, and issue, change and revoke licenses when a sale happens,
+              without anyone clicking. Create a token on <Link href="/api-tokens">API Tokens</Link> with only the
+              permissions it needs (packages:read, packages:write, customers:read, customers:write, analytics:read,
+              tokens:read, tokens:write, or * for full access) and send it as a bearer token:
             </p>
-            <CopyCommand command={`curl -H "Authorization: Bearer YOUR_API_TOKEN" ${publicUrl}/api/v1/packages`} />
+            <CopyCommand command={curlSample(LIST_PACKAGES, { baseUrl: publicUrl }).replaceAll(' \\\n  ', ' ')} />
             <div className="overflow-x-auto rounded-md border">
               <table className="w-full min-w-[36rem] text-left text-sm">
                 <thead className="bg-muted/60 text-xs text-muted-foreground">
                   <tr>
                     <th className="px-3 py-2 font-medium">Endpoint</th>
-                    <th className="px-3 py-2 font-medium">Returns</th>
+                    <th className="px-3 py-2 font-medium">Does</th>
                     <th className="px-3 py-2 font-medium">Permission</th>
                   </tr>
                 </thead>
                 <tbody className="divide-y">
-                  {API_ENDPOINTS.map(([method, path, returns, permission]) => (
-                    <tr key={`${method} ${path}`}>
+                  {API_ENDPOINTS.map(({ id, method, path, title, permission }) => (
+                    <tr key={id}>
                       <td className="px-3 py-2 font-mono text-xs text-foreground">
                         {method} {path}
                       </td>
-                      <td className="px-3 py-2">{returns}</td>
+                      <td className="px-3 py-2">{title}</td>
                       <td className="px-3 py-2 font-mono text-xs">{permission}</td>
                     </tr>
                   ))}
@@ -251,9 +247,14 @@ export function DocumentationPage() {
               </table>
             </div>
             <p>
-              Every answer has the shape <code className="font-mono">{'{ success, data, meta }'}</code>. Each token may
-              make 30 requests a minute; beyond that the API answers 429. The full reference, with examples in cURL,
-              JavaScript and PHP, is in the <Link href="/api-docs">API Documentation</Link>.
+              Every answer, errors included, has the shape{' '}
+              <code className="font-mono">{'{ success, data, meta }'}</code>. Send an Idempotency-Key with each POST,
+              such as your order id: a retry with the same key returns the first answer and never issues a second
+              license. Each token may make {API_V1_RATE_LIMIT.max} requests a minute; beyond that the API answers 429
+              with Retry-After. A license created through the API e-mails the holder the same setup commands as one
+              issued here, unless the request says not to. The guide, with examples in cURL, JavaScript and PHP, is in
+              the <Link href="/api-docs">API Documentation</Link>; every field is in the{' '}
+              <a href="/api/docs">interactive reference</a>.
             </p>
           </Section>
 
@@ -262,6 +263,11 @@ export function DocumentationPage() {
               <li>
                 <strong>Temporary licenses:</strong> give a customer access for {TEMPORARY_LICENSE_DURATIONS.join(', ')}{' '}
                 days by e-mail, with an optional note; revoke it at any time, effective on the next request.
+              </li>
+              <li>
+                <strong>Lasting licenses:</strong> for a customer who paid elsewhere, Licenses in a package’s menu
+                issues a license with no expiry or an end date, an optional download limit and a note, and lets you
+                change those terms, revoke it or restore it later. API v1 takes the same terms.
               </li>
               <li>
                 <strong>How a license ends:</strong> it can end access completely, or end updates only, so that versions

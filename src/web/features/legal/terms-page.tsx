@@ -217,9 +217,12 @@ export function TermsPage() {
       body: (
         <>
           <p>
-            Packgate offers a REST API (version v1) so that your own systems can list packages, manage license holders
-            and read analytics. API requests are authenticated with bearer tokens that you create and scope in the
-            application; each token carries only the permissions you choose, and you may revoke it at any time.
+            Packgate offers a REST API (version v1) so that your own systems can list and manage packages, issue, change
+            and revoke licenses, manage license holders and read analytics. API requests are authenticated with bearer
+            tokens that you create and scope in the application; each token carries only the permissions you choose, and
+            you may delete it at any time. Licenses issued through the API are the same licenses you issue in the
+            application and bind you in the same way; token creation and deletion and every license change made through
+            the API are recorded in an audit log that you can read.
           </p>
           <p>
             Each token may make up to 30 requests per minute; requests beyond that limit are refused with HTTP status
