@@ -47,14 +47,12 @@ function nextEvent<T>(socket: Socket, event: string, timeoutMs = 5_000): Promise
   });
 }
 
-/** Collects every event of a kind, to show that something did not arrive. */
+/** Collects every event of a kind, to show (with a later event awaited) that something did not arrive. */
 function collect(socket: Socket, event: string): unknown[] {
   const received: unknown[] = [];
   socket.on(event, (payload: unknown) => received.push(payload));
   return received;
 }
-
-const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const progress = (taskId: string): TaskProgressEvent => ({
   taskId,
@@ -99,8 +97,12 @@ describe('realtime socket', () => {
     });
     const received = collect(socket, 'task-progress');
     app.ctx.realtime.sendToUser(sellerB.user.id, 'task-progress', progress('not-for-a'));
-    await wait(200);
-    expect(received).toEqual([]);
+    // Events reach a socket in order: once a later one for its own user arrives, the first would have too.
+    expect((await authenticate(socket, sellerA.user.id)).event).toBe('authenticated');
+    const later = nextEvent(socket, 'task-progress');
+    app.ctx.realtime.sendToUser(sellerA.user.id, 'task-progress', progress('for-a'));
+    await later;
+    expect(received).toEqual([progress('for-a')]);
   });
 
   it('refuses a socket without a session cookie, or with an unknown one', async () => {
@@ -168,8 +170,10 @@ describe('realtime socket', () => {
     });
     expect(await notification).toMatchObject({ title: 'Maintenance', level: 'info' });
 
-    await wait(200);
-    expect(receivedByB).toEqual([]);
+    const laterForB = nextEvent(socketB, 'task-progress');
+    app.ctx.realtime.sendToUser(sellerB.user.id, 'task-progress', progress('task-for-b'));
+    await laterForB;
+    expect(receivedByB).toEqual([progress('task-for-b')]);
   });
 
   it('sends nothing to a socket that never authenticated', async () => {
@@ -177,8 +181,11 @@ describe('realtime socket', () => {
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
     const received = collect(socket, 'task-progress');
     app.ctx.realtime.sendToUser(sellerA.user.id, 'task-progress', progress('task-2'));
-    await wait(200);
-    expect(received).toEqual([]);
+    expect((await authenticate(socket, sellerA.user.id)).event).toBe('authenticated');
+    const later = nextEvent(socket, 'task-progress');
+    app.ctx.realtime.sendToUser(sellerA.user.id, 'task-progress', progress('task-3'));
+    await later;
+    expect(received).toEqual([progress('task-3')]);
   });
 
   it('refuses a handshake from another site’s page', async () => {
@@ -226,7 +233,10 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('realtime fan-out through Redis', (
     const arrival = nextEvent(socket, 'task-progress');
     first.ctx.realtime.sendToUser(seller.user.id, 'task-progress', progress('fan-out'));
     expect(await arrival).toEqual(progress('fan-out'));
-    await wait(200);
-    expect(receivedByOther).toEqual([]);
+    // Redis delivers one publisher's messages in order: a later event for the other user closes the window.
+    const laterForOther = nextEvent(otherSocket, 'task-progress');
+    first.ctx.realtime.sendToUser(other.user.id, 'task-progress', progress('fan-out-other'));
+    await laterForOther;
+    expect(receivedByOther).toEqual([progress('fan-out-other')]);
   });
 });
