@@ -38,6 +38,7 @@ import { AppError, errorBody, registerErrorHandling } from './http/errors.js';
 import { answerClientError, renderFrameworkError } from './http/framework-errors.js';
 import { registerHosts } from './http/hosts.js';
 import { registerInputCharacterCheck } from './http/input-characters.js';
+import { type PressureCheck, registerOverloadShedding } from './http/overload.js';
 import { registerSessions } from './http/session.js';
 import { type Clock, systemClock } from './lib/clock.js';
 
@@ -47,6 +48,8 @@ export type BuildAppOptions = {
   /** Overrides the database chosen from config (tests use a fresh one each). */
   database?: DatabaseTarget;
   logger?: boolean | object;
+  /** An extra overload verdict (tests force load shedding with it). */
+  pressureCheck?: PressureCheck;
   /** Where the default logger writes (tests capture its lines); stdout when absent. */
   logStream?: { write(line: string): void };
 };
@@ -144,6 +147,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     },
   });
   registerHosts(app, config, (hostname) => findSellerByCustomDomain(ctx, hostname));
+  await registerOverloadShedding(app, { pressureCheck: options.pressureCheck });
   registerSessions(app, ctx);
   registerCsrfProtection(app, ctx);
   registerInputCharacterCheck(app);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
-import { type BuiltApp, buildApp } from '../../src/server/app.js';
+import { type BuildAppOptions, type BuiltApp, buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import type { DatabaseTarget } from '../../src/server/db/client.js';
 import type { Clock } from '../../src/server/lib/clock.js';
@@ -56,6 +56,8 @@ export async function startTestApp(
     redis?: boolean;
     /** Receives the app's log lines, written by its own logger at level info; no log by default. */
     logStream?: { write(line: string): void };
+    /** Forces or lifts overload shedding (see src/server/http/overload.ts). */
+    pressureCheck?: BuildAppOptions['pressureCheck'];
   } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'packgate-test-'));
@@ -74,6 +76,7 @@ export async function startTestApp(
     config,
     clock,
     database: fresh.target,
+    pressureCheck: options.pressureCheck,
     ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
   });
   const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
