@@ -17,6 +17,7 @@ import type { AppContext } from './context.js';
 import { type DatabaseTarget, openDatabase } from './db/client.js';
 import { adminRoutes } from './features/admin/admin.routes.js';
 import { analyticsRoutes } from './features/analytics/analytics.routes.js';
+import { apiV1Plugin } from './features/api-v1/api-v1.plugin.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { brandingRoutes } from './features/branding/branding.routes.js';
@@ -165,6 +166,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await licenseRoutes(api, ctx);
     await lastingLicenseRoutes(api, ctx);
     await developerRoutes(api, ctx);
+    await apiV1Plugin(api, ctx);
     await analyticsRoutes(api, ctx);
     await brandingRoutes(api, ctx);
     if (config.enableDebugRoutes) await debugRoutes(api, ctx);

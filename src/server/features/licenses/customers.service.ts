@@ -66,18 +66,40 @@ export async function regenerateToken(
   sellerId: string,
   emailInput: string | undefined,
 ): Promise<RegenerateTokenResponse> {
+  const replaced = await replaceHolderToken(ctx, sellerId, emailInput, { notify: true });
+  return {
+    success: true,
+    message: `A new token was e-mailed to ${replaced.email}. The previous token no longer works.`,
+    email: replaced.email,
+    tokenIssuedAt: replaced.tokenIssuedAt.toISOString(),
+  };
+}
+
+export type ReplacedHolderToken = { email: string; token: string; tokenIssuedAt: Date };
+
+/**
+ * Gives the holder a new Composer token (the old one stops working) and, with `notify`, e-mails it with every
+ * package it installs. Answers the token: API v1 hands it to the seller's shop, which may show it itself.
+ */
+export async function replaceHolderToken(
+  ctx: AppContext,
+  sellerId: string,
+  emailInput: string | undefined,
+  options: { notify: boolean },
+): Promise<ReplacedHolderToken> {
   const email = parseHolderEmail(emailInput);
   const customer = await findCustomerByEmail(ctx.db, sellerId, email);
   if (!customer) throw new AppError('NOT_FOUND', licenseMessages.customerNotFound);
   const seller = await getLicenseSender(ctx, sellerId);
   const now = ctx.clock.now();
+  const issued = issueComposerToken();
 
   await ctx.db.transaction(async (tx) => {
-    const issued = issueComposerToken();
     await tx
       .update(customers)
       .set({ tokenHash: issued.tokenHash, tokenIssuedAt: now })
       .where(eq(customers.id, customer.id));
+    if (!options.notify) return;
     const held = await tx
       .select({ grant: grants, packageName: packages.name, isPackageActive: packages.isActive })
       .from(grants)
@@ -93,11 +115,5 @@ export async function regenerateToken(
       packageNames,
     });
   });
-
-  return {
-    success: true,
-    message: `A new token was e-mailed to ${customer.email}. The previous token no longer works.`,
-    email: customer.email,
-    tokenIssuedAt: now.toISOString(),
-  };
+  return { email: customer.email, token: issued.token, tokenIssuedAt: now };
 }

@@ -1,0 +1,50 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { AppError, toAppError } from '../../http/errors.js';
+import { apiV1Routes } from './api-v1.routes.js';
+import { authenticateApiRequest } from './api-v1-auth.js';
+import { errorEnvelope } from './envelope.js';
+import { registerIdempotency } from './idempotency.js';
+import { registerApiDocs } from './openapi.js';
+import { apiV1RateLimitHook } from './rate-limit.js';
+
+export const API_V1_PREFIX = '/api/v1';
+
+/**
+ * API v1 and its documentation: the OpenAPI document is generated from the routes registered inside the docs
+ * scope, so it describes exactly /api/v1. Inside /api/v1: rate limit, then bearer authentication and permission,
+ * then validation, then Idempotency-Key; every answer, errors included, in the envelope.
+ */
+export async function apiV1Plugin(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(async (docsScope) => {
+    await registerApiDocs(docsScope, async (scope) => {
+      await scope.register(
+        async (v1) => {
+          v1.addHook('onRequest', apiV1RateLimitHook(v1));
+          v1.addHook('onRequest', authenticateApiRequest(ctx));
+          registerIdempotency(v1, ctx);
+          v1.setErrorHandler((error, request, reply) => {
+            const appError = toAppError(error);
+            if (!appError) {
+              request.log.error({ err: error }, 'unhandled error in API v1');
+              const internal = new AppError('INTERNAL', 'A server error occurred. Please try again later.');
+              return reply.status(500).send(errorEnvelope(internal));
+            }
+            if (appError.headers) reply.headers(appError.headers);
+            return reply.status(appError.status).send(errorEnvelope(appError));
+          });
+          v1.setNotFoundHandler((request, reply) => {
+            const notFound = new AppError(
+              'NOT_FOUND',
+              `No API endpoint at ${request.method} ${request.url.split('?')[0]}`,
+              { suggestion: 'See the API reference at /api/docs.' },
+            );
+            return reply.status(404).send(errorEnvelope(notFound));
+          });
+          await apiV1Routes(v1, ctx);
+        },
+        { prefix: API_V1_PREFIX },
+      );
+    });
+  });
+}

@@ -1,0 +1,340 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  apiV1Analytics,
+  apiV1CreatedToken,
+  apiV1CreateLicenseInput,
+  apiV1CreatePackageInput,
+  apiV1CreateTokenInput,
+  apiV1Customer,
+  apiV1DeletedSchema,
+  apiV1IdParams,
+  apiV1IssuedLicense,
+  apiV1License,
+  apiV1LicenseQuery,
+  apiV1Package,
+  apiV1RegeneratedToken,
+  apiV1RegenerateTokenInput,
+  apiV1Token,
+  apiV1UpdatePackageInput,
+  auditEventQuery,
+  auditEventSchema,
+  purchaseLinksInput,
+  purchaseLinksSchema,
+} from '../../../contract/api-v1.js';
+import { updateLicenseInput } from '../../../contract/licenses.js';
+import type { AppContext } from '../../context.js';
+import * as apiTokens from '../developer/api-tokens.service.js';
+import * as lastingLicenses from '../licenses/lasting-licenses.service.js';
+import * as apiV1 from './api-v1.service.js';
+import { requireApiToken, tokenActor } from './api-v1-auth.js';
+import { listAuditEvents } from './audit.service.js';
+import { createdResponses, envelope, okResponses } from './envelope.js';
+
+// API v1 (registered under /api/v1). Each route names its permission, its tag in the OpenAPI document, and its
+// schemas; it parses, calls a service and wraps the answer in the envelope.
+
+const idempotencyHeader = z.object({
+  'idempotency-key': z
+    .string()
+    .max(255)
+    .optional()
+    .describe('Retries with the same key within 24 hours return the first answer and have no second effect.'),
+});
+
+export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const seller = (request: Parameters<typeof requireApiToken>[0]) => requireApiToken(request).sellerId;
+
+  // Packages
+  api.get(
+    '/packages',
+    {
+      config: { apiPermission: 'packages:read' },
+      schema: {
+        tags: ['Packages'],
+        summary: 'List packages',
+        description:
+          'Every package you own. Pricing fields are null and pricingTiers empty until the package has prices.',
+        response: okResponses(z.array(apiV1Package)),
+      },
+    },
+    async (request) => envelope(await apiV1.listApiPackages(ctx, seller(request))),
+  );
+
+  api.get(
+    '/packages/:id',
+    {
+      config: { apiPermission: 'packages:read' },
+      schema: {
+        tags: ['Packages'],
+        summary: 'Get a package',
+        params: apiV1IdParams,
+        response: okResponses(apiV1Package),
+      },
+    },
+    async (request) => envelope(await apiV1.getApiPackage(ctx, seller(request), request.params.id)),
+  );
+
+  api.post(
+    '/packages/:id/purchase-links',
+    {
+      config: { apiPermission: 'packages:read' },
+      schema: {
+        tags: ['Packages'],
+        summary: 'Create purchase links',
+        description: 'Links to buy the package. Answers 409 while the package has no prices.',
+        params: apiV1IdParams,
+        headers: idempotencyHeader,
+        body: purchaseLinksInput,
+        response: okResponses(purchaseLinksSchema),
+      },
+    },
+    async (request) => apiV1.createPurchaseLinks(ctx, seller(request), request.params.id, request.body),
+  );
+
+  api.post(
+    '/packages',
+    {
+      config: { apiPermission: 'packages:write' },
+      schema: {
+        tags: ['Packages'],
+        summary: 'Create a package',
+        description:
+          'Turns one of your code-host repositories (with a composer.json) into a package and starts its sync.',
+        headers: idempotencyHeader,
+        body: apiV1CreatePackageInput,
+        response: createdResponses(apiV1Package),
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(envelope(await apiV1.createApiPackage(ctx, tokenActor(request), request.body))),
+  );
+
+  api.patch(
+    '/packages/:id',
+    {
+      config: { apiPermission: 'packages:write' },
+      schema: {
+        tags: ['Packages'],
+        summary: 'Update a package',
+        params: apiV1IdParams,
+        body: apiV1UpdatePackageInput,
+        response: okResponses(apiV1Package),
+      },
+    },
+    async (request) =>
+      envelope(await apiV1.updateApiPackage(ctx, tokenActor(request), request.params.id, request.body)),
+  );
+
+  api.delete(
+    '/packages/:id',
+    {
+      config: { apiPermission: 'packages:write' },
+      schema: {
+        tags: ['Packages'],
+        summary: 'Delete a package',
+        description: 'Deletes the package, its versions and every license of it.',
+        params: apiV1IdParams,
+        response: okResponses(apiV1DeletedSchema),
+      },
+    },
+    async (request) => {
+      await apiV1.deleteApiPackage(ctx, tokenActor(request), request.params.id);
+      return envelope({ id: request.params.id, deleted: true as const });
+    },
+  );
+
+  // Customers
+  api.get(
+    '/customers',
+    {
+      config: { apiPermission: 'customers:read' },
+      schema: { tags: ['Customers'], summary: 'List customers', response: okResponses(z.array(apiV1Customer)) },
+    },
+    async (request) => envelope(await apiV1.listApiCustomers(ctx, seller(request))),
+  );
+
+  api.post(
+    '/customers/regenerate-token',
+    {
+      config: { apiPermission: 'customers:write' },
+      schema: {
+        tags: ['Customers'],
+        summary: "Regenerate a customer's Composer token",
+        description: 'The old token stops working at once. The new one is e-mailed unless sendEmail is false.',
+        headers: idempotencyHeader,
+        body: apiV1RegenerateTokenInput,
+        response: okResponses(apiV1RegeneratedToken),
+      },
+    },
+    async (request) => envelope(await apiV1.regenerateHolderToken(ctx, tokenActor(request), request.body)),
+  );
+
+  // Licenses
+  api.get(
+    '/licenses',
+    {
+      config: { apiPermission: 'customers:read' },
+      schema: {
+        tags: ['Licenses'],
+        summary: 'List licenses',
+        querystring: apiV1LicenseQuery,
+        response: okResponses(z.array(apiV1License)),
+      },
+    },
+    async (request) => envelope(await lastingLicenses.listLicenses(ctx, seller(request), request.query)),
+  );
+
+  api.post(
+    '/licenses',
+    {
+      config: { apiPermission: 'customers:write' },
+      schema: {
+        tags: ['Licenses'],
+        summary: 'Create a license',
+        description:
+          'Licenses a package to an e-mail address (a license the holder already has for the package takes the new terms). expiresAt null never expires; downloadLimit null is unlimited; endMode says what ends at expiry. The holder gets the branded e-mail unless sendEmail is false; the answer carries the repository URL, the setup commands and, for a new holder, their Composer token.',
+        headers: idempotencyHeader,
+        body: apiV1CreateLicenseInput,
+        response: createdResponses(apiV1IssuedLicense),
+      },
+    },
+    async (request, reply) => {
+      const actor = tokenActor(request);
+      const sellerUser = await apiV1.getSellerUser(ctx, actor.sellerId);
+      const { packageId, ...terms } = request.body;
+      const issued = await lastingLicenses.issueLicense(ctx, sellerUser, actor, packageId, terms);
+      return reply.status(201).send(envelope(issued));
+    },
+  );
+
+  api.get(
+    '/licenses/:id',
+    {
+      config: { apiPermission: 'customers:read' },
+      schema: {
+        tags: ['Licenses'],
+        summary: 'Get a license',
+        params: apiV1IdParams,
+        response: okResponses(apiV1License),
+      },
+    },
+    async (request) => envelope(await lastingLicenses.getLicense(ctx, seller(request), request.params.id)),
+  );
+
+  api.patch(
+    '/licenses/:id',
+    {
+      config: { apiPermission: 'customers:write' },
+      schema: {
+        tags: ['Licenses'],
+        summary: 'Update a license',
+        description:
+          "Changes any of the terms; fields left out keep their value. status 'revoked' revokes, 'active' restores.",
+        params: apiV1IdParams,
+        body: updateLicenseInput,
+        response: okResponses(apiV1License),
+      },
+    },
+    async (request) =>
+      envelope(await lastingLicenses.updateLicense(ctx, tokenActor(request), request.params.id, request.body)),
+  );
+
+  api.delete(
+    '/licenses/:id',
+    {
+      config: { apiPermission: 'customers:write' },
+      schema: {
+        tags: ['Licenses'],
+        summary: 'Revoke a license',
+        description: "The holder's next Composer request is refused. Revoking a revoked license answers it unchanged.",
+        params: apiV1IdParams,
+        response: okResponses(apiV1License),
+      },
+    },
+    async (request) => envelope(await lastingLicenses.revokeLicense(ctx, tokenActor(request), request.params.id)),
+  );
+
+  // Analytics
+  api.get(
+    '/analytics',
+    {
+      config: { apiPermission: 'analytics:read' },
+      schema: {
+        tags: ['Analytics'],
+        summary: 'Get analytics',
+        description: 'Sales figures are in cents (0 until sales exist).',
+        response: okResponses(apiV1Analytics),
+      },
+    },
+    async (request) => {
+      const { data, period } = await apiV1.getApiAnalytics(ctx, seller(request));
+      return envelope(data, { period, currency: 'usd' });
+    },
+  );
+
+  // Tokens
+  api.get(
+    '/tokens',
+    {
+      config: { apiPermission: 'tokens:read' },
+      schema: { tags: ['Tokens'], summary: 'List API tokens', response: okResponses(z.array(apiV1Token)) },
+    },
+    async (request) => envelope(await apiTokens.listApiTokens(ctx, seller(request))),
+  );
+
+  api.post(
+    '/tokens',
+    {
+      config: { apiPermission: 'tokens:write' },
+      schema: {
+        tags: ['Tokens'],
+        summary: 'Create an API token',
+        description: 'The token is in the answer once. A token can only grant permissions it holds itself.',
+        headers: idempotencyHeader,
+        body: apiV1CreateTokenInput,
+        response: createdResponses(apiV1CreatedToken),
+      },
+    },
+    async (request, reply) =>
+      reply.status(201).send(envelope(await apiTokens.createApiToken(ctx, tokenActor(request), request.body))),
+  );
+
+  api.delete(
+    '/tokens/:id',
+    {
+      config: { apiPermission: 'tokens:write' },
+      schema: {
+        tags: ['Tokens'],
+        summary: 'Delete an API token',
+        description: 'Permanent: the token is refused from its next request on.',
+        params: apiV1IdParams,
+        response: okResponses(apiV1Token),
+      },
+    },
+    async (request) => envelope(await apiTokens.deleteApiToken(ctx, tokenActor(request), request.params.id)),
+  );
+
+  api.get(
+    '/audit-events',
+    {
+      config: { apiPermission: 'tokens:read' },
+      schema: {
+        tags: ['Tokens'],
+        summary: 'List audit events',
+        description:
+          'API token creation and deletion and every license change, newest first: who (a session, or a token id masked), what, when.',
+        querystring: auditEventQuery,
+        response: okResponses(z.array(auditEventSchema)),
+      },
+    },
+    async (request) => {
+      const { limit = 50, before } = request.query;
+      return envelope(
+        await listAuditEvents(ctx, seller(request), { limit, before: before ? new Date(before) : undefined }),
+      );
+    },
+  );
+}

@@ -1,0 +1,242 @@
+import type { z } from 'zod';
+import type {
+  ApiV1Customer,
+  ApiV1Package,
+  apiV1Analytics,
+  apiV1RegeneratedToken,
+  purchaseLinksInput,
+} from '../../../contract/api-v1.js';
+import type { License } from '../../../contract/licenses.js';
+import type { CreatePackageInput, Package, UpdatePackageInput } from '../../../contract/packages.js';
+import { setupCommands } from '../../../contract/setup-commands.js';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+import { getDashboardAnalytics, utcMonthBounds } from '../analytics/analytics.service.js';
+import { distUrl } from '../composer/composer.service.js';
+import { replaceHolderToken } from '../licenses/customers.service.js';
+import { getLicenseSender } from '../licenses/grants.service.js';
+import { listLicenses } from '../licenses/lasting-licenses.service.js';
+import { repositoryUrlFor } from '../licenses/repository-url.js';
+import {
+  createPackage,
+  deletePackage,
+  getPackageDetail,
+  listPackagesForOwner,
+  listPackageVersions,
+  updatePackage,
+} from '../packages/packages.service.js';
+import { getUserById } from '../users/users.service.js';
+import { type Actor, recordAuditEvent } from './audit.service.js';
+
+// The read models of API v1 (spec §3): packages with their pricing fields, customers by e-mail, analytics.
+// Prices and sales belong to the sales domain; until a package has prices its pricing fields are null and its
+// pricing tiers empty, and sales figures are 0.
+
+export async function sellerRepositoryUrl(ctx: AppContext, sellerId: string): Promise<string> {
+  const sender = await getLicenseSender(ctx, sellerId);
+  return repositoryUrlFor(ctx, { slug: sender.slug, brandDomain: sender.brand.verifiedDomain });
+}
+
+function presentPackage(pkg: Package, repositoryUrl: string, latestTag: string | undefined): ApiV1Package {
+  return {
+    id: pkg.id,
+    name: pkg.packageName,
+    description: pkg.description,
+    isActive: pkg.isActive,
+    pricingType: null,
+    priceCents: null,
+    currency: null,
+    downloadUrl: latestTag ? distUrl(repositoryUrl, pkg.packageName, latestTag) : null,
+    purchaseUrl: null,
+    directPurchaseUrl: null,
+    pricingTiers: [],
+    repository: pkg.fullName,
+    latestVersion: latestTag ?? null,
+    syncStatus: pkg.syncStatus,
+    createdAt: pkg.createdAt,
+  };
+}
+
+/** The newest tagged version (versions come newest release first, tags before branches). */
+async function findLatestTag(ctx: AppContext, packageId: string): Promise<string | undefined> {
+  const versions = await listPackageVersions(ctx, packageId);
+  return versions.find((version) => version.kind === 'tag')?.version;
+}
+
+export async function listApiPackages(ctx: AppContext, sellerId: string): Promise<ApiV1Package[]> {
+  const [owned, repositoryUrl] = await Promise.all([
+    listPackagesForOwner(ctx, sellerId),
+    sellerRepositoryUrl(ctx, sellerId),
+  ]);
+  return Promise.all(owned.map(async (pkg) => presentPackage(pkg, repositoryUrl, await findLatestTag(ctx, pkg.id))));
+}
+
+export async function getApiPackage(ctx: AppContext, sellerId: string, packageId: string): Promise<ApiV1Package> {
+  const detail = await getPackageDetail(ctx, sellerId, packageId);
+  const latestTag = detail.versions.find((version) => version.kind === 'tag')?.version;
+  return presentPackage(detail, await sellerRepositoryUrl(ctx, sellerId), latestTag);
+}
+
+/** Purchase links need prices, which come with sales; until then the answer says so (after the tenancy check). */
+export async function createPurchaseLinks(
+  ctx: AppContext,
+  sellerId: string,
+  packageId: string,
+  _input: z.infer<typeof purchaseLinksInput>,
+): Promise<never> {
+  const pkg = await getApiPackage(ctx, sellerId, packageId);
+  throw new AppError('CONFLICT', `${pkg.name} has no prices yet, so it has no purchase links.`, {
+    title: 'No Prices',
+    suggestion: 'Give the package a price first; until then, issue licenses with POST /api/v1/licenses.',
+  });
+}
+
+function customerPackageStatus(license: License, now: Date): 'active' | 'expired' | 'revoked' {
+  if (license.status === 'revoked') return 'revoked';
+  if (license.expiresAt && new Date(license.expiresAt) <= now) return 'expired';
+  return 'active';
+}
+
+const latest = (dates: (string | null)[]) =>
+  dates
+    .filter((date): date is string => date !== null)
+    .sort()
+    .at(-1) ?? null;
+
+/** License holders by e-mail with every package they hold, oldest first within a holder. */
+export async function listApiCustomers(ctx: AppContext, sellerId: string): Promise<ApiV1Customer[]> {
+  const now = ctx.clock.now();
+  const byEmail = new Map<string, License[]>();
+  for (const license of await listLicenses(ctx, sellerId)) {
+    const held = byEmail.get(license.email) ?? [];
+    held.push(license);
+    byEmail.set(license.email, held);
+  }
+  return [...byEmail].map(([email, held]) => {
+    const packages = [...held].reverse().map((license) => ({
+      packageName: license.packageName,
+      packageId: license.packageId,
+      status: customerPackageStatus(license, now),
+      grantedAt: license.createdAt,
+      expiresAt: license.expiresAt,
+      lastUsedAt: license.lastUsedAt,
+    }));
+    return {
+      email,
+      packages,
+      totalActivePackages: packages.filter((entry) => entry.status === 'active').length,
+      firstPurchaseDate: packages.map((entry) => entry.grantedAt).sort()[0] ?? null,
+      lastActiveDate: latest(packages.map((entry) => entry.lastUsedAt)),
+    };
+  });
+}
+
+const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/** Spec §3 analytics; the period is all time, with the current calendar month (UTC) for the monthly figure. */
+export async function getApiAnalytics(
+  ctx: AppContext,
+  sellerId: string,
+): Promise<{ data: z.infer<typeof apiV1Analytics>; period: string }> {
+  const [dashboard, licenses] = await Promise.all([getDashboardAnalytics(ctx, sellerId), listLicenses(ctx, sellerId)]);
+  const month = utcMonthBounds(ctx.clock.now()).start.toISOString().slice(0, 7);
+  return {
+    data: {
+      activePackages: dashboard.activePackages,
+      totalSalesCents: 0,
+      totalSalesFormatted: usd.format(0),
+      monthlySalesCents: 0,
+      monthlySalesFormatted: usd.format(0),
+      totalCustomers: new Set(licenses.map((license) => license.email)).size,
+      totalPurchases: licenses.filter((license) => license.kind === 'purchase').length,
+    },
+    period: `all-time; monthly: ${month}`,
+  };
+}
+
+/** A new Composer token for the holder, e-mailed unless asked not to, and answered once to the shop. */
+export async function regenerateHolderToken(
+  ctx: AppContext,
+  actor: Actor,
+  input: { email: string; sendEmail?: boolean },
+): Promise<z.infer<typeof apiV1RegeneratedToken>> {
+  const sendEmail = input.sendEmail !== false;
+  const replaced = await replaceHolderToken(ctx, actor.sellerId, input.email, { notify: sendEmail });
+  await recordAuditEvent(ctx, actor, {
+    action: 'customer.token_regenerated',
+    targetType: 'customer',
+    targetId: replaced.email,
+    details: { emailSent: sendEmail },
+  });
+  const repositoryUrl = await sellerRepositoryUrl(ctx, actor.sellerId);
+  const [firstPackage] = (await listLicenses(ctx, actor.sellerId, { email: replaced.email })).map(
+    (license) => license.packageName,
+  );
+  return {
+    email: replaced.email,
+    tokenIssuedAt: replaced.tokenIssuedAt.toISOString(),
+    emailSent: sendEmail,
+    composerToken: replaced.token,
+    repositoryUrl,
+    setupCommands: firstPackage
+      ? setupCommands({ repositoryUrl, packageName: firstPackage, token: replaced.token })
+      : [],
+  };
+}
+
+/** Creates a package from one of the seller's code-host repositories, as the Add Package dialog does. */
+export async function createApiPackage(
+  ctx: AppContext,
+  actor: Actor,
+  input: CreatePackageInput,
+): Promise<ApiV1Package> {
+  const owner = await getUserById(ctx, actor.sellerId);
+  const created = await createPackage(ctx, owner, {
+    githubRepoId: String(input.githubRepoId),
+    packageName: input.packageName,
+    description: input.description ?? null,
+    isActive: input.isActive ?? true,
+  });
+  await recordAuditEvent(ctx, actor, {
+    action: 'package.created',
+    targetType: 'package',
+    targetId: created.id,
+    details: { name: created.packageName, repository: created.fullName },
+  });
+  return presentPackage(created, await sellerRepositoryUrl(ctx, actor.sellerId), undefined);
+}
+
+export async function updateApiPackage(
+  ctx: AppContext,
+  actor: Actor,
+  packageId: string,
+  input: UpdatePackageInput,
+): Promise<ApiV1Package> {
+  const owner = await getUserById(ctx, actor.sellerId);
+  await updatePackage(ctx, owner, packageId, input);
+  await recordAuditEvent(ctx, actor, {
+    action: 'package.updated',
+    targetType: 'package',
+    targetId: packageId,
+    details: { changed: Object.keys(input) },
+  });
+  return getApiPackage(ctx, actor.sellerId, packageId);
+}
+
+/** Deletes the package with its versions and every license of it. */
+export async function deleteApiPackage(ctx: AppContext, actor: Actor, packageId: string): Promise<void> {
+  const owner = await getUserById(ctx, actor.sellerId);
+  const pkg = await getApiPackage(ctx, actor.sellerId, packageId);
+  await deletePackage(ctx, owner, packageId);
+  await recordAuditEvent(ctx, actor, {
+    action: 'package.deleted',
+    targetType: 'package',
+    targetId: packageId,
+    details: { name: pkg.name },
+  });
+}
+
+/** The seller behind a token, as the services that check their plan want them. */
+export async function getSellerUser(ctx: AppContext, sellerId: string) {
+  return getUserById(ctx, sellerId);
+}

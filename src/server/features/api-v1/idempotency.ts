@@ -1,0 +1,53 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { requireApiToken } from './api-v1-auth.js';
+import {
+  claimOrReplay,
+  type IdempotencyClaim,
+  parseIdempotencyKey,
+  requestFingerprint,
+  settleClaim,
+} from './idempotency.service.js';
+
+// The hooks that put Idempotency-Key around every POST of the scope.
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyClaim?: IdempotencyClaim;
+  }
+}
+
+export const IDEMPOTENT_REPLAY_HEADER = 'idempotent-replayed';
+
+export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void {
+  // preHandler: after authentication and validation, so that a refused request claims nothing.
+  app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method !== 'POST') return;
+    const key = parseIdempotencyKey(request.headers['idempotency-key']);
+    if (!key) return;
+    const token = requireApiToken(request);
+    const outcome = await claimOrReplay(
+      ctx,
+      token.sellerId,
+      key,
+      requestFingerprint(request.method, request.url, request.body),
+    );
+    if (outcome.kind === 'claimed') {
+      request.idempotencyClaim = outcome.claim;
+      return;
+    }
+    return reply
+      .status(outcome.answer.status)
+      .header(IDEMPOTENT_REPLAY_HEADER, 'true')
+      .type('application/json; charset=utf-8')
+      .send(outcome.answer.body);
+  });
+
+  app.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const claim = request.idempotencyClaim;
+    if (!claim) return payload;
+    request.idempotencyClaim = undefined;
+    await settleClaim(ctx, claim, { status: reply.statusCode, body: typeof payload === 'string' ? payload : '' });
+    return payload;
+  });
+}
