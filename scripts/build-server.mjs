@@ -16,7 +16,12 @@ const outdir = path.join(root, 'dist/server');
 rmSync(outdir, { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/server/main.ts', admin: 'scripts/admin.ts' },
+  entryPoints: {
+    main: 'src/server/main.ts',
+    admin: 'scripts/admin.ts',
+    // Started in a worker thread by svg-sanitizer-pool.ts, which looks for it beside the server's own files.
+    'svg-sanitizer.worker': 'src/server/features/branding/svg-sanitizer.worker.ts',
+  },
   outdir,
   bundle: true,
   splitting: true,

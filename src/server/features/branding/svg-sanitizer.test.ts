@@ -1,6 +1,23 @@
 import { describe, expect, it } from 'vitest';
-import { benignSvg, hostileSvgs } from '../../../../test/support/logo-fixtures.js';
+import {
+  benignSvg,
+  flatSvgOfSize,
+  hostileSvgs,
+  nestedGroupsSvg,
+  svgNestedToLevel,
+} from '../../../../test/support/logo-fixtures.js';
+import { svgLimits } from './svg-limits.js';
 import { SvgRejectedError, sanitizeCss, sanitizeSvg } from './svg-sanitizer.js';
+
+function rejectionOf(source: string): string {
+  try {
+    sanitizeSvg(source);
+  } catch (error) {
+    expect(error).toBeInstanceOf(SvgRejectedError);
+    return (error as SvgRejectedError).reason;
+  }
+  throw new Error('the SVG was accepted');
+}
 
 describe('sanitizeSvg', () => {
   it('keeps a benign logo visually intact: shapes, gradient, symbol use, styles and text survive', () => {
@@ -36,6 +53,20 @@ describe('sanitizeSvg', () => {
     expect(() => sanitizeSvg(billionLaughs.svg)).toThrow(SvgRejectedError);
   });
 
+  // Before the limits, the first took 73 s and the second over 7 minutes (1.26 GB) of a blocked event loop.
+  it('refuses 10,000 nested groups before parsing, naming the depth limit', () => {
+    expect(rejectionOf(nestedGroupsSvg(10_000))).toContain(`at most ${svgLimits.maxDepth} levels deep`);
+  });
+
+  it('refuses a 4 MiB flat SVG before parsing, naming the size limit', () => {
+    expect(rejectionOf(flatSvgOfSize(4 * 1024 * 1024))).toContain('at most 512 KB');
+  });
+
+  it('sanitizes nesting at the depth limit and refuses one level more', () => {
+    expect(sanitizeSvg(svgNestedToLevel(svgLimits.maxDepth))).toContain('<g><rect width="1" height="1"/></g>');
+    expect(rejectionOf(svgNestedToLevel(svgLimits.maxDepth + 1))).toContain('levels deep');
+  });
+
   it('refuses what is not a well-formed SVG document', () => {
     for (const text of [
       '<svg viewBox="0 0 1 1"><rect/></svg>', // no SVG namespace: browsers would not draw it as an image
@@ -59,6 +90,13 @@ describe('sanitizeCss', () => {
     expect(sanitizeCss('@import url(http://x/a.css); a { fill: red }')).toBe(' a { fill: red }');
     expect(sanitizeCss('fill: url(https://x/p.svg#a)')).toBe('fill: none');
     expect(sanitizeCss('fill: URL( "//x/p" )')).toBe('fill: none');
+  });
+
+  it('reads hostile CSS in linear time: long runs inside url( and unclosed comments', () => {
+    // Each took minutes with the patterns `url\(\s*...\s*\)` and `\/\*[\s\S]*?\*\/`.
+    expect(sanitizeCss(`fill: url(${' '.repeat(500_000)}`)).toBe('');
+    expect(sanitizeCss('url(a'.repeat(100_000))).toBe('');
+    expect(sanitizeCss('/* '.repeat(150_000))).toBe('');
   });
 
   it('empties CSS with escapes, expression(), bindings, other loaders or unclosed constructs', () => {
