@@ -68,7 +68,7 @@ export default defineConfig({
       {
         test: {
           name: 'e2e',
-          include: ['test/e2e/**/*.test.ts', 'test/composer/**/*.test.ts'],
+          include: ['test/e2e/**/*.test.ts', 'test/composer/**/*.test.ts', 'test/production/**/*.test.ts'],
           globalSetup: [databaseTemplate],
           testTimeout: 60_000,
           hookTimeout: 120_000,
