@@ -267,11 +267,10 @@ describe('the public brand of a package host', () => {
 describe('custom domains', () => {
   const domain = 'composer.acme-corp.test';
 
-  it('refuses a domain another seller uses', async () => {
-    expect((await put(globex, { brandDomain: 'composer.globex.test' })).status).toBe(200);
-    const taken = await put(acme, { brandDomain: 'Composer.Globex.test.' });
-    expect(taken.status).toBe(409);
-    expect(taken.body.message).toContain('brandDomain:');
+  it("lets a squatter's unverified claim coexist with the owner's, so it blocks nobody", async () => {
+    const squatted = await put(globex, { brandDomain: domain });
+    expect(squatted.status).toBe(200);
+    expect(squatted.body).toMatchObject({ brandDomain: domain, brandDomainVerifiedAt: null });
   });
 
   it('stores the domain in lower case, unverified, and says what the CNAME must point to', async () => {
@@ -309,6 +308,17 @@ describe('custom domains', () => {
     expect(elsewhere.body.settings.brandDomainVerifiedAt).toBeNull();
   });
 
+  it('does not verify a CNAME to the bare Composer domain, for the owner or the squatter', async () => {
+    dns.records.set(domain, { cname: 'composer.localhost' });
+    for (const seller of [acme, globex]) {
+      const answer = await verify(seller);
+      expect(answer.body.verified).toBe(false);
+      expect(answer.body.settings.brandDomainVerifiedAt).toBeNull();
+    }
+    expect((await verify(acme)).body.message).toContain('points to composer.localhost, not to acme.composer.localhost');
+    expect((await requestOnHost(app, domain, '/api/branding/host')).status).toBe(404);
+  });
+
   it("verifies a CNAME to the seller's host, after which the domain is their repository", async () => {
     dns.records.set(domain, { cname: 'acme.composer.localhost.' });
     const verified = await verify(acme);
@@ -342,11 +352,24 @@ describe('custom domains', () => {
     expect(jsonOf<PublicBrand>(brand).brandName).toBe('Acme Tools');
   });
 
-  it('also accepts a CNAME to the bare Composer domain', async () => {
-    await put(globex, { brandDomain: 'packages.globex.test' });
-    dns.records.set('packages.globex.test', { cname: 'composer.localhost' });
-    expect((await verify(globex)).body.verified).toBe(true);
-    expect((await requestOnHost(app, 'packages.globex.test', '/api/branding/host')).status).toBe(200);
+  it("keeps a verified domain for its owner: the squatter's claim cannot verify and nobody can claim it anew", async () => {
+    const squatter = await verify(globex);
+    expect(squatter.body.verified).toBe(false);
+    expect(squatter.body.message).toContain('not to globex.composer.localhost');
+
+    const latecomer = await signInSeller(app);
+    const refused = await put(latecomer, { brandDomain: domain });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe(`brandDomain: ${domain} is already verified by another seller`);
+
+    // Even with DNS pointed at the squatter now, the name stays with the seller who verified it first.
+    dns.records.set(domain, { cname: 'globex.composer.localhost' });
+    const late = await globex.client.post(`${SETTINGS}/verify-domain`);
+    expect(late.status).toBe(409);
+    expect(((await late.json()) as { message: string }).message).toContain('already verified by another seller');
+    const brand = await requestOnHost(app, domain, '/api/branding/host');
+    expect(jsonOf<PublicBrand>(brand).brandName).toBe('Acme Tools');
+    dns.records.set(domain, { cname: 'acme.composer.localhost' });
   });
 
   it('needs verifying again after the domain changes, and the old name stops resolving', async () => {

@@ -98,7 +98,8 @@ export async function getBrandSettings(ctx: AppContext, userId: string): Promise
 
 /**
  * PUT /api/user/default-branding: checks every field (400 naming each bad one), refuses a domain another seller
- * uses (409), stores, and answers the saved settings. A changed domain must be verified again.
+ * has verified (409), stores, and answers the saved settings. A changed domain must be verified again; a domain
+ * others have claimed but not verified is no obstacle, since a claim proves nothing.
  */
 export async function updateBrandSettings(
   ctx: AppContext,
@@ -129,20 +130,17 @@ export async function updateBrandSettings(
     const [taken] = await ctx.db
       .select({ userId: brandSettings.userId })
       .from(brandSettings)
-      .where(sql`lower(${brandSettings.brandDomain}) = ${changes.brandDomain} and ${brandSettings.userId} <> ${userId}`)
+      .where(
+        sql`lower(${brandSettings.brandDomain}) = ${changes.brandDomain} and ${brandSettings.userId} <> ${userId} and ${brandSettings.brandDomainVerifiedAt} is not null`,
+      )
       .limit(1);
-    if (taken) {
-      throw new AppError('ALREADY_EXISTS', `brandDomain: ${changes.brandDomain} is already used by another seller`, {
-        suggestion: 'Use a host name of your own domain, such as composer.yourcompany.com.',
-      });
-    }
+    if (taken) throw domainTakenError(changes.brandDomain);
   }
 
   // undefined keeps the saved value; Drizzle leaves undefined keys out of the statement.
   const values = { ...changes, updatedAt: ctx.clock.now() };
   const isDomainChanged = changes.brandDomain !== undefined && changes.brandDomain !== (current?.brandDomain ?? null);
   const update = isDomainChanged ? { ...values, brandDomainVerifiedAt: null } : values;
-  // The unique index on lower(brand_domain) still decides a race between two sellers (23505 → 409).
   const [saved] = await ctx.db
     .insert(brandSettings)
     .values({ userId, ...update, brandHideText: update.brandHideText ?? false })
@@ -150,6 +148,17 @@ export async function updateBrandSettings(
     .returning();
   if (isDomainChanged) forgetCustomDomains(ctx, current?.brandDomain, changes.brandDomain);
   return presentSettings(ctx, seller, saved);
+}
+
+function domainTakenError(domain: string): AppError {
+  return new AppError('ALREADY_EXISTS', `brandDomain: ${domain} is already verified by another seller`, {
+    suggestion: 'Use a host name of your own domain, such as composer.yourcompany.com.',
+  });
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  const candidate = error as { code?: string; cause?: { code?: string } };
+  return candidate?.code === '23505' || candidate?.cause?.code === '23505';
 }
 
 /** GET /api/branding/host: the brand of the seller whose package host this is; 404 anywhere else. */
@@ -187,7 +196,8 @@ function resolverFor(ctx: Pick<AppContext, 'config'>): CnameResolver {
 }
 
 /**
- * POST /api/user/default-branding/verify-domain: looks the CNAME up now. Verified sets brandDomainVerifiedAt; a
+ * POST /api/user/default-branding/verify-domain: looks the CNAME up now. Verified sets brandDomainVerifiedAt, unless
+ * another seller verified the name first (409: the unique index on verified names decides, races included); a
  * definite failure (no record, another target) clears it, since the domain no longer reaches the seller; a DNS
  * outage changes nothing.
  */
@@ -201,18 +211,21 @@ export async function verifyBrandDomain(
     throw new AppError('BAD_REQUEST', 'Set a custom domain in Brand Settings and save it before verifying.');
   }
   const sellerHost = `${seller.slug}.${ctx.config.composerDomain}`;
-  const check = await checkCname(resolver, row.brandDomain, {
-    sellerHost,
-    composerDomain: ctx.config.composerDomain,
-  });
+  const check = await checkCname(resolver, row.brandDomain, { sellerHost });
   let saved = row;
   if (check.verified || check.isDefinite) {
-    const [updated] = await ctx.db
-      .update(brandSettings)
-      .set({ brandDomainVerifiedAt: check.verified ? ctx.clock.now() : null })
-      // Only if the domain is still the one checked: a save in between wins.
-      .where(sql`${brandSettings.userId} = ${userId} and ${brandSettings.brandDomain} = ${row.brandDomain}`)
-      .returning();
+    let updated: BrandRow | undefined;
+    try {
+      [updated] = await ctx.db
+        .update(brandSettings)
+        .set({ brandDomainVerifiedAt: check.verified ? ctx.clock.now() : null })
+        // Only if the domain is still the one checked: a save in between wins.
+        .where(sql`${brandSettings.userId} = ${userId} and ${brandSettings.brandDomain} = ${row.brandDomain}`)
+        .returning();
+    } catch (error) {
+      if (isUniqueViolation(error)) throw domainTakenError(row.brandDomain);
+      throw error;
+    }
     if (updated) saved = updated;
     forgetCustomDomains(ctx, row.brandDomain);
   }

@@ -3,7 +3,7 @@ import { type CnameResolver, checkCname } from './custom-domains.js';
 
 // The verification rule against resolvers that answer as node:dns does (records, or an error with a code).
 
-const targets = { sellerHost: 'acme.repo.example', composerDomain: 'repo.example' };
+const targets = { sellerHost: 'acme.repo.example' };
 
 function answering(records: string[]): CnameResolver {
   return { resolveCname: async () => records };
@@ -18,9 +18,14 @@ function failing(code: string): CnameResolver {
 }
 
 describe('checkCname', () => {
-  it("verifies a CNAME to the seller's host or to COMPOSER_DOMAIN, whatever the case or trailing dot", async () => {
+  it("verifies a CNAME to the seller's host, whatever the case or trailing dot", async () => {
     expect((await checkCname(answering(['ACME.repo.example.']), 'composer.acme.com', targets)).verified).toBe(true);
-    expect((await checkCname(answering(['repo.example']), 'composer.acme.com', targets)).verified).toBe(true);
+  });
+
+  it('does not verify a CNAME to the bare Composer domain, which names no seller', async () => {
+    const check = await checkCname(answering(['repo.example']), 'composer.acme.com', targets);
+    expect(check).toMatchObject({ verified: false, isDefinite: true });
+    expect(check.message).toContain('points to repo.example, not to acme.repo.example');
   });
 
   it('says where the name points when it is elsewhere, and what to change', async () => {

@@ -4,8 +4,10 @@ import type { AppContext } from '../../context.js';
 import { brandSettings, users } from '../../db/schema/index.js';
 import type { SellerSelector } from '../../http/hosts.js';
 
-// Custom Composer hosts (DESIGN "Hosts"): a seller points a name of their own (composer.acme.com) at the platform
-// with a CNAME, verifies it here, and from then on a request whose Host is that name is their repository.
+// Custom Composer hosts (DESIGN "Hosts"): a seller points a name of their own (composer.acme.com) at their own
+// repository host {slug}.COMPOSER_DOMAIN with a CNAME, verifies it here, and from then on a request whose Host is
+// that name is their repository. The target must be the seller's own host: a CNAME to the bare COMPOSER_DOMAIN
+// names nobody, so it would let any seller who typed the name first take it.
 
 // Every request to an unknown host would otherwise cost a query; misses are remembered too, so that random Host
 // headers cannot turn into a stream of queries. Short enough that another process sees a change within seconds.
@@ -71,11 +73,11 @@ export type CnameCheck =
 
 const PROPAGATION_NOTE = 'DNS changes usually take 5-15 minutes to appear, at most 48 hours.';
 
-/** Whether `domain` has a CNAME to the seller's host `{slug}.{COMPOSER_DOMAIN}` or to COMPOSER_DOMAIN itself. */
+/** Whether `domain` has a CNAME to the seller's own host `{slug}.{COMPOSER_DOMAIN}`, the one thing only they get. */
 export async function checkCname(
   resolver: CnameResolver,
   domain: string,
-  targets: { sellerHost: string; composerDomain: string },
+  targets: { sellerHost: string },
 ): Promise<CnameCheck> {
   const howTo = `Add a CNAME record for ${domain} pointing to ${targets.sellerHost} (TTL 300), then verify again. ${PROPAGATION_NOTE}`;
   let records: string[];
@@ -96,7 +98,7 @@ export async function checkCname(
     };
   }
   const found = records.map((record) => record.toLowerCase().replace(/\.$/, ''));
-  if (found.includes(targets.sellerHost) || found.includes(targets.composerDomain)) {
+  if (found.includes(targets.sellerHost)) {
     return { verified: true, message: `${domain} points to ${targets.sellerHost}: your custom domain is verified.` };
   }
   return {
