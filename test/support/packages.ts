@@ -40,9 +40,27 @@ export async function giveExpiredTrial(app: TestApp, userId: string, tierId = 'e
   });
 }
 
-/** Waits for the package's running and queued background syncs (sync and pre-cache) to finish. */
-export async function waitForSync(app: TestApp, packageId: string): Promise<void> {
-  await waitForPackageSync(app.ctx, packageId, 60_000);
+/** Waits for the package's running and queued background syncs (sync and pre-cache); throws at the bound. */
+export async function waitForSync(app: TestApp, packageId: string, timeoutMs = 60_000): Promise<void> {
+  // waitForPackageSync gives up quietly at its bound (a server must not hang on a stuck sync); a test must not.
+  await withinBound(
+    waitForPackageSync(app.ctx, packageId, timeoutMs * 2),
+    timeoutMs,
+    `the sync of package ${packageId} did not finish within ${timeoutMs / 1000} s`,
+  );
+}
+
+/** Resolves as the promise does, or rejects with the message once the bound passes. */
+async function withinBound<T>(promise: Promise<T>, timeoutMs: number, message: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(message)), timeoutMs);
+  });
+  try {
+    return await Promise.race([promise, expired]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 export function sha1Hex(data: Buffer): string {
@@ -86,7 +104,13 @@ export function withoutTopFolder(files: Record<string, string>): Record<string, 
   return Object.fromEntries(Object.entries(files).map(([file, text]) => [file.split('/').slice(1).join('/'), text]));
 }
 
-export type WatchedSocket = { socket: Socket; events: TaskProgressEvent[]; close(): void };
+export type WatchedSocket = {
+  socket: Socket;
+  events: TaskProgressEvent[];
+  /** The first event (already received or still to come) that matches; throws at the bound. */
+  next(matches: (event: TaskProgressEvent) => boolean, timeoutMs?: number): Promise<TaskProgressEvent>;
+  close(): void;
+};
 
 /** A socket signed in as the user (cookie + authenticate) that collects every task-progress event. */
 export async function watchTasks(app: TestApp, signedIn: SignedIn): Promise<WatchedSocket> {
@@ -111,7 +135,16 @@ export async function watchTasks(app: TestApp, signedIn: SignedIn): Promise<Watc
     });
     socket.emit('authenticate', { userId: signedIn.user.id });
   });
-  return { socket, events, close: () => socket.disconnect() };
+  const next = (matches: (event: TaskProgressEvent) => boolean, timeoutMs = 60_000) => {
+    const received = events.find(matches);
+    if (received) return Promise.resolve(received);
+    let listener: (event: TaskProgressEvent) => void = () => {};
+    const arrival = new Promise<TaskProgressEvent>((resolve) => {
+      listener = (event) => matches(event) && resolve(event);
+      socket.on('task-progress', listener);
+    });
+    const bounded = withinBound(arrival, timeoutMs, `no matching task-progress event within ${timeoutMs / 1000} s`);
+    return bounded.finally(() => socket.off('task-progress', listener));
+  };
+  return { socket, events, next, close: () => socket.disconnect() };
 }
-
-export const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -11,7 +11,6 @@ import {
   readStored,
   sha1Hex,
   type WatchedSocket,
-  wait,
   waitForSync,
   watchTasks,
 } from '../../../../test/support/packages.js';
@@ -59,16 +58,10 @@ async function getJson<T>(client: TestClient, url: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function waitForTaskEnd(watched: WatchedSocket, taskId: string, timeoutMs = 60_000): Promise<TaskProgressEvent> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const end = watched.events.find(
-      (event) => event.taskId === taskId && (event.status === 'completed' || event.status === 'failed'),
-    );
-    if (end) return end;
-    await wait(25);
-  }
-  throw new Error(`task ${taskId} did not end`);
+function waitForTaskEnd(watched: WatchedSocket, taskId: string): Promise<TaskProgressEvent> {
+  return watched.next(
+    (event) => event.taskId === taskId && (event.status === 'completed' || event.status === 'failed'),
+  );
 }
 
 beforeAll(async () => {

@@ -9,7 +9,6 @@ import {
   giveTrial,
   readStored,
   sha1Hex,
-  wait,
   waitForSync,
   watchTasks,
   withoutTopFolder,
@@ -250,7 +249,8 @@ describe('task progress', () => {
       });
       expect(response.status).toBe(201);
       await waitForSync(app, body.id);
-      await wait(200);
+      await watcher.next((event) => event.taskId === body.taskId && event.status === 'completed');
+      await watcher.next((event) => event.type === 'package-pre-cache' && event.status === 'completed');
 
       const sync = watcher.events.filter((event) => event.taskId === body.taskId);
       expect(sync.map((event) => event.status)).toEqual(['started', 'progress', 'progress', 'progress', 'completed']);
@@ -264,7 +264,11 @@ describe('task progress', () => {
       const statuses = preCache.filter((event) => event.taskId === preCacheTask).map((event) => event.status);
       expect(statuses[0]).toBe('started');
       expect(statuses.at(-1)).toBe('completed');
-      expect(other.events).toEqual([]);
+      // Events reach a socket in order: once a later event for B arrives, none of A's went to B before it.
+      const forB: TaskProgressEvent = { ...sync.at(-1)!, taskId: 'for-b', message: 'Synced acme/b' };
+      app.ctx.realtime.sendToUser(sellerB.user.id, 'task-progress', forB);
+      await other.next((event) => event.taskId === 'for-b');
+      expect(other.events).toEqual([forB]);
 
       const recent = await sellerA.client.get('/api/tasks');
       const tasks = (await recent.json()) as TaskProgressEvent[];
