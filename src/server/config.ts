@@ -20,7 +20,7 @@ const optionalText = z
 const optionalUrl = optionalText.pipe(z.url().optional());
 
 // `1.1.1.1`, `127.0.0.1:5353`, `[2606:4700::1111]:53` or a bare IPv6 address, separated by commas.
-const DNS_SERVER = String.raw`(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|\[[0-9a-fA-F:.]+\](?::\d{1,5})?|[0-9a-fA-F:.]*:[0-9a-fA-F:.]*)`;
+const DNS_SERVER = String.raw`(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|\[[0-9a-fA-F:.]+\](?::\d{1,5})?|[0-9a-fA-F.]*:[0-9a-fA-F.]*:[0-9a-fA-F:.]*)`;
 const DNS_SERVER_LIST = new RegExp(`^${DNS_SERVER}(?:\\s*,\\s*${DNS_SERVER})*$`);
 
 /**
@@ -197,7 +197,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = path.resolve(settings.DATA_DIR);
-  const publicUrl = (settings.PUBLIC_URL ?? `http://localhost:${settings.PORT}`).replace(/\/+$/, '');
+  const publicUrl = (settings.PUBLIC_URL ?? `http://localhost:${settings.PORT}`).replace(/(^|[^/])\/+$/, '$1');
   return {
     port: settings.PORT,
     host: settings.HOST,
@@ -214,8 +214,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         ? {
             clientId: settings.GITHUB_CLIENT_ID,
             clientSecret: settings.GITHUB_CLIENT_SECRET,
-            webUrl: settings.GITHUB_WEB_URL.replace(/\/+$/, ''),
-            apiUrl: settings.GITHUB_API_URL.replace(/\/+$/, ''),
+            webUrl: settings.GITHUB_WEB_URL.replace(/(^|[^/])\/+$/, '$1'),
+            apiUrl: settings.GITHUB_API_URL.replace(/(^|[^/])\/+$/, '$1'),
           }
         : undefined,
     gitReposDir: path.resolve(settings.GIT_REPOS_DIR ?? path.join(dataDir, 'repos')),
@@ -236,7 +236,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     stripe: {
       live: keyPair(settings.STRIPE_SECRET_KEY, settings.STRIPE_WEBHOOK_SECRET),
       test: keyPair(settings.STRIPE_TEST_SECRET_KEY, settings.STRIPE_TEST_WEBHOOK_SECRET),
-      apiUrl: settings.STRIPE_API_URL.replace(/\/+$/, ''),
+      apiUrl: settings.STRIPE_API_URL.replace(/(^|[^/])\/+$/, '$1'),
     },
     enableDebugRoutes: settings.ENABLE_DEBUG_ROUTES,
     trustProxy: settings.TRUST_PROXY,

@@ -17,6 +17,13 @@ describe('summariseStderr', () => {
     expect(summary).toContain('https://***@github.com/acme/widget.git/');
   });
 
+  it('redacts user info behind a scheme that follows digits, and reads a long run of scheme letters at once', () => {
+    // Every start inside a 100,000-letter run used to rescan the run: quadratic, seconds of a blocked event loop.
+    const stderr = [`${'a'.repeat(100_000)}@a:/@`, "fatal: unable to access '1https://user:pw@host/x'"].join('\n');
+
+    expect(summariseStderr(stderr)).toBe("fatal: unable to access '1https://***@host/x'");
+  });
+
   it("keeps git's verdicts rather than the generic closing lines, and drops hints", () => {
     const stderr = [
       "fatal: detected dubious ownership in repository at '/srv/repos/widget.git'",

@@ -95,9 +95,7 @@ function subcommandOf(args: string[]): string {
 export function summariseStderr(stderr: string, secrets: string[] = []): string {
   let text = stderr;
   for (const secret of secrets) if (secret) text = text.split(secret).join('***');
-  text = text
-    .replace(/([a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi, '$1***@')
-    .replace(/(authorization:\s*)[^\r\n]*/gi, '$1***');
+  text = text.replace(/:\/\/[^/\s@]*@/g, '://***@').replace(/(authorization:\s*)[^\r\n]*/gi, '$1***');
   const lines = text
     .split(/\r?\n/)
     .map((line) => line.trim())

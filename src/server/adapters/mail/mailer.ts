@@ -25,7 +25,7 @@ export function outboxDir(config: Config): string {
 /** SMTP when SMTP_URL is set; otherwise each message becomes an .eml file in DATA_DIR/outbox. */
 export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
   // A seller's brand name may replace the display name; the sending address stays the platform's.
-  const fromAddress = /<([^>]+)>/.exec(config.mailFrom)?.[1] ?? config.mailFrom;
+  const fromAddress = /<([^<>]+)>/.exec(config.mailFrom)?.[1] ?? config.mailFrom;
   const fromFor = (message: MailMessage) =>
     message.fromName ? { name: message.fromName, address: fromAddress } : config.mailFrom;
 

@@ -33,9 +33,9 @@ export function slugBase(source: string): string {
     .replace(/[\u0300-\u036f]/g, '') // drop accents left over from NFKD (é → e)
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
+    .replace(/^-+|([^-])-+$/g, '$1')
     .slice(0, MAX_SLUG_LENGTH)
-    .replace(/-+$/g, '');
+    .replace(/(^|[^-])-+$/g, '$1');
   return slug === '' ? 'seller' : slug;
 }
 
@@ -44,7 +44,7 @@ export function firstFreeSlug(base: string, taken: ReadonlySet<string>): string 
   if (!taken.has(base) && !RESERVED_SLUGS.has(base)) return base;
   for (let counter = 2; ; counter++) {
     const suffix = `-${counter}`;
-    const candidate = `${base.slice(0, MAX_SLUG_LENGTH - suffix.length).replace(/-+$/g, '')}${suffix}`;
+    const candidate = `${base.slice(0, MAX_SLUG_LENGTH - suffix.length).replace(/(^|[^-])-+$/g, '$1')}${suffix}`;
     if (!taken.has(candidate)) return candidate;
   }
 }
