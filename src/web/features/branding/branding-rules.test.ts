@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { colorPickerValue, formValuesFrom, isInvalidColor, saveInputFrom } from './brand-form';
-import { composerHostOf, dnsPropagationNote, dnsRecords, zoneOf } from './dns-records';
+import { composerHostOf, composerTargetNote, dnsPropagationNote, dnsRecords, zoneOf } from './dns-records';
 import { INVALID_LOGO_TYPE, LOGO_INPUT_ACCEPT, LOGO_TOO_LARGE, logoFileProblem } from './logo-file';
 
 const MB = 1024 * 1024;
@@ -67,6 +67,12 @@ describe('DNS setup records', () => {
   it('name the portal host without the port of a local app', () => {
     expect(dnsRecords({ ...base, publicUrl: 'http://localhost:5000', brandDomain: 'x.acme.com' })[1]?.value).toBe(
       'localhost',
+    );
+  });
+
+  it("say that only the seller's own host verifies, not the bare Composer domain", () => {
+    expect(composerTargetNote('acme.composer.packgate.io')).toBe(
+      'Point it at acme.composer.packgate.io exactly: that host is yours alone, which is how verification knows the domain is yours. A CNAME to composer.packgate.io does not verify.',
     );
   });
 

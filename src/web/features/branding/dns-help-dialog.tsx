@@ -2,7 +2,7 @@ import { Clock, Info } from 'lucide-react';
 import { CopyButton } from '../../components/copy-button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { DNS_RECORD_TTL_SECONDS } from '../../lib/constants';
-import { dnsPropagationNote, dnsRecords } from './dns-records';
+import { composerTargetNote, dnsPropagationNote, dnsRecords } from './dns-records';
 
 /** DNS setup help (spec seller-app §2, §9): the CNAME records of a custom domain and how long they take. */
 export function DnsHelpDialog({
@@ -102,6 +102,9 @@ export function DnsHelpDialog({
                 </li>
               ))}
             </ul>
+            <p className="rounded-md border bg-muted/40 p-3" data-testid="dns-target-note">
+              <span className="font-mono">{composer?.name}</span>: {composerTargetNote(composerTarget)}
+            </p>
             <p className="text-muted-foreground">
               Set the TTL to {DNS_RECORD_TTL_SECONDS} seconds so that a mistake is quick to correct. Behind a proxying
               DNS provider (Cloudflare, for instance), set the records to DNS only.
@@ -118,7 +121,8 @@ export function DnsHelpDialog({
             <p className="font-semibold">3. Verify it</p>
             <p className="text-muted-foreground">
               Click Verify domain. Once it is verified, new license e-mails give license holders your domain as the
-              repository URL; the {composerTarget} address keeps working for those who already use it.
+              repository URL; the {composerTarget} address keeps working for those who already use it. The domain is
+              yours from the moment it is verified: until then anyone may type it in, and that does not stop you.
             </p>
           </li>
         </ol>

@@ -77,5 +77,14 @@ export function dnsRecords(input: {
   ];
 }
 
+/**
+ * Why the composer record must name the seller's own host: verification accepts nothing else, since the bare
+ * Composer domain (the part after the slug) is the same for every seller and so proves nothing.
+ */
+export function composerTargetNote(composerTarget: string): string {
+  const bareComposerDomain = composerTarget.slice(composerTarget.indexOf('.') + 1);
+  return `Point it at ${composerTarget} exactly: that host is yours alone, which is how verification knows the domain is yours. A CNAME to ${bareComposerDomain} does not verify.`;
+}
+
 export const dnsPropagationNote = () =>
   `DNS changes usually take ${DNS_PROPAGATION_TYPICAL} to propagate, and at most ${DNS_PROPAGATION_MAX_HOURS} hours.`;
