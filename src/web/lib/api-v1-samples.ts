@@ -34,7 +34,11 @@ export const API_SECTIONS: { id: ApiSectionId; title: string; description: strin
       'Issue, change and revoke licenses from your store. A new license e-mails the holder the repository URL, a token and the setup commands, in your brand, unless you send sendEmail: false.',
   },
   { id: 'analytics', title: 'Analytics', description: 'Sales and usage figures for your dashboard or reports.' },
-  { id: 'tokens', title: 'Tokens', description: 'API tokens themselves, for systems that rotate their own.' },
+  {
+    id: 'tokens',
+    title: 'Tokens',
+    description: 'API tokens themselves, for systems that rotate their own, and the audit log of changes.',
+  },
 ];
 
 export const API_ENDPOINTS: ApiEndpoint[] = [
@@ -63,7 +67,7 @@ export const API_ENDPOINTS: ApiEndpoint[] = [
     path: '/api/v1/packages/{packageId}/purchase-links',
     title: 'Create purchase links',
     description:
-      'A purchase page, a direct checkout link and an embed code for a customer e-mail and pricing tier. Until the package has prices its pricing fields are null and pricingTiers is empty.',
+      'A purchase page, a direct checkout link and an embed code for a customer e-mail and pricing tier. Answers 409 while the package has no prices (its pricing fields are null and pricingTiers is empty until then).',
     permission: 'packages:read',
     body: {
       customerEmail: 'customer@example.com',
@@ -135,7 +139,16 @@ export const API_ENDPOINTS: ApiEndpoint[] = [
     method: 'GET',
     path: '/api/v1/licenses',
     title: 'List licenses',
-    description: 'Every license of every package, with its holder and terms.',
+    description: 'Every license of every package, with its holder and terms; filter with ?packageId= or ?email=.',
+    permission: 'customers:read',
+  },
+  {
+    id: 'get-license',
+    section: 'licenses',
+    method: 'GET',
+    path: '/api/v1/licenses/{licenseId}',
+    title: 'Get a license',
+    description: 'One license by id, with its holder, terms, downloads and last use.',
     permission: 'customers:read',
   },
   {
@@ -188,13 +201,13 @@ export const API_ENDPOINTS: ApiEndpoint[] = [
   },
   {
     id: 'list-audit-events',
-    section: 'analytics',
+    section: 'tokens',
     method: 'GET',
     path: '/api/v1/audit-events',
     title: 'List audit events',
     description:
       'Who changed what and when: token creation and deletion and every license change, newest first, with the token id masked. Page with limit and before.',
-    permission: 'analytics:read',
+    permission: 'tokens:read',
   },
   {
     id: 'list-tokens',
@@ -258,7 +271,7 @@ function fillBody(value: JsonValue, values: SampleValues): JsonValue {
 }
 
 export function sampleUrl(endpoint: ApiEndpoint, values: SampleValues): string {
-  return `${values.baseUrl.replace(/(?<!\/)\/+$/, '')}${fillPlaceholders(endpoint.path, values)}`;
+  return `${values.baseUrl.replace(/(^|[^/])\/+$/, '$1')}${fillPlaceholders(endpoint.path, values)}`;
 }
 
 function sampleHeaders(endpoint: ApiEndpoint, values: SampleValues): [string, string][] {

@@ -1,0 +1,112 @@
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CreatedApiToken } from '../../../src/contract/developer.js';
+import { createPackageRepository } from '../../../test/support/git-fixtures.js';
+import { giveTrial, waitForSync } from '../../../test/support/packages.js';
+import { type SignedIn, signInSeller } from '../../../test/support/sessions.js';
+import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { API_ENDPOINTS, type ApiEndpoint, curlSample, type SampleValues } from './api-v1-samples.js';
+
+// Every cURL sample the /api-docs page shows, pasted into a shell as a developer would (with their token and
+// real ids in place of the placeholders), against the running app: each answers the success envelope. The
+// samples are rendered from the same list as the page, so a sample that drifts from the API fails here.
+
+const execFileAsync = promisify(execFile);
+
+type Envelope = { success: boolean; data: unknown; meta: { provider: string; apiVersion: string }; code?: string };
+
+let app: TestApp;
+let seller: SignedIn;
+let token: string;
+let toolsId: string;
+
+async function runCurl(command: string): Promise<Envelope> {
+  const { stdout } = await execFileAsync('sh', ['-c', command], { timeout: 30_000 });
+  return JSON.parse(stdout) as Envelope;
+}
+
+const endpoint = (id: string): ApiEndpoint => {
+  const found = API_ENDPOINTS.find((candidate) => candidate.id === id);
+  if (!found) throw new Error(`no sample ${id}`);
+  return found;
+};
+
+beforeAll(async () => {
+  app = await startTestApp();
+  // The embedded code host reads GIT_REPOS_DIR (DATA_DIR/repos by default).
+  const reposDir = path.join(app.dataDir, 'repos');
+  await createPackageRepository(path.join(reposDir, 'acme', 'tools.git'), {
+    name: 'acme/tools',
+    tags: ['v1.0.0'],
+    bare: true,
+  });
+  await createPackageRepository(path.join(reposDir, 'acme', 'widget.git'), {
+    name: 'acme/widget',
+    tags: ['v1.0.0'],
+    bare: true,
+  });
+  seller = await signInSeller(app, { slug: 'acme' });
+  await giveTrial(app, seller.user.id);
+  const created = await seller.client.post('/api/repositories', {
+    githubRepoId: 'acme/tools.git',
+    packageName: 'acme/tools',
+  });
+  expect(created.status).toBe(201);
+  toolsId = ((await created.json()) as { id: string }).id;
+  await waitForSync(app, toolsId);
+  const issued = await seller.client.post('/api/developer/tokens', { name: 'Docs samples', permissions: ['*'] });
+  expect(issued.status).toBe(201);
+  token = ((await issued.json()) as CreatedApiToken).token;
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe('the cURL samples of /api-docs', () => {
+  it('each answer the success envelope when pasted with a real token and ids', async () => {
+    const ran = new Set<string>();
+    const base = (): SampleValues => ({ baseUrl: app.ctx.config.publicUrl, token, packageId: toolsId });
+    const run = async (id: string, values: Partial<SampleValues> = {}) => {
+      ran.add(id);
+      const answer = await runCurl(curlSample(endpoint(id), { ...base(), ...values }));
+      expect(answer.meta, id).toMatchObject({ provider: 'packgate', apiVersion: 'v1' });
+      return answer;
+    };
+    const succeed = async (id: string, values: Partial<SampleValues> = {}) => {
+      const answer = await run(id, values);
+      expect(answer.success, `${id}: ${JSON.stringify(answer)}`).toBe(true);
+      return answer.data as Record<string, unknown>;
+    };
+
+    await succeed('list-packages');
+    await succeed('get-package');
+    // Prices come with sales: until a package has them the documented answer is a 409 in the same envelope.
+    const purchase = await run('create-purchase-link');
+    expect(purchase).toMatchObject({ success: false, status: 409 });
+
+    const widget = await succeed('create-package', { repositoryId: 'acme/widget.git' });
+    await succeed('update-package', { packageId: String(widget.id) });
+
+    const issued = await succeed('create-license');
+    const licenseId = String((issued.license as { id: string }).id);
+    await succeed('list-customers');
+    await succeed('regenerate-customer-token');
+    await succeed('list-licenses');
+    await succeed('get-license', { licenseId });
+    await succeed('update-license', { licenseId });
+    await succeed('revoke-license', { licenseId });
+    await succeed('get-analytics');
+
+    await succeed('list-tokens');
+    const minted = await succeed('create-token');
+    await succeed('delete-token', { tokenId: String(minted.id) });
+    await succeed('list-audit-events');
+    await succeed('delete-package', { packageId: String(widget.id) });
+
+    // A sample added to the page without a run here fails the test.
+    expect([...ran].sort()).toEqual(API_ENDPOINTS.map((candidate) => candidate.id).sort());
+  });
+});
