@@ -73,12 +73,24 @@ export function createSvgSanitizer(options: SvgSanitizerOptions = svgSanitizerDe
   let previousTurn: Promise<unknown> = Promise.resolve();
   let waiting = 0;
 
+  // A thread that dies while loading (out of memory, say) has no task to fail, so piscina reports it as an 'error'
+  // event, which would end the process if nobody listened: it ends the wait for the thread instead.
+  let abandonStartup: ((error: unknown) => void) | undefined;
+  pool.on('error', (error: unknown) => abandonStartup?.(error));
+
   async function startThread(): Promise<void> {
+    const startupFailed = new AbortController();
+    abandonStartup = (error) => startupFailed.abort(error);
     try {
-      await pool.run(undefined, { name: 'ready', signal: AbortSignal.timeout(options.startupDeadlineMs) });
+      await pool.run(undefined, {
+        name: 'ready',
+        signal: AbortSignal.any([startupFailed.signal, AbortSignal.timeout(options.startupDeadlineMs)]),
+      });
     } catch (error) {
       if (isAbort(error)) throw new SvgSanitizerBusyError();
       throw error;
+    } finally {
+      abandonStartup = undefined;
     }
   }
 
