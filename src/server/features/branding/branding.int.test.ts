@@ -428,4 +428,25 @@ describe('license e-mails', () => {
     expect(mail.body).toMatch(/^From: "?Acme Tools"? <no-reply@packgate\.localhost>/m);
     expect(mail.body).toMatch(/^Reply-To: licenses@acme\.test/m);
   });
+
+  it('refuses a sender name that poses as an address, and never sends a brand name like one', async () => {
+    const refused = await put(acme, { emailFromName: 'Acme <ceo@bank.example>' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain(
+      'emailFromName: must be a plain name such as Acme Support, without <, >, @, double quotes or line breaks',
+    );
+
+    // A brand name is free text: it stands in for the sender name only when it could have been saved as one.
+    await app.ctx.db
+      .update(brandSettings)
+      .set({ brandName: 'Acme <ceo@bank.example>', emailFromName: null })
+      .where(eq(brandSettings.userId, acme.user.id));
+    const pkg = await createPackage(app, acme.user, 'acme/posing', [
+      { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
+    ]);
+    await acme.client.post(`/api/repositories/${pkg.id}/temporary-licenses`, { email: 'third@example.com' });
+    const mail = readOutbox(app.dataDir).findLast((message) => message.to.includes('third@example.com'))!;
+    const from = /^From: (.*)$/m.exec(mail.body)?.[1];
+    expect(from).toBe('Packgate <no-reply@packgate.localhost>');
+  });
 });
