@@ -214,4 +214,479 @@ describe('API v1', () => {
       expect(same.status).toBe(201);
     });
   });
+
+  describe('lasting licenses by hand (Management)', () => {
+    it('issues a license with no expiry, a download limit and end mode, e-mails the holder and answers the setup', async () => {
+      const response = await sellerA.client.post(`/api/repositories/${widgetId}/licenses`, {
+        email: 'Lasting@Example.com',
+        expiresAt: null,
+        downloadLimit: 5,
+        endMode: 'updates',
+        note: 'Paid by invoice',
+      });
+      expect(response.status).toBe(201);
+      const issued = await response.json();
+      expect(issued.license).toMatchObject({
+        email: 'lasting@example.com',
+        packageName: 'acme/widget',
+        kind: 'manual',
+        status: 'active',
+        isActive: true,
+        expiresAt: null,
+        endMode: 'updates',
+        downloadLimit: 5,
+        note: 'Paid by invoice',
+      });
+      expect(issued.outcome).toBe('created');
+      expect(issued.emailSent).toBe(true);
+      expect(issued.repositoryUrl).toBe(`http://acme.composer.localhost:${app.port}`);
+      expect(issued.composerToken).toMatch(COMPOSER_TOKEN);
+      expect(issued.setupCommands).toContain(
+        `composer config bearer.acme.composer.localhost:${app.port} ${issued.composerToken}`,
+      );
+      const mail = readOutbox(app.dataDir).filter((entry) => entry.to.includes('lasting@example.com'));
+      expect(mail).toHaveLength(1);
+      expect(mail[0]!.body).toContain(issued.composerToken);
+      expect(await findCustomerByToken(app.ctx, issued.composerToken)).toBeDefined();
+
+      const listed = await (await sellerA.client.get(`/api/repositories/${widgetId}/licenses`)).json();
+      expect(listed.map((license: { id: string }) => license.id)).toContain(issued.license.id);
+    });
+
+    it('edits the terms, refuses an expiry in the past and hides other sellers\u2019 licenses', async () => {
+      const issued = await (
+        await sellerA.client.post(`/api/repositories/${gadgetId}/licenses`, { email: 'edit-me@example.com' })
+      ).json();
+      expect(issued.license).toMatchObject({ expiresAt: null, downloadLimit: null, endMode: 'access' });
+
+      const expiresAt = new Date(clock.now().getTime() + 30 * DAY_MS).toISOString();
+      const edited = await sellerA.client.request('PATCH', `/api/licenses/${issued.license.id}`, {
+        body: { expiresAt, downloadLimit: 10, endMode: 'updates', note: 'renewed' },
+      });
+      expect(edited.status).toBe(200);
+      expect(await edited.json()).toMatchObject({ expiresAt, downloadLimit: 10, endMode: 'updates', note: 'renewed' });
+
+      const past = await sellerA.client.request('PATCH', `/api/licenses/${issued.license.id}`, {
+        body: { expiresAt: new Date(clock.now().getTime() - DAY_MS).toISOString() },
+      });
+      expect(past.status).toBe(400);
+      expect((await past.json()).message).toBe('The expiry date must be in the future');
+
+      const empty = await sellerA.client.request('PATCH', `/api/licenses/${issued.license.id}`, { body: {} });
+      expect(empty.status).toBe(400);
+
+      const foreign = await sellerB.client.request('PATCH', `/api/licenses/${issued.license.id}`, {
+        body: { note: 'mine now' },
+      });
+      expect(foreign.status).toBe(404);
+      const foreignIssue = await sellerB.client.post(`/api/repositories/${widgetId}/licenses`, {
+        email: 'x@example.com',
+      });
+      expect(foreignIssue.status).toBe(404);
+    });
+  });
+
+  describe('the API', () => {
+    let full: CreatedApiToken;
+    let licenseId: string;
+
+    beforeAll(async () => {
+      full = await createToken(sellerA, ['*']);
+      const created = await call(full.token, 'POST', '/api/v1/licenses', {
+        packageId: widgetId,
+        email: 'api-holder@example.com',
+        sendEmail: false,
+      });
+      expect(created.status).toBe(201);
+      licenseId = created.body.data.license.id;
+    });
+
+    it('lists packages in the envelope with the spec fields, pricing empty until priced', async () => {
+      const answer = await call(full.token, 'GET', '/api/v1/packages');
+      expect(answer.status).toBe(200);
+      expect(answer.body).toMatchObject({ success: true, meta: { provider: 'packgate', apiVersion: 'v1' } });
+      expect(answer.body.meta.total).toBe(answer.body.data.length);
+      const widget = answer.body.data.find((entry: { id: string }) => entry.id === widgetId);
+      expect(widget).toMatchObject({
+        id: widgetId,
+        name: 'acme/widget',
+        isActive: true,
+        pricingType: null,
+        priceCents: null,
+        currency: null,
+        purchaseUrl: null,
+        directPurchaseUrl: null,
+        pricingTiers: [],
+      });
+      expect(answer.body.data.map((entry: { id: string }) => entry.id)).not.toContain(bobPackageId);
+      expect(answer.headers.get('ratelimit-limit')).toBe('30');
+      expect(answer.headers.get('ratelimit-remaining')).not.toBeNull();
+    });
+
+    it('answers purchase links with a clear error while the package has no prices', async () => {
+      const answer = await call(full.token, 'POST', `/api/v1/packages/${widgetId}/purchase-links`, {});
+      expect(answer.status).toBe(409);
+      expect(answer.body).toMatchObject({ success: false, code: 'CONFLICT' });
+      expect(answer.body.message).toContain('no prices');
+    });
+
+    it('creates, updates and revokes a license, each an audit event naming the token masked', async () => {
+      const created = await call(full.token, 'POST', '/api/v1/licenses', {
+        packageId: gadgetId,
+        email: 'shop-buyer@example.com',
+        expiresAt: null,
+        downloadLimit: null,
+        endMode: 'updates',
+        note: 'Order #1042',
+      });
+      expect(created.status).toBe(201);
+      const { license, composerToken, setupCommands } = created.body.data;
+      expect(license).toMatchObject({ packageId: gadgetId, kind: 'manual', endMode: 'updates', note: 'Order #1042' });
+      expect(composerToken).toMatch(COMPOSER_TOKEN);
+      expect(setupCommands.join('\n')).toContain('composer require acme/gadget');
+      expect(readOutbox(app.dataDir).some((mail) => mail.to.includes('shop-buyer@example.com'))).toBe(true);
+
+      clock.advance(1000); // events of one instant have no order of their own
+      const updated = await call(full.token, 'PATCH', `/api/v1/licenses/${license.id}`, { downloadLimit: 3 });
+      expect(updated.status).toBe(200);
+      expect(updated.body.data.downloadLimit).toBe(3);
+
+      clock.advance(1000);
+      const revoked = await call(full.token, 'DELETE', `/api/v1/licenses/${license.id}`);
+      expect(revoked.status).toBe(200);
+      expect(revoked.body.data).toMatchObject({ status: 'revoked', isActive: false });
+      const [grant] = await app.ctx.db.select().from(grants).where(eq(grants.id, license.id));
+      expect(grant!.status).toBe('revoked');
+
+      const events = await call(full.token, 'GET', '/api/v1/audit-events');
+      expect(events.status).toBe(200);
+      const forLicense = events.body.data.filter((event: { targetId: string }) => event.targetId === license.id);
+      expect(forLicense.map((event: { action: string }) => event.action)).toEqual([
+        'license.revoked',
+        'license.updated',
+        'license.created',
+      ]);
+      for (const event of forLicense) {
+        expect(event.actor.type).toBe('api_token');
+        expect(event.actor.tokenId).toBe(`${full.id.slice(0, 8)}…`);
+      }
+      const rows = await app.ctx.db.select().from(auditEvents);
+      expect(JSON.stringify(rows)).not.toContain(full.id);
+      expect(events.body.data.some((event: { action: string }) => event.action === 'api_token.created')).toBe(true);
+    });
+
+    it('regenerates a customer token: the old one stops working, the new one is answered once', async () => {
+      const created = await call(full.token, 'POST', '/api/v1/licenses', {
+        packageId: widgetId,
+        email: 'rotate@example.com',
+        sendEmail: false,
+      });
+      const oldToken = created.body.data.composerToken as string;
+      const rotated = await call(full.token, 'POST', '/api/v1/customers/regenerate-token', {
+        email: 'rotate@example.com',
+        sendEmail: false,
+      });
+      expect(rotated.status).toBe(200);
+      expect(rotated.body.data.composerToken).toMatch(COMPOSER_TOKEN);
+      expect(await findCustomerByToken(app.ctx, oldToken)).toBeUndefined();
+      expect(await findCustomerByToken(app.ctx, rotated.body.data.composerToken)).toBeDefined();
+    });
+
+    it('lists customers and analytics with the spec fields', async () => {
+      const customersAnswer = await call(full.token, 'GET', '/api/v1/customers');
+      expect(customersAnswer.status).toBe(200);
+      const holder = customersAnswer.body.data.find(
+        (entry: { email: string }) => entry.email === 'api-holder@example.com',
+      );
+      expect(holder).toMatchObject({ totalActivePackages: 1, lastActiveDate: null });
+      expect(holder.packages[0]).toMatchObject({ packageId: widgetId, packageName: 'acme/widget', status: 'active' });
+
+      const analytics = await call(full.token, 'GET', '/api/v1/analytics');
+      expect(analytics.status).toBe(200);
+      expect(analytics.body.data).toMatchObject({
+        activePackages: 2,
+        totalSalesCents: 0,
+        totalSalesFormatted: '$0.00',
+      });
+      expect(analytics.body.meta).toMatchObject({ currency: 'usd' });
+      expect(analytics.body.meta.period).toContain('2026-03');
+    });
+
+    it('permission × endpoint: 403 naming the missing permission without it, 2xx with it', async () => {
+      const all: ApiTokenPermission[] = [
+        'packages:read',
+        'packages:write',
+        'customers:read',
+        'customers:write',
+        'analytics:read',
+        'tokens:read',
+        'tokens:write',
+      ];
+      const without = new Map<ApiTokenPermission, CreatedApiToken>();
+      const only = new Map<ApiTokenPermission, CreatedApiToken>();
+      for (const permission of all) {
+        without.set(
+          permission,
+          await createToken(
+            sellerA,
+            all.filter((other) => other !== permission),
+          ),
+        );
+        only.set(permission, await createToken(sellerA, [permission]));
+      }
+      const spareToken = await createToken(sellerA, ['analytics:read']);
+      const doomedPackage = await insertPackage(sellerA.user.id, 'acme/doomed');
+      type Case = { method: string; path: string; permission: ApiTokenPermission; body?: unknown; expected: number };
+      const cases: Case[] = [
+        { method: 'GET', path: '/api/v1/packages', permission: 'packages:read', expected: 200 },
+        { method: 'GET', path: `/api/v1/packages/${widgetId}`, permission: 'packages:read', expected: 200 },
+        // No prices yet: the documented 409 is what a permitted caller gets.
+        {
+          method: 'POST',
+          path: `/api/v1/packages/${widgetId}/purchase-links`,
+          permission: 'packages:read',
+          body: {},
+          expected: 409,
+        },
+        {
+          method: 'POST',
+          path: '/api/v1/packages',
+          permission: 'packages:write',
+          body: { githubRepoId: 'acme/repo-one.git', packageName: 'acme/repo-one' },
+          expected: 201,
+        },
+        {
+          method: 'PATCH',
+          path: `/api/v1/packages/${gadgetId}`,
+          permission: 'packages:write',
+          body: { description: 'Gadgets' },
+          expected: 200,
+        },
+        { method: 'DELETE', path: `/api/v1/packages/${doomedPackage}`, permission: 'packages:write', expected: 200 },
+        { method: 'GET', path: '/api/v1/customers', permission: 'customers:read', expected: 200 },
+        { method: 'GET', path: '/api/v1/licenses', permission: 'customers:read', expected: 200 },
+        { method: 'GET', path: `/api/v1/licenses/${licenseId}`, permission: 'customers:read', expected: 200 },
+        {
+          method: 'POST',
+          path: '/api/v1/licenses',
+          permission: 'customers:write',
+          body: { packageId: widgetId, email: 'matrix@example.com', sendEmail: false },
+          expected: 201,
+        },
+        {
+          method: 'PATCH',
+          path: `/api/v1/licenses/${licenseId}`,
+          permission: 'customers:write',
+          body: { note: 'matrix' },
+          expected: 200,
+        },
+        { method: 'DELETE', path: `/api/v1/licenses/${licenseId}`, permission: 'customers:write', expected: 200 },
+        {
+          method: 'POST',
+          path: '/api/v1/customers/regenerate-token',
+          permission: 'customers:write',
+          body: { email: 'api-holder@example.com', sendEmail: false },
+          expected: 200,
+        },
+        { method: 'GET', path: '/api/v1/analytics', permission: 'analytics:read', expected: 200 },
+        { method: 'GET', path: '/api/v1/tokens', permission: 'tokens:read', expected: 200 },
+        { method: 'GET', path: '/api/v1/audit-events', permission: 'tokens:read', expected: 200 },
+        {
+          method: 'POST',
+          path: '/api/v1/tokens',
+          permission: 'tokens:write',
+          body: { name: 'minted', permissions: ['tokens:write'] },
+          expected: 201,
+        },
+        { method: 'DELETE', path: `/api/v1/tokens/${spareToken.id}`, permission: 'tokens:write', expected: 200 },
+      ];
+      for (const entry of cases) {
+        const refused = await call(without.get(entry.permission)!.token, entry.method, entry.path, entry.body);
+        expect(refused.status, `${entry.method} ${entry.path} without ${entry.permission}`).toBe(403);
+        expect(refused.body).toMatchObject({ success: false, code: 'FORBIDDEN' });
+        expect(refused.body.message).toContain(entry.permission);
+        const allowed = await call(only.get(entry.permission)!.token, entry.method, entry.path, entry.body);
+        expect(
+          allowed.status,
+          `${entry.method} ${entry.path} with ${entry.permission}: ${JSON.stringify(allowed.body)}`,
+        ).toBe(entry.expected);
+      }
+      const [created] = await app.ctx.db.select().from(packages).where(eq(packages.name, 'acme/repo-one'));
+      await waitForSync(app, created!.id);
+    });
+
+    it("answers 404 for another seller's ids", async () => {
+      const bob = await createToken(sellerB, ['*']);
+      const foreign = [
+        ['GET', `/api/v1/packages/${widgetId}`],
+        ['PATCH', `/api/v1/packages/${widgetId}`, { description: 'stolen' }],
+        ['DELETE', `/api/v1/packages/${widgetId}`],
+        ['POST', `/api/v1/packages/${widgetId}/purchase-links`, {}],
+        ['GET', `/api/v1/licenses/${licenseId}`],
+        ['GET', `/api/v1/licenses?packageId=${widgetId}`],
+        ['PATCH', `/api/v1/licenses/${licenseId}`, { note: 'stolen' }],
+        ['DELETE', `/api/v1/licenses/${licenseId}`],
+        ['POST', '/api/v1/licenses', { packageId: widgetId, email: 'thief@example.com' }],
+        ['POST', '/api/v1/customers/regenerate-token', { email: 'api-holder@example.com' }],
+        ['DELETE', `/api/v1/tokens/${full.id}`],
+      ] as const;
+      for (const [method, pathname, body] of foreign) {
+        const answer = await call(bob.token, method, pathname, body);
+        expect(answer.status, `${method} ${pathname}`).toBe(404);
+        expect(answer.body).toMatchObject({ success: false, code: 'NOT_FOUND' });
+      }
+      const customersAnswer = await call(bob.token, 'GET', '/api/v1/customers');
+      expect(customersAnswer.body.data).toEqual([]);
+      expect((await call(full.token, 'GET', `/api/v1/packages/${widgetId}`)).status).toBe(200);
+    });
+
+    it('replays an idempotent POST sent 10 times at once: one license, one e-mail, the same answer', async () => {
+      const token = await createToken(sellerA, ['customers:write']);
+      const body = { packageId: gadgetId, email: 'idempotent@example.com', downloadLimit: 7 };
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          call(token.token, 'POST', '/api/v1/licenses', body, { 'idempotency-key': 'order-2001' }),
+        ),
+      );
+      expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(201));
+      const ids = new Set(answers.map((answer) => answer.body.data.license.id));
+      expect(ids.size).toBe(1);
+      expect(new Set(answers.map((answer) => JSON.stringify(answer.body))).size).toBe(1);
+      expect(answers.filter((answer) => answer.headers.get('idempotent-replayed') === 'true')).toHaveLength(9);
+      const holders = await call(full.token, 'GET', '/api/v1/licenses?email=idempotent@example.com');
+      expect(holders.body.data).toHaveLength(1);
+      expect(readOutbox(app.dataDir).filter((mail) => mail.to.includes('idempotent@example.com'))).toHaveLength(1);
+
+      // The stored answer holds the holder's Composer token, sealed.
+      const rows = await app.ctx.db.select().from(idempotencyKeys);
+      expect(JSON.stringify(rows)).not.toContain(answers[0]!.body.data.composerToken);
+
+      const changed = await call(
+        token.token,
+        'POST',
+        '/api/v1/licenses',
+        { ...body, downloadLimit: 8 },
+        {
+          'idempotency-key': 'order-2001',
+        },
+      );
+      expect(changed.status).toBe(409);
+      expect(changed.body).toMatchObject({ success: false, code: 'CONFLICT' });
+      expect(changed.body.message).toContain('different request');
+    });
+
+    it('answers bad input with the error envelope, never a 5xx', async () => {
+      const token = await createToken(sellerA, ['*']);
+      const bad: [string, string, unknown?, Record<string, string>?][] = [
+        ['POST', '/api/v1/licenses', '{not json'],
+        ['POST', '/api/v1/licenses', { packageId: 42, email: 'x@example.com' }],
+        ['POST', '/api/v1/licenses', { packageId: widgetId }],
+        ['POST', '/api/v1/licenses', { packageId: widgetId, email: 'not-an-email' }],
+        ['POST', '/api/v1/licenses', { packageId: widgetId, email: 'a@example.com', expiresAt: 'tomorrow' }],
+        ['POST', '/api/v1/licenses', { packageId: widgetId, email: 'a@example.com', downloadLimit: -1 }],
+        ['POST', '/api/v1/licenses', { packageId: 'nope', email: 'a@example.com' }],
+        ['PATCH', `/api/v1/licenses/${'x'.repeat(90)}`, { note: 'x' }],
+        ['PATCH', `/api/v1/licenses/${licenseId}`, { endMode: 'forever' }],
+        ['GET', '/api/v1/audit-events?limit=100000'],
+        ['GET', '/api/v1/no-such-endpoint'],
+        [
+          'POST',
+          '/api/v1/licenses',
+          { packageId: widgetId, email: 'a@example.com' },
+          { 'idempotency-key': 'has space' },
+        ],
+        ['POST', '/api/v1/tokens', { name: 'x'.repeat(500), permissions: ['*'] }],
+      ];
+      for (const [method, pathname, body, headers] of bad) {
+        const answer = await call(token.token, method, pathname, body, headers);
+        expect(answer.status, `${method} ${pathname}`).toBeGreaterThanOrEqual(400);
+        expect(answer.status, `${method} ${pathname}`).toBeLessThan(500);
+        expect(answer.body, `${method} ${pathname}`).toMatchObject({ success: false, meta: { apiVersion: 'v1' } });
+        expect(typeof answer.body.message).toBe('string');
+      }
+    });
+
+    it('answers the 31st request in a minute with 429 and Retry-After', async () => {
+      const token = await createToken(sellerA, ['analytics:read']);
+      for (let index = 1; index <= 30; index++) {
+        const answer = await call(token.token, 'GET', '/api/v1/analytics');
+        expect(answer.status).toBe(200);
+        expect(answer.headers.get('ratelimit-remaining')).toBe(String(30 - index));
+      }
+      const limited = await call(token.token, 'GET', '/api/v1/analytics');
+      expect(limited.status).toBe(429);
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(limited.body).toMatchObject({ success: false, code: 'RATE_LIMITED', status: 429 });
+      // Another token has its own budget; Composer's doors are not limited at all.
+      expect((await call(full.token, 'GET', '/api/v1/analytics')).status).toBe(200);
+    });
+  });
+
+  describe('OpenAPI', () => {
+    it('serves a valid OpenAPI 3.1 document that describes every /api/v1 route', async () => {
+      const response = await fetch(new URL('/api/docs/openapi.json', app.baseUrl));
+      expect(response.status).toBe(200);
+      const document = await response.json();
+      expect(document.openapi).toBe('3.1.0');
+      const validation = await new Validator().validate(document);
+      expect(validation.errors ?? []).toEqual([]);
+      expect(validation.valid).toBe(true);
+      expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual([
+        'Packages',
+        'Customers',
+        'Licenses',
+        'Analytics',
+        'Tokens',
+      ]);
+
+      const documented = new Set<string>();
+      for (const [route, operations] of Object.entries(document.paths as Record<string, Record<string, unknown>>)) {
+        for (const method of Object.keys(operations)) documented.add(`${method.toUpperCase()} ${route}`);
+      }
+      const served = apiV1Routes(app.app.printRoutes({ commonPrefix: false }));
+      expect(served.length).toBeGreaterThanOrEqual(18);
+      for (const route of served) expect(documented, route).toContain(route);
+      for (const route of documented) expect(route).toMatch(/^[A-Z]+ \/api\/v1\//);
+      const listPackages = document.paths['/api/v1/packages'].get;
+      expect(listPackages.tags).toEqual(['Packages']);
+      expect(listPackages.responses['200'].content['application/json'].schema.properties).toHaveProperty('meta');
+    });
+
+    it('serves the interactive reference at /api/docs with its own script, allowed by the page CSP alone', async () => {
+      const page = await fetch(new URL('/api/docs/', app.baseUrl));
+      expect(page.status).toBe(200);
+      const html = await page.text();
+      expect(html).not.toMatch(/<script[^>]+src="https?:/);
+      const csp = page.headers.get('content-security-policy') ?? '';
+      expect(csp).toMatch(/script-src 'self' 'sha256-/);
+      const script = await fetch(new URL('/api/docs/js/scalar.js', app.baseUrl));
+      expect(script.status).toBe(200);
+      expect(script.headers.get('content-type')).toContain('javascript');
+      // Elsewhere the app's CSP is unchanged.
+      const other = await fetch(new URL('/api/csrf-token', app.baseUrl));
+      expect(other.headers.get('content-security-policy')).not.toContain('sha256-');
+    });
+  });
 });
+
+/** "METHOD /path" of every /api/v1 route in Fastify's route tree (HEAD twins left out), with :param as {param}. */
+function apiV1Routes(tree: string): string[] {
+  const routes: string[] = [];
+  const stack: string[] = [];
+  for (const line of tree.split('\n')) {
+    const start = line.search(/[^\s│├└─]/);
+    if (start < 0) continue;
+    const depth = Math.floor(start / 4);
+    const match = /^(\S+) \(([^)]*)\)$/.exec(line.slice(start)) ?? /^(\S+)$/.exec(line.slice(start));
+    if (!match) continue;
+    stack.length = depth;
+    stack.push(match[1]!);
+    const fullPath = stack.join('').replace(/:(\w+)/g, '{$1}');
+    if (!match[2] || !fullPath.startsWith('/api/v1/')) continue;
+    for (const method of match[2].split(',').map((entry) => entry.trim())) {
+      if (method !== 'HEAD') routes.push(`${method} ${fullPath}`);
+    }
+  }
+  return routes;
+}
