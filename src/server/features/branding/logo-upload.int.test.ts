@@ -2,8 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestOnHost } from '../../../../test/composer/repository-fixtures.js';
 import {
   benignSvg,
+  costlyAllowedSvg,
+  flatSvgOfSize,
   hostileSvgs,
+  nestedGroupsSvg,
   pngOfSize,
+  svgNestedToLevel,
   tinyGif,
   tinyJpeg,
   tinyPng,
@@ -13,6 +17,7 @@ import { readStored } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import { brandingMessages, LOGO_MAX_BYTES, LOGO_PATH_PREFIX } from '../../../contract/branding.js';
+import { svgLimits } from './svg-limits.js';
 
 // POST /api/user/upload-logo-temp and GET /api/branding/logos/...: the type decided by content, the 5 MB limit at
 // its exact boundary, SVGs stored inert, and the headers that keep a served logo from being anything but an image.
@@ -31,7 +36,10 @@ afterAll(async () => {
   await app?.close();
 });
 
-type UploadAnswer = { status: number; body: { logoUrl?: string; error?: string; message?: string } };
+type UploadAnswer = {
+  status: number;
+  body: { logoUrl?: string; error?: string; message?: string; suggestion?: string; status?: number };
+};
 
 async function upload(
   who: SignedIn,
@@ -170,6 +178,93 @@ describe('SVG sanitizing', () => {
     const stored = (await storedText(answer.body.logoUrl!)).toLowerCase();
     for (const danger of dangers) expect(stored, danger).not.toContain(danger);
     expect(stored).toMatch(/<(rect|circle)\b/);
+  });
+});
+
+describe('SVG logos that would stop the server (issue 8)', () => {
+  // Before the limits, the first two blocked every request for 73 s and for over 7 minutes (1.26 GB).
+  let attacker: SignedIn;
+  beforeAll(async () => {
+    attacker = await signInSeller(app, { slug: 'trial-attacker' });
+  });
+
+  const uploadSvg = (svg: string, who: SignedIn = attacker) =>
+    upload(who, Buffer.from(svg), { fileName: 'logo.svg', type: 'image/svg+xml' });
+
+  function expectRefusedFor(answer: UploadAnswer, limit: string): void {
+    expectInvalidType(answer);
+    expect(answer.body.status).toBe(400);
+    expect(answer.body.suggestion).toContain(limit);
+  }
+
+  it('refuses 10,000 nested groups, naming the depth limit, and answers /api/health meanwhile', async () => {
+    const [answer, health] = await Promise.all([
+      uploadSvg(nestedGroupsSvg(10_000)),
+      fetch(new URL('/api/health', app.baseUrl)),
+    ]);
+    expectRefusedFor(answer, `at most ${svgLimits.maxDepth} levels deep`);
+    expect(health.status).toBe(200);
+  });
+
+  it('refuses a 4 MiB flat SVG, naming the size limit, and answers /api/health meanwhile', async () => {
+    const [answer, health] = await Promise.all([
+      uploadSvg(flatSvgOfSize(4 * 1024 * 1024)),
+      fetch(new URL('/api/health', app.baseUrl)),
+    ]);
+    expectRefusedFor(answer, 'at most 512 KB');
+    expect(health.status).toBe(200);
+  });
+
+  it('stores nesting at the depth limit and refuses one level more', async () => {
+    const atLimit = await uploadSvg(svgNestedToLevel(svgLimits.maxDepth));
+    expect(atLimit.status).toBe(200);
+    expect(await storedText(atLimit.body.logoUrl!)).toContain('<g><rect width="1" height="1"/></g>');
+    expectRefusedFor(await uploadSvg(svgNestedToLevel(svgLimits.maxDepth + 1)), 'levels deep');
+  });
+
+  it('refuses entity expansion (billion laughs) with the reason', async () => {
+    const billionLaughs = hostileSvgs.find((entry) => entry.name.startsWith('billion laughs'))!;
+    expectRefusedFor(await uploadSvg(billionLaughs.svg), 'entity declarations');
+  });
+
+  it('still stores an ordinary logo, sanitized', async () => {
+    const answer = await uploadSvg(benignSvg);
+    expect(answer.status).toBe(200);
+    const stored = await storedText(answer.body.logoUrl!);
+    expect(stored).toContain('<rect class="mark"');
+    expect(stored).not.toContain('DOCTYPE');
+  });
+
+  it('answers /api/health before the upload while the costliest allowed SVG is being sanitized', async () => {
+    const order: string[] = [];
+    const uploaded = uploadSvg(costlyAllowedSvg()).then((answer) => {
+      order.push('upload');
+      return answer;
+    });
+    const health = await fetch(new URL('/api/health', app.baseUrl));
+    order.push('health');
+    expect(health.status).toBe(200);
+    expect((await uploaded).status).toBe(200);
+    expect(order).toEqual(['health', 'upload']);
+  });
+
+  it('keeps the saved brand when a logo is refused', async () => {
+    const owner = await signInSeller(app, { slug: 'keeps-brand' });
+    const logo = await uploadSvg(benignSvg, owner);
+    const saved = await owner.client.put('/api/user/default-branding', {
+      brandName: 'Keeps Brand',
+      brandLogo: logo.body.logoUrl,
+    });
+    expect(saved.status).toBe(200);
+    const before = await (await owner.client.get('/api/user/default-branding')).json();
+
+    expectRefusedFor(await uploadSvg(nestedGroupsSvg(10_000), owner), 'levels deep');
+    expectRefusedFor(await uploadSvg(flatSvgOfSize(4 * 1024 * 1024), owner), '512 KB');
+
+    const after = await (await owner.client.get('/api/user/default-branding')).json();
+    expect(after).toEqual(before);
+    expect(after.brandLogo).toBe(logo.body.logoUrl);
+    expect((await fetch(new URL(logo.body.logoUrl!, app.baseUrl))).status).toBe(200);
   });
 });
 
