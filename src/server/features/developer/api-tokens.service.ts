@@ -9,7 +9,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
-import { type Actor, recordAuditEvent } from '../api-v1/audit.service.js';
+import { type Actor, maskTokenId, recordAuditEvent } from '../api-v1/audit.service.js';
 import { isUuid } from '../licenses/grants.service.js';
 import type { ApiTokenRow } from './api-tokens.repository.js';
 import * as repository from './api-tokens.repository.js';
@@ -84,7 +84,8 @@ export async function createApiToken(
   await recordAuditEvent(ctx, actor, {
     action: 'api_token.created',
     targetType: 'api_token',
-    targetId: row.id,
+    // Token ids appear masked in the audit trail, whether acting or acted upon.
+    targetId: maskTokenId(row.id),
     details: { name: row.name, permissions, expiresAt: row.expiresAt?.toISOString() ?? null },
   });
   return { ...presentApiToken(row), token };
@@ -101,7 +102,7 @@ export async function deleteApiToken(ctx: AppContext, actor: Actor, tokenId: str
   await recordAuditEvent(ctx, actor, {
     action: 'api_token.deleted',
     targetType: 'api_token',
-    targetId: row.id,
+    targetId: maskTokenId(row.id),
     details: { name: row.name },
   });
   return presentApiToken({ ...row, isActive: false });
