@@ -1,0 +1,110 @@
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPackageRepository } from '../support/git-fixtures.js';
+import { readOutbox } from '../support/outbox.js';
+import { giveTrial, waitForSync } from '../support/packages.js';
+import { signInSeller } from '../support/sessions.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+
+// A customer who paid elsewhere gets a lasting license by hand, from a package's Licenses dialog in
+// Management, with the same terms the API takes; the seller changes the terms, revokes and restores it.
+
+let app: TestApp;
+let browser: TestBrowser;
+let context: BrowserContext;
+let page: Page;
+let origin: string;
+
+const toast = (text: string) => page.getByText(text, { exact: true }).first().waitFor();
+
+beforeAll(async () => {
+  app = await startTestApp();
+  origin = app.ctx.config.publicUrl;
+  await createPackageRepository(path.join(app.ctx.config.gitReposDir, 'acme', 'widget.git'), {
+    name: 'acme/widget',
+    tags: ['v1.0.0'],
+    bare: true,
+  });
+  const seller = await signInSeller(app, { slug: 'acme' });
+  await giveTrial(app, seller.user.id);
+  const created = await seller.client.post('/api/repositories', {
+    githubRepoId: 'acme/widget.git',
+    packageName: 'acme/widget',
+  });
+  expect(created.status).toBe(201);
+  await waitForSync(app, ((await created.json()) as { id: string }).id);
+  browser = await launchBrowser();
+  ({ context, page } = await openSignedInPage(browser, origin, seller));
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await app?.close();
+});
+
+describe('lasting licenses in Management', () => {
+  it('issues a license without expiry and with a download limit, e-mailing the holder', async () => {
+    await page.goto(`${origin}/management`);
+    const card = page.getByTestId('package-card').filter({ hasText: 'acme/widget' });
+    await card.getByRole('button', { name: 'Actions for acme/widget' }).click();
+    await page.getByRole('menuitem', { name: 'Licenses', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Licenses' });
+    await dialog.getByText('No licenses yet.').waitFor();
+
+    const issue = dialog.getByRole('button', { name: 'Issue License' });
+    expect(await issue.isDisabled()).toBe(true);
+    await dialog.getByLabel('Email').fill('buyer@example.com');
+    await dialog.getByLabel('Download limit').fill('0');
+    await issue.click();
+    await dialog.getByText(/The download limit must be a whole number from 1/).waitFor();
+    await dialog.getByLabel('Download limit').fill('5');
+    await dialog.getByLabel('Note (optional)').fill('Invoice 42');
+    await issue.click();
+
+    await toast('License Issued');
+    const issued = dialog.getByTestId('issued-license');
+    await issued.waitFor();
+    expect(await issued.textContent()).toContain(
+      `composer config repositories.acme composer http://acme.composer.localhost:${app.port}`,
+    );
+    expect(await issued.textContent()).toMatch(/pgc_/);
+    const row = dialog.getByTestId('package-license');
+    await row.waitFor();
+    expect(await row.textContent()).toMatch(/buyer@example\.com\s*Active\s*Manual/);
+    expect(await row.textContent()).toContain('Never expires');
+    expect(await row.textContent()).toContain('Downloads 0 / 5');
+    expect(await row.textContent()).toContain('Invoice 42');
+    await expect.poll(() => readOutbox(app.dataDir).some((mail) => mail.to.includes('buyer@example.com'))).toBe(true);
+  });
+
+  it('changes the terms: an end date that ends updates only, and unlimited downloads', async () => {
+    const dialog = page.getByRole('dialog', { name: 'Licenses' });
+    const row = dialog.getByTestId('package-license');
+    await row.getByRole('button', { name: 'Edit license of buyer@example.com' }).click();
+    const form = dialog.getByRole('form', { name: 'Edit license' });
+    await form.getByLabel('Expires on').fill('2099-12-31');
+    await form.getByLabel('Download limit').fill('');
+    await form.getByLabel('At expiry').selectOption('updates');
+    await form.getByRole('button', { name: 'Save Changes' }).click();
+    await toast('License Updated');
+    await form.waitFor({ state: 'detached' });
+    await expect.poll(() => row.textContent()).toContain('Dec 31, 2099');
+    expect(await row.textContent()).toContain('(updates only)');
+    expect(await row.textContent()).toContain('Downloads 0 / Unlimited');
+  });
+
+  it('revokes the license and restores it', async () => {
+    const dialog = page.getByRole('dialog', { name: 'Licenses' });
+    const row = dialog.getByTestId('package-license');
+    await row.getByRole('button', { name: 'Revoke license of buyer@example.com' }).click();
+    await page.getByRole('dialog', { name: 'Revoke License' }).getByRole('button', { name: 'Revoke' }).click();
+    await toast('License Revoked');
+    await expect.poll(() => row.textContent()).toMatch(/buyer@example\.com\s*Revoked/);
+    await row.getByRole('button', { name: 'Restore' }).click();
+    await toast('License Restored');
+    await expect.poll(() => row.textContent()).toMatch(/buyer@example\.com\s*Active/);
+  });
+});
