@@ -19,6 +19,8 @@ type RunningServer = {
   dataDir: string;
   /** Resolves with the first log line that contains `text` (already printed or still to come). */
   waitForLog(text: string): Promise<string>;
+  /** Everything it printed so far, to explain a failure. */
+  output(): string;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
@@ -77,7 +79,7 @@ async function startBuiltServer(env: Record<string, string> = {}): Promise<Runni
       waiters.push({ text, resolve });
       void exited.then(({ code }) => reject(new Error(`server exited (${code}) before logging "${text}":\n${output}`)));
     });
-  const server = { child, port, dataDir, waitForLog, exited };
+  const server = { child, port, dataDir, waitForLog, output: () => output, exited };
   started.push(server);
   await waitForLog('Packgate is running at');
   return server;
@@ -138,7 +140,7 @@ describe('the built server', { timeout: 180_000 }, () => {
     finish();
 
     expect(await response).toMatch(/^HTTP\/1\.1 200 /);
-    expect(await server.exited).toEqual({ code: 0, signal: null });
+    expect(await server.exited, server.output()).toEqual({ code: 0, signal: null });
     expect(readOutbox(server.dataDir).map((mail) => mail.to)).toEqual(['seller@example.com']);
     // PGlite's lock is released only after the database closed cleanly.
     expect(existsSync(path.join(server.dataDir, 'pglite.lock'))).toBe(false);
@@ -152,7 +154,7 @@ describe('the built server', { timeout: 180_000 }, () => {
     await server.waitForLog('shutting down');
     server.child.kill('SIGTERM');
 
-    expect(await server.exited).toEqual({ code: 143, signal: null });
+    expect(await server.exited, server.output()).toEqual({ code: 143, signal: null });
     await server.waitForLog('second signal received: exiting at once');
   });
 
@@ -162,7 +164,7 @@ describe('the built server', { timeout: 180_000 }, () => {
 
     server.child.kill('SIGTERM');
 
-    expect(await server.exited).toEqual({ code: 1, signal: null });
+    expect(await server.exited, server.output()).toEqual({ code: 1, signal: null });
     await server.waitForLog('shutdown did not finish within 1 s: exiting anyway');
   });
 
