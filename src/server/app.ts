@@ -148,7 +148,10 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     },
   });
   registerHosts(app, config, (hostname) => findSellerByCustomDomain(ctx, hostname));
-  await registerOverloadShedding(app, { pressureCheck: options.pressureCheck });
+  await registerOverloadShedding(app, {
+    maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs,
+    pressureCheck: options.pressureCheck,
+  });
   registerSessions(app, ctx);
   registerCsrfProtection(app, ctx);
   registerInputCharacterCheck(app);

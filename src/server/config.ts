@@ -115,6 +115,7 @@ const envSchema = z.object({
   SESSION_ABSOLUTE_DAYS: z.coerce.number().int().positive().default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(20),
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
 });
 
 /** Every environment variable the server reads (.env.example and the README list the same). */
@@ -147,6 +148,8 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** On SIGTERM/SIGINT, how long in-flight work may take before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** Shed requests (503) when the event loop's mean delay over a second exceeds this; 0 turns the check off. */
+  overloadMaxEventLoopDelayMs: number;
 };
 
 export type StripeKeyPair = { secretKey: string; webhookSecret: string };
@@ -246,6 +249,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     logLevel: settings.LOG_LEVEL,
     shutdownTimeoutMs: settings.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    overloadMaxEventLoopDelayMs: settings.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
   };
 }
 

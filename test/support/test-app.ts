@@ -69,6 +69,9 @@ export async function startTestApp(
     DATA_DIR: dataDir,
     LOG_LEVEL: options.logStream ? 'info' : 'silent',
     SECRET_KEY: randomBytes(32).toString('hex'),
+    // Test files start several apps in one process, and one app's start-up stalls the others' event loops:
+    // shedding on loop delay would answer their requests 503. The overload test forces pressure instead.
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
     ...(options.redis && process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
     ...options.env,
   });

@@ -10,8 +10,6 @@ import { AppError } from './errors.js';
 // Composer gives up on a repository that fails mid-install.
 
 const RETRY_AFTER_SECONDS = 10;
-// The mean event-loop delay over one sample (a second): past this the process is stalled, not busy.
-const MAX_EVENT_LOOP_DELAY_MS = 1_000;
 // Past this share of V8's heap limit the collector runs without end and the process is about to die.
 const MAX_HEAP_USED_SHARE = 0.9;
 // Credentials remembered as authorized: bounded, and forgotten after a while so that a revoked token loses its
@@ -60,7 +58,11 @@ function isComposerRequest(request: FastifyRequest): boolean {
 /** Registers the shedding; must come after the hosts hook (it reads requestHost) and before sessions load. */
 export async function registerOverloadShedding(
   app: FastifyInstance,
-  options: { pressureCheck?: PressureCheck } = {},
+  options: {
+    /** The event loop's mean delay over a sample (a second) past which the process is stalled, not busy; 0: off. */
+    maxEventLoopDelayMs: number;
+    pressureCheck?: PressureCheck;
+  },
 ): Promise<void> {
   const authorized = new AuthorizedComposerCredentials();
 
@@ -69,7 +71,7 @@ export async function registerOverloadShedding(
   });
 
   await app.register(underPressure, {
-    maxEventLoopDelay: MAX_EVENT_LOOP_DELAY_MS,
+    maxEventLoopDelay: options.maxEventLoopDelayMs,
     maxHeapUsedBytes: Math.floor(getHeapStatistics().heap_size_limit * MAX_HEAP_USED_SHARE),
     ...(options.pressureCheck
       ? { healthCheck: options.pressureCheck.isHealthy, healthCheckInterval: options.pressureCheck.intervalMs }
