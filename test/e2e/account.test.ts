@@ -216,6 +216,9 @@ describe("the seller's account in a real browser", () => {
       /CNAME\s*composer\s*composer\.acme\.example\s*acme\.composer\.localhost.*300/,
     );
     expect(await records.nth(1).textContent()).toMatch(/CNAME\s*portal\s*portal\.acme\.example\s*localhost.*300/);
+    expect(await dialog.getByTestId('dns-target-note').textContent()).toBe(
+      'composer: Point it at acme.composer.localhost exactly: that host is yours alone, which is how verification knows the domain is yours. A CNAME to composer.localhost does not verify.',
+    );
     expect(await dialog.getByTestId('dns-propagation').textContent()).toBe(
       'DNS changes usually take 5-15 minutes to propagate, and at most 48 hours.',
     );
