@@ -5,10 +5,10 @@ import {
   GetObjectCommand,
   HeadObjectCommand,
   ListObjectsV2Command,
-  PutObjectCommand,
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
 import {
   assertValidKey,
   assertValidPrefix,
@@ -59,18 +59,13 @@ export class S3Storage implements ObjectStorage {
 
   async put(key: string, body: Buffer | Readable, options: PutOptions): Promise<void> {
     assertValidKey(key);
-    // PutObject needs the length up front; dists and logos are small enough to hold in memory, and the
-    // multipart uploader would be another dependency.
-    const bytes = Buffer.isBuffer(body) ? body : await collect(body);
-    await this.client.send(
-      new PutObjectCommand({
-        Bucket: this.bucket,
-        Key: key,
-        Body: bytes,
-        ContentLength: bytes.length,
-        ContentType: options.contentType,
-      }),
-    );
+    // A stream of unknown length goes up in parts as it arrives (one PutObject when it fits in the first part),
+    // so a large dist is never held in memory whole.
+    const upload = new Upload({
+      client: this.client,
+      params: { Bucket: this.bucket, Key: key, Body: body, ContentType: options.contentType },
+    });
+    await upload.done();
   }
 
   async get(key: string): Promise<StoredObject | undefined> {
@@ -165,10 +160,4 @@ function isNotFound(error: unknown): boolean {
     return error.name === 'NoSuchKey' || error.name === 'NotFound' || error.$metadata.httpStatusCode === 404;
   }
   return false;
-}
-
-async function collect(stream: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of stream) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk));
-  return Buffer.concat(chunks);
 }
