@@ -64,6 +64,7 @@ describe('API v1', () => {
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
     });
     const text = await response.text();
+    // biome-ignore lint/suspicious/noExplicitAny: the answers of many endpoints, read field by field
     let json: any;
     try {
       json = JSON.parse(text);
