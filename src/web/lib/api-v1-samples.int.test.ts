@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,7 +8,14 @@ import { createPackageRepository } from '../../../test/support/git-fixtures.js';
 import { giveTrial, waitForSync } from '../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
-import { API_ENDPOINTS, type ApiEndpoint, curlSample, type SampleValues } from './api-v1-samples.js';
+import {
+  API_ENDPOINTS,
+  type ApiEndpoint,
+  curlSample,
+  javascriptSample,
+  phpSample,
+  type SampleValues,
+} from './api-v1-samples.js';
 
 // Every cURL sample the /api-docs page shows, pasted into a shell as a developer would (with their token and
 // real ids in place of the placeholders), against the running app: each answers the success envelope. The
@@ -65,8 +73,8 @@ afterAll(async () => {
   await app?.close();
 });
 
-describe('the cURL samples of /api-docs', () => {
-  it('each answer the success envelope when pasted with a real token and ids', async () => {
+describe('the samples of /api-docs', () => {
+  it('answer the success envelope when their cURL is pasted with a real token and ids', async () => {
     const ran = new Set<string>();
     const base = (): SampleValues => ({ baseUrl: app.ctx.config.publicUrl, token, packageId: toolsId });
     const run = async (id: string, values: Partial<SampleValues> = {}) => {
@@ -108,5 +116,20 @@ describe('the cURL samples of /api-docs', () => {
 
     // A sample added to the page without a run here fails the test.
     expect([...ran].sort()).toEqual(API_ENDPOINTS.map((candidate) => candidate.id).sort());
+  });
+
+  it('run as JavaScript (Node) and PHP too', async () => {
+    const values = { baseUrl: app.ctx.config.publicUrl, token };
+    const listPackages = endpoint('list-packages');
+    const node = await execFileAsync(
+      process.execPath,
+      ['--input-type=module', '-e', javascriptSample(listPackages, values)],
+      { timeout: 30_000 },
+    );
+    expect(node.stdout).toContain('acme/tools');
+    const script = path.join(app.dataDir, 'sample.php');
+    await writeFile(script, phpSample(listPackages, values));
+    const php = await execFileAsync('php', [script], { timeout: 30_000 });
+    expect(php.stdout).toContain('acme/tools');
   });
 });

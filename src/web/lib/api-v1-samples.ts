@@ -313,8 +313,9 @@ export function javascriptSample(endpoint: ApiEndpoint, values: SampleValues): s
     `const response = await fetch('${sampleUrl(endpoint, values)}', {`,
     ...options,
     '});',
-    'const { success, data, meta } = await response.json();',
-    'console.log(success ? data : data.message);',
+    '// The envelope: { success, data, meta }, or on failure { success: false, error, message, status, code }.',
+    'const answer = await response.json();',
+    'console.log(answer.success ? answer.data : answer.message);',
   ].join('\n');
 }
 

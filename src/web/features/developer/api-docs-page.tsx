@@ -61,14 +61,21 @@ const methodClass: Record<ApiMethod, string> = {
 const ENVELOPE_EXAMPLE = `{
   "success": true,
   "data": [ ... ],
-  "meta": { "provider": "packgate", "apiVersion": "${API_V1_VERSION}", "total": 1 }
+  "meta": {
+    "provider": "packgate",
+    "apiVersion": "${API_V1_VERSION}",
+    "total": 1
+  }
 }`;
 
 const ERROR_EXAMPLE = `{
   "success": false,
-  "error": "Forbidden",
-  "message": "This token lacks the customers:write permission",
-  "status": 403
+  "error": "Access Denied",
+  "message": "This API token lacks the customers:write permission.",
+  "suggestion": "Create a token with customers:write (or * for full access) on /api-tokens.",
+  "status": 403,
+  "code": "FORBIDDEN",
+  "meta": { "provider": "packgate", "apiVersion": "${API_V1_VERSION}" }
 }`;
 
 /** /api-docs (spec admin §2): the guide to API v1 with samples; the full reference lives at /api/docs. */
@@ -128,17 +135,18 @@ export function ApiDocsPage() {
               permissions you gave it: a request that needs another one is refused with 403, naming the permission. An
               expired, inactive or deleted token is refused with 401.
             </p>
-            <CodeBlock code={`Authorization: Bearer YOUR_API_TOKEN`} label="header" />
+            <CodeBlock code={`Authorization: Bearer YOUR_API_TOKEN`} label="Header" />
             <p>
               Every answer, errors included, is JSON in one envelope: <code className="font-mono">success</code>,{' '}
               <code className="font-mono">data</code> and <code className="font-mono">meta</code> (provider, apiVersion
               and, where they apply, total, period and currency). An error carries{' '}
               <code className="font-mono">error</code>, <code className="font-mono">message</code>, sometimes a{' '}
-              <code className="font-mono">suggestion</code>, and the HTTP <code className="font-mono">status</code>.
+              <code className="font-mono">suggestion</code>, the HTTP <code className="font-mono">status</code> and a
+              stable <code className="font-mono">code</code> for your program to test.
             </p>
             <div className="grid gap-4 xl:grid-cols-2">
-              <CodeBlock code={ENVELOPE_EXAMPLE} label="answer" />
-              <CodeBlock code={ERROR_EXAMPLE} label="error" />
+              <CodeBlock code={ENVELOPE_EXAMPLE} label="Answer" />
+              <CodeBlock code={ERROR_EXAMPLE} label="Error" />
             </div>
           </GuideSection>
 

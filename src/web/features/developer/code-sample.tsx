@@ -3,14 +3,17 @@ import { CopyButton } from '../../components/copy-button';
 import { type ApiEndpoint, SAMPLE_LANGUAGES, type SampleLanguage, type SampleValues } from '../../lib/api-v1-samples';
 import { cn } from '../../lib/cn';
 
-/** A code block with a copy button that confirms with Copied! for 2 s. */
+/** A code block under a bar holding its label and a copy button that confirms with Copied! for 2 s. */
 export function CodeBlock({ code, label, className }: { code: string; label: string; className?: string }) {
   return (
-    <div className={cn('relative overflow-hidden rounded-md border bg-muted/60', className)}>
-      <pre className="overflow-x-auto p-4 pr-28 font-mono text-xs leading-5 sm:text-sm sm:leading-6">
+    <div className={cn('overflow-hidden rounded-md border bg-muted/60', className)}>
+      <div className="flex items-center justify-between gap-2 border-b px-3 py-1.5">
+        <span className="text-xs font-medium text-muted-foreground">{label}</span>
+        <CopyButton value={code} label={`Copy ${label}`} variant="ghost" className="h-7 px-2 text-xs" />
+      </div>
+      <pre className="overflow-x-auto p-4 font-mono text-xs leading-5 sm:text-sm sm:leading-6">
         <code>{code}</code>
       </pre>
-      <CopyButton value={code} label={`Copy ${label}`} variant="secondary" className="absolute right-2 top-2 h-8" />
     </div>
   );
 }
