@@ -24,6 +24,7 @@ describe('the signed-in user and signing out', () => {
       error: 'Authentication Required',
       message: 'Please log in to access this resource.',
       status: 401,
+      code: 'UNAUTHENTICATED',
     });
   });
 

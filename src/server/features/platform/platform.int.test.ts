@@ -18,6 +18,7 @@ describe('platform basics', () => {
       error: 'Not Found',
       message: 'No API endpoint at GET /api/no-such-thing',
       status: 404,
+      code: 'NOT_FOUND',
     });
   });
 
