@@ -82,6 +82,12 @@ export async function registerApiDocs(
   });
   await scope.register(apiReference, {
     routePrefix: API_DOCS_PREFIX,
-    configuration: { pageTitle: 'Packgate API reference', withDefaultFonts: false, hideClientButton: true },
+    // No hosted fonts and no hosted AI agent: the page talks to this server only.
+    configuration: {
+      pageTitle: 'Packgate API reference',
+      withDefaultFonts: false,
+      hideClientButton: true,
+      agent: { disabled: true },
+    },
   });
 }
