@@ -144,7 +144,7 @@ export function ApiDocsPage() {
               <code className="font-mono">suggestion</code>, the HTTP <code className="font-mono">status</code> and a
               stable <code className="font-mono">code</code> for your program to test.
             </p>
-            <div className="grid gap-4 xl:grid-cols-2">
+            <div className="grid gap-4">
               <CodeBlock code={ENVELOPE_EXAMPLE} label="Answer" />
               <CodeBlock code={ERROR_EXAMPLE} label="Error" />
             </div>
