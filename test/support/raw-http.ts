@@ -9,7 +9,8 @@ export type RawAnswer = { status: number; headers: Record<string, string>; body:
 export function sendRaw(port: number, head: string, body = ''): Promise<RawAnswer> {
   const request = `${head}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.end(request));
+    // write, not end: Node's server drops a request whose client half-closes before the answer is ready.
+    const socket = connect(port, '127.0.0.1', () => socket.write(request));
     const chunks: Buffer[] = [];
     socket.on('data', (chunk) => chunks.push(chunk));
     socket.on('error', reject);
