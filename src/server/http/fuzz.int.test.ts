@@ -11,6 +11,7 @@ import {
   type FixturePackage,
 } from '../../../test/composer/repository-fixtures.js';
 import { giveTrial } from '../../../test/support/packages.js';
+import { sendRaw } from '../../../test/support/raw-http.js';
 import { createTestSession, type TestUser } from '../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { apiErrorSchema } from '../../contract/errors.js';
@@ -457,6 +458,20 @@ describe('fuzzing every route', () => {
         }
         await Promise.all(batch);
       }
+      // The target in absolute form, over a real socket: CSRF and routing must read the parsed path.
+      const absolute = await sendRaw(
+        app.port,
+        `${route.method} http://localhost:${app.port}${generator.path(route)} HTTP/1.1\r\nHost: localhost:${app.port}\r\nCookie: ${seller.cookie}`,
+      );
+      sent++;
+      const absoluteViolation = checkAnswer(
+        route,
+        'seller absolute-form',
+        absolute.status,
+        absolute.headers['content-type'],
+        absolute.body,
+      );
+      if (absoluteViolation) violations.push(absoluteViolation);
       routeSeconds.push({
         route: `${route.method} ${route.url}`,
         seconds: Math.round((performance.now() - routeStartedAt) / 100) / 10,
