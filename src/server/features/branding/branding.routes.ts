@@ -125,5 +125,9 @@ function toUploadError(error: unknown): unknown {
   if (code === 'FST_FILES_LIMIT' || code === 'FST_PARTS_LIMIT' || code === 'FST_FIELDS_LIMIT') {
     return new AppError('BAD_REQUEST', `Send one image in the multipart field "${LOGO_FIELD}".`);
   }
-  return error;
+  // Everything else thrown while reading the body is busboy refusing a malformed form (a broken boundary, a
+  // part header cut short): the client's input, never a server fault.
+  return new AppError('BAD_REQUEST', 'The upload could not be read as multipart/form-data.', {
+    suggestion: `Send one image in the multipart field "${LOGO_FIELD}".`,
+  });
 }

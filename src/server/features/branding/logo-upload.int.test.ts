@@ -135,6 +135,31 @@ describe('refused files', () => {
   });
 });
 
+describe('malformed forms', () => {
+  it.each([
+    ['a boundary that never appears', '--other\r\ncontent-disposition: form-data; name="logo"\r\n\r\nx'],
+    ['a part header cut short', '--b0undary\r\ncontent-disposition: form-da'],
+    [
+      'a body that ends inside the file',
+      '--b0undary\r\ncontent-disposition: form-data; name="logo"; filename="l.png"\r\ncontent-type: image/png\r\n\r\n\x89PNG',
+    ],
+  ])('answers 400 in the error shape for %s', async (_name, body) => {
+    const response = await fetch(new URL('/api/user/upload-logo-temp', app.baseUrl), {
+      method: 'POST',
+      headers: {
+        cookie: seller.client.cookieHeader(),
+        'x-csrf-token': await seller.client.getCsrfToken(),
+        'content-type': 'multipart/form-data; boundary=b0undary',
+      },
+      body,
+    });
+    expect(response.status).toBe(400);
+    const answer = (await response.json()) as UploadAnswer['body'] & { code?: string };
+    expect(answer).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+    expect(answer.message).toBeTruthy();
+  });
+});
+
 describe('the 5 MB limit', () => {
   it('accepts exactly 5 MB', async () => {
     const answer = await upload(seller, pngOfSize(LOGO_MAX_BYTES));
