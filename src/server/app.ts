@@ -41,6 +41,7 @@ import { registerHosts } from './http/hosts.js';
 import { registerInputCharacterCheck } from './http/input-characters.js';
 import { type PressureCheck, registerOverloadShedding } from './http/overload.js';
 import { registerSessions } from './http/session.js';
+import { loadSocketSession } from './http/socket-session.js';
 import { type Clock, systemClock } from './lib/clock.js';
 
 export type BuildAppOptions = {
@@ -103,7 +104,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     db: database.db,
     clock: options.clock ?? systemClock,
     mailer: createMailer(config, app.log),
-    realtime: createRealtime(config, app.log, () => ctx),
+    realtime: createRealtime(config, app.log, (cookieHeader) => loadSocketSession(ctx, cookieHeader)),
     storage: createStorage(config.storage),
     codeHost: createCodeHost(config),
     log: app.log,

@@ -3,7 +3,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import path from 'node:path';
 import { z } from 'zod';
-import { type StorageConfig, storageDirFor } from './adapters/storage/create-storage.js';
 
 // The one reader of process.env: every setting is parsed here and documented in the README.
 
@@ -120,6 +119,27 @@ const envSchema = z.object({
 
 /** Every environment variable the server reads (.env.example and the README list the same). */
 export const SETTING_NAMES = Object.keys(envSchema.shape);
+
+/**
+ * Files under a folder (the embedded default, DATA_DIR/storage), or an S3-compatible bucket (`S3_*`).
+ * Declared here, not in the storage adapter, so that reading settings never loads an adapter.
+ */
+export type StorageConfig =
+  | { kind: 'files'; dir: string }
+  | {
+      kind: 's3';
+      bucket: string;
+      region: string;
+      endpoint?: string;
+      accessKeyId?: string;
+      secretAccessKey?: string;
+      forcePathStyle?: boolean;
+    };
+
+/** The embedded default's folder: DATA_DIR/storage. */
+export function storageDirFor(dataDir: string): string {
+  return path.join(dataDir, 'storage');
+}
 
 export type Config = {
   port: number;

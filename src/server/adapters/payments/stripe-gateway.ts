@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import Stripe from 'stripe';
 import type { StripeKeyPair } from '../../config.js';
-import { AppError } from '../../http/errors.js';
+import { AppError } from '../../lib/app-error.js';
 import type {
   CheckoutRequest,
   CheckoutSessionInfo,

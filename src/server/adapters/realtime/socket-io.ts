@@ -1,5 +1,4 @@
 import type { IncomingMessage } from 'node:http';
-import { fastifyCookie } from '@fastify/cookie';
 import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyBaseLogger } from 'fastify';
 import { Redis } from 'ioredis';
@@ -13,8 +12,6 @@ import {
   socketEvents,
 } from '../../../contract/realtime.js';
 import type { Config } from '../../config.js';
-import type { AppContext } from '../../context.js';
-import { loadSession, type RequestAuth, sessionCookieName } from '../../http/session.js';
 import type { Realtime } from './realtime.js';
 
 type ClientToServerEvents = { authenticate: (payload: unknown) => void };
@@ -22,6 +19,11 @@ type ServerToClientEvents = {
   authenticated: (payload: AuthenticatedPayload) => void;
   'authentication-error': (payload: AuthenticationErrorPayload) => void;
 } & { [E in keyof RealtimeEventPayloads]: (payload: RealtimeEventPayloads[E]) => void };
+/** Who a socket's session cookie signs in: the user whose events it may receive, and the session's room. */
+export type SocketSession = { userId: string; sessionIdHash: string };
+/** Resolves the handshake's Cookie header to its session; the composition root supplies it. */
+export type LoadSocketSession = (cookieHeader: string | undefined) => Promise<SocketSession | undefined>;
+
 type AppServer = Server<ClientToServerEvents, ServerToClientEvents>;
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
@@ -41,18 +43,16 @@ const REDIS_READY_TIMEOUT_MS = 5_000;
  * socket.io on the app's own HTTP server. A socket may join only the room of the user its session
  * cookie belongs to: the id the client sends is checked against the cookie, never trusted alone.
  */
-export function createRealtime(config: Config, log: FastifyBaseLogger, getContext: () => AppContext): Realtime {
+export function createRealtime(config: Config, log: FastifyBaseLogger, loadSocketSession: LoadSocketSession): Realtime {
   let io: AppServer | undefined;
   const redisClients: Redis[] = [];
 
   function handleConnection(socket: AppSocket): void {
-    const ctx = getContext();
-    const cookieValue = fastifyCookie.parse(socket.handshake.headers.cookie ?? '')[sessionCookieName(ctx)];
     // The handshake's cookie never changes, so its session is loaded once per socket.
-    let session: Promise<RequestAuth | undefined> | undefined;
+    let session: Promise<SocketSession | undefined> | undefined;
 
     socket.on(socketEvents.authenticate, async (payload) => {
-      session ??= loadSession(ctx, cookieValue).catch((error: unknown) => {
+      session ??= loadSocketSession(socket.handshake.headers.cookie).catch((error: unknown) => {
         log.error({ err: error }, 'realtime: loading the session failed');
         return undefined;
       });
@@ -62,13 +62,12 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, getContex
         socket.emit(socketEvents.authenticationError, { message: authenticationMessages.notSignedIn });
         return;
       }
-      // For an impersonation session auth.user is the impersonated user, whose events the admin sees.
-      if (!request.success || request.data.userId !== auth.user.id) {
+      if (!request.success || request.data.userId !== auth.userId) {
         socket.emit(socketEvents.authenticationError, { message: authenticationMessages.wrongUser });
         return;
       }
-      await socket.join([userRoom(auth.user.id), sessionRoom(auth.sessionIdHash)]);
-      socket.emit(socketEvents.authenticated, { userId: auth.user.id });
+      await socket.join([userRoom(auth.userId), sessionRoom(auth.sessionIdHash)]);
+      socket.emit(socketEvents.authenticated, { userId: auth.userId });
     });
   }
 

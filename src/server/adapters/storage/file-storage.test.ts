@@ -4,7 +4,8 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTempDir, removeTempDir } from '../../../../test/support/git-fixtures.js';
-import { createStorage, storageDirFor } from './create-storage.js';
+import { storageDirFor } from '../../config.js';
+import { createStorage } from './create-storage.js';
 import { FileStorage } from './file-storage.js';
 import { StorageError } from './object-storage.js';
 

@@ -14,7 +14,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { adminOnly, requireAdmin, requireUser } from '../../http/guards.js';
 import { startSession } from '../../http/session.js';
-import { presentAuthUser } from '../auth/auth-user.js';
+import { presentAuthUser } from '../../http/session-user.js';
 import { chooseImpersonationTarget, impersonatingAdmin, listUsersForAdmin } from './admin.service.js';
 import { getAdminStats } from './admin-stats.service.js';
 import { clearCache, getCacheStats, listCachedPackages, refreshAllPackages, refreshPackage } from './cache.service.js';

@@ -5,7 +5,7 @@ import { platformSubscriptions, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { isAdmin } from '../../http/guards.js';
 import type { RequestAuth } from '../../http/session.js';
-import { computeSubscriptionStatus } from '../subscriptions/subscription-status.js';
+import { computeSubscriptionStatus } from '../subscriptions/subscriptions.service.js';
 import { getUserById, type User } from '../users/users.service.js';
 
 /**

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { isUuid } from '../licenses/grants.service.js';
-import { syncPackage } from '../packages/package-sync.js';
+import { syncPackage } from '../packages/packages.service.js';
 import { type RunningTask, startTask } from '../tasks/tasks.service.js';
 
 // The admin cache panel: the dist zips of every package (object storage under `dists/`), how much of it is

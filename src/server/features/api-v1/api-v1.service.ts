@@ -12,11 +12,11 @@ import { setupCommands } from '../../../contract/setup-commands.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { getDashboardAnalytics, utcMonthBounds } from '../analytics/analytics.service.js';
+import { repositoryUrlFor } from '../branding/branding.service.js';
 import { distUrl } from '../composer/composer.service.js';
 import { replaceHolderToken } from '../licenses/customers.service.js';
 import { getLicenseSender } from '../licenses/grants.service.js';
 import { listLicenses } from '../licenses/lasting-licenses.service.js';
-import { repositoryUrlFor } from '../licenses/repository-url.js';
 import {
   createPackage,
   deletePackage,

@@ -19,12 +19,12 @@ import type { Payments, ProviderSubscription, StripeGateway } from '../../adapte
 import type { AppContext } from '../../context.js';
 import { platformSubscriptions, stripePrices, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { repositoryStanding } from '../subscriptions/license-holder-grace.js';
-import { computeSubscriptionStatus } from '../subscriptions/subscription-status.js';
 import {
+  computeSubscriptionStatus,
   findSubscription,
   getSubscriptionStatus,
   type PlatformSubscription,
+  repositoryStanding,
   type SubscriptionUser,
 } from '../subscriptions/subscriptions.service.js';
 import { findTier } from '../tiers/tiers.service.js';

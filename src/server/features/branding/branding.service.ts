@@ -12,7 +12,6 @@ import type { AppContext } from '../../context.js';
 import { brandSettings, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { RequestHost } from '../../http/hosts.js';
-import { repositoryUrlFor } from '../licenses/repository-url.js';
 import {
   isOwnUploadedLogo,
   logoStorageKey,
@@ -20,6 +19,11 @@ import {
   senderNameProblem,
 } from './brand-settings-input.js';
 import { type CnameResolver, checkCname, createCnameResolver, forgetCustomDomains } from './custom-domains.js';
+import { repositoryUrlFor } from './repository-url.js';
+
+// The repository URL follows the seller's verified custom domain, which branding owns; licenses and
+// API v1 ask branding for it.
+export { type RepositorySeller, repositoryUrlFor } from './repository-url.js';
 
 // A seller's brand: the settings form (GET/PUT /api/user/default-branding), the public brand of a package host,
 // custom-domain verification, and what license e-mails take from it. Unset colours and name read the spec's
@@ -161,17 +165,16 @@ function isUniqueViolation(error: unknown): boolean {
   return candidate?.code === '23505' || candidate?.cause?.code === '23505';
 }
 
-/** GET /api/branding/host: the brand of the seller whose package host this is; 404 anywhere else. */
-export async function getHostBrand(ctx: AppContext, host: RequestHost): Promise<PublicBrand> {
-  const notHere = new AppError('NOT_FOUND', 'No seller brand on this host');
-  if (host.kind !== 'repository' || !host.seller) throw notHere;
+/** GET /api/branding/host: the brand of the seller whose package host this is; null anywhere else. */
+export async function findHostBrand(ctx: AppContext, host: RequestHost): Promise<PublicBrand | null> {
+  if (host.kind !== 'repository' || !host.seller) return null;
   const [found] = await ctx.db
     .select({ seller: users, brand: brandSettings })
     .from(users)
     .leftJoin(brandSettings, eq(brandSettings.userId, users.id))
     .where(eq(users.slug, host.seller.slug))
     .limit(1);
-  if (!found) throw notHere;
+  if (!found) return null;
   const brand = found.brand ?? undefined;
   return {
     brandName: brand?.brandName || defaultBrandName(found.seller),

@@ -2,7 +2,7 @@ import { and, eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { customers, grants, packages, packageVersions, platformSubscriptions, users } from '../../db/schema/index.js';
 import type { SellerSelector } from '../../http/hosts.js';
-import type { SellerSubscriptionFacts } from '../subscriptions/license-holder-grace.js';
+import type { SellerSubscriptionFacts } from '../subscriptions/subscriptions.service.js';
 import type { GrantFacts } from './grant-rules.js';
 
 // The Composer repository's queries. Each door (packages.json, p2, dist) costs one statement that goes from the

@@ -9,10 +9,11 @@ import type { StoredObject } from '../../adapters/storage/object-storage.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { SellerSelector } from '../../http/hosts.js';
+import { newestStable } from '../../lib/composer-versions/version-order.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { recordDownload } from '../licenses/grants.service.js';
 import { ensureDist } from '../packages/packages.service.js';
-import { repositoryStanding } from '../subscriptions/license-holder-grace.js';
+import { repositoryStanding } from '../subscriptions/subscriptions.service.js';
 import {
   type DistVersionRow,
   findDistAccess,
@@ -31,7 +32,6 @@ import {
   repositoryGraceNotice,
 } from './grant-rules.js';
 import { MetadataCache, metadataCacheFor, type RenderedBody } from './metadata-cache.js';
-import { newestStable } from './version-order.js';
 
 // The Composer repository's rules: who the token is, what its grants allow on this host, and what Composer is
 // told. Unknown tokens get 401 (Composer then asks for, or reports, credentials); a package the token does not

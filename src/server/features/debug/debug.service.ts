@@ -3,7 +3,7 @@ import type { DebugSession } from '../../../contract/auth.js';
 import type { AppContext } from '../../context.js';
 import { sessions } from '../../db/schema/index.js';
 import type { RequestAuth } from '../../http/session.js';
-import { presentSession } from '../auth/auth-user.js';
+import { presentSession } from '../../http/session-user.js';
 
 /** Everything the /logout-test page shows about the caller's session (debug routes only). */
 export async function describeSession(

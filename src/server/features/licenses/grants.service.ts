@@ -6,10 +6,9 @@ import type { Database } from '../../db/client.js';
 import { customers, downloads, grants, packages, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
-import { type EmailBrand, getEmailBrand } from '../branding/branding.service.js';
+import { type EmailBrand, getEmailBrand, repositoryUrlFor } from '../branding/branding.service.js';
 import { normalizeEmail } from '../users/users.service.js';
 import { buildLicenseEmail, type LicenseEmailInput, type LicenseTerms } from './license-email.js';
-import { repositoryUrlFor } from './repository-url.js';
 
 // License holders (customers), their Composer tokens and their grants: the rules every way of issuing
 // a license shares (temporary licenses now, sales and API v1 later), and the checks Composer's doors use.

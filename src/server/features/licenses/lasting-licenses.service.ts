@@ -13,6 +13,7 @@ import type { AppContext } from '../../context.js';
 import { customers, grants, packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { type Actor, recordAuditEvent } from '../api-v1/audit.service.js';
+import { repositoryUrlFor } from '../branding/branding.service.js';
 import { requireActiveAccess, type SubscriptionUser } from '../subscriptions/subscriptions.service.js';
 import { normalizeEmail } from '../users/users.service.js';
 import {
@@ -26,7 +27,6 @@ import {
   parseHolderEmail,
 } from './grants.service.js';
 import { findHolderLimit } from './licenses.service.js';
-import { repositoryUrlFor } from './repository-url.js';
 
 // Lasting licenses (issue 16): the terms a seller sets by hand in Management and a shop sets through API v1,
 // checked by one set of rules. Kind `manual`: no expiry or a date, a download limit or none, what ends at expiry

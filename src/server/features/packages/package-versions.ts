@@ -5,7 +5,7 @@ import {
   normalizeVersion,
   versionFromBranch,
   versionFromTag,
-} from '../composer/version-parser.js';
+} from '../../lib/composer-versions/version-parser.js';
 
 // Which versions a repository publishes, decided the way Composer's own VcsRepository decides them
 // (composer/composer src/Composer/Repository/VcsRepository.php, `initialize`), so that what we serve is what

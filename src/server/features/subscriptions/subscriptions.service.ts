@@ -12,6 +12,11 @@ import { DAY_MS } from '../../lib/clock.js';
 import { findTier, getTrialDays } from '../tiers/tiers.service.js';
 import { computeSubscriptionStatus } from './subscription-status.js';
 
+// The pure subscription rules other domains apply to facts they read themselves (Composer's hot path reads
+// the seller's subscription in the same statement as the token, billing and admin present statuses).
+export { repositoryStanding, type SellerSubscriptionFacts } from './license-holder-grace.js';
+export { computeSubscriptionStatus } from './subscription-status.js';
+
 /** The fields of a user the subscription rules look at. */
 export type SubscriptionUser = Pick<typeof users.$inferSelect, 'id' | 'userType' | 'selectedTier'>;
 

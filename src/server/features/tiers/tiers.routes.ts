@@ -9,6 +9,7 @@ import {
 } from '../../../contract/tiers.js';
 import type { AppContext } from '../../context.js';
 import { adminOnly } from '../../http/guards.js';
+import { countTierMembers } from '../subscriptions/subscriptions.service.js';
 import * as tiers from './tiers.service.js';
 
 export async function tierRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -27,12 +28,12 @@ export async function tierRoutes(app: FastifyInstance, ctx: AppContext): Promise
   api.put(
     '/api/admin/tier-configuration',
     { schema: { body: tierConfigurationInput, response: { 200: tierConfigurationResponse } }, onRequest: adminOnly },
-    async (request) => tiers.saveTierConfiguration(ctx, request.body),
+    async (request) => tiers.saveTierConfiguration(ctx, request.body, countTierMembers),
   );
 
   api.get(
     '/api/admin/tier-subscribers/:tierId',
     { schema: { params: tierIdParams, response: { 200: tierSubscribersResponse } }, onRequest: adminOnly },
-    async (request) => tiers.getTierSubscribers(ctx, request.params.tierId),
+    async (request) => tiers.getTierSubscribers(ctx, request.params.tierId, countTierMembers),
   );
 }

@@ -11,10 +11,20 @@ import {
   tierHasSubscribersMessage,
 } from '../../../contract/tiers.js';
 import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
 import { platformSettings, pricingTiers } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { countTierMembers } from '../subscriptions/subscriptions.service.js';
 import { defaultTiers } from './default-tiers.js';
+
+/**
+ * Counts paying subscribers and trial users per tier. The subscriptions domain owns those rows and
+ * itself reads tiers, so the routes pass its counter in rather than this domain importing it back.
+ */
+export type CountTierMembers = (
+  ctx: AppContext,
+  tierIds: string[],
+  reader?: Pick<Database, 'select'>,
+) => Promise<Map<string, { subscriberCount: number; trialCount: number }>>;
 
 export const TRIAL_DAYS_SETTING = 'trial_days';
 
@@ -84,7 +94,11 @@ export async function getTierConfiguration(ctx: AppContext): Promise<TierConfigu
  * Unknown tier ids (a tier added in the dialog and not saved yet) have nobody on them, so they
  * answer zeros rather than 404: the dialog asks before it saves.
  */
-export async function getTierSubscribers(ctx: AppContext, tierId: string): Promise<TierSubscribers> {
+export async function getTierSubscribers(
+  ctx: AppContext,
+  tierId: string,
+  countTierMembers: CountTierMembers,
+): Promise<TierSubscribers> {
   const members = (await countTierMembers(ctx, [tierId])).get(tierId) ?? { subscriberCount: 0, trialCount: 0 };
   return {
     ...members,
@@ -120,6 +134,7 @@ function validateConfiguration(input: TierConfigurationInput): void {
 export async function saveTierConfiguration(
   ctx: AppContext,
   input: TierConfigurationInput,
+  countTierMembers: CountTierMembers,
 ): Promise<TierConfiguration> {
   validateConfiguration(input);
   const now = ctx.clock.now();

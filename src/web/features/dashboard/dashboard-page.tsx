@@ -6,9 +6,9 @@ import { Button } from '../../components/ui/button';
 import { displayUsername, isAdmin, useCurrentUser } from '../../lib/current-user';
 import { usePublicConfig } from '../../lib/public-config';
 import { usePricingTiers } from '../../lib/subscriptions/pricing-tiers';
-import { useStartTrial } from '../../lib/subscriptions/start-trial';
 import { useSubscriptionStatus } from '../../lib/subscriptions/subscription-status';
 import { CodeHostCard } from './github-card';
+import { useStartTrial } from './start-trial';
 import { SubscriptionCard } from './subscription-card';
 
 export type DashboardPageProps = {

@@ -2,7 +2,7 @@ import type { AppContext } from '../../context.js';
 
 export { composerAuthHost, repositoryNameFor, setupCommands } from '../../../contract/setup-commands.js';
 
-/** What the repository URL depends on: the seller's subdomain, or their verified custom domain (branding). */
+/** What the repository URL depends on: the seller's subdomain, or their verified custom domain. */
 export type RepositorySeller = { slug: string; brandDomain?: string };
 
 /**

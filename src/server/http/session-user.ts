@@ -1,9 +1,11 @@
-import type { AuthUser } from '../../../contract/auth.js';
-import type { RequestAuth } from '../../http/session.js';
-import type { User } from '../users/users.service.js';
+import type { AuthUser } from '../../contract/auth.js';
+import type { RequestAuth, SessionUser } from './session.js';
+
+// The signed-in user as every route that answers with one presents it (sign-in, /api/auth/user,
+// impersonation, debug); it sits beside the session so that no feature reaches into another for it.
 
 /** What the web app may know about a user: never the code-host token, only whether one is stored. */
-export function presentAuthUser(user: User, impersonator?: User): AuthUser {
+export function presentAuthUser(user: SessionUser, impersonator?: SessionUser): AuthUser {
   return {
     id: user.id,
     userType: user.userType,

@@ -3,9 +3,9 @@ import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { SELECT_TIER_MESSAGE } from '../../../contract/subscriptions';
 import { toast } from '../../components/ui/use-toast';
-import { apiRequest } from '../api-client';
-import { errorMessage } from '../api-error';
-import { TRIAL_START_RELOAD_DELAY_MS } from '../constants';
+import { apiRequest } from '../../lib/api-client';
+import { errorMessage } from '../../lib/api-error';
+import { TRIAL_START_RELOAD_DELAY_MS } from '../../lib/constants';
 
 export const START_TRIAL_PATH = '/api/platform-subscription/start-trial';
 
