@@ -12,6 +12,7 @@ import {
   verifyMagicLinkResponse,
 } from '../../../contract/auth.js';
 import type { AppContext } from '../../context.js';
+import { requireUser } from '../../http/guards.js';
 import { endSession, startSession } from '../../http/session.js';
 import { presentAuthUser, presentSession } from '../../http/session-user.js';
 import {
@@ -116,10 +117,9 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     },
   );
 
-  // Spec seller-app §7: the current user, or null. A signed-out visitor is not an error, so no 401 reddens the console.
-  api.get('/api/auth/user', { schema: { response: { 200: authUser.nullable() } } }, async (request, reply) => {
+  api.get('/api/auth/user', { schema: { response: { 200: authUser } } }, async (request, reply) => {
     noStore(reply);
-    return request.auth ? presentSession(request.auth) : null;
+    return presentSession(requireUser(request));
   });
 
   api.post('/api/auth/logout', { schema: { response: { 200: successResponse } } }, async (request, reply) => {
