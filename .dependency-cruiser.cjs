@@ -1,0 +1,70 @@
+// The layering of DESIGN.md ("Layout") as rules that `npm run lint` enforces.
+// Tests are exempt from the feature and layer rules: an integration test may reach any module it
+// exercises, but a test must still not create a cycle.
+const TESTS = '\\.test\\.tsx?$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      comment: 'Import cycles hide which module owns a rule and break start-up order; move the shared piece down.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'config-imports-no-adapter',
+      comment: 'config.ts only reads settings; adapters are chosen from the settings by the composition root.',
+      severity: 'error',
+      from: { path: '^src/server/config\\.ts$' },
+      to: { path: '^src/server/adapters/' },
+    },
+    {
+      name: 'adapters-stay-at-the-edge',
+      comment: 'An adapter wraps one outside system; it must not know the HTTP layer, the features or the context.',
+      severity: 'error',
+      from: { path: '^src/server/adapters/', pathNot: TESTS },
+      to: { path: ['^src/server/http/', '^src/server/features/', '^src/server/context\\.ts$'] },
+    },
+    {
+      name: 'features-use-each-others-services-only',
+      comment:
+        "A server feature reaches another domain only through its *.service.ts files (DESIGN.md: a service reaches another domain only through that domain's service).",
+      severity: 'error',
+      from: { path: '^src/server/features/([^/]+)/', pathNot: TESTS },
+      to: {
+        path: '^src/server/features/',
+        pathNot: ['^src/server/features/$1/', '^src/server/features/[^/]+/[^/]+\\.service\\.ts$'],
+      },
+    },
+    {
+      name: 'web-lib-imports-no-components',
+      comment: 'web lib/ is below components/: components may use lib, never the reverse.',
+      severity: 'error',
+      from: { path: '^src/web/lib/', pathNot: TESTS },
+      to: { path: '^src/web/components/' },
+    },
+    {
+      name: 'web-features-stay-apart',
+      comment: 'Web features never import each other; shared pieces move to components/ or lib/.',
+      severity: 'error',
+      from: { path: '^src/web/features/([^/]+)/', pathNot: TESTS },
+      to: { path: '^src/web/features/', pathNot: '^src/web/features/$1/' },
+    },
+    {
+      name: 'contract-stands-alone',
+      comment: 'The contract is shared by server and browser, so it depends on neither.',
+      severity: 'error',
+      from: { path: '^src/contract/' },
+      to: { path: ['^src/server/', '^src/web/'] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: ['^src/server/db/migrations/'] },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+  },
+};
