@@ -338,7 +338,12 @@ describe('tenancy', () => {
     ];
     for (const response of await Promise.all(attempts)) {
       expect(response.status).toBe(404);
-      expect(await response.json()).toEqual({ error: 'Not Found', message: 'Package not found', status: 404 });
+      expect(await response.json()).toEqual({
+        error: 'Not Found',
+        message: 'Package not found',
+        status: 404,
+        code: 'NOT_FOUND',
+      });
     }
     const unchanged = await detail(sellerA, id);
     expect(unchanged).toMatchObject({ description: 'Widgets', isActive: true });
