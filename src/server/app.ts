@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
+import { isClientRoute } from '../contract/client-routes.js';
 import { createCodeHost } from './adapters/codehost/create-code-host.js';
 import { createMailer } from './adapters/mail/mailer.js';
 import { createRealtime } from './adapters/realtime/socket-io.js';
@@ -176,7 +177,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     if (config.enableDebugRoutes) await debugRoutes(api, ctx);
   });
 
-  await registerWebApp(app);
+  await registerWebApp(app, { debugRoutes: config.enableDebugRoutes });
 
   await app.ready();
   await ctx.realtime.attach(app.server);
@@ -196,8 +197,11 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   };
 }
 
-/** Serves the built React app; unknown /api paths answer the JSON error shape, other paths the SPA. */
-async function registerWebApp(app: FastifyInstance): Promise<void> {
+/**
+ * Serves the built React app; unknown /api paths answer the JSON error shape, other paths the SPA: with 200 on the
+ * app's own routes, with 404 elsewhere (the SPA then shows its 404 page).
+ */
+async function registerWebApp(app: FastifyInstance, routes: { debugRoutes: boolean }): Promise<void> {
   const hasBuild = existsSync(path.join(webRoot, 'index.html'));
   if (hasBuild) {
     await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
@@ -214,7 +218,11 @@ async function registerWebApp(app: FastifyInstance): Promise<void> {
     if (!hasBuild) {
       return reply.status(503).type('text/plain').send('The web app is not built yet: run `npm run build:web`.');
     }
-    // Client-side routes (and the 404 page) are rendered by the SPA.
-    return reply.header('cache-control', 'no-cache').sendFile('index.html');
+    // Client-side routes (and the 404 page) are rendered by the SPA; crawlers and monitors read the status.
+    const isKnownPage = isClientRoute(request.url.split('?')[0] ?? '', routes);
+    return reply
+      .status(isKnownPage ? 200 : 404)
+      .header('cache-control', 'no-cache')
+      .sendFile('index.html');
   });
 }

@@ -1,3 +1,4 @@
+import { CLIENT_ROUTES, DEBUG_CLIENT_ROUTES } from '@contract/client-routes';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { NotFoundPage } from '../features/legal/not-found-page';
@@ -92,13 +93,13 @@ const ApiDocsPage = lazyPage(
 
 /** Pages for signed-in users only; signed-out visitors go to / (spec seller-app §6, admin §2). */
 const SIGNED_IN_PAGES: [path: string, Page: ComponentType][] = [
-  ['/dashboard', DashboardPage],
-  ['/management', ManagementPage],
-  ['/subscribe', SubscribePage],
-  ['/billing', BillingPage],
-  ['/documentation', DocumentationPage],
-  ['/api-tokens', ApiTokensPage],
-  ['/api-docs', ApiDocsPage],
+  [CLIENT_ROUTES.dashboard, DashboardPage],
+  [CLIENT_ROUTES.management, ManagementPage],
+  [CLIENT_ROUTES.subscribe, SubscribePage],
+  [CLIENT_ROUTES.billing, BillingPage],
+  [CLIENT_ROUTES.documentation, DocumentationPage],
+  [CLIENT_ROUTES.apiTokens, ApiTokensPage],
+  [CLIENT_ROUTES.apiDocs, ApiDocsPage],
 ];
 
 export function AppRouter() {
@@ -115,8 +116,8 @@ function Routes() {
   const { data: config, isLoading: configLoading } = usePublicConfig();
 
   // Pages meant for Composer hosts stand alone, without the Packgate header and footer.
-  if (location === '/composer-access-only') return <ComposerAccessOnlyPage />;
-  if (location === '/') {
+  if (location === CLIENT_ROUTES.composerAccessOnly) return <ComposerAccessOnlyPage />;
+  if (location === CLIENT_ROUTES.landing) {
     if (configLoading) return <PageLoader />;
     if (isWhiteLabelHost(window.location.host, search, config?.publicUrl)) return <PackageAccessOnlyPage />;
   }
@@ -125,11 +126,11 @@ function Routes() {
     <AppLayout>
       <Suspense fallback={<PageLoader />}>
         <Switch>
-          <Route path="/" component={LandingPage} />
-          <Route path="/terms" component={TermsPage} />
-          <Route path="/privacy" component={PrivacyPage} />
-          <Route path="/admin/login" component={AdminLoginPage} />
-          <Route path="/admin">
+          <Route path={CLIENT_ROUTES.landing} component={LandingPage} />
+          <Route path={CLIENT_ROUTES.terms} component={TermsPage} />
+          <Route path={CLIENT_ROUTES.privacy} component={PrivacyPage} />
+          <Route path={CLIENT_ROUTES.adminLogin} component={AdminLoginPage} />
+          <Route path={CLIENT_ROUTES.admin}>
             <RequireAdmin>
               <AdminPage />
             </RequireAdmin>
@@ -142,12 +143,13 @@ function Routes() {
             </Route>
           ))}
           {/* The 404 page and the documentation's Quick Links name Management /packages. */}
-          <Route path="/packages">
-            <Redirect to={`/management${search ? `?${search}` : ''}`} replace />
+          <Route path={CLIENT_ROUTES.packages}>
+            <Redirect to={`${CLIENT_ROUTES.management}${search ? `?${search}` : ''}`} replace />
           </Route>
-          <Route path="/logout-test">
+          <Route path={DEBUG_CLIENT_ROUTES.logoutTest}>
             {configLoading ? <PageLoader /> : config?.debugRoutes ? <LogoutTestPage /> : <NotFoundPage />}
           </Route>
+          {/* Any other path: the server answers it with 404 (src/contract/client-routes.ts keeps both sides in step). */}
           <Route component={NotFoundPage} />
         </Switch>
       </Suspense>

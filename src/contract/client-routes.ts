@@ -1,0 +1,33 @@
+/**
+ * Every path the web app renders a page for (its router's routes). The server answers these with 200 and any other
+ * non-API path with 404 and the same page, so that crawlers and monitors see the truth while visitors still get the
+ * app's own 404 page.
+ */
+export const CLIENT_ROUTES = {
+  landing: '/',
+  terms: '/terms',
+  privacy: '/privacy',
+  composerAccessOnly: '/composer-access-only',
+  adminLogin: '/admin/login',
+  admin: '/admin',
+  dashboard: '/dashboard',
+  management: '/management',
+  subscribe: '/subscribe',
+  billing: '/billing',
+  documentation: '/documentation',
+  apiTokens: '/api-tokens',
+  apiDocs: '/api-docs',
+  /** The 404 page and the documentation's Quick Links name Management by this older path; it redirects. */
+  packages: '/packages',
+} as const;
+
+/** Shown only when the deployment enables debug routes; a 404 page otherwise. */
+export const DEBUG_CLIENT_ROUTES = { logoutTest: '/logout-test' } as const;
+
+const clientPaths: ReadonlySet<string> = new Set(Object.values(CLIENT_ROUTES));
+const debugClientPaths: ReadonlySet<string> = new Set(Object.values(DEBUG_CLIENT_ROUTES));
+
+/** Whether the web app has a page at this path (no query string); debug pages count only where they are served. */
+export function isClientRoute(pathname: string, options: { debugRoutes: boolean }): boolean {
+  return clientPaths.has(pathname) || (options.debugRoutes && debugClientPaths.has(pathname));
+}
