@@ -48,7 +48,7 @@ export const HEX_COLOR = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
 /**
  * GET /api/branding/host: the brand of the seller whose package host (slug subdomain or verified custom domain) the
- * request came to; 404 on any other host. Only what the public page shows; colours and name already defaulted.
+ * request came to; null on any other host. Only what the public page shows; colours and name already defaulted.
  */
 export const publicBrandResponse = z.object({
   brandName: z.string(),

@@ -7,10 +7,10 @@ export type { AuthUser };
 
 export const CURRENT_USER_PATH = '/api/auth/user';
 
-/** The signed-in user, or null when signed out or when the server cannot say (spec seller-app §7). */
+/** The signed-in user, or null when signed out (the server answers 200 with null) or cannot say (spec seller-app §7). */
 export async function fetchCurrentUser(): Promise<AuthUser | null> {
   try {
-    return (await apiRequest<AuthUser>('GET', CURRENT_USER_PATH)) ?? null;
+    return (await apiRequest<AuthUser | null>('GET', CURRENT_USER_PATH)) ?? null;
   } catch {
     return null;
   }

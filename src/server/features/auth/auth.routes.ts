@@ -12,7 +12,6 @@ import {
   verifyMagicLinkResponse,
 } from '../../../contract/auth.js';
 import type { AppContext } from '../../context.js';
-import { requireUser } from '../../http/guards.js';
 import { endSession, startSession } from '../../http/session.js';
 import { presentAuthUser, presentSession } from '../../http/session-user.js';
 import {
@@ -117,9 +116,10 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     },
   );
 
-  api.get('/api/auth/user', { schema: { response: { 200: authUser } } }, async (request, reply) => {
+  // Spec seller-app §7: the current user, or null. A signed-out visitor is not an error, so no 401 reddens the console.
+  api.get('/api/auth/user', { schema: { response: { 200: authUser.nullable() } } }, async (request, reply) => {
     noStore(reply);
-    return presentSession(requireUser(request));
+    return request.auth ? presentSession(request.auth) : null;
   });
 
   api.post('/api/auth/logout', { schema: { response: { 200: successResponse } } }, async (request, reply) => {

@@ -256,10 +256,11 @@ describe('the public brand of a package host', () => {
     });
   });
 
-  it('answers 404 on the app host, the bare Composer domain and unknown sellers', async () => {
+  it('answers 200 with null on the app host, the bare Composer domain and unknown sellers', async () => {
     for (const host of ['localhost', 'composer.localhost', 'nobody.composer.localhost', 'www.unknown.test']) {
       const response = await requestOnHost(app, host, '/api/branding/host');
-      expect(response.status, host).toBe(404);
+      expect(response.status, host).toBe(200);
+      expect(jsonOf(response), host).toBeNull();
     }
   });
 });
@@ -286,7 +287,7 @@ describe('custom domains', () => {
   it('does not serve the repository on an unverified domain', async () => {
     const response = await requestOnHost(app, domain, '/packages.json', { token: 'pgc_whatever' });
     expect(response.status).toBe(404);
-    expect((await requestOnHost(app, domain, '/api/branding/host')).status).toBe(404);
+    expect(jsonOf(await requestOnHost(app, domain, '/api/branding/host'))).toBeNull();
   });
 
   it('fails verification with a clear message while the CNAME is missing or points elsewhere', async () => {
@@ -316,7 +317,7 @@ describe('custom domains', () => {
       expect(answer.body.settings.brandDomainVerifiedAt).toBeNull();
     }
     expect((await verify(acme)).body.message).toContain('points to composer.localhost, not to acme.composer.localhost');
-    expect((await requestOnHost(app, domain, '/api/branding/host')).status).toBe(404);
+    expect(jsonOf(await requestOnHost(app, domain, '/api/branding/host'))).toBeNull();
   });
 
   it("verifies a CNAME to the seller's host, after which the domain is their repository", async () => {
@@ -376,7 +377,7 @@ describe('custom domains', () => {
     const changed = await put(acme, { brandDomain: 'repo.acme-corp.test' });
     expect(changed.body.brandDomainVerifiedAt).toBeNull();
     expect(changed.body.repositoryUrl).toBe(`http://acme.composer.localhost:${app.port}`);
-    expect((await requestOnHost(app, domain, '/api/branding/host')).status).toBe(404);
+    expect(jsonOf(await requestOnHost(app, domain, '/api/branding/host'))).toBeNull();
     // Saving the same domain again keeps its verification.
     dns.records.set('repo.acme-corp.test', { cname: 'acme.composer.localhost' });
     expect((await verify(acme)).body.verified).toBe(true);

@@ -63,11 +63,16 @@ export async function brandingRoutes(app: FastifyInstance, ctx: AppContext): Pro
     async (request) => branding.verifyBrandDomain(ctx, requireUser(request).user.id),
   );
 
-  api.get('/api/branding/host', { schema: { response: { 200: publicBrandResponse } } }, async (request, reply) => {
-    const brand = await branding.getHostBrand(ctx, request.requestHost);
-    // The page reads it on every visit; a saved change shows at the next one.
-    return reply.header('cache-control', 'no-cache').send(brand);
-  });
+  // A host of no seller answers null, not 404: the unbranded page is a normal visit, not an error in the console.
+  api.get(
+    '/api/branding/host',
+    { schema: { response: { 200: publicBrandResponse.nullable() } } },
+    async (request, reply) => {
+      const brand = await branding.findHostBrand(ctx, request.requestHost);
+      // The page reads it on every visit; a saved change shows at the next one.
+      return reply.header('cache-control', 'no-cache').send(brand);
+    },
+  );
 
   // Served on every host: the app shows it in the settings form, the package host on its page.
   api.get('/api/branding/logos/:userId/:file', { schema: { params: logoParams } }, async (request, reply) => {

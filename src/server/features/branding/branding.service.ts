@@ -165,17 +165,16 @@ function isUniqueViolation(error: unknown): boolean {
   return candidate?.code === '23505' || candidate?.cause?.code === '23505';
 }
 
-/** GET /api/branding/host: the brand of the seller whose package host this is; 404 anywhere else. */
-export async function getHostBrand(ctx: AppContext, host: RequestHost): Promise<PublicBrand> {
-  const notHere = new AppError('NOT_FOUND', 'No seller brand on this host');
-  if (host.kind !== 'repository' || !host.seller) throw notHere;
+/** GET /api/branding/host: the brand of the seller whose package host this is; null anywhere else. */
+export async function findHostBrand(ctx: AppContext, host: RequestHost): Promise<PublicBrand | null> {
+  if (host.kind !== 'repository' || !host.seller) return null;
   const [found] = await ctx.db
     .select({ seller: users, brand: brandSettings })
     .from(users)
     .leftJoin(brandSettings, eq(brandSettings.userId, users.id))
     .where(eq(users.slug, host.seller.slug))
     .limit(1);
-  if (!found) throw notHere;
+  if (!found) return null;
   const brand = found.brand ?? undefined;
   return {
     brandName: brand?.brandName || defaultBrandName(found.seller),
