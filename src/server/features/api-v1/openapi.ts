@@ -9,6 +9,7 @@ import { API_V1_VERSION } from '../../../contract/developer.js';
 // Scalar's interactive reference at /api/docs (its bundled script, served by the app: it works offline).
 
 export const API_DOCS_PREFIX = '/api/docs';
+export const OPENAPI_DOCUMENT_PATH = `${API_DOCS_PREFIX}/openapi.json`;
 export const API_V1_TAGS = ['Packages', 'Customers', 'Licenses', 'Analytics', 'Tokens'] as const;
 
 const tagDescriptions: Record<(typeof API_V1_TAGS)[number], string> = {
@@ -74,6 +75,15 @@ export async function registerApiDocs(
 
   await routes(scope);
 
+  // The document never changes while the process runs: rendered once, on first request, and served as bytes.
+  // (Scalar's own route normalises, stringifies and re-parses the whole document on every request: 400 ms a
+  // request on this machine, which an anonymous caller could repeat to stall the event loop.)
+  let openApiDocument: string | undefined;
+  scope.get(OPENAPI_DOCUMENT_PATH, { schema: { hide: true } }, async (_request, reply) => {
+    openApiDocument ??= JSON.stringify(scope.swagger());
+    return reply.type('application/json; charset=utf-8').send(openApiDocument);
+  });
+
   scope.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const isReferencePage =
       request.url.split('?')[0] === `${API_DOCS_PREFIX}/` && typeof payload === 'string' && payload.includes('<html');
@@ -84,6 +94,7 @@ export async function registerApiDocs(
     routePrefix: API_DOCS_PREFIX,
     // No hosted fonts and no hosted AI agent: the page talks to this server only.
     configuration: {
+      url: OPENAPI_DOCUMENT_PATH,
       pageTitle: 'Packgate API reference',
       withDefaultFonts: false,
       hideClientButton: true,
