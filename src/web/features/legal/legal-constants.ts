@@ -1,13 +1,8 @@
-import { DEFAULT_TRIAL_DAYS } from '@contract/tiers';
-
 /** Shown as "Last updated" on the Terms of Service and the Privacy Policy; change it with their text. */
 export const LEGAL_LAST_UPDATED = 'November 21, 2026';
 
 /** Spec admin §9: the platform keeps 5% of gross sales. */
 export const PLATFORM_FEE_PERCENT = 5;
-
-/** The terms promise the default trial (spec admin §9: "the terms say 14-day trial"). */
-export const TRIAL_DAYS_IN_TERMS = DEFAULT_TRIAL_DAYS;
 
 /** Spec admin §9: account data is removed within 30 days of deletion; users must be at least 13. */
 export const DATA_DELETION_DAYS = 30;

@@ -1,5 +1,6 @@
+import { trialDaysOf, usePricingTiers } from '@web/lib/subscriptions/pricing-tiers';
 import { Link } from 'wouter';
-import { LEGAL_LAST_UPDATED, PLATFORM_FEE_PERCENT, TRIAL_DAYS_IN_TERMS } from './legal-constants';
+import { LEGAL_LAST_UPDATED, PLATFORM_FEE_PERCENT } from './legal-constants';
 import { LegalDocument, type LegalSection } from './legal-document';
 import { useSupportEmail } from './use-support-email';
 
@@ -7,6 +8,8 @@ const linkClass = 'text-primary underline-offset-4 hover:underline';
 
 export function TermsPage() {
   const supportEmail = useSupportEmail();
+  // The trial an admin configured (the landing page reads the same answer), so the Terms promise what sign-up gives.
+  const trialDays = trialDaysOf(usePricingTiers().data);
 
   const sections: LegalSection[] = [
     {
@@ -60,9 +63,12 @@ export function TermsPage() {
       body: (
         <>
           <p>
-            New sellers may try Packgate free of charge for {TRIAL_DAYS_IN_TERMS} days. The trial starts when you choose
-            a plan for the first time and gives you the features of that plan. No payment card is required to start a
-            trial, and a trial never turns into a paid subscription on its own.
+            {trialDays > 0
+              ? `New sellers may try Packgate free of charge for ${trialDays} ${trialDays === 1 ? 'day' : 'days'}.`
+              : 'Packgate currently offers new sellers no free trial.'}{' '}
+            Where a trial is offered, it starts when you choose a plan for the first time and gives you the features of
+            that plan. No payment card is required to start a trial, and a trial never turns into a paid subscription on
+            its own.
           </p>
           <p>
             When the trial ends, the application remains available to you with a prompt to subscribe, but features that
