@@ -17,6 +17,7 @@ import { useLogout } from '../features/auth/logout';
 import { withEmailSignIn } from '../features/auth/sign-in-params';
 import { cn } from '../lib/cn';
 import { type AuthUser, displayUsername, isAdmin, useCurrentUser } from '../lib/current-user';
+import { initialsOf } from '../lib/initials';
 import { usePublicConfig } from '../lib/public-config';
 import { GITHUB_SIGN_IN_PATH } from '../lib/sign-in';
 import { DisconnectedBadge } from './disconnected-badge';
@@ -185,7 +186,7 @@ function UserMenu({ user, onLogout, isLoggingOut }: { user: AuthUser; onLogout: 
         <Button variant="ghost" className="h-9 gap-2 px-2" aria-label={`Account menu for ${name}`}>
           <Avatar className="size-7">
             {user.avatarUrl && <AvatarImage src={user.avatarUrl} alt="" />}
-            <AvatarFallback>{name.slice(0, 2).toUpperCase()}</AvatarFallback>
+            <AvatarFallback>{initialsOf(name)}</AvatarFallback>
           </Avatar>
           <span className="hidden max-w-[10rem] truncate text-sm sm:inline" data-testid="header-username">
             {name}

@@ -13,6 +13,7 @@ import {
   CACHE_PACKAGE_REFETCH_DELAY_MS,
   CACHE_TASK_END_REFETCH_DELAY_MS,
 } from '../../lib/constants';
+import { formatDateTime } from '../../lib/format-date';
 import { isTaskRunning, useTaskProgress } from '../../lib/task-progress';
 import {
   type CachedPackage,
@@ -30,7 +31,7 @@ import {
   useRefreshPackageCache,
 } from './admin-cache';
 
-const formatTime = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString() : 'Never');
+const formatTime = (iso: string | null | undefined) => (iso ? formatDateTime(iso) : 'Never');
 
 /** The Cache tab (spec admin §2, §4): task banner, statistics, the two cache tasks and each package's state. */
 export function CacheTab() {

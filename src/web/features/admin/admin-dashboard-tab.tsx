@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Badge } from '../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { errorMessage } from '../../lib/api-error';
+import { formatDate } from '../../lib/format-date';
 import { formatRevenue, recentUsers, useAdminStats } from './admin-dashboard';
 import { useAdminUsers } from './admin-users';
 
@@ -49,9 +50,7 @@ export function DashboardTab() {
                       <p className="truncate text-sm font-medium">
                         {user.email ?? user.githubUsername ?? user.displayName ?? user.id}
                       </p>
-                      <p className="text-xs text-muted-foreground">
-                        Joined {new Date(user.createdAt).toLocaleDateString()}
-                      </p>
+                      <p className="text-xs text-muted-foreground">Joined {formatDate(user.createdAt)}</p>
                     </div>
                     <Badge variant={user.userType === 'admin' ? 'default' : 'secondary'}>{user.userType}</Badge>
                   </li>

@@ -5,7 +5,7 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Redirect, useSearch } from 'wouter';
 import { MAGIC_LINK_VALIDITY_MINUTES } from '../../../contract/auth';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { toast, toastAfterReload } from '../../components/ui/use-toast';
@@ -86,7 +86,10 @@ export function AdminLoginPage() {
           <div className="mx-auto mb-2 flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
             {step === 'email' ? <ShieldCheck className="size-6" /> : <KeyRound className="size-6" />}
           </div>
-          <CardTitle className="text-2xl">{step === 'email' ? 'Admin Login' : 'Enter Magic Link Token'}</CardTitle>
+          {/* The page's own heading: a standalone page needs an h1 (CardTitle is an h3 inside other pages' cards). */}
+          <h1 className="text-2xl font-semibold leading-none tracking-tight">
+            {step === 'email' ? 'Admin Login' : 'Enter Magic Link Token'}
+          </h1>
           <CardDescription>
             {step === 'email'
               ? 'Sign in to the Packgate admin area with a magic link.'

@@ -10,6 +10,8 @@ import { Tabs } from '../../components/ui/tabs';
 import { errorMessage } from '../../lib/api-error';
 import { IMPERSONATION_LIST_MAX_HEIGHT } from '../../lib/constants';
 import { useCurrentUser } from '../../lib/current-user';
+import { formatDate } from '../../lib/format-date';
+import { initialsOf } from '../../lib/initials';
 import { CacheTab } from './admin-cache-tab';
 import { DashboardTab } from './admin-dashboard-tab';
 import { PlatformTab } from './admin-platform-tab';
@@ -157,9 +159,6 @@ function ImpersonationCard({ users, isLoading }: { users: AdminUserListItem[]; i
   );
 }
 
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
-
 function UserRow({ user }: { user: AdminUserListItem }) {
   const { data: currentUser } = useCurrentUser();
   const impersonate = useImpersonate();
@@ -169,7 +168,7 @@ function UserRow({ user }: { user: AdminUserListItem }) {
     <div className="flex items-center gap-3 p-3" data-testid="admin-user-row">
       <Avatar>
         {user.avatarUrl && <AvatarImage src={user.avatarUrl} alt="" />}
-        <AvatarFallback>{name.slice(0, 2).toUpperCase()}</AvatarFallback>
+        <AvatarFallback>{initialsOf(name)}</AvatarFallback>
       </Avatar>
       <div className="min-w-0 flex-1">
         <p className="truncate text-sm font-medium">{user.email ?? name}</p>

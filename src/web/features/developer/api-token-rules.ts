@@ -67,15 +67,5 @@ export function expiryProblem(value: string, now: Date): string | undefined {
   return new Date(iso).getTime() <= now.getTime() ? 'The expiration must be in the future' : undefined;
 }
 
-/** Dates in en-US (spec seller-app §9). */
-export const formatDate = (iso: string): string =>
-  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
-
-export const formatDateTime = (iso: string): string =>
-  new Date(iso).toLocaleString('en-US', {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  });
+/** Dates in en-US (spec seller-app §9), one format across the app. */
+export { formatDate, formatDateTime } from '../../lib/format-date';

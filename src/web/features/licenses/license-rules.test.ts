@@ -16,11 +16,17 @@ describe('temporaryLicenseBadge', () => {
     expect(temporaryLicenseBadge({ isActive: true, daysRemaining: 1 })).toBe('Active');
   });
 
-  it('reads Expired when revoked, out of days, or without a day count', () => {
+  it('reads Expired when inactive, out of days, or without a day count', () => {
     expect(temporaryLicenseBadge({ isActive: false, daysRemaining: 5 })).toBe('Expired');
     expect(temporaryLicenseBadge({ isActive: true, daysRemaining: 0 })).toBe('Expired');
     expect(temporaryLicenseBadge({ isActive: true, daysRemaining: -2 })).toBe('Expired');
     expect(temporaryLicenseBadge({ isActive: true, daysRemaining: null })).toBe('Expired');
+  });
+
+  it('reads Revoked alone for a revoked license, never Expired beside it', () => {
+    expect(temporaryLicenseBadge({ isActive: false, daysRemaining: 0, revokedAt: '2026-03-01T12:00:00Z' })).toBe(
+      'Revoked',
+    );
   });
 
   it('offers Revoke for active licenses only', () => {

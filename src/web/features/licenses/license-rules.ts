@@ -3,10 +3,14 @@ import { DAYS_LEFT_WARNING_THRESHOLD } from '../../lib/constants';
 
 // How licenses read on screen (spec seller-app §4 Temporary license, §9), apart from React for tests.
 
-/** Active while isActive is true and daysRemaining > 0, otherwise Expired (spec §4). */
+/**
+ * Active while isActive is true and daysRemaining > 0, otherwise Expired (spec §4); a revoked license reads Revoked
+ * alone, since calling it Expired as well would not be true.
+ */
 export function temporaryLicenseBadge(
-  license: Pick<TemporaryLicense, 'isActive' | 'daysRemaining'>,
-): 'Active' | 'Expired' {
+  license: Pick<TemporaryLicense, 'isActive' | 'daysRemaining'> & { revokedAt?: string | null },
+): 'Active' | 'Expired' | 'Revoked' {
+  if (license.revokedAt) return 'Revoked';
   return license.isActive && license.daysRemaining !== null && license.daysRemaining > 0 ? 'Active' : 'Expired';
 }
 
@@ -77,15 +81,5 @@ export const temporaryLicenseProblem = (email: string): string | undefined =>
 
 export const durationLabel = (days: number): string => `${days} ${days === 1 ? 'day' : 'days'}`;
 
-/** Dates in en-US (spec §9). */
-export const formatDate = (iso: string): string =>
-  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
-
-export const formatDateTime = (iso: string): string =>
-  new Date(iso).toLocaleString('en-US', {
-    year: 'numeric',
-    month: 'short',
-    day: 'numeric',
-    hour: 'numeric',
-    minute: '2-digit',
-  });
+/** Dates in en-US (spec seller-app §9), one format across the app. */
+export { formatDate, formatDateTime } from '../../lib/format-date';

@@ -185,14 +185,14 @@ function LicenseRow({ license, onRevoke }: { license: TemporaryLicense; onRevoke
       <div className="min-w-0 flex-1 space-y-1">
         <div className="flex flex-wrap items-center gap-2">
           <span className="truncate text-sm font-medium">{license.email}</span>
-          {badge === 'Active' ? (
-            <Badge className="bg-green-600 text-white">Active</Badge>
-          ) : (
-            <Badge variant="secondary">Expired</Badge>
+          {badge === 'Active' && <Badge className="bg-green-600 text-white">Active</Badge>}
+          {badge === 'Expired' && <Badge variant="secondary">Expired</Badge>}
+          {badge === 'Revoked' && <Badge variant="destructive">Revoked</Badge>}
+          {badge !== 'Revoked' && (
+            <span className={cn('text-xs font-medium', daysLeftToneClass[daysLeftTone(license.daysRemaining)])}>
+              {daysLeftText(license)}
+            </span>
           )}
-          <span className={cn('text-xs font-medium', daysLeftToneClass[daysLeftTone(license.daysRemaining)])}>
-            {daysLeftText(license)}
-          </span>
         </div>
         <p className="text-xs text-muted-foreground">
           Created {formatDate(license.createdAt)}

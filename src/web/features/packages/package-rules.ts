@@ -88,9 +88,8 @@ export function newPackageProblem(repository: unknown, packageName: string): str
 
 export const EDIT_PACKAGE_NAME_REQUIRED = 'Package name is required';
 
-/** Dates as the spec wants them everywhere: en-US. */
-export const formatDate = (iso: string): string =>
-  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+/** Dates in en-US (spec seller-app §9), one format across the app. */
+export { formatDate } from '../../lib/format-date';
 
 const PACKAGE_TASK_TYPES: readonly TaskProgressEvent['type'][] = ['github-sync', 'package-pre-cache'];
 
