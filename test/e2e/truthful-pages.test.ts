@@ -52,6 +52,10 @@ describe('pages that tell the truth', () => {
     await page.getByTestId('plan-card').first().waitFor();
     await page.goto(`${origin}/terms`);
     await page.getByRole('heading', { name: 'Terms of Service' }).waitFor();
+    await page.goto(`${origin}/privacy`);
+    await page.getByRole('heading', { name: 'Privacy Policy' }).waitFor();
+    await page.goto(`${origin}/admin/login`);
+    await page.getByRole('heading', { name: 'Admin Login' }).waitFor();
     await page.goto(`http://nobody.composer.localhost:${app.port}/`);
     await page.getByRole('heading', { level: 1, name: 'Package Access Only' }).waitFor();
     // Both lookups have answered once their pages show; wait for the network to settle so late ones count too.
