@@ -1,10 +1,16 @@
 import { asc, desc, eq } from 'drizzle-orm';
-import { type Customer, licenseMessages, type RegenerateTokenResponse } from '../../../contract/licenses.js';
+import {
+  type Customer,
+  type CustomerGrant,
+  licenseMessages,
+  type RegenerateTokenResponse,
+} from '../../../contract/licenses.js';
 import type { AppContext } from '../../context.js';
 import { customers, grants, packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import {
   findCustomerByEmail,
+  type Grant,
   getLicenseSender,
   grantGivesAccess,
   isGrantActive,
@@ -39,21 +45,26 @@ export async function listCustomers(ctx: AppContext, sellerId: string): Promise<
       byId.set(customer.id, entry);
     }
     if (!grant) continue;
-    entry.grants.push({
-      id: grant.id,
-      packageId: grant.packageId,
-      packageName: packageName ?? '',
-      kind: grant.kind,
-      status: grant.status,
-      isActive: isGrantActive(grant, now),
-      expiresAt: grant.expiresAt?.toISOString() ?? null,
-      endMode: grant.endMode,
-      downloadLimit: grant.downloadLimit,
-      downloadCount: grant.downloadCount,
-      lastUsedAt: grant.lastUsedAt?.toISOString() ?? null,
-    });
+    entry.grants.push(presentCustomerGrant(grant, packageName ?? '', now));
   }
   return [...byId.values()];
+}
+
+/** A grant's terms and state as the seller reads them; lasting licenses add their holder and history to it. */
+export function presentCustomerGrant(grant: Grant, packageName: string, now: Date): CustomerGrant {
+  return {
+    id: grant.id,
+    packageId: grant.packageId,
+    packageName,
+    kind: grant.kind,
+    status: grant.status,
+    isActive: isGrantActive(grant, now),
+    expiresAt: grant.expiresAt?.toISOString() ?? null,
+    endMode: grant.endMode,
+    downloadLimit: grant.downloadLimit,
+    downloadCount: grant.downloadCount,
+    lastUsedAt: grant.lastUsedAt?.toISOString() ?? null,
+  };
 }
 
 /**

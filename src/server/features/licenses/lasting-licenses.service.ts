@@ -16,13 +16,13 @@ import { type Actor, recordAuditEvent } from '../api-v1/audit.service.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
 import { requireActiveAccess, type SubscriptionUser } from '../subscriptions/subscriptions.service.js';
 import { normalizeEmail } from '../users/users.service.js';
+import { presentCustomerGrant } from './customers.service.js';
 import {
   assertRoomForHolder,
   createGrant,
   type Grant,
   getLicenseSender,
   getOwnedPackage,
-  isGrantActive,
   isUuid,
   parseHolderEmail,
 } from './grants.service.js';
@@ -37,18 +37,8 @@ type LicenseRow = { grant: Grant; email: string; packageName: string };
 export function presentLicense(row: LicenseRow, now: Date): License {
   const { grant } = row;
   return {
-    id: grant.id,
-    packageId: grant.packageId,
-    packageName: row.packageName,
+    ...presentCustomerGrant(grant, row.packageName, now),
     email: row.email,
-    kind: grant.kind,
-    status: grant.status,
-    isActive: isGrantActive(grant, now),
-    expiresAt: grant.expiresAt?.toISOString() ?? null,
-    endMode: grant.endMode,
-    downloadLimit: grant.downloadLimit,
-    downloadCount: grant.downloadCount,
-    lastUsedAt: grant.lastUsedAt?.toISOString() ?? null,
     note: grant.note,
     createdAt: grant.createdAt.toISOString(),
     revokedAt: grant.revokedAt?.toISOString() ?? null,
