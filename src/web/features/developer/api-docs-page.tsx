@@ -15,6 +15,7 @@ import {
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { API_V1_RATE_LIMIT, API_V1_VERSION } from '../../../contract/developer';
+import { DocSection } from '../../components/doc-section';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -128,7 +129,7 @@ export function ApiDocsPage() {
         </nav>
 
         <div className="min-w-0 space-y-12">
-          <GuideSection id="getting-started" title="Getting Started" icon={Rocket}>
+          <DocSection links="paragraphs" id="getting-started" title="Getting Started" icon={Rocket}>
             <p>
               Every request goes to <code className="font-mono text-foreground">{baseUrl}/api/v1</code> with an API
               token from <Link href="/api-tokens">API Tokens</Link> as a bearer token. A token carries only the
@@ -148,10 +149,16 @@ export function ApiDocsPage() {
               <CodeBlock code={ENVELOPE_EXAMPLE} label="Answer" />
               <CodeBlock code={ERROR_EXAMPLE} label="Error" />
             </div>
-          </GuideSection>
+          </DocSection>
 
           {API_SECTIONS.map((section) => (
-            <GuideSection key={section.id} id={section.id} title={section.title} icon={sectionIcons[section.id]}>
+            <DocSection
+              links="paragraphs"
+              key={section.id}
+              id={section.id}
+              title={section.title}
+              icon={sectionIcons[section.id]}
+            >
               <p>{section.description}</p>
               {API_ENDPOINTS.filter((endpoint) => endpoint.section === section.id).map((endpoint) => (
                 <EndpointCard
@@ -167,10 +174,10 @@ export function ApiDocsPage() {
                   }
                 />
               ))}
-            </GuideSection>
+            </DocSection>
           ))}
 
-          <GuideSection id="rate-limits" title="Rate Limits" icon={Gauge}>
+          <DocSection links="paragraphs" id="rate-limits" title="Rate Limits" icon={Gauge}>
             <p>
               Each token may make <strong>{perMinute} requests per minute</strong>. Every answer says where you stand:
             </p>
@@ -190,9 +197,9 @@ export function ApiDocsPage() {
               <code className="font-mono">Retry-After</code> header in seconds: wait that long, then retry. Composer
               installs by your license holders never count against it.
             </p>
-          </GuideSection>
+          </DocSection>
 
-          <GuideSection id="best-practices" title="Best Practices" icon={ShieldCheck}>
+          <DocSection links="paragraphs" id="best-practices" title="Best Practices" icon={ShieldCheck}>
             <ul className="list-disc space-y-2 pl-5">
               <li>
                 <strong>Send an Idempotency-Key with every POST</strong>, such as your order id. A retry with the same
@@ -215,9 +222,9 @@ export function ApiDocsPage() {
                 <code className="font-mono">message</code> of an error; it says what to fix.
               </li>
             </ul>
-          </GuideSection>
+          </DocSection>
 
-          <GuideSection id="help" title="Help" icon={LifeBuoy}>
+          <DocSection links="paragraphs" id="help" title="Help" icon={LifeBuoy}>
             <div className="grid gap-4 sm:grid-cols-2">
               <HelpCard
                 icon={BookOpen}
@@ -261,7 +268,7 @@ export function ApiDocsPage() {
                 </Button>
               </HelpCard>
             </div>
-          </GuideSection>
+          </DocSection>
         </div>
       </div>
     </div>
@@ -311,29 +318,5 @@ function HelpCard({
         {children}
       </CardContent>
     </Card>
-  );
-}
-
-function GuideSection({
-  id,
-  title,
-  icon: Icon,
-  children,
-}: {
-  id: string;
-  title: string;
-  icon: LucideIcon;
-  children: ReactNode;
-}) {
-  return (
-    <section id={id} aria-labelledby={`${id}-heading`} className="scroll-mt-20 space-y-4">
-      <h2 id={`${id}-heading`} className="flex items-center gap-2 text-2xl font-bold tracking-tight">
-        <Icon className="size-6 text-primary" aria-hidden="true" />
-        {title}
-      </h2>
-      <div className="space-y-4 text-muted-foreground [&_p>a]:font-medium [&_p>a]:text-primary [&_p>a]:underline-offset-4 [&_p>a:hover]:underline [&_strong]:text-foreground">
-        {children}
-      </div>
-    </section>
   );
 }

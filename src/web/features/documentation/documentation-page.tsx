@@ -19,6 +19,7 @@ import { API_V1_RATE_LIMIT } from '../../../contract/developer';
 import { TEMPORARY_LICENSE_DURATIONS } from '../../../contract/licenses';
 import { setupCommandSteps, TOKEN_PLACEHOLDER } from '../../../contract/setup-commands';
 import { CopyCommand } from '../../components/copy-command';
+import { DocSection } from '../../components/doc-section';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
 import { API_ENDPOINTS, curlSample } from '../../lib/api-v1-samples';
@@ -92,7 +93,7 @@ export function DocumentationPage() {
         </nav>
 
         <div className="min-w-0 space-y-12">
-          <Section id="getting-started" title="Getting Started" icon={Rocket}>
+          <DocSection id="getting-started" title="Getting Started" icon={Rocket}>
             <ol className="list-decimal space-y-3 pl-5">
               <li>
                 <strong>Pick a plan.</strong> Your account starts with a {trialDays}-day free trial of the plan you
@@ -118,9 +119,9 @@ export function DocumentationPage() {
                 <Link href="/dashboard">Dashboard</Link>, so that license holders see your company, not ours.
               </li>
             </ol>
-          </Section>
+          </DocSection>
 
-          <Section id="composer-setup" title="Composer Repository Setup" icon={Terminal}>
+          <DocSection id="composer-setup" title="Composer Repository Setup" icon={Terminal}>
             <p>
               You have a Composer repository of your own at{' '}
               <code className="font-mono text-foreground">{repositoryUrl}</code>. Each license holder gets a token for
@@ -155,9 +156,9 @@ export function DocumentationPage() {
               Each package card on Management has a Setup Guide with these commands for that package. Opening your
               repository address in a browser shows the same three steps, in your brand.
             </p>
-          </Section>
+          </DocSection>
 
-          <Section id="subscription-model" title="Subscription Model" icon={CreditCard}>
+          <DocSection id="subscription-model" title="Subscription Model" icon={CreditCard}>
             <p>
               Packgate is a monthly platform subscription. Plans differ in how many license holders (customers) and
               packages you may have; see them on <Link href="/subscribe">Choose Your Plan</Link>.
@@ -185,9 +186,9 @@ export function DocumentationPage() {
                 A cancelled plan runs until the end of the period you have paid for.
               </li>
             </ul>
-          </Section>
+          </DocSection>
 
-          <Section id="branding" title="Branding and Customization" icon={Palette}>
+          <DocSection id="branding" title="Branding and Customization" icon={Palette}>
             <p>
               Brand Settings on the <Link href="/dashboard">Dashboard</Link> decide what license holders see: your
               company name, your logo (an image URL, or an SVG, PNG, JPG, GIF or WebP upload of up to 5 MB), seven
@@ -213,9 +214,9 @@ export function DocumentationPage() {
               </li>
             </ol>
             <p>The DNS Setup Help button beside the domain field shows the exact records for your domain.</p>
-          </Section>
+          </DocSection>
 
-          <Section id="developer-api" title="Developer API" icon={Code2}>
+          <DocSection id="developer-api" title="Developer API" icon={Code2}>
             <p>
               Your own systems (a store, a CRM) can run your licensing through API v1: read your packages, customers and
               sales, add packages from your repositories, and issue, change and revoke licenses when a sale happens,
@@ -256,9 +257,9 @@ export function DocumentationPage() {
               the <Link href="/api-docs">API Documentation</Link>; every field is in the{' '}
               <a href="/api/docs">interactive reference</a>.
             </p>
-          </Section>
+          </DocSection>
 
-          <Section id="advanced-features" title="Advanced Features" icon={Settings2}>
+          <DocSection id="advanced-features" title="Advanced Features" icon={Settings2}>
             <ul className="list-disc space-y-2 pl-5">
               <li>
                 <strong>Temporary licenses:</strong> give a customer access for {TEMPORARY_LICENSE_DURATIONS.join(', ')}{' '}
@@ -289,7 +290,7 @@ export function DocumentationPage() {
                 Background work shows its progress live in the task panel.
               </li>
             </ul>
-          </Section>
+          </DocSection>
 
           <section aria-labelledby="quick-links" className="space-y-4">
             <h2 id="quick-links" className="text-2xl font-bold tracking-tight">
@@ -332,30 +333,6 @@ export function DocumentationPage() {
         </div>
       </div>
     </div>
-  );
-}
-
-function Section({
-  id,
-  title,
-  icon: Icon,
-  children,
-}: {
-  id: string;
-  title: string;
-  icon: LucideIcon;
-  children: ReactNode;
-}) {
-  return (
-    <section id={id} aria-labelledby={`${id}-heading`} className="scroll-mt-20 space-y-4">
-      <h2 id={`${id}-heading`} className="flex items-center gap-2 text-2xl font-bold tracking-tight">
-        <Icon className="size-6 text-primary" aria-hidden="true" />
-        {title}
-      </h2>
-      <div className="space-y-4 text-muted-foreground [&_a]:font-medium [&_a]:text-primary [&_a]:underline-offset-4 [&_a:hover]:underline [&_strong]:text-foreground">
-        {children}
-      </div>
-    </section>
   );
 }
 
