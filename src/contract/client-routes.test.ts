@@ -3,7 +3,16 @@ import { isClientRoute } from './client-routes';
 
 describe('isClientRoute', () => {
   it('knows the pages of the web app', () => {
-    for (const path of ['/', '/terms', '/admin/login', '/dashboard', '/api-docs', '/packages']) {
+    for (const path of [
+      '/',
+      '/terms',
+      '/admin/login',
+      '/dashboard',
+      '/api-docs',
+      '/packages',
+      '/purchase',
+      '/purchase/success',
+    ]) {
       expect(isClientRoute(path, { debugRoutes: false })).toBe(true);
     }
   });

@@ -8,6 +8,9 @@ export const CLIENT_ROUTES = {
   terms: '/terms',
   privacy: '/privacy',
   composerAccessOnly: '/composer-access-only',
+  /** On a seller's repository host: a package's purchase page (`?package={id}`) and the page after paying (`?session_id=`). */
+  purchase: '/purchase',
+  purchaseSuccess: '/purchase/success',
   adminLogin: '/admin/login',
   admin: '/admin',
   dashboard: '/dashboard',

@@ -24,13 +24,21 @@ const LogoutTestPage = lazyPage(
   () => import('../features/auth/logout-test-page'),
   (m) => m.LogoutTestPage,
 );
-/** The Brand Settings form belongs to branding; the dashboard shows it, so the shell puts them together. */
+/**
+ * The Brand Settings form belongs to branding, the payout account and sales figures to sales; the dashboard shows
+ * them, so the shell puts them together.
+ */
 const DashboardPage = lazy(async () => {
-  const [dashboard, branding] = await Promise.all([
+  const [dashboard, branding, sales] = await Promise.all([
     import('../features/dashboard/dashboard-page'),
     import('../features/branding/brand-settings-card'),
+    import('../features/sales/seller-sales-section'),
   ]);
-  return { default: () => <dashboard.DashboardPage brandSettings={<branding.BrandSettingsCard />} /> };
+  return {
+    default: () => (
+      <dashboard.DashboardPage brandSettings={<branding.BrandSettingsCard />} sales={<sales.SellerSalesSection />} />
+    ),
+  };
 });
 const SubscribePage = lazyPage(
   () => import('../features/billing/subscribe-page'),
@@ -56,20 +64,29 @@ const ComposerAccessOnlyPage = lazyPage(
   () => import('../features/legal/composer-access-only-page'),
   (m) => m.ComposerAccessOnlyPage,
 );
+const PurchasePage = lazyPage(
+  () => import('../features/sales/purchase-page'),
+  (m) => m.PurchasePage,
+);
+const PurchaseSuccessPage = lazyPage(
+  () => import('../features/sales/purchase-success-page'),
+  (m) => m.PurchaseSuccessPage,
+);
 const PackageAccessOnlyPage = lazyPage(
   () => import('../features/marketing/package-access-page'),
   (m) => m.PackageAccessOnlyPage,
 );
 /**
- * Management belongs to packages, its Access Management tab and its Licenses and Temporary Licenses dialogs to licenses;
- * features do not import each other, so the shell puts them together.
+ * Management belongs to packages, its Access Management tab and its Licenses and Temporary Licenses dialogs to licenses,
+ * its Pricing dialog to sales; features do not import each other, so the shell puts them together.
  */
 const ManagementPage = lazy(async () => {
-  const [packages, licenses, licensesDialog, lastingLicensesDialog] = await Promise.all([
+  const [packages, licenses, licensesDialog, lastingLicensesDialog, pricingDialog] = await Promise.all([
     import('../features/packages/management-page'),
     import('../features/licenses/access-management-tab'),
     import('../features/licenses/temporary-licenses-dialog'),
     import('../features/licenses/licenses-dialog'),
+    import('../features/sales/pricing-dialog'),
   ]);
   return {
     default: () => (
@@ -77,6 +94,7 @@ const ManagementPage = lazy(async () => {
         accessManagement={<licenses.AccessManagementTab />}
         TemporaryLicensesDialog={licensesDialog.TemporaryLicensesDialog}
         LicensesDialog={lastingLicensesDialog.LicensesDialog}
+        PricingDialog={pricingDialog.PricingDialog}
       />
     ),
   };
@@ -117,6 +135,8 @@ function Routes() {
 
   // Pages meant for Composer hosts stand alone, without the Packgate header and footer.
   if (location === CLIENT_ROUTES.composerAccessOnly) return <ComposerAccessOnlyPage />;
+  if (location === CLIENT_ROUTES.purchase) return <PurchasePage />;
+  if (location === CLIENT_ROUTES.purchaseSuccess) return <PurchaseSuccessPage />;
   if (location === CLIENT_ROUTES.landing) {
     if (configLoading) return <PageLoader />;
     if (isWhiteLabelHost(window.location.host, search, config?.publicUrl)) return <PackageAccessOnlyPage />;

@@ -14,13 +14,15 @@ import { SubscriptionCard } from './subscription-card';
 export type DashboardPageProps = {
   /** The Brand Settings form (with its DNS help dialog); the branding feature supplies it through the shell. */
   brandSettings: ReactNode;
+  /** The payout account and sales figures; the sales feature supplies them through the shell. */
+  sales: ReactNode;
 };
 
 /**
  * /dashboard (spec seller-app §2): a new seller first picks a plan; everyone else sees billing, the code host,
  * the subscription and the Brand Settings.
  */
-export function DashboardPage({ brandSettings }: DashboardPageProps) {
+export function DashboardPage({ brandSettings, sales }: DashboardPageProps) {
   const { data: user } = useCurrentUser();
   const { data: config } = usePublicConfig();
   const status = useSubscriptionStatus();
@@ -72,6 +74,8 @@ export function DashboardPage({ brandSettings }: DashboardPageProps) {
         <SubscriptionCard user={user} status={status.data} isLoading={status.isLoading} isError={status.isError} />
         <CodeHostCard user={user} hasGithub={Boolean(config?.githubSignIn)} />
       </div>
+
+      {sales}
 
       <nav aria-label="Next steps" className="grid gap-3 sm:grid-cols-2">
         <QuickLink href="/management" icon={<Package />} title="Manage packages">

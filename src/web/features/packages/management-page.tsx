@@ -51,10 +51,17 @@ export type ManagementPageProps = {
   TemporaryLicensesDialog: ComponentType<{ pkg: PackageRef | undefined; onClose: () => void }>;
   /** The Licenses dialog of a package (lasting licenses with their terms); open while `pkg` is set. */
   LicensesDialog: ComponentType<{ pkg: PackageRef | undefined; onClose: () => void }>;
+  /** The Pricing dialog of a package (its tiers on the purchase page); open while `pkg` is set. */
+  PricingDialog: ComponentType<{ pkg: PackageRef | undefined; onClose: () => void }>;
 };
 
 /** /management (spec seller-app §2): packages with their stat cards, dialogs, and the license holders. */
-export function ManagementPage({ accessManagement, TemporaryLicensesDialog, LicensesDialog }: ManagementPageProps) {
+export function ManagementPage({
+  accessManagement,
+  TemporaryLicensesDialog,
+  LicensesDialog,
+  PricingDialog,
+}: ManagementPageProps) {
   const [params, setParams] = useSearchParams();
   const tab: ManagementTab = params.get('tab') === 'access' ? 'access' : 'overview';
   const { data: user } = useCurrentUser();
@@ -117,6 +124,7 @@ export function ManagementPage({ accessManagement, TemporaryLicensesDialog, Lice
           <Overview
             TemporaryLicensesDialog={TemporaryLicensesDialog}
             LicensesDialog={LicensesDialog}
+            PricingDialog={PricingDialog}
             onAddPackage={availability.isEnabled ? () => setIsAddOpen(true) : undefined}
           />
         ) : (
@@ -133,8 +141,11 @@ type OpenDialog = { action: Exclude<PackageAction, 'refresh'>; pkg: Package } | 
 function Overview({
   TemporaryLicensesDialog,
   LicensesDialog,
+  PricingDialog,
   onAddPackage,
-}: Pick<ManagementPageProps, 'TemporaryLicensesDialog' | 'LicensesDialog'> & { onAddPackage?: () => void }) {
+}: Pick<ManagementPageProps, 'TemporaryLicensesDialog' | 'LicensesDialog' | 'PricingDialog'> & {
+  onAddPackage?: () => void;
+}) {
   const packages = usePackages();
   const repositoryUrl = useRepositoryUrl();
   const [search, setSearch] = useState('');
@@ -217,6 +228,7 @@ function Overview({
       <SetupGuideDialog pkg={openFor('setup-guide')} repositoryUrl={repositoryUrl} onClose={close} />
       <TemporaryLicensesDialog pkg={openFor('temporary-licenses')} onClose={close} />
       <LicensesDialog pkg={openFor('licenses')} onClose={close} />
+      <PricingDialog pkg={openFor('pricing')} onClose={close} />
       <ConfirmDialog
         open={Boolean(deleting)}
         onOpenChange={(open) => !open && close()}

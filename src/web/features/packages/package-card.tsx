@@ -7,6 +7,7 @@ import {
   MoreVertical,
   Pencil,
   RefreshCw,
+  Tag,
   Ticket,
   Trash2,
 } from 'lucide-react';
@@ -25,7 +26,14 @@ import { toast } from '../../components/ui/use-toast';
 import type { Package } from './package-hooks';
 import { formatDate } from './package-rules';
 
-export type PackageAction = 'licenses' | 'temporary-licenses' | 'edit' | 'delete' | 'setup-guide' | 'refresh';
+export type PackageAction =
+  | 'licenses'
+  | 'temporary-licenses'
+  | 'pricing'
+  | 'edit'
+  | 'delete'
+  | 'setup-guide'
+  | 'refresh';
 
 /** One package on Management (spec seller-app §2). */
 export function PackageCard({
@@ -110,6 +118,9 @@ export function PackageCard({
           />
           <Button variant="outline" size="sm" onClick={() => onAction('setup-guide', pkg)}>
             <BookOpen /> Setup Guide
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => onAction('pricing', pkg)}>
+            <Tag /> Pricing
           </Button>
         </div>
       </CardContent>
