@@ -1,5 +1,6 @@
 export * from './branding.js';
 export * from './developer.js';
+export * from './jobs.js';
 export * from './packages.js';
 export * from './platform.js';
 export * from './users.js';

@@ -1,0 +1,40 @@
+import { sql } from 'drizzle-orm';
+import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+
+/**
+ * Background work that must survive a restart and run once across processes (src/server/jobs): package syncs,
+ * dist builds, cache tasks, outgoing e-mail. A runner claims a due row with `FOR UPDATE SKIP LOCKED`, holds it
+ * by a lease it renews while working, and on failure puts it back with exponential backoff until its attempts
+ * run out. A job whose lease ran out (its process died) is claimed again by another runner.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    kind: text('kind').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
+    status: text('status', { enum: ['queued', 'running', 'completed', 'failed'] }).notNull(),
+    /** Jobs sharing a key run one at a time (a package's syncs). */
+    concurrencyKey: text('concurrency_key'),
+    /** What the job is about, for readers outside the jobs module (e.g. `grant:{id}` for a license e-mail). */
+    reference: text('reference'),
+    attempts: integer('attempts').notNull().default(0),
+    maxAttempts: integer('max_attempts').notNull(),
+    runAt: timestamp('run_at', { withTimezone: true }).notNull(),
+    lockedBy: text('locked_by'),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lastError: text('last_error'),
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('jobs_due_idx').on(table.status, table.runAt),
+    index('jobs_reference_idx').on(table.reference, table.createdAt),
+    // Never two running jobs of one key, even when two runners claim two queued ones at the same instant.
+    uniqueIndex('jobs_running_key_idx')
+      .on(table.concurrencyKey)
+      .where(sql`${table.status} = 'running' and ${table.concurrencyKey} is not null`),
+  ],
+);
