@@ -1,6 +1,6 @@
 import type { PublicBrand } from '@contract/branding';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiRequest } from '../../lib/api-client';
+import { apiRequest } from './api-client';
 
 export type { PublicBrand };
 

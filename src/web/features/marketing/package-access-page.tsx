@@ -1,9 +1,10 @@
+import { BrandHeader } from '@web/components/brand-header';
 import { CopyCommand } from '@web/components/copy-command';
 import { Card, CardContent } from '@web/components/ui/card';
-import { brandCssVariables, showsBrandName } from '@web/lib/brand-theme';
+import { brandCssVariables } from '@web/lib/brand-theme';
+import { useHostBrand } from '@web/lib/host-brand';
 import { Info, Loader2, Lock, Mail } from 'lucide-react';
 import { type ReactNode, useEffect } from 'react';
-import { type PublicBrand, useHostBrand } from './host-brand';
 import { repositoryNameFor } from './repository-name';
 
 /**
@@ -61,33 +62,6 @@ export function PackageAccessOnlyPage() {
         />
       </main>
     </div>
-  );
-}
-
-function BrandHeader({ brand }: { brand: PublicBrand }) {
-  const showsName = showsBrandName(brand);
-  return (
-    <header
-      className="border-b"
-      style={{ backgroundColor: 'var(--brand-header)', color: 'var(--brand-header-foreground)' }}
-      data-testid="brand-header"
-    >
-      <div className="mx-auto flex h-16 w-full max-w-3xl items-center gap-3 px-4 sm:px-6">
-        {brand.brandLogo && (
-          <img
-            src={brand.brandLogo}
-            alt={showsName ? '' : brand.brandName}
-            className="h-9 max-w-[12rem] object-contain"
-            data-testid="brand-logo"
-          />
-        )}
-        {showsName && (
-          <span className="truncate text-lg font-semibold" data-testid="brand-name">
-            {brand.brandName}
-          </span>
-        )}
-      </div>
-    </header>
   );
 }
 
