@@ -10,6 +10,8 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import { Redis } from 'ioredis';
 import { isClientRoute } from '../contract/client-routes.js';
 import { createCodeHost } from './adapters/codehost/create-code-host.js';
+import { createCnameResolver } from './adapters/dns/cname-resolver.js';
+import { createMirrorSyncer } from './adapters/git/git-mirror.js';
 import { createMailer } from './adapters/mail/mailer.js';
 import { createRealtime } from './adapters/realtime/socket-io.js';
 import { createStorage } from './adapters/storage/create-storage.js';
@@ -23,6 +25,7 @@ import { authRoutes } from './features/auth/auth.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { brandingRoutes } from './features/branding/branding.routes.js';
 import { findSellerByCustomDomain } from './features/branding/custom-domains.js';
+import { createSvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
 import { composerRoutes } from './features/composer/composer.routes.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
 import { developerRoutes } from './features/developer/developer.routes.js';
@@ -108,6 +111,9 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     realtime: createRealtime(config, app.log, (cookieHeader) => loadSocketSession(ctx, cookieHeader)),
     storage: createStorage(config.storage),
     codeHost: createCodeHost(config),
+    mirrors: createMirrorSyncer(),
+    cnameResolver: createCnameResolver(config.dnsServers),
+    svgSanitizer: createSvgSanitizer(),
     log: app.log,
   };
   await seedDefaultTiers(ctx);
@@ -192,6 +198,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
       await ctx.realtime.close();
       await app.close();
       rateLimitRedis?.disconnect();
+      await ctx.svgSanitizer.close();
       await database.close();
     },
   };

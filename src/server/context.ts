@@ -1,10 +1,13 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { CodeHost } from './adapters/codehost/code-host.js';
+import type { CnameResolver } from './adapters/dns/cname-resolver.js';
+import type { MirrorSyncer } from './adapters/git/git-mirror.js';
 import type { Mailer } from './adapters/mail/mailer.js';
 import type { Realtime } from './adapters/realtime/realtime.js';
 import type { ObjectStorage } from './adapters/storage/object-storage.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import type { SvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
 import type { Clock } from './lib/clock.js';
 
 /** What every service receives: settings, the database and the edges, all replaceable in tests. */
@@ -17,5 +20,11 @@ export type AppContext = {
   storage: ObjectStorage;
   /** GitHub when configured, else the local folder of git repositories. */
   codeHost: CodeHost;
+  /** Runs the syncs of each package's mirror one after another. */
+  mirrors: MirrorSyncer;
+  /** DNS for custom-domain verification (DNS_SERVERS when set). */
+  cnameResolver: CnameResolver;
+  /** Makes uploaded SVG logos inert in a worker thread, started at the first SVG. */
+  svgSanitizer: SvgSanitizer;
   log: FastifyBaseLogger;
 };

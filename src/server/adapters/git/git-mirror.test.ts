@@ -11,7 +11,7 @@ import {
   serveGitOverHttp,
 } from '../../../../test/support/git-fixtures.js';
 import { GitError } from './git-command.js';
-import { mirrorPathFor, syncMirror } from './git-mirror.js';
+import { createMirrorSyncer, mirrorPathFor, syncMirror } from './git-mirror.js';
 import { listReferences } from './git-repository.js';
 
 const execFileAsync = promisify(execFile);
@@ -81,7 +81,9 @@ describe('syncMirror', () => {
     });
     const mirrorDir = path.join(workspace, 'mirror.git');
 
-    const results = await Promise.all(Array.from({ length: 5 }, () => syncMirror({ source: source.dir, mirrorDir })));
+    const mirrors = createMirrorSyncer();
+
+    const results = await Promise.all(Array.from({ length: 5 }, () => mirrors.sync({ source: source.dir, mirrorDir })));
 
     expect(results.filter((result) => result.created)).toHaveLength(1);
     expect(await refNames(mirrorDir)).toEqual(['refs/heads/main', 'refs/tags/v1.0.0', 'refs/tags/v1.1.0']);

@@ -25,23 +25,34 @@ export function mirrorPathFor(dataDir: string, packageId: string): string {
   return path.join(dataDir, 'mirrors', `${packageId}.git`);
 }
 
-// Syncs of one mirror run one after another in this process. Across processes git's own ref locks and
-// content-addressed, rename-into-place object writes keep the repository consistent; the loser of a
-// ref-lock race fails with a GitError and the next sync converges.
-const queues = new Map<string, Promise<unknown>>();
+/** Runs the syncs of each mirror one after another; the app creates one and hands it out on its context. */
+export type MirrorSyncer = { sync(options: SyncMirrorOptions): Promise<{ created: boolean }> };
 
-function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
-  const previous = queues.get(key) ?? Promise.resolve();
-  const next = previous.then(work, work);
-  const settled = next.then(
-    () => {},
-    () => {},
-  );
-  queues.set(key, settled);
-  void settled.then(() => {
-    if (queues.get(key) === settled) queues.delete(key);
-  });
-  return next;
+// Syncs of one mirror run one after another in the syncer that holds its queue. Across processes git's own ref
+// locks and content-addressed, rename-into-place object writes keep the repository consistent; the loser of a
+// ref-lock race fails with a GitError and the next sync converges.
+export function createMirrorSyncer(): MirrorSyncer {
+  const queues = new Map<string, Promise<unknown>>();
+
+  function serialised<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = queues.get(key) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const settled = next.then(
+      () => {},
+      () => {},
+    );
+    queues.set(key, settled);
+    void settled.then(() => {
+      if (queues.get(key) === settled) queues.delete(key);
+    });
+    return next;
+  }
+
+  return {
+    sync(options) {
+      return serialised(path.resolve(options.mirrorDir), () => syncMirror(options));
+    },
+  };
 }
 
 type ParsedSource = { kind: 'path'; path: string } | { kind: 'url'; url: URL };
@@ -87,30 +98,28 @@ async function isRepository(dir: string): Promise<boolean> {
  *
  * The token never reaches the disk or the process arguments: it travels as an `http.<url>.extraHeader`
  * entry in GIT_CONFIG_* environment variables, scoped to the source URL, and the mirror fetches from the
- * URL given each time, so its config stores no remote at all.
+ * URL given each time, so its config stores no remote at all. Not queued: the app syncs through its MirrorSyncer.
  */
 export async function syncMirror(options: SyncMirrorOptions): Promise<{ created: boolean }> {
   const mirrorDir = path.resolve(options.mirrorDir);
   const source = parseSource(options.source, options.auth);
-  return serialised(mirrorDir, async () => {
-    if (await isRepository(mirrorDir)) {
-      await fetchInto(mirrorDir, source, options);
-      return { created: false };
-    }
-    // Built beside its final place and renamed in, so a failed first sync never leaves a half mirror.
-    const building = `${mirrorDir}.tmp-${randomBytes(6).toString('hex')}`;
-    await mkdir(path.dirname(mirrorDir), { recursive: true });
-    try {
-      await runGit(['init', '--bare', '--quiet', building]);
-      await fetchInto(building, source, options);
-      if (await moveIntoPlace(building, mirrorDir)) return { created: true };
-      // Another process created the mirror meanwhile: bring theirs up to date instead.
-      await fetchInto(mirrorDir, source, options);
-      return { created: false };
-    } finally {
-      await rm(building, { recursive: true, force: true });
-    }
-  });
+  if (await isRepository(mirrorDir)) {
+    await fetchInto(mirrorDir, source, options);
+    return { created: false };
+  }
+  // Built beside its final place and renamed in, so a failed first sync never leaves a half mirror.
+  const building = `${mirrorDir}.tmp-${randomBytes(6).toString('hex')}`;
+  await mkdir(path.dirname(mirrorDir), { recursive: true });
+  try {
+    await runGit(['init', '--bare', '--quiet', building]);
+    await fetchInto(building, source, options);
+    if (await moveIntoPlace(building, mirrorDir)) return { created: true };
+    // Another process (or an unqueued call) created the mirror meanwhile: bring theirs up to date instead.
+    await fetchInto(mirrorDir, source, options);
+    return { created: false };
+  } finally {
+    await rm(building, { recursive: true, force: true });
+  }
 }
 
 /** Renames the built mirror into place; false when a complete mirror is already there. */

@@ -18,7 +18,7 @@ import {
   parseBrandSettingsInput,
   senderNameProblem,
 } from './brand-settings-input.js';
-import { type CnameResolver, checkCname, createCnameResolver, forgetCustomDomains } from './custom-domains.js';
+import { type CnameResolver, checkCname, forgetCustomDomains } from './custom-domains.js';
 import { repositoryUrlFor } from './repository-url.js';
 
 // The repository URL follows the seller's verified custom domain, which branding owns; licenses and
@@ -185,19 +185,6 @@ export async function findHostBrand(ctx: AppContext, host: RequestHost): Promise
   };
 }
 
-let defaultResolver: CnameResolver | undefined;
-let defaultResolverServers: string | undefined;
-
-// Created on first use and again when DNS_SERVERS differs (tests point it at a fake DNS server after start-up).
-function resolverFor(ctx: Pick<AppContext, 'config'>): CnameResolver {
-  const servers = ctx.config.dnsServers?.join(',') ?? '';
-  if (!defaultResolver || servers !== defaultResolverServers) {
-    defaultResolver = createCnameResolver(ctx.config.dnsServers);
-    defaultResolverServers = servers;
-  }
-  return defaultResolver;
-}
-
 /**
  * POST /api/user/default-branding/verify-domain: looks the CNAME up now. Verified sets brandDomainVerifiedAt, unless
  * another seller verified the name first (409: the unique index on verified names decides, races included); a
@@ -207,7 +194,7 @@ function resolverFor(ctx: Pick<AppContext, 'config'>): CnameResolver {
 export async function verifyBrandDomain(
   ctx: AppContext,
   userId: string,
-  resolver: CnameResolver = resolverFor(ctx),
+  resolver: CnameResolver = ctx.cnameResolver,
 ): Promise<VerifyDomainResponse> {
   const [seller, row] = await Promise.all([getSeller(ctx, userId), findBrandRow(ctx, userId)]);
   if (!row?.brandDomain) {

@@ -1,5 +1,5 @@
-import { promises as dns } from 'node:dns';
 import { and, eq, isNotNull, sql } from 'drizzle-orm';
+import type { CnameResolver } from '../../adapters/dns/cname-resolver.js';
 import type { AppContext } from '../../context.js';
 import { brandSettings, users } from '../../db/schema/index.js';
 import type { SellerSelector } from '../../http/hosts.js';
@@ -56,15 +56,7 @@ export function forgetCustomDomains(ctx: Pick<AppContext, 'db'>, ...hostnames: (
   for (const hostname of hostnames) if (hostname) cache.delete(hostname.toLowerCase());
 }
 
-/** What verification needs of DNS: node's resolver, or a fake in tests. */
-export type CnameResolver = { resolveCname(hostname: string): Promise<string[]> };
-
-/** node:dns with the servers from DNS_SERVERS when set (a resolver that sees changes sooner than the system's). */
-export function createCnameResolver(servers: string[] | undefined): CnameResolver {
-  const resolver = new dns.Resolver({ timeout: 5000, tries: 2 });
-  if (servers && servers.length > 0) resolver.setServers(servers);
-  return resolver;
-}
+export type { CnameResolver } from '../../adapters/dns/cname-resolver.js';
 
 export type CnameCheck =
   | { verified: true; message: string }

@@ -5,7 +5,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { detectRasterFormat, type LogoFormat, logoContentTypes, svgTextOf } from './logo-type.js';
 import { SvgRejectedError } from './svg-limits.js';
-import { SvgSanitizerBusyError, sanitizeSvgInWorker } from './svg-sanitizer-pool.js';
+import { type SvgSanitizer, SvgSanitizerBusyError } from './svg-sanitizer-pool.js';
 
 // Uploaded logos (spec §4 "Logo upload", §5): the type is decided by the bytes, SVG is stored sanitized, and the
 // name is random, so that a stored logo never changes and can be cached for good.
@@ -30,13 +30,16 @@ export function fileTooLarge(): AppError {
  * The bytes to store and their format: raster files as they are, SVG sanitized off the event loop; else 400 Invalid
  * file type, with what was wrong (a limit, unsafe content, the deadline) as the suggestion.
  */
-export async function prepareLogo(bytes: Buffer): Promise<{ format: LogoFormat; body: Buffer }> {
+export async function prepareLogo(
+  sanitizer: SvgSanitizer,
+  bytes: Buffer,
+): Promise<{ format: LogoFormat; body: Buffer }> {
   const raster = detectRasterFormat(bytes);
   if (raster) return { format: raster, body: bytes };
   const svgText = svgTextOf(bytes);
   if (svgText === undefined) throw invalidFileType();
   try {
-    return { format: 'svg', body: Buffer.from(await sanitizeSvgInWorker(svgText), 'utf8') };
+    return { format: 'svg', body: Buffer.from(await sanitizer.sanitize(svgText), 'utf8') };
   } catch (error) {
     if (error instanceof SvgRejectedError) throw invalidFileType(error.reason);
     if (error instanceof SvgSanitizerBusyError) {
@@ -51,7 +54,7 @@ export async function prepareLogo(bytes: Buffer): Promise<{ format: LogoFormat; 
 
 /** POST /api/user/upload-logo-temp: stores the logo under the seller's folder and answers where it is served. */
 export async function storeLogo(ctx: AppContext, userId: string, bytes: Buffer): Promise<UploadLogoResponse> {
-  const { format, body } = await prepareLogo(bytes);
+  const { format, body } = await prepareLogo(ctx.svgSanitizer, bytes);
   const file = `${randomBytes(16).toString('hex')}.${format}`;
   await ctx.storage.put(`logos/${userId}/${file}`, body, { contentType: logoContentTypes[format] });
   return { logoUrl: `${LOGO_PATH_PREFIX}${userId}/${file}` };

@@ -132,11 +132,3 @@ export function createSvgSanitizer(options: SvgSanitizerOptions = svgSanitizerDe
     close: () => pool.destroy(),
   };
 }
-
-let shared: SvgSanitizer | undefined;
-
-/** The process's sanitizer, its thread started at the first SVG. */
-export function sanitizeSvgInWorker(source: string): Promise<string> {
-  shared ??= createSvgSanitizer();
-  return shared.sanitize(source);
-}

@@ -1,5 +1,5 @@
 import type { CodeHostRepository } from '../../adapters/codehost/code-host.js';
-import { mirrorPathFor, syncMirror } from '../../adapters/git/git-mirror.js';
+import { mirrorPathFor } from '../../adapters/git/git-mirror.js';
 import type { AppContext } from '../../context.js';
 import type { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
@@ -29,6 +29,6 @@ export async function updatePackageMirror(
   const user = await codeHostUserForOwner(ctx, pkg.ownerId);
   const repository = await ctx.codeHost.getRepository(user, pkg.repositoryId);
   const source = await ctx.codeHost.cloneSource(user, repository);
-  await syncMirror({ ...source, mirrorDir: packageMirrorDir(ctx, pkg.id) });
+  await ctx.mirrors.sync({ ...source, mirrorDir: packageMirrorDir(ctx, pkg.id) });
   return repository;
 }
