@@ -21,7 +21,7 @@ import { isAdmin, useCurrentUser } from '../../lib/current-user';
 import { formatMonthlyPrice } from '../../lib/subscriptions/pricing-tiers';
 import { formatBillingDate } from './billing-format';
 import { type BillingOverview, useBillingOverview, useCustomerPortal, useStartCheckout } from './billing-hooks';
-import { billingDates, billingStatusLabel } from './billing-rules';
+import { billingDates, billingStatusLabel, cancellationState } from './billing-rules';
 import { CancelSubscriptionDialog } from './cancel-subscription-dialog';
 import type { CheckoutPhase } from './checkout-return';
 import { useCheckoutReturn } from './use-checkout-return';
@@ -76,6 +76,9 @@ export function BillingPage() {
 
 function CheckoutNotice({ phase, overview }: { phase: CheckoutPhase; overview: BillingOverview | undefined }) {
   if (phase === 'idle') return null;
+  // The address only says that a cancellation was asked for; the subscription says whether there is one.
+  const cancellation = overview ? cancellationState(overview) : undefined;
+  if (phase === 'cancelled' && !cancellation) return null;
   const periodEnd = overview?.currentPeriodEnd ? formatBillingDate(overview.currentPeriodEnd) : undefined;
   const content: Record<
     Exclude<CheckoutPhase, 'idle'>,
@@ -109,9 +112,12 @@ function CheckoutNotice({ phase, overview }: { phase: CheckoutPhase; overview: B
       icon: <XCircle className="text-muted-foreground" />,
       tone: 'border-border bg-muted/40',
       title: 'Subscription Cancelled',
-      text: periodEnd
-        ? `Your plan stays active until ${periodEnd} and will not renew.`
-        : 'Your plan stays active until the end of the period you have paid for and will not renew.',
+      text:
+        cancellation === 'ended'
+          ? 'Your plan has ended and will not renew.'
+          : periodEnd
+            ? `Your plan stays active until ${periodEnd} and will not renew.`
+            : 'Your plan stays active until the end of the period you have paid for and will not renew.',
     },
   };
   const { icon, tone, title, text } = content[phase];

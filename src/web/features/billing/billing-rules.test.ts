@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { billingDates, billingStatusLabel } from './billing-rules';
+import { billingDates, billingStatusLabel, cancellationState } from './billing-rules';
 
 const facts = {
   subscriptionStatus: 'active' as const,
@@ -43,5 +43,24 @@ describe('the /billing dates', () => {
         licenseHolderAccessUntil: '2026-04-08T00:00:00.000Z',
       }),
     ).toEqual([{ label: 'License holders keep access until', iso: '2026-04-08T00:00:00.000Z' }]);
+  });
+});
+
+describe('what /billing?cancelled=true announces', () => {
+  it('announces nothing for a plan that still renews, whatever the address says', () => {
+    expect(cancellationState({ subscriptionStatus: 'active', cancelAtPeriodEnd: false, status: 'active' })).toBe(
+      undefined,
+    );
+    expect(cancellationState({ subscriptionStatus: 'trial', cancelAtPeriodEnd: false, status: 'trial' })).toBe(
+      undefined,
+    );
+  });
+  it('announces the end at the period end, or a plan already ended', () => {
+    expect(cancellationState({ subscriptionStatus: 'active', cancelAtPeriodEnd: true, status: 'active' })).toBe(
+      'ends-at-period-end',
+    );
+    expect(cancellationState({ subscriptionStatus: 'expired', cancelAtPeriodEnd: false, status: 'expired' })).toBe(
+      'ended',
+    );
   });
 });

@@ -48,3 +48,15 @@ export function billingDates(facts: Facts): { label: string; iso: string }[] {
   }
   return dates;
 }
+
+/**
+ * What /billing?cancelled=true may announce, read from the subscription and never from the address: a plan that
+ * ends at the period end, a plan already ended, or nothing when the plan still renews (or there is none).
+ */
+export function cancellationState(
+  facts: Pick<Facts, 'subscriptionStatus' | 'cancelAtPeriodEnd'> & Pick<BillingOverview, 'status'>,
+): 'ends-at-period-end' | 'ended' | undefined {
+  if (facts.subscriptionStatus === 'active') return facts.cancelAtPeriodEnd ? 'ends-at-period-end' : undefined;
+  if (facts.subscriptionStatus === 'expired' || facts.status === 'expired') return 'ended';
+  return undefined;
+}
