@@ -1,3 +1,4 @@
+export * from './analytics.js';
 export * from './branding.js';
 export * from './developer.js';
 export * from './jobs.js';

@@ -155,6 +155,8 @@ export const downloads = pgTable(
       .references(() => packages.id, { onDelete: 'cascade' }),
     version: text('version').notNull(),
     downloadedAt: timestamp('downloaded_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The client's network, never its address: `203.0.113.0/24` (IPv4) or `2001:db8:1::/48` (IPv6); null if unknown. */
+    clientNetwork: text('client_network'),
   },
   (table) => [
     index('downloads_package_time_idx').on(table.packageId, table.downloadedAt),

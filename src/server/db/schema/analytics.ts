@@ -1,0 +1,70 @@
+import { bigint, date, index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { customers, grants, packages } from './packages.js';
+import { users } from './users.js';
+
+// Rollups of the downloads table for the seller's analytics: a seller's charts and tables read a few thousand rows
+// here instead of counting every download (a million rows took seconds). A statement-level trigger on downloads
+// (migration 0011) keeps them in the same transaction as the download itself, so they always agree with the rows.
+// Downloads are only ever deleted by the cascade of their grant or package, which cascades these rows too; a writer
+// that deletes download rows any other way must adjust these tables.
+
+/** Downloads per package and UTC day: the time series for all packages or one, and the Dashboard totals. */
+export const downloadPackageDays = pgTable(
+  'download_package_days',
+  {
+    packageId: uuid('package_id')
+      .notNull()
+      .references(() => packages.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    downloads: bigint('downloads', { mode: 'number' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.packageId, table.day] }),
+    index('download_package_days_seller_day_idx').on(table.sellerId, table.day),
+  ],
+);
+
+/**
+ * Downloads per grant, UTC day and client network (`''` when unknown): a holder's series, top holders and the
+ * sharing signal (distinct networks of one token in a day).
+ */
+export const downloadGrantDays = pgTable(
+  'download_grant_days',
+  {
+    grantId: uuid('grant_id')
+      .notNull()
+      .references(() => grants.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    network: text('network').notNull(),
+    sellerId: uuid('seller_id').notNull(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    packageId: uuid('package_id').notNull(),
+    downloads: bigint('downloads', { mode: 'number' }).notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.grantId, table.day, table.network] }),
+    index('download_grant_days_seller_day_idx').on(table.sellerId, table.day),
+    index('download_grant_days_customer_day_idx').on(table.customerId, table.day),
+  ],
+);
+
+/** Each grant's most recent download: version adoption and holders who have not updated. */
+export const grantLastDownloads = pgTable(
+  'grant_last_downloads',
+  {
+    grantId: uuid('grant_id')
+      .primaryKey()
+      .references(() => grants.id, { onDelete: 'cascade' }),
+    sellerId: uuid('seller_id').notNull(),
+    customerId: uuid('customer_id').notNull(),
+    packageId: uuid('package_id').notNull(),
+    version: text('version').notNull(),
+    downloadedAt: timestamp('downloaded_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('grant_last_downloads_seller_package_idx').on(table.sellerId, table.packageId)],
+);
