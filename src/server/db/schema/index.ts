@@ -4,5 +4,6 @@ export * from './developer.js';
 export * from './jobs.js';
 export * from './packages.js';
 export * from './platform.js';
+export * from './portal.js';
 export * from './users.js';
 export * from './webhooks.js';

@@ -1,0 +1,39 @@
+import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { customers } from './packages.js';
+
+// The license holder's portal (issue 13): sign-in links and sessions of one holder (customer) on one seller's host.
+// A customer row belongs to exactly one seller, so both tables are scoped to that seller through it.
+
+export const portalSignInLinks = pgTable(
+  'portal_sign_in_links',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    /** SHA-256 of the link's token; the token itself is only in the e-mail. */
+    tokenHash: text('token_hash').notNull(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('portal_sign_in_links_token_hash_unique').on(table.tokenHash),
+    index('portal_sign_in_links_customer_time_idx').on(table.customerId, table.createdAt),
+  ],
+);
+
+export const portalSessions = pgTable(
+  'portal_sessions',
+  {
+    /** SHA-256 of the cookie value; the cookie itself is never stored. */
+    idHash: text('id_hash').primaryKey(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('portal_sessions_customer_idx').on(table.customerId)],
+);
