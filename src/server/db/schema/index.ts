@@ -5,5 +5,6 @@ export * from './jobs.js';
 export * from './packages.js';
 export * from './platform.js';
 export * from './portal.js';
+export * from './sales.js';
 export * from './users.js';
 export * from './webhooks.js';
