@@ -1,0 +1,190 @@
+import {
+  type BillingInterval,
+  DEFAULT_CURRENCY,
+  formatCents,
+  MAX_PRICE_CENTS,
+  MAX_TIERS_PER_PACKAGE,
+  MAX_TRIAL_DAYS,
+  MAX_UPDATE_MONTHS,
+  MIN_PRICE_CENTS,
+  type PackagePricingTier,
+  type PricingTierInput,
+  type PricingType,
+  type PurchasePageTier,
+  salesMessages,
+} from '../../../contract/sales';
+
+export { formatCents };
+
+/** One tier as the Pricing dialog edits it: numbers as typed, so a half-typed price is not lost. */
+export type TierForm = {
+  /** Stable React key; the server id once saved. */
+  key: string;
+  id?: string;
+  name: string;
+  description: string;
+  pricingType: PricingType;
+  interval: BillingInterval;
+  /** Whole months of updates a one-time purchase includes. */
+  updateMonths: string;
+  /** Free days before a subscription's first charge; empty means none. */
+  trialDays: string;
+  /** In the currency's main unit, e.g. "49.00". */
+  price: string;
+  currency: string;
+  isActive: boolean;
+  salesCount: number;
+};
+
+export type TierProblems = Partial<Record<'name' | 'price' | 'updateMonths' | 'trialDays' | 'currency', string>>;
+
+export const DEFAULT_UPDATE_MONTHS = 12;
+
+let keys = 0;
+const nextKey = () => `new-${Date.now()}-${++keys}`;
+
+/** A new tier: the first is a one-time purchase with a year of updates, later ones follow the first's currency. */
+export function newTierForm(existing: readonly TierForm[]): TierForm {
+  return {
+    key: nextKey(),
+    name: existing.length === 0 ? 'Lifetime' : `Tier ${existing.length + 1}`,
+    description: '',
+    pricingType: 'one_time',
+    interval: 'month',
+    updateMonths: String(DEFAULT_UPDATE_MONTHS),
+    trialDays: '',
+    price: '49.00',
+    currency: existing[0]?.currency ?? DEFAULT_CURRENCY,
+    isActive: true,
+    salesCount: 0,
+  };
+}
+
+/** Cents as the dialog's price field shows them: "49.00". */
+export const centsToPrice = (cents: number): string => (cents / 100).toFixed(2);
+
+export function tierFormOf(tier: PackagePricingTier): TierForm {
+  return {
+    key: tier.id,
+    id: tier.id,
+    name: tier.name,
+    description: tier.description ?? '',
+    pricingType: tier.pricingType,
+    interval: tier.interval ?? 'month',
+    updateMonths: String(tier.updateMonths ?? DEFAULT_UPDATE_MONTHS),
+    trialDays: tier.trialDays ? String(tier.trialDays) : '',
+    price: centsToPrice(tier.priceCents),
+    currency: tier.currency,
+    isActive: tier.isActive,
+    salesCount: tier.salesCount,
+  };
+}
+
+/**
+ * A typed price in cents: up to two decimals, rounded to the cent by exact decimal arithmetic (no float
+ * surprises: "19.99" is 1999); undefined when it is not a plain non-negative amount.
+ */
+export function priceToCents(price: string): number | undefined {
+  const match = /^(\d{1,9})(?:[.,](\d{0,2}))?$/.exec(price.trim());
+  if (!match) return undefined;
+  const whole = Number(match[1]);
+  const fraction = (match[2] ?? '').padEnd(2, '0');
+  return whole * 100 + Number(fraction);
+}
+
+const wholeNumber = (text: string): number | undefined => (/^\d{1,6}$/.test(text.trim()) ? Number(text) : undefined);
+
+/** The problems of one tier, worded as the server words them (salesMessages), so both sides agree. */
+export function tierProblems(tier: TierForm, firstCurrency: string | undefined): TierProblems {
+  const problems: TierProblems = {};
+  if (!tier.name.trim()) problems.name = salesMessages.nameRequired;
+  const cents = priceToCents(tier.price);
+  if (cents === undefined || cents < MIN_PRICE_CENTS || cents > MAX_PRICE_CENTS) {
+    problems.price = `The price must be from ${formatCents(MIN_PRICE_CENTS, tier.currency)} to ${formatCents(MAX_PRICE_CENTS, tier.currency)}`;
+  }
+  if (firstCurrency && tier.currency !== firstCurrency) problems.currency = salesMessages.currencyMismatch;
+  if (tier.pricingType === 'one_time') {
+    const months = wholeNumber(tier.updateMonths);
+    if (months === undefined || months < 1 || months > MAX_UPDATE_MONTHS) {
+      problems.updateMonths = salesMessages.updateMonthsInvalid;
+    }
+  } else if (tier.trialDays.trim()) {
+    const days = wholeNumber(tier.trialDays);
+    if (days === undefined || days > MAX_TRIAL_DAYS) problems.trialDays = salesMessages.trialDaysInvalid;
+  }
+  return problems;
+}
+
+/** Problems per tier key. */
+export type PricingProblems = Record<string, TierProblems>;
+
+/** Problems per tier key; empty when every tier can be saved. */
+export function pricingProblems(tiers: readonly TierForm[]): PricingProblems {
+  const firstCurrency = tiers[0]?.currency;
+  const all: PricingProblems = {};
+  for (const tier of tiers) {
+    const problems = tierProblems(tier, firstCurrency);
+    if (Object.keys(problems).length > 0) all[tier.key] = problems;
+  }
+  return all;
+}
+
+export const canAddTier = (tiers: readonly TierForm[]) => tiers.length < MAX_TIERS_PER_PACKAGE;
+
+/** What PUT /api/repositories/{id}/pricing-tiers takes; call only when pricingProblems is empty. */
+export function tierInputOf(tier: TierForm): PricingTierInput {
+  const oneTime = tier.pricingType === 'one_time';
+  const trialDays = wholeNumber(tier.trialDays);
+  return {
+    ...(tier.id ? { id: tier.id } : {}),
+    name: tier.name.trim(),
+    description: tier.description.trim() || null,
+    pricingType: tier.pricingType,
+    interval: oneTime ? null : tier.interval,
+    updateMonths: oneTime ? (wholeNumber(tier.updateMonths) ?? null) : null,
+    trialDays: oneTime || !trialDays ? null : trialDays,
+    priceCents: priceToCents(tier.price) ?? 0,
+    currency: tier.currency,
+    isActive: tier.isActive,
+  };
+}
+
+type TierTerms = Pick<
+  PurchasePageTier,
+  'pricingType' | 'interval' | 'updateMonths' | 'trialDays' | 'priceCents' | 'currency'
+>;
+
+const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
+
+/** "$49.00" for a one-time price, "$9.00 / month" or "$90.00 / year" for a subscription. */
+export function priceText(tier: TierTerms): string {
+  const amount = formatCents(tier.priceCents, tier.currency);
+  if (tier.pricingType === 'one_time') return amount;
+  return `${amount} / ${tier.interval === 'year' ? 'year' : 'month'}`;
+}
+
+/**
+ * What the buyer gets, in a line: "One-time payment · 12 months of updates" or "Billed monthly · 14-day free trial".
+ */
+export function termsText(tier: TierTerms): string {
+  if (tier.pricingType === 'one_time') {
+    return `One-time payment · ${plural(tier.updateMonths ?? 0, 'month', 'months')} of updates`;
+  }
+  const billed = tier.interval === 'year' ? 'Billed yearly' : 'Billed monthly';
+  return tier.trialDays ? `${billed} · ${tier.trialDays}-day free trial` : billed;
+}
+
+/** The longer explanation under a tier on the purchase page. */
+export function accessText(tier: TierTerms): string {
+  if (tier.pricingType === 'one_time') {
+    return `Install every version released in the next ${plural(tier.updateMonths ?? 0, 'month', 'months')}, and keep them for good.`;
+  }
+  return 'Install every version while your subscription lasts; cancel at any time.';
+}
+
+export const pricingTypeLabels: Record<PricingType, string> = {
+  one_time: 'One-time purchase',
+  subscription: 'Subscription',
+};
+
+export const intervalLabels: Record<BillingInterval, string> = { month: 'Monthly', year: 'Yearly' };

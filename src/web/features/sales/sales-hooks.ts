@@ -1,0 +1,122 @@
+import type {
+  OnboardingLink,
+  PackagePricingTier,
+  PayoutAccount,
+  PricingTierInput,
+  PurchasePage,
+  PurchaseResult,
+  SellerSalesSummary,
+  StartCheckoutInput,
+  StartCheckoutResponse,
+} from '@contract/sales';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { toast } from '../../components/ui/use-toast';
+import { apiRequest, getJson } from '../../lib/api-client';
+import { errorMessage } from '../../lib/api-error';
+
+export type {
+  PackagePricingTier,
+  PayoutAccount,
+  PurchasePage,
+  PurchaseResult,
+  SellerSalesSummary,
+  StartCheckoutResponse,
+};
+
+/** How often the success page asks again while the payment is not confirmed yet. */
+export const PURCHASE_POLL_MS = 2000;
+
+const pricingTiersPath = (packageId: string) => `/api/repositories/${encodeURIComponent(packageId)}/pricing-tiers`;
+
+// ---- Seller: pricing ------------------------------------------------------------------------------------
+
+/** Every tier of a package, active or not; read afresh whenever the Pricing dialog opens. */
+export const packagePricingQuery = (packageId: string) =>
+  queryOptions({
+    queryKey: [pricingTiersPath(packageId)],
+    queryFn: getJson<PackagePricingTier[]>,
+    refetchOnMount: 'always',
+  });
+export const usePackagePricing = (packageId: string) => useQuery(packagePricingQuery(packageId));
+
+export const savePackagePricing = (packageId: string, tiers: PricingTierInput[]) =>
+  apiRequest<PackagePricingTier[]>('PUT', pricingTiersPath(packageId), { tiers });
+
+export function useSavePackagePricing(pkg: { id: string; packageName: string }) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (tiers: PricingTierInput[]) => savePackagePricing(pkg.id, tiers),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(packagePricingQuery(pkg.id).queryKey, saved);
+      toast({ title: 'Pricing Saved', description: `The purchase page of ${pkg.packageName} shows the new prices.` });
+    },
+    onError: (error) =>
+      toast({
+        variant: 'destructive',
+        title: 'Failed to save pricing',
+        description: errorMessage(error, 'Please try again in a moment.'),
+      }),
+  });
+}
+
+// ---- Seller: payout account and figures ---------------------------------------------------------------
+
+export const PAYOUT_ACCOUNT_PATH = '/api/sales/payout-account';
+
+export const payoutAccountQuery = () =>
+  queryOptions({ queryKey: [PAYOUT_ACCOUNT_PATH], queryFn: getJson<PayoutAccount> });
+export const usePayoutAccount = () => useQuery(payoutAccountQuery());
+
+export const createOnboardingLink = () =>
+  apiRequest<OnboardingLink>('POST', `${PAYOUT_ACCOUNT_PATH}/onboarding-link`, { returnPath: '/dashboard' });
+
+/** Opens Stripe's onboarding in this tab: it sends the seller back to the Dashboard when done. */
+export function useConnectPayoutAccount() {
+  return useMutation({
+    mutationFn: createOnboardingLink,
+    onSuccess: ({ url }) => window.location.assign(url),
+    onError: (error) =>
+      toast({
+        variant: 'destructive',
+        title: 'Failed to open onboarding',
+        description: errorMessage(error, 'Please try again in a moment.'),
+      }),
+  });
+}
+
+export const salesSummaryQuery = () =>
+  queryOptions({ queryKey: ['/api/sales/summary'], queryFn: getJson<SellerSalesSummary> });
+export const useSalesSummary = () => useQuery(salesSummaryQuery());
+
+// ---- Buyer: purchase page, checkout, result -----------------------------------------------------------
+
+export const purchasePageQuery = (packageId: string) =>
+  queryOptions({
+    queryKey: [`/api/purchase/packages/${encodeURIComponent(packageId)}`],
+    queryFn: getJson<PurchasePage>,
+    retry: false,
+  });
+export const usePurchasePage = (packageId: string) =>
+  useQuery({ ...purchasePageQuery(packageId), enabled: Boolean(packageId) });
+
+export const startCheckout = (input: StartCheckoutInput) =>
+  apiRequest<StartCheckoutResponse>('POST', '/api/purchase/checkout', input);
+
+/** Starts checkout and follows it: to Stripe Checkout, or (test sales) straight to the success page. */
+export function useStartCheckout() {
+  return useMutation({
+    mutationFn: startCheckout,
+    onSuccess: ({ checkoutUrl }) => window.location.assign(checkoutUrl),
+  });
+}
+
+/** The purchase behind the success page; asked again every 2 s while the payment is still pending. */
+export const purchaseResultQuery = (sessionId: string) =>
+  queryOptions({
+    queryKey: [`/api/purchase/sessions/${encodeURIComponent(sessionId)}`],
+    queryFn: getJson<PurchaseResult>,
+    retry: false,
+    refetchInterval: (query) => (query.state.data?.status === 'pending' ? PURCHASE_POLL_MS : false),
+  });
+export const usePurchaseResult = (sessionId: string) =>
+  useQuery({ ...purchaseResultQuery(sessionId), enabled: Boolean(sessionId) });
