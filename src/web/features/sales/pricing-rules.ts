@@ -188,3 +188,37 @@ export const pricingTypeLabels: Record<PricingType, string> = {
 };
 
 export const intervalLabels: Record<BillingInterval, string> = { month: 'Monthly', year: 'Yearly' };
+
+/** The buyer's e-mail on the purchase page, worded as the server words it; undefined when it will do. */
+export function buyerEmailProblem(email: string): string | undefined {
+  const trimmed = email.trim();
+  if (!trimmed) return salesMessages.emailRequired;
+  const at = trimmed.indexOf('@');
+  const domain = trimmed.slice(at + 1);
+  const valid =
+    trimmed.length <= 320 &&
+    at > 0 &&
+    !domain.includes('@') &&
+    domain.includes('.') &&
+    !domain.startsWith('.') &&
+    !domain.endsWith('.') &&
+    !/\s/.test(trimmed);
+  return valid ? undefined : salesMessages.emailInvalid;
+}
+
+export type SetupStep = { title: string; commands: string[] };
+
+/**
+ * The server's setup commands as the three steps a buyer follows: add the repository (with `secure-http false` on
+ * plain http), set the token, require the package. Lines of no known step go to the first.
+ */
+export function setupSteps(commands: readonly string[]): SetupStep[] {
+  const token = commands.filter((line) => line.startsWith('composer config bearer.'));
+  const require = commands.filter((line) => line.startsWith('composer require'));
+  const repository = commands.filter((line) => !token.includes(line) && !require.includes(line));
+  return [
+    { title: 'Add the repository', commands: repository },
+    { title: 'Set your access token', commands: token },
+    { title: 'Require the package', commands: require },
+  ].filter((step) => step.commands.length > 0);
+}

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { salesMessages } from '../../../contract/sales';
+import {
+  buyerEmailProblem,
+  newTierForm,
+  priceText,
+  priceToCents,
+  pricingProblems,
+  setupSteps,
+  termsText,
+  tierInputOf,
+} from './pricing-rules';
+
+describe('priceToCents', () => {
+  it('reads dollars and cents exactly, with a comma or a point', () => {
+    expect(priceToCents('19.99')).toBe(1999);
+    expect(priceToCents('0.29')).toBe(29);
+    expect(priceToCents('49')).toBe(4900);
+    expect(priceToCents('49.5')).toBe(4950);
+    expect(priceToCents(' 12,30 ')).toBe(1230);
+  });
+
+  it('refuses what is not a plain amount', () => {
+    for (const text of ['', '-5', '1.999', 'abc', '1e3', '1.2.3']) expect(priceToCents(text)).toBeUndefined();
+  });
+});
+
+describe('pricingProblems', () => {
+  it('accepts a new one-time tier as the dialog proposes it', () => {
+    expect(pricingProblems([newTierForm([])])).toEqual({});
+  });
+
+  it('names each problem of a tier in the server words', () => {
+    const tier = { ...newTierForm([]), name: ' ', price: '0.10', updateMonths: '0' };
+    const problems = pricingProblems([tier])[tier.key];
+    expect(problems?.name).toBe(salesMessages.nameRequired);
+    expect(problems?.price).toBe('The price must be from $0.50 to $999,999.99');
+    expect(problems?.updateMonths).toBe(salesMessages.updateMonthsInvalid);
+  });
+
+  it('checks trial days only for subscriptions and keeps one currency', () => {
+    const first = newTierForm([]);
+    const second = { ...newTierForm([first]), pricingType: 'subscription' as const, trialDays: '-1', currency: 'eur' };
+    const problems = pricingProblems([first, second]);
+    expect(problems[first.key]).toBeUndefined();
+    expect(problems[second.key]).toEqual({
+      trialDays: salesMessages.trialDaysInvalid,
+      currency: salesMessages.currencyMismatch,
+    });
+  });
+});
+
+describe('tierInputOf', () => {
+  it('sends months of updates for a one-time tier and no interval or trial', () => {
+    const tier = { ...newTierForm([]), price: '19.99', trialDays: '14' };
+    expect(tierInputOf(tier)).toMatchObject({
+      pricingType: 'one_time',
+      priceCents: 1999,
+      updateMonths: 12,
+      interval: null,
+      trialDays: null,
+      isActive: true,
+    });
+  });
+
+  it('sends the interval and trial days of a subscription, none for an empty trial', () => {
+    const tier = { ...newTierForm([]), pricingType: 'subscription' as const, interval: 'year' as const };
+    expect(tierInputOf({ ...tier, trialDays: '14' })).toMatchObject({
+      interval: 'year',
+      trialDays: 14,
+      updateMonths: null,
+    });
+    expect(tierInputOf({ ...tier, trialDays: '' }).trialDays).toBeNull();
+  });
+});
+
+describe('texts of a tier', () => {
+  it('says what a one-time purchase and a subscription give', () => {
+    const oneTime = {
+      pricingType: 'one_time' as const,
+      interval: null,
+      updateMonths: 1,
+      trialDays: null,
+      priceCents: 4900,
+      currency: 'usd',
+    };
+    expect(priceText(oneTime)).toBe('$49.00');
+    expect(termsText(oneTime)).toBe('One-time payment · 1 month of updates');
+    const yearly = {
+      ...oneTime,
+      pricingType: 'subscription' as const,
+      interval: 'year' as const,
+      trialDays: 14,
+      priceCents: 9000,
+      currency: 'eur',
+    };
+    expect(priceText(yearly)).toBe('€90.00 / year');
+    expect(termsText(yearly)).toBe('Billed yearly · 14-day free trial');
+  });
+});
+
+describe('buyerEmailProblem', () => {
+  it('wants an address with a domain', () => {
+    expect(buyerEmailProblem('')).toBe(salesMessages.emailRequired);
+    expect(buyerEmailProblem('buyer@example')).toBe(salesMessages.emailInvalid);
+    expect(buyerEmailProblem('a b@example.com')).toBe(salesMessages.emailInvalid);
+    expect(buyerEmailProblem(' buyer@example.com ')).toBeUndefined();
+  });
+});
+
+describe('setupSteps', () => {
+  it('groups the commands into the three steps, secure-http with the repository', () => {
+    const steps = setupSteps([
+      'composer config repositories.acme composer http://acme.composer.localhost:5000',
+      'composer config secure-http false',
+      'composer config bearer.acme.composer.localhost:5000 pgc_x',
+      'composer require acme/widget',
+    ]);
+    expect(steps.map((step) => [step.title, step.commands.length])).toEqual([
+      ['Add the repository', 2],
+      ['Set your access token', 1],
+      ['Require the package', 1],
+    ]);
+  });
+});
