@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { customers, downloads, grants, packages, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { clientNetwork } from '../../lib/client-network.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { type EmailBrand, getEmailBrand, repositoryUrlFor } from '../branding/branding.service.js';
 import { normalizeEmail } from '../users/users.service.js';
@@ -76,9 +77,12 @@ export async function recordDownload(
   ctx: Pick<AppContext, 'db' | 'clock'>,
   grantId: string,
   version: string,
+  /** The downloading client's address; only its network (/24, /48) is stored, for the seller's sharing signal. */
+  clientAddress?: string,
 ): Promise<boolean> {
   // ISO text, not a Date: raw parameters go to both drivers untouched.
   const now = ctx.clock.now().toISOString();
+  const network = clientNetwork(clientAddress) ?? null;
   // Raw SQL on purpose: the query builder would also move grants.updatedAt (the metadata's Last-Modified).
   const result = (await ctx.db.execute(sql`
     with counted as (
@@ -90,8 +94,8 @@ export async function recordDownload(
         and (expires_at is null or expires_at > ${now} or end_mode = 'updates')
       returning id, package_id
     )
-    insert into ${downloads} (grant_id, package_id, version, downloaded_at)
-    select id, package_id, ${version}, ${now} from counted
+    insert into ${downloads} (grant_id, package_id, version, downloaded_at, client_network)
+    select id, package_id, ${version}, ${now}, ${network} from counted
     returning id`)) as unknown as { rows: unknown[] };
   return result.rows.length > 0;
 }
