@@ -32,14 +32,40 @@ export type DatabaseTarget =
   | { kind: 'postgres'; url: string; migrated?: boolean }
   | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob; migrated?: boolean };
 
+/**
+ * A NOTIFY channel every connection of this process listens to. A listening session receives its own transaction's
+ * notifications before its COMMIT returns, so a process learns of its own writes synchronously, whichever code
+ * wrote (features/composer/access-cache.ts relies on it); other processes' notifications arrive as they come.
+ */
+export type NotificationSubscription = { channel: string; onNotification(payload: string): void };
+
 /** Opens the database, applies pending migrations and returns a handle that closes it cleanly. */
-export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
-  if (target.kind === 'postgres') return openPostgres(target.url, target.migrated ?? false);
-  return openPglite(target.dataDir, target.loadDataDir, target.migrated ?? false);
+export async function openDatabase(
+  target: DatabaseTarget,
+  notifications?: NotificationSubscription,
+): Promise<DatabaseHandle> {
+  if (target.kind === 'postgres') return openPostgres(target.url, target.migrated ?? false, notifications);
+  return openPglite(target.dataDir, target.loadDataDir, target.migrated ?? false, notifications);
 }
 
-async function openPostgres(url: string, migrated: boolean): Promise<DatabaseHandle> {
-  const pool = new pg.Pool({ connectionString: url, max: 20 });
+async function openPostgres(
+  url: string,
+  migrated: boolean,
+  notifications: NotificationSubscription | undefined,
+): Promise<DatabaseHandle> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 20,
+    // Before a new connection is handed out, so that no write can precede its LISTEN.
+    onConnect: notifications
+      ? async (client: pg.ClientBase) => {
+          client.on('notification', (message) => {
+            if (message.channel === notifications.channel) notifications.onNotification(message.payload ?? '');
+          });
+          await client.query(`LISTEN ${notifications.channel}`);
+        }
+      : undefined,
+  });
   // An idle connection the server drops (restart, failover) must not crash the process: the pool replaces it.
   pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
   const db = drizzleNodePostgres(pool, { schema });
@@ -60,6 +86,7 @@ async function openPglite(
   dataDir: string | undefined,
   loadDataDir: Blob | undefined,
   migrated: boolean,
+  notifications: NotificationSubscription | undefined,
 ): Promise<DatabaseHandle> {
   let releaseLock = () => {};
   if (dataDir) {
@@ -71,6 +98,8 @@ async function openPglite(
     await client.waitReady;
     const db = drizzlePglite(client, { schema });
     if (!migrated) await migratePglite(db, { migrationsFolder });
+    // PGlite is one session: its listener runs inside the statement that commits, before that statement returns.
+    if (notifications) await client.listen(notifications.channel, notifications.onNotification);
     return {
       db: db as unknown as Database,
       kind: 'pglite',
