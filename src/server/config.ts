@@ -103,6 +103,8 @@ const envSchema = z.object({
   STRIPE_WEBHOOK_SECRET: optionalText,
   STRIPE_TEST_SECRET_KEY: optionalText,
   STRIPE_TEST_WEBHOOK_SECRET: optionalText,
+  STRIPE_CONNECT_WEBHOOK_SECRET: optionalText,
+  STRIPE_TEST_CONNECT_WEBHOOK_SECRET: optionalText,
   STRIPE_API_URL: z.url().default('https://api.stripe.com'),
   ENABLE_DEBUG_ROUTES: booleanFlag,
   TRUST_PROXY: trustProxySetting,
@@ -172,7 +174,12 @@ export type Config = {
   overloadMaxEventLoopDelayMs: number;
 };
 
-export type StripeKeyPair = { secretKey: string; webhookSecret: string };
+export type StripeKeyPair = {
+  secretKey: string;
+  webhookSecret: string;
+  /** The signing secret of the Connect endpoint (sellers' accounts' events); the platform's when unset. */
+  connectWebhookSecret?: string;
+};
 
 export type StripeConfig = {
   /** STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET: the pair used in live mode. */
@@ -183,8 +190,13 @@ export type StripeConfig = {
   apiUrl: string;
 };
 
-function keyPair(secretKey: string | undefined, webhookSecret: string | undefined): StripeKeyPair | undefined {
-  return secretKey && webhookSecret ? { secretKey, webhookSecret } : undefined;
+function keyPair(
+  secretKey: string | undefined,
+  webhookSecret: string | undefined,
+  connectWebhookSecret: string | undefined,
+): StripeKeyPair | undefined {
+  if (!secretKey || !webhookSecret) return undefined;
+  return { secretKey, webhookSecret, ...(connectWebhookSecret ? { connectWebhookSecret } : {}) };
 }
 
 export class ConfigError extends Error {
@@ -257,8 +269,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       : { kind: 'files', dir: storageDirFor(dataDir) },
     supportEmail: settings.SUPPORT_EMAIL,
     stripe: {
-      live: keyPair(settings.STRIPE_SECRET_KEY, settings.STRIPE_WEBHOOK_SECRET),
-      test: keyPair(settings.STRIPE_TEST_SECRET_KEY, settings.STRIPE_TEST_WEBHOOK_SECRET),
+      live: keyPair(settings.STRIPE_SECRET_KEY, settings.STRIPE_WEBHOOK_SECRET, settings.STRIPE_CONNECT_WEBHOOK_SECRET),
+      test: keyPair(
+        settings.STRIPE_TEST_SECRET_KEY,
+        settings.STRIPE_TEST_WEBHOOK_SECRET,
+        settings.STRIPE_TEST_CONNECT_WEBHOOK_SECRET,
+      ),
       apiUrl: settings.STRIPE_API_URL.replace(/(^|[^/])\/+$/, '$1'),
     },
     enableDebugRoutes: settings.ENABLE_DEBUG_ROUTES,

@@ -75,6 +75,8 @@ export interface StripeGateway {
   createPortalSession(customerId: string, returnUrl: string): Promise<string>;
   /** Verifies Stripe-Signature over the raw body; throws a 400 AppError for a bad signature or a stale timestamp. */
   parseWebhook(rawBody: Buffer, signature: string | undefined): PaymentEvent;
+  /** Sellers' connected accounts (Stripe Connect). */
+  readonly connect: ConnectGateway;
 }
 
 export interface BillingOff {
@@ -83,3 +85,101 @@ export interface BillingOff {
 }
 
 export type Payments = StripeGateway | BillingOff;
+
+// ---- Stripe Connect (issue 11): sellers' Express accounts, Checkout on them, and what their events are about ----
+
+/** A seller's connected account as Stripe reports it now. */
+export type ConnectAccount = {
+  id: string;
+  chargesEnabled: boolean;
+  payoutsEnabled: boolean;
+  detailsSubmitted: boolean;
+  /** requirements.disabled_reason: why Stripe restricted the account. */
+  disabledReason: string | null;
+};
+
+export type ConnectCheckoutRequest = {
+  account: string;
+  mode: 'payment' | 'subscription';
+  productName: string;
+  amountCents: number;
+  currency: string;
+  interval: 'month' | 'year' | null;
+  trialDays: number | null;
+  /** One-time payments: the fee in cents (payment_intent_data.application_fee_amount). */
+  applicationFeeCents: number | null;
+  /** Subscriptions: the fee in percent of each invoice (subscription_data.application_fee_percent). */
+  applicationFeePercent: number | null;
+  customerEmail: string | null;
+  successUrl: string;
+  cancelUrl: string;
+  metadata: Record<string, string>;
+};
+
+export type ConnectCheckoutSession = {
+  id: string;
+  url: string | null;
+  status: 'open' | 'complete' | 'expired';
+  /** Paid, or complete without a payment being due (a trial). */
+  isPaid: boolean;
+  amountTotal: number | null;
+  currency: string | null;
+  customerEmail: string | null;
+  paymentIntentId: string | null;
+  subscriptionId: string | null;
+  metadata: Record<string, string>;
+};
+
+export type ConnectSubscription = {
+  id: string;
+  status: string;
+  currentPeriodStart: Date | null;
+  currentPeriodEnd: Date | null;
+  endedAt: Date | null;
+  cancelAtPeriodEnd: boolean;
+};
+
+export type ConnectInvoice = {
+  id: string;
+  status: string;
+  amountPaid: number;
+  currency: string;
+  subscriptionId: string | null;
+  /** subscription_create (the checkout's own first invoice), subscription_cycle (a renewal), ... */
+  billingReason: string | null;
+  paymentIntentId: string | null;
+  paidAt: Date | null;
+};
+
+export type ConnectCharge = {
+  id: string;
+  paymentIntentId: string | null;
+  amount: number;
+  amountRefunded: number;
+  refunded: boolean;
+};
+
+export type ConnectDispute = { id: string; chargeId: string | null; paymentIntentId: string | null; status: string };
+
+/** A verified Connect event: which account it came from and which object it is about. */
+export type ConnectEvent = { id: string; type: string; created: Date; account: string | null; objectId: string | null };
+
+export interface ConnectGateway {
+  createAccount(seller: { sellerId: string; email: string | null }): Promise<ConnectAccount>;
+  retrieveAccount(accountId: string): Promise<ConnectAccount>;
+  /** An Account Link for Express onboarding: a one-time URL. */
+  createAccountLink(accountId: string, refreshUrl: string, returnUrl: string): Promise<string>;
+  createCheckoutSession(request: ConnectCheckoutRequest): Promise<ConnectCheckoutSession>;
+  /** Undefined when Stripe does not know the session on that account. */
+  retrieveCheckoutSession(accountId: string, sessionId: string): Promise<ConnectCheckoutSession | undefined>;
+  findCheckoutSessionByPaymentIntent(
+    accountId: string,
+    paymentIntentId: string,
+  ): Promise<ConnectCheckoutSession | undefined>;
+  retrieveSubscription(accountId: string, subscriptionId: string): Promise<ConnectSubscription>;
+  retrieveInvoice(accountId: string, invoiceId: string): Promise<ConnectInvoice>;
+  retrieveCharge(accountId: string, chargeId: string): Promise<ConnectCharge>;
+  retrieveDispute(accountId: string, disputeId: string): Promise<ConnectDispute>;
+  /** Verifies Stripe-Signature over the raw body; throws a 400 AppError for a bad signature or a stale timestamp. */
+  parseEvent(rawBody: Buffer, signature: string | undefined): ConnectEvent;
+}

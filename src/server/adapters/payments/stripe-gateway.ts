@@ -5,12 +5,14 @@ import { AppError } from '../../lib/app-error.js';
 import type {
   CheckoutRequest,
   CheckoutSessionInfo,
+  ConnectGateway,
   PaymentEvent,
   ProviderSubscription,
   StripeGateway,
   SubscriptionState,
   TierPriceRequest,
 } from './payments.js';
+import { StripeConnectGateway } from './stripe-connect.js';
 
 // Stripe through its official library (docs.stripe.com/api). The library is pointed at STRIPE_API_URL by host,
 // port and protocol, so that tests talk to a fake shaped like the real API. Keys never reach a log: errors are
@@ -96,6 +98,7 @@ export class StripePaymentsGateway implements StripeGateway {
   readonly priceMode: 'test' | 'live';
   private readonly stripe: Stripe;
   private readonly webhookSecret: string;
+  readonly connect: ConnectGateway;
 
   constructor(
     keys: StripeKeyPair,
@@ -115,6 +118,8 @@ export class StripePaymentsGateway implements StripeGateway {
     });
     this.webhookSecret = keys.webhookSecret;
     this.priceMode = /^(sk|rk)_test_/.test(keys.secretKey) ? 'test' : 'live';
+    // Connect events come to an endpoint of their own; its signing secret, when set, differs from the platform's.
+    this.connect = new StripeConnectGateway(this.stripe, keys.connectWebhookSecret ?? keys.webhookSecret, log);
   }
 
   /** Runs a Stripe call, turning its failures into the app's errors (a seller reads them). */
