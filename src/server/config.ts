@@ -117,6 +117,11 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(20),
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+  COMPOSER_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(64 * 1024 * 1024),
 });
 
 /** Every environment variable the server reads (.env.example and the README list the same). */
@@ -172,6 +177,8 @@ export type Config = {
   shutdownTimeoutMs: number;
   /** Shed requests (503) when the event loop's mean delay over a second exceeds this; 0 turns the check off. */
   overloadMaxEventLoopDelayMs: number;
+  /** Bytes the Composer repository's warm path may hold (token views, versions, rendered metadata); 0: none. */
+  composerCacheMaxBytes: number;
 };
 
 export type StripeKeyPair = {
@@ -286,6 +293,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     logLevel: settings.LOG_LEVEL,
     shutdownTimeoutMs: settings.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     overloadMaxEventLoopDelayMs: settings.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
+    composerCacheMaxBytes: settings.COMPOSER_CACHE_MAX_BYTES,
   };
 }
 
