@@ -59,12 +59,15 @@ export type CancelSubscriptionResponse = z.infer<typeof cancelSubscriptionRespon
 
 /**
  * GET /api/stripe/config. sandboxMode: the mode this process runs in; restartRequired: the stored setting
- * differs from it (the setting is read at start-up); billingEnabled: Stripe is configured for that mode.
+ * differs from it (the setting is read at start-up); billingEnabled: Stripe is configured for that mode;
+ * missingEnvironmentVariables (admins only): per mode, the variables not set, so that the Settings card can say
+ * why billing is off.
  */
 export const stripeConfigResponse = z.object({
   sandboxMode: z.boolean(),
   billingEnabled: z.boolean(),
   restartRequired: z.boolean(),
+  missingEnvironmentVariables: z.object({ test: z.array(z.string()), live: z.array(z.string()) }).optional(),
 });
 export type StripeConfigResponse = z.infer<typeof stripeConfigResponse>;
 

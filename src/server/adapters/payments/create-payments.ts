@@ -32,13 +32,19 @@ export function keyPairFor(sandboxMode: boolean, stripe: StripeConfig): StripeKe
   return stripe.live;
 }
 
+/** The variables a mode still needs before billing can run in it; empty when its pair is there. */
+export function missingStripeVariables(sandboxMode: boolean, stripe: StripeConfig): string[] {
+  if (keyPairFor(sandboxMode, stripe)) return [];
+  return sandboxMode
+    ? ['STRIPE_TEST_SECRET_KEY', 'STRIPE_TEST_WEBHOOK_SECRET']
+    : ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'];
+}
+
 export function createPayments(stripe: StripeConfig, sandboxMode: boolean, log: FastifyBaseLogger): Payments {
   const keys = keyPairFor(sandboxMode, stripe);
   if (!keys) {
     if (stripe.live || stripe.test) {
-      const missing = sandboxMode
-        ? 'STRIPE_TEST_SECRET_KEY and STRIPE_TEST_WEBHOOK_SECRET'
-        : 'STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET';
+      const missing = missingStripeVariables(sandboxMode, stripe).join(' and ');
       log.warn(
         `payments: ${sandboxMode ? 'sandbox' : 'live'} mode is selected but ${missing} are not set; billing is off`,
       );

@@ -61,6 +61,21 @@ describe('billing off', () => {
     ]);
   });
 
+  it("tells admins which variables each payment mode lacks, and sellers nothing about the deployment's settings", async () => {
+    const { client: admin } = await signInAdmin(app);
+    expect(await json<StripeConfigResponse>(await admin.get('/api/stripe/config'))).toEqual({
+      sandboxMode: true,
+      billingEnabled: false,
+      restartRequired: false,
+      missingEnvironmentVariables: {
+        test: ['STRIPE_TEST_SECRET_KEY', 'STRIPE_TEST_WEBHOOK_SECRET'],
+        live: ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'],
+      },
+    });
+    const seller = await trialSeller();
+    expect(await json(await seller.client.get('/api/stripe/config'))).not.toHaveProperty('missingEnvironmentVariables');
+  });
+
   it('activates the chosen plan at once, for a month, and sends the browser to /billing', async () => {
     clock.set(START);
     const seller = await trialSeller('starter');

@@ -14,7 +14,7 @@ import {
 } from '../../../contract/billing.js';
 import { SELECT_TIER_MESSAGE } from '../../../contract/subscriptions.js';
 import type { PricingTier } from '../../../contract/tiers.js';
-import { resolveSandboxMode } from '../../adapters/payments/create-payments.js';
+import { missingStripeVariables, resolveSandboxMode } from '../../adapters/payments/create-payments.js';
 import type { Payments, ProviderSubscription, StripeGateway } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
 import { platformSubscriptions, stripePrices, users } from '../../db/schema/index.js';
@@ -488,12 +488,23 @@ export async function cancelSubscription(
 }
 
 /** GET /api/stripe/config: the payment mode this process runs in. */
-export async function getStripeConfig(ctx: AppContext, payments: Payments): Promise<StripeConfigResponse> {
+export async function getStripeConfig(
+  ctx: AppContext,
+  payments: Payments,
+  user: Pick<BillingUser, 'userType'>,
+): Promise<StripeConfigResponse> {
   const stored = resolveSandboxMode(await findStoredSandboxMode(ctx), ctx.config.stripe);
   return {
     sandboxMode: payments.sandboxMode,
     billingEnabled: payments.kind === 'stripe',
     restartRequired: stored !== payments.sandboxMode,
+    // Which settings the deployment lacks is for admins: the Settings card says why billing is off.
+    ...(user.userType === 'admin' && {
+      missingEnvironmentVariables: {
+        test: missingStripeVariables(true, ctx.config.stripe),
+        live: missingStripeVariables(false, ctx.config.stripe),
+      },
+    }),
   };
 }
 

@@ -466,6 +466,10 @@ describe('payment mode', () => {
     expect(await json<PlatformSetting[]>(await admin.get('/api/admin/platform-settings'))).toEqual([
       { key: 'stripe_sandbox_mode', value: 'true' },
     ]);
+    // Only the test pair is set: Live would turn billing off until the live pair is there.
+    expect(
+      (await json<StripeConfigResponse>(await admin.get('/api/stripe/config'))).missingEnvironmentVariables,
+    ).toEqual({ test: [], live: ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] });
     const saved = await admin.put('/api/admin/platform-settings', { key: 'stripe_sandbox_mode', value: 'false' });
     expect(await json(saved)).toEqual({ key: 'stripe_sandbox_mode', value: 'false' });
     expect(await json<StripeConfigResponse>(await seller.client.get('/api/stripe/config'))).toEqual({
