@@ -24,7 +24,7 @@ import { apiV1Plugin } from './features/api-v1/api-v1.plugin.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { brandingRoutes } from './features/branding/branding.routes.js';
-import { findSellerByCustomDomain } from './features/branding/custom-domains.js';
+import { CustomDomainCache, findSellerByCustomDomain } from './features/branding/custom-domains.js';
 import { createSvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
 import { composerRoutes } from './features/composer/composer.routes.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
@@ -41,7 +41,7 @@ import { registerCsrfProtection } from './http/csrf.js';
 import { serializeErrorForLog } from './http/error-log.js';
 import { AppError, errorBody, registerErrorHandling } from './http/errors.js';
 import { answerClientError, renderFrameworkError } from './http/framework-errors.js';
-import { registerHosts } from './http/hosts.js';
+import { AppHostname, registerHosts } from './http/hosts.js';
 import { registerInputCharacterCheck } from './http/input-characters.js';
 import { type PressureCheck, registerOverloadShedding } from './http/overload.js';
 import { registerSessions } from './http/session.js';
@@ -114,6 +114,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     mirrors: createMirrorSyncer(),
     cnameResolver: createCnameResolver(config.dnsServers),
     svgSanitizer: createSvgSanitizer(),
+    appHostname: new AppHostname(),
+    customDomains: new CustomDomainCache(),
     log: app.log,
   };
   await seedDefaultTiers(ctx);
@@ -155,7 +157,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
       return Object.assign(error, { statusCode: 429 });
     },
   });
-  registerHosts(app, config, (hostname) => findSellerByCustomDomain(ctx, hostname));
+  registerHosts(app, config, (hostname) => findSellerByCustomDomain(ctx, hostname), ctx.appHostname);
   await registerOverloadShedding(app, {
     maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs,
     pressureCheck: options.pressureCheck,

@@ -8,7 +8,8 @@ import type { Config } from '../config.js';
 /** Which seller a repository host names; `undefined` on the bare COMPOSER_DOMAIN, where the token decides. */
 export type SellerSelector = { slug: string };
 // A verified custom domain (branding's brandDomain, a CNAME to COMPOSER_DOMAIN) resolves to its seller's slug
-// in registerHosts, so the Composer queries and everything else treat it exactly as `{slug}.{COMPOSER_DOMAIN}`.
+// in registerHosts, so the Composer queries and everything else treat it exactly as `{slug}.{COMPOSER_DOMAIN}`;
+// so does `portal.{its zone}`, the CNAME the DNS help offers for the license holders' portal (issue 13).
 
 /** The seller whose verified custom domain this host name is (branding); undefined when it is nobody's. */
 export type CustomDomainLookup = (hostname: string) => Promise<SellerSelector | undefined>;
@@ -47,10 +48,11 @@ export function hostnameOf(hostHeader: string | undefined): string {
 export function resolveHost(
   config: Pick<Config, 'publicUrl' | 'composerDomain'>,
   hostHeader: string | undefined,
+  appHostname: AppHostname = new AppHostname(),
 ): RequestHost {
   const hostname = hostnameOf(hostHeader);
   const composerDomain = config.composerDomain;
-  if (hostname === '' || hostname === appHostname(config.publicUrl)) return APP_HOST;
+  if (hostname === '' || hostname === appHostname.of(config.publicUrl)) return APP_HOST;
   if (hostname === composerDomain) return BARE_COMPOSER_HOST;
   if (hostname.endsWith(`.${composerDomain}`)) {
     const slug = hostname.slice(0, -composerDomain.length - 1);
@@ -60,15 +62,21 @@ export function resolveHost(
   return APP_HOST;
 }
 
-// Parsing PUBLIC_URL on every request would be waste; tests change it after start-up, so remember the last one.
-let lastPublicUrl = '';
-let lastAppHostname = '';
-function appHostname(publicUrl: string): string {
-  if (publicUrl !== lastPublicUrl) {
-    lastAppHostname = new URL(publicUrl).hostname;
-    lastPublicUrl = publicUrl;
+/**
+ * PUBLIC_URL's host name, parsed once per value: parsing it on every request would be waste, and tests change
+ * PUBLIC_URL after start-up. One per app, made in buildApp and handed out on the context (no module state).
+ */
+export class AppHostname {
+  private publicUrl = '';
+  private hostname = '';
+
+  of(publicUrl: string): string {
+    if (publicUrl !== this.publicUrl) {
+      this.hostname = new URL(publicUrl).hostname;
+      this.publicUrl = publicUrl;
+    }
+    return this.hostname;
   }
-  return lastAppHostname;
 }
 
 /**
@@ -78,9 +86,10 @@ function appHostname(publicUrl: string): string {
 export function isCustomDomainCandidate(
   config: Pick<Config, 'publicUrl' | 'composerDomain'>,
   hostname: string,
+  appHostname: AppHostname = new AppHostname(),
 ): boolean {
   const composerDomain = config.composerDomain;
-  if (hostname === '' || hostname === appHostname(config.publicUrl)) return false;
+  if (hostname === '' || hostname === appHostname.of(config.publicUrl)) return false;
   if (hostname === composerDomain || hostname.endsWith(`.${composerDomain}`)) return false;
   return hostname.includes('.') && !hostname.startsWith('[') && !/^[\d.]+$/.test(hostname);
 }
@@ -89,15 +98,20 @@ export function isCustomDomainCandidate(
  * Resolves every request's host once, before routing, for the Composer routes and anything white-label; a
  * verified custom domain first, as DESIGN orders it (it can never be the app's host or under COMPOSER_DOMAIN).
  */
-export function registerHosts(app: FastifyInstance, config: Config, findCustomDomainSeller?: CustomDomainLookup): void {
+export function registerHosts(
+  app: FastifyInstance,
+  config: Config,
+  findCustomDomainSeller?: CustomDomainLookup,
+  appHostname: AppHostname = new AppHostname(),
+): void {
   // Set by the hook below before any handler runs; Fastify wants no shared object as a decorator's default.
   app.decorateRequest('requestHost');
   app.addHook('onRequest', async (request: FastifyRequest) => {
     // request.host honours X-Forwarded-Host when TRUST_PROXY is set.
-    const resolved = resolveHost(config, request.host);
+    const resolved = resolveHost(config, request.host, appHostname);
     if (resolved.kind === 'app' && findCustomDomainSeller) {
       const hostname = hostnameOf(request.host);
-      if (isCustomDomainCandidate(config, hostname)) {
+      if (isCustomDomainCandidate(config, hostname, appHostname)) {
         const seller = await findCustomDomainSeller(hostname);
         if (seller) {
           request.requestHost = { kind: 'repository', seller };

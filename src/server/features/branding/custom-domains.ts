@@ -16,27 +16,59 @@ const CACHE_MAX_ENTRIES = 10_000;
 
 type CacheEntry = { seller: SellerSelector | undefined; expiresAt: number };
 
-// One cache per database: several apps (tests) may share this process, each with a database of its own.
-const caches = new WeakMap<object, Map<string, CacheEntry>>();
+/**
+ * Remembered answers of findSellerByCustomDomain, one per app (made in buildApp and handed out on the context):
+ * several apps (tests) may share this process, each with a database of its own.
+ */
+export class CustomDomainCache {
+  private readonly entries = new Map<string, CacheEntry>();
 
-function cacheFor(ctx: Pick<AppContext, 'db'>): Map<string, CacheEntry> {
-  let cache = caches.get(ctx.db);
-  if (!cache) {
-    cache = new Map();
-    caches.set(ctx.db, cache);
+  get(hostname: string, now: number): CacheEntry | undefined {
+    const entry = this.entries.get(hostname);
+    return entry && entry.expiresAt > now ? entry : undefined;
   }
-  return cache;
+
+  set(hostname: string, seller: SellerSelector | undefined, now: number): void {
+    if (this.entries.size >= CACHE_MAX_ENTRIES) this.entries.clear();
+    this.entries.set(hostname, { seller, expiresAt: now + CACHE_TTL_MS });
+  }
+
+  delete(hostname: string): void {
+    this.entries.delete(hostname);
+  }
 }
 
-/** The seller whose verified brandDomain is this host name (lower case, no port); one indexed query, cached. */
+/** The license holders' portal on a seller's own domain: `portal.{zone}`, as the DNS help names it. */
+export const PORTAL_SUBDOMAIN = 'portal';
+
+/**
+ * The zone a custom domain lives in, as the DNS help reckons it: `composer.acme.com` → `acme.com`; a two-label
+ * name is its own zone.
+ */
+export function zoneOfDomain(domain: string): string {
+  const labels = domain.toLowerCase().split('.');
+  return labels.length > 2 ? labels.slice(1).join('.') : labels.join('.');
+}
+
+type CustomDomainContext = Pick<AppContext, 'db' | 'customDomains'>;
+
+/**
+ * The seller whose verified brandDomain is this host name (lower case, no port), or whose verified brandDomain's
+ * zone this `portal.` name is; an indexed query (the portal form only on a miss), cached.
+ */
 export async function findSellerByCustomDomain(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: CustomDomainContext,
   hostname: string,
 ): Promise<SellerSelector | undefined> {
-  const cache = cacheFor(ctx);
   const now = Date.now();
-  const cached = cache.get(hostname);
-  if (cached && cached.expiresAt > now) return cached.seller;
+  const cached = ctx.customDomains.get(hostname, now);
+  if (cached) return cached.seller;
+  const seller = (await findByBrandDomain(ctx, hostname)) ?? (await findByPortalHost(ctx, hostname));
+  ctx.customDomains.set(hostname, seller, now);
+  return seller;
+}
+
+async function findByBrandDomain(ctx: CustomDomainContext, hostname: string): Promise<SellerSelector | undefined> {
   const [row] = await ctx.db
     .select({ slug: users.slug })
     .from(brandSettings)
@@ -44,16 +76,40 @@ export async function findSellerByCustomDomain(
     // lower(brand_domain) is what the unique index covers, so this is an index lookup.
     .where(and(sql`lower(${brandSettings.brandDomain}) = ${hostname}`, isNotNull(brandSettings.brandDomainVerifiedAt)))
     .limit(1);
-  if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
-  const seller = row ? { slug: row.slug } : undefined;
-  cache.set(hostname, { seller, expiresAt: now + CACHE_TTL_MS });
-  return seller;
+  return row ? { slug: row.slug } : undefined;
 }
 
-/** Drops cached answers for these names in this process, after a save or a verification changed them. */
-export function forgetCustomDomains(ctx: Pick<AppContext, 'db'>, ...hostnames: (string | null | undefined)[]): void {
-  const cache = cacheFor(ctx);
-  for (const hostname of hostnames) if (hostname) cache.delete(hostname.toLowerCase());
+async function findByPortalHost(ctx: CustomDomainContext, hostname: string): Promise<SellerSelector | undefined> {
+  const prefix = `${PORTAL_SUBDOMAIN}.`;
+  if (!hostname.startsWith(prefix)) return undefined;
+  const zone = hostname.slice(prefix.length);
+  if (!zone.includes('.')) return undefined;
+  const domain = sql`lower(${brandSettings.brandDomain})`;
+  const [row] = await ctx.db
+    .select({ slug: users.slug })
+    .from(brandSettings)
+    .innerJoin(users, eq(users.id, brandSettings.userId))
+    .where(
+      and(
+        isNotNull(brandSettings.brandDomainVerifiedAt),
+        // zoneOfDomain in SQL: a name of three or more labels lives in the zone after its first label, a name of
+        // two labels is its own zone. Verified names are few, and misses are cached like every other answer.
+        sql`(substr(${domain}, strpos(${domain}, '.') + 1) = ${zone} and ${domain} like '%.%.%')
+          or (${domain} = ${zone} and ${domain} not like '%.%.%')`,
+      ),
+    )
+    .limit(1);
+  return row ? { slug: row.slug } : undefined;
+}
+
+/** Drops cached answers for these names (and their portal hosts) in this process, after a save or a verification. */
+export function forgetCustomDomains(ctx: Pick<AppContext, 'customDomains'>, ...hostnames: (string | null | undefined)[]): void {
+  for (const hostname of hostnames) {
+    if (!hostname) continue;
+    const name = hostname.toLowerCase();
+    ctx.customDomains.delete(name);
+    ctx.customDomains.delete(`${PORTAL_SUBDOMAIN}.${zoneOfDomain(name)}`);
+  }
 }
 
 export type { CnameResolver } from '../../adapters/dns/cname-resolver.js';
