@@ -1,4 +1,209 @@
-/** /purchase?package={id} on a seller's repository host: the package's tiers in the seller's brand (issue 11). */
+import { CheckCircle2, FlaskConical, Info, Loader2, PackageX } from 'lucide-react';
+import { type FormEvent, useId, useState } from 'react';
+import { useSearchParams } from 'wouter';
+import { Badge } from '../../components/ui/badge';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { errorMessage } from '../../lib/api-error';
+import { cn } from '../../lib/cn';
+import { BuyerPageShell } from './buyer-page-shell';
+import { accessText, buyerEmailProblem, priceText, termsText } from './pricing-rules';
+import { type PurchasePage as PurchasePageData, usePurchasePage, useStartCheckout } from './sales-hooks';
+
+/**
+ * /purchase?package={id} on a seller's repository host (issue 11): the package's active tiers in the seller's brand,
+ * each with a Buy button that opens checkout. `tier` preselects a tier, `email` fills the address, `cancelled=true`
+ * says that checkout was left.
+ */
 export function PurchasePage() {
-  return null;
+  const [params] = useSearchParams();
+  const packageId = params.get('package') ?? '';
+  const page = usePurchasePage(packageId);
+  return (
+    <BuyerPageShell title={page.data ? `Buy ${page.data.package.packageName}` : 'Purchase'}>
+      {!packageId ? (
+        <NotForSale />
+      ) : page.isLoading ? (
+        <p className="flex items-center justify-center gap-2 py-20 text-muted-foreground" aria-busy="true">
+          <Loader2 className="size-5 animate-spin" /> Loading...
+        </p>
+      ) : page.isError || !page.data ? (
+        <NotForSale message={errorMessage(page.error, 'This package is not for sale')} />
+      ) : (
+        <Offer
+          page={page.data}
+          preselectedTier={params.get('tier')}
+          initialEmail={params.get('email') ?? ''}
+          wasCancelled={params.get('cancelled') === 'true'}
+        />
+      )}
+    </BuyerPageShell>
+  );
+}
+
+function NotForSale({ message = 'This package is not for sale' }: { message?: string }) {
+  return (
+    <div className="mx-auto flex max-w-md flex-col items-center gap-3 py-16 text-center">
+      <PackageX className="size-10 text-muted-foreground" aria-hidden="true" />
+      <h1 className="text-2xl font-bold tracking-tight">Not available</h1>
+      <p className="text-muted-foreground">{message}.</p>
+    </div>
+  );
+}
+
+function Offer({
+  page,
+  preselectedTier,
+  initialEmail,
+  wasCancelled,
+}: {
+  page: PurchasePageData;
+  preselectedTier: string | null;
+  initialEmail: string;
+  wasCancelled: boolean;
+}) {
+  const checkout = useStartCheckout();
+  const emailId = useId();
+  const [email, setEmail] = useState(initialEmail);
+  const [emailError, setEmailError] = useState<string>();
+  const [buying, setBuying] = useState<string>();
+
+  const buy = (tierId: string) => (event: FormEvent) => {
+    event.preventDefault();
+    const problem = buyerEmailProblem(email);
+    setEmailError(problem);
+    if (problem) {
+      document.getElementById(emailId)?.focus();
+      return;
+    }
+    setBuying(tierId);
+    checkout.mutate(
+      { packageId: page.package.id, tierId, email: email.trim() },
+      { onError: () => setBuying(undefined) },
+    );
+  };
+
+  return (
+    <div className="space-y-8">
+      <header className="space-y-3 text-center">
+        <p className="text-sm font-medium uppercase tracking-wide text-muted-foreground">Buy a license</p>
+        <h1 className="break-all font-mono text-2xl font-bold tracking-tight sm:text-4xl">
+          {page.package.packageName}
+        </h1>
+        {page.package.description && (
+          <p className="mx-auto max-w-2xl text-muted-foreground">{page.package.description}</p>
+        )}
+      </header>
+
+      {page.testMode && (
+        <p
+          className="mx-auto flex max-w-2xl items-start gap-2 rounded-md border border-amber-500/50 bg-amber-500/10 p-3 text-sm"
+          data-testid="test-sales-notice"
+        >
+          <FlaskConical className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden="true" />
+          <span>
+            <strong>Test sales.</strong> No payment is taken: the purchase completes at once and is marked as a test.
+          </span>
+        </p>
+      )}
+      {wasCancelled && (
+        <p className="mx-auto flex max-w-2xl items-start gap-2 rounded-md border p-3 text-sm" role="status">
+          <Info className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
+          Checkout was cancelled and nothing was charged. Choose a tier to try again.
+        </p>
+      )}
+
+      <div className="mx-auto max-w-md space-y-2">
+        <Label htmlFor={emailId}>Your email</Label>
+        <Input
+          id={emailId}
+          type="email"
+          autoComplete="email"
+          placeholder="you@example.com"
+          value={email}
+          onChange={(event) => {
+            setEmail(event.target.value);
+            setEmailError(undefined);
+          }}
+          aria-invalid={Boolean(emailError)}
+          aria-describedby={`${emailId}-hint`}
+        />
+        <p id={`${emailId}-hint`} className={cn('text-sm', emailError ? 'text-destructive' : 'text-muted-foreground')}>
+          {emailError ?? 'Your access token and the setup commands are sent here.'}
+        </p>
+      </div>
+
+      {checkout.isError && (
+        <p className="text-center text-sm text-destructive" role="alert">
+          {errorMessage(checkout.error, 'Checkout could not start. Please try again.')}
+        </p>
+      )}
+
+      <ul
+        className={cn(
+          'grid gap-4',
+          page.tiers.length === 1 ? 'mx-auto max-w-md' : page.tiers.length === 2 ? 'sm:grid-cols-2' : 'md:grid-cols-3',
+        )}
+      >
+        {page.tiers.map((tier) => (
+          <li key={tier.id}>
+            <form onSubmit={buy(tier.id)} className="h-full" noValidate>
+              <Card
+                className={cn(
+                  'flex h-full flex-col',
+                  preselectedTier === tier.id && 'border-primary ring-2 ring-primary',
+                )}
+                data-testid="purchase-tier"
+              >
+                <CardHeader className="space-y-2">
+                  <div className="flex items-center justify-between gap-2">
+                    <CardTitle className="text-xl">{tier.name}</CardTitle>
+                    {tier.pricingType === 'subscription' && <Badge variant="secondary">Subscription</Badge>}
+                  </div>
+                  <p className="text-3xl font-bold tabular-nums" data-testid="tier-price">
+                    {priceText(tier)}
+                  </p>
+                  <CardDescription>{termsText(tier)}</CardDescription>
+                </CardHeader>
+                <CardContent className="flex-1 space-y-3 text-sm">
+                  {tier.description && <p>{tier.description}</p>}
+                  <p className="flex items-start gap-2 text-muted-foreground">
+                    <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
+                    {accessText(tier)}
+                  </p>
+                  <p className="flex items-start gap-2 text-muted-foreground">
+                    <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
+                    Install with Composer right after paying.
+                  </p>
+                </CardContent>
+                <CardFooter>
+                  <Button
+                    type="submit"
+                    className="w-full"
+                    disabled={checkout.isPending}
+                    aria-label={`Buy ${tier.name}`}
+                  >
+                    {buying === tier.id && <Loader2 className="animate-spin" />}
+                    {tier.pricingType === 'subscription' && tier.trialDays
+                      ? `Start ${tier.trialDays}-Day Trial`
+                      : tier.pricingType === 'subscription'
+                        ? 'Subscribe'
+                        : 'Buy Now'}
+                  </Button>
+                </CardFooter>
+              </Card>
+            </form>
+          </li>
+        ))}
+      </ul>
+
+      <p className="text-center text-xs text-muted-foreground">
+        {page.testMode
+          ? 'Test purchases grant real access to the package, as a paid one would.'
+          : 'Payment is handled securely by Stripe. You can pay by card; receipts come by e-mail.'}
+      </p>
+    </div>
+  );
 }
