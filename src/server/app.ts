@@ -13,6 +13,7 @@ import { createCodeHost } from './adapters/codehost/create-code-host.js';
 import { createCnameResolver } from './adapters/dns/cname-resolver.js';
 import { createMirrorSyncer } from './adapters/git/git-mirror.js';
 import { createMailer } from './adapters/mail/mailer.js';
+import { createPayments, resolveSandboxMode } from './adapters/payments/create-payments.js';
 import { createRealtime } from './adapters/realtime/socket-io.js';
 import { createStorage } from './adapters/storage/create-storage.js';
 import { type Config, fastifyTrustProxy } from './config.js';
@@ -23,8 +24,9 @@ import { analyticsRoutes } from './features/analytics/analytics.routes.js';
 import { apiV1Plugin } from './features/api-v1/api-v1.plugin.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
+import { findStoredSandboxMode } from './features/billing/platform-settings.service.js';
 import { brandingRoutes } from './features/branding/branding.routes.js';
-import { CustomDomainCache, findSellerByCustomDomain } from './features/branding/custom-domains.js';
+import { findSellerByCustomDomain } from './features/branding/custom-domains.js';
 import { createSvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
 import { composerRoutes } from './features/composer/composer.routes.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
@@ -41,7 +43,7 @@ import { registerCsrfProtection } from './http/csrf.js';
 import { serializeErrorForLog } from './http/error-log.js';
 import { AppError, errorBody, registerErrorHandling } from './http/errors.js';
 import { answerClientError, renderFrameworkError } from './http/framework-errors.js';
-import { AppHostname, registerHosts } from './http/hosts.js';
+import { registerHosts } from './http/hosts.js';
 import { registerInputCharacterCheck } from './http/input-characters.js';
 import { type PressureCheck, registerOverloadShedding } from './http/overload.js';
 import { registerSessions } from './http/session.js';
@@ -114,10 +116,16 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     mirrors: createMirrorSyncer(),
     cnameResolver: createCnameResolver(config.dnsServers),
     svgSanitizer: createSvgSanitizer(),
-    appHostname: new AppHostname(),
-    customDomains: new CustomDomainCache(),
+    // Replaced below, once the stored payment mode can be read from the database.
+    payments: { kind: 'off', sandboxMode: true },
     log: app.log,
   };
+  // The payment mode is read once, at start-up: the admin's Settings card says a restart applies a change.
+  ctx.payments = createPayments(
+    config.stripe,
+    resolveSandboxMode(await findStoredSandboxMode(ctx), config.stripe),
+    app.log,
+  );
   await seedDefaultTiers(ctx);
 
   await app.register(cookie);
@@ -157,7 +165,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
       return Object.assign(error, { statusCode: 429 });
     },
   });
-  registerHosts(app, config, (hostname) => findSellerByCustomDomain(ctx, hostname), ctx.appHostname);
+  registerHosts(app, config, (hostname) => findSellerByCustomDomain(ctx, hostname));
   await registerOverloadShedding(app, {
     maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs,
     pressureCheck: options.pressureCheck,

@@ -3,13 +3,12 @@ import type { CodeHost } from './adapters/codehost/code-host.js';
 import type { CnameResolver } from './adapters/dns/cname-resolver.js';
 import type { MirrorSyncer } from './adapters/git/git-mirror.js';
 import type { Mailer } from './adapters/mail/mailer.js';
+import type { Payments } from './adapters/payments/payments.js';
 import type { Realtime } from './adapters/realtime/realtime.js';
 import type { ObjectStorage } from './adapters/storage/object-storage.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
-import type { CustomDomainCache } from './features/branding/custom-domains.js';
 import type { SvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
-import type { AppHostname } from './http/hosts.js';
 import type { Clock } from './lib/clock.js';
 
 /** What every service receives: settings, the database and the edges, all replaceable in tests. */
@@ -28,9 +27,7 @@ export type AppContext = {
   cnameResolver: CnameResolver;
   /** Makes uploaded SVG logos inert in a worker thread, started at the first SVG. */
   svgSanitizer: SvgSanitizer;
-  /** PUBLIC_URL's host name, parsed once per value (http/hosts.ts). */
-  appHostname: AppHostname;
-  /** Which seller a custom domain (or its `portal.` name) belongs to, remembered for a few seconds. */
-  customDomains: CustomDomainCache;
+  /** Stripe (platform billing and sellers' Connect accounts) or billing off; chosen once at start-up. */
+  payments: Payments;
   log: FastifyBaseLogger;
 };

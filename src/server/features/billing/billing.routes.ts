@@ -15,12 +15,11 @@ import {
   verifyCheckoutInput,
   verifyCheckoutResponse,
 } from '../../../contract/billing.js';
-import { createPayments, resolveSandboxMode } from '../../adapters/payments/create-payments.js';
 import type { Payments } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
 import { adminOnly, authenticated, requireAdmin, requireUser } from '../../http/guards.js';
 import * as billing from './billing.service.js';
-import { findStoredSandboxMode, listPlatformSettings, updatePlatformSetting } from './platform-settings.service.js';
+import { listPlatformSettings, updatePlatformSetting } from './platform-settings.service.js';
 import { receiveStripeWebhook } from './stripe-webhook.service.js';
 
 /** Stripe's events are small; a generous cap still stops a flood of bytes before the signature check. */
@@ -28,12 +27,7 @@ const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
 export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  // The payment mode is read once, at start-up: the Settings card says a restart applies a change.
-  const payments = createPayments(
-    ctx.config.stripe,
-    resolveSandboxMode(await findStoredSandboxMode(ctx), ctx.config.stripe),
-    ctx.log,
-  );
+  const { payments } = ctx;
   const noStore = { 'cache-control': 'no-store' };
 
   api.post(
@@ -75,9 +69,9 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Prom
   api.get(
     '/api/stripe/config',
     { schema: { response: { 200: stripeConfigResponse } }, onRequest: authenticated },
-    async (request, reply) => {
+    async (_request, reply) => {
       reply.headers(noStore);
-      return billing.getStripeConfig(ctx, payments, requireUser(request).user);
+      return billing.getStripeConfig(ctx, payments);
     },
   );
 
