@@ -26,7 +26,7 @@ import { authRoutes } from './features/auth/auth.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { findStoredSandboxMode } from './features/billing/platform-settings.service.js';
 import { brandingRoutes } from './features/branding/branding.routes.js';
-import { findSellerByCustomDomain } from './features/branding/custom-domains.js';
+import { CustomDomainCache, findSellerByCustomDomain } from './features/branding/custom-domains.js';
 import { createSvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
 import { composerRoutes } from './features/composer/composer.routes.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
@@ -43,7 +43,7 @@ import { registerCsrfProtection } from './http/csrf.js';
 import { serializeErrorForLog } from './http/error-log.js';
 import { AppError, errorBody, registerErrorHandling } from './http/errors.js';
 import { answerClientError, renderFrameworkError } from './http/framework-errors.js';
-import { registerHosts } from './http/hosts.js';
+import { AppHostname, registerHosts } from './http/hosts.js';
 import { registerInputCharacterCheck } from './http/input-characters.js';
 import { type PressureCheck, registerOverloadShedding } from './http/overload.js';
 import { registerSessions } from './http/session.js';
@@ -118,6 +118,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     svgSanitizer: createSvgSanitizer(),
     // Replaced below, once the stored payment mode can be read from the database.
     payments: { kind: 'off', sandboxMode: true },
+    appHostname: new AppHostname(),
+    customDomains: new CustomDomainCache(),
     log: app.log,
   };
   // The payment mode is read once, at start-up: the admin's Settings card says a restart applies a change.
@@ -165,7 +167,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
       return Object.assign(error, { statusCode: 429 });
     },
   });
-  registerHosts(app, config, (hostname) => findSellerByCustomDomain(ctx, hostname));
+  registerHosts(app, config, (hostname) => findSellerByCustomDomain(ctx, hostname), ctx.appHostname);
   await registerOverloadShedding(app, {
     maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs,
     pressureCheck: options.pressureCheck,

@@ -8,7 +8,9 @@ import type { Realtime } from './adapters/realtime/realtime.js';
 import type { ObjectStorage } from './adapters/storage/object-storage.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
+import type { CustomDomainCache } from './features/branding/custom-domains.js';
 import type { SvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
+import type { AppHostname } from './http/hosts.js';
 import type { Clock } from './lib/clock.js';
 
 /** What every service receives: settings, the database and the edges, all replaceable in tests. */
@@ -27,6 +29,10 @@ export type AppContext = {
   cnameResolver: CnameResolver;
   /** Makes uploaded SVG logos inert in a worker thread, started at the first SVG. */
   svgSanitizer: SvgSanitizer;
+  /** PUBLIC_URL's host name, parsed once per value (http/hosts.ts). */
+  appHostname: AppHostname;
+  /** Which seller a custom domain (or its `portal.` name) belongs to, remembered for a few seconds. */
+  customDomains: CustomDomainCache;
   /** Stripe (platform billing and sellers' Connect accounts) or billing off; chosen once at start-up. */
   payments: Payments;
   log: FastifyBaseLogger;

@@ -69,9 +69,9 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Prom
   api.get(
     '/api/stripe/config',
     { schema: { response: { 200: stripeConfigResponse } }, onRequest: authenticated },
-    async (_request, reply) => {
+    async (request, reply) => {
       reply.headers(noStore);
-      return billing.getStripeConfig(ctx, payments);
+      return billing.getStripeConfig(ctx, payments, requireUser(request).user);
     },
   );
 
