@@ -6,6 +6,7 @@ import { Switch } from '../../components/ui/switch';
 import { errorMessage } from '../../lib/api-error';
 import {
   isSandboxModeSetting,
+  paymentModeSummary,
   requiredEnvironmentVariables,
   usePlatformSettings,
   useStripeConfig,
@@ -28,6 +29,7 @@ export function SettingsTab() {
   const stored = isSandboxModeSetting(settings.data, stripeConfig.data?.sandboxMode);
   // While the PUT runs, show the mode being saved.
   const isSandbox = update.isPending && update.variables !== undefined ? update.variables : stored;
+  const summary = paymentModeSummary(isSandbox, stripeConfig.data);
   return (
     <section className="space-y-6">
       <Card>
@@ -45,14 +47,15 @@ export function SettingsTab() {
               <div className="space-y-1">
                 <Label htmlFor="sandbox-mode" className="flex items-center gap-2 text-base">
                   Sandbox Mode
-                  <Badge variant={isSandbox ? 'secondary' : 'destructive'} data-testid="payment-mode-badge">
-                    {isSandbox ? 'Test Mode' : 'Live Mode'}
+                  <Badge
+                    variant={summary.isOff ? 'outline' : isSandbox ? 'secondary' : 'destructive'}
+                    data-testid="payment-mode-badge"
+                  >
+                    {summary.badge}
                   </Badge>
                 </Label>
-                <p className="text-sm text-muted-foreground">
-                  {isSandbox
-                    ? 'Payments use Stripe test mode: no real money moves.'
-                    : 'Payments are live: real cards are charged.'}
+                <p className="text-sm text-muted-foreground" data-testid="payment-mode-text">
+                  {summary.text}
                 </p>
               </div>
               <div className="flex items-center gap-2">
@@ -76,8 +79,13 @@ export function SettingsTab() {
             </h3>
             <ul className="space-y-1" data-testid="required-environment-variables">
               {requiredEnvironmentVariables(isSandbox).map((name) => (
-                <li key={name}>
-                  <code className="rounded bg-muted px-1.5 py-0.5 font-mono text-sm">{name}</code>
+                <li key={name} className="flex flex-wrap items-center gap-2">
+                  <code className="break-all rounded bg-muted px-1.5 py-0.5 font-mono text-sm">{name}</code>
+                  {summary.missing.includes(name) && (
+                    <Badge variant="outline" className="border-amber-500/60 text-amber-700 dark:text-amber-400">
+                      Not set
+                    </Badge>
+                  )}
                 </li>
               ))}
             </ul>
@@ -100,7 +108,7 @@ export function SettingsTab() {
             )}
           </div>
 
-          {isSandbox && (
+          {summary.showsTestCards && (
             <div className="space-y-2">
               <h3 className="flex items-center gap-2 text-sm font-semibold">
                 <CreditCard className="size-4" /> Test cards

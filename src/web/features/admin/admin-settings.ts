@@ -30,6 +30,45 @@ export function isSandboxModeSetting(settings: readonly PlatformSetting[] | unde
 export const requiredEnvironmentVariables = (isSandbox: boolean): readonly string[] =>
   isSandbox ? stripeEnvironmentVariables.test : stripeEnvironmentVariables.live;
 
+export type PaymentModeSummary = {
+  badge: 'Test Mode' | 'Live Mode' | 'Payments Off';
+  isOff: boolean;
+  text: string;
+  /** The selected mode's variables that are not set (empty when unknown or all set). */
+  missing: readonly string[];
+  /** Stripe's test cards help only while the running server takes test payments. */
+  showsTestCards: boolean;
+};
+
+const listed = (names: readonly string[]) =>
+  names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+
+/**
+ * What the Settings card says about payments: the truth of the running server (billing off, or Stripe in test or
+ * live mode) and what the selected mode still lacks, never "Test Mode" while nothing is charged.
+ */
+export function paymentModeSummary(isSandbox: boolean, running: StripeConfigResponse | undefined): PaymentModeSummary {
+  const mode = isSandbox ? 'test' : 'live';
+  const missing = running?.missingEnvironmentVariables?.[mode] ?? [];
+  const isOff = running !== undefined && !running.billingEnabled;
+  if (isOff) {
+    const text =
+      missing.length > 0
+        ? `Payments are off: plans activate without a charge. Set ${listed(missing)} and restart the server to take payments in ${mode} mode.`
+        : `Payments are off until the server restarts: the ${mode} mode variables are set.`;
+    return { badge: 'Payments Off', isOff, text, missing, showsTestCards: false };
+  }
+  const badge = isSandbox ? 'Test Mode' : 'Live Mode';
+  const text =
+    missing.length > 0
+      ? `After a restart payments will be off: set ${listed(missing)} first.`
+      : isSandbox
+        ? 'Payments use Stripe test mode: no real money moves.'
+        : 'Payments are live: real cards are charged.';
+  const showsTestCards = isSandbox && running?.sandboxMode !== false;
+  return { badge, isOff, text, missing, showsTestCards };
+}
+
 /** PUT the sandbox setting (spec admin §7, §8): 'Setting Updated', or 'Error' with the server's message. */
 export function useUpdateSandboxMode() {
   const queryClient = useQueryClient();
