@@ -1,7 +1,6 @@
 import { z } from 'zod';
 
-/** Magic links (admins always; sellers when GitHub sign-in is not configured) are valid this long. */
-export const MAGIC_LINK_VALIDITY_MINUTES = 30;
+export { MAGIC_LINK_VALIDITY_MINUTES, type SignInErrorCode, signInErrorMessages } from './auth-messages';
 
 /** The signed-in user as the web app sees it. The code-host token itself never leaves the server. */
 export const authUser = z.object({
@@ -60,22 +59,6 @@ export type VerifyMagicLinkResponse = z.infer<typeof verifyMagicLinkResponse>;
 export const magicLinkCallbackQuery = z.object({ token: z.string().max(200).optional() });
 
 export const successResponse = z.object({ success: z.literal(true) });
-
-/**
- * Why a browser sign-in ended on `/?error={code}` (GitHub) or `/?signin=email&error={code}` (e-mail link),
- * with the text the web app shows for each.
- */
-export const signInErrorMessages = {
-  github_state: 'Your sign-in attempt expired or was started in another browser. Please sign in again.',
-  github_denied: 'GitHub sign-in was cancelled.',
-  github_failed: 'GitHub could not confirm your sign-in. Please try again in a moment.',
-  github_account_conflict:
-    'This GitHub account or its e-mail address is already linked to another Packgate account. Please contact support.',
-  expired: 'This sign-in link has expired. Request a new one below.',
-  used: 'This sign-in link has already been used. Request a new one below.',
-  invalid: 'This sign-in link is not valid. Request a new one below.',
-} as const;
-export type SignInErrorCode = keyof typeof signInErrorMessages;
 
 /** GET /api/debug/session (only when ENABLE_DEBUG_ROUTES): what the /logout-test page shows. */
 export const debugSessionResponse = z.object({

@@ -1,26 +1,19 @@
 import { Loader2, LogOut, Menu, Package, Shield, X } from 'lucide-react';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { GithubIcon } from '../components/github-icon';
 import { ThemeToggle } from '../components/theme-toggle';
-import { Avatar, AvatarFallback, AvatarImage } from '../components/ui/avatar';
 import { Button } from '../components/ui/button';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '../components/ui/dropdown-menu';
 import { useLogout } from '../features/auth/logout';
 import { withEmailSignIn } from '../features/auth/sign-in-params';
 import { cn } from '../lib/cn';
-import { type AuthUser, displayUsername, isAdmin, useCurrentUser } from '../lib/current-user';
-import { initialsOf } from '../lib/initials';
+import { isAdmin, useCurrentUser } from '../lib/current-user';
 import { usePublicConfig } from '../lib/public-config';
 import { GITHUB_SIGN_IN_PATH } from '../lib/sign-in';
 import { DisconnectedBadge } from './disconnected-badge';
+
+/** The account menu (and its Radix menu and popper) loads once someone is signed in; the landing page never needs it. */
+const UserMenu = lazy(async () => ({ default: (await import('./user-menu')).UserMenu }));
 
 const navLinks = [
   { href: '/dashboard', label: 'Dashboard' },
@@ -66,7 +59,9 @@ export function Header() {
           <ThemeToggle />
           {!isLoading &&
             (user ? (
-              <UserMenu user={user} onLogout={logout} isLoggingOut={isLoggingOut} />
+              <Suspense fallback={<div className="h-9 w-11" />}>
+                <UserMenu user={user} onLogout={logout} isLoggingOut={isLoggingOut} />
+              </Suspense>
             ) : (
               <SignInButton className="hidden sm:inline-flex" />
             ))}
@@ -175,35 +170,5 @@ function SignInButton({ className, onNavigate }: { className?: string; onNavigat
     >
       Sign in
     </Button>
-  );
-}
-
-function UserMenu({ user, onLogout, isLoggingOut }: { user: AuthUser; onLogout: () => void; isLoggingOut: boolean }) {
-  const name = displayUsername(user);
-  return (
-    <DropdownMenu>
-      <DropdownMenuTrigger asChild>
-        <Button variant="ghost" className="h-9 gap-2 px-2" aria-label={`Account menu for ${name}`}>
-          <Avatar className="size-7">
-            {user.avatarUrl && <AvatarImage src={user.avatarUrl} alt="" />}
-            <AvatarFallback>{initialsOf(name)}</AvatarFallback>
-          </Avatar>
-          <span className="hidden max-w-[10rem] truncate text-sm sm:inline" data-testid="header-username">
-            {name}
-          </span>
-        </Button>
-      </DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-56">
-        <DropdownMenuLabel className="font-normal">
-          <p className="truncate text-sm font-medium">{name}</p>
-          {user.email && <p className="truncate text-xs text-muted-foreground">{user.email}</p>}
-        </DropdownMenuLabel>
-        <DropdownMenuSeparator />
-        <DropdownMenuItem onSelect={onLogout} disabled={isLoggingOut}>
-          {isLoggingOut ? <Loader2 className="animate-spin" /> : <LogOut />}
-          Sign out
-        </DropdownMenuItem>
-      </DropdownMenuContent>
-    </DropdownMenu>
   );
 }

@@ -1,12 +1,30 @@
-import type { ReactNode } from 'react';
-import { useLocation } from 'wouter';
+import { lazy, type ReactNode, Suspense, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
 import { TaskProgressWidget } from '../components/task-progress';
-import { EmailSignInDialog, SignInErrorNotice } from '../features/auth/email-sign-in-dialog';
+import { SignInErrorNotice } from '../features/auth/sign-in-error-notice';
+import { readSignInQuery } from '../features/auth/sign-in-params';
 import { ErrorBoundary } from './error-boundary';
 import { Footer } from './footer';
 import { Header } from './header';
 import { ImpersonationBar } from './impersonation-bar';
 import { SubscriptionBanner } from './subscription-banner';
+
+const EmailSignInDialog = lazy(async () => ({
+  default: (await import('../features/auth/email-sign-in-dialog')).EmailSignInDialog,
+}));
+
+/** The e-mail sign-in dialog (and the Radix dialog under it) loads when first asked for by `?signin=email`. */
+function LazyEmailSignInDialog() {
+  const isAsked = readSignInQuery(useSearch()).isEmailSignIn;
+  const [isLoaded, setIsLoaded] = useState(isAsked);
+  if (isAsked && !isLoaded) setIsLoaded(true);
+  if (!isLoaded) return null;
+  return (
+    <Suspense fallback={null}>
+      <EmailSignInDialog />
+    </Suspense>
+  );
+}
 
 /** The app shell around every page of the product's own host. */
 export function AppLayout({ children }: { children: ReactNode }) {
@@ -21,7 +39,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
         <ErrorBoundary key={location}>{children}</ErrorBoundary>
       </main>
       <Footer />
-      <EmailSignInDialog />
+      <LazyEmailSignInDialog />
       <SignInErrorNotice />
       <TaskProgressWidget />
     </div>

@@ -1,6 +1,6 @@
 import type { SystemNotification, TaskProgressEvent } from '@contract/realtime';
 import { useSyncExternalStore } from 'react';
-import { io, type Socket } from 'socket.io-client';
+import type { Socket } from 'socket.io-client';
 import { SOCKET_PATH, socketEvents } from '../../contract/realtime';
 import {
   SOCKET_CONNECT_TIMEOUT_MS,
@@ -39,9 +39,22 @@ function setStatus(next: ConnectionStatus): void {
  * reconnect after a deliberate disconnect by either side, so that is retried by hand after 3 s.
  */
 export function startRealtime(userId: string, handlers: RealtimeHandlers): void {
-  if (socket && socketUserId === userId) return;
+  if (socketUserId === userId) return;
   stopRealtime();
   socketUserId = userId;
+  setStatus('connecting');
+  // socket.io loads with the first signed-in page: signed-out visitors of the landing page never need it.
+  void import('socket.io-client').then(
+    ({ io }) => {
+      if (socketUserId === userId && !socket) openSocket(io, userId, handlers);
+    },
+    () => {
+      if (socketUserId === userId) setStatus('disconnected');
+    },
+  );
+}
+
+function openSocket(io: typeof import('socket.io-client').io, userId: string, handlers: RealtimeHandlers): void {
   const current = io({
     path: SOCKET_PATH,
     transports: ['websocket', 'polling'],
@@ -55,7 +68,6 @@ export function startRealtime(userId: string, handlers: RealtimeHandlers): void 
     randomizationFactor: 0,
   });
   socket = current;
-  setStatus('connecting');
 
   current.on('connect', () => {
     setStatus('connected');

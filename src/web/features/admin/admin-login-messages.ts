@@ -1,4 +1,4 @@
-import { MAGIC_LINK_VALIDITY_MINUTES } from '../../../contract/auth';
+import { MAGIC_LINK_VALIDITY_MINUTES } from '../../../contract/auth-messages';
 import { isApiRequestError } from '../../lib/api-error';
 
 export type ToastText = { title: string; description: string };

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { ArrowLeft, Info, KeyRound, Loader2, Mail, ShieldCheck } from 'lucide-react';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Redirect, useSearch } from 'wouter';
-import { MAGIC_LINK_VALIDITY_MINUTES } from '../../../contract/auth';
+import { MAGIC_LINK_VALIDITY_MINUTES } from '../../../contract/auth-messages';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';

@@ -1,9 +1,9 @@
 import type { MagicLinkResponse } from '@contract/auth';
 import { useMutation } from '@tanstack/react-query';
 import { Loader2, Mail, MailCheck } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { type FormEvent, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { MAGIC_LINK_VALIDITY_MINUTES } from '../../../contract/auth';
+import { MAGIC_LINK_VALIDITY_MINUTES } from '../../../contract/auth-messages';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
@@ -115,20 +115,4 @@ function EmailSignInForm({ tier, errorMessage: linkError }: { tier?: string; err
       </Button>
     </form>
   );
-}
-
-/** A GitHub sign-in that failed lands on `/?error={code}`: say why once, then clean the address. */
-export function SignInErrorNotice() {
-  const search = useSearch();
-  const [location, navigate] = useLocation();
-  const query = readSignInQuery(search);
-  const message = query.isEmailSignIn ? undefined : query.errorMessage;
-
-  useEffect(() => {
-    if (!message) return;
-    toast({ variant: 'destructive', title: 'Sign-in failed', description: message });
-    navigate(`${location}${withoutSignInParams(search)}`, { replace: true });
-  }, [message, location, search, navigate]);
-
-  return null;
 }

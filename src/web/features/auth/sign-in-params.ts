@@ -1,5 +1,5 @@
-import type { SignInErrorCode } from '@contract/auth';
-import { signInErrorMessages } from '../../../contract/auth';
+import type { SignInErrorCode } from '@contract/auth-messages';
+import { signInErrorMessages } from '../../../contract/auth-messages';
 
 /** Query parameters the sign-in flows leave on `/`: `?signin=email[&tier=][&error=]` or `?error=`. */
 export const SIGN_IN_PARAMS = ['signin', 'error', 'tier'] as const;
