@@ -1,17 +1,10 @@
+import { taskLabel } from '@contract/tasks';
 import { CheckCircle2, Loader2, X, XCircle } from 'lucide-react';
 import { cn } from '../lib/cn';
 import { TASK_PROGRESS_LIST_SHOWN } from '../lib/constants';
 import { isTaskRunning, type TaskProgressEvent, taskProgressStore, useTaskProgress } from '../lib/task-progress';
 import { Button } from './ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from './ui/card';
-
-const taskTypeLabels: Record<TaskProgressEvent['type'], string> = {
-  'cache-refresh': 'Cache Refresh',
-  'cache-clear': 'Cache Clear',
-  'package-pre-cache': 'Package Pre-cache',
-  'github-sync': 'GitHub Sync',
-  'database-operation': 'Database Operation',
-};
 
 function StatusIcon({ task }: { task: TaskProgressEvent }) {
   if (task.status === 'completed') return <CheckCircle2 className="size-4 shrink-0 text-green-600" />;
@@ -27,7 +20,7 @@ function TaskRow({ task, onDismiss }: { task: TaskProgressEvent; onDismiss?: () 
       <div className="flex items-start gap-2">
         <StatusIcon task={task} />
         <div className="min-w-0 flex-1">
-          <p className="text-sm font-medium">{taskTypeLabels[task.type] ?? task.type}</p>
+          <p className="text-sm font-medium">{taskLabel(task)}</p>
           <p className="truncate text-xs text-muted-foreground" title={task.message}>
             {task.message}
           </p>
@@ -49,7 +42,7 @@ function TaskRow({ task, onDismiss }: { task: TaskProgressEvent; onDismiss?: () 
         aria-valuenow={percent}
         aria-valuemin={0}
         aria-valuemax={100}
-        aria-label={`${taskTypeLabels[task.type] ?? task.type} progress`}
+        aria-label={`${taskLabel(task)} progress`}
       >
         <div
           className={cn(

@@ -72,7 +72,8 @@ export async function syncPackage(
       userId: options.userId,
       type: 'github-sync',
       message: current.isRunning ? `Waiting for the running sync of ${pkg.name}` : `Syncing ${pkg.name}`,
-      data: { packageId, packageName: pkg.name },
+      // The screens name the sync after the code host that runs it.
+      data: { packageId, packageName: pkg.name, codeHost: ctx.codeHost.kind },
     });
     const done = current.tail.then(() => {
       // From here on a new request queues behind this sync instead of joining it.

@@ -255,6 +255,8 @@ describe('task progress', () => {
       const sync = watcher.events.filter((event) => event.taskId === body.taskId);
       expect(sync.map((event) => event.status)).toEqual(['started', 'progress', 'progress', 'progress', 'completed']);
       expect(sync.every((event) => event.type === 'github-sync')).toBe(true);
+      // The type stays github-sync on the wire; the screens name the sync after the code host that ran it.
+      expect(sync[0]?.data).toMatchObject({ codeHost: 'local' });
       expect(sync.at(-1)).toMatchObject({ progress: 100, message: 'Synced acme/gadget: 2 versions' });
       const progress = sync.map((event) => event.progress);
       expect([...progress].sort((a, b) => a - b)).toEqual(progress);
