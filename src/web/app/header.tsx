@@ -7,7 +7,7 @@ import { Button } from '../components/ui/button';
 import { useLogout } from '../features/auth/logout';
 import { withEmailSignIn } from '../features/auth/sign-in-params';
 import { cn } from '../lib/cn';
-import { isAdmin, useCurrentUser } from '../lib/current-user';
+import { canOpenAdmin, useCurrentUser } from '../lib/current-user';
 import { usePublicConfig } from '../lib/public-config';
 import { GITHUB_SIGN_IN_PATH } from '../lib/sign-in';
 import { DisconnectedBadge } from './disconnected-badge';
@@ -48,7 +48,7 @@ export function Header() {
 
         <div className="ml-auto flex items-center gap-2">
           <DisconnectedBadge />
-          {isAdmin(user) && (
+          {canOpenAdmin(user) && (
             <Button asChild variant="outline" size="sm" className="hidden md:inline-flex">
               <Link href="/admin">
                 <Shield />
@@ -95,7 +95,7 @@ export function Header() {
                     onClick={() => setMenuOpen(false)}
                   />
                 ))}
-                {isAdmin(user) && (
+                {canOpenAdmin(user) && (
                   <NavLink
                     href="/admin"
                     label="Admin"

@@ -1,7 +1,7 @@
 import { Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Redirect } from 'wouter';
-import { isAdmin, useCurrentUser } from '../lib/current-user';
+import { canOpenAdmin, useCurrentUser } from '../lib/current-user';
 
 export function PageLoader() {
   return (
@@ -19,10 +19,10 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** Only admins; everyone else goes to / (spec admin §6). */
+/** Only admins, also while they view the app as someone else; everyone else goes to / (spec admin §6). */
 export function RequireAdmin({ children }: { children: ReactNode }) {
   const { data: user, isLoading } = useCurrentUser();
   if (isLoading) return <PageLoader />;
-  if (!isAdmin(user)) return <Redirect to="/" replace />;
+  if (!canOpenAdmin(user)) return <Redirect to="/" replace />;
   return children;
 }

@@ -24,6 +24,13 @@ export const useCurrentUser = () => useQuery(currentUserQuery());
 
 export const isAdmin = (user: AuthUser | null | undefined): boolean => user?.userType === 'admin';
 
+/**
+ * Whether /admin opens: for an admin, and for an admin viewing the app as someone else (the server answers the
+ * admin endpoints to the admin behind an impersonation), so that the Users tab can stop it.
+ */
+export const canOpenAdmin = (user: AuthUser | null | undefined): boolean =>
+  isAdmin(user) || Boolean(user?.impersonator);
+
 /** What the header shows for a user: the code-host username, else the local part of the e-mail. */
 export function displayUsername(user: Pick<AuthUser, 'githubUsername' | 'email' | 'displayName'>): string {
   if (user.githubUsername) return user.githubUsername;

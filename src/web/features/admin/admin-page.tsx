@@ -145,6 +145,11 @@ function ImpersonationCard({ users, isLoading }: { users: AdminUserListItem[]; i
             </div>
           )}
         </div>
+        {currentUser?.isImpersonating && (
+          <p className="text-sm text-muted-foreground" data-testid="impersonation-state">
+            You are viewing the app as <span className="font-medium text-foreground">{currentUser.email}</span>.
+          </p>
+        )}
         <Button
           variant="outline"
           className="w-full"
