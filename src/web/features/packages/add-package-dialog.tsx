@@ -18,7 +18,13 @@ import { toast } from '../../components/ui/use-toast';
 import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
 import { REPOSITORY_REFRESH_DELAY_MS } from '../../lib/constants';
-import { type CodeHostRepository, useCodeHostRepositories, useCreatePackage } from './package-hooks';
+import {
+  type CodeHostRepository,
+  type Package,
+  useCodeHostRepositories,
+  useCreatePackage,
+  usePackages,
+} from './package-hooks';
 import { newPackageProblem, type PackageDetails, prefillPackageDetails } from './package-rules';
 
 const emptyDetails: PackageDetails = { packageName: '', description: '' };
@@ -27,6 +33,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Add New Package (spec seller-app §2, §4, §5): pick a repository, then name the package. */
 export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const repositories = useCodeHostRepositories(open);
+  const packages = usePackages();
   const create = useCreatePackage();
   const [selected, setSelected] = useState<CodeHostRepository>();
   const [details, setDetails] = useState<PackageDetails>(emptyDetails);
@@ -45,8 +52,10 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
     reset();
   };
 
+  const existing = packagesByRepository(packages.data);
+
   const select = (repository: CodeHostRepository) => {
-    if (!repository.hasComposerJson) return;
+    if (!repository.hasComposerJson || existing.has(repository.githubId)) return;
     setDetails((current) => prefillPackageDetails(current, selected, repository));
     setSelected(repository);
   };
@@ -122,6 +131,7 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
               repositories={repositories.data}
               isLoading={repositories.isLoading}
               error={repositories.isError ? errorMessage(repositories.error, 'Failed to load repositories') : undefined}
+              existing={existing}
               selectedId={selected?.githubId}
               onSelect={select}
             />
@@ -207,16 +217,23 @@ function StepHeading({ id, step, title, done }: { id: string; step: number; titl
   );
 }
 
+/** The packages already made, by the repository they come from: a repository becomes one package only. */
+function packagesByRepository(packages: Package[] | undefined): Map<string, Package> {
+  return new Map((packages ?? []).map((pkg) => [pkg.githubRepoId, pkg]));
+}
+
 function RepositoryList({
   repositories,
   isLoading,
   error,
+  existing,
   selectedId,
   onSelect,
 }: {
   repositories: CodeHostRepository[] | undefined;
   isLoading: boolean;
   error: string | undefined;
+  existing: Map<string, Package>;
   selectedId: string | undefined;
   onSelect: (repository: CodeHostRepository) => void;
 }) {
@@ -246,10 +263,14 @@ function RepositoryList({
       </div>
     );
   }
+  // Repositories that can still become a package first; those already packages last, marked and not selectable.
+  const ordered = [...repositories].sort((a, b) => Number(existing.has(a.githubId)) - Number(existing.has(b.githubId)));
   return (
     <div className={cn(frame, 'divide-y')} role="radiogroup" aria-label="Repositories">
-      {repositories.map((repository) => {
+      {ordered.map((repository) => {
         const isSelected = repository.githubId === selectedId;
+        const pkg = existing.get(repository.githubId);
+        const isSelectable = repository.hasComposerJson && !pkg;
         return (
           // biome-ignore lint/a11y/useSemanticElements: a whole row is the choice, with its badge and description
           <button
@@ -257,25 +278,38 @@ function RepositoryList({
             type="button"
             role="radio"
             aria-checked={isSelected}
-            disabled={!repository.hasComposerJson}
+            disabled={!isSelectable}
             onClick={() => onSelect(repository)}
             className={cn(
               'flex w-full items-start gap-3 p-3 text-left transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-inset focus-visible:ring-ring',
-              repository.hasComposerJson ? 'hover:bg-accent' : 'cursor-not-allowed opacity-50',
+              isSelectable ? 'hover:bg-accent' : 'cursor-not-allowed opacity-60',
               isSelected && 'bg-primary/10 hover:bg-primary/10',
             )}
             data-testid="repository-option"
           >
             <Lock className="mt-0.5 size-4 shrink-0 text-muted-foreground" />
             <span className="min-w-0 flex-1">
-              <span className="block truncate text-sm font-medium">{repository.fullName}</span>
-              {repository.description && (
-                <span className="block truncate text-xs text-muted-foreground">{repository.description}</span>
+              {/* Wrapped, never cut: names that differ only at the end must stay apart on a phone. */}
+              <span className="block text-sm font-medium [overflow-wrap:anywhere]">{repository.fullName}</span>
+              {pkg ? (
+                <span className="block text-xs text-muted-foreground [overflow-wrap:anywhere]">
+                  Already added as <span className="font-mono">{pkg.packageName}</span>
+                </span>
+              ) : (
+                repository.description && (
+                  <span className="block truncate text-xs text-muted-foreground">{repository.description}</span>
+                )
               )}
             </span>
-            {repository.hasComposerJson ? (
+            {pkg ? (
+              <Badge variant="secondary" className="shrink-0 gap-1">
+                <CheckCircle2 className="size-3" /> Added
+              </Badge>
+            ) : repository.hasComposerJson ? (
               <Badge variant="outline" className="shrink-0 gap-1">
-                <FileCode2 className="size-3" /> composer.json
+                <FileCode2 className="size-3" />
+                {/* On a phone the icon alone, so that the name keeps the width. */}
+                <span className="sr-only sm:not-sr-only">composer.json</span>
               </Badge>
             ) : (
               <Badge variant="secondary" className="shrink-0">
@@ -294,7 +328,7 @@ function NextSteps() {
     <div className="rounded-md border border-primary/20 bg-primary/5 p-4 text-sm">
       <p className="font-semibold">Next Steps</p>
       <ol className="mt-2 list-decimal space-y-1 pl-5 text-muted-foreground">
-        <li>Packgate reads the repository's tags and branches; the progress shows at the bottom left.</li>
+        <li>Packgate reads the repository's tags and branches; the progress shows under the header.</li>
         <li>Grant access: a temporary license from the package's menu, or licenses through the API.</li>
         <li>License holders follow the Setup Guide, with the token from their e-mail.</li>
       </ol>
