@@ -4,7 +4,11 @@ import type { AddressInfo } from 'node:net';
 
 // A fake Stripe shaped like its public REST API (docs.stripe.com/api) for what Packgate calls: customers,
 // products, prices (lookup keys, list by product), Checkout Sessions, subscriptions (retrieve, update, cancel) and
-// billing portal sessions. Requests are form-encoded with bracketed keys (`line_items[0][price]`), answers are
+// billing portal sessions; and Stripe Connect (docs.stripe.com/connect): Express accounts, Account Links (a hosted
+// onboarding page), Checkout Sessions created on a connected account (`Stripe-Account` header) in payment mode with
+// `payment_intent_data.application_fee_amount` or subscription mode with `subscription_data.application_fee_percent`
+// and inline `price_data`, charges, refunds and disputes, and events carrying `account`. Objects made on a connected
+// account are only found with that account's header, as on Stripe. Requests are form-encoded with bracketed keys (`line_items[0][price]`), answers are
 // JSON, errors `{error: {type, code, message, param}}`. Objects follow the API version the stripe library pins
 // (2025-03-31 and later: a subscription's period lives on its items, an invoice names its subscription under
 // `parent.subscription_details`). Helpers play the customer's and Stripe's side: pay a checkout, fail a payment,
@@ -23,6 +27,8 @@ export type FakeStripeEvent = {
   livemode: false;
   pending_webhooks: number;
   request: { id: null; idempotency_key: null };
+  /** The connected account the event happened on (Connect events only). */
+  account?: string;
   type: string;
   data: { object: StripeObject };
 };
@@ -41,17 +47,36 @@ export type FakeStripe = {
   subscriptions: Map<string, StripeObject>;
   invoices: Map<string, StripeObject>;
   portalSessions: Map<string, StripeObject>;
-  /** Pays an open Checkout Session as the customer would: the subscription starts, the session completes. */
+  /**
+   * Pays an open Checkout Session as the customer would: the session completes; in subscription mode the
+   * subscription starts (subscription and invoice), in payment mode (Connect) a charge pays it (subscription and
+   * invoice are then undefined).
+   */
   completeCheckout(
     sessionId: string,
     options?: { paymentStatus?: 'paid' | 'unpaid' },
-  ): { session: StripeObject; subscription: StripeObject; invoice: StripeObject };
+  ): { session: StripeObject; subscription: StripeObject; invoice: StripeObject; charge?: StripeObject };
   /** A renewal payment fails: the subscription turns past_due; answers the failed invoice. */
   failPayment(subscriptionId: string): { invoice: StripeObject; subscription: StripeObject };
   /** Ends a subscription as Stripe does at the end of a cancelled period (status canceled). */
   endSubscription(subscriptionId: string): StripeObject;
-  /** An event as Stripe would send it about `object` (a copy of its current state). */
-  event(type: string, object: StripeObject, options?: { id?: string }): FakeStripeEvent;
+  /** An event as Stripe would send it about `object` (a copy of its current state); `account` for Connect events. */
+  event(type: string, object: StripeObject, options?: { id?: string; account?: string }): FakeStripeEvent;
+  accounts: Map<string, StripeObject>;
+  charges: Map<string, StripeObject>;
+  disputes: Map<string, StripeObject>;
+  /** Onboarding finished: charges and payouts enabled, nothing due. */
+  enableAccount(accountId: string): StripeObject;
+  /** Stripe restricts the account (e.g. reason `requirements.past_due`): charges and payouts disabled. */
+  restrictAccount(accountId: string, reason: string): StripeObject;
+  /** A connected subscription's next period is paid: the period moves on, a paid `subscription_cycle` invoice. */
+  renewSubscription(subscriptionId: string): { invoice: StripeObject; subscription: StripeObject };
+  /** The seller refunds a charge in full. */
+  refundCharge(chargeId: string): StripeObject;
+  /** A dispute on a charge, opened or closed with `status` (lost, won, needs_response, ...). */
+  disputeCharge(chargeId: string, status: string): StripeObject;
+  /** The charge that paid a payment intent. */
+  chargeFor(paymentIntentId: string): StripeObject | undefined;
   /** The Stripe-Signature header for a payload. */
   signatureHeader(payload: string, options?: { secret?: string; timestamp?: number }): string;
   /** POSTs an event to `endpoint` as Stripe does, signed (by default) with the endpoint's secret. */
@@ -65,6 +90,8 @@ export type FakeStripe = {
 
 const API_VERSION = '2026-10-28.endive';
 const MONTH_SECONDS = 30 * 24 * 3600;
+const YEAR_SECONDS = 365 * 24 * 3600;
+const DAY_SECONDS = 24 * 3600;
 
 const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
 
@@ -122,16 +149,26 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
   const subscriptions = new Map<string, StripeObject>();
   const invoices = new Map<string, StripeObject>();
   const portalSessions = new Map<string, StripeObject>();
+  const accounts = new Map<string, StripeObject>();
+  const accountLinks = new Map<string, StripeObject>();
+  const charges = new Map<string, StripeObject>();
+  const disputes = new Map<string, StripeObject>();
   let baseUrl = '';
+  /** The connected account a request acts on (its Stripe-Account header), undefined for the platform. */
+  let requestAccount: string | undefined;
 
   const list = (url: string, data: StripeObject[]) => ({ object: 'list', data, has_more: false, url });
   const clone = <T>(value: T): T => structuredClone(value);
   const metadataOf = (value: unknown) => (value && typeof value === 'object' ? (value as Record<string, string>) : {});
   const get = <T extends StripeObject>(map: Map<string, T>, kind: string, id: string): T => {
     const found = map.get(id);
-    if (!found) throw missing(kind, id);
+    // An object of a connected account exists only for requests made on that account, and the other way round.
+    if (!found || (found._account as string | undefined) !== requestAccount) throw missing(kind, id);
     return found;
   };
+  /** What the API answers for an object: without the fake's own bookkeeping (keys starting with `_`). */
+  const present = (object: StripeObject): StripeObject =>
+    clone(Object.fromEntries(Object.entries(object).filter(([key]) => !key.startsWith('_'))) as StripeObject);
 
   function itemsOf(subscription: StripeObject): Array<Record<string, unknown>> {
     return (subscription.items as { data: Array<Record<string, unknown>> }).data;
@@ -205,21 +242,78 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
     return price;
   }
 
+  type LineItemParams = {
+    price?: string;
+    quantity?: string;
+    price_data?: {
+      currency?: string;
+      unit_amount?: string;
+      product_data?: { name?: string };
+      recurring?: { interval?: string };
+    };
+  };
+
+  /** `price_data` makes a one-off product and price on the account, as Stripe does. */
+  function priceForLineItem(item: LineItemParams): string {
+    if (item.price) return item.price;
+    const data = item.price_data;
+    if (!data) throw invalid('Each line item needs price or price_data.', 'line_items');
+    const unitAmount = Number(data.unit_amount);
+    if (!Number.isInteger(unitAmount) || unitAmount < 0) throw invalid('Invalid integer: unit_amount.', 'unit_amount');
+    const product = createProduct({ name: data.product_data?.name });
+    product._account = requestAccount;
+    const price = createPrice({
+      product: product.id,
+      currency: data.currency,
+      unit_amount: String(unitAmount),
+      ...(data.recurring ? { recurring: data.recurring } : {}),
+    });
+    price._account = requestAccount;
+    return price.id;
+  }
+
   function createCheckoutSession(params: Record<string, unknown>): StripeObject {
-    if (params.mode !== 'subscription') throw invalid('Only subscription mode is faked.', 'mode');
-    const lineItems = (params.line_items as Array<{ price?: string; quantity?: string }>) ?? [];
-    if (lineItems.length === 0) throw invalid('Missing required param: line_items.', 'line_items');
+    const mode = params.mode as string;
+    if (mode !== 'subscription' && mode !== 'payment')
+      throw invalid('Only payment and subscription modes are faked.', 'mode');
+    const rawItems = (params.line_items as LineItemParams[]) ?? [];
+    if (rawItems.length === 0) throw invalid('Missing required param: line_items.', 'line_items');
+    const lineItems = rawItems.map((item) => ({ price: priceForLineItem(item), quantity: item.quantity }));
+    let amountTotal = 0;
+    let currency: string | null = null;
     for (const item of lineItems) {
       const price = get(prices, 'price', item.price ?? '');
-      if (!price.recurring) throw invalid('Subscription mode needs recurring prices.', 'line_items');
+      if (mode === 'subscription' && !price.recurring)
+        throw invalid('Subscription mode needs recurring prices.', 'line_items');
+      if (mode === 'payment' && price.recurring) throw invalid('Payment mode needs one-time prices.', 'line_items');
+      amountTotal += Number(price.unit_amount) * Number(item.quantity ?? 1);
+      currency = price.currency as string;
+    }
+    const paymentIntentData = params.payment_intent_data as { application_fee_amount?: string } | undefined;
+    const subscriptionData = params.subscription_data as
+      | { application_fee_percent?: string; trial_period_days?: string }
+      | undefined;
+    if (paymentIntentData?.application_fee_amount !== undefined && !requestAccount) {
+      throw invalid('Can only apply an application_fee_amount when the request is made on behalf of another account.');
+    }
+    if (subscriptionData?.application_fee_percent !== undefined && !requestAccount) {
+      throw invalid('Can only apply an application_fee_percent when the request is made on behalf of another account.');
+    }
+    if (requestAccount) {
+      const account = get(accounts, 'account', requestAccount);
+      if (!account.charges_enabled) throw invalid('The account cannot currently make live charges.');
     }
     if (!params.success_url) throw invalid('Missing required param: success_url.', 'success_url');
     if (params.customer) get(customers, 'customer', params.customer as string);
     const id = `cs_test_${randomBytes(16).toString('hex')}`;
+    const trialDays = Number(subscriptionData?.trial_period_days ?? 0);
     const session: StripeObject = {
       id,
       object: 'checkout.session',
-      mode: 'subscription',
+      mode,
+      amount_total: trialDays > 0 ? 0 : amountTotal,
+      currency,
+      payment_intent: null,
       status: 'open',
       payment_status: 'unpaid',
       url: `${baseUrl}/checkout/${id}`,
@@ -237,6 +331,16 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
       // Kept for completing the checkout; Stripe does not return these on the session.
       _lineItems: lineItems.map((item) => ({ price: item.price, quantity: Number(item.quantity ?? 1) })),
       _subscriptionMetadata: metadataOf((params.subscription_data as { metadata?: unknown } | undefined)?.metadata),
+      _account: requestAccount,
+      _applicationFeeAmount:
+        paymentIntentData?.application_fee_amount !== undefined
+          ? Number(paymentIntentData.application_fee_amount)
+          : null,
+      _applicationFeePercent:
+        subscriptionData?.application_fee_percent !== undefined
+          ? Number(subscriptionData.application_fee_percent)
+          : null,
+      _trialDays: trialDays,
     };
     sessions.set(id, session);
     return session;
@@ -244,21 +348,67 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
 
   /** What the API answers for a session: without the fake's own bookkeeping. */
   function presentSession(session: StripeObject): StripeObject {
-    const { _lineItems, _subscriptionMetadata, ...visible } = session;
-    return clone(visible as StripeObject);
+    return present(session);
   }
 
-  function newInvoice(subscription: StripeObject, status: 'paid' | 'open'): StripeObject {
+  function newCharge(amount: number, currency: string, account: string | undefined, fee: number | null): StripeObject {
+    const paymentIntentId = newId('pi');
+    const charge: StripeObject = {
+      id: newId('ch'),
+      object: 'charge',
+      amount,
+      amount_refunded: 0,
+      refunded: false,
+      currency,
+      paid: true,
+      status: 'succeeded',
+      payment_intent: paymentIntentId,
+      application_fee_amount: fee,
+      disputed: false,
+      created: nowSeconds(),
+      livemode: false,
+      _account: account,
+    };
+    charges.set(charge.id, charge);
+    return charge;
+  }
+
+  function newInvoice(
+    subscription: StripeObject,
+    status: 'paid' | 'open',
+    billingReason = 'subscription_create',
+  ): StripeObject {
     const item = itemsOf(subscription)[0]!;
     const price = item.price as StripeObject;
+    const amount = subscription.status === 'trialing' ? 0 : Number(price.unit_amount);
+    const percent = subscription.application_fee_percent as number | null | undefined;
+    const charge =
+      status === 'paid' && amount > 0
+        ? newCharge(
+            amount,
+            price.currency as string,
+            subscription._account as string | undefined,
+            percent == null ? null : Math.round((amount * percent) / 100),
+          )
+        : null;
     const invoice: StripeObject = {
       id: newId('in'),
       object: 'invoice',
       customer: subscription.customer,
       status,
-      amount_due: price.unit_amount,
-      amount_paid: status === 'paid' ? price.unit_amount : 0,
+      billing_reason: billingReason,
+      amount_due: amount,
+      amount_paid: status === 'paid' ? amount : 0,
       currency: price.currency,
+      payments: {
+        object: 'list',
+        data: charge
+          ? [{ object: 'invoice_payment', payment: { type: 'payment_intent', payment_intent: charge.payment_intent } }]
+          : [],
+        has_more: false,
+      },
+      status_transitions: { paid_at: status === 'paid' ? nowSeconds() : null },
+      _account: subscription._account,
       attempt_count: 1,
       parent: {
         type: 'subscription_details',
@@ -308,7 +458,8 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
       quantity: 1,
       subscription: subscriptionId,
       current_period_start: start,
-      current_period_end: start + MONTH_SECONDS,
+      current_period_end:
+        start + ((price.recurring as { interval?: string } | null)?.interval === 'year' ? YEAR_SECONDS : MONTH_SECONDS),
       metadata: {},
       created: start,
     };
@@ -343,18 +494,59 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
   }
 
   function completeCheckout(sessionId: string, options: { paymentStatus?: 'paid' | 'unpaid' } = {}) {
-    const session = get(sessions, 'checkout session', sessionId);
+    const found = sessions.get(sessionId);
+    if (!found) throw missing('checkout session', sessionId);
+    // The helper plays the buyer: it acts on whichever account the session belongs to.
+    const previousAccount = requestAccount;
+    requestAccount = found._account as string | undefined;
+    try {
+      return completeCheckoutOnAccount(found, options);
+    } finally {
+      requestAccount = previousAccount;
+    }
+  }
+
+  function completeCheckoutOnAccount(session: StripeObject, options: { paymentStatus?: 'paid' | 'unpaid' }) {
+    const sessionId = session.id;
     if (session.status !== 'open') throw new Error(`Checkout session ${sessionId} is ${session.status}`);
+    if (session.mode === 'payment') {
+      const paid = (options.paymentStatus ?? 'paid') === 'paid';
+      const charge = paid
+        ? newCharge(
+            Number(session.amount_total),
+            session.currency as string,
+            session._account as string | undefined,
+            session._applicationFeeAmount as number | null,
+          )
+        : null;
+      Object.assign(session, {
+        status: paid ? 'complete' : 'open',
+        payment_status: paid ? 'paid' : 'unpaid',
+        payment_intent: charge?.payment_intent ?? null,
+        customer_details: { email: session.customer_email ?? 'buyer@example.com' },
+      });
+      return {
+        session: presentSession(session),
+        subscription: undefined as unknown as StripeObject,
+        invoice: undefined as unknown as StripeObject,
+        charge: charge ? present(charge) : undefined,
+      };
+    }
     const customerId =
-      (session.customer as string | null) ?? createCustomer({ email: session.customer_email ?? undefined }).id;
+      (session.customer as string | null) ??
+      Object.assign(createCustomer({ email: session.customer_email ?? undefined }), { _account: requestAccount }).id;
     const id = newId('sub');
     const lineItems = session._lineItems as Array<{ price: string }>;
     const paid = (options.paymentStatus ?? 'paid') === 'paid';
+    const trialDays = Number(session._trialDays ?? 0);
     const subscription: StripeObject = {
       id,
       object: 'subscription',
       customer: customerId,
-      status: paid ? 'active' : 'incomplete',
+      status: !paid ? 'incomplete' : trialDays > 0 ? 'trialing' : 'active',
+      application_fee_percent: session._applicationFeePercent ?? null,
+      trial_end: trialDays > 0 ? nowSeconds() + trialDays * DAY_SECONDS : null,
+      _account: session._account,
       cancel_at_period_end: false,
       cancel_at: null,
       canceled_at: null,
@@ -372,16 +564,89 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
       latest_invoice: null,
       livemode: false,
     };
+    if (trialDays > 0) {
+      for (const item of itemsOf(subscription)) item.current_period_end = nowSeconds() + trialDays * DAY_SECONDS;
+    }
     subscriptions.set(id, subscription);
     const invoice = newInvoice(subscription, paid ? 'paid' : 'open');
     Object.assign(session, {
       status: 'complete',
-      payment_status: paid ? 'paid' : 'unpaid',
+      payment_status: !paid ? 'unpaid' : trialDays > 0 ? 'no_payment_required' : 'paid',
       customer: customerId,
+      customer_details: { email: session.customer_email ?? 'buyer@example.com' },
       subscription: id,
       invoice: invoice.id,
     });
-    return { session: presentSession(session), subscription: clone(subscription), invoice: clone(invoice) };
+    const chargeIntent = (invoice.payments as { data: Array<{ payment: { payment_intent: string } }> }).data[0]?.payment
+      .payment_intent;
+    const charge = chargeIntent
+      ? [...charges.values()].find((entry) => entry.payment_intent === chargeIntent)
+      : undefined;
+    return {
+      session: presentSession(session),
+      subscription: present(subscription),
+      invoice: present(invoice),
+      charge: charge ? present(charge) : undefined,
+    };
+  }
+
+  function createAccount(params: Record<string, unknown>): StripeObject {
+    if (requestAccount) throw invalid('Only a platform can create connected accounts.');
+    const account: StripeObject = {
+      id: `acct_${randomBytes(8).toString('hex')}`,
+      object: 'account',
+      type: (params.type as string) ?? 'express',
+      email: (params.email as string) ?? null,
+      country: (params.country as string) ?? 'US',
+      charges_enabled: false,
+      payouts_enabled: false,
+      details_submitted: false,
+      requirements: {
+        currently_due: ['external_account', 'tos_acceptance.date'],
+        disabled_reason: 'requirements.past_due',
+      },
+      metadata: metadataOf(params.metadata),
+      created: nowSeconds(),
+    };
+    accounts.set(account.id, account);
+    return account;
+  }
+
+  function enableAccount(accountId: string): StripeObject {
+    const account = accounts.get(accountId);
+    if (!account) throw missing('account', accountId);
+    Object.assign(account, {
+      charges_enabled: true,
+      payouts_enabled: true,
+      details_submitted: true,
+      requirements: { currently_due: [], disabled_reason: null },
+    });
+    return clone(account);
+  }
+
+  function createAccountLink(params: Record<string, unknown>): StripeObject {
+    const accountId = params.account as string;
+    if (!accountId) throw invalid('Missing required param: account.', 'account');
+    if (!accounts.has(accountId)) throw missing('account', accountId, 'account');
+    if (!params.return_url) throw invalid('Missing required param: return_url.', 'return_url');
+    const key = randomBytes(8).toString('hex');
+    const link: StripeObject = {
+      id: key,
+      object: 'account_link',
+      url: `${baseUrl}/connect/onboarding/${key}`,
+      created: nowSeconds(),
+      expires_at: nowSeconds() + 300,
+      _account: accountId,
+      _returnUrl: params.return_url,
+    };
+    accountLinks.set(key, link);
+    return link;
+  }
+
+  function retrieveAccount(accountId: string): StripeObject {
+    const account = accounts.get(accountId);
+    if (!account) throw missing('account', accountId);
+    return account;
   }
 
   function route(method: string, path: string, params: Record<string, unknown>): unknown {
@@ -393,6 +658,25 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
     const sessionId = idIn('checkout/sessions');
     const subscriptionId = idIn('subscriptions');
 
+    const accountId = idIn('accounts');
+    const chargeId = idIn('charges');
+    const disputeId = idIn('disputes');
+    const invoiceId = idIn('invoices');
+    if (method === 'POST' && path === '/v1/accounts') return createAccount(params);
+    if (accountId && method === 'GET') return retrieveAccount(accountId);
+    if (method === 'GET' && path === '/v1/account') return retrieveAccount(requestAccount ?? '');
+    if (method === 'POST' && path === '/v1/account_links') return present(createAccountLink(params));
+    if (chargeId && method === 'GET') return present(get(charges, 'charge', chargeId));
+    if (disputeId && method === 'GET') return present(get(disputes, 'dispute', disputeId));
+    if (invoiceId && method === 'GET') return present(get(invoices, 'invoice', invoiceId));
+    if (method === 'GET' && path === '/v1/checkout/sessions') {
+      const found = [...sessions.values()].filter(
+        (session) =>
+          (session._account as string | undefined) === requestAccount &&
+          (params.payment_intent === undefined || session.payment_intent === params.payment_intent),
+      );
+      return list('/v1/checkout/sessions', found.slice(0, Number(params.limit ?? 10)).map(present));
+    }
     if (method === 'POST' && path === '/v1/customers') return createCustomer(params);
     if (method === 'GET' && path === '/v1/customers') {
       const email = params.email as string | undefined;
@@ -424,7 +708,7 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
     if (priceId && method === 'GET') return get(prices, 'price', priceId);
     if (method === 'POST' && path === '/v1/checkout/sessions') return presentSession(createCheckoutSession(params));
     if (sessionId && method === 'GET') return presentSession(get(sessions, 'checkout.session', sessionId));
-    if (subscriptionId && method === 'GET') return get(subscriptions, 'subscription', subscriptionId);
+    if (subscriptionId && method === 'GET') return present(get(subscriptions, 'subscription', subscriptionId));
     if (subscriptionId && method === 'POST') return updateSubscription(subscriptionId, params);
     if (subscriptionId && method === 'DELETE') return cancelSubscription(subscriptionId);
     if (method === 'POST' && path === '/v1/billing_portal/sessions') return createPortalSession(params);
@@ -438,6 +722,15 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
   function page(request: IncomingMessage, response: ServerResponse, url: URL): boolean {
     const checkoutId = /^\/checkout\/([^/]+)$/.exec(url.pathname)?.[1];
     const payId = /^\/checkout\/([^/]+)\/pay$/.exec(url.pathname)?.[1];
+    const onboardingId = /^\/connect\/onboarding\/([^/]+)$/.exec(url.pathname)?.[1];
+    if (onboardingId && request.method === 'GET') {
+      const link = accountLinks.get(onboardingId);
+      if (!link) return notFoundPage(response);
+      // The seller fills Stripe's forms: onboarding completes and Stripe sends them back.
+      enableAccount(link._account as string);
+      response.writeHead(303, { location: String(link._returnUrl) }).end();
+      return true;
+    }
     if (checkoutId && request.method === 'GET') {
       const session = sessions.get(checkoutId);
       if (!session) return notFoundPage(response);
@@ -482,6 +775,8 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
         const params = { ...parseStripeForm(url.search.slice(1)), ...parseStripeForm(body) };
         const method = request.method ?? 'GET';
         requests.push({ method, path: url.pathname, params });
+        const accountHeader = request.headers['stripe-account'];
+        requestAccount = typeof accountHeader === 'string' && accountHeader !== '' ? accountHeader : undefined;
         if (request.headers.authorization !== `Bearer ${secretKey}`) {
           throw new StripeApiError(401, {
             type: 'invalid_request_error',
@@ -518,6 +813,70 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
       STRIPE_API_URL: baseUrl,
     }),
     requests,
+    accounts,
+    charges,
+    disputes,
+    enableAccount,
+    restrictAccount(accountId, reason) {
+      const account = accounts.get(accountId);
+      if (!account) throw missing('account', accountId);
+      Object.assign(account, {
+        charges_enabled: false,
+        payouts_enabled: false,
+        requirements: { currently_due: ['individual.verification.document'], disabled_reason: reason },
+      });
+      return clone(account);
+    },
+    renewSubscription(subscriptionId) {
+      const subscription = subscriptions.get(subscriptionId);
+      if (!subscription) throw missing('subscription', subscriptionId);
+      const previous = requestAccount;
+      requestAccount = subscription._account as string | undefined;
+      try {
+        for (const item of itemsOf(subscription)) {
+          const interval = (item.price as { recurring?: { interval?: string } }).recurring?.interval;
+          const length = interval === 'year' ? YEAR_SECONDS : MONTH_SECONDS;
+          item.current_period_start = item.current_period_end;
+          item.current_period_end = Number(item.current_period_end) + length;
+        }
+        subscription.status = 'active';
+        const invoice = newInvoice(subscription, 'paid', 'subscription_cycle');
+        return { invoice: present(invoice), subscription: present(subscription) };
+      } finally {
+        requestAccount = previous;
+      }
+    },
+    refundCharge(chargeId) {
+      const charge = charges.get(chargeId);
+      if (!charge) throw missing('charge', chargeId);
+      Object.assign(charge, { refunded: true, amount_refunded: charge.amount });
+      return present(charge);
+    },
+    disputeCharge(chargeId, status) {
+      const charge = charges.get(chargeId);
+      if (!charge) throw missing('charge', chargeId);
+      charge.disputed = true;
+      const existing = [...disputes.values()].find((dispute) => dispute.charge === chargeId);
+      const dispute: StripeObject = existing ?? {
+        id: newId('dp'),
+        object: 'dispute',
+        charge: chargeId,
+        payment_intent: charge.payment_intent,
+        amount: charge.amount,
+        currency: charge.currency,
+        reason: 'fraudulent',
+        created: nowSeconds(),
+        livemode: false,
+        _account: charge._account,
+      };
+      dispute.status = status;
+      disputes.set(dispute.id, dispute);
+      return present(dispute);
+    },
+    chargeFor(paymentIntentId) {
+      const charge = [...charges.values()].find((entry) => entry.payment_intent === paymentIntentId);
+      return charge ? present(charge) : undefined;
+    },
     customers,
     products,
     prices,
@@ -548,8 +907,9 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
         livemode: false,
         pending_webhooks: 1,
         request: { id: null, idempotency_key: null },
+        ...(eventOptions.account ? { account: eventOptions.account } : {}),
         type,
-        data: { object: clone(object) },
+        data: { object: present(object) },
       };
     },
     signatureHeader,
