@@ -284,6 +284,8 @@ export const adminSalesFigures = z.object({
   feesCents: z.number().int(),
   invoicesCents: z.number().int(),
   billingOff: z.boolean(),
+  /** Fees of paid test sales (billing off): what the platform would have taken; never part of platformRevenue. */
+  testFeesCents: z.number().int(),
   revenueNote: z.string().nullable(),
   recentTransactions: z.array(recentTransaction),
 });
