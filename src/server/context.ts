@@ -10,6 +10,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { CustomDomainCache } from './features/branding/custom-domains.js';
 import type { SvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
+import type { ComposerAccessCache } from './features/composer/access-cache.js';
 import type { AppHostname } from './http/hosts.js';
 import type { Clock } from './lib/clock.js';
 
@@ -35,5 +36,7 @@ export type AppContext = {
   customDomains: CustomDomainCache;
   /** Stripe (platform billing and sellers' Connect accounts) or billing off; chosen once at start-up. */
   payments: Payments;
+  /** What the Composer repository's warm path holds, kept true by the database's change feed. */
+  composerAccess: ComposerAccessCache;
   log: FastifyBaseLogger;
 };

@@ -1,14 +1,14 @@
-import { and, eq, type SQL, sql } from 'drizzle-orm';
+import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { customers, grants, packages, packageVersions, platformSubscriptions, users } from '../../db/schema/index.js';
 import type { SellerSelector } from '../../http/hosts.js';
 import type { SellerSubscriptionFacts } from '../subscriptions/subscriptions.service.js';
 import type { GrantFacts } from './grant-rules.js';
 
-// The Composer repository's queries. Each door (packages.json, p2, dist) costs one statement that goes from the
-// token's hash to everything the rules need: the license holder, whether the host is their seller's, the grant,
-// the package and its versions, and the seller's own subscription (a lapsed seller's repository closes after a
-// grace period). No second round trip on the hot path, and no state kept between requests.
+// The Composer repository's queries. A token's view (the license holder, their seller and the seller's subscription,
+// every grant with its package) is one statement, and a package's versions another; the warm path keeps both
+// (access-cache.ts) and answers from them without a round trip. The dist door reads its own statement every time:
+// the download is counted in the database anyway.
 
 /**
  * The token was recognised: whose it is, whether the request's host belongs to that seller, and the seller's
@@ -140,181 +140,83 @@ const grantOfPackageJoins = (seller: SellerSelector | undefined, packageName: st
   left join ${packages} p on p.owner_id = c.seller_id and p.name = ${packageName} and ${onHost(seller)}
   left join ${grants} g on g.customer_id = c.id and g.package_id = p.id`;
 
-export type RepositoryAccess = TokenMatch & { grants: Array<GrantFacts & { grantId: string }> };
+/** Everything the rules need to decide any request of one token, as of the moment it was read. */
+export type TokenView = {
+  customerId: string;
+  sellerId: string;
+  sellerSlug: string;
+  seller: SellerSubscriptionFacts;
+  /** Grants of packages of the token's own seller, by package name, in name order. */
+  grants: Map<string, GrantRow>;
+};
 
-/** packages.json: every grant of the token's holder, when the host is their seller's. Undefined: unknown token. */
-export async function findRepositoryAccess(
-  db: Database,
-  tokenHash: string,
-  seller: SellerSelector | undefined,
-): Promise<RepositoryAccess | undefined> {
+type RawViewGrant = Omit<GrantRow, 'expiresAt' | 'metadataUpdatedAt' | 'grantUpdatedAt'> & {
+  expiresAt: number | string | null;
+  metadataUpdatedAt: number | string;
+  grantUpdatedAt: number | string;
+};
+
+/**
+ * Everything one token may see, in one statement: the license holder, their seller (slug, type, subscription) and
+ * every grant of a package of that seller, with the package's state. Undefined: unknown token. The host is not
+ * part of the question, so the answer serves every host the token is used on.
+ */
+export async function findTokenView(db: Database, tokenHash: string): Promise<TokenView | undefined> {
   const result = await db.execute(sql`
-    select c.id as customer_id, ${onHost(seller)} as is_on_host, ${sellerColumns},
-      case when ${onHost(seller)} then (
+    select c.id as customer_id, c.seller_id, u.slug as seller_slug, ${sellerColumns},
+      (
         select coalesce(json_agg(json_build_object(
-          'grantId', g.id, 'packageName', p.name, 'packageIsActive', p.is_active, 'status', g.status,
-          'expiresAt', extract(epoch from g.expires_at) * 1000, 'endMode', g.end_mode,
-          'downloadLimit', g.download_limit, 'downloadCount', g.download_count) order by p.name), '[]'::json)
+          'grantId', g.id, 'packageId', p.id, 'packageName', p.name, 'packageIsActive', p.is_active,
+          'status', g.status, 'expiresAt', extract(epoch from g.expires_at) * 1000, 'endMode', g.end_mode,
+          'downloadLimit', g.download_limit, 'downloadCount', g.download_count,
+          'metadataUpdatedAt', extract(epoch from p.metadata_updated_at) * 1000,
+          'grantUpdatedAt', extract(epoch from g.updated_at) * 1000) order by p.name), '[]'::json)
         from ${grants} g join ${packages} p on p.id = g.package_id and p.owner_id = c.seller_id
         where g.customer_id = c.id
-      ) else '[]'::json end as grants
+      ) as grants
     from ${customers} c join ${users} u on u.id = c.seller_id
     left join ${platformSubscriptions} ps on ps.user_id = c.seller_id
     where c.token_hash = ${tokenHash}`);
   const [row] = rowsOf<
-    RawSellerColumns & {
-      customer_id: string;
-      is_on_host: boolean;
-      grants: Array<Omit<GrantFacts, 'expiresAt'> & { grantId: string; expiresAt: number | null }>;
-    }
+    RawSellerColumns & { customer_id: string; seller_id: string; seller_slug: string; grants: RawViewGrant[] }
   >(result);
   if (!row) return undefined;
-  return {
-    customerId: row.customer_id,
-    isOnHost: row.is_on_host,
-    seller: sellerFromRow(row),
-    grants: row.grants.map((grant) => ({
+  const viewGrants = new Map<string, GrantRow>();
+  for (const grant of row.grants) {
+    viewGrants.set(grant.packageName, {
       ...grant,
       expiresAt: grant.expiresAt === null ? null : new Date(Number(grant.expiresAt)),
-    })),
-  };
-}
-
-/** The version list a process already holds for a package, to be read again only if the package changed since. */
-export type KnownVersions = { packageId: string; stamp: string };
-
-export type MetadataAccess = TokenMatch & {
-  grant?: GrantRow;
-  /** metadata_updated_at as PostgreSQL prints it (microseconds included): equal stamps, equal versions. */
-  metadataStamp?: string;
-  /** Undefined when there is no grant, or when `known` still holds (the caller's copy is current). */
-  versions?: MetadataVersionRow[];
-};
-
-const placeholder = {
-  tokenHash: sql.placeholder('tokenHash'),
-  sellerSlug: sql.placeholder('sellerSlug'),
-  packageName: sql.placeholder('packageName'),
-  kind: sql.placeholder('kind'),
-  knownPackageId: sql.placeholder('knownPackageId'),
-  knownStamp: sql.placeholder('knownStamp'),
-};
-
-/** The p2 statement, prepared once per database: parsing and planning it cost PostgreSQL more than running it. */
-function buildMetadataStatement(db: Database) {
-  const isOnHost = sql<boolean>`(${placeholder.sellerSlug}::text is null or ${users.slug} = ${placeholder.sellerSlug}::text)`;
-  const isKnown = sql`coalesce(${packages.id} = ${placeholder.knownPackageId}::uuid
-    and ${packages.metadataUpdatedAt} = ${placeholder.knownStamp}::timestamptz, false)`;
-  return db
-    .select({
-      customerId: customers.id,
-      isOnHost,
-      sellerUserType: users.userType,
-      sellerStatus: platformSubscriptions.status,
-      sellerTrialEndsAt: platformSubscriptions.trialEndsAt,
-      sellerPeriodEnd: platformSubscriptions.currentPeriodEnd,
-      sellerCancelAtPeriodEnd: platformSubscriptions.cancelAtPeriodEnd,
-      sellerAccessEndedAt: platformSubscriptions.accessEndedAt,
-      sellerSubscriptionUpdatedAt: platformSubscriptions.updatedAt,
-      grantId: grants.id,
-      packageId: packages.id,
-      packageName: packages.name,
-      packageIsActive: packages.isActive,
-      status: grants.status,
-      expiresAt: grants.expiresAt,
-      endMode: grants.endMode,
-      downloadLimit: grants.downloadLimit,
-      downloadCount: grants.downloadCount,
-      metadataUpdatedAt: packages.metadataUpdatedAt,
-      grantUpdatedAt: grants.updatedAt,
-      metadataStamp: sql<string | null>`${packages.metadataUpdatedAt}::text`,
-      versions: sql<MetadataVersionRow[] | null>`case when ${grants.id} is not null and not ${isKnown} then (
-        select coalesce(json_agg(json_build_object(
-          'version', v.version, 'normalizedVersion', v.normalized_version, 'commit', v.commit,
-          'releasedAt', extract(epoch from v.released_at) * 1000,
-          'time', to_char(v.released_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"'),
-          'composerJson', v.composer_json, 'distSha1', v.dist_sha1) order by v.released_at desc, v.version), '[]'::json)
-        from ${packageVersions} v where v.package_id = ${packages.id} and v.kind = ${placeholder.kind}::text
-      ) end`,
-    })
-    .from(customers)
-    .innerJoin(users, eq(users.id, customers.sellerId))
-    .leftJoin(platformSubscriptions, eq(platformSubscriptions.userId, customers.sellerId))
-    .leftJoin(
-      packages,
-      and(eq(packages.ownerId, customers.sellerId), eq(packages.name, placeholder.packageName), isOnHost),
-    )
-    .leftJoin(grants, and(eq(grants.customerId, customers.id), eq(grants.packageId, packages.id)))
-    .where(eq(customers.tokenHash, placeholder.tokenHash))
-    .limit(1)
-    .prepare('composer_metadata');
-}
-
-const metadataStatements = new WeakMap<Database, ReturnType<typeof buildMetadataStatement>>();
-
-/**
- * p2 file: the token's grant of the package and the package's versions of one kind, newest first. Versions are
- * only read when a grant exists and the caller does not already hold them, so an unlicensed name costs an index
- * lookup and a repeated request only the grant.
- */
-export async function findMetadataAccess(
-  db: Database,
-  tokenHash: string,
-  seller: SellerSelector | undefined,
-  packageName: string,
-  kind: 'tag' | 'branch',
-  known: KnownVersions | undefined,
-): Promise<MetadataAccess | undefined> {
-  let statement = metadataStatements.get(db);
-  if (!statement) {
-    statement = buildMetadataStatement(db);
-    metadataStatements.set(db, statement);
+      metadataUpdatedAt: new Date(Number(grant.metadataUpdatedAt)),
+      grantUpdatedAt: new Date(Number(grant.grantUpdatedAt)),
+    });
   }
-  const [row] = await statement.execute({
-    tokenHash,
-    sellerSlug: seller?.slug ?? null,
-    packageName,
-    kind,
-    knownPackageId: known?.packageId ?? null,
-    knownStamp: known?.stamp ?? null,
-  });
-  if (!row) return undefined;
-  const hasGrant = row.grantId !== null && row.packageId !== null;
   return {
-    customerId: row.customerId,
-    isOnHost: row.isOnHost,
-    seller: {
-      userType: row.sellerUserType,
-      subscription:
-        row.sellerStatus === null
-          ? undefined
-          : {
-              status: row.sellerStatus,
-              trialEndsAt: row.sellerTrialEndsAt,
-              currentPeriodEnd: row.sellerPeriodEnd,
-              cancelAtPeriodEnd: row.sellerCancelAtPeriodEnd ?? false,
-              accessEndedAt: row.sellerAccessEndedAt,
-              updatedAt: row.sellerSubscriptionUpdatedAt!,
-            },
-    },
-    grant: hasGrant
-      ? {
-          grantId: row.grantId!,
-          packageId: row.packageId!,
-          packageName: row.packageName!,
-          packageIsActive: row.packageIsActive!,
-          status: row.status!,
-          expiresAt: row.expiresAt,
-          endMode: row.endMode!,
-          downloadLimit: row.downloadLimit,
-          downloadCount: row.downloadCount!,
-          metadataUpdatedAt: row.metadataUpdatedAt!,
-          grantUpdatedAt: row.grantUpdatedAt!,
-        }
-      : undefined,
-    metadataStamp: row.metadataStamp ?? undefined,
-    versions: row.versions?.map((version) => ({ ...version, releasedAt: Number(version.releasedAt) })),
+    customerId: row.customer_id,
+    sellerId: row.seller_id,
+    sellerSlug: row.seller_slug,
+    seller: sellerFromRow(row),
+    grants: viewGrants,
   };
+}
+
+/** A package's versions of one kind, newest first, as the p2 file lists them. */
+export async function findMetadataVersions(
+  db: Database,
+  packageId: string,
+  kind: 'tag' | 'branch',
+): Promise<MetadataVersionRow[]> {
+  const result = await db.execute(sql`
+    select v.version, v.normalized_version as "normalizedVersion", v.commit,
+      extract(epoch from v.released_at) * 1000 as "releasedAt",
+      to_char(v.released_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') as time,
+      v.composer_json as "composerJson", v.dist_sha1 as "distSha1"
+    from ${packageVersions} v
+    where v.package_id = ${packageId} and v.kind = ${kind}
+    order by v.released_at desc, v.version`);
+  return rowsOf<MetadataVersionRow & { releasedAt: number | string }>(result).map((row) => ({
+    ...row,
+    releasedAt: Number(row.releasedAt),
+  }));
 }
 
 export type DistAccess = TokenMatch & { grant?: GrantRow; versions: DistVersionRow[] };

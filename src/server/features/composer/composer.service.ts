@@ -14,14 +14,16 @@ import { sha256Hex } from '../../lib/crypto.js';
 import { recordDownload } from '../licenses/grants.service.js';
 import { ensureDist } from '../packages/packages.service.js';
 import { repositoryStanding } from '../subscriptions/subscriptions.service.js';
+import type { RenderedBody } from './access-cache.js';
 import {
   type DistVersionRow,
   findDistAccess,
-  findMetadataAccess,
-  findRepositoryAccess,
+  findMetadataVersions,
+  findTokenView,
   findVersionRow,
   type GrantRow,
   type MetadataVersionRow,
+  type TokenView,
 } from './composer.repository.js';
 import {
   downloadLimitMessage,
@@ -31,7 +33,6 @@ import {
   repositoryClosedMessage,
   repositoryGraceNotice,
 } from './grant-rules.js';
-import { MetadataCache, metadataCacheFor, type RenderedBody } from './metadata-cache.js';
 
 // The Composer repository's rules: who the token is, what its grants allow on this host, and what Composer is
 // told. Unknown tokens get 401 (Composer then asks for, or reports, credentials); a package the token does not
@@ -82,17 +83,36 @@ function notLicensed(packageName: string): AppError {
   );
 }
 
+/**
+ * What the token may see: held by the process while its change feed vouches for it, else read (one statement) and
+ * kept. Never a verdict: the callers decide from these facts at the request's time.
+ */
+async function loadTokenView(ctx: AppContext, request: RepositoryRequest): Promise<TokenView> {
+  const tokenHash = sha256Hex(requireToken(request));
+  const cache = ctx.composerAccess;
+  const held = cache.findView(tokenHash);
+  if (held) return held;
+  const ticket = cache.ticket();
+  const view = await findTokenView(ctx.db, tokenHash);
+  if (!view) throw unknownToken(request);
+  cache.keepView(ticket, tokenHash, view);
+  return view;
+}
+
+/** Whether the request's host belongs to the token's seller; the bare COMPOSER_DOMAIN accepts any seller. */
+function isOnHost(view: TokenView, request: RepositoryRequest): boolean {
+  return request.seller === undefined || request.seller.slug === view.sellerSlug;
+}
+
 /** `packages.json`: the names this token may install now, and what its holder should know about their licenses. */
 export async function getPackagesJson(ctx: AppContext, request: RepositoryRequest): Promise<PackagesJson> {
-  const token = requireToken(request);
-  const access = await findRepositoryAccess(ctx.db, sha256Hex(token), request.seller);
-  if (!access) throw unknownToken(request);
+  const view = await loadTokenView(ctx, request);
   const now = ctx.clock.now();
   const available: string[] = [];
   const warnings: string[] = [];
-  const standing = repositoryStanding(access.seller, now);
+  const standing = repositoryStanding(view.seller, now);
   // A closed repository lists nothing, and says why rather than each license's own state.
-  const grants = standing.kind === 'closed' ? [] : access.grants;
+  const grants = standing.kind === 'closed' || !isOnHost(view, request) ? [] : [...view.grants.values()];
   if (standing.kind === 'closed') warnings.push(repositoryClosedMessage(standing.endedAt));
   if (standing.kind === 'grace' && grants.length > 0) warnings.push(repositoryGraceNotice(standing.until));
   for (const grant of grants) {
@@ -187,43 +207,29 @@ export async function getMetadata(
   file: { packageName: string; kind: 'tag' | 'branch' },
   ifModifiedSince: string | undefined,
 ): Promise<MetadataResponse> {
-  const token = requireToken(request);
-  const cache = metadataCacheFor(ctx);
-  const cacheKey = MetadataCache.keyFor(request.seller?.slug, file.packageName, file.kind);
-  const cached = cache.get(cacheKey);
-  const access = await findMetadataAccess(
-    ctx.db,
-    sha256Hex(token),
-    request.seller,
-    file.packageName,
-    file.kind,
-    cached ? { packageId: cached.packageId, stamp: cached.stamp } : undefined,
-  );
-  if (!access) throw unknownToken(request);
-  const grant = access.isOnHost ? access.grant : undefined;
+  const view = await loadTokenView(ctx, request);
+  const grant = isOnHost(view, request) ? view.grants.get(file.packageName) : undefined;
   if (!grant) throw notLicensed(file.packageName);
   const now = ctx.clock.now();
   // Past the grace period a lapsed seller's packages are as absent as unlicensed ones: a plain 404.
-  if (repositoryStanding(access.seller, now).kind === 'closed') throw notLicensed(file.packageName);
+  if (repositoryStanding(view.seller, now).kind === 'closed') throw notLicensed(file.packageName);
   const decision = evaluateGrant(grant, now);
   if (!decision.isAllowed) throw notLicensed(file.packageName);
 
   const lastModified = metadataLastModified(grant, decision.releasedBefore);
   if (isNotModifiedSince(lastModified, ifModifiedSince)) return { isNotModified: true, lastModified };
 
-  let entry = cached;
-  if (access.versions || !entry) {
-    entry = {
-      packageId: grant.packageId,
-      stamp: access.metadataStamp ?? '',
-      versions: access.versions ?? [],
-      bodies: new Map(),
-    };
-    cache.set(cacheKey, entry);
+  const cache = ctx.composerAccess;
+  let entry = cache.findVersions(grant.packageId, file.kind);
+  if (!entry) {
+    const ticket = cache.ticket();
+    const versions = await findMetadataVersions(ctx.db, grant.packageId, file.kind);
+    entry = cache.keepVersions(ticket, grant.packageId, file.kind, versions);
   }
+  const held = entry;
   const cutoff = decision.releasedBefore?.getTime();
-  const body = cache.body(entry, `${request.baseUrl} ${cutoff ?? ''}`, () => {
-    let versions = entry.versions;
+  const body = cache.body(held, `${request.baseUrl} ${cutoff ?? ''}`, () => {
+    let versions = held.versions;
     if (cutoff !== undefined) {
       // A frozen grant keeps the releases made before it ended. Branches are not releases: a branch name always
       // means its newest commit (commit dates are the author's to set, and a branch moves on after the end), so

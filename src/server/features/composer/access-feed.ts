@@ -1,0 +1,50 @@
+import {
+  type ChangeFeed,
+  type ChangeFeedLog,
+  startPostgresChangeFeed,
+} from '../../adapters/change-feed/postgres-change-feed.js';
+import type { DatabaseTarget, NotificationSubscription } from '../../db/client.js';
+import { ACCESS_CHANNEL, ComposerAccessCache } from './access-cache.js';
+
+// Wires the warm path's cache to the database's announcements (see access-cache.ts): every connection of the process
+// delivers them (openDatabase's subscription), and on PostgreSQL a dedicated connection tells whether the feed from
+// the other processes is alive.
+
+export type ComposerAccess = {
+  cache: ComposerAccessCache;
+  /** Give to openDatabase: the process's own connections deliver the channel. */
+  notifications: NotificationSubscription;
+  /** Once the database is open: on PGlite the process is the only writer, on PostgreSQL the feed must listen first. */
+  start(target: DatabaseTarget): void;
+  close(): Promise<void>;
+};
+
+export function createComposerAccess(maxBytes: number, log: ChangeFeedLog): ComposerAccess {
+  const cache = new ComposerAccessCache(maxBytes);
+  let feed: ChangeFeed | undefined;
+  return {
+    cache,
+    notifications: { channel: ACCESS_CHANNEL, onNotification: (payload) => cache.handleChange(payload) },
+    start(target) {
+      if (target.kind === 'pglite') {
+        // One process, one session, listening since the database opened: nothing can be missed.
+        cache.handleFeedLive();
+        return;
+      }
+      feed = startPostgresChangeFeed({
+        url: target.url,
+        channel: ACCESS_CHANNEL,
+        log,
+        events: {
+          onNotification: (payload) => cache.handleChange(payload),
+          onLost: () => cache.handleFeedLost(),
+          onLive: () => cache.handleFeedLive(),
+        },
+      });
+    },
+    async close() {
+      cache.handleFeedLost();
+      await feed?.close();
+    },
+  };
+}
