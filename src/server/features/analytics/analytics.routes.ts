@@ -1,20 +1,81 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { dashboardAnalytics } from '../../../contract/analytics.js';
+import {
+  analyticsExportParams,
+  dashboardAnalytics,
+  downloadSeries,
+  downloadSeriesQuery,
+  sharingSignal,
+  sharingSignalQuery,
+  staleHolders,
+  staleHoldersQuery,
+  topHolders,
+  topHoldersQuery,
+  versionAdoption,
+  versionAdoptionQuery,
+} from '../../../contract/analytics.js';
 import type { AppContext } from '../../context.js';
 import { authenticated, requireUser } from '../../http/guards.js';
-import { getDashboardAnalytics } from './analytics.service.js';
+import * as analytics from './analytics.service.js';
 
 export async function analyticsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  await app.register(async (scope) => analyticsScope(scope, ctx));
+}
+
+async function analyticsScope(scope: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = scope.withTypeProvider<ZodTypeProvider>();
+  const sellerOf = (request: Parameters<typeof requireUser>[0]) => requireUser(request).user.id;
+
+  // Downloads move every figure here at any moment; a cached copy would show stale numbers.
+  api.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
 
   api.get(
     '/api/analytics/dashboard',
     { schema: { response: { 200: dashboardAnalytics } }, onRequest: authenticated },
+    async (request) => analytics.getDashboardAnalytics(ctx, sellerOf(request)),
+  );
+
+  api.get(
+    '/api/analytics/downloads',
+    { schema: { querystring: downloadSeriesQuery, response: { 200: downloadSeries } }, onRequest: authenticated },
+    async (request) => analytics.getDownloadSeries(ctx, sellerOf(request), request.query),
+  );
+
+  api.get(
+    '/api/analytics/versions',
+    { schema: { querystring: versionAdoptionQuery, response: { 200: versionAdoption } }, onRequest: authenticated },
+    async (request) => analytics.getVersionAdoption(ctx, sellerOf(request), request.query),
+  );
+
+  api.get(
+    '/api/analytics/top-holders',
+    { schema: { querystring: topHoldersQuery, response: { 200: topHolders } }, onRequest: authenticated },
+    async (request) => analytics.getTopHolders(ctx, sellerOf(request), request.query),
+  );
+
+  api.get(
+    '/api/analytics/stale-holders',
+    { schema: { querystring: staleHoldersQuery, response: { 200: staleHolders } }, onRequest: authenticated },
+    async (request) => analytics.getStaleHolders(ctx, sellerOf(request), request.query),
+  );
+
+  api.get(
+    '/api/analytics/sharing',
+    { schema: { querystring: sharingSignalQuery, response: { 200: sharingSignal } }, onRequest: authenticated },
+    async (request) => analytics.getSharingSignal(ctx, sellerOf(request), request.query),
+  );
+
+  api.get(
+    '/api/analytics/export/:table',
+    { schema: { params: analyticsExportParams }, onRequest: authenticated },
     async (request, reply) => {
-      // Downloads move these numbers at any moment; a cached copy would show stale stat cards.
-      reply.header('cache-control', 'no-store');
-      return getDashboardAnalytics(ctx, requireUser(request).user.id);
+      const csv = await analytics.exportAnalyticsCsv(ctx, sellerOf(request), request.params.table, request.query);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${csv.fileName}"`)
+        .send(csv.body);
     },
   );
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { AppError, toAppError } from '../../http/errors.js';
+import { analyticsV1Routes } from './analytics-v1.routes.js';
 import { apiV1Routes } from './api-v1.routes.js';
 import { authenticateApiRequest } from './api-v1-auth.js';
 import { errorEnvelope } from './envelope.js';
@@ -42,6 +43,7 @@ export async function apiV1Plugin(app: FastifyInstance, ctx: AppContext): Promis
             return reply.status(404).send(errorEnvelope(notFound));
           });
           await apiV1Routes(v1, ctx);
+          await analyticsV1Routes(v1, ctx);
         },
         { prefix: API_V1_PREFIX },
       );

@@ -1,0 +1,238 @@
+import { and, asc, count, countDistinct, desc, eq, gt, gte, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import {
+  customers,
+  downloadGrantDays,
+  downloadPackageDays,
+  grantLastDownloads,
+  grants,
+  packages,
+} from '../../db/schema/index.js';
+
+// The analytics queries. They read the rollups (schema/analytics.ts), never count the downloads table: each one
+// stays a small index range whatever the number of downloads. Every query filters by the seller.
+
+type DayRange = { from: string; to: string };
+
+const sumDownloads = sql<string>`coalesce(sum(${downloadPackageDays.downloads}), 0)`.mapWith(Number);
+
+/** All downloads of the seller's packages, and those between two UTC days (inclusive). */
+export async function sumSellerDownloads(db: Database, sellerId: string, range?: DayRange): Promise<number> {
+  const [row] = await db
+    .select({ value: sumDownloads })
+    .from(downloadPackageDays)
+    .where(
+      and(
+        eq(downloadPackageDays.sellerId, sellerId),
+        range ? gte(downloadPackageDays.day, range.from) : undefined,
+        range ? lte(downloadPackageDays.day, range.to) : undefined,
+      ),
+    );
+  return row?.value ?? 0;
+}
+
+/** Downloads per UTC day of the seller's packages, or of one package. */
+export async function packageDownloadsByDay(
+  db: Database,
+  sellerId: string,
+  range: DayRange,
+  packageId?: string,
+): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ day: downloadPackageDays.day, downloads: sumDownloads })
+    .from(downloadPackageDays)
+    .where(
+      and(
+        eq(downloadPackageDays.sellerId, sellerId),
+        gte(downloadPackageDays.day, range.from),
+        lte(downloadPackageDays.day, range.to),
+        packageId ? eq(downloadPackageDays.packageId, packageId) : undefined,
+      ),
+    )
+    .groupBy(downloadPackageDays.day);
+  return new Map(rows.map((row) => [row.day, row.downloads]));
+}
+
+const sumGrantDays = sql<string>`coalesce(sum(${downloadGrantDays.downloads}), 0)`.mapWith(Number);
+
+/** Downloads per UTC day of one license holder, all packages or one. */
+export async function holderDownloadsByDay(
+  db: Database,
+  sellerId: string,
+  customerId: string,
+  range: DayRange,
+  packageId?: string,
+): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ day: downloadGrantDays.day, downloads: sumGrantDays })
+    .from(downloadGrantDays)
+    .where(
+      and(
+        eq(downloadGrantDays.customerId, customerId),
+        eq(downloadGrantDays.sellerId, sellerId),
+        gte(downloadGrantDays.day, range.from),
+        lte(downloadGrantDays.day, range.to),
+        packageId ? eq(downloadGrantDays.packageId, packageId) : undefined,
+      ),
+    )
+    .groupBy(downloadGrantDays.day);
+  return new Map(rows.map((row) => [row.day, row.downloads]));
+}
+
+export async function findSellerPackage(db: Database, sellerId: string, packageId: string) {
+  const [row] = await db
+    .select({ id: packages.id, name: packages.name })
+    .from(packages)
+    .where(and(eq(packages.id, packageId), eq(packages.ownerId, sellerId)))
+    .limit(1);
+  return row;
+}
+
+export async function findSellerCustomerByEmail(db: Database, sellerId: string, email: string) {
+  const [row] = await db
+    .select({ id: customers.id, email: customers.email })
+    .from(customers)
+    .where(and(eq(customers.sellerId, sellerId), sql`lower(${customers.email}) = ${email.toLowerCase()}`))
+    .limit(1);
+  return row;
+}
+
+/** The holders with the most downloads between two days, with how many packages and their latest download. */
+export async function topHolderRows(db: Database, sellerId: string, range: DayRange, limit: number) {
+  const downloadsInPeriod = sql<string>`sum(${downloadGrantDays.downloads})`.mapWith(Number);
+  const top = db
+    .select({
+      customerId: downloadGrantDays.customerId,
+      downloads: downloadsInPeriod.as('downloads'),
+      packages: countDistinct(downloadGrantDays.packageId).as('packages'),
+    })
+    .from(downloadGrantDays)
+    .where(
+      and(
+        eq(downloadGrantDays.sellerId, sellerId),
+        gte(downloadGrantDays.day, range.from),
+        lte(downloadGrantDays.day, range.to),
+      ),
+    )
+    .groupBy(downloadGrantDays.customerId)
+    .as('top');
+  return db
+    .select({
+      email: customers.email,
+      downloads: sql<string>`${top.downloads}`.mapWith(Number),
+      packages: sql<string>`${top.packages}`.mapWith(Number),
+      lastDownloadAt:
+        sql<Date | null>`(select max(${grantLastDownloads.downloadedAt}) from ${grantLastDownloads} where ${grantLastDownloads.customerId} = ${customers.id})`.mapWith(
+          (value: unknown) => (value === null ? null : new Date(value as string | Date)),
+        ),
+    })
+    .from(top)
+    .innerJoin(customers, eq(customers.id, top.customerId))
+    .orderBy(desc(top.downloads), asc(customers.email))
+    .limit(limit);
+}
+
+/**
+ * The last download of each grant that still lets its holder install (active; not past an access-ending expiry),
+ * with holder and package.
+ */
+export async function lastDownloadRows(db: Database, sellerId: string, now: Date, packageId?: string) {
+  return db
+    .select({
+      email: customers.email,
+      packageId: packages.id,
+      packageName: packages.name,
+      version: grantLastDownloads.version,
+      downloadedAt: grantLastDownloads.downloadedAt,
+    })
+    .from(grantLastDownloads)
+    .innerJoin(grants, eq(grants.id, grantLastDownloads.grantId))
+    .innerJoin(customers, eq(customers.id, grantLastDownloads.customerId))
+    .innerJoin(packages, eq(packages.id, grantLastDownloads.packageId))
+    .where(
+      and(
+        eq(grantLastDownloads.sellerId, sellerId),
+        packageId ? eq(grantLastDownloads.packageId, packageId) : undefined,
+        eq(grants.status, 'active'),
+        or(isNull(grants.expiresAt), gt(grants.expiresAt, now), eq(grants.endMode, 'updates')),
+      ),
+    )
+    .orderBy(asc(packages.name), desc(grantLastDownloads.downloadedAt), asc(customers.email));
+}
+
+/** Live licenses (active, not expired) whose holder has not downloaded the package since `cutoff`, or never. */
+export async function staleGrantRows(db: Database, sellerId: string, now: Date, cutoff: Date, packageId?: string) {
+  return db
+    .select({
+      email: customers.email,
+      packageId: packages.id,
+      packageName: packages.name,
+      version: grantLastDownloads.version,
+      lastDownloadAt: grantLastDownloads.downloadedAt,
+      licenseExpiresAt: grants.expiresAt,
+    })
+    .from(grants)
+    .innerJoin(customers, eq(customers.id, grants.customerId))
+    .innerJoin(packages, eq(packages.id, grants.packageId))
+    .leftJoin(grantLastDownloads, eq(grantLastDownloads.grantId, grants.id))
+    .where(
+      and(
+        eq(customers.sellerId, sellerId),
+        packageId ? eq(grants.packageId, packageId) : undefined,
+        eq(grants.status, 'active'),
+        or(isNull(grants.expiresAt), gt(grants.expiresAt, now)),
+        or(isNull(grantLastDownloads.downloadedAt), lt(grantLastDownloads.downloadedAt, cutoff)),
+      ),
+    )
+    .orderBy(sql`${grantLastDownloads.downloadedAt} asc nulls first`, asc(customers.email), asc(packages.name));
+}
+
+/** Days on which one holder downloaded from at least `minNetworks` distinct known networks. */
+export async function sharingRows(db: Database, sellerId: string, range: DayRange, minNetworks: number) {
+  const networkCount = countDistinct(downloadGrantDays.network);
+  return db
+    .select({
+      email: customers.email,
+      day: downloadGrantDays.day,
+      networks: sql<string[]>`array_agg(distinct ${downloadGrantDays.network} order by ${downloadGrantDays.network})`,
+      downloads: sql<string>`sum(${downloadGrantDays.downloads})`.mapWith(Number),
+    })
+    .from(downloadGrantDays)
+    .innerJoin(customers, eq(customers.id, downloadGrantDays.customerId))
+    .where(
+      and(
+        eq(downloadGrantDays.sellerId, sellerId),
+        gte(downloadGrantDays.day, range.from),
+        lte(downloadGrantDays.day, range.to),
+        ne(downloadGrantDays.network, ''),
+      ),
+    )
+    .groupBy(customers.id, customers.email, downloadGrantDays.day)
+    .having(gte(networkCount, minNetworks))
+    .orderBy(desc(downloadGrantDays.day), desc(networkCount), asc(customers.email));
+}
+
+/** The seller's active packages (the Dashboard's first card). */
+export async function countActivePackages(db: Database, sellerId: string): Promise<number> {
+  const [row] = await db
+    .select({ value: count() })
+    .from(packages)
+    .where(and(eq(packages.ownerId, sellerId), eq(packages.isActive, true)));
+  return Number(row?.value ?? 0);
+}
+
+/** Holders with at least one grant that is active and not expired (the Dashboard's Total Users). */
+export async function countLiveHolders(db: Database, sellerId: string, now: Date): Promise<number> {
+  const [row] = await db
+    .select({ value: countDistinct(customers.id) })
+    .from(customers)
+    .innerJoin(grants, eq(grants.customerId, customers.id))
+    .where(
+      and(
+        eq(customers.sellerId, sellerId),
+        eq(grants.status, 'active'),
+        or(isNull(grants.expiresAt), gt(grants.expiresAt, now)),
+      ),
+    );
+  return Number(row?.value ?? 0);
+}
