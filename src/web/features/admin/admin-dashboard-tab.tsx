@@ -1,13 +1,17 @@
+import { formatCents, NO_TRANSACTIONS_TEXT } from '@contract/sales';
 import { DollarSign, Loader2, Package, Receipt, ShoppingCart, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Badge } from '../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { errorMessage } from '../../lib/api-error';
 import { formatDate } from '../../lib/format-date';
-import { formatRevenue, recentUsers, useAdminStats } from './admin-dashboard';
+import { formatRevenue, recentUsers, revenueNote, useAdminStats } from './admin-dashboard';
 import { useAdminUsers } from './admin-users';
 
-/** The Dashboard tab (spec admin §2): four figures, the five most recent users, recent transactions. */
+/**
+ * The Dashboard tab (spec admin §2): four figures, the five most recent users, recent transactions (the latest sales
+ * and platform invoices, issue 11).
+ */
 export function DashboardTab() {
   const stats = useAdminStats();
   const users = useAdminUsers();
@@ -24,8 +28,16 @@ export function DashboardTab() {
           title="Platform Revenue"
           icon={<DollarSign />}
           value={figure(formatRevenue(stats.data?.platformRevenue))}
+          note={stats.data && revenueNote(stats.data)}
+          testId="platform-revenue"
         />
-        <StatCard title="Total Sales" icon={<ShoppingCart />} value={figure(stats.data?.totalSales ?? 0)} />
+        <StatCard
+          title="Total Sales"
+          icon={<ShoppingCart />}
+          value={figure(stats.data?.totalSales ?? 0)}
+          note={stats.data?.grossSalesCents ? `${formatRevenue(stats.data.grossSalesCents / 100)} gross` : undefined}
+          testId="total-sales"
+        />
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
         <Card>
@@ -65,9 +77,39 @@ export function DashboardTab() {
             <CardDescription>The latest payments on the platform.</CardDescription>
           </CardHeader>
           <CardContent>
-            <p className="flex items-center gap-2 text-sm text-muted-foreground">
-              <Receipt className="size-4" /> No transactions yet
-            </p>
+            {stats.isLoading ? (
+              <p className="flex items-center gap-2 text-sm text-muted-foreground">
+                <Loader2 className="size-4 animate-spin" /> Loading transactions...
+              </p>
+            ) : stats.isError ? (
+              <p className="text-sm text-destructive">-</p>
+            ) : (stats.data?.recentTransactions ?? []).length === 0 ? (
+              <p className="flex items-center gap-2 text-sm text-muted-foreground">
+                <Receipt className="size-4" /> {NO_TRANSACTIONS_TEXT}
+              </p>
+            ) : (
+              <ul className="divide-y" data-testid="recent-transactions">
+                {(stats.data?.recentTransactions ?? []).map((transaction) => (
+                  <li key={transaction.id} className="flex items-center justify-between gap-3 py-2">
+                    <div className="min-w-0">
+                      <p className="truncate text-sm font-medium">{transaction.description}</p>
+                      <p className="text-xs text-muted-foreground">
+                        {transaction.kind === 'sale' ? 'Sale' : 'Platform invoice'} ·{' '}
+                        {formatDate(transaction.createdAt)}
+                        {transaction.kind === 'sale' &&
+                          ` · fee ${formatCents(transaction.feeCents, transaction.currency)}`}
+                      </p>
+                    </div>
+                    <div className="flex shrink-0 items-center gap-2">
+                      {transaction.test && <Badge variant="outline">Test</Badge>}
+                      <span className="text-sm font-medium tabular-nums">
+                        {formatCents(transaction.amountCents, transaction.currency)}
+                      </span>
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            )}
           </CardContent>
         </Card>
       </div>
@@ -75,7 +117,19 @@ export function DashboardTab() {
   );
 }
 
-function StatCard({ title, icon, value }: { title: string; icon: ReactNode; value: ReactNode }) {
+function StatCard({
+  title,
+  icon,
+  value,
+  note,
+  testId,
+}: {
+  title: string;
+  icon: ReactNode;
+  value: ReactNode;
+  note?: ReactNode;
+  testId?: string;
+}) {
   return (
     <Card>
       <CardHeader className="flex flex-row items-center justify-between space-y-0 pb-2">
@@ -83,7 +137,10 @@ function StatCard({ title, icon, value }: { title: string; icon: ReactNode; valu
         <span className="text-muted-foreground [&_svg]:size-4">{icon}</span>
       </CardHeader>
       <CardContent>
-        <p className="text-2xl font-bold tabular-nums">{value}</p>
+        <p className="text-2xl font-bold tabular-nums" data-testid={testId}>
+          {value}
+        </p>
+        {note && <p className="mt-1 text-xs text-muted-foreground">{note}</p>}
       </CardContent>
     </Card>
   );

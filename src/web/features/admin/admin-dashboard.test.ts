@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatRevenue, recentUsers } from './admin-dashboard';
+import { formatRevenue, recentUsers, revenueNote } from './admin-dashboard';
 
 describe('admin dashboard figures', () => {
   it('shows platform revenue in dollars with two decimals', () => {
@@ -17,5 +17,16 @@ describe('admin dashboard figures', () => {
     }));
     expect(recentUsers(users as never).map((user) => user.id)).toEqual(['0', '1', '2', '3', '4']);
     expect(recentUsers(undefined)).toEqual([]);
+  });
+
+  it('says what platform revenue is made of, and that test sales are not revenue', () => {
+    const base = { totalUsers: 1, activePackages: 1, platformRevenue: 0, totalSales: 1 };
+    expect(revenueNote({ ...base, billingOff: true, revenueNote: 'Billing is off', testFeesCents: 100 })).toBe(
+      'Billing is off. Test sales: $1.00 in fees, not collected.',
+    );
+    expect(revenueNote({ ...base, billingOff: false, feesCents: 150, invoicesCents: 4900 })).toBe(
+      'Sale fees $1.50 · plan invoices $49.00',
+    );
+    expect(revenueNote(base)).toBeUndefined();
   });
 });
