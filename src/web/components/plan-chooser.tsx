@@ -18,6 +18,7 @@ import {
 } from 'lucide-react';
 import { Link } from 'wouter';
 import { cn } from '../lib/cn';
+import { hasNothingLoaded } from '../lib/query-state';
 import { trialButtonLabel } from '../lib/subscriptions/call-to-action';
 import {
   limitText,
@@ -72,7 +73,8 @@ export type PlanChooserProps = {
 
 /** Plan cards from GET /api/pricing-tiers, sorted by sortOrder, four columns on large screens. */
 export function PlanChooser({ mode, onSelect, pendingTierId, selectedTierId, className }: PlanChooserProps) {
-  const { data, isLoading, isError } = usePricingTiers();
+  const pricingTiers = usePricingTiers();
+  const { data, isLoading } = pricingTiers;
 
   if (isLoading) {
     return (
@@ -85,7 +87,7 @@ export function PlanChooser({ mode, onSelect, pendingTierId, selectedTierId, cla
   }
 
   const tiers = sortTiers(data?.tiers);
-  if (isError || tiers.length === 0) {
+  if (hasNothingLoaded(pricingTiers) || tiers.length === 0) {
     return (
       <Card className={cn('mx-auto max-w-md text-center', className)}>
         <CardHeader>

@@ -14,6 +14,7 @@ import {
   CACHE_TASK_END_REFETCH_DELAY_MS,
 } from '../../lib/constants';
 import { formatDateTime } from '../../lib/format-date';
+import { hasNothingLoaded } from '../../lib/query-state';
 import { isTaskRunning, useTaskProgress } from '../../lib/task-progress';
 import {
   type CachedPackage,
@@ -82,7 +83,7 @@ export function CacheTab() {
           <CardDescription>Cached copies of packages kept in object storage.</CardDescription>
         </CardHeader>
         <CardContent>
-          {stats.isError ? (
+          {hasNothingLoaded(stats) ? (
             <p className="text-sm text-destructive">{errorMessage(stats.error, 'Failed to load cache statistics')}</p>
           ) : (
             <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="cache-stats">
@@ -138,7 +139,7 @@ export function CacheTab() {
             <p className="flex items-center gap-2 text-sm text-muted-foreground">
               <Loader2 className="size-4 animate-spin" /> Loading packages...
             </p>
-          ) : packages.isError ? (
+          ) : hasNothingLoaded(packages) ? (
             <p className="text-sm text-destructive">{errorMessage(packages.error, 'Failed to load packages')}</p>
           ) : (packages.data ?? []).length === 0 ? (
             <div className="py-6 text-center">

@@ -12,6 +12,7 @@ import { IMPERSONATION_LIST_MAX_HEIGHT } from '../../lib/constants';
 import { useCurrentUser } from '../../lib/current-user';
 import { formatDate } from '../../lib/format-date';
 import { initialsOf } from '../../lib/initials';
+import { hasNothingLoaded } from '../../lib/query-state';
 import { CacheTab } from './admin-cache-tab';
 import { DashboardTab } from './admin-dashboard-tab';
 import { PlatformTab } from './admin-platform-tab';
@@ -90,7 +91,7 @@ function UsersTab() {
             <p className="flex items-center gap-2 text-sm text-muted-foreground">
               <Loader2 className="size-4 animate-spin" /> Loading users...
             </p>
-          ) : users.isError ? (
+          ) : hasNothingLoaded(users) ? (
             <p className="text-sm text-destructive">{errorMessage(users.error, 'Failed to load users')}</p>
           ) : (
             <div className="max-h-[32rem] divide-y overflow-y-auto rounded-md border" data-testid="all-users">

@@ -36,6 +36,7 @@ import { NativeSelect } from '../../components/ui/native-select';
 import { toast } from '../../components/ui/use-toast';
 import { errorMessage } from '../../lib/api-error';
 import { TRIAL_DAYS_PLACEHOLDER } from '../../lib/constants';
+import { hasNothingLoaded } from '../../lib/query-state';
 import { limitText } from '../../lib/subscriptions/pricing-tiers';
 import {
   tierConfigurationQuery,
@@ -81,7 +82,7 @@ function TierConfigurationLoader({ onClose }: { onClose: () => void }) {
     refetchOnMount: 'always',
     refetchOnWindowFocus: false,
   });
-  if (configuration.isError)
+  if (hasNothingLoaded(configuration))
     return (
       <p className="text-sm text-destructive">
         {errorMessage(configuration.error, 'Failed to load tier configuration')}

@@ -10,6 +10,7 @@ import { errorMessage } from '../../lib/api-error';
 import { brandCssVariables, showsBrandName } from '../../lib/brand-theme';
 import { cn } from '../../lib/cn';
 import { usePublicConfig } from '../../lib/public-config';
+import { hasNothingLoaded } from '../../lib/query-state';
 import {
   type BrandFormValues,
   brandColorInputs,
@@ -50,7 +51,7 @@ export function BrandSettingsCard() {
         <CardContent className="flex items-center gap-2 text-sm text-muted-foreground">
           <Loader2 className="size-4 animate-spin" /> Loading brand settings...
         </CardContent>
-      ) : settings.isError || !settings.data ? (
+      ) : hasNothingLoaded(settings) || !settings.data ? (
         <CardContent className="flex items-center gap-2 text-sm text-destructive" role="alert">
           <AlertTriangle className="size-4" /> {errorMessage(settings.error, 'Unable to load brand settings')}
         </CardContent>

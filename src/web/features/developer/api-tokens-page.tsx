@@ -8,6 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { errorMessage } from '../../lib/api-error';
 import { API_ENDPOINTS } from '../../lib/api-v1-samples';
 import { usePublicConfig } from '../../lib/public-config';
+import { hasNothingLoaded } from '../../lib/query-state';
 import { useApiTokens, useDeleteApiToken } from './api-token-hooks';
 import {
   type ApiToken,
@@ -70,7 +71,7 @@ export function ApiTokensPage() {
           <p className="flex items-center gap-2 py-10 text-muted-foreground">
             <Loader2 className="size-5 animate-spin" /> Loading API tokens...
           </p>
-        ) : tokens.isError ? (
+        ) : hasNothingLoaded(tokens) ? (
           <Card>
             <CardContent className="p-6 text-sm text-destructive">
               {errorMessage(tokens.error, 'Failed to load API tokens')}

@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { errorMessage } from '../../lib/api-error';
+import { hasNothingLoaded } from '../../lib/query-state';
 import { type Customer, type CustomerGrant, useCustomers, useRegenerateToken } from './license-hooks';
 import {
   downloadsText,
@@ -53,7 +54,7 @@ export function AccessManagementTab() {
         <p className="flex items-center justify-center gap-2 py-16 text-muted-foreground">
           <Loader2 className="size-5 animate-spin" /> Loading license holders...
         </p>
-      ) : customers.isError ? (
+      ) : hasNothingLoaded(customers) ? (
         <Card>
           <CardContent className="p-6 text-sm text-destructive">
             {errorMessage(customers.error, 'Failed to load license holders')}

@@ -12,6 +12,7 @@ import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Textarea } from '../../components/ui/textarea';
 import { errorMessage } from '../../lib/api-error';
+import { hasNothingLoaded } from '../../lib/query-state';
 import {
   type IssuedLicense,
   type License,
@@ -92,7 +93,7 @@ function Licenses({ pkg }: { pkg: LicensedPackage }) {
           <p className="flex items-center gap-2 text-sm text-muted-foreground">
             <Loader2 className="size-4 animate-spin" /> Loading licenses...
           </p>
-        ) : licenses.isError ? (
+        ) : hasNothingLoaded(licenses) ? (
           <p className="text-sm text-destructive">{errorMessage(licenses.error, 'Failed to load licenses')}</p>
         ) : list.length === 0 ? (
           <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">

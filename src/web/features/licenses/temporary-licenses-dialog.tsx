@@ -11,6 +11,7 @@ import { Textarea } from '../../components/ui/textarea';
 import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
 import { TEMPORARY_LICENSE_DEFAULT_DAYS, TEMPORARY_LICENSE_DURATIONS_DAYS } from '../../lib/constants';
+import { hasNothingLoaded } from '../../lib/query-state';
 import {
   type LicensedPackage,
   type TemporaryLicense,
@@ -65,7 +66,7 @@ function TemporaryLicenses({ pkg }: { pkg: LicensedPackage }) {
           <p className="flex items-center gap-2 text-sm text-muted-foreground">
             <Loader2 className="size-4 animate-spin" /> Loading licenses...
           </p>
-        ) : licenses.isError ? (
+        ) : hasNothingLoaded(licenses) ? (
           <p className="text-sm text-destructive">{errorMessage(licenses.error, 'Failed to load licenses')}</p>
         ) : list.length === 0 ? (
           <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">

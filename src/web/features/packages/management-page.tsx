@@ -10,6 +10,7 @@ import { Tabs } from '../../components/ui/tabs';
 import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
 import { isAdmin, useCurrentUser } from '../../lib/current-user';
+import { hasNothingLoaded } from '../../lib/query-state';
 import { useRepositoryUrl } from '../../lib/repository-url';
 import { useSubscriptionStatus } from '../../lib/subscriptions/subscription-status';
 import { useTaskProgress } from '../../lib/task-progress';
@@ -197,7 +198,7 @@ function Overview({
         <p className="flex items-center justify-center gap-2 py-16 text-muted-foreground">
           <Loader2 className="size-5 animate-spin" /> Loading packages...
         </p>
-      ) : packages.isError ? (
+      ) : hasNothingLoaded(packages) ? (
         <EmptyState
           title="Unable to load packages"
           text={errorMessage(packages.error, 'Please try again in a moment.')}

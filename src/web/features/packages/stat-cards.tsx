@@ -2,15 +2,17 @@ import { CalendarDays, Download, Package, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Card, CardContent } from '../../components/ui/card';
 import { useDashboardAnalytics } from '../../lib/analytics';
+import { hasNothingLoaded } from '../../lib/query-state';
 
 const numberFormat = new Intl.NumberFormat('en-US');
 
 /** Management's four figures (spec seller-app §2, §3 Dashboard analytics). */
 export function StatCards() {
-  const { data, isLoading, isError } = useDashboardAnalytics();
+  const analytics = useDashboardAnalytics();
+  const { data, isLoading } = analytics;
   const value = (figure: number | undefined) => {
     if (isLoading) return '…';
-    if (isError || figure === undefined) return '—';
+    if (hasNothingLoaded(analytics) || figure === undefined) return '—';
     return numberFormat.format(figure);
   };
   return (
