@@ -36,6 +36,7 @@ import { lastingLicenseRoutes } from './features/licenses/lasting-licenses.route
 import { licenseRoutes } from './features/licenses/licenses.routes.js';
 import { packageRoutes } from './features/packages/packages.routes.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
+import { portalRoutes } from './features/portal/portal.routes.js';
 import { subscriptionRoutes } from './features/subscriptions/subscriptions.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
 import { tierRoutes } from './features/tiers/tiers.routes.js';
@@ -197,6 +198,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await apiV1Plugin(api, ctx);
     await analyticsRoutes(api, ctx);
     await brandingRoutes(api, ctx);
+    await portalRoutes(api, ctx);
     if (config.enableDebugRoutes) await debugRoutes(api, ctx);
   });
 

@@ -9,34 +9,7 @@ import type { SellerSelector } from '../../http/hosts.js';
 // that name is their repository. The target must be the seller's own host: a CNAME to the bare COMPOSER_DOMAIN
 // names nobody, so it would let any seller who typed the name first take it.
 
-// Every request to an unknown host would otherwise cost a query; misses are remembered too, so that random Host
-// headers cannot turn into a stream of queries. Short enough that another process sees a change within seconds.
-const CACHE_TTL_MS = 30_000;
-const CACHE_MAX_ENTRIES = 10_000;
-
-type CacheEntry = { seller: SellerSelector | undefined; expiresAt: number };
-
-/**
- * Remembered answers of findSellerByCustomDomain, one per app (made in buildApp and handed out on the context):
- * several apps (tests) may share this process, each with a database of its own.
- */
-export class CustomDomainCache {
-  private readonly entries = new Map<string, CacheEntry>();
-
-  get(hostname: string, now: number): CacheEntry | undefined {
-    const entry = this.entries.get(hostname);
-    return entry && entry.expiresAt > now ? entry : undefined;
-  }
-
-  set(hostname: string, seller: SellerSelector | undefined, now: number): void {
-    if (this.entries.size >= CACHE_MAX_ENTRIES) this.entries.clear();
-    this.entries.set(hostname, { seller, expiresAt: now + CACHE_TTL_MS });
-  }
-
-  delete(hostname: string): void {
-    this.entries.delete(hostname);
-  }
-}
+export { CustomDomainCache } from './custom-domain-cache.js';
 
 /** The license holders' portal on a seller's own domain: `portal.{zone}`, as the DNS help names it. */
 export const PORTAL_SUBDOMAIN = 'portal';
@@ -103,7 +76,10 @@ async function findByPortalHost(ctx: CustomDomainContext, hostname: string): Pro
 }
 
 /** Drops cached answers for these names (and their portal hosts) in this process, after a save or a verification. */
-export function forgetCustomDomains(ctx: Pick<AppContext, 'customDomains'>, ...hostnames: (string | null | undefined)[]): void {
+export function forgetCustomDomains(
+  ctx: Pick<AppContext, 'customDomains'>,
+  ...hostnames: (string | null | undefined)[]
+): void {
   for (const hostname of hostnames) {
     if (!hostname) continue;
     const name = hostname.toLowerCase();
