@@ -35,7 +35,12 @@ module.exports = {
       from: { path: '^src/server/features/([^/]+)/', pathNot: TESTS },
       to: {
         path: '^src/server/features/',
-        pathNot: ['^src/server/features/$1/', '^src/server/features/[^/]+/[^/]+\\.service\\.ts$'],
+        // Pure rule modules (`*-rules.ts`: no I/O, no state) may be shared too, so that two domains never copy a rule.
+        pathNot: [
+          '^src/server/features/$1/',
+          '^src/server/features/[^/]+/[^/]+\\.service\\.ts$',
+          '^src/server/features/[^/]+/[^/]+-rules\\.ts$',
+        ],
       },
     },
     {
