@@ -1,0 +1,169 @@
+import { and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import {
+  customers,
+  grants,
+  packages,
+  packageVersions,
+  portalSessions,
+  portalSignInLinks,
+  users,
+} from '../../db/schema/index.js';
+
+// The portal's queries. Every one is scoped to the seller of the request's host: a sign-in link or a session of
+// another seller's holder finds nothing here, whatever its token.
+
+type Db = Pick<AppContext, 'db'>;
+
+export type HostSeller = { id: string; slug: string; displayName: string | null; githubUsername: string | null };
+
+export async function findSellerBySlug(ctx: Db, slug: string): Promise<HostSeller | undefined> {
+  const [seller] = await ctx.db
+    .select({ id: users.id, slug: users.slug, displayName: users.displayName, githubUsername: users.githubUsername })
+    .from(users)
+    .where(eq(users.slug, slug))
+    .limit(1);
+  return seller;
+}
+
+export async function insertSignInLink(
+  ctx: Db,
+  link: { tokenHash: string; customerId: string; createdAt: Date; expiresAt: Date },
+): Promise<void> {
+  await ctx.db.insert(portalSignInLinks).values(link);
+}
+
+export async function countLinksSince(ctx: Db, customerId: string, since: Date): Promise<number> {
+  const [row] = await ctx.db
+    .select({ sent: count() })
+    .from(portalSignInLinks)
+    .where(and(eq(portalSignInLinks.customerId, customerId), gt(portalSignInLinks.createdAt, since)));
+  return row?.sent ?? 0;
+}
+
+/** Spends a link of this seller's holder once (one conditional UPDATE); the customer it signs in, or undefined. */
+export async function consumeSignInLink(
+  ctx: Db,
+  tokenHash: string,
+  sellerId: string,
+  now: Date,
+): Promise<string | undefined> {
+  const [link] = await ctx.db
+    .update(portalSignInLinks)
+    .set({ usedAt: now })
+    .where(
+      and(
+        eq(portalSignInLinks.tokenHash, tokenHash),
+        isNull(portalSignInLinks.usedAt),
+        gt(portalSignInLinks.expiresAt, now),
+        inArray(
+          portalSignInLinks.customerId,
+          ctx.db.select({ id: customers.id }).from(customers).where(eq(customers.sellerId, sellerId)),
+        ),
+      ),
+    )
+    .returning({ customerId: portalSignInLinks.customerId });
+  return link?.customerId;
+}
+
+/** Why a link could not be spent: used or expired only when it is this seller's; otherwise it is not valid here. */
+export async function findLinkOfSeller(
+  ctx: Db,
+  tokenHash: string,
+  sellerId: string,
+): Promise<{ usedAt: Date | null; expiresAt: Date } | undefined> {
+  const [link] = await ctx.db
+    .select({ usedAt: portalSignInLinks.usedAt, expiresAt: portalSignInLinks.expiresAt })
+    .from(portalSignInLinks)
+    .innerJoin(customers, eq(customers.id, portalSignInLinks.customerId))
+    .where(and(eq(portalSignInLinks.tokenHash, tokenHash), eq(customers.sellerId, sellerId)))
+    .limit(1);
+  return link;
+}
+
+export async function insertSession(
+  ctx: Db,
+  session: { idHash: string; customerId: string; createdAt: Date; expiresAt: Date },
+): Promise<void> {
+  await ctx.db.insert(portalSessions).values({ ...session, lastSeenAt: session.createdAt });
+}
+
+export type SessionRow = {
+  idHash: string;
+  lastSeenAt: Date;
+  customerId: string;
+  sellerId: string;
+  email: string;
+  tokenIssuedAt: Date;
+};
+
+/** A live session of a holder of the seller whose host the request came to (one query). */
+export async function findSessionOnHost(
+  ctx: Db,
+  idHash: string,
+  sellerSlug: string,
+  now: Date,
+): Promise<SessionRow | undefined> {
+  const [row] = await ctx.db
+    .select({
+      idHash: portalSessions.idHash,
+      lastSeenAt: portalSessions.lastSeenAt,
+      customerId: customers.id,
+      sellerId: customers.sellerId,
+      email: customers.email,
+      tokenIssuedAt: customers.tokenIssuedAt,
+    })
+    .from(portalSessions)
+    .innerJoin(customers, eq(customers.id, portalSessions.customerId))
+    .innerJoin(users, eq(users.id, customers.sellerId))
+    .where(and(eq(portalSessions.idHash, idHash), eq(users.slug, sellerSlug), gt(portalSessions.expiresAt, now)))
+    .limit(1);
+  return row;
+}
+
+export async function touchSession(ctx: Db, idHash: string, now: Date): Promise<void> {
+  await ctx.db.update(portalSessions).set({ lastSeenAt: now }).where(eq(portalSessions.idHash, idHash));
+}
+
+export async function deleteSession(ctx: Db, idHash: string): Promise<void> {
+  await ctx.db.delete(portalSessions).where(eq(portalSessions.idHash, idHash));
+}
+
+export type HeldGrantRow = {
+  grant: typeof grants.$inferSelect;
+  packageName: string;
+  description: string | null;
+  isPackageActive: boolean;
+};
+
+/** Every grant of this holder, with its package, by package name. */
+export async function listHeldGrants(ctx: Db, customerId: string): Promise<HeldGrantRow[]> {
+  return ctx.db
+    .select({
+      grant: grants,
+      packageName: packages.name,
+      description: packages.description,
+      isPackageActive: packages.isActive,
+    })
+    .from(grants)
+    .innerJoin(packages, eq(packages.id, grants.packageId))
+    .where(eq(grants.customerId, customerId))
+    .orderBy(asc(packages.name), asc(grants.createdAt));
+}
+
+export type TagRow = { packageId: string; version: string; normalizedVersion: string; releasedAt: Date };
+
+/** The tagged versions of these packages (branches are not versions a license lists). */
+export async function listTags(ctx: Db, packageIds: string[]): Promise<TagRow[]> {
+  if (packageIds.length === 0) return [];
+  return ctx.db
+    .select({
+      packageId: packageVersions.packageId,
+      version: packageVersions.version,
+      normalizedVersion: packageVersions.normalizedVersion,
+      releasedAt: packageVersions.releasedAt,
+    })
+    .from(packageVersions)
+    .where(and(inArray(packageVersions.packageId, packageIds), eq(packageVersions.kind, 'tag')))
+    .orderBy(sql`${packageVersions.releasedAt} desc`);
+}

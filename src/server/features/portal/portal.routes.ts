@@ -1,0 +1,147 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  portalMessageResponse,
+  portalMessages,
+  portalOverviewResponse,
+  portalRotateTokenResponse,
+  portalSessionResponse,
+  portalSignInInput,
+  portalVerifyInput,
+} from '../../../contract/portal.js';
+import type { AppContext } from '../../context.js';
+import { csrfTokenFor } from '../../http/csrf.js';
+import { AppError } from '../../http/errors.js';
+import { safeEqual } from '../../lib/crypto.js';
+import * as portal from './portal.service.js';
+
+// The license holder's portal API, on a seller's repository host only (GET /portal is the web app's page).
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    portalHolder?: portal.PortalHolder;
+  }
+}
+
+const RATE_WINDOW = '1 minute';
+/** Sign-in requests per address and minute; the per-holder limit is in the service. */
+const SIGN_IN_REQUESTS_PER_IP = 10;
+const LINK_CHECKS_PER_IP = 20;
+/** Token rotations per holder and hour: each one e-mails the holder. */
+const ROTATIONS_PER_HOUR = 5;
+
+/** Host-only (no Domain attribute): the browser sends it back to this seller's host alone. */
+function cookieName(ctx: AppContext): string {
+  return ctx.config.isHttps ? '__Host-packgate_portal' : 'packgate_portal';
+}
+
+export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  await app.register(async (scope) => {
+    const api = scope.withTypeProvider<ZodTypeProvider>();
+    scope.decorateRequest('portalHolder', undefined);
+
+    // Before anything is parsed: a host of no seller has no portal, and the session counts on this host only.
+    scope.addHook('onRequest', async (request) => {
+      await portal.getHostSeller(ctx, request.requestHost);
+      request.portalHolder = await portal.findHolder(ctx, request.requestHost, request.cookies[cookieName(ctx)]);
+    });
+    // A signed-in seller's session is checked by the app's CSRF hook; a holder's portal calls are checked here,
+    // against the token GET /api/csrf-token gives this browser on this host.
+    scope.addHook('onRequest', async (request, reply) => {
+      if (request.method === 'GET' || request.method === 'HEAD' || request.auth) return;
+      requirePortalCsrf(ctx, request, reply);
+    });
+
+    api.get('/api/portal/session', { schema: { response: { 200: portalSessionResponse } } }, async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return request.portalHolder ? { email: request.portalHolder.email } : null;
+    });
+
+    api.post(
+      '/api/portal/sign-in',
+      {
+        schema: { body: portalSignInInput, response: { 200: portalMessageResponse } },
+        config: { rateLimit: { max: SIGN_IN_REQUESTS_PER_IP, timeWindow: RATE_WINDOW } },
+      },
+      async (request) => {
+        const portalUrl = `${request.protocol}://${request.host}`;
+        const { message } = await portal.requestSignInLink(ctx, request.requestHost, portalUrl, request.body);
+        return { message };
+      },
+    );
+
+    api.post(
+      '/api/portal/sign-in/verify',
+      {
+        schema: { body: portalVerifyInput, response: { 200: portalSessionResponse.unwrap() } },
+        config: { rateLimit: { max: LINK_CHECKS_PER_IP, timeWindow: RATE_WINDOW } },
+      },
+      async (request, reply) => {
+        const started = await portal.verifySignInLink(ctx, request.requestHost, request.body?.token);
+        // A new session id at every sign-in; the one the browser came with (if any) ends.
+        await portal.signOut(ctx, request.portalHolder);
+        reply.setCookie(cookieName(ctx), started.cookieValue, {
+          path: '/',
+          httpOnly: true,
+          sameSite: 'lax',
+          secure: ctx.config.isHttps,
+          maxAge: Math.floor(portal.SESSION_ABSOLUTE_MS / 1000),
+        });
+        return { email: started.email };
+      },
+    );
+
+    api.post(
+      '/api/portal/sign-out',
+      { schema: { response: { 200: portalMessageResponse } } },
+      async (request, reply) => {
+        await portal.signOut(ctx, request.portalHolder);
+        reply.clearCookie(cookieName(ctx), { path: '/' });
+        return { message: portalMessages.signedOut };
+      },
+    );
+
+    api.get(
+      '/api/portal/licenses',
+      { schema: { response: { 200: portalOverviewResponse } }, onRequest: signedIn },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return portal.getOverview(ctx, request.requestHost, portal.requireHolder(request.portalHolder));
+      },
+    );
+
+    api.post(
+      '/api/portal/token',
+      {
+        schema: { response: { 200: portalRotateTokenResponse } },
+        onRequest: signedIn,
+        config: {
+          rateLimit: {
+            max: ROTATIONS_PER_HOUR,
+            timeWindow: '1 hour',
+            keyGenerator: (request: FastifyRequest) =>
+              `portal-holder:${request.portalHolder?.customerId ?? request.ip}`,
+          },
+        },
+      },
+      async (request, reply) => {
+        reply.header('cache-control', 'no-store');
+        return portal.rotateToken(ctx, portal.requireHolder(request.portalHolder));
+      },
+    );
+  });
+}
+
+async function signedIn(request: FastifyRequest): Promise<void> {
+  portal.requireHolder(request.portalHolder);
+}
+
+function requirePortalCsrf(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): void {
+  const sent = request.headers['x-csrf-token'];
+  if (typeof sent !== 'string' || sent === '') {
+    throw new AppError('CSRF_INVALID', 'CSRF token missing: send the token from GET /api/csrf-token in X-CSRF-Token.');
+  }
+  if (!safeEqual(sent, csrfTokenFor(ctx, request, reply))) {
+    throw new AppError('CSRF_INVALID', 'CSRF token invalid: fetch a new token from GET /api/csrf-token.');
+  }
+}
