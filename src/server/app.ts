@@ -12,7 +12,7 @@ import { isClientRoute } from '../contract/client-routes.js';
 import { createCodeHost } from './adapters/codehost/create-code-host.js';
 import { createCnameResolver } from './adapters/dns/cname-resolver.js';
 import { createMirrorSyncer } from './adapters/git/git-mirror.js';
-import { createMailer } from './adapters/mail/mailer.js';
+import { createMailTransport } from './adapters/mail/mailer.js';
 import { createPayments, resolveSandboxMode } from './adapters/payments/create-payments.js';
 import { createRealtime } from './adapters/realtime/socket-io.js';
 import { createStorage } from './adapters/storage/create-storage.js';
@@ -20,6 +20,7 @@ import { type Config, fastifyTrustProxy } from './config.js';
 import type { AppContext } from './context.js';
 import { type DatabaseTarget, openDatabase } from './db/client.js';
 import { adminRoutes } from './features/admin/admin.routes.js';
+import { defineCacheJobs } from './features/admin/cache.service.js';
 import { analyticsRoutes } from './features/analytics/analytics.routes.js';
 import { apiV1Plugin } from './features/api-v1/api-v1.plugin.js';
 import { authRoutes } from './features/auth/auth.routes.js';
@@ -28,15 +29,14 @@ import { findStoredSandboxMode } from './features/billing/platform-settings.serv
 import { brandingRoutes } from './features/branding/branding.routes.js';
 import { CustomDomainCache, findSellerByCustomDomain } from './features/branding/custom-domains.js';
 import { createSvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
-import { createComposerAccess } from './features/composer/access-feed.js';
 import { composerRoutes } from './features/composer/composer.routes.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
 import { developerRoutes } from './features/developer/developer.routes.js';
 import { lastingLicenseRoutes } from './features/licenses/lasting-licenses.routes.js';
 import { licenseRoutes } from './features/licenses/licenses.routes.js';
+import { definePackageJobs } from './features/packages/package-sync.js';
 import { packageRoutes } from './features/packages/packages.routes.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
-import { portalRoutes } from './features/portal/portal.routes.js';
 import { subscriptionRoutes } from './features/subscriptions/subscriptions.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
 import { tierRoutes } from './features/tiers/tiers.routes.js';
@@ -50,7 +50,10 @@ import { registerInputCharacterCheck } from './http/input-characters.js';
 import { type PressureCheck, registerOverloadShedding } from './http/overload.js';
 import { registerSessions } from './http/session.js';
 import { loadSocketSession } from './http/socket-session.js';
+import { createJobRunner, type JobTimings } from './jobs/job-runner.js';
+import { createDurableMailer } from './jobs/mail-delivery.js';
 import { type Clock, systemClock } from './lib/clock.js';
+import { SingleFlight } from './lib/single-flight.js';
 
 export type BuildAppOptions = {
   config: Config;
@@ -62,6 +65,8 @@ export type BuildAppOptions = {
   pressureCheck?: PressureCheck;
   /** Where the default logger writes (tests capture its lines); stdout when absent. */
   logStream?: { write(line: string): void };
+  /** Lease, backoff and poll durations of the job runner (tests use small ones). */
+  jobTimings?: Partial<JobTimings>;
 };
 
 export type BuiltApp = { app: FastifyInstance; ctx: AppContext; close(): Promise<void> };
@@ -101,20 +106,31 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const databaseTarget: DatabaseTarget =
+  const database = await openDatabase(
     options.database ??
-    (config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl }
-      : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') });
-  // The Composer warm path learns of every access change through the database (features/composer/access-cache.ts).
-  const composerAccess = createComposerAccess(config.composerCacheMaxBytes, app.log);
-  const database = await openDatabase(databaseTarget, composerAccess.notifications);
-  composerAccess.start(databaseTarget);
+      (config.databaseUrl
+        ? { kind: 'postgres', url: config.databaseUrl }
+        : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') }),
+  );
+  const clock = options.clock ?? systemClock;
+  const jobs = createJobRunner({
+    db: database.db,
+    clock,
+    log: app.log,
+    timings: { shutdownWaitMs: Math.round(config.shutdownTimeoutMs * 0.75), ...options.jobTimings },
+    // PGlite holds a lock on its folder: jobs it finds running were left by a stopped process, resumed at once.
+    isExclusiveDatabase: database.kind === 'pglite',
+  });
   const ctx: AppContext = {
     config,
     db: database.db,
-    clock: options.clock ?? systemClock,
-    mailer: createMailer(config, app.log),
+    clock,
+    mailer: createDurableMailer({
+      jobs,
+      transport: createMailTransport(config, app.log),
+      secretKey: config.secretKey,
+      log: app.log,
+    }),
     realtime: createRealtime(config, app.log, (cookieHeader) => loadSocketSession(ctx, cookieHeader)),
     storage: createStorage(config.storage),
     codeHost: createCodeHost(config),
@@ -125,8 +141,9 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     payments: { kind: 'off', sandboxMode: true },
     appHostname: new AppHostname(),
     customDomains: new CustomDomainCache(),
-    composerAccess: composerAccess.cache,
     log: app.log,
+    jobs,
+    distBuilds: new SingleFlight(),
   };
   // The payment mode is read once, at start-up: the admin's Settings card says a restart applies a change.
   ctx.payments = createPayments(
@@ -135,6 +152,9 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     app.log,
   );
   await seedDefaultTiers(ctx);
+  // Every kind of durable job this process runs; the runner starts once the routes are ready.
+  definePackageJobs(ctx);
+  defineCacheJobs(ctx);
 
   await app.register(cookie);
   await app.register(helmet, {
@@ -198,7 +218,6 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await apiV1Plugin(api, ctx);
     await analyticsRoutes(api, ctx);
     await brandingRoutes(api, ctx);
-    await portalRoutes(api, ctx);
     if (config.enableDebugRoutes) await debugRoutes(api, ctx);
   });
 
@@ -206,6 +225,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
 
   await app.ready();
   await ctx.realtime.attach(app.server);
+  await jobs.start();
 
   let closed = false;
   return {
@@ -214,11 +234,12 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     async close() {
       if (closed) return;
       closed = true;
+      // Running jobs finish (or go back to the queue for another process) while the database is still open.
+      await jobs.close();
       await ctx.realtime.close();
       await app.close();
       rateLimitRedis?.disconnect();
       await ctx.svgSanitizer.close();
-      await composerAccess.close();
       await database.close();
     },
   };

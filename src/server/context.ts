@@ -8,11 +8,12 @@ import type { Realtime } from './adapters/realtime/realtime.js';
 import type { ObjectStorage } from './adapters/storage/object-storage.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
-import type { CustomDomainCache } from './features/branding/custom-domain-cache.js';
+import type { CustomDomainCache } from './features/branding/custom-domains.js';
 import type { SvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
-import type { ComposerAccessCache } from './features/composer/access-cache.js';
 import type { AppHostname } from './http/hosts.js';
+import type { JobRunner } from './jobs/job-runner.js';
 import type { Clock } from './lib/clock.js';
+import type { SingleFlight } from './lib/single-flight.js';
 
 /** What every service receives: settings, the database and the edges, all replaceable in tests. */
 export type AppContext = {
@@ -36,7 +37,9 @@ export type AppContext = {
   customDomains: CustomDomainCache;
   /** Stripe (platform billing and sellers' Connect accounts) or billing off; chosen once at start-up. */
   payments: Payments;
-  /** What the Composer repository's warm path holds, kept true by the database's change feed. */
-  composerAccess: ComposerAccessCache;
   log: FastifyBaseLogger;
+  /** Durable background work: syncs, cache tasks, mail retries (src/server/jobs). */
+  jobs: JobRunner;
+  /** De-duplicates this process's on-demand builds of the same dist zip. */
+  distBuilds: SingleFlight;
 };

@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
 import nodemailer from 'nodemailer';
 import type { Config } from '../../config.js';
+import type { Database } from '../../db/client.js';
 
 export type MailMessage = {
   to: string;
@@ -14,16 +15,30 @@ export type MailMessage = {
   replyTo?: string;
   /** Links worth logging when mail goes to the outbox folder (the embedded default has no inbox). */
   links?: string[];
+  /** What the mail is about (e.g. `grant:{id}`), so that its delivery can be shown beside it. */
+  reference?: string;
 };
 
-export type Mailer = { send(message: MailMessage): Promise<void> };
+export type MailSendOptions = {
+  /** The open transaction the mail belongs to: its delivery record is written in it. */
+  db?: Pick<Database, 'insert'>;
+};
+
+/**
+ * What callers use (ctx.mailer). The app's mailer is durable: a message the transport refuses is kept and
+ * retried in the background, so `send` resolves once the message is delivered or safely queued.
+ */
+export type Mailer = { send(message: MailMessage, options?: MailSendOptions): Promise<void> };
+
+/** One delivery attempt with the real transport (SMTP or the outbox folder); throws when it is refused. */
+export type MailTransport = { send(message: MailMessage): Promise<void> };
 
 export function outboxDir(config: Config): string {
   return path.join(config.dataDir, 'outbox');
 }
 
 /** SMTP when SMTP_URL is set; otherwise each message becomes an .eml file in DATA_DIR/outbox. */
-export function createMailer(config: Config, log: FastifyBaseLogger): Mailer {
+export function createMailTransport(config: Config, log: FastifyBaseLogger): MailTransport {
   // A seller's brand name may replace the display name; the sending address stays the platform's.
   const fromAddress = /<([^<>]+)>/.exec(config.mailFrom)?.[1] ?? config.mailFrom;
   const fromFor = (message: MailMessage) =>

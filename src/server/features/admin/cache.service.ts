@@ -5,15 +5,20 @@ import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { isUuid } from '../licenses/grants.service.js';
 import { syncPackage } from '../packages/packages.service.js';
-import { type RunningTask, startTask } from '../tasks/tasks.service.js';
+import { type RunningTask, resumeTask, startTask } from '../tasks/tasks.service.js';
 
 // The admin cache panel: the dist zips of every package (object storage under `dists/`), how much of it is
-// built, and two tasks the admin watches: `cache-refresh` (sync each package from its code host and build its
-// missing zips) and `cache-clear` (delete every zip). Clearing is safe for installs: the dist endpoint builds a
+// built, and two tasks the admin watches, each run as a durable job by whichever process claims it:
+// `cache-refresh` (sync each package from its code host and build its missing zips) and `cache-clear` (delete
+// every zip). Clearing is safe for installs: the dist endpoint builds a
 // missing zip on demand (ensureDist). Figures come from the version rows (distSize, distBuiltAt), so the panel's
 // 30-second polling costs one database query and no storage calls; a zip is counted once per commit, as stored.
 
 const DISTS_PREFIX = 'dists/';
+export const CACHE_REFRESH_JOB = 'cache-refresh';
+export const CACHE_CLEAR_JOB = 'cache-clear';
+/** A refresh or clear that throws is tried again with backoff (both are safe to repeat). */
+const CACHE_JOB_MAX_ATTEMPTS = 3;
 
 type PackageFigures = {
   id: string;
@@ -118,6 +123,34 @@ export async function listCachedPackages(ctx: AppContext): Promise<CachedPackage
 }
 
 type RefreshTarget = { id: string; name: string };
+type RefreshPayload = { adminId: string; taskId: string; targets: RefreshTarget[] };
+type ClearPayload = { taskId: string };
+
+/** Defines the cache jobs on the app's runner (the composition root calls this). */
+export function defineCacheJobs(ctx: AppContext): void {
+  ctx.jobs.define<RefreshPayload>(CACHE_REFRESH_JOB, {
+    maxAttempts: CACHE_JOB_MAX_ATTEMPTS,
+    async run(payload) {
+      const task = await resumeTask(ctx, payload.taskId);
+      if (task) await runRefresh(ctx, payload.adminId, task, payload.targets);
+      return {};
+    },
+    async onGiveUp(payload) {
+      await (await resumeTask(ctx, payload.taskId))?.fail('Failed to refresh cache');
+    },
+  });
+  ctx.jobs.define<ClearPayload>(CACHE_CLEAR_JOB, {
+    maxAttempts: CACHE_JOB_MAX_ATTEMPTS,
+    async run(payload) {
+      const task = await resumeTask(ctx, payload.taskId);
+      if (task) await runClear(ctx, task);
+      return {};
+    },
+    async onGiveUp(payload) {
+      await (await resumeTask(ctx, payload.taskId))?.fail('Failed to clear cache');
+    },
+  });
+}
 
 /**
  * Refreshes every active package, one after another, in a `cache-refresh` task owned by the admin.
@@ -138,7 +171,7 @@ export async function refreshAllPackages(
     message: `Refreshing ${targets.length} packages`,
     data: { packageCount: targets.length },
   });
-  void runRefresh(ctx, adminId, task, targets);
+  await ctx.jobs.enqueue(CACHE_REFRESH_JOB, { adminId, taskId: task.id, targets } satisfies RefreshPayload);
   return { taskId: task.id, packageCount: targets.length };
 }
 
@@ -158,7 +191,7 @@ export async function refreshPackage(ctx: AppContext, adminId: string, packageId
     message: `Refreshing ${target.name}`,
     data: { packageCount: 1, packageId: target.id, packageName: target.name },
   });
-  void runRefresh(ctx, adminId, task, [target]);
+  await ctx.jobs.enqueue(CACHE_REFRESH_JOB, { adminId, taskId: task.id, targets: [target] } satisfies RefreshPayload);
   return { taskId: task.id };
 }
 
@@ -190,8 +223,9 @@ async function runRefresh(ctx: AppContext, adminId: string, task: RunningTask, t
       });
     }
   } catch (error) {
+    // Retried by the job runner; the task fails when the attempts are spent (onGiveUp).
     ctx.log.error({ err: error, taskId: task.id }, 'cache refresh failed');
-    await task.fail('Failed to refresh cache');
+    throw error;
   }
 }
 
@@ -201,7 +235,7 @@ async function runRefresh(ctx: AppContext, adminId: string, task: RunningTask, t
  */
 export async function clearCache(ctx: AppContext, adminId: string): Promise<{ taskId: string }> {
   const task = await startTask(ctx, { userId: adminId, type: 'cache-clear', message: 'Clearing the package cache' });
-  void runClear(ctx, task);
+  await ctx.jobs.enqueue(CACHE_CLEAR_JOB, { taskId: task.id } satisfies ClearPayload);
   return { taskId: task.id };
 }
 
@@ -215,7 +249,8 @@ async function runClear(ctx: AppContext, task: RunningTask): Promise<void> {
     const deletedCount = await ctx.storage.deletePrefix(DISTS_PREFIX);
     await task.complete('All cached packages have been cleared', { deletedCount });
   } catch (error) {
+    // Retried by the job runner; the task fails when the attempts are spent (onGiveUp).
     ctx.log.error({ err: error, taskId: task.id }, 'cache clear failed');
-    await task.fail('Failed to clear cache');
+    throw error;
   }
 }

@@ -10,7 +10,8 @@ import { type PackageRow, packageMirrorDir, updatePackageMirror } from './packag
 
 // Dist zips: `git archive` of the exact commit, built once per commit and kept in object storage at
 // `dists/{packageId}/{commit}.zip` with its SHA-1 (Composer's `dist.shasum`) and size on every version row
-// of that commit. Built ahead of time by the pre-cache task, and on demand when missing (after a cache clear).
+// of that commit. Built ahead of time by the pre-cache task of the sync job, and on demand when missing (after a
+// cache clear); two processes building the same zip at once write the same bytes.
 
 export type PackageVersionRow = typeof packageVersions.$inferSelect;
 export type CachedVersion = PackageVersionRow & { distKey: string; distSha1: string; distSize: number };
@@ -34,9 +35,6 @@ function zipPrefix(packageName: string, commit: string): string {
   return `${packageName.replace('/', '-')}-${commit.slice(0, 12)}/`;
 }
 
-// Two requests for the same missing zip build it once.
-const buildsByContext = new WeakMap<AppContext, Map<string, Promise<DistInfo>>>();
-
 function isCached(version: PackageVersionRow): version is CachedVersion {
   return version.distKey !== null && version.distSha1 !== null && version.distSize !== null;
 }
@@ -54,18 +52,9 @@ export async function ensureDist(ctx: AppContext, version: PackageVersionRow): P
   return { ...version, distKey: dist.key, distSha1: dist.sha1, distSize: dist.size };
 }
 
+/** Two requests in this process for the same missing zip build it once (the app's de-duplicator). */
 function buildDistOnce(ctx: AppContext, pkg: PackageRow, commit: string): Promise<DistInfo> {
-  let builds = buildsByContext.get(ctx);
-  if (!builds) {
-    builds = new Map();
-    buildsByContext.set(ctx, builds);
-  }
-  const key = distKeyFor(pkg.id, commit);
-  const running = builds.get(key);
-  if (running) return running;
-  const build = buildDist(ctx, pkg, commit).finally(() => builds.delete(key));
-  builds.set(key, build);
-  return build;
+  return ctx.distBuilds.run(distKeyFor(pkg.id, commit), () => buildDist(ctx, pkg, commit));
 }
 
 async function buildDist(ctx: AppContext, pkg: PackageRow, commit: string): Promise<DistInfo> {

@@ -1,20 +1,27 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { listReferences, readFilesAt } from '../../adapters/git/git-repository.js';
 import type { AppContext } from '../../context.js';
-import { packages, packageVersions, tasks } from '../../db/schema/index.js';
+import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { type RunningTask, startTask } from '../tasks/tasks.service.js';
+import type { JobRow } from '../../jobs/jobs.repository.js';
+import { type RunningTask, resumeTask, startTask } from '../tasks/tasks.service.js';
 import { describeSyncFailure } from './code-host-access.js';
 import { deleteUnusedDists, type PackageVersionRow, preCachePackage } from './package-dists.js';
 import { type PackageRow, packageMirrorDir, updatePackageMirror } from './package-mirror.js';
 import { type ComputedVersion, planVersions } from './package-versions.js';
 
-// A package sync, run in this process in the background: the `github-sync` task brings the mirror up to
-// date and publishes the versions Composer would read from it, then the `package-pre-cache` task builds the
-// missing zips. One sync per package at a time: a request arriving while one runs is queued behind it, and
-// requests arriving while one is queued join that one (a burst of pushes costs at most one extra sync).
-// Across processes syncs of one package may overlap; every write is an idempotent upsert of the same
-// result, so they converge.
+// A package sync is a durable job (src/server/jobs): the `github-sync` task brings the mirror up to date and
+// publishes the versions Composer would read from it, then the `package-pre-cache` task builds the missing
+// zips. Whichever process claims the job runs it and reports to the owner's sockets (the realtime channel
+// spans processes). One sync per package at a time, across processes (the jobs' concurrency key): a request
+// arriving while one runs queues one more, and requests arriving while one is queued join that one (a burst of
+// pushes costs at most one extra sync). A restart resumes queued and interrupted syncs.
+
+export const PACKAGE_SYNC_JOB = 'package-sync';
+/** A sync that throws (not a code-host failure, which is recorded as the outcome) is tried this often. */
+const SYNC_MAX_ATTEMPTS = 3;
+/** How long `done` waits for a sync before answering it failed (a bound, not an expectation). */
+const SYNC_WAIT_BOUND_MS = 30 * 60_000;
 
 export type SyncOutcome = {
   packageId: string;
@@ -29,111 +36,89 @@ export type SyncOutcome = {
 };
 
 /** `done` settles once both tasks are over; it never rejects (failures are in the outcome, the task and the package). */
-export type SyncHandle = { taskId: string; done: Promise<SyncOutcome> };
+export type SyncHandle = { taskId: string; jobId: string; done: Promise<SyncOutcome> };
 
-type Slot = { tail: Promise<unknown>; isRunning: boolean; queued?: Promise<SyncHandle> };
+type SyncPayload = { packageId: string; userId: string; taskId: string };
 
-const slotsByContext = new WeakMap<AppContext, Map<string, Slot>>();
+function syncKey(packageId: string): string {
+  return `package:${packageId}`;
+}
 
-function slotsFor(ctx: AppContext): Map<string, Slot> {
-  let slots = slotsByContext.get(ctx);
-  if (!slots) {
-    slots = new Map();
-    slotsByContext.set(ctx, slots);
-  }
-  return slots;
+/** Defines the sync job on the app's runner (the composition root calls this). */
+export function definePackageJobs(ctx: AppContext): void {
+  ctx.jobs.define<SyncPayload>(PACKAGE_SYNC_JOB, {
+    maxAttempts: SYNC_MAX_ATTEMPTS,
+    async run(payload) {
+      const task = await resumeTask(ctx, payload.taskId);
+      if (!task) return failedOutcome(payload.packageId, 'The task of the sync is gone.');
+      return runSync(ctx, payload.packageId, task, payload.userId);
+    },
+    async onGiveUp(payload, error) {
+      ctx.log.warn({ packageId: payload.packageId, error }, 'package sync failed for good');
+      const message = 'The sync failed. Refresh the package to try again.';
+      await ctx.db
+        .update(packages)
+        .set({ syncStatus: 'failed', syncError: message })
+        .where(eq(packages.id, payload.packageId));
+      await (await resumeTask(ctx, payload.taskId))?.fail(message);
+    },
+  });
+}
+
+function failedOutcome(packageId: string, error: string): SyncOutcome {
+  return { packageId, status: 'failed', error, changed: false, versionCount: 0, skippedCount: 0 };
+}
+
+function outcomeOf(job: JobRow): SyncOutcome {
+  const payload = job.payload as SyncPayload;
+  if (job.status === 'completed' && job.result) return job.result as unknown as SyncOutcome;
+  return failedOutcome(payload.packageId, job.lastError ?? 'The sync failed.');
+}
+
+function handleFor(ctx: AppContext, job: JobRow): SyncHandle {
+  const done = ctx.jobs
+    .waitFor(job.id, SYNC_WAIT_BOUND_MS)
+    .then(outcomeOf)
+    .catch((error: unknown) =>
+      failedOutcome((job.payload as SyncPayload).packageId, error instanceof Error ? error.message : String(error)),
+    );
+  return { taskId: (job.payload as SyncPayload).taskId, jobId: job.id, done };
 }
 
 /**
- * Starts (or queues) a sync of the package from its code host; progress goes to `userId`'s sockets.
- * The caller has already checked that the user may do this (tenancy is the service's business).
+ * Queues a sync of the package from its code host (or joins the one already queued); progress goes to
+ * `userId`'s sockets. The caller has already checked that the user may do this (tenancy is the service's business).
  */
 export async function syncPackage(
   ctx: AppContext,
   packageId: string,
   options: { userId: string },
 ): Promise<SyncHandle> {
-  const slots = slotsFor(ctx);
-  let slot = slots.get(packageId);
-  if (slot?.queued) return slot.queued;
-  if (!slot) {
-    slot = { tail: Promise.resolve(), isRunning: false };
-    slots.set(packageId, slot);
-  }
-  const current = slot;
-  const queued = (async (): Promise<SyncHandle> => {
-    const [pkg] = await ctx.db
-      .select({ name: packages.name })
-      .from(packages)
-      .where(eq(packages.id, packageId))
-      .limit(1);
-    if (!pkg) throw new AppError('NOT_FOUND', 'Package not found');
-    const task = await startTask(ctx, {
-      userId: options.userId,
-      type: 'github-sync',
-      message: current.isRunning ? `Waiting for the running sync of ${pkg.name}` : `Syncing ${pkg.name}`,
-      // The screens name the sync after the code host that runs it.
-      data: { packageId, packageName: pkg.name, codeHost: ctx.codeHost.kind },
-    });
-    const done = current.tail.then(() => {
-      // From here on a new request queues behind this sync instead of joining it.
-      if (current.queued === queued) current.queued = undefined;
-      current.isRunning = true;
-      return runSync(ctx, packageId, task, options.userId);
-    });
-    const tail: Promise<unknown> = done.finally(() => {
-      current.isRunning = false;
-      if (slots.get(packageId) === current && !current.queued && current.tail === tail) slots.delete(packageId);
-    });
-    current.tail = tail;
-    return { taskId: task.id, done };
-  })();
-  current.queued = queued;
-  queued.catch(() => {
-    if (current.queued === queued) current.queued = undefined;
+  const key = syncKey(packageId);
+  const queued = await ctx.jobs.findQueued(PACKAGE_SYNC_JOB, key);
+  if (queued) return handleFor(ctx, queued);
+  const [pkg] = await ctx.db.select({ name: packages.name }).from(packages).where(eq(packages.id, packageId)).limit(1);
+  if (!pkg) throw new AppError('NOT_FOUND', 'Package not found');
+  const isRunning = await ctx.jobs.hasRunning(key);
+  const task = await startTask(ctx, {
+    userId: options.userId,
+    type: 'github-sync',
+    message: isRunning ? `Waiting for the running sync of ${pkg.name}` : `Syncing ${pkg.name}`,
+    // The screens name the sync after the code host that runs it.
+    data: { packageId, packageName: pkg.name, codeHost: ctx.codeHost.kind },
   });
-  return queued;
+  const payload: SyncPayload = { packageId, userId: options.userId, taskId: task.id };
+  const job = await ctx.jobs.enqueue(PACKAGE_SYNC_JOB, payload, { concurrencyKey: key });
+  return handleFor(ctx, job);
 }
-
-/** Waits for this app's running and queued syncs (on shutdown), at most `timeoutMs`. */
-export async function waitForPackageSyncs(ctx: AppContext, timeoutMs: number): Promise<void> {
-  const slots = slotsByContext.get(ctx);
-  if (!slots || slots.size === 0) return;
-  const everything = Promise.allSettled([...slots.values()].flatMap((slot) => [slot.tail, slot.queued]));
-  await Promise.race([everything, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
-}
-
-/** Waits for the package's running and queued syncs, e.g. before deleting its files. */
-export async function waitForPackageSync(ctx: AppContext, packageId: string, timeoutMs: number): Promise<void> {
-  const slot = slotsByContext.get(ctx)?.get(packageId);
-  if (!slot) return;
-  const handle = await slot.queued?.catch(() => undefined);
-  const settled = Promise.allSettled([slot.tail, handle?.done]);
-  await Promise.race([settled, new Promise((resolve) => setTimeout(resolve, timeoutMs).unref())]);
-}
-
-export const INTERRUPTED_SYNC_MESSAGE =
-  'The sync was interrupted by a server restart. Refresh the package to sync it again.';
 
 /**
- * At start-up: syncs are in-process, so a package left `syncing` (and its task left running) by a stopped
- * process would wait forever. They are marked failed so that the seller can refresh. Another process's sync
- * that is still running simply overwrites this when it finishes.
+ * Waits for the package's queued and running syncs (whichever process runs them), e.g. before deleting its
+ * files; gives up quietly after `timeoutMs`.
  */
-export async function recoverInterruptedSyncs(ctx: AppContext): Promise<void> {
-  const now = ctx.clock.now();
-  const recovered = await ctx.db
-    .update(packages)
-    .set({ syncStatus: 'failed', syncError: INTERRUPTED_SYNC_MESSAGE })
-    .where(eq(packages.syncStatus, 'syncing'))
-    .returning({ id: packages.id });
-  await ctx.db
-    .update(tasks)
-    .set({ status: 'failed', message: INTERRUPTED_SYNC_MESSAGE, updatedAt: now })
-    .where(
-      and(inArray(tasks.status, ['started', 'progress']), inArray(tasks.type, ['github-sync', 'package-pre-cache'])),
-    );
-  if (recovered.length > 0) ctx.log.warn({ packages: recovered.length }, 'marked interrupted package syncs as failed');
+export async function waitForPackageSync(ctx: AppContext, packageId: string, timeoutMs: number): Promise<void> {
+  const unfinished = await ctx.jobs.findUnfinished(syncKey(packageId));
+  await Promise.allSettled(unfinished.map((job) => ctx.jobs.waitFor(job.id, timeoutMs)));
 }
 
 async function findPackage(ctx: AppContext, packageId: string): Promise<PackageRow | undefined> {
@@ -142,14 +127,7 @@ async function findPackage(ctx: AppContext, packageId: string): Promise<PackageR
 }
 
 async function runSync(ctx: AppContext, packageId: string, task: RunningTask, userId: string): Promise<SyncOutcome> {
-  const failed = (error: string): SyncOutcome => ({
-    packageId,
-    status: 'failed',
-    error,
-    changed: false,
-    versionCount: 0,
-    skippedCount: 0,
-  });
+  const failed = (error: string): SyncOutcome => failedOutcome(packageId, error);
   const pkg = await findPackage(ctx, packageId).catch(() => undefined);
   if (!pkg) {
     await task.fail('The package was deleted before it could be synced.');

@@ -18,9 +18,9 @@ import { type SignedIn, signInAdmin, signInSeller } from '../../../../test/suppo
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { CreatePackageResponse, Package, PackageDetail } from '../../../contract/packages.js';
 import type { TaskProgressEvent } from '../../../contract/realtime.js';
-import { packages, tasks } from '../../db/schema/index.js';
+import { jobs, tasks } from '../../db/schema/index.js';
 import { distKeyFor } from './package-dists.js';
-import { recoverInterruptedSyncs, syncPackage } from './package-sync.js';
+import { syncPackage } from './package-sync.js';
 
 // The packages feature over HTTP with the embedded code host: git repositories in DATA_DIR/repos.
 
@@ -33,6 +33,17 @@ let sellerB: SignedIn;
 async function createPackage(signedIn: SignedIn, body: Record<string, unknown>) {
   const response = await signedIn.client.post('/api/repositories', { description: '', isActive: true, ...body });
   return { response, body: (await response.json()) as CreatePackageResponse & { message?: string } };
+}
+
+/** Polls the job's row until it reaches one of the statuses; throws at the bound. */
+async function waitForJobStatus(jobId: string, statuses: string[], timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [job] = await app.ctx.db.select({ status: jobs.status }).from(jobs).where(eq(jobs.id, jobId));
+    if (job && statuses.includes(job.status)) return;
+    if (Date.now() > deadline) throw new Error(`job ${jobId} did not reach ${statuses.join(' or ')} in time`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 async function detail(signedIn: SignedIn, id: string): Promise<PackageDetail> {
@@ -214,9 +225,17 @@ describe('creating a package', () => {
   });
 
   it('runs one sync per package at a time: a request during a sync queues one more, later ones join it', async () => {
+    // The runner claims nothing while paused, which lines the requests up without racing it.
+    app.ctx.jobs.pause();
     const first = await syncPackage(app.ctx, created.id, { userId: sellerA.user.id });
+    const joining = await syncPackage(app.ctx, created.id, { userId: sellerA.user.id });
+    expect(joining.taskId).toBe(first.taskId);
+    app.ctx.jobs.resume();
+    await waitForJobStatus(first.jobId, ['running', 'completed']);
+    app.ctx.jobs.pause();
     const second = await syncPackage(app.ctx, created.id, { userId: sellerA.user.id });
     const third = await syncPackage(app.ctx, created.id, { userId: sellerA.user.id });
+    app.ctx.jobs.resume();
     expect(second.taskId).not.toBe(first.taskId);
     expect(third.taskId).toBe(second.taskId);
     const [firstOutcome, secondOutcome] = await Promise.all([first.done, second.done]);
@@ -300,25 +319,6 @@ describe('task progress', () => {
     expect(pkg.versions.map((version) => version.version)).toEqual(['dev-main', 'v0.1.0']);
     const tasks = (await (await sellerA.client.get('/api/tasks')).json()) as TaskProgressEvent[];
     expect(tasks.find((task) => task.taskId === taskId)).toMatchObject({ status: 'failed', message: pkg.syncError });
-  });
-});
-
-describe('after a restart', () => {
-  it('marks syncs a stopped process left running as failed, so that the seller can refresh', async () => {
-    const { body } = await createPackage(sellerA, { githubRepoId: 'acme/sprocket.git', packageName: 'acme/sprocket' });
-    await waitForSync(app, body.id);
-    await app.ctx.db.update(packages).set({ syncStatus: 'syncing' }).where(eq(packages.id, body.id));
-    await app.ctx.db.update(tasks).set({ status: 'progress' }).where(eq(tasks.id, body.taskId));
-
-    await recoverInterruptedSyncs(app.ctx);
-
-    expect(await detail(sellerA, body.id)).toMatchObject({
-      syncStatus: 'failed',
-      syncError: 'The sync was interrupted by a server restart. Refresh the package to sync it again.',
-    });
-    const [task] = await app.ctx.db.select().from(tasks).where(eq(tasks.id, body.taskId));
-    expect(task!.status).toBe('failed');
-    await sellerA.client.delete(`/api/repositories/${body.id}`);
   });
 });
 

@@ -15,22 +15,14 @@ import {
 import type { AppContext } from '../../context.js';
 import { authenticated, requireUser } from '../../http/guards.js';
 import { receiveGithubWebhook } from './github-webhook.service.js';
-import { recoverInterruptedSyncs, waitForPackageSyncs } from './package-sync.js';
 import * as packages from './packages.service.js';
 
 /** GitHub caps webhook payloads at 25 MB; a push of tags and branches is far smaller. */
 const WEBHOOK_BODY_LIMIT = 10 * 1024 * 1024;
-/** On shutdown, how long running syncs may finish before the database closes under them. */
-const SHUTDOWN_WAIT_MS = 15_000;
 
 export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const noStore = { 'cache-control': 'no-store' };
-
-  await recoverInterruptedSyncs(ctx);
-  api.addHook('onClose', async () => {
-    await waitForPackageSyncs(ctx, SHUTDOWN_WAIT_MS);
-  });
 
   api.get(
     '/api/github/repositories',

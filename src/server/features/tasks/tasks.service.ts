@@ -58,10 +58,22 @@ export async function startTask(ctx: AppContext, input: StartTaskInput): Promise
     .returning();
   const task = row!;
   ctx.realtime.sendToUser(input.userId, 'task-progress', presentTask(task));
+  return reportingTask(ctx, task);
+}
 
-  let lastPercent = 0;
+/**
+ * The task again, for the process that runs its job (which may not be the one that started it, or may run it
+ * again after a restart). Undefined when the task is gone (its user was deleted).
+ */
+export async function resumeTask(ctx: AppContext, taskId: string): Promise<RunningTask | undefined> {
+  const [row] = await ctx.db.select().from(tasks).where(eq(tasks.id, taskId)).limit(1);
+  return row ? reportingTask(ctx, row) : undefined;
+}
+
+function reportingTask(ctx: AppContext, task: TaskRow): RunningTask {
+  let lastPercent = task.progress;
   let data: Record<string, unknown> = task.data;
-  let isFinal = false;
+  let isFinal = task.status === 'completed' || task.status === 'failed';
 
   const report = async (status: TaskStatus, percent: number, message: string, extra?: Record<string, unknown>) => {
     if (isFinal) return;

@@ -1,0 +1,77 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Mailer, MailMessage, MailTransport } from '../adapters/mail/mailer.js';
+import type { Database } from '../db/client.js';
+import { decryptSecret, encryptSecret } from '../lib/crypto.js';
+import type { JobRunner } from './job-runner.js';
+import { findLatestJobsByReference } from './jobs.repository.js';
+
+// Durable outgoing mail. `send` makes the first attempt at once with the real transport (a caller inside a
+// transaction keeps today's order: the mail is out before the transaction ends, and the outbox file exists when
+// the request answers); a refusal does not fail the caller: the message is stored as a `mail` job (sealed with
+// SECRET_KEY: license mails carry a Composer token, which must not sit readable in the database) and the runner
+// retries it with backoff. When the attempts run out the job stays failed, and anything the mail was about
+// (its reference, e.g. `grant:{id}`) shows "not delivered".
+
+export const MAIL_JOB = 'mail';
+/** The first attempt (inline) and five retries: with a 5 s base about 2.5 minutes; with the maximum delay, longer. */
+export const MAIL_MAX_ATTEMPTS = 6;
+
+export type MailDelivery = 'delivered' | 'pending' | 'failed';
+
+type MailPayload = { sealed: string };
+
+export function createDurableMailer(options: {
+  jobs: JobRunner;
+  transport: MailTransport;
+  secretKey: string;
+  log: FastifyBaseLogger;
+}): Mailer {
+  const { jobs, transport, secretKey, log } = options;
+  jobs.define<MailPayload>(MAIL_JOB, {
+    maxAttempts: MAIL_MAX_ATTEMPTS,
+    forgetPayloadWhenDone: true,
+    async run(payload) {
+      const message = JSON.parse(decryptSecret(secretKey, payload.sealed)) as MailMessage;
+      await transport.send(message);
+      return {};
+    },
+    async onGiveUp(_payload, error, job) {
+      log.error({ jobId: job.id, reference: job.reference, error }, 'mail could not be delivered; giving up');
+    },
+  });
+
+  return {
+    async send(message, sendOptions = {}) {
+      const enqueue = { db: sendOptions.db, reference: message.reference };
+      try {
+        await transport.send(message);
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        log.warn({ to: message.to, subject: message.subject, reason }, 'mail refused; it will be retried');
+        const sealed = encryptSecret(secretKey, JSON.stringify(message));
+        await jobs.recordAttempted(MAIL_JOB, { sealed }, { status: 'retry', error: reason }, enqueue);
+        return;
+      }
+      // Only mail about something needs a record of its delivery.
+      if (message.reference) await jobs.recordAttempted(MAIL_JOB, {}, { status: 'completed' }, enqueue);
+    },
+  };
+}
+
+/** The delivery of the latest mail about each reference; references without mail are absent. */
+export async function findMailDeliveries(db: Database, references: string[]): Promise<Map<string, MailDelivery>> {
+  const latest = await findLatestJobsByReference(db, references, MAIL_JOB);
+  const deliveries = new Map<string, MailDelivery>();
+  for (const [reference, job] of latest) {
+    deliveries.set(
+      reference,
+      job.status === 'completed' ? 'delivered' : job.status === 'failed' ? 'failed' : 'pending',
+    );
+  }
+  return deliveries;
+}
+
+/** The reference of a license's mail. */
+export function grantMailReference(grantId: string): string {
+  return `grant:${grantId}`;
+}
