@@ -11,6 +11,7 @@ import { toast } from '../../components/ui/use-toast';
 import { apiRequest, getJson } from '../../lib/api-client';
 import { errorMessage } from '../../lib/api-error';
 import { CHECKOUT_REDIRECT_DELAY_MS } from '../../lib/constants';
+import { billingOverviewQuery } from '../../lib/subscriptions/billing-portal';
 import { subscriptionStatusQuery } from '../../lib/subscriptions/subscription-status';
 import { checkoutUrls } from './plan-rules';
 
@@ -20,10 +21,8 @@ export const stripeConfigQuery = () =>
   queryOptions({ queryKey: ['/api/stripe/config'], queryFn: getJson<StripeConfigResponse> });
 export const useStripeConfig = () => useQuery(stripeConfigQuery());
 
-/** What /billing shows: plan, status, period end, whether billing is on. */
-export const billingOverviewQuery = () =>
-  queryOptions({ queryKey: ['/api/platform-subscription/billing'], queryFn: getJson<BillingOverview> });
-export const useBillingOverview = () => useQuery(billingOverviewQuery());
+export { useCustomerPortal } from '../../components/manage-billing-button';
+export { billingOverviewQuery, useBillingOverview } from '../../lib/subscriptions/billing-portal';
 
 export const CREATE_SUBSCRIPTION_FAILED = 'Failed to create subscription. Please try again.';
 export const NO_CHECKOUT_URL = 'No checkout URL received';
@@ -70,26 +69,6 @@ export const verifyCheckout = (sessionId: string | undefined) =>
     '/api/platform-subscription/verify-checkout',
     sessionId ? { sessionId } : {},
   );
-
-/** Manage Billing: the payment provider's customer portal, which returns to the page it was opened from. */
-export function useCustomerPortal() {
-  return useMutation({
-    mutationFn: () =>
-      apiRequest<Partial<RedirectUrlResponse> | undefined>('POST', '/api/platform-subscription/customer-portal', {
-        returnUrl: window.location.href,
-      }),
-    onSuccess: (response) => {
-      if (response?.url) goTo(response.url);
-      else toast({ variant: 'destructive', title: 'Error', description: 'Failed to open billing portal' });
-    },
-    onError: (error) =>
-      toast({
-        variant: 'destructive',
-        title: 'Error',
-        description: errorMessage(error, 'Failed to open billing portal'),
-      }),
-  });
-}
 
 /** Cancels at the end of the paid period (the screen never cancels at once: spec admin §4). */
 export function useCancelSubscription(onCancelled: () => void) {

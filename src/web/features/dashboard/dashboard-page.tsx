@@ -1,6 +1,7 @@
-import { BookOpen, CreditCard, Loader2, Package, ShieldCheck } from 'lucide-react';
+import { BookOpen, Loader2, Package, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
+import { ManageBillingButton } from '../../components/manage-billing-button';
 import { PlanChooser } from '../../components/plan-chooser';
 import { Button } from '../../components/ui/button';
 import { displayUsername, isAdmin, useCurrentUser } from '../../lib/current-user';
@@ -61,12 +62,7 @@ export function DashboardPage({ brandSettings, sales }: DashboardPageProps) {
               </Link>
             </Button>
           )}
-          <Button asChild>
-            <Link href="/billing">
-              <CreditCard />
-              Manage Billing and Subscription
-            </Link>
-          </Button>
+          <ManageBillingButton />
         </div>
       </header>
 
