@@ -1,10 +1,12 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { type GrantEndMode, type GrantKind, licenseMessages } from '../../../contract/licenses.js';
+import type { MailSendOptions } from '../../adapters/mail/mailer.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { customers, downloads, grants, packages, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { grantMailReference } from '../../jobs/mail-delivery.js';
 import { clientNetwork } from '../../lib/client-network.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { type EmailBrand, getEmailBrand, repositoryUrlFor } from '../branding/branding.service.js';
@@ -264,12 +266,14 @@ export async function createGrant(
         expiresAt: grant.expiresAt,
         endMode: grant.endMode,
       };
-      await sendLicenseEmail(ctx, seller, customer.email, {
-        reason,
-        token: insertedCustomer ? issued.token : undefined,
-        packageNames: [pkg.name],
-        license,
-      });
+      await sendLicenseEmail(
+        ctx,
+        seller,
+        customer.email,
+        { reason, token: insertedCustomer ? issued.token : undefined, packageNames: [pkg.name], license },
+        // Delivery is recorded with the license, in its transaction; a refused mail is retried (src/server/jobs).
+        { grantId: grant.id, db: tx },
+      );
     }
     return {
       grant,
@@ -342,9 +346,43 @@ export async function sendLicenseEmail(
   seller: LicenseSender,
   to: string,
   content: Omit<LicenseEmailInput, 'repositoryUrl' | 'sellerName' | 'brand'>,
+  delivery: { grantId?: string; db?: MailSendOptions['db'] } = {},
 ): Promise<void> {
   const { brand } = seller;
   const repositoryUrl = repositoryUrlFor(ctx, { slug: seller.slug, brandDomain: brand.verifiedDomain });
   const mail = buildLicenseEmail({ ...content, sellerName: brand.brandName, repositoryUrl, brand });
-  await ctx.mailer.send({ to, ...mail, fromName: brand.fromName, replyTo: brand.replyTo, links: [repositoryUrl] });
+  await ctx.mailer.send(
+    {
+      to,
+      ...mail,
+      fromName: brand.fromName,
+      replyTo: brand.replyTo,
+      links: [repositoryUrl],
+      reference: delivery.grantId ? grantMailReference(delivery.grantId) : undefined,
+    },
+    { db: delivery.db },
+  );
+}
+
+/**
+ * Sets the terms a purchase gives, from what the payment provider says now (sales): a subscription's paid period
+ * (expiresAt), or its end by refund or lost dispute (status revoked). Only grants of kind `purchase` move; the
+ * holder's next Composer request sees the change.
+ */
+export async function setPurchaseGrantTerms(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  grantId: string,
+  terms: { expiresAt?: Date | null; endMode?: GrantEndMode; status?: 'active' | 'revoked' },
+): Promise<Grant | undefined> {
+  const changes: Partial<typeof grants.$inferInsert> = {};
+  if (terms.expiresAt !== undefined) changes.expiresAt = terms.expiresAt;
+  if (terms.endMode !== undefined) changes.endMode = terms.endMode;
+  if (terms.status === 'revoked') Object.assign(changes, { status: 'revoked', revokedAt: ctx.clock.now() });
+  if (terms.status === 'active') Object.assign(changes, { status: 'active', revokedAt: null });
+  const [updated] = await ctx.db
+    .update(grants)
+    .set(changes)
+    .where(and(eq(grants.id, grantId), eq(grants.kind, 'purchase')))
+    .returning();
+  return updated;
 }
