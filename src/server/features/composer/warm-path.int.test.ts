@@ -1,0 +1,302 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createGrant,
+  createHolder,
+  createPackage,
+  createSeller,
+  type FixtureHolder,
+  jsonOf,
+  requestOnHost,
+} from '../../../../test/composer/repository-fixtures.js';
+import type { TestUser } from '../../../../test/support/sessions.js';
+import { startTestApp, type TestApp, testDatabaseKind } from '../../../../test/support/test-app.js';
+import type { P2File, PackagesJson } from '../../../contract/composer.js';
+import { CHANGE_FEED_APPLICATION_NAME } from '../../adapters/change-feed/postgres-change-feed.js';
+import { buildApp } from '../../app.js';
+import { loadConfig } from '../../config.js';
+import { customers, grants, packages, packageVersions, platformSubscriptions } from '../../db/schema/index.js';
+import { DAY_MS } from '../../lib/clock.js';
+import { generateToken, sha256Hex } from '../../lib/crypto.js';
+
+// The warm path (DESIGN, "The warm path of the Composer repository"): once a token's view and a package's metadata
+// are held, every change that decides access is seen by the very next request, whoever wrote it (these tests write
+// straight to the database, as any writer may), and time rules turn at the request's time. On PostgreSQL a second
+// process sharing the database sees a change through the change feed, and falls back to the database while its feed
+// is down. The test clock reads 2026-03-01 12:00 UTC.
+
+const NOW = new Date('2026-03-01T12:00:00Z');
+const HOST = 'warm.composer.localhost';
+
+let app: TestApp;
+let seller: TestUser;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  seller = await createSeller(app, 'warm');
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+let counter = 0;
+async function licensed(options: Parameters<typeof createGrant>[3] = {}) {
+  counter++;
+  const name = `warm/lib-${counter}`;
+  const pkg = await createPackage(app, seller, name, [
+    { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
+    { version: 'dev-main', kind: 'branch', releasedAt: '2026-02-25T10:00:00Z' },
+  ]);
+  const holder = await createHolder(app, seller, `warm-${counter}@example.com`);
+  const grant = await createGrant(app, holder, pkg, options);
+  return { name, pkg, holder, grant };
+}
+
+type Door = { packagesJson: PackagesJson; metadataStatus: number; metadata?: P2File };
+
+/** What the holder sees at the two metadata doors, asked twice so that the second answer comes from what is held. */
+async function warmLook(target: TestApp, holder: FixtureHolder, name: string): Promise<Door> {
+  await look(target, holder, name);
+  return look(target, holder, name);
+}
+
+async function look(target: TestApp, holder: FixtureHolder, name: string): Promise<Door> {
+  const index = await requestOnHost(target, HOST, '/packages.json', { token: holder.token });
+  expect(index.status).toBe(200);
+  const metadata = await requestOnHost(target, HOST, `/p2/${name}.json`, { token: holder.token });
+  return {
+    packagesJson: jsonOf<PackagesJson>(index),
+    metadataStatus: metadata.status,
+    metadata: metadata.status === 200 ? jsonOf<P2File>(metadata) : undefined,
+  };
+}
+
+function isServed(door: Door, name: string): boolean {
+  return door.metadataStatus === 200 && door.packagesJson['available-packages'].includes(name);
+}
+
+describe('a change is seen by the very next request', () => {
+  it('refuses a license revoked after its metadata was served', async () => {
+    const { name, holder, grant } = await licensed();
+    expect(isServed(await warmLook(app, holder, name), name)).toBe(true);
+    await app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
+    const after = await look(app, holder, name);
+    expect(after.metadataStatus).toBe(404);
+    expect(after.packagesJson['available-packages']).toEqual([]);
+    expect(after.packagesJson.warnings?.[0]?.message).toBe(`Your license for ${name} has been revoked.`);
+  });
+
+  it('refuses a license whose expiry the seller moved into the past', async () => {
+    const { name, holder, grant } = await licensed({ expiresAt: new Date(NOW.getTime() + 30 * DAY_MS) });
+    expect(isServed(await warmLook(app, holder, name), name)).toBe(true);
+    await app.ctx.db
+      .update(grants)
+      .set({ expiresAt: new Date(NOW.getTime() - DAY_MS) })
+      .where(eq(grants.id, grant.id));
+    expect(isServed(await look(app, holder, name), name)).toBe(false);
+  });
+
+  it('serves a package granted after the holder’s view was read', async () => {
+    const { holder } = await licensed();
+    const extra = await createPackage(app, seller, `warm/extra-${counter}`, [
+      { version: 'v2.0.0', releasedAt: '2026-01-20T10:00:00Z' },
+    ]);
+    expect(isServed(await warmLook(app, holder, extra.name), extra.name)).toBe(false);
+    await createGrant(app, holder, extra);
+    expect(isServed(await look(app, holder, extra.name), extra.name)).toBe(true);
+  });
+
+  it('refuses a package the seller deactivated', async () => {
+    const { name, holder, pkg } = await licensed();
+    expect(isServed(await warmLook(app, holder, name), name)).toBe(true);
+    await app.ctx.db.update(packages).set({ isActive: false }).where(eq(packages.id, pkg.id));
+    const after = await look(app, holder, name);
+    expect(after.metadataStatus).toBe(404);
+    expect(after.packagesJson.warnings?.[0]?.message).toBe(
+      `${name} is no longer available: the seller has deactivated it.`,
+    );
+  });
+
+  it('answers 401 to a regenerated token and serves the new one', async () => {
+    const { name, holder } = await licensed();
+    expect(isServed(await warmLook(app, holder, name), name)).toBe(true);
+    const newToken = generateToken('pgc');
+    await app.ctx.db
+      .update(customers)
+      .set({ tokenHash: sha256Hex(newToken) })
+      .where(eq(customers.id, holder.id));
+    const old = await requestOnHost(app, HOST, `/p2/${name}.json`, { token: holder.token });
+    expect(old.status).toBe(401);
+    expect(old.headers['www-authenticate']).toBe('Basic realm="Packgate"');
+    expect(isServed(await look(app, { ...holder, token: newToken }, name), name)).toBe(true);
+  });
+
+  it('closes the repository once the seller’s subscription lapsed past its grace', async () => {
+    const lapsing = await createSeller(app, `lapsing-${randomBytes(3).toString('hex')}`);
+    const host = `${lapsing.slug}.composer.localhost`;
+    const name = `${lapsing.slug}/lib`;
+    const pkg = await createPackage(app, lapsing, name, [{ version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' }]);
+    const holder = await createHolder(app, lapsing, 'lapsing@example.com');
+    await createGrant(app, holder, pkg);
+    await app.ctx.db.insert(platformSubscriptions).values({
+      userId: lapsing.id,
+      status: 'active',
+      tierId: 'growth',
+      currentPeriodEnd: new Date(NOW.getTime() + 20 * DAY_MS),
+    });
+    const get = (urlPath: string) => requestOnHost(app, host, urlPath, { token: holder.token });
+    await get(`/p2/${name}.json`);
+    expect((await get(`/p2/${name}.json`)).status).toBe(200);
+    await app.ctx.db
+      .update(platformSubscriptions)
+      .set({ status: 'inactive', accessEndedAt: new Date(NOW.getTime() - 8 * DAY_MS) })
+      .where(eq(platformSubscriptions.userId, lapsing.id));
+    expect((await get(`/p2/${name}.json`)).status).toBe(404);
+    expect(jsonOf<PackagesJson>(await get('/packages.json'))['available-packages']).toEqual([]);
+  });
+
+  it('lists a version synced after the metadata was rendered', async () => {
+    const { name, holder, pkg } = await licensed();
+    const before = await warmLook(app, holder, name);
+    expect(before.metadata?.packages[name]?.map((version) => version.version)).toEqual(['v1.0.0']);
+    await app.ctx.db.insert(packageVersions).values({
+      packageId: pkg.id,
+      version: 'v1.1.0',
+      normalizedVersion: '1.1.0.0',
+      kind: 'tag',
+      reference: 'v1.1.0',
+      commit: 'b'.repeat(40),
+      releasedAt: new Date('2026-02-27T10:00:00Z'),
+      composerJson: { name, require: { php: '>=8.1' } },
+    });
+    const after = await look(app, holder, name);
+    expect(after.metadata?.packages[name]?.map((version) => version.version)).toEqual(['v1.1.0', 'v1.0.0']);
+  });
+
+  it('refuses metadata once the last allowed download was taken', async () => {
+    const { name, holder } = await licensed({ downloadLimit: 1 });
+    expect(isServed(await warmLook(app, holder, name), name)).toBe(true);
+    const download = await requestOnHost(app, HOST, `/api/composer/download/${name}/v1.0.0`, { token: holder.token });
+    expect(download.status).toBe(200);
+    expect(isServed(await look(app, holder, name), name)).toBe(false);
+  });
+
+  it('ends access at the expiry time, with nothing written, from what it holds', async () => {
+    const { name, holder } = await licensed({ expiresAt: new Date(NOW.getTime() + 60_000) });
+    expect(isServed(await warmLook(app, holder, name), name)).toBe(true);
+    app.clock.advance(2 * 60_000);
+    try {
+      expect(isServed(await look(app, holder, name), name)).toBe(false);
+    } finally {
+      app.clock.set(NOW);
+    }
+  });
+
+  it('answers a fast plain 404 for an unknown package, and still asks for a credential first', async () => {
+    const { name, holder } = await licensed();
+    await warmLook(app, holder, name);
+    const unknown = await requestOnHost(app, HOST, '/p2/warm/nothing-here.json', { token: holder.token });
+    expect(unknown.status).toBe(404);
+    expect(jsonOf(unknown).warnings).toBeUndefined();
+    const anonymous = await requestOnHost(app, HOST, `/p2/${name}.json`);
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.headers['www-authenticate']).toBe('Basic realm="Packgate"');
+  });
+});
+
+/** Polls until `check` holds, failing loudly after `timeoutMs`: for what another process learns asynchronously. */
+async function eventually(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`Not within ${timeoutMs} ms: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+// Two processes sharing one PostgreSQL: a second app on the first one's database, as a second process would be.
+if (testDatabaseKind() === 'postgres') {
+  describe('two processes sharing one PostgreSQL', () => {
+    let second: TestApp;
+
+    beforeAll(async () => {
+      const url = (app.ctx.db as unknown as { $client: { options: { connectionString: string } } }).$client.options
+        .connectionString;
+      const dataDir = mkdtempSync(path.join(tmpdir(), 'packgate-test-'));
+      const config = loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        SECRET_KEY: randomBytes(32).toString('hex'),
+        OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+      });
+      const built = await buildApp({
+        config,
+        clock: app.clock,
+        database: { kind: 'postgres', url, migrated: true },
+        logger: false,
+      });
+      const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
+      const port = Number(new URL(address).port);
+      built.ctx.config.publicUrl = `http://localhost:${port}`;
+      second = {
+        ...built,
+        baseUrl: `http://127.0.0.1:${port}`,
+        port,
+        dataDir,
+        clock: app.clock,
+        async close() {
+          await built.close();
+          rmSync(dataDir, { recursive: true, force: true });
+        },
+      };
+      // Both feeds listen, so that both processes answer from what they hold.
+      await eventually('both change feeds listen', () => app.ctx.composerAccess.isTrusted);
+      await eventually('both change feeds listen', () => second.ctx.composerAccess.isTrusted);
+    });
+
+    afterAll(async () => {
+      await second?.close();
+    });
+
+    it('refuses on one process a license revoked through the other', async () => {
+      const { name, holder, grant } = await licensed();
+      expect(isServed(await warmLook(second, holder, name), name)).toBe(true);
+      await app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
+      await eventually('the other process refuses the revoked license', async () => {
+        return (await look(second, holder, name)).metadataStatus === 404;
+      });
+      expect(isServed(await look(second, holder, name), name)).toBe(false);
+    });
+
+    it('goes to the database while its change feed is down, and holds again once it is back', async () => {
+      const { name, holder, grant } = await licensed();
+      expect(isServed(await warmLook(second, holder, name), name)).toBe(true);
+      const terminated = await app.ctx.db.execute(sql`
+        select pg_terminate_backend(pid) as terminated from pg_stat_activity
+        where datname = current_database() and application_name = ${CHANGE_FEED_APPLICATION_NAME}`);
+      expect((terminated as unknown as { rows: unknown[] }).rows.length).toBe(2);
+      await app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
+      await eventually('the process without its feed refuses the revoked license', async () => {
+        return (await look(second, holder, name)).metadataStatus === 404;
+      });
+
+      // The feed reconnects by itself; from then on a change through the other process is seen again.
+      await eventually('the change feed listens again', () => second.ctx.composerAccess.isTrusted);
+      await app.ctx.db.update(grants).set({ status: 'active' }).where(eq(grants.id, grant.id));
+      await eventually('the reinstated license is served', async () =>
+        isServed(await look(second, holder, name), name),
+      );
+      await warmLook(second, holder, name);
+      await app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
+      await eventually('the revoked license is refused again', async () => {
+        return (await look(second, holder, name)).metadataStatus === 404;
+      });
+    });
+  });
+}
