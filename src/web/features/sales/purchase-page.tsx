@@ -9,7 +9,7 @@ import { Label } from '../../components/ui/label';
 import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
 import { BuyerPageShell } from './buyer-page-shell';
-import { accessText, buyerEmailProblem, priceText, termsText } from './pricing-rules';
+import { accessText, buyerEmailProblem, formatCents, termsText } from './pricing-rules';
 import { type PurchasePage as PurchasePageData, usePurchasePage, useStartCheckout } from './sales-hooks';
 
 /**
@@ -163,7 +163,13 @@ function Offer({
                     {tier.pricingType === 'subscription' && <Badge variant="secondary">Subscription</Badge>}
                   </div>
                   <p className="text-3xl font-bold tabular-nums" data-testid="tier-price">
-                    {priceText(tier)}
+                    {formatCents(tier.priceCents, tier.currency)}
+                    {tier.pricingType === 'subscription' && (
+                      <span className="text-base font-medium text-muted-foreground">
+                        {' '}
+                        / {tier.interval === 'year' ? 'year' : 'month'}
+                      </span>
+                    )}
                   </p>
                   <CardDescription>{termsText(tier)}</CardDescription>
                 </CardHeader>

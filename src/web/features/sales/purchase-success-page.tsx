@@ -85,14 +85,14 @@ function Complete({ result }: { result: PurchaseResult }) {
         <CardContent className="space-y-5 p-5 sm:p-6">
           <div className="space-y-2">
             <h2 className="text-sm font-semibold">Repository URL</h2>
-            <div className="flex flex-wrap items-center gap-2">
+            <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
               <code
                 className="min-w-0 flex-1 break-all rounded-md border bg-muted/60 px-3 py-2 font-mono text-sm"
                 data-testid="repository-url"
               >
                 {result.repositoryUrl}
               </code>
-              <CopyButton value={result.repositoryUrl} label="Copy URL" />
+              <CopyButton value={result.repositoryUrl} label="Copy URL" className="self-start sm:self-auto" />
             </div>
           </div>
           <div className="space-y-2">
@@ -101,14 +101,14 @@ function Complete({ result }: { result: PurchaseResult }) {
             </h2>
             {result.token ? (
               <>
-                <div className="flex flex-wrap items-center gap-2">
+                <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
                   <code
                     className="min-w-0 flex-1 break-all rounded-md border bg-muted/60 px-3 py-2 font-mono text-sm"
                     data-testid="buyer-token"
                   >
                     {result.token}
                   </code>
-                  <CopyButton value={result.token} label="Copy Token" />
+                  <CopyButton value={result.token} label="Copy Token" className="self-start sm:self-auto" />
                 </div>
                 <p className="text-xs text-muted-foreground">
                   Keep it secret: it works like a password for this repository. It is also in your e-mail.
@@ -131,12 +131,14 @@ function Complete({ result }: { result: PurchaseResult }) {
         </h2>
         <ol className="space-y-4">
           {steps.map((step, index) => (
-            <li key={step.title} className="flex gap-4">
-              <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">
-                {index + 1}
-              </span>
-              <div className="min-w-0 flex-1 space-y-2">
-                <h3 className="pt-1 font-medium">{step.title}</h3>
+            <li key={step.title}>
+              <div className="flex items-center gap-3 sm:gap-4">
+                <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">
+                  {index + 1}
+                </span>
+                <h3 className="font-medium">{step.title}</h3>
+              </div>
+              <div className="mt-2 space-y-2 sm:ml-12">
                 {step.commands.map((command) => (
                   <CopyCommand key={command} command={command} />
                 ))}
