@@ -11,6 +11,8 @@ export const CLIENT_ROUTES = {
   /** On a seller's repository host: a package's purchase page (`?package={id}`) and the page after paying (`?session_id=`). */
   purchase: '/purchase',
   purchaseSuccess: '/purchase/success',
+  /** On a seller's repository host: the license holder's portal (`?token=` from the sign-in e-mail). */
+  portal: '/portal',
   adminLogin: '/admin/login',
   admin: '/admin',
   dashboard: '/dashboard',

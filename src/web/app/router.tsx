@@ -72,6 +72,10 @@ const PurchaseSuccessPage = lazyPage(
   () => import('../features/sales/purchase-success-page'),
   (m) => m.PurchaseSuccessPage,
 );
+const PortalPage = lazyPage(
+  () => import('../features/portal/portal-page'),
+  (m) => m.PortalPage,
+);
 const PackageAccessOnlyPage = lazyPage(
   () => import('../features/marketing/package-access-page'),
   (m) => m.PackageAccessOnlyPage,
@@ -137,6 +141,7 @@ function Routes() {
   if (location === CLIENT_ROUTES.composerAccessOnly) return <ComposerAccessOnlyPage />;
   if (location === CLIENT_ROUTES.purchase) return <PurchasePage />;
   if (location === CLIENT_ROUTES.purchaseSuccess) return <PurchaseSuccessPage />;
+  if (location === CLIENT_ROUTES.portal) return <PortalPage />;
   if (location === CLIENT_ROUTES.landing) {
     if (configLoading) return <PageLoader />;
     if (isWhiteLabelHost(window.location.host, search, config?.publicUrl)) return <PackageAccessOnlyPage />;
