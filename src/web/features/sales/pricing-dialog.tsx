@@ -205,7 +205,7 @@ function TierEditor({
       aria-label={`Tier ${index + 1}`}
     >
       <div className="flex flex-wrap items-center gap-3">
-        <div className="min-w-0 flex-1 space-y-1.5">
+        <div className="min-w-0 flex-1 basis-full space-y-1.5 sm:basis-auto">
           <Label htmlFor={id('name')}>Name</Label>
           <Input
             id={id('name')}
@@ -216,7 +216,7 @@ function TierEditor({
           />
           {error('name')}
         </div>
-        <div className="flex items-center gap-2 pt-5">
+        <div className="flex w-full items-center gap-2 sm:w-auto sm:pt-5">
           <Switch
             id={id('active')}
             checked={tier.isActive}
@@ -229,7 +229,7 @@ function TierEditor({
           <Button
             variant="ghost"
             size="icon"
-            className="size-9 text-muted-foreground hover:text-destructive"
+            className="ml-auto size-9 text-muted-foreground hover:text-destructive sm:ml-0"
             onClick={onRemove}
             aria-label={`Remove ${tier.name || `tier ${index + 1}`}`}
             title={tier.salesCount > 0 ? 'Has sales: saving keeps it, inactive' : 'Remove tier'}
