@@ -1,4 +1,5 @@
-import { bigint, date, index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, date, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { customers, grants, packages } from './packages.js';
 import { users } from './users.js';
 
@@ -67,4 +68,42 @@ export const grantLastDownloads = pgTable(
     downloadedAt: timestamp('downloaded_at', { withTimezone: true }).notNull(),
   },
   (table) => [index('grant_last_downloads_seller_package_idx').on(table.sellerId, table.packageId)],
+);
+
+/**
+ * Downloads per license holder and UTC day, with how many distinct client networks they came from: top holders,
+ * a holder's series and the sharing signal read these (one row per holder and day, not per license). Downloads of
+ * a package the seller later deletes stay counted here (the holder did download them).
+ */
+export const downloadHolderDays = pgTable(
+  'download_holder_days',
+  {
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    sellerId: uuid('seller_id').notNull(),
+    downloads: bigint('downloads', { mode: 'number' }).notNull(),
+    /** Distinct known client networks of the day (download_holder_day_networks). */
+    networks: integer('networks').notNull(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.customerId, table.day] }),
+    index('download_holder_days_seller_day_idx').on(table.sellerId, table.day, table.customerId, table.downloads),
+    // The sharing signal asks for two or more networks at least: it reads only those days.
+    index('download_holder_days_shared_idx').on(table.sellerId, table.day).where(sql`${table.networks} >= 2`),
+  ],
+);
+
+/** The distinct client networks of each holder and day, behind download_holder_days.networks. */
+export const downloadHolderDayNetworks = pgTable(
+  'download_holder_day_networks',
+  {
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    network: text('network').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.customerId, table.day, table.network] })],
 );
