@@ -4,12 +4,21 @@
 //   npm run admin -- create someone@example.com   create an admin, or promote an existing user (idempotent)
 //   npm run admin -- list                         list the admin accounts
 //
-// It opens the same database the server would (DATABASE_URL, else PGlite in DATA_DIR/pglite).
+// It opens the same database the server would (DATABASE_URL, else PGlite in DATA_DIR/pglite). PGlite allows one
+// process at a time: while the server runs on it, the command asks the running server instead, over the loopback
+// channel whose address and secret the server keeps in DATA_DIR/local-admin.json.
 import path from 'node:path';
 import { z } from 'zod';
+import {
+  type CreateLocalAdminResponse,
+  LOCAL_ADMIN_ADMINS_PATH,
+  type LocalAdminChannelFile,
+  type LocalAdminList,
+} from '../src/contract/local-admin.js';
 import { ConfigError, loadConfig } from '../src/server/config.js';
 import { type DatabaseHandle, type DatabaseTarget, openDatabase } from '../src/server/db/client.js';
 import { loadEnvFileIfPresent } from '../src/server/env-file.js';
+import { readLocalAdminChannel } from '../src/server/features/admin/local-admin.service.js';
 import { createOrPromoteAdmin, listAdmins } from '../src/server/features/users/users.service.js';
 import { systemClock } from '../src/server/lib/clock.js';
 
@@ -35,6 +44,14 @@ async function main(argv: string[]): Promise<number> {
 
   loadEnvFileIfPresent();
   const config = loadConfig();
+  const signInHint = `Sign in at ${config.publicUrl}/admin/login with a magic link sent to that address.`;
+  const channel = config.databaseUrl ? undefined : readLocalAdminChannel(config.dataDir);
+  if (channel) {
+    const code = await askRunningServer(channel, email, signInHint);
+    if (code !== undefined) return code;
+    // Nobody answered: the file is left from a server that stopped without removing it; open the database.
+  }
+
   const target: DatabaseTarget = config.databaseUrl
     ? { kind: 'postgres', url: config.databaseUrl }
     : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') };
@@ -45,28 +62,79 @@ async function main(argv: string[]): Promise<number> {
     const deps = { db: database.db, clock: systemClock };
     if (email) {
       const { user, outcome } = await createOrPromoteAdmin(deps, email);
-      const message = {
-        created: `Created the admin account ${user.email} (id ${user.id}).`,
-        promoted: `Made the existing account ${user.email} an admin (id ${user.id}).`,
-        unchanged: `${user.email} is already an admin; nothing changed.`,
-      }[outcome];
-      console.log(message);
-      console.log(`Sign in at ${config.publicUrl}/admin/login with a magic link sent to that address.`);
+      printCreated({ outcome, admin: { id: user.id, email: user.email, createdAt: user.createdAt.toISOString() } });
+      console.log(signInHint);
       return 0;
     }
-    const admins = await listAdmins(deps);
-    if (admins.length === 0) {
-      console.log('No admin accounts yet. Create one with: npm run admin -- create you@example.com');
-      return 0;
-    }
-    console.log(`${admins.length} admin account${admins.length === 1 ? '' : 's'}:`);
-    for (const admin of admins) {
-      console.log(`  ${admin.email ?? '(no e-mail)'}  id ${admin.id}  created ${admin.createdAt.toISOString()}`);
-    }
+    printAdmins((await listAdmins(deps)).map((admin) => ({ ...admin, createdAt: admin.createdAt.toISOString() })));
     return 0;
   } finally {
     await database.close();
   }
+}
+
+function printCreated({ outcome, admin }: CreateLocalAdminResponse): void {
+  const message = {
+    created: `Created the admin account ${admin.email} (id ${admin.id}).`,
+    promoted: `Made the existing account ${admin.email} an admin (id ${admin.id}).`,
+    unchanged: `${admin.email} is already an admin; nothing changed.`,
+  }[outcome];
+  console.log(message);
+}
+
+function printAdmins(admins: LocalAdminList): void {
+  if (admins.length === 0) {
+    console.log('No admin accounts yet. Create one with: npm run admin -- create you@example.com');
+    return;
+  }
+  console.log(`${admins.length} admin account${admins.length === 1 ? '' : 's'}:`);
+  for (const admin of admins) {
+    console.log(`  ${admin.email ?? '(no e-mail)'}  id ${admin.id}  created ${admin.createdAt}`);
+  }
+}
+
+/**
+ * Creates (with an e-mail) or lists the admins through the running server; undefined when no server answers at the
+ * channel's address, so that the caller opens the database itself.
+ */
+async function askRunningServer(
+  channel: LocalAdminChannelFile,
+  email: string | undefined,
+  signInHint: string,
+): Promise<number | undefined> {
+  let response: Response;
+  try {
+    response = await fetch(new URL(LOCAL_ADMIN_ADMINS_PATH, channel.url), {
+      method: email ? 'POST' : 'GET',
+      headers: {
+        authorization: `Bearer ${channel.secret}`,
+        ...(email ? { 'content-type': 'application/json' } : {}),
+      },
+      body: email ? JSON.stringify({ email }) : undefined,
+      signal: AbortSignal.timeout(30_000),
+    });
+  } catch (error) {
+    if (isConnectionRefused(error)) return undefined;
+    console.error(`The running Packgate server at ${channel.url} did not answer: ${(error as Error).message}`);
+    return 1;
+  }
+  if (!response.ok) {
+    const body = (await response.json().catch(() => undefined)) as { message?: string } | undefined;
+    console.error(`The running Packgate server refused (${response.status}): ${body?.message ?? response.statusText}`);
+    return 1;
+  }
+  if (email) {
+    printCreated((await response.json()) as CreateLocalAdminResponse);
+    console.log(signInHint);
+  } else {
+    printAdmins((await response.json()) as LocalAdminList);
+  }
+  return 0;
+}
+
+function isConnectionRefused(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } }).cause;
+  return cause?.code === 'ECONNREFUSED';
 }
 
 async function open(target: DatabaseTarget): Promise<DatabaseHandle | undefined> {
@@ -76,10 +144,12 @@ async function open(target: DatabaseTarget): Promise<DatabaseHandle | undefined>
   } catch (error) {
     console.error(`Could not open ${where}: ${(error as Error).message}`);
     if (target.kind === 'pglite') {
-      // PGlite holds a lock on its directory, so this fails while the server runs on it.
+      // PGlite holds a lock on its directory, so this fails while a server runs on it that did not publish its
+      // local admin channel (an older version, or DATA_DIR not writable).
       console.error(
-        'The embedded database (PGlite) allows one process at a time: if the Packgate server is running, stop it, ' +
-          'run this command, then start the server again. With DATABASE_URL (PostgreSQL) both can run together.',
+        'The embedded database (PGlite) allows one process at a time, and no running Packgate server answered at ' +
+          'DATA_DIR/local-admin.json: stop the server, run this command, then start it again. With DATABASE_URL ' +
+          '(PostgreSQL) both can run together.',
       );
     }
     return undefined;

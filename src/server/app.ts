@@ -20,6 +20,7 @@ import { type Config, fastifyTrustProxy } from './config.js';
 import type { AppContext } from './context.js';
 import { type DatabaseTarget, openDatabase } from './db/client.js';
 import { adminRoutes } from './features/admin/admin.routes.js';
+import { localAdminRoutes } from './features/admin/local-admin.routes.js';
 import { defineCacheJobs } from './features/admin/cache.service.js';
 import { analyticsRoutes } from './features/analytics/analytics.routes.js';
 import { apiV1Plugin } from './features/api-v1/api-v1.plugin.js';
@@ -209,6 +210,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await subscriptionRoutes(api, ctx);
     await billingRoutes(api, ctx);
     await adminRoutes(api, ctx);
+    await localAdminRoutes(api, ctx);
     await packageRoutes(api, ctx);
     await taskRoutes(api, ctx);
     await composerRoutes(api, ctx);
