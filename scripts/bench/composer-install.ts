@@ -7,13 +7,13 @@ import { execFileAsync } from './processes.js';
 
 export type ComposerTarget = { repositoryUrl: string; token?: string };
 
-export async function timeComposerInstall(
+/** A project needing the given packages from one repository (auth.json with the token when there is one). */
+export async function prepareProject(
   workDir: string,
   label: string,
   target: ComposerTarget,
   packageNames: string[],
-  runs: number,
-): Promise<number[]> {
+): Promise<string> {
   const projectDir = path.join(workDir, `project-${label}`);
   await mkdir(projectDir, { recursive: true });
   const manifest = {
@@ -28,25 +28,51 @@ export async function timeComposerInstall(
     const host = new URL(target.repositoryUrl).host;
     await writeFile(path.join(projectDir, 'auth.json'), JSON.stringify({ bearer: { [host]: target.token } }));
   }
+  return projectDir;
+}
+
+/** Runs one composer command in the project with the given cache folder; returns its wall time in ms. */
+export async function timeComposer(
+  workDir: string,
+  projectDir: string,
+  cacheDir: string,
+  command: 'install' | 'update',
+): Promise<number> {
+  const started = performance.now();
+  await execFileAsync('composer', [command, '--no-interaction', '--no-progress', '--quiet', '--no-ansi'], {
+    cwd: projectDir,
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: workDir,
+      COMPOSER_HOME: path.join(workDir, 'composer-home'),
+      COMPOSER_CACHE_DIR: cacheDir,
+      COMPOSER_NO_AUDIT: '1',
+      COMPOSER_ALLOW_SUPERUSER: '1',
+    },
+    timeout: 300_000,
+  });
+  return performance.now() - started;
+}
+
+/** A fresh install: no vendor folder and no lock file, so that metadata is read and every package installed. */
+export async function resetProject(projectDir: string): Promise<void> {
+  await rm(path.join(projectDir, 'vendor'), { recursive: true, force: true });
+  await rm(path.join(projectDir, 'composer.lock'), { force: true });
+}
+
+export async function timeComposerInstall(
+  workDir: string,
+  label: string,
+  target: ComposerTarget,
+  packageNames: string[],
+  runs: number,
+): Promise<number[]> {
+  const projectDir = await prepareProject(workDir, label, target, packageNames);
   const times: number[] = [];
   for (let run = 0; run < runs; run++) {
     const cacheDir = path.join(workDir, `composer-cache-${label}-${run}`);
-    await rm(path.join(projectDir, 'vendor'), { recursive: true, force: true });
-    await rm(path.join(projectDir, 'composer.lock'), { force: true });
-    const started = performance.now();
-    await execFileAsync('composer', ['install', '--no-interaction', '--no-progress', '--quiet', '--no-ansi'], {
-      cwd: projectDir,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: workDir,
-        COMPOSER_HOME: path.join(workDir, 'composer-home'),
-        COMPOSER_CACHE_DIR: cacheDir,
-        COMPOSER_NO_AUDIT: '1',
-        COMPOSER_ALLOW_SUPERUSER: '1',
-      },
-      timeout: 300_000,
-    });
-    times.push(performance.now() - started);
+    await resetProject(projectDir);
+    times.push(await timeComposer(workDir, projectDir, cacheDir, 'install'));
     await rm(cacheDir, { recursive: true, force: true });
   }
   return times;

@@ -113,6 +113,10 @@ export type LoadResult = {
   latencyP99: number;
   non2xx: number;
   total: number;
+  /** Response bytes per second, headers included. */
+  bytesPerSecond: number;
+  /** Answers by status code. */
+  statuses: Record<string, number>;
 };
 
 /** autocannon in a process of its own, so that it does not share the event loop of the server it measures. */
@@ -132,6 +136,8 @@ export async function runLoad(options: {
   const result = JSON.parse(stdout) as {
     requests: { average: number; total: number };
     latency: { p50: number; p99: number };
+    throughput: { average: number };
+    statusCodeStats?: Record<string, { count: number }>;
     non2xx: number;
     '2xx': number;
   };
@@ -141,5 +147,9 @@ export async function runLoad(options: {
     latencyP99: result.latency.p99,
     non2xx: result.non2xx,
     total: result['2xx'] + result.non2xx,
+    bytesPerSecond: result.throughput.average,
+    statuses: Object.fromEntries(
+      Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, stats.count]),
+    ),
   };
 }

@@ -124,3 +124,126 @@ export async function seedHolder(ctx: AppContext, sellerId: string, packageIds: 
   }
   return token;
 }
+
+/** A package with one tag whose zip is `size` bytes of noise (nothing to compress), for the dist throughput figure. */
+export async function seedLargeDist(
+  ctx: AppContext,
+  sellerId: string,
+  name: string,
+  size: number,
+): Promise<SeededPackage> {
+  const [pkg] = await ctx.db
+    .insert(packages)
+    .values({
+      ownerId: sellerId,
+      codeHost: 'local',
+      repositoryId: name,
+      repositoryFullName: name,
+      name,
+      syncStatus: 'ready',
+    })
+    .returning();
+  const zip = randomBytes(size);
+  const commit = createHash('sha1').update(`${name}@v1.0.0`).digest('hex');
+  const distKey = `dists/${pkg!.id}/${commit}.zip`;
+  await ctx.storage.put(distKey, zip, { contentType: 'application/zip' });
+  await ctx.db.insert(packageVersions).values({
+    packageId: pkg!.id,
+    version: 'v1.0.0',
+    normalizedVersion: '1.0.0.0',
+    kind: 'tag',
+    reference: 'v1.0.0',
+    commit,
+    releasedAt: new Date(Date.UTC(2025, 0, 1)),
+    composerJson: manifestFor(name, 0),
+    distKey,
+    distSha1: createHash('sha1').update(zip).digest('hex'),
+    distSize: zip.length,
+  });
+  return { id: pkg!.id, name, versions: ['v1.0.0'] };
+}
+
+/**
+ * `packageCount` packages with three tags each (metadata only, no zips) and `tokenCount` license holders, each
+ * licensed for one of them; returns every holder's token and package name. Bulk inserts, a thousand rows at a time.
+ */
+export async function seedScale(
+  ctx: AppContext,
+  sellerId: string,
+  packageCount: number,
+  tokenCount: number,
+): Promise<Array<{ token: string; packageName: string }>> {
+  const packageRows: Array<{ id: string; name: string }> = [];
+  for (let start = 0; start < packageCount; start += 1000) {
+    const batch = Array.from({ length: Math.min(1000, packageCount - start) }, (_, offset) => {
+      const name = `scale/pkg-${String(start + offset).padStart(4, '0')}`;
+      return {
+        ownerId: sellerId,
+        codeHost: 'local' as const,
+        repositoryId: name,
+        repositoryFullName: name,
+        name,
+        syncStatus: 'ready' as const,
+      };
+    });
+    packageRows.push(
+      ...(await ctx.db.insert(packages).values(batch).returning({ id: packages.id, name: packages.name })),
+    );
+  }
+  const versionRows = packageRows.flatMap((pkg, index) =>
+    [0, 1, 2].map((minor) => ({
+      packageId: pkg.id,
+      version: `v1.${minor}.0`,
+      normalizedVersion: `1.${minor}.0.0`,
+      kind: 'tag' as const,
+      reference: `v1.${minor}.0`,
+      commit: createHash('sha1').update(`${pkg.name}@${minor}`).digest('hex'),
+      releasedAt: new Date(Date.UTC(2025, 0, 1 + minor * 7)),
+      composerJson: manifestFor(pkg.name, index),
+      distSha1: createHash('sha1').update(`${pkg.name}@${minor}`).digest('hex'),
+    })),
+  );
+  for (let start = 0; start < versionRows.length; start += 1000) {
+    await ctx.db.insert(packageVersions).values(versionRows.slice(start, start + 1000));
+  }
+  const holders: Array<{ token: string; packageName: string }> = [];
+  for (let start = 0; start < tokenCount; start += 1000) {
+    const tokens = Array.from({ length: Math.min(1000, tokenCount - start) }, () => generateToken('pgc'));
+    const inserted = await ctx.db
+      .insert(customers)
+      .values(
+        tokens.map((token, offset) => ({
+          sellerId,
+          email: `scale-${start + offset}@bench.test`,
+          tokenHash: sha256Hex(token),
+        })),
+      )
+      .returning({ id: customers.id });
+    await ctx.db.insert(grants).values(
+      inserted.map((holder, offset) => ({
+        customerId: holder.id,
+        packageId: packageRows[(start + offset) % packageRows.length]!.id,
+        kind: 'manual' as const,
+      })),
+    );
+    for (const [offset, token] of tokens.entries()) {
+      holders.push({ token, packageName: packageRows[(start + offset) % packageRows.length]!.name });
+    }
+  }
+  return holders;
+}
+
+/** A license holder with one grant; returns the token and the grant's id (the revocation figure revokes it). */
+export async function seedHolderWithGrant(
+  ctx: AppContext,
+  sellerId: string,
+  packageId: string,
+): Promise<{ token: string; grantId: string }> {
+  const token = generateToken('pgc');
+  const [holder] = await ctx.db
+    .insert(customers)
+    .values({ sellerId, email: `holder-${randomBytes(4).toString('hex')}@bench.test`, tokenHash: sha256Hex(token) })
+    .returning();
+  const [grant] = await ctx.db.insert(grants).values({ customerId: holder!.id, packageId, kind: 'manual' }).returning();
+  return { token, grantId: grant!.id };
+}
