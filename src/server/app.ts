@@ -38,6 +38,7 @@ import { licenseRoutes } from './features/licenses/licenses.routes.js';
 import { definePackageJobs } from './features/packages/package-sync.js';
 import { packageRoutes } from './features/packages/packages.routes.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
+import { salesRoutes } from './features/sales/sales.routes.js';
 import { subscriptionRoutes } from './features/subscriptions/subscriptions.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
 import { tierRoutes } from './features/tiers/tiers.routes.js';
@@ -209,6 +210,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await tierRoutes(api, ctx);
     await subscriptionRoutes(api, ctx);
     await billingRoutes(api, ctx);
+    await salesRoutes(api, ctx);
     await adminRoutes(api, ctx);
     await localAdminRoutes(api, ctx);
     await packageRoutes(api, ctx);

@@ -1,0 +1,202 @@
+import { and, eq, lt } from 'drizzle-orm';
+import type { ConnectEvent } from '../../adapters/payments/payments.js';
+import type { AppContext } from '../../context.js';
+import { sales, webhookDeliveries } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { DAY_MS } from '../../lib/clock.js';
+import { setPurchaseGrantTerms } from '../licenses/grants.service.js';
+import { syncPayoutAccount } from './payout.service.js';
+import { platformFeeCents, subscriptionAccessEnd } from './sale-rules.js';
+import { applyCheckoutSession, connectOf, endSale, findSaleBySession, type Sale } from './sales.service.js';
+
+// Stripe Connect's webhooks (events of sellers' accounts, each naming its `account`): verified over the raw body,
+// each applied once (its id recorded first, forgotten again if applying fails so that Stripe's retry applies it),
+// and none trusted for the state it carries: the session, subscription, invoice, charge or dispute is read again
+// from Stripe, so that whatever order events arrive in, sales and grants end as Stripe has them.
+
+export type ConnectWebhookResult = { received: true; type: string; ignored?: boolean; duplicate?: boolean };
+
+const HANDLED = new Set([
+  'account.updated',
+  'checkout.session.completed',
+  'checkout.session.async_payment_succeeded',
+  'checkout.session.expired',
+  'invoice.paid',
+  'customer.subscription.created',
+  'customer.subscription.updated',
+  'customer.subscription.deleted',
+  'customer.subscription.paused',
+  'customer.subscription.resumed',
+  'charge.refunded',
+  'charge.dispute.closed',
+]);
+
+const DELIVERY_MEMORY_MS = 30 * DAY_MS;
+const deliveryKey = (eventId: string) => `connect:${eventId}`.slice(0, 200);
+
+export async function receiveConnectWebhook(
+  ctx: AppContext,
+  rawBody: Buffer,
+  signature: string | undefined,
+): Promise<ConnectWebhookResult> {
+  if (ctx.payments.kind !== 'stripe') {
+    throw new AppError('NOT_FOUND', 'Stripe is not configured on this server.', {
+      suggestion: 'Set the STRIPE_* variables of the selected payment mode and restart.',
+    });
+  }
+  const event = ctx.payments.connect.parseEvent(rawBody, signature);
+  if (!HANDLED.has(event.type) || !event.account || !event.objectId) {
+    return { received: true, type: event.type, ignored: true };
+  }
+  const now = ctx.clock.now();
+  const recorded = await ctx.db
+    .insert(webhookDeliveries)
+    .values({ source: 'stripe', deliveryId: deliveryKey(event.id), receivedAt: now })
+    .onConflictDoNothing()
+    .returning({ deliveryId: webhookDeliveries.deliveryId });
+  if (recorded.length === 0) return { received: true, type: event.type, duplicate: true };
+  await ctx.db
+    .delete(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.source, 'stripe'),
+        lt(webhookDeliveries.receivedAt, new Date(now.getTime() - DELIVERY_MEMORY_MS)),
+      ),
+    );
+  try {
+    await applyEvent(ctx, event as ConnectEvent & { account: string; objectId: string });
+    ctx.log.info({ eventId: event.id, type: event.type, account: event.account }, 'Stripe Connect event applied');
+  } catch (error) {
+    await ctx.db
+      .delete(webhookDeliveries)
+      .where(and(eq(webhookDeliveries.source, 'stripe'), eq(webhookDeliveries.deliveryId, deliveryKey(event.id))));
+    throw error;
+  }
+  return { received: true, type: event.type };
+}
+
+async function applyEvent(ctx: AppContext, event: ConnectEvent & { account: string; objectId: string }) {
+  const { account, objectId } = event;
+  if (event.type === 'account.updated') return syncPayoutAccount(ctx, objectId);
+  if (event.type.startsWith('checkout.session.')) {
+    const sale = await findSaleBySession(ctx, objectId);
+    if (sale && sale.stripeAccountId === account) await applyCheckoutSession(ctx, sale);
+    return;
+  }
+  if (event.type.startsWith('customer.subscription.')) return syncSubscription(ctx, account, objectId);
+  if (event.type === 'invoice.paid') return applyInvoice(ctx, account, objectId);
+  if (event.type === 'charge.refunded') {
+    const charge = await connectOf(ctx).retrieveCharge(account, objectId);
+    // A partial refund leaves the purchase standing.
+    if (!charge.refunded || !charge.paymentIntentId) return;
+    return endSalesPaidBy(ctx, account, charge.paymentIntentId, 'refunded');
+  }
+  if (event.type === 'charge.dispute.closed') {
+    const dispute = await connectOf(ctx).retrieveDispute(account, objectId);
+    if (dispute.status !== 'lost') return;
+    let paymentIntentId = dispute.paymentIntentId;
+    if (!paymentIntentId && dispute.chargeId) {
+      paymentIntentId = (await connectOf(ctx).retrieveCharge(account, dispute.chargeId)).paymentIntentId;
+    }
+    if (paymentIntentId) await endSalesPaidBy(ctx, account, paymentIntentId, 'disputed');
+  }
+}
+
+async function salesPaidBy(ctx: AppContext, account: string, paymentIntentId: string): Promise<Sale[]> {
+  return ctx.db
+    .select()
+    .from(sales)
+    .where(and(eq(sales.stripeAccountId, account), eq(sales.paymentIntentId, paymentIntentId)));
+}
+
+/**
+ * A refund or lost dispute of a payment. When the payment's sale is not known as paid yet (the refund's event
+ * overtook the checkout's), the checkout is applied first, then ended: the true end state either way.
+ */
+async function endSalesPaidBy(
+  ctx: AppContext,
+  account: string,
+  paymentIntentId: string,
+  status: 'refunded' | 'disputed',
+): Promise<void> {
+  let found = await salesPaidBy(ctx, account, paymentIntentId);
+  if (found.length === 0) {
+    const session = await connectOf(ctx).findCheckoutSessionByPaymentIntent(account, paymentIntentId);
+    const sale = session ? await findSaleBySession(ctx, session.id) : undefined;
+    if (sale) found = [await applyCheckoutSession(ctx, sale)];
+  }
+  for (const sale of found) await endSale(ctx, sale, status);
+}
+
+/** The subscription as Stripe has it now decides until when its purchase gives access. */
+export async function syncSubscription(ctx: AppContext, account: string, subscriptionId: string): Promise<void> {
+  const [purchase] = await ctx.db
+    .select()
+    .from(sales)
+    .where(
+      and(
+        eq(sales.stripeAccountId, account),
+        eq(sales.subscriptionId, subscriptionId),
+        eq(sales.kind, 'purchase'),
+        eq(sales.status, 'paid'),
+      ),
+    )
+    .limit(1);
+  // Not fulfilled yet: the checkout, when applied, reads the subscription itself.
+  if (!purchase?.grantId) return;
+  const subscription = await connectOf(ctx).retrieveSubscription(account, subscriptionId);
+  await setPurchaseGrantTerms(ctx, purchase.grantId, {
+    expiresAt: subscriptionAccessEnd(subscription),
+    endMode: 'access',
+  });
+}
+
+/** A paid invoice: a renewal is a payment of its own (with its fee); any paid invoice moves the access on. */
+async function applyInvoice(ctx: AppContext, account: string, invoiceId: string): Promise<void> {
+  const invoice = await connectOf(ctx).retrieveInvoice(account, invoiceId);
+  if (invoice.status !== 'paid' || !invoice.subscriptionId) return;
+  const [purchase] = await ctx.db
+    .select()
+    .from(sales)
+    .where(
+      and(
+        eq(sales.stripeAccountId, account),
+        eq(sales.subscriptionId, invoice.subscriptionId),
+        eq(sales.kind, 'purchase'),
+      ),
+    )
+    .limit(1);
+  if (!purchase) return;
+  if (invoice.billingReason === 'subscription_create') {
+    // The checkout's own invoice: its payment is the purchase's (a refund of it finds the purchase by it).
+    if (!purchase.paymentIntentId && invoice.paymentIntentId) {
+      await ctx.db.update(sales).set({ paymentIntentId: invoice.paymentIntentId }).where(eq(sales.id, purchase.id));
+    }
+  } else if (invoice.amountPaid > 0) {
+    await ctx.db
+      .insert(sales)
+      .values({
+        sellerId: purchase.sellerId,
+        packageId: purchase.packageId,
+        priceId: purchase.priceId,
+        kind: 'renewal',
+        status: purchase.status === 'paid' ? 'paid' : 'pending',
+        isTest: false,
+        pricingType: purchase.pricingType,
+        tierName: purchase.tierName,
+        customerEmail: purchase.customerEmail,
+        customerId: purchase.customerId,
+        amountCents: invoice.amountPaid,
+        feeCents: platformFeeCents(invoice.amountPaid),
+        currency: invoice.currency,
+        stripeAccountId: account,
+        paymentIntentId: invoice.paymentIntentId,
+        subscriptionId: invoice.subscriptionId,
+        invoiceId: invoice.id,
+        createdAt: ctx.clock.now(),
+        paidAt: invoice.paidAt ?? ctx.clock.now(),
+      })
+      .onConflictDoNothing();
+  }
+  await syncSubscription(ctx, account, invoice.subscriptionId);
+}

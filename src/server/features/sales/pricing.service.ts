@@ -1,0 +1,182 @@
+import { and, asc, count, eq, inArray, ne } from 'drizzle-orm';
+import {
+  MAX_PRICE_CENTS,
+  MAX_TIERS_PER_PACKAGE,
+  MAX_TRIAL_DAYS,
+  MAX_UPDATE_MONTHS,
+  MIN_PRICE_CENTS,
+  type PackagePricingTier,
+  type PricingTierInput,
+  type ReplacePricingTiersInput,
+  SALE_CURRENCIES,
+  salesMessages,
+} from '../../../contract/sales.js';
+import type { AppContext } from '../../context.js';
+import { packagePrices, sales } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { getOwnedPackage, isUuid } from '../licenses/grants.service.js';
+
+// The prices of a seller's packages (pricing tiers): one-time with N months of updates, or a monthly/yearly
+// subscription with optional trial days. One currency per seller, so that every sum of sales is a true amount.
+
+export type PackagePrice = typeof packagePrices.$inferSelect;
+
+type ParsedTier = Omit<typeof packagePrices.$inferInsert, 'packageId' | 'sellerId' | 'sortOrder'> & { id?: string };
+
+const isWholeNumberIn = (value: unknown, min: number, max: number): value is number =>
+  typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+
+/** Checks one tier against the rules and answers it normalised, or throws the rule's sentence. */
+export function parsePricingTier(input: PricingTierInput): ParsedTier {
+  const name = input.name.trim();
+  if (name === '') throw new AppError('VALIDATION_FAILED', salesMessages.nameRequired);
+  if (!isWholeNumberIn(input.priceCents, MIN_PRICE_CENTS, MAX_PRICE_CENTS)) {
+    throw new AppError('VALIDATION_FAILED', salesMessages.priceInvalid);
+  }
+  const currency = input.currency.trim().toLowerCase();
+  if (!(SALE_CURRENCIES as readonly string[]).includes(currency)) {
+    throw new AppError('VALIDATION_FAILED', salesMessages.currencyInvalid);
+  }
+  const common = {
+    ...(input.id ? { id: input.id } : {}),
+    name,
+    description: input.description?.trim() || null,
+    pricingType: input.pricingType,
+    priceCents: input.priceCents,
+    currency,
+    isActive: input.isActive ?? true,
+  };
+  if (input.pricingType === 'one_time') {
+    if (input.trialDays) throw new AppError('VALIDATION_FAILED', salesMessages.trialOnlyForSubscriptions);
+    if (!isWholeNumberIn(input.updateMonths, 1, MAX_UPDATE_MONTHS)) {
+      throw new AppError('VALIDATION_FAILED', salesMessages.updateMonthsInvalid);
+    }
+    return { ...common, interval: null, updateMonths: input.updateMonths, trialDays: null };
+  }
+  if (!input.interval) throw new AppError('VALIDATION_FAILED', salesMessages.intervalRequired);
+  const trialDays = input.trialDays ?? 0;
+  if (!isWholeNumberIn(trialDays, 0, MAX_TRIAL_DAYS)) {
+    throw new AppError('VALIDATION_FAILED', salesMessages.trialDaysInvalid);
+  }
+  return { ...common, interval: input.interval, updateMonths: null, trialDays: trialDays || null };
+}
+
+export function presentPricingTier(price: PackagePrice, salesCount: number): PackagePricingTier {
+  return {
+    id: price.id,
+    packageId: price.packageId,
+    name: price.name,
+    description: price.description,
+    pricingType: price.pricingType,
+    interval: price.interval,
+    updateMonths: price.updateMonths,
+    trialDays: price.trialDays,
+    priceCents: price.priceCents,
+    currency: price.currency,
+    isActive: price.isActive,
+    sortOrder: price.sortOrder,
+    salesCount,
+  };
+}
+
+/** Every tier of the given packages, in the seller's order. */
+export async function findPackagePrices(ctx: AppContext, packageIds: string[]): Promise<PackagePrice[]> {
+  if (packageIds.length === 0) return [];
+  return ctx.db
+    .select()
+    .from(packagePrices)
+    .where(inArray(packagePrices.packageId, packageIds))
+    .orderBy(asc(packagePrices.sortOrder), asc(packagePrices.createdAt));
+}
+
+async function salesCounts(ctx: AppContext, priceIds: string[]): Promise<Map<string, number>> {
+  if (priceIds.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({ priceId: sales.priceId, total: count() })
+    .from(sales)
+    .where(and(inArray(sales.priceId, priceIds), ne(sales.status, 'pending'), ne(sales.status, 'expired')))
+    .groupBy(sales.priceId);
+  return new Map(rows.map((row) => [row.priceId ?? '', row.total]));
+}
+
+export async function listPricingTiers(
+  ctx: AppContext,
+  sellerId: string,
+  packageId: string,
+): Promise<PackagePricingTier[]> {
+  await getOwnedPackage(ctx, sellerId, packageId);
+  const prices = await findPackagePrices(ctx, [packageId]);
+  const counts = await salesCounts(
+    ctx,
+    prices.map((price) => price.id),
+  );
+  return prices.map((price) => presentPricingTier(price, counts.get(price.id) ?? 0));
+}
+
+/** The currency of the seller's prices on other packages than `exceptPackageId`, if they have any. */
+async function sellerCurrency(ctx: AppContext, sellerId: string, exceptPackageId: string): Promise<string | undefined> {
+  const [row] = await ctx.db
+    .select({ currency: packagePrices.currency })
+    .from(packagePrices)
+    .where(and(eq(packagePrices.sellerId, sellerId), ne(packagePrices.packageId, exceptPackageId)))
+    .limit(1);
+  return row?.currency;
+}
+
+/**
+ * PUT /api/repositories/{id}/pricing-tiers: the package's tiers become the list sent. A tier with a known id is
+ * updated, one without is created, one left out is deleted, or deactivated when it has sales. Every tier is checked
+ * before anything is written; one bad tier changes nothing.
+ */
+export async function replacePricingTiers(
+  ctx: AppContext,
+  sellerId: string,
+  packageId: string,
+  input: ReplacePricingTiersInput,
+): Promise<PackagePricingTier[]> {
+  const pkg = await getOwnedPackage(ctx, sellerId, packageId);
+  if (input.tiers.length > MAX_TIERS_PER_PACKAGE) throw new AppError('VALIDATION_FAILED', salesMessages.tooManyTiers);
+  const parsed = input.tiers.map(parsePricingTier);
+  const currencies = new Set(parsed.map((tier) => tier.currency));
+  const existingCurrency = await sellerCurrency(ctx, sellerId, pkg.id);
+  if (currencies.size > 1 || (existingCurrency && parsed.some((tier) => tier.currency !== existingCurrency))) {
+    throw new AppError('VALIDATION_FAILED', salesMessages.currencyMismatch, {
+      suggestion: salesMessages.currencyMismatchSuggestion,
+    });
+  }
+  const existing = await findPackagePrices(ctx, [pkg.id]);
+  const existingIds = new Set(existing.map((price) => price.id));
+  for (const tier of parsed) {
+    if (tier.id !== undefined && (!isUuid(tier.id) || !existingIds.has(tier.id))) {
+      throw new AppError('NOT_FOUND', salesMessages.unknownTier);
+    }
+  }
+  const keptIds = new Set(parsed.flatMap((tier) => (tier.id ? [tier.id] : [])));
+  const counts = await salesCounts(ctx, [...existingIds]);
+  const now = ctx.clock.now();
+
+  await ctx.db.transaction(async (tx) => {
+    for (const [sortOrder, tier] of parsed.entries()) {
+      const { id, ...values } = tier;
+      if (id) {
+        await tx
+          .update(packagePrices)
+          .set({ ...values, sortOrder, updatedAt: now })
+          .where(and(eq(packagePrices.id, id), eq(packagePrices.packageId, pkg.id)));
+      } else {
+        await tx
+          .insert(packagePrices)
+          .values({ ...values, packageId: pkg.id, sellerId, sortOrder, createdAt: now, updatedAt: now });
+      }
+    }
+    for (const price of existing) {
+      if (keptIds.has(price.id)) continue;
+      if ((counts.get(price.id) ?? 0) > 0) {
+        await tx.update(packagePrices).set({ isActive: false, updatedAt: now }).where(eq(packagePrices.id, price.id));
+      } else {
+        await tx.delete(packagePrices).where(eq(packagePrices.id, price.id));
+      }
+    }
+  });
+  return listPricingTiers(ctx, sellerId, pkg.id);
+}

@@ -1,0 +1,174 @@
+import { and, countDistinct, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import {
+  type AdminSalesFigures,
+  BILLING_OFF_REVENUE_NOTE,
+  DEFAULT_CURRENCY,
+  formatCents,
+  RECENT_TRANSACTIONS_LIMIT,
+  type RecentTransaction,
+  type SellerSalesSummary,
+} from '../../../contract/sales.js';
+import type { AppContext } from '../../context.js';
+import { packagePrices, packages, platformInvoices, sales } from '../../db/schema/index.js';
+import { isTestMode } from './sales.service.js';
+
+// What sales add up to: the seller's Dashboard card and API v1 analytics, and the admin's Overview. Money that
+// moved only: paid payments (refunded ones and lost disputes no longer count); test sales count while billing is
+// off (when they are the only sales there can be) and are marked test.
+
+const RECENT_SALES_LIMIT = 10;
+
+const startOfMonthUtc = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+const toNumber = (value: unknown) => Number(value ?? 0);
+
+/** The seller's currency: that of their prices (one per seller), USD before they have any. */
+async function sellerCurrency(ctx: AppContext, sellerId: string): Promise<string> {
+  const [row] = await ctx.db
+    .select({ currency: packagePrices.currency })
+    .from(packagePrices)
+    .where(eq(packagePrices.sellerId, sellerId))
+    .limit(1);
+  return row?.currency ?? DEFAULT_CURRENCY;
+}
+
+export type SellerSalesTotals = Omit<SellerSalesSummary, 'recentSales'>;
+
+/** The seller's sales totals (also API v1 analytics' sales fields). */
+export async function getSellerSalesTotals(ctx: AppContext, sellerId: string): Promise<SellerSalesTotals> {
+  const counted = and(eq(sales.sellerId, sellerId), eq(sales.status, 'paid'), eq(sales.isTest, isTestMode(ctx)));
+  const monthStart = startOfMonthUtc(ctx.clock.now());
+  const [[totals], currency] = await Promise.all([
+    ctx.db
+      .select({
+        totalCents: sql<string>`coalesce(sum(${sales.amountCents}), 0)`,
+        monthlyCents: sql<string>`coalesce(sum(${sales.amountCents}) filter (where ${sales.paidAt} >= ${monthStart.toISOString()}), 0)`,
+        feesCents: sql<string>`coalesce(sum(${sales.feeCents}), 0)`,
+        purchases: sql<string>`count(*) filter (where ${sales.kind} = 'purchase')`,
+        customers: countDistinct(sql`lower(${sales.customerEmail})`),
+      })
+      .from(sales)
+      .where(counted),
+    sellerCurrency(ctx, sellerId),
+  ]);
+  const totalSalesCents = toNumber(totals?.totalCents);
+  const monthlySalesCents = toNumber(totals?.monthlyCents);
+  return {
+    totalSalesCents,
+    totalSalesFormatted: formatCents(totalSalesCents, currency),
+    monthlySalesCents,
+    monthlySalesFormatted: formatCents(monthlySalesCents, currency),
+    totalPurchases: toNumber(totals?.purchases),
+    totalCustomers: toNumber(totals?.customers),
+    feesCents: toNumber(totals?.feesCents),
+    currency,
+  };
+}
+
+/** GET /api/sales/summary: the totals and the latest sales. */
+export async function getSellerSalesSummary(ctx: AppContext, sellerId: string): Promise<SellerSalesSummary> {
+  const [totals, recent] = await Promise.all([
+    getSellerSalesTotals(ctx, sellerId),
+    ctx.db
+      .select({ sale: sales, packageName: packages.name })
+      .from(sales)
+      .innerJoin(packages, eq(packages.id, sales.packageId))
+      .where(and(eq(sales.sellerId, sellerId), inArray(sales.status, ['paid', 'refunded', 'disputed'])))
+      .orderBy(desc(sales.paidAt))
+      .limit(RECENT_SALES_LIMIT),
+  ]);
+  return {
+    ...totals,
+    recentSales: recent.map(({ sale, packageName }) => ({
+      id: sale.id,
+      packageName,
+      tierName: sale.tierName,
+      customerEmail: sale.customerEmail ?? '',
+      amountCents: sale.amountCents,
+      feeCents: sale.feeCents,
+      currency: sale.currency,
+      status: sale.status === 'expired' ? 'pending' : sale.status,
+      test: sale.isTest,
+      createdAt: (sale.paidAt ?? sale.createdAt).toISOString(),
+    })),
+  };
+}
+
+/**
+ * The admin Overview's money: sales paid (count and gross), the platform's revenue as fees collected on real paid
+ * sales plus paid platform invoices, and the latest of both. Billing off: no money moves, revenue is 0 and says so.
+ */
+export async function getAdminSalesFigures(ctx: AppContext): Promise<AdminSalesFigures> {
+  const billingOff = isTestMode(ctx);
+  const [[real], [test], [invoices], recentSales, recentInvoices] = await Promise.all([
+    ctx.db
+      .select({
+        count: sql<string>`count(*)`,
+        grossCents: sql<string>`coalesce(sum(${sales.amountCents}), 0)`,
+        feesCents: sql<string>`coalesce(sum(${sales.feeCents}), 0)`,
+      })
+      .from(sales)
+      .where(and(eq(sales.status, 'paid'), eq(sales.isTest, false))),
+    ctx.db
+      .select({
+        count: sql<string>`count(*)`,
+        grossCents: sql<string>`coalesce(sum(${sales.amountCents}), 0)`,
+        feesCents: sql<string>`coalesce(sum(${sales.feeCents}), 0)`,
+      })
+      .from(sales)
+      .where(and(eq(sales.status, 'paid'), eq(sales.isTest, true))),
+    ctx.db.select({ cents: sql<string>`coalesce(sum(${platformInvoices.amountPaidCents}), 0)` }).from(platformInvoices),
+    ctx.db
+      .select({ sale: sales, packageName: packages.name })
+      .from(sales)
+      .innerJoin(packages, eq(packages.id, sales.packageId))
+      .where(and(inArray(sales.status, ['paid', 'refunded', 'disputed']), gte(sales.paidAt, new Date(0))))
+      .orderBy(desc(sales.paidAt))
+      .limit(RECENT_TRANSACTIONS_LIMIT),
+    ctx.db.select().from(platformInvoices).orderBy(desc(platformInvoices.paidAt)).limit(RECENT_TRANSACTIONS_LIMIT),
+  ]);
+  const feesCents = toNumber(real?.feesCents);
+  const invoicesCents = toNumber(invoices?.cents);
+  const transactions: RecentTransaction[] = [
+    ...recentSales.map(({ sale, packageName }) => ({
+      id: sale.id,
+      kind: 'sale' as const,
+      description: `${sale.kind === 'renewal' ? 'Renewal' : 'Sale'}: ${packageName} (${sale.tierName})${
+        sale.status === 'paid' ? '' : `, ${sale.status}`
+      }`,
+      amountCents: sale.amountCents,
+      feeCents: sale.feeCents,
+      currency: sale.currency,
+      createdAt: (sale.paidAt ?? sale.createdAt).toISOString(),
+      test: sale.isTest,
+    })),
+    ...recentInvoices.map((invoice) => ({
+      id: invoice.id,
+      kind: 'invoice' as const,
+      description: 'Platform subscription invoice',
+      amountCents: invoice.amountPaidCents,
+      feeCents: invoice.amountPaidCents,
+      currency: invoice.currency,
+      createdAt: invoice.paidAt.toISOString(),
+      test: false,
+    })),
+  ]
+    .sort((a, b) => b.createdAt.localeCompare(a.createdAt))
+    .slice(0, RECENT_TRANSACTIONS_LIMIT);
+  const counted = billingOff
+    ? {
+        count: toNumber(real?.count) + toNumber(test?.count),
+        gross: toNumber(real?.grossCents) + toNumber(test?.grossCents),
+      }
+    : { count: toNumber(real?.count), gross: toNumber(real?.grossCents) };
+  return {
+    totalSales: counted.count,
+    grossSalesCents: counted.gross,
+    platformRevenue: (feesCents + invoicesCents) / 100,
+    feesCents,
+    invoicesCents,
+    billingOff,
+    testFeesCents: toNumber(test?.feesCents),
+    revenueNote: billingOff ? BILLING_OFF_REVENUE_NOTE : null,
+    recentTransactions: transactions,
+  };
+}

@@ -1,0 +1,133 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { packageIdParams } from '../../../contract/licenses.js';
+import {
+  onboardingLink,
+  onboardingLinkInput,
+  packagePricingTierList,
+  payoutAccount,
+  purchasePackageParams,
+  purchasePage,
+  purchaseResult,
+  purchaseSessionParams,
+  replacePricingTiersInput,
+  sellerSalesSummary,
+  startCheckoutInput,
+  startCheckoutResponse,
+} from '../../../contract/sales.js';
+import type { AppContext } from '../../context.js';
+import { authenticated, requireUser } from '../../http/guards.js';
+import { receiveConnectWebhook } from './connect-webhook.service.js';
+import { createOnboardingLink, getPayoutAccount } from './payout.service.js';
+import { listPricingTiers, replacePricingTiers } from './pricing.service.js';
+import {
+  getHostSeller,
+  getPurchasePage,
+  getPurchaseResult,
+  getSaleOffer,
+  startCheckout,
+  startSaleCheckout,
+} from './sales.service.js';
+import { getSellerSalesSummary } from './sales-figures.service.js';
+
+const WEBHOOK_BODY_LIMIT = 1024 * 1024;
+/** A buy button's link: every field of a checkout in the query (GET /api/purchase/checkout). */
+const directCheckoutQuery = z.object({
+  package: z.string().max(200),
+  tier: z.string().max(200).optional(),
+  email: z.string().max(320).optional(),
+  currency: z.string().max(10).optional(),
+  successUrl: z.string().max(2000).optional(),
+  cancelUrl: z.string().max(2000).optional(),
+});
+
+export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const noStore = { 'cache-control': 'no-store' };
+
+  // Seller
+  api.get(
+    '/api/sales/payout-account',
+    { schema: { response: { 200: payoutAccount } }, onRequest: authenticated },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return getPayoutAccount(ctx, requireUser(request).user);
+    },
+  );
+  api.post(
+    '/api/sales/payout-account/onboarding-link',
+    { schema: { body: onboardingLinkInput, response: { 200: onboardingLink } }, onRequest: authenticated },
+    async (request) => createOnboardingLink(ctx, requireUser(request).user, request.body),
+  );
+  api.get(
+    '/api/repositories/:id/pricing-tiers',
+    { schema: { params: packageIdParams, response: { 200: packagePricingTierList } }, onRequest: authenticated },
+    async (request) => listPricingTiers(ctx, requireUser(request).user.id, request.params.id),
+  );
+  api.put(
+    '/api/repositories/:id/pricing-tiers',
+    {
+      schema: { params: packageIdParams, body: replacePricingTiersInput, response: { 200: packagePricingTierList } },
+      onRequest: authenticated,
+    },
+    async (request) => replacePricingTiers(ctx, requireUser(request).user.id, request.params.id, request.body),
+  );
+  api.get(
+    '/api/sales/summary',
+    { schema: { response: { 200: sellerSalesSummary } }, onRequest: authenticated },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return getSellerSalesSummary(ctx, requireUser(request).user.id);
+    },
+  );
+
+  // Buyer, on the seller's repository host
+  api.get(
+    '/api/purchase/packages/:id',
+    { schema: { params: purchasePackageParams, response: { 200: purchasePage } } },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return getPurchasePage(ctx, request.requestHost, request.params.id);
+    },
+  );
+  api.post(
+    '/api/purchase/checkout',
+    { schema: { body: startCheckoutInput, response: { 200: startCheckoutResponse } } },
+    async (request) => startCheckout(ctx, request.requestHost, request.body),
+  );
+  api.get('/api/purchase/checkout', { schema: { querystring: directCheckoutQuery } }, async (request, reply) => {
+    const seller = await getHostSeller(ctx, request.requestHost);
+    const { package: packageId, tier, email, currency, successUrl, cancelUrl } = request.query;
+    const offer = await getSaleOffer(ctx, seller.id, packageId, { tierId: tier, currency });
+    const started = await startSaleCheckout(ctx, offer, { email, successUrl, cancelUrl });
+    return reply.headers(noStore).redirect(started.checkoutUrl, 303);
+  });
+  api.get(
+    '/api/purchase/sessions/:sessionId',
+    { schema: { params: purchaseSessionParams, response: { 200: purchaseResult } } },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return getPurchaseResult(ctx, request.requestHost, request.params.sessionId);
+    },
+  );
+
+  await app.register(connectWebhookRoutes, { ctx });
+}
+
+/** The signature covers the exact bytes Stripe sent: this route alone reads its body raw. */
+async function connectWebhookRoutes(app: FastifyInstance, options: { ctx: AppContext }) {
+  const { ctx } = options;
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => {
+    done(null, body);
+  });
+  app.post('/api/stripe/connect-webhook', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request) => {
+    const signature = request.headers['stripe-signature'];
+    return receiveConnectWebhook(
+      ctx,
+      Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+      Array.isArray(signature) ? signature[0] : signature,
+    );
+  });
+}

@@ -1,0 +1,454 @@
+import { and, asc, eq, isNull } from 'drizzle-orm';
+import {
+  PLATFORM_FEE_PERCENT,
+  PURCHASE_PAGE_PATH,
+  PURCHASE_SUCCESS_PATH,
+  type PurchasePage,
+  type PurchaseResult,
+  type PurchaseStatus,
+  type StartCheckoutInput,
+  type StartCheckoutResponse,
+  salesMessages,
+} from '../../../contract/sales.js';
+import { setupCommands, TOKEN_PLACEHOLDER } from '../../../contract/setup-commands.js';
+import type { ConnectGateway } from '../../adapters/payments/payments.js';
+import type { AppContext } from '../../context.js';
+import { packagePrices, packages, sales, users } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import type { RequestHost } from '../../http/hosts.js';
+import { DAY_MS } from '../../lib/clock.js';
+import { decryptSecret, encryptSecret, generateToken } from '../../lib/crypto.js';
+import { repositoryUrlFor } from '../branding/branding.service.js';
+import {
+  createGrant,
+  getLicenseSender,
+  isUuid,
+  type LicenseSender,
+  type PackageRecord,
+  parseHolderEmail,
+  setPurchaseGrantTerms,
+} from '../licenses/grants.service.js';
+import { findEnabledPayoutAccount } from './payout.service.js';
+import type { PackagePrice } from './pricing.service.js';
+import { addMonths, platformFeeCents, subscriptionAccessEnd } from './sale-rules.js';
+
+// Sales (issue 11; DESIGN "Selling"): a buyer pays on the seller's repository host, in Stripe Checkout on the
+// seller's connected account with the platform's 5% fee, or at once in test-sales mode (billing off). A paid sale
+// becomes a grant of kind `purchase` through the licenses domain, which e-mails the holder in the seller's brand.
+// Whatever tells us a sale is paid (the success page asking, or a webhook) re-reads Stripe and claims the sale
+// with one conditional update, so that it is fulfilled exactly once.
+
+export type Sale = typeof sales.$inferSelect;
+type Seller = typeof users.$inferSelect;
+
+/** How long the success page may show the buyer's new token (the e-mail has it too). */
+export const TOKEN_VISIBLE_MS = DAY_MS;
+
+export function isTestMode(ctx: AppContext): boolean {
+  return ctx.payments.kind === 'off';
+}
+
+/** The Connect side of the payment provider; only called where test mode was ruled out. */
+export function connectOf(ctx: AppContext): ConnectGateway {
+  if (ctx.payments.kind !== 'stripe') throw new AppError('UNAVAILABLE', salesMessages.salesUnavailable);
+  return ctx.payments.connect;
+}
+
+/** The seller whose repository host this is; 404 on the app's own host or the bare Composer host. */
+export async function getHostSeller(ctx: AppContext, host: RequestHost): Promise<Seller> {
+  const slug = host.kind === 'repository' ? host.seller?.slug : undefined;
+  const [seller] = slug ? await ctx.db.select().from(users).where(eq(users.slug, slug)).limit(1) : [];
+  if (!seller) throw new AppError('NOT_FOUND', salesMessages.packageNotForSale);
+  return seller;
+}
+
+async function findSellerPackage(ctx: AppContext, sellerId: string, packageId: string) {
+  const [pkg] = isUuid(packageId)
+    ? await ctx.db
+        .select()
+        .from(packages)
+        .where(and(eq(packages.id, packageId), eq(packages.ownerId, sellerId)))
+        .limit(1)
+    : [];
+  return pkg;
+}
+
+async function activePrices(ctx: AppContext, packageId: string): Promise<PackagePrice[]> {
+  return ctx.db
+    .select()
+    .from(packagePrices)
+    .where(and(eq(packagePrices.packageId, packageId), eq(packagePrices.isActive, true)))
+    .orderBy(asc(packagePrices.sortOrder), asc(packagePrices.createdAt));
+}
+
+export function repositoryUrlOf(ctx: AppContext, seller: LicenseSender): string {
+  return repositoryUrlFor(ctx, { slug: seller.slug, brandDomain: seller.brand.verifiedDomain });
+}
+
+export function purchasePageUrl(repositoryUrl: string, packageId: string, extra: Record<string, string> = {}): string {
+  const query = new URLSearchParams({ package: packageId, ...extra });
+  return `${repositoryUrl}${PURCHASE_PAGE_PATH}?${query}`;
+}
+
+/** GET /api/purchase/packages/{id} on the seller's host: the package and its active tiers. */
+export async function getPurchasePage(ctx: AppContext, host: RequestHost, packageId: string): Promise<PurchasePage> {
+  const seller = await getHostSeller(ctx, host);
+  const pkg = await findSellerPackage(ctx, seller.id, packageId);
+  const tiers = pkg?.isActive ? await activePrices(ctx, pkg.id) : [];
+  if (!pkg || tiers.length === 0) throw new AppError('NOT_FOUND', salesMessages.packageNotForSale);
+  const sender = await getLicenseSender(ctx, seller.id);
+  return {
+    package: { id: pkg.id, packageName: pkg.name, description: pkg.description },
+    tiers: tiers.map((tier) => ({
+      id: tier.id,
+      name: tier.name,
+      description: tier.description,
+      pricingType: tier.pricingType,
+      interval: tier.interval,
+      updateMonths: tier.updateMonths,
+      trialDays: tier.trialDays,
+      priceCents: tier.priceCents,
+      currency: tier.currency,
+    })),
+    testMode: isTestMode(ctx),
+    repositoryUrl: repositoryUrlOf(ctx, sender),
+  };
+}
+
+export type SaleOffer = { seller: LicenseSender; pkg: PackageRecord; tier: PackagePrice; repositoryUrl: string };
+
+/**
+ * What a checkout sells, checked: the seller's active package, an active tier of it (the first when none is named),
+ * the currency when the caller names one, and (with a provider) a payout account that can take payments.
+ */
+export async function getSaleOffer(
+  ctx: AppContext,
+  sellerId: string,
+  packageId: string,
+  request: { tierId?: string; currency?: string },
+): Promise<SaleOffer & { payoutAccountId: string | null }> {
+  const pkg = await findSellerPackage(ctx, sellerId, packageId);
+  if (!pkg) throw new AppError('NOT_FOUND', salesMessages.packageNotForSale);
+  if (!pkg.isActive) {
+    throw new AppError('CONFLICT', salesMessages.packageInactive, {
+      suggestion: 'Activate the package in Management before selling it',
+    });
+  }
+  const tiers = await activePrices(ctx, pkg.id);
+  let tier: PackagePrice | undefined;
+  if (request.tierId !== undefined) {
+    tier = tiers.find((candidate) => candidate.id === request.tierId);
+    if (!tier) throw new AppError('NOT_FOUND', salesMessages.unknownTier);
+  } else {
+    tier = tiers[0];
+    if (!tier) throw new AppError('CONFLICT', salesMessages.packageNotForSale, { suggestion: 'Set a price first' });
+  }
+  if (request.currency !== undefined && request.currency.trim().toLowerCase() !== tier.currency) {
+    throw new AppError(
+      'VALIDATION_FAILED',
+      `${salesMessages.currencyMismatch}: this tier is priced in ${tier.currency}`,
+    );
+  }
+  let payoutAccountId: string | null = null;
+  if (!isTestMode(ctx)) {
+    const account = await findEnabledPayoutAccount(ctx, sellerId);
+    if (!account) {
+      throw new AppError('CONFLICT', salesMessages.noPayoutAccount, {
+        suggestion: salesMessages.noPayoutAccountSuggestion,
+      });
+    }
+    payoutAccountId = account.stripeAccountId;
+  }
+  const seller = await getLicenseSender(ctx, sellerId);
+  return { seller, pkg, tier, repositoryUrl: repositoryUrlOf(ctx, seller), payoutAccountId };
+}
+
+/** Checkout's return addresses must be web addresses (they are sent to Stripe and shown to the buyer). */
+function parseReturnUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return value;
+  } catch {
+    // answered below
+  }
+  throw new AppError('VALIDATION_FAILED', 'successUrl and cancelUrl must be http or https addresses');
+}
+
+export type CheckoutOptions = { email?: string; successUrl?: string; cancelUrl?: string };
+
+/**
+ * Starts a checkout for an offer: with a provider, a Stripe Checkout Session on the seller's account (the
+ * application fee 5% of the amount); in test-sales mode the sale is paid at once and the browser goes straight to
+ * the success page.
+ */
+export async function startSaleCheckout(
+  ctx: AppContext,
+  offer: SaleOffer & { payoutAccountId: string | null },
+  options: CheckoutOptions,
+): Promise<StartCheckoutResponse> {
+  const { tier, pkg, seller, repositoryUrl } = offer;
+  const testMode = isTestMode(ctx);
+  const email = options.email ? parseHolderEmail(options.email) : undefined;
+  if (testMode && !email) throw new AppError('VALIDATION_FAILED', salesMessages.emailRequired);
+  const successUrl =
+    parseReturnUrl(options.successUrl) ?? `${repositoryUrl}${PURCHASE_SUCCESS_PATH}?session_id={CHECKOUT_SESSION_ID}`;
+  const cancelUrl =
+    parseReturnUrl(options.cancelUrl) ?? purchasePageUrl(repositoryUrl, pkg.id, { tier: tier.id, cancelled: 'true' });
+  const now = ctx.clock.now();
+  const base = {
+    sellerId: seller.id,
+    packageId: pkg.id,
+    priceId: tier.id,
+    kind: 'purchase' as const,
+    isTest: testMode,
+    pricingType: tier.pricingType,
+    tierName: tier.name,
+    customerEmail: email ?? null,
+    amountCents: tier.priceCents,
+    feeCents: platformFeeCents(tier.priceCents),
+    currency: tier.currency,
+    createdAt: now,
+  };
+
+  if (testMode) {
+    const sessionId = `cs_packgate_test_${generateToken('s').slice(2)}`;
+    const [sale] = await ctx.db
+      .insert(sales)
+      .values({ ...base, checkoutSessionId: sessionId })
+      .returning();
+    await fulfilSale(ctx, sale!, { email: email!, paidAt: now, amountCents: tier.priceCents });
+    return { checkoutUrl: successUrl.replace('{CHECKOUT_SESSION_ID}', sessionId), sessionId, testMode };
+  }
+
+  const connect = connectOf(ctx);
+  const [sale] = await ctx.db
+    .insert(sales)
+    .values({ ...base, stripeAccountId: offer.payoutAccountId })
+    .returning();
+  const isSubscription = tier.pricingType === 'subscription';
+  const session = await connect.createCheckoutSession({
+    account: offer.payoutAccountId!,
+    mode: isSubscription ? 'subscription' : 'payment',
+    productName: `${pkg.name} (${tier.name})`,
+    amountCents: tier.priceCents,
+    currency: tier.currency,
+    interval: tier.interval,
+    trialDays: tier.trialDays,
+    applicationFeeCents: isSubscription ? null : base.feeCents,
+    applicationFeePercent: isSubscription ? PLATFORM_FEE_PERCENT : null,
+    customerEmail: email ?? null,
+    successUrl,
+    cancelUrl,
+    metadata: { saleId: sale!.id, sellerId: seller.id, packageId: pkg.id, tierId: tier.id },
+  });
+  await ctx.db.update(sales).set({ checkoutSessionId: session.id }).where(eq(sales.id, sale!.id));
+  if (!session.url) throw new AppError('UNAVAILABLE', 'The payment provider did not return a checkout page.');
+  return { checkoutUrl: session.url, sessionId: session.id, testMode };
+}
+
+/** POST /api/purchase/checkout on the seller's host. */
+export async function startCheckout(
+  ctx: AppContext,
+  host: RequestHost,
+  input: StartCheckoutInput,
+): Promise<StartCheckoutResponse> {
+  const seller = await getHostSeller(ctx, host);
+  const offer = await getSaleOffer(ctx, seller.id, input.packageId, { tierId: input.tierId, currency: input.currency });
+  return startSaleCheckout(ctx, offer, { email: input.email });
+}
+
+type PaymentFacts = {
+  email: string;
+  paidAt: Date;
+  amountCents: number;
+  paymentIntentId?: string | null;
+  subscriptionId?: string | null;
+  /** The access a subscription gives now (from Stripe); computed from the tier when absent. */
+  accessEnd?: Date | null;
+};
+
+/** Until when a purchase of `sale` paid at `paidAt` gives access, and what ends then. */
+async function purchaseTerms(
+  ctx: AppContext,
+  sale: Sale,
+  facts: PaymentFacts,
+): Promise<{ expiresAt: Date | null; endMode: 'access' | 'updates' }> {
+  const [tier] = sale.priceId
+    ? await ctx.db.select().from(packagePrices).where(eq(packagePrices.id, sale.priceId)).limit(1)
+    : [];
+  if (sale.pricingType === 'one_time') {
+    // Lifetime access to the versions released during the update window, then frozen.
+    return { expiresAt: tier?.updateMonths ? addMonths(facts.paidAt, tier.updateMonths) : null, endMode: 'updates' };
+  }
+  if (facts.accessEnd !== undefined) return { expiresAt: facts.accessEnd, endMode: 'access' };
+  // Test sales have no provider to renew them: one period (after the trial, if any).
+  const trialEnd = new Date(facts.paidAt.getTime() + (tier?.trialDays ?? 0) * DAY_MS);
+  return { expiresAt: addMonths(trialEnd, tier?.interval === 'year' ? 12 : 1), endMode: 'access' };
+}
+
+/**
+ * Marks a pending sale paid and gives the buyer the package (a grant of kind purchase, e-mailed in the seller's
+ * brand). The conditional update lets exactly one caller through; a failure puts the sale back to pending so that
+ * the next delivery or the next poll tries again. Answers the sale as it is afterwards.
+ */
+export async function fulfilSale(ctx: AppContext, sale: Sale, facts: PaymentFacts): Promise<Sale> {
+  const [claimed] = await ctx.db
+    .update(sales)
+    .set({
+      status: 'paid',
+      paidAt: facts.paidAt,
+      customerEmail: facts.email,
+      amountCents: facts.amountCents,
+      feeCents: platformFeeCents(facts.amountCents),
+      paymentIntentId: facts.paymentIntentId ?? sale.paymentIntentId,
+      subscriptionId: facts.subscriptionId ?? sale.subscriptionId,
+    })
+    .where(and(eq(sales.id, sale.id), eq(sales.status, 'pending')))
+    .returning();
+  if (!claimed) return (await findSale(ctx, sale.id)) ?? sale;
+  try {
+    const terms = await purchaseTerms(ctx, claimed, facts);
+    const result = await createGrant(ctx, claimed.sellerId, {
+      email: facts.email,
+      packageId: claimed.packageId,
+      kind: 'purchase',
+      expiresAt: terms.expiresAt,
+      endMode: terms.endMode,
+      note: `${claimed.isTest ? 'Test purchase' : 'Purchase'}: ${claimed.tierName}`,
+    });
+    const [done] = await ctx.db
+      .update(sales)
+      .set({
+        customerId: result.customer.id,
+        grantId: result.grant.id,
+        hadToken: !result.isNewCustomer,
+        sealedToken: result.composerToken ? encryptSecret(ctx.config.secretKey, result.composerToken) : null,
+        tokenVisibleUntil: result.composerToken ? new Date(ctx.clock.now().getTime() + TOKEN_VISIBLE_MS) : null,
+      })
+      .where(eq(sales.id, claimed.id))
+      .returning();
+    ctx.log.info({ saleId: claimed.id, test: claimed.isTest }, 'sale fulfilled');
+    return done ?? claimed;
+  } catch (error) {
+    await ctx.db
+      .update(sales)
+      .set({ status: 'pending', paidAt: null })
+      .where(and(eq(sales.id, claimed.id), isNull(sales.grantId)));
+    throw error;
+  }
+}
+
+export async function findSale(ctx: AppContext, saleId: string): Promise<Sale | undefined> {
+  const [sale] = await ctx.db.select().from(sales).where(eq(sales.id, saleId)).limit(1);
+  return sale;
+}
+
+export async function findSaleBySession(ctx: AppContext, sessionId: string): Promise<Sale | undefined> {
+  const [sale] = await ctx.db.select().from(sales).where(eq(sales.checkoutSessionId, sessionId)).limit(1);
+  return sale;
+}
+
+/**
+ * Reads a checkout session again from Stripe and applies it: paid → fulfilled (once), expired → expired. Used by
+ * the webhook and by the success page, so that neither depends on the other arriving first.
+ */
+export async function applyCheckoutSession(ctx: AppContext, sale: Sale): Promise<Sale> {
+  if (sale.status !== 'pending' || sale.isTest || !sale.stripeAccountId || !sale.checkoutSessionId) return sale;
+  const connect = connectOf(ctx);
+  const session = await connect.retrieveCheckoutSession(sale.stripeAccountId, sale.checkoutSessionId);
+  if (!session) return sale;
+  if (session.status === 'expired') {
+    const [expired] = await ctx.db
+      .update(sales)
+      .set({ status: 'expired', endedAt: ctx.clock.now() })
+      .where(and(eq(sales.id, sale.id), eq(sales.status, 'pending')))
+      .returning();
+    return expired ?? sale;
+  }
+  if (session.status !== 'complete' || !session.isPaid) return sale;
+  const email = session.customerEmail ?? sale.customerEmail;
+  if (!email) return sale;
+  let accessEnd: Date | null | undefined;
+  if (session.subscriptionId) {
+    const subscription = await connect.retrieveSubscription(sale.stripeAccountId, session.subscriptionId);
+    accessEnd = subscriptionAccessEnd(subscription);
+  }
+  return fulfilSale(ctx, sale, {
+    email,
+    paidAt: ctx.clock.now(),
+    amountCents: session.amountTotal ?? sale.amountCents,
+    paymentIntentId: session.paymentIntentId,
+    subscriptionId: session.subscriptionId,
+    accessEnd,
+  });
+}
+
+function presentStatus(sale: Sale): PurchaseStatus {
+  switch (sale.status) {
+    case 'paid':
+      return 'complete';
+    case 'refunded':
+    case 'disputed':
+      return 'refunded';
+    default:
+      return sale.status;
+  }
+}
+
+/** GET /api/purchase/sessions/{sessionId} on the seller's host: what the success page shows. */
+export async function getPurchaseResult(
+  ctx: AppContext,
+  host: RequestHost,
+  sessionId: string,
+): Promise<PurchaseResult> {
+  const seller = await getHostSeller(ctx, host);
+  let sale = await findSaleBySession(ctx, sessionId);
+  if (!sale || sale.sellerId !== seller.id || sale.kind !== 'purchase') {
+    throw new AppError('NOT_FOUND', salesMessages.saleNotFound);
+  }
+  if (sale.status === 'pending') sale = await applyCheckoutSession(ctx, sale);
+  const sender = await getLicenseSender(ctx, seller.id);
+  const repositoryUrl = repositoryUrlOf(ctx, sender);
+  const [pkg] = await ctx.db.select({ name: packages.name }).from(packages).where(eq(packages.id, sale.packageId));
+  const packageName = pkg?.name ?? '';
+  const now = ctx.clock.now();
+  const token =
+    sale.status === 'paid' && sale.sealedToken && sale.tokenVisibleUntil && sale.tokenVisibleUntil > now
+      ? decryptSecret(ctx.config.secretKey, sale.sealedToken)
+      : null;
+  return {
+    status: presentStatus(sale),
+    packageName,
+    tierName: sale.tierName,
+    repositoryUrl,
+    token,
+    hasExistingToken: sale.hadToken,
+    setupCommands:
+      sale.status === 'paid' ? setupCommands({ repositoryUrl, packageName, token: token ?? TOKEN_PLACEHOLDER }) : [],
+    customerEmail: sale.customerEmail,
+    testMode: sale.isTest,
+  };
+}
+
+/** Ends the access a sale gave (refund, lost dispute): the sale takes `status`, its grant is revoked. */
+export async function endSale(ctx: AppContext, sale: Sale, status: 'refunded' | 'disputed'): Promise<void> {
+  const [ended] = await ctx.db
+    .update(sales)
+    .set({ status, endedAt: ctx.clock.now() })
+    .where(and(eq(sales.id, sale.id), eq(sales.status, 'paid')))
+    .returning();
+  if (!ended) return;
+  // A renewal's refund ends the subscription's purchase, whose grant it is.
+  let grantId = ended.grantId;
+  if (!grantId && ended.subscriptionId) {
+    const [purchase] = await ctx.db
+      .select({ grantId: sales.grantId })
+      .from(sales)
+      .where(and(eq(sales.subscriptionId, ended.subscriptionId), eq(sales.kind, 'purchase')))
+      .limit(1);
+    grantId = purchase?.grantId ?? null;
+  }
+  if (grantId) await setPurchaseGrantTerms(ctx, grantId, { status: 'revoked' });
+  ctx.log.info({ saleId: ended.id, status }, 'sale ended');
+}
