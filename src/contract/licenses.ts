@@ -45,6 +45,13 @@ export type CreateTemporaryLicenseInput = NonNullable<z.infer<typeof createTempo
  * - daysRemaining: whole days until expiry, rounded up; 0 or negative once expired, 0 when revoked.
  * - revokedAt: set once the seller revoked it (the spec's list then reads Expired).
  */
+/**
+ * What became of the latest e-mail about a license: delivered, still being retried, or failed for good (the
+ * dialog says it was not delivered). Null when none was sent.
+ */
+export const emailDelivery = z.enum(['delivered', 'pending', 'failed']).nullable();
+export type EmailDelivery = z.infer<typeof emailDelivery>;
+
 export const temporaryLicense = z.object({
   id: z.string(),
   email: z.string(),
@@ -55,6 +62,7 @@ export const temporaryLicense = z.object({
   lastUsedAt: z.string().nullable(),
   note: z.string().nullable(),
   revokedAt: z.string().nullable(),
+  emailDelivery: emailDelivery.optional(),
 });
 export type TemporaryLicense = z.infer<typeof temporaryLicense>;
 export const temporaryLicenseList = z.array(temporaryLicense);
@@ -73,6 +81,7 @@ export const customerGrant = z.object({
   downloadLimit: z.number().int().nullable(),
   downloadCount: z.number().int(),
   lastUsedAt: z.string().nullable(),
+  emailDelivery: emailDelivery.optional(),
 });
 export type CustomerGrant = z.infer<typeof customerGrant>;
 

@@ -9,12 +9,17 @@ export type FakeSmtp = {
   url: string;
   /** Every message accepted, as its recipients and raw text. */
   messages: { to: string[]; data: string }[];
+  /** While true, every mail transaction is refused at MAIL FROM with a temporary failure (451, RFC 5321 §4.2.2). */
+  refusing: boolean;
+  /** How many mail transactions were refused. */
+  refusedCount: number;
   close(): Promise<void>;
 };
 
 export async function startFakeSmtp(): Promise<FakeSmtp> {
   const messages: FakeSmtp['messages'] = [];
   const sockets = new Set<Socket>();
+  const state = { refusing: false, refusedCount: 0 };
   const server = createServer((socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
@@ -42,7 +47,10 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
         }
         const command = line.slice(0, 4).toUpperCase();
         if (command === 'EHLO' || command === 'HELO') reply('250 fake-smtp');
-        else if (command === 'MAIL') reply('250 2.1.0 ok');
+        else if (command === 'MAIL' && state.refusing) {
+          state.refusedCount++;
+          reply('451 4.3.0 mailbox temporarily unavailable');
+        } else if (command === 'MAIL') reply('250 2.1.0 ok');
         else if (command === 'RCPT') {
           recipients.push(line.slice(line.indexOf(':') + 1).trim());
           reply('250 2.1.5 ok');
@@ -64,6 +72,15 @@ export async function startFakeSmtp(): Promise<FakeSmtp> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     messages,
+    get refusing() {
+      return state.refusing;
+    },
+    set refusing(value: boolean) {
+      state.refusing = value;
+    },
+    get refusedCount() {
+      return state.refusedCount;
+    },
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -24,7 +24,14 @@ export class TestClock implements Clock {
   }
 }
 
-export type TestApp = BuiltApp & { baseUrl: string; port: number; dataDir: string; clock: TestClock };
+export type TestApp = BuiltApp & {
+  baseUrl: string;
+  port: number;
+  dataDir: string;
+  clock: TestClock;
+  /** The app's database, for a second app on the same PostgreSQL database (a second process). */
+  databaseTarget?: DatabaseTarget;
+};
 
 /** Which database the server suite runs on: PGlite always, PostgreSQL when the project says so. */
 export function testDatabaseKind(): 'pglite' | 'postgres' {
@@ -58,6 +65,8 @@ export async function startTestApp(
     logStream?: { write(line: string): void };
     /** Forces or lifts overload shedding (see src/server/http/overload.ts). */
     pressureCheck?: BuildAppOptions['pressureCheck'];
+    /** Small lease, backoff and poll durations for tests of the job runner. */
+    jobTimings?: BuildAppOptions['jobTimings'];
   } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'packgate-test-'));
@@ -80,6 +89,7 @@ export async function startTestApp(
     clock,
     database: fresh.target,
     pressureCheck: options.pressureCheck,
+    jobTimings: options.jobTimings,
     ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
   });
   const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
@@ -92,6 +102,7 @@ export async function startTestApp(
     port,
     dataDir,
     clock,
+    databaseTarget: fresh.target,
     async close() {
       await built.close();
       await fresh.drop();

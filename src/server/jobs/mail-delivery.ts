@@ -75,3 +75,15 @@ export async function findMailDeliveries(db: Database, references: string[]): Pr
 export function grantMailReference(grantId: string): string {
   return `grant:${grantId}`;
 }
+
+/** The items (licenses, by grant id) with the delivery of the latest e-mail about each; null when none was sent. */
+export async function withEmailDelivery<Item extends { id: string }>(
+  db: Database,
+  items: Item[],
+): Promise<(Item & { emailDelivery: MailDelivery | null })[]> {
+  const deliveries = await findMailDeliveries(
+    db,
+    items.map((item) => grantMailReference(item.id)),
+  );
+  return items.map((item) => ({ ...item, emailDelivery: deliveries.get(grantMailReference(item.id)) ?? null }));
+}

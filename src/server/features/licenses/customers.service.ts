@@ -8,6 +8,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { customers, grants, packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { withEmailDelivery } from '../../jobs/mail-delivery.js';
 import {
   findCustomerByEmail,
   type Grant,
@@ -47,7 +48,15 @@ export async function listCustomers(ctx: AppContext, sellerId: string): Promise<
     if (!grant) continue;
     entry.grants.push(presentCustomerGrant(grant, packageName ?? '', now));
   }
-  return [...byId.values()];
+  const holders = [...byId.values()];
+  // One query for every grant's latest license e-mail.
+  const withDelivery = await withEmailDelivery(
+    ctx.db,
+    holders.flatMap((holder) => holder.grants),
+  );
+  const byGrant = new Map(withDelivery.map((grant) => [grant.id, grant]));
+  for (const holder of holders) holder.grants = holder.grants.map((grant) => byGrant.get(grant.id) ?? grant);
+  return holders;
 }
 
 /** A grant's terms and state as the seller reads them; lasting licenses add their holder and history to it. */

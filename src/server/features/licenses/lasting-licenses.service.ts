@@ -12,6 +12,7 @@ import { setupCommands, TOKEN_PLACEHOLDER } from '../../../contract/setup-comman
 import type { AppContext } from '../../context.js';
 import { customers, grants, packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { withEmailDelivery } from '../../jobs/mail-delivery.js';
 import { type Actor, recordAuditEvent } from '../api-v1/audit.service.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
 import { requireActiveAccess, type SubscriptionUser } from '../subscriptions/subscriptions.service.js';
@@ -172,7 +173,10 @@ export async function listLicenses(
     filter.email !== undefined ? sql`lower(${customers.email}) = ${normalizeEmail(filter.email)}` : undefined,
   );
   const now = ctx.clock.now();
-  return (await findLicenseRows(ctx, sellerId, conditions)).map((row) => presentLicense(row, now));
+  return withEmailDelivery(
+    ctx.db,
+    (await findLicenseRows(ctx, sellerId, conditions)).map((row) => presentLicense(row, now)),
+  );
 }
 
 /**

@@ -9,6 +9,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { customers, grants } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { withEmailDelivery } from '../../jobs/mail-delivery.js';
 import { DAY_MS } from '../../lib/clock.js';
 import {
   findSubscription,
@@ -59,7 +60,10 @@ export async function listTemporaryLicenses(
     .where(and(eq(grants.packageId, pkg.id), eq(grants.kind, 'temporary'), eq(customers.sellerId, sellerId)))
     .orderBy(desc(grants.createdAt), desc(grants.id));
   const now = ctx.clock.now();
-  return rows.map((row) => presentTemporaryLicense(row.grant, row.email, now));
+  return withEmailDelivery(
+    ctx.db,
+    rows.map((row) => presentTemporaryLicense(row.grant, row.email, now)),
+  );
 }
 
 export function parseDuration(durationDays: number | undefined): number {

@@ -1,0 +1,428 @@
+import path from 'node:path';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeSmtp } from '../../../test/fakes/smtp.js';
+import { createPackageRepository } from '../../../test/support/git-fixtures.js';
+import { type SignedIn, signInSeller } from '../../../test/support/sessions.js';
+import { startTestApp, type TestApp, testDatabaseKind } from '../../../test/support/test-app.js';
+import type { TemporaryLicense } from '../../contract/licenses.js';
+import { type BuiltApp, buildApp } from '../app.js';
+import { jobs, packages } from '../db/schema/index.js';
+import { createJobRunner, type JobRunner, type JobTimings } from './job-runner.js';
+import type { JobRow } from './jobs.repository.js';
+import { MAIL_MAX_ATTEMPTS } from './mail-delivery.js';
+
+// Durable jobs over the real database (PGlite and PostgreSQL). A "process" is a runner: several runners on one
+// database stand for several processes (on PostgreSQL also two whole apps). Times come from the app's clock, so a
+// test passes a backoff or a lease by moving the clock, never by waiting for it.
+
+const fast: Partial<JobTimings> = {
+  leaseMs: 30_000,
+  heartbeatMs: 60_000,
+  pollMs: 20,
+  backoffBaseMs: 1_000,
+  maxBackoffMs: 4_000,
+  shutdownWaitMs: 5_000,
+};
+
+let app: TestApp;
+const extraRunners: JobRunner[] = [];
+
+function runner(timings: Partial<JobTimings> = fast): JobRunner {
+  const created = createJobRunner({ db: app.ctx.db, clock: app.clock, log: app.ctx.log, timings });
+  extraRunners.push(created);
+  return created;
+}
+
+async function jobRow(id: string): Promise<JobRow> {
+  const [row] = await app.ctx.db.select().from(jobs).where(eq(jobs.id, id));
+  if (!row) throw new Error(`no job ${id}`);
+  return row;
+}
+
+/** Polls the job until `isDone` holds; throws at the bound. */
+async function until(id: string, isDone: (job: JobRow) => boolean, what: string, timeoutMs = 20_000): Promise<JobRow> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await jobRow(id);
+    if (isDone(job)) return job;
+    if (Date.now() > deadline) throw new Error(`job ${id} never ${what}: ${JSON.stringify(job)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A promise with its resolve function, for handlers the test lets go on. */
+function gate(): { promise: Promise<void>; open(): void } {
+  let open = () => {};
+  const promise = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { promise, open };
+}
+
+beforeAll(async () => {
+  app = await startTestApp({ jobTimings: fast });
+});
+afterAll(async () => {
+  for (const extra of extraRunners) await extra.close();
+  await app.close();
+});
+
+describe('the job runner', () => {
+  it('runs each job once when two runners race for the same jobs', async () => {
+    const runs = new Map<string, number>();
+    const kind = 'test-race';
+    const first = runner();
+    const second = runner();
+    for (const each of [first, second]) {
+      each.define<{ n: number }>(kind, {
+        maxAttempts: 1,
+        async run(payload) {
+          runs.set(String(payload.n), (runs.get(String(payload.n)) ?? 0) + 1);
+          return { by: each.workerId };
+        },
+      });
+    }
+    const queued: JobRow[] = [];
+    for (let n = 0; n < 20; n++) queued.push(await first.enqueue(kind, { n }));
+    await Promise.all([first.start(), second.start()]);
+    const finished = await Promise.all(queued.map((job) => first.waitFor(job.id, 20_000)));
+
+    expect(finished.every((job) => job.status === 'completed' && job.attempts === 1)).toBe(true);
+    expect([...runs.values()]).toEqual(Array(20).fill(1));
+  });
+
+  it('retries a failed job after its backoff, doubling it, and completes it when it succeeds', async () => {
+    const worker = runner();
+    let calls = 0;
+    worker.define('test-retry', {
+      maxAttempts: 4,
+      async run() {
+        calls++;
+        if (calls < 3) throw new Error(`refused ${calls}`);
+        return { calls };
+      },
+    });
+    await worker.start();
+    const job = await worker.enqueue('test-retry', {});
+
+    const afterFirst = await until(job.id, (row) => row.attempts === 1 && row.status === 'queued', 'failed once');
+    expect(afterFirst.lastError).toBe('refused 1');
+    expect(afterFirst.runAt.getTime() - app.clock.now().getTime()).toBe(1_000);
+
+    app.clock.advance(1_000);
+    const afterSecond = await until(job.id, (row) => row.attempts === 2 && row.status === 'queued', 'failed twice');
+    expect(afterSecond.runAt.getTime() - app.clock.now().getTime()).toBe(2_000);
+
+    app.clock.advance(2_000);
+    const done = await worker.waitFor(job.id, 20_000);
+    expect(done).toMatchObject({ status: 'completed', attempts: 3, result: { calls: 3 } });
+  });
+
+  it('fails a job for good once its attempts are spent, and says so once', async () => {
+    const worker = runner();
+    const gaveUp: string[] = [];
+    worker.define('test-give-up', {
+      maxAttempts: 2,
+      async run() {
+        throw new Error('still refused');
+      },
+      async onGiveUp(_payload, error) {
+        gaveUp.push(error);
+      },
+    });
+    await worker.start();
+    const job = await worker.enqueue('test-give-up', {});
+    await until(job.id, (row) => row.attempts === 1 && row.status === 'queued', 'failed once');
+    app.clock.advance(1_000);
+    const failed = await worker.waitFor(job.id, 20_000);
+    expect(failed).toMatchObject({ status: 'failed', attempts: 2, lastError: 'still refused' });
+    expect(gaveUp).toEqual(['still refused']);
+  });
+
+  it('lets another runner finish the job of a runner killed mid-job, once the lease runs out', async () => {
+    const killed = runner();
+    const survivor = runner();
+    const started = gate();
+    const never = gate();
+    killed.define('test-takeover', {
+      maxAttempts: 3,
+      async run() {
+        started.open();
+        await never.promise;
+        return { by: 'killed' };
+      },
+    });
+    survivor.define('test-takeover', {
+      maxAttempts: 3,
+      async run() {
+        return { by: 'survivor' };
+      },
+    });
+    await killed.start();
+    const job = await killed.enqueue('test-takeover', {});
+    await started.promise;
+    killed.halt(); // as a SIGKILL: no heartbeat, no hand-back, the row stays running under its lease
+    await survivor.start();
+    const held = await jobRow(job.id);
+    expect(held).toMatchObject({ status: 'running', lockedBy: killed.workerId });
+
+    app.clock.advance(30_001);
+    survivor.wake();
+    const done = await survivor.waitFor(job.id, 20_000);
+    expect(done).toMatchObject({ status: 'completed', attempts: 2, result: { by: 'survivor' } });
+    never.open();
+  });
+
+  it('resumes queued work after a restart, and work a stopped process left running on a database of its own', async () => {
+    const before = runner();
+    before.define('test-resume', { maxAttempts: 1, run: async () => ({ resumed: true }) });
+    const queued = await before.enqueue('test-resume', {}); // never started: the process stops first
+    await before.close();
+
+    const interrupted = runner();
+    const started = gate();
+    interrupted.define('test-resume-running', {
+      maxAttempts: 1,
+      async run() {
+        started.open();
+        await new Promise(() => {});
+        return {};
+      },
+    });
+    await interrupted.start();
+    const running = await interrupted.enqueue('test-resume-running', {});
+    await started.promise;
+    interrupted.halt();
+
+    const restarted = createJobRunner({
+      db: app.ctx.db,
+      clock: app.clock,
+      log: app.ctx.log,
+      timings: fast,
+      isExclusiveDatabase: true,
+    });
+    extraRunners.push(restarted);
+    restarted.define('test-resume', { maxAttempts: 1, run: async () => ({ resumed: true }) });
+    restarted.define('test-resume-running', { maxAttempts: 1, run: async () => ({ resumed: true }) });
+    await restarted.start();
+    expect(await restarted.waitFor(queued.id, 20_000)).toMatchObject({
+      status: 'completed',
+      result: { resumed: true },
+    });
+    expect(await restarted.waitFor(running.id, 20_000)).toMatchObject({
+      status: 'completed',
+      result: { resumed: true },
+    });
+  });
+
+  it('hands a job still running at a graceful stop back to the queue, for the next process at once', async () => {
+    const stopping = runner({ ...fast, shutdownWaitMs: 0 });
+    const started = gate();
+    stopping.define('test-hand-back', {
+      maxAttempts: 1,
+      async run(_payload, run) {
+        started.open();
+        await new Promise((resolve) => run.signal.addEventListener('abort', resolve));
+        return {};
+      },
+    });
+    await stopping.start();
+    const job = await stopping.enqueue('test-hand-back', {});
+    await started.promise;
+    await stopping.close();
+    expect(await jobRow(job.id)).toMatchObject({ status: 'queued', attempts: 0, lockedBy: null });
+
+    const next = runner();
+    next.define('test-hand-back', { maxAttempts: 1, run: async () => ({ finished: true }) });
+    await next.start();
+    expect(await next.waitFor(job.id, 20_000)).toMatchObject({ status: 'completed', attempts: 1 });
+  });
+});
+
+describe('a package sync as a job', () => {
+  it('is finished by a restarted app when the app that queued it stopped before running it', async () => {
+    if (testDatabaseKind() !== 'postgres') {
+      // One PGlite database belongs to one app; the runner-level test above covers the restart there.
+      return;
+    }
+    const seller = await signInSeller(app, { slug: 'restarter' });
+    const repos = path.join(app.dataDir, 'repos');
+    await createPackageRepository(path.join(repos, 'acme', 'restart.git'), {
+      name: 'acme/restart',
+      tags: ['v1.0.0'],
+      bare: true,
+    });
+    const [pkg] = await app.ctx.db
+      .insert(packages)
+      .values({
+        ownerId: seller.user.id,
+        codeHost: 'local',
+        repositoryId: 'acme/restart.git',
+        repositoryFullName: 'acme/restart.git',
+        name: 'acme/restart',
+        isActive: true,
+      })
+      .returning();
+    app.ctx.jobs.pause();
+    const { syncPackage } = await import('../features/packages/package-sync.js');
+    const handle = await syncPackage(app.ctx, pkg!.id, { userId: seller.user.id });
+
+    // A second process on the same database, with the same data folder for the code host's repositories.
+    const second = await buildApp({
+      config: { ...app.ctx.config },
+      clock: app.clock,
+      database: app.databaseTarget!,
+      logger: false,
+      jobTimings: fast,
+    });
+    try {
+      const done = await second.ctx.jobs.waitFor(handle.jobId, 60_000);
+      expect(done.status).toBe('completed');
+      expect(done.result).toMatchObject({ status: 'ready', versionCount: 1 });
+      expect(done.lockedBy).toBeNull();
+      const [synced] = await app.ctx.db.select().from(packages).where(eq(packages.id, pkg!.id));
+      expect(synced!.syncStatus).toBe('ready');
+    } finally {
+      app.ctx.jobs.resume();
+      await second.close();
+    }
+  });
+});
+
+describe('two apps on one PostgreSQL database', () => {
+  let second: BuiltApp | undefined;
+
+  afterAll(async () => {
+    await second?.close();
+  });
+
+  it('claims a job in one of them only', async () => {
+    if (testDatabaseKind() !== 'postgres') return; // PGlite: one app per database; the runner race above covers it
+    second = await buildApp({
+      config: { ...app.ctx.config },
+      clock: app.clock,
+      database: app.databaseTarget!,
+      logger: false,
+      jobTimings: fast,
+    });
+    const ranBy: string[] = [];
+    for (const each of [app.ctx.jobs, second.ctx.jobs]) {
+      each.define('test-two-apps', {
+        maxAttempts: 1,
+        async run() {
+          ranBy.push(each.workerId);
+          return {};
+        },
+      });
+    }
+    const queued: JobRow[] = [];
+    for (let n = 0; n < 10; n++) queued.push(await app.ctx.jobs.enqueue('test-two-apps', { n }));
+    second.ctx.jobs.wake();
+    for (const job of queued) expect((await app.ctx.jobs.waitFor(job.id, 20_000)).status).toBe('completed');
+    expect(ranBy).toHaveLength(10);
+  });
+});
+
+describe('license e-mail the SMTP server refuses', () => {
+  let smtp: Awaited<ReturnType<typeof startFakeSmtp>>;
+  let mailApp: TestApp;
+  let seller: SignedIn;
+  let packageId: string;
+
+  beforeAll(async () => {
+    smtp = await startFakeSmtp();
+    mailApp = await startTestApp({ env: { SMTP_URL: smtp.url }, jobTimings: fast });
+    seller = await signInSeller(mailApp, { slug: 'mailer' });
+    const trial = await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' });
+    expect(trial.status).toBe(200);
+    const [row] = await mailApp.ctx.db
+      .insert(packages)
+      .values({
+        ownerId: seller.user.id,
+        codeHost: 'local',
+        repositoryId: 'acme/mailed',
+        repositoryFullName: 'acme/mailed',
+        name: 'acme/mailed',
+        isActive: true,
+      })
+      .returning();
+    packageId = row!.id;
+  });
+  afterAll(async () => {
+    await mailApp.close();
+    await smtp.close();
+  });
+
+  async function licenses(): Promise<TemporaryLicense[]> {
+    const response = await seller.client.get(`/api/repositories/${packageId}/temporary-licenses`);
+    expect(response.status).toBe(200);
+    return (await response.json()) as TemporaryLicense[];
+  }
+
+  async function mailJobOf(licenseId: string): Promise<JobRow> {
+    const [row] = await mailApp.ctx.db
+      .select()
+      .from(jobs)
+      .where(eq(jobs.reference, `grant:${licenseId}`));
+    if (!row) throw new Error(`no mail job for license ${licenseId}`);
+    return row;
+  }
+
+  async function untilMail(id: string, isDone: (job: JobRow) => boolean, what: string): Promise<JobRow> {
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      const [job] = await mailApp.ctx.db.select().from(jobs).where(eq(jobs.id, id));
+      if (job && isDone(job)) return job;
+      if (Date.now() > deadline) throw new Error(`mail job ${id} never ${what}: ${JSON.stringify(job)}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  it('retries a refused license e-mail and delivers it once the server accepts', async () => {
+    smtp.refusing = true;
+    const created = await seller.client.post(`/api/repositories/${packageId}/temporary-licenses`, {
+      email: 'later@example.com',
+      durationDays: 7,
+    });
+    expect(created.status).toBe(201);
+    const license = (await created.json()) as TemporaryLicense;
+    expect(smtp.refusedCount).toBe(1);
+    const job = await mailJobOf(license.id);
+    expect(job).toMatchObject({ status: 'queued', attempts: 1 });
+    expect(JSON.stringify(job.payload)).not.toContain('pgc_'); // the token in the mail is sealed at rest
+    expect((await licenses()).find((item) => item.id === license.id)?.emailDelivery).toBe('pending');
+
+    smtp.refusing = false;
+    mailApp.clock.advance(1_000);
+    const delivered = await untilMail(job.id, (row) => row.status === 'completed', 'delivered');
+    expect(delivered.payload).toEqual({});
+    expect(smtp.messages.some((message) => message.to.some((to) => to.includes('later@example.com')))).toBe(true);
+    expect((await licenses()).find((item) => item.id === license.id)?.emailDelivery).toBe('delivered');
+  });
+
+  it('shows "not delivered" on the license once every attempt was refused', async () => {
+    smtp.refusing = true;
+    const created = await seller.client.post(`/api/repositories/${packageId}/temporary-licenses`, {
+      email: 'never@example.com',
+      durationDays: 7,
+    });
+    expect(created.status).toBe(201);
+    const license = (await created.json()) as TemporaryLicense;
+    const job = await mailJobOf(license.id);
+    for (let attempt = 1; attempt < MAIL_MAX_ATTEMPTS; attempt++) {
+      await untilMail(job.id, (row) => row.attempts === attempt && row.status === 'queued', `failed ${attempt} times`);
+      mailApp.clock.advance(4_000);
+    }
+    const failed = await untilMail(job.id, (row) => row.status === 'failed', 'failed for good');
+    expect(failed.attempts).toBe(MAIL_MAX_ATTEMPTS);
+    expect(failed.payload).toEqual({});
+    expect((await licenses()).find((item) => item.id === license.id)?.emailDelivery).toBe('failed');
+    const customers = (await (await seller.client.get('/api/customers')).json()) as {
+      grants: { id: string; emailDelivery?: string | null }[];
+    }[];
+    const grant = customers.flatMap((customer) => customer.grants).find((item) => item.id === license.id);
+    expect(grant?.emailDelivery).toBe('failed');
+    smtp.refusing = false;
+  });
+});
