@@ -2,6 +2,7 @@ import { Loader2, LogOut, Menu, Package, Shield, X } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
 import { GithubIcon } from '../components/github-icon';
+import { TaskProgressWidget } from '../components/task-progress';
 import { ThemeToggle } from '../components/theme-toggle';
 import { Button } from '../components/ui/button';
 import { useLogout } from '../features/auth/logout';
@@ -114,6 +115,8 @@ export function Header() {
           </div>
         </nav>
       )}
+      {/* Docked in the sticky header: it takes its own room and never covers a page's controls. */}
+      <TaskProgressWidget />
     </header>
   );
 }

@@ -1,6 +1,5 @@
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { TaskProgressWidget } from '../components/task-progress';
 import { SignInErrorNotice } from '../features/auth/sign-in-error-notice';
 import { readSignInQuery } from '../features/auth/sign-in-params';
 import { ErrorBoundary } from './error-boundary';
@@ -41,7 +40,6 @@ export function AppLayout({ children }: { children: ReactNode }) {
       <Footer />
       <LazyEmailSignInDialog />
       <SignInErrorNotice />
-      <TaskProgressWidget />
     </div>
   );
 }

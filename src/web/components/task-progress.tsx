@@ -1,10 +1,57 @@
+import type { TaskType } from '@contract/realtime';
 import { taskLabel } from '@contract/tasks';
 import { CheckCircle2, Loader2, X, XCircle } from 'lucide-react';
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { cn } from '../lib/cn';
 import { TASK_PROGRESS_LIST_SHOWN } from '../lib/constants';
 import { isTaskRunning, type TaskProgressEvent, taskProgressStore, useTaskProgress } from '../lib/task-progress';
 import { Button } from './ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from './ui/card';
+
+// Which task types a page lists itself right now (a TaskProgressList is mounted), so the docked strip
+// does not show them a second time. 'all' stands for a list without a type filter.
+const listedByPage = new Map<symbol, readonly TaskType[] | 'all'>();
+const listedListeners = new Set<() => void>();
+let listedVersion = 0;
+
+function setListed(key: symbol, types: readonly TaskType[] | 'all' | undefined) {
+  if (types) listedByPage.set(key, types);
+  else listedByPage.delete(key);
+  listedVersion++;
+  for (const listener of listedListeners) listener();
+}
+
+function subscribeListed(listener: () => void) {
+  listedListeners.add(listener);
+  return () => {
+    listedListeners.delete(listener);
+  };
+}
+
+function useTaskTypesListedByPage(): (type: TaskType) => boolean {
+  const version = useSyncExternalStore(
+    subscribeListed,
+    () => listedVersion,
+    () => listedVersion,
+  );
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the version stands for the registry's content
+  return useMemo(() => {
+    const lists = [...listedByPage.values()];
+    return (type: TaskType) => lists.some((types) => types === 'all' || types.includes(type));
+  }, [version]);
+}
+
+function useListsTaskTypes(types: readonly TaskType[] | undefined) {
+  const key = useRef(Symbol('task-list')).current;
+  const typesKey = types ? types.join(',') : 'all';
+  // biome-ignore lint/correctness/useExhaustiveDependencies: typesKey stands for the types
+  useEffect(() => {
+    setListed(key, types ?? 'all');
+    return () => setListed(key, undefined);
+  }, [key, typesKey]);
+}
+
+const percentOf = (task: TaskProgressEvent) => Math.round(Math.min(100, Math.max(0, task.progress)));
 
 function StatusIcon({ task }: { task: TaskProgressEvent }) {
   if (task.status === 'completed') return <CheckCircle2 className="size-4 shrink-0 text-green-600" />;
@@ -14,16 +61,14 @@ function StatusIcon({ task }: { task: TaskProgressEvent }) {
 
 function TaskRow({ task, onDismiss }: { task: TaskProgressEvent; onDismiss?: () => void }) {
   const running = isTaskRunning(task);
-  const percent = Math.round(Math.min(100, Math.max(0, task.progress)));
+  const percent = percentOf(task);
   return (
     <div className="space-y-1.5" data-testid="task-progress-item">
       <div className="flex items-start gap-2">
         <StatusIcon task={task} />
         <div className="min-w-0 flex-1">
           <p className="text-sm font-medium">{taskLabel(task)}</p>
-          <p className="truncate text-xs text-muted-foreground" title={task.message}>
-            {task.message}
-          </p>
+          <p className="text-xs text-muted-foreground [overflow-wrap:anywhere]">{task.message}</p>
         </div>
         <span className="text-xs tabular-nums text-muted-foreground">{percent}%</span>
         {onDismiss && !running && (
@@ -36,52 +81,118 @@ function TaskRow({ task, onDismiss }: { task: TaskProgressEvent; onDismiss?: () 
           </button>
         )}
       </div>
-      <div
-        className="h-1.5 overflow-hidden rounded-full bg-muted"
-        role="progressbar"
-        aria-valuenow={percent}
-        aria-valuemin={0}
-        aria-valuemax={100}
-        aria-label={`${taskLabel(task)} progress`}
-      >
-        <div
-          className={cn(
-            'h-full rounded-full transition-all',
-            task.status === 'failed' ? 'bg-destructive' : task.status === 'completed' ? 'bg-green-600' : 'bg-primary',
-          )}
-          style={{ width: `${percent}%` }}
-        />
-      </div>
+      <ProgressBar task={task} />
     </div>
   );
 }
 
-/** Floats at the bottom left while background tasks run; finished ones stay until dismissed. */
+/** A percent bar for a task, as wide as its parent gives it. */
+function ProgressBar({ task, className }: { task: TaskProgressEvent; className?: string }) {
+  const percent = percentOf(task);
+  return (
+    <div
+      className={cn('h-1.5 overflow-hidden rounded-full bg-muted', className)}
+      role="progressbar"
+      aria-valuenow={percent}
+      aria-valuemin={0}
+      aria-valuemax={100}
+      aria-label={`${taskLabel(task)} progress`}
+    >
+      <div
+        className={cn(
+          'h-full rounded-full transition-all',
+          task.status === 'failed' ? 'bg-destructive' : task.status === 'completed' ? 'bg-green-600' : 'bg-primary',
+        )}
+        style={{ width: `${percent}%` }}
+      />
+    </div>
+  );
+}
+
+const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+
+/**
+ * Background tasks in a strip docked under the header (the header places it), never floating over a page's
+ * controls (issue 12): one line while tasks run, with the newest one's progress; a summary line once they have
+ * finished; Details lists the recent ones. Tasks a page already lists itself (the admin Cache tab's Recent
+ * Tasks) are left to that page.
+ */
 export function TaskProgressWidget() {
   const { tasks } = useTaskProgress();
-  const visible = tasks.slice(-3).reverse();
-  if (visible.length === 0) return null;
-  const running = tasks.filter(isTaskRunning).length;
+  const isListedByPage = useTaskTypesListedByPage();
+  const [isExpanded, setIsExpanded] = useState(false);
+  const ours = tasks.filter((task) => !isListedByPage(task.type));
+  const running = ours.filter(isTaskRunning);
+  const failed = ours.filter((task) => task.status === 'failed').length;
+  const isRunning = running.length > 0;
+
+  // Collapses when the last task ends: what remains is the one summary line.
+  useEffect(() => {
+    if (!isRunning) setIsExpanded(false);
+  }, [isRunning]);
+
+  const newest = running.at(-1) ?? ours.at(-1);
+  if (!newest) return null;
+  const summary = isRunning
+    ? `${plural(running.length, 'task')} running`
+    : failed > 0
+      ? `${plural(failed, 'task')} failed`
+      : 'Tasks finished';
+  const dismissFinished = () => {
+    for (const task of ours) if (!isTaskRunning(task)) taskProgressStore.removeTask(task.taskId);
+  };
+
   return (
-    <div className="fixed bottom-4 left-4 z-40 w-[min(22rem,calc(100%-2rem))]" aria-live="polite">
-      <Card className="shadow-lg">
-        <div className="flex items-center justify-between border-b px-4 py-2">
-          <p className="text-sm font-semibold">
-            {running > 0 ? `${running} task${running === 1 ? '' : 's'} running` : 'Tasks finished'}
-          </p>
-          {running === 0 && (
-            <Button variant="ghost" size="sm" className="h-7 px-2 text-xs" onClick={taskProgressStore.clear}>
-              Dismiss all
-            </Button>
+    <section className="border-t bg-muted/40" aria-label="Background tasks" data-testid="task-progress-widget">
+      <div className="container mx-auto px-4 py-1.5">
+        <div className="flex min-h-8 items-center gap-3" aria-live="polite">
+          {isRunning ? (
+            <Loader2 className="size-4 shrink-0 animate-spin text-primary" />
+          ) : failed > 0 ? (
+            <XCircle className="size-4 shrink-0 text-destructive" />
+          ) : (
+            <CheckCircle2 className="size-4 shrink-0 text-green-600" />
           )}
+          <p className="shrink-0 text-sm font-medium">{summary}</p>
+          {isRunning && !isExpanded && (
+            <div className="flex min-w-0 flex-1 items-center gap-2" data-testid="task-progress-current">
+              <p className="hidden min-w-0 truncate text-xs text-muted-foreground sm:block">
+                {taskLabel(newest)}: {newest.message}
+              </p>
+              <ProgressBar task={newest} className="w-16 shrink-0 sm:w-32" />
+              <span className="text-xs tabular-nums text-muted-foreground">{percentOf(newest)}%</span>
+            </div>
+          )}
+          <div className="ml-auto flex shrink-0 items-center gap-1">
+            <Button
+              variant="ghost"
+              size="sm"
+              className="h-7 px-2 text-xs"
+              aria-expanded={isExpanded}
+              aria-controls="task-progress-details"
+              onClick={() => setIsExpanded((open) => !open)}
+            >
+              {isExpanded ? 'Hide' : 'Details'}
+            </Button>
+            {!isRunning && (
+              <Button variant="ghost" size="sm" className="h-7 px-2 text-xs" onClick={dismissFinished}>
+                Dismiss
+              </Button>
+            )}
+          </div>
         </div>
-        <div className="space-y-3 p-4">
-          {visible.map((task) => (
-            <TaskRow key={task.taskId} task={task} onDismiss={() => taskProgressStore.removeTask(task.taskId)} />
-          ))}
-        </div>
-      </Card>
-    </div>
+        {isExpanded && (
+          <div id="task-progress-details" className="max-w-xl space-y-3 pb-2 pt-1">
+            {ours
+              .slice(-3)
+              .reverse()
+              .map((task) => (
+                <TaskRow key={task.taskId} task={task} onDismiss={() => taskProgressStore.removeTask(task.taskId)} />
+              ))}
+          </div>
+        )}
+      </div>
+    </section>
   );
 }
 
@@ -94,6 +205,7 @@ export function TaskProgressList({
   types?: readonly TaskProgressEvent['type'][];
 }) {
   const { tasks } = useTaskProgress();
+  useListsTaskTypes(types);
   const shown = tasks
     .filter((task) => !types || types.includes(task.type))
     .slice(-limit)

@@ -8,12 +8,10 @@ import { Input } from '../../components/ui/input';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Tabs } from '../../components/ui/tabs';
 import { errorMessage } from '../../lib/api-error';
-import { cn } from '../../lib/cn';
 import { isAdmin, useCurrentUser } from '../../lib/current-user';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { useRepositoryUrl } from '../../lib/repository-url';
 import { useSubscriptionStatus } from '../../lib/subscriptions/subscription-status';
-import { useTaskProgress } from '../../lib/task-progress';
 import { AddPackageDialog } from './add-package-dialog';
 import { EditPackageDialog } from './edit-package-dialog';
 import { type PackageAction, PackageCard } from './package-card';
@@ -73,8 +71,6 @@ export function ManagementPage({
   const wantsAddPackage = params.get('action') === ADD_PACKAGE_ACTION;
 
   useRefetchPackagesAfterSync();
-  // The floating task widget sits over the bottom left: leave room to scroll the last cards above it.
-  const hasTaskWidget = useTaskProgress().tasks.length > 0;
 
   // ?action=add-package opens the dialog once, then leaves the address (spec §2).
   useEffect(() => {
@@ -90,7 +86,7 @@ export function ManagementPage({
   }, [wantsAddPackage, isStatusKnown, availability.isEnabled, setParams]);
 
   return (
-    <div className={cn('container mx-auto space-y-6 px-4 py-10', hasTaskWidget && 'pb-72')}>
+    <div className="container mx-auto space-y-6 px-4 py-10">
       <div className="flex flex-wrap items-start justify-between gap-4">
         <div>
           <h1 className="text-3xl font-bold tracking-tight">Repository Management</h1>
