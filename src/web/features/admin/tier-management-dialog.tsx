@@ -8,12 +8,7 @@ import {
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
-import {
-  SortableContext,
-  sortableKeyboardCoordinates,
-  useSortable,
-  verticalListSortingStrategy,
-} from '@dnd-kit/sortable';
+import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { GripVertical, Loader2, Plus, ShieldCheck, Trash2 } from 'lucide-react';
@@ -57,6 +52,7 @@ import {
   tierRemoval,
   withSortOrder,
 } from './tier-editing';
+import { tierKeyboardCoordinates } from './tier-keyboard-coordinates';
 
 /** The Platform Tier Management dialog (spec admin §2, §4, §5): edits stay local until Save Configuration. */
 export function TierManagementDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
@@ -119,7 +115,7 @@ function TierConfigurationForm({
   const [trialDaysText, setTrialDaysText] = useState(String(initialTrialDays));
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
-    useSensor(KeyboardSensor, { coordinateGetter: sortableKeyboardCoordinates }),
+    useSensor(KeyboardSensor, { coordinateGetter: tierKeyboardCoordinates }),
   );
 
   const updateTier = (tierId: string, change: Partial<PricingTier>) =>
