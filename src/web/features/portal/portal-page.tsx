@@ -275,7 +275,7 @@ function SetupCard({ overview, token }: { overview: PortalOverview; token?: stri
     { title: 'Require the package', commands: steps.require },
   ];
   return (
-    <Card>
+    <Card data-testid="portal-setup">
       <CardHeader>
         <CardTitle>Composer setup</CardTitle>
         <CardDescription>

@@ -1,0 +1,233 @@
+import { execFile } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { eq } from 'drizzle-orm';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { IssuedLicense } from '../../src/contract/licenses.js';
+import type { CreatePackageResponse, Package } from '../../src/contract/packages.js';
+import { auditEvents } from '../../src/server/db/schema/index.js';
+import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
+import { readOutbox } from '../support/outbox.js';
+import { type SignedIn, signInSeller } from '../support/sessions.js';
+import { startTestApp, type TestApp, TestClock } from '../support/test-app.js';
+import { launchBrowser, type TestBrowser } from './support/browser.js';
+
+// A license holder signs in to the seller's portal on the seller's own repository host from the e-mailed link,
+// reads the license and the setup commands, rotates the token; the real composer client is then refused with the
+// old token (our message) and served with the new one. Screenshots go to /tmp/shots-portal.
+
+const execFileAsync = promisify(execFile);
+const SHOTS = '/tmp/shots-portal';
+const HOLDER = 'holder@example.com';
+
+let app: TestApp;
+let browser: TestBrowser;
+let context: BrowserContext;
+let page: Page;
+let seller: SignedIn;
+let workDir: string;
+let projectDir: string;
+let portalOrigin: string;
+let issued: IssuedLicense;
+
+type ComposerRun = { code: number; output: string };
+
+async function composer(args: string[], cacheDir = path.join(workDir, 'composer-cache')): Promise<ComposerRun> {
+  try {
+    const { stdout, stderr } = await execFileAsync('composer', [...args, '--no-interaction', '--no-ansi'], {
+      cwd: projectDir,
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: workDir,
+        COMPOSER_HOME: path.join(workDir, 'composer-home'),
+        COMPOSER_CACHE_DIR: cacheDir,
+        COMPOSER_NO_AUDIT: '1',
+        COMPOSER_ALLOW_SUPERUSER: '1',
+        COMPOSER_DISABLE_XDEBUG_WARN: '1',
+      },
+      timeout: 60_000,
+    });
+    return { code: 0, output: `${stdout}\n${stderr}` };
+  } catch (error) {
+    const failure = error as { code?: number; stdout?: string; stderr?: string };
+    return {
+      code: typeof failure.code === 'number' ? failure.code : 1,
+      output: `${failure.stdout}\n${failure.stderr}`,
+    };
+  }
+}
+
+async function waitForVersions(packageId: string): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    const pkg = (await (await seller.client.get(`/api/repositories/${packageId}`)).json()) as Package;
+    if (pkg.syncStatus === 'failed') throw new Error(`sync failed: ${pkg.syncError}`);
+    if (pkg.syncStatus === 'ready' && pkg.versionCount > 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the package sync did not finish in 30 seconds');
+}
+
+beforeAll(async () => {
+  workDir = await createTempDir('packgate-portal-');
+  // Today's date: the dist and metadata dates the database stamps must agree with the app's clock.
+  app = await startTestApp({ clock: new TestClock(new Date()) });
+  portalOrigin = `http://acme.composer.localhost:${app.port}`;
+  await createPackageRepository(path.join(app.ctx.config.gitReposDir, 'acme-widget'), {
+    name: 'acme/widget',
+    description: 'Widgets for PHP',
+    tags: ['v1.0.0', 'v1.1.0'],
+  });
+  seller = await signInSeller(app, { slug: 'acme' });
+  expect((await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' })).status).toBe(200);
+  const branded = await seller.client.put('/api/user/default-branding', {
+    brandName: 'Acme Tools',
+    brandColor: '#0E7490',
+    brandHeaderColor: '#0F172A',
+    supportEmail: 'help@acme.test',
+  });
+  expect(branded.status).toBe(200);
+  const listed = (await (await seller.client.get('/api/github/repositories')).json()) as { githubId: string }[];
+  const repo = listed.find((candidate) => candidate.githubId.includes('acme-widget'));
+  const created = await seller.client.post('/api/repositories', {
+    githubRepoId: repo!.githubId,
+    packageName: 'acme/widget',
+  });
+  expect(created.status).toBe(201);
+  const widgetId = ((await created.json()) as CreatePackageResponse).id;
+  await waitForVersions(widgetId);
+  const license = await seller.client.post(`/api/repositories/${widgetId}/licenses`, {
+    email: HOLDER,
+    downloadLimit: 50,
+    sendEmail: false,
+  });
+  expect(license.status).toBe(201);
+  issued = (await license.json()) as IssuedLicense;
+  expect(issued.composerToken).toMatch(/^pgc_/);
+
+  // The holder's project, set up with the issued commands, installs the package.
+  projectDir = path.join(workDir, 'project');
+  await mkdir(projectDir, { recursive: true });
+  const manifest = { name: 'holder/app', type: 'project', repositories: { 'packagist.org': false }, require: {} };
+  await writeFile(path.join(projectDir, 'composer.json'), `${JSON.stringify(manifest, null, 4)}\n`);
+  for (const line of issued.setupCommands) {
+    const run = await composer(line.split(' ').slice(1));
+    expect(run.code, `${line}\n${run.output}`).toBe(0);
+  }
+
+  browser = await launchBrowser();
+  context = await browser.newContext();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: portalOrigin });
+  page = await context.newPage();
+}, 180_000);
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await app?.close();
+  if (workDir) await removeTempDir(workDir);
+});
+
+describe('the license holder portal', () => {
+  let newToken: string;
+
+  it('signs the holder in on the seller host from the e-mailed link, in the seller brand', async () => {
+    await page.goto(`${portalOrigin}/portal`);
+    await page.getByTestId('brand-name').getByText('Acme Tools').waitFor();
+    await page.getByLabel('E-mail address').fill(HOLDER);
+    await page.getByRole('button', { name: 'Send sign-in link' }).click();
+    await page.getByTestId('portal-link-sent').waitFor();
+    expect(await page.getByTestId('portal-link-sent').textContent()).toContain(`If ${HOLDER} holds a license here`);
+
+    let link = '';
+    await expect
+      .poll(() => {
+        const mail = readOutbox(app.dataDir).find((candidate) => candidate.to.includes(HOLDER));
+        link = mail?.body.match(/http:\/\/acme\.composer\.localhost:\d+\/portal\?token=[A-Za-z0-9_%-]+/)?.[0] ?? '';
+        return link;
+      })
+      .not.toBe('');
+    await page.goto(link);
+    await page.getByTestId('portal-email').getByText(`Signed in as ${HOLDER}`).waitFor();
+    expect(page.url()).toBe(`${portalOrigin}/portal`);
+  });
+
+  it('shows the license state, versions, downloads and the setup commands with copy buttons', async () => {
+    const card = page.getByTestId('portal-license');
+    await card.waitFor();
+    expect(await card.getAttribute('data-state')).toBe('active');
+    const text = (await card.textContent()) ?? '';
+    expect(text).toContain('acme/widget');
+    expect(text).toContain('Widgets for PHP');
+    expect(text).toContain('Active');
+    expect(await page.getByTestId('portal-license-versions').textContent()).toMatch(/v1\.1\.0\s*v1\.0\.0/);
+    expect(text).toMatch(/of 50 downloads used/);
+    const body = (await page.textContent('main')) ?? '';
+    expect(body).toContain(`composer config repositories.acme composer ${portalOrigin}`);
+    expect(body).toContain(`composer config bearer.acme.composer.localhost:${app.port} YOUR_TOKEN`);
+    expect(body).toContain('composer require acme/widget');
+    expect(await page.getByTestId('portal-support-email').textContent()).toBe('help@acme.test');
+
+    await page.getByTestId('portal-setup').getByRole('button', { name: 'Copy' }).first().click();
+    await page.getByText('Copied!').first().waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
+      `composer config repositories.acme composer ${portalOrigin}`,
+    );
+
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: path.join(SHOTS, `portal-licenses-${width}.png`), fullPage: true });
+    }
+  });
+
+  it('rotates the token: the new one is shown once, and the seller audit trail records it', async () => {
+    await page.getByRole('button', { name: 'Rotate my token' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Rotate token' }).click();
+    const shown = page.getByTestId('portal-new-token');
+    await shown.waitFor();
+    newToken = (await shown.locator('code').textContent()) ?? '';
+    expect(newToken).toMatch(/^pgc_/);
+    expect(newToken).not.toBe(issued.composerToken);
+    expect(await page.textContent('main')).toContain(
+      `composer config bearer.acme.composer.localhost:${app.port} ${newToken}`,
+    );
+    for (const width of [390, 1280]) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.screenshot({ path: path.join(SHOTS, `portal-rotated-${width}.png`), fullPage: true });
+    }
+    await expect
+      .poll(() => readOutbox(app.dataDir).some((mail) => mail.to.includes(HOLDER) && mail.body.includes(newToken)))
+      .toBe(true);
+    const events = await app.ctx.db.select().from(auditEvents).where(eq(auditEvents.userId, seller.user.id));
+    expect(events.map((event) => event.action)).toContain('customer.token_rotated');
+  });
+
+  it("refuses the old token at the holder's next composer update with our message, and serves the new one", async () => {
+    const message = 'This token is not valid for this repository: it may have been replaced by a newer one.';
+    // On the holder's machine Composer prints our message and falls back to what it cached before.
+    const cached = await composer(['update']);
+    expect(cached.output).toContain(message);
+    expect(cached.output).toContain('could not be fully loaded');
+    // Where nothing is cached (a fresh checkout, CI), the update fails.
+    const fresh = await composer(['update'], path.join(workDir, 'fresh-cache'));
+    expect(fresh.code).not.toBe(0);
+    expect(fresh.output).toContain(message);
+
+    const configured = await composer(['config', `bearer.acme.composer.localhost:${app.port}`, newToken]);
+    expect(configured.code, configured.output).toBe(0);
+    const served = await composer(['update'], path.join(workDir, 'fresh-cache'));
+    expect(served.code, served.output).toBe(0);
+    expect(served.output).not.toContain(message);
+  });
+
+  it('shows the sign-in form, not the licenses, once signed out', async () => {
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByLabel('E-mail address').waitFor();
+    await page.setViewportSize({ width: 390, height: 900 });
+    await page.screenshot({ path: path.join(SHOTS, 'portal-sign-in-390.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.screenshot({ path: path.join(SHOTS, 'portal-sign-in-1280.png'), fullPage: true });
+  });
+});
