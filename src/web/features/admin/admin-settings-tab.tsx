@@ -47,12 +47,18 @@ export function SettingsTab() {
               <div className="space-y-1">
                 <Label htmlFor="sandbox-mode" className="flex items-center gap-2 text-base">
                   Sandbox Mode
-                  <Badge
-                    variant={summary.isOff ? 'outline' : isSandbox ? 'secondary' : 'destructive'}
-                    data-testid="payment-mode-badge"
-                  >
+                  <Badge variant={isSandbox ? 'secondary' : 'destructive'} data-testid="payment-mode-badge">
                     {summary.badge}
                   </Badge>
+                  {summary.isOff && (
+                    <Badge
+                      variant="outline"
+                      className="border-amber-500/60 text-amber-700 dark:text-amber-400"
+                      data-testid="payments-off-badge"
+                    >
+                      Payments Off
+                    </Badge>
+                  )}
                 </Label>
                 <p className="text-sm text-muted-foreground" data-testid="payment-mode-text">
                   {summary.text}

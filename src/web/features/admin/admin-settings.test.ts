@@ -25,9 +25,9 @@ describe('what the Settings card says about payments', () => {
   };
   const off = { sandboxMode: true, billingEnabled: false, restartRequired: false };
 
-  it('says payments are off, not Test Mode, and names what the selected mode lacks', () => {
+  it('says payments are off beside the selected mode, and names what that mode lacks', () => {
     const summary = paymentModeSummary(true, { ...off, missingEnvironmentVariables: missingEverything });
-    expect(summary.badge).toBe('Payments Off');
+    expect(summary).toMatchObject({ badge: 'Test Mode', isOff: true });
     expect(summary.text).toBe(
       'Payments are off: plans activate without a charge. Set STRIPE_TEST_SECRET_KEY and STRIPE_TEST_WEBHOOK_SECRET and restart the server to take payments in test mode.',
     );
@@ -43,7 +43,7 @@ describe('what the Settings card says about payments', () => {
       ...off,
       missingEnvironmentVariables: { test: [], live: missingEverything.live },
     });
-    expect(summary.badge).toBe('Payments Off');
+    expect(summary.isOff).toBe(true);
     expect(summary.text).toBe('Payments are off until the server restarts: the test mode variables are set.');
   });
 
@@ -54,7 +54,7 @@ describe('what the Settings card says about payments', () => {
       restartRequired: false,
       missingEnvironmentVariables: { test: [], live: missingEverything.live },
     };
-    expect(paymentModeSummary(true, running)).toMatchObject({ badge: 'Test Mode', showsTestCards: true });
+    expect(paymentModeSummary(true, running)).toMatchObject({ badge: 'Test Mode', isOff: false, showsTestCards: true });
     expect(paymentModeSummary(false, { ...running, restartRequired: true })).toMatchObject({
       badge: 'Live Mode',
       text: 'After a restart payments will be off: set STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET first.',

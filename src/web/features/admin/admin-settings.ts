@@ -31,7 +31,9 @@ export const requiredEnvironmentVariables = (isSandbox: boolean): readonly strin
   isSandbox ? stripeEnvironmentVariables.test : stripeEnvironmentVariables.live;
 
 export type PaymentModeSummary = {
-  badge: 'Test Mode' | 'Live Mode' | 'Payments Off';
+  /** The selected mode (spec admin §2: the toggle's badge). */
+  badge: 'Test Mode' | 'Live Mode';
+  /** The running server charges nothing: the card says Payments Off beside the mode. */
   isOff: boolean;
   text: string;
   /** The selected mode's variables that are not set (empty when unknown or all set). */
@@ -44,21 +46,21 @@ const listed = (names: readonly string[]) =>
   names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 
 /**
- * What the Settings card says about payments: the truth of the running server (billing off, or Stripe in test or
- * live mode) and what the selected mode still lacks, never "Test Mode" while nothing is charged.
+ * What the Settings card says about payments: the selected mode, the truth of the running server (billing off, or
+ * Stripe in test or live mode) and what the selected mode still lacks; never test cards while nothing is charged.
  */
 export function paymentModeSummary(isSandbox: boolean, running: StripeConfigResponse | undefined): PaymentModeSummary {
   const mode = isSandbox ? 'test' : 'live';
   const missing = running?.missingEnvironmentVariables?.[mode] ?? [];
   const isOff = running !== undefined && !running.billingEnabled;
+  const badge = isSandbox ? 'Test Mode' : 'Live Mode';
   if (isOff) {
     const text =
       missing.length > 0
         ? `Payments are off: plans activate without a charge. Set ${listed(missing)} and restart the server to take payments in ${mode} mode.`
         : `Payments are off until the server restarts: the ${mode} mode variables are set.`;
-    return { badge: 'Payments Off', isOff, text, missing, showsTestCards: false };
+    return { badge, isOff, text, missing, showsTestCards: false };
   }
-  const badge = isSandbox ? 'Test Mode' : 'Live Mode';
   const text =
     missing.length > 0
       ? `After a restart payments will be off: set ${listed(missing)} first.`
