@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { authUser } from './auth.js';
+import { adminSalesFigures } from './sales.js';
 import { subscriptionStatuses } from './subscriptions.js';
 
 /** One row of the admin Users tab; userType is 'user' for sellers, as spec admin §3 names it. */
@@ -33,13 +34,13 @@ export const impersonationResponse = z.object({
 export type ImpersonationResponse = z.infer<typeof impersonationResponse>;
 
 /** Platform figures for the admin Overview tab (spec admin §3). */
-export const adminStats = z.object({
-  totalUsers: z.number().int(),
-  activePackages: z.number().int(),
-  /** Dollars, rounded to cents: the monthly price of every paying subscription's tier. */
-  platformRevenue: z.number(),
-  totalSales: z.number().int(),
-});
+export const adminStats = z
+  .object({
+    totalUsers: z.number().int(),
+    activePackages: z.number().int(),
+  })
+  // platformRevenue (dollars: collected fees plus paid platform invoices), totalSales and the rest of the money.
+  .extend(adminSalesFigures.shape);
 export type AdminStats = z.infer<typeof adminStats>;
 
 /** The Cache Statistics card (spec admin §3). */
