@@ -13,6 +13,7 @@ import { NativeSelect } from '../../components/ui/native-select';
 import { Textarea } from '../../components/ui/textarea';
 import { errorMessage } from '../../lib/api-error';
 import { hasNothingLoaded } from '../../lib/query-state';
+import { EmailDeliveryNote } from './email-delivery-note';
 import {
   type IssuedLicense,
   type License,
@@ -407,6 +408,7 @@ function LicenseRow({
           {license.lastUsedAt ? `Last used ${formatDateTime(license.lastUsedAt)}` : 'Never used'}
         </p>
         {license.note && <p className="text-xs italic text-muted-foreground">{license.note}</p>}
+        <EmailDeliveryNote delivery={license.emailDelivery} />
       </div>
       <div className="flex gap-2">
         <Button variant="outline" size="sm" onClick={onEdit} aria-label={`Edit license of ${license.email}`}>

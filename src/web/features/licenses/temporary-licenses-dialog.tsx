@@ -12,6 +12,7 @@ import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
 import { TEMPORARY_LICENSE_DEFAULT_DAYS, TEMPORARY_LICENSE_DURATIONS_DAYS } from '../../lib/constants';
 import { hasNothingLoaded } from '../../lib/query-state';
+import { EmailDeliveryNote } from './email-delivery-note';
 import {
   type LicensedPackage,
   type TemporaryLicense,
@@ -202,6 +203,7 @@ function LicenseRow({ license, onRevoke }: { license: TemporaryLicense; onRevoke
           {license.lastUsedAt ? `Last used ${formatDateTime(license.lastUsedAt)}` : 'Never used'}
         </p>
         {license.note && <p className="text-xs italic text-muted-foreground">{license.note}</p>}
+        <EmailDeliveryNote delivery={license.emailDelivery} />
       </div>
       {canRevoke(license) && (
         <Button variant="outline" size="sm" onClick={onRevoke} className="text-destructive hover:text-destructive">
