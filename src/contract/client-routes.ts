@@ -17,6 +17,7 @@ export const CLIENT_ROUTES = {
   admin: '/admin',
   dashboard: '/dashboard',
   management: '/management',
+  analytics: '/analytics',
   subscribe: '/subscribe',
   billing: '/billing',
   documentation: '/documentation',

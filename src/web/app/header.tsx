@@ -19,6 +19,7 @@ const UserMenu = lazy(async () => ({ default: (await import('./user-menu')).User
 const navLinks = [
   { href: '/dashboard', label: 'Dashboard' },
   { href: '/management', label: 'Management' },
+  { href: '/analytics', label: 'Analytics' },
   { href: '/api-tokens', label: 'API Tokens' },
   { href: '/documentation', label: 'Documentation' },
 ] as const;

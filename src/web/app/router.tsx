@@ -104,6 +104,10 @@ const ManagementPage = lazy(async () => {
   };
 });
 
+const AnalyticsPage = lazyPage(
+  () => import('../features/analytics/analytics-page'),
+  (m) => m.AnalyticsPage,
+);
 const ApiTokensPage = lazyPage(
   () => import('../features/developer/api-tokens-page'),
   (m) => m.ApiTokensPage,
@@ -117,6 +121,7 @@ const ApiDocsPage = lazyPage(
 const SIGNED_IN_PAGES: [path: string, Page: ComponentType][] = [
   [CLIENT_ROUTES.dashboard, DashboardPage],
   [CLIENT_ROUTES.management, ManagementPage],
+  [CLIENT_ROUTES.analytics, AnalyticsPage],
   [CLIENT_ROUTES.subscribe, SubscribePage],
   [CLIENT_ROUTES.billing, BillingPage],
   [CLIENT_ROUTES.documentation, DocumentationPage],
