@@ -62,7 +62,7 @@ export type DownloadSeries = z.infer<typeof downloadSeries>;
 export const versionAdoptionQuery = z.object({ packageId });
 export type VersionAdoptionQuery = z.infer<typeof versionAdoptionQuery>;
 
-/** Per package, how many holders downloaded each version last, and who they are. */
+/** Per package, how many holders downloaded each version last; with `packageId`, also who they are. */
 export const versionAdoption = z.object({
   packages: z.array(
     z.object({

@@ -1,8 +1,10 @@
-import { and, asc, count, countDistinct, desc, eq, gt, gte, isNull, lt, lte, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, countDistinct, desc, eq, gt, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import {
   customers,
   downloadGrantDays,
+  downloadHolderDayNetworks,
+  downloadHolderDays,
   downloadPackageDays,
   grantLastDownloads,
   grants,
@@ -55,7 +57,7 @@ export async function packageDownloadsByDay(
 
 const sumGrantDays = sql<string>`coalesce(sum(${downloadGrantDays.downloads}), 0)`.mapWith(Number);
 
-/** Downloads per UTC day of one license holder, all packages or one. */
+/** Downloads per UTC day of one license holder, all packages (holder-day rollup) or one (grant-day rollup). */
 export async function holderDownloadsByDay(
   db: Database,
   sellerId: string,
@@ -63,6 +65,20 @@ export async function holderDownloadsByDay(
   range: DayRange,
   packageId?: string,
 ): Promise<Map<string, number>> {
+  if (!packageId) {
+    const rows = await db
+      .select({ day: downloadHolderDays.day, downloads: downloadHolderDays.downloads })
+      .from(downloadHolderDays)
+      .where(
+        and(
+          eq(downloadHolderDays.customerId, customerId),
+          eq(downloadHolderDays.sellerId, sellerId),
+          gte(downloadHolderDays.day, range.from),
+          lte(downloadHolderDays.day, range.to),
+        ),
+      );
+    return new Map(rows.map((row) => [row.day, Number(row.downloads)]));
+  }
   const rows = await db
     .select({ day: downloadGrantDays.day, downloads: sumGrantDays })
     .from(downloadGrantDays)
@@ -72,7 +88,7 @@ export async function holderDownloadsByDay(
         eq(downloadGrantDays.sellerId, sellerId),
         gte(downloadGrantDays.day, range.from),
         lte(downloadGrantDays.day, range.to),
-        packageId ? eq(downloadGrantDays.packageId, packageId) : undefined,
+        eq(downloadGrantDays.packageId, packageId),
       ),
     )
     .groupBy(downloadGrantDays.day);
@@ -97,30 +113,38 @@ export async function findSellerCustomerByEmail(db: Database, sellerId: string, 
   return row;
 }
 
-/** The holders with the most downloads between two days, with how many packages and their latest download. */
+/**
+ * The holders with the most downloads between two days (holder-day rollup), with how many packages they downloaded
+ * in that time and their latest download. A license's last download falls in the period exactly when the license
+ * was used in it, so the packages come from the last-download rollup, asked only for the top holders.
+ */
 export async function topHolderRows(db: Database, sellerId: string, range: DayRange, limit: number) {
-  const downloadsInPeriod = sql<string>`sum(${downloadGrantDays.downloads})`.mapWith(Number);
   const top = db
     .select({
-      customerId: downloadGrantDays.customerId,
-      downloads: downloadsInPeriod.as('downloads'),
-      packages: countDistinct(downloadGrantDays.packageId).as('packages'),
+      customerId: downloadHolderDays.customerId,
+      downloads: sql<string>`sum(${downloadHolderDays.downloads})`.mapWith(Number).as('downloads'),
     })
-    .from(downloadGrantDays)
+    .from(downloadHolderDays)
     .where(
       and(
-        eq(downloadGrantDays.sellerId, sellerId),
-        gte(downloadGrantDays.day, range.from),
-        lte(downloadGrantDays.day, range.to),
+        eq(downloadHolderDays.sellerId, sellerId),
+        gte(downloadHolderDays.day, range.from),
+        lte(downloadHolderDays.day, range.to),
       ),
     )
-    .groupBy(downloadGrantDays.customerId)
+    .groupBy(downloadHolderDays.customerId)
+    .orderBy(desc(sql`sum(${downloadHolderDays.downloads})`), asc(downloadHolderDays.customerId))
+    .limit(limit)
     .as('top');
+  const periodStart = new Date(`${range.from}T00:00:00Z`);
   return db
     .select({
       email: customers.email,
       downloads: sql<string>`${top.downloads}`.mapWith(Number),
-      packages: sql<string>`${top.packages}`.mapWith(Number),
+      packages:
+        sql<string>`(select count(*) from ${grantLastDownloads} where ${grantLastDownloads.customerId} = ${customers.id} and ${grantLastDownloads.downloadedAt} >= ${periodStart.toISOString()})`.mapWith(
+          Number,
+        ),
       lastDownloadAt:
         sql<Date | null>`(select max(${grantLastDownloads.downloadedAt}) from ${grantLastDownloads} where ${grantLastDownloads.customerId} = ${customers.id})`.mapWith(
           (value: unknown) => (value === null ? null : new Date(value as string | Date)),
@@ -128,8 +152,7 @@ export async function topHolderRows(db: Database, sellerId: string, range: DayRa
     })
     .from(top)
     .innerJoin(customers, eq(customers.id, top.customerId))
-    .orderBy(desc(top.downloads), asc(customers.email))
-    .limit(limit);
+    .orderBy(desc(top.downloads), asc(customers.email));
 }
 
 /**
@@ -187,29 +210,30 @@ export async function staleGrantRows(db: Database, sellerId: string, now: Date, 
     .orderBy(sql`${grantLastDownloads.downloadedAt} asc nulls first`, asc(customers.email), asc(packages.name));
 }
 
-/** Days on which one holder downloaded from at least `minNetworks` distinct known networks. */
+/** Days on which one holder downloaded from at least `minNetworks` (2 or more) distinct known networks. */
 export async function sharingRows(db: Database, sellerId: string, range: DayRange, minNetworks: number) {
-  const networkCount = countDistinct(downloadGrantDays.network);
   return db
     .select({
       email: customers.email,
-      day: downloadGrantDays.day,
-      networks: sql<string[]>`array_agg(distinct ${downloadGrantDays.network} order by ${downloadGrantDays.network})`,
-      downloads: sql<string>`sum(${downloadGrantDays.downloads})`.mapWith(Number),
+      day: downloadHolderDays.day,
+      networks: sql<
+        string[]
+      >`array(select ${downloadHolderDayNetworks.network} from ${downloadHolderDayNetworks} where ${downloadHolderDayNetworks.customerId} = ${downloadHolderDays.customerId} and ${downloadHolderDayNetworks.day} = ${downloadHolderDays.day} order by 1)`,
+      downloads: sql<string>`${downloadHolderDays.downloads}`.mapWith(Number),
     })
-    .from(downloadGrantDays)
-    .innerJoin(customers, eq(customers.id, downloadGrantDays.customerId))
+    .from(downloadHolderDays)
+    .innerJoin(customers, eq(customers.id, downloadHolderDays.customerId))
     .where(
       and(
-        eq(downloadGrantDays.sellerId, sellerId),
-        gte(downloadGrantDays.day, range.from),
-        lte(downloadGrantDays.day, range.to),
-        ne(downloadGrantDays.network, ''),
+        eq(downloadHolderDays.sellerId, sellerId),
+        gte(downloadHolderDays.day, range.from),
+        lte(downloadHolderDays.day, range.to),
+        // Spelled out so that the partial index of the days with two or more networks serves it.
+        sql`${downloadHolderDays.networks} >= 2`,
+        gte(downloadHolderDays.networks, minNetworks),
       ),
     )
-    .groupBy(customers.id, customers.email, downloadGrantDays.day)
-    .having(gte(networkCount, minNetworks))
-    .orderBy(desc(downloadGrantDays.day), desc(networkCount), asc(customers.email));
+    .orderBy(desc(downloadHolderDays.day), desc(downloadHolderDays.networks), asc(customers.email));
 }
 
 /** The seller's active packages (the Dashboard's first card). */

@@ -100,11 +100,15 @@ export async function getDownloadSeries(
   };
 }
 
-/** Which version each holder downloaded last, per package, and how many holders are on each. */
+/**
+ * Which version each holder downloaded last, per package, and how many holders are on each. The holders themselves
+ * are listed for one package (or all, for the CSV): every license of every package would be a large answer.
+ */
 export async function getVersionAdoption(
   ctx: Ctx,
   sellerId: string,
   query: VersionAdoptionQuery,
+  options: { isEveryHolder?: boolean } = {},
 ): Promise<VersionAdoption> {
   if (query.packageId) await requirePackage(ctx, sellerId, query.packageId);
   const rows = await repository.lastDownloadRows(ctx.db, sellerId, ctx.clock.now(), query.packageId);
@@ -126,7 +130,7 @@ export async function getVersionAdoption(
         .sort(([a], [b]) => compareVersionsDescending(a, b))
         .map(([version, holders]) => ({ version, line: versionLine(version), holders })),
     })),
-    holders: rows.map((row) => ({
+    holders: (query.packageId || options.isEveryHolder ? rows : []).map((row) => ({
       email: row.email,
       packageId: row.packageId,
       packageName: row.packageName,
@@ -191,7 +195,9 @@ export async function exportAnalyticsCsv(
       };
     }
     case 'versions': {
-      const adoption = await getVersionAdoption(ctx, sellerId, parseQuery(versionAdoptionQuery, rawQuery));
+      const adoption = await getVersionAdoption(ctx, sellerId, parseQuery(versionAdoptionQuery, rawQuery), {
+        isEveryHolder: true,
+      });
       return {
         fileName: `version-adoption-${today}.csv`,
         body: toCsv(
