@@ -71,6 +71,20 @@ export const portalLicense = z.object({
 });
 export type PortalLicense = z.infer<typeof portalLicense>;
 
+/** A purchase of the holder from this seller (sales), as a receipt: only sales that took money (or gave it back). */
+export const portalReceipt = z.object({
+  id: z.string(),
+  packageName: z.string(),
+  tierName: z.string(),
+  amountCents: z.number().int(),
+  currency: z.string(),
+  status: z.enum(['paid', 'refunded', 'disputed']),
+  /** A test sale (billing off, or Stripe's test mode): no money moved. */
+  isTest: z.boolean(),
+  paidAt: z.string(),
+});
+export type PortalReceipt = z.infer<typeof portalReceipt>;
+
 /** GET /api/portal/licenses: the signed-in holder's licenses from this seller, and how to reach them. */
 export const portalOverviewResponse = z.object({
   email: z.string(),
@@ -79,6 +93,8 @@ export const portalOverviewResponse = z.object({
   repositoryUrl: z.string(),
   tokenIssuedAt: z.string(),
   licenses: z.array(portalLicense),
+  /** Newest first. */
+  receipts: z.array(portalReceipt),
 });
 export type PortalOverview = z.infer<typeof portalOverviewResponse>;
 

@@ -19,7 +19,7 @@ import {
   portalLinkSentMessage,
   portalMessages,
 } from '../../../contract/portal.js';
-import { auditEvents, brandSettings, portalSessions } from '../../db/schema/index.js';
+import { auditEvents, brandSettings, portalSessions, sales } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { LINKS_PER_HOLDER } from './portal.service.js';
@@ -422,6 +422,49 @@ describe('licenses', () => {
       daysLeft: null,
       versions: ['v3.0.0'],
       notice: null,
+    });
+  });
+});
+
+describe('receipts', () => {
+  it("lists the holder's paid purchases from this seller, newest first, and no one else's", async () => {
+    const holder = await holderOf(acme);
+    const other = await holderOf(acme);
+    const sale = (
+      customerId: string,
+      paidAt: string,
+      status: 'paid' | 'refunded' | 'pending',
+      amountCents: number,
+    ) => ({
+      sellerId: acme.id,
+      packageId: widget.id,
+      kind: 'purchase' as const,
+      status,
+      pricingType: 'one_time' as const,
+      tierName: 'Single site',
+      customerId,
+      amountCents,
+      feeCents: Math.round(amountCents * 0.05),
+      currency: 'usd',
+      paidAt: status === 'pending' ? null : new Date(paidAt),
+    });
+    await app.ctx.db
+      .insert(sales)
+      .values([
+        sale(holder.id, '2026-01-05T10:00:00Z', 'refunded', 4900),
+        sale(holder.id, '2026-02-05T10:00:00Z', 'paid', 9900),
+        sale(holder.id, '2026-02-06T10:00:00Z', 'pending', 9900),
+        sale(other.id, '2026-02-07T10:00:00Z', 'paid', 1900),
+      ]);
+    const view = await (await signedInBrowser(holder, ACME_HOST)).json<PortalOverview>('GET', '/api/portal/licenses');
+    expect(view.body.receipts.map(({ amountCents, status, paidAt }) => ({ amountCents, status, paidAt }))).toEqual([
+      { amountCents: 9900, status: 'paid', paidAt: '2026-02-05T10:00:00.000Z' },
+      { amountCents: 4900, status: 'refunded', paidAt: '2026-01-05T10:00:00.000Z' },
+    ]);
+    expect(view.body.receipts[0]).toMatchObject({
+      packageName: 'acme/widget',
+      tierName: 'Single site',
+      currency: 'usd',
     });
   });
 });

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, gt, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import {
   customers,
@@ -7,6 +7,7 @@ import {
   packageVersions,
   portalSessions,
   portalSignInLinks,
+  sales,
   users,
 } from '../../db/schema/index.js';
 
@@ -166,4 +167,41 @@ export async function listTags(ctx: Db, packageIds: string[]): Promise<TagRow[]>
     .from(packageVersions)
     .where(and(inArray(packageVersions.packageId, packageIds), eq(packageVersions.kind, 'tag')))
     .orderBy(sql`${packageVersions.releasedAt} desc`);
+}
+
+export type ReceiptRow = {
+  id: string;
+  packageName: string;
+  tierName: string;
+  amountCents: number;
+  currency: string;
+  status: 'paid' | 'refunded' | 'disputed';
+  isTest: boolean;
+  paidAt: Date;
+};
+
+/** The holder's sales that took money (paid, later refunded or disputed), newest first. */
+export async function listReceipts(ctx: Db, customerId: string): Promise<ReceiptRow[]> {
+  const rows = await ctx.db
+    .select({
+      id: sales.id,
+      packageName: packages.name,
+      tierName: sales.tierName,
+      amountCents: sales.amountCents,
+      currency: sales.currency,
+      status: sales.status,
+      isTest: sales.isTest,
+      paidAt: sales.paidAt,
+    })
+    .from(sales)
+    .innerJoin(packages, eq(packages.id, sales.packageId))
+    .where(
+      and(
+        eq(sales.customerId, customerId),
+        inArray(sales.status, ['paid', 'refunded', 'disputed']),
+        isNotNull(sales.paidAt),
+      ),
+    )
+    .orderBy(desc(sales.paidAt), desc(sales.id));
+  return rows.map((row) => ({ ...row, status: row.status as ReceiptRow['status'], paidAt: row.paidAt! }));
 }

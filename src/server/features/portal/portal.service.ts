@@ -189,8 +189,9 @@ export async function signOut(ctx: AppContext, holder: PortalHolder | undefined)
 /** GET /api/portal/licenses: every license the signed-in holder has from this seller, as Composer treats it. */
 export async function getOverview(ctx: AppContext, host: RequestHost, holder: PortalHolder): Promise<PortalOverview> {
   const seller = await getHostSeller(ctx, host);
-  const [held, hostBrand, emailBrand] = await Promise.all([
+  const [held, receipts, hostBrand, emailBrand] = await Promise.all([
     repository.listHeldGrants(ctx, holder.customerId),
+    repository.listReceipts(ctx, holder.customerId),
     findHostBrand(ctx, host),
     getEmailBrand(ctx, seller),
   ]);
@@ -228,6 +229,7 @@ export async function getOverview(ctx: AppContext, host: RequestHost, holder: Po
         lastUsedAt: grant.lastUsedAt?.toISOString() ?? null,
       };
     }),
+    receipts: receipts.map((receipt) => ({ ...receipt, paidAt: receipt.paidAt.toISOString() })),
   };
 }
 

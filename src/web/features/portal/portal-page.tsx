@@ -1,4 +1,5 @@
 import { type PortalLicense, type PortalOverview, portalMessages } from '@contract/portal';
+import { formatCents } from '@contract/sales';
 import { setupCommandSteps, TOKEN_PLACEHOLDER } from '@contract/setup-commands';
 import { BrandHeader } from '@web/components/brand-header';
 import { ConfirmDialog } from '@web/components/confirm-dialog';
@@ -12,7 +13,7 @@ import { Label } from '@web/components/ui/label';
 import { errorMessage } from '@web/lib/api-error';
 import { brandCssVariables } from '@web/lib/brand-theme';
 import { cn } from '@web/lib/cn';
-import { formatDateTime } from '@web/lib/format-date';
+import { formatDate, formatDateTime } from '@web/lib/format-date';
 import { type PublicBrand, useHostBrand } from '@web/lib/host-brand';
 import { KeyRound, Loader2, LogOut, Mail, Package } from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
@@ -55,7 +56,7 @@ export function PortalPage() {
   return (
     <div className="flex min-h-screen flex-col bg-background text-foreground" style={brandCssVariables(brand)}>
       <BrandHeader brand={brand} className="max-w-4xl" />
-      <main className="mx-auto w-full max-w-4xl flex-1 px-4 py-8 sm:px-6 sm:py-12">
+      <main className="mx-auto w-full max-w-4xl flex-1 px-3 py-8 sm:px-6 sm:py-12">
         <PortalContent brand={brand} />
       </main>
       <footer className="border-t py-6 text-center text-sm text-muted-foreground">
@@ -197,6 +198,7 @@ function HolderView({ email }: { email: string }) {
 
       <SetupCard overview={data} token={newToken} />
       <TokenCard overview={data} newToken={newToken} onRotated={setNewToken} />
+      {data.receipts.length > 0 && <ReceiptsCard receipts={data.receipts} />}
     </div>
   );
 }
@@ -214,7 +216,7 @@ function LicenseCard({ license }: { license: PortalLicense }) {
   const more = license.versions.length - shown.length;
   return (
     <Card data-testid="portal-license" data-state={license.state}>
-      <CardContent className="space-y-3 p-5 sm:p-6">
+      <CardContent className="space-y-3 p-4 sm:p-6">
         <div className="flex flex-wrap items-center gap-2">
           <Package className="size-4 text-muted-foreground" aria-hidden="true" />
           <h2 className="min-w-0 break-all font-mono text-base font-semibold">{license.packageName}</h2>
@@ -276,13 +278,13 @@ function SetupCard({ overview, token }: { overview: PortalOverview; token?: stri
   ];
   return (
     <Card data-testid="portal-setup">
-      <CardHeader>
+      <CardHeader className="p-4 sm:p-6">
         <CardTitle>Composer setup</CardTitle>
         <CardDescription>
           Repository URL: <code className="break-all font-mono text-foreground">{overview.repositoryUrl}</code>
         </CardDescription>
       </CardHeader>
-      <CardContent>
+      <CardContent className="px-4 pb-4 sm:px-6 sm:pb-6">
         <ol className="space-y-4">
           {rows.map((row, index) => (
             <li key={row.title} className="space-y-2">
@@ -314,14 +316,14 @@ function TokenCard({
   const [isConfirming, setConfirming] = useState(false);
   return (
     <Card>
-      <CardHeader>
+      <CardHeader className="p-4 sm:p-6">
         <CardTitle>Your token</CardTitle>
         <CardDescription>
           Issued {formatDateTime(overview.tokenIssuedAt)}. If it may have leaked, replace it: the current token stops
           working at once, and every machine that installs your packages needs the new one.
         </CardDescription>
       </CardHeader>
-      <CardContent className="space-y-4">
+      <CardContent className="space-y-4 px-4 pb-4 sm:px-6 sm:pb-6">
         {newToken && rotate.data && (
           <div className="space-y-2 rounded-md border border-primary/40 p-4" data-testid="portal-new-token">
             <p className="text-sm font-medium">{rotate.data.message}</p>
@@ -358,6 +360,38 @@ function TokenCard({
             })
           }
         />
+      </CardContent>
+    </Card>
+  );
+}
+
+const receiptStatus = { paid: 'Paid', refunded: 'Refunded', disputed: 'Disputed' } as const;
+
+function ReceiptsCard({ receipts }: { receipts: PortalOverview['receipts'] }) {
+  return (
+    <Card>
+      <CardHeader className="p-4 sm:p-6">
+        <CardTitle>Receipts</CardTitle>
+        <CardDescription>Your purchases from this seller.</CardDescription>
+      </CardHeader>
+      <CardContent className="px-4 pb-4 sm:px-6 sm:pb-6">
+        <ul className="divide-y" data-testid="portal-receipts">
+          {receipts.map((receipt) => (
+            <li key={receipt.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-3 text-sm">
+              <span className="min-w-0">
+                <span className="break-all font-mono font-medium">{receipt.packageName}</span>
+                <span className="text-muted-foreground"> · {receipt.tierName}</span>
+              </span>
+              <span className="flex items-baseline gap-2">
+                <span className="font-medium">{formatCents(receipt.amountCents, receipt.currency)}</span>
+                <span className="text-muted-foreground">
+                  {receiptStatus[receipt.status]}
+                  {receipt.isTest ? ' (test)' : ''} · {formatDate(receipt.paidAt)}
+                </span>
+              </span>
+            </li>
+          ))}
+        </ul>
       </CardContent>
     </Card>
   );
