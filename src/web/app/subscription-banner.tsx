@@ -34,14 +34,17 @@ export function TrialBanner({ status }: { status: SubscriptionStatus }) {
       data-urgency={urgency}
       role="status"
     >
-      <div className="container mx-auto flex flex-wrap items-center justify-between gap-3 px-4 py-2.5">
-        <p className="flex items-center gap-2 text-sm">
-          <Clock className={cn('size-4 shrink-0', urgency === 'urgent' ? 'text-destructive' : 'text-primary')} />
-          <span className="font-semibold">Free Trial{tierName ? ` · ${tierName} plan` : ''}</span>
-          <span className="text-muted-foreground">—</span>
-          <span data-testid="trial-remaining">{trialRemainingText(status.trialDaysLeft, status.trialHoursLeft)}</span>
+      <div className="container mx-auto flex items-center justify-between gap-3 px-4 py-2.5">
+        {/* One sentence that wraps like prose on a phone, beside the button rather than under it. */}
+        <p className="flex min-w-0 items-start gap-2 text-sm">
+          <Clock className={cn('mt-0.5 size-4 shrink-0', urgency === 'urgent' ? 'text-destructive' : 'text-primary')} />
+          <span>
+            <span className="font-semibold">Free Trial{tierName ? ` · ${tierName} plan` : ''}</span>
+            <span className="text-muted-foreground"> — </span>
+            <span data-testid="trial-remaining">{trialRemainingText(status.trialDaysLeft, status.trialHoursLeft)}</span>
+          </span>
         </p>
-        <Button asChild size="sm" variant={urgency === 'normal' ? 'outline' : 'default'}>
+        <Button asChild size="sm" className="shrink-0" variant={urgency === 'normal' ? 'outline' : 'default'}>
           <Link href="/subscribe">Subscribe Now</Link>
         </Button>
       </div>

@@ -55,11 +55,12 @@ export function Tabs<Value extends string>({
 
   return (
     <div className={className}>
+      {/* Tabs wrap onto a second row on a phone: none is cut off behind a scroll nobody sees. */}
       <div
         role="tablist"
         aria-label={label}
         onKeyDown={move}
-        className="inline-flex h-10 max-w-full items-center overflow-x-auto rounded-md bg-muted p-1 text-muted-foreground"
+        className="inline-flex max-w-full flex-wrap items-center gap-y-1 rounded-md bg-muted p-1 text-muted-foreground"
       >
         {tabs.map((tab, index) => {
           const selected = index === activeIndex;

@@ -67,7 +67,7 @@ export function DashboardPage({ brandSettings, sales }: DashboardPageProps) {
       </header>
 
       <div className="grid gap-6 md:grid-cols-2">
-        <SubscriptionCard user={user} status={status.data} isLoading={status.isLoading} isError={status.isError} />
+        <SubscriptionCard user={user} status={status.data} isLoading={status.isLoading} />
         <CodeHostCard user={user} hasGithub={Boolean(config?.githubSignIn)} />
       </div>
 

@@ -15,12 +15,10 @@ export function SubscriptionCard({
   user,
   status,
   isLoading,
-  isError,
 }: {
   user: AuthUser;
   status: SubscriptionStatus | undefined;
   isLoading: boolean;
-  isError: boolean;
 }) {
   if (isAdmin(user)) {
     return (
@@ -38,7 +36,8 @@ export function SubscriptionCard({
       </Card>
     );
   }
-  if (isError || !status) {
+  // A refetch that fails keeps the status loaded before (issue 12).
+  if (!status) {
     return (
       <StatusCard icon={<AlertTriangle />} tone="destructive" title="Unable to load subscription details">
         Please refresh the page in a moment.
@@ -143,7 +142,8 @@ function StatusCard({
   children?: ReactNode;
 }) {
   return (
-    <Card data-testid="subscription-card" className="flex flex-col">
+    // As tall as its content, with the action under the text: stretched to the card beside it, it showed a blank band.
+    <Card data-testid="subscription-card" className="self-start">
       <CardHeader className="flex-row items-start gap-4 space-y-0">
         <span
           className={cn('flex size-10 shrink-0 items-center justify-center rounded-lg [&_svg]:size-5', toneStyle[tone])}
@@ -159,7 +159,7 @@ function StatusCard({
           {children && <CardDescription>{children}</CardDescription>}
         </div>
       </CardHeader>
-      {action && <CardContent className="mt-auto flex flex-wrap gap-2">{action}</CardContent>}
+      {action && <CardContent className="flex flex-wrap gap-2">{action}</CardContent>}
     </Card>
   );
 }
