@@ -1,5 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from '../components/ui/toaster';
+import { TooltipProvider } from '../components/ui/tooltip';
 import { queryClient } from '../lib/query-client';
 import { ErrorBoundary } from './error-boundary';
 import { RealtimeBridge } from './realtime-bridge';
@@ -9,9 +10,11 @@ export function App() {
   return (
     <ErrorBoundary>
       <QueryClientProvider client={queryClient}>
-        <RealtimeBridge />
-        <AppRouter />
-        <Toaster />
+        <TooltipProvider>
+          <RealtimeBridge />
+          <AppRouter />
+          <Toaster />
+        </TooltipProvider>
       </QueryClientProvider>
     </ErrorBoundary>
   );

@@ -28,6 +28,10 @@ export const OTHER_ERROR_MAX_RETRIES = 2;
 export const TRIAL_START_RELOAD_DELAY_MS = 1 * SECOND;
 export const LOGOUT_REDIRECT_DELAY_MS = 200;
 export const COPY_CONFIRMATION_MS = 2 * SECOND;
+/** Tooltips (spec seller-app §9): open after 700 ms, 300 ms skip delay between neighbours, 4 px from their trigger. */
+export const TOOLTIP_DELAY_MS = 700;
+export const TOOLTIP_SKIP_DELAY_MS = 300;
+export const TOOLTIP_OFFSET_PX = 4;
 
 // Subscription banners (seller-app §4)
 export const TRIAL_URGENT_DAYS = 1;

@@ -7,6 +7,7 @@ import { Card, CardContent } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Tabs } from '../../components/ui/tabs';
+import { Tooltip } from '../../components/ui/tooltip';
 import { errorMessage } from '../../lib/api-error';
 import { isAdmin, useCurrentUser } from '../../lib/current-user';
 import { hasNothingLoaded } from '../../lib/query-state';
@@ -92,15 +93,22 @@ export function ManagementPage({
           <h1 className="text-3xl font-bold tracking-tight">Repository Management</h1>
           <p className="text-muted-foreground">Your packages, who may install them, and how much they are used.</p>
         </div>
-        {availability.isVisible && (
-          <Button
-            onClick={() => setIsAddOpen(true)}
-            disabled={!availability.isEnabled}
-            title={availability.isEnabled ? undefined : 'Subscribe to add packages'}
-          >
-            <Plus /> Add Package
-          </Button>
-        )}
+        {availability.isVisible &&
+          (availability.isEnabled ? (
+            <Button onClick={() => setIsAddOpen(true)}>
+              <Plus /> Add Package
+            </Button>
+          ) : (
+            <Tooltip content="Subscribe to add packages">
+              {/* A disabled button takes no pointer or focus: the wrapper carries the hint. */}
+              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the tooltip's trigger */}
+              <span tabIndex={0} className="inline-flex rounded-md">
+                <Button disabled>
+                  <Plus /> Add Package
+                </Button>
+              </span>
+            </Tooltip>
+          ))}
       </div>
       <Tabs
         label="Management sections"

@@ -50,9 +50,7 @@ export function PackageCard({
       <CardHeader className="flex-row items-start gap-3 space-y-0 pb-3">
         <div className="min-w-0 flex-1 space-y-1.5">
           <div className="flex flex-wrap items-center gap-2">
-            <h3 className="truncate font-mono text-base font-semibold" title={pkg.packageName}>
-              {pkg.packageName}
-            </h3>
+            <h3 className="font-mono text-base font-semibold [overflow-wrap:anywhere]">{pkg.packageName}</h3>
             {pkg.isActive ? (
               <Badge className="bg-green-600 text-white">Active</Badge>
             ) : (
@@ -101,7 +99,7 @@ export function PackageCard({
         </p>
         <dl className="grid grid-cols-[auto_1fr] gap-x-4 gap-y-1 text-sm">
           <dt className="text-muted-foreground">Repository ID</dt>
-          <dd className="truncate font-mono text-xs leading-5" title={pkg.fullName || pkg.githubRepoId}>
+          <dd className="min-w-0 font-mono text-xs leading-5 [overflow-wrap:anywhere]">
             {pkg.fullName || pkg.githubRepoId}
           </dd>
           <dt className="text-muted-foreground">Created</dt>
