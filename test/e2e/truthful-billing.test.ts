@@ -121,8 +121,10 @@ describe('with Stripe', () => {
 
     const { context, page } = await openSignedInPage(browser, app.ctx.config.publicUrl, seller);
     await page.goto(`${app.ctx.config.publicUrl}/dashboard`);
+    const manageBilling = page.getByRole('button', { name: 'Manage Billing and Subscription' });
+    await manageBilling.waitFor();
     await shoot(page, 'dashboard-billing-on');
-    await page.getByRole('button', { name: 'Manage Billing and Subscription' }).click();
+    await manageBilling.click();
     await page.getByRole('heading', { name: 'Billing portal' }).waitFor();
     expect(page.url().startsWith(stripe.url)).toBe(true);
     const portal = [...stripe.portalSessions.values()].at(-1);

@@ -45,15 +45,19 @@ export function SettingsTab() {
           ) : (
             <div className="flex items-center justify-between gap-4 rounded-md border p-4">
               <div className="space-y-1">
-                <Label htmlFor="sandbox-mode" className="flex items-center gap-2 text-base">
+                <Label htmlFor="sandbox-mode" className="flex flex-wrap items-center gap-2 text-base">
                   Sandbox Mode
-                  <Badge variant={isSandbox ? 'secondary' : 'destructive'} data-testid="payment-mode-badge">
+                  <Badge
+                    variant={isSandbox ? 'secondary' : 'destructive'}
+                    className="whitespace-nowrap"
+                    data-testid="payment-mode-badge"
+                  >
                     {summary.badge}
                   </Badge>
                   {summary.isOff && (
                     <Badge
                       variant="outline"
-                      className="border-amber-500/60 text-amber-700 dark:text-amber-400"
+                      className="whitespace-nowrap border-amber-500/60 text-amber-700 dark:text-amber-400"
                       data-testid="payments-off-badge"
                     >
                       Payments Off
