@@ -279,7 +279,7 @@ describe('a package sync as a job', () => {
     try {
       const done = await second.ctx.jobs.waitFor(handle.jobId, 60_000);
       expect(done.status).toBe('completed');
-      expect(done.result).toMatchObject({ status: 'ready', versionCount: 1 });
+      expect(done.result).toMatchObject({ status: 'ready', versionCount: 2 }); // v1.0.0 and the default branch
       expect(done.lockedBy).toBeNull();
       const [synced] = await app.ctx.db.select().from(packages).where(eq(packages.id, pkg!.id));
       expect(synced!.syncStatus).toBe('ready');

@@ -239,6 +239,8 @@ describe('licenses and license holders', () => {
           downloadLimit: null,
           downloadCount: 0,
           lastUsedAt: null,
+          // The license e-mail went to the outbox.
+          emailDelivery: 'delivered',
         },
         expect.objectContaining({ id: second.body.id, packageName: 'acme/gadget', status: 'revoked', isActive: false }),
       ]),
