@@ -16,6 +16,7 @@
 // runs (3) of BENCH_SECONDS each (10). Loopback only, bounded, cleans up after itself. Runs on PGlite, as on a fresh
 // machine, and again on PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server whose user may
 // create databases: a temporary database is created and dropped.
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -28,7 +29,15 @@ import { loadConfig } from '../src/server/config.js';
 import type { DatabaseTarget } from '../src/server/db/client.js';
 import { grants } from '../src/server/db/schema/index.js';
 import { median, placeStatic, prepareProject, resetProject, timeComposer } from './bench/composer-install.js';
-import { type LoadResult, runLoad, type StaticServer, startNginx, stopChildren } from './bench/processes.js';
+import {
+  type DownloadResult,
+  type LoadResult,
+  runDownloads,
+  runLoad,
+  type StaticServer,
+  startNginx,
+  stopChildren,
+} from './bench/processes.js';
 import { seedHolder, seedHolderWithGrant, seedLargeDist, seedPackage, seedScale, seedSeller } from './bench/seed.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -190,6 +199,8 @@ async function benchmark(database: DatabaseRun): Promise<void> {
     DATA_DIR: path.join(workDir, 'data'),
     LOG_LEVEL: 'silent',
     SECRET_KEY: randomBytes(32).toString('hex'),
+    // The load runs saturate the event loop on purpose: measure it, do not shed it.
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
   });
   const built = await buildApp({ config, database: database.target, logger: false });
   let nginx: StaticServer | undefined;
@@ -264,10 +275,31 @@ async function benchmark(database: DatabaseRun): Promise<void> {
     if (zip.status !== 200 || zip.body.length !== DIST_BYTES) throw new Error(`dist answered ${zip.status}`);
     await placeStatic(staticRoot, '/figures/big.zip', zip.body);
     console.log(`\n(e) GET ${distPath} (${megabytes(DIST_BYTES)} MB zip), 100 connections`);
-    const { result: dist, growth } = await rssGrowthDuring(() =>
-      measure(`http://127.0.0.1:${port}${distPath}`, { host, authorization: `Bearer ${bigToken}` }, 200, 100),
-    );
-    const distStatic = await measure(`${nginx.url}/figures/big.zip`, {}, 200, 100);
+    const distRuns: DownloadResult[] = [];
+    const { growth } = await rssGrowthDuring(async () => {
+      for (let run = 0; run < RUNS; run++) {
+        distRuns.push(
+          await runDownloads({
+            url: `http://127.0.0.1:${port}${distPath}`,
+            headers: { host, authorization: `Bearer ${bigToken}` },
+            connections: 100,
+            durationSeconds: SECONDS,
+          }),
+        );
+      }
+    });
+    const staticRuns: DownloadResult[] = [];
+    for (let run = 0; run < RUNS; run++) {
+      const url = `${nginx.url}/figures/big.zip`;
+      staticRuns.push(await runDownloads({ url, headers: {}, connections: 100, durationSeconds: SECONDS }));
+    }
+    for (const run of [...distRuns, ...staticRuns]) {
+      if (Object.keys(run.statuses).some((status) => status !== '200')) {
+        throw new Error(`dist answers other than 200: ${JSON.stringify(run.statuses)}`);
+      }
+    }
+    const dist = { bytesPerSecond: median(distRuns.map((run) => run.bytesPerSecond)) };
+    const distStatic = { bytesPerSecond: median(staticRuns.map((run) => run.bytesPerSecond)) };
     console.log(
       `    Packgate: ${megabytes(dist.bytesPerSecond)} MB/s, RSS grew by ${megabytes(growth)} MB  (goal < 64)`,
     );

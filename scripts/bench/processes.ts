@@ -153,3 +153,23 @@ export async function runLoad(options: {
     ),
   };
 }
+
+export type DownloadResult = { bytesPerSecond: number; statuses: Record<string, number> };
+
+/** `connections` concurrent downloads of a large file for a while, from a child process (see download-load.ts). */
+export async function runDownloads(options: {
+  url: string;
+  headers: Record<string, string>;
+  connections: number;
+  durationSeconds: number;
+}): Promise<DownloadResult> {
+  const script = path.resolve('scripts/bench/download-load.ts');
+  const args = ['--import', 'tsx', script, options.url, String(options.connections), String(options.durationSeconds)];
+  for (const [name, value] of Object.entries(options.headers)) args.push(`${name}=${value}`);
+  const { stdout } = await execFileAsync(process.execPath, args, {
+    timeout: (options.durationSeconds + 120) * 1000,
+    maxBuffer: 1024 * 1024,
+  });
+  const result = JSON.parse(stdout) as { bytes: number; seconds: number; statuses: Record<string, number> };
+  return { bytesPerSecond: result.bytes / result.seconds, statuses: result.statuses };
+}

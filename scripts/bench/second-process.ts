@@ -16,6 +16,7 @@ const config = loadConfig({
   DATA_DIR: dataDir,
   LOG_LEVEL: 'silent',
   SECRET_KEY: randomBytes(32).toString('hex'),
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
 });
 const built = await buildApp({ config, database: { kind: 'postgres', url, migrated: true }, logger: false });
 const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
