@@ -38,6 +38,7 @@ import { licenseRoutes } from './features/licenses/licenses.routes.js';
 import { definePackageJobs } from './features/packages/package-sync.js';
 import { packageRoutes } from './features/packages/packages.routes.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
+import { portalRoutes } from './features/portal/portal.routes.js';
 import { salesRoutes } from './features/sales/sales.routes.js';
 import { subscriptionRoutes } from './features/subscriptions/subscriptions.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
@@ -222,6 +223,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await apiV1Plugin(api, ctx);
     await analyticsRoutes(api, ctx);
     await brandingRoutes(api, ctx);
+    await portalRoutes(api, ctx);
     if (config.enableDebugRoutes) await debugRoutes(api, ctx);
   });
 

@@ -8,7 +8,7 @@ import type { Realtime } from './adapters/realtime/realtime.js';
 import type { ObjectStorage } from './adapters/storage/object-storage.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
-import type { CustomDomainCache } from './features/branding/custom-domains.js';
+import type { CustomDomainCache } from './features/branding/custom-domain-cache.js';
 import type { SvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
 import type { AppHostname } from './http/hosts.js';
 import type { JobRunner } from './jobs/job-runner.js';
