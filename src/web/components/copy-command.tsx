@@ -1,7 +1,8 @@
 import { cn } from '../lib/cn';
 import { CopyButton } from './copy-button';
+import { toast } from './ui/use-toast';
 
-/** A shell command in a code block with a copy button that confirms with "Copied!" for 2 s. */
+/** A shell command in a code block with a copy button that confirms with "Copied!" for 2 s and a Copied! toast. */
 export function CopyCommand({ command, className }: { command: string; className?: string }) {
   return (
     <div className={cn('flex items-stretch overflow-hidden rounded-md border bg-muted/60', className)}>
@@ -12,7 +13,13 @@ export function CopyCommand({ command, className }: { command: string; className
         </code>
       </pre>
       <div className="flex shrink-0 items-start border-l p-1.5 sm:items-center sm:px-2">
-        <CopyButton value={command} variant="ghost" failureMessage="Failed to copy command" className="w-[5.5rem]" />
+        <CopyButton
+          value={command}
+          variant="ghost"
+          failureMessage="Failed to copy command"
+          onCopied={() => toast({ title: 'Copied!', description: 'Command copied to clipboard' })}
+          className="w-[5.5rem]"
+        />
       </div>
     </div>
   );
