@@ -186,7 +186,13 @@ async function benchmark(database: DatabaseRun): Promise<boolean> {
     console.log(
       `  seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s: ${PACKAGES} packages, ${HOLDERS} holders, ${grantCount} licenses`,
     );
-    for (const table of ['downloads', 'download_package_days', 'download_grant_days', 'grant_last_downloads']) {
+    for (const table of [
+      'downloads',
+      'download_package_days',
+      'download_grant_days',
+      'download_holder_days',
+      'grant_last_downloads',
+    ]) {
       console.log(`  ${table}: ${(await rowCount(built, table)).toLocaleString('en-US')} rows`);
     }
 
