@@ -28,6 +28,7 @@ import { buildApp } from '../src/server/app.js';
 import { loadConfig } from '../src/server/config.js';
 import type { DatabaseTarget } from '../src/server/db/client.js';
 import { grants } from '../src/server/db/schema/index.js';
+import { composerAccessOf } from '../src/server/features/composer/access-feed.js';
 import { median, placeStatic, prepareProject, resetProject, timeComposer } from './bench/composer-install.js';
 import {
   type DownloadResult,
@@ -213,7 +214,7 @@ async function benchmark(database: DatabaseRun): Promise<void> {
     const host = `bench.composer.localhost:${port}`;
     const staticRoot = path.join(workDir, 'static');
     const counter = answerCounter(built.app.server);
-    await waitUntil(() => built.ctx.composerAccess.isTrusted, 10_000, 'the change feed listens');
+    await waitUntil(() => composerAccessOf(built.ctx).isTrusted, 10_000, 'the change feed listens');
 
     console.log(
       `\n== ${database.label}: Packgate on 127.0.0.1:${port}, one Node.js process; nginx with one worker process. ` +
@@ -432,7 +433,7 @@ async function benchmark(database: DatabaseRun): Promise<void> {
     global.gc?.();
     const rssAfter = process.memoryUsage.rss();
     console.log(
-      `    RSS ${megabytes(rssAfter)} MB (grew by ${megabytes(rssAfter - rssBefore)} MB while warming); the warm path holds ${megabytes(built.ctx.composerAccess.heldBytes)} MB of its ${megabytes(config.composerCacheMaxBytes)} MB bound (COMPOSER_CACHE_MAX_BYTES)`,
+      `    RSS ${megabytes(rssAfter)} MB (grew by ${megabytes(rssAfter - rssBefore)} MB while warming); the warm path holds ${megabytes(composerAccessOf(built.ctx).heldBytes)} MB of its ${megabytes(config.composerCacheMaxBytes)} MB bound (COMPOSER_CACHE_MAX_BYTES)`,
     );
   } finally {
     second?.kill('SIGTERM');

@@ -30,6 +30,7 @@ import { findStoredSandboxMode } from './features/billing/platform-settings.serv
 import { brandingRoutes } from './features/branding/branding.routes.js';
 import { CustomDomainCache, findSellerByCustomDomain } from './features/branding/custom-domains.js';
 import { createSvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
+import { createComposerAccess } from './features/composer/access-feed.js';
 import { composerRoutes } from './features/composer/composer.routes.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
 import { developerRoutes } from './features/developer/developer.routes.js';
@@ -109,12 +110,15 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  const database = await openDatabase(
+  const databaseTarget: DatabaseTarget =
     options.database ??
-      (config.databaseUrl
-        ? { kind: 'postgres', url: config.databaseUrl }
-        : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') }),
-  );
+    (config.databaseUrl
+      ? { kind: 'postgres', url: config.databaseUrl }
+      : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') });
+  // The Composer warm path learns of every access change through the database (features/composer/access-cache.ts).
+  const composerAccess = createComposerAccess(config.composerCacheMaxBytes, app.log);
+  const database = await openDatabase(databaseTarget, composerAccess.notifications);
+  composerAccess.start(databaseTarget);
   const clock = options.clock ?? systemClock;
   const jobs = createJobRunner({
     db: database.db,
@@ -148,6 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     jobs,
     distBuilds: new SingleFlight(),
   };
+  composerAccess.attach(ctx);
   // The payment mode is read once, at start-up: the admin's Settings card says a restart applies a change.
   ctx.payments = createPayments(
     config.stripe,
@@ -246,6 +251,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
       await app.close();
       rateLimitRedis?.disconnect();
       await ctx.svgSanitizer.close();
+      await composerAccess.close();
       await database.close();
     },
   };

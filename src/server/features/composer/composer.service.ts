@@ -15,6 +15,7 @@ import { recordDownload } from '../licenses/grants.service.js';
 import { ensureDist } from '../packages/packages.service.js';
 import { repositoryStanding } from '../subscriptions/subscriptions.service.js';
 import type { RenderedBody } from './access-cache.js';
+import { composerAccessOf } from './access-feed.js';
 import {
   type DistVersionRow,
   findDistAccess,
@@ -89,7 +90,7 @@ function notLicensed(packageName: string): AppError {
  */
 async function loadTokenView(ctx: AppContext, request: RepositoryRequest): Promise<TokenView> {
   const tokenHash = sha256Hex(requireToken(request));
-  const cache = ctx.composerAccess;
+  const cache = composerAccessOf(ctx);
   const held = cache.findView(tokenHash);
   if (held) return held;
   const ticket = cache.ticket();
@@ -219,7 +220,7 @@ export async function getMetadata(
   const lastModified = metadataLastModified(grant, decision.releasedBefore);
   if (isNotModifiedSince(lastModified, ifModifiedSince)) return { isNotModified: true, lastModified };
 
-  const cache = ctx.composerAccess;
+  const cache = composerAccessOf(ctx);
   let entry = cache.findVersions(grant.packageId, file.kind);
   if (!entry) {
     const ticket = cache.ticket();
