@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeSmtp } from '../../../test/fakes/smtp.js';
 import { createPackageRepository } from '../../../test/support/git-fixtures.js';
+import { watchTasks } from '../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../test/support/sessions.js';
 import { startTestApp, type TestApp, testDatabaseKind } from '../../../test/support/test-app.js';
 import type { TemporaryLicense } from '../../contract/licenses.js';
@@ -61,7 +62,8 @@ function gate(): { promise: Promise<void>; open(): void } {
 }
 
 beforeAll(async () => {
-  app = await startTestApp({ jobTimings: fast });
+  // With Redis (when the run has it) the realtime channel spans the apps of one test, as it spans processes.
+  app = await startTestApp({ jobTimings: fast, redis: true });
 });
 afterAll(async () => {
   for (const extra of extraRunners) await extra.close();
@@ -266,6 +268,7 @@ describe('a package sync as a job', () => {
       .returning();
     app.ctx.jobs.pause();
     const { syncPackage } = await import('../features/packages/package-sync.js');
+    const watcher = process.env.TEST_REDIS_URL ? await watchTasks(app, seller) : undefined;
     const handle = await syncPackage(app.ctx, pkg!.id, { userId: seller.user.id });
 
     // A second process on the same database, with the same data folder for the code host's repositories.
@@ -283,7 +286,10 @@ describe('a package sync as a job', () => {
       expect(done.lockedBy).toBeNull();
       const [synced] = await app.ctx.db.select().from(packages).where(eq(packages.id, pkg!.id));
       expect(synced!.syncStatus).toBe('ready');
+      // The owner's socket on the first app hears the progress the second app made.
+      await watcher?.next((event) => event.taskId === handle.taskId && event.status === 'completed', 20_000);
     } finally {
+      watcher?.close();
       app.ctx.jobs.resume();
       await second.close();
     }
