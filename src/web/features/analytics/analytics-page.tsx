@@ -188,10 +188,8 @@ function DataTable({ headers, rows, total }: { headers: string[]; rows: ReactNod
           </thead>
           <tbody>
             {rows.map((cells, index) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: positions in a fixed result
               <tr key={index} className="border-b last:border-0">
                 {cells.map((cell, column) => (
-                  // biome-ignore lint/suspicious/noArrayIndexKey: positions in a fixed result
                   <td key={column} className="whitespace-nowrap px-2 py-2">
                     {cell}
                   </td>
