@@ -7,7 +7,6 @@ import {
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
-import { giveTrial } from '../../../../test/support/packages.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
 import type { AdminStats } from '../../../contract/admin.js';
@@ -19,7 +18,7 @@ import {
   type StartCheckoutResponse,
   salesMessages,
 } from '../../../contract/sales.js';
-import { grants, sales } from '../../db/schema/index.js';
+import { grants, platformSubscriptions, sales } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
 
 // Selling with billing off (the embedded default): "test sales" complete at once, without a provider, and run the
@@ -74,7 +73,13 @@ beforeAll(async () => {
   });
   seller = await signInSeller(app, { slug: 'acme' });
   admin = await signInAdmin(app);
-  await giveTrial(app, seller.user.id);
+  // A paying seller: the clock moves past a trial's end in these tests.
+  await app.ctx.db.insert(platformSubscriptions).values({
+    userId: seller.user.id,
+    status: 'active',
+    tierId: 'enterprise',
+    currentPeriodEnd: new Date('2027-03-01T00:00:00Z'),
+  });
   widget = await createPackage(app, seller.user, 'acme/widget', [
     { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
     { version: 'v1.1.0', releasedAt: '2026-03-20T10:00:00Z' },
