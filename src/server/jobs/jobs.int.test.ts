@@ -242,12 +242,13 @@ describe('the job runner', () => {
   });
 });
 
-describe('a package sync as a job', () => {
+// Two apps on one database need PostgreSQL: one PGlite database belongs to one app, and the runner-level tests
+// above cover the race and the restart there. Registered only where they can run, never passed without running.
+const describeOnSharedDatabase: (name: string, body: () => void) => void =
+  testDatabaseKind() === 'postgres' ? describe : () => {};
+
+describeOnSharedDatabase('a package sync as a job', () => {
   it('is finished by a restarted app when the app that queued it stopped before running it', async () => {
-    if (testDatabaseKind() !== 'postgres') {
-      // One PGlite database belongs to one app; the runner-level test above covers the restart there.
-      return;
-    }
     const seller = await signInSeller(app, { slug: 'restarter' });
     const repos = path.join(app.dataDir, 'repos');
     await createPackageRepository(path.join(repos, 'acme', 'restart.git'), {
@@ -296,7 +297,7 @@ describe('a package sync as a job', () => {
   });
 });
 
-describe('two apps on one PostgreSQL database', () => {
+describeOnSharedDatabase('two apps on one PostgreSQL database', () => {
   let second: BuiltApp | undefined;
 
   afterAll(async () => {
@@ -304,7 +305,6 @@ describe('two apps on one PostgreSQL database', () => {
   });
 
   it('claims a job in one of them only', async () => {
-    if (testDatabaseKind() !== 'postgres') return; // PGlite: one app per database; the runner race above covers it
     second = await buildApp({
       config: { ...app.ctx.config },
       clock: app.clock,

@@ -388,6 +388,8 @@ describe('dist downloads', () => {
     expect(grant!.lastUsedAt?.toISOString()).toBe(NOW.toISOString());
     const recorded = await app.ctx.db.select().from(downloads).where(eq(downloads.packageId, pkg.id));
     expect(recorded.map((row) => [row.grantId, row.version])).toEqual([[grant!.id, 'v1.0.0']]);
+    // The client's network (loopback's /24) feeds the seller's sharing signal; the address itself is never stored.
+    expect(recorded[0]!.clientNetwork).toBe('127.0.0.0/24');
   });
 
   it('does not answer HEAD, which would count a download without delivering one', async () => {

@@ -40,6 +40,7 @@ function repositoryRequest(request: FastifyRequest): RepositoryRequest {
     token: tokenFromAuthorization(request.headers.authorization),
     authHost: request.host,
     baseUrl: `${request.protocol}://${request.host}`,
+    clientAddress: request.ip,
   };
 }
 

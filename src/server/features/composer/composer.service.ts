@@ -47,6 +47,8 @@ export type RepositoryRequest = {
   authHost: string;
   /** `http://acme.composer.localhost:5000`: dist URLs sit on the host Composer sends the token to. */
   baseUrl: string;
+  /** The client's address (request.ip, TRUST_PROXY-aware): only its /24 or /48 is stored with a download. */
+  clientAddress?: string;
 };
 
 export type MetadataResponse =
@@ -315,7 +317,7 @@ export async function openDistDownload(
       suggestion: 'Try again in a minute.',
     });
   }
-  const isCounted = await recordDownload(ctx, grant.grantId, chosen.version);
+  const isCounted = await recordDownload(ctx, grant.grantId, chosen.version, request.clientAddress);
   if (!isCounted) {
     stored.stream.destroy();
     // Another download took the last one (or the seller revoked the license) since the check above.
