@@ -101,12 +101,18 @@ describe('package management in a real browser', () => {
     await card.waitFor();
     expect(await card.textContent()).toContain('Widgets for PHP');
     expect(await card.textContent()).toContain('local/acme-widget');
-    // The sync runs in the background: the widget shows it, and the card follows when it completes.
-    await page.getByText('GitHub Sync').first().waitFor();
+    // The sync runs in the background: the strip under the header shows it, and the card follows when it completes.
+    const tasks = page.getByTestId('task-progress-widget');
+    await tasks.waitFor();
     await expect.poll(() => card.getByTestId('sync-state').textContent(), { timeout: 30_000 }).toMatch(/^Synced/);
     await expect.poll(() => card.textContent()).toMatch(/Versions\s*3/);
-    await expect.poll(() => page.getByText('Tasks finished').isVisible()).toBe(true);
-    await page.getByRole('button', { name: 'Dismiss all' }).click();
+    await tasks.getByText('Tasks finished').waitFor();
+    // Named after the code host that ran it: the embedded one here, not GitHub.
+    await tasks.getByRole('button', { name: 'Details' }).click();
+    await tasks.getByTestId('task-progress-item').getByText('Local Repository Sync').waitFor();
+    await tasks.getByRole('button', { name: 'Hide' }).click();
+    await tasks.getByRole('button', { name: 'Dismiss' }).click();
+    await tasks.waitFor({ state: 'detached' });
     await expect.poll(() => page.getByTestId('stat-cards').textContent()).toMatch(/Active Packages\s*1/);
   });
 
