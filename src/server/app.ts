@@ -2,7 +2,6 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance } from 'fastify';
@@ -52,6 +51,7 @@ import { answerClientError, renderFrameworkError } from './http/framework-errors
 import { AppHostname, registerHosts } from './http/hosts.js';
 import { registerInputCharacterCheck } from './http/input-characters.js';
 import { type PressureCheck, registerOverloadShedding } from './http/overload.js';
+import { registerSecurityHeaders } from './http/security-headers.js';
 import { registerSessions } from './http/session.js';
 import { loadSocketSession } from './http/socket-session.js';
 import { createJobRunner, type JobTimings } from './jobs/job-runner.js';
@@ -165,24 +165,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   defineCacheJobs(ctx);
 
   await app.register(cookie);
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'https:'],
-        connectSrc: ["'self'", 'ws:', 'wss:'],
-        fontSrc: ["'self'", 'data:'],
-        objectSrc: ["'none'"],
-        frameAncestors: ["'none'"],
-        formAction: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    strictTransportSecurity: config.isHttps,
-    crossOriginEmbedderPolicy: false,
-  });
+  registerSecurityHeaders(app, config);
   registerErrorHandling(app);
   // Per-route limits (`config: { rateLimit: {...} }`); counters in Redis when several processes share the load.
   const rateLimitRedis = config.redisUrl
