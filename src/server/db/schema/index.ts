@@ -2,6 +2,7 @@ export * from './analytics.js';
 export * from './branding.js';
 export * from './developer.js';
 export * from './jobs.js';
+export * from './lifecycle.js';
 export * from './packages.js';
 export * from './platform.js';
 export * from './portal.js';
