@@ -7,5 +7,6 @@ export * from './packages.js';
 export * from './platform.js';
 export * from './portal.js';
 export * from './sales.js';
+export * from './seller-webhooks.js';
 export * from './users.js';
 export * from './webhooks.js';

@@ -1,0 +1,80 @@
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { grants } from './packages.js';
+import { users } from './users.js';
+
+// Webhooks a seller's systems receive (issue 14), signed by the Standard Webhooks scheme. An endpoint listens to
+// some event types; every event it listens to becomes one message (its `webhook-id`), delivered by a durable job
+// with retries, each attempt recorded.
+
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    description: text('description'),
+    events: text('events').array().notNull(),
+    /** The `whsec_...` signing secret sealed with SECRET_KEY (lib/crypto): it must be readable to sign. */
+    secretSealed: text('secret_sealed').notNull(),
+    isEnabled: boolean('is_enabled').notNull().default(true),
+    /** Why it was disabled: by the seller, or after deliveries kept failing. */
+    disabledReason: text('disabled_reason', { enum: ['seller', 'failing'] }),
+    disabledAt: timestamp('disabled_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('webhook_endpoints_seller_idx').on(table.sellerId, table.createdAt)],
+);
+
+/** One event for one endpoint; its id is the `webhook-id` every attempt (and a redelivery) carries. */
+export const webhookMessages = pgTable(
+  'webhook_messages',
+  {
+    id: text('id').primaryKey(),
+    endpointId: uuid('endpoint_id')
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    eventType: text('event_type').notNull(),
+    /** The JSON body as signed and sent: `{type, timestamp, data}`. */
+    body: text('body').notNull(),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
+    attemptCount: integer('attempt_count').notNull().default(0),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('webhook_messages_endpoint_idx').on(table.endpointId, table.createdAt)],
+);
+
+export const webhookAttempts = pgTable(
+  'webhook_attempts',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    messageId: text('message_id')
+      .notNull()
+      .references(() => webhookMessages.id, { onDelete: 'cascade' }),
+    attemptedAt: timestamp('attempted_at', { withTimezone: true }).notNull(),
+    durationMs: integer('duration_ms').notNull(),
+    /** The receiver's HTTP status; null when no answer came (refused address, timeout, connection error). */
+    responseStatus: integer('response_status'),
+    isSuccess: boolean('is_success').notNull(),
+    /** What went wrong, in words the seller can act on; no response bodies are kept. */
+    error: text('error'),
+    trigger: text('trigger', { enum: ['scheduled', 'redelivery'] }).notNull(),
+  },
+  (table) => [index('webhook_attempts_message_idx').on(table.messageId, table.attemptedAt)],
+);
+
+/** A license expiry already announced, so a scan that runs twice (two processes) sends it once. */
+export const webhookLicenseExpiries = pgTable(
+  'webhook_license_expiries',
+  {
+    grantId: uuid('grant_id')
+      .notNull()
+      .references(() => grants.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    announcedAt: timestamp('announced_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.grantId, table.expiresAt] })],
+);
