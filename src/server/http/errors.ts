@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { findPgError, pgErrorCode } from '../db/pg-errors.js';
 import { AppError, type ErrorCode, errorCodes } from '../lib/app-error.js';
 
 export { AppError, type ErrorCode } from '../lib/app-error.js';
@@ -19,8 +20,8 @@ export function errorBody(error: AppError): ErrorBody {
 export const internalError = () => new AppError('INTERNAL', 'A server error occurred. Please try again later.');
 
 const pgErrorCodes: Record<string, { code: ErrorCode; message: string }> = {
-  '23505': { code: 'ALREADY_EXISTS', message: 'A record with these details already exists.' },
-  '23503': {
+  [pgErrorCode.uniqueViolation]: { code: 'ALREADY_EXISTS', message: 'A record with these details already exists.' },
+  [pgErrorCode.foreignKeyViolation]: {
     code: 'CONFLICT',
     message: 'This record refers to, or is referred to by, another that does not allow it.',
   },
@@ -50,7 +51,7 @@ export function toAppError(error: unknown): AppError | undefined {
       suggestion: 'Check the listed fields and try again.',
     });
   }
-  const pgCode = candidate.code ?? (candidate.cause as { code?: string } | undefined)?.code;
+  const pgCode = findPgError(error)?.code;
   const pgError = pgCode ? pgErrorCodes[pgCode] : undefined;
   if (pgError) return new AppError(pgError.code, pgError.message);
   if (typeof candidate.statusCode === 'number' && candidate.statusCode >= 400 && candidate.statusCode < 500) {

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
+import { isUniqueViolation } from '../db/pg-errors.js';
 import { jobs } from '../db/schema/index.js';
 
 // The queries of the jobs table. Claiming is one statement (`UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP
@@ -145,7 +146,7 @@ export async function claimJob(db: Database, options: ClaimOptions): Promise<Job
     const id = (result as unknown as { rows: { id: string }[] }).rows[0]?.id;
     return id ? findJob(db, id) : undefined;
   } catch (error) {
-    if (isUniqueViolation(error)) return undefined;
+    if (isUniqueViolation(error, 'jobs_running_key_idx')) return undefined;
     throw error;
   }
 }
@@ -207,9 +208,4 @@ export async function requeueAllRunning(db: Database, now: Date): Promise<number
     .where(eq(jobs.status, 'running'))
     .returning({ id: jobs.id });
   return rows.length;
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  const candidate = error as { code?: string; cause?: { code?: string } } | undefined;
-  return candidate?.code === '23505' || candidate?.cause?.code === '23505';
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { SignInErrorCode } from '../../../contract/auth.js';
 import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
 import { encryptSecret, hmacHex, safeEqual } from '../../lib/crypto.js';
 import {
   createUser,
@@ -10,7 +11,6 @@ import {
   type NewUser,
   type User,
   updateUser,
-  violatedConstraint,
 } from '../users/users.service.js';
 import { authorizeUrl, fetchGithubIdentity, type GithubIdentity, GithubOAuthError } from './github-oauth.js';
 
@@ -76,8 +76,8 @@ export async function completeGithubSignIn(
     return await saveGithubIdentity(ctx, identity, expected.tier, input.signedInUserId);
   } catch (error) {
     // Two callbacks for the same new account raced; the second finds the first one's row.
-    const constraint = violatedConstraint(error);
-    if (constraint !== 'users_github_id_unique' && constraint !== 'users_email_unique') throw error;
+    if (!isUniqueViolation(error, 'users_github_id_unique') && !isUniqueViolation(error, 'users_email_unique'))
+      throw error;
     return saveGithubIdentity(ctx, identity, expected.tier, input.signedInUserId);
   }
 }

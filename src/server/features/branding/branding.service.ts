@@ -9,6 +9,7 @@ import {
   type VerifyDomainResponse,
 } from '../../../contract/branding.js';
 import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
 import { brandSettings, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { RequestHost } from '../../http/hosts.js';
@@ -160,11 +161,6 @@ function domainTakenError(domain: string): AppError {
   });
 }
 
-function isUniqueViolation(error: unknown): boolean {
-  const candidate = error as { code?: string; cause?: { code?: string } };
-  return candidate?.code === '23505' || candidate?.cause?.code === '23505';
-}
-
 /** GET /api/branding/host: the brand of the seller whose package host this is; null anywhere else. */
 export async function findHostBrand(ctx: AppContext, host: RequestHost): Promise<PublicBrand | null> {
   if (host.kind !== 'repository' || !host.seller) return null;
@@ -213,7 +209,7 @@ export async function verifyBrandDomain(
         .where(sql`${brandSettings.userId} = ${userId} and ${brandSettings.brandDomain} = ${row.brandDomain}`)
         .returning();
     } catch (error) {
-      if (isUniqueViolation(error)) throw domainTakenError(row.brandDomain);
+      if (isUniqueViolation(error, 'brand_settings_verified_domain_unique')) throw domainTakenError(row.brandDomain);
       throw error;
     }
     if (updated) saved = updated;

@@ -12,6 +12,7 @@ import { UNLIMITED } from '../../../contract/tiers.js';
 import type { CodeHostUser, CodeHostRepository as HostRepository } from '../../adapters/codehost/code-host.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
 import { packages, packageVersions, type users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { encryptSecret } from '../../lib/crypto.js';
@@ -47,11 +48,6 @@ const WEBHOOK_PATH = '/api/webhooks/github';
 const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How long deleting a package waits for a running sync before removing its files anyway. */
 const DELETE_WAIT_FOR_SYNC_MS = 30_000;
-
-function isUniqueViolation(error: unknown): boolean {
-  const candidate = error as { code?: string; cause?: { code?: string } };
-  return candidate?.code === '23505' || candidate?.cause?.code === '23505';
-}
 
 function duplicateNameError(name: string): AppError {
   return new AppError('ALREADY_EXISTS', `You already have a package named ${name}.`, {
@@ -291,7 +287,7 @@ export async function createPackage(
         .returning();
     })) as [PackageRow];
   } catch (error) {
-    if (isUniqueViolation(error)) throw duplicateNameError(input.packageName);
+    if (isUniqueViolation(error, 'packages_owner_name_unique')) throw duplicateNameError(input.packageName);
     throw error;
   }
   if (webhookSecret) row = await registerWebhook(ctx, codeHostUser, repository, row, webhookSecret);
@@ -365,7 +361,7 @@ export async function updatePackage(
       .where(and(eq(packages.id, row.id), eq(packages.ownerId, user.id)))
       .returning();
   } catch (error) {
-    if (isUniqueViolation(error) && changes.name) throw duplicateNameError(changes.name);
+    if (isUniqueViolation(error, 'packages_owner_name_unique') && changes.name) throw duplicateNameError(changes.name);
     throw error;
   }
   if (!updated) throw new AppError('NOT_FOUND', 'Package not found');

@@ -1,5 +1,6 @@
 import { asc, desc, eq, like, or, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
 import { users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { firstFreeSlug, slugBase } from './slug.js';
@@ -86,7 +87,7 @@ export async function createUser(deps: UsersDeps, values: NewUser): Promise<User
         .returning();
       return user!;
     } catch (error) {
-      if (attempt >= SLUG_ATTEMPTS || violatedConstraint(error) !== 'users_slug_unique') throw error;
+      if (attempt >= SLUG_ATTEMPTS || !isUniqueViolation(error, 'users_slug_unique')) throw error;
     }
   }
 }
@@ -113,7 +114,7 @@ export async function findOrCreateUserByEmail(deps: UsersDeps, email: string): P
     return { user: await createUser(deps, { userType: 'seller', email }), isNew: true };
   } catch (error) {
     // The same address signed in twice at once: the other request created it.
-    if (violatedConstraint(error) !== 'users_email_unique') throw error;
+    if (!isUniqueViolation(error, 'users_email_unique')) throw error;
     const created = await findUserByEmail(deps, email);
     if (!created) throw error;
     return { user: created, isNew: false };
@@ -131,15 +132,6 @@ export async function createOrPromoteAdmin(
   if (!existing) return { user: await createUser(deps, { userType: 'admin', email }), outcome: 'created' };
   if (existing.userType === 'admin') return { user: existing, outcome: 'unchanged' };
   return { user: await updateUser(deps, existing.id, { userType: 'admin' }), outcome: 'promoted' };
-}
-
-/** The name of the unique index a failed insert or update ran into, if that is why it failed. */
-export function violatedConstraint(error: unknown): string | undefined {
-  for (let current = error as { code?: string; constraint?: string; cause?: unknown } | undefined; current; ) {
-    if (current.code === '23505') return current.constraint;
-    current = current.cause as typeof current;
-  }
-  return undefined;
 }
 
 async function slugsStartingWith(deps: UsersDeps, base: string): Promise<Set<string>> {
