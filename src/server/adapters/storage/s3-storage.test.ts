@@ -1,141 +1,82 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createHash, randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
+import { S3Client } from '@aws-sdk/client-s3';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { type FakeS3, startFakeS3 } from '../../../../test/fakes/s3.js';
 import { createStorage } from './create-storage.js';
 import { StorageError } from './object-storage.js';
 import { S3Storage } from './s3-storage.js';
 
-// A small S3 stand-in following the public REST API in path style (PUT/GET/HEAD/DELETE object,
-// ListObjectsV2, DeleteObjects), listing two keys a page so that pagination is exercised.
+// Against a real S3-compatible server on loopback (s3rver, test/fakes/s3.ts): signed requests, multipart
+// uploads through @aws-sdk/lib-storage, streaming downloads, listing pages and batch deletes.
 
-type FakeObject = { body: Buffer; contentType: string; lastModified: Date };
-
-const BUCKET = 'packgate-test';
-const PAGE_SIZE = 2;
-const objects = new Map<string, FakeObject>();
-const requests: string[] = [];
-let server: Server;
-let endpoint: string;
-
-const xmlEscape = (text: string) =>
-  text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-const xmlUnescape = (text: string) =>
-  text
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&amp;/g, '&');
-
-async function bodyOf(request: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
-function s3Error(status: number, code: string): { status: number; body: string } {
-  return {
-    status,
-    body: `<?xml version="1.0" encoding="UTF-8"?><Error><Code>${code}</Code><Message>${code}</Message></Error>`,
-  };
-}
+let s3server: FakeS3;
 
 beforeAll(async () => {
-  server = createServer(async (request, response) => {
-    const url = new URL(request.url ?? '/', 'http://localhost');
-    const [, bucket, ...rest] = url.pathname.split('/');
-    const key = decodeURIComponent(rest.join('/'));
-    const body = await bodyOf(request);
-    requests.push(`${request.method} ${url.pathname}${url.search}`);
-    const send = (status: number, payload: string | Buffer = '', headers: Record<string, string> = {}) => {
-      response.writeHead(status, { 'content-type': 'application/xml', ...headers }).end(payload);
-    };
-    if (bucket !== BUCKET) {
-      const error = s3Error(404, 'NoSuchBucket');
-      return send(error.status, error.body);
-    }
-    if (key === '' && request.method === 'GET' && url.searchParams.get('list-type') === '2') {
-      const prefix = url.searchParams.get('prefix') ?? '';
-      const after = url.searchParams.get('continuation-token') ?? '';
-      const keys = [...objects.keys()].filter((candidate) => candidate.startsWith(prefix) && candidate > after).sort();
-      const page = keys.slice(0, PAGE_SIZE);
-      const truncated = keys.length > PAGE_SIZE;
-      const contents = page
-        .map((name) => {
-          const object = objects.get(name)!;
-          return `<Contents><Key>${xmlEscape(name)}</Key><Size>${object.body.length}</Size><LastModified>${object.lastModified.toISOString()}</LastModified><ETag>"x"</ETag><StorageClass>STANDARD</StorageClass></Contents>`;
-        })
-        .join('');
-      const next = truncated ? `<NextContinuationToken>${xmlEscape(page.at(-1)!)}</NextContinuationToken>` : '';
-      return send(
-        200,
-        `<?xml version="1.0" encoding="UTF-8"?><ListBucketResult><Name>${BUCKET}</Name><Prefix>${xmlEscape(prefix)}</Prefix><KeyCount>${page.length}</KeyCount><MaxKeys>${PAGE_SIZE}</MaxKeys><IsTruncated>${truncated}</IsTruncated>${contents}${next}</ListBucketResult>`,
-      );
-    }
-    if (key === '' && request.method === 'POST' && url.searchParams.has('delete')) {
-      const keys = [...body.toString('utf8').matchAll(/<Key>(.*?)<\/Key>/g)].map((match) => xmlUnescape(match[1]!));
-      for (const name of keys) objects.delete(name);
-      return send(200, '<?xml version="1.0" encoding="UTF-8"?><DeleteResult></DeleteResult>');
-    }
-    const object = objects.get(key);
-    switch (request.method) {
-      case 'PUT':
-        objects.set(key, {
-          body,
-          contentType: request.headers['content-type'] ?? 'binary/octet-stream',
-          lastModified: new Date(Math.floor(Date.now() / 1000) * 1000),
-        });
-        return send(200, '', { etag: '"x"' });
-      case 'GET':
-      case 'HEAD': {
-        if (!object) {
-          const error = s3Error(404, 'NoSuchKey');
-          return send(404, request.method === 'HEAD' ? '' : error.body);
-        }
-        const headers = {
-          'content-type': object.contentType,
-          'content-length': String(object.body.length),
-          'last-modified': object.lastModified.toUTCString(),
-          etag: '"x"',
-        };
-        response.writeHead(200, headers).end(request.method === 'HEAD' ? undefined : object.body);
-        return;
-      }
-      case 'DELETE':
-        objects.delete(key);
-        return send(204);
-      default:
-        return send(405);
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  endpoint = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  s3server = await startFakeS3();
 });
 
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await s3server?.close();
 });
 
-beforeEach(() => {
-  objects.clear();
-  requests.length = 0;
-});
-
-function s3(bucket = BUCKET): S3Storage {
+function s3(bucket?: string): S3Storage {
   return new S3Storage({
-    bucket,
-    region: 'us-east-1',
-    endpoint,
-    accessKeyId: 'test-access-key',
-    secretAccessKey: 'test-secret-key',
+    bucket: bucket ?? s3server.bucket,
+    region: s3server.region,
+    endpoint: s3server.endpoint,
+    accessKeyId: s3server.accessKeyId,
+    secretAccessKey: s3server.secretAccessKey,
     forcePathStyle: true,
   });
 }
 
-async function readAll(stream: Readable): Promise<string> {
+async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }
+
+/** A store whose client records the name of every command it sends. */
+function countingS3(): { storage: S3Storage; sent: string[]; client: S3Client } {
+  const sent: string[] = [];
+  const client = new S3Client({
+    region: s3server.region,
+    endpoint: s3server.endpoint,
+    forcePathStyle: true,
+    credentials: { accessKeyId: s3server.accessKeyId, secretAccessKey: s3server.secretAccessKey },
+    requestChecksumCalculation: 'WHEN_REQUIRED',
+    responseChecksumValidation: 'WHEN_REQUIRED',
+  });
+  client.middlewareStack.add(
+    (next, context) => (args) => {
+      sent.push(String(context.commandName));
+      return next(args);
+    },
+    { step: 'initialize' },
+  );
+  return { storage: new S3Storage({ bucket: s3server.bucket, region: s3server.region }, client), sent, client };
+}
+
+/** Runs `work` on every item, `limit` at a time. */
+async function eachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    Array.from({ length: limit }, async () => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(item);
+    }),
+  );
+}
+
+beforeEach(async () => {
+  // Each test starts from an empty bucket.
+  await s3()
+    .deletePrefix('dists/')
+    .catch(() => 0);
+  await s3()
+    .deletePrefix('logos/')
+    .catch(() => 0);
+});
 
 describe('S3Storage', () => {
   it('puts a buffer and a stream, and gets them back with size and content type', async () => {
@@ -143,11 +84,49 @@ describe('S3Storage', () => {
     await storage.put('dists/42/1.0.0.0-abc.zip', Buffer.from('zip bytes'), { contentType: 'application/zip' });
     await storage.put('logos/7.svg', Readable.from([Buffer.from('<svg/>')]), { contentType: 'image/svg+xml' });
 
-    expect(requests.some((line) => line.startsWith('PUT /packgate-test/dists/42/1.0.0.0-abc.zip'))).toBe(true);
     const zip = await storage.get('dists/42/1.0.0.0-abc.zip');
     expect(zip).toMatchObject({ size: 9, contentType: 'application/zip' });
-    expect(await readAll(zip!.stream)).toBe('zip bytes');
+    expect((await readAll(zip!.stream)).toString('utf8')).toBe('zip bytes');
     expect(await storage.head('logos/7.svg')).toMatchObject({ size: 6, contentType: 'image/svg+xml' });
+  });
+
+  it('uploads a stream larger than one part in several parts, streams it back byte for byte, and deletes it', async () => {
+    const { storage, sent, client } = countingS3();
+    // lib-storage's parts are 5 MB (S3's minimum); 12 MB arriving in 1 MB chunks of unknown total length
+    // makes three parts.
+    const chunks = Array.from({ length: 12 }, () => randomBytes(1024 * 1024));
+    const whole = Buffer.concat(chunks);
+    await storage.put('dists/big/large.zip', Readable.from(chunks), { contentType: 'application/zip' });
+    expect(sent).toEqual([
+      'CreateMultipartUploadCommand',
+      'UploadPartCommand',
+      'UploadPartCommand',
+      'UploadPartCommand',
+      'CompleteMultipartUploadCommand',
+    ]);
+
+    expect(await storage.head('dists/big/large.zip')).toMatchObject({
+      size: whole.length,
+      contentType: 'application/zip',
+    });
+    const object = await storage.get('dists/big/large.zip');
+    expect(object?.size).toBe(whole.length);
+    const hash = createHash('sha256');
+    let received = 0;
+    let pieces = 0;
+    for await (const chunk of object!.stream) {
+      hash.update(chunk as Buffer);
+      received += (chunk as Buffer).length;
+      pieces++;
+    }
+    expect(received).toBe(whole.length);
+    expect(pieces).toBeGreaterThan(1); // streamed, not handed over as one buffer
+    expect(hash.digest('hex')).toBe(createHash('sha256').update(whole).digest('hex'));
+
+    await storage.delete('dists/big/large.zip');
+    expect(await storage.head('dists/big/large.zip')).toBeUndefined();
+    expect(await storage.totalSize('dists/big/')).toBe(0);
+    client.destroy();
   });
 
   it('answers undefined for a missing object and deletes idempotently', async () => {
@@ -165,7 +144,7 @@ describe('S3Storage', () => {
     await expect(s3('no-such-bucket').get('dists/a.zip')).rejects.toMatchObject({ name: 'NoSuchBucket' });
   });
 
-  it('sums sizes and deletes by prefix across listing pages', async () => {
+  it('sums sizes and deletes by prefix', async () => {
     const storage = s3();
     for (const key of ['dists/4/a.zip', 'dists/42/a.zip', 'dists/42/b.zip', 'dists/42/c/d.zip', 'dists/42/e.zip']) {
       await storage.put(key, Buffer.from(key), { contentType: 'application/zip' });
@@ -176,12 +155,23 @@ describe('S3Storage', () => {
       ['dists/42/a.zip', 'dists/42/b.zip', 'dists/42/c/d.zip', 'dists/42/e.zip'].join('').length,
     );
     expect(await storage.deletePrefix('dists/42/')).toBe(4);
-    expect([...objects.keys()].sort()).toEqual(['dists/4/a.zip', 'logos/1.png']);
+    expect(await storage.head('dists/42/a.zip')).toBeUndefined();
+    expect(await storage.head('dists/4/a.zip')).toMatchObject({ size: 'dists/4/a.zip'.length });
     expect(await storage.totalSize()).toBe('dists/4/a.zip'.length + 30);
   });
 
-  it('validates keys and prefixes exactly as the file store does, before any request', async () => {
+  it('lists and deletes across listing pages (S3 answers 1000 keys a page)', { timeout: 120_000 }, async () => {
     const storage = s3();
+    const keys = Array.from({ length: 1003 }, (_, index) => `dists/many/${String(index).padStart(4, '0')}.zip`);
+    await eachLimited(keys, 16, (key) => storage.put(key, Buffer.from('z'), { contentType: 'application/zip' }));
+
+    expect(await storage.totalSize('dists/many/')).toBe(1003);
+    expect(await storage.deletePrefix('dists/many/')).toBe(1003);
+    expect(await storage.totalSize('dists/many/')).toBe(0);
+  });
+
+  it('validates keys and prefixes exactly as the file store does, before any request', async () => {
+    const { storage, sent, client } = countingS3();
     for (const key of ['../x', 'a/../b', '/abs', '.meta/x', 'a//b']) {
       await expect(storage.put(key, Buffer.from('x'), { contentType: 'text/plain' })).rejects.toBeInstanceOf(
         StorageError,
@@ -190,12 +180,18 @@ describe('S3Storage', () => {
     }
     await expect(storage.deletePrefix('')).rejects.toBeInstanceOf(StorageError);
     await expect(storage.totalSize('../')).rejects.toBeInstanceOf(StorageError);
-    expect(requests).toEqual([]);
+    expect(sent).toEqual([]);
+    // The counting client does reach the server once a key is valid.
+    await storage.head('dists/valid.zip');
+    expect(sent).toEqual(['HeadObjectCommand']);
+    client.destroy();
   });
 });
 
 describe('createStorage', () => {
   it('makes an S3 store for the s3 kind', () => {
-    expect(createStorage({ kind: 's3', bucket: BUCKET, region: 'us-east-1', endpoint })).toBeInstanceOf(S3Storage);
+    expect(
+      createStorage({ kind: 's3', bucket: s3server.bucket, region: 'us-east-1', endpoint: s3server.endpoint }),
+    ).toBeInstanceOf(S3Storage);
   });
 });
