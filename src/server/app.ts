@@ -124,7 +124,12 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     db: database.db,
     clock,
     log: app.log,
-    timings: { shutdownWaitMs: Math.round(config.shutdownTimeoutMs * 0.75), ...options.jobTimings },
+    timings: {
+      leaseMs: config.jobLeaseMs,
+      heartbeatMs: Math.round(config.jobLeaseMs / 4),
+      shutdownWaitMs: Math.round(config.shutdownTimeoutMs * 0.75),
+      ...options.jobTimings,
+    },
     // PGlite holds a lock on its folder: jobs it finds running were left by a stopped process, resumed at once.
     isExclusiveDatabase: database.kind === 'pglite',
   });

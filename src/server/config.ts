@@ -116,6 +116,7 @@ const envSchema = z.object({
   SESSION_ABSOLUTE_DAYS: z.coerce.number().int().positive().default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(20),
+  JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   COMPOSER_CACHE_MAX_BYTES: z.coerce
     .number()
@@ -175,6 +176,8 @@ export type Config = {
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** On SIGTERM/SIGINT, how long in-flight work may take before the process exits anyway. */
   shutdownTimeoutMs: number;
+  /** How long a job's claim holds without renewal: a killed process's job is taken over by another after it. */
+  jobLeaseMs: number;
   /** Shed requests (503) when the event loop's mean delay over a second exceeds this; 0 turns the check off. */
   overloadMaxEventLoopDelayMs: number;
   /** Bytes the Composer repository's warm path may hold (token views, versions, rendered metadata); 0: none. */
@@ -292,6 +295,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     logLevel: settings.LOG_LEVEL,
     shutdownTimeoutMs: settings.SHUTDOWN_TIMEOUT_SECONDS * 1000,
+    jobLeaseMs: settings.JOB_LEASE_SECONDS * 1000,
     overloadMaxEventLoopDelayMs: settings.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
     composerCacheMaxBytes: settings.COMPOSER_CACHE_MAX_BYTES,
   };
