@@ -78,3 +78,9 @@ export const webhookLicenseExpiries = pgTable(
   },
   (table) => [primaryKey({ columns: [table.grantId, table.expiresAt] })],
 );
+
+/** Other once-only events, by a key naming the occurrence (e.g. a license's download limit reached in one term). */
+export const webhookAnnouncements = pgTable('webhook_announcements', {
+  key: text('key').primaryKey(),
+  announcedAt: timestamp('announced_at', { withTimezone: true }).notNull(),
+});

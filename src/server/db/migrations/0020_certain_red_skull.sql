@@ -1,0 +1,4 @@
+CREATE TABLE "webhook_announcements" (
+	"key" text PRIMARY KEY NOT NULL,
+	"announced_at" timestamp with time zone NOT NULL
+);
