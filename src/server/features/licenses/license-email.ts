@@ -175,6 +175,29 @@ export function buildLicenseEmail(input: LicenseEmailInput): LicenseEmail {
   return { subject, text: renderText(blocks), html: renderHtml(subject, blocks, seller, input.brand) };
 }
 
+/** A notice to license holders in the seller's brand (e.g. a security advisory): paragraphs and commands. */
+export type HolderNoticeInput = {
+  subject: string;
+  parts: ({ paragraph: string } | { commands: string[] })[];
+  sellerName?: string;
+  brand?: EmailBrandStyle;
+};
+
+export function buildHolderNotice(input: HolderNoticeInput): LicenseEmail {
+  const seller = input.sellerName?.trim() || undefined;
+  const blocks: Block[] = [
+    paragraph('Hello,'),
+    ...input.parts.map((part) => ('paragraph' in part ? paragraph(part.paragraph) : commands(part.commands))),
+  ];
+  const supportEmail = input.brand?.supportEmail?.trim();
+  if (supportEmail) blocks.push(paragraph(`Questions? Write to ${supportEmail}.`));
+  return {
+    subject: input.subject,
+    text: renderText(blocks),
+    html: renderHtml(input.subject, blocks, seller, input.brand),
+  };
+}
+
 function requireToken(input: LicenseEmailInput): string {
   if (!input.token) throw new Error(`A ${input.reason} e-mail needs the token`);
   return input.token;
