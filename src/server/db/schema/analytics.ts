@@ -84,6 +84,12 @@ export const downloadHolderDays = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
     sellerId: uuid('seller_id').notNull(),
     downloads: bigint('downloads', { mode: 'number' }).notNull(),
+    /**
+     * The holder's downloads up to and including this day (a running total kept by the trigger of migration 0021):
+     * any period's downloads are two lookups per holder, `running(to) - running(day before from)`, so top holders
+     * costs one probe per holder pair whatever the period or the number of downloads.
+     */
+    runningDownloads: bigint('running_downloads', { mode: 'number' }).notNull().default(0),
     /** Distinct known client networks of the day (download_holder_day_networks). */
     networks: integer('networks').notNull(),
   },
