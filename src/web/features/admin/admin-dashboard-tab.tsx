@@ -5,6 +5,7 @@ import { Badge } from '../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { errorMessage } from '../../lib/api-error';
 import { formatDate } from '../../lib/format-date';
+import { hasNothingLoaded } from '../../lib/query-state';
 import { formatRevenue, recentUsers, revenueNote, useAdminStats } from './admin-dashboard';
 import { useAdminUsers } from './admin-users';
 
@@ -15,10 +16,11 @@ import { useAdminUsers } from './admin-users';
 export function DashboardTab() {
   const stats = useAdminStats();
   const users = useAdminUsers();
-  const figure = (value: ReactNode) => (stats.isLoading ? '...' : stats.isError ? '-' : value);
+  const statsFailed = hasNothingLoaded(stats);
+  const figure = (value: ReactNode) => (stats.isLoading ? '...' : statsFailed ? '-' : value);
   return (
     <section className="space-y-6">
-      {stats.isError && (
+      {statsFailed && (
         <p className="text-sm text-destructive">{errorMessage(stats.error, 'Failed to load platform statistics')}</p>
       )}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
@@ -50,7 +52,7 @@ export function DashboardTab() {
               <p className="flex items-center gap-2 text-sm text-muted-foreground">
                 <Loader2 className="size-4 animate-spin" /> Loading users...
               </p>
-            ) : users.isError ? (
+            ) : hasNothingLoaded(users) ? (
               <p className="text-sm text-destructive">{errorMessage(users.error, 'Failed to load users')}</p>
             ) : recentUsers(users.data).length === 0 ? (
               <p className="text-sm text-muted-foreground">No users yet</p>
@@ -81,7 +83,7 @@ export function DashboardTab() {
               <p className="flex items-center gap-2 text-sm text-muted-foreground">
                 <Loader2 className="size-4 animate-spin" /> Loading transactions...
               </p>
-            ) : stats.isError ? (
+            ) : statsFailed ? (
               <p className="text-sm text-destructive">-</p>
             ) : (stats.data?.recentTransactions ?? []).length === 0 ? (
               <p className="flex items-center gap-2 text-sm text-muted-foreground">

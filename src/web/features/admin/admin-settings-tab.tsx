@@ -4,6 +4,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Label } from '../../components/ui/label';
 import { Switch } from '../../components/ui/switch';
 import { errorMessage } from '../../lib/api-error';
+import { hasNothingLoaded } from '../../lib/query-state';
 import {
   isSandboxModeSetting,
   paymentModeSummary,
@@ -40,7 +41,7 @@ export function SettingsTab() {
           <CardDescription>Choose whether Stripe runs in test mode or processes real payments.</CardDescription>
         </CardHeader>
         <CardContent className="space-y-6">
-          {settings.isError ? (
+          {hasNothingLoaded(settings) ? (
             <p className="text-sm text-destructive">{errorMessage(settings.error, 'Failed to load settings')}</p>
           ) : (
             <div className="flex items-center justify-between gap-4 rounded-md border p-4">

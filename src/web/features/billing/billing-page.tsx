@@ -18,6 +18,7 @@ import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { cn } from '../../lib/cn';
 import { isAdmin, useCurrentUser } from '../../lib/current-user';
+import { hasNothingLoaded } from '../../lib/query-state';
 import { formatMonthlyPrice } from '../../lib/subscriptions/pricing-tiers';
 import { formatBillingDate } from './billing-format';
 import { type BillingOverview, useBillingOverview, useCustomerPortal, useStartCheckout } from './billing-hooks';
@@ -59,7 +60,7 @@ export function BillingPage() {
             <Loader2 className="size-4 animate-spin" /> Loading subscription...
           </CardContent>
         </Card>
-      ) : overview.isError || !overview.data ? (
+      ) : hasNothingLoaded(overview) || !overview.data ? (
         <Card data-testid="billing-card" role="alert">
           <CardHeader className="flex-row items-center gap-3 space-y-0">
             <AlertTriangle className="size-5 text-destructive" />

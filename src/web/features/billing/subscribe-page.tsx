@@ -22,6 +22,7 @@ import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
 import { cn } from '../../lib/cn';
 import { isAdmin, useCurrentUser } from '../../lib/current-user';
+import { hasNothingLoaded } from '../../lib/query-state';
 import { trialRemainingText } from '../../lib/subscriptions/banner-rules';
 import { type PricingTier, trialDaysOf, usePricingTiers } from '../../lib/subscriptions/pricing-tiers';
 import { useSubscriptionStatus } from '../../lib/subscriptions/subscription-status';
@@ -104,7 +105,7 @@ export function SubscribePage() {
     );
   }
   if (isAdmin(user)) return <AdministratorNotice />;
-  if (tiersQuery.isError || configQuery.isError || !configQuery.data) return <ConfigurationError />;
+  if (hasNothingLoaded(tiersQuery) || hasNothingLoaded(configQuery) || !configQuery.data) return <ConfigurationError />;
 
   const tiers = tiersByPrice(tiersQuery.data?.tiers);
   const trialDays = trialDaysOf(tiersQuery.data);

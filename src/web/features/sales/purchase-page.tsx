@@ -8,6 +8,7 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
+import { hasNothingLoaded } from '../../lib/query-state';
 import { BuyerPageShell } from './buyer-page-shell';
 import { accessText, buyerEmailProblem, formatCents, termsText } from './pricing-rules';
 import { type PurchasePage as PurchasePageData, usePurchasePage, useStartCheckout } from './sales-hooks';
@@ -29,7 +30,7 @@ export function PurchasePage() {
         <p className="flex items-center justify-center gap-2 py-20 text-muted-foreground" aria-busy="true">
           <Loader2 className="size-5 animate-spin" /> Loading...
         </p>
-      ) : page.isError || !page.data ? (
+      ) : hasNothingLoaded(page) || !page.data ? (
         <NotForSale message={errorMessage(page.error, 'This package is not for sale')} />
       ) : (
         <Offer

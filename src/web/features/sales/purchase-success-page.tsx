@@ -5,6 +5,7 @@ import { CopyCommand } from '../../components/copy-command';
 import { Badge } from '../../components/ui/badge';
 import { Card, CardContent } from '../../components/ui/card';
 import { errorMessage } from '../../lib/api-error';
+import { hasNothingLoaded } from '../../lib/query-state';
 import { BuyerPageShell } from './buyer-page-shell';
 import { setupSteps } from './pricing-rules';
 import { type PurchaseResult, usePurchaseResult } from './sales-hooks';
@@ -28,7 +29,7 @@ export function PurchaseSuccessPage() {
             <h1 className="text-2xl font-bold tracking-tight">Confirming your payment...</h1>
             <p className="text-muted-foreground">This takes a few seconds. Keep this page open.</p>
           </div>
-        ) : result.isError || !result.data ? (
+        ) : hasNothingLoaded(result) || !result.data ? (
           <Problem title="Purchase not found" text={errorMessage(result.error, 'Purchase not found')} />
         ) : result.data.status === 'expired' ? (
           <Problem
