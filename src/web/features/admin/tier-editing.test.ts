@@ -46,7 +46,9 @@ describe('price input', () => {
   it('stores dollars as rounded cents', () => {
     expect(parsePriceInput('29')).toBe(2900);
     expect(parsePriceInput('19.99')).toBe(1999);
-    expect(parsePriceInput('0.105')).toBe(11);
+  });
+  it('ignores what is not a plain amount, as the Pricing dialog does', () => {
+    for (const text of ['-5', '0.105', '1e3']) expect(parsePriceInput(text)).toBeUndefined();
   });
   it('reads an empty field as 0', () => expect(parsePriceInput('')).toBe(0));
   it('ignores negative input', () => expect(parsePriceInput('-5')).toBeUndefined());

@@ -1,6 +1,7 @@
 import type { PricingTier, TierSubscribers } from '@contract/tiers';
 import { MAX_TRIAL_DAYS, MIN_TRIAL_DAYS, tierHasSubscribersMessage, UNLIMITED } from '../../../contract/tiers';
 import { NEW_TIER_MAX_CUSTOMERS, NEW_TIER_MAX_PACKAGES, NEW_TIER_PRICE_CENTS } from '../../lib/constants';
+import { centsToPrice, priceToCents } from '../../lib/price-text';
 
 // Tier editing rules of the Platform Tier Management dialog (spec admin §4, §5, §9). An input parser answers the
 // value to store, or undefined when the input is to be ignored (the stored value stays).
@@ -14,13 +15,9 @@ export function parseTrialDaysInput(text: string): number | undefined {
   return days >= MIN_TRIAL_DAYS && days <= MAX_TRIAL_DAYS ? days : undefined;
 }
 
-/** Monthly price entered in dollars, stored as rounded cents; empty means 0, negative input is ignored. */
+/** Monthly price entered in dollars, as cents; empty means 0 (free), anything but a plain amount is ignored. */
 export function parsePriceInput(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (trimmed === '') return 0;
-  const dollars = Number(trimmed);
-  if (!Number.isFinite(dollars) || dollars < 0) return undefined;
-  return Math.round(dollars * 100);
+  return text.trim() === '' ? 0 : priceToCents(text);
 }
 
 /** Max customers or packages: a positive whole number; empty means unlimited (-1); non-positive input is ignored. */
@@ -36,7 +33,7 @@ export function parseLimitInput(text: string): number | undefined {
 export const limitInputText = (limit: number) => (limit === UNLIMITED ? '' : String(limit));
 
 /** The text the price field shows: dollars with cents. */
-export const priceInputText = (priceCents: number) => (priceCents / 100).toFixed(2);
+export const priceInputText = centsToPrice;
 
 /** Only one tier may be most popular: marking one clears the flag on every other. */
 export function setMostPopular(tiers: readonly PricingTier[], tierId: string, isMostPopular: boolean): PricingTier[] {

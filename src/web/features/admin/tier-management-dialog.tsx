@@ -15,6 +15,7 @@ import { GripVertical, Loader2, Plus, ShieldCheck, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { tierIconLabels, tierIcons } from '../../../contract/tiers';
 import { tierIcon } from '../../components/plan-chooser';
+import { PriceInput } from '../../components/price-input';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import {
@@ -310,15 +311,12 @@ function TierEditor({
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor={field('price')}>Monthly Price ($)</Label>
-          <Input
+          <PriceInput
             id={field('price')}
-            type="number"
-            min={0}
-            step={0.01}
             value={priceText}
-            onChange={(event) => {
-              setPriceText(event.target.value);
-              const cents = parsePriceInput(event.target.value);
+            onValueChange={(text) => {
+              setPriceText(text);
+              const cents = parsePriceInput(text);
               if (cents !== undefined) onChange({ priceCents: cents });
             }}
           />

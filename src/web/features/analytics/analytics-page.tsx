@@ -10,8 +10,10 @@ import { type ReactNode, useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { NativeSelect } from '../../components/ui/native-select';
+import { Tooltip } from '../../components/ui/tooltip';
 import { useDashboardAnalytics } from '../../lib/analytics';
 import { formatDate, formatDateTime } from '../../lib/format-date';
+import { hasNothingLoaded } from '../../lib/query-state';
 import { bucketLabel, DownloadsChart, VersionsChart } from './analytics-charts';
 import {
   downloadSeriesPath,
@@ -224,7 +226,8 @@ function DownloadsCard({
 }: {
   filter: { period: AnalyticsPeriod; bucket: AnalyticsBucket; packageId?: string; holder?: string };
 }) {
-  const { data: series, isLoading, isError } = useDownloadSeries(filter);
+  const seriesQuery = useDownloadSeries(filter);
+  const { data: series, isLoading } = seriesQuery;
   const { data: dashboard } = useDashboardAnalytics();
   const jsonPath = downloadSeriesPath(filter);
   return (
@@ -244,7 +247,7 @@ function DownloadsCard({
       </div>
       {isLoading ? (
         <Loading />
-      ) : isError || !series ? (
+      ) : hasNothingLoaded(seriesQuery) || !series ? (
         <Empty>Downloads could not be loaded.</Empty>
       ) : (
         <>
@@ -271,7 +274,8 @@ function DownloadsCard({
 }
 
 function VersionsCard({ packageId, packageNames }: { packageId?: string; packageNames?: string[] }) {
-  const { data, isLoading } = useVersionAdoption(packageId);
+  const adoption = useVersionAdoption(packageId);
+  const { data, isLoading } = adoption;
   const [chosen, setChosen] = useState('');
   const [line, setLine] = useState('');
   const shown = data?.packages.find((entry) => entry.packageId === chosen) ?? data?.packages[0];
@@ -290,6 +294,8 @@ function VersionsCard({ packageId, packageNames }: { packageId?: string; package
     >
       {isLoading ? (
         <Loading />
+      ) : hasNothingLoaded(adoption) ? (
+        <Empty>Version adoption could not be loaded.</Empty>
       ) : !shown ? (
         <Empty>{packageNames?.length ? 'No downloads yet.' : 'No packages yet.'}</Empty>
       ) : (
@@ -339,7 +345,8 @@ function VersionsCard({ packageId, packageNames }: { packageId?: string; package
 }
 
 function TopHoldersCard({ period, onShowHolder }: { period: AnalyticsPeriod; onShowHolder: (email: string) => void }) {
-  const { data, isLoading } = useTopHolders(period);
+  const holders = useTopHolders(period);
+  const { data, isLoading } = holders;
   return (
     <TableCard
       testId="top-holders-card"
@@ -349,6 +356,8 @@ function TopHoldersCard({ period, onShowHolder }: { period: AnalyticsPeriod; onS
     >
       {isLoading ? (
         <Loading />
+      ) : hasNothingLoaded(holders) ? (
+        <Empty>License holders could not be loaded.</Empty>
       ) : !data?.length ? (
         <Empty>No downloads in this period.</Empty>
       ) : (
@@ -372,7 +381,8 @@ function TopHoldersCard({ period, onShowHolder }: { period: AnalyticsPeriod; onS
 
 function StaleHoldersCard({ packageId }: { packageId?: string }) {
   const [months, setMonths] = useState<number>(6);
-  const { data, isLoading } = useStaleHolders(months, packageId);
+  const stale = useStaleHolders(months, packageId);
+  const { data, isLoading } = stale;
   return (
     <TableCard
       testId="stale-holders-card"
@@ -398,6 +408,8 @@ function StaleHoldersCard({ packageId }: { packageId?: string }) {
     >
       {isLoading ? (
         <Loading />
+      ) : hasNothingLoaded(stale) ? (
+        <Empty>License holders could not be loaded.</Empty>
       ) : !data?.length ? (
         <Empty>Every license holder has downloaded within {months} months.</Empty>
       ) : (
@@ -420,7 +432,8 @@ function StaleHoldersCard({ packageId }: { packageId?: string }) {
 }
 
 function SharingCard({ period }: { period: AnalyticsPeriod }) {
-  const { data, isLoading } = useSharingSignal(period);
+  const sharing = useSharingSignal(period);
+  const { data, isLoading } = sharing;
   return (
     <TableCard
       testId="sharing-card"
@@ -430,6 +443,8 @@ function SharingCard({ period }: { period: AnalyticsPeriod }) {
     >
       {isLoading ? (
         <Loading />
+      ) : hasNothingLoaded(sharing) ? (
+        <Empty>The sharing signal could not be loaded.</Empty>
       ) : !data?.length ? (
         <Empty>No token was used from three or more networks on one day.</Empty>
       ) : (
@@ -438,9 +453,12 @@ function SharingCard({ period }: { period: AnalyticsPeriod }) {
           rows={data.slice(0, TABLE_ROWS).map((row) => [
             row.email,
             formatDate(`${row.day}T00:00:00Z`),
-            <span key="networks" title={row.networks.join(', ')}>
-              {row.networks.length}
-            </span>,
+            <Tooltip key="networks" content={row.networks.join(', ')}>
+              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the tooltip's trigger, so keyboards reach the list */}
+              <span tabIndex={0} className="cursor-help underline decoration-dotted underline-offset-4">
+                {row.networks.length}
+              </span>
+            </Tooltip>,
             number(row.downloads),
           ])}
           total={data.length}

@@ -18,6 +18,8 @@ import { toast } from '../../components/ui/use-toast';
 import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
 import { REPOSITORY_REFRESH_DELAY_MS } from '../../lib/constants';
+import { usePublicConfig } from '../../lib/public-config';
+import { hasNothingLoaded } from '../../lib/query-state';
 import {
   type CodeHostRepository,
   type Package,
@@ -25,7 +27,12 @@ import {
   useCreatePackage,
   usePackages,
 } from './package-hooks';
-import { newPackageProblem, type PackageDetails, prefillPackageDetails } from './package-rules';
+import {
+  newPackageProblem,
+  type PackageDetails,
+  prefillPackageDetails,
+  repositoryRefreshFailure,
+} from './package-rules';
 
 const emptyDetails: PackageDetails = { packageName: '', description: '' };
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -34,6 +41,7 @@ const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   const repositories = useCodeHostRepositories(open);
   const packages = usePackages();
+  const { data: config } = usePublicConfig();
   const create = useCreatePackage();
   const [selected, setSelected] = useState<CodeHostRepository>();
   const [details, setDetails] = useState<PackageDetails>(emptyDetails);
@@ -75,7 +83,7 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
       toast({
         variant: 'destructive',
         title: 'Refresh Failed',
-        description: 'Failed to refresh repositories from GitHub',
+        description: repositoryRefreshFailure(Boolean(config?.githubSignIn)),
       });
     } finally {
       setIsRefreshing(false);
@@ -130,7 +138,11 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
             <RepositoryList
               repositories={repositories.data}
               isLoading={repositories.isLoading}
-              error={repositories.isError ? errorMessage(repositories.error, 'Failed to load repositories') : undefined}
+              error={
+                hasNothingLoaded(repositories)
+                  ? errorMessage(repositories.error, 'Failed to load repositories')
+                  : undefined
+              }
               existing={existing}
               selectedId={selected?.githubId}
               onSelect={select}

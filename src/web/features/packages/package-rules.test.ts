@@ -5,6 +5,7 @@ import {
   finishedPackageTasks,
   newPackageProblem,
   prefillPackageDetails,
+  repositoryRefreshFailure,
   suggestPackageName,
 } from './package-rules';
 
@@ -130,5 +131,12 @@ describe('finishedPackageTasks', () => {
       event('e', 'github-sync', 'completed'),
     ];
     expect(finishedPackageTasks(tasks, new Set(['e']))).toEqual(['a', 'b']);
+  });
+});
+
+describe('repositoryRefreshFailure', () => {
+  it('names the code host in use: the spec’s words for GitHub, the local repository folder otherwise', () => {
+    expect(repositoryRefreshFailure(true)).toBe('Failed to refresh repositories from GitHub');
+    expect(repositoryRefreshFailure(false)).toBe('Failed to refresh repositories from the local repository folder');
   });
 });

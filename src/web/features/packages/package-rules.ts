@@ -99,3 +99,12 @@ export function finishedPackageTasks(tasks: readonly TaskProgressEvent[], handle
     .filter((task) => PACKAGE_TASK_TYPES.includes(task.type) && !isTaskRunning(task) && !handled.has(task.taskId))
     .map((task) => task.taskId);
 }
+
+/**
+ * The Refresh Failed toast's words in the Add Package dialog: the spec's text names GitHub, and on an installation
+ * without GitHub the repositories come from the local repository folder, which the toast names instead.
+ */
+export const repositoryRefreshFailure = (githubCodeHost: boolean): string =>
+  githubCodeHost
+    ? 'Failed to refresh repositories from GitHub'
+    : 'Failed to refresh repositories from the local repository folder';

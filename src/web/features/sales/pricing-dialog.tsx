@@ -7,6 +7,7 @@ import {
   SALE_CURRENCIES,
 } from '../../../contract/sales';
 import { CopyButton } from '../../components/copy-button';
+import { PriceInput } from '../../components/price-input';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import {
@@ -21,7 +22,9 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Switch } from '../../components/ui/switch';
+import { Tooltip } from '../../components/ui/tooltip';
 import { errorMessage } from '../../lib/api-error';
+import { hasNothingLoaded } from '../../lib/query-state';
 import { useRepositoryUrl } from '../../lib/repository-url';
 import {
   canAddTier,
@@ -71,7 +74,7 @@ function PricingLoader({ pkg, onClose }: { pkg: PricedPackage; onClose: () => vo
       </p>
     );
   }
-  if (pricing.isError || !pricing.data) {
+  if (hasNothingLoaded(pricing) || !pricing.data) {
     return <p className="text-sm text-destructive">{errorMessage(pricing.error, 'Failed to load pricing')}</p>;
   }
   return <PricingForm pkg={pkg} saved={pricing.data} onClose={onClose} />;
@@ -134,14 +137,21 @@ function PricingForm({
           ))}
         </ol>
       )}
-      <Button
-        variant="outline"
-        onClick={() => setTiers((current) => [...current, newTierForm(current)])}
-        disabled={!canAddTier(tiers)}
-        title={canAddTier(tiers) ? undefined : `A package has at most ${MAX_TIERS_PER_PACKAGE} pricing tiers`}
-      >
-        <Plus /> Add Tier
-      </Button>
+      {canAddTier(tiers) ? (
+        <Button variant="outline" onClick={() => setTiers((current) => [...current, newTierForm(current)])}>
+          <Plus /> Add Tier
+        </Button>
+      ) : (
+        <Tooltip content={`A package has at most ${MAX_TIERS_PER_PACKAGE} pricing tiers`}>
+          {/* A disabled button takes no pointer or focus: the wrapper carries the hint. */}
+          {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the tooltip's trigger */}
+          <span tabIndex={0} className="inline-flex rounded-md">
+            <Button variant="outline" disabled>
+              <Plus /> Add Tier
+            </Button>
+          </span>
+        </Tooltip>
+      )}
 
       {isForSale && purchaseUrl && (
         <div className="space-y-2 rounded-md border bg-muted/30 p-3" data-testid="purchase-link">
@@ -226,16 +236,17 @@ function TierEditor({
           <Label htmlFor={id('active')} className="text-sm">
             Active
           </Label>
-          <Button
-            variant="ghost"
-            size="icon"
-            className="ml-auto size-9 text-muted-foreground hover:text-destructive sm:ml-0"
-            onClick={onRemove}
-            aria-label={`Remove ${tier.name || `tier ${index + 1}`}`}
-            title={tier.salesCount > 0 ? 'Has sales: saving keeps it, inactive' : 'Remove tier'}
-          >
-            <Trash2 />
-          </Button>
+          <Tooltip content={tier.salesCount > 0 ? 'Has sales: saving keeps it, inactive' : 'Remove tier'}>
+            <Button
+              variant="ghost"
+              size="icon"
+              className="ml-auto size-9 text-muted-foreground hover:text-destructive sm:ml-0"
+              onClick={onRemove}
+              aria-label={`Remove ${tier.name || `tier ${index + 1}`}`}
+            >
+              <Trash2 />
+            </Button>
+          </Tooltip>
         </div>
       </div>
 
@@ -308,12 +319,11 @@ function TierEditor({
         <div className="grid grid-cols-[1fr_6.5rem] gap-3">
           <div className="space-y-1.5">
             <Label htmlFor={id('price')}>Price</Label>
-            <Input
+            <PriceInput
               id={id('price')}
-              inputMode="decimal"
               placeholder="49.00"
               value={tier.price}
-              onChange={(event) => onChange({ price: event.target.value })}
+              onValueChange={(price) => onChange({ price })}
               {...invalid('price')}
             />
           </div>

@@ -4,26 +4,11 @@ import {
   buyerEmailProblem,
   newTierForm,
   priceText,
-  priceToCents,
   pricingProblems,
   setupSteps,
   termsText,
   tierInputOf,
 } from './pricing-rules';
-
-describe('priceToCents', () => {
-  it('reads dollars and cents exactly, with a comma or a point', () => {
-    expect(priceToCents('19.99')).toBe(1999);
-    expect(priceToCents('0.29')).toBe(29);
-    expect(priceToCents('49')).toBe(4900);
-    expect(priceToCents('49.5')).toBe(4950);
-    expect(priceToCents(' 12,30 ')).toBe(1230);
-  });
-
-  it('refuses what is not a plain amount', () => {
-    for (const text of ['', '-5', '1.999', 'abc', '1e3', '1.2.3']) expect(priceToCents(text)).toBeUndefined();
-  });
-});
 
 describe('pricingProblems', () => {
   it('accepts a new one-time tier as the dialog proposes it', () => {

@@ -13,6 +13,7 @@ import {
   type PurchasePageTier,
   salesMessages,
 } from '../../../contract/sales';
+import { centsToPrice, priceToCents } from '../../lib/price-text';
 
 export { formatCents };
 
@@ -60,9 +61,6 @@ export function newTierForm(existing: readonly TierForm[]): TierForm {
   };
 }
 
-/** Cents as the dialog's price field shows them: "49.00". */
-export const centsToPrice = (cents: number): string => (cents / 100).toFixed(2);
-
 export function tierFormOf(tier: PackagePricingTier): TierForm {
   return {
     key: tier.id,
@@ -78,18 +76,6 @@ export function tierFormOf(tier: PackagePricingTier): TierForm {
     isActive: tier.isActive,
     salesCount: tier.salesCount,
   };
-}
-
-/**
- * A typed price in cents: up to two decimals, rounded to the cent by exact decimal arithmetic (no float
- * surprises: "19.99" is 1999); undefined when it is not a plain non-negative amount.
- */
-export function priceToCents(price: string): number | undefined {
-  const match = /^(\d{1,9})(?:[.,](\d{0,2}))?$/.exec(price.trim());
-  if (!match) return undefined;
-  const whole = Number(match[1]);
-  const fraction = (match[2] ?? '').padEnd(2, '0');
-  return whole * 100 + Number(fraction);
 }
 
 const wholeNumber = (text: string): number | undefined => (/^\d{1,6}$/.test(text.trim()) ? Number(text) : undefined);

@@ -17,6 +17,7 @@ import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { errorMessage } from '../../lib/api-error';
 import { formatDate } from '../../lib/format-date';
+import { hasNothingLoaded } from '../../lib/query-state';
 import { formatCents } from './pricing-rules';
 import {
   type PayoutAccount,
@@ -31,7 +32,8 @@ const RECENT_SALES_SHOWN = 5;
 /** The Dashboard's selling section (issue 11): the payout account and the seller's sales figures. */
 export function SellerSalesSection() {
   return (
-    <section className="grid gap-6 md:grid-cols-2" aria-label="Sales">
+    // Each card as tall as its content: stretched to the taller card beside it, the payout card showed a blank band.
+    <section className="grid items-start gap-6 md:grid-cols-2" aria-label="Sales">
       <PayoutAccountCard />
       <SalesCard />
     </section>
@@ -66,7 +68,7 @@ function PayoutAccountCard() {
           <p className="flex items-center gap-2 text-muted-foreground">
             <Loader2 className="size-4 animate-spin" /> Loading payout account...
           </p>
-        ) : account.isError || !account.data ? (
+        ) : hasNothingLoaded(account) || !account.data ? (
           <p className="text-destructive">{errorMessage(account.error, 'Failed to load the payout account')}</p>
         ) : (
           <PayoutDetails
@@ -166,7 +168,7 @@ function SalesCard() {
           <p className="flex items-center gap-2 text-muted-foreground">
             <Loader2 className="size-4 animate-spin" /> Loading sales...
           </p>
-        ) : summary.isError || !summary.data ? (
+        ) : hasNothingLoaded(summary) || !summary.data ? (
           <p className="text-destructive">{errorMessage(summary.error, 'Failed to load sales')}</p>
         ) : (
           <SalesFigures summary={summary.data} />
