@@ -71,6 +71,11 @@ export type FakeStripe = {
   restrictAccount(accountId: string, reason: string): StripeObject;
   /** A connected subscription's next period is paid: the period moves on, a paid `subscription_cycle` invoice. */
   renewSubscription(subscriptionId: string): { invoice: StripeObject; subscription: StripeObject };
+  /**
+   * A connected subscription's renewal fails: as on Stripe, the period moves on first, then its invoice stays open
+   * and the subscription turns past_due (or `status`, e.g. unpaid after the retries).
+   */
+  failRenewal(subscriptionId: string, status?: string): { invoice: StripeObject; subscription: StripeObject };
   /** The seller refunds a charge in full. */
   refundCharge(chargeId: string): StripeObject;
   /** A dispute on a charge, opened or closed with `status` (lost, won, needs_response, ...). */
@@ -300,7 +305,9 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
       throw invalid('Can only apply an application_fee_percent when the request is made on behalf of another account.');
     }
     if (requestAccount) {
-      const account = get(accounts, 'account', requestAccount);
+      // An account is the platform's object: found by id, whichever account header the request carries.
+      const account = accounts.get(requestAccount);
+      if (!account) throw missing('account', requestAccount);
       if (!account.charges_enabled) throw invalid('The account cannot currently make live charges.');
     }
     if (!params.success_url) throw invalid('Missing required param: success_url.', 'success_url');
@@ -841,6 +848,25 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
         }
         subscription.status = 'active';
         const invoice = newInvoice(subscription, 'paid', 'subscription_cycle');
+        return { invoice: present(invoice), subscription: present(subscription) };
+      } finally {
+        requestAccount = previous;
+      }
+    },
+    failRenewal(subscriptionId, status = 'past_due') {
+      const subscription = subscriptions.get(subscriptionId);
+      if (!subscription) throw missing('subscription', subscriptionId);
+      const previous = requestAccount;
+      requestAccount = subscription._account as string | undefined;
+      try {
+        for (const item of itemsOf(subscription)) {
+          const interval = (item.price as { recurring?: { interval?: string } }).recurring?.interval;
+          item.current_period_start = item.current_period_end;
+          item.current_period_end =
+            Number(item.current_period_end) + (interval === 'year' ? YEAR_SECONDS : MONTH_SECONDS);
+        }
+        subscription.status = status;
+        const invoice = newInvoice(subscription, 'open', 'subscription_cycle');
         return { invoice: present(invoice), subscription: present(subscription) };
       } finally {
         requestAccount = previous;

@@ -127,6 +127,8 @@ export type ConnectCheckoutSession = {
   customerEmail: string | null;
   paymentIntentId: string | null;
   subscriptionId: string | null;
+  /** Subscription mode: the first invoice, whose payment is the purchase's. */
+  invoiceId: string | null;
   metadata: Record<string, string>;
 };
 
@@ -137,6 +139,8 @@ export type ConnectSubscription = {
   currentPeriodEnd: Date | null;
   endedAt: Date | null;
   cancelAtPeriodEnd: boolean;
+  /** What the checkout put on it (subscription_data.metadata): names the sale. */
+  metadata: Record<string, string>;
 };
 
 export type ConnectInvoice = {
@@ -149,6 +153,8 @@ export type ConnectInvoice = {
   billingReason: string | null;
   paymentIntentId: string | null;
   paidAt: Date | null;
+  /** The subscription's metadata as the invoice carries it (parent.subscription_details.metadata). */
+  subscriptionMetadata: Record<string, string>;
 };
 
 export type ConnectCharge = {

@@ -48,6 +48,7 @@ function toCheckoutSession(session: Stripe.Checkout.Session): ConnectCheckoutSes
     customerEmail: session.customer_details?.email ?? session.customer_email ?? null,
     paymentIntentId: idOf(session.payment_intent),
     subscriptionId: idOf(session.subscription),
+    invoiceId: idOf(session.invoice),
     metadata: { ...(session.metadata ?? {}) },
   };
 }
@@ -63,12 +64,16 @@ function toSubscription(subscription: Stripe.Subscription): ConnectSubscription 
     currentPeriodEnd: fromEpoch(item?.current_period_end ?? legacy.current_period_end),
     endedAt: fromEpoch(subscription.ended_at),
     cancelAtPeriodEnd: subscription.cancel_at_period_end,
+    metadata: { ...(subscription.metadata ?? {}) },
   };
 }
 
 function toInvoice(invoice: Stripe.Invoice): ConnectInvoice {
   const raw = invoice as unknown as Record<string, unknown>;
-  const parent = raw.parent as { subscription_details?: { subscription?: unknown } } | null | undefined;
+  const parent = raw.parent as
+    | { subscription_details?: { subscription?: unknown; metadata?: Record<string, string> | null } }
+    | null
+    | undefined;
   // Since API version 2025-03-31 an invoice's payments are listed under `payments` (InvoicePayment objects).
   const payments = (raw.payments as { data?: Array<{ payment?: { payment_intent?: unknown } }> } | undefined)?.data;
   const paymentIntent = payments?.find((entry) => entry.payment?.payment_intent)?.payment?.payment_intent;
@@ -81,6 +86,7 @@ function toInvoice(invoice: Stripe.Invoice): ConnectInvoice {
     billingReason: invoice.billing_reason ?? null,
     paymentIntentId: idOf(paymentIntent ?? raw.payment_intent),
     paidAt: fromEpoch((raw.status_transitions as { paid_at?: number } | undefined)?.paid_at ?? null),
+    subscriptionMetadata: { ...(parent?.subscription_details?.metadata ?? {}) },
   };
 }
 

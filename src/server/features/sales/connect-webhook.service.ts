@@ -1,4 +1,5 @@
 import { and, eq, lt } from 'drizzle-orm';
+import { z } from 'zod';
 import type { ConnectEvent } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
 import { sales, webhookDeliveries } from '../../db/schema/index.js';
@@ -7,7 +8,7 @@ import { DAY_MS } from '../../lib/clock.js';
 import { setPurchaseGrantTerms } from '../licenses/grants.service.js';
 import { syncPayoutAccount } from './payout.service.js';
 import { platformFeeCents, subscriptionAccessEnd } from './sale-rules.js';
-import { applyCheckoutSession, connectOf, endSale, findSaleBySession, type Sale } from './sales.service.js';
+import { applyCheckoutSession, connectOf, endSale, findSale, findSaleBySession, type Sale } from './sales.service.js';
 
 // Stripe Connect's webhooks (events of sellers' accounts, each naming its `account`): verified over the raw body,
 // each applied once (its id recorded first, forgotten again if applying fails so that Stripe's retry applies it),
@@ -128,23 +129,43 @@ async function endSalesPaidBy(
   for (const sale of found) await endSale(ctx, sale, status);
 }
 
-/** The subscription as Stripe has it now decides until when its purchase gives access. */
-export async function syncSubscription(ctx: AppContext, account: string, subscriptionId: string): Promise<void> {
+async function findSubscriptionPurchase(
+  ctx: AppContext,
+  account: string,
+  subscriptionId: string,
+): Promise<Sale | undefined> {
   const [purchase] = await ctx.db
     .select()
     .from(sales)
     .where(
-      and(
-        eq(sales.stripeAccountId, account),
-        eq(sales.subscriptionId, subscriptionId),
-        eq(sales.kind, 'purchase'),
-        eq(sales.status, 'paid'),
-      ),
+      and(eq(sales.stripeAccountId, account), eq(sales.subscriptionId, subscriptionId), eq(sales.kind, 'purchase')),
     )
     .limit(1);
-  // Not fulfilled yet: the checkout, when applied, reads the subscription itself.
-  if (!purchase?.grantId) return;
+  return purchase;
+}
+
+/**
+ * The purchase of a subscription whose checkout's event has not come yet: the sale the checkout named in the
+ * subscription's metadata, with its checkout applied now (read from Stripe), so that the event in hand acts on it.
+ */
+async function applyPendingCheckout(
+  ctx: AppContext,
+  account: string,
+  metadata: Record<string, string>,
+): Promise<Sale | undefined> {
+  const saleId = metadata.saleId;
+  const sale = saleId && z.uuid().safeParse(saleId).success ? await findSale(ctx, saleId) : undefined;
+  if (!sale || sale.stripeAccountId !== account || sale.kind !== 'purchase') return undefined;
+  return applyCheckoutSession(ctx, sale);
+}
+
+/** The subscription as Stripe has it now decides until when its purchase gives access. */
+export async function syncSubscription(ctx: AppContext, account: string, subscriptionId: string): Promise<void> {
   const subscription = await connectOf(ctx).retrieveSubscription(account, subscriptionId);
+  let purchase = await findSubscriptionPurchase(ctx, account, subscriptionId);
+  // Its checkout's event still to come: apply the checkout (which reads the subscription too) first.
+  purchase ??= await applyPendingCheckout(ctx, account, subscription.metadata);
+  if (purchase?.status !== 'paid' || !purchase.grantId) return;
   await setPurchaseGrantTerms(ctx, purchase.grantId, {
     expiresAt: subscriptionAccessEnd(subscription),
     endMode: 'access',
@@ -155,17 +176,9 @@ export async function syncSubscription(ctx: AppContext, account: string, subscri
 async function applyInvoice(ctx: AppContext, account: string, invoiceId: string): Promise<void> {
   const invoice = await connectOf(ctx).retrieveInvoice(account, invoiceId);
   if (invoice.status !== 'paid' || !invoice.subscriptionId) return;
-  const [purchase] = await ctx.db
-    .select()
-    .from(sales)
-    .where(
-      and(
-        eq(sales.stripeAccountId, account),
-        eq(sales.subscriptionId, invoice.subscriptionId),
-        eq(sales.kind, 'purchase'),
-      ),
-    )
-    .limit(1);
+  const purchase =
+    (await findSubscriptionPurchase(ctx, account, invoice.subscriptionId)) ??
+    (await applyPendingCheckout(ctx, account, invoice.subscriptionMetadata));
   if (!purchase) return;
   if (invoice.billingReason === 'subscription_create') {
     // The checkout's own invoice: its payment is the purchase's (a refund of it finds the purchase by it).

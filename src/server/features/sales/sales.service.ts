@@ -370,15 +370,20 @@ export async function applyCheckoutSession(ctx: AppContext, sale: Sale): Promise
   const email = session.customerEmail ?? sale.customerEmail;
   if (!email) return sale;
   let accessEnd: Date | null | undefined;
+  let paymentIntentId = session.paymentIntentId;
   if (session.subscriptionId) {
     const subscription = await connect.retrieveSubscription(sale.stripeAccountId, session.subscriptionId);
     accessEnd = subscriptionAccessEnd(subscription);
+    // A subscription's first payment is its first invoice's: a refund or dispute of it names that payment.
+    if (!paymentIntentId && session.invoiceId) {
+      paymentIntentId = (await connect.retrieveInvoice(sale.stripeAccountId, session.invoiceId)).paymentIntentId;
+    }
   }
   return fulfilSale(ctx, sale, {
     email,
     paidAt: ctx.clock.now(),
     amountCents: session.amountTotal ?? sale.amountCents,
-    paymentIntentId: session.paymentIntentId,
+    paymentIntentId,
     subscriptionId: session.subscriptionId,
     accessEnd,
   });
