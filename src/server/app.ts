@@ -44,6 +44,8 @@ import { subscriptionRoutes } from './features/subscriptions/subscriptions.route
 import { taskRoutes } from './features/tasks/tasks.routes.js';
 import { tierRoutes } from './features/tiers/tiers.routes.js';
 import { seedDefaultTiers } from './features/tiers/tiers.service.js';
+import { defineWebhookJobs } from './features/webhooks/webhook-delivery.js';
+import { webhookRoutes } from './features/webhooks/webhooks.routes.js';
 import { registerCsrfProtection } from './http/csrf.js';
 import { serializeErrorForLog } from './http/error-log.js';
 import { AppError, errorBody, registerErrorHandling } from './http/errors.js';
@@ -168,6 +170,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   // Every kind of durable job this process runs; the runner starts once the routes are ready.
   definePackageJobs(ctx);
   defineCacheJobs(ctx);
+  await defineWebhookJobs(ctx);
 
   await app.register(cookie);
   registerSecurityHeaders(app, config);
@@ -215,6 +218,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await developerRoutes(api, ctx);
     await apiV1Plugin(api, ctx);
     await analyticsRoutes(api, ctx);
+    await webhookRoutes(api, ctx);
     await brandingRoutes(api, ctx);
     await portalRoutes(api, ctx);
     if (config.enableDebugRoutes) await debugRoutes(api, ctx);

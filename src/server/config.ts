@@ -21,6 +21,15 @@ const optionalUrl = optionalText.pipe(z.url().optional());
 // `1.1.1.1`, `127.0.0.1:5353`, `[2606:4700::1111]:53` or a bare IPv6 address, separated by commas.
 const DNS_SERVER = String.raw`(?:\d{1,3}(?:\.\d{1,3}){3}(?::\d{1,5})?|\[[0-9a-fA-F:.]+\](?::\d{1,5})?|[0-9a-fA-F.]*:[0-9a-fA-F.]*:[0-9a-fA-F:.]*)`;
 const DNS_SERVER_LIST = new RegExp(`^${DNS_SERVER}(?:\\s*,\\s*${DNS_SERVER})*$`);
+const HOST_LABEL = /^[a-z0-9-]{1,63}$/i;
+
+/** A WEBHOOK_ALLOWED_HOSTS entry: an IP address, a CIDR range (`127.0.0.0/8`, `::1/128`) or a host name. */
+function isWebhookAllowEntry(entry: string): boolean {
+  const [address, bits, ...rest] = entry.split('/');
+  if (rest.length > 0 || !address) return false;
+  if (bits !== undefined) return isIP(address) !== 0 && /^\d{1,3}$/.test(bits);
+  return isIP(address) !== 0 || (address.length <= 253 && address.split('.').every((label) => HOST_LABEL.test(label)));
+}
 
 /**
  * TRUST_PROXY, in the forms Fastify's `trustProxy` takes: false (no proxy); a number of proxy hops in front of
@@ -91,6 +100,16 @@ const envSchema = z.object({
   COMPOSER_DOMAIN: z.string().default('composer.localhost'),
   DNS_SERVERS: optionalText.pipe(
     z.string().regex(DNS_SERVER_LIST, 'must be IP addresses, with an optional port, separated by commas').optional(),
+  ),
+  WEBHOOK_ALLOWED_HOSTS: optionalText.pipe(
+    z
+      .string()
+      .max(2000)
+      .refine(
+        (list) => list.split(',').every((entry) => isWebhookAllowEntry(entry.trim())),
+        'must be host names, IP addresses or CIDR ranges, separated by commas',
+      )
+      .optional(),
   ),
   S3_BUCKET: optionalText,
   S3_REGION: z.string().default('us-east-1'),
@@ -163,8 +182,10 @@ export type Config = {
   github?: { clientId: string; clientSecret: string; webUrl: string; apiUrl: string };
   gitReposDir: string;
   composerDomain: string;
-  /** DNS servers for custom-domain verification; undefined: the system's. */
+  /** DNS servers for custom-domain verification and webhook deliveries; undefined: the system's. */
   dnsServers?: string[];
+  /** Hosts, addresses or CIDR ranges webhooks may reach although private (tests: loopback); empty by default. */
+  webhookAllowedHosts: string[];
   storage: StorageConfig;
   supportEmail: string;
   /** Stripe key pairs; the admin's sandbox setting picks one at start-up. Neither set: billing off. */
@@ -266,6 +287,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     gitReposDir: path.resolve(settings.GIT_REPOS_DIR ?? path.join(dataDir, 'repos')),
     composerDomain: settings.COMPOSER_DOMAIN.toLowerCase(),
     dnsServers: settings.DNS_SERVERS?.split(',').map((server) => server.trim()),
+    webhookAllowedHosts: (settings.WEBHOOK_ALLOWED_HOSTS?.split(',') ?? [])
+      .map((entry) => entry.trim().toLowerCase())
+      .filter(Boolean),
     storage: settings.S3_BUCKET
       ? {
           kind: 's3',

@@ -71,6 +71,8 @@ export type JobDefinition<Payload extends Record<string, unknown>> = {
   forgetPayloadWhenDone?: boolean;
   /** Called once when the job fails for good (attempts spent), e.g. to tell its owner. */
   onGiveUp?(payload: Payload, error: string, job: JobRow): Promise<void>;
+  /** The delay after a failed attempt (1 for the first), when the kind keeps its own schedule instead of the backoff. */
+  retryDelayMs?(failedAttempt: number): number;
 };
 
 export type EnqueueOptions = {
@@ -211,7 +213,7 @@ export function createJobRunner(options: {
           });
         }
       } else {
-        const runAt = new Date(now.getTime() + backoffFor(job.attempts));
+        const runAt = new Date(now.getTime() + (definition.retryDelayMs?.(job.attempts) ?? backoffFor(job.attempts)));
         log.warn({ err: error, jobId: job.id, kind: job.kind, attempt: job.attempts, runAt }, 'job failed; will retry');
         finished = await finishAttempt(db, job.id, workerId, { status: 'queued', error: message, runAt, now }).catch(
           () => undefined,

@@ -8,6 +8,7 @@ import { errorEnvelope } from './envelope.js';
 import { registerIdempotency } from './idempotency.js';
 import { registerApiDocs } from './openapi.js';
 import { apiV1RateLimitHook } from './rate-limit.js';
+import { webhooksV1Routes } from './webhooks-v1.routes.js';
 
 export const API_V1_PREFIX = '/api/v1';
 
@@ -44,6 +45,7 @@ export async function apiV1Plugin(app: FastifyInstance, ctx: AppContext): Promis
           });
           await apiV1Routes(v1, ctx);
           await analyticsV1Routes(v1, ctx);
+          await webhooksV1Routes(v1, ctx);
         },
         { prefix: API_V1_PREFIX },
       );

@@ -10,7 +10,7 @@ import { API_V1_VERSION } from '../../../contract/developer.js';
 
 export const API_DOCS_PREFIX = '/api/docs';
 export const OPENAPI_DOCUMENT_PATH = `${API_DOCS_PREFIX}/openapi.json`;
-export const API_V1_TAGS = ['Packages', 'Customers', 'Licenses', 'Analytics', 'Tokens'] as const;
+export const API_V1_TAGS = ['Packages', 'Customers', 'Licenses', 'Analytics', 'Tokens', 'Webhooks'] as const;
 
 const tagDescriptions: Record<(typeof API_V1_TAGS)[number], string> = {
   Packages:
@@ -19,6 +19,8 @@ const tagDescriptions: Record<(typeof API_V1_TAGS)[number], string> = {
   Licenses: 'Issue, change and revoke licenses. POSTs take an Idempotency-Key.',
   Analytics: 'Sales and usage figures.',
   Tokens: 'API tokens themselves, and the audit trail of token and license changes.',
+  Webhooks:
+    'Endpoints that receive signed events (Standard Webhooks: webhook-id, webhook-timestamp, webhook-signature `v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}`), retried for three days. Reading needs tokens:read, changing tokens:write: an endpoint holds a signing secret, as a token is one.',
 };
 
 const description = [

@@ -14,6 +14,7 @@ import { sha256Hex } from '../../lib/crypto.js';
 import { recordDownload } from '../licenses/grants.service.js';
 import { ensureDist } from '../packages/packages.service.js';
 import { repositoryStanding } from '../subscriptions/subscriptions.service.js';
+import { emitDownloadLimitReached } from '../webhooks/webhook-events.service.js';
 import type { RenderedBody } from './access-cache.js';
 import { composerAccessOf } from './access-feed.js';
 import {
@@ -329,6 +330,9 @@ export async function openDistDownload(
         ? latest.message
         : downloadLimitMessage({ ...grant, downloadCount: grant.downloadLimit ?? grant.downloadCount }),
     );
+  }
+  if (grant.downloadLimit !== null && grant.downloadCount + 1 >= grant.downloadLimit) {
+    await emitDownloadLimitReached(ctx, grant.grantId);
   }
   return {
     stream: stored.stream,

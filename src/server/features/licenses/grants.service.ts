@@ -11,6 +11,7 @@ import { clientNetwork } from '../../lib/client-network.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { type EmailBrand, getEmailBrand, repositoryUrlFor } from '../branding/branding.service.js';
 import { normalizeEmail } from '../users/users.service.js';
+import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { buildLicenseEmail, type LicenseEmailInput, type LicenseTerms } from './license-email.js';
 
 // License holders (customers), their Composer tokens and their grants: the rules every way of issuing
@@ -254,6 +255,8 @@ export async function createGrant(
       grant = await renewGrant(tx, existing, { ...terms, note: input.note ?? null }, { email, pkg, now });
     }
 
+    const event = insertedGrant ? 'license.created' : 'license.updated';
+    await emitWebhookEvent(ctx, sellerId, event, licenseEventData(grant, { email, packageName: pkg.name }), { db: tx });
     if (options.notify !== false) {
       const reason: LicenseEmailInput['reason'] = insertedCustomer
         ? 'new-holder'

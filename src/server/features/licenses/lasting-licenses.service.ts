@@ -17,6 +17,7 @@ import { type Actor, recordAuditEvent } from '../api-v1/audit.service.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
 import { requireActiveAccess, type SubscriptionUser } from '../subscriptions/subscriptions.service.js';
 import { normalizeEmail } from '../users/users.service.js';
+import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { presentCustomerGrant } from './customers.service.js';
 import {
   assertRoomForHolder,
@@ -203,6 +204,8 @@ export async function updateLicense(
   }
   const [updated] = await ctx.db.update(grants).set(changes).where(eq(grants.id, row.grant.id)).returning();
   const license = presentLicense({ ...row, grant: updated ?? row.grant }, now);
+  const event = changes.status === 'revoked' ? 'license.revoked' : 'license.updated';
+  await emitWebhookEvent(ctx, actor.sellerId, event, licenseEventData(updated ?? row.grant, { ...row }));
   const action =
     changes.status === 'revoked'
       ? 'license.revoked'

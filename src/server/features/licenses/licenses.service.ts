@@ -17,6 +17,7 @@ import {
   type SubscriptionUser,
 } from '../subscriptions/subscriptions.service.js';
 import { findTier } from '../tiers/tiers.service.js';
+import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import {
   assertRoomForHolder,
   createGrant,
@@ -148,5 +149,12 @@ export async function revokeTemporaryLicense(
     .set({ status: 'revoked', revokedAt: now })
     .where(and(eq(grants.id, found.grant.id), eq(grants.status, 'active')))
     .returning();
+  if (revoked)
+    await emitWebhookEvent(
+      ctx,
+      sellerId,
+      'license.revoked',
+      licenseEventData(revoked, { email: found.email, packageName: pkg.name }),
+    );
   return presentTemporaryLicense(revoked ?? { ...found.grant, status: 'revoked', revokedAt: now }, found.email, now);
 }

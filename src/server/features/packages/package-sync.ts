@@ -5,6 +5,7 @@ import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { JobRow } from '../../jobs/jobs.repository.js';
 import { type RunningTask, resumeTask, startTask } from '../tasks/tasks.service.js';
+import { emitVersionPublished } from '../webhooks/webhook-events.service.js';
 import { describeSyncFailure } from './code-host-access.js';
 import { deleteUnusedDists, type PackageVersionRow, preCachePackage } from './package-dists.js';
 import { type PackageRow, packageMirrorDir, updatePackageMirror } from './package-mirror.js';
@@ -301,6 +302,7 @@ async function publishVersions(
           ...dist,
           createdAt: ctx.clock.now(),
         });
+        await emitVersionPublished(ctx, packageId, version, { db: tx });
         changed = true;
       } else if (!isSameVersion(row, version)) {
         const keepsZip = row.commit === version.commit;

@@ -1,0 +1,81 @@
+import { eq } from 'drizzle-orm';
+import type { WebhookEventType } from '../../../contract/webhooks.js';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
+import { customers, grants, packages, webhookAnnouncements } from '../../db/schema/index.js';
+import { licenseEventData, queueWebhookEvent } from './webhook-delivery.js';
+
+// What other domains call when something a seller's systems may listen to happens (issue 14). One call per event;
+// the seller's endpoints that listen to it each get a signed, retried delivery.
+
+/**
+ * Sends the event to the seller's endpoints that listen to it. Inside a transaction pass it as `db`: the
+ * deliveries are queued with the change and vanish with it if it rolls back.
+ */
+export function emitWebhookEvent(
+  ctx: AppContext,
+  sellerId: string,
+  type: WebhookEventType,
+  data: Record<string, unknown>,
+  options: { db?: Database } = {},
+): Promise<number> {
+  return queueWebhookEvent(ctx, sellerId, type, data, options);
+}
+
+export { licenseEventData };
+
+/** `package.version_published` for a version that became installable; the package's owner is looked up here. */
+export async function emitVersionPublished(
+  ctx: AppContext,
+  packageId: string,
+  version: { version: string; normalizedVersion: string; releasedAt: Date | null },
+  options: { db?: Database } = {},
+): Promise<number> {
+  const db = options.db ?? ctx.db;
+  const [pkg] = await db
+    .select({ ownerId: packages.ownerId, name: packages.name })
+    .from(packages)
+    .where(eq(packages.id, packageId));
+  if (!pkg) return 0;
+  return queueWebhookEvent(
+    ctx,
+    pkg.ownerId,
+    'package.version_published',
+    {
+      packageId,
+      packageName: pkg.name,
+      version: version.version,
+      normalizedVersion: version.normalizedVersion,
+      releasedAt: version.releasedAt?.toISOString() ?? null,
+    },
+    options,
+  );
+}
+
+/**
+ * `download.limit_reached` when the license's count has reached its limit: once per license term (a renewal or a
+ * change of terms moves the grant's updatedAt and starts a new one), however many downloads race for the last one.
+ */
+export async function emitDownloadLimitReached(ctx: AppContext, grantId: string): Promise<number> {
+  const [row] = await ctx.db
+    .select({ grant: grants, email: customers.email, packageName: packages.name, sellerId: packages.ownerId })
+    .from(grants)
+    .innerJoin(customers, eq(customers.id, grants.customerId))
+    .innerJoin(packages, eq(packages.id, grants.packageId))
+    .where(eq(grants.id, grantId));
+  if (!row || row.grant.downloadLimit === null || row.grant.downloadCount < row.grant.downloadLimit) return 0;
+  const { grant } = row;
+  return ctx.db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .insert(webhookAnnouncements)
+      .values({
+        key: `download.limit_reached:${grant.id}:${grant.updatedAt.toISOString()}`,
+        announcedAt: ctx.clock.now(),
+      })
+      .onConflictDoNothing()
+      .returning();
+    if (!claimed) return 0;
+    const data = licenseEventData(grant, { email: row.email, packageName: row.packageName });
+    return queueWebhookEvent(ctx, row.sellerId, 'download.limit_reached', data, { db: tx });
+  });
+}

@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  createWebhookEndpointInput,
+  updateWebhookEndpointInput,
+  webhookDeliveryParams,
+  webhookDeliverySchema,
+  webhookEndpointParams,
+  webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
+} from '../../../contract/webhooks.js';
+import type { AppContext } from '../../context.js';
+import { authenticated, requireUser } from '../../http/guards.js';
+import * as webhooks from './webhooks.service.js';
+
+// The Webhooks page's endpoints (session + CSRF). API v1 offers the same through api-v1/webhooks-v1.routes.ts.
+
+export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const sellerOf = (request: Parameters<typeof requireUser>[0]) => requireUser(request).user.id;
+  const guard = { onRequest: authenticated };
+
+  api.get(
+    '/api/webhooks',
+    { ...guard, schema: { response: { 200: z.array(webhookEndpointSchema) } } },
+    async (request) => webhooks.listEndpoints(ctx, sellerOf(request)),
+  );
+
+  api.post(
+    '/api/webhooks',
+    { ...guard, schema: { body: createWebhookEndpointInput, response: { 201: webhookEndpointWithSecretSchema } } },
+    async (request, reply) =>
+      reply.status(201).send(await webhooks.createEndpoint(ctx, sellerOf(request), request.body)),
+  );
+
+  api.patch(
+    '/api/webhooks/:id',
+    {
+      ...guard,
+      schema: {
+        params: webhookEndpointParams,
+        body: updateWebhookEndpointInput,
+        response: { 200: webhookEndpointSchema },
+      },
+    },
+    async (request) => webhooks.updateEndpoint(ctx, sellerOf(request), request.params.id, request.body),
+  );
+
+  api.delete(
+    '/api/webhooks/:id',
+    { ...guard, schema: { params: webhookEndpointParams, response: { 200: z.object({ id: z.string() }) } } },
+    async (request) => webhooks.deleteEndpoint(ctx, sellerOf(request), request.params.id),
+  );
+
+  api.post(
+    '/api/webhooks/:id/rotate-secret',
+    { ...guard, schema: { params: webhookEndpointParams, response: { 200: webhookEndpointWithSecretSchema } } },
+    async (request) => webhooks.rotateSecret(ctx, sellerOf(request), request.params.id),
+  );
+
+  api.get(
+    '/api/webhooks/:id/deliveries',
+    { ...guard, schema: { params: webhookEndpointParams, response: { 200: z.array(webhookDeliverySchema) } } },
+    async (request) => webhooks.listDeliveries(ctx, sellerOf(request), request.params.id),
+  );
+
+  api.post(
+    '/api/webhooks/:id/deliveries/:deliveryId/redeliver',
+    { ...guard, schema: { params: webhookDeliveryParams, response: { 202: webhookDeliverySchema } } },
+    async (request, reply) =>
+      reply
+        .status(202)
+        .send(await webhooks.redeliver(ctx, sellerOf(request), request.params.id, request.params.deliveryId)),
+  );
+
+  api.post(
+    '/api/webhooks/:id/test',
+    { ...guard, schema: { params: webhookEndpointParams, response: { 202: webhookDeliverySchema } } },
+    async (request, reply) =>
+      reply.status(202).send(await webhooks.sendTestEvent(ctx, sellerOf(request), request.params.id)),
+  );
+}
