@@ -31,6 +31,7 @@ import { CustomDomainCache, findSellerByCustomDomain } from './features/branding
 import { createSvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
 import { createComposerAccess } from './features/composer/access-feed.js';
 import { composerRoutes } from './features/composer/composer.routes.js';
+import { createComposerFastPath } from './features/composer/composer-fast-path.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
 import { developerRoutes } from './features/developer/developer.routes.js';
 import { lastingLicenseRoutes } from './features/licenses/lasting-licenses.routes.js';
@@ -51,9 +52,11 @@ import { serializeErrorForLog } from './http/error-log.js';
 import { AppError, errorBody, registerErrorHandling } from './http/errors.js';
 import { answerClientError, renderFrameworkError } from './http/framework-errors.js';
 import { AppHostname, registerHosts } from './http/hosts.js';
+import { createHttpServer, type RawFastPath } from './http/http-server.js';
 import { registerInputCharacterCheck } from './http/input-characters.js';
-import { type PressureCheck, registerOverloadShedding } from './http/overload.js';
-import { registerSecurityHeaders } from './http/security-headers.js';
+import { AuthorizedComposerCredentials, type PressureCheck, registerOverloadShedding } from './http/overload.js';
+import { createRequestOrigin } from './http/request-origin.js';
+import { createSecurityHeaders, registerSecurityHeaders } from './http/security-headers.js';
 import { registerSessions } from './http/session.js';
 import { loadSocketSession } from './http/socket-session.js';
 import { createJobRunner, type JobTimings } from './jobs/job-runner.js';
@@ -89,6 +92,8 @@ const webRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 /** Assembles the whole product in one Fastify instance; used by main.ts and by every integration test. */
 export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   const { config } = options;
+  // Set once the routes are ready: the warm Composer answers that skip Fastify's machinery (composer-fast-path.ts).
+  let composerFastPath: RawFastPath | undefined;
   const app = Fastify({
     logger: options.logger ?? {
       level: config.logLevel,
@@ -108,6 +113,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     bodyLimit: 1024 * 1024,
     frameworkErrors: renderFrameworkError,
     clientErrorHandler: answerClientError,
+    serverFactory: (handler, serverOptions) => createHttpServer(handler, serverOptions, () => composerFastPath),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -173,7 +179,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   await defineWebhookJobs(ctx);
 
   await app.register(cookie);
-  registerSecurityHeaders(app, config);
+  const securityHeaders = createSecurityHeaders(config);
+  registerSecurityHeaders(app, securityHeaders);
   registerErrorHandling(app);
   // Per-route limits (`config: { rateLimit: {...} }`); counters in Redis when several processes share the load.
   const rateLimitRedis = config.redisUrl
@@ -193,7 +200,9 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     },
   });
   registerHosts(app, config, (hostname) => findSellerByCustomDomain(ctx, hostname), ctx.appHostname);
+  const authorizedComposerCredentials = new AuthorizedComposerCredentials();
   await registerOverloadShedding(app, {
+    authorized: authorizedComposerCredentials,
     maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs,
     pressureCheck: options.pressureCheck,
   });
@@ -227,6 +236,12 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   await registerWebApp(app, { debugRoutes: config.enableDebugRoutes });
 
   await app.ready();
+  composerFastPath = createComposerFastPath(ctx, {
+    originOf: createRequestOrigin(fastifyTrustProxy(config.trustProxy)),
+    appHostname: ctx.appHostname,
+    securityHeaders,
+    onAnswered: (authorization) => authorizedComposerCredentials.remember(authorization),
+  });
   await ctx.realtime.attach(app.server);
   await jobs.start();
 

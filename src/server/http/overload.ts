@@ -62,9 +62,11 @@ export async function registerOverloadShedding(
     /** The event loop's mean delay over a sample (a second) past which the process is stalled, not busy; 0: off. */
     maxEventLoopDelayMs: number;
     pressureCheck?: PressureCheck;
+    /** Shared with the Composer fast path, which answers warm requests before these hooks run. */
+    authorized: AuthorizedComposerCredentials;
   },
 ): Promise<void> {
-  const authorized = new AuthorizedComposerCredentials();
+  const { authorized } = options;
 
   app.addHook('onResponse', async (request, reply) => {
     if (isComposerRequest(request) && reply.statusCode < 400) authorized.remember(request.headers.authorization!);

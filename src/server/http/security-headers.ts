@@ -6,9 +6,11 @@ import type { Config } from '../config.js';
 // @fastify/helmet rebuilds it (parsing every CSP directive) on each request, which was the largest single cost of
 // a warm Composer request after the socket write itself (issue 10's profile).
 
-/** Sets the security headers on every answer, from one helmet middleware made at start-up. */
-export function registerSecurityHeaders(app: FastifyInstance, config: Pick<Config, 'isHttps'>): void {
-  const applyHeaders = helmet({
+/** Sets helmet's headers on a raw response; made once per app. */
+export type SecurityHeaders = ReturnType<typeof helmet>;
+
+export function createSecurityHeaders(config: Pick<Config, 'isHttps'>): SecurityHeaders {
+  return helmet({
     contentSecurityPolicy: {
       directives: {
         defaultSrc: ["'self'"],
@@ -26,6 +28,10 @@ export function registerSecurityHeaders(app: FastifyInstance, config: Pick<Confi
     strictTransportSecurity: config.isHttps,
     crossOriginEmbedderPolicy: false,
   });
+}
+
+/** Sets the security headers on every answer Fastify gives. */
+export function registerSecurityHeaders(app: FastifyInstance, applyHeaders: SecurityHeaders): void {
   app.addHook('onRequest', (request, reply, done) => {
     applyHeaders(request.raw, reply.raw, (error?: unknown) => done(error instanceof Error ? error : undefined));
   });

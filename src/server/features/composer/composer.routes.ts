@@ -11,20 +11,12 @@ import {
   requireToken,
 } from './composer.service.js';
 import { tokenFromAuthorization } from './composer-credentials.js';
+import { acceptsGzip, JSON_TYPE, jsonBytes, metadataHeaders, PACKAGES_JSON_HEADERS } from './composer-responses.js';
 
 // The Composer repository's doors. They answer only on repository hosts (`{slug}.{COMPOSER_DOMAIN}` and the bare
 // COMPOSER_DOMAIN), never on the app's host: Composer keeps one credential per host, so a token configured for
 // the app's host would be sent to whatever else lives there (every /api route), and one seller's repository URL
 // would not be distinguishable from another's. None of them is rate-limited: Composer does not retry a 429.
-
-// Composer prints `warnings` from a JSON error body only when Content-Type is exactly application/json
-// (CurlDownloader, HttpDownloader::outputWarnings). Fastify appends a charset to a JSON type whenever the payload
-// is a string, so bodies go out as Buffers of serialized JSON.
-const JSON_TYPE = 'application/json';
-
-function jsonBytes(value: unknown): Buffer {
-  return Buffer.from(JSON.stringify(value));
-}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -42,14 +34,6 @@ function repositoryRequest(request: FastifyRequest): RepositoryRequest {
     baseUrl: `${request.protocol}://${request.host}`,
     clientAddress: request.ip,
   };
-}
-
-function acceptsGzip(acceptEncoding: string | undefined): boolean {
-  return (
-    acceptEncoding !== undefined &&
-    /\bgzip\b/i.test(acceptEncoding) &&
-    !/\bgzip\s*;\s*q=0(?:\.0*)?\b/i.test(acceptEncoding)
-  );
 }
 
 /** The API's error shape, plus the message as a Composer warning so that the license holder's terminal shows it. */
@@ -96,12 +80,7 @@ export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
     repository.get(composerPaths.packagesJson, async (request, reply) => {
       const packagesJson = await getPackagesJson(ctx, repositoryRequest(request));
-      // No Last-Modified: the answer depends on the clock (warnings, expiries), so Composer must always ask anew.
-      return reply
-        .header('content-type', JSON_TYPE)
-        .header('cache-control', 'private, no-cache')
-        .header('vary', 'Authorization')
-        .send(jsonBytes(packagesJson));
+      return reply.headers(PACKAGES_JSON_HEADERS).send(jsonBytes(packagesJson));
     });
 
     repository.get<{ Params: { vendor: string; file: string } }>(
@@ -116,10 +95,7 @@ export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Pro
           throw new AppError('NOT_FOUND', 'No such package file in this repository.');
         }
         const result = await getMetadata(ctx, target, file, request.headers['if-modified-since']);
-        reply
-          .header('last-modified', result.lastModified.toUTCString())
-          .header('cache-control', 'private, no-cache')
-          .header('vary', 'Authorization, Accept-Encoding');
+        reply.headers(metadataHeaders(result.lastModified));
         if (result.isNotModified) return reply.code(304).send();
         reply.header('content-type', JSON_TYPE);
         if (acceptsGzip(request.headers['accept-encoding'])) {

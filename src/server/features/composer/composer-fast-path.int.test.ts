@@ -1,0 +1,194 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createGrant,
+  createHolder,
+  createPackage,
+  createSeller,
+  type FixtureHolder,
+  jsonOf,
+  type RawResponse,
+  requestOnHost,
+} from '../../../../test/composer/repository-fixtures.js';
+import type { TestUser } from '../../../../test/support/sessions.js';
+import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import type { P2File } from '../../../contract/composer.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import { composerAccessOf } from './access-feed.js';
+
+// The warm fast path (composer-fast-path.ts) answers a held token's metadata before Fastify's router sees it. It must
+// be invisible to Composer: the same status, headers and bytes as the routes give, refusals still answered by the
+// routes with their warnings, and the same host and protocol under a trusted proxy. Which path answered shows in the
+// log: the routes log each request, the fast path does not.
+
+const HOST = 'fast.composer.localhost';
+
+type LoggedApp = { app: TestApp; requestLines: () => string[] };
+
+async function startLoggedApp(env: Record<string, string> = {}): Promise<LoggedApp> {
+  const lines: string[] = [];
+  const app = await startTestApp({ env, logStream: { write: (line) => lines.push(line) } });
+  // On PostgreSQL the process holds nothing until its change feed listens (access-cache.ts).
+  const deadline = Date.now() + 30_000;
+  while (!composerAccessOf(app.ctx).isTrusted) {
+    if (Date.now() > deadline) throw new Error('The change feed did not listen within 30 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return {
+    app,
+    requestLines: () =>
+      lines.filter((line) => line.includes('"msg":"incoming request"')).map((line) => JSON.parse(line).req.url),
+  };
+}
+
+async function licensedHolder(app: TestApp, seller: TestUser, name: string): Promise<FixtureHolder> {
+  const pkg = await createPackage(app, seller, name, [
+    { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
+    { version: 'v1.1.0', releasedAt: '2026-01-20T10:00:00Z' },
+  ]);
+  const holder = await createHolder(app, seller, `${name.replace('/', '-')}@example.com`);
+  await createGrant(app, holder, pkg);
+  return holder;
+}
+
+/**
+ * Asks through the routes until the token's view is held. The routes keep a view only when no change was announced
+ * while they read it, and on PostgreSQL the announcements of the test's own fixture writes may still be arriving.
+ */
+async function readThroughRoutes(
+  logged: LoggedApp,
+  host: string,
+  token: string,
+  path: string,
+  headers?: Record<string, string>,
+): Promise<RawResponse> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const before = logged.requestLines().length;
+    const response = await requestOnHost(logged.app, host, path, { token, headers });
+    expect(logged.requestLines().slice(before)).toEqual([path]);
+    if (composerAccessOf(logged.app.ctx).findView(sha256Hex(token))) return response;
+  }
+  throw new Error(`The view of a token was not held after 50 requests to ${path}`);
+}
+
+/** What Composer can observe of an answer: status, body and headers except the ones that differ per response. */
+function observed(response: RawResponse) {
+  const { date: _date, ...headers } = response.headers;
+  return { status: response.status, headers, body: response.body.toString('base64') };
+}
+
+describe('the warm fast path', () => {
+  let logged: LoggedApp;
+  let seller: TestUser;
+
+  beforeAll(async () => {
+    logged = await startLoggedApp();
+    seller = await createSeller(logged.app, 'fast');
+  });
+
+  afterAll(async () => {
+    await logged?.app.close();
+  });
+
+  it('answers a held token with the same status, headers and bytes as the routes', async () => {
+    const { app } = logged;
+    const pkg = await createPackage(app, seller, 'fast/same-bytes', [
+      { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
+      { version: 'v1.1.0', releasedAt: '2026-01-20T10:00:00Z' },
+      { version: 'dev-main', kind: 'branch', releasedAt: '2026-01-25T10:00:00Z' },
+    ]);
+    const doors: Array<{ path: string; headers?: Record<string, string> }> = [
+      { path: '/packages.json' },
+      { path: '/p2/fast/same-bytes.json' },
+      { path: '/p2/fast/same-bytes.json', headers: { 'accept-encoding': 'gzip, deflate' } },
+      { path: '/p2/fast/same-bytes~dev.json' },
+    ];
+    for (const [index, door] of doors.entries()) {
+      // A new holder per door: the first request reads the token's view through the routes, the second is held.
+      const holder = await createHolder(app, seller, `same-bytes-${index}@example.com`);
+      await createGrant(app, holder, pkg);
+      const cold = await readThroughRoutes(logged, HOST, holder.token, door.path, door.headers);
+      const before = logged.requestLines().length;
+      const warm = await requestOnHost(app, HOST, door.path, { token: holder.token, headers: door.headers });
+      expect(cold.status).toBe(200);
+      expect(observed(warm)).toEqual(observed(cold));
+      expect(logged.requestLines().slice(before)).toEqual([]);
+    }
+  });
+
+  it("answers a held token's unchanged p2 file with a 304 that carries the security headers", async () => {
+    const { app } = logged;
+    const holder = await licensedHolder(app, seller, 'fast/not-modified');
+    const first = await readThroughRoutes(logged, HOST, holder.token, '/p2/fast/not-modified.json');
+    const before = logged.requestLines().length;
+    const notModified = await requestOnHost(app, HOST, '/p2/fast/not-modified.json', {
+      token: holder.token,
+      headers: { 'if-modified-since': String(first.headers['last-modified']) },
+    });
+    expect(notModified.status).toBe(304);
+    expect(notModified.body.length).toBe(0);
+    expect(notModified.headers['x-content-type-options']).toBe('nosniff');
+    expect(notModified.headers['last-modified']).toBe(first.headers['last-modified']);
+    expect(logged.requestLines().slice(before)).toEqual([]);
+  });
+
+  it('answers every request of a held token without the routes', async () => {
+    const { app } = logged;
+    const holder = await licensedHolder(app, seller, 'fast/skips');
+    await readThroughRoutes(logged, HOST, holder.token, '/p2/fast/skips.json');
+    const before = logged.requestLines().length;
+    for (let round = 0; round < 3; round++) {
+      expect((await requestOnHost(app, HOST, '/p2/fast/skips.json', { token: holder.token })).status).toBe(200);
+      expect((await requestOnHost(app, HOST, '/packages.json', { token: holder.token })).status).toBe(200);
+    }
+    expect(logged.requestLines().slice(before)).toEqual([]);
+  });
+
+  it('leaves refusals to the routes, with their status and warning', async () => {
+    const { app } = logged;
+    const holder = await licensedHolder(app, seller, 'fast/refusals');
+    await requestOnHost(app, HOST, '/packages.json', { token: holder.token });
+    const unlicensed = await requestOnHost(app, HOST, '/p2/fast/not-licensed.json', { token: holder.token });
+    expect(unlicensed.status).toBe(404);
+    const otherSeller = await requestOnHost(app, 'someone-else.composer.localhost', '/packages.json', {
+      token: holder.token,
+    });
+    expect(otherSeller.status).toBe(200);
+    expect(jsonOf<{ 'available-packages': string[] }>(otherSeller)['available-packages']).toEqual([]);
+    const onAppHost = await requestOnHost(app, 'localhost', '/packages.json', { token: holder.token });
+    expect(onAppHost.status).toBe(404);
+    const head = await requestOnHost(app, HOST, '/p2/fast/refusals.json', { token: holder.token, method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(logged.requestLines()).toEqual(expect.arrayContaining(['/p2/fast/not-licensed.json']));
+  });
+});
+
+describe('the warm fast path behind a trusted proxy', () => {
+  let logged: LoggedApp;
+
+  beforeAll(async () => {
+    logged = await startLoggedApp({ TRUST_PROXY: '127.0.0.1' });
+  });
+
+  afterAll(async () => {
+    await logged?.app.close();
+  });
+
+  it('names dist URLs by the forwarded host and protocol, as the routes do', async () => {
+    const { app } = logged;
+    const seller = await createSeller(app, 'proxied');
+    const holder = await licensedHolder(app, seller, 'proxied/lib');
+    const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'proxied.composer.localhost' };
+    const cold = await readThroughRoutes(logged, 'internal-name', holder.token, '/p2/proxied/lib.json', forwarded);
+    const before = logged.requestLines().length;
+    const warm = await requestOnHost(app, 'internal-name', '/p2/proxied/lib.json', {
+      token: holder.token,
+      headers: forwarded,
+    });
+    expect(observed(warm)).toEqual(observed(cold));
+    const distUrls = (jsonOf<P2File>(warm).packages['proxied/lib'] ?? []).map((version) => version.dist.url);
+    expect(distUrls).toHaveLength(2);
+    for (const url of distUrls)
+      expect(url.startsWith('https://proxied.composer.localhost/api/composer/download/')).toBe(true);
+    expect(logged.requestLines().slice(before)).toEqual([]);
+  });
+});
