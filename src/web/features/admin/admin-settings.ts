@@ -80,7 +80,12 @@ export function useUpdateSandboxMode() {
         key: STRIPE_SANDBOX_MODE_SETTING,
         value: String(isSandbox),
       }),
-    onSuccess: (_saved, isSandbox) => {
+    onSuccess: (saved, isSandbox) => {
+      // The switch shows what was saved even if reading the settings back fails (issue 12).
+      queryClient.setQueryData(platformSettingsQuery().queryKey, (current) => [
+        ...(current ?? []).filter((setting) => setting.key !== saved.key),
+        saved,
+      ]);
       toast({
         title: 'Setting Updated',
         description: `Sandbox mode ${isSandbox ? 'enabled' : 'disabled'}. Restart the server for the change to take effect.`,
