@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { authUser } from './auth.js';
+import { entityId } from './ids.js';
 import { adminSalesFigures } from './sales.js';
 import { subscriptionStatuses } from './subscriptions.js';
 
@@ -68,7 +69,7 @@ export type CachedPackage = z.infer<typeof cachedPackage>;
 
 export const cachedPackageList = z.array(cachedPackage);
 
-export const cachePackageParams = z.object({ id: z.string() });
+export const cachePackageParams = z.object({ id: entityId });
 
 /** A cache task was started; its progress arrives as task-progress events with this taskId. */
 export const cacheTaskResponse = z.object({ taskId: z.string() });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entityId } from './ids.js';
 
 // Licenses (grants) and their holders (customers): spec seller-app §3 Temporary license, §5, §7, §9.
 
@@ -23,8 +24,8 @@ export const grantStatuses = ['active', 'revoked'] as const;
 export const grantEndModes = ['access', 'updates'] as const;
 export type GrantEndMode = (typeof grantEndModes)[number];
 
-export const packageIdParams = z.object({ id: z.string() });
-export const temporaryLicenseParams = z.object({ id: z.string(), licenseId: z.string() });
+export const packageIdParams = z.object({ id: entityId });
+export const temporaryLicenseParams = z.object({ id: entityId, licenseId: entityId });
 
 /**
  * POST /api/repositories/{id}/temporary-licenses. Presence and the allowed durations are checked by
@@ -148,7 +149,7 @@ export type IssueLicenseInput = z.infer<typeof issueLicenseInput>;
  */
 export const updateLicenseInput = licenseTermsInput.extend({ status: z.enum(grantStatuses).optional() });
 export type UpdateLicenseInput = z.infer<typeof updateLicenseInput>;
-export const licenseIdParams = z.object({ licenseId: z.string().max(100) });
+export const licenseIdParams = z.object({ licenseId: entityId });
 
 /** One license (grant) of any kind, with its holder and terms. GET /api/repositories/{id}/licenses lists a package's. */
 export const license = customerGrant.extend({

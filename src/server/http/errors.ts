@@ -17,6 +17,9 @@ export function errorBody(error: AppError): ErrorBody {
   };
 }
 
+/** The spec's catalogue text for a 404 (seller-app §8). */
+const notFoundMessage = 'The requested resource was not found.';
+
 export const internalError = () => new AppError('INTERNAL', 'A server error occurred. Please try again later.');
 
 const pgErrorCodes: Record<string, { code: ErrorCode; message: string }> = {
@@ -43,6 +46,8 @@ export function toAppError(error: unknown): AppError | undefined {
   if (error instanceof AppError) return error;
   const candidate = error as Partial<FastifyError> & { code?: string; cause?: unknown };
   if (hasZodFastifySchemaValidationErrors(error)) {
+    // A path whose id is malformed names nothing, as one whose id is unknown: both are 404, never 400 or 500.
+    if (error.validationContext === 'params') return new AppError('NOT_FOUND', notFoundMessage);
     const fields = error.validation.map((issue) => {
       const where = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
       return `${where || error.validationContext || 'body'}: ${issue.message}`;

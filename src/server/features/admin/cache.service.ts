@@ -1,9 +1,9 @@
 import { asc, eq, isNotNull } from 'drizzle-orm';
 import type { CachedPackage, CacheStats } from '../../../contract/admin.js';
+import { isEntityId } from '../../../contract/ids.js';
 import type { AppContext } from '../../context.js';
 import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { isUuid } from '../licenses/grants.service.js';
 import { syncPackage } from '../packages/packages.service.js';
 import { type RunningTask, resumeTask, startTask } from '../tasks/tasks.service.js';
 
@@ -177,7 +177,7 @@ export async function refreshAllPackages(
 
 /** Refreshes one package (active or not) in a `cache-refresh` task; 404 for an unknown id. */
 export async function refreshPackage(ctx: AppContext, adminId: string, packageId: string): Promise<{ taskId: string }> {
-  const [target] = isUuid(packageId)
+  const [target] = isEntityId(packageId)
     ? await ctx.db
         .select({ id: packages.id, name: packages.name })
         .from(packages)

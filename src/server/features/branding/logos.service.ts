@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { brandingMessages, LOGO_PATH_PREFIX, type UploadLogoResponse } from '../../../contract/branding.js';
+import { isEntityId } from '../../../contract/ids.js';
 import type { StoredObject } from '../../adapters/storage/object-storage.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
@@ -10,7 +11,6 @@ import { type SvgSanitizer, SvgSanitizerBusyError } from './svg-sanitizer-pool.j
 // Uploaded logos (spec §4 "Logo upload", §5): the type is decided by the bytes, SVG is stored sanitized, and the
 // name is random, so that a stored logo never changes and can be cached for good.
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const LOGO_FILE = /^[a-f0-9]{32}\.(?:png|jpg|gif|webp|svg)$/;
 
 export function invalidFileType(suggestion?: string): AppError {
@@ -63,7 +63,7 @@ export async function storeLogo(ctx: AppContext, userId: string, bytes: Buffer):
 /** GET /api/branding/logos/{userId}/{file}: the stored logo, or 404 for any other name. */
 export async function openLogo(ctx: AppContext, userId: string, file: string): Promise<StoredObject> {
   const notFound = new AppError('NOT_FOUND', 'Logo not found');
-  if (!UUID.test(userId) || !LOGO_FILE.test(file)) throw notFound;
+  if (!isEntityId(userId) || !LOGO_FILE.test(file)) throw notFound;
   const stored = await ctx.storage.get(`logos/${userId}/${file}`);
   if (!stored) throw notFound;
   return stored;

@@ -6,11 +6,11 @@ import {
   type CreateApiTokenInput,
   type CreatedApiToken,
 } from '../../../contract/developer.js';
+import { isEntityId } from '../../../contract/ids.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { type Actor, maskTokenId, recordAuditEvent } from '../api-v1/audit.service.js';
-import { isUuid } from '../licenses/grants.service.js';
 import type { ApiTokenRow } from './api-tokens.repository.js';
 import * as repository from './api-tokens.repository.js';
 
@@ -93,7 +93,7 @@ export async function createApiToken(
 
 /** Permanent from the seller's view: the token disappears from the list and its next request gets 401. */
 export async function deleteApiToken(ctx: AppContext, actor: Actor, tokenId: string): Promise<ApiToken> {
-  const row = isUuid(tokenId) ? await repository.findLiveToken(ctx, actor.sellerId, tokenId) : undefined;
+  const row = isEntityId(tokenId) ? await repository.findLiveToken(ctx, actor.sellerId, tokenId) : undefined;
   if (!row) throw new AppError('NOT_FOUND', apiTokenMessages.notFound);
   const now = ctx.clock.now();
   if (!(await repository.markTokenDeleted(ctx, actor.sellerId, row.id, now))) {

@@ -7,6 +7,7 @@ import {
   createApiTokenInput,
   createdApiTokenSchema,
 } from '../../../contract/developer.js';
+import { entityId } from '../../../contract/ids.js';
 import type { AppContext } from '../../context.js';
 import { authenticated, requireUser } from '../../http/guards.js';
 import * as apiTokens from './api-tokens.service.js';
@@ -38,7 +39,7 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
   api.delete(
     '/api/developer/tokens/:id',
     {
-      schema: { params: z.object({ id: z.string().max(200) }), response: { 200: apiTokenSchema } },
+      schema: { params: z.object({ id: entityId }), response: { 200: apiTokenSchema } },
       preValidation: authenticated,
     },
     async (request) => apiTokens.deleteApiToken(ctx, sessionActor(requireUser(request).user.id), request.params.id),

@@ -4,12 +4,13 @@ import { type GrantEndMode, type GrantKind, licenseMessages } from '../../../con
 import type { MailSendOptions } from '../../adapters/mail/mailer.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { customers, downloads, grants, packages, users } from '../../db/schema/index.js';
+import { customers, downloads, grants, type packages, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { grantMailReference } from '../../jobs/mail-delivery.js';
 import { clientNetwork } from '../../lib/client-network.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { type EmailBrand, getEmailBrand, repositoryUrlFor } from '../branding/branding.service.js';
+import { getOwnedPackage } from '../packages/packages.service.js';
 import { normalizeEmail } from '../users/users.service.js';
 import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { buildLicenseEmail, type LicenseEmailInput, type LicenseTerms } from './license-email.js';
@@ -26,12 +27,8 @@ type Queryable = Pick<Database, 'select' | 'insert' | 'update' | 'execute'>;
 
 export const COMPOSER_TOKEN_PREFIX = 'pgc';
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** A malformed id would make PostgreSQL reject the uuid cast; to the caller it is simply not found. */
-export function isUuid(value: string): boolean {
-  return UUID_PATTERN.test(value);
-}
+/** @deprecated The one id check is isEntityId (contract/ids.ts); this name goes once no caller uses it. */
+export { isEntityId as isUuid } from '../../../contract/ids.js';
 
 /** A new Composer token (`pgc_` + 192 random bits) and the SHA-256 that is all the database keeps. */
 export function issueComposerToken(): { token: string; tokenHash: string } {
@@ -101,19 +98,6 @@ export async function recordDownload(
     select id, package_id, ${version}, ${now}, ${network} from counted
     returning id`)) as unknown as { rows: unknown[] };
   return result.rows.length > 0;
-}
-
-/** The seller's package, or 404 (never 403) when it is missing or another seller's. */
-export async function getOwnedPackage(ctx: Pick<AppContext, 'db'>, sellerId: string, packageId: string) {
-  const [found] = isUuid(packageId)
-    ? await ctx.db
-        .select()
-        .from(packages)
-        .where(and(eq(packages.id, packageId), eq(packages.ownerId, sellerId)))
-        .limit(1)
-    : [];
-  if (!found) throw new AppError('NOT_FOUND', licenseMessages.packageNotFound);
-  return found;
 }
 
 export async function getSeller(ctx: Pick<AppContext, 'db'>, sellerId: string): Promise<Seller> {

@@ -1,4 +1,5 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { isEntityId } from '../../../contract/ids.js';
 import {
   type IssuedLicense,
   type IssueLicenseInput,
@@ -15,19 +16,12 @@ import { AppError } from '../../http/errors.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
 import { type Actor, recordAuditEvent } from '../api-v1/audit.service.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
+import { getOwnedPackage } from '../packages/packages.service.js';
 import { requireActiveAccess, type SubscriptionUser } from '../subscriptions/subscriptions.service.js';
 import { normalizeEmail } from '../users/users.service.js';
 import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { presentCustomerGrant } from './customers.service.js';
-import {
-  assertRoomForHolder,
-  createGrant,
-  type Grant,
-  getLicenseSender,
-  getOwnedPackage,
-  isUuid,
-  parseHolderEmail,
-} from './grants.service.js';
+import { assertRoomForHolder, createGrant, type Grant, getLicenseSender, parseHolderEmail } from './grants.service.js';
 import { findHolderLimit } from './licenses.service.js';
 
 // Lasting licenses (issue 16): the terms a seller sets by hand in Management and a shop sets through API v1,
@@ -153,7 +147,7 @@ async function findLicenseRows(ctx: AppContext, sellerId: string, where: SQL | u
 
 /** The seller's license, any kind; another seller's or a malformed id is not found. */
 async function getLicenseRow(ctx: AppContext, sellerId: string, licenseId: string): Promise<LicenseRow> {
-  const [row] = isUuid(licenseId) ? await findLicenseRows(ctx, sellerId, eq(grants.id, licenseId)) : [];
+  const [row] = isEntityId(licenseId) ? await findLicenseRows(ctx, sellerId, eq(grants.id, licenseId)) : [];
   if (!row) throw new AppError('NOT_FOUND', licenseMessages.licenseNotFound);
   return row;
 }

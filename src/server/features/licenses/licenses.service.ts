@@ -1,4 +1,5 @@
 import { and, desc, eq } from 'drizzle-orm';
+import { isEntityId } from '../../../contract/ids.js';
 import {
   type CreateTemporaryLicenseInput,
   DEFAULT_TEMPORARY_LICENSE_DURATION,
@@ -11,6 +12,7 @@ import { customers, grants } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
 import { DAY_MS } from '../../lib/clock.js';
+import { getOwnedPackage } from '../packages/packages.service.js';
 import {
   findSubscription,
   requireActiveAccess,
@@ -23,10 +25,8 @@ import {
   createGrant,
   daysRemaining,
   type Grant,
-  getOwnedPackage,
   type HolderLimit,
   isGrantActive,
-  isUuid,
   parseHolderEmail,
 } from './grants.service.js';
 
@@ -127,7 +127,7 @@ export async function revokeTemporaryLicense(
   licenseId: string,
 ): Promise<TemporaryLicense> {
   const pkg = await getOwnedPackage(ctx, sellerId, packageId);
-  if (!isUuid(licenseId)) throw new AppError('NOT_FOUND', licenseMessages.licenseNotFound);
+  if (!isEntityId(licenseId)) throw new AppError('NOT_FOUND', licenseMessages.licenseNotFound);
   const now = ctx.clock.now();
   const [found] = await ctx.db
     .select({ grant: grants, email: customers.email })

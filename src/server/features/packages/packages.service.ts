@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { isEntityId } from '../../../contract/ids.js';
 import type {
   CodeHostRepository,
   CreatePackageResponse,
@@ -23,6 +24,7 @@ import { distPrefixFor, type PackageVersionRow } from './package-dists.js';
 import { type PackageRow, packageMirrorDir } from './package-mirror.js';
 import { type SyncHandle, syncPackage, waitForPackageSync } from './package-sync.js';
 import { manifestName } from './package-versions.js';
+import { findOwnedPackage } from './packages.repository.js';
 
 // The seller's packages: which repository each comes from, its Composer name, description and switch.
 // Every query is scoped to the owner from the session; another seller's package is answered as not found.
@@ -45,7 +47,6 @@ export type CreatePackageValues = {
 };
 
 const WEBHOOK_PATH = '/api/webhooks/github';
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** How long deleting a package waits for a running sync before removing its files anyway. */
 const DELETE_WAIT_FOR_SYNC_MS = 30_000;
 
@@ -97,15 +98,17 @@ export async function listPackagesForOwner(ctx: AppContext, ownerId: string): Pr
   return rows.map((row) => presentPackage(row.pkg, row.versionCount));
 }
 
-/** The owner's package row; NOT_FOUND for an unknown id and for another seller's package alike. */
-export async function getOwnedPackage(ctx: AppContext, ownerId: string, packageId: string): Promise<PackageRow> {
+/**
+ * The owner's package row; NOT_FOUND (never FORBIDDEN) for an unknown id and for another seller's package alike.
+ * The one check of package ownership: licenses, sales and the API call it.
+ */
+export async function getOwnedPackage(
+  ctx: Pick<AppContext, 'db'>,
+  ownerId: string,
+  packageId: string,
+): Promise<PackageRow> {
   // The column is a uuid: anything else cannot be a package, and must not reach PostgreSQL as one.
-  if (!UUID_PATTERN.test(packageId)) throw new AppError('NOT_FOUND', 'Package not found');
-  const [row] = await ctx.db
-    .select()
-    .from(packages)
-    .where(and(eq(packages.id, packageId), eq(packages.ownerId, ownerId)))
-    .limit(1);
+  const row = isEntityId(packageId) ? await findOwnedPackage(ctx.db, ownerId, packageId) : undefined;
   if (!row) throw new AppError('NOT_FOUND', 'Package not found');
   return row;
 }

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, ne } from 'drizzle-orm';
+import { isEntityId } from '../../../contract/ids.js';
 import {
   MAX_PRICE_CENTS,
   MAX_TIERS_PER_PACKAGE,
@@ -14,7 +15,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { packagePrices, sales } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { getOwnedPackage, isUuid } from '../licenses/grants.service.js';
+import { getOwnedPackage } from '../packages/packages.service.js';
 
 // The prices of a seller's packages (pricing tiers): one-time with N months of updates, or a monthly/yearly
 // subscription with optional trial days. One currency per seller, so that every sum of sales is a true amount.
@@ -147,7 +148,7 @@ export async function replacePricingTiers(
   const existing = await findPackagePrices(ctx, [pkg.id]);
   const existingIds = new Set(existing.map((price) => price.id));
   for (const tier of parsed) {
-    if (tier.id !== undefined && (!isUuid(tier.id) || !existingIds.has(tier.id))) {
+    if (tier.id !== undefined && (!isEntityId(tier.id) || !existingIds.has(tier.id))) {
       throw new AppError('NOT_FOUND', salesMessages.unknownTier);
     }
   }

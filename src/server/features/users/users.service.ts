@@ -1,4 +1,5 @@
 import { asc, desc, eq, like, or, sql } from 'drizzle-orm';
+import { isEntityId } from '../../../contract/ids.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { users } from '../../db/schema/index.js';
@@ -11,7 +12,6 @@ export type UserType = User['userType'];
 /** The users service needs only the database and a clock, so the admin command line can call it too. */
 export type UsersDeps = Pick<AppContext, 'db' | 'clock'>;
 
-const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Two sign-ups may pick the same free slug at once; the unique index decides and the loser tries the next one.
 const SLUG_ATTEMPTS = 5;
 
@@ -22,7 +22,7 @@ export function normalizeEmail(email: string): string {
 
 export async function findUserById(deps: UsersDeps, id: string): Promise<User | undefined> {
   // A malformed id would make PostgreSQL reject the uuid cast; to the caller it is simply nobody.
-  if (!UUID_PATTERN.test(id)) return undefined;
+  if (!isEntityId(id)) return undefined;
   const [user] = await deps.db.select().from(users).where(eq(users.id, id)).limit(1);
   return user;
 }
