@@ -23,6 +23,7 @@ export const CLIENT_ROUTES = {
   documentation: '/documentation',
   apiTokens: '/api-tokens',
   apiDocs: '/api-docs',
+  webhooks: '/webhooks',
   /** The 404 page and the documentation's Quick Links name Management by this older path; it redirects. */
   packages: '/packages',
 } as const;

@@ -21,6 +21,7 @@ const navLinks = [
   { href: '/management', label: 'Management' },
   { href: '/analytics', label: 'Analytics' },
   { href: '/api-tokens', label: 'API Tokens' },
+  { href: '/webhooks', label: 'Webhooks' },
   { href: '/documentation', label: 'Documentation' },
 ] as const;
 

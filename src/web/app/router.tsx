@@ -116,6 +116,10 @@ const ApiDocsPage = lazyPage(
   () => import('../features/developer/api-docs-page'),
   (m) => m.ApiDocsPage,
 );
+const WebhooksPage = lazyPage(
+  () => import('../features/webhooks/webhooks-page'),
+  (m) => m.WebhooksPage,
+);
 
 /** Pages for signed-in users only; signed-out visitors go to / (spec seller-app §6, admin §2). */
 const SIGNED_IN_PAGES: [path: string, Page: ComponentType][] = [
@@ -127,6 +131,7 @@ const SIGNED_IN_PAGES: [path: string, Page: ComponentType][] = [
   [CLIENT_ROUTES.documentation, DocumentationPage],
   [CLIENT_ROUTES.apiTokens, ApiTokensPage],
   [CLIENT_ROUTES.apiDocs, ApiDocsPage],
+  [CLIENT_ROUTES.webhooks, WebhooksPage],
 ];
 
 export function AppRouter() {
