@@ -45,6 +45,8 @@ export type PaymentEvent = {
   customerId: string | null;
   /** client_reference_id of a completed checkout. */
   userId: string | null;
+  /** The invoice an `invoice.*` event is about. */
+  invoiceId: string | null;
 };
 
 export type CheckoutRequest = {
@@ -69,6 +71,8 @@ export interface StripeGateway {
   /** Undefined when Stripe does not know the session. */
   retrieveCheckoutSession(sessionId: string): Promise<CheckoutSessionInfo | undefined>;
   retrieveSubscription(subscriptionId: string): Promise<ProviderSubscription>;
+  /** An invoice of the platform's own account (a seller's plan), in the shape a connected account's has. */
+  retrieveInvoice(invoiceId: string): Promise<ConnectInvoice>;
   changeSubscriptionPrice(subscriptionId: string, priceId: string): Promise<ProviderSubscription>;
   setCancelAtPeriodEnd(subscriptionId: string, cancelAtPeriodEnd: boolean): Promise<ProviderSubscription>;
   cancelNow(subscriptionId: string): Promise<ProviderSubscription>;

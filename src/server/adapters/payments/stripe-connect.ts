@@ -68,7 +68,7 @@ function toSubscription(subscription: Stripe.Subscription): ConnectSubscription 
   };
 }
 
-function toInvoice(invoice: Stripe.Invoice): ConnectInvoice {
+export function toInvoice(invoice: Stripe.Invoice): ConnectInvoice {
   const raw = invoice as unknown as Record<string, unknown>;
   const parent = raw.parent as
     | { subscription_details?: { subscription?: unknown; metadata?: Record<string, string> | null } }

@@ -6,13 +6,14 @@ import type {
   CheckoutRequest,
   CheckoutSessionInfo,
   ConnectGateway,
+  ConnectInvoice,
   PaymentEvent,
   ProviderSubscription,
   StripeGateway,
   SubscriptionState,
   TierPriceRequest,
 } from './payments.js';
-import { StripeConnectGateway } from './stripe-connect.js';
+import { StripeConnectGateway, toInvoice } from './stripe-connect.js';
 
 // Stripe through its official library (docs.stripe.com/api). The library is pointed at STRIPE_API_URL by host,
 // port and protocol, so that tests talk to a fake shaped like the real API. Keys never reach a log: errors are
@@ -67,7 +68,7 @@ export function toProviderSubscription(subscription: Stripe.Subscription): Provi
 }
 
 /** The subscription an event is about, wherever its type keeps it. */
-function eventFacts(event: Stripe.Event): Pick<PaymentEvent, 'subscriptionId' | 'customerId' | 'userId'> {
+function eventFacts(event: Stripe.Event): Pick<PaymentEvent, 'subscriptionId' | 'customerId' | 'userId' | 'invoiceId'> {
   const object = event.data.object as unknown as Record<string, unknown>;
   const customerId = idOf(object.customer as string | { id: string } | null);
   if (event.type.startsWith('checkout.session.')) {
@@ -75,18 +76,19 @@ function eventFacts(event: Stripe.Event): Pick<PaymentEvent, 'subscriptionId' | 
       subscriptionId: idOf(object.subscription as string | { id: string } | null),
       customerId,
       userId: (object.client_reference_id as string | null) ?? null,
+      invoiceId: null,
     };
   }
   if (event.type.startsWith('customer.subscription.')) {
-    return { subscriptionId: idOf(object.id as string), customerId, userId: null };
+    return { subscriptionId: idOf(object.id as string), customerId, userId: null, invoiceId: null };
   }
   if (event.type.startsWith('invoice.')) {
     // Since API version 2025-03-31 an invoice names its subscription under parent.subscription_details.
     const parent = object.parent as { subscription_details?: { subscription?: string | { id: string } } } | null;
     const subscription = parent?.subscription_details?.subscription ?? (object.subscription as string | null);
-    return { subscriptionId: idOf(subscription), customerId, userId: null };
+    return { subscriptionId: idOf(subscription), customerId, userId: null, invoiceId: idOf(object.id as string) };
   }
-  return { subscriptionId: null, customerId, userId: null };
+  return { subscriptionId: null, customerId, userId: null, invoiceId: null };
 }
 
 function isMissing(error: unknown): boolean {
@@ -238,6 +240,10 @@ export class StripePaymentsGateway implements StripeGateway {
       this.stripe.subscriptions.retrieve(subscriptionId),
     );
     return toProviderSubscription(subscription);
+  }
+
+  async retrieveInvoice(invoiceId: string): Promise<ConnectInvoice> {
+    return this.call('retrieve invoice', async () => toInvoice(await this.stripe.invoices.retrieve(invoiceId)));
   }
 
   async changeSubscriptionPrice(subscriptionId: string, priceId: string): Promise<ProviderSubscription> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
-import { addOneMonth, runningPeriodEnd, sameOriginUrl } from './billing.service.js';
+import { sameOriginUrl } from './billing.service.js';
+import { addOneMonth, runningPeriodEnd } from './billing-periods.js';
 
 describe('billing periods', () => {
   it('adds calendar months, keeping the day where the month has it', () => {

@@ -1,4 +1,3 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import {
   BILLING_PATH,
   BILLING_SUCCESS_PATH,
@@ -15,9 +14,8 @@ import {
 import { SELECT_TIER_MESSAGE } from '../../../contract/subscriptions.js';
 import type { PricingTier } from '../../../contract/tiers.js';
 import { missingStripeVariables, resolveSandboxMode } from '../../adapters/payments/create-payments.js';
-import type { Payments, ProviderSubscription, StripeGateway } from '../../adapters/payments/payments.js';
+import type { Payments } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
-import { platformSubscriptions, stripePrices, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import {
   computeSubscriptionStatus,
@@ -28,35 +26,21 @@ import {
   type SubscriptionUser,
 } from '../subscriptions/subscriptions.service.js';
 import { findTier } from '../tiers/tiers.service.js';
+import * as repository from './billing.repository.js';
+import { addOneMonth, runningPeriodEnd } from './billing-periods.js';
 import { findStoredSandboxMode } from './platform-settings.service.js';
+import { applyChange, resolvePrice, syncProviderSubscription } from './provider-sync.js';
 
-// Paying for the platform (spec seller-app §4 and §7, spec admin §4). With Stripe the local subscription record
-// follows what Stripe reports (after checkout, on each webhook, after each change made here); with billing off the
-// record is the whole truth and choosing a plan activates it at once.
+// Paying for the platform (spec seller-app §4 and §7, spec admin §4): the commands behind the billing routes. With
+// Stripe the local subscription record follows what Stripe reports (provider-sync.ts: after checkout, on each
+// webhook, after each change made here); with billing off the record is the whole truth and choosing a plan
+// activates it at once (billing-periods.ts rolls its periods). Queries live in billing.repository.ts.
 
 export type BillingUser = SubscriptionUser & { email: string | null };
 
 const CANCEL_URL_PATH = '/subscribe?cancelled=true';
 
 const dateFormat = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'UTC' });
-
-/** One calendar month later (Jan 31 → Feb 28/29, as billing periods do). */
-export function addOneMonth(date: Date): Date {
-  const next = new Date(date);
-  const day = next.getUTCDate();
-  next.setUTCDate(1);
-  next.setUTCMonth(next.getUTCMonth() + 1);
-  const lastDay = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
-  next.setUTCDate(Math.min(day, lastDay));
-  return next;
-}
-
-/** Billing off renews without a charge: the period that runs at `now`, rolled forward from the stored end. */
-export function runningPeriodEnd(periodEnd: Date, now: Date): Date {
-  let end = periodEnd;
-  while (end.getTime() <= now.getTime()) end = addOneMonth(end);
-  return end;
-}
 
 /**
  * A return address for Stripe's pages, on the app's own origin only: anything else would make Packgate's
@@ -107,194 +91,6 @@ function refuseAdmins(user: BillingUser): void {
   }
 }
 
-/** Which price a tier is sold at: remembered per Stripe mode, made in Stripe the first time it is needed. */
-async function resolvePrice(ctx: AppContext, gateway: StripeGateway, tier: PricingTier): Promise<string> {
-  const [known] = await ctx.db
-    .select({ priceId: stripePrices.priceId })
-    .from(stripePrices)
-    .where(
-      and(
-        eq(stripePrices.tierId, tier.id),
-        eq(stripePrices.mode, gateway.priceMode),
-        eq(stripePrices.priceCents, tier.priceCents),
-        eq(stripePrices.currency, tier.currency),
-      ),
-    )
-    .limit(1);
-  if (known) return known.priceId;
-  const made = await gateway.findOrCreatePrice({
-    tierId: tier.id,
-    name: tier.name,
-    priceCents: tier.priceCents,
-    currency: tier.currency,
-  });
-  // Stripe's lookup key made both racing processes find the same price; either row is the right one.
-  await ctx.db
-    .insert(stripePrices)
-    .values({
-      tierId: tier.id,
-      mode: gateway.priceMode,
-      priceCents: tier.priceCents,
-      currency: tier.currency,
-      productId: made.productId,
-      priceId: made.priceId,
-      createdAt: ctx.clock.now(),
-    })
-    .onConflictDoNothing();
-  return made.priceId;
-}
-
-async function findTierIdForPrice(ctx: AppContext, gateway: StripeGateway, priceId: string | null) {
-  if (!priceId) return undefined;
-  const [row] = await ctx.db
-    .select({ tierId: stripePrices.tierId })
-    .from(stripePrices)
-    .where(and(eq(stripePrices.priceId, priceId), eq(stripePrices.mode, gateway.priceMode)))
-    .limit(1);
-  return row?.tierId;
-}
-
-async function findSubscriptionBy(
-  ctx: AppContext,
-  column: typeof platformSubscriptions.providerSubscriptionId | typeof platformSubscriptions.providerCustomerId,
-  value: string,
-): Promise<PlatformSubscription | undefined> {
-  const [row] = await ctx.db.select().from(platformSubscriptions).where(eq(column, value)).limit(1);
-  return row;
-}
-
-export type ApplyOptions = {
-  /** The seller, when the caller knows (a checkout's client_reference_id, the signed-in seller). */
-  userId?: string | null;
-  /** When the state was fetched from Stripe, by the wall clock: an older fetch never overwrites a newer one. */
-  fetchedAt: Date;
-  /** When the change happened (the event's time), for when access ended. */
-  observedAt: Date;
-};
-
-/**
- * Makes the seller's record match a Stripe subscription: status (active/trialing → active, past_due, unpaid,
- * incomplete → inactive, canceled → expired), tier from the price, period end, cancellation. Answers the user id
- * the subscription belongs to, or undefined when it belongs to nobody here (or the state was older than ours).
- */
-export async function applyProviderSubscription(
-  ctx: AppContext,
-  gateway: StripeGateway,
-  subscription: ProviderSubscription,
-  options: ApplyOptions,
-): Promise<string | undefined> {
-  const bySubscription = await findSubscriptionBy(ctx, platformSubscriptions.providerSubscriptionId, subscription.id);
-  const byCustomer = subscription.customerId
-    ? await findSubscriptionBy(ctx, platformSubscriptions.providerCustomerId, subscription.customerId)
-    : undefined;
-  const userId = bySubscription?.userId ?? options.userId ?? subscription.userId ?? byCustomer?.userId;
-  if (!userId) {
-    ctx.log.warn({ subscriptionId: subscription.id }, 'Stripe subscription of no known seller; ignored');
-    return undefined;
-  }
-  const [owner] = await ctx.db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
-  if (!owner) {
-    ctx.log.warn({ subscriptionId: subscription.id, userId }, 'Stripe subscription of a deleted seller; ignored');
-    return undefined;
-  }
-  const tierFromPrice = (await findTierIdForPrice(ctx, gateway, subscription.priceId)) ?? subscription.tierId;
-  const now = ctx.clock.now();
-
-  return ctx.db.transaction(async (tx) => {
-    const [current] = await tx
-      .select()
-      .from(platformSubscriptions)
-      .where(eq(platformSubscriptions.userId, userId))
-      .for('update');
-    if (current?.providerSyncedAt && current.providerSyncedAt.getTime() > options.fetchedAt.getTime()) {
-      return undefined;
-    }
-    const tierId = tierFromPrice ?? current?.tierId;
-    if (!tierId) {
-      ctx.log.warn({ subscriptionId: subscription.id, userId }, 'Stripe subscription with no known tier; ignored');
-      return undefined;
-    }
-    const currentStatus = current
-      ? computeSubscriptionStatus({ userType: 'seller', selectedTier: null }, current, now)
-      : undefined;
-    const providerIds = {
-      providerCustomerId: subscription.customerId || current?.providerCustomerId || null,
-      providerSubscriptionId: subscription.id,
-      providerSyncedAt: options.fetchedAt,
-      updatedAt: now,
-    };
-    if (current && subscription.state !== 'active') {
-      // A late event about a replaced subscription must not end the one the seller pays for now.
-      const isOtherSubscription =
-        current.providerSubscriptionId !== null && current.providerSubscriptionId !== subscription.id;
-      if (isOtherSubscription && currentStatus?.hasAccess) return undefined;
-      // A first payment still pending (or failed) does not cut a running trial short.
-      if (currentStatus?.subscriptionStatus === 'trial') {
-        await tx.update(platformSubscriptions).set(providerIds).where(eq(platformSubscriptions.userId, userId));
-        return userId;
-      }
-    }
-    const hadLostAccess = current && (current.status === 'inactive' || current.status === 'expired');
-    const accessEndedAt =
-      subscription.state === 'active'
-        ? null
-        : hadLostAccess && current.accessEndedAt
-          ? current.accessEndedAt
-          : subscription.state === 'expired'
-            ? (subscription.endedAt ?? options.observedAt)
-            : options.observedAt;
-    const values = {
-      status: subscription.state,
-      tierId,
-      currentPeriodEnd: subscription.currentPeriodEnd,
-      cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
-      accessEndedAt,
-      ...providerIds,
-    };
-    await tx
-      .insert(platformSubscriptions)
-      .values({ userId, ...values, createdAt: now })
-      .onConflictDoUpdate({ target: platformSubscriptions.userId, set: values });
-    if (current?.status !== values.status || current?.tierId !== tierId) {
-      ctx.log.info(
-        {
-          userId,
-          subscriptionId: subscription.id,
-          status: values.status,
-          stripeStatus: subscription.providerStatus,
-          tierId,
-        },
-        'platform subscription updated from Stripe',
-      );
-    }
-    return userId;
-  });
-}
-
-/** Fetches a subscription from Stripe and applies it; the fetch time orders concurrent appliers. */
-export async function syncProviderSubscription(
-  ctx: AppContext,
-  gateway: StripeGateway,
-  subscriptionId: string,
-  options: Omit<ApplyOptions, 'fetchedAt'>,
-): Promise<string | undefined> {
-  // Wall-clock time, not ctx.clock: this orders real requests to Stripe, not business time.
-  const fetchedAt = new Date();
-  const subscription = await gateway.retrieveSubscription(subscriptionId);
-  return applyProviderSubscription(ctx, gateway, subscription, { ...options, fetchedAt });
-}
-
-async function applyChange(
-  ctx: AppContext,
-  gateway: StripeGateway,
-  userId: string,
-  change: () => Promise<ProviderSubscription>,
-): Promise<void> {
-  const fetchedAt = new Date();
-  const subscription = await change();
-  await applyProviderSubscription(ctx, gateway, subscription, { userId, fetchedAt, observedAt: ctx.clock.now() });
-}
-
 /** Billing off: the chosen plan runs at once; a plan already running changes tier and keeps its period. */
 async function activateWithoutBilling(
   ctx: AppContext,
@@ -315,10 +111,11 @@ async function activateWithoutBilling(
         accessEndedAt: null,
         updatedAt: now,
       };
-  await ctx.db
-    .insert(platformSubscriptions)
-    .values({ userId: user.id, status: 'active', currentPeriodEnd: addOneMonth(now), ...values, createdAt: now })
-    .onConflictDoUpdate({ target: platformSubscriptions.userId, set: values });
+  await repository.upsertSubscription(
+    ctx.db,
+    { userId: user.id, status: 'active', currentPeriodEnd: addOneMonth(now), ...values, createdAt: now },
+    values,
+  );
   ctx.log.info({ userId: user.id, tierId: tier.id, billing: 'off' }, 'plan activated without billing');
 }
 
@@ -373,12 +170,7 @@ export async function createSubscription(
 
   const priceId = await resolvePrice(ctx, payments, tier);
   const customerId = current?.providerCustomerId ?? (await payments.findOrCreateCustomer(user));
-  if (current && !current.providerCustomerId) {
-    await ctx.db
-      .update(platformSubscriptions)
-      .set({ providerCustomerId: customerId })
-      .where(and(eq(platformSubscriptions.userId, user.id), isNull(platformSubscriptions.providerCustomerId)));
-  }
+  if (current && !current.providerCustomerId) await repository.setCustomerIfMissing(ctx.db, user.id, customerId);
   const url = await payments.createCheckoutSession({
     customerId,
     priceId,
@@ -466,10 +258,7 @@ export async function cancelSubscription(
     const values = immediately
       ? { status: 'expired' as const, cancelAtPeriodEnd: false, currentPeriodEnd: now, accessEndedAt: now }
       : { cancelAtPeriodEnd: true, currentPeriodEnd: runningPeriodEnd(current.currentPeriodEnd ?? now, now) };
-    await ctx.db
-      .update(platformSubscriptions)
-      .set({ ...values, updatedAt: now })
-      .where(eq(platformSubscriptions.userId, user.id));
+    await repository.updateSubscription(ctx.db, user.id, { ...values, updatedAt: now });
   } else {
     if (!hasOpenStripeSubscription(current)) throw noSubscriptionToCancel();
     const subscriptionId = current.providerSubscriptionId;

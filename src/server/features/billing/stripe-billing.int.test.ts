@@ -4,6 +4,7 @@ import { type FakeStripe, startFakeStripe } from '../../../../test/fakes/stripe.
 import { TestClient } from '../../../../test/support/http-client.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
+import type { AdminStats } from '../../../contract/admin.js';
 import type {
   BillingOverview,
   CancelSubscriptionResponse,
@@ -13,7 +14,7 @@ import type {
   VerifyCheckoutResponse,
 } from '../../../contract/billing.js';
 import type { SubscriptionStatus } from '../../../contract/subscriptions.js';
-import { platformSubscriptions, stripePrices, webhookDeliveries } from '../../db/schema/index.js';
+import { platformInvoices, platformSubscriptions, stripePrices, webhookDeliveries } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
 
 // Billing with Stripe, against a fake Stripe API that the stripe library reaches by host and port: checkout to an
@@ -354,6 +355,55 @@ describe('a paying seller', () => {
     expect(await statusOf(seller.client)).toMatchObject({ subscriptionStatus: 'active' });
     expect((await recordOf(seller.user.id))?.accessEndedAt).toBeNull();
     clock.set(START);
+  });
+});
+
+describe('platform revenue', () => {
+  async function revenueOf(admin: TestClient): Promise<AdminStats> {
+    const answer = await admin.get('/api/admin/stats');
+    expect(answer.status).toBe(200);
+    return json<AdminStats>(answer);
+  }
+
+  it('counts a paid platform invoice once, re-read from Stripe, and never an unpaid plan', async () => {
+    clock.set(START);
+    const { client: admin } = await signInAdmin(app);
+    const before = await revenueOf(admin);
+
+    // A plan whose first payment fails: Stripe's invoice stays open. Even an invoice.paid about it (forged, or
+    // out of order) adds nothing, since the invoice is asked for again.
+    const unpaid = await trialSeller();
+    const { url } = await json<RedirectUrlResponse>(
+      await unpaid.client.post('/api/platform-subscription/create', { tier: 'growth' }),
+    );
+    const { invoice: openInvoice } = stripe.completeCheckout(sessionIdOf(url), { paymentStatus: 'unpaid' });
+    expect(openInvoice).toMatchObject({ status: 'open', amount_paid: 0 });
+    expect((await stripe.deliver(webhookUrl, stripe.event('invoice.paid', openInvoice))).status).toBe(200);
+    expect(await revenueOf(admin)).toMatchObject({
+      platformRevenue: before.platformRevenue,
+      invoicesCents: before.invoicesCents,
+    });
+
+    // A paid plan: both events Stripe sends for a paid invoice record it once.
+    const paying = await payingSeller('growth');
+    const paidInvoice = stripe.invoices.get(stripe.subscriptions.get(paying.subscriptionId)!.latest_invoice as string)!;
+    expect(paidInvoice).toMatchObject({ status: 'paid' });
+    const amount = paidInvoice.amount_paid as number;
+    expect(amount).toBeGreaterThan(0);
+    for (const type of ['invoice.paid', 'invoice.payment_succeeded', 'invoice.paid']) {
+      expect((await stripe.deliver(webhookUrl, stripe.event(type, paidInvoice))).status).toBe(200);
+    }
+    const after = await revenueOf(admin);
+    expect(after.invoicesCents).toBe(before.invoicesCents + amount);
+    expect(after.platformRevenue).toBeCloseTo(before.platformRevenue + amount / 100, 2);
+    expect(after.recentTransactions).toEqual(
+      expect.arrayContaining([expect.objectContaining({ id: paidInvoice.id, kind: 'invoice', amountCents: amount })]),
+    );
+    const [row] = await app.ctx.db
+      .select()
+      .from(platformInvoices)
+      .where(eq(platformInvoices.id, paidInvoice.id as string));
+    expect(row).toMatchObject({ userId: paying.user.id, amountPaidCents: amount, currency: 'usd' });
   });
 });
 

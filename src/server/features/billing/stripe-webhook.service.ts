@@ -5,11 +5,12 @@ import type { AppContext } from '../../context.js';
 import { webhookDeliveries } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { DAY_MS } from '../../lib/clock.js';
-import { syncProviderSubscription } from './billing.service.js';
+import { recordPaidInvoice, syncProviderSubscription } from './provider-sync.js';
 
 // Stripe's webhooks (docs.stripe.com/webhooks): signed over the raw body, delivered at least once, in no
 // guaranteed order. Each event is applied once (its id is recorded first), and none is trusted for the state it
-// carries: the subscription is fetched again, so whatever order events arrive in, the record ends as Stripe has it.
+// carries: the subscription (and a paid invoice) is fetched again, so whatever order events arrive in, the record
+// ends as Stripe has it.
 
 /** The events that can change a seller's subscription. */
 const SUBSCRIPTION_EVENTS = new Set([
@@ -18,8 +19,12 @@ const SUBSCRIPTION_EVENTS = new Set([
   'customer.subscription.updated',
   'customer.subscription.deleted',
   'invoice.paid',
+  'invoice.payment_succeeded',
   'invoice.payment_failed',
 ]);
+
+/** The events that report a platform invoice paid: Platform Revenue counts the invoice (once, by its id). */
+const INVOICE_PAID_EVENTS = new Set(['invoice.paid', 'invoice.payment_succeeded']);
 
 /** Stripe retries a delivery for up to three days; ids are remembered well beyond that. */
 const DELIVERY_MEMORY_MS = 30 * DAY_MS;
@@ -64,6 +69,9 @@ export async function receiveStripeWebhook(
       userId: event.userId,
       observedAt,
     });
+    if (INVOICE_PAID_EVENTS.has(event.type) && event.invoiceId) {
+      await recordPaidInvoice(ctx, payments, event.invoiceId, userId);
+    }
     ctx.log.info({ eventId: event.id, type: event.type, userId }, 'Stripe event applied');
   } catch (error) {
     // Forget the delivery, so that Stripe's retry applies it.
