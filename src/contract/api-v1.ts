@@ -48,7 +48,12 @@ export const apiV1PricingTier = z.object({
   id: z.string(),
   name: z.string(),
   description: z.string().nullable(),
+  /** one_time or subscription. */
   pricingType: z.string(),
+  /** Beyond the spec: a subscription's billing interval (month, year); null for one-time. */
+  interval: z.string().nullable(),
+  /** Beyond the spec: one-time: months of updates, after which the license freezes; null for subscriptions. */
+  updateMonths: z.number().int().nullable(),
   priceCents: z.number().int(),
   currency: z.string(),
   trialDays: z.number().int(),
@@ -56,8 +61,10 @@ export const apiV1PricingTier = z.object({
 });
 
 /**
- * Spec §3 API v1 package. The pricing fields (pricingType, priceCents, currency, purchaseUrl,
- * directPurchaseUrl) are null and pricingTiers empty until the package has prices.
+ * Spec §3 API v1 package. pricingType, priceCents and currency are those of the first active pricing tier (the
+ * purchase page preselects it); purchaseUrl is the package's purchase page and directPurchaseUrl a link that starts
+ * the checkout of that tier at once, both on the seller's repository host. They are null while the package is
+ * inactive or has no active tier. pricingTiers lists every tier, active or not, in the seller's order.
  * downloadUrl: the dist zip of the newest tagged version on the seller's Composer repository (a license
  * holder's token is needed to fetch it); null before the first tag is synced.
  */
@@ -83,13 +90,25 @@ export type ApiV1Package = z.infer<typeof apiV1Package>;
 
 export const apiV1IdParams = z.object({ id: z.string().max(200) });
 
-/** Spec §7 POST /api/v1/packages/{id}/purchase-links. */
+/**
+ * Spec §7 POST /api/v1/packages/{id}/purchase-links. tierId: an active tier of the package (default: the first);
+ * customerEmail fills in the buyer's e-mail; successUrl and cancelUrl (http or https) are where Checkout returns
+ * to (default: the success page and the purchase page on the seller's host). currency (beyond the spec): when
+ * given, must be the tier's, else 400 VALIDATION_FAILED.
+ */
 export const purchaseLinksInput = z.object({
   tierId: z.string().max(200).optional(),
   customerEmail: z.string().max(320).optional(),
-  successUrl: z.url().max(2000).optional(),
-  cancelUrl: z.url().max(2000).optional(),
+  successUrl: z.string().max(2000).optional(),
+  cancelUrl: z.string().max(2000).optional(),
+  currency: z.string().max(10).optional(),
 });
+/**
+ * links.purchasePage: the package's purchase page on the seller's host with the tier preselected;
+ * links.directCheckout: starts the checkout at once (with billing off and no customerEmail: the purchase page,
+ * which asks for the e-mail); links.embedCode: an HTML buy button for the seller's own site.
+ * selectedTier: the id of the tier the links sell.
+ */
 export const purchaseLinksSchema = z.object({
   packageId: z.string(),
   packageName: z.string(),
@@ -137,7 +156,11 @@ export const apiV1RegeneratedToken = z.object({
   setupCommands: z.array(z.string()),
 });
 
-/** Spec §3 API v1 analytics. Sales figures are 0 until sales exist. */
+/**
+ * Spec §3 API v1 analytics: the Dashboard's sales figures. Sales count paid payments (purchases and renewals; refunded
+ * ones and lost disputes no longer count; test sales while billing is off) in the seller's currency (meta.currency);
+ * monthly: the current calendar month (UTC). totalCustomers: distinct buyers; totalPurchases: purchases (not renewals).
+ */
 export const apiV1Analytics = z.object({
   activePackages: z.number().int(),
   totalSalesCents: z.number().int(),

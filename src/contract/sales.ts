@@ -47,6 +47,8 @@ export type SaleCurrency = (typeof SALE_CURRENCIES)[number];
 
 export const PURCHASE_PAGE_PATH = '/purchase';
 export const PURCHASE_SUCCESS_PATH = '/purchase/success';
+/** A buy link that starts the checkout at once (GET with package, tier and optional email, successUrl, cancelUrl). */
+export const PURCHASE_CHECKOUT_PATH = '/api/purchase/checkout';
 
 export const salesMessages = {
   priceInvalid: `The price must be a whole number of cents from ${MIN_PRICE_CENTS} to ${MAX_PRICE_CENTS}`,
@@ -63,6 +65,8 @@ export const salesMessages = {
   tierInactive: 'This pricing tier is not for sale',
   packageNotForSale: 'This package is not for sale',
   packageInactive: 'This package is inactive',
+  noPrices: 'This package has no prices yet',
+  noPricesSuggestion: 'Set a price in the Pricing dialog of the package first',
   noPayoutAccount: 'Connect a payout account before selling',
   noPayoutAccountSuggestion: 'Open the Dashboard and connect your payout account',
   payoutAccountNotEnabled: 'The payout account cannot take payments yet',

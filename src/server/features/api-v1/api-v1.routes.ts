@@ -56,7 +56,8 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         tags: ['Packages'],
         summary: 'List packages',
         description:
-          'Every package you own. Pricing fields are null and pricingTiers empty until the package has prices.',
+          'Every package you own. pricingType, priceCents and currency are those of the first active pricing tier; ' +
+          'purchaseUrl and directPurchaseUrl sell it; all are null while the package is inactive or has no active tier.',
         response: okResponses(z.array(apiV1Package)),
       },
     },
@@ -84,14 +85,20 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       schema: {
         tags: ['Packages'],
         summary: 'Create purchase links',
-        description: 'Links to buy the package. Answers 409 while the package has no prices.',
+        description:
+          'A purchase page, a direct checkout link and an embed code (a buy button) for a pricing tier, all on your ' +
+          'repository host. Nothing is charged or recorded until a buyer follows a link. Errors: 404 NOT_FOUND for ' +
+          'an unknown package or tier; 409 CONFLICT while the package has no prices, is inactive, or (with ' +
+          'payments on) you have no payout account that can take payments; 400 VALIDATION_FAILED for a bad ' +
+          'e-mail, return address or a currency other than the tier’s.',
         params: apiV1IdParams,
         headers: idempotencyHeader,
         body: purchaseLinksInput,
         response: okResponses(purchaseLinksSchema),
       },
     },
-    async (request) => apiV1.createPurchaseLinks(ctx, seller(request), request.params.id, request.body),
+    async (request) =>
+      envelope(await apiV1.createApiPurchaseLinks(ctx, seller(request), request.params.id, request.body ?? {})),
   );
 
   api.post(
@@ -265,13 +272,15 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       schema: {
         tags: ['Analytics'],
         summary: 'Get analytics',
-        description: 'Sales figures are in cents (0 until sales exist).',
+        description:
+          'The Dashboard’s sales figures: amounts in cents of paid payments (refunds and lost disputes deducted), ' +
+          'in the currency named in meta.currency; monthly is the current calendar month (UTC).',
         response: okResponses(apiV1Analytics),
       },
     },
     async (request) => {
-      const { data, period } = await apiV1.getApiAnalytics(ctx, seller(request));
-      return envelope(data, { period, currency: 'usd' });
+      const { data, period, currency } = await apiV1.getApiAnalytics(ctx, seller(request));
+      return envelope(data, { period, currency });
     },
   );
 

@@ -5,12 +5,12 @@ import type {
   apiV1Analytics,
   apiV1RegeneratedToken,
   purchaseLinksInput,
+  purchaseLinksSchema,
 } from '../../../contract/api-v1.js';
 import type { License } from '../../../contract/licenses.js';
 import type { CreatePackageInput, Package, UpdatePackageInput } from '../../../contract/packages.js';
 import { setupCommands } from '../../../contract/setup-commands.js';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../http/errors.js';
 import { getDashboardAnalytics, utcMonthBounds } from '../analytics/analytics.service.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
 import { distUrl } from '../composer/composer.service.js';
@@ -25,31 +25,47 @@ import {
   listPackageVersions,
   updatePackage,
 } from '../packages/packages.service.js';
+import { createPurchaseLinks, getPackagesPricing, type PackagePricing } from '../sales/purchase-links.service.js';
+import { getSellerSalesTotals } from '../sales/sales-figures.service.js';
 import { getUserById } from '../users/users.service.js';
 import { type Actor, recordAuditEvent } from './audit.service.js';
 
 // The read models of API v1 (spec §3): packages with their pricing fields, customers by e-mail, analytics.
-// Prices and sales belong to the sales domain; until a package has prices its pricing fields are null and its
-// pricing tiers empty, and sales figures are 0.
+// Prices, purchase links and sales figures come from the sales domain's services (the Dashboard's figures).
 
 export async function sellerRepositoryUrl(ctx: AppContext, sellerId: string): Promise<string> {
   const sender = await getLicenseSender(ctx, sellerId);
   return repositoryUrlFor(ctx, { slug: sender.slug, brandDomain: sender.brand.verifiedDomain });
 }
 
-function presentPackage(pkg: Package, repositoryUrl: string, latestTag: string | undefined): ApiV1Package {
+const NO_PRICING: PackagePricing = {
+  pricingType: null,
+  priceCents: null,
+  currency: null,
+  purchaseUrl: null,
+  directPurchaseUrl: null,
+  pricingTiers: [],
+};
+
+function presentPackage(
+  pkg: Package,
+  repositoryUrl: string,
+  latestTag: string | undefined,
+  pricing: PackagePricing | undefined,
+): ApiV1Package {
+  const prices = pricing ?? NO_PRICING;
   return {
     id: pkg.id,
     name: pkg.packageName,
     description: pkg.description,
     isActive: pkg.isActive,
-    pricingType: null,
-    priceCents: null,
-    currency: null,
+    pricingType: prices.pricingType,
+    priceCents: prices.priceCents,
+    currency: prices.currency,
     downloadUrl: latestTag ? distUrl(repositoryUrl, pkg.packageName, latestTag) : null,
-    purchaseUrl: null,
-    directPurchaseUrl: null,
-    pricingTiers: [],
+    purchaseUrl: prices.purchaseUrl,
+    directPurchaseUrl: prices.directPurchaseUrl,
+    pricingTiers: prices.pricingTiers,
     repository: pkg.fullName,
     latestVersion: latestTag ?? null,
     syncStatus: pkg.syncStatus,
@@ -68,27 +84,28 @@ export async function listApiPackages(ctx: AppContext, sellerId: string): Promis
     listPackagesForOwner(ctx, sellerId),
     sellerRepositoryUrl(ctx, sellerId),
   ]);
-  return Promise.all(owned.map(async (pkg) => presentPackage(pkg, repositoryUrl, await findLatestTag(ctx, pkg.id))));
+  const pricing = await getPackagesPricing(ctx, sellerId, owned);
+  return Promise.all(
+    owned.map(async (pkg) => presentPackage(pkg, repositoryUrl, await findLatestTag(ctx, pkg.id), pricing.get(pkg.id))),
+  );
 }
 
 export async function getApiPackage(ctx: AppContext, sellerId: string, packageId: string): Promise<ApiV1Package> {
   const detail = await getPackageDetail(ctx, sellerId, packageId);
   const latestTag = detail.versions.find((version) => version.kind === 'tag')?.version;
-  return presentPackage(detail, await sellerRepositoryUrl(ctx, sellerId), latestTag);
+  const pricing = await getPackagesPricing(ctx, sellerId, [detail]);
+  return presentPackage(detail, await sellerRepositoryUrl(ctx, sellerId), latestTag, pricing.get(detail.id));
 }
 
-/** Purchase links need prices, which come with sales; until then the answer says so (after the tenancy check). */
-export async function createPurchaseLinks(
+/** The links that sell a package (after the tenancy check: another seller's package is 404). */
+export async function createApiPurchaseLinks(
   ctx: AppContext,
   sellerId: string,
   packageId: string,
-  _input: z.infer<typeof purchaseLinksInput>,
-): Promise<never> {
-  const pkg = await getApiPackage(ctx, sellerId, packageId);
-  throw new AppError('CONFLICT', `${pkg.name} has no prices yet, so it has no purchase links.`, {
-    title: 'No Prices',
-    suggestion: 'Give the package a price first; until then, issue licenses with POST /api/v1/licenses.',
-  });
+  input: z.infer<typeof purchaseLinksInput>,
+): Promise<z.infer<typeof purchaseLinksSchema>> {
+  await getPackageDetail(ctx, sellerId, packageId);
+  return createPurchaseLinks(ctx, sellerId, packageId, input);
 }
 
 function customerPackageStatus(license: License, now: Date): 'active' | 'expired' | 'revoked' {
@@ -131,26 +148,28 @@ export async function listApiCustomers(ctx: AppContext, sellerId: string): Promi
   });
 }
 
-const usd = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
 /** Spec §3 analytics; the period is all time, with the current calendar month (UTC) for the monthly figure. */
 export async function getApiAnalytics(
   ctx: AppContext,
   sellerId: string,
-): Promise<{ data: z.infer<typeof apiV1Analytics>; period: string }> {
-  const [dashboard, licenses] = await Promise.all([getDashboardAnalytics(ctx, sellerId), listLicenses(ctx, sellerId)]);
+): Promise<{ data: z.infer<typeof apiV1Analytics>; period: string; currency: string }> {
+  const [dashboard, sales] = await Promise.all([
+    getDashboardAnalytics(ctx, sellerId),
+    getSellerSalesTotals(ctx, sellerId),
+  ]);
   const month = utcMonthBounds(ctx.clock.now()).start.toISOString().slice(0, 7);
   return {
     data: {
       activePackages: dashboard.activePackages,
-      totalSalesCents: 0,
-      totalSalesFormatted: usd.format(0),
-      monthlySalesCents: 0,
-      monthlySalesFormatted: usd.format(0),
-      totalCustomers: new Set(licenses.map((license) => license.email)).size,
-      totalPurchases: licenses.filter((license) => license.kind === 'purchase').length,
+      totalSalesCents: sales.totalSalesCents,
+      totalSalesFormatted: sales.totalSalesFormatted,
+      monthlySalesCents: sales.monthlySalesCents,
+      monthlySalesFormatted: sales.monthlySalesFormatted,
+      totalCustomers: sales.totalCustomers,
+      totalPurchases: sales.totalPurchases,
     },
     period: `all-time; monthly: ${month}`,
+    currency: sales.currency,
   };
 }
 
@@ -203,7 +222,7 @@ export async function createApiPackage(
     targetId: created.id,
     details: { name: created.packageName, repository: created.fullName },
   });
-  return presentPackage(created, await sellerRepositoryUrl(ctx, actor.sellerId), undefined);
+  return presentPackage(created, await sellerRepositoryUrl(ctx, actor.sellerId), undefined, undefined);
 }
 
 export async function updateApiPackage(

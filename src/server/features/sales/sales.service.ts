@@ -141,7 +141,7 @@ export async function getSaleOffer(
     if (!tier) throw new AppError('NOT_FOUND', salesMessages.unknownTier);
   } else {
     tier = tiers[0];
-    if (!tier) throw new AppError('CONFLICT', salesMessages.packageNotForSale, { suggestion: 'Set a price first' });
+    if (!tier) throw new AppError('CONFLICT', salesMessages.noPrices, { suggestion: salesMessages.noPricesSuggestion });
   }
   if (request.currency !== undefined && request.currency.trim().toLowerCase() !== tier.currency) {
     throw new AppError(
@@ -164,7 +164,7 @@ export async function getSaleOffer(
 }
 
 /** Checkout's return addresses must be web addresses (they are sent to Stripe and shown to the buyer). */
-function parseReturnUrl(value: string | undefined): string | undefined {
+export function parseReturnUrl(value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
   try {
     const url = new URL(value);
@@ -329,6 +329,17 @@ export async function fulfilSale(ctx: AppContext, sale: Sale, facts: PaymentFact
       .where(eq(sales.id, claimed.id))
       .returning();
     ctx.log.info({ saleId: claimed.id, test: claimed.isTest }, 'sale fulfilled');
+    await emitWebhookEvent(ctx, claimed.sellerId, 'purchase.completed', {
+      saleId: claimed.id,
+      packageId: claimed.packageId,
+      tierName: claimed.tierName,
+      amountCents: claimed.amountCents,
+      currency: claimed.currency,
+      email: facts.email,
+      isTest: claimed.isTest,
+      licenseId: result.grant.id,
+      paidAt: facts.paidAt.toISOString(),
+    });
     return done ?? claimed;
   } catch (error) {
     await ctx.db

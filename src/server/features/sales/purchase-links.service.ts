@@ -1,0 +1,142 @@
+import { PURCHASE_CHECKOUT_PATH } from '../../../contract/sales.js';
+import type { AppContext } from '../../context.js';
+import { getLicenseSender, parseHolderEmail } from '../licenses/grants.service.js';
+import { findPackagePrices, type PackagePrice } from './pricing.service.js';
+import { getSaleOffer, isTestMode, parseReturnUrl, purchasePageUrl, repositoryUrlOf } from './sales.service.js';
+
+// What API v1 shows of selling (spec §3 "API v1 package", "Purchase-links response"): a package's prices and the
+// links that sell it, all on the seller's repository host (white-label; the verified custom domain when there is one).
+
+export type PackagePricing = {
+  pricingType: string | null;
+  priceCents: number | null;
+  currency: string | null;
+  purchaseUrl: string | null;
+  directPurchaseUrl: string | null;
+  pricingTiers: Array<{
+    id: string;
+    name: string;
+    description: string | null;
+    pricingType: string;
+    interval: string | null;
+    updateMonths: number | null;
+    priceCents: number;
+    currency: string;
+    trialDays: number;
+    isActive: boolean;
+  }>;
+};
+
+/** A buy link that starts the checkout at once (GET on the seller's host, which answers with a redirect). */
+export function directCheckoutUrl(
+  repositoryUrl: string,
+  packageId: string,
+  tierId: string,
+  extra: { email?: string; successUrl?: string; cancelUrl?: string } = {},
+): string {
+  const query = new URLSearchParams({ package: packageId, tier: tierId });
+  for (const [key, value] of Object.entries(extra)) if (value) query.set(key, value);
+  return `${repositoryUrl}${PURCHASE_CHECKOUT_PATH}?${query}`;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+function presentPricing(
+  repositoryUrl: string,
+  pkg: { id: string; isActive: boolean },
+  prices: PackagePrice[],
+): PackagePricing {
+  // The first active tier in the seller's order is the package's price (the purchase page preselects it).
+  const main = pkg.isActive ? prices.find((price) => price.isActive) : undefined;
+  return {
+    pricingType: main?.pricingType ?? null,
+    priceCents: main?.priceCents ?? null,
+    currency: main?.currency ?? null,
+    purchaseUrl: main ? purchasePageUrl(repositoryUrl, pkg.id) : null,
+    directPurchaseUrl: main ? directCheckoutUrl(repositoryUrl, pkg.id, main.id) : null,
+    pricingTiers: prices.map((price) => ({
+      id: price.id,
+      name: price.name,
+      description: price.description,
+      pricingType: price.pricingType,
+      interval: price.interval,
+      updateMonths: price.updateMonths,
+      priceCents: price.priceCents,
+      currency: price.currency,
+      trialDays: price.trialDays ?? 0,
+      isActive: price.isActive,
+    })),
+  };
+}
+
+/** The pricing fields of the seller's packages, by package id. */
+export async function getPackagesPricing(
+  ctx: AppContext,
+  sellerId: string,
+  owned: Array<{ id: string; isActive: boolean }>,
+): Promise<Map<string, PackagePricing>> {
+  const [prices, sender] = await Promise.all([
+    findPackagePrices(
+      ctx,
+      owned.map((pkg) => pkg.id),
+    ),
+    getLicenseSender(ctx, sellerId),
+  ]);
+  const repositoryUrl = repositoryUrlOf(ctx, sender);
+  return new Map(
+    owned.map((pkg) => [
+      pkg.id,
+      presentPricing(
+        repositoryUrl,
+        pkg,
+        prices.filter((price) => price.packageId === pkg.id),
+      ),
+    ]),
+  );
+}
+
+export type PurchaseLinksRequest = {
+  tierId?: string;
+  customerEmail?: string;
+  successUrl?: string;
+  cancelUrl?: string;
+  currency?: string;
+};
+
+export type PurchaseLinks = {
+  packageId: string;
+  packageName: string;
+  selectedTier: string | null;
+  links: { purchasePage: string; directCheckout: string; embedCode: string };
+};
+
+/**
+ * POST /api/v1/packages/{id}/purchase-links: the purchase page, a direct checkout link and a buy button for the
+ * seller's own site. Checks everything a checkout would (active package, known active tier, currency, a payout
+ * account that can take payments when Stripe is on) and changes nothing: a sale starts when a buyer follows a link.
+ */
+export async function createPurchaseLinks(
+  ctx: AppContext,
+  sellerId: string,
+  packageId: string,
+  input: PurchaseLinksRequest,
+): Promise<PurchaseLinks> {
+  const email = input.customerEmail ? parseHolderEmail(input.customerEmail) : undefined;
+  const successUrl = parseReturnUrl(input.successUrl);
+  const cancelUrl = parseReturnUrl(input.cancelUrl);
+  const offer = await getSaleOffer(ctx, sellerId, packageId, { tierId: input.tierId, currency: input.currency });
+  const { pkg, tier, repositoryUrl } = offer;
+  const purchasePage = purchasePageUrl(repositoryUrl, pkg.id, { tier: tier.id, ...(email ? { email } : {}) });
+  // Test sales need the buyer's e-mail before the checkout: without one, the direct link opens the page that asks.
+  const directCheckout =
+    isTestMode(ctx) && !email
+      ? purchasePage
+      : directCheckoutUrl(repositoryUrl, pkg.id, tier.id, { email, successUrl, cancelUrl });
+  const embedCode = `<a href="${escapeHtml(purchasePage)}" class="packgate-buy-button" target="_blank" rel="noopener">Buy ${escapeHtml(pkg.name)}</a>`;
+  return {
+    packageId: pkg.id,
+    packageName: pkg.name,
+    selectedTier: tier.id,
+    links: { purchasePage, directCheckout, embedCode },
+  };
+}
