@@ -639,6 +639,7 @@ describe('API v1', () => {
         'Licenses',
         'Analytics',
         'Tokens',
+        'Webhooks',
       ]);
 
       const documented = new Set<string>();
