@@ -196,7 +196,7 @@ function CachedPackageRow({ item, disabled }: { item: CachedPackage; disabled: b
   return (
     <div className="flex flex-wrap items-center gap-3 p-3" data-testid="cache-package-row">
       <div className="min-w-0 flex-1">
-        <p className="truncate font-mono text-sm font-medium">{item.packageName}</p>
+        <p className="font-mono text-sm font-medium [overflow-wrap:anywhere]">{item.packageName}</p>
         <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
           <Badge variant={item.isCached ? 'default' : 'secondary'}>{item.isCached ? 'Cached' : 'Not cached'}</Badge>
           {!item.isActive && <Badge variant="outline">Inactive</Badge>}

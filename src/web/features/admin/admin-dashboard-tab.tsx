@@ -61,7 +61,7 @@ export function DashboardTab() {
                 {recentUsers(users.data).map((user) => (
                   <li key={user.id} className="flex items-center justify-between gap-3 py-2">
                     <div className="min-w-0">
-                      <p className="truncate text-sm font-medium">
+                      <p className="text-sm font-medium [overflow-wrap:anywhere]">
                         {user.email ?? user.githubUsername ?? user.displayName ?? user.id}
                       </p>
                       <p className="text-xs text-muted-foreground">Joined {formatDate(user.createdAt)}</p>

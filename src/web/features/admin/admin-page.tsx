@@ -177,7 +177,7 @@ function UserRow({ user }: { user: AdminUserListItem }) {
         <AvatarFallback>{initialsOf(name)}</AvatarFallback>
       </Avatar>
       <div className="min-w-0 flex-1">
-        <p className="truncate text-sm font-medium">{user.email ?? name}</p>
+        <p className="text-sm font-medium [overflow-wrap:anywhere]">{user.email ?? name}</p>
         <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
           <Badge variant={user.userType === 'admin' ? 'default' : 'secondary'}>{user.userType}</Badge>
           <span>Joined {formatDate(user.createdAt)}</span>

@@ -91,7 +91,7 @@ export function SettingsTab() {
             <ul className="space-y-1" data-testid="required-environment-variables">
               {requiredEnvironmentVariables(isSandbox).map((name) => (
                 <li key={name} className="flex flex-wrap items-center gap-2">
-                  <code className="break-all rounded bg-muted px-1.5 py-0.5 font-mono text-sm">{name}</code>
+                  <code className="break-all rounded bg-muted px-1.5 py-0.5 font-mono text-xs sm:text-sm">{name}</code>
                   {summary.missing.includes(name) && (
                     <Badge variant="outline" className="border-amber-500/60 text-amber-700 dark:text-amber-400">
                       Not set

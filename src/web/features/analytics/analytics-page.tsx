@@ -86,8 +86,11 @@ export function AnalyticsPage() {
           </NativeSelect>
         </Filter>
         {holder && (
-          <div className="flex h-10 items-center gap-2 rounded-md border px-3 text-sm" data-testid="holder-filter">
-            <span className="truncate">
+          <div
+            className="flex min-h-10 items-center gap-2 rounded-md border px-3 py-1 text-sm"
+            data-testid="holder-filter"
+          >
+            <span className="min-w-0 [overflow-wrap:anywhere]">
               License holder: <strong>{holder}</strong>
             </span>
             <Button

@@ -179,7 +179,7 @@ function TokenCard({ token, state, onDelete }: { token: ApiToken; state: ApiToke
           <div className="min-w-0 flex-1 space-y-2">
             <div className="flex flex-wrap items-center gap-2">
               <KeyRound className="size-4 text-muted-foreground" aria-hidden="true" />
-              <span className="truncate font-semibold">{token.name}</span>
+              <span className="font-semibold [overflow-wrap:anywhere]">{token.name}</span>
               <Badge
                 variant={state === 'active' ? 'default' : state === 'expired' ? 'destructive' : 'secondary'}
                 className={stateBadgeClass[state]}

@@ -101,7 +101,7 @@ function CustomerCard({ customer, onRegenerate }: { customer: Customer; onRegene
     <Card data-testid="license-holder">
       <CardHeader className="flex-row flex-wrap items-start justify-between gap-3 space-y-0">
         <div className="min-w-0 space-y-1">
-          <CardTitle className="truncate text-base">{customer.email}</CardTitle>
+          <CardTitle className="text-base [overflow-wrap:anywhere]">{customer.email}</CardTitle>
           <CardDescription>
             Holder since {formatDate(customer.createdAt)} · Token issued {formatDateTime(customer.tokenIssuedAt)}
           </CardDescription>

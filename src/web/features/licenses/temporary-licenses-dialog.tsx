@@ -186,7 +186,7 @@ function LicenseRow({ license, onRevoke }: { license: TemporaryLicense; onRevoke
     <li className="flex flex-wrap items-start gap-x-4 gap-y-2 p-3" data-testid="temporary-license">
       <div className="min-w-0 flex-1 space-y-1">
         <div className="flex flex-wrap items-center gap-2">
-          <span className="truncate text-sm font-medium">{license.email}</span>
+          <span className="text-sm font-medium [overflow-wrap:anywhere]">{license.email}</span>
           {badge === 'Active' && <Badge className="bg-green-600 text-white">Active</Badge>}
           {badge === 'Expired' && <Badge variant="secondary">Expired</Badge>}
           {badge === 'Revoked' && <Badge variant="destructive">Revoked</Badge>}

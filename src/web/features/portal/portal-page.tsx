@@ -170,7 +170,7 @@ function HolderView({ email }: { email: string }) {
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div className="min-w-0">
           <h1 className="text-2xl font-bold tracking-tight sm:text-3xl">Your licenses</h1>
-          <p className="mt-1 truncate text-sm text-muted-foreground" data-testid="portal-email">
+          <p className="mt-1 text-sm text-muted-foreground [overflow-wrap:anywhere]" data-testid="portal-email">
             Signed in as {email}
           </p>
         </div>

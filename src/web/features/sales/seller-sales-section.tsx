@@ -206,10 +206,10 @@ function SalesFigures({ summary }: { summary: SellerSalesSummary }) {
           {recent.map((sale) => (
             <li key={sale.id} className="flex items-start justify-between gap-3 p-3">
               <div className="min-w-0">
-                <p className="truncate font-medium">
+                <p className="font-medium [overflow-wrap:anywhere]">
                   <span className="font-mono">{sale.packageName}</span> · {sale.tierName}
                 </p>
-                <p className="truncate text-xs text-muted-foreground">
+                <p className="text-xs text-muted-foreground [overflow-wrap:anywhere]">
                   {sale.customerEmail} · {formatDate(sale.createdAt)}
                 </p>
               </div>

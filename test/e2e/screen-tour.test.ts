@@ -1,0 +1,176 @@
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { THEME_STORAGE_KEY } from '../../src/web/lib/theme.js';
+import { createPackageRepository } from '../support/git-fixtures.js';
+import { giveTrial, waitForSync } from '../support/packages.js';
+import { type SignedIn, signInAdmin, signInSeller } from '../support/sessions.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+
+// Issue 12 asks to go through every screen as a new user would, at phone and desktop widths, light and dark. This
+// tour opens each seller, admin, signed-out and license-holder screen that way and fails on what a person would
+// notice without reading: a console error, a page wider than the phone, a raw code or an ISO timestamp in the text.
+// SHOTS_DIR=/tmp/shots keeps a screenshot of each (name-theme-width.png) to look at.
+
+const shotsDir = process.env.SHOTS_DIR;
+const WIDTHS = [390, 1280] as const;
+const THEMES = ['light', 'dark'] as const;
+
+/** Words a screen should never show: enum values and timestamps meant for machines. */
+const MACHINE_TEXT = [
+  /\b(tier_selection_required|not_connected|past_due|one_time|github-sync|cache-refresh|package-pre-cache)\b/,
+  /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/,
+];
+
+type Screen = {
+  name: string;
+  url: string;
+  ready: (page: Page) => Promise<unknown>;
+  /** The API reference shows the wire format (ISO timestamps, enum values) on purpose. */
+  showsWireFormat?: boolean;
+};
+
+describe('a tour of every screen at 390 and 1280 px, light and dark (issue 12)', () => {
+  let app: TestApp;
+  let browser: TestBrowser;
+  let origin: string;
+  let portalOrigin: string;
+  let admin: SignedIn;
+  let seller: SignedIn;
+  let packageId: string;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    origin = app.ctx.config.publicUrl;
+    portalOrigin = `http://acme.composer.localhost:${app.port}`;
+    await createPackageRepository(path.join(app.ctx.config.gitReposDir, 'acme', 'widget.git'), {
+      name: 'acme/widget',
+      tags: ['v1.0.0'],
+      bare: true,
+    });
+    admin = await signInAdmin(app);
+    seller = await signInSeller(app, { slug: 'acme' });
+    await giveTrial(app, seller.user.id);
+    const created = await seller.client.post('/api/repositories', {
+      githubRepoId: 'acme/widget.git',
+      packageName: 'acme/widget',
+    });
+    expect(created.status).toBe(201);
+    packageId = ((await created.json()) as { id: string }).id;
+    await waitForSync(app, packageId);
+    // For sale, so that the purchase page shows its offer.
+    const priced = await seller.client.put(`/api/repositories/${packageId}/pricing-tiers`, {
+      tiers: [{ name: 'Lifetime', pricingType: 'one_time', updateMonths: 12, priceCents: 1999, currency: 'usd' }],
+    });
+    expect(priced.status).toBe(200);
+    browser = await launchBrowser();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  const heading = (page: Page) => page.getByRole('heading', { level: 1 }).first().waitFor();
+
+  /** Opens each screen in each theme and width; answers what is wrong, one line each. */
+  async function tour(context: BrowserContext, page: Page, screens: Screen[]): Promise<string[]> {
+    const problems: string[] = [];
+    let current = '';
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`${current}: console error ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`${current}: page error ${error.message}`));
+    for (const theme of THEMES) {
+      await context.addInitScript(
+        ([key, value]) => localStorage.setItem(key as string, value as string),
+        [THEME_STORAGE_KEY, theme],
+      );
+      for (const width of WIDTHS) {
+        await page.setViewportSize({ width, height: 900 });
+        for (const screen of screens) {
+          current = `${screen.name} ${theme} ${width}`;
+          await page.goto(screen.url);
+          await screen.ready(page);
+          // Let late loads settle (each card's own query), then look.
+          await page.waitForLoadState('networkidle');
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          if (overflow > 0) problems.push(`${current}: ${overflow} px wider than the window`);
+          // An address or a package name cut short with an ellipsis cannot be told from a similar one.
+          const cut = await page.evaluate(() =>
+            [...document.querySelectorAll<HTMLElement>('body *')]
+              .filter(
+                (element) =>
+                  getComputedStyle(element).textOverflow === 'ellipsis' &&
+                  element.scrollWidth > element.clientWidth &&
+                  /[@/]/.test(element.textContent ?? ''),
+              )
+              .map((element) => element.textContent),
+          );
+          for (const text of cut) problems.push(`${current}: cuts "${text}"`);
+          // biome-ignore lint/performance/useDomNodeTextContent: the text a person sees, hidden text left out
+          const text = await page.evaluate(() => document.body.innerText);
+          for (const pattern of screen.showsWireFormat ? [] : MACHINE_TEXT) {
+            const found = pattern.exec(text);
+            if (found) problems.push(`${current}: shows "${found[0]}"`);
+          }
+          if (shotsDir)
+            await page.screenshot({
+              path: path.join(shotsDir, `${screen.name}-${theme}-${width}.png`),
+              fullPage: true,
+            });
+        }
+      }
+    }
+    return problems;
+  }
+
+  it('shows every seller screen cleanly', { timeout: 600_000 }, async () => {
+    const { page, context } = await openSignedInPage(browser, origin, seller);
+    const screens: Screen[] = [
+      { name: 'seller-dashboard', url: `${origin}/dashboard`, ready: (p) => p.getByTestId('payout-state').waitFor() },
+      {
+        name: 'seller-management',
+        url: `${origin}/management`,
+        ready: (p) => p.getByTestId('package-card').first().waitFor(),
+      },
+      { name: 'seller-access', url: `${origin}/management?tab=access`, ready: heading },
+      { name: 'seller-analytics', url: `${origin}/analytics`, ready: heading },
+      { name: 'seller-api-tokens', url: `${origin}/api-tokens`, ready: heading },
+      { name: 'seller-api-docs', url: `${origin}/api-docs`, ready: heading, showsWireFormat: true },
+      { name: 'seller-documentation', url: `${origin}/documentation`, ready: heading },
+      { name: 'seller-billing', url: `${origin}/billing`, ready: (p) => p.getByTestId('billing-card').waitFor() },
+      { name: 'seller-subscribe', url: `${origin}/subscribe`, ready: heading },
+    ];
+    expect(await tour(context, page, screens)).toEqual([]);
+    await context.close();
+  });
+
+  it('shows every admin screen cleanly', { timeout: 600_000 }, async () => {
+    const { page, context } = await openSignedInPage(browser, origin, admin);
+    const tab = (name: string): Screen => ({
+      name: `admin-${name}`,
+      url: `${origin}/admin?tab=${name}`,
+      ready: (p) => p.getByRole('tabpanel').waitFor(),
+    });
+    const screens = ['dashboard', 'platform', 'cache', 'users', 'settings'].map(tab);
+    expect(await tour(context, page, screens)).toEqual([]);
+    await context.close();
+  });
+
+  it('shows the signed-out and license-holder screens cleanly', { timeout: 600_000 }, async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const screens: Screen[] = [
+      { name: 'landing', url: `${origin}/`, ready: heading },
+      { name: 'terms', url: `${origin}/terms`, ready: heading },
+      { name: 'privacy', url: `${origin}/privacy`, ready: heading },
+      { name: 'admin-login', url: `${origin}/admin/login`, ready: heading },
+      { name: 'portal-sign-in', url: `${portalOrigin}/portal`, ready: heading },
+      { name: 'purchase', url: `${portalOrigin}/purchase?package=${packageId}`, ready: heading },
+    ];
+    expect(await tour(context, page, screens)).toEqual([]);
+    await context.close();
+  });
+});
