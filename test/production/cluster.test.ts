@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TemporaryLicense } from '../../src/contract/licenses.js';
 import type { CreatePackageResponse, Package } from '../../src/contract/packages.js';
 import { type DatabaseHandle, openDatabase } from '../../src/server/db/client.js';
-import { apiTokens, jobs, sessions, users } from '../../src/server/db/schema/index.js';
+import { apiTokens, jobs, packageVersions, sessions, users } from '../../src/server/db/schema/index.js';
 import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
 import { startFakeS3 } from '../fakes/s3.js';
 import { type FakeSmtp, startFakeSmtp } from '../fakes/smtp.js';
@@ -112,6 +112,21 @@ describeWithServices('two Packgate processes behind nginx', { timeout: 240_000 }
         return pkg.syncStatus === 'ready' && pkg.versionCount > 0 ? pkg : undefined;
       },
       { timeoutMs, intervalMs: 200, explain },
+    );
+  }
+
+  /** The package's sync job once it is over: the package is ready before the job ends, its zips built after. */
+  function waitForSyncJob(packageId: string) {
+    return pollUntil(
+      'the sync job did not finish',
+      async () => {
+        const [row] = await database.db
+          .select()
+          .from(jobs)
+          .where(and(eq(jobs.kind, 'package-sync'), eq(jobs.concurrencyKey, `package:${packageId}`)));
+        return row && (row.status === 'completed' || row.status === 'failed') ? row : undefined;
+      },
+      { timeoutMs: 60_000, intervalMs: 200, explain },
     );
   }
 
@@ -215,6 +230,7 @@ describeWithServices('two Packgate processes behind nginx', { timeout: 240_000 }
     try {
       widgetId = await addPackage('acme/widget.git', 'acme/widget');
       await waitForReady(widgetId, 120_000);
+      await waitForSyncJob(widgetId);
       // The process that ran the sync job holds the mirror; the other never fetched the repository.
       const ran = processes.filter((each) => existsSync(mirrorOf(each, widgetId)));
       expect(ran.map((each) => each.name)).toHaveLength(1);
@@ -247,6 +263,10 @@ describeWithServices('two Packgate processes behind nginx', { timeout: 240_000 }
 
   it('lets the real composer client install, through the process that did not sync it, the zip the other stored in S3', async () => {
     const other = processes.find((each) => !existsSync(mirrorOf(each, widgetId)))!;
+    // The sync job's pre-cache put every zip in the bucket.
+    const versions = await database.db.select().from(packageVersions).where(eq(packageVersions.packageId, widgetId));
+    expect(versions.length).toBeGreaterThan(0);
+    expect(versions.filter((version) => version.distSha1 === null)).toEqual([]);
     const holder = 'holder@example.com';
     await issueLicense(widgetId, holder);
     const mail = await pollUntil('the license e-mail did not arrive', async () => mailsTo(holder)[0], {
@@ -375,15 +395,8 @@ describeWithServices('two Packgate processes behind nginx', { timeout: 240_000 }
 
     const pkg = await waitForReady(slowId, 120_000);
     expect(pkg.versionCount).toBeGreaterThan(0);
-    // The package is ready before the job ends: its zips are built after.
-    const done = await pollUntil(
-      'the sync job did not finish',
-      async () => {
-        const [row] = await database.db.select().from(jobs).where(eq(jobs.id, running!.id));
-        return row && (row.status === 'completed' || row.status === 'failed') ? row : undefined;
-      },
-      { timeoutMs: 60_000, intervalMs: 200, explain },
-    );
+    const done = await waitForSyncJob(slowId);
+    expect(done.id).toBe(running!.id);
     expect(done).toMatchObject({ status: 'completed', attempts: 2, lockedBy: null });
     expect(existsSync(mirrorOf(survivor, slowId))).toBe(true);
     // The survivor answers alone now; nothing it serves depends on the dead one.
