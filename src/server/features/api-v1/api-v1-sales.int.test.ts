@@ -382,5 +382,18 @@ describe('API v1 selling with Stripe', () => {
     expect(customersAnswer.body.data).toEqual([
       expect.objectContaining({ email: 'payer@example.com', totalActivePackages: 1 }),
     ]);
+
+    // Refunded: the money no longer counts and the customer's package shows revoked.
+    const charge = stripe.chargeFor(String(session.payment_intent))!;
+    const refunded = await stripe.deliver(
+      `${app.baseUrl}/api/stripe/connect-webhook`,
+      stripe.event('charge.refunded', stripe.refundCharge(charge.id), { account: account!.id }),
+    );
+    expect(refunded.status).toBe(200);
+    const after = await call(app, token, 'GET', '/api/v1/analytics');
+    expect(after.body.data).toMatchObject({ totalSalesCents: 0, totalPurchases: 0, totalCustomers: 0 });
+    const holders = await call(app, token, 'GET', '/api/v1/customers');
+    expect(holders.body.data[0]).toMatchObject({ email: 'payer@example.com', totalActivePackages: 0 });
+    expect(holders.body.data[0].packages[0]).toMatchObject({ packageId: started.widget.id, status: 'revoked' });
   });
 });
