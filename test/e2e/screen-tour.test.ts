@@ -173,4 +173,58 @@ describe('a tour of every screen at 390 and 1280 px, light and dark (issue 12)',
     expect(await tour(context, page, screens)).toEqual([]);
     await context.close();
   });
+
+  it('shows the seller’s and the admin’s dialogs inside a phone and a desktop window', {
+    timeout: 600_000,
+  }, async () => {
+    const problems: string[] = [];
+    const look = async (page: Page, name: string) => {
+      const dialog = page.getByRole('dialog');
+      await dialog.waitFor();
+      await page.waitForLoadState('networkidle');
+      const width = page.viewportSize()?.width ?? 0;
+      const box = (await dialog.boundingBox()) as { x: number; width: number };
+      if (box.x < 0 || box.x + box.width > width) problems.push(`${name} ${width}: dialog outside the window`);
+      const overflow = await dialog.evaluate((element) => element.scrollWidth - element.clientWidth);
+      if (overflow > 0) problems.push(`${name} ${width}: dialog content ${overflow} px wider than the dialog`);
+      if (shotsDir) await page.screenshot({ path: path.join(shotsDir, `dialog-${name}-${width}.png`) });
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+    };
+    const sellerPage = await openSignedInPage(browser, origin, seller);
+    const adminPage = await openSignedInPage(browser, origin, admin);
+    for (const { page } of [sellerPage, adminPage])
+      page.on('console', (message) => {
+        if (message.type() === 'error') problems.push(`console error ${message.text()}`);
+      });
+    for (const width of WIDTHS) {
+      const page = sellerPage.page;
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${origin}/management`);
+      const card = page.getByTestId('package-card').first();
+      await card.waitFor();
+      await page.getByRole('button', { name: 'Add Package' }).click();
+      await page.getByTestId('repository-option').first().waitFor();
+      await look(page, 'add-package');
+      await card.getByRole('button', { name: 'Setup Guide' }).click();
+      await look(page, 'setup-guide');
+      await card.getByRole('button', { name: 'Pricing' }).click();
+      await page.getByTestId('pricing-tier').first().waitFor();
+      await look(page, 'pricing');
+      for (const item of ['Licenses', 'Temporary Licenses', 'Edit Package']) {
+        await card.getByRole('button', { name: 'Actions for acme/widget' }).click();
+        await page.getByRole('menuitem', { name: item, exact: true }).click();
+        await look(page, item.toLowerCase().replaceAll(' ', '-'));
+      }
+
+      await adminPage.page.setViewportSize({ width, height: 900 });
+      await adminPage.page.goto(`${origin}/admin?tab=platform`);
+      await adminPage.page.getByRole('button', { name: 'Manage Tiers' }).click();
+      await adminPage.page.getByTestId('tier-editor').first().waitFor();
+      await look(adminPage.page, 'tiers');
+    }
+    expect(problems).toEqual([]);
+    await sellerPage.context.close();
+    await adminPage.context.close();
+  });
 });
