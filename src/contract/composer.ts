@@ -26,7 +26,26 @@ export type PackagesJson = {
   /** Only what this token may install now: Composer asks for no other p2 file from this repository. */
   'available-packages': string[];
   'notify-batch': string;
+  /** Composer 2.4+ reads advisories from each p2 file (`composer audit`, and the audit after update/require). */
+  'security-advisories': { metadata: true };
   warnings?: ComposerNotice[];
+};
+
+/** One advisory in a p2 file's `security-advisories`, as Composer's PartialSecurityAdvisory::create reads it. */
+export type ComposerSecurityAdvisory = {
+  advisoryId: string;
+  packageName: string;
+  remoteId: string;
+  title: string;
+  link: string | null;
+  cve: string | null;
+  affectedVersions: string;
+  source: string;
+  sources: { name: string; remoteId: string }[];
+  /** `2026-11-20 00:00:00`, UTC, as Packagist writes it. */
+  reportedAt: string;
+  composerRepository: string;
+  severity: string;
 };
 
 export type ComposerDist = { type: 'zip'; url: string; reference: string; shasum: string };

@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import type { MetadataVersionRow, TokenView } from './composer.repository.js';
+import type { MetadataVersionRow, PackageLifecycleFacts, TokenView } from './composer.repository.js';
 
 // The warm path of the Composer repository (DESIGN, "The warm path of the Composer repository"). A process keeps, per
 // token, what that token may see (its seller, the seller's subscription, its grants with their dates, limits and end
@@ -35,6 +35,8 @@ type VersionsEntry = {
   packageId: string;
   fileKind: 'tag' | 'branch';
   versions: MetadataVersionRow[];
+  /** Advisories, abandonment and yanks of the package (features/lifecycle), rendered with the versions. */
+  lifecycle: PackageLifecycleFacts;
   /** Distinguishes this read from later ones of the same package: rendered bodies are keyed by it. */
   fill: number;
   bodyKeys: Set<string>;
@@ -50,12 +52,14 @@ function viewSize(view: TokenView): number {
   return size;
 }
 
-function versionsSize(versions: MetadataVersionRow[]): number {
-  return 200 + JSON.stringify(versions).length * 3;
+function versionsSize(versions: MetadataVersionRow[], lifecycle: PackageLifecycleFacts): number {
+  return 200 + (JSON.stringify(versions).length + JSON.stringify(lifecycle).length) * 3;
 }
 
 const viewKey = (tokenHash: string) => `v ${tokenHash}`;
 const versionsKey = (packageId: string, kind: 'tag' | 'branch') => `m ${packageId} ${kind}`;
+
+const NO_LIFECYCLE: PackageLifecycleFacts = { abandoned: undefined, advisories: [], yanked: [] };
 
 /** A read of the database, started at `epoch`: its result may be kept only if nothing changed meanwhile. */
 export type FillTicket = { epoch: number };
@@ -124,15 +128,17 @@ export class ComposerAccessCache {
     packageId: string,
     kind: 'tag' | 'branch',
     versions: MetadataVersionRow[],
+    lifecycle: PackageLifecycleFacts = NO_LIFECYCLE,
   ): VersionsEntry {
     const entry: VersionsEntry = {
       kind: 'versions',
       packageId,
       fileKind: kind,
       versions,
+      lifecycle,
       fill: ++this.fills,
       bodyKeys: new Set(),
-      size: versionsSize(versions),
+      size: versionsSize(versions, lifecycle),
     };
     if (this.canKeep(ticket)) {
       const key = versionsKey(packageId, kind);

@@ -1,6 +1,16 @@
 import { eq, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { customers, grants, packages, packageVersions, platformSubscriptions, users } from '../../db/schema/index.js';
+import {
+  customers,
+  grants,
+  packageAbandonments,
+  packages,
+  packageVersions,
+  platformSubscriptions,
+  securityAdvisories,
+  users,
+  versionYanks,
+} from '../../db/schema/index.js';
 import type { SellerSelector } from '../../http/hosts.js';
 import type { SellerSubscriptionFacts } from '../subscriptions/subscriptions.service.js';
 import type { GrantFacts } from './grant-rules.js';
@@ -199,24 +209,74 @@ export async function findTokenView(db: Database, tokenHash: string): Promise<To
   };
 }
 
-/** A package's versions of one kind, newest first, as the p2 file lists them. */
+/** What the seller said of a package after its release (features/lifecycle): served with its metadata. */
+export type PackageLifecycleFacts = {
+  /** The replacement's name, `true` when abandoned without one, undefined when not abandoned. */
+  abandoned: string | true | undefined;
+  /** Advisories not withdrawn, newest first. */
+  advisories: {
+    advisoryKey: string;
+    title: string;
+    affectedVersions: string;
+    severity: string;
+    cve: string | null;
+    link: string | null;
+    /** `2026-11-20 00:00:00` in UTC. */
+    reportedAt: string;
+  }[];
+  /** Yanked tags, most recent first: they are left out of the versions and explained to the holder. */
+  yanked: { version: string; reason: string }[];
+};
+
+export type MetadataSnapshot = { versions: MetadataVersionRow[]; lifecycle: PackageLifecycleFacts };
+
+/**
+ * A package's versions of one kind, newest first, as the p2 file lists them (yanked tags left out), with its
+ * lifecycle (abandoned, advisories, yanks), in one statement.
+ */
 export async function findMetadataVersions(
   db: Database,
   packageId: string,
   kind: 'tag' | 'branch',
-): Promise<MetadataVersionRow[]> {
+): Promise<MetadataSnapshot> {
   const result = await db.execute(sql`
-    select v.version, v.normalized_version as "normalizedVersion", v.commit,
-      extract(epoch from v.released_at) * 1000 as "releasedAt",
-      to_char(v.released_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"') as time,
-      v.composer_json as "composerJson", v.dist_sha1 as "distSha1"
-    from ${packageVersions} v
-    where v.package_id = ${packageId} and v.kind = ${kind}
-    order by v.released_at desc, v.version`);
-  return rowsOf<MetadataVersionRow & { releasedAt: number | string }>(result).map((row) => ({
-    ...row,
-    releasedAt: Number(row.releasedAt),
-  }));
+    select
+      (select coalesce(json_agg(json_build_object(
+          'version', v.version, 'normalizedVersion', v.normalized_version, 'commit', v.commit,
+          'releasedAt', extract(epoch from v.released_at) * 1000,
+          'time', to_char(v.released_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"'),
+          'composerJson', v.composer_json, 'distSha1', v.dist_sha1) order by v.released_at desc, v.version), '[]'::json)
+        from ${packageVersions} v
+        where v.package_id = ${packageId} and v.kind = ${kind}
+          and not exists (select 1 from ${versionYanks} y where y.package_id = v.package_id and y.version = v.version)
+      ) as versions,
+      (select json_build_object('replacement', a.replacement) from ${packageAbandonments} a
+        where a.package_id = ${packageId}) as abandoned,
+      (select coalesce(json_agg(json_build_object(
+          'advisoryKey', s.advisory_key, 'title', s.title, 'affectedVersions', s.affected_versions,
+          'severity', s.severity, 'cve', s.cve, 'link', s.link,
+          'reportedAt', to_char(s.reported_at at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS'))
+          order by s.created_at desc, s.id), '[]'::json)
+        from ${securityAdvisories} s where s.package_id = ${packageId} and s.withdrawn_at is null
+      ) as advisories,
+      (select coalesce(json_agg(json_build_object('version', y.version, 'reason', y.reason)
+          order by y.yanked_at desc, y.version), '[]'::json)
+        from ${versionYanks} y where y.package_id = ${packageId}
+      ) as yanked`);
+  const [row] = rowsOf<{
+    versions: (MetadataVersionRow & { releasedAt: number | string })[];
+    abandoned: { replacement: string | null } | null;
+    advisories: PackageLifecycleFacts['advisories'];
+    yanked: PackageLifecycleFacts['yanked'];
+  }>(result);
+  return {
+    versions: (row?.versions ?? []).map((version) => ({ ...version, releasedAt: Number(version.releasedAt) })),
+    lifecycle: {
+      abandoned: row?.abandoned ? (row.abandoned.replacement ?? true) : undefined,
+      advisories: row?.advisories ?? [],
+      yanked: row?.yanked ?? [],
+    },
+  };
 }
 
 export type DistAccess = TokenMatch & { grant?: GrantRow; versions: DistVersionRow[] };
@@ -232,7 +292,11 @@ export async function findDistAccess(
   packageName: string,
   version: { exact: string } | 'latest-tag',
 ): Promise<DistAccess | undefined> {
-  const versionFilter = version === 'latest-tag' ? sql`v.kind = 'tag'` : sql`v.version = ${version.exact}`;
+  // `latest` never picks a yanked tag; an exact version stays downloadable for lock files that name it.
+  const versionFilter =
+    version === 'latest-tag'
+      ? sql`v.kind = 'tag' and not exists (select 1 from ${versionYanks} y where y.package_id = v.package_id and y.version = v.version)`
+      : sql`v.version = ${version.exact}`;
   const result = await db.execute(sql`
     select c.id as customer_id, ${onHost(seller)} as is_on_host, ${grantColumns}, ${sellerColumns},
       case when g.id is not null then (

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import {
+  type ComposerSecurityAdvisory,
   type ComposerVersion,
   composerPaths,
   isComposerPackageName,
@@ -25,6 +26,7 @@ import {
   findVersionRow,
   type GrantRow,
   type MetadataVersionRow,
+  type PackageLifecycleFacts,
   type TokenView,
 } from './composer.repository.js';
 import {
@@ -129,6 +131,7 @@ export async function getPackagesJson(ctx: AppContext, request: RepositoryReques
     'metadata-url': composerPaths.metadataUrl,
     'available-packages': available,
     'notify-batch': composerPaths.notifyBatch,
+    'security-advisories': { metadata: true },
     ...(warnings.length > 0 ? { warnings: warnings.map((message) => ({ message, versions: NOTICE_VERSIONS })) } : {}),
   };
 }
@@ -186,6 +189,71 @@ function toComposerVersion(baseUrl: string, packageName: string, row: MetadataVe
   };
 }
 
+/** At most this many yanked versions are explained in one p2 file, the most recent first. */
+const YANK_NOTICE_LIMIT = 5;
+
+export function yankedVersionMessage(packageName: string, yank: { version: string; reason: string }): string {
+  const reason = ['.', '!', '?'].some((end) => yank.reason.endsWith(end)) ? yank.reason : `${yank.reason}.`;
+  return `${packageName} ${yank.version} was yanked by the seller: ${reason} Composer will not install it again; a composer.lock that names it still installs it until you run composer update ${packageName}.`;
+}
+
+function toComposerAdvisory(
+  advisory: PackageLifecycleFacts['advisories'][number],
+  packageName: string,
+  baseUrl: string,
+  sourceName: string,
+): ComposerSecurityAdvisory {
+  return {
+    advisoryId: advisory.advisoryKey,
+    packageName,
+    remoteId: advisory.advisoryKey,
+    title: advisory.title,
+    link: advisory.link,
+    cve: advisory.cve,
+    affectedVersions: advisory.affectedVersions,
+    source: sourceName,
+    sources: [{ name: sourceName, remoteId: advisory.advisoryKey }],
+    reportedAt: advisory.reportedAt,
+    composerRepository: baseUrl,
+    severity: advisory.severity,
+  };
+}
+
+/**
+ * A p2 file: the versions, marked abandoned when the seller says so; the tag file (the one Composer's audit reads)
+ * also carries the package's advisories and says which versions were yanked, and why.
+ */
+function renderMetadata(input: {
+  baseUrl: string;
+  packageName: string;
+  kind: 'tag' | 'branch';
+  versions: MetadataVersionRow[];
+  lifecycle: PackageLifecycleFacts;
+  sourceName: string;
+}): string {
+  const { baseUrl, packageName, lifecycle } = input;
+  const abandoned = lifecycle.abandoned === undefined ? {} : { abandoned: lifecycle.abandoned };
+  const body: Record<string, unknown> = {
+    packages: {
+      [packageName]: input.versions.map((version) => ({
+        ...toComposerVersion(baseUrl, packageName, version),
+        ...abandoned,
+      })),
+    },
+  };
+  if (input.kind === 'tag') {
+    body['security-advisories'] = lifecycle.advisories.map((advisory) =>
+      toComposerAdvisory(advisory, packageName, baseUrl, input.sourceName),
+    );
+    if (lifecycle.yanked.length > 0) {
+      body.warnings = lifecycle.yanked
+        .slice(0, YANK_NOTICE_LIMIT)
+        .map((yank) => ({ message: yankedVersionMessage(packageName, yank), versions: NOTICE_VERSIONS }));
+    }
+  }
+  return JSON.stringify(body);
+}
+
 /** Last-Modified of what a grant shows: the versions, the grant's terms, and the freeze once it has begun. */
 function metadataLastModified(grant: GrantRow, releasedBefore: Date | undefined): Date {
   return new Date(
@@ -227,8 +295,8 @@ export async function getMetadata(
   let entry = cache.findVersions(grant.packageId, file.kind);
   if (!entry) {
     const ticket = cache.ticket();
-    const versions = await findMetadataVersions(ctx.db, grant.packageId, file.kind);
-    entry = cache.keepVersions(ticket, grant.packageId, file.kind, versions);
+    const snapshot = await findMetadataVersions(ctx.db, grant.packageId, file.kind);
+    entry = cache.keepVersions(ticket, grant.packageId, file.kind, snapshot.versions, snapshot.lifecycle);
   }
   const held = entry;
   const cutoff = decision.releasedBefore?.getTime();
@@ -240,10 +308,13 @@ export async function getMetadata(
       // serving one would hand out the very updates the license no longer covers. Tags are fixed content.
       versions = file.kind === 'branch' ? [] : versions.filter((version) => version.releasedAt < cutoff);
     }
-    return JSON.stringify({
-      packages: {
-        [grant.packageName]: versions.map((version) => toComposerVersion(request.baseUrl, grant.packageName, version)),
-      },
+    return renderMetadata({
+      baseUrl: request.baseUrl,
+      packageName: grant.packageName,
+      kind: file.kind,
+      versions,
+      lifecycle: held.lifecycle,
+      sourceName: view.sellerSlug,
     });
   });
   return { isNotModified: false, body, lastModified };

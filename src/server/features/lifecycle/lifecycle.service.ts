@@ -1,0 +1,390 @@
+import { randomBytes } from 'node:crypto';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import type {
+  AbandonPackageInput,
+  Advisory,
+  CreateAdvisoryInput,
+  PackageLifecycle,
+} from '../../../contract/lifecycle.js';
+import { abandonPackageInput, createAdvisoryInput, yankVersionInput } from '../../../contract/lifecycle.js';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
+import {
+  advisoryNotices,
+  customers,
+  grantLastDownloads,
+  grants,
+  packageAbandonments,
+  packages,
+  packageVersions,
+  securityAdvisories,
+  versionYanks,
+} from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import {
+  InvalidConstraintError,
+  matchesConstraint,
+  parseConstraints,
+} from '../../lib/composer-versions/version-constraints.js';
+import { InvalidVersionError, normalizeVersion } from '../../lib/composer-versions/version-parser.js';
+import { getLicenseSender, sendHolderNotice } from '../licenses/holder-notice.service.js';
+import { getOwnedPackage } from '../packages/packages.service.js';
+
+// A package's life after release, as the seller steers it (issue 13): security advisories, abandonment and yanked
+// versions. The Composer repository serves all three from the lifecycle tables (features/composer); every change
+// here also moves the package's metadata Last-Modified, so that a holder's Composer, which revalidates its cached
+// p2 file with If-Modified-Since, reads the change on its next run instead of a 304.
+
+export const ADVISORY_NOTICE_JOB = 'advisory-notices';
+const ADVISORY_NOTICE_MAX_ATTEMPTS = 5;
+type AdvisoryNoticePayload = { advisoryId: string };
+
+type Queryable = Pick<Database, 'execute' | 'update'>;
+
+/**
+ * The metadata's Last-Modified moves to now, and at least one whole second past its previous value: HTTP dates
+ * have seconds, and a change in the same second as the last fetch would otherwise answer that fetch's 304.
+ */
+async function touchMetadata(db: Queryable, ctx: Pick<AppContext, 'clock'>, packageId: string): Promise<void> {
+  const now = ctx.clock.now().toISOString();
+  await db.execute(sql`
+    update ${packages}
+    set metadata_updated_at = greatest(${now}::timestamptz, metadata_updated_at + interval '1 second')
+    where id = ${packageId}`);
+}
+
+function presentAdvisory(row: typeof securityAdvisories.$inferSelect, notifiedHolders: number): Advisory {
+  return {
+    id: row.id,
+    advisoryId: row.advisoryKey,
+    title: row.title,
+    affectedVersions: row.affectedVersions,
+    severity: row.severity,
+    cve: row.cve,
+    link: row.link,
+    reportedAt: row.reportedAt.toISOString(),
+    withdrawnAt: row.withdrawnAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+    notifiedHolders,
+  };
+}
+
+/** Everything the seller's lifecycle dialog shows of one of their packages. */
+export async function getLifecycle(ctx: AppContext, ownerId: string, packageId: string): Promise<PackageLifecycle> {
+  const pkg = await getOwnedPackage(ctx, ownerId, packageId);
+  const [abandonment] = await ctx.db
+    .select()
+    .from(packageAbandonments)
+    .where(eq(packageAbandonments.packageId, pkg.id));
+  const advisories = await ctx.db
+    .select({
+      advisory: securityAdvisories,
+      notified: sql<number>`(select count(*)::int from ${advisoryNotices} n where n.advisory_id = ${securityAdvisories.id})`,
+    })
+    .from(securityAdvisories)
+    .where(eq(securityAdvisories.packageId, pkg.id))
+    .orderBy(desc(securityAdvisories.createdAt), desc(securityAdvisories.id));
+  const versions = await ctx.db
+    .select({ version: packageVersions, yank: versionYanks })
+    .from(packageVersions)
+    .leftJoin(
+      versionYanks,
+      and(eq(versionYanks.packageId, packageVersions.packageId), eq(versionYanks.version, packageVersions.version)),
+    )
+    .where(and(eq(packageVersions.packageId, pkg.id), eq(packageVersions.kind, 'tag')))
+    .orderBy(desc(packageVersions.releasedAt), asc(packageVersions.version));
+  return {
+    packageId: pkg.id,
+    packageName: pkg.name,
+    abandoned: abandonment
+      ? { replacement: abandonment.replacement, abandonedAt: abandonment.abandonedAt.toISOString() }
+      : null,
+    advisories: advisories.map((row) => presentAdvisory(row.advisory, Number(row.notified))),
+    versions: versions.map(({ version, yank }) => ({
+      version: version.version,
+      kind: version.kind,
+      releasedAt: version.releasedAt.toISOString(),
+      yank: yank ? { reason: yank.reason, yankedAt: yank.yankedAt.toISOString() } : null,
+    })),
+  };
+}
+
+/** The constraint as Composer will read it, or a 400 in the spec's error shape saying why not. */
+export function checkAffectedVersions(text: string): string {
+  const trimmed = text.trim();
+  try {
+    parseConstraints(trimmed);
+  } catch (error) {
+    if (!(error instanceof InvalidConstraintError)) throw error;
+    throw new AppError('VALIDATION_FAILED', `Affected versions: ${error.message}.`, {
+      title: 'Invalid Version Constraint',
+      suggestion: 'Write a Composer constraint, e.g. >=1.0,<1.4.2 or <2.3.1|>=3.0,<3.0.4.',
+    });
+  }
+  return trimmed;
+}
+
+/** Publishes an advisory on the seller's package; holders with an affected version installed are e-mailed once. */
+export async function publishAdvisory(
+  ctx: AppContext,
+  ownerId: string,
+  packageId: string,
+  input: CreateAdvisoryInput,
+): Promise<Advisory> {
+  const values = createAdvisoryInput.parse(input);
+  const pkg = await getOwnedPackage(ctx, ownerId, packageId);
+  const affectedVersions = checkAffectedVersions(values.affectedVersions);
+  const now = ctx.clock.now();
+  const reportedAt = values.reportedAt ? new Date(`${values.reportedAt}T00:00:00Z`) : now;
+  const created = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(securityAdvisories)
+      .values({
+        packageId: pkg.id,
+        advisoryKey: `PKGT-${randomBytes(8).toString('hex').toUpperCase()}`,
+        title: values.title,
+        affectedVersions,
+        severity: values.severity,
+        cve: values.cve ?? null,
+        link: values.link ?? null,
+        reportedAt,
+        createdAt: now,
+      })
+      .returning();
+    await touchMetadata(tx, ctx, pkg.id);
+    await ctx.jobs.enqueue(ADVISORY_NOTICE_JOB, { advisoryId: row!.id } satisfies AdvisoryNoticePayload, {
+      db: tx,
+      reference: `advisory:${row!.id}`,
+    });
+    return row!;
+  });
+  ctx.jobs.wake();
+  return presentAdvisory(created, 0);
+}
+
+/** Withdraws an advisory: Composer stops listing it on the holders' next run. */
+export async function withdrawAdvisory(
+  ctx: AppContext,
+  ownerId: string,
+  packageId: string,
+  advisoryId: string,
+): Promise<PackageLifecycle> {
+  const pkg = await getOwnedPackage(ctx, ownerId, packageId);
+  await ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ id: securityAdvisories.id, withdrawnAt: securityAdvisories.withdrawnAt })
+      .from(securityAdvisories)
+      .where(and(eq(securityAdvisories.packageId, pkg.id), eq(securityAdvisories.advisoryKey, advisoryId)));
+    if (!row) throw new AppError('NOT_FOUND', 'Advisory not found');
+    if (row.withdrawnAt) return;
+    await tx.update(securityAdvisories).set({ withdrawnAt: ctx.clock.now() }).where(eq(securityAdvisories.id, row.id));
+    await touchMetadata(tx, ctx, pkg.id);
+  });
+  return getLifecycle(ctx, ownerId, packageId);
+}
+
+/** Marks the package abandoned (Composer warns whoever has it installed), optionally naming its replacement. */
+export async function abandonPackage(
+  ctx: AppContext,
+  ownerId: string,
+  packageId: string,
+  input: AbandonPackageInput,
+): Promise<PackageLifecycle> {
+  const { replacement } = abandonPackageInput.parse(input);
+  const pkg = await getOwnedPackage(ctx, ownerId, packageId);
+  if (replacement && replacement === pkg.name) {
+    throw new AppError('VALIDATION_FAILED', 'A package cannot be its own replacement.', {
+      suggestion: 'Name the package holders should move to, or leave the replacement empty.',
+    });
+  }
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .insert(packageAbandonments)
+      .values({ packageId: pkg.id, replacement: replacement ?? null, abandonedAt: now })
+      .onConflictDoUpdate({
+        target: packageAbandonments.packageId,
+        set: { replacement: replacement ?? null },
+      });
+    await touchMetadata(tx, ctx, pkg.id);
+  });
+  return getLifecycle(ctx, ownerId, packageId);
+}
+
+/** Takes the abandoned mark back. */
+export async function reviveAbandonedPackage(
+  ctx: AppContext,
+  ownerId: string,
+  packageId: string,
+): Promise<PackageLifecycle> {
+  const pkg = await getOwnedPackage(ctx, ownerId, packageId);
+  await ctx.db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(packageAbandonments)
+      .where(eq(packageAbandonments.packageId, pkg.id))
+      .returning({ packageId: packageAbandonments.packageId });
+    if (removed.length > 0) await touchMetadata(tx, ctx, pkg.id);
+  });
+  return getLifecycle(ctx, ownerId, packageId);
+}
+
+async function getTagVersion(ctx: AppContext, packageId: string, version: string) {
+  const [row] = await ctx.db
+    .select({ version: packageVersions.version, kind: packageVersions.kind })
+    .from(packageVersions)
+    .where(and(eq(packageVersions.packageId, packageId), eq(packageVersions.version, version)));
+  if (!row) throw new AppError('NOT_FOUND', `Version ${version} not found`);
+  if (row.kind !== 'tag') {
+    throw new AppError('VALIDATION_FAILED', `${version} is a branch: only released versions (tags) can be yanked.`, {
+      suggestion: 'Yank a tagged version, or remove the branch from the repository.',
+    });
+  }
+  return row;
+}
+
+/**
+ * Yanks a released version: it leaves the metadata (no new install or update resolves to it) and Composer tells
+ * holders why; its zip stays downloadable for lock files that already name it.
+ */
+export async function yankVersion(
+  ctx: AppContext,
+  ownerId: string,
+  packageId: string,
+  version: string,
+  input: { reason: string },
+): Promise<PackageLifecycle> {
+  const { reason } = yankVersionInput.parse(input);
+  const pkg = await getOwnedPackage(ctx, ownerId, packageId);
+  const row = await getTagVersion(ctx, pkg.id, version);
+  const now = ctx.clock.now();
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .insert(versionYanks)
+      .values({ packageId: pkg.id, version: row.version, reason, yankedAt: now })
+      .onConflictDoUpdate({ target: [versionYanks.packageId, versionYanks.version], set: { reason } });
+    await touchMetadata(tx, ctx, pkg.id);
+  });
+  return getLifecycle(ctx, ownerId, packageId);
+}
+
+/** Puts a yanked version back into the metadata. */
+export async function unyankVersion(
+  ctx: AppContext,
+  ownerId: string,
+  packageId: string,
+  version: string,
+): Promise<PackageLifecycle> {
+  const pkg = await getOwnedPackage(ctx, ownerId, packageId);
+  await ctx.db.transaction(async (tx) => {
+    const removed = await tx
+      .delete(versionYanks)
+      .where(and(eq(versionYanks.packageId, pkg.id), eq(versionYanks.version, version)))
+      .returning({ version: versionYanks.version });
+    if (removed.length === 0) throw new AppError('NOT_FOUND', `Version ${version} is not yanked`);
+    await touchMetadata(tx, ctx, pkg.id);
+  });
+  return getLifecycle(ctx, ownerId, packageId);
+}
+
+function normalizedOrUndefined(version: string): string | undefined {
+  try {
+    return normalizeVersion(version);
+  } catch (error) {
+    if (error instanceof InvalidVersionError) return undefined;
+    throw error;
+  }
+}
+
+/**
+ * E-mails each holder whose latest download of the package is a version the advisory affects, once per advisory
+ * and holder (a notice row is taken first, so a retried job never mails twice). Revoked licenses are left out.
+ */
+export async function sendAdvisoryNotices(ctx: AppContext, advisoryId: string): Promise<number> {
+  const [found] = await ctx.db
+    .select({ advisory: securityAdvisories, pkg: packages })
+    .from(securityAdvisories)
+    .innerJoin(packages, eq(packages.id, securityAdvisories.packageId))
+    .where(and(eq(securityAdvisories.id, advisoryId), isNull(securityAdvisories.withdrawnAt)));
+  if (!found) return 0;
+  const { advisory, pkg } = found;
+  const constraint = parseConstraints(advisory.affectedVersions);
+  const installed = await ctx.db
+    .select({
+      customerId: customers.id,
+      email: customers.email,
+      version: grantLastDownloads.version,
+      normalizedVersion: packageVersions.normalizedVersion,
+    })
+    .from(grantLastDownloads)
+    .innerJoin(grants, and(eq(grants.id, grantLastDownloads.grantId), eq(grants.status, 'active')))
+    .innerJoin(customers, eq(customers.id, grantLastDownloads.customerId))
+    .leftJoin(
+      packageVersions,
+      and(
+        eq(packageVersions.packageId, grantLastDownloads.packageId),
+        eq(packageVersions.version, grantLastDownloads.version),
+      ),
+    )
+    .where(eq(grantLastDownloads.packageId, pkg.id));
+  const affected = installed.filter((holder) => {
+    const normalized = holder.normalizedVersion ?? normalizedOrUndefined(holder.version);
+    return normalized !== undefined && matchesConstraint(constraint, normalized);
+  });
+  if (affected.length === 0) return 0;
+  const sender = await getLicenseSender(ctx, pkg.ownerId);
+  let sent = 0;
+  for (const holder of affected) {
+    const [taken] = await ctx.db
+      .insert(advisoryNotices)
+      .values({ advisoryId: advisory.id, customerId: holder.customerId, installedVersion: holder.version })
+      .onConflictDoNothing()
+      .returning({ customerId: advisoryNotices.customerId });
+    if (!taken) continue;
+    await sendHolderNotice(ctx, sender, holder.email, advisoryNotice(advisory, pkg.name, holder.version), {
+      reference: `advisory:${advisory.id}:${holder.customerId}`,
+    });
+    sent++;
+  }
+  return sent;
+}
+
+/** The e-mail's words: what is affected, how bad, where to read more, and the command that shows it. */
+export function advisoryNotice(
+  advisory: Pick<
+    typeof securityAdvisories.$inferSelect,
+    'title' | 'affectedVersions' | 'severity' | 'cve' | 'link' | 'advisoryKey'
+  >,
+  packageName: string,
+  installedVersion: string,
+): { subject: string; parts: ({ paragraph: string } | { commands: string[] })[] } {
+  return {
+    subject: `Security advisory for ${packageName}: ${advisory.title}`,
+    parts: [
+      {
+        paragraph: `A security advisory was published for ${packageName}, and the version you last installed (${installedVersion}) is affected.`,
+      },
+      {
+        paragraph: [
+          `Advisory: ${advisory.title}`,
+          `Severity: ${advisory.severity}`,
+          `Affected versions: ${advisory.affectedVersions}`,
+          ...(advisory.cve ? [`CVE: ${advisory.cve}`] : []),
+          ...(advisory.link ? [`Details: ${advisory.link}`] : []),
+          `Advisory id: ${advisory.advisoryKey}`,
+        ].join('\n'),
+      },
+      { paragraph: 'Update to a version the advisory does not affect, then check your project:' },
+      { commands: [`composer update ${packageName}`, 'composer audit'] },
+    ],
+  };
+}
+
+/** Defines the advisory e-mail job on the app's runner (the composition root calls this). */
+export function defineLifecycleJobs(ctx: AppContext): void {
+  ctx.jobs.define<AdvisoryNoticePayload>(ADVISORY_NOTICE_JOB, {
+    maxAttempts: ADVISORY_NOTICE_MAX_ATTEMPTS,
+    async run(payload) {
+      return { sent: await sendAdvisoryNotices(ctx, payload.advisoryId) };
+    },
+  });
+}
