@@ -35,6 +35,8 @@ import { createComposerFastPath } from './features/composer/composer-fast-path.j
 import { debugRoutes } from './features/debug/debug.routes.js';
 import { developerRoutes } from './features/developer/developer.routes.js';
 import { lastingLicenseRoutes } from './features/licenses/lasting-licenses.routes.js';
+import { lifecycleRoutes } from './features/lifecycle/lifecycle.routes.js';
+import { defineLifecycleJobs } from './features/lifecycle/lifecycle.service.js';
 import { licenseRoutes } from './features/licenses/licenses.routes.js';
 import { definePackageJobs } from './features/packages/package-sync.js';
 import { packageRoutes } from './features/packages/packages.routes.js';
@@ -176,6 +178,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   // Every kind of durable job this process runs; the runner starts once the routes are ready.
   definePackageJobs(ctx);
   defineCacheJobs(ctx);
+  defineLifecycleJobs(ctx);
   await defineWebhookJobs(ctx);
 
   await app.register(cookie);
@@ -220,6 +223,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await adminRoutes(api, ctx);
     await localAdminRoutes(api, ctx);
     await packageRoutes(api, ctx);
+    await lifecycleRoutes(api, ctx);
     await taskRoutes(api, ctx);
     await composerRoutes(api, ctx);
     await licenseRoutes(api, ctx);
