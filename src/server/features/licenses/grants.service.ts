@@ -12,7 +12,7 @@ import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { type EmailBrand, getEmailBrand, repositoryUrlFor } from '../branding/branding.service.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
 import { normalizeEmail } from '../users/users.service.js';
-import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
+import { emitLicenseChange, emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { buildLicenseEmail, type LicenseEmailInput, type LicenseTerms } from './license-email.js';
 
 // License holders (customers), their Composer tokens and their grants: the rules every way of issuing
@@ -357,7 +357,7 @@ export async function sendLicenseEmail(
  * holder's next Composer request sees the change.
  */
 export async function setPurchaseGrantTerms(
-  ctx: Pick<AppContext, 'db' | 'clock'>,
+  ctx: AppContext,
   grantId: string,
   terms: { expiresAt?: Date | null; endMode?: GrantEndMode; status?: 'active' | 'revoked' },
 ): Promise<Grant | undefined> {
@@ -371,5 +371,7 @@ export async function setPurchaseGrantTerms(
     .set(changes)
     .where(and(eq(grants.id, grantId), eq(grants.kind, 'purchase')))
     .returning();
+  if (updated)
+    await emitLicenseChange(ctx, updated.id, updated.status === 'revoked' ? 'license.revoked' : 'license.updated');
   return updated;
 }

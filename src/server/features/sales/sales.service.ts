@@ -28,6 +28,7 @@ import {
   parseHolderEmail,
   setPurchaseGrantTerms,
 } from '../licenses/grants.service.js';
+import { emitWebhookEvent } from '../webhooks/webhook-events.service.js';
 import { findEnabledPayoutAccount } from './payout.service.js';
 import type { PackagePrice } from './pricing.service.js';
 import { addMonths, platformFeeCents, subscriptionAccessEnd } from './sale-rules.js';

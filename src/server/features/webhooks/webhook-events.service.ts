@@ -79,3 +79,24 @@ export async function emitDownloadLimitReached(ctx: AppContext, grantId: string)
     return queueWebhookEvent(ctx, row.sellerId, 'download.limit_reached', data, { db: tx });
   });
 }
+
+/** A license event for a grant changed elsewhere (a refund, a renewed subscription): the license is looked up here. */
+export async function emitLicenseChange(
+  ctx: AppContext,
+  grantId: string,
+  type: 'license.updated' | 'license.revoked',
+): Promise<number> {
+  const [row] = await ctx.db
+    .select({ grant: grants, email: customers.email, packageName: packages.name, sellerId: packages.ownerId })
+    .from(grants)
+    .innerJoin(customers, eq(customers.id, grants.customerId))
+    .innerJoin(packages, eq(packages.id, grants.packageId))
+    .where(eq(grants.id, grantId));
+  if (!row) return 0;
+  return queueWebhookEvent(
+    ctx,
+    row.sellerId,
+    type,
+    licenseEventData(row.grant, { email: row.email, packageName: row.packageName }),
+  );
+}

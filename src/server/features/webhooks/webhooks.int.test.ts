@@ -13,6 +13,7 @@ import type { CreatedApiToken } from '../../../contract/developer.js';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from '../../../contract/webhooks.js';
 import { platformSubscriptions, webhookMessages } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
+import { setPurchaseGrantTerms } from '../licenses/grants.service.js';
 import {
   WEBHOOK_EXPIRY_SCAN_INTERVAL_MS,
   WEBHOOK_EXPIRY_SCAN_JOB,
@@ -510,7 +511,8 @@ describe('events from their real triggers', () => {
       'acme.composer.localhost',
       `/api/purchase/sessions/${encodeURIComponent(checkoutUrl.searchParams.get('session_id')!)}`,
     );
-    expect((await next('license.created')).data).toMatchObject({ kind: 'purchase', email: 'buyer@example.com' });
+    const purchased = (await next('license.created')).data;
+    expect(purchased).toMatchObject({ kind: 'purchase', email: 'buyer@example.com' });
     expect((await next('purchase.completed')).data).toMatchObject({
       packageId: widgetId,
       tierName: 'Lifetime',
@@ -518,6 +520,9 @@ describe('events from their real triggers', () => {
       email: 'buyer@example.com',
       isTest: true,
     });
+    // A refund ends the purchase grant as the Connect webhook applies it.
+    await setPurchaseGrantTerms(app.ctx, String(purchased.id), { status: 'revoked' });
+    expect((await next('license.revoked')).data).toMatchObject({ id: purchased.id, kind: 'purchase' });
   });
 
   it('sends package.version_published for each version a sync makes installable', async () => {
