@@ -31,11 +31,21 @@ export const STALE_MONTHS_MAX = 36;
 export const SHARING_MIN_NETWORKS_DEFAULT = 3;
 export const TOP_HOLDERS_DEFAULT = 10;
 export const TOP_HOLDERS_MAX = 100;
+/** Rows of a listed table (holders not updated, sharing days) answered by default, and at most (a CSV export). */
+export const LIST_ROWS_DEFAULT = 100;
+export const LIST_ROWS_MAX = 1000;
 
 const period = z.enum(ANALYTICS_PERIODS).default('30').describe('The last 30, 90 or 365 days (UTC), today included.');
 const packageId = z.uuid().optional().describe('Only this package.');
 const holder = z.email().max(254).optional().describe('Only this license holder (e-mail).');
 const day = z.string().describe('A UTC calendar day, YYYY-MM-DD.');
+const listLimit = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(LIST_ROWS_MAX)
+  .default(LIST_ROWS_DEFAULT)
+  .describe('At most this many rows, in the order described.');
 
 export const downloadSeriesQuery = z.object({
   period,
@@ -118,10 +128,14 @@ export const staleHoldersQuery = z.object({
     .default(6)
     .describe('Holders whose last download is older than this many months, or who never downloaded.'),
   packageId,
+  limit: listLimit,
 });
 export type StaleHoldersQuery = z.infer<typeof staleHoldersQuery>;
 
-/** Live licenses (active, not expired) whose holder has not downloaded the package since the cut-off. */
+/**
+ * Live licenses (active, not expired) whose holder has not downloaded the package since the cut-off: those who never
+ * did first, then the longest silent; ties by e-mail and package.
+ */
 export const staleHolders = z.array(
   z.object({
     email: z.string(),
@@ -144,10 +158,14 @@ export const sharingSignalQuery = z.object({
     .max(100)
     .default(SHARING_MIN_NETWORKS_DEFAULT)
     .describe('Show a token on a day it downloaded from at least this many distinct networks.'),
+  limit: listLimit,
 });
 export type SharingSignalQuery = z.infer<typeof sharingSignalQuery>;
 
-/** Days on which one holder's token downloaded from many networks (/24 IPv4, /48 IPv6). A signal, never a block. */
+/**
+ * Days on which one holder's token downloaded from many networks (/24 IPv4, /48 IPv6). A signal, never a block.
+ * Latest day first, then the most networks; ties by e-mail.
+ */
 export const sharingSignal = z.array(
   z.object({
     email: z.string(),

@@ -333,6 +333,69 @@ describe('seller analytics', () => {
     expect(badPeriod.status).toBe(400);
   });
 
+  it('limits the listed tables in their stated order', async () => {
+    const sharing = await getJson<SharingSignal>(seller.client, '/api/analytics/sharing?minNetworks=2&limit=1');
+    expect(sharing.map((row) => row.email)).toEqual(['alice@example.com']);
+    const stale = await getJson<StaleHolders>(seller.client, '/api/analytics/stale-holders?months=1&limit=1');
+    expect(stale.map((row) => row.email)).toEqual(['dave@example.com']);
+    const tooMany = await seller.client.get('/api/analytics/sharing?limit=1001');
+    expect(tooMany.status).toBe(400);
+  });
+
+  it('counts a download in its UTC day at both edges of a period, and the top holders equal the rows', async () => {
+    // The last instant before the 30-day period (2026-02-14 to 2026-03-15) and its first one.
+    await app.ctx.db.insert(downloads).values(
+      ['2026-02-13T23:59:59.999Z', '2026-02-14T00:00:00.000Z'].map((at) => ({
+        grantId: grantIds.daveGadget!,
+        packageId: gadgetId,
+        version: '1.0.0',
+        downloadedAt: new Date(at),
+      })),
+    );
+    const month = await getJson<DownloadSeries>(
+      seller.client,
+      '/api/analytics/downloads?period=30&holder=dave@example.com',
+    );
+    expect(month.from).toBe('2026-02-14');
+    expect(month.total).toBe(1);
+    expect(month.points[0]).toEqual({ start: '2026-02-14', downloads: 1 });
+    const year = await getJson<DownloadSeries>(
+      seller.client,
+      '/api/analytics/downloads?period=365&holder=dave@example.com',
+    );
+    expect(seriesMap(year)).toEqual(
+      new Map([
+        ['2026-02-13', 1],
+        ['2026-02-14', 1],
+      ]),
+    );
+
+    for (const [period, from] of [
+      ['30', '2026-02-14'],
+      ['365', '2025-03-16'],
+    ] as const) {
+      const top = await getJson<TopHolders>(seller.client, `/api/analytics/top-holders?period=${period}&limit=100`);
+      const counted = (await app.ctx.db.execute(sql`
+        select c.email, count(*)::int as n from ${downloads} d join ${grants} g on g.id = d.grant_id
+        join ${customers} c on c.id = g.customer_id
+        where c.seller_id = ${seller.user.id} and d.downloaded_at >= ${`${from}T00:00:00Z`}
+          and d.downloaded_at < ${'2026-03-16T00:00:00Z'}
+        group by c.email order by n desc, c.email`)) as unknown as { rows: { email: string; n: number }[] };
+      expect(
+        top.map((row) => [row.email, row.downloads]),
+        period,
+      ).toEqual(counted.rows.map((row) => [row.email, Number(row.n)]));
+    }
+    // The running totals behind them, after inserts in and out of day order: each equals the rows up to its day.
+    const wrong = (await app.ctx.db.execute(sql`
+      select count(*)::int as n from download_holder_days t
+      where t.running_downloads <> (select count(*) from ${downloads} d join ${grants} g on g.id = d.grant_id
+        where g.customer_id = t.customer_id and (d.downloaded_at at time zone 'UTC')::date <= t.day)`)) as unknown as {
+      rows: { n: number }[];
+    };
+    expect(Number(wrong.rows[0]?.n)).toBe(0);
+  });
+
   it('answers the same numbers through API v1 with analytics:read', async () => {
     const create = async (permissions: string[]) => {
       const response = await seller.client.post('/api/developer/tokens', { name: permissions.join(' '), permissions });

@@ -80,7 +80,7 @@ export function monthsBefore(now: Date, months: number): Date {
   return target;
 }
 
-type CsvCell = string | number | null | undefined;
+export type CsvCell = string | number | null | undefined;
 
 /**
  * RFC 4180 CSV (CRLF, fields quoted when they hold a quote, comma or line break, quotes doubled), with a UTF-8 byte

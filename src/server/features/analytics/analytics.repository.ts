@@ -1,4 +1,4 @@
-import { and, asc, count, countDistinct, desc, eq, gt, gte, isNull, lt, lte, or, sql } from 'drizzle-orm';
+import { and, asc, count, countDistinct, desc, eq, gt, gte, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import {
   customers,
@@ -113,52 +113,65 @@ export async function findSellerCustomerByEmail(db: Database, sellerId: string, 
   return row;
 }
 
+/** A holder's running total of downloads on the last day with downloads up to `day` (0 before their first). */
+function runningTotalUpTo(day: SQL, inclusive: boolean) {
+  return sql`coalesce((select ${downloadHolderDays.runningDownloads} from ${downloadHolderDays}
+    where ${downloadHolderDays.customerId} = ${customers.id}
+      and ${downloadHolderDays.day} ${inclusive ? sql`<=` : sql`<`} ${day}
+    order by ${downloadHolderDays.day} desc limit 1), 0)`;
+}
+
 /**
- * The holders with the most downloads between two days (holder-day rollup), with how many packages they downloaded
- * in that time and their latest download. A license's last download falls in the period exactly when the license
- * was used in it, so the packages come from the last-download rollup, asked only for the top holders.
+ * The holders with the most downloads between two days, ties by e-mail, with how many packages they downloaded in
+ * that time and their latest download. A holder's downloads in the period are the difference of two running totals
+ * (download_holder_days.running_downloads): two index probes per holder, whatever the period or the number of
+ * downloads. A license's last download falls in the period exactly when the license was used in it, so the packages
+ * come from the last-download rollup, asked only for the top holders.
  */
 export async function topHolderRows(db: Database, sellerId: string, range: DayRange, limit: number) {
+  const periodDownloads = sql<number>`${runningTotalUpTo(sql`${range.to}`, true)} - ${runningTotalUpTo(sql`${range.from}`, false)}`;
   const top = db
     .select({
-      customerId: downloadHolderDays.customerId,
-      downloads: sql<string>`sum(${downloadHolderDays.downloads})`.mapWith(Number).as('downloads'),
+      holderId: sql<string>`${customers.id}`.as('holder_id'),
+      email: sql<string>`${customers.email}`.as('email'),
+      downloads: sql<number>`${periodDownloads}`.mapWith(Number).as('downloads'),
     })
-    .from(downloadHolderDays)
-    .where(
-      and(
-        eq(downloadHolderDays.sellerId, sellerId),
-        gte(downloadHolderDays.day, range.from),
-        lte(downloadHolderDays.day, range.to),
-      ),
-    )
-    .groupBy(downloadHolderDays.customerId)
-    .orderBy(desc(sql`sum(${downloadHolderDays.downloads})`), asc(downloadHolderDays.customerId))
-    .limit(limit)
+    .from(customers)
+    .where(eq(customers.sellerId, sellerId))
+    // A fence: the subquery is not pulled up, so that each holder's total is computed once, not in each clause.
+    .offset(0)
     .as('top');
   const periodStart = new Date(`${range.from}T00:00:00Z`);
   return db
     .select({
-      email: customers.email,
-      downloads: sql<string>`${top.downloads}`.mapWith(Number),
+      email: top.email,
+      downloads: top.downloads,
       packages:
-        sql<string>`(select count(*) from ${grantLastDownloads} where ${grantLastDownloads.customerId} = ${customers.id} and ${grantLastDownloads.downloadedAt} >= ${periodStart.toISOString()})`.mapWith(
+        sql<string>`(select count(*) from ${grantLastDownloads} where ${grantLastDownloads.customerId} = ${top.holderId} and ${grantLastDownloads.downloadedAt} >= ${periodStart.toISOString()})`.mapWith(
           Number,
         ),
       lastDownloadAt:
-        sql<Date | null>`(select max(${grantLastDownloads.downloadedAt}) from ${grantLastDownloads} where ${grantLastDownloads.customerId} = ${customers.id})`.mapWith(
+        sql<Date | null>`(select max(${grantLastDownloads.downloadedAt}) from ${grantLastDownloads} where ${grantLastDownloads.customerId} = ${top.holderId})`.mapWith(
           (value: unknown) => (value === null ? null : new Date(value as string | Date)),
         ),
     })
     .from(top)
-    .innerJoin(customers, eq(customers.id, top.customerId))
-    .orderBy(desc(top.downloads), asc(customers.email));
+    .where(gt(top.downloads, 0))
+    .orderBy(desc(top.downloads), asc(top.email), asc(top.holderId))
+    .limit(limit);
 }
 
-/**
- * The last download of each grant that still lets its holder install (active; not past an access-ending expiry),
- * with holder and package.
- */
+/** The last downloads of grants that still let their holder install: active, not past an access-ending expiry. */
+function installableLastDownloads(sellerId: string, now: Date, packageId: string | undefined) {
+  return and(
+    eq(grantLastDownloads.sellerId, sellerId),
+    packageId ? eq(grantLastDownloads.packageId, packageId) : undefined,
+    eq(grants.status, 'active'),
+    or(isNull(grants.expiresAt), gt(grants.expiresAt, now), eq(grants.endMode, 'updates')),
+  );
+}
+
+/** The last download of each grant that still lets its holder install, with holder and package. */
 export async function lastDownloadRows(db: Database, sellerId: string, now: Date, packageId?: string) {
   return db
     .select({
@@ -172,19 +185,37 @@ export async function lastDownloadRows(db: Database, sellerId: string, now: Date
     .innerJoin(grants, eq(grants.id, grantLastDownloads.grantId))
     .innerJoin(customers, eq(customers.id, grantLastDownloads.customerId))
     .innerJoin(packages, eq(packages.id, grantLastDownloads.packageId))
-    .where(
-      and(
-        eq(grantLastDownloads.sellerId, sellerId),
-        packageId ? eq(grantLastDownloads.packageId, packageId) : undefined,
-        eq(grants.status, 'active'),
-        or(isNull(grants.expiresAt), gt(grants.expiresAt, now), eq(grants.endMode, 'updates')),
-      ),
-    )
+    .where(installableLastDownloads(sellerId, now, packageId))
     .orderBy(asc(packages.name), desc(grantLastDownloads.downloadedAt), asc(customers.email));
 }
 
+/** How many of those grants downloaded each version last, per package: counted by the database, not listed. */
+export async function lastVersionCounts(db: Database, sellerId: string, now: Date, packageId?: string) {
+  const holders = sql<string>`count(*)`.mapWith(Number);
+  return db
+    .select({
+      packageId: packages.id,
+      packageName: packages.name,
+      version: grantLastDownloads.version,
+      holders,
+    })
+    .from(grantLastDownloads)
+    .innerJoin(grants, eq(grants.id, grantLastDownloads.grantId))
+    .innerJoin(packages, eq(packages.id, grantLastDownloads.packageId))
+    .where(installableLastDownloads(sellerId, now, packageId))
+    .groupBy(packages.id, packages.name, grantLastDownloads.version)
+    .orderBy(asc(packages.name), asc(packages.id));
+}
+
 /** Live licenses (active, not expired) whose holder has not downloaded the package since `cutoff`, or never. */
-export async function staleGrantRows(db: Database, sellerId: string, now: Date, cutoff: Date, packageId?: string) {
+export async function staleGrantRows(
+  db: Database,
+  sellerId: string,
+  now: Date,
+  cutoff: Date,
+  limit: number,
+  packageId?: string,
+) {
   return db
     .select({
       email: customers.email,
@@ -207,11 +238,16 @@ export async function staleGrantRows(db: Database, sellerId: string, now: Date, 
         or(isNull(grantLastDownloads.downloadedAt), lt(grantLastDownloads.downloadedAt, cutoff)),
       ),
     )
-    .orderBy(sql`${grantLastDownloads.downloadedAt} asc nulls first`, asc(customers.email), asc(packages.name));
+    .orderBy(sql`${grantLastDownloads.downloadedAt} asc nulls first`, asc(customers.email), asc(packages.name))
+    .limit(limit);
 }
 
-/** Days on which one holder downloaded from at least `minNetworks` (2 or more) distinct known networks. */
-export async function sharingRows(db: Database, sellerId: string, range: DayRange, minNetworks: number) {
+/**
+ * Days on which one holder downloaded from at least `minNetworks` (2 or more) distinct known networks: the latest
+ * first, then the most networks, ties by e-mail. The partial index of the days with two or more networks is read
+ * backwards from the period's last day, and the network lists are gathered only for the rows answered.
+ */
+export async function sharingRows(db: Database, sellerId: string, range: DayRange, minNetworks: number, limit: number) {
   return db
     .select({
       email: customers.email,
@@ -233,7 +269,8 @@ export async function sharingRows(db: Database, sellerId: string, range: DayRang
         gte(downloadHolderDays.networks, minNetworks),
       ),
     )
-    .orderBy(desc(downloadHolderDays.day), desc(downloadHolderDays.networks), asc(customers.email));
+    .orderBy(desc(downloadHolderDays.day), desc(downloadHolderDays.networks), asc(customers.email))
+    .limit(limit);
 }
 
 /** The seller's active packages (the Dashboard's first card). */

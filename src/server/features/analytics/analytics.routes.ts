@@ -1,19 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  analyticsExportParams,
-  dashboardAnalytics,
-  downloadSeries,
-  downloadSeriesQuery,
-  sharingSignal,
-  sharingSignalQuery,
-  staleHolders,
-  staleHoldersQuery,
-  topHolders,
-  topHoldersQuery,
-  versionAdoption,
-  versionAdoptionQuery,
-} from '../../../contract/analytics.js';
+import { analyticsExportParams, dashboardAnalytics } from '../../../contract/analytics.js';
 import type { AppContext } from '../../context.js';
 import { authenticated, requireUser } from '../../http/guards.js';
 import * as analytics from './analytics.service.js';
@@ -37,35 +24,14 @@ async function analyticsScope(scope: FastifyInstance, ctx: AppContext): Promise<
     async (request) => analytics.getDashboardAnalytics(ctx, sellerOf(request)),
   );
 
-  api.get(
-    '/api/analytics/downloads',
-    { schema: { querystring: downloadSeriesQuery, response: { 200: downloadSeries } }, onRequest: authenticated },
-    async (request) => analytics.getDownloadSeries(ctx, sellerOf(request), request.query),
-  );
-
-  api.get(
-    '/api/analytics/versions',
-    { schema: { querystring: versionAdoptionQuery, response: { 200: versionAdoption } }, onRequest: authenticated },
-    async (request) => analytics.getVersionAdoption(ctx, sellerOf(request), request.query),
-  );
-
-  api.get(
-    '/api/analytics/top-holders',
-    { schema: { querystring: topHoldersQuery, response: { 200: topHolders } }, onRequest: authenticated },
-    async (request) => analytics.getTopHolders(ctx, sellerOf(request), request.query),
-  );
-
-  api.get(
-    '/api/analytics/stale-holders',
-    { schema: { querystring: staleHoldersQuery, response: { 200: staleHolders } }, onRequest: authenticated },
-    async (request) => analytics.getStaleHolders(ctx, sellerOf(request), request.query),
-  );
-
-  api.get(
-    '/api/analytics/sharing',
-    { schema: { querystring: sharingSignalQuery, response: { 200: sharingSignal } }, onRequest: authenticated },
-    async (request) => analytics.getSharingSignal(ctx, sellerOf(request), request.query),
-  );
+  // GET /api/analytics/{downloads, versions, top-holders, stale-holders, sharing}: one route per analytics table.
+  for (const [name, table] of Object.entries(analytics.analyticsTables)) {
+    api.get(
+      `/api/analytics/${name}`,
+      { schema: { querystring: table.query, response: { 200: table.answer } }, onRequest: authenticated },
+      async (request) => table.read(ctx, sellerOf(request), request.query),
+    );
+  }
 
   api.get(
     '/api/analytics/export/:table',
