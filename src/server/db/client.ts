@@ -21,6 +21,9 @@ export type DatabaseHandle = {
   close(): Promise<void>;
 };
 
+/** How often PGlite refreshes its planner statistics (PostgreSQL's autovacuum does it by itself). */
+const PGLITE_ANALYZE_INTERVAL_MS = 60 * 60 * 1000;
+
 const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /**
@@ -100,10 +103,18 @@ async function openPglite(
     if (!migrated) await migratePglite(db, { migrationsFolder });
     // PGlite is one session: its listener runs inside the statement that commits, before that statement returns.
     if (notifications) await client.listen(notifications.channel, notifications.onNotification);
+    // PGlite has no autovacuum: without the planner statistics ANALYZE gathers, joins over a few thousand rows were
+    // planned as nested loops over "a dozen rows" and took seconds (npm run bench:analytics). ANALYZE samples a
+    // bounded number of rows per table, so it stays short whatever the size.
+    const analyze = () => client.exec('ANALYZE').catch(() => undefined);
+    const analyzer = setInterval(analyze, PGLITE_ANALYZE_INTERVAL_MS);
+    analyzer.unref();
+    if (!migrated) await analyze();
     return {
       db: db as unknown as Database,
       kind: 'pglite',
       close: async () => {
+        clearInterval(analyzer);
         await client.close();
         releaseLock();
       },
