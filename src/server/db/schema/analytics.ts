@@ -67,7 +67,11 @@ export const grantLastDownloads = pgTable(
     version: text('version').notNull(),
     downloadedAt: timestamp('downloaded_at', { withTimezone: true }).notNull(),
   },
-  (table) => [index('grant_last_downloads_seller_package_idx').on(table.sellerId, table.packageId)],
+  (table) => [
+    index('grant_last_downloads_seller_package_idx').on(table.sellerId, table.packageId),
+    // A top holder's packages downloaded in the period and latest download.
+    index('grant_last_downloads_customer_idx').on(table.customerId, table.downloadedAt),
+  ],
 );
 
 /**

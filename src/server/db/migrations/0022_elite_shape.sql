@@ -1,0 +1,1 @@
+CREATE INDEX "grant_last_downloads_customer_idx" ON "grant_last_downloads" USING btree ("customer_id","downloaded_at");
