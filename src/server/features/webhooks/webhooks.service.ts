@@ -1,4 +1,5 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
+import { isEntityId } from '../../../contract/ids.js';
 import {
   type CreateWebhookEndpointInput,
   webhookMessages as messages,
@@ -36,8 +37,6 @@ import { generateWebhookSecret } from './webhook-signing.js';
 
 type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function presentEndpoint(row: EndpointRow): WebhookEndpoint {
   return {
     id: row.id,
@@ -72,7 +71,7 @@ async function checkTargetUrl(ctx: AppContext, raw: string): Promise<string> {
 }
 
 async function getEndpointRow(ctx: AppContext, sellerId: string, endpointId: string): Promise<EndpointRow> {
-  const [row] = UUID.test(endpointId)
+  const [row] = isEntityId(endpointId)
     ? await ctx.db
         .select()
         .from(webhookEndpoints)
