@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { sessions, users } from '../db/schema/index.js';
 import { generateToken, sha256Hex } from '../lib/crypto.js';
+import { AppError } from './errors.js';
 
 export type SessionUser = typeof users.$inferSelect;
 
@@ -17,7 +18,32 @@ export type RequestAuth = {
 declare module 'fastify' {
   interface FastifyRequest {
     auth?: RequestAuth;
+    /**
+     * The signed-in user the request acts as: the seller, or the user an admin impersonates. For routes that declare
+     * the `authenticated` guard (http/guards.ts), which has answered 401 before the handler runs, so the handler
+     * reads it without a second check. Read without a session (a route that forgot its guard), it answers 401 too.
+     */
+    readonly seller: SessionUser;
+    /** The admin the request answers to (the signed-in admin, or the one behind an impersonation); see `adminOnly`. */
+    readonly admin: SessionUser;
   }
+}
+
+export function requireUser(request: FastifyRequest): RequestAuth {
+  if (!request.auth) throw new AppError('UNAUTHENTICATED', 'Please log in to access this resource.');
+  return request.auth;
+}
+
+export function isAdmin(user: SessionUser): boolean {
+  return user.userType === 'admin';
+}
+
+/** Admin endpoints answer to the signed-in admin, or to the admin behind an impersonation. */
+export function requireAdmin(request: FastifyRequest): SessionUser {
+  const auth = requireUser(request);
+  const admin = auth.impersonator ?? auth.user;
+  if (!isAdmin(admin)) throw new AppError('FORBIDDEN', 'This action requires an administrator account.');
+  return admin;
 }
 
 // Refreshing lastSeenAt on every request would turn each read into a write.
@@ -97,6 +123,16 @@ export async function endSession(ctx: AppContext, request: FastifyRequest, reply
 
 export function registerSessions(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('auth', undefined);
+  app.decorateRequest('seller', {
+    getter(this: FastifyRequest) {
+      return requireUser(this).user;
+    },
+  });
+  app.decorateRequest('admin', {
+    getter(this: FastifyRequest) {
+      return requireAdmin(this);
+    },
+  });
   app.addHook('onRequest', async (request) => {
     request.auth = await loadSession(ctx, request.cookies[sessionCookieName(ctx)]);
   });

@@ -12,7 +12,7 @@ import {
   impersonationResponse,
 } from '../../../contract/admin.js';
 import type { AppContext } from '../../context.js';
-import { adminOnly, requireAdmin, requireUser } from '../../http/guards.js';
+import { adminOnly, requireUser } from '../../http/guards.js';
 import { startSession } from '../../http/session.js';
 import { presentAuthUser } from '../../http/session-user.js';
 import { chooseImpersonationTarget, impersonatingAdmin, listUsersForAdmin } from './admin.service.js';
@@ -30,7 +30,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     '/api/admin/impersonate',
     { schema: { body: impersonateRequest, response: { 200: impersonationResponse } }, onRequest: adminOnly },
     async (request, reply) => {
-      const admin = requireAdmin(request);
+      const admin = request.admin;
       const target = await chooseImpersonationTarget(ctx, admin, request.body.userId);
       await startSession(ctx, request, reply, target.id, { impersonatorId: admin.id });
       return {
@@ -68,18 +68,18 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
   api.post(
     '/api/admin/cache/refresh-all',
     { schema: { response: { 200: cacheRefreshAllResponse } }, onRequest: adminOnly },
-    async (request) => refreshAllPackages(ctx, requireAdmin(request).id),
+    async (request) => refreshAllPackages(ctx, request.admin.id),
   );
 
   api.post(
     '/api/admin/cache/refresh/:id',
     { schema: { params: cachePackageParams, response: { 200: cacheTaskResponse } }, onRequest: adminOnly },
-    async (request) => refreshPackage(ctx, requireAdmin(request).id, request.params.id),
+    async (request) => refreshPackage(ctx, request.admin.id, request.params.id),
   );
 
   api.post(
     '/api/admin/cache/clear',
     { schema: { response: { 200: cacheTaskResponse } }, onRequest: adminOnly },
-    async (request) => clearCache(ctx, requireAdmin(request).id),
+    async (request) => clearCache(ctx, request.admin.id),
   );
 }

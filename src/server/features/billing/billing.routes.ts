@@ -17,7 +17,7 @@ import {
 } from '../../../contract/billing.js';
 import type { Payments } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
-import { adminOnly, authenticated, requireAdmin, requireUser } from '../../http/guards.js';
+import { adminOnly, authenticated } from '../../http/guards.js';
 import * as billing from './billing.service.js';
 import { listPlatformSettings, updatePlatformSetting } from './platform-settings.service.js';
 import { receiveStripeWebhook } from './stripe-webhook.service.js';
@@ -33,19 +33,19 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Prom
   api.post(
     '/api/platform-subscription/create',
     { schema: { body: createSubscriptionInput, response: { 200: redirectUrlResponse } }, onRequest: authenticated },
-    async (request) => billing.createSubscription(ctx, payments, requireUser(request).user, request.body),
+    async (request) => billing.createSubscription(ctx, payments, request.seller, request.body),
   );
 
   api.post(
     '/api/platform-subscription/verify-checkout',
     { schema: { body: verifyCheckoutInput, response: { 200: verifyCheckoutResponse } }, onRequest: authenticated },
-    async (request) => billing.verifyCheckout(ctx, payments, requireUser(request).user, request.body),
+    async (request) => billing.verifyCheckout(ctx, payments, request.seller, request.body),
   );
 
   api.post(
     '/api/platform-subscription/customer-portal',
     { schema: { body: customerPortalInput, response: { 200: redirectUrlResponse } }, onRequest: authenticated },
-    async (request) => billing.openCustomerPortal(ctx, payments, requireUser(request).user, request.body),
+    async (request) => billing.openCustomerPortal(ctx, payments, request.seller, request.body),
   );
 
   api.post(
@@ -54,7 +54,7 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Prom
       schema: { body: cancelSubscriptionInput, response: { 200: cancelSubscriptionResponse } },
       onRequest: authenticated,
     },
-    async (request) => billing.cancelSubscription(ctx, payments, requireUser(request).user, request.body),
+    async (request) => billing.cancelSubscription(ctx, payments, request.seller, request.body),
   );
 
   api.get(
@@ -62,7 +62,7 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Prom
     { schema: { response: { 200: billingOverviewResponse } }, onRequest: authenticated },
     async (request, reply) => {
       reply.headers(noStore);
-      return billing.getBillingOverview(ctx, payments, requireUser(request).user);
+      return billing.getBillingOverview(ctx, payments, request.seller);
     },
   );
 
@@ -71,7 +71,7 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Prom
     { schema: { response: { 200: stripeConfigResponse } }, onRequest: authenticated },
     async (request, reply) => {
       reply.headers(noStore);
-      return billing.getStripeConfig(ctx, payments, requireUser(request).user);
+      return billing.getStripeConfig(ctx, payments, request.seller);
     },
   );
 
@@ -87,7 +87,7 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Prom
   api.put(
     '/api/admin/platform-settings',
     { schema: { body: updatePlatformSettingInput, response: { 200: platformSetting } }, onRequest: adminOnly },
-    async (request) => updatePlatformSetting(ctx, request.body, requireAdmin(request).id),
+    async (request) => updatePlatformSetting(ctx, request.body, request.admin.id),
   );
 
   await app.register(stripeWebhookRoutes, { ctx, payments });

@@ -13,12 +13,12 @@ import {
 } from '../../../contract/branding.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { authenticated, requireUser } from '../../http/guards.js';
+import { authenticated } from '../../http/guards.js';
 import * as branding from './branding.service.js';
 import { logoContentTypes } from './logo-type.js';
 import { fileTooLarge, invalidFileType, openLogo, storeLogo } from './logos.service.js';
 
-// While an admin impersonates a seller, these act as that seller: requireUser gives the impersonated user.
+// While an admin impersonates a seller, these act as that seller: request.seller is the impersonated user.
 
 // A logo is an image that may be an SVG: whoever opens its URL directly must get a document that can do nothing
 // (no script, no plugins, no loads, sandboxed into an opaque origin), and browsers must not guess another type.
@@ -43,13 +43,13 @@ export async function brandingRoutes(app: FastifyInstance, ctx: AppContext): Pro
   api.get(
     '/api/user/default-branding',
     { schema: { response: { 200: brandSettingsResponse } }, onRequest: authenticated },
-    async (request) => branding.getBrandSettings(ctx, requireUser(request).user.id),
+    async (request) => branding.getBrandSettings(ctx, request.seller.id),
   );
 
   api.put(
     '/api/user/default-branding',
     { schema: { body: updateBrandSettingsInput, response: { 200: brandSettingsResponse } }, onRequest: authenticated },
-    async (request) => branding.updateBrandSettings(ctx, requireUser(request).user.id, request.body),
+    async (request) => branding.updateBrandSettings(ctx, request.seller.id, request.body),
   );
 
   api.post(
@@ -60,7 +60,7 @@ export async function brandingRoutes(app: FastifyInstance, ctx: AppContext): Pro
       // Each call is a DNS lookup on the seller's behalf.
       config: { rateLimit: { max: 20, timeWindow: '1 minute', keyGenerator: sellerKey } },
     },
-    async (request) => branding.verifyBrandDomain(ctx, requireUser(request).user.id),
+    async (request) => branding.verifyBrandDomain(ctx, request.seller.id),
   );
 
   // A host of no seller answers null, not 404: the unbranded page is a normal visit, not an error in the console.
@@ -100,7 +100,7 @@ export async function brandingRoutes(app: FastifyInstance, ctx: AppContext): Pro
         schema: { response: { 200: uploadLogoResponse } },
       },
       async (request) => {
-        const userId = requireUser(request).user.id;
+        const userId = request.seller.id;
         let bytes: Buffer;
         try {
           const file = await request.file();

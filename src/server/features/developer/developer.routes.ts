@@ -9,7 +9,7 @@ import {
 } from '../../../contract/developer.js';
 import { entityId } from '../../../contract/ids.js';
 import type { AppContext } from '../../context.js';
-import { authenticated, requireUser } from '../../http/guards.js';
+import { authenticated } from '../../http/guards.js';
 import * as apiTokens from './api-tokens.service.js';
 
 // The /api-tokens page's calls (spec §7): session + CSRF (the CSRF hook covers every state-changing /api call).
@@ -23,7 +23,7 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
     { schema: { response: { 200: apiTokenListSchema } }, preValidation: authenticated },
     async (request, reply) => {
       reply.headers(noStore);
-      return apiTokens.listApiTokens(ctx, requireUser(request).user.id);
+      return apiTokens.listApiTokens(ctx, request.seller.id);
     },
   );
 
@@ -31,7 +31,7 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
     '/api/developer/tokens',
     { schema: { body: createApiTokenInput, response: { 201: createdApiTokenSchema } }, preValidation: authenticated },
     async (request, reply) => {
-      const created = await apiTokens.createApiToken(ctx, sessionActor(requireUser(request).user.id), request.body);
+      const created = await apiTokens.createApiToken(ctx, sessionActor(request.seller.id), request.body);
       return reply.status(201).headers(noStore).send(created);
     },
   );
@@ -42,6 +42,6 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
       schema: { params: z.object({ id: entityId }), response: { 200: apiTokenSchema } },
       preValidation: authenticated,
     },
-    async (request) => apiTokens.deleteApiToken(ctx, sessionActor(requireUser(request).user.id), request.params.id),
+    async (request) => apiTokens.deleteApiToken(ctx, sessionActor(request.seller.id), request.params.id),
   );
 }

@@ -10,7 +10,7 @@ import {
   updateLicenseInput,
 } from '../../../contract/licenses.js';
 import type { AppContext } from '../../context.js';
-import { authenticated, requireUser } from '../../http/guards.js';
+import { authenticated } from '../../http/guards.js';
 import * as lastingLicenses from './lasting-licenses.service.js';
 
 // The Management license dialog's calls: the same terms as API v1's licenses, by hand (session + CSRF).
@@ -23,7 +23,7 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
     { schema: { params: packageIdParams, response: { 200: licenseList } }, preValidation: authenticated },
     async (request, reply) => {
       reply.headers(noStore);
-      return lastingLicenses.listLicenses(ctx, requireUser(request).user.id, { packageId: request.params.id });
+      return lastingLicenses.listLicenses(ctx, request.seller.id, { packageId: request.params.id });
     },
   );
 
@@ -34,7 +34,7 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
       preValidation: authenticated,
     },
     async (request, reply) => {
-      const { user } = requireUser(request);
+      const user = request.seller;
       const issued = await lastingLicenses.issueLicense(
         ctx,
         user,
@@ -53,7 +53,7 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
       preValidation: authenticated,
     },
     async (request) => {
-      const { user } = requireUser(request);
+      const user = request.seller;
       return lastingLicenses.updateLicense(
         ctx,
         { type: 'session', sellerId: user.id },

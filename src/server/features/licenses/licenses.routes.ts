@@ -11,18 +11,18 @@ import {
   temporaryLicenseParams,
 } from '../../../contract/licenses.js';
 import type { AppContext } from '../../context.js';
-import { authenticated, requireUser } from '../../http/guards.js';
+import { authenticated } from '../../http/guards.js';
 import * as customers from './customers.service.js';
 import * as licenses from './licenses.service.js';
 
-// While an admin impersonates a seller, these act as that seller: requireUser gives the impersonated user.
+// While an admin impersonates a seller, these act as that seller: request.seller is the impersonated user.
 export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
 
   api.get(
     '/api/repositories/:id/temporary-licenses',
     { schema: { params: packageIdParams, response: { 200: temporaryLicenseList } }, onRequest: authenticated },
-    async (request) => licenses.listTemporaryLicenses(ctx, requireUser(request).user.id, request.params.id),
+    async (request) => licenses.listTemporaryLicenses(ctx, request.seller.id, request.params.id),
   );
 
   api.post(
@@ -32,12 +32,7 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const license = await licenses.createTemporaryLicense(
-        ctx,
-        requireUser(request).user,
-        request.params.id,
-        request.body ?? {},
-      );
+      const license = await licenses.createTemporaryLicense(ctx, request.seller, request.params.id, request.body ?? {});
       return reply.status(201).send(license);
     },
   );
@@ -46,18 +41,18 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
     '/api/repositories/:id/temporary-licenses/:licenseId',
     { schema: { params: temporaryLicenseParams, response: { 200: temporaryLicense } }, onRequest: authenticated },
     async (request) =>
-      licenses.revokeTemporaryLicense(ctx, requireUser(request).user.id, request.params.id, request.params.licenseId),
+      licenses.revokeTemporaryLicense(ctx, request.seller.id, request.params.id, request.params.licenseId),
   );
 
   api.get(
     '/api/customers',
     { schema: { response: { 200: customerList } }, onRequest: authenticated },
-    async (request) => customers.listCustomers(ctx, requireUser(request).user.id),
+    async (request) => customers.listCustomers(ctx, request.seller.id),
   );
 
   api.post(
     '/api/customers/regenerate-token',
     { schema: { body: regenerateTokenInput, response: { 200: regenerateTokenResponse } }, onRequest: authenticated },
-    async (request) => customers.regenerateToken(ctx, requireUser(request).user.id, request.body?.email),
+    async (request) => customers.regenerateToken(ctx, request.seller.id, request.body?.email),
   );
 }

@@ -13,7 +13,7 @@ import {
   updatePackageInput,
 } from '../../../contract/packages.js';
 import type { AppContext } from '../../context.js';
-import { authenticated, requireUser } from '../../http/guards.js';
+import { authenticated } from '../../http/guards.js';
 import { receiveGithubWebhook } from './github-webhook.service.js';
 import * as packages from './packages.service.js';
 
@@ -29,7 +29,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
     { schema: { response: { 200: codeHostRepositoryList } }, onRequest: authenticated },
     async (request, reply) => {
       reply.headers(noStore);
-      return packages.listCodeHostRepositories(ctx, requireUser(request).user);
+      return packages.listCodeHostRepositories(ctx, request.seller);
     },
   );
 
@@ -38,7 +38,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
     { schema: { response: { 200: packageList } }, onRequest: authenticated },
     async (request, reply) => {
       reply.headers(noStore);
-      return packages.listPackagesForOwner(ctx, requireUser(request).user.id);
+      return packages.listPackagesForOwner(ctx, request.seller.id);
     },
   );
 
@@ -46,7 +46,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
     '/api/repositories',
     { schema: { body: createPackageInput, response: { 201: createPackageResponse } }, onRequest: authenticated },
     async (request, reply) => {
-      const created = await packages.createPackage(ctx, requireUser(request).user, request.body);
+      const created = await packages.createPackage(ctx, request.seller, request.body);
       return reply.status(201).send(created);
     },
   );
@@ -56,7 +56,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
     { schema: { params: packageIdParams, response: { 200: packageDetailSchema } }, onRequest: authenticated },
     async (request, reply) => {
       reply.headers(noStore);
-      return packages.getPackageDetail(ctx, requireUser(request).user.id, request.params.id);
+      return packages.getPackageDetail(ctx, request.seller.id, request.params.id);
     },
   );
 
@@ -66,14 +66,14 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
       schema: { params: packageIdParams, body: updatePackageInput, response: { 200: packageSchema } },
       onRequest: authenticated,
     },
-    async (request) => packages.updatePackage(ctx, requireUser(request).user, request.params.id, request.body),
+    async (request) => packages.updatePackage(ctx, request.seller, request.params.id, request.body),
   );
 
   api.delete(
     '/api/repositories/:id',
     { schema: { params: packageIdParams, response: { 200: deletePackageResponse } }, onRequest: authenticated },
     async (request) => {
-      await packages.deletePackage(ctx, requireUser(request).user, request.params.id);
+      await packages.deletePackage(ctx, request.seller, request.params.id);
       return { success: true as const, id: request.params.id };
     },
   );
@@ -82,7 +82,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
     '/api/repositories/:id/refresh',
     { schema: { params: packageIdParams, response: { 202: refreshPackageResponse } }, onRequest: authenticated },
     async (request, reply) => {
-      const sync = await packages.refreshPackage(ctx, requireUser(request).user, request.params.id);
+      const sync = await packages.refreshPackage(ctx, request.seller, request.params.id);
       return reply.status(202).send({ taskId: sync.taskId });
     },
   );

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { startTrialInput, startTrialResponse, subscriptionStatusResponse } from '../../../contract/subscriptions.js';
 import type { AppContext } from '../../context.js';
-import { authenticated, requireUser } from '../../http/guards.js';
+import { authenticated } from '../../http/guards.js';
 import * as subscriptions from './subscriptions.service.js';
 
 export async function subscriptionRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -13,7 +13,7 @@ export async function subscriptionRoutes(app: FastifyInstance, ctx: AppContext):
     '/api/platform-subscription/status',
     { schema: { response: { 200: subscriptionStatusResponse } }, onRequest: authenticated },
     async (request, reply) => {
-      const { user } = requireUser(request);
+      const user = request.seller;
       reply.header('cache-control', 'no-store');
       return subscriptions.getSubscriptionStatus(ctx, user);
     },
@@ -23,7 +23,7 @@ export async function subscriptionRoutes(app: FastifyInstance, ctx: AppContext):
     '/api/platform-subscription/start-trial',
     { schema: { body: startTrialInput, response: { 200: startTrialResponse } }, onRequest: authenticated },
     async (request) => {
-      const { user } = requireUser(request);
+      const user = request.seller;
       return subscriptions.startTrial(ctx, user, request.body?.tier);
     },
   );

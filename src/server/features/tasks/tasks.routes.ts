@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { RECENT_TASKS_LIMIT, recentTasksResponse } from '../../../contract/tasks.js';
 import type { AppContext } from '../../context.js';
-import { authenticated, requireUser } from '../../http/guards.js';
+import { authenticated } from '../../http/guards.js';
 import { listRecentTasks } from './tasks.service.js';
 
 export async function taskRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -12,7 +12,7 @@ export async function taskRoutes(app: FastifyInstance, ctx: AppContext): Promise
     '/api/tasks',
     { schema: { response: { 200: recentTasksResponse } }, onRequest: authenticated },
     async (request, reply) => {
-      const { user } = requireUser(request);
+      const user = request.seller;
       reply.header('cache-control', 'no-store');
       return listRecentTasks(ctx, user.id, RECENT_TASKS_LIMIT);
     },
