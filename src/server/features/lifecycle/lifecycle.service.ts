@@ -42,14 +42,18 @@ type AdvisoryNoticePayload = { advisoryId: string };
 type Queryable = Pick<Database, 'execute' | 'update'>;
 
 /**
- * The metadata's Last-Modified moves to now, and at least one whole second past its previous value: HTTP dates
- * have seconds, and a change in the same second as the last fetch would otherwise answer that fetch's 304.
+ * The metadata's Last-Modified moves to now, and at least one whole second past what any holder was last served
+ * (a holder's Last-Modified is the later of the package's metadata time and their grant's): HTTP dates have
+ * seconds, and a change in the same second as the last fetch would otherwise answer that fetch's 304.
  */
 async function touchMetadata(db: Queryable, ctx: Pick<AppContext, 'clock'>, packageId: string): Promise<void> {
   const now = ctx.clock.now().toISOString();
   await db.execute(sql`
     update ${packages}
-    set metadata_updated_at = greatest(${now}::timestamptz, metadata_updated_at + interval '1 second')
+    set metadata_updated_at = greatest(
+      ${now}::timestamptz,
+      metadata_updated_at + interval '1 second',
+      (select max(g.updated_at) from ${grants} g where g.package_id = ${packageId}) + interval '1 second')
     where id = ${packageId}`);
 }
 
