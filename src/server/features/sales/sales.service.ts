@@ -1,4 +1,5 @@
 import { and, asc, eq, isNull } from 'drizzle-orm';
+import { isEntityId } from '../../../contract/ids.js';
 import {
   PLATFORM_FEE_PERCENT,
   PURCHASE_PAGE_PATH,
@@ -22,7 +23,6 @@ import { repositoryUrlFor } from '../branding/branding.service.js';
 import {
   createGrant,
   getLicenseSender,
-  isUuid,
   type LicenseSender,
   type PackageRecord,
   parseHolderEmail,
@@ -64,7 +64,7 @@ export async function getHostSeller(ctx: AppContext, host: RequestHost): Promise
 }
 
 async function findSellerPackage(ctx: AppContext, sellerId: string, packageId: string) {
-  const [pkg] = isUuid(packageId)
+  const [pkg] = isEntityId(packageId)
     ? await ctx.db
         .select()
         .from(packages)
