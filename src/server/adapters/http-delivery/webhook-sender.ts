@@ -77,7 +77,7 @@ export function createWebhookSender(options: {
         );
         outgoing.on('error', (error) => {
           const message = deadline.aborted
-            ? `No answer within ${Math.round(options.timeoutMs / 1000)} seconds`
+            ? `No answer within ${options.timeoutMs >= 1000 ? `${Math.round(options.timeoutMs / 1000)} seconds` : `${options.timeoutMs} ms`}`
             : `Could not connect: ${error.message}`;
           finish({ kind: 'failed', error: message, durationMs: elapsed() });
         });
