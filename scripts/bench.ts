@@ -17,18 +17,13 @@
 // machine, and again on PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server whose user may
 // create databases: a temporary database is created and dropped.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, rm } from 'node:fs/promises';
 import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import pg from 'pg';
-import { buildApp } from '../src/server/app.js';
-import { loadConfig } from '../src/server/config.js';
-import type { DatabaseTarget } from '../src/server/db/client.js';
 import { grants } from '../src/server/db/schema/index.js';
 import { composerAccessOf } from '../src/server/features/composer/access-feed.js';
+import { type BenchDatabase, benchDatabases, startBenchApp } from './bench/bench-app.js';
 import { median, placeStatic, prepareProject, resetProject, timeComposer } from './bench/composer-install.js';
 import {
   type DownloadResult,
@@ -72,43 +67,12 @@ function get(port: number, host: string, urlPath: string, token: string): Promis
   });
 }
 
-type DatabaseRun = { target: DatabaseTarget; label: string; drop(): Promise<void> };
-
-async function databaseRuns(): Promise<Array<() => Promise<DatabaseRun>>> {
-  const runs: Array<() => Promise<DatabaseRun>> = [
-    async () => ({ target: { kind: 'pglite' }, label: 'PGlite (embedded)', drop: async () => {} }),
-  ];
-  const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
-  if (adminUrl) runs.push(() => temporaryPostgres(adminUrl));
-  return runs;
-}
-
-async function temporaryPostgres(adminUrl: string): Promise<DatabaseRun> {
-  const name = `packgate_bench_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    target: { kind: 'postgres', url: url.toString() },
-    label: 'PostgreSQL',
-    async drop() {
-      const client = new pg.Client({ connectionString: adminUrl });
-      await client.connect();
-      await client.query(`drop database if exists ${name} with (force)`);
-      await client.end();
-    },
-  };
-}
-
 const format = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 0 });
 const ratio = (value: number) => value.toFixed(3);
 const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 async function main(): Promise<void> {
-  for (const open of await databaseRuns()) await benchmark(await open());
+  for (const open of benchDatabases('packgate_bench')) await benchmark(await open());
 }
 
 type Measured = { requestsPerSecond: number; latencyP99: number; bytesPerSecond: number; runs: LoadResult[] };
@@ -191,23 +155,12 @@ function answerCounter(server: Server) {
 
 const sum = (counts: Map<number, number>) => [...counts.values()].reduce((total, count) => total + count, 0);
 
-async function benchmark(database: DatabaseRun): Promise<void> {
-  const workDir = await mkdtemp(path.join(tmpdir(), 'packgate-bench-'));
+async function benchmark(database: BenchDatabase): Promise<void> {
+  const { built, config, workDir, address, close } = await startBenchApp(database, 'packgate-bench-');
   await chmod(workDir, 0o755); // nginx's worker reads the static tree
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: path.join(workDir, 'data'),
-    LOG_LEVEL: 'silent',
-    SECRET_KEY: randomBytes(32).toString('hex'),
-    // The load runs saturate the event loop on purpose: measure it, do not shed it.
-    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
-  });
-  const built = await buildApp({ config, database: database.target, logger: false });
   let nginx: StaticServer | undefined;
   let second: ChildProcess | undefined;
   try {
-    const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
     const port = Number(new URL(address).port);
     built.ctx.config.publicUrl = `http://localhost:${port}`;
     built.ctx.config.port = port;
@@ -439,9 +392,7 @@ async function benchmark(database: DatabaseRun): Promise<void> {
     second?.kill('SIGTERM');
     await nginx?.stop();
     stopChildren();
-    await built.close();
-    await database.drop();
-    await rm(workDir, { recursive: true, force: true });
+    await close();
   }
 }
 

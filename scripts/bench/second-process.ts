@@ -1,24 +1,16 @@
 // A second Packgate process on the benchmark's PostgreSQL database, for the revocation figure: started by
 // scripts/bench.ts, prints its port on stdout, serves until it is sent SIGTERM.
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/server/app.js';
-import { loadConfig } from '../../src/server/config.js';
 import { composerAccessOf } from '../../src/server/features/composer/access-feed.js';
+import { benchConfig } from './bench-app.js';
 
 const url = process.env.BENCH_SECOND_DATABASE_URL;
 if (!url) throw new Error('BENCH_SECOND_DATABASE_URL is not set');
 const dataDir = await mkdtemp(path.join(tmpdir(), 'packgate-bench-second-'));
-const config = loadConfig({
-  PORT: '0',
-  HOST: '127.0.0.1',
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
-  SECRET_KEY: randomBytes(32).toString('hex'),
-  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
-});
+const config = benchConfig(dataDir);
 const built = await buildApp({ config, database: { kind: 'postgres', url, migrated: true }, logger: false });
 const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
 // Answer only once the change feed listens: until then this process reads the database per request.
