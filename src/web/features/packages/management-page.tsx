@@ -15,6 +15,7 @@ import { useRepositoryUrl } from '../../lib/repository-url';
 import { useSubscriptionStatus } from '../../lib/subscriptions/subscription-status';
 import { AddPackageDialog } from './add-package-dialog';
 import { EditPackageDialog } from './edit-package-dialog';
+import { LifecycleDialog } from './lifecycle-dialog';
 import { type PackageAction, PackageCard } from './package-card';
 import {
   type Package,
@@ -230,6 +231,7 @@ function Overview({
       )}
 
       <EditPackageDialog pkg={openFor('edit')} onClose={close} />
+      <LifecycleDialog pkg={openFor('lifecycle')} onClose={close} />
       <SetupGuideDialog pkg={openFor('setup-guide')} repositoryUrl={repositoryUrl} onClose={close} />
       <TemporaryLicensesDialog pkg={openFor('temporary-licenses')} onClose={close} />
       <LicensesDialog pkg={openFor('licenses')} onClose={close} />

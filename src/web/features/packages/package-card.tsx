@@ -7,6 +7,7 @@ import {
   MoreVertical,
   Pencil,
   RefreshCw,
+  ShieldAlert,
   Tag,
   Ticket,
   Trash2,
@@ -33,6 +34,7 @@ export type PackageAction =
   | 'edit'
   | 'delete'
   | 'setup-guide'
+  | 'lifecycle'
   | 'refresh';
 
 /** One package on Management (spec seller-app §2). */
@@ -76,6 +78,9 @@ export function PackageCard({
             </DropdownMenuItem>
             <DropdownMenuItem onSelect={() => onAction('temporary-licenses', pkg)}>
               <KeyRound /> Temporary Licenses
+            </DropdownMenuItem>
+            <DropdownMenuItem onSelect={() => onAction('lifecycle', pkg)}>
+              <ShieldAlert /> Security & Lifecycle
             </DropdownMenuItem>
             <DropdownMenuItem onSelect={() => onAction('edit', pkg)}>
               <Pencil /> Edit Package
