@@ -21,6 +21,8 @@ const THEMES = ['light', 'dark'] as const;
 const MACHINE_TEXT = [
   /\b(tier_selection_required|not_connected|past_due|one_time|github-sync|cache-refresh|package-pre-cache)\b/,
   /\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/,
+  // One en-US date format everywhere ("Mar 15, 2026"), not a second, long one.
+  /\b(January|February|March|April|June|July|August|September|October|November|December) \d{1,2}, \d{4}\b/,
 ];
 
 type Screen = {

@@ -1,3 +1,4 @@
-/** Dates on the billing screens, in en-US (spec seller-app §9): "March 1, 2026". */
-export const formatBillingDate = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+import { formatDate } from '../../lib/format-date';
+
+/** Dates on the billing screens in the app's one en-US format (spec seller-app §9): "Mar 1, 2026". */
+export const formatBillingDate = (iso: string) => formatDate(iso);

@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { cn } from '../../lib/cn';
 import { type AuthUser, isAdmin } from '../../lib/current-user';
+import { formatDate } from '../../lib/format-date';
 import { expiredBannerTitle, trialRemainingText, trialUrgency } from '../../lib/subscriptions/banner-rules';
 import { formatMonthlyPrice, usePricingTiers } from '../../lib/subscriptions/pricing-tiers';
 import type { SubscriptionStatus } from '../../lib/subscriptions/subscription-status';
@@ -163,6 +164,3 @@ function StatusCard({
     </Card>
   );
 }
-
-const formatDate = (iso: string) =>
-  new Date(iso).toLocaleDateString('en-US', { year: 'numeric', month: 'long', day: 'numeric' });

@@ -1,5 +1,5 @@
 /** Shown as "Last updated" on the Terms of Service and the Privacy Policy; change it with their text. */
-export const LEGAL_LAST_UPDATED = 'November 21, 2026';
+export const LEGAL_LAST_UPDATED = 'Nov 21, 2026';
 
 /** Spec admin §9: the platform keeps 5% of gross sales. */
 export const PLATFORM_FEE_PERCENT = 5;
