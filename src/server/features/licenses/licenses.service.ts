@@ -13,12 +13,7 @@ import { AppError } from '../../http/errors.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
-import {
-  findSubscription,
-  requireActiveAccess,
-  type SubscriptionUser,
-} from '../subscriptions/subscriptions.service.js';
-import { findTier } from '../tiers/tiers.service.js';
+import { findPlanLimits, requireActiveAccess, type SubscriptionUser } from '../subscriptions/subscriptions.service.js';
 import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import {
   assertRoomForHolder,
@@ -109,11 +104,9 @@ export async function createTemporaryLicense(
 
 /** The tier's maxCustomers caps distinct license holders (-1: unlimited; admins: no plan, no cap). */
 export async function findHolderLimit(ctx: AppContext, seller: SubscriptionUser): Promise<HolderLimit | undefined> {
-  if (seller.userType === 'admin') return undefined;
-  const subscription = await findSubscription(ctx, seller.id);
-  const tier = subscription ? await findTier(ctx, subscription.tierId) : undefined;
-  if (!tier || tier.maxCustomers < 0) return undefined;
-  return { tierName: tier.name, maxHolders: tier.maxCustomers };
+  const limits = await findPlanLimits(ctx, seller);
+  if (!limits || limits.maxHolders === null) return undefined;
+  return { tierName: limits.tierName, maxHolders: limits.maxHolders };
 }
 
 /**

@@ -9,7 +9,6 @@ import type {
   PackageDetail,
   UpdatePackageInput,
 } from '../../../contract/packages.js';
-import { UNLIMITED } from '../../../contract/tiers.js';
 import type { CodeHostUser, CodeHostRepository as HostRepository } from '../../adapters/codehost/code-host.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
@@ -17,8 +16,7 @@ import { isUniqueViolation } from '../../db/pg-errors.js';
 import { packages, packageVersions, type users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { encryptSecret } from '../../lib/crypto.js';
-import { getSubscriptionStatus, requireActiveAccess } from '../subscriptions/subscriptions.service.js';
-import { findTier } from '../tiers/tiers.service.js';
+import { findPlanLimits, requireActiveAccess } from '../subscriptions/subscriptions.service.js';
 import { codeHostUserFor, codeHostUserForOwner, withCodeHost } from './code-host-access.js';
 import { distPrefixFor, type PackageVersionRow } from './package-dists.js';
 import { type PackageRow, packageMirrorDir } from './package-mirror.js';
@@ -157,11 +155,9 @@ type PackageLimit = { tierName: string; maxPackages: number };
 
 /** The plan's package limit for this owner, or undefined when there is none (admins, unlimited tiers). */
 async function findPackageLimit(ctx: AppContext, user: PackageOwner): Promise<PackageLimit | undefined> {
-  if (user.userType === 'admin') return undefined;
-  const status = await getSubscriptionStatus(ctx, user);
-  const tier = status.tier ? await findTier(ctx, status.tier) : undefined;
-  if (!tier || tier.maxPackages === UNLIMITED) return undefined;
-  return { tierName: tier.name, maxPackages: tier.maxPackages };
+  const limits = await findPlanLimits(ctx, user);
+  if (!limits || limits.maxPackages === null) return undefined;
+  return { tierName: limits.tierName, maxPackages: limits.maxPackages };
 }
 
 /** Refuses a package beyond the plan's maxPackages; `db` may be the transaction that inserts it. */

@@ -4,6 +4,7 @@ import {
   type StartTrialResponse,
   type SubscriptionStatus,
 } from '../../../contract/subscriptions.js';
+import { UNLIMITED } from '../../../contract/tiers.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { platformSubscriptions, type users } from '../../db/schema/index.js';
@@ -38,6 +39,23 @@ export async function findSubscription(ctx: AppContext, userId: string): Promise
 export async function getSubscriptionStatus(ctx: AppContext, user: SubscriptionUser): Promise<SubscriptionStatus> {
   const subscription = user.userType === 'admin' ? undefined : await findSubscription(ctx, user.id);
   return computeSubscriptionStatus(user, subscription, ctx.clock.now());
+}
+
+/** The caps of a seller's plan; null where the tier is unlimited (UNLIMITED, -1). */
+export type PlanLimits = { tierName: string; maxPackages: number | null; maxHolders: number | null };
+
+const capOf = (limit: number): number | null => (limit === UNLIMITED || limit < 0 ? null : limit);
+
+/**
+ * The one reading of a seller's plan limits (packages, license holders): the tier of the seller's subscription.
+ * Undefined for admins (no plan, no cap) and for sellers who never chose a plan.
+ */
+export async function findPlanLimits(ctx: AppContext, user: SubscriptionUser): Promise<PlanLimits | undefined> {
+  if (user.userType === 'admin') return undefined;
+  const subscription = await findSubscription(ctx, user.id);
+  const tier = subscription ? await findTier(ctx, subscription.tierId) : undefined;
+  if (!tier) return undefined;
+  return { tierName: tier.name, maxPackages: capOf(tier.maxPackages), maxHolders: capOf(tier.maxCustomers) };
 }
 
 /** True for admins, running trials and active subscriptions. */
