@@ -1,0 +1,100 @@
+import path from 'node:path';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PackageLifecycle } from '../../src/contract/lifecycle.js';
+import { createPackageRepository } from '../support/git-fixtures.js';
+import { giveTrial, waitForSync } from '../support/packages.js';
+import { type SignedIn, signInSeller } from '../support/sessions.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+
+// The seller's Security & Lifecycle dialog, opened from the package card's menu: a constraint Composer could not
+// read is refused with the reason, an advisory is published and withdrawn, a version yanked with its reason and
+// restored, and the package marked abandoned with a replacement (issue 13).
+
+let app: TestApp;
+let browser: TestBrowser;
+let context: BrowserContext;
+let page: Page;
+let origin: string;
+let seller: SignedIn;
+let packageId: string;
+
+const toast = (text: string) => page.getByText(text, { exact: true }).first().waitFor();
+
+async function lifecycle(): Promise<PackageLifecycle> {
+  return (await (await seller.client.get(`/api/repositories/${packageId}/lifecycle`)).json()) as PackageLifecycle;
+}
+
+beforeAll(async () => {
+  app = await startTestApp();
+  origin = app.ctx.config.publicUrl;
+  await createPackageRepository(path.join(app.ctx.config.gitReposDir, 'acme', 'gizmo.git'), {
+    name: 'acme/gizmo',
+    tags: ['v1.0.0', 'v1.1.0'],
+    bare: true,
+  });
+  seller = await signInSeller(app, { slug: 'acme' });
+  await giveTrial(app, seller.user.id);
+  const created = await seller.client.post('/api/repositories', {
+    githubRepoId: 'acme/gizmo.git',
+    packageName: 'acme/gizmo',
+  });
+  expect(created.status).toBe(201);
+  packageId = ((await created.json()) as { id: string }).id;
+  await waitForSync(app, packageId);
+  browser = await launchBrowser();
+  ({ context, page } = await openSignedInPage(browser, origin, seller));
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await app?.close();
+});
+
+describe('Security & Lifecycle', () => {
+  it('publishes, yanks and abandons from the package card', async () => {
+    await page.goto(`${origin}/management`);
+    const card = page.getByTestId('package-card').filter({ hasText: 'acme/gizmo' });
+    await card.getByRole('button', { name: 'Actions for acme/gizmo' }).click();
+    await page.getByRole('menuitem', { name: 'Security & Lifecycle' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Security & Lifecycle' });
+    await dialog.getByText('No advisories published.').waitFor();
+
+    await dialog.getByLabel('Title *').fill('Path traversal in the gizmo cache');
+    await dialog.getByLabel('Affected versions *').fill('>=1.0,');
+    await dialog.getByRole('button', { name: 'Publish Advisory' }).click();
+    await page
+      .getByText(/Could not parse version constraint/)
+      .first()
+      .waitFor();
+
+    await dialog.getByLabel('Affected versions *').fill('<1.1.0');
+    await dialog.getByLabel('CVE').fill('CVE-2026-55555');
+    await dialog.getByRole('button', { name: 'Publish Advisory' }).click();
+    await toast('Advisory Published');
+    await dialog.getByText('Path traversal in the gizmo cache').waitFor();
+    expect((await lifecycle()).advisories.map((advisory) => advisory.affectedVersions)).toEqual(['<1.1.0']);
+    await dialog.getByRole('button', { name: 'Withdraw' }).click();
+    await dialog.getByText('Withdrawn', { exact: true }).waitFor();
+
+    await dialog.getByRole('tab', { name: 'Versions' }).click();
+    await dialog.getByLabel('Reason for yanking v1.1.0').fill('Breaks PHP 8.1');
+    await dialog.getByRole('button', { name: 'Yank' }).first().click();
+    await toast('Version Yanked');
+    await dialog.getByText('Yanked', { exact: true }).waitFor();
+    expect((await lifecycle()).versions.find((version) => version.version === 'v1.1.0')?.yank?.reason).toBe(
+      'Breaks PHP 8.1',
+    );
+    await dialog.getByRole('button', { name: 'Restore' }).click();
+    await toast('Version Restored');
+
+    await dialog.getByRole('tab', { name: 'Abandon' }).click();
+    await dialog.getByLabel('Replacement package').fill('acme/gizmo-ng');
+    await dialog.getByRole('button', { name: 'Mark Abandoned' }).click();
+    await toast('Package Marked Abandoned');
+    await dialog.getByText('acme/gizmo-ng').waitFor();
+    expect((await lifecycle()).abandoned?.replacement).toBe('acme/gizmo-ng');
+  });
+});
