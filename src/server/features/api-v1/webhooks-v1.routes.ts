@@ -15,7 +15,7 @@ import {
 } from '../../../contract/webhooks.js';
 import type { AppContext } from '../../context.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
-import { requireApiToken } from './api-v1-auth.js';
+import { requireApiToken, tokenActor } from './api-v1-auth.js';
 import { createdResponses, envelope, okResponses } from './envelope.js';
 
 // Webhook endpoints in API v1 (issue 14), answered by the same service as the Webhooks page. Of the spec's 8
@@ -54,7 +54,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request, reply) =>
-      reply.status(201).send(envelope(await webhooks.createEndpoint(ctx, seller(request), request.body))),
+      reply.status(201).send(envelope(await webhooks.createEndpoint(ctx, tokenActor(request), request.body))),
   );
 
   api.get(
@@ -85,7 +85,8 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(webhookEndpointSchema),
       },
     },
-    async (request) => envelope(await webhooks.updateEndpoint(ctx, seller(request), request.params.id, request.body)),
+    async (request) =>
+      envelope(await webhooks.updateEndpoint(ctx, tokenActor(request), request.params.id, request.body)),
   );
 
   api.delete(
@@ -99,7 +100,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(z.object({ id: z.string() })),
       },
     },
-    async (request) => envelope(await webhooks.deleteEndpoint(ctx, seller(request), request.params.id)),
+    async (request) => envelope(await webhooks.deleteEndpoint(ctx, tokenActor(request), request.params.id)),
   );
 
   api.post(
@@ -114,7 +115,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(webhookEndpointWithSecretSchema),
       },
     },
-    async (request) => envelope(await webhooks.rotateSecret(ctx, seller(request), request.params.id)),
+    async (request) => envelope(await webhooks.rotateSecret(ctx, tokenActor(request), request.params.id)),
   );
 
   api.get(

@@ -165,6 +165,13 @@ describe('webhook endpoints', () => {
     expect(rotated.body.data.secret).not.toBe(endpoint.secret);
     expect((await v1('DELETE', `/webhooks/${endpoint.id}`)).status).toBe(200);
     expect((await v1('GET', `/webhooks/${endpoint.id}`)).status).toBe(404);
+    const trail = (await v1('GET', '/audit-events')).body.data as { action: string; targetId: string }[];
+    expect(
+      trail
+        .filter((event) => event.targetId === endpoint.id)
+        .map((event) => event.action)
+        .sort(),
+    ).toEqual(['webhook.created', 'webhook.deleted', 'webhook.secret_rotated']);
   });
 
   it('refuses private, loopback, link-local and non-http targets at registration, also behind DNS', async () => {

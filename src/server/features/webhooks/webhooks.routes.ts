@@ -19,6 +19,10 @@ import * as webhooks from './webhooks.service.js';
 export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const sellerOf = (request: Parameters<typeof requireUser>[0]) => requireUser(request).user.id;
+  const actorOf = (request: Parameters<typeof requireUser>[0]) => ({
+    type: 'session' as const,
+    sellerId: sellerOf(request),
+  });
   const guard = { onRequest: authenticated };
 
   api.get(
@@ -31,7 +35,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
     '/api/webhooks',
     { ...guard, schema: { body: createWebhookEndpointInput, response: { 201: webhookEndpointWithSecretSchema } } },
     async (request, reply) =>
-      reply.status(201).send(await webhooks.createEndpoint(ctx, sellerOf(request), request.body)),
+      reply.status(201).send(await webhooks.createEndpoint(ctx, actorOf(request), request.body)),
   );
 
   api.patch(
@@ -44,19 +48,19 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
         response: { 200: webhookEndpointSchema },
       },
     },
-    async (request) => webhooks.updateEndpoint(ctx, sellerOf(request), request.params.id, request.body),
+    async (request) => webhooks.updateEndpoint(ctx, actorOf(request), request.params.id, request.body),
   );
 
   api.delete(
     '/api/webhooks/:id',
     { ...guard, schema: { params: webhookEndpointParams, response: { 200: z.object({ id: z.string() }) } } },
-    async (request) => webhooks.deleteEndpoint(ctx, sellerOf(request), request.params.id),
+    async (request) => webhooks.deleteEndpoint(ctx, actorOf(request), request.params.id),
   );
 
   api.post(
     '/api/webhooks/:id/rotate-secret',
     { ...guard, schema: { params: webhookEndpointParams, response: { 200: webhookEndpointWithSecretSchema } } },
-    async (request) => webhooks.rotateSecret(ctx, sellerOf(request), request.params.id),
+    async (request) => webhooks.rotateSecret(ctx, actorOf(request), request.params.id),
   );
 
   api.get(

@@ -22,6 +22,7 @@ import { webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/sch
 import { AppError } from '../../http/errors.js';
 import { findLatestJobsByReference } from '../../jobs/jobs.repository.js';
 import { encryptSecret } from '../../lib/crypto.js';
+import { type Actor, recordAuditEvent } from '../api-v1/audit.service.js';
 import {
   eventBody,
   messageReference,
@@ -94,11 +95,22 @@ export async function getEndpoint(ctx: AppContext, sellerId: string, endpointId:
   return presentEndpoint(await getEndpointRow(ctx, sellerId, endpointId));
 }
 
+/** Every change of an endpoint is in the audit trail, naming who made it (a session or an API token). */
+async function audit(ctx: AppContext, actor: Actor, action: string, endpoint: EndpointRow, extra = {}) {
+  await recordAuditEvent(ctx, actor, {
+    action,
+    targetType: 'webhook_endpoint',
+    targetId: endpoint.id,
+    details: { url: endpoint.url, events: endpoint.events, isEnabled: endpoint.isEnabled, ...extra },
+  });
+}
+
 export async function createEndpoint(
   ctx: AppContext,
-  sellerId: string,
+  actor: Actor,
   input: CreateWebhookEndpointInput,
 ): Promise<WebhookEndpointWithSecret> {
+  const { sellerId } = actor;
   const url = await checkTargetUrl(ctx, input.url);
   const secret = generateWebhookSecret();
   const now = ctx.clock.now();
@@ -128,16 +140,17 @@ export async function createEndpoint(
       .returning();
     return inserted!;
   });
+  await audit(ctx, actor, 'webhook.created', row);
   return { ...presentEndpoint(row), secret };
 }
 
 export async function updateEndpoint(
   ctx: AppContext,
-  sellerId: string,
+  actor: Actor,
   endpointId: string,
   input: UpdateWebhookEndpointInput,
 ): Promise<WebhookEndpoint> {
-  const row = await getEndpointRow(ctx, sellerId, endpointId);
+  const row = await getEndpointRow(ctx, actor.sellerId, endpointId);
   const now = ctx.clock.now();
   const changes: Partial<typeof webhookEndpoints.$inferInsert> = {};
   if (input.url !== undefined) changes.url = await checkTargetUrl(ctx, input.url);
@@ -157,28 +170,31 @@ export async function updateEndpoint(
     .set({ ...changes, updatedAt: now })
     .where(eq(webhookEndpoints.id, row.id))
     .returning();
+  await audit(ctx, actor, 'webhook.updated', updated ?? row, { changed: Object.keys(changes) });
   return presentEndpoint(updated ?? row);
 }
 
 /** A new secret at once; deliveries from now on are signed with it (the old one stops verifying). */
 export async function rotateSecret(
   ctx: AppContext,
-  sellerId: string,
+  actor: Actor,
   endpointId: string,
 ): Promise<WebhookEndpointWithSecret> {
-  const row = await getEndpointRow(ctx, sellerId, endpointId);
+  const row = await getEndpointRow(ctx, actor.sellerId, endpointId);
   const secret = generateWebhookSecret();
   const [updated] = await ctx.db
     .update(webhookEndpoints)
     .set({ secretSealed: encryptSecret(ctx.config.secretKey, secret), updatedAt: ctx.clock.now() })
     .where(eq(webhookEndpoints.id, row.id))
     .returning();
+  await audit(ctx, actor, 'webhook.secret_rotated', updated ?? row);
   return { ...presentEndpoint(updated ?? row), secret };
 }
 
-export async function deleteEndpoint(ctx: AppContext, sellerId: string, endpointId: string): Promise<{ id: string }> {
-  const row = await getEndpointRow(ctx, sellerId, endpointId);
+export async function deleteEndpoint(ctx: AppContext, actor: Actor, endpointId: string): Promise<{ id: string }> {
+  const row = await getEndpointRow(ctx, actor.sellerId, endpointId);
   await ctx.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id));
+  await audit(ctx, actor, 'webhook.deleted', row);
   return { id: row.id };
 }
 
