@@ -27,9 +27,6 @@ type Queryable = Pick<Database, 'select' | 'insert' | 'update' | 'execute'>;
 
 export const COMPOSER_TOKEN_PREFIX = 'pgc';
 
-/** @deprecated The one id check is isEntityId (contract/ids.ts); this name goes once no caller uses it. */
-export { isEntityId as isUuid } from '../../../contract/ids.js';
-
 /** A new Composer token (`pgc_` + 192 random bits) and the SHA-256 that is all the database keeps. */
 export function issueComposerToken(): { token: string; tokenHash: string } {
   const token = generateToken(COMPOSER_TOKEN_PREFIX);
