@@ -161,6 +161,19 @@ export async function topHolderRows(db: Database, sellerId: string, range: DayRa
     .limit(limit);
 }
 
+/** Grants that are active and not expired: the licenses a holder still has. */
+function liveGrant(now: Date) {
+  return and(eq(grants.status, 'active'), or(isNull(grants.expiresAt), gt(grants.expiresAt, now)));
+}
+
+/** Who downloaded which version of which package, as the holder tables list it. */
+const holderPackageVersion = {
+  email: customers.email,
+  packageId: packages.id,
+  packageName: packages.name,
+  version: grantLastDownloads.version,
+};
+
 /** The last downloads of grants that still let their holder install: active, not past an access-ending expiry. */
 function installableLastDownloads(sellerId: string, now: Date, packageId: string | undefined) {
   return and(
@@ -174,13 +187,7 @@ function installableLastDownloads(sellerId: string, now: Date, packageId: string
 /** The last download of each grant that still lets its holder install, with holder and package. */
 export async function lastDownloadRows(db: Database, sellerId: string, now: Date, packageId?: string) {
   return db
-    .select({
-      email: customers.email,
-      packageId: packages.id,
-      packageName: packages.name,
-      version: grantLastDownloads.version,
-      downloadedAt: grantLastDownloads.downloadedAt,
-    })
+    .select({ ...holderPackageVersion, downloadedAt: grantLastDownloads.downloadedAt })
     .from(grantLastDownloads)
     .innerJoin(grants, eq(grants.id, grantLastDownloads.grantId))
     .innerJoin(customers, eq(customers.id, grantLastDownloads.customerId))
@@ -218,10 +225,7 @@ export async function staleGrantRows(
 ) {
   return db
     .select({
-      email: customers.email,
-      packageId: packages.id,
-      packageName: packages.name,
-      version: grantLastDownloads.version,
+      ...holderPackageVersion,
       lastDownloadAt: grantLastDownloads.downloadedAt,
       licenseExpiresAt: grants.expiresAt,
     })
@@ -233,8 +237,7 @@ export async function staleGrantRows(
       and(
         eq(customers.sellerId, sellerId),
         packageId ? eq(grants.packageId, packageId) : undefined,
-        eq(grants.status, 'active'),
-        or(isNull(grants.expiresAt), gt(grants.expiresAt, now)),
+        liveGrant(now),
         or(isNull(grantLastDownloads.downloadedAt), lt(grantLastDownloads.downloadedAt, cutoff)),
       ),
     )
@@ -288,12 +291,6 @@ export async function countLiveHolders(db: Database, sellerId: string, now: Date
     .select({ value: countDistinct(customers.id) })
     .from(customers)
     .innerJoin(grants, eq(grants.customerId, customers.id))
-    .where(
-      and(
-        eq(customers.sellerId, sellerId),
-        eq(grants.status, 'active'),
-        or(isNull(grants.expiresAt), gt(grants.expiresAt, now)),
-      ),
-    );
+    .where(and(eq(customers.sellerId, sellerId), liveGrant(now)));
   return Number(row?.value ?? 0);
 }
