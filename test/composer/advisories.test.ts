@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Advisory } from '../../src/contract/lifecycle.js';
 import type { CreatePackageResponse, Package } from '../../src/contract/packages.js';
@@ -9,13 +7,13 @@ import { createPackageRepository, createTempDir, removeTempDir } from '../suppor
 import { readOutbox } from '../support/outbox.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../support/test-app.js';
+import { runComposer } from './composer-cli.js';
 
 // A seller's security advisory, abandonment and yanked version as the real, unmodified composer client (Debian's
 // Composer 2.5) shows them to a license holder: `composer audit` lists the advisory for an affected installed
 // version and nothing for another, `composer update` prints Composer's abandoned warning and our yank reason and
 // never picks the yanked version, while `composer install` from a lock that names it still gets it.
 
-const execFileAsync = promisify(execFile);
 const TOKEN_PATTERN = /pgc_[A-Za-z0-9_-]{32}/;
 const YANK_REASON = 'It deletes the cache folder on install';
 
@@ -25,31 +23,8 @@ let seller: SignedIn;
 let gadget: Package;
 let setupCommands: string[];
 
-type ComposerRun = { code: number; output: string };
-
-async function composer(cwd: string, args: string[]): Promise<ComposerRun> {
-  try {
-    const { stdout, stderr } = await execFileAsync('composer', [...args, '--no-interaction', '--no-ansi'], {
-      cwd,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: workDir,
-        COMPOSER_HOME: path.join(workDir, 'composer-home'),
-        COMPOSER_CACHE_DIR: path.join(workDir, 'composer-cache'),
-        COMPOSER_ALLOW_SUPERUSER: '1',
-        COMPOSER_DISABLE_XDEBUG_WARN: '1',
-      },
-      timeout: 60_000,
-    });
-    return { code: 0, output: `${stdout}\n${stderr}` };
-  } catch (error) {
-    const failure = error as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: typeof failure.code === 'number' ? failure.code : 1,
-      output: `${failure.stdout}\n${failure.stderr}`,
-    };
-  }
-}
+/** The holder's composer, with Composer's own audit after install and update left on. */
+const composer = (cwd: string, args: string[]) => runComposer(cwd, args, { home: workDir });
 
 /** A project that knows only our repository, configured with the e-mail's commands. */
 async function createProject(name: string): Promise<string> {

@@ -15,6 +15,7 @@ import {
 import { readOutbox } from '../support/outbox.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../support/test-app.js';
+import { type ComposerRun, runComposer } from './composer-cli.js';
 
 // The real, unmodified composer client (Debian's php-cli and composer) against the real app: a license holder
 // follows the e-mail's commands and installs, updates, and is refused with our message once the license is
@@ -23,8 +24,6 @@ import { startTestApp, type TestApp, TestClock } from '../support/test-app.js';
 
 const execFileAsync = promisify(execFile);
 const TOKEN_PATTERN = /pgc_[A-Za-z0-9_-]{32}/;
-
-type ComposerRun = { code: number; output: string };
 
 let app: TestApp;
 let workDir: string;
@@ -36,29 +35,8 @@ let setupCommands: string[];
 let holderEmail: string;
 
 /** Runs composer with a private home and cache, no packagist, no audit, no prompts; never throws. */
-async function composer(cwd: string, args: string[], options: { cacheDir?: string } = {}): Promise<ComposerRun> {
-  try {
-    const { stdout, stderr } = await execFileAsync('composer', [...args, '--no-interaction', '--no-ansi'], {
-      cwd,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: workDir,
-        COMPOSER_HOME: path.join(workDir, 'composer-home'),
-        COMPOSER_CACHE_DIR: options.cacheDir ?? path.join(workDir, 'composer-cache'),
-        COMPOSER_NO_AUDIT: '1',
-        COMPOSER_ALLOW_SUPERUSER: '1',
-        COMPOSER_DISABLE_XDEBUG_WARN: '1',
-      },
-      timeout: 60_000,
-    });
-    return { code: 0, output: `${stdout}\n${stderr}` };
-  } catch (error) {
-    const failure = error as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: typeof failure.code === 'number' ? failure.code : 1,
-      output: `${failure.stdout}\n${failure.stderr}`,
-    };
-  }
+function composer(cwd: string, args: string[], options: { cacheDir?: string } = {}): Promise<ComposerRun> {
+  return runComposer(cwd, args, { home: workDir, audit: false, ...options });
 }
 
 /** A fresh project that knows no package repository but ours (packagist disabled). */
