@@ -171,22 +171,24 @@ function UserRow({ user }: { user: AdminUserListItem }) {
   const name = user.githubUsername ?? user.displayName ?? user.email ?? user.id;
   const isSelf = currentUser?.id === user.id;
   return (
-    <div className="flex items-center gap-3 p-3" data-testid="admin-user-row">
+    // On a phone the button goes under the address, so that the address keeps the row's width.
+    <div className="flex flex-wrap items-center gap-3 p-3" data-testid="admin-user-row">
       <Avatar>
         {user.avatarUrl && <AvatarImage src={user.avatarUrl} alt="" />}
         <AvatarFallback>{initialsOf(name)}</AvatarFallback>
       </Avatar>
-      <div className="min-w-0 flex-1">
+      <div className="min-w-0 flex-1 basis-48">
         <p className="text-sm font-medium [overflow-wrap:anywhere]">{user.email ?? name}</p>
         <p className="flex flex-wrap items-center gap-2 text-xs text-muted-foreground">
           <Badge variant={user.userType === 'admin' ? 'default' : 'secondary'}>{user.userType}</Badge>
-          <span>Joined {formatDate(user.createdAt)}</span>
+          <span className="whitespace-nowrap">Joined {formatDate(user.createdAt)}</span>
         </p>
       </div>
       {user.userType !== 'admin' && !isSelf && (
         <Button
           size="sm"
           variant="outline"
+          className="ml-11 sm:ml-0"
           onClick={() => impersonate.mutate(user.id)}
           disabled={impersonate.isPending || impersonate.isSuccess}
         >
