@@ -12,6 +12,14 @@ import { AppError } from '../../http/errors.js';
 import type { SellerSelector } from '../../http/hosts.js';
 import { newestStable } from '../../lib/composer-versions/version-order.js';
 import { sha256Hex } from '../../lib/crypto.js';
+import {
+  downloadLimitMessage,
+  evaluateGrant,
+  frozenVersionMessage,
+  grantNotice,
+  repositoryClosedMessage,
+  repositoryGraceNotice,
+} from '../licenses/grant-rules.js';
 import { recordDownload } from '../licenses/grants.service.js';
 import { ensureDist } from '../packages/packages.service.js';
 import { repositoryStanding } from '../subscriptions/subscriptions.service.js';
@@ -29,14 +37,6 @@ import {
   type PackageLifecycleFacts,
   type TokenView,
 } from './composer.repository.js';
-import {
-  downloadLimitMessage,
-  evaluateGrant,
-  frozenVersionMessage,
-  grantNotice,
-  repositoryClosedMessage,
-  repositoryGraceNotice,
-} from './grant-rules.js';
 
 // The Composer repository's rules: who the token is, what its grants allow on this host, and what Composer is
 // told. Unknown tokens get 401 (Composer then asks for, or reports, credentials); a package the token does not

@@ -13,6 +13,7 @@ import { type EmailBrand, getEmailBrand, repositoryUrlFor } from '../branding/br
 import { getOwnedPackage } from '../packages/packages.service.js';
 import { normalizeEmail } from '../users/users.service.js';
 import { emitLicenseChange, emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
+import { grantGivesAccess, isGrantActive } from './grant-rules.js';
 import { buildLicenseEmail, type LicenseEmailInput, type LicenseTerms } from './license-email.js';
 
 // License holders (customers), their Composer tokens and their grants: the rules every way of issuing
@@ -24,6 +25,9 @@ export type PackageRecord = typeof packages.$inferSelect;
 type Seller = Pick<typeof users.$inferSelect, 'id' | 'slug' | 'displayName' | 'githubUsername'>;
 /** The database or an open transaction. */
 type Queryable = Pick<Database, 'select' | 'insert' | 'update' | 'execute'>;
+
+// The pure grant rules live in grant-rules.ts (Composer and the portal decide through them too).
+export { daysRemaining, grantGivesAccess, isGrantActive } from './grant-rules.js';
 
 export const COMPOSER_TOKEN_PREFIX = 'pgc';
 
@@ -45,23 +49,6 @@ export async function findCustomerByToken(
     .where(eq(customers.tokenHash, sha256Hex(token)))
     .limit(1);
   return customer;
-}
-
-/** Not revoked and not past its expiry. A frozen grant (endMode updates) past its end reads false here. */
-export function isGrantActive(grant: Pick<Grant, 'status' | 'expiresAt'>, now: Date): boolean {
-  return grant.status === 'active' && (grant.expiresAt === null || grant.expiresAt > now);
-}
-
-/** Whether the holder can still install anything under the grant (a frozen grant can, after its end). */
-export function grantGivesAccess(grant: Pick<Grant, 'status' | 'expiresAt' | 'endMode'>, now: Date): boolean {
-  return isGrantActive(grant, now) || (grant.status === 'active' && grant.endMode === 'updates');
-}
-
-/** Whole days until expiry, rounded up (0 or negative once past); null without an expiry. */
-export function daysRemaining(expiresAt: Date | null, now: Date): number | null {
-  if (!expiresAt) return null;
-  const days = Math.ceil((expiresAt.getTime() - now.getTime()) / 86_400_000);
-  return days === 0 ? 0 : days; // no -0 in JSON-minded code
 }
 
 /**

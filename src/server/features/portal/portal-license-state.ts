@@ -2,7 +2,7 @@ import { LICENSE_ENDING_WARNING_DAYS } from '../../../contract/composer.js';
 import type { PortalLicenseState } from '../../../contract/portal.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { compareStableVersions } from '../../lib/composer-versions/version-order.js';
-import { evaluateGrant, type GrantFacts, grantNotice } from '../composer/grant-rules.js';
+import { evaluateGrant, type GrantFacts, grantNotice } from '../licenses/grant-rules.js';
 
 // What the portal tells a holder about one license. Pure, and decided by the Composer repository's own grant rules,
 // so that the page and the holder's terminal never disagree.

@@ -1,8 +1,9 @@
 import { LICENSE_ENDING_WARNING_DAYS } from '../../../contract/composer.js';
 import { DAY_MS } from '../../lib/clock.js';
 
-// What a license (grant) lets its holder install right now, and what the holder's terminal is told about it.
-// Pure: the metadata, packages.json and dist endpoints all decide through these functions.
+// What a license (grant) lets its holder install right now, and what the holder's terminal is told about it: the
+// one home of the grant rules. Pure: Composer's metadata, packages.json and dist endpoints, the portal and the
+// licenses service all decide through these functions.
 
 export type GrantFacts = {
   packageName: string;
@@ -102,4 +103,21 @@ export function repositoryGraceNotice(until: Date): string {
 /** Every door, once the grace period after the seller's subscription lapsed is over. */
 export function repositoryClosedMessage(endedAt: Date): string {
   return `This repository's subscription has lapsed and access ended on ${formatDay(endedAt)}. Contact the seller to restore access.`;
+}
+
+/** Not revoked and not past its expiry. A frozen grant (endMode updates) past its end reads false here. */
+export function isGrantActive(grant: Pick<GrantFacts, 'status' | 'expiresAt'>, now: Date): boolean {
+  return grant.status === 'active' && (grant.expiresAt === null || grant.expiresAt > now);
+}
+
+/** Whether the holder can still install anything under the grant (a frozen grant can, after its end). */
+export function grantGivesAccess(grant: Pick<GrantFacts, 'status' | 'expiresAt' | 'endMode'>, now: Date): boolean {
+  return isGrantActive(grant, now) || (grant.status === 'active' && grant.endMode === 'updates');
+}
+
+/** Whole days until expiry, rounded up (0 or negative once past); null without an expiry. */
+export function daysRemaining(expiresAt: Date | null, now: Date): number | null {
+  if (!expiresAt) return null;
+  const days = Math.ceil((expiresAt.getTime() - now.getTime()) / 86_400_000);
+  return days === 0 ? 0 : days; // no -0 in JSON-minded code
 }
