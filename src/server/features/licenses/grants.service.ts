@@ -1,10 +1,10 @@
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { type GrantEndMode, type GrantKind, licenseMessages } from '../../../contract/licenses.js';
 import type { MailSendOptions } from '../../adapters/mail/mailer.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { customers, downloads, grants, type packages, users } from '../../db/schema/index.js';
+import { customers, grants, type packages, type users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { grantMailReference } from '../../jobs/mail-delivery.js';
 import { clientNetwork } from '../../lib/client-network.js';
@@ -14,6 +14,7 @@ import { getOwnedPackage } from '../packages/packages.service.js';
 import { normalizeEmail } from '../users/users.service.js';
 import { emitLicenseChange, emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { grantGivesAccess, isGrantActive } from './grant-rules.js';
+import * as repository from './grants.repository.js';
 import { buildLicenseEmail, type LicenseEmailInput, type LicenseTerms } from './license-email.js';
 
 // License holders (customers), their Composer tokens and their grants: the rules every way of issuing
@@ -43,12 +44,7 @@ export async function findCustomerByToken(
   token: string,
 ): Promise<CustomerRecord | undefined> {
   if (!token.startsWith(`${COMPOSER_TOKEN_PREFIX}_`)) return undefined;
-  const [customer] = await ctx.db
-    .select()
-    .from(customers)
-    .where(eq(customers.tokenHash, sha256Hex(token)))
-    .limit(1);
-  return customer;
+  return repository.findCustomerByTokenHash(ctx.db, sha256Hex(token));
 }
 
 /**
@@ -64,32 +60,16 @@ export async function recordDownload(
   /** The downloading client's address; only its network (/24, /48) is stored, for the seller's sharing signal. */
   clientAddress?: string,
 ): Promise<boolean> {
-  // ISO text, not a Date: raw parameters go to both drivers untouched.
-  const now = ctx.clock.now().toISOString();
-  const network = clientNetwork(clientAddress) ?? null;
-  // Raw SQL on purpose: the query builder would also move grants.updatedAt (the metadata's Last-Modified).
-  const result = (await ctx.db.execute(sql`
-    with counted as (
-      update ${grants}
-      set download_count = download_count + 1, last_used_at = ${now}
-      where id = ${grantId}
-        and status = 'active'
-        and (download_limit is null or download_count < download_limit)
-        and (expires_at is null or expires_at > ${now} or end_mode = 'updates')
-      returning id, package_id
-    )
-    insert into ${downloads} (grant_id, package_id, version, downloaded_at, client_network)
-    select id, package_id, ${version}, ${now}, ${network} from counted
-    returning id`)) as unknown as { rows: unknown[] };
-  return result.rows.length > 0;
+  return repository.countDownloadIfAllowed(ctx.db, {
+    grantId,
+    version,
+    now: ctx.clock.now().toISOString(),
+    network: clientNetwork(clientAddress) ?? null,
+  });
 }
 
 export async function getSeller(ctx: Pick<AppContext, 'db'>, sellerId: string): Promise<Seller> {
-  const [seller] = await ctx.db
-    .select({ id: users.id, slug: users.slug, displayName: users.displayName, githubUsername: users.githubUsername })
-    .from(users)
-    .where(eq(users.id, sellerId))
-    .limit(1);
+  const seller = await repository.findSellerRow(ctx.db, sellerId);
   if (!seller) throw new AppError('NOT_FOUND', 'Seller not found');
   return seller;
 }
@@ -109,12 +89,7 @@ export async function findCustomerByEmail(
   sellerId: string,
   email: string,
 ): Promise<CustomerRecord | undefined> {
-  const [customer] = await db
-    .select()
-    .from(customers)
-    .where(and(eq(customers.sellerId, sellerId), sql`lower(${customers.email}) = ${normalizeEmail(email)}`))
-    .limit(1);
-  return customer;
+  return repository.findCustomerByNormalizedEmail(db, sellerId, normalizeEmail(email));
 }
 
 export type CreateGrantInput = {
@@ -159,8 +134,7 @@ export async function assertRoomForHolder(
   limit: HolderLimit,
 ): Promise<void> {
   if (await findCustomerByEmail(db, sellerId, email)) return;
-  const [row] = await db.select({ holders: count() }).from(customers).where(eq(customers.sellerId, sellerId));
-  if ((row?.holders ?? 0) >= limit.maxHolders) {
+  if ((await repository.countHolders(db, sellerId)) >= limit.maxHolders) {
     throw new AppError('FORBIDDEN', `Your ${limit.tierName} plan allows up to ${limit.maxHolders} license holders.`, {
       title: 'Plan Limit Reached',
       suggestion: 'Upgrade your plan to add more license holders.',

@@ -1,0 +1,68 @@
+import { and, count, eq, sql } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { customers, downloads, grants, users } from '../../db/schema/index.js';
+
+// The queries of license holders (customers), grants and downloads that grants.service.ts's rules stand on.
+
+/** The database or an open transaction. */
+export type Queryable = Pick<Database, 'select' | 'insert' | 'update' | 'execute'>;
+export type CustomerRow = typeof customers.$inferSelect;
+
+export async function findCustomerByTokenHash(db: Queryable, tokenHash: string): Promise<CustomerRow | undefined> {
+  const [customer] = await db.select().from(customers).where(eq(customers.tokenHash, tokenHash)).limit(1);
+  return customer;
+}
+
+/** The seller's holder of an e-mail address, whatever its case; `email` is already normalised. */
+export async function findCustomerByNormalizedEmail(
+  db: Queryable,
+  sellerId: string,
+  email: string,
+): Promise<CustomerRow | undefined> {
+  const [customer] = await db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.sellerId, sellerId), sql`lower(${customers.email}) = ${email}`))
+    .limit(1);
+  return customer;
+}
+
+export async function countHolders(db: Queryable, sellerId: string): Promise<number> {
+  const [row] = await db.select({ holders: count() }).from(customers).where(eq(customers.sellerId, sellerId));
+  return row?.holders ?? 0;
+}
+
+export async function findSellerRow(db: Queryable, sellerId: string) {
+  const [seller] = await db
+    .select({ id: users.id, slug: users.slug, displayName: users.displayName, githubUsername: users.githubUsername })
+    .from(users)
+    .where(eq(users.id, sellerId))
+    .limit(1);
+  return seller;
+}
+
+/**
+ * One statement that counts a download against the grant and records it, only while the grant allows one at `now`
+ * (ISO text: raw parameters go to both drivers untouched). Raw SQL on purpose: the query builder would also move
+ * grants.updatedAt (the metadata's Last-Modified).
+ */
+export async function countDownloadIfAllowed(
+  db: Queryable,
+  download: { grantId: string; version: string; now: string; network: string | null },
+): Promise<boolean> {
+  const { grantId, version, now, network } = download;
+  const result = (await db.execute(sql`
+    with counted as (
+      update ${grants}
+      set download_count = download_count + 1, last_used_at = ${now}
+      where id = ${grantId}
+        and status = 'active'
+        and (download_limit is null or download_count < download_limit)
+        and (expires_at is null or expires_at > ${now} or end_mode = 'updates')
+      returning id, package_id
+    )
+    insert into ${downloads} (grant_id, package_id, version, downloaded_at, client_network)
+    select id, package_id, ${version}, ${now}, ${network} from counted
+    returning id`)) as unknown as { rows: unknown[] };
+  return result.rows.length > 0;
+}
