@@ -1,15 +1,11 @@
+import { addMonths } from '../sales/sale-rules.js';
+
 // The periods of a platform plan: pure date rules, no I/O (spec seller-app §4). Stripe keeps its own periods; these
 // are billing off's, and the renewal arithmetic both display.
 
-/** One calendar month later (Jan 31 → Feb 28/29, as billing periods do). */
+/** One calendar month later (Jan 31 → Feb 28/29, as billing periods do): the calendar rule sales' periods use. */
 export function addOneMonth(date: Date): Date {
-  const next = new Date(date);
-  const day = next.getUTCDate();
-  next.setUTCDate(1);
-  next.setUTCMonth(next.getUTCMonth() + 1);
-  const lastDay = new Date(Date.UTC(next.getUTCFullYear(), next.getUTCMonth() + 1, 0)).getUTCDate();
-  next.setUTCDate(Math.min(day, lastDay));
-  return next;
+  return addMonths(date, 1);
 }
 
 /** Billing off renews without a charge: the period that runs at `now`, rolled forward from the stored end. */
