@@ -117,12 +117,6 @@ export type CreateGrantResult = {
   composerToken?: string;
 };
 
-/**
- * Gives the holder (by e-mail) access to one of the seller's packages and e-mails them. A holder new to
- * the seller gets a customer record and a token, which only the e-mail carries; a known holder keeps
- * theirs. An existing grant for the package is renewed rather than duplicated; a temporary license never
- * replaces a purchased or manual license that still gives access (409), nor shortens a running one.
- */
 /** A plan's cap on distinct license holders. */
 export type HolderLimit = { tierName: string; maxHolders: number };
 
@@ -142,6 +136,12 @@ export async function assertRoomForHolder(
   }
 }
 
+/**
+ * Gives the holder (by e-mail) access to one of the seller's packages and e-mails them. A holder new to
+ * the seller gets a customer record and a token, which only the e-mail carries; a known holder keeps
+ * theirs. An existing grant for the package is renewed rather than duplicated; a temporary license never
+ * replaces a purchased or manual license that still gives access (409), nor shortens a running one.
+ */
 export async function createGrant(
   ctx: AppContext,
   sellerId: string,
