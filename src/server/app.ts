@@ -35,9 +35,9 @@ import { createComposerFastPath } from './features/composer/composer-fast-path.j
 import { debugRoutes } from './features/debug/debug.routes.js';
 import { developerRoutes } from './features/developer/developer.routes.js';
 import { lastingLicenseRoutes } from './features/licenses/lasting-licenses.routes.js';
+import { licenseRoutes } from './features/licenses/licenses.routes.js';
 import { lifecycleRoutes } from './features/lifecycle/lifecycle.routes.js';
 import { defineLifecycleJobs } from './features/lifecycle/lifecycle.service.js';
-import { licenseRoutes } from './features/licenses/licenses.routes.js';
 import { definePackageJobs } from './features/packages/package-sync.js';
 import { packageRoutes } from './features/packages/packages.routes.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
