@@ -3,6 +3,8 @@ import {
   type AnalyticsBucket,
   type AnalyticsExport,
   type AnalyticsPeriod,
+  LIST_ROWS_DEFAULT,
+  LIST_ROWS_MAX,
   STALE_MONTH_CHOICES,
 } from '@contract/analytics';
 import { Download, Loader2, X } from 'lucide-react';
@@ -30,7 +32,7 @@ import {
   versionsPath,
 } from './analytics-hooks';
 
-/** Rows a table shows on the page; the CSV holds them all. */
+/** Rows a table shows on the page; the CSV export holds up to LIST_ROWS_MAX. */
 const TABLE_ROWS = 20;
 const number = (value: number) => value.toLocaleString('en-US');
 
@@ -206,7 +208,8 @@ function DataTable({ headers, rows, total }: { headers: string[]; rows: ReactNod
       </div>
       {total > rows.length && (
         <p className="text-xs text-muted-foreground">
-          Showing {rows.length} of {number(total)}; the CSV holds them all.
+          Showing {rows.length} of {number(total)}
+          {total >= LIST_ROWS_DEFAULT ? ' or more' : ''}; the CSV export holds up to {number(LIST_ROWS_MAX)}.
         </p>
       )}
     </div>
