@@ -58,7 +58,7 @@ import { createHttpServer, type RawFastPath } from './http/http-server.js';
 import { registerInputCharacterCheck } from './http/input-characters.js';
 import { AuthorizedComposerCredentials, type PressureCheck, registerOverloadShedding } from './http/overload.js';
 import { createRequestOrigin } from './http/request-origin.js';
-import { createSecurityHeaders, registerSecurityHeaders } from './http/security-headers.js';
+import { createSecurityHeaders, registerSecurityHeaders, securityHeaderValues } from './http/security-headers.js';
 import { registerSessions } from './http/session.js';
 import { loadSocketSession } from './http/socket-session.js';
 import { createJobRunner, type JobTimings } from './jobs/job-runner.js';
@@ -243,7 +243,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   composerFastPath = createComposerFastPath(ctx, {
     originOf: createRequestOrigin(fastifyTrustProxy(config.trustProxy)),
     appHostname: ctx.appHostname,
-    securityHeaders,
+    securityHeaders: securityHeaderValues(securityHeaders),
     onAnswered: (authorization) => authorizedComposerCredentials.remember(authorization),
   });
   await ctx.realtime.attach(app.server);

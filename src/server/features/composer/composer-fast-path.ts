@@ -1,14 +1,21 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { composerPaths } from '../../../contract/composer.js';
 import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
 import { type AppHostname, resolveHost } from '../../http/hosts.js';
 import type { RequestOrigin } from '../../http/request-origin.js';
-import type { SecurityHeaders } from '../../http/security-headers.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { composerAccessOf } from './access-feed.js';
 import { getMetadata, getPackagesJson, parseMetadataFile, type RepositoryRequest } from './composer.service.js';
 import { tokenFromAuthorization } from './composer-credentials.js';
-import { acceptsGzip, JSON_TYPE, jsonBytes, metadataHeaders, PACKAGES_JSON_HEADERS } from './composer-responses.js';
+import {
+  acceptsGzip,
+  composerErrorAnswer,
+  JSON_TYPE,
+  jsonBytes,
+  metadataHeaders,
+  PACKAGES_JSON_HEADERS,
+} from './composer-responses.js';
 
 // The warm Composer answers at static-file speed (issue 10). Composer asks for packages.json and one p2 file per
 // package at every `composer update`; once a token's view is held (access-cache.ts), answering costs no database
@@ -17,7 +24,8 @@ import { acceptsGzip, JSON_TYPE, jsonBytes, metadataHeaders, PACKAGES_JSON_HEADE
 // same service functions, rules and bytes as composer.routes.ts, and hands everything else to Fastify untouched:
 // other methods and paths, a request without a credential, a host that is not a repository host under
 // COMPOSER_DOMAIN (custom domains need a lookup), a token whose view is not held, and every refusal or error (the
-// routes then answer it, with its warning and status, from scratch: nothing here has written to the response).
+// routes then answer it, with its warning and status, from scratch: nothing here has written to the response), except
+// the plain 404 of a p2 file the token does not license, which must stay as fast as the 200 (it tells nothing).
 // Warm answers are not access-logged, as a static file server's usually are not; downloads are counted in the
 // database by the dist route, which always goes through Fastify.
 
@@ -27,7 +35,8 @@ export type ComposerFastPath = (raw: IncomingMessage, response: ServerResponse, 
 export type FastPathDependencies = {
   originOf: (raw: IncomingMessage) => RequestOrigin;
   appHostname: AppHostname;
-  securityHeaders: SecurityHeaders;
+  /** helmet's headers, as every answer carries them (security-headers.ts). */
+  securityHeaders: Record<string, string>;
   /** Called with the Authorization header of every answered request (overload shedding keeps such clients first). */
   onAnswered: (authorization: string) => void;
 };
@@ -47,7 +56,7 @@ function doorOf(url: string): Door | undefined {
   return file ? { kind: 'metadata', packageName: file.packageName, fileKind: file.kind } : undefined;
 }
 
-type Answer = { status: 200 | 304; headers: Record<string, string>; body?: Buffer };
+type Answer = { status: number; headers: Record<string, string>; body?: Buffer };
 
 async function answerFor(
   ctx: AppContext,
@@ -89,22 +98,32 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
       authHost: origin.host,
       baseUrl: `${origin.protocol}://${origin.host}`,
     };
+    const send = (answer: Answer) => {
+      try {
+        const headers = { ...dependencies.securityHeaders, ...answer.headers };
+        if (answer.body) headers['content-length'] = String(answer.body.length);
+        response.writeHead(answer.status, headers);
+        response.end(answer.body);
+      } catch (error) {
+        // The client went away mid-answer; nothing is left to tell it.
+        ctx.log.debug({ err: error }, 'a warm Composer answer could not be written');
+        response.destroy();
+      }
+    };
     answerFor(ctx, door, target, raw).then(
       (answer) => {
-        try {
-          dependencies.securityHeaders(raw, response, () => {});
-          if (answer.body) answer.headers['content-length'] = String(answer.body.length);
-          response.writeHead(answer.status, answer.headers);
-          response.end(answer.body);
-          dependencies.onAnswered(authorization);
-        } catch (error) {
-          // The client went away mid-answer; nothing is left to tell it.
-          ctx.log.debug({ err: error }, 'a warm Composer answer could not be written');
-          response.destroy();
-        }
+        send(answer);
+        dependencies.onAnswered(authorization);
       },
-      // A refusal (401, 404, a closed repository) or an error: the routes answer it in full.
-      () => fallback(),
+      (error: unknown) => {
+        // A p2 file the token does not license is a plain, fast 404 (the route's isQuietNotFound), as fast as its 200.
+        if (door.kind === 'metadata' && error instanceof AppError && error.status === 404) {
+          send(composerErrorAnswer(error, true));
+          return;
+        }
+        // Any other refusal (401, a closed repository) or error: the routes answer it in full, with its warning.
+        fallback();
+      },
     );
     return true;
   };

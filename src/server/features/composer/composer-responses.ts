@@ -1,3 +1,6 @@
+import type { ComposerErrorBody } from '../../../contract/composer.js';
+import { type AppError, errorBody } from '../../http/errors.js';
+
 // What the Composer doors send with a successful answer, shared by the routes (composer.routes.ts) and the warm fast
 // path (composer-fast-path.ts) so that both answer with the same bytes and headers.
 
@@ -33,4 +36,32 @@ export function acceptsGzip(acceptEncoding: string | undefined): boolean {
     /\bgzip\b/i.test(acceptEncoding) &&
     !/\bgzip\s*;\s*q=0(?:\.0*)?\b/i.test(acceptEncoding)
   );
+}
+
+/** A refusal as Composer is told it: status, headers, body, and the status line Composer prints. */
+export type ComposerErrorAnswer = {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+  /** Set unless quiet: non-interactive Composer prints only the status line of a refused download. */
+  statusMessage?: string;
+};
+
+/**
+ * The API's error shape, plus the message as a Composer warning so that the license holder's terminal shows it; a
+ * quiet answer (an unlicensed p2 file: a plain, fast 404) carries neither the warning nor the status line.
+ */
+export function composerErrorAnswer(error: AppError, isQuiet: boolean): ComposerErrorAnswer {
+  const body: ComposerErrorBody = errorBody(error);
+  if (!isQuiet) {
+    const text = error.suggestion ? `${error.message} ${error.suggestion}` : error.message;
+    body.warnings = [{ message: text, versions: '*' }];
+  }
+  return {
+    status: error.status,
+    headers: { ...error.headers, 'content-type': JSON_TYPE, 'cache-control': 'no-store' },
+    body: jsonBytes(body),
+    // A reason phrase is free text in HTTP/1.1; printable ASCII only.
+    ...(isQuiet ? {} : { statusMessage: error.message.replace(/[^\x20-\x7e]/g, '?').slice(0, 200) }),
+  };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { type ComposerErrorBody, composerPaths, notifyBatchInput } from '../../../contract/composer.js';
+import { composerPaths, notifyBatchInput } from '../../../contract/composer.js';
 import type { AppContext } from '../../context.js';
-import { AppError, errorBody, toAppError } from '../../http/errors.js';
+import { AppError, toAppError } from '../../http/errors.js';
 import {
   getMetadata,
   getPackagesJson,
@@ -11,7 +11,14 @@ import {
   requireToken,
 } from './composer.service.js';
 import { tokenFromAuthorization } from './composer-credentials.js';
-import { acceptsGzip, JSON_TYPE, jsonBytes, metadataHeaders, PACKAGES_JSON_HEADERS } from './composer-responses.js';
+import {
+  acceptsGzip,
+  composerErrorAnswer,
+  JSON_TYPE,
+  jsonBytes,
+  metadataHeaders,
+  PACKAGES_JSON_HEADERS,
+} from './composer-responses.js';
 
 // The Composer repository's doors. They answer only on repository hosts (`{slug}.{COMPOSER_DOMAIN}` and the bare
 // COMPOSER_DOMAIN), never on the app's host: Composer keeps one credential per host, so a token configured for
@@ -36,22 +43,10 @@ function repositoryRequest(request: FastifyRequest): RepositoryRequest {
   };
 }
 
-/** The API's error shape, plus the message as a Composer warning so that the license holder's terminal shows it. */
 function sendComposerError(reply: FastifyReply, error: AppError, isQuiet: boolean): FastifyReply {
-  const body: ComposerErrorBody = errorBody(error);
-  if (!isQuiet) {
-    const text = error.suggestion ? `${error.message} ${error.suggestion}` : error.message;
-    body.warnings = [{ message: text, versions: '*' }];
-  }
-  if (error.headers) reply.headers(error.headers);
-  // Non-interactive Composer reports a refused download as "could not be accessed (HTTP 403): {status line}",
-  // so the status line carries the message too (a reason phrase is free text in HTTP/1.1; printable ASCII only).
-  if (!isQuiet) reply.raw.statusMessage = error.message.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
-  return reply
-    .code(error.status)
-    .header('content-type', JSON_TYPE)
-    .header('cache-control', 'no-store')
-    .send(jsonBytes(body));
+  const answer = composerErrorAnswer(error, isQuiet);
+  if (answer.statusMessage !== undefined) reply.raw.statusMessage = answer.statusMessage;
+  return reply.code(answer.status).headers(answer.headers).send(answer.body);
 }
 
 export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
