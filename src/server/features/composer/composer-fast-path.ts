@@ -90,11 +90,13 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     const origin = dependencies.originOf(raw);
     const host = resolveHost(ctx.config, origin.host, dependencies.appHostname);
     if (host.kind !== 'repository') return false;
-    if (!composerAccessOf(ctx).findView(sha256Hex(token))) return false;
+    const tokenHash = sha256Hex(token);
+    if (!composerAccessOf(ctx).findView(tokenHash)) return false;
 
     const target: RepositoryRequest = {
       seller: host.seller,
       token,
+      tokenHash,
       authHost: origin.host,
       baseUrl: `${origin.protocol}://${origin.host}`,
     };

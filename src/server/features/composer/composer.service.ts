@@ -52,6 +52,8 @@ export type RepositoryRequest = {
   baseUrl: string;
   /** The client's address (request.ip, TRUST_PROXY-aware): only its /24 or /48 is stored with a download. */
   clientAddress?: string;
+  /** sha256 of `token`, when the caller has already computed it (the fast path looks the view up first). */
+  tokenHash?: string;
 };
 
 export type MetadataResponse =
@@ -94,7 +96,7 @@ function notLicensed(packageName: string): AppError {
  * kept. Never a verdict: the callers decide from these facts at the request's time.
  */
 async function loadTokenView(ctx: AppContext, request: RepositoryRequest): Promise<TokenView> {
-  const tokenHash = sha256Hex(requireToken(request));
+  const tokenHash = request.tokenHash ?? sha256Hex(requireToken(request));
   const cache = composerAccessOf(ctx);
   const held = cache.findView(tokenHash);
   if (held) return held;
