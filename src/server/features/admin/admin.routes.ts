@@ -12,7 +12,7 @@ import {
   impersonationResponse,
 } from '../../../contract/admin.js';
 import type { AppContext } from '../../context.js';
-import { adminOnly, requireUser } from '../../http/guards.js';
+import { adminOnly } from '../../http/guards.js';
 import { startSession } from '../../http/session.js';
 import { presentAuthUser } from '../../http/session-user.js';
 import { chooseImpersonationTarget, impersonatingAdmin, listUsersForAdmin } from './admin.service.js';
@@ -45,7 +45,7 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     '/api/admin/stop-impersonation',
     { schema: { response: { 200: impersonationResponse } }, onRequest: adminOnly },
     async (request, reply) => {
-      const admin = impersonatingAdmin(ctx, requireUser(request));
+      const admin = impersonatingAdmin(ctx, request.seller, request.admin);
       await startSession(ctx, request, reply, admin.id);
       return { success: true as const, message: 'You are back to your admin account', user: presentAuthUser(admin) };
     },

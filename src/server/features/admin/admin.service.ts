@@ -3,8 +3,6 @@ import type { AdminUserListItem } from '../../../contract/admin.js';
 import type { AppContext } from '../../context.js';
 import { platformSubscriptions, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { isAdmin } from '../../http/guards.js';
-import type { RequestAuth } from '../../http/session.js';
 import { computeSubscriptionStatus } from '../subscriptions/subscriptions.service.js';
 import { getUserById, type User } from '../users/users.service.js';
 
@@ -55,14 +53,14 @@ export async function chooseImpersonationTarget(ctx: AppContext, admin: User, us
   return target;
 }
 
-/** The admin to return to when an impersonation ends. */
-export function impersonatingAdmin(ctx: AppContext, auth: RequestAuth): User {
-  if (!auth.impersonator) throw new AppError('BAD_REQUEST', 'You are not impersonating anyone.');
-  if (!isAdmin(auth.impersonator)) {
-    throw new AppError('FORBIDDEN', 'This action requires an administrator account.');
-  }
-  ctx.log.info({ adminId: auth.impersonator.id, userId: auth.user.id }, 'impersonation stopped');
-  return auth.impersonator;
+/**
+ * The admin to return to when they stop viewing as `viewedAs`. The route's adminOnly guard has vouched for `admin`
+ * (the impersonator, or the signed-in admin when nobody is impersonated).
+ */
+export function impersonatingAdmin(ctx: AppContext, viewedAs: User, admin: User): User {
+  if (admin.id === viewedAs.id) throw new AppError('BAD_REQUEST', 'You are not impersonating anyone.');
+  ctx.log.info({ adminId: admin.id, userId: viewedAs.id }, 'impersonation stopped');
+  return admin;
 }
 
 // GitHub serves any user's avatar at {web}/{login}.png; only meaningful where GitHub is the code host.

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { analyticsExportParams, dashboardAnalytics } from '../../../contract/analytics.js';
 import type { AppContext } from '../../context.js';
-import { authenticated, requireUser } from '../../http/guards.js';
+import { authenticated } from '../../http/guards.js';
 import * as analytics from './analytics.service.js';
 
 export async function analyticsRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -11,7 +11,6 @@ export async function analyticsRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
 async function analyticsScope(scope: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = scope.withTypeProvider<ZodTypeProvider>();
-  const sellerOf = (request: Parameters<typeof requireUser>[0]) => requireUser(request).user.id;
 
   // Downloads move every figure here at any moment; a cached copy would show stale numbers.
   api.addHook('onSend', async (_request, reply) => {
@@ -21,7 +20,7 @@ async function analyticsScope(scope: FastifyInstance, ctx: AppContext): Promise<
   api.get(
     '/api/analytics/dashboard',
     { schema: { response: { 200: dashboardAnalytics } }, onRequest: authenticated },
-    async (request) => analytics.getDashboardAnalytics(ctx, sellerOf(request)),
+    async (request) => analytics.getDashboardAnalytics(ctx, request.seller.id),
   );
 
   // GET /api/analytics/{downloads, versions, top-holders, stale-holders, sharing}: one route per analytics table.
@@ -29,7 +28,7 @@ async function analyticsScope(scope: FastifyInstance, ctx: AppContext): Promise<
     api.get(
       `/api/analytics/${name}`,
       { schema: { querystring: table.query, response: { 200: table.answer } }, onRequest: authenticated },
-      async (request) => table.read(ctx, sellerOf(request), request.query),
+      async (request) => table.read(ctx, request.seller.id, request.query),
     );
   }
 
@@ -37,7 +36,7 @@ async function analyticsScope(scope: FastifyInstance, ctx: AppContext): Promise<
     '/api/analytics/export/:table',
     { schema: { params: analyticsExportParams }, onRequest: authenticated },
     async (request, reply) => {
-      const csv = await analytics.exportAnalyticsCsv(ctx, sellerOf(request), request.params.table, request.query);
+      const csv = await analytics.exportAnalyticsCsv(ctx, request.seller.id, request.params.table, request.query);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="${csv.fileName}"`)

@@ -2,7 +2,6 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../../context.js';
 import { analyticsTables } from '../analytics/analytics.service.js';
-import { requireApiToken } from './api-v1-auth.js';
 import { envelope, okResponses } from './envelope.js';
 
 // The seller's analytics in API v1 (issue 14): GET /api/v1/analytics/{name} for each table of the Analytics page,
@@ -11,7 +10,6 @@ import { envelope, okResponses } from './envelope.js';
 
 export async function analyticsV1Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const seller = (request: Parameters<typeof requireApiToken>[0]) => requireApiToken(request).sellerId;
 
   for (const [name, table] of Object.entries(analyticsTables)) {
     api.get(
@@ -27,7 +25,7 @@ export async function analyticsV1Routes(app: FastifyInstance, ctx: AppContext): 
         },
       },
       async (request) => {
-        const answer = await table.read(ctx, seller(request), request.query);
+        const answer = await table.read(ctx, request.apiToken.sellerId, request.query);
         return envelope(answer, table.meta?.(answer));
       },
     );

@@ -1,15 +1,26 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiTokenPermission } from '../../../contract/developer.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { type AuthenticatedToken, authenticateApiToken, hasPermission } from '../developer/api-tokens.service.js';
 import type { Actor } from './audit.service.js';
 
-// Bearer authentication and permissions of /api/v1. A route names the permission it needs in its config.
+// Bearer authentication and permissions of /api/v1. A route names the permission it needs in its config; the
+// handler reads the typed principal the guard vouched for: `request.apiToken`, and `request.apiActor` for the audit.
+
+export type TokenActor = Actor & { type: 'api_token'; permissions: string[] };
 
 declare module 'fastify' {
   interface FastifyRequest {
-    apiToken?: AuthenticatedToken;
+    /** Set by /api/v1's bearer guard (authenticateApiRequest); read it through `apiToken`. */
+    apiTokenAuth?: AuthenticatedToken;
+    /**
+     * The API token the request acts with. Every /api/v1 route is behind the bearer guard, which has answered 401
+     * before the handler runs; read without one, it answers 401 too.
+     */
+    readonly apiToken: AuthenticatedToken;
+    /** The acting token, as the audit trail records it. */
+    readonly apiActor: TokenActor;
   }
   interface FastifyContextConfig {
     /** The API token permission the route needs (spec §6); `*` holds them all. */
@@ -35,7 +46,7 @@ export function authenticateApiRequest(ctx: AppContext) {
     // A bearer token is not ambient like a cookie: /api/v1 ignores sessions, so CSRF does not apply.
     request.auth = undefined;
     const token = await authenticateApiToken(ctx, bearerToken(request));
-    request.apiToken = token;
+    request.apiTokenAuth = token;
     const needed = request.routeOptions.config.apiPermission;
     if (needed && !hasPermission(token.permissions, needed)) {
       throw new AppError('FORBIDDEN', `This API token lacks the ${needed} permission.`, {
@@ -45,13 +56,23 @@ export function authenticateApiRequest(ctx: AppContext) {
   };
 }
 
-export function requireApiToken(request: FastifyRequest): AuthenticatedToken {
-  if (!request.apiToken) throw new AppError('UNAUTHENTICATED', 'An API token is required.');
-  return request.apiToken;
+/** Gives /api/v1's requests their typed principal: `request.apiToken` and `request.apiActor`. */
+export function registerApiTokenPrincipal(app: FastifyInstance): void {
+  app.decorateRequest('apiTokenAuth', undefined);
+  app.decorateRequest('apiToken', {
+    getter(this: FastifyRequest) {
+      return requireApiToken(this);
+    },
+  });
+  app.decorateRequest('apiActor', {
+    getter(this: FastifyRequest): TokenActor {
+      const token = requireApiToken(this);
+      return { type: 'api_token', sellerId: token.sellerId, tokenId: token.id, permissions: token.permissions };
+    },
+  });
 }
 
-/** The acting token, as the audit trail records it. */
-export function tokenActor(request: FastifyRequest): Actor & { permissions: string[] } {
-  const token = requireApiToken(request);
-  return { type: 'api_token', sellerId: token.sellerId, tokenId: token.id, permissions: token.permissions };
+function requireApiToken(request: FastifyRequest): AuthenticatedToken {
+  if (!request.apiTokenAuth) throw new AppError('UNAUTHENTICATED', 'An API token is required.');
+  return request.apiTokenAuth;
 }

@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, toAppError } from '../../http/errors.js';
 import { analyticsV1Routes } from './analytics-v1.routes.js';
 import { apiV1Routes } from './api-v1.routes.js';
-import { authenticateApiRequest } from './api-v1-auth.js';
+import { authenticateApiRequest, registerApiTokenPrincipal } from './api-v1-auth.js';
 import { errorEnvelope } from './envelope.js';
 import { registerIdempotency } from './idempotency.js';
 import { registerApiDocs } from './openapi.js';
@@ -23,6 +23,7 @@ export async function apiV1Plugin(app: FastifyInstance, ctx: AppContext): Promis
       await scope.register(
         async (v1) => {
           v1.addHook('onRequest', apiV1RateLimitHook(v1));
+          registerApiTokenPrincipal(v1);
           v1.addHook('onRequest', authenticateApiRequest(ctx));
           registerIdempotency(v1, ctx);
           v1.setErrorHandler((error, request, reply) => {

@@ -28,7 +28,6 @@ import type { AppContext } from '../../context.js';
 import * as apiTokens from '../developer/api-tokens.service.js';
 import * as lastingLicenses from '../licenses/lasting-licenses.service.js';
 import * as apiV1 from './api-v1.service.js';
-import { requireApiToken, tokenActor } from './api-v1-auth.js';
 import { listAuditEvents } from './audit.service.js';
 import { createdResponses, envelope, okResponses } from './envelope.js';
 
@@ -45,7 +44,6 @@ const idempotencyHeader = z.object({
 
 export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const seller = (request: Parameters<typeof requireApiToken>[0]) => requireApiToken(request).sellerId;
 
   // Packages
   api.get(
@@ -61,7 +59,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         response: okResponses(z.array(apiV1Package)),
       },
     },
-    async (request) => envelope(await apiV1.listApiPackages(ctx, seller(request))),
+    async (request) => envelope(await apiV1.listApiPackages(ctx, request.apiToken.sellerId)),
   );
 
   api.get(
@@ -75,7 +73,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         response: okResponses(apiV1Package),
       },
     },
-    async (request) => envelope(await apiV1.getApiPackage(ctx, seller(request), request.params.id)),
+    async (request) => envelope(await apiV1.getApiPackage(ctx, request.apiToken.sellerId, request.params.id)),
   );
 
   api.post(
@@ -98,7 +96,9 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request) =>
-      envelope(await apiV1.createApiPurchaseLinks(ctx, seller(request), request.params.id, request.body ?? {})),
+      envelope(
+        await apiV1.createApiPurchaseLinks(ctx, request.apiToken.sellerId, request.params.id, request.body ?? {}),
+      ),
   );
 
   api.post(
@@ -116,7 +116,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) =>
-      reply.status(201).send(envelope(await apiV1.createApiPackage(ctx, tokenActor(request), request.body))),
+      reply.status(201).send(envelope(await apiV1.createApiPackage(ctx, request.apiActor, request.body))),
   );
 
   api.patch(
@@ -131,8 +131,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         response: okResponses(apiV1Package),
       },
     },
-    async (request) =>
-      envelope(await apiV1.updateApiPackage(ctx, tokenActor(request), request.params.id, request.body)),
+    async (request) => envelope(await apiV1.updateApiPackage(ctx, request.apiActor, request.params.id, request.body)),
   );
 
   api.delete(
@@ -148,7 +147,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request) => {
-      await apiV1.deleteApiPackage(ctx, tokenActor(request), request.params.id);
+      await apiV1.deleteApiPackage(ctx, request.apiActor, request.params.id);
       return envelope({ id: request.params.id, deleted: true as const });
     },
   );
@@ -160,7 +159,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'customers:read' },
       schema: { tags: ['Customers'], summary: 'List customers', response: okResponses(z.array(apiV1Customer)) },
     },
-    async (request) => envelope(await apiV1.listApiCustomers(ctx, seller(request))),
+    async (request) => envelope(await apiV1.listApiCustomers(ctx, request.apiToken.sellerId)),
   );
 
   api.post(
@@ -176,7 +175,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         response: okResponses(apiV1RegeneratedToken),
       },
     },
-    async (request) => envelope(await apiV1.regenerateHolderToken(ctx, tokenActor(request), request.body)),
+    async (request) => envelope(await apiV1.regenerateHolderToken(ctx, request.apiActor, request.body)),
   );
 
   // Licenses
@@ -191,7 +190,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         response: okResponses(z.array(apiV1License)),
       },
     },
-    async (request) => envelope(await lastingLicenses.listLicenses(ctx, seller(request), request.query)),
+    async (request) => envelope(await lastingLicenses.listLicenses(ctx, request.apiToken.sellerId, request.query)),
   );
 
   api.post(
@@ -209,7 +208,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      const actor = tokenActor(request);
+      const actor = request.apiActor;
       const sellerUser = await apiV1.getSellerUser(ctx, actor.sellerId);
       const { packageId, ...terms } = request.body;
       const issued = await lastingLicenses.issueLicense(ctx, sellerUser, actor, packageId, terms);
@@ -228,7 +227,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         response: okResponses(apiV1License),
       },
     },
-    async (request) => envelope(await lastingLicenses.getLicense(ctx, seller(request), request.params.id)),
+    async (request) => envelope(await lastingLicenses.getLicense(ctx, request.apiToken.sellerId, request.params.id)),
   );
 
   api.patch(
@@ -246,7 +245,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request) =>
-      envelope(await lastingLicenses.updateLicense(ctx, tokenActor(request), request.params.id, request.body)),
+      envelope(await lastingLicenses.updateLicense(ctx, request.apiActor, request.params.id, request.body)),
   );
 
   api.delete(
@@ -261,7 +260,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         response: okResponses(apiV1License),
       },
     },
-    async (request) => envelope(await lastingLicenses.revokeLicense(ctx, tokenActor(request), request.params.id)),
+    async (request) => envelope(await lastingLicenses.revokeLicense(ctx, request.apiActor, request.params.id)),
   );
 
   // Analytics
@@ -279,7 +278,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request) => {
-      const { data, period, currency } = await apiV1.getApiAnalytics(ctx, seller(request));
+      const { data, period, currency } = await apiV1.getApiAnalytics(ctx, request.apiToken.sellerId);
       return envelope(data, { period, currency });
     },
   );
@@ -291,7 +290,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'tokens:read' },
       schema: { tags: ['Tokens'], summary: 'List API tokens', response: okResponses(z.array(apiV1Token)) },
     },
-    async (request) => envelope(await apiTokens.listApiTokens(ctx, seller(request))),
+    async (request) => envelope(await apiTokens.listApiTokens(ctx, request.apiToken.sellerId)),
   );
 
   api.post(
@@ -308,7 +307,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) =>
-      reply.status(201).send(envelope(await apiTokens.createApiToken(ctx, tokenActor(request), request.body))),
+      reply.status(201).send(envelope(await apiTokens.createApiToken(ctx, request.apiActor, request.body))),
   );
 
   api.delete(
@@ -323,7 +322,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         response: okResponses(apiV1Token),
       },
     },
-    async (request) => envelope(await apiTokens.deleteApiToken(ctx, tokenActor(request), request.params.id)),
+    async (request) => envelope(await apiTokens.deleteApiToken(ctx, request.apiActor, request.params.id)),
   );
 
   api.get(
@@ -342,7 +341,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
     async (request) => {
       const { limit = 50, before } = request.query;
       return envelope(
-        await listAuditEvents(ctx, seller(request), { limit, before: before ? new Date(before) : undefined }),
+        await listAuditEvents(ctx, request.apiToken.sellerId, { limit, before: before ? new Date(before) : undefined }),
       );
     },
   );

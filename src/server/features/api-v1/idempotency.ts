@@ -1,6 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
-import { requireApiToken } from './api-v1-auth.js';
 import {
   claimOrReplay,
   type IdempotencyClaim,
@@ -25,10 +24,9 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
     if (request.method !== 'POST') return;
     const key = parseIdempotencyKey(request.headers['idempotency-key']);
     if (!key) return;
-    const token = requireApiToken(request);
     const outcome = await claimOrReplay(
       ctx,
-      token.sellerId,
+      request.apiToken.sellerId,
       key,
       requestFingerprint(request.method, request.url, request.body),
     );

@@ -15,7 +15,6 @@ import {
 } from '../../../contract/webhooks.js';
 import type { AppContext } from '../../context.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
-import { requireApiToken, tokenActor } from './api-v1-auth.js';
 import { createdResponses, envelope, okResponses } from './envelope.js';
 
 // Webhook endpoints in API v1 (issue 14), answered by the same service as the Webhooks page. Of the spec's 8
@@ -27,7 +26,6 @@ const eventList = WEBHOOK_EVENT_TYPES.map((type) => `\`${type}\`: ${WEBHOOK_EVEN
 
 export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const seller = (request: Parameters<typeof requireApiToken>[0]) => requireApiToken(request).sellerId;
   const read = { apiPermission: 'tokens:read' as const };
   const write = { apiPermission: 'tokens:write' as const };
   const tags = ['Webhooks'];
@@ -38,7 +36,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
       config: read,
       schema: { tags, summary: 'List webhook endpoints', response: okResponses(z.array(webhookEndpointSchema)) },
     },
-    async (request) => envelope(await webhooks.listEndpoints(ctx, seller(request))),
+    async (request) => envelope(await webhooks.listEndpoints(ctx, request.apiToken.sellerId)),
   );
 
   api.post(
@@ -54,7 +52,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request, reply) =>
-      reply.status(201).send(envelope(await webhooks.createEndpoint(ctx, tokenActor(request), request.body))),
+      reply.status(201).send(envelope(await webhooks.createEndpoint(ctx, request.apiActor, request.body))),
   );
 
   api.get(
@@ -68,7 +66,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(webhookEndpointSchema),
       },
     },
-    async (request) => envelope(await webhooks.getEndpoint(ctx, seller(request), request.params.id)),
+    async (request) => envelope(await webhooks.getEndpoint(ctx, request.apiToken.sellerId, request.params.id)),
   );
 
   api.patch(
@@ -85,8 +83,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(webhookEndpointSchema),
       },
     },
-    async (request) =>
-      envelope(await webhooks.updateEndpoint(ctx, tokenActor(request), request.params.id, request.body)),
+    async (request) => envelope(await webhooks.updateEndpoint(ctx, request.apiActor, request.params.id, request.body)),
   );
 
   api.delete(
@@ -100,7 +97,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(z.object({ id: z.string() })),
       },
     },
-    async (request) => envelope(await webhooks.deleteEndpoint(ctx, tokenActor(request), request.params.id)),
+    async (request) => envelope(await webhooks.deleteEndpoint(ctx, request.apiActor, request.params.id)),
   );
 
   api.post(
@@ -115,7 +112,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(webhookEndpointWithSecretSchema),
       },
     },
-    async (request) => envelope(await webhooks.rotateSecret(ctx, tokenActor(request), request.params.id)),
+    async (request) => envelope(await webhooks.rotateSecret(ctx, request.apiActor, request.params.id)),
   );
 
   api.get(
@@ -130,7 +127,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(z.array(webhookDeliverySchema)),
       },
     },
-    async (request) => envelope(await webhooks.listDeliveries(ctx, seller(request), request.params.id)),
+    async (request) => envelope(await webhooks.listDeliveries(ctx, request.apiToken.sellerId, request.params.id)),
   );
 
   api.post(
@@ -146,7 +143,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request) =>
-      envelope(await webhooks.redeliver(ctx, seller(request), request.params.id, request.params.deliveryId)),
+      envelope(await webhooks.redeliver(ctx, request.apiToken.sellerId, request.params.id, request.params.deliveryId)),
   );
 
   api.post(
@@ -161,6 +158,6 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(webhookDeliverySchema),
       },
     },
-    async (request) => envelope(await webhooks.sendTestEvent(ctx, seller(request), request.params.id)),
+    async (request) => envelope(await webhooks.sendTestEvent(ctx, request.apiToken.sellerId, request.params.id)),
   );
 }

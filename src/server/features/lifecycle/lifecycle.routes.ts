@@ -11,7 +11,7 @@ import {
 } from '../../../contract/lifecycle.js';
 import { packageIdParams } from '../../../contract/packages.js';
 import type { AppContext } from '../../context.js';
-import { authenticated, requireUser } from '../../http/guards.js';
+import { authenticated } from '../../http/guards.js';
 import * as lifecycle from './lifecycle.service.js';
 
 // The seller's lifecycle actions on one of their packages (session + CSRF like every seller route); another
@@ -20,14 +20,13 @@ import * as lifecycle from './lifecycle.service.js';
 export async function lifecycleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const noStore = { 'cache-control': 'no-store' };
-  const owner = (request: Parameters<typeof requireUser>[0]) => requireUser(request).user.id;
 
   api.get(
     '/api/repositories/:id/lifecycle',
     { schema: { params: packageIdParams, response: { 200: packageLifecycleSchema } }, onRequest: authenticated },
     async (request, reply) => {
       reply.headers(noStore);
-      return lifecycle.getLifecycle(ctx, owner(request), request.params.id);
+      return lifecycle.getLifecycle(ctx, request.seller.id, request.params.id);
     },
   );
 
@@ -38,7 +37,7 @@ export async function lifecycleRoutes(app: FastifyInstance, ctx: AppContext): Pr
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const created = await lifecycle.publishAdvisory(ctx, owner(request), request.params.id, request.body);
+      const created = await lifecycle.publishAdvisory(ctx, request.seller.id, request.params.id, request.body);
       return reply.status(201).send(created);
     },
   );
@@ -46,7 +45,7 @@ export async function lifecycleRoutes(app: FastifyInstance, ctx: AppContext): Pr
   api.delete(
     '/api/repositories/:id/advisories/:advisoryId',
     { schema: { params: advisoryParams, response: { 200: packageLifecycleSchema } }, onRequest: authenticated },
-    async (request) => lifecycle.withdrawAdvisory(ctx, owner(request), request.params.id, request.params.advisoryId),
+    async (request) => lifecycle.withdrawAdvisory(ctx, request.seller.id, request.params.id, request.params.advisoryId),
   );
 
   api.put(
@@ -55,13 +54,13 @@ export async function lifecycleRoutes(app: FastifyInstance, ctx: AppContext): Pr
       schema: { params: packageIdParams, body: abandonPackageInput, response: { 200: packageLifecycleSchema } },
       onRequest: authenticated,
     },
-    async (request) => lifecycle.abandonPackage(ctx, owner(request), request.params.id, request.body),
+    async (request) => lifecycle.abandonPackage(ctx, request.seller.id, request.params.id, request.body),
   );
 
   api.delete(
     '/api/repositories/:id/abandonment',
     { schema: { params: packageIdParams, response: { 200: packageLifecycleSchema } }, onRequest: authenticated },
-    async (request) => lifecycle.reviveAbandonedPackage(ctx, owner(request), request.params.id),
+    async (request) => lifecycle.reviveAbandonedPackage(ctx, request.seller.id, request.params.id),
   );
 
   api.put(
@@ -71,12 +70,12 @@ export async function lifecycleRoutes(app: FastifyInstance, ctx: AppContext): Pr
       onRequest: authenticated,
     },
     async (request) =>
-      lifecycle.yankVersion(ctx, owner(request), request.params.id, request.params.version, request.body),
+      lifecycle.yankVersion(ctx, request.seller.id, request.params.id, request.params.version, request.body),
   );
 
   api.delete(
     '/api/repositories/:id/versions/:version/yank',
     { schema: { params: versionParams, response: { 200: packageLifecycleSchema } }, onRequest: authenticated },
-    async (request) => lifecycle.unyankVersion(ctx, owner(request), request.params.id, request.params.version),
+    async (request) => lifecycle.unyankVersion(ctx, request.seller.id, request.params.id, request.params.version),
   );
 }

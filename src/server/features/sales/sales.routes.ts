@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { packageIdParams } from '../../../contract/licenses.js';
+import { packageIdParams } from '../../../contract/packages.js';
 import {
   onboardingLink,
   onboardingLinkInput,
@@ -17,7 +17,7 @@ import {
   startCheckoutResponse,
 } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
-import { authenticated, requireUser } from '../../http/guards.js';
+import { authenticated } from '../../http/guards.js';
 import { receiveConnectWebhook } from './connect-webhook.service.js';
 import { createOnboardingLink, getPayoutAccount } from './payout.service.js';
 import { listPricingTiers, replacePricingTiers } from './pricing.service.js';
@@ -54,18 +54,18 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
     { schema: { response: { 200: payoutAccount } }, onRequest: authenticated },
     async (request, reply) => {
       reply.headers(noStore);
-      return getPayoutAccount(ctx, requireUser(request).user);
+      return getPayoutAccount(ctx, request.seller);
     },
   );
   api.post(
     '/api/sales/payout-account/onboarding-link',
     { schema: { body: onboardingLinkInput, response: { 200: onboardingLink } }, onRequest: authenticated },
-    async (request) => createOnboardingLink(ctx, requireUser(request).user, request.body),
+    async (request) => createOnboardingLink(ctx, request.seller, request.body),
   );
   api.get(
     '/api/repositories/:id/pricing-tiers',
     { schema: { params: packageIdParams, response: { 200: packagePricingTierList } }, onRequest: authenticated },
-    async (request) => listPricingTiers(ctx, requireUser(request).user.id, request.params.id),
+    async (request) => listPricingTiers(ctx, request.seller.id, request.params.id),
   );
   api.put(
     '/api/repositories/:id/pricing-tiers',
@@ -73,14 +73,14 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
       schema: { params: packageIdParams, body: replacePricingTiersInput, response: { 200: packagePricingTierList } },
       onRequest: authenticated,
     },
-    async (request) => replacePricingTiers(ctx, requireUser(request).user.id, request.params.id, request.body),
+    async (request) => replacePricingTiers(ctx, request.seller.id, request.params.id, request.body),
   );
   api.get(
     '/api/sales/summary',
     { schema: { response: { 200: sellerSalesSummary } }, onRequest: authenticated },
     async (request, reply) => {
       reply.headers(noStore);
-      return getSellerSalesSummary(ctx, requireUser(request).user.id);
+      return getSellerSalesSummary(ctx, request.seller.id);
     },
   );
 

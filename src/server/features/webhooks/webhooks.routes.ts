@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -11,24 +11,20 @@ import {
   webhookEndpointWithSecretSchema,
 } from '../../../contract/webhooks.js';
 import type { AppContext } from '../../context.js';
-import { authenticated, requireUser } from '../../http/guards.js';
+import { authenticated } from '../../http/guards.js';
 import * as webhooks from './webhooks.service.js';
 
 // The Webhooks page's endpoints (session + CSRF). API v1 offers the same through api-v1/webhooks-v1.routes.ts.
 
 export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const sellerOf = (request: Parameters<typeof requireUser>[0]) => requireUser(request).user.id;
-  const actorOf = (request: Parameters<typeof requireUser>[0]) => ({
-    type: 'session' as const,
-    sellerId: sellerOf(request),
-  });
+  const actorOf = (request: FastifyRequest) => ({ type: 'session' as const, sellerId: request.seller.id });
   const guard = { onRequest: authenticated };
 
   api.get(
     '/api/webhooks',
     { ...guard, schema: { response: { 200: z.array(webhookEndpointSchema) } } },
-    async (request) => webhooks.listEndpoints(ctx, sellerOf(request)),
+    async (request) => webhooks.listEndpoints(ctx, request.seller.id),
   );
 
   api.post(
@@ -66,7 +62,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
   api.get(
     '/api/webhooks/:id/deliveries',
     { ...guard, schema: { params: webhookEndpointParams, response: { 200: z.array(webhookDeliverySchema) } } },
-    async (request) => webhooks.listDeliveries(ctx, sellerOf(request), request.params.id),
+    async (request) => webhooks.listDeliveries(ctx, request.seller.id, request.params.id),
   );
 
   api.post(
@@ -75,13 +71,13 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
     async (request, reply) =>
       reply
         .status(202)
-        .send(await webhooks.redeliver(ctx, sellerOf(request), request.params.id, request.params.deliveryId)),
+        .send(await webhooks.redeliver(ctx, request.seller.id, request.params.id, request.params.deliveryId)),
   );
 
   api.post(
     '/api/webhooks/:id/test',
     { ...guard, schema: { params: webhookEndpointParams, response: { 202: webhookDeliverySchema } } },
     async (request, reply) =>
-      reply.status(202).send(await webhooks.sendTestEvent(ctx, sellerOf(request), request.params.id)),
+      reply.status(202).send(await webhooks.sendTestEvent(ctx, request.seller.id, request.params.id)),
   );
 }
