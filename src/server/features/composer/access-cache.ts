@@ -30,7 +30,7 @@ export const ACCESS_CHANNEL = 'packgate_access';
 export type RenderedBody = { bytes: Buffer; gzipped(): Buffer };
 
 type ViewEntry = { kind: 'view'; tokenHash: string; view: TokenView; size: number };
-type VersionsEntry = {
+export type VersionsEntry = {
   kind: 'versions';
   packageId: string;
   fileKind: 'tag' | 'branch';
@@ -48,8 +48,18 @@ type Entry = ViewEntry | VersionsEntry | BodyEntry;
 /** Rough bytes of a held object: UTF-16 strings and per-object overhead, not a measurement. */
 function viewSize(view: TokenView): number {
   let size = 400 + view.sellerSlug.length * 2;
-  for (const grant of view.grants.values()) size += 320 + grant.packageName.length * 4;
+  // The name twice as a string, and once more in the view's packages.json bytes (packagesJsonBody).
+  for (const grant of view.grants.values()) size += 320 + grant.packageName.length * 5;
   return size;
+}
+
+/** A view's last packages.json: the decision it was serialized from, and the bytes. */
+type PackagesJsonBody = { available: string[]; warnings: string[]; bytes: Buffer };
+
+function sameStrings(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }
 
 function versionsSize(versions: MetadataVersionRow[], lifecycle: PackageLifecycleFacts): number {
@@ -68,6 +78,8 @@ export class ComposerAccessCache {
   private readonly entries: LRUCache<string, Entry>;
   private readonly keyOfCustomer = new Map<string, string>();
   private readonly keysOfSeller = new Map<string, Set<string>>();
+  /** Goes with the view object: freed when the view is dropped, counted in its size (viewSize). */
+  private readonly packagesJsonBodies = new WeakMap<TokenView, PackagesJsonBody>();
   /** Moves on every invalidation: a read that began before it may hold what was just announced as changed. */
   private epoch = 0;
   private fills = 0;
@@ -161,6 +173,18 @@ export class ComposerAccessCache {
     this.entries.set(key, { kind: 'body', body, size: 100 + bytes.length + body.gzipped().length });
     if (this.entries.has(key)) entry.bodyKeys.add(key);
     return body;
+  }
+
+  /**
+   * packages.json of a held view for a decision made at the request's time: the bytes serialized for the same
+   * decision last time, else `render`'s. The decision itself is never kept: a license ending turns the next request.
+   */
+  packagesJsonBody(view: TokenView, available: string[], warnings: string[], render: () => Buffer): Buffer {
+    const held = this.packagesJsonBodies.get(view);
+    if (held && sameStrings(held.available, available) && sameStrings(held.warnings, warnings)) return held.bytes;
+    const bytes = render();
+    if (this.isTrusted) this.packagesJsonBodies.set(view, { available, warnings, bytes });
+    return bytes;
   }
 
   /** One announcement of the change feed (see the migration for the payloads). */

@@ -115,7 +115,7 @@ describe('the warm fast path', () => {
     }
   });
 
-  it("answers a held token's unchanged p2 file with a 304 that carries the security headers", async () => {
+  it("answers a held token's unchanged p2 file with a 304 that carries the Composer security headers", async () => {
     const { app } = logged;
     const holder = await licensedHolder(app, seller, 'fast/not-modified');
     const first = await readThroughRoutes(logged, HOST, holder.token, '/p2/fast/not-modified.json');
@@ -127,6 +127,9 @@ describe('the warm fast path', () => {
     expect(notModified.status).toBe(304);
     expect(notModified.body.length).toBe(0);
     expect(notModified.headers['x-content-type-options']).toBe('nosniff');
+    // Not helmet's page headers: a Composer answer is never a document a browser renders.
+    expect(notModified.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+    expect(notModified.headers['x-frame-options']).toBeUndefined();
     expect(notModified.headers['last-modified']).toBe(first.headers['last-modified']);
     expect(logged.requestLines().slice(before)).toEqual([]);
   });

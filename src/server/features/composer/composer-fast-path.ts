@@ -1,18 +1,25 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { composerPaths } from '../../../contract/composer.js';
 import type { AppContext } from '../../context.js';
-import { AppError } from '../../http/errors.js';
 import { type AppHostname, resolveHost } from '../../http/hosts.js';
 import type { RequestOrigin } from '../../http/request-origin.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { composerAccessOf } from './access-feed.js';
-import { getMetadata, getPackagesJson, parseMetadataFile, type RepositoryRequest } from './composer.service.js';
+import type { TokenView } from './composer.repository.js';
+import {
+  decideMetadata,
+  findHeldMetadataBody,
+  getMetadata,
+  packagesJsonBytes,
+  parseMetadataFile,
+  type RepositoryRequest,
+} from './composer.service.js';
 import { tokenFromAuthorization } from './composer-credentials.js';
 import {
   acceptsGzip,
   composerErrorAnswer,
+  composerSecurityHeaders,
   JSON_TYPE,
-  jsonBytes,
   metadataHeaders,
   PACKAGES_JSON_HEADERS,
 } from './composer-responses.js';
@@ -35,7 +42,7 @@ export type ComposerFastPath = (raw: IncomingMessage, response: ServerResponse, 
 export type FastPathDependencies = {
   originOf: (raw: IncomingMessage) => RequestOrigin;
   appHostname: AppHostname;
-  /** helmet's headers, as every answer carries them (security-headers.ts). */
+  /** helmet's headers (security-headers.ts): Composer answers keep the ones that matter to them (composerSecurityHeaders). */
   securityHeaders: Record<string, string>;
   /** Called with the Authorization header of every answered request (overload shedding keeps such clients first). */
   onAnswered: (authorization: string) => void;
@@ -58,28 +65,58 @@ function doorOf(url: string): Door | undefined {
 
 type Answer = { status: number; headers: Record<string, string>; body?: Buffer };
 
-async function answerFor(
-  ctx: AppContext,
-  door: Door,
-  target: RepositoryRequest,
-  raw: IncomingMessage,
-): Promise<Answer> {
-  if (door.kind === 'packages') {
-    return { status: 200, headers: { ...PACKAGES_JSON_HEADERS }, body: jsonBytes(await getPackagesJson(ctx, target)) };
-  }
-  const file = { packageName: door.packageName, kind: door.fileKind };
-  const result = await getMetadata(ctx, target, file, raw.headers['if-modified-since']);
-  const headers = metadataHeaders(result.lastModified);
-  if (result.isNotModified) return { status: 304, headers };
-  headers['content-type'] = JSON_TYPE;
-  if (acceptsGzip(raw.headers['accept-encoding'])) {
-    headers['content-encoding'] = 'gzip';
-    return { status: 200, headers, body: result.body.gzipped() };
-  }
-  return { status: 200, headers, body: result.body.bytes };
-}
+/** Remembering a credential for overload shedding hashes it; once a minute per held view is plenty for its 10 min. */
+const REMEMBER_EVERY_MS = 60_000;
 
 export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDependencies): ComposerFastPath {
+  const securityHeaders = composerSecurityHeaders(dependencies.securityHeaders);
+  const packagesJsonHeaders = { ...securityHeaders, ...PACKAGES_JSON_HEADERS };
+  const rememberedAt = new WeakMap<TokenView, { authorization: string; at: number }>();
+
+  const send = (response: ServerResponse, answer: Answer) => {
+    try {
+      if (answer.body) answer.headers['content-length'] = String(answer.body.length);
+      response.writeHead(answer.status, answer.headers);
+      response.end(answer.body);
+    } catch (error) {
+      // The client went away mid-answer; nothing is left to tell it.
+      ctx.log.debug({ err: error }, 'a warm Composer answer could not be written');
+      response.destroy();
+    }
+  };
+
+  const remember = (view: TokenView, authorization: string) => {
+    const now = Date.now();
+    const last = rememberedAt.get(view);
+    if (last && last.authorization === authorization && now - last.at < REMEMBER_EVERY_MS) return;
+    rememberedAt.set(view, { authorization, at: now });
+    dependencies.onAnswered(authorization);
+  };
+
+  /** The answer from what is held, or undefined when the package's versions must be read first. */
+  const heldAnswer = (door: Door, view: TokenView, target: RepositoryRequest, raw: IncomingMessage) => {
+    if (door.kind === 'packages') {
+      return { status: 200, headers: { ...packagesJsonHeaders }, body: packagesJsonBytes(ctx, view, target) };
+    }
+    const file = { packageName: door.packageName, kind: door.fileKind };
+    const decided = decideMetadata(ctx, view, target, file, raw.headers['if-modified-since']);
+    // A p2 file the token does not license is a plain, fast 404 (the route's isQuietNotFound), as fast as its 200.
+    if (decided.kind === 'refused') {
+      const refusal = composerErrorAnswer(decided.error, true);
+      return { status: refusal.status, headers: { ...securityHeaders, ...refusal.headers }, body: refusal.body };
+    }
+    const headers = { ...securityHeaders, ...metadataHeaders(decided.lastModified) };
+    if (decided.kind === 'not-modified') return { status: 304, headers };
+    const body = findHeldMetadataBody(ctx, target, file.kind, decided);
+    if (!body) return undefined;
+    headers['content-type'] = JSON_TYPE;
+    if (acceptsGzip(raw.headers['accept-encoding'])) {
+      headers['content-encoding'] = 'gzip';
+      return { status: 200, headers, body: body.gzipped() };
+    }
+    return { status: 200, headers, body: body.bytes };
+  };
+
   return (raw, response, fallback) => {
     if (raw.method !== 'GET' || raw.url === undefined) return false;
     const door = doorOf(raw.url);
@@ -91,7 +128,8 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     const host = resolveHost(ctx.config, origin.host, dependencies.appHostname);
     if (host.kind !== 'repository') return false;
     const tokenHash = sha256Hex(token);
-    if (!composerAccessOf(ctx).findView(tokenHash)) return false;
+    const view = composerAccessOf(ctx).findView(tokenHash);
+    if (!view) return false;
 
     const target: RepositoryRequest = {
       seller: host.seller,
@@ -100,32 +138,33 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
       authHost: origin.host,
       baseUrl: `${origin.protocol}://${origin.host}`,
     };
-    const send = (answer: Answer) => {
-      try {
-        const headers = { ...dependencies.securityHeaders, ...answer.headers };
-        if (answer.body) headers['content-length'] = String(answer.body.length);
-        response.writeHead(answer.status, headers);
-        response.end(answer.body);
-      } catch (error) {
-        // The client went away mid-answer; nothing is left to tell it.
-        ctx.log.debug({ err: error }, 'a warm Composer answer could not be written');
-        response.destroy();
-      }
-    };
-    answerFor(ctx, door, target, raw).then(
-      (answer) => {
-        send(answer);
-        dependencies.onAnswered(authorization);
-      },
-      (error: unknown) => {
-        // A p2 file the token does not license is a plain, fast 404 (the route's isQuietNotFound), as fast as its 200.
-        if (door.kind === 'metadata' && error instanceof AppError && error.status === 404) {
-          send(composerErrorAnswer(error, true));
-          return;
+    // Everything is held in the common case: answered synchronously, without a promise.
+    const answer = heldAnswer(door, view, target, raw);
+    if (answer) {
+      send(response, answer);
+      if (answer.status < 400) remember(view, authorization);
+      return true;
+    }
+    // The package's versions are not held yet: the service reads them (one statement) and keeps them.
+    if (door.kind !== 'metadata') return false;
+    const file = { packageName: door.packageName, kind: door.fileKind };
+    getMetadata(ctx, target, file, raw.headers['if-modified-since']).then(
+      (result) => {
+        const headers = { ...securityHeaders, ...metadataHeaders(result.lastModified) };
+        if (result.isNotModified) {
+          send(response, { status: 304, headers });
+        } else if (acceptsGzip(raw.headers['accept-encoding'])) {
+          headers['content-type'] = JSON_TYPE;
+          headers['content-encoding'] = 'gzip';
+          send(response, { status: 200, headers, body: result.body.gzipped() });
+        } else {
+          headers['content-type'] = JSON_TYPE;
+          send(response, { status: 200, headers, body: result.body.bytes });
         }
-        // Any other refusal (401, a closed repository) or error: the routes answer it in full, with its warning.
-        fallback();
+        remember(view, authorization);
       },
+      // Anything else (the view changed meanwhile, an error): the routes answer it in full, with its warning.
+      () => fallback(),
     );
     return true;
   };

@@ -13,6 +13,24 @@ export function jsonBytes(value: unknown): Buffer {
   return Buffer.from(JSON.stringify(value));
 }
 
+/**
+ * The security headers of every Composer answer, in place of helmet's (security-headers.ts). These doors answer JSON
+ * and zips to a command-line client, never a page a browser renders, so helmet's document headers (a CSP written for
+ * the app's pages, framing, referrer, DNS prefetch, cross-origin isolation: eleven lines) protect nothing here, and
+ * they were most of the bytes and header validation of a warm answer: with them a bare Node.js server answering
+ * packages.json's 173 bytes spent 20 µs of CPU per request and autocannon got 18,000 req/s from it, without them
+ * 13.5 µs and 30,000 (issue 10). What matters for such answers stays, stricter than before, as OWASP's REST
+ * cheat sheet advises: no sniffing, a CSP that allows nothing (no framing either), and HSTS under https.
+ */
+export function composerSecurityHeaders(documentHeaders: Record<string, string>): Record<string, string> {
+  const hsts = documentHeaders['strict-transport-security'];
+  return {
+    'x-content-type-options': 'nosniff',
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    ...(hsts === undefined ? {} : { 'strict-transport-security': hsts }),
+  };
+}
+
 /** packages.json has no Last-Modified: the answer depends on the clock (warnings, expiries), so Composer asks anew. */
 export const PACKAGES_JSON_HEADERS = {
   'content-type': JSON_TYPE,

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { composerPaths, notifyBatchInput } from '../../../contract/composer.js';
 import type { AppContext } from '../../context.js';
 import { AppError, toAppError } from '../../http/errors.js';
+import { createSecurityHeaders, securityHeaderValues } from '../../http/security-headers.js';
 import {
   getMetadata,
   getPackagesJson,
@@ -14,6 +15,7 @@ import { tokenFromAuthorization } from './composer-credentials.js';
 import {
   acceptsGzip,
   composerErrorAnswer,
+  composerSecurityHeaders,
   JSON_TYPE,
   jsonBytes,
   metadataHeaders,
@@ -50,6 +52,10 @@ function sendComposerError(reply: FastifyReply, error: AppError, isQuiet: boolea
 }
 
 export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  // The app's hook has set helmet's headers on the raw response; these doors answer with their own set instead.
+  const helmetHeaders = securityHeaderValues(createSecurityHeaders(ctx.config));
+  const documentHeaders = Object.keys(helmetHeaders);
+  const answerHeaders = Object.entries(composerSecurityHeaders(helmetHeaders));
   await app.register(async (repository) => {
     repository.setErrorHandler((error, request, reply) => {
       const appError = toAppError(error);
@@ -65,7 +71,9 @@ export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Pro
       return sendComposerError(reply, appError, isQuiet);
     });
 
-    repository.addHook('onRequest', async (request) => {
+    repository.addHook('onRequest', async (request, reply) => {
+      for (const name of documentHeaders) reply.raw.removeHeader(name);
+      for (const [name, value] of answerHeaders) reply.raw.setHeader(name, value);
       if (request.requestHost.kind !== 'repository') {
         throw new AppError('NOT_FOUND', 'Composer repositories are not served on this host.', {
           suggestion: `Use the repository URL from your license e-mail (a host under ${ctx.config.composerDomain}).`,

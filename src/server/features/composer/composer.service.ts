@@ -24,7 +24,7 @@ import { recordDownload } from '../licenses/grants.service.js';
 import { ensureDist } from '../packages/packages.service.js';
 import { repositoryStanding } from '../subscriptions/subscriptions.service.js';
 import { emitDownloadLimitReached } from '../webhooks/webhook-events.service.js';
-import type { RenderedBody } from './access-cache.js';
+import type { RenderedBody, VersionsEntry } from './access-cache.js';
 import { composerAccessOf } from './access-feed.js';
 import {
   type DistVersionRow,
@@ -37,6 +37,7 @@ import {
   type PackageLifecycleFacts,
   type TokenView,
 } from './composer.repository.js';
+import { jsonBytes } from './composer-responses.js';
 
 // The Composer repository's rules: who the token is, what its grants allow on this host, and what Composer is
 // told. Unknown tokens get 401 (Composer then asks for, or reports, credentials); a package the token does not
@@ -84,7 +85,8 @@ function unknownToken(request: RepositoryRequest): AppError {
   );
 }
 
-function notLicensed(packageName: string): AppError {
+/** An unknown or unlicensed package: one plain 404 for both, so that nothing tells them apart. */
+export function notLicensed(packageName: string): AppError {
   return new AppError(
     'NOT_FOUND',
     `${packageName} was not found in this repository, or your license does not include it.`,
@@ -112,10 +114,10 @@ function isOnHost(view: TokenView, request: RepositoryRequest): boolean {
   return request.seller === undefined || request.seller.slug === view.sellerSlug;
 }
 
-/** `packages.json`: the names this token may install now, and what its holder should know about their licenses. */
-export async function getPackagesJson(ctx: AppContext, request: RepositoryRequest): Promise<PackagesJson> {
-  const view = await loadTokenView(ctx, request);
-  const now = ctx.clock.now();
+/** What packages.json says at `now`: the names the token may install, and the notices for its holder. */
+type PackagesJsonOutcome = { available: string[]; warnings: string[] };
+
+function decidePackagesJson(view: TokenView, request: RepositoryRequest, now: Date): PackagesJsonOutcome {
   const available: string[] = [];
   const warnings: string[] = [];
   const standing = repositoryStanding(view.seller, now);
@@ -128,6 +130,10 @@ export async function getPackagesJson(ctx: AppContext, request: RepositoryReques
     const notice = grantNotice(grant, now);
     if (notice) warnings.push(notice);
   }
+  return { available, warnings };
+}
+
+function renderPackagesJson({ available, warnings }: PackagesJsonOutcome): PackagesJson {
   return {
     packages: [],
     'metadata-url': composerPaths.metadataUrl,
@@ -136,6 +142,23 @@ export async function getPackagesJson(ctx: AppContext, request: RepositoryReques
     'security-advisories': { metadata: true },
     ...(warnings.length > 0 ? { warnings: warnings.map((message) => ({ message, versions: NOTICE_VERSIONS })) } : {}),
   };
+}
+
+/** `packages.json`: the names this token may install now, and what its holder should know about their licenses. */
+export async function getPackagesJson(ctx: AppContext, request: RepositoryRequest): Promise<PackagesJson> {
+  const view = await loadTokenView(ctx, request);
+  return renderPackagesJson(decidePackagesJson(view, request, ctx.clock.now()));
+}
+
+/**
+ * packages.json of a held view, as bytes (the warm path): decided at the request's time like getPackagesJson, and
+ * serialized again only when the decision differs from the one this view last answered.
+ */
+export function packagesJsonBytes(ctx: AppContext, view: TokenView, request: RepositoryRequest): Buffer {
+  const outcome = decidePackagesJson(view, request, ctx.clock.now());
+  return composerAccessOf(ctx).packagesJsonBody(view, outcome.available, outcome.warnings, () =>
+    jsonBytes(renderPackagesJson(outcome)),
+  );
 }
 
 /** `vendor/package.json` → tags, `vendor/package~dev.json` → branches; undefined for any other file name. */
@@ -271,10 +294,80 @@ function isNotModifiedSince(lastModified: Date, ifModifiedSince: string | undefi
   return Math.floor(lastModified.getTime() / 1000) * 1000 <= since;
 }
 
+/** What a p2 request gets, decided from the token's view at the request's time, before any versions are read. */
+export type MetadataDecision =
+  | { kind: 'refused'; error: AppError }
+  | { kind: 'not-modified'; lastModified: Date }
+  | { kind: 'allowed'; grant: GrantRow; view: TokenView; lastModified: Date; releasedBefore: Date | undefined };
+
 /**
- * A p2 file for one token. Authorization comes first, then If-Modified-Since: a 304 would otherwise tell an
- * unlicensed caller that the package exists and when it last changed.
+ * Authorization comes first, then If-Modified-Since: a 304 would otherwise tell an unlicensed caller that the package
+ * exists and when it last changed. Returns the refusal instead of throwing it: the warm path answers it as is.
  */
+export function decideMetadata(
+  ctx: AppContext,
+  view: TokenView,
+  request: RepositoryRequest,
+  file: { packageName: string; kind: 'tag' | 'branch' },
+  ifModifiedSince: string | undefined,
+): MetadataDecision {
+  const grant = isOnHost(view, request) ? view.grants.get(file.packageName) : undefined;
+  if (!grant) return { kind: 'refused', error: notLicensed(file.packageName) };
+  const now = ctx.clock.now();
+  // Past the grace period a lapsed seller's packages are as absent as unlicensed ones: a plain 404.
+  if (repositoryStanding(view.seller, now).kind === 'closed') {
+    return { kind: 'refused', error: notLicensed(file.packageName) };
+  }
+  const decision = evaluateGrant(grant, now);
+  if (!decision.isAllowed) return { kind: 'refused', error: notLicensed(file.packageName) };
+  const lastModified = metadataLastModified(grant, decision.releasedBefore);
+  if (isNotModifiedSince(lastModified, ifModifiedSince)) return { kind: 'not-modified', lastModified };
+  return { kind: 'allowed', grant, view, lastModified, releasedBefore: decision.releasedBefore };
+}
+
+/** The rendered p2 body of an allowed request, when the package's versions are held; undefined when they must be read. */
+export function findHeldMetadataBody(
+  ctx: AppContext,
+  request: RepositoryRequest,
+  fileKind: 'tag' | 'branch',
+  allowed: Extract<MetadataDecision, { kind: 'allowed' }>,
+): RenderedBody | undefined {
+  const entry = composerAccessOf(ctx).findVersions(allowed.grant.packageId, fileKind);
+  return entry ? renderedMetadata(ctx, request, fileKind, allowed, entry) : undefined;
+}
+
+function renderedMetadata(
+  ctx: AppContext,
+  request: RepositoryRequest,
+  fileKind: 'tag' | 'branch',
+  allowed: Extract<MetadataDecision, { kind: 'allowed' }>,
+  held: VersionsEntry,
+): RenderedBody {
+  const cutoff = allowed.releasedBefore?.getTime();
+  return composerAccessOf(ctx).body(
+    held,
+    cutoff === undefined ? request.baseUrl : `${request.baseUrl} ${cutoff}`,
+    () => {
+      let versions = held.versions;
+      if (cutoff !== undefined) {
+        // A frozen grant keeps the releases made before it ended. Branches are not releases: a branch name always
+        // means its newest commit (commit dates are the author's to set, and a branch moves on after the end), so
+        // serving one would hand out the very updates the license no longer covers. Tags are fixed content.
+        versions = fileKind === 'branch' ? [] : versions.filter((version) => version.releasedAt < cutoff);
+      }
+      return renderMetadata({
+        baseUrl: request.baseUrl,
+        packageName: allowed.grant.packageName,
+        kind: fileKind,
+        versions,
+        lifecycle: held.lifecycle,
+        sourceName: allowed.view.sellerSlug,
+      });
+    },
+  );
+}
+
+/** A p2 file for one token (decideMetadata, then the versions: held, or read and kept). */
 export async function getMetadata(
   ctx: AppContext,
   request: RepositoryRequest,
@@ -282,44 +375,19 @@ export async function getMetadata(
   ifModifiedSince: string | undefined,
 ): Promise<MetadataResponse> {
   const view = await loadTokenView(ctx, request);
-  const grant = isOnHost(view, request) ? view.grants.get(file.packageName) : undefined;
-  if (!grant) throw notLicensed(file.packageName);
-  const now = ctx.clock.now();
-  // Past the grace period a lapsed seller's packages are as absent as unlicensed ones: a plain 404.
-  if (repositoryStanding(view.seller, now).kind === 'closed') throw notLicensed(file.packageName);
-  const decision = evaluateGrant(grant, now);
-  if (!decision.isAllowed) throw notLicensed(file.packageName);
-
-  const lastModified = metadataLastModified(grant, decision.releasedBefore);
-  if (isNotModifiedSince(lastModified, ifModifiedSince)) return { isNotModified: true, lastModified };
+  const decided = decideMetadata(ctx, view, request, file, ifModifiedSince);
+  if (decided.kind === 'refused') throw decided.error;
+  if (decided.kind === 'not-modified') return { isNotModified: true, lastModified: decided.lastModified };
 
   const cache = composerAccessOf(ctx);
-  let entry = cache.findVersions(grant.packageId, file.kind);
+  let entry = cache.findVersions(decided.grant.packageId, file.kind);
   if (!entry) {
     const ticket = cache.ticket();
-    const snapshot = await findMetadataVersions(ctx.db, grant.packageId, file.kind);
-    entry = cache.keepVersions(ticket, grant.packageId, file.kind, snapshot.versions, snapshot.lifecycle);
+    const snapshot = await findMetadataVersions(ctx.db, decided.grant.packageId, file.kind);
+    entry = cache.keepVersions(ticket, decided.grant.packageId, file.kind, snapshot.versions, snapshot.lifecycle);
   }
-  const held = entry;
-  const cutoff = decision.releasedBefore?.getTime();
-  const body = cache.body(held, `${request.baseUrl} ${cutoff ?? ''}`, () => {
-    let versions = held.versions;
-    if (cutoff !== undefined) {
-      // A frozen grant keeps the releases made before it ended. Branches are not releases: a branch name always
-      // means its newest commit (commit dates are the author's to set, and a branch moves on after the end), so
-      // serving one would hand out the very updates the license no longer covers. Tags are fixed content.
-      versions = file.kind === 'branch' ? [] : versions.filter((version) => version.releasedAt < cutoff);
-    }
-    return renderMetadata({
-      baseUrl: request.baseUrl,
-      packageName: grant.packageName,
-      kind: file.kind,
-      versions,
-      lifecycle: held.lifecycle,
-      sourceName: view.sellerSlug,
-    });
-  });
-  return { isNotModified: false, body, lastModified };
+  const body = renderedMetadata(ctx, request, file.kind, decided, entry);
+  return { isNotModified: false, body, lastModified: decided.lastModified };
 }
 
 /** The version's zip from storage; built (once, by the packages domain) when it was never built or was cleared. */
