@@ -142,6 +142,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     },
     // PGlite holds a lock on its folder: jobs it finds running were left by a stopped process, resumed at once.
     isExclusiveDatabase: database.kind === 'pglite',
+    // Shared PostgreSQL: other processes' job ends are announced there (a download waiting for a dist build).
+    jobEndFeedUrl: databaseTarget.kind === 'postgres' ? databaseTarget.url : undefined,
   });
   const ctx: AppContext = {
     config,

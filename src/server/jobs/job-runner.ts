@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
+import { type ChangeFeed, startPostgresChangeFeed } from '../adapters/change-feed/postgres-change-feed.js';
 import type { Database } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
 import {
@@ -9,9 +10,11 @@ import {
   findJobs,
   findQueuedJob,
   findUnfinishedJobs,
+  findUnfinishedSingletonJob,
   finishAttempt,
   hasRunningJob,
   insertJob,
+  insertSingletonJob,
   type JobRow,
   type Queryable,
   renewLease,
@@ -26,6 +29,12 @@ import {
 //
 // Times come from the app's clock (tests move it to pass a backoff or a lease); the waits between polls and
 // heartbeats are real timers.
+//
+// A process waiting for a job another process runs learns of its end from the database: on PostgreSQL at once, through
+// the notification a trigger sends on JOB_END_CHANNEL as the end commits (migration 0025), else at the next poll.
+
+/** Where the jobs table announces each job's end (completed or failed), with the job's id. */
+export const JOB_END_CHANNEL = 'packgate_jobs';
 
 export type JobTimings = {
   /** How long a claim holds without renewal; a dead process's job is taken over after this. */
@@ -73,6 +82,11 @@ export type JobDefinition<Payload extends Record<string, unknown>> = {
   onGiveUp?(payload: Payload, error: string, job: JobRow): Promise<void>;
   /** The delay after a failed attempt (1 for the first), when the kind keeps its own schedule instead of the backoff. */
   retryDelayMs?(failedAttempt: number): number;
+  /**
+   * What to keep of the error that failed the job for good, as its result: for whoever waits for the job in another
+   * process and answers that error (the error message alone is kept otherwise).
+   */
+  describeFailure?(error: unknown): Record<string, unknown> | undefined;
 };
 
 export type EnqueueOptions = {
@@ -82,6 +96,12 @@ export type EnqueueOptions = {
   delayMs?: number;
   /** Write the job in this transaction, so that it exists exactly when what it is about does. */
   db?: Queryable;
+};
+
+export type EnqueueOnceOptions = {
+  /** The work's identity across processes: while a job of this key is queued or running, asking again joins it. */
+  singletonKey: string;
+  reference?: string;
 };
 
 /** What happened to work tried once outside the runner, so that the runner retries it (or only remembers it). */
@@ -101,6 +121,8 @@ export type JobRunner = {
     outcome: AttemptedOutcome,
     options?: EnqueueOptions,
   ): Promise<JobRow>;
+  /** Queues the work unless a job of its singleton key is queued or running in any process; answers that job then. */
+  enqueueOnce(kind: string, payload: Record<string, unknown>, options: EnqueueOnceOptions): Promise<JobRow>;
   /** The queued job of the same kind and key, if one waits: new requests of the same work may join it. */
   findQueued(kind: string, concurrencyKey: string): Promise<JobRow | undefined>;
   hasRunning(concurrencyKey: string): Promise<boolean>;
@@ -138,6 +160,8 @@ export function createJobRunner(options: {
   timings?: Partial<JobTimings>;
   /** The database is this process's alone (PGlite): jobs left running by a stopped process are resumed at once. */
   isExclusiveDatabase?: boolean;
+  /** A PostgreSQL database shared with other processes: listen there for the ends of the jobs they run. */
+  jobEndFeedUrl?: string;
 }): JobRunner {
   const { db, clock, log } = options;
   const timings: JobTimings = { ...defaultJobTimings, ...options.timings };
@@ -151,6 +175,7 @@ export function createJobRunner(options: {
   let isPumping = false;
   let isPaused = false;
   let pumpAgain = false;
+  let jobEndFeed: ChangeFeed | undefined;
 
   const backoffFor = (attempt: number) =>
     Math.min(timings.maxBackoffMs, timings.backoffBaseMs * 2 ** Math.max(0, attempt - 1));
@@ -204,6 +229,7 @@ export function createJobRunner(options: {
         finished = await finishAttempt(db, job.id, workerId, {
           status: 'failed',
           error: message,
+          result: definition.describeFailure?.(error),
           now,
           forgetPayload: definition.forgetPayloadWhenDone,
         }).catch(() => undefined);
@@ -283,6 +309,14 @@ export function createJobRunner(options: {
     for (const job of await findJobs(db, [...waiters.keys()])) settle(job);
   }
 
+  /** Another process announced the end of a job: settles whoever here waits for it. */
+  function handleJobEnd(jobId: string): void {
+    if (!waiters.has(jobId)) return;
+    findJob(db, jobId)
+      .then((job) => job && settle(job))
+      .catch(() => undefined);
+  }
+
   function schedulePoll(): void {
     pollTimer = setTimeout(() => {
       pump();
@@ -336,6 +370,24 @@ export function createJobRunner(options: {
         },
         now,
       );
+    },
+    async enqueueOnce(kind, payload, enqueueOptions) {
+      const newJob = {
+        kind,
+        payload,
+        maxAttempts: definitions.get(kind)?.maxAttempts ?? 1,
+        singletonKey: enqueueOptions.singletonKey,
+        reference: enqueueOptions.reference,
+      };
+      // The insert yields to the job of the key; that job may end before it is read, and a new one is queued then.
+      for (let tries = 0; ; tries++) {
+        const now = clock.now();
+        const inserted = await insertSingletonJob(db, { ...newJob, runAt: now }, now);
+        if (inserted) return inserted;
+        const joined = await findUnfinishedSingletonJob(db, enqueueOptions.singletonKey);
+        if (joined) return joined;
+        if (tries >= 3) throw new Error(`could not queue or join the job ${enqueueOptions.singletonKey}`);
+      }
     },
     findQueued: (kind, concurrencyKey) => findQueuedJob(db, kind, concurrencyKey),
     hasRunning: (concurrencyKey) => hasRunningJob(db, concurrencyKey),
@@ -399,6 +451,19 @@ export function createJobRunner(options: {
         if (resumed > 0) log.info({ jobs: resumed }, 'resuming jobs a stopped process left running');
       }
       state = 'started';
+      if (options.jobEndFeedUrl) {
+        jobEndFeed = startPostgresChangeFeed({
+          url: options.jobEndFeedUrl,
+          channel: JOB_END_CHANNEL,
+          log,
+          events: {
+            onNotification: handleJobEnd,
+            onLost: () => {},
+            // Ends announced while the feed was down are unknown: look at every awaited job once.
+            onLive: () => void checkWaiters().catch(() => undefined),
+          },
+        });
+      }
       schedulePoll();
       pump();
     },
@@ -440,11 +505,13 @@ export function createJobRunner(options: {
         }).catch((error: unknown) => log.warn({ err: error, jobId: entry.job.id }, 'could not hand a job back'));
       }
       clearTimeout(waitTimer);
+      await jobEndFeed?.close();
     },
     halt() {
       state = 'stopped';
       clearTimeout(pollTimer);
       clearTimeout(waitTimer);
+      void jobEndFeed?.close();
       for (const entry of running.values()) entry.abort.abort(new Error('the process was stopped'));
     },
   };

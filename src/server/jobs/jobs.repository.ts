@@ -17,6 +17,8 @@ export type NewJob = {
   payload: Record<string, unknown>;
   maxAttempts: number;
   concurrencyKey?: string | null;
+  /** At most one queued or running job of this key (jobs_singleton_key_idx). */
+  singletonKey?: string | null;
   reference?: string | null;
   runAt: Date;
   /** A job whose first attempt already happened outside the runner (mail tries at once). */
@@ -35,6 +37,7 @@ export async function insertJob(db: Queryable, job: NewJob, now: Date): Promise<
       status,
       maxAttempts: job.maxAttempts,
       concurrencyKey: job.concurrencyKey ?? null,
+      singletonKey: job.singletonKey ?? null,
       reference: job.reference ?? null,
       runAt: job.runAt,
       attempts: job.attempts ?? 0,
@@ -45,6 +48,47 @@ export async function insertJob(db: Queryable, job: NewJob, now: Date): Promise<
     })
     .returning();
   return row!;
+}
+
+/**
+ * Inserts the job unless one of its singleton key is queued or running (in any process); answers undefined then.
+ * One statement against the partial unique index, so two processes inserting at the same instant insert one row.
+ */
+export async function insertSingletonJob(
+  db: Database,
+  job: NewJob & { singletonKey: string },
+  now: Date,
+): Promise<JobRow | undefined> {
+  const [row] = await db
+    .insert(jobs)
+    .values({
+      kind: job.kind,
+      payload: job.payload,
+      status: 'queued',
+      maxAttempts: job.maxAttempts,
+      concurrencyKey: job.concurrencyKey ?? null,
+      singletonKey: job.singletonKey,
+      reference: job.reference ?? null,
+      runAt: job.runAt,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflictDoNothing({
+      target: jobs.singletonKey,
+      where: sql`${jobs.status} in ('queued', 'running') and ${jobs.singletonKey} is not null`,
+    })
+    .returning();
+  return row;
+}
+
+/** The queued or running job of a singleton key, if there is one. */
+export async function findUnfinishedSingletonJob(db: Database, singletonKey: string): Promise<JobRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(jobs)
+    .where(and(eq(jobs.singletonKey, singletonKey), inArray(jobs.status, ['queued', 'running'])))
+    .limit(1);
+  return row;
 }
 
 export async function findJob(db: Database, id: string): Promise<JobRow | undefined> {
@@ -168,7 +212,7 @@ export async function finishAttempt(
   workerId: string,
   outcome:
     | { status: 'completed'; result: Record<string, unknown>; now: Date; forgetPayload?: boolean }
-    | { status: 'failed'; error: string; now: Date; forgetPayload?: boolean }
+    | { status: 'failed'; error: string; result?: Record<string, unknown>; now: Date; forgetPayload?: boolean }
     | { status: 'queued'; error: string | null; runAt: Date; now: Date; refundAttempt?: boolean },
 ): Promise<JobRow | undefined> {
   const common = {
@@ -181,7 +225,13 @@ export async function finishAttempt(
     outcome.status === 'completed'
       ? { ...common, status: 'completed' as const, result: outcome.result, finishedAt: outcome.now, lastError: null }
       : outcome.status === 'failed'
-        ? { ...common, status: 'failed' as const, lastError: outcome.error, finishedAt: outcome.now }
+        ? {
+            ...common,
+            status: 'failed' as const,
+            lastError: outcome.error,
+            finishedAt: outcome.now,
+            ...(outcome.result ? { result: outcome.result } : {}),
+          }
         : {
             ...common,
             status: 'queued' as const,

@@ -16,6 +16,8 @@ export const jobs = pgTable(
     status: text('status', { enum: ['queued', 'running', 'completed', 'failed'] }).notNull(),
     /** Jobs sharing a key run one at a time (a package's syncs). */
     concurrencyKey: text('concurrency_key'),
+    /** At most one queued or running job per key, across processes: a new request of the same work joins it (a dist zip). */
+    singletonKey: text('singleton_key'),
     /** What the job is about, for readers outside the jobs module (e.g. `grant:{id}` for a license e-mail). */
     reference: text('reference'),
     attempts: integer('attempts').notNull().default(0),
@@ -36,5 +38,9 @@ export const jobs = pgTable(
     uniqueIndex('jobs_running_key_idx')
       .on(table.concurrencyKey)
       .where(sql`${table.status} = 'running' and ${table.concurrencyKey} is not null`),
+    // What lets two processes asking for the same work at once queue it once (`insert … on conflict do nothing`).
+    uniqueIndex('jobs_singleton_key_idx')
+      .on(table.singletonKey)
+      .where(sql`${table.status} in ('queued', 'running') and ${table.singletonKey} is not null`),
   ],
 );

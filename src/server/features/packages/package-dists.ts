@@ -4,14 +4,33 @@ import { GitError } from '../../adapters/git/git-command.js';
 import { archiveZip } from '../../adapters/git/git-repository.js';
 import type { AppContext } from '../../context.js';
 import { packages, packageVersions } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+import { AppError, type ErrorCode } from '../../http/errors.js';
 import type { RunningTask } from '../tasks/tasks.service.js';
 import { type PackageRow, packageMirrorDir, updatePackageMirror } from './package-mirror.js';
 
 // Dist zips: `git archive` of the exact commit, built once per commit and kept in object storage at
 // `dists/{packageId}/{commit}.zip` with its SHA-1 (Composer's `dist.shasum`) and size on every version row
 // of that commit. Built ahead of time by the pre-cache task of the sync job, and on demand when missing (after a
-// cache clear); two processes building the same zip at once write the same bytes.
+// cache clear). An on-demand build is a durable job keyed by the zip (DIST_BUILD_JOB): the first request in any
+// process queues it and runs it at once, requests in other processes join it and wait for its end, and a process
+// killed mid-build leaves it to another once its lease runs out. Two builds of one zip (the pre-cache and a request
+// in another process) write the same bytes.
+
+export const DIST_BUILD_JOB = 'dist-build';
+/**
+ * A failed build fails the requests waiting for it (as a build in the request did): Composer does not wait through a
+ * backoff, and the next request queues a new job. A build whose process died is still taken over and finished.
+ */
+const DIST_BUILD_MAX_ATTEMPTS = 1;
+/**
+ * How long a download waits for a build running elsewhere: past a lease (a killed builder's job is taken over once
+ * its lease runs out) and a build.
+ */
+const DIST_BUILD_WAIT_MS = 180_000;
+
+type DistBuildPayload = { packageId: string; commit: string };
+type DistBuildResult = DistInfo | { isPackageGone: true };
+type StoredAppError = { code: ErrorCode; message: string; title: string; suggestion?: string };
 
 export type PackageVersionRow = typeof packageVersions.$inferSelect;
 export type CachedVersion = PackageVersionRow & { distKey: string; distSha1: string; distSize: number };
@@ -52,9 +71,56 @@ export async function ensureDist(ctx: AppContext, version: PackageVersionRow): P
   return { ...version, distKey: dist.key, distSha1: dist.sha1, distSize: dist.size };
 }
 
-/** Two requests in this process for the same missing zip build it once (the app's de-duplicator). */
-function buildDistOnce(ctx: AppContext, pkg: PackageRow, commit: string): Promise<DistInfo> {
-  return ctx.distBuilds.run(distKeyFor(pkg.id, commit), () => buildDist(ctx, pkg, commit));
+/** The dist-build job: builds the zip (or finds it stored) and records it on the commit's version rows. */
+export function defineDistJobs(ctx: AppContext): void {
+  ctx.jobs.define<DistBuildPayload>(DIST_BUILD_JOB, {
+    maxAttempts: DIST_BUILD_MAX_ATTEMPTS,
+    async run({ packageId, commit }): Promise<DistBuildResult> {
+      const [pkg] = await ctx.db.select().from(packages).where(eq(packages.id, packageId)).limit(1);
+      if (!pkg) return { isPackageGone: true };
+      return buildDist(ctx, pkg, commit);
+    },
+    // A refusal (the code host no longer reachable for this package, say) reaches the waiting downloads as it is.
+    describeFailure: (error) =>
+      error instanceof AppError
+        ? { error: { code: error.code, message: error.message, title: error.title, suggestion: error.suggestion } }
+        : undefined,
+  });
+}
+
+/**
+ * The zip built by the dist-build job of its key: queued here, or joined when a process already queued or runs it.
+ * Requests in this process share one wait (the app's de-duplicator); the pre-cache, already inside a job, shares it
+ * too but builds inline.
+ */
+function buildDistOnce(ctx: AppContext, pkg: PackageRow, commit: string, options: { isInline?: boolean } = {}) {
+  const key = distKeyFor(pkg.id, commit);
+  return ctx.distBuilds.run(key, () =>
+    options.isInline ? buildDist(ctx, pkg, commit) : buildDistAsJob(ctx, pkg.id, commit, key),
+  );
+}
+
+async function buildDistAsJob(ctx: AppContext, packageId: string, commit: string, key: string): Promise<DistInfo> {
+  const payload: DistBuildPayload = { packageId, commit };
+  let job = await ctx.jobs.enqueueOnce(DIST_BUILD_JOB, payload, { singletonKey: key });
+  // Run at once, here, unless another process holds it: the client is waiting.
+  if (job.status === 'queued') job = (await ctx.jobs.runNow(job.id)) ?? job;
+  if (job.status !== 'completed' && job.status !== 'failed') {
+    job = await ctx.jobs.waitFor(job.id, DIST_BUILD_WAIT_MS).catch(() => {
+      throw new AppError('UNAVAILABLE', 'The archive is still being prepared.', {
+        suggestion: 'Try again in a minute.',
+      });
+    });
+  }
+  if (job.status === 'failed') {
+    const refusal = (job.result as { error?: StoredAppError } | null)?.error;
+    if (refusal)
+      throw new AppError(refusal.code, refusal.message, { title: refusal.title, suggestion: refusal.suggestion });
+    throw new Error(`The dist zip ${key} could not be built: ${job.lastError}`);
+  }
+  const result = job.result as DistBuildResult;
+  if ('isPackageGone' in result) throw new AppError('NOT_FOUND', 'Package not found');
+  return result;
 }
 
 async function buildDist(ctx: AppContext, pkg: PackageRow, commit: string): Promise<DistInfo> {
@@ -147,7 +213,7 @@ export async function preCachePackage(
     const [pkg] = await ctx.db.select().from(packages).where(eq(packages.id, packageId)).limit(1);
     if (!pkg) break;
     try {
-      await buildDistOnce(ctx, pkg, commit);
+      await buildDistOnce(ctx, pkg, commit, { isInline: true });
       built++;
     } catch (error) {
       failed++;

@@ -7,7 +7,7 @@ import type { JobRow } from '../../jobs/jobs.repository.js';
 import { type RunningTask, resumeTask, startTask } from '../tasks/tasks.service.js';
 import { emitVersionPublished } from '../webhooks/webhook-events.service.js';
 import { describeSyncFailure } from './code-host-access.js';
-import { deleteUnusedDists, type PackageVersionRow, preCachePackage } from './package-dists.js';
+import { defineDistJobs, deleteUnusedDists, type PackageVersionRow, preCachePackage } from './package-dists.js';
 import { type PackageRow, packageMirrorDir, updatePackageMirror } from './package-mirror.js';
 import { type ComputedVersion, planVersions } from './package-versions.js';
 
@@ -45,8 +45,9 @@ function syncKey(packageId: string): string {
   return `package:${packageId}`;
 }
 
-/** Defines the sync job on the app's runner (the composition root calls this). */
+/** Defines the sync and dist-build jobs on the app's runner (the composition root calls this). */
 export function definePackageJobs(ctx: AppContext): void {
+  defineDistJobs(ctx);
   ctx.jobs.define<SyncPayload>(PACKAGE_SYNC_JOB, {
     maxAttempts: SYNC_MAX_ATTEMPTS,
     async run(payload) {

@@ -1,0 +1,2 @@
+ALTER TABLE "jobs" ADD COLUMN "singleton_key" text;--> statement-breakpoint
+CREATE UNIQUE INDEX "jobs_singleton_key_idx" ON "jobs" USING btree ("singleton_key") WHERE "jobs"."status" in ('queued', 'running') and "jobs"."singleton_key" is not null;
