@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { isClientRoute } from '../contract/client-routes.js';
@@ -78,6 +78,8 @@ export type BuildAppOptions = {
   logStream?: { write(line: string): void };
   /** Lease, backoff and poll durations of the job runner (tests use small ones). */
   jobTimings?: Partial<JobTimings>;
+  /** Requests every rate limit lets through uncounted (the fuzz suite, whose every input must reach validation). */
+  rateLimitExempt?: (request: FastifyRequest) => boolean;
 };
 
 export type BuiltApp = { app: FastifyInstance; ctx: AppContext; close(): Promise<void> };
@@ -197,6 +199,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     global: false,
     redis: rateLimitRedis,
     nameSpace: 'packgate-rate-limit-',
+    ...(options.rateLimitExempt ? { allowList: options.rateLimitExempt } : {}),
     errorResponseBuilder: (_request, context) => {
       const error = new AppError('RATE_LIMITED', 'Please wait a moment before trying again.', {
         suggestion: `Try again in ${Math.ceil(context.ttl / 1000)} seconds.`,

@@ -67,6 +67,8 @@ export async function startTestApp(
     pressureCheck?: BuildAppOptions['pressureCheck'];
     /** Small lease, backoff and poll durations for tests of the job runner. */
     jobTimings?: BuildAppOptions['jobTimings'];
+    /** Requests the rate limits let through uncounted (see src/server/app.ts). */
+    rateLimitExempt?: BuildAppOptions['rateLimitExempt'];
   } = {},
 ): Promise<TestApp> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'packgate-test-'));
@@ -90,6 +92,7 @@ export async function startTestApp(
     database: fresh.target,
     pressureCheck: options.pressureCheck,
     jobTimings: options.jobTimings,
+    rateLimitExempt: options.rateLimitExempt,
     ...(options.logStream ? { logStream: options.logStream } : { logger: false }),
   });
   const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
