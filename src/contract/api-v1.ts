@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { apiTokenSchema, createApiTokenInput, createdApiTokenSchema } from './developer.js';
+import { entityId } from './ids.js';
 import { issuedLicense, issueLicenseInput, license } from './licenses.js';
 import { createPackageInput, updatePackageInput } from './packages.js';
 
@@ -88,7 +89,8 @@ export const apiV1Package = z.object({
 });
 export type ApiV1Package = z.infer<typeof apiV1Package>;
 
-export const apiV1IdParams = z.object({ id: z.string().max(200) });
+/** The row id of the package, license or token a path names; a malformed one answers 404 as an unknown one. */
+export const apiV1IdParams = z.object({ id: entityId });
 
 /**
  * Spec §7 POST /api/v1/packages/{id}/purchase-links. tierId: an active tier of the package (default: the first);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { entityId } from './ids.js';
+import { packageIdParams } from './packages.js';
 
 // Licenses (grants) and their holders (customers): spec seller-app §3 Temporary license, §5, §7, §9.
 
@@ -24,8 +25,7 @@ export const grantStatuses = ['active', 'revoked'] as const;
 export const grantEndModes = ['access', 'updates'] as const;
 export type GrantEndMode = (typeof grantEndModes)[number];
 
-export const packageIdParams = z.object({ id: entityId });
-export const temporaryLicenseParams = z.object({ id: entityId, licenseId: entityId });
+export const temporaryLicenseParams = packageIdParams.extend({ licenseId: entityId });
 
 /**
  * POST /api/repositories/{id}/temporary-licenses. Presence and the allowed durations are checked by

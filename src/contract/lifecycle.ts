@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { packageNameSchema } from './packages.js';
+import { packageIdParams, packageNameSchema } from './packages.js';
 
 // A package's lifecycle (issue 13): security advisories, abandonment and yanked versions, which the Composer
 // repository serves to license holders (`composer audit`, Composer's abandoned warning, versions left out of the
@@ -88,8 +88,9 @@ export type AbandonPackageInput = z.input<typeof abandonPackageInput>;
 export const yankVersionInput = z.object({ reason: terminalText('Reason', YANK_REASON_MAX_LENGTH) });
 export type YankVersionInput = z.input<typeof yankVersionInput>;
 
-export const advisoryParams = z.object({ id: z.string(), advisoryId: z.string() });
-export const versionParams = z.object({ id: z.string(), version: z.string().min(1).max(200) });
+/** advisoryId is Composer's advisory id (`PKGT-` and 16 hex digits), not a row id. */
+export const advisoryParams = packageIdParams.extend({ advisoryId: z.string().max(100) });
+export const versionParams = packageIdParams.extend({ version: z.string().min(1).max(200) });
 
 export const lifecycleVersionSchema = z.object({
   version: z.string(),

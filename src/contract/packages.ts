@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COMPOSER_PACKAGE_NAME, COMPOSER_PACKAGE_NAME_MAX_LENGTH } from './composer.js';
+import { entityId } from './ids.js';
 
 // Packages (spec seller-app §3, §7): a code-host repository turned into a Composer package, its versions
 // read from the repository's tags and branches by a background sync.
@@ -60,8 +61,8 @@ export const updatePackageInput = z.object({
 });
 export type UpdatePackageInput = z.input<typeof updatePackageInput>;
 
-/** Any string: an id that is not one of the seller's packages, malformed or not, answers 404. */
-export const packageIdParams = z.object({ id: z.string().max(200) });
+/** A package's path id: one that is not one of the seller's packages, malformed or not, answers 404. */
+export const packageIdParams = z.object({ id: entityId });
 
 export const syncStatuses = ['pending', 'syncing', 'ready', 'failed'] as const;
 export type SyncStatus = (typeof syncStatuses)[number];

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entityId } from './ids.js';
 
 // Selling (issue 11; DESIGN "Selling"; spec admin §1, §3): a seller connects a payout account (Stripe Connect,
 // Express), sets pricing tiers per package, buyers pay on the seller's repository host, a sale creates a grant
@@ -177,7 +178,7 @@ export const purchasePage = z.object({
 });
 export type PurchasePage = z.infer<typeof purchasePage>;
 
-export const purchasePackageParams = z.object({ id: z.string().max(200) });
+export const purchasePackageParams = z.object({ id: entityId });
 export const purchaseSessionParams = z.object({ sessionId: z.string().max(300) });
 
 /** currency, when given, must be the tier's (a buy button written for another currency is refused). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { entityId } from './ids.js';
 
 // Webhooks to the seller's systems (issue 14): what the Webhooks page, `/api/webhooks` and `/api/v1/webhooks`
 // exchange. Deliveries follow the Standard Webhooks specification (https://www.standardwebhooks.com/).
@@ -118,5 +119,6 @@ export const webhookDeliverySchema = z.object({
 });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
 
-export const webhookEndpointParams = z.object({ id: z.string().max(100) });
-export const webhookDeliveryParams = z.object({ id: z.string().max(100), deliveryId: z.string().max(100) });
+export const webhookEndpointParams = z.object({ id: entityId });
+/** deliveryId is the message's `webhook-id` (text, not a uuid). */
+export const webhookDeliveryParams = webhookEndpointParams.extend({ deliveryId: z.string().max(100) });

@@ -1,6 +1,5 @@
 import { asc, eq, isNotNull } from 'drizzle-orm';
 import type { CachedPackage, CacheStats } from '../../../contract/admin.js';
-import { isEntityId } from '../../../contract/ids.js';
 import type { AppContext } from '../../context.js';
 import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
@@ -177,13 +176,11 @@ export async function refreshAllPackages(
 
 /** Refreshes one package (active or not) in a `cache-refresh` task; 404 for an unknown id. */
 export async function refreshPackage(ctx: AppContext, adminId: string, packageId: string): Promise<{ taskId: string }> {
-  const [target] = isEntityId(packageId)
-    ? await ctx.db
-        .select({ id: packages.id, name: packages.name })
-        .from(packages)
-        .where(eq(packages.id, packageId))
-        .limit(1)
-    : [];
+  const [target] = await ctx.db
+    .select({ id: packages.id, name: packages.name })
+    .from(packages)
+    .where(eq(packages.id, packageId))
+    .limit(1);
   if (!target) throw new AppError('NOT_FOUND', 'Package not found');
   const task = await startTask(ctx, {
     userId: adminId,

@@ -607,6 +607,25 @@ describe('API v1', () => {
       }
     });
 
+    it('answers a malformed path id with 404 in the envelope, as an unknown one', async () => {
+      const token = await createToken(sellerA, ['*']);
+      for (const id of ['not-a-uuid', '42', '00000000-0000-4000-8000-000000000000']) {
+        const paths: [string, string, unknown?][] = [
+          ['GET', `/api/v1/packages/${id}`],
+          ['POST', `/api/v1/packages/${id}/purchase-links`, {}],
+          ['GET', `/api/v1/licenses/${id}`],
+          ['DELETE', `/api/v1/licenses/${id}`],
+          ['DELETE', `/api/v1/tokens/${id}`],
+          ['GET', `/api/v1/webhooks/${id}`],
+        ];
+        for (const [method, pathname, body] of paths) {
+          const answer = await call(token.token, method, pathname, body);
+          expect(answer.status, `${method} ${pathname}`).toBe(404);
+          expect(answer.body, `${method} ${pathname}`).toMatchObject({ success: false, code: 'NOT_FOUND' });
+        }
+      }
+    });
+
     it('answers the 31st request in a minute with 429 and Retry-After', async () => {
       const token = await createToken(sellerA, ['analytics:read']);
       for (let index = 1; index <= 30; index++) {

@@ -6,7 +6,6 @@ import {
   type CreateApiTokenInput,
   type CreatedApiToken,
 } from '../../../contract/developer.js';
-import { isEntityId } from '../../../contract/ids.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
@@ -93,7 +92,7 @@ export async function createApiToken(
 
 /** Permanent from the seller's view: the token disappears from the list and its next request gets 401. */
 export async function deleteApiToken(ctx: AppContext, actor: Actor, tokenId: string): Promise<ApiToken> {
-  const row = isEntityId(tokenId) ? await repository.findLiveToken(ctx, actor.sellerId, tokenId) : undefined;
+  const row = await repository.findLiveToken(ctx, actor.sellerId, tokenId);
   if (!row) throw new AppError('NOT_FOUND', apiTokenMessages.notFound);
   const now = ctx.clock.now();
   if (!(await repository.markTokenDeleted(ctx, actor.sellerId, row.id, now))) {

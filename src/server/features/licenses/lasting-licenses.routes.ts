@@ -6,9 +6,9 @@ import {
   license,
   licenseIdParams,
   licenseList,
-  packageIdParams,
   updateLicenseInput,
 } from '../../../contract/licenses.js';
+import { packageIdParams } from '../../../contract/packages.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
 import * as lastingLicenses from './lasting-licenses.service.js';

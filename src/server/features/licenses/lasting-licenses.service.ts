@@ -1,5 +1,4 @@
 import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
-import { isEntityId } from '../../../contract/ids.js';
 import {
   type IssuedLicense,
   type IssueLicenseInput,
@@ -145,9 +144,9 @@ async function findLicenseRows(ctx: AppContext, sellerId: string, where: SQL | u
     .orderBy(desc(grants.createdAt), desc(grants.id));
 }
 
-/** The seller's license, any kind; another seller's or a malformed id is not found. */
+/** The seller's license, any kind; another seller's is not found (the route's entityId has refused a malformed id). */
 async function getLicenseRow(ctx: AppContext, sellerId: string, licenseId: string): Promise<LicenseRow> {
-  const [row] = isEntityId(licenseId) ? await findLicenseRows(ctx, sellerId, eq(grants.id, licenseId)) : [];
+  const [row] = await findLicenseRows(ctx, sellerId, eq(grants.id, licenseId));
   if (!row) throw new AppError('NOT_FOUND', licenseMessages.licenseNotFound);
   return row;
 }

@@ -3,13 +3,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   createTemporaryLicenseInput,
   customerList,
-  packageIdParams,
   regenerateTokenInput,
   regenerateTokenResponse,
   temporaryLicense,
   temporaryLicenseList,
   temporaryLicenseParams,
 } from '../../../contract/licenses.js';
+import { packageIdParams } from '../../../contract/packages.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
 import * as customers from './customers.service.js';

@@ -1,5 +1,4 @@
 import { and, desc, eq } from 'drizzle-orm';
-import { isEntityId } from '../../../contract/ids.js';
 import {
   type CreateTemporaryLicenseInput,
   DEFAULT_TEMPORARY_LICENSE_DURATION,
@@ -120,7 +119,6 @@ export async function revokeTemporaryLicense(
   licenseId: string,
 ): Promise<TemporaryLicense> {
   const pkg = await getOwnedPackage(ctx, sellerId, packageId);
-  if (!isEntityId(licenseId)) throw new AppError('NOT_FOUND', licenseMessages.licenseNotFound);
   const now = ctx.clock.now();
   const [found] = await ctx.db
     .select({ grant: grants, email: customers.email })

@@ -294,6 +294,10 @@ describe('tenancy', () => {
       await other.client.delete(`${base}/versions/v1.0.0/yank`),
     ];
     expect(answers.map((answer) => answer.status)).toEqual([404, 404, 404, 404, 404, 404, 404]);
+    const malformed = await seller.client.get('/api/repositories/not-a-uuid/lifecycle');
+    expect(malformed.status).toBe(404);
+    const unknownAdvisory = await seller.client.delete(`${base}/advisories/PKGT-nope`);
+    expect(unknownAdvisory.status).toBe(404);
     const served = (await p2(holder, name)).body;
     expect(served?.['security-advisories']).toHaveLength(1);
     expect(served?.packages[name]).toHaveLength(3);

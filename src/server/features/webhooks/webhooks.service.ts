@@ -1,5 +1,4 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
-import { isEntityId } from '../../../contract/ids.js';
 import {
   type CreateWebhookEndpointInput,
   webhookMessages as messages,
@@ -72,12 +71,10 @@ async function checkTargetUrl(ctx: AppContext, raw: string): Promise<string> {
 }
 
 async function getEndpointRow(ctx: AppContext, sellerId: string, endpointId: string): Promise<EndpointRow> {
-  const [row] = isEntityId(endpointId)
-    ? await ctx.db
-        .select()
-        .from(webhookEndpoints)
-        .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.sellerId, sellerId)))
-    : [];
+  const [row] = await ctx.db
+    .select()
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.sellerId, sellerId)));
   if (!row) throw new AppError('NOT_FOUND', messages.endpointNotFound);
   return row;
 }
