@@ -6,7 +6,7 @@ import { createPackageRepository } from '../support/git-fixtures.js';
 import { giveTrial, waitForSync } from '../support/packages.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import { launchBrowser, newSignedInContext, openSignedInPage, type TestBrowser } from './support/browser.js';
 
 // Issue 12 asks to go through every screen as a new user would, at phone and desktop widths, light and dark. This
 // tour opens each seller, admin, signed-out and license-holder screen that way and fails on what a person would
@@ -74,62 +74,73 @@ describe('a tour of every screen at 390 and 1280 px, light and dark (issue 12)',
     await app?.close();
   });
 
+  const signedInContext = (who: SignedIn) => newSignedInContext(browser, origin, who);
   const heading = (page: Page) => page.getByRole('heading', { level: 1 }).first().waitFor();
 
-  /** Opens each screen in each theme and width; answers what is wrong, one line each. */
-  async function tour(context: BrowserContext, page: Page, screens: Screen[]): Promise<string[]> {
+  /**
+   * Opens each screen in each theme and width; answers what is wrong, one line each. The four theme and width
+   * pairs each get a context of their own (`open` makes one) and go at once: most of a screen's time is the
+   * wait for the network to settle, and four such waits overlap.
+   */
+  async function tour(open: () => Promise<BrowserContext>, screens: Screen[]): Promise<string[]> {
+    const pairs = THEMES.flatMap((theme) => WIDTHS.map((width) => ({ theme, width })));
+    const found = await Promise.all(pairs.map(({ theme, width }) => tourIn(open, screens, theme, width)));
+    return found.flat();
+  }
+
+  async function tourIn(
+    open: () => Promise<BrowserContext>,
+    screens: Screen[],
+    theme: (typeof THEMES)[number],
+    width: (typeof WIDTHS)[number],
+  ): Promise<string[]> {
     const problems: string[] = [];
     let current = '';
+    const context = await open();
+    await context.addInitScript(
+      ([key, value]) => localStorage.setItem(key as string, value as string),
+      [THEME_STORAGE_KEY, theme],
+    );
+    const page = await context.newPage();
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(`${current}: console error ${message.text()}`);
     });
     page.on('pageerror', (error) => problems.push(`${current}: page error ${error.message}`));
-    for (const theme of THEMES) {
-      await context.addInitScript(
-        ([key, value]) => localStorage.setItem(key as string, value as string),
-        [THEME_STORAGE_KEY, theme],
+    await page.setViewportSize({ width, height: 900 });
+    for (const screen of screens) {
+      current = `${screen.name} ${theme} ${width}`;
+      await page.goto(screen.url);
+      await screen.ready(page);
+      // Let late loads settle (each card's own query), then look.
+      await page.waitForLoadState('networkidle');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (overflow > 0) problems.push(`${current}: ${overflow} px wider than the window`);
+      // An address or a package name cut short with an ellipsis cannot be told from a similar one.
+      const cut = await page.evaluate(() =>
+        [...document.querySelectorAll<HTMLElement>('body *')]
+          .filter(
+            (element) =>
+              getComputedStyle(element).textOverflow === 'ellipsis' &&
+              element.scrollWidth > element.clientWidth &&
+              /[@/]/.test(element.textContent ?? ''),
+          )
+          .map((element) => element.textContent),
       );
-      for (const width of WIDTHS) {
-        await page.setViewportSize({ width, height: 900 });
-        for (const screen of screens) {
-          current = `${screen.name} ${theme} ${width}`;
-          await page.goto(screen.url);
-          await screen.ready(page);
-          // Let late loads settle (each card's own query), then look.
-          await page.waitForLoadState('networkidle');
-          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-          if (overflow > 0) problems.push(`${current}: ${overflow} px wider than the window`);
-          // An address or a package name cut short with an ellipsis cannot be told from a similar one.
-          const cut = await page.evaluate(() =>
-            [...document.querySelectorAll<HTMLElement>('body *')]
-              .filter(
-                (element) =>
-                  getComputedStyle(element).textOverflow === 'ellipsis' &&
-                  element.scrollWidth > element.clientWidth &&
-                  /[@/]/.test(element.textContent ?? ''),
-              )
-              .map((element) => element.textContent),
-          );
-          for (const text of cut) problems.push(`${current}: cuts "${text}"`);
-          // biome-ignore lint/performance/useDomNodeTextContent: the text a person sees, hidden text left out
-          const text = await page.evaluate(() => document.body.innerText);
-          for (const pattern of screen.showsWireFormat ? [] : MACHINE_TEXT) {
-            const found = pattern.exec(text);
-            if (found) problems.push(`${current}: shows "${found[0]}"`);
-          }
-          if (shotsDir)
-            await page.screenshot({
-              path: path.join(shotsDir, `${screen.name}-${theme}-${width}.png`),
-              fullPage: true,
-            });
-        }
+      for (const text of cut) problems.push(`${current}: cuts "${text}"`);
+      // biome-ignore lint/performance/useDomNodeTextContent: the text a person sees, hidden text left out
+      const text = await page.evaluate(() => document.body.innerText);
+      for (const pattern of screen.showsWireFormat ? [] : MACHINE_TEXT) {
+        const found = pattern.exec(text);
+        if (found) problems.push(`${current}: shows "${found[0]}"`);
       }
+      if (shotsDir)
+        await page.screenshot({ path: path.join(shotsDir, `${screen.name}-${theme}-${width}.png`), fullPage: true });
     }
+    await context.close();
     return problems;
   }
 
   it('shows every seller screen cleanly', { timeout: 600_000 }, async () => {
-    const { page, context } = await openSignedInPage(browser, origin, seller);
     const screens: Screen[] = [
       { name: 'seller-dashboard', url: `${origin}/dashboard`, ready: (p) => p.getByTestId('payout-state').waitFor() },
       {
@@ -145,25 +156,20 @@ describe('a tour of every screen at 390 and 1280 px, light and dark (issue 12)',
       { name: 'seller-billing', url: `${origin}/billing`, ready: (p) => p.getByTestId('billing-card').waitFor() },
       { name: 'seller-subscribe', url: `${origin}/subscribe`, ready: heading },
     ];
-    expect(await tour(context, page, screens)).toEqual([]);
-    await context.close();
+    expect(await tour(() => signedInContext(seller), screens)).toEqual([]);
   });
 
   it('shows every admin screen cleanly', { timeout: 600_000 }, async () => {
-    const { page, context } = await openSignedInPage(browser, origin, admin);
     const tab = (name: string): Screen => ({
       name: `admin-${name}`,
       url: `${origin}/admin?tab=${name}`,
       ready: (p) => p.getByRole('tabpanel').waitFor(),
     });
     const screens = ['dashboard', 'platform', 'cache', 'users', 'settings'].map(tab);
-    expect(await tour(context, page, screens)).toEqual([]);
-    await context.close();
+    expect(await tour(() => signedInContext(admin), screens)).toEqual([]);
   });
 
   it('shows the signed-out and license-holder screens cleanly', { timeout: 600_000 }, async () => {
-    const context = await browser.newContext();
-    const page = await context.newPage();
     const screens: Screen[] = [
       { name: 'landing', url: `${origin}/`, ready: heading },
       { name: 'terms', url: `${origin}/terms`, ready: heading },
@@ -172,8 +178,7 @@ describe('a tour of every screen at 390 and 1280 px, light and dark (issue 12)',
       { name: 'portal-sign-in', url: `${portalOrigin}/portal`, ready: heading },
       { name: 'purchase', url: `${portalOrigin}/purchase?package=${packageId}`, ready: heading },
     ];
-    expect(await tour(context, page, screens)).toEqual([]);
-    await context.close();
+    expect(await tour(() => browser.newContext(), screens)).toEqual([]);
   });
 
   it('shows the seller’s and the admin’s dialogs inside a phone and a desktop window', {
@@ -193,13 +198,14 @@ describe('a tour of every screen at 390 and 1280 px, light and dark (issue 12)',
       await page.keyboard.press('Escape');
       await dialog.waitFor({ state: 'detached' });
     };
-    const sellerPage = await openSignedInPage(browser, origin, seller);
-    const adminPage = await openSignedInPage(browser, origin, admin);
-    for (const { page } of [sellerPage, adminPage])
-      page.on('console', (message) => {
-        if (message.type() === 'error') problems.push(`console error ${message.text()}`);
-      });
-    for (const width of WIDTHS) {
+    // Both widths at once, each in contexts of its own: the dialogs only open and close, nothing is saved.
+    const atWidth = async (width: number) => {
+      const sellerPage = await openSignedInPage(browser, origin, seller);
+      const adminPage = await openSignedInPage(browser, origin, admin);
+      for (const { page } of [sellerPage, adminPage])
+        page.on('console', (message) => {
+          if (message.type() === 'error') problems.push(`console error ${message.text()}`);
+        });
       const page = sellerPage.page;
       await page.setViewportSize({ width, height: 900 });
       await page.goto(`${origin}/management`);
@@ -224,9 +230,10 @@ describe('a tour of every screen at 390 and 1280 px, light and dark (issue 12)',
       await adminPage.page.getByRole('button', { name: 'Manage Tiers' }).click();
       await adminPage.page.getByTestId('tier-editor').first().waitFor();
       await look(adminPage.page, 'tiers');
-    }
+      await sellerPage.context.close();
+      await adminPage.context.close();
+    };
+    await Promise.all(WIDTHS.map(atWidth));
     expect(problems).toEqual([]);
-    await sellerPage.context.close();
-    await adminPage.context.close();
   });
 });

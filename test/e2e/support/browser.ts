@@ -28,15 +28,25 @@ export async function launchBrowser(): Promise<TestBrowser> {
 
 /**
  * A fresh browser context already signed in with a session cookie (from test/support/sessions.ts), with the
- * clipboard allowed so copy buttons can be checked, and one page open in it.
+ * clipboard allowed so copy buttons can be checked.
  */
+export async function newSignedInContext(
+  browser: TestBrowser,
+  origin: string,
+  session: { cookieName: string; cookie: string },
+): Promise<BrowserContext> {
+  const context = await browser.newContext();
+  await context.addCookies([{ name: session.cookieName, value: session.cookie, url: origin }]);
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  return context;
+}
+
+/** {@link newSignedInContext} with one page open in it. */
 export async function openSignedInPage(
   browser: TestBrowser,
   origin: string,
   session: { cookieName: string; cookie: string },
 ): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext();
-  await context.addCookies([{ name: session.cookieName, value: session.cookie, url: origin }]);
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  const context = await newSignedInContext(browser, origin, session);
   return { context, page: await context.newPage() };
 }
