@@ -3,23 +3,27 @@
 // bucket (s3rver) on loopback, each with a data folder of its own. Needs `npm run build` first (`npm test` does
 // it), nginx (scripts/install-system-deps.sh), and TEST_DATABASE_URL with TEST_REDIS_URL, as CI sets them.
 import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TemporaryLicense } from '../../src/contract/licenses.js';
 import type { CreatePackageResponse, Package } from '../../src/contract/packages.js';
+import { createStorage } from '../../src/server/adapters/storage/create-storage.js';
+import type { ObjectStorage } from '../../src/server/adapters/storage/object-storage.js';
 import { type DatabaseHandle, openDatabase } from '../../src/server/db/client.js';
 import { apiTokens, jobs, packageVersions, sessions, users } from '../../src/server/db/schema/index.js';
 import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
+import { requestOnHost } from '../composer/repository-fixtures.js';
 import { startFakeS3 } from '../fakes/s3.js';
 import { type FakeSmtp, startFakeSmtp } from '../fakes/smtp.js';
 import { createDatabaseFromTemplate, createPostgresTemplate } from '../support/database-template.js';
 import { createPackageRepository, type FixtureFiles, type PackageRepository } from '../support/git-fixtures.js';
 import { TestClient } from '../support/http-client.js';
+import type { TestApp } from '../support/test-app.js';
 import {
   type Balancer,
   builtServer,
@@ -79,6 +83,11 @@ describeWithServices('two Packgate processes behind nginx', { timeout: 240_000 }
   let balancer: Balancer;
   let seller: { id: string; cookie: string; client: TestClient };
   let widgetId: string;
+  /** What each process was started with (a replacement process too). */
+  let env: Record<string, string>;
+  /** The bucket both processes keep their zips in, as the test reaches it. */
+  let bucket: ObjectStorage;
+  let slowId: string;
 
   /** Everything the processes printed, to explain a failure. */
   const explain = () =>
@@ -178,7 +187,16 @@ describeWithServices('two Packgate processes behind nginx', { timeout: 240_000 }
 
     const balancerPort = await freePort();
     const ports = [await freePort(), await freePort()];
-    const env: Record<string, string> = {
+    bucket = createStorage({
+      kind: 's3',
+      bucket: s3.bucket,
+      region: s3.region,
+      endpoint: s3.endpoint,
+      accessKeyId: s3.accessKeyId,
+      secretAccessKey: s3.secretAccessKey,
+      forcePathStyle: true,
+    });
+    env = {
       DATABASE_URL: fresh.url,
       REDIS_URL: redisUrl!,
       // Shared by both: a CSRF token or a sealed mail one process made, the other reads.
@@ -374,7 +392,7 @@ describeWithServices('two Packgate processes behind nginx', { timeout: 240_000 }
 
   it('finishes, in the surviving process, a sync whose process was killed mid-job', async () => {
     gate.close();
-    const slowId = await addPackage('acme/slow.git', 'acme/slow');
+    slowId = await addPackage('acme/slow.git', 'acme/slow');
     const [holderPid] = await pollUntil(
       'no process started fetching the repository',
       async () => (gate.entered().length > 0 ? gate.entered() : undefined),
@@ -402,5 +420,69 @@ describeWithServices('two Packgate processes behind nginx', { timeout: 240_000 }
     // The survivor answers alone now; nothing it serves depends on the dead one.
     const health = await fetch(`${balancer.url}/api/health`);
     expect(health.status).toBe(200);
+  });
+
+  it('builds a cleared zip once for downloads through both processes, and finishes it in one when its builder is killed mid-build', async () => {
+    // The test above left one process: a new one takes the killed one's place behind nginx, with an empty data folder.
+    const deadIndex = processes.findIndex((each) => each.child.exitCode !== null || each.child.signalCode !== null);
+    expect(deadIndex).toBeGreaterThanOrEqual(0);
+    processes[deadIndex] = await startPackgate(resources, 'p3', processes[deadIndex]!.port, env, { path: gate.path });
+
+    // No zip in the bucket and no copy of the repository in either process: whoever builds fetches through the gate.
+    await bucket.deletePrefix(`dists/${slowId}/`);
+    for (const each of processes) await rm(mirrorOf(each, slowId), { recursive: true, force: true });
+    const [version] = await database.db
+      .select()
+      .from(packageVersions)
+      .where(and(eq(packageVersions.packageId, slowId), eq(packageVersions.version, 'v1.0.0')));
+    const distKey = `dists/${slowId}/${version!.commit}.zip`;
+    const holder = 'zips@example.com';
+    await issueLicense(slowId, holder);
+    const mail = await pollUntil('the license e-mail did not arrive', async () => mailsTo(holder)[0], {
+      timeoutMs: 30_000,
+      explain,
+    });
+    const token = TOKEN_PATTERN.exec(mail)![0];
+    const download = (each: PackgateProcess) =>
+      requestOnHost(
+        { port: each.port } as TestApp,
+        'acme.composer.localhost',
+        `/api/composer/download/acme/slow/v1.0.0`,
+        {
+          token,
+        },
+      )
+        .then((response) => ({ process: each, status: response.status, body: response.body }))
+        .catch((error: Error) => ({ process: each, status: 0, body: Buffer.from(error.message) }));
+
+    const gatePassed = gate.entered().length;
+    gate.close();
+    const downloads = Promise.all(processes.flatMap((each) => [download(each), download(each)]));
+    const [builderPid] = await pollUntil(
+      'no process started building the zip',
+      async () => (gate.entered().length > gatePassed ? gate.entered().slice(gatePassed) : undefined),
+      { timeoutMs: 60_000, explain },
+    );
+    const builder = processes.find((each) => each.child.pid === builderPid);
+    expect(builder, `pid ${builderPid} is none of ${processes.map((each) => each.child.pid)}`).toBeDefined();
+    const [building] = await database.db.select().from(jobs).where(eq(jobs.singletonKey, distKey));
+    expect(building).toMatchObject({ kind: 'dist-build', status: 'running', attempts: 1 });
+
+    builder!.child.kill('SIGKILL');
+    expect(await builder!.exited).toEqual({ code: null, signal: 'SIGKILL' });
+    gate.open();
+
+    // The other process's downloads joined the job; it takes the job over once the lease runs out and serves them.
+    const answers = await downloads;
+    const [built] = await database.db.select().from(packageVersions).where(eq(packageVersions.id, version!.id));
+    const served = answers.filter((each) => each.process !== builder);
+    expect(served).toHaveLength(2);
+    for (const answer of served) {
+      expect(answer.status, answer.body.toString('utf8').slice(0, 300) + explain()).toBe(200);
+      expect(createHash('sha1').update(answer.body).digest('hex')).toBe(built!.distSha1);
+    }
+    const buildJobs = await database.db.select().from(jobs).where(eq(jobs.singletonKey, distKey));
+    expect(buildJobs).toHaveLength(1);
+    expect(buildJobs[0]).toMatchObject({ id: building!.id, status: 'completed', attempts: 2, lockedBy: null });
   });
 });
