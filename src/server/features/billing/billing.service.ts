@@ -24,9 +24,11 @@ import {
   type PlatformSubscription,
   repositoryStanding,
   type SubscriptionUser,
+  setCustomerIfMissing,
+  updateSubscription,
+  upsertSubscription,
 } from '../subscriptions/subscriptions.service.js';
 import { findTier } from '../tiers/tiers.service.js';
-import * as repository from './billing.repository.js';
 import { addOneMonth, runningPeriodEnd } from './billing-periods.js';
 import { findStoredSandboxMode } from './platform-settings.service.js';
 import { applyChange, resolvePrice, syncProviderSubscription } from './provider-sync.js';
@@ -111,7 +113,7 @@ async function activateWithoutBilling(
         accessEndedAt: null,
         updatedAt: now,
       };
-  await repository.upsertSubscription(
+  await upsertSubscription(
     ctx.db,
     { userId: user.id, status: 'active', currentPeriodEnd: addOneMonth(now), ...values, createdAt: now },
     values,
@@ -170,7 +172,7 @@ export async function createSubscription(
 
   const priceId = await resolvePrice(ctx, payments, tier);
   const customerId = current?.providerCustomerId ?? (await payments.findOrCreateCustomer(user));
-  if (current && !current.providerCustomerId) await repository.setCustomerIfMissing(ctx.db, user.id, customerId);
+  if (current && !current.providerCustomerId) await setCustomerIfMissing(ctx.db, user.id, customerId);
   const url = await payments.createCheckoutSession({
     customerId,
     priceId,
@@ -258,7 +260,7 @@ export async function cancelSubscription(
     const values = immediately
       ? { status: 'expired' as const, cancelAtPeriodEnd: false, currentPeriodEnd: now, accessEndedAt: now }
       : { cancelAtPeriodEnd: true, currentPeriodEnd: runningPeriodEnd(current.currentPeriodEnd ?? now, now) };
-    await repository.updateSubscription(ctx.db, user.id, { ...values, updatedAt: now });
+    await updateSubscription(ctx.db, user.id, { ...values, updatedAt: now });
   } else {
     if (!hasOpenStripeSubscription(current)) throw noSubscriptionToCancel();
     const subscriptionId = current.providerSubscriptionId;

@@ -8,21 +8,32 @@ import {
 } from '../../../contract/billing.js';
 import { defaultSandboxMode } from '../../adapters/payments/create-payments.js';
 import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
 import { platformSettings } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 
 // The admin's platform settings (spec admin §3, Settings card). Only known keys are listed and accepted: the
-// table also holds settings that other screens own (the trial length belongs to the tier dialog).
+// table also holds settings that other screens own (the trial length belongs to the tier dialog), which read and
+// write it through findStoredValue and storeValue, so that this module alone writes platform_settings.
 
 const isKnownKey = (key: string): key is PlatformSettingKey => (platformSettingKeys as readonly string[]).includes(key);
 
-async function findStoredValue(ctx: AppContext, key: string): Promise<string | undefined> {
+/** A setting's stored value, undefined when never set. */
+export async function findStoredValue(ctx: Pick<AppContext, 'db'>, key: string): Promise<string | undefined> {
   const [row] = await ctx.db
     .select({ value: platformSettings.value })
     .from(platformSettings)
     .where(eq(platformSettings.key, key))
     .limit(1);
   return row?.value;
+}
+
+/** Stores a setting's value; `db` may be a transaction the caller holds. */
+export async function storeValue(db: Database, key: string, value: string, now: Date): Promise<void> {
+  await db
+    .insert(platformSettings)
+    .values({ key, value, updatedAt: now })
+    .onConflictDoUpdate({ target: platformSettings.key, set: { value, updatedAt: now } });
 }
 
 function defaultValue(ctx: AppContext, key: PlatformSettingKey): string {
@@ -66,11 +77,7 @@ export async function updatePlatformSetting(
   adminId: string,
 ): Promise<PlatformSetting> {
   const { key, value } = validate(input);
-  const now = ctx.clock.now();
-  await ctx.db
-    .insert(platformSettings)
-    .values({ key, value, updatedAt: now })
-    .onConflictDoUpdate({ target: platformSettings.key, set: { value, updatedAt: now } });
+  await storeValue(ctx.db, key, value, ctx.clock.now());
   ctx.log.info({ key, value, adminId }, 'platform setting updated');
   return { key, value };
 }

@@ -2,7 +2,13 @@ import type { PricingTier } from '../../../contract/tiers.js';
 import type { ProviderSubscription, StripeGateway } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
 import { platformSubscriptions } from '../../db/schema/index.js';
-import { computeSubscriptionStatus } from '../subscriptions/subscriptions.service.js';
+import {
+  computeSubscriptionStatus,
+  findSubscriptionBy,
+  lockSubscription,
+  updateSubscription,
+  upsertSubscription,
+} from '../subscriptions/subscriptions.service.js';
 import * as repository from './billing.repository.js';
 
 // Keeping the local record as Stripe has it (docs.stripe.com/billing/subscriptions/webhooks): a subscription or an
@@ -52,13 +58,13 @@ export async function applyProviderSubscription(
   subscription: ProviderSubscription,
   options: ApplyOptions,
 ): Promise<string | undefined> {
-  const bySubscription = await repository.findSubscriptionBy(
+  const bySubscription = await findSubscriptionBy(
     ctx.db,
     platformSubscriptions.providerSubscriptionId,
     subscription.id,
   );
   const byCustomer = subscription.customerId
-    ? await repository.findSubscriptionBy(ctx.db, platformSubscriptions.providerCustomerId, subscription.customerId)
+    ? await findSubscriptionBy(ctx.db, platformSubscriptions.providerCustomerId, subscription.customerId)
     : undefined;
   const userId = bySubscription?.userId ?? options.userId ?? subscription.userId ?? byCustomer?.userId;
   if (!userId) {
@@ -76,7 +82,7 @@ export async function applyProviderSubscription(
   const now = ctx.clock.now();
 
   return ctx.db.transaction(async (tx) => {
-    const current = await repository.lockSubscription(tx, userId);
+    const current = await lockSubscription(tx, userId);
     if (current?.providerSyncedAt && current.providerSyncedAt.getTime() > options.fetchedAt.getTime()) {
       return undefined;
     }
@@ -101,7 +107,7 @@ export async function applyProviderSubscription(
       if (isOtherSubscription && currentStatus?.hasAccess) return undefined;
       // A first payment still pending (or failed) does not cut a running trial short.
       if (currentStatus?.subscriptionStatus === 'trial') {
-        await repository.updateSubscription(tx, userId, providerIds);
+        await updateSubscription(tx, userId, providerIds);
         return userId;
       }
     }
@@ -122,7 +128,7 @@ export async function applyProviderSubscription(
       accessEndedAt,
       ...providerIds,
     };
-    await repository.upsertSubscription(tx, { userId, ...values, createdAt: now }, values);
+    await upsertSubscription(tx, { userId, ...values, createdAt: now }, values);
     if (current?.status !== values.status || current?.tierId !== tierId) {
       ctx.log.info(
         {
@@ -180,13 +186,7 @@ export async function recordPaidInvoice(
   const owner =
     userId ??
     (invoice.subscriptionId
-      ? (
-          await repository.findSubscriptionBy(
-            ctx.db,
-            platformSubscriptions.providerSubscriptionId,
-            invoice.subscriptionId,
-          )
-        )?.userId
+      ? (await findSubscriptionBy(ctx.db, platformSubscriptions.providerSubscriptionId, invoice.subscriptionId))?.userId
       : undefined);
   const recorded = await repository.recordPlatformInvoice(ctx.db, {
     id: invoice.id,

@@ -12,16 +12,25 @@ import { AppError } from '../../http/errors.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { findTier, getTrialDays } from '../tiers/tiers.service.js';
 import { computeSubscriptionStatus } from './subscription-status.js';
+import type { PlatformSubscription } from './subscriptions.repository.js';
 
 // The pure subscription rules other domains apply to facts they read themselves (Composer's hot path reads
 // the seller's subscription in the same statement as the token, billing and admin present statuses).
 export { repositoryStanding, type SellerSubscriptionFacts } from './license-holder-grace.js';
 export { computeSubscriptionStatus } from './subscription-status.js';
+/** The plan record's writes for billing (checkout and the provider sync); this domain alone writes the table. */
+export {
+  findSubscriptionBy,
+  lockSubscription,
+  type PlatformSubscription,
+  type SubscriptionValues,
+  setCustomerIfMissing,
+  updateSubscription,
+  upsertSubscription,
+} from './subscriptions.repository.js';
 
 /** The fields of a user the subscription rules look at. */
 export type SubscriptionUser = Pick<typeof users.$inferSelect, 'id' | 'userType' | 'selectedTier'>;
-
-export type PlatformSubscription = typeof platformSubscriptions.$inferSelect;
 
 /** Anything that can run a select: the database or an open transaction. */
 type Reader = Pick<Database, 'select'>;

@@ -12,8 +12,9 @@ import {
 } from '../../../contract/tiers.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { platformSettings, pricingTiers } from '../../db/schema/index.js';
+import { pricingTiers } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { findStoredValue, storeValue } from '../billing/platform-settings.service.js';
 import { defaultTiers } from './default-tiers.js';
 
 /**
@@ -59,12 +60,8 @@ export async function seedDefaultTiers(ctx: AppContext): Promise<void> {
 
 /** Length of a new trial; existing trials keep the end they were given when they started. */
 export async function getTrialDays(ctx: AppContext): Promise<number> {
-  const [row] = await ctx.db
-    .select({ value: platformSettings.value })
-    .from(platformSettings)
-    .where(eq(platformSettings.key, TRIAL_DAYS_SETTING))
-    .limit(1);
-  const days = row ? Number(row.value) : Number.NaN;
+  const stored = await findStoredValue(ctx, TRIAL_DAYS_SETTING);
+  const days = stored === undefined ? Number.NaN : Number(stored);
   // A value edited by hand into something unusable must not break sign-up; fall back to the default.
   return Number.isInteger(days) && days >= MIN_TRIAL_DAYS && days <= MAX_TRIAL_DAYS ? days : DEFAULT_TRIAL_DAYS;
 }
@@ -167,13 +164,7 @@ export async function saveTierConfiguration(
         .values({ ...values, createdAt: now })
         .onConflictDoUpdate({ target: pricingTiers.id, set: values });
     }
-    await tx
-      .insert(platformSettings)
-      .values({ key: TRIAL_DAYS_SETTING, value: String(input.trialDays), updatedAt: now })
-      .onConflictDoUpdate({
-        target: platformSettings.key,
-        set: { value: String(input.trialDays), updatedAt: now },
-      });
+    await storeValue(tx, TRIAL_DAYS_SETTING, String(input.trialDays), now);
   });
   ctx.log.info({ tiers: keptIds, trialDays: input.trialDays }, 'tier configuration saved');
   return getTierConfiguration(ctx);

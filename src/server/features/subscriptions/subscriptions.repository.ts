@@ -1,0 +1,50 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { Database } from '../../db/client.js';
+import { platformSubscriptions } from '../../db/schema/index.js';
+
+// The writes of the sellers' plan records (platform_subscriptions) other than a trial's start: billing's provider
+// sync and checkout reach them through subscriptions.service.ts, so that this domain alone writes the table.
+
+type Queryable = Pick<Database, 'select' | 'insert' | 'update'>;
+export type PlatformSubscription = typeof platformSubscriptions.$inferSelect;
+export type SubscriptionValues = Partial<Omit<typeof platformSubscriptions.$inferInsert, 'userId' | 'createdAt'>>;
+
+export async function findSubscriptionBy(
+  db: Queryable,
+  column: typeof platformSubscriptions.providerSubscriptionId | typeof platformSubscriptions.providerCustomerId,
+  value: string,
+): Promise<PlatformSubscription | undefined> {
+  const [row] = await db.select().from(platformSubscriptions).where(eq(column, value)).limit(1);
+  return row;
+}
+
+/** The seller's record, locked until the transaction `tx` ends. */
+export async function lockSubscription(tx: Queryable, userId: string): Promise<PlatformSubscription | undefined> {
+  const [current] = await tx
+    .select()
+    .from(platformSubscriptions)
+    .where(eq(platformSubscriptions.userId, userId))
+    .for('update');
+  return current;
+}
+
+export async function updateSubscription(db: Queryable, userId: string, values: SubscriptionValues): Promise<void> {
+  await db.update(platformSubscriptions).set(values).where(eq(platformSubscriptions.userId, userId));
+}
+
+/** Inserts the seller's record `row`, or sets `set` on the one there is. */
+export async function upsertSubscription(
+  db: Queryable,
+  row: typeof platformSubscriptions.$inferInsert,
+  set: SubscriptionValues,
+): Promise<void> {
+  await db.insert(platformSubscriptions).values(row).onConflictDoUpdate({ target: platformSubscriptions.userId, set });
+}
+
+/** Keeps the first customer id a record got: a second checkout must not replace it. */
+export async function setCustomerIfMissing(db: Queryable, userId: string, customerId: string): Promise<void> {
+  await db
+    .update(platformSubscriptions)
+    .set({ providerCustomerId: customerId })
+    .where(and(eq(platformSubscriptions.userId, userId), isNull(platformSubscriptions.providerCustomerId)));
+}
