@@ -94,6 +94,56 @@ describe('the job runner', () => {
     expect([...runs.values()]).toEqual(Array(20).fill(1));
   });
 
+  it('queues work of one singleton key once while it is unfinished, whichever runner asks, and anew once it ended', async () => {
+    const first = runner();
+    const second = runner();
+    const finish = gate();
+    for (const each of [first, second]) {
+      each.define('test-singleton', {
+        maxAttempts: 1,
+        async run() {
+          await finish.promise;
+          return {};
+        },
+      });
+    }
+    const asked = await Promise.all(
+      Array.from({ length: 10 }, (_, n) =>
+        (n % 2 === 0 ? first : second).enqueueOnce('test-singleton', { n }, { singletonKey: 'singleton:a' }),
+      ),
+    );
+    expect(new Set(asked.map((job) => job.id)).size).toBe(1);
+    const other = await first.enqueueOnce('test-singleton', {}, { singletonKey: 'singleton:b' });
+    expect(other.id).not.toBe(asked[0]!.id);
+
+    await first.start();
+    await until(asked[0]!.id, (job) => job.status === 'running', 'ran');
+    expect((await second.enqueueOnce('test-singleton', {}, { singletonKey: 'singleton:a' })).id).toBe(asked[0]!.id);
+    finish.open();
+    expect(await first.waitFor(asked[0]!.id, 20_000)).toMatchObject({ status: 'completed' });
+    const again = await second.enqueueOnce('test-singleton', {}, { singletonKey: 'singleton:a' });
+    expect(again.id).not.toBe(asked[0]!.id);
+    expect(await first.waitFor(again.id, 20_000)).toMatchObject({ status: 'completed' });
+  });
+
+  it('keeps what a kind describes of the error that failed a job for good, for waiters elsewhere', async () => {
+    const worker = runner();
+    worker.define('test-described-failure', {
+      maxAttempts: 1,
+      async run() {
+        throw new Error('refused');
+      },
+      describeFailure: (error) => ({ reason: (error as Error).message }),
+    });
+    await worker.start();
+    const job = await worker.enqueue('test-described-failure', {});
+    expect(await worker.waitFor(job.id, 20_000)).toMatchObject({
+      status: 'failed',
+      lastError: 'refused',
+      result: { reason: 'refused' },
+    });
+  });
+
   it('retries a failed job after its backoff, doubling it, and completes it when it succeeds', async () => {
     const worker = runner();
     let calls = 0;

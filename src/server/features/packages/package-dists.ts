@@ -23,8 +23,8 @@ export const DIST_BUILD_JOB = 'dist-build';
  */
 const DIST_BUILD_MAX_ATTEMPTS = 1;
 /**
- * How long a download waits for a build running elsewhere: past a lease (a killed builder's job is taken over once
- * its lease runs out) and a build.
+ * How long a download waits at least for a build running elsewhere: past a lease (a killed builder's job is taken
+ * over once its lease runs out, so the bound is two leases when those are longer) and a build.
  */
 const DIST_BUILD_WAIT_MS = 180_000;
 
@@ -106,7 +106,8 @@ async function buildDistAsJob(ctx: AppContext, packageId: string, commit: string
   // Run at once, here, unless another process holds it: the client is waiting.
   if (job.status === 'queued') job = (await ctx.jobs.runNow(job.id)) ?? job;
   if (job.status !== 'completed' && job.status !== 'failed') {
-    job = await ctx.jobs.waitFor(job.id, DIST_BUILD_WAIT_MS).catch(() => {
+    const bound = Math.max(DIST_BUILD_WAIT_MS, 2 * ctx.config.jobLeaseMs);
+    job = await ctx.jobs.waitFor(job.id, bound).catch(() => {
       throw new AppError('UNAVAILABLE', 'The archive is still being prepared.', {
         suggestion: 'Try again in a minute.',
       });
