@@ -1,10 +1,8 @@
-import { and, eq, lt } from 'drizzle-orm';
 import type { StripeWebhookResponse } from '../../../contract/billing.js';
 import type { Payments } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
-import { webhookDeliveries } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { DAY_MS } from '../../lib/clock.js';
+import { claimInboundDelivery, releaseInboundDelivery } from '../webhooks/inbound-deliveries.service.js';
 import { recordPaidInvoice, syncProviderSubscription } from './provider-sync.js';
 
 // Stripe's webhooks (docs.stripe.com/webhooks): signed over the raw body, delivered at least once, in no
@@ -26,9 +24,6 @@ const SUBSCRIPTION_EVENTS = new Set([
 /** The events that report a platform invoice paid: Platform Revenue counts the invoice (once, by its id). */
 const INVOICE_PAID_EVENTS = new Set(['invoice.paid', 'invoice.payment_succeeded']);
 
-/** Stripe retries a delivery for up to three days; ids are remembered well beyond that. */
-const DELIVERY_MEMORY_MS = 30 * DAY_MS;
-
 export async function receiveStripeWebhook(
   ctx: AppContext,
   payments: Payments,
@@ -46,21 +41,10 @@ export async function receiveStripeWebhook(
     return { received: true, type: event.type, ignored: true };
   }
 
+  if (!(await claimInboundDelivery(ctx, 'stripe', event.id))) {
+    return { received: true, type: event.type, duplicate: true };
+  }
   const now = ctx.clock.now();
-  const recorded = await ctx.db
-    .insert(webhookDeliveries)
-    .values({ source: 'stripe', deliveryId: event.id.slice(0, 200), receivedAt: now })
-    .onConflictDoNothing()
-    .returning({ deliveryId: webhookDeliveries.deliveryId });
-  if (recorded.length === 0) return { received: true, type: event.type, duplicate: true };
-  await ctx.db
-    .delete(webhookDeliveries)
-    .where(
-      and(
-        eq(webhookDeliveries.source, 'stripe'),
-        lt(webhookDeliveries.receivedAt, new Date(now.getTime() - DELIVERY_MEMORY_MS)),
-      ),
-    );
 
   try {
     // A delivery retried days later still dates the change to when it happened, never to the future.
@@ -75,9 +59,7 @@ export async function receiveStripeWebhook(
     ctx.log.info({ eventId: event.id, type: event.type, userId }, 'Stripe event applied');
   } catch (error) {
     // Forget the delivery, so that Stripe's retry applies it.
-    await ctx.db
-      .delete(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.source, 'stripe'), eq(webhookDeliveries.deliveryId, event.id.slice(0, 200))));
+    await releaseInboundDelivery(ctx, 'stripe', event.id);
     throw error;
   }
   return { received: true, type: event.type };

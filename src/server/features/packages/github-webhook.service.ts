@@ -1,10 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { and, eq, isNotNull, lt } from 'drizzle-orm';
+import { and, eq, isNotNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { packages, webhookDeliveries } from '../../db/schema/index.js';
+import { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { DAY_MS } from '../../lib/clock.js';
 import { decryptSecret } from '../../lib/crypto.js';
+import { claimInboundDelivery } from '../webhooks/inbound-deliveries.service.js';
 import { syncPackage } from './package-sync.js';
 
 // GitHub's push webhook (docs.github.com: "Validating webhook deliveries", "Webhook events and payloads"):
@@ -24,8 +24,6 @@ export type GithubWebhookAnswer = {
   body: { received: true; event: string; duplicate?: true; ignored?: true; taskIds?: string[] };
 };
 
-/** How long a delivery id is remembered: GitHub redelivers within days, not months. */
-const DELIVERY_MEMORY_MS = 30 * DAY_MS;
 /** Events that add, move or remove tags and branches. */
 const SYNC_EVENTS = new Set(['push', 'create', 'delete']);
 
@@ -92,17 +90,8 @@ export async function receiveGithubWebhook(ctx: AppContext, delivery: GithubDeli
   if (matched.length === 0) throw invalidSignature();
 
   const event = delivery.event ?? 'unknown';
-  if (delivery.deliveryId) {
-    const now = ctx.clock.now();
-    const recorded = await ctx.db
-      .insert(webhookDeliveries)
-      .values({ source: 'github', deliveryId: delivery.deliveryId.slice(0, 200), receivedAt: now })
-      .onConflictDoNothing()
-      .returning({ deliveryId: webhookDeliveries.deliveryId });
-    await ctx.db
-      .delete(webhookDeliveries)
-      .where(lt(webhookDeliveries.receivedAt, new Date(now.getTime() - DELIVERY_MEMORY_MS)));
-    if (recorded.length === 0) return { status: 200, body: { received: true, event, duplicate: true } };
+  if (delivery.deliveryId && !(await claimInboundDelivery(ctx, 'github', delivery.deliveryId))) {
+    return { status: 200, body: { received: true, event, duplicate: true } };
   }
 
   if (!SYNC_EVENTS.has(event)) return { status: 200, body: { received: true, event, ignored: true } };

@@ -1,11 +1,11 @@
-import { and, eq, lt } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { ConnectEvent } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
-import { sales, webhookDeliveries } from '../../db/schema/index.js';
+import { sales } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { DAY_MS } from '../../lib/clock.js';
 import { setPurchaseGrantTerms } from '../licenses/grants.service.js';
+import { claimInboundDelivery, releaseInboundDelivery } from '../webhooks/inbound-deliveries.service.js';
 import { syncPayoutAccount } from './payout.service.js';
 import { platformFeeCents, subscriptionAccessEnd } from './sale-rules.js';
 import { applyCheckoutSession, connectOf, endSale, findSale, findSaleBySession, type Sale } from './sales.service.js';
@@ -32,8 +32,8 @@ const HANDLED = new Set([
   'charge.dispute.closed',
 ]);
 
-const DELIVERY_MEMORY_MS = 30 * DAY_MS;
-const deliveryKey = (eventId: string) => `connect:${eventId}`.slice(0, 200);
+/** Connect events share Stripe's id space with billing's: the prefix keeps them apart. */
+const deliveryKey = (eventId: string) => `connect:${eventId}`;
 
 export async function receiveConnectWebhook(
   ctx: AppContext,
@@ -49,28 +49,14 @@ export async function receiveConnectWebhook(
   if (!HANDLED.has(event.type) || !event.account || !event.objectId) {
     return { received: true, type: event.type, ignored: true };
   }
-  const now = ctx.clock.now();
-  const recorded = await ctx.db
-    .insert(webhookDeliveries)
-    .values({ source: 'stripe', deliveryId: deliveryKey(event.id), receivedAt: now })
-    .onConflictDoNothing()
-    .returning({ deliveryId: webhookDeliveries.deliveryId });
-  if (recorded.length === 0) return { received: true, type: event.type, duplicate: true };
-  await ctx.db
-    .delete(webhookDeliveries)
-    .where(
-      and(
-        eq(webhookDeliveries.source, 'stripe'),
-        lt(webhookDeliveries.receivedAt, new Date(now.getTime() - DELIVERY_MEMORY_MS)),
-      ),
-    );
+  if (!(await claimInboundDelivery(ctx, 'stripe', deliveryKey(event.id)))) {
+    return { received: true, type: event.type, duplicate: true };
+  }
   try {
     await applyEvent(ctx, event as ConnectEvent & { account: string; objectId: string });
     ctx.log.info({ eventId: event.id, type: event.type, account: event.account }, 'Stripe Connect event applied');
   } catch (error) {
-    await ctx.db
-      .delete(webhookDeliveries)
-      .where(and(eq(webhookDeliveries.source, 'stripe'), eq(webhookDeliveries.deliveryId, deliveryKey(event.id))));
+    await releaseInboundDelivery(ctx, 'stripe', deliveryKey(event.id));
     throw error;
   }
   return { received: true, type: event.type };

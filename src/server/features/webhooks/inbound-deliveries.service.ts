@@ -1,0 +1,53 @@
+import { and, eq, lt } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { webhookDeliveries } from '../../db/schema/index.js';
+import { DAY_MS } from '../../lib/clock.js';
+
+// The webhooks we receive (GitHub's pushes, Stripe's billing and Connect events) are redelivered on timeouts and on
+// request; a repeated delivery must do nothing new. This module alone writes webhook_deliveries: the receivers claim
+// a delivery before they act on it and give it back when acting failed.
+
+export type InboundWebhookSource = (typeof webhookDeliveries.$inferInsert)['source'];
+
+/** Longer than any sender retries (Stripe: 3 days) or than a redelivery is likely asked for by hand. */
+const DELIVERY_MEMORY_MS = 30 * DAY_MS;
+const MAX_DELIVERY_ID_LENGTH = 200;
+
+const key = (deliveryId: string) => deliveryId.slice(0, MAX_DELIVERY_ID_LENGTH);
+
+/**
+ * Records the delivery the first time it arrives: true then, false for a delivery already handled. Forgets the
+ * source's deliveries older than the memory on the way.
+ */
+export async function claimInboundDelivery(
+  ctx: Pick<AppContext, 'db' | 'clock'>,
+  source: InboundWebhookSource,
+  deliveryId: string,
+): Promise<boolean> {
+  const now = ctx.clock.now();
+  const recorded = await ctx.db
+    .insert(webhookDeliveries)
+    .values({ source, deliveryId: key(deliveryId), receivedAt: now })
+    .onConflictDoNothing()
+    .returning({ deliveryId: webhookDeliveries.deliveryId });
+  await ctx.db
+    .delete(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.source, source),
+        lt(webhookDeliveries.receivedAt, new Date(now.getTime() - DELIVERY_MEMORY_MS)),
+      ),
+    );
+  return recorded.length > 0;
+}
+
+/** Gives back a delivery whose handling failed, so that the sender's retry applies it. */
+export async function releaseInboundDelivery(
+  ctx: Pick<AppContext, 'db'>,
+  source: InboundWebhookSource,
+  deliveryId: string,
+): Promise<void> {
+  await ctx.db
+    .delete(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.source, source), eq(webhookDeliveries.deliveryId, key(deliveryId))));
+}
