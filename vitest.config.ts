@@ -25,15 +25,16 @@ export default defineConfig({
     // waited for the one before it while a core idled through each file's waits (PostgreSQL, git, browsers).
     // Three workers keep both cores busy; on a machine busy with other work they also get a fairer share of it.
     maxWorkers: 3,
-    // Each file runs in a reused worker instead of a fresh process that imports the whole server again: that
-    // import was about half the CPU of a unit or server file. Test files are still evaluated anew each time;
-    // the server keeps no module-level state between apps (each buildApp() has its own context).
-    isolate: false,
+    // Every project but e2e runs its files in reused workers (`isolate: false`) instead of a fresh process per file
+    // that imports the whole server again: that import cost a server file about 1 s of CPU, 2.5 s under load.
+    // Test files are still evaluated anew each time; the server keeps no module-level state between apps (each
+    // buildApp() has its own context). Vitest reads `isolate` per project: set here, it left every file isolated.
     reporters: ['default', new SkipGuardReporter({ forbidSkips: Boolean(process.env.CI), allowed: allowedSkips })],
     projects: [
       {
         test: {
           name: 'unit',
+          isolate: false, // see maxWorkers
           include: ['src/**/*.test.ts', 'src/**/*.test.tsx'],
           exclude: [serverSuite, adapterSuite, 'node_modules/**'],
           environment: 'node',
@@ -42,6 +43,7 @@ export default defineConfig({
       {
         test: {
           name: 'adapters',
+          isolate: false, // see maxWorkers
           include: [adapterSuite],
           exclude: [serverSuite, 'node_modules/**'],
           environment: 'node',
@@ -52,6 +54,7 @@ export default defineConfig({
       {
         test: {
           name: 'server-pglite',
+          isolate: false, // see maxWorkers
           include: [serverSuite],
           env: { PACKGATE_TEST_DB: 'pglite' },
           globalSetup: [databaseTemplate],
@@ -65,6 +68,7 @@ export default defineConfig({
             {
               test: {
                 name: 'server-postgres',
+                isolate: false, // see maxWorkers
                 include: [serverSuite],
                 env: { PACKGATE_TEST_DB: 'postgres' },
                 globalSetup: [databaseTemplate],
