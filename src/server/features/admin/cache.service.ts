@@ -1,9 +1,9 @@
-import { asc, eq, isNotNull } from 'drizzle-orm';
+import { asc, eq } from 'drizzle-orm';
 import type { CachedPackage, CacheStats } from '../../../contract/admin.js';
 import type { AppContext } from '../../context.js';
 import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { syncPackage } from '../packages/packages.service.js';
+import { clearAllDists, syncPackage } from '../packages/packages.service.js';
 import { type RunningTask, resumeTask, startTask } from '../tasks/tasks.service.js';
 
 // The admin cache panel: the dist zips of every package (object storage under `dists/`), how much of it is
@@ -13,7 +13,6 @@ import { type RunningTask, resumeTask, startTask } from '../tasks/tasks.service.
 // missing zip on demand (ensureDist). Figures come from the version rows (distSize, distBuiltAt), so the panel's
 // 30-second polling costs one database query and no storage calls; a zip is counted once per commit, as stored.
 
-const DISTS_PREFIX = 'dists/';
 export const CACHE_REFRESH_JOB = 'cache-refresh';
 export const CACHE_CLEAR_JOB = 'cache-clear';
 /** A refresh or clear that throws is tried again with backoff (both are safe to repeat). */
@@ -226,10 +225,7 @@ async function runRefresh(ctx: AppContext, adminId: string, task: RunningTask, t
   }
 }
 
-/**
- * Deletes every dist zip in a `cache-clear` task owned by the admin. Version rows forget their zip first, then
- * storage is emptied: a download in between finds no zip behind its row (ensureDist checks storage) and builds it.
- */
+/** Deletes every dist zip (packages.service clearAllDists) in a `cache-clear` task owned by the admin. */
 export async function clearCache(ctx: AppContext, adminId: string): Promise<{ taskId: string }> {
   const task = await startTask(ctx, { userId: adminId, type: 'cache-clear', message: 'Clearing the package cache' });
   await ctx.jobs.enqueue(CACHE_CLEAR_JOB, { taskId: task.id } satisfies ClearPayload);
@@ -238,12 +234,7 @@ export async function clearCache(ctx: AppContext, adminId: string): Promise<{ ta
 
 async function runClear(ctx: AppContext, task: RunningTask): Promise<void> {
   try {
-    await ctx.db
-      .update(packageVersions)
-      .set({ distKey: null, distSha1: null, distSize: null, distBuiltAt: null })
-      .where(isNotNull(packageVersions.distKey));
-    await task.progress(50, 'Deleting cached package zips');
-    const deletedCount = await ctx.storage.deletePrefix(DISTS_PREFIX);
+    const deletedCount = await clearAllDists(ctx, () => task.progress(50, 'Deleting cached package zips'));
     await task.complete('All cached packages have been cleared', { deletedCount });
   } catch (error) {
     // Retried by the job runner; the task fails when the attempts are spent (onGiveUp).

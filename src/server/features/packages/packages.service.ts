@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rm } from 'node:fs/promises';
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { isEntityId } from '../../../contract/ids.js';
 import type {
   CodeHostRepository,
@@ -397,4 +397,21 @@ export async function refreshPackage(ctx: AppContext, user: PackageOwner, packag
   const row = await getOwnedPackage(ctx, user.id, packageId);
   await requireActiveAccess(ctx, user);
   return syncPackage(ctx, row.id, { userId: user.id });
+}
+
+/** Every package's zips sit under this prefix (package-dists.ts: `dists/{packageId}/{commit}.zip`). */
+const ALL_DISTS_PREFIX = 'dists/';
+
+/**
+ * Deletes every built zip (the admin's cache clear) and answers how many storage deleted. Version rows forget their
+ * zip first, then storage is emptied: a download in between finds no zip behind its row (ensureDist checks storage)
+ * and builds it. `onRowsForgotten` reports the halfway point.
+ */
+export async function clearAllDists(ctx: AppContext, onRowsForgotten?: () => Promise<void>): Promise<number> {
+  await ctx.db
+    .update(packageVersions)
+    .set({ distKey: null, distSha1: null, distSize: null, distBuiltAt: null })
+    .where(isNotNull(packageVersions.distKey));
+  await onRowsForgotten?.();
+  return ctx.storage.deletePrefix(ALL_DISTS_PREFIX);
 }
