@@ -15,6 +15,13 @@ export async function createPgliteTemplate(): Promise<{ file: string; remove(): 
   const database = await openDatabase({ kind: 'pglite' });
   try {
     const client = (database.db as unknown as { $client: PGlite }).$client;
+    // Every app unpacks the dump into memory before PostgreSQL starts; the app never creates a database, so the
+    // two template databases (a third of the dump's 42 MB and two thirds of its files) only cost each start time:
+    // without them a start took 25% less CPU.
+    await client.exec("update pg_database set datistemplate = false where datname in ('template0', 'template1')");
+    await client.exec('drop database template0');
+    await client.exec('drop database template1');
+    await client.exec('checkpoint');
     const dump = await client.dumpDataDir('none');
     const file = path.join(folder, 'migrated.tar');
     await writeFile(file, Buffer.from(await dump.arrayBuffer()));
