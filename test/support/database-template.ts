@@ -31,9 +31,17 @@ export async function createPgliteTemplate(): Promise<{ file: string; remove(): 
   }
 }
 
-/** The template as PGlite's `loadDataDir` wants it. */
-export async function loadPgliteTemplate(file: string): Promise<Blob> {
-  return new Blob([await readFile(file)]);
+const pgliteTemplates = new Map<string, Promise<Blob>>();
+
+/** The template as PGlite's `loadDataDir` wants it, read once per worker (PGlite copies it, never changes it). */
+export function loadPgliteTemplate(file: string): Promise<Blob> {
+  let template = pgliteTemplates.get(file);
+  if (!template) {
+    template = readFile(file).then((bytes) => new Blob([bytes]));
+    template.catch(() => pgliteTemplates.delete(file));
+    pgliteTemplates.set(file, template);
+  }
+  return template;
 }
 
 /** A migrated PostgreSQL database of this run, used only as `create database ... template`; returns its name. */
