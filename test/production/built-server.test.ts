@@ -1,12 +1,12 @@
 // The production build as an operator runs it: `node dist/server/main.js` (what `npm start` runs), no tsx, in a
 // folder of its own, stopped by signals. Needs `npm run build` first (`npm test` does it).
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Socket, connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../support/outbox.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -42,13 +42,26 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Only what the server needs from this environment, so a developer's own settings do not leak in. */
+/**
+ * Only what the server needs from this environment, so a developer's own settings do not leak in. No shedding on
+ * event-loop delay: on a busy machine a freshly started server's loop lags, and it answered these tests' first
+ * requests 503 (overload shedding has tests of its own).
+ */
 function baseEnvironment(dataDir: string): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATA_DIR: dataDir,
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+  };
 }
 
-async function startBuiltServer(env: Record<string, string> = {}): Promise<RunningServer> {
+/** Starts `node dist/server/main.js` on a free port; `from` is a data folder to start from a copy of. */
+async function startBuiltServer(env: Record<string, string> = {}, from?: string): Promise<RunningServer> {
   const dataDir = freshFolder();
+  if (from) cpSync(from, dataDir, { recursive: true });
   const port = await freePort();
   const child = spawn(process.execPath, ['--enable-source-maps', builtServer], {
     cwd: freshFolder(),
@@ -108,8 +121,30 @@ async function requestInFlight(server: RunningServer) {
   return { response, finish: () => socket.write(body.slice(half)) };
 }
 
-beforeAll(() => {
+/**
+ * A data folder the built admin command line has created an admin in, migrating its PGlite first: the tests of
+ * signals start their servers from copies of it, as a restarted installation, instead of migrating again each.
+ */
+let migratedDataDir: string;
+let adminCreateOutput: string;
+
+beforeAll(async () => {
   if (!existsSync(builtServer)) throw new Error('No server build in dist/server: run `npm run build` first.');
+  migratedDataDir = mkdtempSync(path.join(tmpdir(), 'packgate-built-'));
+  const adminCwd = mkdtempSync(path.join(tmpdir(), 'packgate-built-'));
+  try {
+    const { stdout } = await promisify(execFile)(process.execPath, [builtAdmin, 'create', 'admin@example.com'], {
+      cwd: adminCwd,
+      env: baseEnvironment(migratedDataDir),
+    });
+    adminCreateOutput = stdout;
+  } finally {
+    rmSync(adminCwd, { recursive: true, force: true });
+  }
+}, 180_000);
+
+afterAll(() => {
+  if (migratedDataDir) rmSync(migratedDataDir, { recursive: true, force: true });
 });
 
 afterEach(async () => {
@@ -120,7 +155,7 @@ afterEach(async () => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
 });
 
-// Each test starts a fresh PGlite, which is slow on a busy machine.
+// Migrating a fresh PGlite is slow on a busy machine: only the first test starts from an empty folder.
 describe('the built server', { timeout: 180_000 }, () => {
   it('serves the web app and the API from dist without tsx, with the migrations applied', async () => {
     const server = await startBuiltServer();
@@ -132,7 +167,7 @@ describe('the built server', { timeout: 180_000 }, () => {
   });
 
   it('lets a request in flight at SIGTERM finish, then closes the database and exits 0', async () => {
-    const server = await startBuiltServer();
+    const server = await startBuiltServer({}, migratedDataDir);
     const { response, finish } = await requestInFlight(server);
 
     server.child.kill('SIGTERM');
@@ -147,7 +182,7 @@ describe('the built server', { timeout: 180_000 }, () => {
   });
 
   it('exits at once on a second signal while a request holds up the shutdown', async () => {
-    const server = await startBuiltServer();
+    const server = await startBuiltServer({}, migratedDataDir);
     await requestInFlight(server);
 
     server.child.kill('SIGTERM');
@@ -159,7 +194,7 @@ describe('the built server', { timeout: 180_000 }, () => {
   });
 
   it('exits anyway when a request outlasts SHUTDOWN_TIMEOUT_SECONDS', async () => {
-    const server = await startBuiltServer({ SHUTDOWN_TIMEOUT_SECONDS: '1' });
+    const server = await startBuiltServer({ SHUTDOWN_TIMEOUT_SECONDS: '1' }, migratedDataDir);
     await requestInFlight(server);
 
     server.child.kill('SIGTERM');
@@ -168,12 +203,8 @@ describe('the built server', { timeout: 180_000 }, () => {
     await server.waitForLog('shutdown did not finish within 1 s: exiting anyway');
   });
 
-  it('runs the admin command line from the build', async () => {
-    const dataDir = freshFolder();
-    const { stdout } = await promisify(execFile)(process.execPath, [builtAdmin, 'create', 'admin@example.com'], {
-      cwd: freshFolder(),
-      env: baseEnvironment(dataDir),
-    });
-    expect(stdout).toContain('Created the admin account admin@example.com');
+  it('runs the admin command line from the build', () => {
+    // The command ran in beforeAll, on an empty data folder, to make the folder the other tests start from.
+    expect(adminCreateOutput).toContain('Created the admin account admin@example.com');
   });
 });
