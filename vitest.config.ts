@@ -82,12 +82,14 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['test/e2e/**/*.test.ts', 'test/composer/**/*.test.ts', 'test/production/**/*.test.ts'],
-          globalSetup: [databaseTemplate],
+          // One Chromium for the run (test/e2e/support/browser-setup.ts); each file takes fresh contexts from it.
+          globalSetup: [databaseTemplate, './test/e2e/support/browser-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          fileParallelism: false,
-          // One file at a time, after the other projects (Vitest runs groups in order): a project with its own
-          // worker count needs its own group.
+          // Two files at a time, after the other projects (Vitest runs groups in order): a project with its own
+          // worker count needs its own group. Each file has its own app on a free port, its own database copy and
+          // data folder, and contexts of its own in the shared Chromium, so two files do not meet.
+          maxWorkers: 2,
           sequence: { groupOrder: 1 },
         },
       },

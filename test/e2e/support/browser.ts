@@ -1,24 +1,17 @@
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-
-const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-// This machine has no network beyond loopback: background services would only fail and slow the browser.
-const quietFlags = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--disable-dev-shm-usage',
-];
+import { inject } from 'vitest';
+import { launchOptions } from './chromium.js';
 
 export type TestBrowser = { browser: Browser; newContext(): Promise<BrowserContext>; close(): Promise<void> };
 
-/** Debian's Chromium driven by playwright-core; every context is a fresh profile. */
+/**
+ * Debian's Chromium driven by playwright-core; every context is a fresh profile. Connects to the run's Chromium
+ * when the global setup started one (closing then closes this file's contexts and leaves the browser running
+ * for the next file), else launches one of its own.
+ */
 export async function launchBrowser(): Promise<TestBrowser> {
-  const browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: quietFlags });
+  const endpoint = inject('browserEndpoint');
+  const browser = endpoint ? await chromium.connect(endpoint) : await chromium.launch(launchOptions);
   return {
     browser,
     newContext: () => browser.newContext({ viewport: { width: 1280, height: 900 } }),
