@@ -1,6 +1,6 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { customers, downloads, grants, users } from '../../db/schema/index.js';
+import { customers, downloads, grants } from '../../db/schema/index.js';
 
 // The queries of license holders (customers), grants and downloads that grants.service.ts's rules stand on.
 
@@ -30,15 +30,6 @@ export async function findCustomerByNormalizedEmail(
 export async function countHolders(db: Queryable, sellerId: string): Promise<number> {
   const [row] = await db.select({ holders: count() }).from(customers).where(eq(customers.sellerId, sellerId));
   return row?.holders ?? 0;
-}
-
-export async function findSellerRow(db: Queryable, sellerId: string) {
-  const [seller] = await db
-    .select({ id: users.id, slug: users.slug, displayName: users.displayName, githubUsername: users.githubUsername })
-    .from(users)
-    .where(eq(users.id, sellerId))
-    .limit(1);
-  return seller;
 }
 
 /**

@@ -4,14 +4,14 @@ import { type GrantEndMode, type GrantKind, licenseMessages } from '../../../con
 import type { MailSendOptions } from '../../adapters/mail/mailer.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { customers, grants, type packages, type users } from '../../db/schema/index.js';
+import { customers, grants, type packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { grantMailReference } from '../../jobs/mail-delivery.js';
 import { clientNetwork } from '../../lib/client-network.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { type EmailBrand, getEmailBrand, repositoryUrlFor } from '../branding/branding.service.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
-import { normalizeEmail } from '../users/users.service.js';
+import { findSellerIdentity, normalizeEmail, type SellerIdentity } from '../users/users.service.js';
 import { emitLicenseChange, emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { grantGivesAccess, isGrantActive } from './grant-rules.js';
 import * as repository from './grants.repository.js';
@@ -23,7 +23,7 @@ import { buildLicenseEmail, type LicenseEmailInput, type LicenseTerms } from './
 export type Grant = typeof grants.$inferSelect;
 export type CustomerRecord = typeof customers.$inferSelect;
 export type PackageRecord = typeof packages.$inferSelect;
-type Seller = Pick<typeof users.$inferSelect, 'id' | 'slug' | 'displayName' | 'githubUsername'>;
+type Seller = SellerIdentity;
 /** The database or an open transaction. */
 type Queryable = Pick<Database, 'select' | 'insert' | 'update' | 'execute'>;
 
@@ -69,7 +69,7 @@ export async function recordDownload(
 }
 
 export async function getSeller(ctx: Pick<AppContext, 'db'>, sellerId: string): Promise<Seller> {
-  const seller = await repository.findSellerRow(ctx.db, sellerId);
+  const seller = await findSellerIdentity(ctx, { id: sellerId });
   if (!seller) throw new AppError('NOT_FOUND', 'Seller not found');
   return seller;
 }

@@ -16,17 +16,6 @@ import {
 
 type Db = Pick<AppContext, 'db'>;
 
-export type HostSeller = { id: string; slug: string; displayName: string | null; githubUsername: string | null };
-
-export async function findSellerBySlug(ctx: Db, slug: string): Promise<HostSeller | undefined> {
-  const [seller] = await ctx.db
-    .select({ id: users.id, slug: users.slug, displayName: users.displayName, githubUsername: users.githubUsername })
-    .from(users)
-    .where(eq(users.slug, slug))
-    .limit(1);
-  return seller;
-}
-
 export async function insertSignInLink(
   ctx: Db,
   link: { tokenHash: string; customerId: string; createdAt: Date; expiresAt: Date },

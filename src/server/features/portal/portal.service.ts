@@ -16,7 +16,7 @@ import { recordAuditEvent } from '../api-v1/audit.service.js';
 import { findHostBrand, getEmailBrand, repositoryUrlFor } from '../branding/branding.service.js';
 import { replaceHolderToken } from '../licenses/customers.service.js';
 import { findCustomerByEmail } from '../licenses/grants.service.js';
-import { normalizeEmail } from '../users/users.service.js';
+import { findHostSeller, normalizeEmail, type SellerIdentity } from '../users/users.service.js';
 import * as repository from './portal.repository.js';
 import { licenseStanding } from './portal-license-state.js';
 
@@ -50,9 +50,8 @@ export type PortalHolder = {
 };
 
 /** The seller whose host this is, or 404: the portal exists on repository hosts of a seller only. */
-export async function getHostSeller(ctx: AppContext, host: RequestHost): Promise<repository.HostSeller> {
-  const seller =
-    host.kind === 'repository' && host.seller ? await repository.findSellerBySlug(ctx, host.seller.slug) : undefined;
+export async function getHostSeller(ctx: AppContext, host: RequestHost): Promise<SellerIdentity> {
+  const seller = await findHostSeller(ctx, host);
   if (!seller) throw new AppError('NOT_FOUND', portalMessages.notAPortalHost);
   return seller;
 }

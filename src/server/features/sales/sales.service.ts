@@ -14,7 +14,7 @@ import {
 import { setupCommands, TOKEN_PLACEHOLDER } from '../../../contract/setup-commands.js';
 import type { ConnectGateway } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
-import { packagePrices, packages, sales, users } from '../../db/schema/index.js';
+import { packagePrices, packages, sales } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { RequestHost } from '../../http/hosts.js';
 import { DAY_MS } from '../../lib/clock.js';
@@ -28,6 +28,7 @@ import {
   parseHolderEmail,
   setPurchaseGrantTerms,
 } from '../licenses/grants.service.js';
+import { findHostSeller, type SellerIdentity } from '../users/users.service.js';
 import { emitWebhookEvent } from '../webhooks/webhook-events.service.js';
 import { findEnabledPayoutAccount } from './payout.service.js';
 import type { PackagePrice } from './pricing.service.js';
@@ -40,7 +41,6 @@ import { addMonths, platformFeeCents, subscriptionAccessEnd } from './sale-rules
 // with one conditional update, so that it is fulfilled exactly once.
 
 export type Sale = typeof sales.$inferSelect;
-type Seller = typeof users.$inferSelect;
 
 /** How long the success page may show the buyer's new token (the e-mail has it too). */
 export const TOKEN_VISIBLE_MS = DAY_MS;
@@ -56,9 +56,8 @@ export function connectOf(ctx: AppContext): ConnectGateway {
 }
 
 /** The seller whose repository host this is; 404 on the app's own host or the bare Composer host. */
-export async function getHostSeller(ctx: AppContext, host: RequestHost): Promise<Seller> {
-  const slug = host.kind === 'repository' ? host.seller?.slug : undefined;
-  const [seller] = slug ? await ctx.db.select().from(users).where(eq(users.slug, slug)).limit(1) : [];
+export async function getHostSeller(ctx: AppContext, host: RequestHost): Promise<SellerIdentity> {
+  const seller = await findHostSeller(ctx, host);
   if (!seller) throw new AppError('NOT_FOUND', salesMessages.packageNotForSale);
   return seller;
 }

@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import type { RequestHost } from '../../http/hosts.js';
 import { firstFreeSlug, slugBase } from './slug.js';
 
 export type User = typeof users.$inferSelect;
@@ -31,6 +32,35 @@ export async function getUserById(deps: UsersDeps, id: string): Promise<User> {
   const user = await findUserById(deps, id);
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
   return user;
+}
+
+/** How a seller is named to holders and buyers: their repository host's slug and the brand's fallbacks. */
+export type SellerIdentity = Pick<User, 'id' | 'slug' | 'displayName' | 'githubUsername'>;
+const sellerIdentity = {
+  id: users.id,
+  slug: users.slug,
+  displayName: users.displayName,
+  githubUsername: users.githubUsername,
+};
+
+export async function findSellerIdentity(
+  deps: Pick<AppContext, 'db'>,
+  by: { id: string } | { slug: string },
+): Promise<SellerIdentity | undefined> {
+  const [seller] = await deps.db
+    .select(sellerIdentity)
+    .from(users)
+    .where('id' in by ? eq(users.id, by.id) : eq(users.slug, by.slug))
+    .limit(1);
+  return seller;
+}
+
+/** The seller whose repository host the request came to; undefined on the app's own host and the bare Composer host. */
+export async function findHostSeller(
+  deps: Pick<AppContext, 'db'>,
+  host: RequestHost,
+): Promise<SellerIdentity | undefined> {
+  return host.kind === 'repository' && host.seller ? findSellerIdentity(deps, { slug: host.seller.slug }) : undefined;
 }
 
 export async function findUserByEmail(deps: UsersDeps, email: string): Promise<User | undefined> {
