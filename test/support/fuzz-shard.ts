@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_V1_RATE_LIMIT } from '../../src/contract/developer.js';
 import { sessionCookieName } from '../../src/server/http/session.js';
 import { createGrant, createHolder, createPackage, createSeller } from '../composer/repository-fixtures.js';
+import { startBusyStallMonitor } from './busy-stall-monitor.js';
 import { checkAnswer, type Violation } from './fuzz-answers.js';
 import { type FuzzFixtures, InputGenerator, type Route } from './fuzz-inputs.js';
 import { FUZZ_SHARDS, isComposerRoute, jsonRoutes, routesOf, shardRoutes } from './fuzz-routes.js';
@@ -26,10 +27,10 @@ import { startTestApp, type TestApp } from './test-app.js';
 // FUZZ_INPUTS_PER_ROUTE runs a shorter pass while investigating a finding.
 const INPUTS_PER_ROUTE = Number(process.env.FUZZ_INPUTS_PER_ROUTE ?? 1_000);
 const BATCH = 25;
-// The issue's bound is 100 ms per request. The loop monitor cannot tell our code from the scheduler: on a shared
-// machine (load 12-18 on 2 cores while this was written) the process is descheduled for seconds at a time, so the
-// figures (max, p99, mean) are printed and only a freeze of the kind the issue found (194 s on one request) fails.
-const GROSS_STALL_MS = 30_000;
+// The issue's bound is 100 ms per request. The loop-delay monitor cannot tell our code from the scheduler (a shard
+// saw 37 s at load 20), so its figures (max, p99, mean) are printed, and what fails is a loop held by our own work:
+// a turn of the loop that burned this much CPU (the freeze the issue found held it 194 s on one request).
+const BUSY_STALL_MS = 10_000;
 const REPOSITORY_HOST = 'acme.composer.localhost';
 // The rate limits count only requests from this address (the limiter's own test below): a fuzz input answered 429
 // never reaches the route's checks, and a quarter of them were before.
@@ -141,6 +142,7 @@ export function fuzzShard(shard: number, testFile: string): void {
       let sent = 0;
       const slowest: Array<{ ms: number; request: string }> = [];
       const loop = monitorEventLoopDelay({ resolution: 10 });
+      const busyStalls = startBusyStallMonitor();
       const startedAt = performance.now();
       const cpuAtStart = process.cpuUsage();
       loop.enable();
@@ -221,6 +223,7 @@ export function fuzzShard(shard: number, testFile: string): void {
       }
 
       loop.disable();
+      busyStalls.stop();
       const cpu = process.cpuUsage(cpuAtStart);
       const figures = {
         shard: `${shard}/${FUZZ_SHARDS}`,
@@ -233,6 +236,7 @@ export function fuzzShard(shard: number, testFile: string): void {
           p99: Math.round(loop.percentile(99) / 1e5) / 10,
           mean: Math.round(loop.mean / 1e5) / 10,
         },
+        longestBusyStallMs: Math.round(busyStalls.longestBusyStallMs()),
         statuses: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)),
         violations: violations.length,
         slowestRequests: slowest,
@@ -241,7 +245,7 @@ export function fuzzShard(shard: number, testFile: string): void {
       console.log(`fuzz figures: ${JSON.stringify(figures)}`);
       expect(violations.slice(0, 20)).toEqual([]);
       expect(sent).toBeGreaterThanOrEqual(routes.length * INPUTS_PER_ROUTE);
-      expect(loop.max / 1e6).toBeLessThan(GROSS_STALL_MS);
+      expect(busyStalls.longestBusyStallMs()).toBeLessThan(BUSY_STALL_MS);
     });
   });
 }
