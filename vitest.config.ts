@@ -25,7 +25,7 @@ export default defineConfig({
     // waited for the one before it while a core idled through each file's waits (PostgreSQL, git, browsers).
     // Three workers keep both cores busy; on a machine busy with other work they also get a fairer share of it.
     maxWorkers: 3,
-    // Every project but e2e runs its files in reused workers (`isolate: false`) instead of a fresh process per file
+    // Every project runs its files in reused workers (`isolate: false`) instead of a fresh process per file
     // that imports the whole server again: that import cost a server file about 1 s of CPU, 2.5 s under load.
     // Test files are still evaluated anew each time; the server keeps no module-level state between apps (each
     // buildApp() has its own context). Vitest reads `isolate` per project: set here, it left every file isolated.
@@ -90,6 +90,7 @@ export default defineConfig({
           // worker count needs its own group. Each file has its own app on a free port, its own database copy and
           // data folder, and contexts of its own in the shared Chromium, so two files do not meet.
           maxWorkers: 2,
+          isolate: false, // see maxWorkers
           sequence: { groupOrder: 1 },
         },
       },
