@@ -86,6 +86,9 @@ export default defineConfig({
           globalSetup: [databaseTemplate, './test/e2e/support/browser-setup.ts'],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+          // expect.poll's own default gives up after 1 s: on a busy machine a screen can take longer than that to
+          // re-render after a click. The poll still fails loudly at its bound.
+          expect: { poll: { timeout: 20_000, interval: 100 } },
           // Two files at a time, after the other projects (Vitest runs groups in order): a project with its own
           // worker count needs its own group. Each file has its own app on a free port, its own database copy and
           // data folder, and contexts of its own in the shared Chromium, so two files do not meet.

@@ -46,13 +46,13 @@ async function lockedVersion(dir: string): Promise<string> {
 }
 
 async function waitForSync(packageId: string): Promise<Package> {
-  for (let attempt = 0; attempt < 300; attempt++) {
+  for (let attempt = 0; attempt < 600; attempt++) {
     const pkg = (await (await seller.client.get(`/api/repositories/${packageId}`)).json()) as Package;
     if (pkg.syncStatus === 'failed') throw new Error(`sync failed: ${pkg.syncError}`);
     if (pkg.syncStatus === 'ready' && pkg.versionCount > 0) return pkg;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error('the package sync did not finish in 30 seconds');
+  throw new Error('the package sync did not finish in 60 seconds');
 }
 
 beforeAll(async () => {

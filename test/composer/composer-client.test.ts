@@ -68,14 +68,14 @@ async function readTree(dir: string, prefix = ''): Promise<FixtureFiles> {
 }
 
 async function waitForSync(packageId: string, isDone: (pkg: Package) => boolean): Promise<Package> {
-  for (let attempt = 0; attempt < 300; attempt++) {
+  for (let attempt = 0; attempt < 600; attempt++) {
     const response = await seller.client.get(`/api/repositories/${packageId}`);
     const pkg = (await response.json()) as Package;
     if (pkg.syncStatus === 'failed') throw new Error(`sync failed: ${pkg.syncError}`);
     if (pkg.syncStatus === 'ready' && isDone(pkg)) return pkg;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error('the package sync did not finish in 30 seconds');
+  throw new Error('the package sync did not finish in 60 seconds');
 }
 
 async function addPackage(repositoryFolder: string, packageName: string): Promise<Package> {

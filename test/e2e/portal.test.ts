@@ -60,13 +60,13 @@ async function composer(args: string[], cacheDir = path.join(workDir, 'composer-
 }
 
 async function waitForVersions(packageId: string): Promise<void> {
-  for (let attempt = 0; attempt < 300; attempt++) {
+  for (let attempt = 0; attempt < 600; attempt++) {
     const pkg = (await (await seller.client.get(`/api/repositories/${packageId}`)).json()) as Package;
     if (pkg.syncStatus === 'failed') throw new Error(`sync failed: ${pkg.syncError}`);
     if (pkg.syncStatus === 'ready' && pkg.versionCount > 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error('the package sync did not finish in 30 seconds');
+  throw new Error('the package sync did not finish in 60 seconds');
 }
 
 beforeAll(async () => {
