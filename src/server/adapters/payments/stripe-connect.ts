@@ -259,19 +259,7 @@ export class StripeConnectGateway implements ConnectGateway {
   }
 
   parseEvent(rawBody: Buffer, signature: string | undefined): ConnectEvent {
-    if (!signature) {
-      throw new AppError('BAD_REQUEST', 'The Stripe-Signature header is missing.', { title: 'Invalid Signature' });
-    }
-    let event: Stripe.Event;
-    try {
-      event = this.stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : 'unreadable event';
-      throw new AppError('BAD_REQUEST', `The webhook could not be verified: ${message}`, {
-        title: 'Invalid Signature',
-        suggestion: "Check that the Connect endpoint's signing secret matches the configured webhook secret.",
-      });
-    }
+    const event = verifyStripeEvent(this.stripe, rawBody, signature, this.webhookSecret, 'Connect endpoint');
     const object = event.data.object as unknown as { id?: string };
     return {
       id: event.id,
@@ -280,5 +268,30 @@ export class StripeConnectGateway implements ConnectGateway {
       account: event.account ?? null,
       objectId: object.id ?? null,
     };
+  }
+}
+
+/**
+ * The event of a Stripe webhook delivery, after checking its signature: the HMAC over the exact bytes, and no
+ * timestamp older than five minutes (replays). `endpoint` names the Stripe endpoint in the suggestion.
+ */
+export function verifyStripeEvent(
+  stripe: Stripe,
+  rawBody: Buffer,
+  signature: string | undefined,
+  webhookSecret: string,
+  endpoint: string,
+): Stripe.Event {
+  if (!signature) {
+    throw new AppError('BAD_REQUEST', 'The Stripe-Signature header is missing.', { title: 'Invalid Signature' });
+  }
+  try {
+    return stripe.webhooks.constructEvent(rawBody, signature, webhookSecret);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : 'unreadable event';
+    throw new AppError('BAD_REQUEST', `The webhook could not be verified: ${message}`, {
+      title: 'Invalid Signature',
+      suggestion: `Check that the ${endpoint}'s signing secret matches the configured webhook secret.`,
+    });
   }
 }

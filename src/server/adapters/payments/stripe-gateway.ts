@@ -13,7 +13,7 @@ import type {
   SubscriptionState,
   TierPriceRequest,
 } from './payments.js';
-import { StripeConnectGateway, toInvoice } from './stripe-connect.js';
+import { StripeConnectGateway, toInvoice, verifyStripeEvent } from './stripe-connect.js';
 
 // Stripe through its official library (docs.stripe.com/api). The library is pointed at STRIPE_API_URL by host,
 // port and protocol, so that tests talk to a fake shaped like the real API. Keys never reach a log: errors are
@@ -278,20 +278,7 @@ export class StripePaymentsGateway implements StripeGateway {
   }
 
   parseWebhook(rawBody: Buffer, signature: string | undefined): PaymentEvent {
-    if (!signature) {
-      throw new AppError('BAD_REQUEST', 'The Stripe-Signature header is missing.', { title: 'Invalid Signature' });
-    }
-    let event: Stripe.Event;
-    try {
-      // Checks the HMAC over the exact bytes and refuses timestamps older than five minutes (replays).
-      event = this.stripe.webhooks.constructEvent(rawBody, signature, this.webhookSecret);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : 'unreadable event';
-      throw new AppError('BAD_REQUEST', `The webhook could not be verified: ${message}`, {
-        title: 'Invalid Signature',
-        suggestion: "Check that the endpoint's signing secret matches the configured webhook secret.",
-      });
-    }
+    const event = verifyStripeEvent(this.stripe, rawBody, signature, this.webhookSecret, 'endpoint');
     return { id: event.id, type: event.type, created: new Date(event.created * 1000), ...eventFacts(event) };
   }
 }
