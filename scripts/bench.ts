@@ -23,7 +23,6 @@ import { request as httpRequest, type IncomingMessage, type Server, type ServerR
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { grants } from '../src/server/db/schema/index.js';
-import { composerAccessOf } from '../src/server/features/composer/access-feed.js';
 import { type BenchDatabase, benchDatabases, startBenchApp } from './bench/bench-app.js';
 import { median, placeStatic, prepareProject, resetProject, timeComposer } from './bench/composer-install.js';
 import {
@@ -194,7 +193,7 @@ async function benchmark(database: BenchDatabase): Promise<void> {
     const host = `bench.composer.localhost:${port}`;
     const staticRoot = path.join(workDir, 'static');
     const counter = answerCounter(built.app.server);
-    await waitUntil(() => composerAccessOf(built.ctx).isTrusted, 10_000, 'the change feed listens');
+    await waitUntil(() => built.ctx.composerAccess.isTrusted, 10_000, 'the change feed listens');
 
     console.log(
       `\n== ${database.label}: Packgate on 127.0.0.1:${port}, one Node.js process; nginx with one worker process. ` +
@@ -427,7 +426,7 @@ async function benchmark(database: BenchDatabase): Promise<void> {
     global.gc?.();
     const rssAfter = process.memoryUsage.rss();
     console.log(
-      `    RSS ${megabytes(rssAfter)} MB (grew by ${megabytes(rssAfter - rssBefore)} MB while warming); the warm path holds ${megabytes(composerAccessOf(built.ctx).heldBytes)} MB of its ${megabytes(config.composerCacheMaxBytes)} MB bound (COMPOSER_CACHE_MAX_BYTES)`,
+      `    RSS ${megabytes(rssAfter)} MB (grew by ${megabytes(rssAfter - rssBefore)} MB while warming); the warm path holds ${megabytes(built.ctx.composerAccess.heldBytes)} MB of its ${megabytes(config.composerCacheMaxBytes)} MB bound (COMPOSER_CACHE_MAX_BYTES)`,
     );
   } finally {
     second?.kill('SIGTERM');

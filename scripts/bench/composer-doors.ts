@@ -8,7 +8,6 @@
 import { chmod } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
-import { composerAccessOf } from '../../src/server/features/composer/access-feed.js';
 import { type BenchDatabase, benchDatabases, startBenchApp } from './bench-app.js';
 import { median, placeStatic } from './composer-install.js';
 import { type LoadResult, runLoad, type StaticServer, startNginx, stopChildren } from './processes.js';
@@ -77,7 +76,7 @@ async function doors(database: BenchDatabase): Promise<void> {
     const port = Number(new URL(address).port);
     const host = `bench.composer.localhost:${port}`;
     const deadline = Date.now() + 10_000;
-    while (!composerAccessOf(built.ctx).isTrusted && Date.now() < deadline) {
+    while (!built.ctx.composerAccess.isTrusted && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const seller = await seedSeller(built.ctx, 'bench');

@@ -4,7 +4,6 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/server/app.js';
-import { composerAccessOf } from '../../src/server/features/composer/access-feed.js';
 import { benchConfig } from './bench-app.js';
 
 const url = process.env.BENCH_SECOND_DATABASE_URL;
@@ -15,7 +14,7 @@ const built = await buildApp({ config, database: { kind: 'postgres', url, migrat
 const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
 // Answer only once the change feed listens: until then this process reads the database per request.
 const deadline = Date.now() + 10_000;
-while (!composerAccessOf(built.ctx).isTrusted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+while (!built.ctx.composerAccess.isTrusted && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
 process.stdout.write(`${JSON.stringify({ port: Number(new URL(address).port) })}\n`);
 process.once('SIGTERM', () => {
   void built

@@ -60,6 +60,7 @@ import { AuthorizedComposerCredentials, type PressureCheck, registerOverloadShed
 import { createRequestOrigin } from './http/request-origin.js';
 import { createSecurityHeaders, registerSecurityHeaders, securityHeaderValues } from './http/security-headers.js';
 import { registerSessions } from './http/session.js';
+import { prepareSessionLookup } from './http/session-lookup.js';
 import { loadSocketSession } from './http/socket-session.js';
 import { createJobRunner, type JobTimings } from './jobs/job-runner.js';
 import { createDurableMailer } from './jobs/mail-delivery.js';
@@ -170,8 +171,9 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     log: app.log,
     jobs,
     distBuilds: new SingleFlight(),
+    composerAccess: composerAccess.cache,
+    sessionLookup: prepareSessionLookup(database.db),
   };
-  composerAccess.attach(ctx);
   // The payment mode is read once, at start-up: the admin's Settings card says a restart applies a change.
   ctx.payments = createPayments(
     config.stripe,

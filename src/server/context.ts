@@ -10,7 +10,9 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import type { CustomDomainCache } from './features/branding/custom-domain-cache.js';
 import type { SvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
+import type { ComposerAccessCache } from './features/composer/access-cache.js';
 import type { AppHostname } from './http/hosts.js';
+import type { SessionLookup } from './http/session-lookup.js';
 import type { JobRunner } from './jobs/job-runner.js';
 import type { Clock } from './lib/clock.js';
 import type { SingleFlight } from './lib/single-flight.js';
@@ -40,6 +42,10 @@ export type AppContext = {
   log: FastifyBaseLogger;
   /** Durable background work: syncs, cache tasks, mail retries (src/server/jobs). */
   jobs: JobRunner;
+  /** Finds the session behind a cookie: one prepared query per app (http/session-lookup.ts). */
+  sessionLookup: SessionLookup;
+  /** The Composer warm path's tokens, grants and metadata, kept true by the database's change feed (access-feed.ts). */
+  composerAccess: ComposerAccessCache;
   /** De-duplicates this process's on-demand builds of the same dist zip. */
   distBuilds: SingleFlight;
 };

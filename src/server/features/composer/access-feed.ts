@@ -3,7 +3,6 @@ import {
   type ChangeFeedLog,
   startPostgresChangeFeed,
 } from '../../adapters/change-feed/postgres-change-feed.js';
-import type { AppContext } from '../../context.js';
 import type { DatabaseTarget, NotificationSubscription } from '../../db/client.js';
 import { ACCESS_CHANNEL, ComposerAccessCache } from './access-cache.js';
 
@@ -17,24 +16,8 @@ export type ComposerAccess = {
   notifications: NotificationSubscription;
   /** Once the database is open: on PGlite the process is the only writer, on PostgreSQL the feed must listen first. */
   start(target: DatabaseTarget): void;
-  /** Makes the cache the one `composerAccessOf(ctx)` finds. */
-  attach(ctx: AppContext): void;
   close(): Promise<void>;
 };
-
-// One cache per running app (tests start several apps in one process); kept out of AppContext so that the context
-// type does not depend on the composer feature's types.
-const caches = new WeakMap<AppContext, ComposerAccessCache>();
-
-/** The warm path's cache of this app; one that holds nothing when the app attached none. */
-export function composerAccessOf(ctx: AppContext): ComposerAccessCache {
-  let cache = caches.get(ctx);
-  if (!cache) {
-    cache = new ComposerAccessCache(0);
-    caches.set(ctx, cache);
-  }
-  return cache;
-}
 
 export function createComposerAccess(maxBytes: number, log: ChangeFeedLog): ComposerAccess {
   const cache = new ComposerAccessCache(maxBytes);
@@ -58,9 +41,6 @@ export function createComposerAccess(maxBytes: number, log: ChangeFeedLog): Comp
           onLive: () => cache.handleFeedLive(),
         },
       });
-    },
-    attach(ctx) {
-      caches.set(ctx, cache);
     },
     async close() {
       cache.handleFeedLost();

@@ -13,7 +13,6 @@ import type { TestUser } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { P2File } from '../../../contract/composer.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import { composerAccessOf } from './access-feed.js';
 
 // The warm fast path (composer-fast-path.ts) answers a held token's metadata before Fastify's router sees it. It must
 // be invisible to Composer: the same status, headers and bytes as the routes give, refusals still answered by the
@@ -29,7 +28,7 @@ async function startLoggedApp(env: Record<string, string> = {}): Promise<LoggedA
   const app = await startTestApp({ env, logStream: { write: (line) => lines.push(line) } });
   // On PostgreSQL the process holds nothing until its change feed listens (access-cache.ts).
   const deadline = Date.now() + 30_000;
-  while (!composerAccessOf(app.ctx).isTrusted) {
+  while (!app.ctx.composerAccess.isTrusted) {
     if (Date.now() > deadline) throw new Error('The change feed did not listen within 30 s');
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -65,7 +64,7 @@ async function readThroughRoutes(
     const before = logged.requestLines().length;
     const response = await requestOnHost(logged.app, host, path, { token, headers });
     expect(logged.requestLines().slice(before)).toEqual([path]);
-    if (composerAccessOf(logged.app.ctx).findView(sha256Hex(token))) return response;
+    if (logged.app.ctx.composerAccess.findView(sha256Hex(token))) return response;
   }
   throw new Error(`The view of a token was not held after 50 requests to ${path}`);
 }

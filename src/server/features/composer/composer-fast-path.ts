@@ -4,7 +4,6 @@ import type { AppContext } from '../../context.js';
 import { type AppHostname, resolveHost } from '../../http/hosts.js';
 import type { RequestOrigin } from '../../http/request-origin.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import { composerAccessOf } from './access-feed.js';
 import type { TokenView } from './composer.repository.js';
 import {
   decideMetadata,
@@ -128,7 +127,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     const host = resolveHost(ctx.config, origin.host, dependencies.appHostname);
     if (host.kind !== 'repository') return false;
     const tokenHash = sha256Hex(token);
-    const view = composerAccessOf(ctx).findView(tokenHash);
+    const view = ctx.composerAccess.findView(tokenHash);
     if (!view) return false;
 
     const target: RepositoryRequest = {

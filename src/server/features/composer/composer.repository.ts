@@ -13,7 +13,7 @@ import {
 } from '../../db/schema/index.js';
 import type { SellerSelector } from '../../http/hosts.js';
 import type { GrantFacts } from '../licenses/grant-rules.js';
-import type { SellerSubscriptionFacts } from '../subscriptions/subscriptions.service.js';
+import type { SellerSubscriptionFacts } from '../subscriptions/license-holder-grace-rules.js';
 
 // The Composer repository's queries. A token's view (the license holder, their seller and the seller's subscription,
 // every grant with its package) is one statement, and a package's versions another; the warm path keeps both

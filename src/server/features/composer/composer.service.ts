@@ -25,7 +25,6 @@ import { ensureDist } from '../packages/packages.service.js';
 import { repositoryStanding } from '../subscriptions/subscriptions.service.js';
 import { emitDownloadLimitReached } from '../webhooks/webhook-events.service.js';
 import type { RenderedBody, VersionsEntry } from './access-cache.js';
-import { composerAccessOf } from './access-feed.js';
 import {
   type DistVersionRow,
   findDistAccess,
@@ -99,7 +98,7 @@ export function notLicensed(packageName: string): AppError {
  */
 async function loadTokenView(ctx: AppContext, request: RepositoryRequest): Promise<TokenView> {
   const tokenHash = request.tokenHash ?? sha256Hex(requireToken(request));
-  const cache = composerAccessOf(ctx);
+  const cache = ctx.composerAccess;
   const held = cache.findView(tokenHash);
   if (held) return held;
   const ticket = cache.ticket();
@@ -156,7 +155,7 @@ export async function getPackagesJson(ctx: AppContext, request: RepositoryReques
  */
 export function packagesJsonBytes(ctx: AppContext, view: TokenView, request: RepositoryRequest): Buffer {
   const outcome = decidePackagesJson(view, request, ctx.clock.now());
-  return composerAccessOf(ctx).packagesJsonBody(view, outcome.available, outcome.warnings, () =>
+  return ctx.composerAccess.packagesJsonBody(view, outcome.available, outcome.warnings, () =>
     jsonBytes(renderPackagesJson(outcome)),
   );
 }
@@ -332,7 +331,7 @@ export function findHeldMetadataBody(
   fileKind: 'tag' | 'branch',
   allowed: Extract<MetadataDecision, { kind: 'allowed' }>,
 ): RenderedBody | undefined {
-  const entry = composerAccessOf(ctx).findVersions(allowed.grant.packageId, fileKind);
+  const entry = ctx.composerAccess.findVersions(allowed.grant.packageId, fileKind);
   return entry ? renderedMetadata(ctx, request, fileKind, allowed, entry) : undefined;
 }
 
@@ -344,27 +343,23 @@ function renderedMetadata(
   held: VersionsEntry,
 ): RenderedBody {
   const cutoff = allowed.releasedBefore?.getTime();
-  return composerAccessOf(ctx).body(
-    held,
-    cutoff === undefined ? request.baseUrl : `${request.baseUrl} ${cutoff}`,
-    () => {
-      let versions = held.versions;
-      if (cutoff !== undefined) {
-        // A frozen grant keeps the releases made before it ended. Branches are not releases: a branch name always
-        // means its newest commit (commit dates are the author's to set, and a branch moves on after the end), so
-        // serving one would hand out the very updates the license no longer covers. Tags are fixed content.
-        versions = fileKind === 'branch' ? [] : versions.filter((version) => version.releasedAt < cutoff);
-      }
-      return renderMetadata({
-        baseUrl: request.baseUrl,
-        packageName: allowed.grant.packageName,
-        kind: fileKind,
-        versions,
-        lifecycle: held.lifecycle,
-        sourceName: allowed.view.sellerSlug,
-      });
-    },
-  );
+  return ctx.composerAccess.body(held, cutoff === undefined ? request.baseUrl : `${request.baseUrl} ${cutoff}`, () => {
+    let versions = held.versions;
+    if (cutoff !== undefined) {
+      // A frozen grant keeps the releases made before it ended. Branches are not releases: a branch name always
+      // means its newest commit (commit dates are the author's to set, and a branch moves on after the end), so
+      // serving one would hand out the very updates the license no longer covers. Tags are fixed content.
+      versions = fileKind === 'branch' ? [] : versions.filter((version) => version.releasedAt < cutoff);
+    }
+    return renderMetadata({
+      baseUrl: request.baseUrl,
+      packageName: allowed.grant.packageName,
+      kind: fileKind,
+      versions,
+      lifecycle: held.lifecycle,
+      sourceName: allowed.view.sellerSlug,
+    });
+  });
 }
 
 /** A p2 file for one token (decideMetadata, then the versions: held, or read and kept). */
@@ -379,7 +374,7 @@ export async function getMetadata(
   if (decided.kind === 'refused') throw decided.error;
   if (decided.kind === 'not-modified') return { isNotModified: true, lastModified: decided.lastModified };
 
-  const cache = composerAccessOf(ctx);
+  const cache = ctx.composerAccess;
   let entry = cache.findVersions(decided.grant.packageId, file.kind);
   if (!entry) {
     const ticket = cache.ticket();

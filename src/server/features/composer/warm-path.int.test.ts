@@ -22,7 +22,6 @@ import { loadConfig } from '../../config.js';
 import { customers, grants, packages, packageVersions, platformSubscriptions } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
-import { composerAccessOf } from './access-feed.js';
 
 // The warm path (DESIGN, "The warm path of the Composer repository"): once a token's view and a package's metadata
 // are held, every change that decides access is seen by the very next request, whoever wrote it (these tests write
@@ -257,8 +256,8 @@ if (testDatabaseKind() === 'postgres') {
         },
       };
       // Both feeds listen, so that both processes answer from what they hold.
-      await eventually('both change feeds listen', () => composerAccessOf(app.ctx).isTrusted);
-      await eventually('both change feeds listen', () => composerAccessOf(second.ctx).isTrusted);
+      await eventually('both change feeds listen', () => app.ctx.composerAccess.isTrusted);
+      await eventually('both change feeds listen', () => second.ctx.composerAccess.isTrusted);
     });
 
     afterAll(async () => {
@@ -289,7 +288,7 @@ if (testDatabaseKind() === 'postgres') {
       });
 
       // The feed reconnects by itself; from then on a change through the other process is seen again.
-      await eventually('the change feed listens again', () => composerAccessOf(second.ctx).isTrusted);
+      await eventually('the change feed listens again', () => second.ctx.composerAccess.isTrusted);
       await app.ctx.db.update(grants).set({ status: 'active' }).where(eq(grants.id, grant.id));
       await eventually('the reinstated license is served', async () =>
         isServed(await look(second, holder, name), name),

@@ -16,7 +16,7 @@ import type { PlatformSubscription } from './subscriptions.repository.js';
 
 // The pure subscription rules other domains apply to facts they read themselves (Composer's hot path reads
 // the seller's subscription in the same statement as the token, billing and admin present statuses).
-export { repositoryStanding, type SellerSubscriptionFacts } from './license-holder-grace.js';
+export { repositoryStanding, type SellerSubscriptionFacts } from './license-holder-grace-rules.js';
 export { computeSubscriptionStatus } from './subscription-status.js';
 /** The plan record's writes for billing (checkout and the provider sync); this domain alone writes the table. */
 export {

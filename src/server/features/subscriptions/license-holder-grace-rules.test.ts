@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DAY_MS } from '../../lib/clock.js';
-import { findAccessLapse, repositoryStanding, type SellerSubscriptionFacts } from './license-holder-grace.js';
+import { findAccessLapse, repositoryStanding, type SellerSubscriptionFacts } from './license-holder-grace-rules.js';
 
 const now = new Date('2026-03-20T12:00:00Z');
 const daysAgo = (days: number) => new Date(now.getTime() - days * DAY_MS);
