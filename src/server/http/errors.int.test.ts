@@ -93,11 +93,18 @@ describe('control characters', () => {
 
   it('refuses a NUL byte in a path parameter and in a query string', async () => {
     const { client } = await signInSeller(app);
-    for (const path of ['/api/repositories/%00', '/api/repositories?filter=%00', '/api/repositories?x=%01']) {
+    for (const path of ['/api/repositories?filter=%00', '/api/repositories?x=%01']) {
       const response = await client.get(path);
       expect(response.status, path).toBe(400);
       expectErrorShape(400, await response.text(), 'BAD_REQUEST');
     }
+    // A name in the path (a version) is refused; an id holding one is malformed, and names nothing: 404, as unknown.
+    const inName = await client.delete('/api/repositories/00000000-0000-4000-8000-000000000000/versions/1.0%00/yank');
+    expect(inName.status).toBe(400);
+    expectErrorShape(400, await inName.text(), 'BAD_REQUEST');
+    const inId = await client.get('/api/repositories/%00');
+    expect(inId.status).toBe(404);
+    expectErrorShape(404, await inId.text(), 'NOT_FOUND');
   });
 
   it('refuses a lone surrogate in a JSON body', async () => {
