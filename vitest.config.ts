@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { defineConfig } from 'vitest/config';
+import HeavyFirstSequencer from './test/support/heavy-first-sequencer.js';
 import SkipGuardReporter from './test/support/skip-guard-reporter.js';
 
 const serverSuite = 'src/**/*.int.test.ts';
@@ -29,6 +30,7 @@ export default defineConfig({
     // that imports the whole server again: that import cost a server file about 1 s of CPU, 2.5 s under load.
     // Test files are still evaluated anew each time; the server keeps no module-level state between apps (each
     // buildApp() has its own context). Vitest reads `isolate` per project: set here, it left every file isolated.
+    sequence: { sequencer: HeavyFirstSequencer },
     reporters: ['default', new SkipGuardReporter({ forbidSkips: Boolean(process.env.CI), allowed: allowedSkips })],
     projects: [
       {
