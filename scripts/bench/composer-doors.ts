@@ -1,5 +1,5 @@
 // A short run of the metadata figures of scripts/bench.ts, (a) to (d), for working on one of them:
-//   BENCH_ONLY=p2,packages,304,404 BENCH_RUNS=1 BENCH_SECONDS=5 npx tsx scripts/bench/composer-doors.ts
+//   BENCH_ONLY=p2,packages,304,404,dist BENCH_RUNS=1 BENCH_SECONDS=5 npx tsx scripts/bench/composer-doors.ts
 // Same seed, same nginx, same ratios as the full bench; BENCH_ONLY picks the figures (all four by default). Runs on
 // PGlite, and on PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set (BENCH_SKIP_PGLITE=1 skips PGlite).
 // BENCH_PROFILE_SECONDS=N instead loads only our server for N s per figure, for `node --cpu-prof --import tsx`.
@@ -17,7 +17,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RUNS = Number(process.env.BENCH_RUNS ?? 1);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PROFILE_SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 0);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'p2,packages,304,404').split(','));
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'p2,packages,304,404,dist').split(','));
 
 type Measured = { requestsPerSecond: number; latencyP99: number; cpuMicrosPerRequest: number };
 
@@ -88,6 +88,10 @@ async function doors(database: BenchDatabase): Promise<void> {
     const p2Answer = await get(port, metadataPath, auth);
     const indexAnswer = await get(port, '/packages.json', auth);
     if (p2Answer.status !== 200 || indexAnswer.status !== 200) throw new Error('the seeded token is refused');
+    // A small zip (a few KB, as most packages' are): what a dist request costs beside the bytes it streams.
+    const distPath = `/api/composer/download/${widget.name}/v1.0.0`;
+    const distAnswer = await get(port, distPath, auth);
+    if (distAnswer.status !== 200) throw new Error(`the seeded token's download is refused: ${distAnswer.status}`);
     const p2Body = p2Answer.body;
     const lastModified = p2Answer.lastModified;
     const indexBody = indexAnswer.body;
@@ -100,12 +104,14 @@ async function doors(database: BenchDatabase): Promise<void> {
       if (ONLY.has('packages')) await load(`${ours}/packages.json`, auth);
       if (ONLY.has('304')) await load(`${ours}${metadataPath}`, { ...auth, 'if-modified-since': lastModified });
       if (ONLY.has('404')) await load(`${ours}/p2/bench/no-such-package.json`, auth);
+      if (ONLY.has('dist')) await load(`${ours}${distPath}`, auth);
       return;
     }
 
     const staticRoot = path.join(workDir, 'static');
     await placeStatic(staticRoot, metadataPath, p2Body);
     await placeStatic(staticRoot, '/figures/packages.json', indexBody);
+    await placeStatic(staticRoot, distPath, distAnswer.body);
     nginx = await startNginx(workDir, staticRoot);
 
     let p2: Measured | undefined;
@@ -135,6 +141,13 @@ async function doors(database: BenchDatabase): Promise<void> {
       const unknown = await measure(`${ours}/p2/bench/no-such-package.json`, auth, 404);
       show('p2 404 (unlicensed):', unknown);
       console.log(`    404 p99 / 200 p99: ${(unknown.latencyP99 / p2!.latencyP99).toFixed(3)}  (goal ≤ 1.1)`);
+    }
+    if (ONLY.has('dist')) {
+      const dist = await measure(`${ours}${distPath}`, auth, 200);
+      const distStatic = await measure(`${nginx.url}${distPath}`, {}, 200);
+      show(`dist (${distAnswer.body.length} bytes):`, dist);
+      show('dist nginx:', distStatic, false);
+      console.log(`    dist ratio / nginx: ${(dist.requestsPerSecond / distStatic.requestsPerSecond).toFixed(3)}`);
     }
   } finally {
     await nginx?.stop();

@@ -34,6 +34,7 @@ import { composerRoutes } from './features/composer/composer.routes.js';
 import { createComposerFastPath } from './features/composer/composer-fast-path.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
 import { developerRoutes } from './features/developer/developer.routes.js';
+import { DownloadCounter } from './features/licenses/download-counts.js';
 import { lastingLicenseRoutes } from './features/licenses/lasting-licenses.routes.js';
 import { licenseRoutes } from './features/licenses/licenses.routes.js';
 import { lifecycleRoutes } from './features/lifecycle/lifecycle.routes.js';
@@ -171,6 +172,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     log: app.log,
     jobs,
     distBuilds: new SingleFlight(),
+    downloadCounter: new DownloadCounter(database.db),
     composerAccess: composerAccess.cache,
     sessionLookup: prepareSessionLookup(database.db),
   };

@@ -11,6 +11,7 @@ import type { Database } from './db/client.js';
 import type { CustomDomainCache } from './features/branding/custom-domain-cache.js';
 import type { SvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
 import type { ComposerAccessCache } from './features/composer/access-cache.js';
+import type { DownloadCounter } from './features/licenses/download-counts.js';
 import type { AppHostname } from './http/hosts.js';
 import type { SessionLookup } from './http/session-lookup.js';
 import type { JobRunner } from './jobs/job-runner.js';
@@ -46,6 +47,8 @@ export type AppContext = {
   sessionLookup: SessionLookup;
   /** The Composer warm path's tokens, grants and metadata, kept true by the database's change feed (access-feed.ts). */
   composerAccess: ComposerAccessCache;
+  /** Counts dist downloads, several in one statement when they come together (licenses/download-counts.ts). */
+  downloadCounter: DownloadCounter;
   /** De-duplicates this process's on-demand builds of the same dist zip. */
   distBuilds: SingleFlight;
 };

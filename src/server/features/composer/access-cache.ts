@@ -1,6 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import type { MetadataVersionRow, PackageLifecycleFacts, TokenView } from './composer.repository.js';
+import type { DistVersionRow, MetadataVersionRow, PackageLifecycleFacts, TokenView } from './composer.repository.js';
 
 // The warm path of the Composer repository (DESIGN, "The warm path of the Composer repository"). A process keeps, per
 // token, what that token may see (its seller, the seller's subscription, its grants with their dates, limits and end
@@ -43,7 +43,8 @@ export type VersionsEntry = {
   size: number;
 };
 type BodyEntry = { kind: 'body'; body: RenderedBody; size: number };
-type Entry = ViewEntry | VersionsEntry | BodyEntry;
+type DistsEntry = { kind: 'dists'; versions: DistVersionRow[]; size: number };
+type Entry = ViewEntry | VersionsEntry | BodyEntry | DistsEntry;
 
 /** Rough bytes of a held object: UTF-16 strings and per-object overhead, not a measurement. */
 function viewSize(view: TokenView): number {
@@ -68,6 +69,7 @@ function versionsSize(versions: MetadataVersionRow[], lifecycle: PackageLifecycl
 
 const viewKey = (tokenHash: string) => `v ${tokenHash}`;
 const versionsKey = (packageId: string, kind: 'tag' | 'branch') => `m ${packageId} ${kind}`;
+const distsKey = (packageId: string) => `d ${packageId}`;
 
 const NO_LIFECYCLE: PackageLifecycleFacts = { abandoned: undefined, advisories: [], yanked: [] };
 
@@ -160,6 +162,19 @@ export class ComposerAccessCache {
     return entry;
   }
 
+  findDists(packageId: string): DistVersionRow[] | undefined {
+    if (!this.isTrusted) return undefined;
+    const entry = this.entries.get(distsKey(packageId));
+    return entry?.kind === 'dists' ? entry.versions : undefined;
+  }
+
+  keepDists(ticket: FillTicket, packageId: string, versions: DistVersionRow[]): void {
+    if (!this.canKeep(ticket)) return;
+    const key = distsKey(packageId);
+    this.entries.delete(key);
+    this.entries.set(key, { kind: 'dists', versions, size: 200 + JSON.stringify(versions).length * 3 });
+  }
+
   /** The body of one variant (host and freeze date) of a versions entry, rendered and gzipped once while held. */
   body(entry: VersionsEntry, variant: string, render: () => string): RenderedBody {
     const key = `b ${entry.fill} ${variant}`;
@@ -205,6 +220,7 @@ export class ComposerAccessCache {
     } else if (scope === 'p') {
       this.entries.delete(versionsKey(id, 'tag'));
       this.entries.delete(versionsKey(id, 'branch'));
+      this.entries.delete(distsKey(id));
     } else {
       this.clear(); // an announcement this version does not know: the safe reading is "everything"
     }

@@ -1,4 +1,4 @@
-import { eq, type SQL, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import {
   customers,
@@ -11,20 +11,13 @@ import {
   users,
   versionYanks,
 } from '../../db/schema/index.js';
-import type { SellerSelector } from '../../http/hosts.js';
 import type { GrantFacts } from '../licenses/grant-rules.js';
 import type { SellerSubscriptionFacts } from '../subscriptions/license-holder-grace-rules.js';
 
 // The Composer repository's queries. A token's view (the license holder, their seller and the seller's subscription,
 // every grant with its package) is one statement, and a package's versions another; the warm path keeps both
-// (access-cache.ts) and answers from them without a round trip. The dist door reads its own statement every time:
-// the download is counted in the database anyway.
-
-/**
- * The token was recognised: whose it is, whether the request's host belongs to that seller, and the seller's
- * subscription.
- */
-type TokenMatch = { customerId: string; isOnHost: boolean; seller: SellerSubscriptionFacts };
+// (access-cache.ts) and answers from them without a round trip. The dist door decides from the same view and keeps
+// a package's archives (one more statement), so a warm download's only round trip is its count.
 
 export type GrantRow = GrantFacts & {
   grantId: string;
@@ -43,32 +36,6 @@ export type MetadataVersionRow = {
   time: string;
   composerJson: Record<string, unknown>;
   distSha1: string | null;
-};
-
-export type DistVersionRow = {
-  id: string;
-  version: string;
-  normalizedVersion: string;
-  kind: 'tag' | 'branch';
-  commit: string;
-  releasedAt: number;
-  distKey: string | null;
-  distSha1: string | null;
-  distSize: number | null;
-};
-
-type RawGrantColumns = {
-  grant_id: string | null;
-  package_id: string | null;
-  package_name: string | null;
-  package_is_active: boolean | null;
-  status: 'active' | 'revoked' | null;
-  expires_at: Date | string | null;
-  end_mode: 'access' | 'updates' | null;
-  download_limit: number | null;
-  download_count: number | null;
-  metadata_updated_at: Date | string | null;
-  grant_updated_at: Date | string | null;
 };
 
 /** The seller's subscription as the raw statements select it (`sellerColumns`). */
@@ -97,11 +64,6 @@ function toDate(value: Date | string): Date {
   return value instanceof Date ? value : new Date(value);
 }
 
-/** True when the token's seller is the one the host names; the bare COMPOSER_DOMAIN accepts any seller. */
-function onHost(seller: SellerSelector | undefined): SQL {
-  return seller ? sql`(u.slug = ${seller.slug})` : sql`true`;
-}
-
 const toDateOrNull = (value: Date | string | null): Date | null => (value === null ? null : toDate(value));
 
 function sellerFromRow(row: RawSellerColumns): SellerSubscriptionFacts {
@@ -120,35 +82,6 @@ function sellerFromRow(row: RawSellerColumns): SellerSubscriptionFacts {
           },
   };
 }
-
-function grantFromRow(row: RawGrantColumns): GrantRow | undefined {
-  if (row.grant_id === null || row.package_id === null) return undefined;
-  return {
-    grantId: row.grant_id,
-    packageId: row.package_id,
-    packageName: row.package_name!,
-    packageIsActive: row.package_is_active!,
-    status: row.status!,
-    expiresAt: row.expires_at === null ? null : toDate(row.expires_at),
-    endMode: row.end_mode!,
-    downloadLimit: row.download_limit,
-    downloadCount: row.download_count!,
-    metadataUpdatedAt: toDate(row.metadata_updated_at!),
-    grantUpdatedAt: toDate(row.grant_updated_at!),
-  };
-}
-
-const grantColumns = sql`g.id as grant_id, p.id as package_id, p.name as package_name,
-  p.is_active as package_is_active, g.status, g.expires_at, g.end_mode, g.download_limit, g.download_count,
-  p.metadata_updated_at, g.updated_at as grant_updated_at`;
-
-/** The token's grants of one package: the package by name, of the token's own seller, on a host that is theirs. */
-const grantOfPackageJoins = (seller: SellerSelector | undefined, packageName: string) => sql`
-  from ${customers} c
-  join ${users} u on u.id = c.seller_id
-  left join ${platformSubscriptions} ps on ps.user_id = c.seller_id
-  left join ${packages} p on p.owner_id = c.seller_id and p.name = ${packageName} and ${onHost(seller)}
-  left join ${grants} g on g.customer_id = c.id and g.package_id = p.id`;
 
 /** Everything the rules need to decide any request of one token, as of the moment it was read. */
 export type TokenView = {
@@ -279,50 +212,34 @@ export async function findMetadataVersions(
   };
 }
 
-export type DistAccess = TokenMatch & { grant?: GrantRow; versions: DistVersionRow[] };
+/** A version as the dist door needs it: which archive to stream, and whether `latest` may pick it. */
+export type DistVersionRow = {
+  id: string;
+  version: string;
+  normalizedVersion: string;
+  kind: 'tag' | 'branch';
+  commit: string;
+  releasedAt: number;
+  distKey: string | null;
+  distSha1: string | null;
+  distSize: number | null;
+  /** Yanked by the seller: `latest` never picks it; an exact version stays downloadable for lock files naming it. */
+  isYanked: boolean;
+};
 
-/**
- * Dist download: the token's grant of the package and either the one version asked for, or (for `latest`) every
- * tag, from which the service picks the newest the grant allows.
- */
-export async function findDistAccess(
-  db: Database,
-  tokenHash: string,
-  seller: SellerSelector | undefined,
-  packageName: string,
-  version: { exact: string } | 'latest-tag',
-): Promise<DistAccess | undefined> {
-  // `latest` never picks a yanked tag; an exact version stays downloadable for lock files that name it.
-  const versionFilter =
-    version === 'latest-tag'
-      ? sql`v.kind = 'tag' and not exists (select 1 from ${versionYanks} y where y.package_id = v.package_id and y.version = v.version)`
-      : sql`v.version = ${version.exact}`;
+/** Every version of a package, tags and branches, with its archive, in one statement. */
+export async function findDistVersions(db: Database, packageId: string): Promise<DistVersionRow[]> {
   const result = await db.execute(sql`
-    select c.id as customer_id, ${onHost(seller)} as is_on_host, ${grantColumns}, ${sellerColumns},
-      case when g.id is not null then (
-        select coalesce(json_agg(json_build_object(
-          'id', v.id, 'version', v.version, 'normalizedVersion', v.normalized_version, 'kind', v.kind,
-          'commit', v.commit, 'releasedAt', extract(epoch from v.released_at) * 1000,
-          'distKey', v.dist_key, 'distSha1', v.dist_sha1, 'distSize', v.dist_size)), '[]'::json)
-        from ${packageVersions} v where v.package_id = p.id and ${versionFilter}
-      ) end as versions
-    ${grantOfPackageJoins(seller, packageName)}
-    where c.token_hash = ${tokenHash}
-    limit 1`);
-  const [row] = rowsOf<
-    RawGrantColumns & RawSellerColumns & { customer_id: string; is_on_host: boolean; versions: unknown }
-  >(result);
-  if (!row) return undefined;
-  return {
-    customerId: row.customer_id,
-    isOnHost: row.is_on_host,
-    seller: sellerFromRow(row),
-    grant: grantFromRow(row),
-    versions: ((row.versions as DistVersionRow[] | null) ?? []).map((entry) => ({
-      ...entry,
-      releasedAt: Number(entry.releasedAt),
-    })),
-  };
+    select v.id, v.version, v.normalized_version as "normalizedVersion", v.kind, v.commit,
+      extract(epoch from v.released_at) * 1000 as "releasedAt", v.dist_key as "distKey", v.dist_sha1 as "distSha1",
+      v.dist_size as "distSize",
+      exists (select 1 from ${versionYanks} y where y.package_id = v.package_id and y.version = v.version)
+        as "isYanked"
+    from ${packageVersions} v where v.package_id = ${packageId}`);
+  return rowsOf<DistVersionRow & { releasedAt: number | string }>(result).map((row) => ({
+    ...row,
+    releasedAt: Number(row.releasedAt),
+  }));
 }
 
 /** The whole version row, for the rare download whose zip must be built first. */

@@ -27,7 +27,7 @@ import { emitDownloadLimitReached } from '../webhooks/webhook-events.service.js'
 import type { RenderedBody, VersionsEntry } from './access-cache.js';
 import {
   type DistVersionRow,
-  findDistAccess,
+  findDistVersions,
   findMetadataVersions,
   findTokenView,
   findVersionRow,
@@ -397,10 +397,22 @@ async function openArchive(ctx: AppContext, version: DistVersionRow): Promise<St
   return ctx.storage.get(cached.distKey);
 }
 
+/** A package's versions with their archives: held while the change feed vouches for them, else read and kept. */
+async function loadDistVersions(ctx: AppContext, packageId: string): Promise<DistVersionRow[]> {
+  const cache = ctx.composerAccess;
+  const held = cache.findDists(packageId);
+  if (held) return held;
+  const ticket = cache.ticket();
+  const versions = await findDistVersions(ctx.db, packageId);
+  cache.keepDists(ticket, packageId, versions);
+  return versions;
+}
+
 /**
  * Authorizes and counts one dist download, then opens the zip. Installs from composer.lock never read metadata,
- * so every rule is checked here again; the count is taken atomically against the limit, and only once the
- * archive is known to exist, so that a failed transfer setup does not use up a download.
+ * so every rule is checked here again, from the token's view at the request's time (held or read, as for metadata);
+ * the count is taken atomically against the limit in the database, and only once the archive is known to exist, so
+ * that a failed transfer setup does not use up a download.
  */
 export async function openDistDownload(
   ctx: AppContext,
@@ -408,34 +420,31 @@ export async function openDistDownload(
   packageName: string,
   version: string | 'latest',
 ): Promise<DistDownload> {
-  const token = requireToken(request);
+  requireToken(request);
   const normalizedName = packageName.toLowerCase();
   if (!isComposerPackageName(normalizedName)) throw notLicensed(packageName);
-  const tokenHash = sha256Hex(token);
-  const access = await findDistAccess(
-    ctx.db,
-    tokenHash,
-    request.seller,
-    normalizedName,
-    version === 'latest' ? 'latest-tag' : { exact: version },
-  );
-  if (!access) throw unknownToken(request);
-  const grant = access.isOnHost ? access.grant : undefined;
+  const view = await loadTokenView(ctx, request);
+  const grant = isOnHost(view, request) ? view.grants.get(normalizedName) : undefined;
   if (!grant) throw notLicensed(normalizedName);
   const now = ctx.clock.now();
   // Installs from composer.lock come straight here, so the lapsed-seller rule is checked at this door too.
-  const standing = repositoryStanding(access.seller, now);
+  const standing = repositoryStanding(view.seller, now);
   if (standing.kind === 'closed') {
     throw new AppError('FORBIDDEN', repositoryClosedMessage(standing.endedAt), { title: 'Repository Unavailable' });
   }
   const decision = evaluateGrant(grant, now);
   if (!decision.isAllowed) throw new AppError('FORBIDDEN', decision.message);
 
+  const versions = await loadDistVersions(ctx, grant.packageId);
   const cutoff = decision.releasedBefore?.getTime();
   const chosen =
     version === 'latest'
-      ? newestStable(access.versions.filter((row) => cutoff === undefined || row.releasedAt < cutoff))
-      : access.versions[0];
+      ? newestStable(
+          versions.filter(
+            (row) => row.kind === 'tag' && !row.isYanked && (cutoff === undefined || row.releasedAt < cutoff),
+          ),
+        )
+      : versions.find((row) => row.version === version);
   if (!chosen) {
     throw new AppError(
       'NOT_FOUND',
@@ -457,9 +466,11 @@ export async function openDistDownload(
   const isCounted = await recordDownload(ctx, grant.grantId, chosen.version, request.clientAddress);
   if (!isCounted) {
     stored.stream.destroy();
-    // Another download took the last one (or the seller revoked the license) since the check above.
-    const again = await findDistAccess(ctx.db, tokenHash, request.seller, normalizedName, { exact: chosen.version });
-    const latest = again?.grant ? evaluateGrant(again.grant, ctx.clock.now()) : undefined;
+    // Another download took the last one (or the seller revoked the license) since the check above: the database
+    // says which, not what this process held.
+    const again = await findTokenView(ctx.db, sha256Hex(requireToken(request)));
+    const againGrant = again?.grants.get(normalizedName);
+    const latest = againGrant ? evaluateGrant(againGrant, ctx.clock.now()) : undefined;
     throw new AppError(
       'FORBIDDEN',
       latest && !latest.isAllowed

@@ -32,15 +32,14 @@ export async function countHolders(db: Queryable, sellerId: string): Promise<num
   return row?.holders ?? 0;
 }
 
+export type DownloadToCount = { grantId: string; version: string; now: string; network: string | null };
+
 /**
  * One statement that counts a download against the grant and records it, only while the grant allows one at `now`
  * (ISO text: raw parameters go to both drivers untouched). Raw SQL on purpose: the query builder would also move
  * grants.updatedAt (the metadata's Last-Modified).
  */
-export async function countDownloadIfAllowed(
-  db: Queryable,
-  download: { grantId: string; version: string; now: string; network: string | null },
-): Promise<boolean> {
+export async function countDownloadIfAllowed(db: Queryable, download: DownloadToCount): Promise<boolean> {
   const { grantId, version, now, network } = download;
   const result = (await db.execute(sql`
     with counted as (
@@ -56,4 +55,43 @@ export async function countDownloadIfAllowed(
     select id, package_id, ${version}, ${now}, ${network} from counted
     returning id`)) as unknown as { rows: unknown[] };
   return result.rows.length > 0;
+}
+
+/**
+ * Counts several downloads in one statement (download-counts.ts gathers them): each grant moves by the number of its
+ * downloads in the batch, only while it allows them all at the batch's latest time (its limit is checked against the
+ * whole number, atomically). Returns the grants that were counted; a grant left out allowed none or not all of them.
+ * The analytics triggers on downloads are statement-level, so a batch rolls up once, not once per download.
+ */
+export async function countDownloadsTogether(db: Queryable, batch: DownloadToCount[]): Promise<Set<string>> {
+  const rows = sql.join(
+    batch.map(
+      (download) =>
+        sql`(${download.grantId}::uuid, ${download.version}::text, ${download.now}::timestamptz, ${download.network}::text)`,
+    ),
+    sql`, `,
+  );
+  const result = (await db.execute(sql`
+    with input (grant_id, version, downloaded_at, client_network) as (values ${rows}),
+    wanted as (
+      select grant_id, count(*)::int as n, max(downloaded_at) as latest from input group by grant_id
+    ),
+    counted as (
+      update ${grants} g
+      set download_count = g.download_count + w.n, last_used_at = w.latest
+      from wanted w
+      where g.id = w.grant_id
+        and g.status = 'active'
+        and (g.download_limit is null or g.download_count + w.n <= g.download_limit)
+        and (g.expires_at is null or g.expires_at > w.latest or g.end_mode = 'updates')
+      returning g.id, g.package_id
+    ),
+    recorded as (
+      insert into ${downloads} (grant_id, package_id, version, downloaded_at, client_network)
+      select i.grant_id, c.package_id, i.version, i.downloaded_at, i.client_network
+      from input i join counted c on c.id = i.grant_id
+      returning grant_id
+    )
+    select distinct grant_id from recorded`)) as unknown as { rows: { grant_id: string }[] };
+  return new Set(result.rows.map((row) => row.grant_id));
 }

@@ -48,19 +48,20 @@ export async function findCustomerByToken(
 }
 
 /**
- * Counts one dist download against the grant and records it, in one statement: two concurrent
- * downloads can never both take the last one under the limit. False when the grant is revoked,
+ * Counts one dist download against the grant and records it, atomically against the limit (download-counts.ts may
+ * count it in one statement with others that arrive together): two concurrent downloads can never both take the
+ * last one under the limit. False when the grant is revoked,
  * expired (access mode) or at its limit by the time the statement runs. Version rules of frozen grants
  * are the caller's (it knows the version's release time).
  */
 export async function recordDownload(
-  ctx: Pick<AppContext, 'db' | 'clock'>,
+  ctx: Pick<AppContext, 'downloadCounter' | 'clock'>,
   grantId: string,
   version: string,
   /** The downloading client's address; only its network (/24, /48) is stored, for the seller's sharing signal. */
   clientAddress?: string,
 ): Promise<boolean> {
-  return repository.countDownloadIfAllowed(ctx.db, {
+  return ctx.downloadCounter.count({
     grantId,
     version,
     now: ctx.clock.now().toISOString(),

@@ -55,6 +55,23 @@ describe('licenses and license holders', () => {
     return response.json();
   }
 
+  /** Counts the statements the app's database runs from now until stop(). */
+  function countStatements() {
+    const db = app.ctx.db;
+    const execute = db.execute;
+    let statements = 0;
+    db.execute = ((...args: Parameters<typeof execute>) => {
+      statements++;
+      return execute.apply(db, args);
+    }) as typeof execute;
+    return {
+      stop() {
+        db.execute = execute;
+        return statements;
+      },
+    };
+  }
+
   const mailsTo = (email: string) => readOutbox(app.dataDir).filter((mail) => mail.to.includes(email));
   const lastMailTo = (email: string) => mailsTo(email).at(-1)!;
   const tokensIn = (body: string) => [...new Set(body.match(TOKEN_PATTERN) ?? [])];
@@ -458,6 +475,39 @@ describe('licenses and license holders', () => {
     expect((await list(sellerA, widget.id)).find((license) => license.id === created.body.id)?.lastUsedAt).toBe(
       clock.now().toISOString(),
     );
+  });
+
+  it('counts downloads arriving together in one go, each grant by its own rules', async () => {
+    const unlimited = await issue(sellerA, widget.id, { email: uniqueEmail('together'), durationDays: 7 });
+    const limited = await issue(sellerA, widget.id, { email: uniqueEmail('together'), durationDays: 7 });
+    await app.ctx.db.update(grants).set({ downloadLimit: 2 }).where(eq(grants.id, limited.body.id));
+    const revoked = await issue(sellerA, widget.id, { email: uniqueEmail('together'), durationDays: 7 });
+    await sellerA.client.delete(`${licensesPath(widget.id)}/${revoked.body.id}`);
+    const statements = countStatements();
+
+    const [fromUnlimited, fromLimited, fromRevoked] = await Promise.all([
+      Promise.all(Array.from({ length: 6 }, () => recordDownload(app.ctx, unlimited.body.id, '1.0.0', '198.51.100.7'))),
+      Promise.all(Array.from({ length: 5 }, () => recordDownload(app.ctx, limited.body.id, '1.0.0'))),
+      recordDownload(app.ctx, revoked.body.id, '1.0.0'),
+    ]);
+    expect(fromUnlimited).toEqual([true, true, true, true, true, true]);
+    expect(fromLimited.filter(Boolean)).toHaveLength(2);
+    expect(fromRevoked).toBe(false);
+    // Twelve downloads, far fewer statements: the ones that came together were counted together.
+    expect(statements.stop()).toBeLessThan(12);
+
+    const countOf = async (grantId: string) => {
+      const [grant] = await app.ctx.db.select().from(grants).where(eq(grants.id, grantId));
+      const rows = await app.ctx.db.select().from(downloads).where(eq(downloads.grantId, grantId));
+      return {
+        counted: grant!.downloadCount,
+        recorded: rows.length,
+        networks: [...new Set(rows.map((row) => row.clientNetwork))],
+      };
+    };
+    expect(await countOf(unlimited.body.id)).toEqual({ counted: 6, recorded: 6, networks: ['198.51.100.0/24'] });
+    expect(await countOf(limited.body.id)).toEqual({ counted: 2, recorded: 2, networks: [null] });
+    expect(await countOf(revoked.body.id)).toEqual({ counted: 0, recorded: 0, networks: [] });
   });
 
   it('records no download on a revoked or expired license', async () => {
