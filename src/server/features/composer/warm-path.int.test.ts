@@ -76,6 +76,10 @@ async function look(target: TestApp, holder: FixtureHolder, name: string): Promi
   };
 }
 
+function download(target: TestApp, holder: FixtureHolder, name: string, version: string) {
+  return requestOnHost(target, HOST, `/api/composer/download/${name}/${version}`, { token: holder.token });
+}
+
 function isServed(door: Door, name: string): boolean {
   return door.metadataStatus === 200 && door.packagesJson['available-packages'].includes(name);
 }
@@ -178,6 +182,38 @@ describe('a change is seen by the very next request', () => {
     expect(after.metadata?.packages[name]?.map((version) => version.version)).toEqual(['v1.1.0', 'v1.0.0']);
   });
 
+  it('refuses the download of a license revoked after a download was served', async () => {
+    const { name, holder, grant } = await licensed();
+    for (let attempt = 0; attempt < 2; attempt++) {
+      expect((await download(app, holder, name, 'v1.0.0')).status).toBe(200);
+    }
+    await app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
+    const refused = await download(app, holder, name, 'v1.0.0');
+    expect(refused.status).toBe(403);
+    expect(jsonOf<{ message: string }>(refused).message).toBe(`Your license for ${name} has been revoked.`);
+  });
+
+  it('downloads a version synced after the package’s archives were held', async () => {
+    const { name, holder, pkg } = await licensed();
+    expect((await download(app, holder, name, 'v1.0.0')).status).toBe(200);
+    expect((await download(app, holder, name, 'v1.1.0')).status).toBe(404);
+    const [held] = await app.ctx.db.select().from(packageVersions).where(eq(packageVersions.packageId, pkg.id));
+    await app.ctx.db.insert(packageVersions).values({
+      packageId: pkg.id,
+      version: 'v1.1.0',
+      normalizedVersion: '1.1.0.0',
+      kind: 'tag',
+      reference: 'v1.1.0',
+      commit: 'c'.repeat(40),
+      releasedAt: new Date('2026-02-27T10:00:00Z'),
+      composerJson: { name },
+      distKey: held!.distKey,
+      distSha1: held!.distSha1,
+      distSize: held!.distSize,
+    });
+    expect((await download(app, holder, name, 'v1.1.0')).status).toBe(200);
+  });
+
   it('refuses metadata once the last allowed download was taken', async () => {
     const { name, holder } = await licensed({ downloadLimit: 1 });
     expect(isServed(await warmLook(app, holder, name), name)).toBe(true);
@@ -235,6 +271,8 @@ if (testDatabaseKind() === 'postgres') {
         SECRET_KEY: randomBytes(32).toString('hex'),
         OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
       });
+      // One object store for both, as processes behind one load balancer share one bucket.
+      config.storage = app.ctx.config.storage;
       const built = await buildApp({
         config,
         clock: app.clock,
@@ -272,6 +310,17 @@ if (testDatabaseKind() === 'postgres') {
         return (await look(second, holder, name)).metadataStatus === 404;
       });
       expect(isServed(await look(second, holder, name), name)).toBe(false);
+    });
+
+    it('refuses on one process a download of a license revoked through the other', async () => {
+      const { name, holder, grant } = await licensed();
+      for (let attempt = 0; attempt < 2; attempt++) {
+        expect((await download(second, holder, name, 'v1.0.0')).status).toBe(200);
+      }
+      await app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
+      await eventually('the other process refuses the download', async () => {
+        return (await download(second, holder, name, 'v1.0.0')).status === 403;
+      });
     });
 
     it('goes to the database while its change feed is down, and holds again once it is back', async () => {
