@@ -174,6 +174,7 @@ describe('the job runner', () => {
   it('fails a job for good once its attempts are spent, and says so once', async () => {
     const worker = runner();
     const gaveUp: string[] = [];
+    const told = gate();
     worker.define('test-give-up', {
       maxAttempts: 2,
       async run() {
@@ -181,6 +182,13 @@ describe('the job runner', () => {
       },
       async onGiveUp(_payload, error) {
         gaveUp.push(error);
+        told.open();
+      },
+    });
+    worker.define('test-after-give-up', {
+      maxAttempts: 1,
+      async run() {
+        return {};
       },
     });
     await worker.start();
@@ -189,6 +197,11 @@ describe('the job runner', () => {
     app.clock.advance(1_000);
     const failed = await worker.waitFor(job.id, 20_000);
     expect(failed).toMatchObject({ status: 'failed', attempts: 2, lastError: 'still refused' });
+    // The owner is told after the row says failed (whoever waits may see the row first).
+    await told.promise;
+    // And told only once: a later job through the same runner has run, and still one report.
+    const later = await worker.enqueue('test-after-give-up', {});
+    expect(await worker.waitFor(later.id, 20_000)).toMatchObject({ status: 'completed' });
     expect(gaveUp).toEqual(['still refused']);
   });
 
