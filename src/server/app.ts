@@ -94,6 +94,11 @@ export function redactUrlSecrets(url: string): string {
 }
 
 const webRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/web');
+// Vite names every file under assets/ by a hash of its content, so a changed file gets a new name: a browser may
+// keep one for a year without asking again. Without this every page load asked again for each of its scripts and
+// styles (a 304 each). index.html, favicon.svg and theme-init.js keep their names: asked again each time (no-cache).
+const webAssetsDir = path.join(webRoot, 'assets') + path.sep;
+const HASHED_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /** Assembles the whole product in one Fastify instance; used by main.ts and by every integration test. */
 export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
@@ -284,7 +289,14 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
 async function registerWebApp(app: FastifyInstance, routes: { debugRoutes: boolean }): Promise<void> {
   const hasBuild = existsSync(path.join(webRoot, 'index.html'));
   if (hasBuild) {
-    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: false });
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      wildcard: false,
+      index: false,
+      setHeaders: (reply, filePath) => {
+        reply.header('cache-control', filePath.startsWith(webAssetsDir) ? HASHED_ASSET_CACHE_CONTROL : 'no-cache');
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     if (request.url.startsWith('/api/') || request.url === '/api') {

@@ -161,7 +161,20 @@ describe('the built server', { timeout: 180_000 }, () => {
     const server = await startBuiltServer();
     const page = await fetch(`http://127.0.0.1:${server.port}/`);
     expect(page.status).toBe(200);
-    expect(await page.text()).toContain('<div id="root">');
+    // The page is asked for again each time; the hashed scripts and styles it names are kept by the browser.
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const html = await page.text();
+    expect(html).toContain('<div id="root">');
+    const assets = [...html.matchAll(/(?:src|href)="\/(assets\/[^"]+\.(?:js|css))"/g)].map((match) => match[1]);
+    expect(assets.length).toBeGreaterThan(1);
+    for (const asset of assets) {
+      const response = await fetch(`http://127.0.0.1:${server.port}/${asset}`);
+      expect(response.status, asset).toBe(200);
+      expect(response.headers.get('cache-control'), asset).toBe('public, max-age=31536000, immutable');
+    }
+    const unhashed = await fetch(`http://127.0.0.1:${server.port}/favicon.svg`);
+    expect(unhashed.status).toBe(200);
+    expect(unhashed.headers.get('cache-control')).toBe('no-cache');
     const tiers = await fetch(`http://127.0.0.1:${server.port}/api/pricing-tiers`);
     expect(tiers.status).toBe(200);
   });
