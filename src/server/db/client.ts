@@ -29,11 +29,11 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
 /**
  * Where the data lives. `migrated` says the database is a copy of an already migrated template (the test
  * suite migrates one per run), so opening it skips the migrator. A PGlite target may start in memory from a
- * `dumpDataDir()` tarball (`loadDataDir`).
+ * `dumpDataDir()` tarball (`loadDataDir`), and may set PostgreSQL's `shared_buffers` (PGlite's is 128MB).
  */
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; migrated?: boolean }
-  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob; migrated?: boolean };
+  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob; migrated?: boolean; sharedBuffers?: string };
 
 /**
  * A NOTIFY channel every connection of this process listens to. A listening session receives its own transaction's
@@ -48,7 +48,7 @@ export async function openDatabase(
   notifications?: NotificationSubscription,
 ): Promise<DatabaseHandle> {
   if (target.kind === 'postgres') return openPostgres(target.url, target.migrated ?? false, notifications);
-  return openPglite(target.dataDir, target.loadDataDir, target.migrated ?? false, notifications);
+  return openPglite(target, notifications);
 }
 
 async function openPostgres(
@@ -86,18 +86,21 @@ async function openPostgres(
 }
 
 async function openPglite(
-  dataDir: string | undefined,
-  loadDataDir: Blob | undefined,
-  migrated: boolean,
+  target: Extract<DatabaseTarget, { kind: 'pglite' }>,
   notifications: NotificationSubscription | undefined,
 ): Promise<DatabaseHandle> {
+  const { dataDir, loadDataDir, sharedBuffers } = target;
+  const migrated = target.migrated ?? false;
   let releaseLock = () => {};
   if (dataDir) {
     mkdirSync(dataDir, { recursive: true });
     releaseLock = acquireLock(path.join(dataDir, '..', `${path.basename(dataDir)}.lock`));
   }
   try {
-    const client = new PGlite({ dataDir, loadDataDir });
+    const startParams = sharedBuffers
+      ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`]
+      : undefined;
+    const client = new PGlite({ dataDir, loadDataDir, ...(startParams ? { startParams } : {}) });
     await client.waitReady;
     const db = drizzlePglite(client, { schema });
     if (!migrated) await migratePglite(db, { migrationsFolder });
