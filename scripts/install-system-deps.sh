@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the test suite drives: Chromium's headless shell (browser tests), PHP and Composer (real-client tests),
-# nginx (benchmark baseline) and git (the embedded code host). Needs root; does nothing when all are present.
+# Installs the Debian packages the test suite drives: Chromium's headless shell (browser tests), PHP and Composer
+# (real-client tests), nginx (benchmark baseline) and git (the embedded code host). Needs root; does nothing when all
+# are present.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 packages=(git chromium-headless-shell php-cli php-zip php-curl php-mbstring unzip composer nginx-light)

@@ -99,6 +99,7 @@ const webRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 // styles (a 304 each). index.html, favicon.svg and theme-init.js keep their names: asked again each time (no-cache).
 const webAssetsDir = path.join(webRoot, 'assets') + path.sep;
 const HASHED_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+const REVALIDATED_CACHE_CONTROL = 'no-cache';
 
 /** Assembles the whole product in one Fastify instance; used by main.ts and by every integration test. */
 export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
@@ -294,7 +295,10 @@ async function registerWebApp(app: FastifyInstance, routes: { debugRoutes: boole
       wildcard: false,
       index: false,
       setHeaders: (reply, filePath) => {
-        reply.header('cache-control', filePath.startsWith(webAssetsDir) ? HASHED_ASSET_CACHE_CONTROL : 'no-cache');
+        reply.header(
+          'cache-control',
+          filePath.startsWith(webAssetsDir) ? HASHED_ASSET_CACHE_CONTROL : REVALIDATED_CACHE_CONTROL,
+        );
       },
     });
   }
@@ -314,7 +318,7 @@ async function registerWebApp(app: FastifyInstance, routes: { debugRoutes: boole
     const isKnownPage = isClientRoute(request.url.split('?')[0] ?? '', routes);
     return reply
       .status(isKnownPage ? 200 : 404)
-      .header('cache-control', 'no-cache')
+      .header('cache-control', REVALIDATED_CACHE_CONTROL)
       .sendFile('index.html');
   });
 }
