@@ -12,14 +12,13 @@ import { createPackageRepository, createTempDir, removeTempDir } from '../suppor
 import { readOutbox } from '../support/outbox.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../support/test-app.js';
-import { launchBrowser, type TestBrowser } from './support/browser.js';
+import { launchBrowser, photograph, type TestBrowser } from './support/browser.js';
 
 // A license holder signs in to the seller's portal on the seller's own repository host from the e-mailed link,
 // reads the license and the setup commands, rotates the token; the real composer client is then refused with the
-// old token (our message) and served with the new one. Screenshots go to /tmp/shots-portal.
+// old token (our message) and served with the new one. Screenshots go to SHOTS_DIR when it is set.
 
 const execFileAsync = promisify(execFile);
-const SHOTS = '/tmp/shots-portal';
 const HOLDER = 'holder@example.com';
 
 let app: TestApp;
@@ -177,7 +176,7 @@ describe('the license holder portal', () => {
 
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: path.join(SHOTS, `portal-licenses-${width}.png`), fullPage: true });
+      await photograph(page, `portal-licenses-${width}`);
     }
   });
 
@@ -195,7 +194,7 @@ describe('the license holder portal', () => {
     );
     for (const width of [390, 1280]) {
       await page.setViewportSize({ width, height: 900 });
-      await page.screenshot({ path: path.join(SHOTS, `portal-rotated-${width}.png`), fullPage: true });
+      await photograph(page, `portal-rotated-${width}`);
     }
     await expect
       .poll(() => readOutbox(app.dataDir).some((mail) => mail.to.includes(HOLDER) && mail.body.includes(newToken)))
@@ -226,8 +225,8 @@ describe('the license holder portal', () => {
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.getByLabel('E-mail address').waitFor();
     await page.setViewportSize({ width: 390, height: 900 });
-    await page.screenshot({ path: path.join(SHOTS, 'portal-sign-in-390.png'), fullPage: true });
+    await photograph(page, 'portal-sign-in-390');
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.screenshot({ path: path.join(SHOTS, 'portal-sign-in-1280.png'), fullPage: true });
+    await photograph(page, 'portal-sign-in-1280');
   });
 });

@@ -4,12 +4,11 @@ import type { RedirectUrlResponse, VerifyCheckoutResponse } from '../../src/cont
 import { type FakeStripe, startFakeStripe } from '../fakes/stripe.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import { launchBrowser, openSignedInPage, photograph, type TestBrowser } from './support/browser.js';
 
 // Issue 12: the billing and admin screens say what is true of the subscription and of the server, not what the
 // address or a default claims.
 
-const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots-12b';
 const WIDTHS = [390, 1280] as const;
 
 let browser: TestBrowser;
@@ -25,7 +24,7 @@ afterAll(async () => {
 async function shoot(page: Page, name: string): Promise<void> {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 900 });
-    await page.screenshot({ path: `${SHOTS}/${name}-${width}.png`, fullPage: true });
+    await photograph(page, `${name}-${width}`);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
 }

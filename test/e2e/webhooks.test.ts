@@ -1,16 +1,13 @@
-import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import { launchBrowser, openSignedInPage, photograph, type TestBrowser } from './support/browser.js';
 
 // The Webhooks page in a real browser: add an endpoint (secret shown once, copied), send a test event that a
 // receiver on loopback verifies, see its delivery with status, code and timing, disable the endpoint; photographed
-// at desktop and phone widths into /tmp/shots-webhooks/.
-
-const SHOTS = '/tmp/shots-webhooks';
+// at desktop and phone widths into SHOTS_DIR when it is set.
 
 describe('the Webhooks page in a real browser', () => {
   let app: TestApp;
@@ -21,7 +18,6 @@ describe('the Webhooks page in a real browser', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    mkdirSync(SHOTS, { recursive: true });
     app = await startTestApp({ env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }, jobTimings: { pollMs: 50 } });
     origin = app.ctx.config.publicUrl;
     seller = await signInSeller(app, { slug: 'acme' });
@@ -56,7 +52,7 @@ describe('the Webhooks page in a real browser', () => {
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
     receiver.secret = secret;
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.screenshot({ path: `${SHOTS}/webhooks-secret-1280.png` });
+    await photograph(page, 'webhooks-secret-1280', { fullPage: false });
     await secretDialog.getByRole('button', { name: 'Done' }).click();
     await secretDialog.waitFor({ state: 'hidden' });
     expect(await page.getByText(secret).count()).toBe(0);
@@ -83,7 +79,7 @@ describe('the Webhooks page in a real browser', () => {
       await page.setViewportSize({ width, height: 900 });
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect({ width, overflow }).toEqual({ width, overflow: 0 });
-      await page.screenshot({ path: `${SHOTS}/webhooks-${width}.png`, fullPage: true });
+      await photograph(page, `webhooks-${width}`);
     }
 
     await page.setViewportSize({ width: 1280, height: 900 });

@@ -1,3 +1,5 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { launchOptions } from './chromium.js';
@@ -42,4 +44,15 @@ export async function openSignedInPage(
 ): Promise<{ context: BrowserContext; page: Page }> {
   const context = await newSignedInContext(browser, origin, session);
   return { context, page: await context.newPage() };
+}
+
+/**
+ * Keeps a full-page screenshot for a person to look at when SHOTS_DIR names a folder (`SHOTS_DIR=/tmp/shots`), and
+ * does nothing otherwise: no test reads the image, and each one cost the browser an encode of the whole page.
+ */
+export async function photograph(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  const folder = process.env.SHOTS_DIR;
+  if (!folder) return;
+  mkdirSync(folder, { recursive: true });
+  await page.screenshot({ path: path.join(folder, `${name}.png`), fullPage: options.fullPage ?? true });
 }
