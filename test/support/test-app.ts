@@ -8,6 +8,7 @@ import { loadConfig } from '../../src/server/config.js';
 import type { DatabaseTarget } from '../../src/server/db/client.js';
 import type { Clock } from '../../src/server/lib/clock.js';
 import { createDatabaseFromTemplate, loadPgliteTemplate } from './database-template.js';
+import { borrowPglite } from './pglite-pool.js';
 import './global-setup.js'; // the types of what the global setup provides
 
 /** A clock the test moves by hand. */
@@ -41,22 +42,15 @@ export function testDatabaseKind(): 'pglite' | 'postgres' {
 /** PostgreSQL's shared buffers for a test's PGlite (see freshDatabase). */
 const TEST_SHARED_BUFFERS = '16MB';
 
-/** A fresh database for one app: a copy of the run's migrated template when the global setup made one. */
+/** A fresh database for one app: a copy of the run's migrated template (on PGlite, an emptied one from the pool). */
 async function freshDatabase(): Promise<{ target: DatabaseTarget; drop(): Promise<void> }> {
   if (testDatabaseKind() === 'pglite') {
     const template = inject('pgliteTemplate');
     if (!template) return { target: { kind: 'pglite', sharedBuffers: TEST_SHARED_BUFFERS }, drop: async () => {} };
-    return {
-      target: {
-        kind: 'pglite',
-        loadDataDir: await loadPgliteTemplate(template),
-        migrated: true,
-        // A test database holds a few hundred rows: PGlite's 128MB of shared buffers cost each app start about 0.7 s
-        // of CPU to set up (1.5 s to 0.8 s) and 112 MB of memory, and bought nothing.
-        sharedBuffers: TEST_SHARED_BUFFERS,
-      },
-      drop: async () => {},
-    };
+    // A test database holds a few hundred rows: PGlite's 128MB of shared buffers cost each start about 0.7 s of CPU
+    // to set up (1.5 s to 0.8 s) and 112 MB of memory, and bought nothing.
+    const lent = await borrowPglite(await loadPgliteTemplate(template), TEST_SHARED_BUFFERS);
+    return { target: { kind: 'pglite', lent, migrated: true }, drop: async () => {} };
   }
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) throw new Error('PACKGATE_TEST_DB=postgres needs TEST_DATABASE_URL');

@@ -33,7 +33,18 @@ const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)),
  */
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; migrated?: boolean }
-  | { kind: 'pglite'; dataDir?: string; loadDataDir?: Blob; migrated?: boolean; sharedBuffers?: string };
+  | {
+      kind: 'pglite';
+      dataDir?: string;
+      loadDataDir?: Blob;
+      migrated?: boolean;
+      sharedBuffers?: string;
+      /** A PGlite already open and migrated that the caller lends (the test suite's pool): closing hands it back. */
+      lent?: LentPglite;
+    };
+
+/** An open PGlite lent to one app: the app stops listening and hands it back instead of closing it. */
+export type LentPglite = { client: PGlite; handBack(): Promise<void> };
 
 /**
  * A NOTIFY channel every connection of this process listens to. A listening session receives its own transaction's
@@ -89,6 +100,7 @@ async function openPglite(
   target: Extract<DatabaseTarget, { kind: 'pglite' }>,
   notifications: NotificationSubscription | undefined,
 ): Promise<DatabaseHandle> {
+  if (target.lent) return openLentPglite(target.lent, notifications);
   const { dataDir, loadDataDir, sharedBuffers } = target;
   const migrated = target.migrated ?? false;
   let releaseLock = () => {};
@@ -126,6 +138,23 @@ async function openPglite(
     releaseLock();
     throw error;
   }
+}
+
+async function openLentPglite(
+  lent: LentPglite,
+  notifications: NotificationSubscription | undefined,
+): Promise<DatabaseHandle> {
+  const stopListening = notifications
+    ? await lent.client.listen(notifications.channel, notifications.onNotification)
+    : async () => {};
+  return {
+    db: drizzlePglite(lent.client, { schema }) as unknown as Database,
+    kind: 'pglite',
+    close: async () => {
+      await stopListening();
+      await lent.handBack();
+    },
+  };
 }
 
 /** PGlite is single-process: a second process on the same directory must fail fast, not corrupt it. */
