@@ -10,7 +10,9 @@ import { downloads, users } from './schema/index.js';
 /** A seller, a package, a holder with a grant and one download; returns the download's id (a bigserial). */
 async function recordDownload(app: TestApp): Promise<number> {
   const seller = await createSeller(app, 'acme');
-  const pkg = await createPackage(app, seller, 'acme/widget', [{ version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' }]);
+  const pkg = await createPackage(app, seller, 'acme/widget', [
+    { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
+  ]);
   const grant = await createGrant(app, await createHolder(app, seller), pkg);
   const [row] = await app.ctx.db
     .insert(downloads)
