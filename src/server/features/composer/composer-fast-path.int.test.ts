@@ -1,4 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createGrant,
   createHolder,
@@ -13,6 +16,7 @@ import type { TestUser } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { P2File } from '../../../contract/composer.js';
 import { sha256Hex } from '../../lib/crypto.js';
+import { ACCESS_CHANNEL } from './access-cache.js';
 
 // The warm fast path (composer-fast-path.ts) answers a held token's metadata before Fastify's router sees it. It must
 // be invisible to Composer: the same status, headers and bytes as the routes give, refusals still answered by the
@@ -50,8 +54,40 @@ async function licensedHolder(app: TestApp, seller: TestUser, name: string): Pro
 }
 
 /**
- * Asks through the routes until the token's view is held. The routes keep a view only when no change was announced
- * while they read it, and on PostgreSQL the announcements of the test's own fixture writes may still be arriving.
+ * Resolves once every listening connection of the app has delivered what was announced before the call: on
+ * PostgreSQL each pooled connection and the change feed's own receive every announcement, each in its own time, and a
+ * copy arriving late drops the view it names again (as it must: the cache cannot tell a copy from a new change). A
+ * marker announced now arrives on each connection after everything announced before it. PGlite delivers inside the
+ * committing statement.
+ */
+async function announcementsDelivered(app: TestApp): Promise<void> {
+  if (app.databaseTarget?.kind !== 'postgres') return;
+  const cache = app.ctx.composerAccess;
+  const marker = `c:delivery-marker-${randomUUID()}`;
+  let deliveries = 0;
+  const handleChange = cache.handleChange;
+  cache.handleChange = (payload) => {
+    if (payload === marker) deliveries++;
+    handleChange.call(cache, payload);
+  };
+  try {
+    await app.ctx.db.execute(sql`select pg_notify(${ACCESS_CHANNEL}, ${marker})`);
+    const pool = (app.ctx.db as unknown as { $client: pg.Pool }).$client;
+    await vi.waitFor(
+      () => {
+        // The pool's connections and the change feed's.
+        if (deliveries < pool.totalCount + 1) throw new Error(`${deliveries} of ${pool.totalCount + 1} delivered`);
+      },
+      { timeout: 30_000, interval: 5 },
+    );
+  } finally {
+    cache.handleChange = handleChange;
+  }
+}
+
+/**
+ * Asks through the routes until the token's view is held, and still held once the announcements of the test's own
+ * fixture writes have all arrived (see announcementsDelivered).
  */
 async function readThroughRoutes(
   logged: LoggedApp,
@@ -64,6 +100,8 @@ async function readThroughRoutes(
     const before = logged.requestLines().length;
     const response = await requestOnHost(logged.app, host, path, { token, headers });
     expect(logged.requestLines().slice(before)).toEqual([path]);
+    if (!logged.app.ctx.composerAccess.findView(sha256Hex(token))) continue;
+    await announcementsDelivered(logged.app);
     if (logged.app.ctx.composerAccess.findView(sha256Hex(token))) return response;
   }
   throw new Error(`The view of a token was not held after 50 requests to ${path}`);
