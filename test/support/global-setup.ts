@@ -21,7 +21,30 @@ export default async function setup(project: TestProject): Promise<() => Promise
     project.provide('postgresTemplate', postgres.name);
     return () => postgres.remove();
   }
-  const pglite = await createPgliteTemplate();
+  const pglite = await borrowPgliteTemplate();
   project.provide('pgliteTemplate', pglite.file);
-  return () => pglite.remove();
+  return pglite.giveBack;
+}
+
+type PgliteTemplate = Awaited<ReturnType<typeof createPgliteTemplate>>;
+type SharedPgliteTemplate = { template: Promise<PgliteTemplate>; borrowers: number };
+
+// Vitest loads this file once per project, in the one main process: the template lives on globalThis so that the
+// projects on PGlite (the server suite and the browser suite) migrate one between them, removed by the last teardown.
+const SHARED_PGLITE_TEMPLATE = Symbol.for('packgate.test.pgliteTemplate');
+
+async function borrowPgliteTemplate(): Promise<{ file: string; giveBack(): Promise<void> }> {
+  const holder = globalThis as { [SHARED_PGLITE_TEMPLATE]?: SharedPgliteTemplate };
+  const shared = (holder[SHARED_PGLITE_TEMPLATE] ??= { template: createPgliteTemplate(), borrowers: 0 });
+  shared.borrowers++;
+  const template = await shared.template;
+  return {
+    file: template.file,
+    async giveBack() {
+      shared.borrowers--;
+      if (shared.borrowers > 0) return;
+      delete holder[SHARED_PGLITE_TEMPLATE];
+      await template.remove();
+    },
+  };
 }
