@@ -1,5 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
-import type { LentPglite } from '../../src/server/db/client.js';
+import { type LentPglite, pgliteStartParams } from '../../src/server/db/client.js';
 
 // Test apps on PGlite borrow their database from this worker's pool. Starting a PGlite from the migrated template
 // (unpacking the dump, instantiating the WebAssembly, starting PostgreSQL) costs about 0.4 s of CPU and leaves a few
@@ -31,7 +31,7 @@ export async function borrowPglite(template: Blob, sharedBuffers: string): Promi
     idle.pop() ??
     (await PGlite.create({
       loadDataDir: template,
-      startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`],
+      startParams: pgliteStartParams(sharedBuffers),
     }));
   let handedBack = false;
   return {

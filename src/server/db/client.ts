@@ -109,9 +109,7 @@ async function openPglite(
     releaseLock = acquireLock(path.join(dataDir, '..', `${path.basename(dataDir)}.lock`));
   }
   try {
-    const startParams = sharedBuffers
-      ? [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`]
-      : undefined;
+    const startParams = sharedBuffers ? pgliteStartParams(sharedBuffers) : undefined;
     const client = new PGlite({ dataDir, loadDataDir, ...(startParams ? { startParams } : {}) });
     await client.waitReady;
     const db = drizzlePglite(client, { schema });
@@ -138,6 +136,11 @@ async function openPglite(
     releaseLock();
     throw error;
   }
+}
+
+/** PGlite's start parameters with PostgreSQL's `shared_buffers` set (PGlite's own default is 128MB). */
+export function pgliteStartParams(sharedBuffers: string): string[] {
+  return [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`];
 }
 
 async function openLentPglite(
