@@ -35,7 +35,8 @@ const SHARED_PGLITE_TEMPLATE = Symbol.for('packgate.test.pgliteTemplate');
 
 async function borrowPgliteTemplate(): Promise<{ file: string; giveBack(): Promise<void> }> {
   const holder = globalThis as { [SHARED_PGLITE_TEMPLATE]?: SharedPgliteTemplate };
-  const shared = (holder[SHARED_PGLITE_TEMPLATE] ??= { template: createPgliteTemplate(), borrowers: 0 });
+  const shared = holder[SHARED_PGLITE_TEMPLATE] ?? { template: createPgliteTemplate(), borrowers: 0 };
+  holder[SHARED_PGLITE_TEMPLATE] = shared;
   shared.borrowers++;
   const template = await shared.template;
   return {
