@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -37,6 +37,17 @@ describe('FileStorage', () => {
     expect(object?.lastModified).toBeInstanceOf(Date);
     expect((await readAll(object!.stream)).toString()).toBe('zip bytes');
     expect(await storage.head('dists/42/1.0.0.0-abc.zip')).toMatchObject({ size: 9, contentType: 'application/zip' });
+  });
+
+  it('opens the bytes alone without reading the content-type record, which may even be gone', async () => {
+    await storage.put('dists/42/1.0.0.0-abc.zip', Buffer.from('zip bytes'), { contentType: 'application/zip' });
+    await rm(path.join(dataDir, 'storage', '.meta'), { recursive: true });
+
+    const body = await storage.openBody('dists/42/1.0.0.0-abc.zip');
+    expect(body?.size).toBe(9);
+    expect((await readAll(body!.stream)).toString()).toBe('zip bytes');
+    expect(await storage.openBody('dists/42/missing.zip')).toBeUndefined();
+    expect(await storage.openBody('dists/42')).toBeUndefined();
   });
 
   it('stores a stream', async () => {

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, type Dirent } from 'node:fs';
+import { createWriteStream, type Dirent, type Stats } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import {
   assertValidKey,
   assertValidPrefix,
+  type ObjectBody,
   type ObjectInfo,
   type ObjectStorage,
   type PutOptions,
@@ -15,6 +16,11 @@ import {
 } from './object-storage.js';
 
 const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
+// Objects are read in chunks of this size (Node's default is 64 KiB). A 10 MB zip to 100 clients at once went from
+// 0.80 to 0.94-1.0 times nginx's MB/s: fewer reads and socket writes for the same bytes. Memory stays bounded: a
+// slow client holds about two chunks. 256 KiB did worse (0.58, 130 MB more RSS): chunks from 128 KiB up are mapped
+// and unmapped one by one by the C library's allocator.
+const READ_CHUNK_BYTES = 96 * 1024;
 // Keys never start with a dot, so these folders cannot collide with an object.
 const TEMP_FOLDER = '.tmp';
 const META_FOLDER = '.meta';
@@ -62,6 +68,23 @@ export class FileStorage implements ObjectStorage {
   }
 
   async get(key: string): Promise<StoredObject | undefined> {
+    const opened = await this.openFile(key);
+    if (!opened) return undefined;
+    try {
+      const contentType = await this.contentTypeOf(key);
+      return { size: opened.stats.size, contentType, lastModified: opened.stats.mtime, stream: opened.stream };
+    } catch (error) {
+      opened.stream.destroy();
+      throw error;
+    }
+  }
+
+  async openBody(key: string): Promise<ObjectBody | undefined> {
+    const opened = await this.openFile(key);
+    return opened && { size: opened.stats.size, stream: opened.stream };
+  }
+
+  private async openFile(key: string): Promise<{ stats: Stats; stream: Readable } | undefined> {
     const target = this.objectPath(key);
     // Opened before anything else so that a concurrent delete or replace cannot split size and bytes.
     const handle = await open(target, 'r').catch(absentAsUndefined);
@@ -72,13 +95,7 @@ export class FileStorage implements ObjectStorage {
         await handle.close();
         return undefined;
       }
-      const contentType = await this.contentTypeOf(key);
-      return {
-        size: stats.size,
-        contentType,
-        lastModified: stats.mtime,
-        stream: handle.createReadStream({ autoClose: true }),
-      };
+      return { stats, stream: handle.createReadStream({ autoClose: true, highWaterMark: READ_CHUNK_BYTES }) };
     } catch (error) {
       await handle.close();
       throw error;

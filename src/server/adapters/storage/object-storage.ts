@@ -6,7 +6,10 @@ import type { Readable } from 'node:stream';
 
 export type ObjectInfo = { size: number; contentType: string; lastModified: Date };
 
-export type StoredObject = ObjectInfo & { stream: Readable };
+/** An object's bytes and their length, for a reader that knows what it is reading (a dist is always a zip). */
+export type ObjectBody = { size: number; stream: Readable };
+
+export type StoredObject = ObjectInfo & ObjectBody;
 
 export type PutOptions = { contentType: string };
 
@@ -14,6 +17,8 @@ export interface ObjectStorage {
   /** Writes the whole object; readers see the old object or the new one, never a part. */
   put(key: string, body: Buffer | Readable, options: PutOptions): Promise<void>;
   get(key: string): Promise<StoredObject | undefined>;
+  /** The bytes without the rest of what `get` tells: on files, one read fewer (the content type's). */
+  openBody(key: string): Promise<ObjectBody | undefined>;
   head(key: string): Promise<ObjectInfo | undefined>;
   /** Deleting a missing object is not an error. */
   delete(key: string): Promise<void>;

@@ -88,6 +88,9 @@ describe('S3Storage', () => {
     expect(zip).toMatchObject({ size: 9, contentType: 'application/zip' });
     expect((await readAll(zip!.stream)).toString('utf8')).toBe('zip bytes');
     expect(await storage.head('logos/7.svg')).toMatchObject({ size: 6, contentType: 'image/svg+xml' });
+    const body = await storage.openBody('dists/42/1.0.0.0-abc.zip');
+    expect(body?.size).toBe(9);
+    expect((await readAll(body!.stream)).toString('utf8')).toBe('zip bytes');
   });
 
   it('uploads a stream larger than one part in several parts, streams it back byte for byte, and deletes it', async () => {
@@ -132,6 +135,7 @@ describe('S3Storage', () => {
   it('answers undefined for a missing object and deletes idempotently', async () => {
     const storage = s3();
     expect(await storage.get('dists/missing.zip')).toBeUndefined();
+    expect(await storage.openBody('dists/missing.zip')).toBeUndefined();
     expect(await storage.head('dists/missing.zip')).toBeUndefined();
 
     await storage.put('dists/a.zip', Buffer.from('a'), { contentType: 'application/zip' });
