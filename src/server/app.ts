@@ -34,7 +34,7 @@ import { composerRoutes } from './features/composer/composer.routes.js';
 import { createComposerFastPath } from './features/composer/composer-fast-path.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
 import { developerRoutes } from './features/developer/developer.routes.js';
-import { DownloadCounter } from './features/licenses/download-counts.js';
+import { DownloadCounter, registerCountsBeforeOtherRequests } from './features/licenses/download-counts.js';
 import { lastingLicenseRoutes } from './features/licenses/lasting-licenses.routes.js';
 import { licenseRoutes } from './features/licenses/licenses.routes.js';
 import { lifecycleRoutes } from './features/lifecycle/lifecycle.routes.js';
@@ -178,7 +178,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     log: app.log,
     jobs,
     distBuilds: new SingleFlight(),
-    downloadCounter: new DownloadCounter(database.db),
+    downloadCounter: new DownloadCounter(database.db, database.kind, app.log),
     composerAccess: composerAccess.cache,
     sessionLookup: prepareSessionLookup(database.db),
   };
@@ -224,6 +224,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs,
     pressureCheck: options.pressureCheck,
   });
+  registerCountsBeforeOtherRequests(app, ctx.downloadCounter);
   registerSessions(app, ctx);
   registerCsrfProtection(app, ctx);
   registerInputCharacterCheck(app);
@@ -275,6 +276,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
       await jobs.close();
       await ctx.realtime.close();
       await app.close();
+      // Downloads answered before their count (those without a limit) are counted before the database closes.
+      await ctx.downloadCounter.flush();
       rateLimitRedis?.disconnect();
       await ctx.svgSanitizer.close();
       await composerAccess.close();

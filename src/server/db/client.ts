@@ -15,9 +15,11 @@ export type Schema = typeof schema;
 /** One type for both drivers: queries are written once against PostgreSQL's dialect. */
 export type Database = PgDatabase<PgQueryResultHKT, Schema>;
 
+export type DatabaseKind = 'pglite' | 'postgres';
+
 export type DatabaseHandle = {
   db: Database;
-  kind: 'pglite' | 'postgres';
+  kind: DatabaseKind;
   close(): Promise<void>;
 };
 

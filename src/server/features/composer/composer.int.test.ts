@@ -392,6 +392,23 @@ describe('dist downloads', () => {
     expect(recorded[0]!.clientNetwork).toBe('127.0.0.0/24');
   });
 
+  it('answers a download without a limit before counting it, and counts it before any other request is answered', async () => {
+    const { name, holder, pkg } = await licensedPackage();
+    const response = await requestOnHost(app, ACME_HOST, downloadPath(name, 'v1.1.0'), { token: holder.token });
+    expect(response.status).toBe(200);
+    expect(response.body.equals(pkg.versions['v1.1.0']!.zip)).toBe(true);
+
+    // A seller's page, the API, anything but another download: it waits for the counts still to be written.
+    expect((await fetch(new URL('/api/health', app.baseUrl))).status).toBe(200);
+    const [grant] = await app.ctx.db.select().from(grants).where(eq(grants.packageId, pkg.id));
+    expect(grant!.downloadCount).toBe(1);
+    expect(grant!.lastUsedAt?.toISOString()).toBe(NOW.toISOString());
+    const recorded = await app.ctx.db.select().from(downloads).where(eq(downloads.packageId, pkg.id));
+    expect(recorded.map((row) => [row.grantId, row.version, row.clientNetwork])).toEqual([
+      [grant!.id, 'v1.1.0', '127.0.0.0/24'],
+    ]);
+  });
+
   it('does not answer HEAD, which would count a download without delivering one', async () => {
     const { name, holder, pkg } = await licensedPackage();
     const response = await requestOnHost(app, ACME_HOST, downloadPath(name, 'v1.0.0'), {

@@ -6,7 +6,7 @@ import {
   isComposerPackageName,
   type PackagesJson,
 } from '../../../contract/composer.js';
-import type { StoredObject } from '../../adapters/storage/object-storage.js';
+import type { ObjectBody } from '../../adapters/storage/object-storage.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { SellerSelector } from '../../http/hosts.js';
@@ -20,7 +20,7 @@ import {
   repositoryClosedMessage,
   repositoryGraceNotice,
 } from '../licenses/grant-rules.js';
-import { recordDownload } from '../licenses/grants.service.js';
+import { recordDownload, recordDownloadAfterAnswer } from '../licenses/grants.service.js';
 import { ensureDist } from '../packages/packages.service.js';
 import { repositoryStanding } from '../subscriptions/subscriptions.service.js';
 import { emitDownloadLimitReached } from '../webhooks/webhook-events.service.js';
@@ -386,15 +386,15 @@ export async function getMetadata(
 }
 
 /** The version's zip from storage; built (once, by the packages domain) when it was never built or was cleared. */
-async function openArchive(ctx: AppContext, version: DistVersionRow): Promise<StoredObject | undefined> {
+async function openArchive(ctx: AppContext, version: DistVersionRow): Promise<ObjectBody | undefined> {
   if (version.distKey) {
-    const stored = await ctx.storage.get(version.distKey);
+    const stored = await ctx.storage.openBody(version.distKey);
     if (stored) return stored;
   }
   const row = await findVersionRow(ctx.db, version.id);
   if (!row) return undefined;
   const cached = await ensureDist(ctx, row);
-  return ctx.storage.get(cached.distKey);
+  return ctx.storage.openBody(cached.distKey);
 }
 
 /** A package's versions with their archives: held while the change feed vouches for them, else read and kept. */
@@ -463,6 +463,11 @@ export async function openDistDownload(
       suggestion: 'Try again in a minute.',
     });
   }
+  // Without a limit the count decides nothing: the zip goes out at once and is counted right after.
+  if (grant.downloadLimit === null) {
+    recordDownloadAfterAnswer(ctx, grant.grantId, chosen.version, request.clientAddress);
+    return distDownload(stored, normalizedName, chosen.version);
+  }
   const isCounted = await recordDownload(ctx, grant.grantId, chosen.version, request.clientAddress);
   if (!isCounted) {
     stored.stream.destroy();
@@ -478,12 +483,16 @@ export async function openDistDownload(
         : downloadLimitMessage({ ...grant, downloadCount: grant.downloadLimit ?? grant.downloadCount }),
     );
   }
-  if (grant.downloadLimit !== null && grant.downloadCount + 1 >= grant.downloadLimit) {
+  if (grant.downloadCount + 1 >= grant.downloadLimit) {
     await emitDownloadLimitReached(ctx, grant.grantId);
   }
+  return distDownload(stored, normalizedName, chosen.version);
+}
+
+function distDownload(stored: ObjectBody, packageName: string, version: string): DistDownload {
   return {
     stream: stored.stream,
     size: stored.size,
-    fileName: `${normalizedName.replace('/', '-')}-${chosen.version.replace(/[^A-Za-z0-9._-]+/g, '-')}.zip`,
+    fileName: `${packageName.replace('/', '-')}-${version.replace(/[^A-Za-z0-9._-]+/g, '-')}.zip`,
   };
 }

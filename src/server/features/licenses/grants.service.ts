@@ -14,6 +14,7 @@ import { getOwnedPackage } from '../packages/packages.service.js';
 import { findSellerIdentity, normalizeEmail, type SellerIdentity } from '../users/users.service.js';
 import { emitLicenseChange, emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { grantGivesAccess, isGrantActive } from './grant-rules.js';
+import type { DownloadToCount } from './grants.repository.js';
 import * as repository from './grants.repository.js';
 import { buildLicenseEmail, type LicenseEmailInput, type LicenseTerms } from './license-email.js';
 
@@ -61,12 +62,29 @@ export async function recordDownload(
   /** The downloading client's address; only its network (/24, /48) is stored, for the seller's sharing signal. */
   clientAddress?: string,
 ): Promise<boolean> {
-  return ctx.downloadCounter.count({
-    grantId,
-    version,
-    now: ctx.clock.now().toISOString(),
-    network: clientNetwork(clientAddress) ?? null,
-  });
+  return ctx.downloadCounter.count(downloadToCount(ctx, grantId, version, clientAddress));
+}
+
+/**
+ * Counts a download of a grant without a download limit, which is answered without waiting for its count (see
+ * download-counts.ts): nothing about it depends on the count, and every other request of this process sees it.
+ */
+export function recordDownloadAfterAnswer(
+  ctx: Pick<AppContext, 'downloadCounter' | 'clock'>,
+  grantId: string,
+  version: string,
+  clientAddress?: string,
+): void {
+  ctx.downloadCounter.countAfter(downloadToCount(ctx, grantId, version, clientAddress));
+}
+
+function downloadToCount(
+  ctx: Pick<AppContext, 'clock'>,
+  grantId: string,
+  version: string,
+  clientAddress: string | undefined,
+): DownloadToCount {
+  return { grantId, version, now: ctx.clock.now().toISOString(), network: clientNetwork(clientAddress) ?? null };
 }
 
 export async function getSeller(ctx: Pick<AppContext, 'db'>, sellerId: string): Promise<Seller> {

@@ -9,7 +9,7 @@ import { type Customer, licenseMessages, type TemporaryLicense } from '../../../
 import { customers, downloads, grants, packages } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import { findCustomerByToken, recordDownload } from './grants.service.js';
+import { findCustomerByToken, recordDownload, recordDownloadAfterAnswer } from './grants.service.js';
 
 const start = new Date('2026-03-01T12:00:00.000Z');
 const TOKEN_PATTERN = /pgc_[A-Za-z0-9_-]{32}/g;
@@ -456,6 +456,23 @@ describe('licenses and license holders', () => {
       .from(grants)
       .where(and(eq(grants.customerId, holder!.id), eq(grants.packageId, widget.id)));
     expect(grant).toMatchObject({ kind: 'purchase', expiresAt: null });
+  });
+
+  it('counts downloads without a limit after their answers: every one once, and none of a revoked license', async () => {
+    const counted = await issue(sellerA, widget.id, { email: uniqueEmail('after'), durationDays: 7 });
+    const revoked = await issue(sellerA, widget.id, { email: uniqueEmail('after-revoked'), durationDays: 7 });
+    await app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, revoked.body.id));
+
+    for (let index = 0; index < 12; index++) recordDownloadAfterAnswer(app.ctx, counted.body.id, '1.0.0');
+    recordDownloadAfterAnswer(app.ctx, revoked.body.id, '1.0.0');
+    await app.ctx.downloadCounter.flush();
+
+    expect(app.ctx.downloadCounter.hasWaiting).toBe(false);
+    const rows = await app.ctx.db.select().from(downloads).where(eq(downloads.grantId, counted.body.id));
+    expect(rows).toHaveLength(12);
+    const [grant] = await app.ctx.db.select().from(grants).where(eq(grants.id, counted.body.id));
+    expect(grant).toMatchObject({ downloadCount: 12, lastUsedAt: clock.now() });
+    expect(await app.ctx.db.select().from(downloads).where(eq(downloads.grantId, revoked.body.id))).toHaveLength(0);
   });
 
   it('counts downloads against the limit atomically: 30 at once under a limit of 10 give exactly 10', async () => {
