@@ -480,7 +480,7 @@ export async function openDistDownload(
       'FORBIDDEN',
       latest && !latest.isAllowed
         ? latest.message
-        : downloadLimitMessage({ ...grant, downloadCount: grant.downloadLimit ?? grant.downloadCount }),
+        : downloadLimitMessage({ ...grant, downloadCount: grant.downloadLimit }),
     );
   }
   if (grant.downloadCount + 1 >= grant.downloadLimit) {

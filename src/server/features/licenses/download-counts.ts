@@ -18,8 +18,9 @@ import { countDownloadIfAllowed, countDownloadsTogether, type DownloadToCount } 
 // answer while it runs). On PGlite such counts wait until the downloads of the moment have been answered (no new
 // one for PGLITE_QUIET_MS, at most PGLITE_AFTER_MAX_MS); on PostgreSQL they are written at once. What this process
 // answers next sees them: every request other than a download first waits for the counts still to be written
-// (`registerCountsBeforeOtherRequests`), and closing the app writes them. What a crash loses is the counts of the
-// last few milliseconds, of downloads that had no limit.
+// (`registerCountsBeforeOtherRequests`), and closing the app writes them. What a crash loses is the counts still
+// waiting, of downloads that had no limit: a few milliseconds' worth on PostgreSQL, at most PGLITE_AFTER_MAX_MS' on
+// PGlite.
 
 /** A download under a limit on PGlite waits this long for others to join its statement. */
 const PGLITE_GATHER_MS = 2;

@@ -14,7 +14,6 @@ import { getOwnedPackage } from '../packages/packages.service.js';
 import { findSellerIdentity, normalizeEmail, type SellerIdentity } from '../users/users.service.js';
 import { emitLicenseChange, emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { grantGivesAccess, isGrantActive } from './grant-rules.js';
-import type { DownloadToCount } from './grants.repository.js';
 import * as repository from './grants.repository.js';
 import { buildLicenseEmail, type LicenseEmailInput, type LicenseTerms } from './license-email.js';
 
@@ -83,7 +82,7 @@ function downloadToCount(
   grantId: string,
   version: string,
   clientAddress: string | undefined,
-): DownloadToCount {
+): repository.DownloadToCount {
   return { grantId, version, now: ctx.clock.now().toISOString(), network: clientNetwork(clientAddress) ?? null };
 }
 
