@@ -1,13 +1,13 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { findPgError, pgErrorCode } from '../db/pg-errors.js';
-import { AppError, type ErrorCode, errorCodes } from '../lib/app-error.js';
+import { AppError, type ErrorCode, type ErrorFacts, errorCodes } from '../lib/app-error.js';
 
 export { AppError, type ErrorCode } from '../lib/app-error.js';
 
 export type ErrorBody = { error: string; message: string; suggestion?: string; status: number; code: ErrorCode };
 
-export function errorBody(error: AppError): ErrorBody {
+export function errorBody(error: ErrorFacts): ErrorBody {
   return {
     error: error.title,
     message: error.message,

@@ -25,6 +25,9 @@ export const errorCodes = {
 
 export type ErrorCode = ApiErrorCode;
 
+/** What an error tells its caller, without the Error: for answers on a hot path, where capturing a stack costs. */
+export type ErrorFacts = Pick<AppError, 'code' | 'status' | 'title' | 'message' | 'suggestion' | 'headers'>;
+
 /** The one error type: services throw it, the handler renders `{error, message, suggestion?, status, code}`. */
 export class AppError extends Error {
   readonly status: number;

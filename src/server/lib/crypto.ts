@@ -1,12 +1,21 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  hash,
+  randomBytes,
+  timingSafeEqual,
+} from 'node:crypto';
 
 /** A random secret of 192 bits with a recognisable prefix, e.g. `pgml_...` for magic links. */
 export function generateToken(prefix: string): string {
   return `${prefix}_${randomBytes(24).toString('base64url')}`;
 }
 
+/** One-shot (no Hash object): every warm Composer request hashes its token, and this costs less than half as much. */
 export function sha256Hex(value: string): string {
-  return createHash('sha256').update(value).digest('hex');
+  return hash('sha256', value, 'hex');
 }
 
 export function hmacHex(key: string, value: string): string {

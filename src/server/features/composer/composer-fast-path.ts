@@ -9,6 +9,7 @@ import {
   decideMetadata,
   findHeldMetadataBody,
   getMetadata,
+  notLicensedFacts,
   packagesJsonBytes,
   parseMetadataFile,
   type RepositoryRequest,
@@ -74,8 +75,12 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
 
   const send = (response: ServerResponse, answer: Answer) => {
     try {
-      if (answer.body) answer.headers['content-length'] = String(answer.body.length);
-      response.writeHead(answer.status, answer.headers);
+      // Headers set one by one and Content-Length left to Node (it takes the body's length at end()): measured on a
+      // 2-core machine, packages.json went from 15-16.5k to 18.5-19.3k answers a second against writeHead with the
+      // same headers and an explicit Content-Length; the bytes on the wire are the same. Why Node's other path costs
+      // more was not found (same syscalls, same TCP segments); the measure is in `npm run bench`, figure (b).
+      response.statusCode = answer.status;
+      for (const name in answer.headers) response.setHeader(name, answer.headers[name] as string);
       response.end(answer.body);
     } catch (error) {
       // The client went away mid-answer; nothing is left to tell it.
@@ -101,7 +106,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     const decided = decideMetadata(ctx, view, target, file, raw.headers['if-modified-since']);
     // A p2 file the token does not license is a plain, fast 404 (the route's isQuietNotFound), as fast as its 200.
     if (decided.kind === 'refused') {
-      const refusal = composerErrorAnswer(decided.error, true);
+      const refusal = composerErrorAnswer(notLicensedFacts(decided.packageName), true);
       return { status: refusal.status, headers: { ...securityHeaders, ...refusal.headers }, body: refusal.body };
     }
     const headers = { ...securityHeaders, ...metadataHeaders(decided.lastModified) };

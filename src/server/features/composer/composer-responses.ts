@@ -1,5 +1,6 @@
 import type { ComposerErrorBody } from '../../../contract/composer.js';
-import { type AppError, errorBody } from '../../http/errors.js';
+import { errorBody } from '../../http/errors.js';
+import type { ErrorFacts } from '../../lib/app-error.js';
 
 // What the Composer doors send with a successful answer, shared by the routes (composer.routes.ts) and the warm fast
 // path (composer-fast-path.ts) so that both answer with the same bytes and headers.
@@ -69,7 +70,7 @@ export type ComposerErrorAnswer = {
  * The API's error shape, plus the message as a Composer warning so that the license holder's terminal shows it; a
  * quiet answer (an unlicensed p2 file: a plain, fast 404) carries neither the warning nor the status line.
  */
-export function composerErrorAnswer(error: AppError, isQuiet: boolean): ComposerErrorAnswer {
+export function composerErrorAnswer(error: ErrorFacts, isQuiet: boolean): ComposerErrorAnswer {
   const body: ComposerErrorBody = errorBody(error);
   if (!isQuiet) {
     const text = error.suggestion ? `${error.message} ${error.suggestion}` : error.message;
