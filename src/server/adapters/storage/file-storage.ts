@@ -1,9 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, type Dirent, type Stats } from 'node:fs';
+import {
+  close as closeCallback,
+  createReadStream,
+  createWriteStream,
+  type Dirent,
+  fstat as fstatCallback,
+  open as openCallback,
+  read as readCallback,
+  type Stats,
+} from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import { promisify } from 'node:util';
 import {
   assertValidKey,
   assertValidPrefix,
@@ -21,6 +31,13 @@ const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 // slow client holds about two chunks. 256 KiB did worse (0.58, 130 MB more RSS), likely because glibc's malloc maps
 // and unmaps each buffer from 128 KiB up; 96 KiB stays below that.
 const READ_CHUNK_BYTES = 96 * 1024;
+// Objects are read by descriptor through the callback API: for a 1 KB zip, open, fstat, read and close cost 25-30 µs
+// of CPU this way against 48-57 µs through a FileHandle (measured on a 2-core machine, 8 at a time), and a download is
+// little else.
+const openDescriptor = promisify(openCallback);
+const fstatDescriptor = promisify(fstatCallback);
+const readDescriptor = promisify(readCallback);
+const closeDescriptor = promisify(closeCallback);
 // Keys never start with a dot, so these folders cannot collide with an object.
 const TEMP_FOLDER = '.tmp';
 const META_FOLDER = '.meta';
@@ -70,36 +87,50 @@ export class FileStorage implements ObjectStorage {
   async get(key: string): Promise<StoredObject | undefined> {
     const opened = await this.openFile(key);
     if (!opened) return undefined;
+    const stream = streamFrom(opened.descriptor);
     try {
       const contentType = await this.contentTypeOf(key);
-      return { size: opened.stats.size, contentType, lastModified: opened.stats.mtime, stream: opened.stream };
+      return { size: opened.stats.size, contentType, lastModified: opened.stats.mtime, stream };
     } catch (error) {
-      opened.stream.destroy();
+      stream.destroy();
       throw error;
     }
   }
 
+  /**
+   * An object that fits in one read chunk (most package zips are a few KB) comes back read whole: as a stream it
+   * took two reads (the bytes, then the end) and a close, each a trip through libuv's thread pool, and cost a 1 KB
+   * zip's download 100-150 µs of CPU against 25-30 µs. Larger objects stream.
+   */
   async openBody(key: string): Promise<ObjectBody | undefined> {
     const opened = await this.openFile(key);
-    return opened && { size: opened.stats.size, stream: opened.stream };
+    if (!opened) return undefined;
+    const { descriptor, stats } = opened;
+    if (stats.size > READ_CHUNK_BYTES) return { size: stats.size, content: streamFrom(descriptor) };
+    try {
+      const content = await readWhole(descriptor, stats.size);
+      return { size: content.length, content };
+    } finally {
+      closeQuietly(descriptor);
+    }
   }
 
-  private async openFile(key: string): Promise<{ stats: Stats; stream: Readable } | undefined> {
+  /** The object's open descriptor, which the caller closes, and its stats; undefined when there is no such file. */
+  private async openFile(key: string): Promise<{ descriptor: number; stats: Stats } | undefined> {
     const target = this.objectPath(key);
     // Opened before anything else so that a concurrent delete or replace cannot split size and bytes.
-    const handle = await open(target, 'r').catch(absentAsUndefined);
-    if (!handle) return undefined;
+    const descriptor = await openDescriptor(target, 'r').catch(absentAsUndefined);
+    if (descriptor === undefined) return undefined;
+    let stats: Stats;
     try {
-      const stats = await handle.stat();
-      if (!stats.isFile()) {
-        await handle.close();
-        return undefined;
-      }
-      return { stats, stream: handle.createReadStream({ autoClose: true, highWaterMark: READ_CHUNK_BYTES }) };
+      stats = await fstatDescriptor(descriptor);
     } catch (error) {
-      await handle.close();
+      closeQuietly(descriptor);
       throw error;
     }
+    if (stats.isFile()) return { descriptor, stats };
+    closeQuietly(descriptor);
+    return undefined;
   }
 
   async head(key: string): Promise<ObjectInfo | undefined> {
@@ -183,6 +214,31 @@ export class FileStorage implements ObjectStorage {
       current = path.dirname(current);
     }
   }
+}
+
+/** A stream of an open file from its start; it closes the descriptor at its end or when destroyed. */
+function streamFrom(descriptor: number): Readable {
+  return createReadStream('', { fd: descriptor, autoClose: true, highWaterMark: READ_CHUNK_BYTES });
+}
+
+/** Reads `size` bytes from an open file's start; a file cut short meanwhile gives what it has. */
+async function readWhole(descriptor: number, size: number): Promise<Buffer> {
+  const bytes = Buffer.allocUnsafe(size);
+  let filled = 0;
+  while (filled < size) {
+    const { bytesRead } = await readDescriptor(descriptor, bytes, filled, size - filled, filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return filled === size ? bytes : bytes.subarray(0, filled);
+}
+
+/**
+ * Closes a descriptor opened for reading without waiting for it: the answer does not depend on it, and waiting would
+ * add a trip through the thread pool to every download. Closing a read-only descriptor fails only on a bad number.
+ */
+function closeQuietly(descriptor: number): void {
+  closeDescriptor(descriptor).catch(() => undefined);
 }
 
 async function writeDurably(file: string, body: Buffer | Readable): Promise<void> {

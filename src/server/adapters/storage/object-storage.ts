@@ -6,10 +6,18 @@ import type { Readable } from 'node:stream';
 
 export type ObjectInfo = { size: number; contentType: string; lastModified: Date };
 
-/** An object's bytes and their length, for a reader that knows what it is reading (a dist is always a zip). */
-export type ObjectBody = { size: number; stream: Readable };
+export type StoredObject = ObjectInfo & { stream: Readable };
 
-export type StoredObject = ObjectInfo & ObjectBody;
+/**
+ * An object's bytes and their length, for a sender that knows what it is sending (a dist is always a zip): a small
+ * object may come already read whole, which costs less than a stream's reads and close (see FileStorage.openBody).
+ */
+export type ObjectBody = { size: number; content: Buffer | Readable };
+
+/** Lets go of a body that will not be sent: a stream holds a file or a connection open. */
+export function discardBody(body: ObjectBody): void {
+  if (!Buffer.isBuffer(body.content)) body.content.destroy();
+}
 
 export type PutOptions = { contentType: string };
 
@@ -17,7 +25,7 @@ export interface ObjectStorage {
   /** Writes the whole object; readers see the old object or the new one, never a part. */
   put(key: string, body: Buffer | Readable, options: PutOptions): Promise<void>;
   get(key: string): Promise<StoredObject | undefined>;
-  /** The bytes without the rest of what `get` tells: on files, one read fewer (the content type's). */
+  /** The bytes to send, without the rest of what `get` tells: on files, one read fewer (the content type's). */
   openBody(key: string): Promise<ObjectBody | undefined>;
   head(key: string): Promise<ObjectInfo | undefined>;
   /** Deleting a missing object is not an error. */

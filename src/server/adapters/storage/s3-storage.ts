@@ -86,9 +86,10 @@ export class S3Storage implements ObjectStorage {
     }
   }
 
-  /** GetObject answers the type with the bytes anyway: nothing to leave out. */
-  openBody(key: string): Promise<ObjectBody | undefined> {
-    return this.get(key);
+  /** GetObject answers the type with the bytes anyway: nothing to leave out, and the bytes stay a stream. */
+  async openBody(key: string): Promise<ObjectBody | undefined> {
+    const object = await this.get(key);
+    return object && { size: object.size, content: object.stream };
   }
 
   async head(key: string): Promise<ObjectInfo | undefined> {

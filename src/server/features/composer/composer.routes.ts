@@ -120,7 +120,7 @@ export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Pro
           .header('content-length', String(download.size))
           .header('content-disposition', `attachment; filename="${download.fileName}"`)
           .header('cache-control', 'private, no-store')
-          .send(download.stream);
+          .send(download.content);
       },
     );
 

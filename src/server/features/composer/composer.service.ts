@@ -6,7 +6,7 @@ import {
   isComposerPackageName,
   type PackagesJson,
 } from '../../../contract/composer.js';
-import type { ObjectBody } from '../../adapters/storage/object-storage.js';
+import { discardBody, type ObjectBody } from '../../adapters/storage/object-storage.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { SellerSelector } from '../../http/hosts.js';
@@ -61,7 +61,8 @@ export type MetadataResponse =
   | { isNotModified: false; body: RenderedBody; lastModified: Date }
   | { isNotModified: true; lastModified: Date };
 
-export type DistDownload = { stream: Readable; size: number; fileName: string };
+/** A zip to send: small ones read whole (a Buffer), larger ones as a stream. */
+export type DistDownload = { content: Buffer | Readable; size: number; fileName: string };
 
 const NOTICE_VERSIONS = '*';
 
@@ -476,7 +477,7 @@ export async function openDistDownload(
   }
   const isCounted = await recordDownload(ctx, grant.grantId, chosen.version, request.clientAddress);
   if (!isCounted) {
-    stored.stream.destroy();
+    discardBody(stored);
     // Another download took the last one (or the seller revoked the license) since the check above: the database
     // says which, not what this process held.
     const again = await findTokenView(ctx.db, sha256Hex(requireToken(request)));
@@ -497,7 +498,7 @@ export async function openDistDownload(
 
 function distDownload(stored: ObjectBody, packageName: string, version: string): DistDownload {
   return {
-    stream: stored.stream,
+    content: stored.content,
     size: stored.size,
     fileName: `${packageName.replace('/', '-')}-${version.replace(/[^A-Za-z0-9._-]+/g, '-')}.zip`,
   };
