@@ -475,25 +475,40 @@ export async function openDistDownload(
     recordDownloadAfterAnswer(ctx, grant.grantId, chosen.version, request.clientAddress);
     return distDownload(stored, normalizedName, chosen.version);
   }
-  const isCounted = await recordDownload(ctx, grant.grantId, chosen.version, request.clientAddress);
-  if (!isCounted) {
+  try {
+    await countLimitedDownload(ctx, request, grant, grant.downloadLimit, normalizedName, chosen.version);
+  } catch (error) {
+    // Not sent: an open file's descriptor is closed by nobody else.
     discardBody(stored);
+    throw error;
+  }
+  return distDownload(stored, normalizedName, chosen.version);
+}
+
+/** Counts a download under a limit, atomic against it; refuses it when the database says the grant allows no more. */
+async function countLimitedDownload(
+  ctx: AppContext,
+  request: RepositoryRequest,
+  grant: GrantRow,
+  downloadLimit: number,
+  packageName: string,
+  version: string,
+): Promise<void> {
+  const isCounted = await recordDownload(ctx, grant.grantId, version, request.clientAddress);
+  if (!isCounted) {
     // Another download took the last one (or the seller revoked the license) since the check above: the database
     // says which, not what this process held.
     const again = await findTokenView(ctx.db, sha256Hex(requireToken(request)));
-    const againGrant = again?.grants.get(normalizedName);
+    const againGrant = again?.grants.get(packageName);
     const latest = againGrant ? evaluateGrant(againGrant, ctx.clock.now()) : undefined;
     throw new AppError(
       'FORBIDDEN',
-      latest && !latest.isAllowed
-        ? latest.message
-        : downloadLimitMessage({ ...grant, downloadCount: grant.downloadLimit }),
+      latest && !latest.isAllowed ? latest.message : downloadLimitMessage({ ...grant, downloadCount: downloadLimit }),
     );
   }
-  if (grant.downloadCount + 1 >= grant.downloadLimit) {
+  if (grant.downloadCount + 1 >= downloadLimit) {
     await emitDownloadLimitReached(ctx, grant.grantId);
   }
-  return distDownload(stored, normalizedName, chosen.version);
 }
 
 function distDownload(stored: ObjectBody, packageName: string, version: string): DistDownload {
