@@ -46,10 +46,13 @@ export async function pollUntil<T>(
   }
 }
 
+/** How long a child asked to stop with its own signal may take before it is killed. */
+const GRACEFUL_STOP_MS = 10_000;
+
 /** Temporary folders and child processes of one test file, removed by `cleanUp` whatever happened. */
 export class Resources {
   private readonly folders: string[] = [];
-  private readonly children: ChildProcess[] = [];
+  private readonly children: { child: ChildProcess; stopSignal: NodeJS.Signals }[] = [];
   private readonly closers: (() => Promise<unknown>)[] = [];
 
   folder(prefix: string): string {
@@ -58,8 +61,12 @@ export class Resources {
     return folder;
   }
 
-  child(child: ChildProcess): ChildProcess {
-    this.children.push(child);
+  /**
+   * A child to end at clean-up: with SIGKILL, or first with `stopSignal` for a process that must end its own children
+   * (an nginx master killed outright leaves its worker listening, for good).
+   */
+  child(child: ChildProcess, options: { stopSignal?: NodeJS.Signals } = {}): ChildProcess {
+    this.children.push({ child, stopSignal: options.stopSignal ?? 'SIGKILL' });
     return child;
   }
 
@@ -68,11 +75,13 @@ export class Resources {
   }
 
   async cleanUp(): Promise<void> {
-    for (const child of this.children.splice(0)) {
+    for (const { child, stopSignal } of this.children.splice(0)) {
       if (child.exitCode !== null || child.signalCode !== null) continue;
       const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGKILL');
+      child.kill(stopSignal);
+      const killer = stopSignal === 'SIGKILL' ? undefined : setTimeout(() => child.kill('SIGKILL'), GRACEFUL_STOP_MS);
       await exited;
+      clearTimeout(killer);
     }
     for (const close of this.closers.splice(0).reverse()) await close().catch(() => undefined);
     for (const folder of this.folders.splice(0)) rmSync(folder, { recursive: true, force: true });
@@ -193,8 +202,10 @@ export async function startBalancer(resources: Resources, port: number, upstream
   const folder = resources.folder('packgate-nginx-');
   const configFile = path.join(folder, 'nginx.conf');
   writeFileSync(configFile, nginxConfig(folder, port, upstreamPorts));
+  // SIGTERM: nginx's fast shutdown, which ends the worker too.
   const child = resources.child(
     spawn('nginx', ['-p', folder, '-c', configFile], { stdio: ['ignore', 'pipe', 'pipe'] }),
+    { stopSignal: 'SIGTERM' },
   );
   let output = '';
   child.stderr?.on('data', (chunk: Buffer) => {
