@@ -33,6 +33,7 @@ import {
   runLoad,
   type StaticServer,
   startNginx,
+  stopChild,
   stopChildren,
 } from './bench/processes.js';
 import { seedHolder, seedHolderWithGrant, seedLargeDist, seedPackage, seedScale, seedSeller } from './bench/seed.js';
@@ -439,7 +440,8 @@ async function benchmark(database: BenchDatabase): Promise<void> {
       `    RSS ${megabytes(rssAfter)} MB (grew by ${megabytes(rssAfter - rssBefore)} MB while warming); the warm path holds ${megabytes(built.ctx.composerAccess.heldBytes)} MB of its ${megabytes(config.composerCacheMaxBytes)} MB bound (COMPOSER_CACHE_MAX_BYTES)`,
     );
   } finally {
-    if (second) await stopAndAwait(second);
+    // Before the database is dropped: dropped under it, its pool reported its connections lost.
+    if (second) await stopChild(second, 'SIGTERM', 10_000);
     await nginx?.stop();
     stopChildren();
     await close();
@@ -452,22 +454,6 @@ async function waitUntil(check: () => boolean, timeoutMs: number, what: string):
     if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-}
-
-/**
- * Sends SIGTERM and waits (at most 10 s) for the process to exit: dropping the database while it still holds its
- * connections made its pool report them lost.
- */
-async function stopAndAwait(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  let timer: NodeJS.Timeout | undefined;
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  const bounded = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, 10_000);
-  });
-  child.kill('SIGTERM');
-  await Promise.race([exited, bounded]);
-  clearTimeout(timer);
 }
 
 /** scripts/bench/second-process.ts in a Node.js process of its own, on the same database. */

@@ -19,6 +19,24 @@ export function stopChildren(): void {
   children.clear();
 }
 
+/**
+ * Asks a child to stop with `signal` and waits for its exit, at most `boundMs`, then kills it: a server's own stop
+ * ends its children and closes its connections (nginx's worker; a Packgate process's database pool).
+ */
+export async function stopChild(child: ChildProcess, signal: NodeJS.Signals, boundMs: number): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  let timer: NodeJS.Timeout | undefined;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const bounded = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, boundMs);
+  });
+  child.kill(signal);
+  await Promise.race([exited, bounded]);
+  clearTimeout(timer);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+  children.delete(child);
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
@@ -96,14 +114,7 @@ http {
   return {
     port,
     url: `http://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((resolve) => child.once('exit', resolve));
-      child.kill('SIGQUIT');
-      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 3000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-      children.delete(child);
-    },
+    stop: () => stopChild(child, 'SIGQUIT', 3000),
   };
 }
 
