@@ -32,6 +32,8 @@ export const apiTokens = pgTable(
  * The first answer to a POST sent with an Idempotency-Key, replayed for 24 hours to retries with the same key.
  * A row is claimed (state `pending`) before the work starts, so that concurrent duplicates wait for it instead
  * of doing the work again. The answer is sealed (AES-256-GCM): it may carry a license holder's Composer token.
+ * Keys belong to the API token that sent them (issue 28): another token of the same seller, weaker or not, never
+ * sees an answer it did not cause.
  */
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
@@ -39,6 +41,9 @@ export const idempotencyKeys = pgTable(
     userId: uuid('user_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    apiTokenId: uuid('api_token_id')
+      .notNull()
+      .references(() => apiTokens.id, { onDelete: 'cascade' }),
     key: text('key').notNull(),
     /** SHA-256 of method, path and body: the same key with another request is refused. */
     requestHash: text('request_hash').notNull(),
@@ -51,7 +56,7 @@ export const idempotencyKeys = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (table) => [
-    uniqueIndex('idempotency_keys_user_key_unique').on(table.userId, table.key),
+    uniqueIndex('idempotency_keys_token_key_unique').on(table.apiTokenId, table.key),
     index('idempotency_keys_expires_idx').on(table.expiresAt),
   ],
 );

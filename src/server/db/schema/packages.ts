@@ -68,8 +68,14 @@ export const packageVersions = pgTable(
     kind: text('kind', { enum: ['tag', 'branch'] }).notNull(),
     reference: text('reference').notNull(),
     commit: text('commit').notNull(),
-    /** When the commit was made: what a frozen license compares with its end date. */
+    /** When the commit was made (git's author date): shown to people, never used to decide access. */
     releasedAt: timestamp('released_at', { withTimezone: true }).notNull(),
+    /**
+     * When this version was published: the moment Packgate first saw the reference at this commit, never earlier
+     * than the tag's own date where git has one (an annotated tag's tagger date). What an update window compares
+     * with (issue 28): no date a committer can set decides access.
+     */
+    publishedAt: timestamp('published_at', { withTimezone: true }).notNull(),
     composerJson: jsonb('composer_json').$type<Record<string, unknown>>().notNull(),
     distKey: text('dist_key'),
     distSha1: text('dist_sha1'),
