@@ -576,6 +576,98 @@ describe('API v1', () => {
       expect(changed.body.message).toContain('different request');
     });
 
+    it("replays a key only to the token that sent it: a tokens:write token repeating a * token's request gets no * token", async () => {
+      const root = await createToken(sellerA, ['*']);
+      const writer = await createToken(sellerA, ['tokens:write']);
+      const body = { name: 'deploy-mint-1', permissions: ['*'] };
+      const first = await call(root.token, 'POST', '/api/v1/tokens', body, { 'idempotency-key': 'mint-1' });
+      expect(first.status).toBe(201);
+      expect(first.body.data.token).toMatch(/^pga_/);
+
+      // The same request with the same key, from a weaker token: run afresh under its own permissions, which
+      // cannot grant `*`. Nothing of the first answer reaches it.
+      const repeated = await call(writer.token, 'POST', '/api/v1/tokens', body, { 'idempotency-key': 'mint-1' });
+      expect(repeated.status).toBe(403);
+      expect(repeated.body).toMatchObject({ success: false, code: 'FORBIDDEN' });
+      expect(repeated.body.message).toContain('cannot grant permissions it does not hold: *');
+      expect(repeated.headers.get('idempotent-replayed')).toBeNull();
+      expect(JSON.stringify(repeated.body)).not.toContain(first.body.data.token);
+
+      // A key another token used is this token's own to use: its request runs and makes its own token.
+      const peer = { name: 'peer-mint-2', permissions: ['tokens:write'] };
+      const rootPeer = await call(root.token, 'POST', '/api/v1/tokens', peer, { 'idempotency-key': 'mint-2' });
+      const writerPeer = await call(writer.token, 'POST', '/api/v1/tokens', peer, { 'idempotency-key': 'mint-2' });
+      expect([rootPeer.status, writerPeer.status]).toEqual([201, 201]);
+      expect(writerPeer.headers.get('idempotent-replayed')).toBeNull();
+      expect(writerPeer.body.data.id).not.toBe(rootPeer.body.data.id);
+      expect(writerPeer.body.data.token).not.toBe(rootPeer.body.data.token);
+
+      // Each token retrying its own request still gets its own first answer, and nothing is made twice.
+      const writerRetry = await call(writer.token, 'POST', '/api/v1/tokens', peer, { 'idempotency-key': 'mint-2' });
+      expect(writerRetry.status).toBe(201);
+      expect(writerRetry.headers.get('idempotent-replayed')).toBe('true');
+      expect(writerRetry.body).toEqual(writerPeer.body);
+      const rootRetry = await call(root.token, 'POST', '/api/v1/tokens', body, { 'idempotency-key': 'mint-1' });
+      expect(rootRetry.headers.get('idempotent-replayed')).toBe('true');
+      expect(rootRetry.body).toEqual(first.body);
+      const names = (await call(root.token, 'GET', '/api/v1/tokens')).body.data.map(
+        (token: { name: string }) => token.name,
+      );
+      expect(names.filter((name: string) => name === 'deploy-mint-1')).toHaveLength(1);
+      expect(names.filter((name: string) => name === 'peer-mint-2')).toHaveLength(2);
+    });
+
+    it("never replays a license answer carrying a holder's Composer token to another token", async () => {
+      const issuer = await createToken(sellerA, ['customers:write']);
+      const other = await createToken(sellerA, ['customers:write']);
+      const body = { packageId: gadgetId, email: 'replay-holder@example.com', downloadLimit: 4 };
+      const first = await call(issuer.token, 'POST', '/api/v1/licenses', body, { 'idempotency-key': 'order-3001' });
+      expect(first.status).toBe(201);
+      const holderToken: string = first.body.data.composerToken;
+      expect(holderToken).toMatch(COMPOSER_TOKEN);
+
+      // The other token's request runs as its own: the holder exists now, so no Composer token is in its answer.
+      const repeated = await call(other.token, 'POST', '/api/v1/licenses', body, { 'idempotency-key': 'order-3001' });
+      expect(repeated.status).toBe(201);
+      expect(repeated.headers.get('idempotent-replayed')).toBeNull();
+      expect(repeated.body.data.composerToken).toBeNull();
+      expect(JSON.stringify(repeated.body)).not.toContain(holderToken);
+      expect(repeated.body.data.license.id).toBe(first.body.data.license.id);
+
+      // The token that caused the first answer still gets it back, token included.
+      const retried = await call(issuer.token, 'POST', '/api/v1/licenses', body, { 'idempotency-key': 'order-3001' });
+      expect(retried.headers.get('idempotent-replayed')).toBe('true');
+      expect(retried.body).toEqual(first.body);
+      const otherRetry = await call(other.token, 'POST', '/api/v1/licenses', body, {
+        'idempotency-key': 'order-3001',
+      });
+      expect(otherRetry.headers.get('idempotent-replayed')).toBe('true');
+      expect(otherRetry.body).toEqual(repeated.body);
+    });
+
+    it('checks the permission before any replay: a key another token used answers 403 to a token without it', async () => {
+      const root = await createToken(sellerA, ['*']);
+      const reader = await createToken(sellerA, ['analytics:read', 'customers:read']);
+      const tokenBody = { name: 'ci', permissions: ['packages:read'] };
+      const licenseBody = { packageId: gadgetId, email: 'permission-holder@example.com' };
+      expect(
+        (await call(root.token, 'POST', '/api/v1/tokens', tokenBody, { 'idempotency-key': 'shared-1' })).status,
+      ).toBe(201);
+      expect(
+        (await call(root.token, 'POST', '/api/v1/licenses', licenseBody, { 'idempotency-key': 'shared-2' })).status,
+      ).toBe(201);
+      for (const [pathname, body, key, permission] of [
+        ['/api/v1/tokens', tokenBody, 'shared-1', 'tokens:write'],
+        ['/api/v1/licenses', licenseBody, 'shared-2', 'customers:write'],
+      ] as const) {
+        const refused = await call(reader.token, 'POST', pathname, body, { 'idempotency-key': key });
+        expect(refused.status, pathname).toBe(403);
+        expect(refused.body).toMatchObject({ success: false, code: 'FORBIDDEN' });
+        expect(refused.body.message).toContain(permission);
+        expect(refused.headers.get('idempotent-replayed')).toBeNull();
+      }
+    });
+
     it('answers bad input with the error envelope, never a 5xx', async () => {
       const token = await createToken(sellerA, ['*']);
       const bad: [string, string, unknown?, Record<string, string>?][] = [

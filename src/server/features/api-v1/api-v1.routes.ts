@@ -39,7 +39,10 @@ const idempotencyHeader = z.object({
     .string()
     .max(255)
     .optional()
-    .describe('Retries with the same key within 24 hours return the first answer and have no second effect.'),
+    .describe(
+      'Retries with the same key by the same API token within 24 hours return the first answer and have no second ' +
+        'effect. Keys belong to the token that sends them: another token sending the same key makes a request of its own.',
+    ),
 });
 
 export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -8,6 +8,10 @@ import * as repository from './idempotency.repository.js';
 // Idempotency-Key on POST (as Stripe's API has it): the first answer to a key is kept 24 hours and replayed to
 // every retry with the same key and the same request, which has no second effect. A duplicate arriving while
 // the first still runs waits for its answer; the same key with another request is refused.
+// Keys belong to the API token that sent them (issue 28): an answer may carry a secret (a new API token, a holder's
+// Composer token, a webhook signing secret), so it is replayed to the token that caused it and to no other. Another
+// token of the same seller sending the same key has its request run afresh, under its own permissions. The route's
+// permission is checked before any of this (the bearer guard runs in onRequest, the claim in preHandler).
 
 /** How long a duplicate waits for the first request's answer before being told to retry. */
 const WAIT_FOR_FIRST_MS = 15_000;
@@ -15,7 +19,9 @@ const POLL_INTERVAL_MS = 50;
 /** Printable ASCII only: keys are compared byte for byte and shown back in messages. */
 const KEY_PATTERN = /^[\x21-\x7e]+$/;
 
-export type IdempotencyClaim = { userId: string; key: string };
+/** Who sends the key: the API token (whose keys they are) and its seller. */
+export type IdempotencyOwner = { sellerId: string; apiTokenId: string };
+export type IdempotencyClaim = { apiTokenId: string; key: string };
 export type StoredAnswer = { status: number; body: string };
 export type ClaimOutcome = { kind: 'claimed'; claim: IdempotencyClaim } | { kind: 'replay'; answer: StoredAnswer };
 
@@ -42,23 +48,24 @@ export function requestFingerprint(method: string, url: string, body: unknown): 
  */
 export async function claimOrReplay(
   ctx: AppContext,
-  userId: string,
+  owner: IdempotencyOwner,
   key: string,
   fingerprint: string,
 ): Promise<ClaimOutcome> {
   const now = ctx.clock.now();
-  await repository.deleteExpiredKeys(ctx, userId, now);
+  await repository.deleteExpiredKeys(ctx, owner.sellerId, now);
   const deadline = Date.now() + WAIT_FOR_FIRST_MS;
   for (;;) {
     const claimed = await repository.claimKey(ctx, {
-      userId,
+      userId: owner.sellerId,
+      apiTokenId: owner.apiTokenId,
       key,
       requestHash: fingerprint,
       createdAt: now,
       expiresAt: new Date(now.getTime() + IDEMPOTENCY_KEY_TTL_MS),
     });
-    if (claimed) return { kind: 'claimed', claim: { userId, key } };
-    const existing = await repository.findKey(ctx, userId, key);
+    if (claimed) return { kind: 'claimed', claim: { apiTokenId: owner.apiTokenId, key } };
+    const existing = await repository.findKey(ctx, owner.apiTokenId, key);
     if (!existing) continue; // the first request failed and let go of the key: try to claim it again
     if (existing.requestHash !== fingerprint) {
       throw new AppError('CONFLICT', `The Idempotency-Key ${key} was already used with a different request.`, {
@@ -91,10 +98,10 @@ export async function claimOrReplay(
  */
 export async function settleClaim(ctx: AppContext, claim: IdempotencyClaim, answer: StoredAnswer): Promise<void> {
   if (answer.status >= 500) {
-    await repository.releaseKey(ctx, claim.userId, claim.key);
+    await repository.releaseKey(ctx, claim.apiTokenId, claim.key);
     return;
   }
-  await repository.completeKey(ctx, claim.userId, claim.key, {
+  await repository.completeKey(ctx, claim.apiTokenId, claim.key, {
     status: answer.status,
     bodySealed: encryptSecret(ctx.config.secretKey, answer.body),
   });

@@ -19,14 +19,15 @@ declare module 'fastify' {
 export const IDEMPOTENT_REPLAY_HEADER = 'idempotent-replayed';
 
 export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void {
-  // preHandler: after authentication and validation, so that a refused request claims nothing.
+  // preHandler: after authentication, the route's permission (both onRequest) and validation, so that a refused
+  // request claims nothing and is never answered from a stored reply.
   app.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
     if (request.method !== 'POST') return;
     const key = parseIdempotencyKey(request.headers['idempotency-key']);
     if (!key) return;
     const outcome = await claimOrReplay(
       ctx,
-      request.apiToken.sellerId,
+      { sellerId: request.apiToken.sellerId, apiTokenId: request.apiToken.id },
       key,
       requestFingerprint(request.method, request.url, request.body),
     );

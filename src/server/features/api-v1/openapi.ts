@@ -28,8 +28,10 @@ const description = [
   'Every answer is an envelope: `{"success": true, "data": ..., "meta": {"provider", "apiVersion", "total", "period", "currency"}}`;',
   'errors: `{"success": false, "error", "message", "suggestion", "status", "code", "meta"}`.',
   'Rate limit: 30 requests per minute per token, with RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset headers;',
-  'beyond it, 429 with Retry-After. Every POST takes an `Idempotency-Key` header: a retry with the same key within',
-  '24 hours answers the first result and has no second effect. A missing permission answers 403 naming it;',
+  'beyond it, 429 with Retry-After. Every POST takes an `Idempotency-Key` header: a retry by the same token with the',
+  'same key within 24 hours answers the first result and has no second effect; keys belong to the token that sends',
+  'them (another token with the same key makes a request of its own), and the permission is checked before any',
+  'replay. A missing permission answers 403 naming it;',
   "another seller's ids answer 404.",
 ].join(' ');
 

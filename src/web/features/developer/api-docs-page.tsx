@@ -203,8 +203,9 @@ export function ApiDocsPage() {
             <ul className="list-disc space-y-2 pl-5">
               <li>
                 <strong>Send an Idempotency-Key with every POST</strong>, such as your order id. A retry with the same
-                key within 24 hours returns the first answer and has no second effect, so a timeout never doubles a
-                license.
+                key by the same token within 24 hours returns the first answer and has no second effect, so a timeout
+                never doubles a license. Keys belong to the token that sends them: retry with the token that sent the
+                request.
               </li>
               <li>
                 <strong>One token per system, with the fewest permissions</strong> it needs; give it an expiry when the
