@@ -70,4 +70,9 @@ export function apiTokenState(token: Pick<ApiToken, 'isActive' | 'expiresAt'>, n
 
 /** Spec §9: 30 requests per minute per token on /api/v1. */
 export const API_V1_RATE_LIMIT = { max: 30, windowMs: 60_000 } as const;
+/**
+ * Failed authentications (a token sent and refused) per client address on /api/v1 (issue 28): beyond them the
+ * address is refused, valid tokens included, until the window ends, so that guessing tokens is slowed.
+ */
+export const API_V1_AUTH_FAILURE_LIMIT = { max: 20, windowMs: 10 * 60_000 } as const;
 export const API_V1_VERSION = 'v1';

@@ -245,7 +245,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await licenseRoutes(api, ctx);
     await lastingLicenseRoutes(api, ctx);
     await developerRoutes(api, ctx);
-    await apiV1Plugin(api, ctx);
+    await apiV1Plugin(api, ctx, { redis: rateLimitRedis, rateLimitExempt: options.rateLimitExempt });
     await analyticsRoutes(api, ctx);
     await webhookRoutes(api, ctx);
     await brandingRoutes(api, ctx);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clientNetwork } from './client-network.js';
+import { clientLimitSubject, clientNetwork } from './client-network.js';
 
 describe('clientNetwork', () => {
   it('keeps the /24 of an IPv4 address, never the address', () => {
@@ -26,5 +26,24 @@ describe('clientNetwork', () => {
     expect(clientNetwork('example.com')).toBeUndefined();
     expect(clientNetwork('1.2.3')).toBeUndefined();
     expect(clientNetwork(`${'1:'.repeat(40)}1`)).toBeUndefined();
+  });
+});
+
+describe('clientLimitSubject', () => {
+  it('counts an IPv4 address itself, and an IPv4-mapped one as that IPv4 address', () => {
+    expect(clientLimitSubject('203.0.113.77')).toBe('203.0.113.77');
+    expect(clientLimitSubject('::ffff:198.51.100.9')).toBe('198.51.100.9');
+    expect(clientLimitSubject('::ffff:c633:6409')).toBe('198.51.100.9');
+  });
+
+  it('counts every address of an IPv6 /64 as one, however it is written', () => {
+    expect(clientLimitSubject('2001:db8:1:2::a')).toBe('2001:db8:1:2::/64');
+    expect(clientLimitSubject('2001:db8:1:2:ffff:ffff:ffff:ffff')).toBe('2001:db8:1:2::/64');
+    expect(clientLimitSubject('2001:0DB8:0001:0002:0:0:0:1%eth0')).toBe('2001:db8:1:2::/64');
+    expect(clientLimitSubject('2001:db8:1:3::a')).toBe('2001:db8:1:3::/64');
+  });
+
+  it('answers anything else as given', () => {
+    expect(clientLimitSubject('not-an-address')).toBe('not-an-address');
   });
 });

@@ -24,6 +24,27 @@ export function clientNetwork(address: string | undefined): string | undefined {
   return `${prefix.map((group) => group.toString(16)).join(':')}::/48`;
 }
 
+/**
+ * Who a per-client limit counts: an IPv4 address itself (an IPv4-mapped one as IPv4), the /64 of an IPv6 one, since
+ * one subscriber holds a whole /64 and could otherwise change address at every request. The address as given when
+ * it is none of these.
+ */
+export function clientLimitSubject(address: string): string {
+  if (isIPv4(address) || address.length > 64) return address;
+  const unzoned = address.split('%', 1)[0] ?? '';
+  const groups = isIPv6(unzoned) ? expandIpv6(unzoned) : undefined;
+  if (!groups) return address;
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    const high = groups[6] ?? 0;
+    const low = groups[7] ?? 0;
+    return `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
+}
+
 function ipv4Network(address: string): string {
   const [a, b, c] = address.split('.');
   return `${Number(a)}.${Number(b)}.${Number(c)}.0/24`;

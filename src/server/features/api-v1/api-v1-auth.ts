@@ -4,6 +4,7 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { type AuthenticatedToken, authenticateApiToken, hasPermission } from '../developer/api-tokens.service.js';
 import type { Actor } from './audit.service.js';
+import type { AuthFailureLimiter } from './auth-failure-limit.js';
 
 // Bearer authentication and permissions of /api/v1. A route names the permission it needs in its config; the
 // handler reads the typed principal the guard vouched for: `request.apiToken`, and `request.apiActor` for the audit.
@@ -40,12 +41,24 @@ export function bearerToken(request: FastifyRequest): string | undefined {
   return header.slice(BEARER_PREFIX.length).trim() || undefined;
 }
 
-/** onRequest hook: authenticates the token, then checks the route's permission (403 naming what is missing). */
-export function authenticateApiRequest(ctx: AppContext) {
+/**
+ * onRequest hook: authenticates the token, then checks the route's permission (403 naming what is missing). A token
+ * sent and refused counts against the client's address (auth-failure-limit.ts).
+ */
+export function authenticateApiRequest(ctx: AppContext, failures: AuthFailureLimiter) {
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     // A bearer token is not ambient like a cookie: /api/v1 ignores sessions, so CSRF does not apply.
     request.auth = undefined;
-    const token = await authenticateApiToken(ctx, bearerToken(request));
+    const sent = bearerToken(request);
+    let token: AuthenticatedToken;
+    try {
+      token = await authenticateApiToken(ctx, sent);
+    } catch (error) {
+      if (sent !== undefined && error instanceof AppError && error.code === 'UNAUTHENTICATED') {
+        await failures.recordFailure(request);
+      }
+      throw error;
+    }
     request.apiTokenAuth = token;
     const needed = request.routeOptions.config.apiPermission;
     if (needed && !hasPermission(token.permissions, needed)) {

@@ -1,9 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Redis } from 'ioredis';
 import type { AppContext } from '../../context.js';
 import { AppError, toAppError } from '../../http/errors.js';
 import { analyticsV1Routes } from './analytics-v1.routes.js';
 import { apiV1Routes } from './api-v1.routes.js';
 import { authenticateApiRequest, registerApiTokenPrincipal } from './api-v1-auth.js';
+import { createAuthFailureLimiter } from './auth-failure-limit.js';
 import { errorEnvelope } from './envelope.js';
 import { registerIdempotency } from './idempotency.js';
 import { registerApiDocs } from './openapi.js';
@@ -12,19 +14,31 @@ import { webhooksV1Routes } from './webhooks-v1.routes.js';
 
 export const API_V1_PREFIX = '/api/v1';
 
+export type ApiV1Options = {
+  /** The rate limits' Redis (REDIS_URL): failed authentications are counted there, for every process. */
+  redis?: Redis;
+  /** Requests no limit counts (the app's rateLimitExempt: the fuzz suite). */
+  rateLimitExempt?: (request: FastifyRequest) => boolean;
+};
+
 /**
  * API v1 and its documentation: the OpenAPI document is generated from the routes registered inside the docs
- * scope, so it describes exactly /api/v1. Inside /api/v1: rate limit, then bearer authentication and permission,
- * then validation, then Idempotency-Key; every answer, errors included, in the envelope.
+ * scope, so it describes exactly /api/v1. Inside /api/v1: the client address's failed authentications, then the
+ * rate limit, then bearer authentication and permission, then validation, then Idempotency-Key (keys per token, so
+ * a stored answer reaches only the token that caused it, and only once its permission has been checked); every
+ * answer, errors included, in the envelope.
  */
-export async function apiV1Plugin(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function apiV1Plugin(app: FastifyInstance, ctx: AppContext, options: ApiV1Options = {}): Promise<void> {
+  const authFailures = createAuthFailureLimiter(ctx, { redis: options.redis, exempt: options.rateLimitExempt });
   await app.register(async (docsScope) => {
     await registerApiDocs(docsScope, async (scope) => {
       await scope.register(
         async (v1) => {
+          // First, so that an address past its failed authentications learns nothing, nor spends a token's budget.
+          v1.addHook('onRequest', (request) => authFailures.check(request));
           v1.addHook('onRequest', apiV1RateLimitHook(v1));
           registerApiTokenPrincipal(v1);
-          v1.addHook('onRequest', authenticateApiRequest(ctx));
+          v1.addHook('onRequest', authenticateApiRequest(ctx, authFailures));
           registerIdempotency(v1, ctx);
           v1.setErrorHandler((error, request, reply) => {
             const appError = toAppError(error);

@@ -14,7 +14,7 @@ import {
 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
-import { API_V1_RATE_LIMIT, API_V1_VERSION } from '../../../contract/developer';
+import { API_V1_AUTH_FAILURE_LIMIT, API_V1_RATE_LIMIT, API_V1_VERSION } from '../../../contract/developer';
 import { DocSection } from '../../components/doc-section';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -196,6 +196,12 @@ export function ApiDocsPage() {
               Beyond the limit the API answers <strong>429 Too Many Requests</strong> with a{' '}
               <code className="font-mono">Retry-After</code> header in seconds: wait that long, then retry. Composer
               installs by your license holders never count against it.
+            </p>
+            <p>
+              Refused tokens count against the address they come from: after {API_V1_AUTH_FAILURE_LIMIT.max} in{' '}
+              {API_V1_AUTH_FAILURE_LIMIT.windowMs / 60_000} minutes, that address is answered 429 with Retry-After,
+              whatever token it sends, until the window ends. A system still sending a deleted or expired token can lock
+              out the others on its address: replace it promptly.
             </p>
           </DocSection>
 
