@@ -4,7 +4,9 @@ import ipaddr from 'ipaddr.js';
 
 // Where outgoing webhooks may go: public unicast addresses only, so that a seller's URL cannot make the server
 // probe the operator's network (private, loopback, link-local, CGNAT, multicast, reserved, IPv6 unique-local,
-// and IPv6 forms that embed an IPv4 address: mapped, NAT64, 6to4, Teredo). The allow-list (WEBHOOK_ALLOWED_HOSTS)
+// IPv6 outside the global unicast space, and IPv6 forms that embed an IPv4 address: mapped, IPv4-compatible, NAT64,
+// 6to4, Teredo), with ipaddr.js's table of special ranges. Every address a name resolves to is checked, and the
+// connection is pinned to a checked one (webhook-sender.ts), so rebinding the name cannot move it. The allow-list (WEBHOOK_ALLOWED_HOSTS)
 // lets named hosts, addresses or ranges through although private; tests allow their loopback receiver.
 
 export class WebhookTargetError extends Error {
@@ -40,21 +42,49 @@ export function createAddressResolver(servers: string[] | undefined): AddressRes
   };
 }
 
-/** True for a public unicast address; an IPv4-mapped IPv6 address is judged as the IPv4 address it carries. */
-export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+// IANA's global unicast space for IPv6. ipaddr.js names the special ranges inside it (documentation, 6to4, Teredo,
+// ORCHID...) but calls everything it does not name "unicast", including the reserved ::/8 that holds the deprecated
+// IPv4-compatible form (::127.0.0.1) and other unassigned space; only addresses inside 2000::/3 are routable.
+const IPV6_GLOBAL_UNICAST = ipaddr.IPv6.parseCIDR('2000::/3');
+
+/**
+ * The address in the form the connection will read it (Node's parser, as the URL and the socket read it), or
+ * undefined for anything that is not a plain IPv4 or IPv6 address. ipaddr.js reads the deprecated `::a.b.c.d` as
+ * `::ffff:a.b.c.d`, a different address from the one a socket would connect to, so it only sees canonical forms.
+ */
+function canonicalAddress(address: string): string | undefined {
+  const version = isIP(address);
+  if (version === 4) return address;
+  if (version !== 6) return undefined;
+  try {
+    return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+  } catch {
+    return undefined; // A zone index (fe80::1%eth0) is not an address a URL can carry.
   }
-  return parsed.range() === 'unicast';
+}
+
+/**
+ * True for a public unicast address. An IPv4-mapped IPv6 address (::ffff:a.b.c.d, what dual-stack lookups return)
+ * is judged as the IPv4 address it carries; every other IPv6 form that embeds an IPv4 address (IPv4-compatible,
+ * IPv4-translated, NAT64 64:ff9b::/96 and 64:ff9b:1::/48, 6to4, Teredo) is refused whatever it carries, since the
+ * gateway that unwraps it may sit inside the operator's network.
+ */
+export function isPublicAddress(address: string): boolean {
+  const canonical = canonicalAddress(address);
+  if (canonical === undefined) return false;
+  const parsed = ipaddr.parse(canonical);
+  if (parsed.kind() === 'ipv4') return parsed.range() === 'unicast';
+  const ipv6 = parsed as ipaddr.IPv6;
+  if (ipv6.isIPv4MappedAddress()) return ipv6.toIPv4Address().range() === 'unicast';
+  return ipv6.range() === 'unicast' && ipv6.match(IPV6_GLOBAL_UNICAST);
 }
 
 export type AllowList = readonly string[];
 
 function isAddressAllowed(address: string, allowList: AllowList): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  const parsed = ipaddr.process(address);
+  const canonical = canonicalAddress(address);
+  if (canonical === undefined) return false;
+  const parsed = ipaddr.process(canonical);
   for (const entry of allowList) {
     if (entry.includes('/')) {
       try {

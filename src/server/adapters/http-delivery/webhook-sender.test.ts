@@ -70,4 +70,36 @@ describe('the webhook sender', () => {
     expect(result).toMatchObject({ kind: 'failed', error: 'The webhook URL must point to a public internet address' });
     expect(seen.length).toBe(before);
   });
+
+  it('connects to the address it checked, never to a second answer for the name (DNS rebinding)', async () => {
+    const before = seen.length;
+    const port = new URL(base).port;
+    const answers = [['127.0.0.1'], ['10.255.255.1']];
+    let lookups = 0;
+    const rebinding = createWebhookSender({
+      resolver: { resolve: async () => answers[Math.min(lookups++, answers.length - 1)]! },
+      allowList: ['127.0.0.1'],
+      timeoutMs: 5_000,
+      userAgent: 'test-agent',
+    });
+    const result = await rebinding.post({ url: `http://hooks.rebind.test:${port}/pinned`, headers: {}, body: '{}' });
+    expect(result).toMatchObject({ kind: 'answered', status: 204 });
+    expect(lookups).toBe(1);
+    expect(seen.slice(before)).toMatchObject([{ url: '/pinned', headers: { host: `hooks.rebind.test:${port}` } }]);
+  });
+
+  it('sends nothing to a name that resolves to a private address written in an IPv6 form', async () => {
+    for (const address of ['::7f00:1', '::127.0.0.1', '64:ff9b::7f00:1', '2002:7f00:1::1']) {
+      const result = await createWebhookSender({
+        resolver: { resolve: async () => [address] },
+        allowList: [],
+        timeoutMs: 5_000,
+        userAgent: 'test-agent',
+      }).post({ url: 'http://hooks.private.test/', headers: {}, body: '{}' });
+      expect({ address, result }).toMatchObject({
+        address,
+        result: { kind: 'failed', error: 'The webhook URL must point to a public internet address' },
+      });
+    }
+  });
 });
