@@ -3,7 +3,9 @@ import { entityId } from './ids.js';
 
 // Selling (issue 11; DESIGN "Selling"; spec admin §1, §3): a seller connects a payout account (Stripe Connect,
 // Express), sets pricing tiers per package, buyers pay on the seller's repository host, a sale creates a grant
-// of kind `purchase`. With billing off (the embedded default) "test sales" complete at once without a provider.
+// of kind `purchase`. With billing off (the embedded default) buyers cannot check out ("Payments are not set up for
+// this seller"); the signed-in seller can run a test purchase of their own package, which completes at once without
+// a provider and is marked as a test wherever it appears (issue 28: anonymous test sales gave anyone a license).
 //
 // Routes (all JSON; errors in the app's shape {error, message, suggestion?, status, code}):
 //
@@ -16,12 +18,18 @@ import { entityId } from './ids.js';
 //        (replaces the list: a tier with a known id is updated, without id created, one left out is deleted
 //        unless it has sales, then it is kept and deactivated)
 //   GET  /api/sales/summary                               -> SellerSalesSummary (Dashboard)
+//   POST /api/repositories/{id}/test-purchase             TestPurchaseInput -> StartCheckoutResponse (billing off
+//        only, else 409; the seller's own package, else 404; `checkoutUrl` is the success page of the test sale)
 //
 // Buyer (public, on the seller's repository host `{slug}.{COMPOSER_DOMAIN}` or its verified custom domain; the
 // host decides the seller; no session, no CSRF: the calls act on nobody's account):
 //   GET  /api/purchase/packages/{id}                      -> PurchasePage (404 when the package is not this
 //        host's seller's, inactive, or has no active tier)
-//   POST /api/purchase/checkout                           StartCheckoutInput -> StartCheckoutResponse
+//   POST /api/purchase/checkout                           StartCheckoutInput -> StartCheckoutResponse (409
+//        "Payments are not set up for this seller" with billing off: nothing is recorded)
+//   GET  /api/purchase/checkout?package=&tier=[&email=&successUrl=&cancelUrl=&sig=]  the direct-checkout link: 303
+//        to the purchase page with the same fields. A GET never starts, records or completes a sale (link previews
+//        and mail scanners open links); the page's Buy button POSTs.
 //   GET  /api/purchase/sessions/{sessionId}               -> PurchaseResult ('pending' until paid; poll it)
 //
 // Admin (admin session):
@@ -30,7 +38,8 @@ import { entityId } from './ids.js';
 // Provider:
 //   POST /api/stripe/connect-webhook                      Stripe Connect events (signature verified)
 //
-// Web pages (H3): `{repositoryUrl}/purchase?package={packageId}[&tier=&email=&cancelled=true]` and
+// Web pages (H3): `{repositoryUrl}/purchase?package={packageId}[&tier=&email=&successUrl=&cancelUrl=&sig=
+// &cancelled=true]` and
 // `{repositoryUrl}/purchase/success?session_id={CHECKOUT_SESSION_ID}`.
 
 /** The platform's application fee: 5% of the amount (spec admin §1, §9). */
@@ -48,7 +57,10 @@ export type SaleCurrency = (typeof SALE_CURRENCIES)[number];
 
 export const PURCHASE_PAGE_PATH = '/purchase';
 export const PURCHASE_SUCCESS_PATH = '/purchase/success';
-/** A buy link that starts the checkout at once (GET with package, tier and optional email, successUrl, cancelUrl). */
+/**
+ * A buy link (GET with package, tier and optional email, successUrl, cancelUrl and sig): it opens the purchase page
+ * with those fields, never a checkout by itself.
+ */
 export const PURCHASE_CHECKOUT_PATH = '/api/purchase/checkout';
 
 export const salesMessages = {
@@ -76,6 +88,11 @@ export const salesMessages = {
   emailInvalid: 'Please enter a valid email address',
   saleNotFound: 'Purchase not found',
   salesUnavailable: 'Payments are not configured',
+  /** A buyer's checkout with billing off (issue 28): the purchase page says it, the checkout answers it. */
+  paymentsNotSetUp: 'Payments are not set up for this seller',
+  testPurchaseBillingOn: 'Test purchases run only while billing is off',
+  testPurchaseBillingOnSuggestion: 'Buy through the purchase page: payments are set up on this server',
+  returnUrlsUnsigned: 'successUrl and cancelUrl come only from a purchase link made through the API',
 } as const;
 
 export const pricingTypes = ['one_time', 'subscription'] as const;
@@ -92,8 +109,8 @@ export type PayoutAccountState = (typeof payoutAccountStates)[number];
  * The seller's payout account (Stripe Connect Express).
  * - pending: onboarding started, details still due; restricted: Stripe disabled charges or payouts (reason:
  *   Stripe's `requirements.disabled_reason`, e.g. `requirements.past_due`).
- * - testMode: billing is off; sales complete at once without a provider and are marked test; state is then
- *   `enabled` and no onboarding is needed.
+ * - testMode: billing is off; buyers cannot check out, the seller's test purchases complete at once without a
+ *   provider and are marked test; state is then `enabled` and no onboarding is needed.
  */
 export const payoutAccount = z.object({
   state: z.enum(payoutAccountStates),
@@ -171,9 +188,10 @@ export type PurchasePageTier = z.infer<typeof purchasePageTier>;
 
 export const purchasePage = z.object({
   package: z.object({ id: z.string(), packageName: z.string(), description: z.string().nullable() }),
-  /** Active tiers, in the seller's order. */
+  /** Active tiers, in the seller's order (shown even when they cannot be bought). */
   tiers: z.array(purchasePageTier),
-  testMode: z.boolean(),
+  /** Whether a buyer can check out here; false with billing off ("Payments are not set up for this seller"). */
+  canCheckout: z.boolean(),
   repositoryUrl: z.string(),
 });
 export type PurchasePage = z.infer<typeof purchasePage>;
@@ -181,18 +199,32 @@ export type PurchasePage = z.infer<typeof purchasePage>;
 export const purchasePackageParams = z.object({ id: entityId });
 export const purchaseSessionParams = z.object({ sessionId: z.string().max(300) });
 
-/** currency, when given, must be the tier's (a buy button written for another currency is refused). */
+/**
+ * currency, when given, must be the tier's (a buy button written for another currency is refused). successUrl and
+ * cancelUrl come from a purchase link made through API v1 and need its `sig` (the purchase page passes all three
+ * on from its address): without it anyone could send a buyer's checkout session to an address of theirs.
+ */
 export const startCheckoutInput = z.object({
   packageId: z.string().max(200),
   tierId: z.string().max(200),
   email: z.string().max(320).optional(),
   currency: z.string().max(10).optional(),
+  successUrl: z.string().max(2000).optional(),
+  cancelUrl: z.string().max(2000).optional(),
+  sig: z.string().max(200).optional(),
 });
 export type StartCheckoutInput = z.infer<typeof startCheckoutInput>;
 
+/** The seller's test purchase of their own package (billing off): the e-mail defaults to the seller's own. */
+export const testPurchaseInput = z.object({
+  tierId: z.string().max(200),
+  email: z.string().max(320).optional(),
+});
+export type TestPurchaseInput = z.infer<typeof testPurchaseInput>;
+
 /**
- * Where to send the browser: Stripe Checkout on the seller's account, or (test sales) straight to the success
- * page, the purchase already complete.
+ * Where to send the browser: Stripe Checkout on the seller's account, or (a seller's test purchase) straight to the
+ * success page, the purchase already complete.
  */
 export const startCheckoutResponse = z.object({
   checkoutUrl: z.string(),
@@ -243,7 +275,8 @@ export type SellerSale = z.infer<typeof sellerSale>;
 
 /**
  * The seller's Dashboard sales card. Amounts count paid sales (refunded and lost disputes excluded), gross
- * (before the platform fee). monthly: the current calendar month (UTC).
+ * (before the platform fee), never test purchases (no money moved); recentSales lists those too, `test` true.
+ * monthly: the current calendar month (UTC).
  */
 export const sellerSalesSummary = z.object({
   totalSalesCents: z.number().int(),

@@ -2,7 +2,8 @@ import { PURCHASE_CHECKOUT_PATH } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
 import { getLicenseSender, parseHolderEmail } from '../licenses/grants.service.js';
 import { findPackagePrices, type PackagePrice } from './pricing.service.js';
-import { getSaleOffer, isTestMode, parseReturnUrl, purchasePageUrl, repositoryUrlOf } from './sales.service.js';
+import { signPurchaseReturn } from './purchase-return.js';
+import { getSaleOffer, parseReturnUrl, purchasePageUrl, repositoryUrlOf } from './sales.service.js';
 
 // What API v1 shows of selling (spec §3 "API v1 package", "Purchase-links response"): a package's prices and the
 // links that sell it, all on the seller's repository host (white-label; the verified custom domain when there is one).
@@ -27,12 +28,15 @@ export type PackagePricing = {
   }>;
 };
 
-/** A buy link that starts the checkout at once (GET on the seller's host, which answers with a redirect). */
+/**
+ * A buy link for one tier (GET on the seller's host): it answers with a redirect to the purchase page carrying the
+ * same fields, whose Buy button starts the checkout; opening it records nothing. `sig` signs the return addresses.
+ */
 export function directCheckoutUrl(
   repositoryUrl: string,
   packageId: string,
   tierId: string,
-  extra: { email?: string; successUrl?: string; cancelUrl?: string } = {},
+  extra: { email?: string; successUrl?: string; cancelUrl?: string; sig?: string } = {},
 ): string {
   const query = new URLSearchParams({ package: packageId, tier: tierId });
   for (const [key, value] of Object.entries(extra)) if (value) query.set(key, value);
@@ -113,7 +117,8 @@ export type PurchaseLinks = {
 /**
  * POST /api/v1/packages/{id}/purchase-links: the purchase page, a direct checkout link and a buy button for the
  * seller's own site. Checks everything a checkout would (active package, known active tier, currency, a payout
- * account that can take payments when Stripe is on) and changes nothing: a sale starts when a buyer follows a link.
+ * account that can take payments when Stripe is on) and changes nothing: a sale starts when a buyer clicks Buy on
+ * the purchase page a link opens. With billing off the links work and the page says payments are not set up.
  */
 export async function createPurchaseLinks(
   ctx: AppContext,
@@ -127,11 +132,9 @@ export async function createPurchaseLinks(
   const offer = await getSaleOffer(ctx, sellerId, packageId, { tierId: input.tierId, currency: input.currency });
   const { pkg, tier, repositoryUrl } = offer;
   const purchasePage = purchasePageUrl(repositoryUrl, pkg.id, { tier: tier.id, ...(email ? { email } : {}) });
-  // Test sales need the buyer's e-mail before the checkout: without one, the direct link opens the page that asks.
-  const directCheckout =
-    isTestMode(ctx) && !email
-      ? purchasePage
-      : directCheckoutUrl(repositoryUrl, pkg.id, tier.id, { email, successUrl, cancelUrl });
+  // The return addresses are the seller's, signed: a buyer's request cannot name others (purchase-return.ts).
+  const sig = signPurchaseReturn(ctx.config.secretKey, { packageId: pkg.id, successUrl, cancelUrl });
+  const directCheckout = directCheckoutUrl(repositoryUrl, pkg.id, tier.id, { email, successUrl, cancelUrl, sig });
   const embedCode = `<a href="${escapeHtml(purchasePage)}" class="packgate-buy-button" target="_blank" rel="noopener">Buy ${escapeHtml(pkg.name)}</a>`;
   return {
     packageId: pkg.id,

@@ -13,8 +13,8 @@ import { packagePrices, packages, platformInvoices, sales } from '../../db/schem
 import { isTestMode } from './sales.service.js';
 
 // What sales add up to: the seller's Dashboard card and API v1 analytics, and the admin's Overview. Money that
-// moved only: paid payments (refunded ones and lost disputes no longer count); test sales count while billing is
-// off (when they are the only sales there can be) and are marked test.
+// moved only: paid payments (refunded ones and lost disputes no longer count). The seller's figures never count
+// test purchases (no money moved; issue 28), which the lists still show, marked test.
 
 const RECENT_SALES_LIMIT = 10;
 
@@ -33,9 +33,9 @@ async function sellerCurrency(ctx: AppContext, sellerId: string): Promise<string
 
 export type SellerSalesTotals = Omit<SellerSalesSummary, 'recentSales'>;
 
-/** The seller's sales totals (also API v1 analytics' sales fields). */
+/** The seller's sales totals (also API v1 analytics' sales fields): paid sales, test purchases left out. */
 export async function getSellerSalesTotals(ctx: AppContext, sellerId: string): Promise<SellerSalesTotals> {
-  const counted = and(eq(sales.sellerId, sellerId), eq(sales.status, 'paid'), eq(sales.isTest, isTestMode(ctx)));
+  const counted = and(eq(sales.sellerId, sellerId), eq(sales.status, 'paid'), eq(sales.isTest, false));
   const monthStart = startOfMonthUtc(ctx.clock.now());
   const [[totals], currency] = await Promise.all([
     ctx.db

@@ -15,9 +15,11 @@ import {
   sellerSalesSummary,
   startCheckoutInput,
   startCheckoutResponse,
+  testPurchaseInput,
 } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
+import { getLicenseSender } from '../licenses/grants.service.js';
 import { receiveConnectWebhook } from './connect-webhook.service.js';
 import { createOnboardingLink, getPayoutAccount } from './payout.service.js';
 import { listPricingTiers, replacePricingTiers } from './pricing.service.js';
@@ -25,13 +27,12 @@ import {
   getHostSeller,
   getPurchasePage,
   getPurchaseResult,
-  getSaleOffer,
-  isTestMode,
   purchasePageUrl,
+  repositoryUrlOf,
   startCheckout,
-  startSaleCheckout,
 } from './sales.service.js';
 import { getSellerSalesSummary } from './sales-figures.service.js';
+import { runTestPurchase } from './test-purchase.service.js';
 
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 /** A buy button's link: every field of a checkout in the query (GET /api/purchase/checkout). */
@@ -42,6 +43,7 @@ const directCheckoutQuery = z.object({
   currency: z.string().max(10).optional(),
   successUrl: z.string().max(2000).optional(),
   cancelUrl: z.string().max(2000).optional(),
+  sig: z.string().max(200).optional(),
 });
 
 export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -75,6 +77,21 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
     },
     async (request) => replacePricingTiers(ctx, request.seller.id, request.params.id, request.body),
   );
+  api.post(
+    '/api/repositories/:id/test-purchase',
+    {
+      schema: { params: packageIdParams, body: testPurchaseInput, response: { 200: startCheckoutResponse } },
+      onRequest: authenticated,
+    },
+    async (request) =>
+      runTestPurchase(
+        ctx,
+        { type: 'session', sellerId: request.seller.id },
+        request.seller,
+        request.params.id,
+        request.body,
+      ),
+  );
   api.get(
     '/api/sales/summary',
     { schema: { response: { 200: sellerSalesSummary } }, onRequest: authenticated },
@@ -98,18 +115,16 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
     { schema: { body: startCheckoutInput, response: { 200: startCheckoutResponse } } },
     async (request) => startCheckout(ctx, request.requestHost, request.body),
   );
+  // The direct-checkout link: link previews and mail scanners open links, so a GET only shows the purchase page
+  // (the same fields in its address) and never starts, records or completes a sale; the page's Buy button POSTs.
   api.get('/api/purchase/checkout', { schema: { querystring: directCheckoutQuery } }, async (request, reply) => {
     const seller = await getHostSeller(ctx, request.requestHost);
-    const { package: packageId, tier, email, currency, successUrl, cancelUrl } = request.query;
-    const offer = await getSaleOffer(ctx, seller.id, packageId, { tierId: tier, currency });
-    // Test sales take the buyer's e-mail first: without one the link opens the purchase page, which asks for it.
-    if (isTestMode(ctx) && !email) {
-      return reply
-        .headers(noStore)
-        .redirect(purchasePageUrl(offer.repositoryUrl, offer.pkg.id, { tier: offer.tier.id }), 303);
-    }
-    const started = await startSaleCheckout(ctx, offer, { email, successUrl, cancelUrl });
-    return reply.headers(noStore).redirect(started.checkoutUrl, 303);
+    const { package: packageId, ...fields } = request.query;
+    const carried = Object.fromEntries(
+      Object.entries(fields).filter((entry): entry is [string, string] => Boolean(entry[1])),
+    );
+    const repositoryUrl = repositoryUrlOf(ctx, await getLicenseSender(ctx, seller.id));
+    return reply.headers(noStore).redirect(purchasePageUrl(repositoryUrl, packageId, carried), 303);
   });
   api.get(
     '/api/purchase/sessions/:sessionId',

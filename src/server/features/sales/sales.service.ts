@@ -18,7 +18,7 @@ import { packagePrices, packages, sales } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { RequestHost } from '../../http/hosts.js';
 import { DAY_MS } from '../../lib/clock.js';
-import { decryptSecret, encryptSecret, generateToken } from '../../lib/crypto.js';
+import { decryptSecret, encryptSecret } from '../../lib/crypto.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
 import {
   createGrant,
@@ -36,6 +36,7 @@ import { addMonths, platformFeeCents, subscriptionAccessEnd } from './sale-rules
 
 // Sales (issue 11; DESIGN "Selling"): a buyer pays on the seller's repository host, in Stripe Checkout on the
 // seller's connected account with the platform's 5% fee, or at once in test-sales mode (billing off). A paid sale
+import { assertSignedPurchaseReturn } from './purchase-return.js';
 // becomes a grant of kind `purchase` through the licenses domain, which e-mails the holder in the seller's brand.
 // Whatever tells us a sale is paid (the success page asking, or a webhook) re-reads Stripe and claims the sale
 // with one conditional update, so that it is fulfilled exactly once.
@@ -110,7 +111,7 @@ export async function getPurchasePage(ctx: AppContext, host: RequestHost, packag
       priceCents: tier.priceCents,
       currency: tier.currency,
     })),
-    testMode: isTestMode(ctx),
+    canCheckout: await canSellerTakePayments(ctx, seller.id),
     repositoryUrl: repositoryUrlOf(ctx, sender),
   };
 }
@@ -119,6 +120,17 @@ export type SaleOffer = { seller: LicenseSender; pkg: PackageRecord; tier: Packa
 
 /**
  * What a checkout sells, checked: the seller's active package, an active tier of it (the first when none is named),
+/** Whether a buyer can pay this seller: a payment provider and, with Stripe, a payout account that takes payments. */
+async function canSellerTakePayments(ctx: AppContext, sellerId: string): Promise<boolean> {
+  if (isTestMode(ctx)) return false;
+  return Boolean(await findEnabledPayoutAccount(ctx, sellerId));
+}
+
+/** A buyer's checkout without a payment provider: refused, and nothing is recorded (issue 28). */
+export function paymentsNotSetUp(): AppError {
+  return new AppError('CONFLICT', salesMessages.paymentsNotSetUp);
+}
+
  * the currency when the caller names one, and (with a provider) a payout account that can take payments.
  */
 export async function getSaleOffer(
@@ -178,9 +190,9 @@ export function parseReturnUrl(value: string | undefined): string | undefined {
 export type CheckoutOptions = { email?: string; successUrl?: string; cancelUrl?: string };
 
 /**
- * Starts a checkout for an offer: with a provider, a Stripe Checkout Session on the seller's account (the
- * application fee 5% of the amount); in test-sales mode the sale is paid at once and the browser goes straight to
- * the success page.
+ * Starts a buyer's checkout for an offer: a Stripe Checkout Session on the seller's account (the application fee 5%
+ * of the amount) and the pending sale it will pay. Without a payment provider there is no checkout: refused with
+ * "Payments are not set up for this seller" (the seller's test purchase is test-purchase.service.ts).
  */
 export async function startSaleCheckout(
   ctx: AppContext,
@@ -188,54 +200,42 @@ export async function startSaleCheckout(
   options: CheckoutOptions,
 ): Promise<StartCheckoutResponse> {
   const { tier, pkg, seller, repositoryUrl } = offer;
-  const testMode = isTestMode(ctx);
   const email = options.email ? parseHolderEmail(options.email) : undefined;
-  if (testMode && !email) throw new AppError('VALIDATION_FAILED', salesMessages.emailRequired);
+  if (isTestMode(ctx) || !offer.payoutAccountId) throw paymentsNotSetUp();
   const successUrl =
     parseReturnUrl(options.successUrl) ?? `${repositoryUrl}${PURCHASE_SUCCESS_PATH}?session_id={CHECKOUT_SESSION_ID}`;
   const cancelUrl =
     parseReturnUrl(options.cancelUrl) ?? purchasePageUrl(repositoryUrl, pkg.id, { tier: tier.id, cancelled: 'true' });
-  const now = ctx.clock.now();
-  const base = {
-    sellerId: seller.id,
-    packageId: pkg.id,
-    priceId: tier.id,
-    kind: 'purchase' as const,
-    isTest: testMode,
-    pricingType: tier.pricingType,
-    tierName: tier.name,
-    customerEmail: email ?? null,
-    amountCents: tier.priceCents,
-    feeCents: platformFeeCents(tier.priceCents),
-    currency: tier.currency,
-    createdAt: now,
-  };
-
-  if (testMode) {
-    const sessionId = `cs_packgate_test_${generateToken('s').slice(2)}`;
-    const [sale] = await ctx.db
-      .insert(sales)
-      .values({ ...base, checkoutSessionId: sessionId })
-      .returning();
-    await fulfilSale(ctx, sale!, { email: email!, paidAt: now, amountCents: tier.priceCents });
-    return { checkoutUrl: successUrl.replace('{CHECKOUT_SESSION_ID}', sessionId), sessionId, testMode };
-  }
-
+  const feeCents = platformFeeCents(tier.priceCents);
   const connect = connectOf(ctx);
   const [sale] = await ctx.db
     .insert(sales)
-    .values({ ...base, stripeAccountId: offer.payoutAccountId })
+    .values({
+      sellerId: seller.id,
+      packageId: pkg.id,
+      priceId: tier.id,
+      kind: 'purchase' as const,
+      isTest: false,
+      pricingType: tier.pricingType,
+      tierName: tier.name,
+      customerEmail: email ?? null,
+      amountCents: tier.priceCents,
+      feeCents,
+      currency: tier.currency,
+      createdAt: ctx.clock.now(),
+      stripeAccountId: offer.payoutAccountId,
+    })
     .returning();
   const isSubscription = tier.pricingType === 'subscription';
   const session = await connect.createCheckoutSession({
-    account: offer.payoutAccountId!,
+    account: offer.payoutAccountId,
     mode: isSubscription ? 'subscription' : 'payment',
     productName: `${pkg.name} (${tier.name})`,
     amountCents: tier.priceCents,
     currency: tier.currency,
     interval: tier.interval,
     trialDays: tier.trialDays,
-    applicationFeeCents: isSubscription ? null : base.feeCents,
+    applicationFeeCents: isSubscription ? null : feeCents,
     applicationFeePercent: isSubscription ? PLATFORM_FEE_PERCENT : null,
     customerEmail: email ?? null,
     successUrl,
@@ -244,7 +244,7 @@ export async function startSaleCheckout(
   });
   await ctx.db.update(sales).set({ checkoutSessionId: session.id }).where(eq(sales.id, sale!.id));
   if (!session.url) throw new AppError('UNAVAILABLE', 'The payment provider did not return a checkout page.');
-  return { checkoutUrl: session.url, sessionId: session.id, testMode };
+  return { checkoutUrl: session.url, sessionId: session.id, testMode: false };
 }
 
 /** POST /api/purchase/checkout on the seller's host. */
@@ -255,7 +255,11 @@ export async function startCheckout(
 ): Promise<StartCheckoutResponse> {
   const seller = await getHostSeller(ctx, host);
   const offer = await getSaleOffer(ctx, seller.id, input.packageId, { tierId: input.tierId, currency: input.currency });
-  return startSaleCheckout(ctx, offer, { email: input.email });
+  // Billing off: an anonymous buyer never gets a sale, paid or test (issue 28); the seller runs test purchases.
+  if (isTestMode(ctx)) throw paymentsNotSetUp();
+  const returns = { successUrl: input.successUrl || undefined, cancelUrl: input.cancelUrl || undefined };
+  assertSignedPurchaseReturn(ctx.config.secretKey, { packageId: offer.pkg.id, ...returns }, input.sig);
+  return startSaleCheckout(ctx, offer, { email: input.email, ...returns });
 }
 
 type PaymentFacts = {

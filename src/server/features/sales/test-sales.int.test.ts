@@ -14,16 +14,18 @@ import type { P2File } from '../../../contract/composer.js';
 import {
   BILLING_OFF_REVENUE_NOTE,
   type PackagePricingTier,
+  type PurchasePage,
   type PurchaseResult,
   type StartCheckoutResponse,
   salesMessages,
 } from '../../../contract/sales.js';
-import { grants, platformSubscriptions, sales } from '../../db/schema/index.js';
+import { auditEvents, customers, grants, platformSubscriptions, sales } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
 
-// Selling with billing off (the embedded default): "test sales" complete at once, without a provider, and run the
-// whole flow: prices, the purchase page on the seller's host, the grant, the e-mail, the token on the success page,
-// the Composer repository, and the figures.
+// Selling with billing off (the embedded default; DESIGN "Selling", issue 28): no buyer can check out, paid or
+// not, and no GET of a purchase link writes anything; the signed-in seller runs a test purchase of their own package,
+// which completes at once without a provider and runs the whole flow (the grant, the e-mail, the token on the
+// success page, the Composer repository), marked as a test wherever it shows and left out of the money figures.
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const HOST = 'acme.composer.localhost';
@@ -32,11 +34,13 @@ const TOKEN_PATTERN = /pgc_[A-Za-z0-9_-]{32}/;
 let app: TestApp;
 const clock = new TestClock(NOW);
 let seller: SignedIn;
+let otherSeller: SignedIn;
 let admin: SignedIn;
 let widget: FixturePackage;
 let gadget: FixturePackage;
 
 const tiersPath = (id: string) => `/api/repositories/${id}/pricing-tiers`;
+const testPurchasePath = (id: string) => `/api/repositories/${id}/test-purchase`;
 const oneTime = { name: 'Lifetime', pricingType: 'one_time', updateMonths: 1, priceCents: 1999, currency: 'usd' };
 
 async function onHost<T>(path: string, body?: unknown): Promise<{ status: number; body: T }> {
@@ -52,16 +56,28 @@ async function putTiers(packageId: string, tiers: unknown[]) {
   return { status: response.status, body: await response.json() };
 }
 
-async function buy(packageId: string, tierId: string, email: string): Promise<PurchaseResult> {
-  const started = await onHost<StartCheckoutResponse>('/api/purchase/checkout', { packageId, tierId, email });
-  expect(started.status).toBe(200);
-  expect(started.body.testMode).toBe(true);
-  const successUrl = new URL(started.body.checkoutUrl);
+/** Everything a sale may write: sales, grants, license holders, audit events and mail. */
+async function sellingState() {
+  const [salesRows, grantRows, customerRows, auditRows] = await Promise.all([
+    app.ctx.db.select().from(sales),
+    app.ctx.db.select().from(grants),
+    app.ctx.db.select().from(customers),
+    app.ctx.db.select().from(auditEvents),
+  ]);
+  return { salesRows, grantRows, customerRows, auditRows, mail: readOutbox(app.dataDir).length };
+}
+
+/** The seller's test purchase, followed to its success page on the repository host. */
+async function testPurchase(packageId: string, tierId: string, email?: string): Promise<PurchaseResult> {
+  const started = await seller.client.post(testPurchasePath(packageId), { tierId, ...(email ? { email } : {}) });
+  expect(started.status, await started.clone().text()).toBe(200);
+  const body = (await started.json()) as StartCheckoutResponse;
+  expect(body.testMode).toBe(true);
+  const successUrl = new URL(body.checkoutUrl);
   expect(successUrl.host).toBe(`${HOST}:${app.port}`);
   expect(successUrl.pathname).toBe('/purchase/success');
-  const result = await onHost<PurchaseResult>(
-    `/api/purchase/sessions/${encodeURIComponent(successUrl.searchParams.get('session_id')!)}`,
-  );
+  expect(successUrl.searchParams.get('session_id')).toBe(body.sessionId);
+  const result = await onHost<PurchaseResult>(`/api/purchase/sessions/${encodeURIComponent(body.sessionId)}`);
   expect(result.status).toBe(200);
   return result.body;
 }
@@ -71,7 +87,8 @@ beforeAll(async () => {
     clock,
     env: { SESSION_IDLE_MINUTES: String(365 * 24 * 60), SESSION_ABSOLUTE_DAYS: '365' },
   });
-  seller = await signInSeller(app, { slug: 'acme' });
+  seller = await signInSeller(app, { slug: 'acme', email: 'owner@acme.example' });
+  otherSeller = await signInSeller(app, { slug: 'globex' });
   admin = await signInAdmin(app);
   // A paying seller: the clock moves past a trial's end in these tests.
   await app.ctx.db.insert(platformSubscriptions).values({
@@ -147,11 +164,10 @@ describe('pricing tiers', () => {
       ['Monthly', true, 1],
       ['Hidden', false, 2],
     ]);
-    const page = await onHost<{ tiers: Array<{ name: string }>; testMode: boolean }>(
-      `/api/purchase/packages/${widget.id}`,
-    );
+    const page = await onHost<PurchasePage>(`/api/purchase/packages/${widget.id}`);
     expect(page.status).toBe(200);
-    expect(page.body.testMode).toBe(true);
+    // The tiers show, but nobody can buy them: the page says payments are not set up.
+    expect(page.body.canCheckout).toBe(false);
     expect(page.body.tiers.map((tier) => tier.name)).toEqual(['Lifetime', 'Monthly']);
     // Another host, or the app's own, sells nothing of acme's.
     const elsewhere = await requestOnHost(app, 'globex.composer.localhost', `/api/purchase/packages/${widget.id}`);
@@ -159,7 +175,71 @@ describe('pricing tiers', () => {
   });
 });
 
-describe('a test purchase', () => {
+describe('a buyer with billing off', () => {
+  let lifetimeTierId: string;
+
+  beforeAll(async () => {
+    const tiers = (await (await seller.client.get(tiersPath(widget.id))).json()) as PackagePricingTier[];
+    lifetimeTierId = tiers.find((tier) => tier.name === 'Lifetime')!.id;
+  });
+
+  it('is refused at checkout with "Payments are not set up for this seller", and nothing is recorded or sent', async () => {
+    const before = await sellingState();
+    const refused = await onHost<{ message: string; code: string; status: number; error: string }>(
+      '/api/purchase/checkout',
+      { packageId: widget.id, tierId: lifetimeTierId, email: 'freeloader@example.com' },
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({
+      error: 'Conflict',
+      message: 'Payments are not set up for this seller',
+      status: 409,
+      code: 'CONFLICT',
+    });
+    expect(refused.body.message).toBe(salesMessages.paymentsNotSetUp);
+    // Without an e-mail: refused the same way, before anything is asked of the buyer.
+    const noEmail = await onHost<{ message: string }>('/api/purchase/checkout', {
+      packageId: widget.id,
+      tierId: lifetimeTierId,
+    });
+    expect(noEmail.status).toBe(409);
+    expect(noEmail.body.message).toBe(salesMessages.paymentsNotSetUp);
+    expect(await sellingState()).toEqual(before);
+    expect(before.salesRows).toEqual([]);
+  });
+
+  it('is sent from the direct-checkout link to the purchase page, and opening the link writes nothing', async () => {
+    const before = await sellingState();
+    const query = new URLSearchParams({
+      package: widget.id,
+      tier: lifetimeTierId,
+      email: 'preview@example.com',
+      successUrl: 'https://shop.example/thanks',
+    });
+    for (const method of ['GET', 'HEAD'] as const) {
+      const opened = await requestOnHost(app, HOST, `/api/purchase/checkout?${query}`, { method });
+      expect(opened.status).toBe(303);
+      const location = new URL(String(opened.headers.location));
+      expect(`${location.origin}${location.pathname}`).toBe(`http://${HOST}:${app.port}/purchase`);
+      expect(Object.fromEntries(location.searchParams)).toEqual(Object.fromEntries(query));
+    }
+    expect(await sellingState()).toEqual(before);
+  });
+
+  it('cannot name return addresses of its own: only a purchase link’s signed ones are taken', async () => {
+    // Checked before anything else could be written; with billing off the checkout is refused anyway.
+    const forged = await onHost<{ message: string }>('/api/purchase/checkout', {
+      packageId: widget.id,
+      tierId: lifetimeTierId,
+      email: 'buyer@example.com',
+      successUrl: 'https://evil.example/steal?session={CHECKOUT_SESSION_ID}',
+    });
+    expect(forged.status).toBe(409);
+    expect(await app.ctx.db.select().from(sales)).toEqual([]);
+  });
+});
+
+describe('the seller’s test purchase', () => {
   let lifetimeTierId: string;
   let token: string;
   const buyer = 'buyer@example.com';
@@ -169,33 +249,49 @@ describe('a test purchase', () => {
     lifetimeTierId = tiers.find((tier) => tier.name === 'Lifetime')!.id;
   });
 
-  it('refuses an unknown tier, a currency mismatch and a missing e-mail, and records no sale', async () => {
-    const unknownTier = await onHost<{ message: string }>('/api/purchase/checkout', {
-      packageId: widget.id,
-      tierId: gadget.id,
+  it('is not for anyone else: no session, no CSRF token or another seller’s session change nothing', async () => {
+    const before = await sellingState();
+    const anonymous = await fetch(new URL(testPurchasePath(widget.id), app.baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ tierId: lifetimeTierId, email: buyer }),
+    });
+    expect(anonymous.status).toBe(401);
+    const noCsrf = await seller.client.post(
+      testPurchasePath(widget.id),
+      { tierId: lifetimeTierId, email: buyer },
+      { csrf: false },
+    );
+    expect(noCsrf.status).toBe(403);
+    const foreign = await otherSeller.client.post(testPurchasePath(widget.id), {
+      tierId: lifetimeTierId,
       email: buyer,
     });
+    expect(foreign.status).toBe(404);
+    expect(((await foreign.json()) as { message: string }).message).toBe(salesMessages.packageNotForSale);
+    // Nor on the seller's repository host, where the purchase pages are.
+    const onRepositoryHost = await requestOnHost(app, HOST, testPurchasePath(widget.id), {
+      method: 'POST',
+      body: JSON.stringify({ tierId: lifetimeTierId, email: buyer }),
+    });
+    expect([401, 404]).toContain(onRepositoryHost.status);
+    expect(await sellingState()).toEqual(before);
+  });
+
+  it('refuses an unknown tier and a bad e-mail, and records no sale', async () => {
+    const unknownTier = await seller.client.post(testPurchasePath(widget.id), { tierId: gadget.id, email: buyer });
     expect(unknownTier.status).toBe(404);
-    expect(unknownTier.body.message).toBe(salesMessages.unknownTier);
-    const wrongCurrency = await onHost<{ message: string }>('/api/purchase/checkout', {
-      packageId: widget.id,
+    expect(((await unknownTier.json()) as { message: string }).message).toBe(salesMessages.unknownTier);
+    const badEmail = await seller.client.post(testPurchasePath(widget.id), {
       tierId: lifetimeTierId,
-      email: buyer,
-      currency: 'eur',
+      email: 'not an address',
     });
-    expect(wrongCurrency.status).toBe(400);
-    expect(wrongCurrency.body.message).toContain(salesMessages.currencyMismatch);
-    const noEmail = await onHost<{ message: string }>('/api/purchase/checkout', {
-      packageId: widget.id,
-      tierId: lifetimeTierId,
-    });
-    expect(noEmail.status).toBe(400);
-    expect(noEmail.body.message).toBe(salesMessages.emailRequired);
+    expect(badEmail.status).toBe(400);
     expect(await app.ctx.db.select().from(sales)).toEqual([]);
   });
 
-  it('completes at once: a purchase grant, the 5% fee stored, the token on the success page and in the e-mail', async () => {
-    const result = await buy(widget.id, lifetimeTierId, buyer);
+  it('completes at once, marked test: a purchase grant, the 5% fee stored, the token on the success page and in the e-mail', async () => {
+    const result = await testPurchase(widget.id, lifetimeTierId, buyer);
     expect(result).toMatchObject({
       status: 'complete',
       packageName: 'acme/widget',
@@ -212,13 +308,26 @@ describe('a test purchase', () => {
     const [sale] = await app.ctx.db.select().from(sales);
     expect(sale).toMatchObject({ status: 'paid', isTest: true, amountCents: 1999, feeCents: 100, currency: 'usd' });
     const [grant] = await app.ctx.db.select().from(grants).where(eq(grants.id, sale!.grantId!));
-    expect(grant).toMatchObject({ kind: 'purchase', status: 'active', endMode: 'updates' });
+    expect(grant).toMatchObject({
+      kind: 'purchase',
+      status: 'active',
+      endMode: 'updates',
+      note: 'Test purchase: Lifetime',
+    });
     expect(grant!.expiresAt).toEqual(new Date('2026-04-01T12:00:00Z'));
+    const [audit] = await app.ctx.db.select().from(auditEvents).where(eq(auditEvents.action, 'sale.test_purchase'));
+    expect(audit).toMatchObject({ userId: seller.user.id, actorType: 'session', targetId: sale!.id });
 
-    const mail = readOutbox(app.dataDir).filter((entry) => entry.to.includes(buyer));
-    expect(mail).toHaveLength(1);
-    expect(mail[0]!.body).toContain(token);
-    expect(mail[0]!.body).toContain(`http://${HOST}:${app.port}`);
+    await expect.poll(() => readOutbox(app.dataDir).filter((entry) => entry.to.includes(buyer)).length).toBe(1);
+    const [mail] = readOutbox(app.dataDir).filter((entry) => entry.to.includes(buyer));
+    expect(mail!.body).toContain(token);
+    expect(mail!.body).toContain(`http://${HOST}:${app.port}`);
+  });
+
+  it('goes to the seller’s own address when no e-mail is given', async () => {
+    const [gadgetTier] = (await (await seller.client.get(tiersPath(gadget.id))).json()) as PackagePricingTier[];
+    const result = await testPurchase(gadget.id, gadgetTier!.id);
+    expect(result).toMatchObject({ status: 'complete', customerEmail: 'owner@acme.example', testMode: true });
   });
 
   it('installs with the token, and after the update window keeps only versions released within it', async () => {
@@ -246,35 +355,36 @@ describe('a test purchase', () => {
 
   it('adds a second package to the returning buyer’s token instead of issuing another', async () => {
     const [gadgetTier] = (await (await seller.client.get(tiersPath(gadget.id))).json()) as PackagePricingTier[];
-    const result = await buy(gadget.id, gadgetTier!.id, buyer);
-    expect(result).toMatchObject({ status: 'complete', token: null, hasExistingToken: true });
+    const result = await testPurchase(gadget.id, gadgetTier!.id, buyer);
+    expect(result).toMatchObject({ status: 'complete', token: null, hasExistingToken: true, testMode: true });
     expect(result.setupCommands.join('\n')).toContain('YOUR_TOKEN');
     const p2 = await requestOnHost(app, HOST, '/p2/acme/gadget.json', { token });
     expect(p2.status).toBe(200);
   });
 
-  it('shows the sales to the seller and to the admin, with no revenue while billing is off', async () => {
+  it('lists the test sales marked test, and counts no money for them, for the seller or the platform', async () => {
     const summary = await (await seller.client.get('/api/sales/summary')).json();
     expect(summary).toMatchObject({
-      totalSalesCents: 2499,
-      totalSalesFormatted: '$24.99',
-      totalPurchases: 2,
-      totalCustomers: 1,
-      feesCents: 125,
+      totalSalesCents: 0,
+      totalSalesFormatted: '$0.00',
+      monthlySalesCents: 0,
+      totalPurchases: 0,
+      totalCustomers: 0,
+      feesCents: 0,
       currency: 'usd',
     });
-    expect(summary.recentSales).toHaveLength(2);
+    expect(summary.recentSales).toHaveLength(3);
+    expect(summary.recentSales.every((sale: { test: boolean }) => sale.test)).toBe(true);
     const stats = (await (await admin.client.get('/api/admin/stats')).json()) as AdminStats;
     expect(stats).toMatchObject({
-      totalSales: 2,
-      grossSalesCents: 2499,
       platformRevenue: 0,
       feesCents: 0,
-      testFeesCents: 125,
+      testFeesCents: 150,
       billingOff: true,
       revenueNote: BILLING_OFF_REVENUE_NOTE,
     });
     expect(stats.recentTransactions.map((entry) => [entry.kind, entry.test])).toEqual([
+      ['sale', true],
       ['sale', true],
       ['sale', true],
     ]);

@@ -1,4 +1,5 @@
-import { CheckCircle2, FlaskConical, Info, Loader2, PackageX } from 'lucide-react';
+import { salesMessages } from '@contract/sales';
+import { Ban, CheckCircle2, Info, Loader2, PackageX } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { Badge } from '../../components/ui/badge';
@@ -16,7 +17,9 @@ import { type PurchasePage as PurchasePageData, usePurchasePage, useStartCheckou
 /**
  * /purchase?package={id} on a seller's repository host (issue 11): the package's active tiers in the seller's brand,
  * each with a Buy button that opens checkout. `tier` preselects a tier, `email` fills the address, `cancelled=true`
- * says that checkout was left.
+ * says that checkout was left; `successUrl`, `cancelUrl` and `sig` (a purchase link's) go to the checkout as they
+ * came. Without a payment provider the tiers are shown with no Buy button and the page says payments are not set up
+ * (issue 28): the seller runs test purchases from Management.
  */
 export function PurchasePage() {
   const [params] = useSearchParams();
@@ -38,10 +41,23 @@ export function PurchasePage() {
           preselectedTier={params.get('tier')}
           initialEmail={params.get('email') ?? ''}
           wasCancelled={params.get('cancelled') === 'true'}
+          link={linkFields(params)}
         />
       )}
     </BuyerPageShell>
   );
+}
+
+/** The fields of a purchase link that the checkout takes back as they came (the server checks them). */
+type LinkFields = { currency?: string; successUrl?: string; cancelUrl?: string; sig?: string };
+
+function linkFields(params: URLSearchParams): LinkFields {
+  const fields: LinkFields = {};
+  for (const key of ['currency', 'successUrl', 'cancelUrl', 'sig'] as const) {
+    const value = params.get(key);
+    if (value) fields[key] = value;
+  }
+  return fields;
 }
 
 function NotForSale({ message = 'This package is not for sale' }: { message?: string }) {
@@ -59,11 +75,13 @@ function Offer({
   preselectedTier,
   initialEmail,
   wasCancelled,
+  link,
 }: {
   page: PurchasePageData;
   preselectedTier: string | null;
   initialEmail: string;
   wasCancelled: boolean;
+  link: LinkFields;
 }) {
   const checkout = useStartCheckout();
   const emailId = useId();
@@ -81,7 +99,7 @@ function Offer({
     }
     setBuying(tierId);
     checkout.mutate(
-      { packageId: page.package.id, tierId, email: email.trim() },
+      { ...link, packageId: page.package.id, tierId, email: email.trim() },
       { onError: () => setBuying(undefined) },
     );
   };
@@ -98,43 +116,47 @@ function Offer({
         )}
       </header>
 
-      {page.testMode && (
+      {!page.canCheckout && (
         <p
           className="mx-auto flex max-w-2xl items-start gap-2 rounded-md border border-amber-500/50 bg-amber-500/10 p-3 text-sm"
-          data-testid="test-sales-notice"
+          role="status"
+          data-testid="payments-not-set-up"
         >
-          <FlaskConical className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden="true" />
-          <span>
-            <strong>Test sales.</strong> No payment is taken: the purchase completes at once and is marked as a test.
-          </span>
+          <Ban className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden="true" />
+          <span>{salesMessages.paymentsNotSetUp}.</span>
         </p>
       )}
-      {wasCancelled && (
+      {page.canCheckout && wasCancelled && (
         <p className="mx-auto flex max-w-2xl items-start gap-2 rounded-md border p-3 text-sm" role="status">
           <Info className="mt-0.5 size-4 shrink-0 text-muted-foreground" aria-hidden="true" />
           Checkout was cancelled and nothing was charged. Choose a tier to try again.
         </p>
       )}
 
-      <div className="mx-auto max-w-md space-y-2">
-        <Label htmlFor={emailId}>Your email</Label>
-        <Input
-          id={emailId}
-          type="email"
-          autoComplete="email"
-          placeholder="you@example.com"
-          value={email}
-          onChange={(event) => {
-            setEmail(event.target.value);
-            setEmailError(undefined);
-          }}
-          aria-invalid={Boolean(emailError)}
-          aria-describedby={`${emailId}-hint`}
-        />
-        <p id={`${emailId}-hint`} className={cn('text-sm', emailError ? 'text-destructive' : 'text-muted-foreground')}>
-          {emailError ?? 'Your access token and the setup commands are sent here.'}
-        </p>
-      </div>
+      {page.canCheckout && (
+        <div className="mx-auto max-w-md space-y-2">
+          <Label htmlFor={emailId}>Your email</Label>
+          <Input
+            id={emailId}
+            type="email"
+            autoComplete="email"
+            placeholder="you@example.com"
+            value={email}
+            onChange={(event) => {
+              setEmail(event.target.value);
+              setEmailError(undefined);
+            }}
+            aria-invalid={Boolean(emailError)}
+            aria-describedby={`${emailId}-hint`}
+          />
+          <p
+            id={`${emailId}-hint`}
+            className={cn('text-sm', emailError ? 'text-destructive' : 'text-muted-foreground')}
+          >
+            {emailError ?? 'Your access token and the setup commands are sent here.'}
+          </p>
+        </div>
+      )}
 
       {checkout.isError && (
         <p className="text-center text-sm text-destructive" role="alert">
@@ -180,37 +202,41 @@ function Offer({
                     <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
                     {accessText(tier)}
                   </p>
-                  <p className="flex items-start gap-2 text-muted-foreground">
-                    <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
-                    Install with Composer right after paying.
-                  </p>
+                  {page.canCheckout && (
+                    <p className="flex items-start gap-2 text-muted-foreground">
+                      <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-primary" aria-hidden="true" />
+                      Install with Composer right after paying.
+                    </p>
+                  )}
                 </CardContent>
-                <CardFooter>
-                  <Button
-                    type="submit"
-                    className="w-full"
-                    disabled={checkout.isPending}
-                    aria-label={`Buy ${tier.name}`}
-                  >
-                    {buying === tier.id && <Loader2 className="animate-spin" />}
-                    {tier.pricingType === 'subscription' && tier.trialDays
-                      ? `Start ${tier.trialDays}-Day Trial`
-                      : tier.pricingType === 'subscription'
-                        ? 'Subscribe'
-                        : 'Buy Now'}
-                  </Button>
-                </CardFooter>
+                {page.canCheckout && (
+                  <CardFooter>
+                    <Button
+                      type="submit"
+                      className="w-full"
+                      disabled={checkout.isPending}
+                      aria-label={`Buy ${tier.name}`}
+                    >
+                      {buying === tier.id && <Loader2 className="animate-spin" />}
+                      {tier.pricingType === 'subscription' && tier.trialDays
+                        ? `Start ${tier.trialDays}-Day Trial`
+                        : tier.pricingType === 'subscription'
+                          ? 'Subscribe'
+                          : 'Buy Now'}
+                    </Button>
+                  </CardFooter>
+                )}
               </Card>
             </form>
           </li>
         ))}
       </ul>
 
-      <p className="text-center text-xs text-muted-foreground">
-        {page.testMode
-          ? 'Test purchases grant real access to the package, as a paid one would.'
-          : 'Payment is handled securely by Stripe. You can pay by card; receipts come by e-mail.'}
-      </p>
+      {page.canCheckout && (
+        <p className="text-center text-xs text-muted-foreground">
+          Payment is handled securely by Stripe. You can pay by card; receipts come by e-mail.
+        </p>
+      )}
     </div>
   );
 }

@@ -8,6 +8,7 @@ import type {
   SellerSalesSummary,
   StartCheckoutInput,
   StartCheckoutResponse,
+  TestPurchaseInput,
 } from '@contract/sales';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from '../../components/ui/use-toast';
@@ -84,6 +85,20 @@ export function useConnectPayoutAccount() {
   });
 }
 
+/**
+ * The seller's test purchase of their own package (billing off): completed at once, then the browser opens its
+ * success page on the repository host, as a buyer's would.
+ */
+export const runTestPurchase = (packageId: string, input: TestPurchaseInput) =>
+  apiRequest<StartCheckoutResponse>('POST', `/api/repositories/${encodeURIComponent(packageId)}/test-purchase`, input);
+
+export function useTestPurchase(packageId: string) {
+  return useMutation({
+    mutationFn: (input: TestPurchaseInput) => runTestPurchase(packageId, input),
+    onSuccess: ({ checkoutUrl }) => window.location.assign(checkoutUrl),
+  });
+}
+
 export const salesSummaryQuery = () =>
   queryOptions({ queryKey: ['/api/sales/summary'], queryFn: getJson<SellerSalesSummary> });
 export const useSalesSummary = () => useQuery(salesSummaryQuery());
@@ -102,7 +117,7 @@ export const usePurchasePage = (packageId: string) =>
 export const startCheckout = (input: StartCheckoutInput) =>
   apiRequest<StartCheckoutResponse>('POST', '/api/purchase/checkout', input);
 
-/** Starts checkout and follows it: to Stripe Checkout, or (test sales) straight to the success page. */
+/** Starts checkout and follows it to Stripe Checkout (refused while payments are not set up). */
 export function useStartCheckout() {
   return useMutation({
     mutationFn: startCheckout,

@@ -1,0 +1,85 @@
+import { and, eq } from 'drizzle-orm';
+import {
+  PURCHASE_SUCCESS_PATH,
+  type StartCheckoutResponse,
+  salesMessages,
+  type TestPurchaseInput,
+} from '../../../contract/sales.js';
+import type { AppContext } from '../../context.js';
+import { sales } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { generateToken } from '../../lib/crypto.js';
+import { type Actor, recordAuditEvent } from '../api-v1/audit.service.js';
+import { parseHolderEmail } from '../licenses/grants.service.js';
+import { platformFeeCents } from './sale-rules.js';
+import { fulfilSale, getSaleOffer, isTestMode } from './sales.service.js';
+
+// The seller's test purchase (DESIGN "Selling", issue 28): with billing off no buyer can check out, and the signed-in
+// seller runs the whole flow on their own package instead: a sale marked test, paid at once, fulfilled as a paid one
+// is (a purchase grant, the e-mail, the `purchase.completed` event with isTest), its success page on the seller's
+// repository host. Only the seller's own credentials reach it: an anonymous buyer never gets a sale for nothing.
+
+/** Prefix of a test sale's session id: never one of Stripe's (`cs_test_`, `cs_live_`). */
+const TEST_SESSION_PREFIX = 'cs_packgate_test_';
+
+/**
+ * POST /api/repositories/{id}/test-purchase: a completed test sale of the seller's own package (404 for anyone
+ * else's), for `email` or the seller's own address. Billing on, buyers pay for real: 409.
+ */
+export async function runTestPurchase(
+  ctx: AppContext,
+  actor: Actor,
+  seller: { email: string | null },
+  packageId: string,
+  input: TestPurchaseInput,
+): Promise<StartCheckoutResponse> {
+  const offer = await getSaleOffer(ctx, actor.sellerId, packageId, { tierId: input.tierId });
+  if (!isTestMode(ctx)) {
+    throw new AppError('CONFLICT', salesMessages.testPurchaseBillingOn, {
+      suggestion: salesMessages.testPurchaseBillingOnSuggestion,
+    });
+  }
+  const address = input.email?.trim() || seller.email;
+  if (!address) throw new AppError('VALIDATION_FAILED', salesMessages.emailRequired);
+  const email = parseHolderEmail(address);
+  const { tier, pkg, repositoryUrl } = offer;
+  const now = ctx.clock.now();
+  const sessionId = `${TEST_SESSION_PREFIX}${generateToken('s').slice(2)}`;
+  const [pending] = await ctx.db
+    .insert(sales)
+    .values({
+      sellerId: actor.sellerId,
+      packageId: pkg.id,
+      priceId: tier.id,
+      kind: 'purchase',
+      isTest: true,
+      pricingType: tier.pricingType,
+      tierName: tier.name,
+      customerEmail: email,
+      amountCents: tier.priceCents,
+      feeCents: platformFeeCents(tier.priceCents),
+      currency: tier.currency,
+      checkoutSessionId: sessionId,
+      createdAt: now,
+    })
+    .returning();
+  let sale: Awaited<ReturnType<typeof fulfilSale>>;
+  try {
+    sale = await fulfilSale(ctx, pending!, { email, paidAt: now, amountCents: tier.priceCents });
+  } catch (error) {
+    // Nothing is waiting to complete a test sale: one that failed is not left behind as pending.
+    await ctx.db.delete(sales).where(and(eq(sales.id, pending!.id), eq(sales.status, 'pending')));
+    throw error;
+  }
+  await recordAuditEvent(ctx, actor, {
+    action: 'sale.test_purchase',
+    targetType: 'sale',
+    targetId: sale.id,
+    details: { packageId: pkg.id, tierName: tier.name, email, isTest: true, licenseId: sale.grantId },
+  });
+  return {
+    checkoutUrl: `${repositoryUrl}${PURCHASE_SUCCESS_PATH}?session_id=${encodeURIComponent(sessionId)}`,
+    sessionId,
+    testMode: true,
+  };
+}
