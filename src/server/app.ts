@@ -26,6 +26,7 @@ import { apiV1Plugin } from './features/api-v1/api-v1.plugin.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { findStoredSandboxMode } from './features/billing/platform-settings.service.js';
+import { defineBillingEventJob } from './features/billing/stripe-webhook.service.js';
 import { brandingRoutes } from './features/branding/branding.routes.js';
 import { CustomDomainCache, findSellerByCustomDomain } from './features/branding/custom-domains.js';
 import { createSvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
@@ -43,6 +44,7 @@ import { definePackageJobs } from './features/packages/package-sync.js';
 import { packageRoutes } from './features/packages/packages.routes.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
 import { portalRoutes } from './features/portal/portal.routes.js';
+import { defineConnectEventJob } from './features/sales/connect-webhook.service.js';
 import { salesRoutes } from './features/sales/sales.routes.js';
 import { subscriptionRoutes } from './features/subscriptions/subscriptions.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
@@ -194,6 +196,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   defineCacheJobs(ctx);
   defineLifecycleJobs(ctx);
   await defineWebhookJobs(ctx);
+  defineConnectEventJob(ctx);
+  defineBillingEventJob(ctx);
 
   await app.register(cookie);
   const securityHeaders = createSecurityHeaders(config);

@@ -136,6 +136,7 @@ const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(20),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
+  PACKGATE_TEST_CRASH_AT: optionalText,
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
   COMPOSER_CACHE_MAX_BYTES: z.coerce
     .number()
@@ -203,6 +204,8 @@ export type Config = {
   overloadMaxEventLoopDelayMs: number;
   /** Bytes the Composer repository's warm path may hold (token views, versions, rendered metadata); 0: none. */
   composerCacheMaxBytes: number;
+  /** Tests only (PACKGATE_TEST_CRASH_AT): the named step at which the process kills itself (lib/crash-points.ts). */
+  testCrashAt?: string;
 };
 
 export type StripeKeyPair = {
@@ -322,6 +325,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobLeaseMs: settings.JOB_LEASE_SECONDS * 1000,
     overloadMaxEventLoopDelayMs: settings.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
     composerCacheMaxBytes: settings.COMPOSER_CACHE_MAX_BYTES,
+    ...(settings.PACKGATE_TEST_CRASH_AT ? { testCrashAt: settings.PACKGATE_TEST_CRASH_AT } : {}),
   };
 }
 

@@ -43,6 +43,10 @@ export function createDurableMailer(options: {
   return {
     async send(message, sendOptions = {}) {
       const enqueue = { db: sendOptions.db, reference: message.reference };
+      if (sendOptions.queueOnly) {
+        await jobs.enqueue(MAIL_JOB, { sealed: encryptSecret(secretKey, JSON.stringify(message)) }, enqueue);
+        return;
+      }
       try {
         await transport.send(message);
       } catch (error) {
@@ -57,6 +61,20 @@ export function createDurableMailer(options: {
     },
   };
 }
+
+/**
+ * Makes the first attempt of the queued mail about `reference` here and now (after the transaction that queued it
+ * committed), so that it is out when the caller answers; the runner retries it if this attempt fails.
+ */
+export async function sendQueuedMail(db: Database, jobs: JobRunner, reference: string): Promise<void> {
+  let job = (await findLatestJobsByReference(db, [reference], MAIL_JOB)).get(reference);
+  if (job?.status === 'queued') job = await jobs.runNow(job.id);
+  // The runner took it first (woken by the queueing): its attempt is as good as ours, wait for it a little.
+  if (job?.status === 'running') await jobs.waitFor(job.id, FIRST_ATTEMPT_WAIT_MS).catch(() => undefined);
+}
+
+/** How long sendQueuedMail waits for an attempt the runner is making; the mail is safe in its job either way. */
+const FIRST_ATTEMPT_WAIT_MS = 15_000;
 
 /** The delivery of the latest mail about each reference; references without mail are absent. */
 export async function findMailDeliveries(db: Database, references: string[]): Promise<Map<string, MailDelivery>> {

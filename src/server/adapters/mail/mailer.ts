@@ -22,6 +22,11 @@ export type MailMessage = {
 export type MailSendOptions = {
   /** The open transaction the mail belongs to: its delivery record is written in it. */
   db?: Pick<Database, 'insert'>;
+  /**
+   * Only queue the message in `db`: the job runner sends it once the transaction commits (no attempt now). For mail
+   * that must go exactly once with what it is about, which a process dying mid-way may have to do again.
+   */
+  queueOnly?: boolean;
 };
 
 /**

@@ -2,6 +2,7 @@ import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeStripe, startFakeStripe } from '../../../../test/fakes/stripe.js';
 import { TestClient } from '../../../../test/support/http-client.js';
+import { settleProviderEvents } from '../../../../test/support/provider-events.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
 import type { AdminStats } from '../../../contract/admin.js';
@@ -26,6 +27,13 @@ const clock = new TestClock(START);
 let stripe: FakeStripe;
 let app: TestApp;
 let webhookUrl: string;
+
+/** Delivers a signed event as Stripe does and waits until its job has applied it (the webhook answers first). */
+async function deliver(...args: Parameters<FakeStripe['deliver']>): ReturnType<FakeStripe['deliver']> {
+  const response = await stripe.deliver(...args);
+  await settleProviderEvents(app);
+  return response;
+}
 
 beforeAll(async () => {
   stripe = await startFakeStripe({ now: () => clock.now() });
@@ -244,7 +252,7 @@ describe('checkout', () => {
       await seller.client.post('/api/platform-subscription/create', { tier: 'scale' }),
     );
     const { session } = stripe.completeCheckout(sessionIdOf(url));
-    const delivered = await stripe.deliver(webhookUrl, stripe.event('checkout.session.completed', session));
+    const delivered = await deliver(webhookUrl, stripe.event('checkout.session.completed', session));
     expect(delivered.status).toBe(200);
     expect(await statusOf(seller.client)).toMatchObject({ subscriptionStatus: 'active', tier: 'scale' });
   });
@@ -303,7 +311,7 @@ describe('a paying seller', () => {
 
     clock.set(new Date(START.getTime() + 30 * DAY_MS));
     const ended = stripe.endSubscription(seller.subscriptionId);
-    expect((await stripe.deliver(webhookUrl, stripe.event('customer.subscription.deleted', ended))).status).toBe(200);
+    expect((await deliver(webhookUrl, stripe.event('customer.subscription.deleted', ended))).status).toBe(200);
     expect(await statusOf(seller.client)).toMatchObject({ subscriptionStatus: 'expired', hasAccess: false });
     expect((await recordOf(seller.user.id))?.accessEndedAt?.toISOString()).toBe(clock.now().toISOString());
     clock.set(START);
@@ -335,7 +343,7 @@ describe('a paying seller', () => {
     const seller = await payingSeller();
     clock.set(new Date(START.getTime() + 30 * DAY_MS));
     const { invoice } = stripe.failPayment(seller.subscriptionId);
-    const failed = await stripe.deliver(webhookUrl, stripe.event('invoice.payment_failed', invoice));
+    const failed = await deliver(webhookUrl, stripe.event('invoice.payment_failed', invoice));
     expect(failed.status).toBe(200);
     expect(await statusOf(seller.client)).toMatchObject({ subscriptionStatus: 'inactive', hasAccess: false });
     const lostAt = clock.now();
@@ -350,7 +358,7 @@ describe('a paying seller', () => {
     expect(retry.url).toMatch(new RegExp(`^${stripe.url}/portal/`));
 
     stripe.subscriptions.get(seller.subscriptionId)!.status = 'active';
-    const paid = await stripe.deliver(webhookUrl, stripe.event('invoice.paid', invoice));
+    const paid = await deliver(webhookUrl, stripe.event('invoice.paid', invoice));
     expect(paid.status).toBe(200);
     expect(await statusOf(seller.client)).toMatchObject({ subscriptionStatus: 'active' });
     expect((await recordOf(seller.user.id))?.accessEndedAt).toBeNull();
@@ -378,7 +386,7 @@ describe('platform revenue', () => {
     );
     const { invoice: openInvoice } = stripe.completeCheckout(sessionIdOf(url), { paymentStatus: 'unpaid' });
     expect(openInvoice).toMatchObject({ status: 'open', amount_paid: 0 });
-    expect((await stripe.deliver(webhookUrl, stripe.event('invoice.paid', openInvoice))).status).toBe(200);
+    expect((await deliver(webhookUrl, stripe.event('invoice.paid', openInvoice))).status).toBe(200);
     expect(await revenueOf(admin)).toMatchObject({
       platformRevenue: before.platformRevenue,
       invoicesCents: before.invoicesCents,
@@ -391,7 +399,7 @@ describe('platform revenue', () => {
     const amount = paidInvoice.amount_paid as number;
     expect(amount).toBeGreaterThan(0);
     for (const type of ['invoice.paid', 'invoice.payment_succeeded', 'invoice.paid']) {
-      expect((await stripe.deliver(webhookUrl, stripe.event(type, paidInvoice))).status).toBe(200);
+      expect((await deliver(webhookUrl, stripe.event(type, paidInvoice))).status).toBe(200);
     }
     const after = await revenueOf(admin);
     expect(after.invoicesCents).toBe(before.invoicesCents + amount);
@@ -412,7 +420,7 @@ describe('webhooks', () => {
     const seller = await payingSeller();
     const subscription = stripe.endSubscription(seller.subscriptionId);
     const event = stripe.event('customer.subscription.deleted', subscription);
-    const forged = await stripe.deliver(webhookUrl, event, { secret: 'whsec_not_the_secret' });
+    const forged = await deliver(webhookUrl, event, { secret: 'whsec_not_the_secret' });
     expect(forged.status).toBe(400);
     expect(await json<{ error: string }>(forged)).toMatchObject({ error: 'Invalid Signature', status: 400 });
     const unsigned = await fetch(webhookUrl, {
@@ -421,7 +429,7 @@ describe('webhooks', () => {
       body: JSON.stringify(event),
     });
     expect(unsigned.status).toBe(400);
-    const stale = await stripe.deliver(webhookUrl, event, { timestamp: Math.floor(Date.now() / 1000) - 600 });
+    const stale = await deliver(webhookUrl, event, { timestamp: Math.floor(Date.now() / 1000) - 600 });
     expect(stale.status).toBe(400);
     // A body changed after signing (here: re-serialized) no longer matches.
     const payload = JSON.stringify(event);
@@ -445,7 +453,7 @@ describe('webhooks', () => {
     const { invoice } = stripe.failPayment(seller.subscriptionId);
     const event = stripe.event('invoice.payment_failed', invoice);
     const retrievalsBefore = subscriptionRetrievals(seller.subscriptionId);
-    const answers = await Promise.all(Array.from({ length: 10 }, () => stripe.deliver(webhookUrl, event)));
+    const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(webhookUrl, event)));
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
     const bodies = await Promise.all(answers.map((answer) => json<{ duplicate?: boolean }>(answer)));
     expect(bodies.filter((body) => body.duplicate === true)).toHaveLength(9);
@@ -459,7 +467,7 @@ describe('webhooks', () => {
     expect(await statusOf(seller.client)).toMatchObject({ subscriptionStatus: 'inactive' });
 
     // Redelivered later (Stripe retries), it still does nothing new.
-    const again = await stripe.deliver(webhookUrl, event);
+    const again = await deliver(webhookUrl, event);
     expect(await json(again)).toMatchObject({ received: true, duplicate: true });
     expect(subscriptionRetrievals(seller.subscriptionId) - retrievalsBefore).toBe(1);
   });
@@ -471,11 +479,11 @@ describe('webhooks', () => {
     const updated = stripe.event('customer.subscription.updated', scheduled);
     const deleted = stripe.event('customer.subscription.deleted', stripe.endSubscription(seller.subscriptionId));
 
-    expect((await stripe.deliver(webhookUrl, deleted)).status).toBe(200);
+    expect((await deliver(webhookUrl, deleted)).status).toBe(200);
     expect(await statusOf(seller.client)).toMatchObject({ subscriptionStatus: 'expired' });
     // The late event's payload still says active; Stripe says canceled, and that is what counts.
     expect(updated.data.object.status).toBe('active');
-    expect((await stripe.deliver(webhookUrl, updated)).status).toBe(200);
+    expect((await deliver(webhookUrl, updated)).status).toBe(200);
     expect(await statusOf(seller.client)).toMatchObject({ subscriptionStatus: 'expired', hasAccess: false });
   });
 
@@ -490,15 +498,12 @@ describe('webhooks', () => {
     await seller.client.post('/api/platform-subscription/verify-checkout', { sessionId: sessionIdOf(url) });
     expect(await statusOf(seller.client)).toMatchObject({ subscriptionStatus: 'active', tier: 'scale' });
     const late = stripe.event('customer.subscription.deleted', stripe.subscriptions.get(old)!);
-    expect((await stripe.deliver(webhookUrl, late)).status).toBe(200);
+    expect((await deliver(webhookUrl, late)).status).toBe(200);
     expect(await statusOf(seller.client)).toMatchObject({ subscriptionStatus: 'active', tier: 'scale' });
   });
 
   it('acknowledges events it has no use for', async () => {
-    const response = await stripe.deliver(
-      webhookUrl,
-      stripe.event('customer.created', { id: 'cus_x', object: 'customer' }),
-    );
+    const response = await deliver(webhookUrl, stripe.event('customer.created', { id: 'cus_x', object: 'customer' }));
     expect(response.status).toBe(200);
     expect(await json(response)).toEqual({ received: true, type: 'customer.created', ignored: true });
   });

@@ -2,12 +2,13 @@ import type { StripeWebhookResponse } from '../../../contract/billing.js';
 import type { Payments } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { claimInboundDelivery, releaseInboundDelivery } from '../webhooks/inbound-deliveries.service.js';
+import { crashPoint } from '../../lib/crash-points.js';
+import { recordInboundEvent, releaseInboundDelivery } from '../webhooks/inbound-deliveries.service.js';
 import { recordPaidInvoice, syncProviderSubscription } from './provider-sync.js';
 
 // Stripe's webhooks (docs.stripe.com/webhooks): signed over the raw body, delivered at least once, in no
-// guaranteed order. Each event is applied once (its id is recorded first), and none is trusted for the state it
-// carries: the subscription (and a paid invoice) is fetched again, so whatever order events arrive in, the record
+// guaranteed order. Each event is stored once (its id recorded with the job that applies it) and applied by that
+// job, and none is trusted for the state it carries: the subscription (and a paid invoice) is fetched again, so whatever order events arrive in, the record
 // ends as Stripe has it.
 
 /** The events that can change a seller's subscription. */
@@ -24,6 +25,26 @@ const SUBSCRIPTION_EVENTS = new Set([
 /** The events that report a platform invoice paid: Platform Revenue counts the invoice (once, by its id). */
 const INVOICE_PAID_EVENTS = new Set(['invoice.paid', 'invoice.payment_succeeded']);
 
+/** The job that applies one platform billing event. */
+export const BILLING_EVENT_JOB = 'stripe-billing-event';
+/** About a day and a half of retries (an hour apart at most): Stripe will not send an event we answered 200 again. */
+const BILLING_EVENT_MAX_ATTEMPTS = 40;
+const BILLING_EVENT_MAX_DELAY_MS = 60 * 60_000;
+
+type BillingEventPayload = {
+  eventId: string;
+  type: string;
+  subscriptionId: string;
+  userId: string | null;
+  invoiceId: string | null;
+  /** When Stripe says the event happened (ISO). */
+  created: string;
+};
+
+/**
+ * Verifies the event and stores it (its delivery and the job that applies it, in one transaction) before answering:
+ * an event answered 200 is applied by that job, retried and resumed after a restart, never lost with a process.
+ */
 export async function receiveStripeWebhook(
   ctx: AppContext,
   payments: Payments,
@@ -40,27 +61,49 @@ export async function receiveStripeWebhook(
   if (!SUBSCRIPTION_EVENTS.has(event.type) || !event.subscriptionId) {
     return { received: true, type: event.type, ignored: true };
   }
-
-  if (!(await claimInboundDelivery(ctx, 'stripe', event.id))) {
+  const payload: BillingEventPayload = {
+    eventId: event.id,
+    type: event.type,
+    subscriptionId: event.subscriptionId,
+    userId: event.userId,
+    invoiceId: event.invoiceId,
+    created: event.created.toISOString(),
+  };
+  if (!(await recordInboundEvent(ctx, 'stripe', event.id, { kind: BILLING_EVENT_JOB, payload }))) {
     return { received: true, type: event.type, duplicate: true };
   }
-  const now = ctx.clock.now();
-
-  try {
-    // A delivery retried days later still dates the change to when it happened, never to the future.
-    const observedAt = new Date(Math.min(event.created.getTime(), now.getTime()));
-    const userId = await syncProviderSubscription(ctx, payments, event.subscriptionId, {
-      userId: event.userId,
-      observedAt,
-    });
-    if (INVOICE_PAID_EVENTS.has(event.type) && event.invoiceId) {
-      await recordPaidInvoice(ctx, payments, event.invoiceId, userId);
-    }
-    ctx.log.info({ eventId: event.id, type: event.type, userId }, 'Stripe event applied');
-  } catch (error) {
-    // Forget the delivery, so that Stripe's retry applies it.
-    await releaseInboundDelivery(ctx, 'stripe', event.id);
-    throw error;
-  }
+  crashPoint(ctx, 'event-recorded');
   return { received: true, type: event.type };
+}
+
+/** Defines the job that applies a recorded billing event (with the app's other jobs, before the runner starts). */
+export function defineBillingEventJob(ctx: AppContext): void {
+  ctx.jobs.define<BillingEventPayload>(BILLING_EVENT_JOB, {
+    maxAttempts: BILLING_EVENT_MAX_ATTEMPTS,
+    retryDelayMs: (failedAttempt) => Math.min(BILLING_EVENT_MAX_DELAY_MS, 5_000 * 2 ** (failedAttempt - 1)),
+    async run(payload) {
+      const payments = ctx.payments;
+      // The payment mode changes only with a restart: an event stored under another mode waits for it.
+      if (payments.kind !== 'stripe') throw new Error('Stripe billing is not configured on this server');
+      // A delivery retried days later still dates the change to when it happened, never to the future.
+      const observedAt = new Date(Math.min(new Date(payload.created).getTime(), ctx.clock.now().getTime()));
+      const userId = await syncProviderSubscription(ctx, payments, payload.subscriptionId, {
+        userId: payload.userId,
+        observedAt,
+      });
+      if (INVOICE_PAID_EVENTS.has(payload.type) && payload.invoiceId) {
+        await recordPaidInvoice(ctx, payments, payload.invoiceId, userId);
+      }
+      ctx.log.info({ eventId: payload.eventId, type: payload.type, userId }, 'Stripe event applied');
+      return {};
+    },
+    async onGiveUp(payload, error) {
+      ctx.log.error(
+        { eventId: payload.eventId, type: payload.type, error },
+        'a Stripe billing event could not be applied',
+      );
+      // Forgotten, so that resending it from Stripe's dashboard applies it.
+      await releaseInboundDelivery(ctx, 'stripe', payload.eventId);
+    },
+  });
 }

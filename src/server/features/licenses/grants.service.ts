@@ -166,11 +166,38 @@ export async function createGrant(
   input: CreateGrantInput,
   options: { notify?: boolean } = {},
 ): Promise<CreateGrantResult> {
+  parseHolderEmail(input.email);
+  const loaded = await loadGrantParties(ctx, sellerId, input.packageId);
+  // The e-mail goes out inside the transaction: if it cannot be sent, no token exists that nobody holds.
+  return ctx.db.transaction(async (tx) => {
+    const result = await createGrantIn(ctx, tx, loaded, input);
+    if (options.notify !== false) await sendGrantEmail(ctx, tx, loaded.seller, result, input);
+    return result;
+  });
+}
+
+/** The seller (with their brand) and the package a grant is about, loaded before the transaction that writes it. */
+export type GrantParties = { seller: LicenseSender; pkg: PackageRecord };
+
+/** What createGrant reads before its transaction (a query outside an open transaction waits for it on PGlite). */
+export async function loadGrantParties(ctx: AppContext, sellerId: string, packageId: string): Promise<GrantParties> {
+  const [seller, pkg] = await Promise.all([getLicenseSender(ctx, sellerId), getOwnedPackage(ctx, sellerId, packageId)]);
+  return { seller, pkg };
+}
+
+/**
+ * createGrant's writes in the caller's transaction (a sale's fulfilment writes its grant with the sale), without
+ * the e-mail: the caller sends it with sendGrantEmail in the same transaction.
+ */
+export async function createGrantIn(
+  ctx: AppContext,
+  tx: Database,
+  parties: GrantParties,
+  input: CreateGrantInput,
+): Promise<CreateGrantResult> {
+  const { pkg } = parties;
+  const sellerId = parties.seller.id;
   const email = parseHolderEmail(input.email);
-  const [seller, pkg] = await Promise.all([
-    getLicenseSender(ctx, sellerId),
-    getOwnedPackage(ctx, sellerId, input.packageId),
-  ]);
   const now = ctx.clock.now();
   const terms = {
     kind: input.kind,
@@ -180,73 +207,81 @@ export async function createGrant(
     endMode: input.endMode,
     downloadLimit: input.downloadLimit ?? null,
   };
+  if (input.holderLimit) {
+    // Two licenses for new holders at the cap must not both pass the count: the second waits for the first.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`holder-limit:${sellerId}`}))`);
+    await assertRoomForHolder(tx, sellerId, email, input.holderLimit);
+  }
+  const issued = issueComposerToken();
+  const [insertedCustomer] = await tx
+    .insert(customers)
+    .values({ sellerId, email, tokenHash: issued.tokenHash, tokenIssuedAt: now, createdAt: now })
+    .onConflictDoNothing()
+    .returning();
+  const customer = insertedCustomer ?? (await findCustomerByEmail(tx, sellerId, email));
+  if (!customer) throw new Error('License holder vanished while being created');
 
-  // The e-mail goes out inside the transaction: if it cannot be sent, no token exists that nobody holds.
-  return ctx.db.transaction(async (tx) => {
-    if (input.holderLimit) {
-      // Two licenses for new holders at the cap must not both pass the count: the second waits for the first.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`holder-limit:${sellerId}`}))`);
-      await assertRoomForHolder(tx, sellerId, email, input.holderLimit);
-    }
-    const issued = issueComposerToken();
-    const [insertedCustomer] = await tx
-      .insert(customers)
-      .values({ sellerId, email, tokenHash: issued.tokenHash, tokenIssuedAt: now, createdAt: now })
-      .onConflictDoNothing()
-      .returning();
-    const customer = insertedCustomer ?? (await findCustomerByEmail(tx, sellerId, email));
-    if (!customer) throw new Error('License holder vanished while being created');
+  const [insertedGrant] = await tx
+    .insert(grants)
+    .values({ customerId: customer.id, packageId: pkg.id, ...terms, note: input.note ?? null, createdAt: now })
+    .onConflictDoNothing()
+    .returning();
+  let grant: Grant;
+  if (insertedGrant) {
+    grant = insertedGrant;
+  } else {
+    const [existing] = await tx
+      .select()
+      .from(grants)
+      .where(and(eq(grants.customerId, customer.id), eq(grants.packageId, pkg.id)))
+      .for('update');
+    if (!existing) throw new Error('Grant vanished while being renewed');
+    grant = await renewGrant(tx, existing, { ...terms, note: input.note ?? null }, { email, pkg, now });
+  }
 
-    const [insertedGrant] = await tx
-      .insert(grants)
-      .values({ customerId: customer.id, packageId: pkg.id, ...terms, note: input.note ?? null, createdAt: now })
-      .onConflictDoNothing()
-      .returning();
-    let grant: Grant;
-    if (insertedGrant) {
-      grant = insertedGrant;
-    } else {
-      const [existing] = await tx
-        .select()
-        .from(grants)
-        .where(and(eq(grants.customerId, customer.id), eq(grants.packageId, pkg.id)))
-        .for('update');
-      if (!existing) throw new Error('Grant vanished while being renewed');
-      grant = await renewGrant(tx, existing, { ...terms, note: input.note ?? null }, { email, pkg, now });
-    }
+  const event = insertedGrant ? 'license.created' : 'license.updated';
+  await emitWebhookEvent(ctx, sellerId, event, licenseEventData(grant, { email, packageName: pkg.name }), { db: tx });
+  return {
+    grant,
+    customer,
+    package: pkg,
+    outcome: insertedGrant ? 'created' : 'renewed',
+    isNewCustomer: Boolean(insertedCustomer),
+    composerToken: insertedCustomer ? issued.token : undefined,
+  };
+}
 
-    const event = insertedGrant ? 'license.created' : 'license.updated';
-    await emitWebhookEvent(ctx, sellerId, event, licenseEventData(grant, { email, packageName: pkg.name }), { db: tx });
-    if (options.notify !== false) {
-      const reason: LicenseEmailInput['reason'] = insertedCustomer
-        ? 'new-holder'
-        : insertedGrant
-          ? 'package-added'
-          : 'license-renewed';
-      const license: LicenseTerms = {
-        kind: grant.kind,
-        durationDays: input.durationDays,
-        expiresAt: grant.expiresAt,
-        endMode: grant.endMode,
-      };
-      await sendLicenseEmail(
-        ctx,
-        seller,
-        customer.email,
-        { reason, token: insertedCustomer ? issued.token : undefined, packageNames: [pkg.name], license },
-        // Delivery is recorded with the license, in its transaction; a refused mail is retried (src/server/jobs).
-        { grantId: grant.id, db: tx },
-      );
-    }
-    return {
-      grant,
-      customer,
-      package: pkg,
-      outcome: insertedGrant ? 'created' : 'renewed',
-      isNewCustomer: Boolean(insertedCustomer),
-      composerToken: insertedCustomer ? issued.token : undefined,
-    };
-  });
+/**
+ * The license e-mail of a grant createGrantIn wrote, in its transaction (its delivery is recorded with the
+ * license; a refused mail is retried, src/server/jobs). `queueOnly`: the runner sends it after the commit.
+ */
+export async function sendGrantEmail(
+  ctx: AppContext,
+  tx: Database,
+  seller: LicenseSender,
+  result: CreateGrantResult,
+  input: CreateGrantInput,
+  options: { queueOnly?: boolean } = {},
+): Promise<void> {
+  const { grant } = result;
+  const reason: LicenseEmailInput['reason'] = result.isNewCustomer
+    ? 'new-holder'
+    : result.outcome === 'created'
+      ? 'package-added'
+      : 'license-renewed';
+  const license: LicenseTerms = {
+    kind: grant.kind,
+    durationDays: input.durationDays,
+    expiresAt: grant.expiresAt,
+    endMode: grant.endMode,
+  };
+  await sendLicenseEmail(
+    ctx,
+    seller,
+    result.customer.email,
+    { reason, token: result.composerToken, packageNames: [result.package.name], license },
+    { grantId: grant.id, db: tx, queueOnly: options.queueOnly },
+  );
 }
 
 type GrantTerms = Pick<Grant, 'kind' | 'status' | 'revokedAt' | 'expiresAt' | 'endMode' | 'downloadLimit' | 'note'>;
@@ -309,7 +344,7 @@ export async function sendLicenseEmail(
   seller: LicenseSender,
   to: string,
   content: Omit<LicenseEmailInput, 'repositoryUrl' | 'sellerName' | 'brand'>,
-  delivery: { grantId?: string; db?: MailSendOptions['db'] } = {},
+  delivery: { grantId?: string; db?: MailSendOptions['db']; queueOnly?: boolean } = {},
 ): Promise<void> {
   const { brand } = seller;
   const repositoryUrl = repositoryUrlFor(ctx, { slug: seller.slug, brandDomain: brand.verifiedDomain });
@@ -323,31 +358,49 @@ export async function sendLicenseEmail(
       links: [repositoryUrl],
       reference: delivery.grantId ? grantMailReference(delivery.grantId) : undefined,
     },
-    { db: delivery.db },
+    { db: delivery.db, queueOnly: delivery.queueOnly },
   );
 }
 
 /**
  * Sets the terms a purchase gives, from what the payment provider says now (sales): a subscription's paid period
  * (expiresAt), or its end by refund or lost dispute (status revoked). Only grants of kind `purchase` move; the
- * holder's next Composer request sees the change.
+ * holder's next Composer request sees the change. Terms the grant already has change nothing and announce nothing,
+ * so that an event applied again (a retried job) is not announced twice. Pass the open transaction as `db`.
  */
 export async function setPurchaseGrantTerms(
   ctx: AppContext,
   grantId: string,
   terms: { expiresAt?: Date | null; endMode?: GrantEndMode; status?: 'active' | 'revoked' },
+  options: { db?: Database } = {},
 ): Promise<Grant | undefined> {
+  const db = options.db ?? ctx.db;
+  const [current] = await db
+    .select()
+    .from(grants)
+    .where(and(eq(grants.id, grantId), eq(grants.kind, 'purchase')))
+    .limit(1);
+  if (!current) return undefined;
   const changes: Partial<typeof grants.$inferInsert> = {};
-  if (terms.expiresAt !== undefined) changes.expiresAt = terms.expiresAt;
-  if (terms.endMode !== undefined) changes.endMode = terms.endMode;
-  if (terms.status === 'revoked') Object.assign(changes, { status: 'revoked', revokedAt: ctx.clock.now() });
-  if (terms.status === 'active') Object.assign(changes, { status: 'active', revokedAt: null });
-  const [updated] = await ctx.db
+  if (terms.expiresAt !== undefined && current.expiresAt?.getTime() !== terms.expiresAt?.getTime()) {
+    changes.expiresAt = terms.expiresAt;
+  }
+  if (terms.endMode !== undefined && current.endMode !== terms.endMode) changes.endMode = terms.endMode;
+  if (terms.status === 'revoked' && current.status !== 'revoked') {
+    Object.assign(changes, { status: 'revoked', revokedAt: ctx.clock.now() });
+  }
+  if (terms.status === 'active' && current.status !== 'active') {
+    Object.assign(changes, { status: 'active', revokedAt: null });
+  }
+  if (Object.keys(changes).length === 0) return current;
+  const [updated] = await db
     .update(grants)
     .set(changes)
     .where(and(eq(grants.id, grantId), eq(grants.kind, 'purchase')))
     .returning();
-  if (updated)
-    await emitLicenseChange(ctx, updated.id, updated.status === 'revoked' ? 'license.revoked' : 'license.updated');
+  if (updated) {
+    const event = updated.status === 'revoked' ? 'license.revoked' : 'license.updated';
+    await emitLicenseChange(ctx, updated.id, event, { db });
+  }
   return updated;
 }

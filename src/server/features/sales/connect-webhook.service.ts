@@ -4,16 +4,28 @@ import type { ConnectEvent } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
 import { sales } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { crashPoint } from '../../lib/crash-points.js';
 import { setPurchaseGrantTerms } from '../licenses/grants.service.js';
-import { claimInboundDelivery, releaseInboundDelivery } from '../webhooks/inbound-deliveries.service.js';
+import { recordInboundEvent, releaseInboundDelivery } from '../webhooks/inbound-deliveries.service.js';
 import { syncPayoutAccount } from './payout.service.js';
 import { platformFeeCents, subscriptionAccessEnd } from './sale-rules.js';
 import { applyCheckoutSession, connectOf, endSale, findSale, findSaleBySession, type Sale } from './sales.service.js';
 
 // Stripe Connect's webhooks (events of sellers' accounts, each naming its `account`): verified over the raw body,
-// each applied once (its id recorded first, forgotten again if applying fails so that Stripe's retry applies it),
-// and none trusted for the state it carries: the session, subscription, invoice, charge or dispute is read again
-// from Stripe, so that whatever order events arrive in, sales and grants end as Stripe has them.
+// stored before they are answered (the delivery's id and a durable job, in one transaction), then applied by that
+// job, which the runner retries with backoff and resumes after a restart, so that an event Stripe was told we have
+// is applied even if the process dies half-way. None is trusted for the state it carries: the session,
+// subscription, invoice, charge or dispute is read again from Stripe, so that whatever order events arrive in (and
+// however often one is applied), sales and grants end as Stripe has them. Each application is idempotent: its
+// writes are one transaction guarded by the sale's state (sales.service.ts) or keyed by the invoice.
+
+/** The job that applies one Connect event. */
+export const CONNECT_EVENT_JOB = 'stripe-connect-event';
+/** About a day and a half of retries (an hour apart at most): Stripe will not send an event we answered 200 again. */
+const CONNECT_EVENT_MAX_ATTEMPTS = 40;
+const CONNECT_EVENT_MAX_DELAY_MS = 60 * 60_000;
+
+type ConnectEventPayload = { eventId: string; type: string; account: string; objectId: string };
 
 export type ConnectWebhookResult = { received: true; type: string; ignored?: boolean; duplicate?: boolean };
 
@@ -49,20 +61,52 @@ export async function receiveConnectWebhook(
   if (!HANDLED.has(event.type) || !event.account || !event.objectId) {
     return { received: true, type: event.type, ignored: true };
   }
-  if (!(await claimInboundDelivery(ctx, 'stripe', deliveryKey(event.id)))) {
+  const payload: ConnectEventPayload = {
+    eventId: event.id,
+    type: event.type,
+    account: event.account,
+    objectId: event.objectId,
+  };
+  if (!(await recordInboundEvent(ctx, 'stripe', deliveryKey(event.id), { kind: CONNECT_EVENT_JOB, payload }))) {
     return { received: true, type: event.type, duplicate: true };
   }
-  try {
-    await applyEvent(ctx, event as ConnectEvent & { account: string; objectId: string });
-    ctx.log.info({ eventId: event.id, type: event.type, account: event.account }, 'Stripe Connect event applied');
-  } catch (error) {
-    await releaseInboundDelivery(ctx, 'stripe', deliveryKey(event.id));
-    throw error;
-  }
+  crashPoint(ctx, 'event-recorded');
   return { received: true, type: event.type };
 }
 
-async function applyEvent(ctx: AppContext, event: ConnectEvent & { account: string; objectId: string }) {
+/** Defines the job that applies a recorded Connect event (with the app's other jobs, before the runner starts). */
+export function defineConnectEventJob(ctx: AppContext): void {
+  ctx.jobs.define<ConnectEventPayload>(CONNECT_EVENT_JOB, {
+    maxAttempts: CONNECT_EVENT_MAX_ATTEMPTS,
+    retryDelayMs: (failedAttempt) => Math.min(CONNECT_EVENT_MAX_DELAY_MS, 5_000 * 2 ** (failedAttempt - 1)),
+    async run(payload) {
+      await applyEvent(ctx, {
+        id: payload.eventId,
+        type: payload.type,
+        account: payload.account,
+        objectId: payload.objectId,
+      });
+      ctx.log.info(
+        { eventId: payload.eventId, type: payload.type, account: payload.account },
+        'Stripe Connect event applied',
+      );
+      return {};
+    },
+    async onGiveUp(payload, error) {
+      ctx.log.error(
+        { eventId: payload.eventId, type: payload.type, error },
+        'a Stripe Connect event could not be applied',
+      );
+      // Forgotten, so that resending it from Stripe's dashboard applies it.
+      await releaseInboundDelivery(ctx, 'stripe', deliveryKey(payload.eventId));
+    },
+  });
+}
+
+async function applyEvent(
+  ctx: AppContext,
+  event: Pick<ConnectEvent, 'id' | 'type'> & { account: string; objectId: string },
+) {
   const { account, objectId } = event;
   if (event.type === 'account.updated') return syncPayoutAccount(ctx, objectId);
   if (event.type.startsWith('checkout.session.')) {
@@ -151,51 +195,76 @@ export async function syncSubscription(ctx: AppContext, account: string, subscri
   let purchase = await findSubscriptionPurchase(ctx, account, subscriptionId);
   // Its checkout's event still to come: apply the checkout (which reads the subscription too) first.
   purchase ??= await applyPendingCheckout(ctx, account, subscription.metadata);
-  if (purchase?.status !== 'paid' || !purchase.grantId) return;
-  await setPurchaseGrantTerms(ctx, purchase.grantId, {
-    expiresAt: subscriptionAccessEnd(subscription),
-    endMode: 'access',
-  });
+  const grantId = purchase?.status === 'paid' ? purchase.grantId : null;
+  if (!grantId) return;
+  await ctx.db.transaction((tx) =>
+    setPurchaseGrantTerms(
+      ctx,
+      grantId,
+      { expiresAt: subscriptionAccessEnd(subscription), endMode: 'access' },
+      { db: tx },
+    ),
+  );
 }
 
-/** A paid invoice: a renewal is a payment of its own (with its fee); any paid invoice moves the access on. */
+/**
+ * A paid invoice: a renewal is a payment of its own (a sale with its fee, one per invoice), and any paid invoice
+ * moves the access on; both in one transaction, after everything is read from Stripe.
+ */
 async function applyInvoice(ctx: AppContext, account: string, invoiceId: string): Promise<void> {
-  const invoice = await connectOf(ctx).retrieveInvoice(account, invoiceId);
+  const connect = connectOf(ctx);
+  const invoice = await connect.retrieveInvoice(account, invoiceId);
   if (invoice.status !== 'paid' || !invoice.subscriptionId) return;
+  const subscriptionId = invoice.subscriptionId;
   const purchase =
-    (await findSubscriptionPurchase(ctx, account, invoice.subscriptionId)) ??
+    (await findSubscriptionPurchase(ctx, account, subscriptionId)) ??
     (await applyPendingCheckout(ctx, account, invoice.subscriptionMetadata));
   if (!purchase) return;
-  if (invoice.billingReason === 'subscription_create') {
-    // The checkout's own invoice: its payment is the purchase's (a refund of it finds the purchase by it).
-    if (!purchase.paymentIntentId && invoice.paymentIntentId) {
-      await ctx.db.update(sales).set({ paymentIntentId: invoice.paymentIntentId }).where(eq(sales.id, purchase.id));
+  const subscription = await connect.retrieveSubscription(account, subscriptionId);
+  const renewed = await ctx.db.transaction(async (tx) => {
+    let renewal: Sale | undefined;
+    if (invoice.billingReason === 'subscription_create') {
+      // The checkout's own invoice: its payment is the purchase's (a refund of it finds the purchase by it).
+      if (!purchase.paymentIntentId && invoice.paymentIntentId) {
+        await tx.update(sales).set({ paymentIntentId: invoice.paymentIntentId }).where(eq(sales.id, purchase.id));
+      }
+    } else if (invoice.amountPaid > 0) {
+      [renewal] = await tx
+        .insert(sales)
+        .values({
+          sellerId: purchase.sellerId,
+          packageId: purchase.packageId,
+          priceId: purchase.priceId,
+          kind: 'renewal',
+          status: purchase.status === 'paid' ? 'paid' : 'pending',
+          isTest: false,
+          pricingType: purchase.pricingType,
+          tierName: purchase.tierName,
+          customerEmail: purchase.customerEmail,
+          customerId: purchase.customerId,
+          amountCents: invoice.amountPaid,
+          feeCents: platformFeeCents(invoice.amountPaid),
+          currency: invoice.currency,
+          stripeAccountId: account,
+          paymentIntentId: invoice.paymentIntentId,
+          subscriptionId,
+          invoiceId: invoice.id,
+          createdAt: ctx.clock.now(),
+          paidAt: invoice.paidAt ?? ctx.clock.now(),
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (renewal) crashPoint(ctx, 'renewal-recorded');
     }
-  } else if (invoice.amountPaid > 0) {
-    await ctx.db
-      .insert(sales)
-      .values({
-        sellerId: purchase.sellerId,
-        packageId: purchase.packageId,
-        priceId: purchase.priceId,
-        kind: 'renewal',
-        status: purchase.status === 'paid' ? 'paid' : 'pending',
-        isTest: false,
-        pricingType: purchase.pricingType,
-        tierName: purchase.tierName,
-        customerEmail: purchase.customerEmail,
-        customerId: purchase.customerId,
-        amountCents: invoice.amountPaid,
-        feeCents: platformFeeCents(invoice.amountPaid),
-        currency: invoice.currency,
-        stripeAccountId: account,
-        paymentIntentId: invoice.paymentIntentId,
-        subscriptionId: invoice.subscriptionId,
-        invoiceId: invoice.id,
-        createdAt: ctx.clock.now(),
-        paidAt: invoice.paidAt ?? ctx.clock.now(),
-      })
-      .onConflictDoNothing();
-  }
-  await syncSubscription(ctx, account, invoice.subscriptionId);
+    if (purchase.status === 'paid' && purchase.grantId) {
+      await setPurchaseGrantTerms(
+        ctx,
+        purchase.grantId,
+        { expiresAt: subscriptionAccessEnd(subscription), endMode: 'access' },
+        { db: tx },
+      );
+    }
+    return renewal;
+  });
+  if (renewed) crashPoint(ctx, 'renewal-applied');
 }

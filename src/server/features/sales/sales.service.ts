@@ -1,4 +1,4 @@
-import { and, asc, eq, isNull } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import { isEntityId } from '../../../contract/ids.js';
 import {
   PLATFORM_FEE_PERCENT,
@@ -17,26 +17,30 @@ import type { AppContext } from '../../context.js';
 import { packagePrices, packages, sales } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { RequestHost } from '../../http/hosts.js';
+import { grantMailReference, sendQueuedMail } from '../../jobs/mail-delivery.js';
 import { DAY_MS } from '../../lib/clock.js';
+import { crashPoint } from '../../lib/crash-points.js';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
 import {
-  createGrant,
+  createGrantIn,
   getLicenseSender,
   type LicenseSender,
+  loadGrantParties,
   type PackageRecord,
   parseHolderEmail,
+  sendGrantEmail,
   setPurchaseGrantTerms,
 } from '../licenses/grants.service.js';
 import { findHostSeller, type SellerIdentity } from '../users/users.service.js';
 import { emitWebhookEvent } from '../webhooks/webhook-events.service.js';
 import { findEnabledPayoutAccount } from './payout.service.js';
 import type { PackagePrice } from './pricing.service.js';
+import { assertSignedPurchaseReturn } from './purchase-return.js';
 import { addMonths, platformFeeCents, subscriptionAccessEnd } from './sale-rules.js';
 
 // Sales (issue 11; DESIGN "Selling"): a buyer pays on the seller's repository host, in Stripe Checkout on the
 // seller's connected account with the platform's 5% fee, or at once in test-sales mode (billing off). A paid sale
-import { assertSignedPurchaseReturn } from './purchase-return.js';
 // becomes a grant of kind `purchase` through the licenses domain, which e-mails the holder in the seller's brand.
 // Whatever tells us a sale is paid (the success page asking, or a webhook) re-reads Stripe and claims the sale
 // with one conditional update, so that it is fulfilled exactly once.
@@ -116,10 +120,6 @@ export async function getPurchasePage(ctx: AppContext, host: RequestHost, packag
   };
 }
 
-export type SaleOffer = { seller: LicenseSender; pkg: PackageRecord; tier: PackagePrice; repositoryUrl: string };
-
-/**
- * What a checkout sells, checked: the seller's active package, an active tier of it (the first when none is named),
 /** Whether a buyer can pay this seller: a payment provider and, with Stripe, a payout account that takes payments. */
 async function canSellerTakePayments(ctx: AppContext, sellerId: string): Promise<boolean> {
   if (isTestMode(ctx)) return false;
@@ -131,6 +131,10 @@ export function paymentsNotSetUp(): AppError {
   return new AppError('CONFLICT', salesMessages.paymentsNotSetUp);
 }
 
+export type SaleOffer = { seller: LicenseSender; pkg: PackageRecord; tier: PackagePrice; repositoryUrl: string };
+
+/**
+ * What a checkout sells, checked: the seller's active package, an active tier of it (the first when none is named),
  * the currency when the caller names one, and (with a provider) a payout account that can take payments.
  */
 export async function getSaleOffer(
@@ -293,35 +297,47 @@ async function purchaseTerms(
 
 /**
  * Marks a pending sale paid and gives the buyer the package (a grant of kind purchase, e-mailed in the seller's
- * brand). The conditional update lets exactly one caller through; a failure puts the sale back to pending so that
- * the next delivery or the next poll tries again. Answers the sale as it is afterwards.
+ * brand), all in one transaction: the sale's claim (status, paid amount and fee), the grant, the license e-mail's
+ * job and the outgoing `purchase.completed` event exist together or not at all, so that a process dying anywhere
+ * leaves the sale pending for the next attempt (the provider event's job, the success page) and no attempt can
+ * give a second license, e-mail or fee. The conditional claim lets exactly one caller through. Answers the sale as
+ * it is afterwards.
  */
 export async function fulfilSale(ctx: AppContext, sale: Sale, facts: PaymentFacts): Promise<Sale> {
-  const [claimed] = await ctx.db
-    .update(sales)
-    .set({
-      status: 'paid',
-      paidAt: facts.paidAt,
-      customerEmail: facts.email,
-      amountCents: facts.amountCents,
-      feeCents: platformFeeCents(facts.amountCents),
-      paymentIntentId: facts.paymentIntentId ?? sale.paymentIntentId,
-      subscriptionId: facts.subscriptionId ?? sale.subscriptionId,
-    })
-    .where(and(eq(sales.id, sale.id), eq(sales.status, 'pending')))
-    .returning();
-  if (!claimed) return (await findSale(ctx, sale.id)) ?? sale;
-  try {
-    const terms = await purchaseTerms(ctx, claimed, facts);
-    const result = await createGrant(ctx, claimed.sellerId, {
-      email: facts.email,
-      packageId: claimed.packageId,
-      kind: 'purchase',
-      expiresAt: terms.expiresAt,
-      endMode: terms.endMode,
-      note: `${claimed.isTest ? 'Test purchase' : 'Purchase'}: ${claimed.tierName}`,
-    });
-    const [done] = await ctx.db
+  if (sale.status !== 'pending') return sale;
+  // Read before the transaction: on PGlite a query outside an open transaction waits for it.
+  const terms = await purchaseTerms(ctx, sale, facts);
+  const parties = await loadGrantParties(ctx, sale.sellerId, sale.packageId);
+  const grantInput = {
+    email: facts.email,
+    packageId: sale.packageId,
+    kind: 'purchase' as const,
+    expiresAt: terms.expiresAt,
+    endMode: terms.endMode,
+    note: `${sale.isTest ? 'Test purchase' : 'Purchase'}: ${sale.tierName}`,
+  };
+  const fulfilled = await ctx.db.transaction(async (tx) => {
+    const [claimed] = await tx
+      .update(sales)
+      .set({
+        status: 'paid',
+        paidAt: facts.paidAt,
+        customerEmail: facts.email,
+        amountCents: facts.amountCents,
+        feeCents: platformFeeCents(facts.amountCents),
+        paymentIntentId: facts.paymentIntentId ?? sale.paymentIntentId,
+        subscriptionId: facts.subscriptionId ?? sale.subscriptionId,
+      })
+      .where(and(eq(sales.id, sale.id), eq(sales.status, 'pending')))
+      .returning();
+    if (!claimed) return undefined;
+    crashPoint(ctx, 'sale-paid');
+    const result = await createGrantIn(ctx, tx, parties, grantInput);
+    crashPoint(ctx, 'grant-created');
+    // Queued, not sent: a mail sent from a transaction that then dies would be a second one on the next attempt.
+    await sendGrantEmail(ctx, tx, parties.seller, result, grantInput, { queueOnly: true });
+    crashPoint(ctx, 'mail-queued');
+    const [done] = await tx
       .update(sales)
       .set({
         customerId: result.customer.id,
@@ -332,26 +348,34 @@ export async function fulfilSale(ctx: AppContext, sale: Sale, facts: PaymentFact
       })
       .where(eq(sales.id, claimed.id))
       .returning();
-    ctx.log.info({ saleId: claimed.id, test: claimed.isTest }, 'sale fulfilled');
-    await emitWebhookEvent(ctx, claimed.sellerId, 'purchase.completed', {
-      saleId: claimed.id,
-      packageId: claimed.packageId,
-      tierName: claimed.tierName,
-      amountCents: claimed.amountCents,
-      currency: claimed.currency,
-      email: facts.email,
-      isTest: claimed.isTest,
-      licenseId: result.grant.id,
-      paidAt: facts.paidAt.toISOString(),
-    });
+    await emitWebhookEvent(
+      ctx,
+      claimed.sellerId,
+      'purchase.completed',
+      {
+        saleId: claimed.id,
+        packageId: claimed.packageId,
+        tierName: claimed.tierName,
+        amountCents: claimed.amountCents,
+        currency: claimed.currency,
+        email: facts.email,
+        isTest: claimed.isTest,
+        licenseId: result.grant.id,
+        paidAt: facts.paidAt.toISOString(),
+      },
+      { db: tx },
+    );
+    crashPoint(ctx, 'webhook-queued');
     return done ?? claimed;
-  } catch (error) {
-    await ctx.db
-      .update(sales)
-      .set({ status: 'pending', paidAt: null })
-      .where(and(eq(sales.id, claimed.id), isNull(sales.grantId)));
-    throw error;
-  }
+  });
+  if (!fulfilled) return (await findSale(ctx, sale.id)) ?? sale;
+  ctx.log.info({ saleId: fulfilled.id, test: fulfilled.isTest }, 'sale fulfilled');
+  crashPoint(ctx, 'sale-fulfilled');
+  // The e-mail's first attempt, now that its license exists; the runner retries it (or makes it, if we die here).
+  if (fulfilled.grantId) await sendQueuedMail(ctx.db, ctx.jobs, grantMailReference(fulfilled.grantId));
+  crashPoint(ctx, 'mail-sent');
+  ctx.jobs.wake();
+  return fulfilled;
 }
 
 export async function findSale(ctx: AppContext, saleId: string): Promise<Sale | undefined> {
@@ -451,24 +475,33 @@ export async function getPurchaseResult(
   };
 }
 
-/** Ends the access a sale gave (refund, lost dispute): the sale takes `status`, its grant is revoked. */
+/**
+ * Ends the access a sale gave (refund, lost dispute): the sale takes `status` and its grant is revoked, in one
+ * transaction; a sale already ended is left as it is (an event applied again changes nothing).
+ */
 export async function endSale(ctx: AppContext, sale: Sale, status: 'refunded' | 'disputed'): Promise<void> {
-  const [ended] = await ctx.db
-    .update(sales)
-    .set({ status, endedAt: ctx.clock.now() })
-    .where(and(eq(sales.id, sale.id), eq(sales.status, 'paid')))
-    .returning();
+  const ended = await ctx.db.transaction(async (tx) => {
+    const [ended] = await tx
+      .update(sales)
+      .set({ status, endedAt: ctx.clock.now() })
+      .where(and(eq(sales.id, sale.id), eq(sales.status, 'paid')))
+      .returning();
+    if (!ended) return undefined;
+    crashPoint(ctx, 'sale-ended');
+    // A renewal's refund ends the subscription's purchase, whose grant it is.
+    let grantId = ended.grantId;
+    if (!grantId && ended.subscriptionId) {
+      const [purchase] = await tx
+        .select({ grantId: sales.grantId })
+        .from(sales)
+        .where(and(eq(sales.subscriptionId, ended.subscriptionId), eq(sales.kind, 'purchase')))
+        .limit(1);
+      grantId = purchase?.grantId ?? null;
+    }
+    if (grantId) await setPurchaseGrantTerms(ctx, grantId, { status: 'revoked' }, { db: tx });
+    return ended;
+  });
   if (!ended) return;
-  // A renewal's refund ends the subscription's purchase, whose grant it is.
-  let grantId = ended.grantId;
-  if (!grantId && ended.subscriptionId) {
-    const [purchase] = await ctx.db
-      .select({ grantId: sales.grantId })
-      .from(sales)
-      .where(and(eq(sales.subscriptionId, ended.subscriptionId), eq(sales.kind, 'purchase')))
-      .limit(1);
-    grantId = purchase?.grantId ?? null;
-  }
-  if (grantId) await setPurchaseGrantTerms(ctx, grantId, { status: 'revoked' });
   ctx.log.info({ saleId: ended.id, status }, 'sale ended');
+  crashPoint(ctx, 'refund-applied');
 }

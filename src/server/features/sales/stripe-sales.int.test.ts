@@ -8,6 +8,7 @@ import {
 } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeStripe, type FakeStripeEvent, startFakeStripe } from '../../../../test/fakes/stripe.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
+import { settleProviderEvents } from '../../../../test/support/provider-events.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
 import type { P2File } from '../../../contract/composer.js';
@@ -58,10 +59,11 @@ async function putTiers(packageId: string, tiers: unknown[]): Promise<PackagePri
   return (await response.json()) as PackagePricingTier[];
 }
 
-/** Sends a signed Connect event about the seller's account, as Stripe does, and expects it accepted. */
+/** Sends a signed Connect event about the seller's account, as Stripe does, expects it accepted and applied. */
 async function send(event: FakeStripeEvent): Promise<void> {
   const response = await stripe.deliver(webhookUrl, event);
   expect(response.status, await response.clone().text()).toBe(200);
+  await settleProviderEvents(app);
 }
 
 const connectEvent = (type: string, object: Record<string, unknown> & { id: string }) =>

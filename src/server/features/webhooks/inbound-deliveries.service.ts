@@ -1,11 +1,13 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
 import { webhookDeliveries } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
 
 // The webhooks we receive (GitHub's pushes, Stripe's billing and Connect events) are redelivered on timeouts and on
 // request; a repeated delivery must do nothing new. This module alone writes webhook_deliveries: the receivers claim
-// a delivery before they act on it and give it back when acting failed.
+// a delivery before they act on it and give it back when acting failed, or (payment providers' events) record the
+// delivery together with the durable job that applies it, so that an event answered 200 is never lost.
 
 export type InboundWebhookSource = (typeof webhookDeliveries.$inferInsert)['source'];
 
@@ -23,14 +25,16 @@ export async function claimInboundDelivery(
   ctx: Pick<AppContext, 'db' | 'clock'>,
   source: InboundWebhookSource,
   deliveryId: string,
+  options: { db?: Database } = {},
 ): Promise<boolean> {
+  const db = options.db ?? ctx.db;
   const now = ctx.clock.now();
-  const recorded = await ctx.db
+  const recorded = await db
     .insert(webhookDeliveries)
     .values({ source, deliveryId: key(deliveryId), receivedAt: now })
     .onConflictDoNothing()
     .returning({ deliveryId: webhookDeliveries.deliveryId });
-  await ctx.db
+  await db
     .delete(webhookDeliveries)
     .where(
       and(
@@ -50,4 +54,29 @@ export async function releaseInboundDelivery(
   await ctx.db
     .delete(webhookDeliveries)
     .where(and(eq(webhookDeliveries.source, source), eq(webhookDeliveries.deliveryId, key(deliveryId))));
+}
+
+/**
+ * Records a delivery and the job that applies it in one transaction: true when it was new (the job is queued and
+ * the runner woken), false for a delivery recorded before. The caller answers the sender only after this, so an
+ * event is either stored for good or refused (and sent again by the sender).
+ */
+export async function recordInboundEvent(
+  ctx: Pick<AppContext, 'db' | 'clock' | 'jobs'>,
+  source: InboundWebhookSource,
+  deliveryId: string,
+  job: { kind: string; payload: Record<string, unknown> },
+): Promise<boolean> {
+  const isNew = await ctx.db.transaction(async (tx) => {
+    if (!(await claimInboundDelivery(ctx, source, deliveryId, { db: tx }))) return false;
+    await ctx.jobs.enqueue(job.kind, job.payload, { db: tx, reference: inboundEventReference(source, deliveryId) });
+    return true;
+  });
+  if (isNew) ctx.jobs.wake();
+  return isNew;
+}
+
+/** The reference of the job that applies a delivery (`stripe-event:connect:evt_…`). */
+export function inboundEventReference(source: InboundWebhookSource, deliveryId: string): string {
+  return `${source}-event:${key(deliveryId)}`;
 }

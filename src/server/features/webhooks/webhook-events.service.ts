@@ -85,8 +85,10 @@ export async function emitLicenseChange(
   ctx: AppContext,
   grantId: string,
   type: 'license.updated' | 'license.revoked',
+  options: { db?: Database } = {},
 ): Promise<number> {
-  const [row] = await ctx.db
+  const db = options.db ?? ctx.db;
+  const [row] = await db
     .select({ grant: grants, email: customers.email, packageName: packages.name, sellerId: packages.ownerId })
     .from(grants)
     .innerJoin(customers, eq(customers.id, grants.customerId))
@@ -98,5 +100,6 @@ export async function emitLicenseChange(
     row.sellerId,
     type,
     licenseEventData(row.grant, { email: row.email, packageName: row.packageName }),
+    { db },
   );
 }

@@ -1,0 +1,35 @@
+import { and, eq, inArray, or } from 'drizzle-orm';
+import type { BuiltApp } from '../../src/server/app.js';
+import { jobs } from '../../src/server/db/schema/index.js';
+import { BILLING_EVENT_JOB } from '../../src/server/features/billing/stripe-webhook.service.js';
+import { CONNECT_EVENT_JOB } from '../../src/server/features/sales/connect-webhook.service.js';
+
+// A payment provider's webhook is answered once its event is stored; a job applies it afterwards. Tests that look
+// at what an event changed wait for those jobs first.
+
+const PROVIDER_EVENT_JOBS = [CONNECT_EVENT_JOB, BILLING_EVENT_JOB];
+
+/**
+ * Waits until no provider event's job is waiting for its first attempt or running: each has been applied, or has
+ * failed an attempt (its retry waits for the clock). Rejects after `timeoutMs`.
+ */
+export async function settleProviderEvents(app: Pick<BuiltApp, 'ctx'>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const unsettled = await app.ctx.db
+      .select({ id: jobs.id, kind: jobs.kind, status: jobs.status })
+      .from(jobs)
+      .where(
+        and(
+          inArray(jobs.kind, PROVIDER_EVENT_JOBS),
+          or(eq(jobs.status, 'running'), and(eq(jobs.status, 'queued'), eq(jobs.attempts, 0))),
+        ),
+      );
+    if (unsettled.length === 0) return;
+    if (Date.now() > deadline) {
+      throw new Error(`provider events still unapplied after ${timeoutMs} ms: ${JSON.stringify(unsettled)}`);
+    }
+    app.ctx.jobs.wake();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
