@@ -49,7 +49,9 @@ function localCounts(): FailureCounts {
 }
 
 /** Counts shared by every process through Redis; each key outlives its window by one window, then Redis drops it. */
-function redisCounts(redis: Redis, fallback: FailureCounts, log: AppContext['log']): FailureCounts {
+type WarningLog = Pick<AppContext['log'], 'warn'>;
+
+function redisCounts(redis: Redis, fallback: FailureCounts, log: WarningLog): FailureCounts {
   const keyOf = (subject: string, window: number) => `${REDIS_KEY_PREFIX}${window}:${subject}`;
   const unavailable = (error: unknown) =>
     log.warn({ err: error }, 'API v1 failed-authentication count: Redis unavailable');
@@ -89,7 +91,7 @@ export type AuthFailureLimiter = {
 };
 
 export function createAuthFailureLimiter(
-  ctx: Pick<AppContext, 'clock' | 'log'>,
+  ctx: Pick<AppContext, 'clock'> & { log: WarningLog },
   options: { redis?: Redis; exempt?: (request: FastifyRequest) => boolean } = {},
 ): AuthFailureLimiter {
   const local = localCounts();
