@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPackage, type FixturePackage, requestOnHost } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeStripe, startFakeStripe } from '../../../../test/fakes/stripe.js';
+import { settleProviderEvents } from '../../../../test/support/provider-events.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
 import type { CreatedApiToken } from '../../../contract/developer.js';
@@ -20,8 +21,9 @@ import {
 } from '../../db/schema/index.js';
 
 // Selling through API v1 (spec §3 "API v1 package", "Purchase-links response", "API v1 analytics", customers): the
-// pricing fields of packages, purchase links in test-sales mode and with Stripe, the customers a sale makes, the
+// pricing fields of packages, purchase links with billing off and with Stripe, the customers a sale makes, the
 // Dashboard's sales figures in analytics, and bad input answered in the API's error shape with nothing changed.
+// A purchase link's GET only opens the purchase page and writes nothing (issue 28); the page's Buy button POSTs.
 
 const NOW = new Date('2026-03-10T12:00:00Z');
 const HOST = 'acme.composer.localhost';
@@ -88,7 +90,7 @@ function expectApiError(answer: { status: number; body: Record<string, unknown> 
   expect(typeof answer.body.error).toBe('string');
 }
 
-describe('API v1 selling with billing off (test sales)', () => {
+describe('API v1 selling with billing off', () => {
   let started: Started;
   let app: TestApp;
   let token: string;
@@ -223,34 +225,63 @@ describe('API v1 selling with billing off (test sales)', () => {
       email: 'linked@example.com',
       successUrl: 'https://shop.example/thanks?order=7',
       cancelUrl: 'https://shop.example/cart',
+      sig: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
     expect(data.links.embedCode).toBe(
       `<a href="${data.links.purchasePage.replaceAll('&', '&#38;')}" class="packgate-buy-button" target="_blank" rel="noopener">Buy acme/widget</a>`,
     );
     expect(await sellingState(app)).toEqual(before);
 
-    // Without the buyer's e-mail, test sales start on the purchase page, which asks for it.
+    // Without return addresses there is nothing to sign.
     const anonymous = await call(app, token, 'POST', `/api/v1/packages/${started.widget.id}/purchase-links`, {});
     expect(anonymous.body.data.selectedTier).toBe(lifetime.id);
-    expect(anonymous.body.data.links.directCheckout).toBe(anonymous.body.data.links.purchasePage);
+    expect(anonymous.body.data.links.directCheckout).toBe(
+      `${repositoryUrl()}/api/purchase/checkout?package=${started.widget.id}&tier=${lifetime.id}`,
+    );
   });
 
-  it('sells through the direct link, and analytics and customers show the sale as the Dashboard does', async () => {
+  it('opens the purchase page from the direct link, refuses the buyer, and leaves the seller’s test purchases out of analytics', async () => {
     const links = await call(app, token, 'POST', `/api/v1/packages/${started.widget.id}/purchase-links`, {
       tierId: lifetime.id,
       customerEmail: 'first@example.com',
       successUrl: 'https://shop.example/thanks',
     });
     const direct = new URL(links.body.data.links.directCheckout);
+    const before = await sellingState(app);
+    // Opened by a link preview, a mail scanner or the buyer: the purchase page with the link's fields, nothing more.
     const followed = await requestOnHost(app, HOST, `${direct.pathname}${direct.search}`);
     expect(followed.status).toBe(303);
-    expect(String(followed.headers.location)).toMatch(/^https:\/\/shop\.example\/thanks/);
+    const page = new URL(String(followed.headers.location));
+    expect(`${page.origin}${page.pathname}`).toBe(`${repositoryUrl()}/purchase`);
+    expect(Object.fromEntries(page.searchParams)).toEqual(Object.fromEntries(direct.searchParams));
+    expect(await sellingState(app)).toEqual(before);
+    // The page's Buy button: no payment provider, so no sale, paid or free.
     const bought = await requestOnHost(app, HOST, '/api/purchase/checkout', {
       method: 'POST',
-      body: JSON.stringify({ packageId: started.widget.id, tierId: monthly.id, email: 'second@example.com' }),
+      body: JSON.stringify({
+        packageId: started.widget.id,
+        tierId: lifetime.id,
+        email: 'first@example.com',
+        successUrl: page.searchParams.get('successUrl'),
+        sig: page.searchParams.get('sig'),
+      }),
     });
-    expect((JSON.parse(bought.body.toString()) as StartCheckoutResponse).testMode).toBe(true);
+    expect(bought.status).toBe(409);
+    expect(JSON.parse(bought.body.toString())).toMatchObject({ message: salesMessages.paymentsNotSetUp });
+    expect(await sellingState(app)).toEqual(before);
 
+    // The seller's test purchases: a license each, no money counted.
+    for (const [tierId, email] of [
+      [lifetime.id, 'first@example.com'],
+      [monthly.id, 'second@example.com'],
+    ]) {
+      const test = await started.seller.client.post(`/api/repositories/${started.widget.id}/test-purchase`, {
+        tierId,
+        email,
+      });
+      expect(test.status).toBe(200);
+      expect(((await test.json()) as StartCheckoutResponse).testMode).toBe(true);
+    }
     const analytics = await call(app, token, 'GET', '/api/v1/analytics');
     expect(analytics.status).toBe(200);
     const summary = (await (await started.seller.client.get('/api/sales/summary')).json()) as SellerSalesSummary;
@@ -264,13 +295,14 @@ describe('API v1 selling with billing off (test sales)', () => {
       totalPurchases: summary.totalPurchases,
     });
     expect(analytics.body.data).toMatchObject({
-      totalSalesCents: 2989,
-      totalSalesFormatted: '$29.89',
-      monthlySalesCents: 2989,
-      totalCustomers: 2,
-      totalPurchases: 2,
+      totalSalesCents: 0,
+      totalSalesFormatted: '$0.00',
+      monthlySalesCents: 0,
+      totalCustomers: 0,
+      totalPurchases: 0,
     });
     expect(analytics.body.meta).toMatchObject({ currency: 'usd' });
+    expect(summary.recentSales.map((sale) => sale.test)).toEqual([true, true]);
 
     const listed = await call(app, token, 'GET', '/api/v1/customers');
     const first = listed.body.data.find((entry: { email: string }) => entry.email === 'first@example.com');
@@ -351,6 +383,7 @@ describe('API v1 selling with Stripe', () => {
       stripe.event('account.updated', stripe.accounts.get(account!.id)!, { account: account!.id }),
     );
     expect(enabled.status).toBe(200);
+    await settleProviderEvents(app);
     const answer = await call(app, token, 'POST', `/api/v1/packages/${started.widget.id}/purchase-links`, {
       tierId,
       customerEmail: 'payer@example.com',
@@ -360,16 +393,37 @@ describe('API v1 selling with Stripe', () => {
     expect(direct.pathname).toBe('/api/purchase/checkout');
     expect(await app.ctx.db.select().from(sales)).toEqual([]);
 
+    // The link opens the purchase page and starts nothing: no sale row, no Checkout Session at Stripe.
+    const before = await sellingState(app);
     const followed = await requestOnHost(app, HOST, `${direct.pathname}${direct.search}`);
     expect(followed.status).toBe(303);
-    const sessionId = String(followed.headers.location).split('/').pop()!;
-    expect(followed.headers.location).toBe(`${stripe.url}/checkout/${sessionId}`);
+    const page = new URL(String(followed.headers.location));
+    expect(page.pathname).toBe('/purchase');
+    expect(Object.fromEntries(page.searchParams)).toMatchObject({
+      package: started.widget.id,
+      tier: tierId,
+      email: 'payer@example.com',
+    });
+    expect(await sellingState(app)).toEqual(before);
+    expect(stripe.sessions.size).toBe(0);
+    const offer = await requestOnHost(app, HOST, `/api/purchase/packages/${started.widget.id}`);
+    expect(JSON.parse(offer.body.toString())).toMatchObject({ canCheckout: true });
+
+    // The page's Buy button posts the checkout, which goes to Stripe.
+    const bought = await requestOnHost(app, HOST, '/api/purchase/checkout', {
+      method: 'POST',
+      body: JSON.stringify({ packageId: started.widget.id, tierId, email: page.searchParams.get('email') }),
+    });
+    expect(bought.status).toBe(200);
+    const { checkoutUrl, sessionId } = JSON.parse(bought.body.toString()) as StartCheckoutResponse;
+    expect(checkoutUrl).toBe(`${stripe.url}/checkout/${sessionId}`);
     const { session } = stripe.completeCheckout(sessionId);
     const delivered = await stripe.deliver(
       `${app.baseUrl}/api/stripe/connect-webhook`,
       stripe.event('checkout.session.completed', session, { account: account!.id }),
     );
     expect(delivered.status).toBe(200);
+    await settleProviderEvents(app);
 
     const analytics = await call(app, token, 'GET', '/api/v1/analytics');
     expect(analytics.body.data).toMatchObject({
@@ -390,10 +444,59 @@ describe('API v1 selling with Stripe', () => {
       stripe.event('charge.refunded', stripe.refundCharge(charge.id), { account: account!.id }),
     );
     expect(refunded.status).toBe(200);
+    await settleProviderEvents(app);
     const after = await call(app, token, 'GET', '/api/v1/analytics');
     expect(after.body.data).toMatchObject({ totalSalesCents: 0, totalPurchases: 0, totalCustomers: 0 });
     const holders = await call(app, token, 'GET', '/api/v1/customers');
     expect(holders.body.data[0]).toMatchObject({ email: 'payer@example.com', totalActivePackages: 0 });
     expect(holders.body.data[0].packages[0]).toMatchObject({ packageId: started.widget.id, status: 'revoked' });
+  });
+
+  it('takes a link’s return addresses only with its signature, so nobody can send a buyer’s session elsewhere', async () => {
+    const answer = await call(app, token, 'POST', `/api/v1/packages/${started.widget.id}/purchase-links`, {
+      tierId,
+      successUrl: 'https://shop.example/thanks?session={CHECKOUT_SESSION_ID}',
+      cancelUrl: 'https://shop.example/cart',
+    });
+    const page = new URL(
+      String(
+        (
+          await requestOnHost(
+            app,
+            HOST,
+            new URL(answer.body.data.links.directCheckout).pathname +
+              new URL(answer.body.data.links.directCheckout).search,
+          )
+        ).headers.location,
+      ),
+    );
+    const checkout = (fields: Record<string, string | null>) =>
+      requestOnHost(app, HOST, '/api/purchase/checkout', {
+        method: 'POST',
+        body: JSON.stringify({ packageId: started.widget.id, tierId, email: 'buyer@example.com', ...fields }),
+      });
+    const before = await sellingState(app);
+    for (const forged of [
+      { successUrl: 'https://evil.example/?s={CHECKOUT_SESSION_ID}' },
+      { successUrl: 'https://evil.example/?s={CHECKOUT_SESSION_ID}', sig: page.searchParams.get('sig') },
+      { successUrl: page.searchParams.get('successUrl'), sig: 'f'.repeat(64) },
+      { cancelUrl: 'https://evil.example/', sig: page.searchParams.get('sig') },
+    ]) {
+      const refused = await checkout(forged);
+      expect(refused.status).toBe(400);
+      expect(JSON.parse(refused.body.toString())).toMatchObject({ message: salesMessages.returnUrlsUnsigned });
+    }
+    expect(await sellingState(app)).toEqual(before);
+    const signed = await checkout({
+      successUrl: page.searchParams.get('successUrl'),
+      cancelUrl: page.searchParams.get('cancelUrl'),
+      sig: page.searchParams.get('sig'),
+    });
+    expect(signed.status).toBe(200);
+    const { sessionId } = JSON.parse(signed.body.toString()) as StartCheckoutResponse;
+    expect(stripe.sessions.get(sessionId)).toMatchObject({
+      success_url: 'https://shop.example/thanks?session={CHECKOUT_SESSION_ID}',
+      cancel_url: 'https://shop.example/cart',
+    });
   });
 });

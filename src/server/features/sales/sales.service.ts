@@ -203,9 +203,9 @@ export async function startSaleCheckout(
   offer: SaleOffer & { payoutAccountId: string | null },
   options: CheckoutOptions,
 ): Promise<StartCheckoutResponse> {
+  if (isTestMode(ctx) || !offer.payoutAccountId) throw paymentsNotSetUp();
   const { tier, pkg, seller, repositoryUrl } = offer;
   const email = options.email ? parseHolderEmail(options.email) : undefined;
-  if (isTestMode(ctx) || !offer.payoutAccountId) throw paymentsNotSetUp();
   const successUrl =
     parseReturnUrl(options.successUrl) ?? `${repositoryUrl}${PURCHASE_SUCCESS_PATH}?session_id={CHECKOUT_SESSION_ID}`;
   const cancelUrl =

@@ -507,12 +507,13 @@ describe('events from their real triggers', () => {
     });
     expect(tiers.status).toBe(200);
     const [tier] = (await tiers.json()) as { id: string }[];
-    const started = await requestOnHost(app, 'acme.composer.localhost', '/api/purchase/checkout', {
-      method: 'POST',
-      body: JSON.stringify({ packageId: widgetId, tierId: tier!.id, email: 'buyer@example.com' }),
+    // Billing is off: the seller's own test purchase (buyers cannot check out).
+    const started = await seller.client.post(`/api/repositories/${widgetId}/test-purchase`, {
+      tierId: tier!.id,
+      email: 'buyer@example.com',
     });
     expect(started.status).toBe(200);
-    const checkoutUrl = new URL((JSON.parse(started.body.toString()) as { checkoutUrl: string }).checkoutUrl);
+    const checkoutUrl = new URL(((await started.json()) as { checkoutUrl: string }).checkoutUrl);
     await requestOnHost(
       app,
       'acme.composer.localhost',
