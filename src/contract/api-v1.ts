@@ -107,8 +107,9 @@ export const purchaseLinksInput = z.object({
 });
 /**
  * links.purchasePage: the package's purchase page on the seller's host with the tier preselected;
- * links.directCheckout: starts the checkout at once (with billing off and no customerEmail: the purchase page,
- * which asks for the e-mail); links.embedCode: an HTML buy button for the seller's own site.
+ * links.directCheckout: a GET link that opens the purchase page with the tier, e-mail and return addresses filled
+ * in (signed by `sig`); opening it records nothing, the page's Buy button starts the checkout (issue 28: link
+ * previews and mail scanners open links); links.embedCode: an HTML buy button for the seller's own site.
  * selectedTier: the id of the tier the links sell.
  */
 export const purchaseLinksSchema = z.object({
@@ -160,7 +161,7 @@ export const apiV1RegeneratedToken = z.object({
 
 /**
  * Spec §3 API v1 analytics: the Dashboard's sales figures. Sales count paid payments (purchases and renewals; refunded
- * ones and lost disputes no longer count; test sales while billing is off) in the seller's currency (meta.currency);
+ * ones and lost disputes no longer count; never the seller's test purchases) in the seller's currency (meta.currency);
  * monthly: the current calendar month (UTC). totalCustomers: distinct buyers; totalPurchases: purchases (not renewals).
  */
 export const apiV1Analytics = z.object({

@@ -88,7 +88,8 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         summary: 'Create purchase links',
         description:
           'A purchase page, a direct checkout link and an embed code (a buy button) for a pricing tier, all on your ' +
-          'repository host. Nothing is charged or recorded until a buyer follows a link. Errors: 404 NOT_FOUND for ' +
+          'repository host. Nothing is charged or recorded until a buyer clicks Buy on the purchase page a link opens ' +
+          '(the direct checkout link opens that page too; with billing off the page says payments are not set up). Errors: 404 NOT_FOUND for ' +
           'an unknown package or tier; 409 CONFLICT while the package has no prices, is inactive, or (with ' +
           'payments on) you have no payout account that can take payments; 400 VALIDATION_FAILED for a bad ' +
           'e-mail, return address or a currency other than the tier’s.',
