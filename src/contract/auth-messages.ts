@@ -4,6 +4,25 @@
 export const MAGIC_LINK_VALIDITY_MINUTES = 30;
 
 /**
+ * At most this many sign-in links are e-mailed to one address per window (sellers, admins and license holders
+ * alike). A request beyond it is answered like any other and sends nothing: refusing it would tell who has an
+ * account and let anyone lock the owner out. So every sign-in answer carries `signInLinkLimitNote`.
+ */
+export const SIGN_IN_LINKS_PER_WINDOW = 5;
+export const SIGN_IN_LINK_WINDOW_MINUTES = 15;
+
+/** Why a sign-in answer may promise a link that does not come: said to everyone, so it tells nobody anything. */
+export const signInLinkLimitNote = `We send at most ${SIGN_IN_LINKS_PER_WINDOW} links to one address in ${SIGN_IN_LINK_WINDOW_MINUTES} minutes; if you asked more often, use a link you already have.`;
+
+/** The answer to a seller's request for a sign-in link, whatever happened to it. */
+export const sellerLinkSentMessage = (email: string) =>
+  `A sign-in link is on its way to ${email}. It expires in ${MAGIC_LINK_VALIDITY_MINUTES} minutes. ${signInLinkLimitNote}`;
+
+/** The answer to a request for an admin link, the same for an admin's address, a seller's or nobody's. */
+export const adminLinkSentMessage = (email: string) =>
+  `If ${email} belongs to an admin account, a magic link is on its way. It expires in ${MAGIC_LINK_VALIDITY_MINUTES} minutes. ${signInLinkLimitNote}`;
+
+/**
  * Why a browser sign-in ended on `/?error={code}` (GitHub) or `/?signin=email&error={code}` (e-mail link),
  * with the text the web app shows for each.
  */

@@ -1,6 +1,15 @@
 import { z } from 'zod';
 
-export { MAGIC_LINK_VALIDITY_MINUTES, type SignInErrorCode, signInErrorMessages } from './auth-messages';
+export {
+  adminLinkSentMessage,
+  MAGIC_LINK_VALIDITY_MINUTES,
+  SIGN_IN_LINK_WINDOW_MINUTES,
+  SIGN_IN_LINKS_PER_WINDOW,
+  type SignInErrorCode,
+  sellerLinkSentMessage,
+  signInErrorMessages,
+  signInLinkLimitNote,
+} from './auth-messages';
 
 /** The signed-in user as the web app sees it. The code-host token itself never leaves the server. */
 export const authUser = z.object({

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { signInLinkLimitNote } from './auth-messages.js';
 
 // The license holder's portal (issue 13): `/portal` on a seller's repository host, in the seller's brand, signed
 // in by an e-mail link that works on that seller's host only.
@@ -18,9 +19,12 @@ export const portalMessages = {
   signedOut: 'You have signed out of the license portal.',
 } as const;
 
-/** The same answer whatever the address: no one learns from it whether an address holds a license. */
+/**
+ * The same answer whatever the address (a holder's or not, throttled or not): no one learns from it whether an
+ * address holds a license.
+ */
 export const portalLinkSentMessage = (email: string) =>
-  `If ${email} holds a license here, a sign-in link is on its way. It works once, for ${PORTAL_LINK_VALIDITY_MINUTES} minutes.`;
+  `If ${email} holds a license here, a sign-in link is on its way. It works once, for ${PORTAL_LINK_VALIDITY_MINUTES} minutes. ${signInLinkLimitNote}`;
 
 /** POST /api/portal/sign-in. Presence and shape are checked by the service, so the answer names the field. */
 export const portalSignInInput = z.object({ email: z.string().max(320).optional() }).nullish();

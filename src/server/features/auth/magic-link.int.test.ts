@@ -126,7 +126,9 @@ describe('admin magic links', () => {
     expect(answers[0]).toMatchObject({ status: 200 });
     expect(JSON.parse(answers[0]!.text)).toEqual({
       success: true,
-      message: 'If {email} belongs to an admin account, a magic link is on its way. It expires in 30 minutes.',
+      message:
+        'If {email} belongs to an admin account, a magic link is on its way. It expires in 30 minutes. ' +
+        'We send at most 5 links to one address in 15 minutes; if you asked more often, use a link you already have.',
     });
 
     const recipients = readOutbox(app.dataDir).map((mail) => mail.to);
@@ -205,6 +207,76 @@ describe("magic links requested in someone else's name from many addresses", () 
       }
     }
   }
+
+  // A throttled request is answered word for word as a first one for an address nobody knows.
+  const answerOf = async (response: Response, email: string) => ({
+    status: response.status,
+    type: response.headers.get('content-type'),
+    text: (await response.text()).replaceAll(email, '{email}'),
+  });
+  const limitNote =
+    'We send at most 5 links to one address in 15 minutes; if you asked more often, use a link you already have.';
+
+  it("answers a throttled admin's request exactly as an unknown address's, saying repeats within 15 minutes go unsent", async () => {
+    await createTestUser(app, { userType: 'admin', email: 'patient@example.com' });
+    const client = new TestClient(app.baseUrl);
+    for (let attempt = 0; attempt < LINKS_PER_ADDRESS; attempt++) {
+      await client.post(
+        '/api/auth/magic-link',
+        { email: 'patient@example.com', userType: 'admin' },
+        from('203.0.113.40'),
+      );
+    }
+    const throttled = await client.post(
+      '/api/auth/magic-link',
+      { email: 'patient@example.com', userType: 'admin' },
+      from('203.0.113.40'),
+    );
+    const unknown = await client.post(
+      '/api/auth/magic-link',
+      { email: 'stranger@example.com', userType: 'admin' },
+      from('203.0.113.41'),
+    );
+    expect(readOutbox(app.dataDir).filter((mail) => mail.to.includes('patient@example.com'))).toHaveLength(
+      LINKS_PER_ADDRESS,
+    );
+    const throttledAnswer = await answerOf(throttled, 'patient@example.com');
+    expect(throttledAnswer).toEqual(await answerOf(unknown, 'stranger@example.com'));
+    expect(JSON.parse(throttledAnswer.text)).toEqual({
+      success: true,
+      message: `If {email} belongs to an admin account, a magic link is on its way. It expires in 30 minutes. ${limitNote}`,
+    });
+  });
+
+  it("answers a throttled seller's request exactly as a first request for an unknown address, saying repeats within 15 minutes go unsent", async () => {
+    const client = new TestClient(app.baseUrl);
+    const first = await client.post(
+      '/api/auth/magic-link',
+      { email: 'newcomer@example.com', userType: 'seller' },
+      from('203.0.113.50'),
+    );
+    for (let attempt = 0; attempt < LINKS_PER_ADDRESS; attempt++) {
+      await client.post(
+        '/api/auth/magic-link',
+        { email: 'eager@example.com', userType: 'seller' },
+        from('203.0.113.51'),
+      );
+    }
+    const throttled = await client.post(
+      '/api/auth/magic-link',
+      { email: 'eager@example.com', userType: 'seller' },
+      from('203.0.113.51'),
+    );
+    expect(readOutbox(app.dataDir).filter((mail) => mail.to.includes('eager@example.com'))).toHaveLength(
+      LINKS_PER_ADDRESS,
+    );
+    const throttledAnswer = await answerOf(throttled, 'eager@example.com');
+    expect(throttledAnswer).toEqual(await answerOf(first, 'newcomer@example.com'));
+    expect(JSON.parse(throttledAnswer.text)).toEqual({
+      success: true,
+      message: `A sign-in link is on its way to {email}. It expires in 30 minutes. ${limitNote}`,
+    });
+  });
 
   it('still lets the admin ask and sign in, and sends the address five mails at most', async () => {
     const admin = await createTestUser(app, { userType: 'admin', email: 'target@example.com' });

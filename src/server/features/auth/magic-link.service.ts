@@ -1,5 +1,11 @@
 import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
-import { MAGIC_LINK_VALIDITY_MINUTES } from '../../../contract/auth.js';
+import {
+  adminLinkSentMessage,
+  MAGIC_LINK_VALIDITY_MINUTES,
+  SIGN_IN_LINK_WINDOW_MINUTES,
+  SIGN_IN_LINKS_PER_WINDOW,
+  sellerLinkSentMessage,
+} from '../../../contract/auth.js';
 import type { AppContext } from '../../context.js';
 import { magicLinks } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
@@ -19,10 +25,11 @@ const VALIDITY_MS = MAGIC_LINK_VALIDITY_MINUTES * 60_000;
 /**
  * At most this many links are e-mailed to one address per window (the per-IP limit sits on the route). Beyond it
  * a request is answered as usual but sends nothing: refusing it would let anyone lock the owner out by asking
- * for links in their name, and the owner already holds a link that works, since links outlive the window.
+ * for links in their name, and the owner already holds a link that works, since links outlive the window. The
+ * answer says so (signInLinkLimitNote), from the same numbers.
  */
-export const LINKS_PER_ADDRESS = 5;
-export const LINK_WINDOW_MS = 15 * 60_000;
+export const LINKS_PER_ADDRESS = SIGN_IN_LINKS_PER_WINDOW;
+export const LINK_WINDOW_MS = SIGN_IN_LINK_WINDOW_MINUTES * 60_000;
 
 /** token: the link e-mailed by this request; none when nothing was sent (unknown address, or throttled). */
 export type IssuedMagicLink = { message: string; token?: string };
@@ -33,9 +40,7 @@ export type IssuedMagicLink = { message: string; token?: string };
  */
 export async function issueAdminMagicLink(ctx: AppContext, emailInput: string): Promise<IssuedMagicLink> {
   const email = normalizeEmail(emailInput);
-  const answer = {
-    message: `If ${email} belongs to an admin account, a magic link is on its way. It expires in ${MAGIC_LINK_VALIDITY_MINUTES} minutes.`,
-  };
+  const answer = { message: adminLinkSentMessage(email) };
   const user = await findUserByEmail(ctx, email);
   if (user?.userType !== 'admin') return answer;
   const token = await createLink(ctx, email, 'admin');
@@ -77,9 +82,8 @@ export async function issueSellerMagicLink(
     });
   }
   const email = normalizeEmail(emailInput);
-  const answer = {
-    message: `We sent a sign-in link to ${email}. It expires in ${MAGIC_LINK_VALIDITY_MINUTES} minutes.`,
-  };
+  // The same answer when the address has had its links for the window and nothing is sent (see LINKS_PER_ADDRESS).
+  const answer = { message: sellerLinkSentMessage(email) };
   const token = await createLink(ctx, email, 'seller', tier);
   if (!token) return answer;
   const link = `${ctx.config.publicUrl}/api/auth/magic-link/callback?token=${encodeURIComponent(token)}`;

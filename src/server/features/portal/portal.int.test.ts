@@ -239,11 +239,26 @@ describe('the per-holder limit', () => {
     const seller = await createSeller(own, 'acme');
     const holder = await createHolder(own, seller, 'limited@example.com');
     const browser = new HostBrowser(own, ACME_HOST);
-    for (let attempt = 0; attempt <= LINKS_PER_HOLDER; attempt++) {
+    for (let attempt = 0; attempt < LINKS_PER_HOLDER; attempt++) {
       const answer = await browser.json('POST', '/api/portal/sign-in', { email: holder.email });
       expect(answer).toEqual({ status: 200, body: { message: portalLinkSentMessage(holder.email) } });
     }
+    const throttled = await browser.request('POST', '/api/portal/sign-in', { email: holder.email });
     expect(readOutbox(own.dataDir).filter((mail) => mail.to.includes(holder.email))).toHaveLength(LINKS_PER_HOLDER);
+
+    // Nothing was sent, and the answer is an unknown address's, word for word, saying why a link may not come.
+    const unknown = await browser.request('POST', '/api/portal/sign-in', { email: 'stranger@example.com' });
+    const answerOf = (response: typeof unknown, email: string) => ({
+      status: response.status,
+      type: response.headers['content-type'],
+      text: response.body.toString().replaceAll(email, '{email}'),
+    });
+    expect(answerOf(throttled, holder.email)).toEqual(answerOf(unknown, 'stranger@example.com'));
+    expect(JSON.parse(answerOf(throttled, holder.email).text)).toEqual({
+      message:
+        'If {email} holds a license here, a sign-in link is on its way. It works once, for 30 minutes. ' +
+        'We send at most 5 links to one address in 15 minutes; if you asked more often, use a link you already have.',
+    });
   });
 });
 

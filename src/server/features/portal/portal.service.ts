@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SIGN_IN_LINK_WINDOW_MINUTES, SIGN_IN_LINKS_PER_WINDOW } from '../../../contract/auth-messages.js';
 import {
   PORTAL_LINK_VALIDITY_MINUTES,
   type PortalOverview,
@@ -29,10 +30,11 @@ const LINK_VALIDITY_MS = PORTAL_LINK_VALIDITY_MINUTES * 60_000;
 /**
  * At most this many links are e-mailed to one holder per window (the per-address limit sits on the route). Beyond
  * it the answer is the same and nothing is sent: refusing would tell that the address holds a license, and would
- * let anyone lock the holder out; the holder already has a link that works, since links outlive the window.
+ * let anyone lock the holder out; the holder already has a link that works, since links outlive the window. The
+ * answer says so (portalLinkSentMessage), from the same numbers.
  */
-export const LINKS_PER_HOLDER = 5;
-export const LINK_WINDOW_MS = 15 * 60_000;
+export const LINKS_PER_HOLDER = SIGN_IN_LINKS_PER_WINDOW;
+export const LINK_WINDOW_MS = SIGN_IN_LINK_WINDOW_MINUTES * 60_000;
 
 /** A portal session ends after this long, or after this long unused. */
 export const SESSION_ABSOLUTE_MS = 7 * DAY_MS;

@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Loader2, Mail, MailCheck } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { MAGIC_LINK_VALIDITY_MINUTES } from '../../../contract/auth-messages';
+import { sellerLinkSentMessage } from '../../../contract/auth-messages';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
@@ -39,14 +39,15 @@ export function EmailSignInDialog() {
 
 function EmailSignInForm({ tier, errorMessage: linkError }: { tier?: string; errorMessage?: string }) {
   const [email, setEmail] = useState('');
-  const [sentTo, setSentTo] = useState<string | null>(null);
+  // The server's answer, the same whether a link went out or the address has had its links for the window.
+  const [sentMessage, setSentMessage] = useState<string | null>(null);
   const request = useMutation({
     mutationFn: (address: string) =>
       apiRequest<MagicLinkResponse>('POST', '/api/auth/magic-link', { email: address, userType: 'seller', tier }),
     onSuccess: (response, address) => {
       // Only a development server returns the token; it is never shown, only logged for the developer.
       if (response?.token) console.info('Magic link token (development only):', response.token);
-      setSentTo(address);
+      setSentMessage(response?.message ?? sellerLinkSentMessage(address));
     },
     onError: (error) => {
       toast({
@@ -63,7 +64,7 @@ function EmailSignInForm({ tier, errorMessage: linkError }: { tier?: string; err
     if (address) request.mutate(address);
   };
 
-  if (sentTo) {
+  if (sentMessage) {
     return (
       <>
         <DialogHeader>
@@ -71,12 +72,11 @@ function EmailSignInForm({ tier, errorMessage: linkError }: { tier?: string; err
             <MailCheck className="size-5" />
           </div>
           <DialogTitle>Check your email</DialogTitle>
-          <DialogDescription>
-            We sent a sign-in link to <span className="font-medium text-foreground">{sentTo}</span>. Open it on this
-            device to continue. The link is valid for {MAGIC_LINK_VALIDITY_MINUTES} minutes and works once.
+          <DialogDescription data-testid="sign-in-link-sent">
+            {sentMessage} Open the link on this device to continue; it works once.
           </DialogDescription>
         </DialogHeader>
-        <Button variant="outline" onClick={() => setSentTo(null)}>
+        <Button variant="outline" onClick={() => setSentMessage(null)}>
           Use a different email
         </Button>
       </>
