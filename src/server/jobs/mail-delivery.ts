@@ -11,6 +11,10 @@ import { findLatestJobsByReference } from './jobs.repository.js';
 // SECRET_KEY: license mails carry a Composer token, which must not sit readable in the database) and the runner
 // retries it with backoff. When the attempts run out the job stays failed, and anything the mail was about
 // (its reference, e.g. `grant:{id}`) shows "not delivered".
+//
+// `queueOnly` skips the attempt inside the transaction: the message is only queued with what it is about, so that
+// a process dying before the commit sends nothing and one dying after it leaves the job to send it (a sale's
+// fulfilment, which may run again after a crash, must mail once). sendQueuedMail then makes its first attempt.
 
 export const MAIL_JOB = 'mail';
 /** The first attempt (inline) and five retries: with a 5 s base about 2.5 minutes; with the maximum delay, longer. */
