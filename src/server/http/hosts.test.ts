@@ -1,7 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { hostnameOf, isCustomDomainCandidate, resolveHost } from './hosts.js';
+import { parseHostHeader } from './host-header.js';
+import { isCustomDomainCandidate, resolveHost as resolveParsedHost } from './hosts.js';
 
 const config = { publicUrl: 'http://localhost:5000', composerDomain: 'composer.localhost' };
+
+/** Resolves a Host header as the edge does: parsed first (host-header.ts), then resolved. */
+function resolveHost(settings: typeof config, header: string | undefined) {
+  return resolveParsedHost(settings, header === undefined ? undefined : parseHostHeader(header));
+}
 
 describe('resolveHost', () => {
   it('resolves the app host, whatever the port', () => {
@@ -13,15 +19,21 @@ describe('resolveHost', () => {
     expect(resolveHost(config, 'acme.composer.localhost:5000')).toEqual({
       kind: 'repository',
       seller: { slug: 'acme' },
+      hostname: 'acme.composer.localhost',
     });
     expect(resolveHost(config, 'Acme-Tools.Composer.Localhost.')).toEqual({
       kind: 'repository',
       seller: { slug: 'acme-tools' },
+      hostname: 'acme-tools.composer.localhost',
     });
   });
 
   it('resolves the bare COMPOSER_DOMAIN to a repository where the token decides the seller', () => {
-    expect(resolveHost(config, 'composer.localhost:5000')).toEqual({ kind: 'repository', seller: undefined });
+    expect(resolveHost(config, 'composer.localhost:5000')).toEqual({
+      kind: 'repository',
+      seller: undefined,
+      hostname: 'composer.localhost',
+    });
   });
 
   it('treats other hosts, deeper names and malformed labels as the app', () => {
@@ -44,15 +56,8 @@ describe('resolveHost', () => {
     expect(resolveHost(production, 'acme.repo.packgate.example')).toEqual({
       kind: 'repository',
       seller: { slug: 'acme' },
+      hostname: 'acme.repo.packgate.example',
     });
-  });
-});
-
-describe('hostnameOf', () => {
-  it('drops the port and a trailing dot, and lowers the case', () => {
-    expect(hostnameOf('Acme.Composer.Localhost:5000')).toBe('acme.composer.localhost');
-    expect(hostnameOf('example.com.')).toBe('example.com');
-    expect(hostnameOf('[::1]:80')).toBe('[::1]');
   });
 });
 

@@ -1,5 +1,9 @@
+import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Config } from '../config.js';
+import { AppError } from './errors.js';
+import type { ParsedHost } from './host-header.js';
+import type { RequestOrigin } from './request-origin.js';
 
 // DESIGN "Hosts": one process answers for the app and for every seller's Composer repository. Composer keeps
 // one credential per host, so each seller gets a host of its own and a license holder who buys from several
@@ -17,8 +21,12 @@ export type CustomDomainLookup = (hostname: string) => Promise<SellerSelector | 
 export type RequestHost =
   /** PUBLIC_URL's host, and any host we do not recognise (IP addresses, other names, unverified domains). */
   | { kind: 'app' }
-  /** `{slug}.{COMPOSER_DOMAIN}`, a verified custom domain, or the bare COMPOSER_DOMAIN (seller undefined). */
-  | { kind: 'repository'; seller: SellerSelector | undefined };
+  /**
+   * `{slug}.{COMPOSER_DOMAIN}`, a verified custom domain, or the bare COMPOSER_DOMAIN (seller undefined). `hostname`
+   * is that known name as resolved (lower case, no port): the repository's URL is built from it and configuration
+   * (http/public-urls.ts), never from the header.
+   */
+  | { kind: 'repository'; seller: SellerSelector | undefined; hostname: string };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,37 +35,34 @@ declare module 'fastify' {
 }
 
 const APP_HOST: RequestHost = { kind: 'app' };
-const BARE_COMPOSER_HOST: RequestHost = { kind: 'repository', seller: undefined };
 // One DNS label, as users.slug is (see features/users/slug.ts).
 const SLUG_LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
-/** The host name without port or trailing dot, lower case (`Acme.Composer.Localhost:5000` → `acme.composer.localhost`). */
-export function hostnameOf(hostHeader: string | undefined): string {
-  if (!hostHeader) return '';
-  let host = hostHeader.trim().toLowerCase();
-  if (host.startsWith('[')) return host.slice(0, host.indexOf(']') + 1); // IPv6 literal
-  const colon = host.lastIndexOf(':');
-  if (colon !== -1) host = host.slice(0, colon);
-  return host.endsWith('.') ? host.slice(0, -1) : host;
+/** The answer to a Host that is not `hostname[:port]`: before any route, so nothing is built from it. */
+export function invalidHostError(): AppError {
+  return new AppError('BAD_REQUEST', 'The Host header is not a host name with an optional port.', {
+    suggestion: 'Send only the host name and port of the address, such as acme.composer.localhost:5000.',
+  });
 }
 
 /**
- * Resolves a request's Host header, in DESIGN's order: the app's own host; `{slug}.{COMPOSER_DOMAIN}`; the bare
- * COMPOSER_DOMAIN. Ports are ignored: the repository hosts share the app's port.
+ * Resolves a request's host, as host-header.ts parsed it, in DESIGN's order: the app's own host;
+ * `{slug}.{COMPOSER_DOMAIN}`; the bare COMPOSER_DOMAIN. Ports are ignored: the repository hosts share the app's port.
  */
 export function resolveHost(
   config: Pick<Config, 'publicUrl' | 'composerDomain'>,
-  hostHeader: string | undefined,
+  host: ParsedHost | undefined,
   appHostname: AppHostname = new AppHostname(),
 ): RequestHost {
-  const hostname = hostnameOf(hostHeader);
+  if (!host) return APP_HOST;
+  const hostname = host.hostname;
   const composerDomain = config.composerDomain;
-  if (hostname === '' || hostname === appHostname.of(config.publicUrl)) return APP_HOST;
-  if (hostname === composerDomain) return BARE_COMPOSER_HOST;
+  if (hostname === appHostname.of(config.publicUrl)) return APP_HOST;
+  if (hostname === composerDomain) return { kind: 'repository', seller: undefined, hostname };
   if (hostname.endsWith(`.${composerDomain}`)) {
     const slug = hostname.slice(0, -composerDomain.length - 1);
     // Deeper names (`a.b.composer.localhost`) and malformed labels name no seller.
-    if (SLUG_LABEL.test(slug)) return { kind: 'repository', seller: { slug } };
+    if (SLUG_LABEL.test(slug)) return { kind: 'repository', seller: { slug }, hostname };
   }
   return APP_HOST;
 }
@@ -95,26 +100,30 @@ export function isCustomDomainCandidate(
 }
 
 /**
- * Resolves every request's host once, before routing, for the Composer routes and anything white-label; a
- * verified custom domain first, as DESIGN orders it (it can never be the app's host or under COMPOSER_DOMAIN).
+ * Parses and resolves every request's host once, before any route, for the Composer routes and anything white-label:
+ * a Host that is not `hostname[:port]` is refused with 400 here; a verified custom domain comes first, as DESIGN
+ * orders it (it can never be the app's host or under COMPOSER_DOMAIN). `originOf` is the reader the Composer fast
+ * path uses too (request-origin.ts), so both read the host, and X-Forwarded-Host behind TRUST_PROXY, alike.
  */
 export function registerHosts(
   app: FastifyInstance,
   config: Config,
+  originOf: (raw: IncomingMessage) => RequestOrigin,
   findCustomDomainSeller?: CustomDomainLookup,
   appHostname: AppHostname = new AppHostname(),
 ): void {
   // Set by the hook below before any handler runs; Fastify wants no shared object as a decorator's default.
   app.decorateRequest('requestHost');
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    // request.host honours X-Forwarded-Host when TRUST_PROXY is set.
-    const resolved = resolveHost(config, request.host, appHostname);
-    if (resolved.kind === 'app' && findCustomDomainSeller) {
-      const hostname = hostnameOf(request.host);
+    const host = originOf(request.raw).host;
+    if (host === 'invalid') throw invalidHostError();
+    const resolved = resolveHost(config, host, appHostname);
+    if (resolved.kind === 'app' && host && findCustomDomainSeller) {
+      const hostname = host.hostname;
       if (isCustomDomainCandidate(config, hostname, appHostname)) {
         const seller = await findCustomDomainSeller(hostname);
         if (seller) {
-          request.requestHost = { kind: 'repository', seller };
+          request.requestHost = { kind: 'repository', seller, hostname };
           return;
         }
       }

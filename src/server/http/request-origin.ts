@@ -2,13 +2,21 @@ import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import proxyAddr from '@fastify/proxy-addr';
 import type { fastifyTrustProxy } from '../config.js';
+import { type ParsedHost, parseHostHeader } from './host-header.js';
 
 // The host and protocol of a raw request, by Fastify's own rule (`request.host`, `request.protocol` in
 // fastify/lib/request.js): X-Forwarded-Host and X-Forwarded-Proto count only when the immediate peer is a trusted
 // proxy, and then their last entry. The Composer fast path (features/composer/composer-fast-path.ts) answers before
-// Fastify builds its request, and must see the same host (which seller) and protocol (the dist URLs) as the routes.
+// Fastify builds its request, and must see the same host (which seller) as the routes. The host passes the one parser
+// (host-header.ts) whichever header carried it: a trusted proxy's X-Forwarded-Host is held to `hostname[:port]` too.
+// No URL is built from what this reads (DESIGN "URLs and hosts"): it picks the seller; configuration names the URL.
 
-export type RequestOrigin = { host: string; protocol: string };
+export type RequestOrigin = {
+  /** The parsed host; undefined when the request named none (HTTP/1.0), 'invalid' when it is not hostname[:port]. */
+  host: ParsedHost | 'invalid' | undefined;
+  /** `http` or `https` as the client used it (a trusted proxy's X-Forwarded-Proto); for same-origin checks only. */
+  protocol: string;
+};
 
 function lastEntry(headerValue: string): string {
   const lastComma = headerValue.lastIndexOf(',');
@@ -30,8 +38,9 @@ export function createRequestOrigin(
     const isFromProxy = socket?.remoteAddress !== undefined && isTrusted(socket.remoteAddress, 0);
     const forwardedHost = isFromProxy ? singleHeader(raw.headers['x-forwarded-host']) : undefined;
     const forwardedProto = isFromProxy ? singleHeader(raw.headers['x-forwarded-proto']) : undefined;
+    const hostHeader = forwardedHost ? lastEntry(forwardedHost) : raw.headers.host;
     return {
-      host: forwardedHost ? lastEntry(forwardedHost) : (raw.headers.host ?? ''),
+      host: hostHeader === undefined ? undefined : (parseHostHeader(hostHeader) ?? 'invalid'),
       protocol: forwardedProto
         ? lastEntry(forwardedProto)
         : (socket as TLSSocket | undefined)?.encrypted

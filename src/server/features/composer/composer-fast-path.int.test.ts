@@ -222,18 +222,20 @@ describe('the warm fast path behind a trusted proxy', () => {
   let logged: LoggedApp;
 
   beforeAll(async () => {
-    logged = await startLoggedApp({ TRUST_PROXY: '127.0.0.1' });
+    // Behind a TLS proxy on 443, as PUBLIC_URL says: dist URLs take its scheme and port, the proxy says which host.
+    logged = await startLoggedApp({ TRUST_PROXY: '127.0.0.1', PUBLIC_URL: 'https://app.packgate.test' });
   });
 
   afterAll(async () => {
     await logged?.app.close();
   });
 
-  it('names dist URLs by the forwarded host and protocol, as the routes do', async () => {
+  it("names dist URLs by the forwarded host's known name and PUBLIC_URL's scheme, as the routes do", async () => {
     const { app } = logged;
     const seller = await createSeller(app, 'proxied');
     const holder = await licensedHolder(app, seller, 'proxied/lib');
-    const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'proxied.composer.localhost' };
+    // The forwarded protocol and the header's case and trailing dot are the client's: the URL is the configured one.
+    const forwarded = { 'x-forwarded-proto': 'http', 'x-forwarded-host': 'Proxied.Composer.Localhost.:8443' };
     const cold = await readThroughRoutes(logged, 'internal-name', holder.token, '/p2/proxied/lib.json', forwarded);
     const before = logged.requestLines().length;
     const warm = await requestOnHost(app, 'internal-name', '/p2/proxied/lib.json', {

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { composerPaths } from '../../../contract/composer.js';
 import type { AppContext } from '../../context.js';
 import { type AppHostname, resolveHost } from '../../http/hosts.js';
+import { hostAuthority, hostUrl } from '../../http/public-urls.js';
 import type { RequestOrigin } from '../../http/request-origin.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { TokenView } from './composer.repository.js';
@@ -135,8 +136,10 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     const authorization = raw.headers.authorization;
     const token = tokenFromAuthorization(authorization);
     if (!authorization || !token) return false;
-    const origin = dependencies.originOf(raw);
-    const host = resolveHost(ctx.config, origin.host, dependencies.appHostname);
+    // The same parse as Fastify's hook (http/hosts.ts): a Host that is not hostname[:port] goes there for its 400.
+    const parsedHost = dependencies.originOf(raw).host;
+    if (parsedHost === undefined || parsedHost === 'invalid') return false;
+    const host = resolveHost(ctx.config, parsedHost, dependencies.appHostname);
     if (host.kind !== 'repository') return false;
     const tokenHash = sha256Hex(token);
     const view = ctx.composerAccess.findView(tokenHash);
@@ -146,8 +149,9 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
       seller: host.seller,
       token,
       tokenHash,
-      authHost: origin.host,
-      baseUrl: `${origin.protocol}://${origin.host}`,
+      // The resolved name with PUBLIC_URL's scheme and port, as the routes name it; never the header as written.
+      authHost: hostAuthority(ctx.config, host.hostname),
+      baseUrl: hostUrl(ctx.config, host.hostname),
     };
     // Everything is held in the common case: answered synchronously, without a promise.
     const answer = heldAnswer(door, view, target, raw);

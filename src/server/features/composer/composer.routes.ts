@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { composerPaths, notifyBatchInput } from '../../../contract/composer.js';
 import type { AppContext } from '../../context.js';
 import { AppError, toAppError } from '../../http/errors.js';
+import { hostAuthority, hostUrl } from '../../http/public-urls.js';
 import { createSecurityHeaders, securityHeaderValues } from '../../http/security-headers.js';
 import {
   getMetadata,
@@ -34,13 +35,16 @@ declare module 'fastify' {
   }
 }
 
-function repositoryRequest(request: FastifyRequest): RepositoryRequest {
+function repositoryRequest(ctx: AppContext, request: FastifyRequest): RepositoryRequest {
   const host = request.requestHost;
+  // The hook below refuses every other host. URLs name the host the request resolved to (a name Packgate knows:
+  // Composer sends the bearer credential to that host only), with PUBLIC_URL's scheme and port, never the header.
+  const hostname = host.kind === 'repository' ? host.hostname : ctx.config.composerDomain;
   return {
     seller: host.kind === 'repository' ? host.seller : undefined,
     token: tokenFromAuthorization(request.headers.authorization),
-    authHost: request.host,
-    baseUrl: `${request.protocol}://${request.host}`,
+    authHost: hostAuthority(ctx.config, hostname),
+    baseUrl: hostUrl(ctx.config, hostname),
     clientAddress: request.ip,
   };
 }
@@ -82,7 +86,7 @@ export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Pro
     });
 
     repository.get(composerPaths.packagesJson, async (request, reply) => {
-      const packagesJson = await getPackagesJson(ctx, repositoryRequest(request));
+      const packagesJson = await getPackagesJson(ctx, repositoryRequest(ctx, request));
       return reply.headers(PACKAGES_JSON_HEADERS).send(jsonBytes(packagesJson));
     });
 
@@ -90,7 +94,7 @@ export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Pro
       '/p2/:vendor/:file',
       { config: { isQuietNotFound: true } },
       async (request, reply) => {
-        const target = repositoryRequest(request);
+        const target = repositoryRequest(ctx, request);
         const file = parseMetadataFile(request.params.vendor, request.params.file);
         if (!file) {
           // Still a 401 without a credential: Composer must learn that this host wants one.
@@ -114,7 +118,7 @@ export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Pro
       { exposeHeadRoute: false },
       async (request, reply) => {
         const { vendor, package: name, version } = request.params;
-        const download = await openDistDownload(ctx, repositoryRequest(request), `${vendor}/${name}`, version);
+        const download = await openDistDownload(ctx, repositoryRequest(ctx, request), `${vendor}/${name}`, version);
         return reply
           .header('content-type', 'application/zip')
           .header('content-length', String(download.size))

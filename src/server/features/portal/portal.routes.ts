@@ -12,6 +12,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { csrfTokenFor } from '../../http/csrf.js';
 import { AppError } from '../../http/errors.js';
+import { appUrl, hostUrl } from '../../http/public-urls.js';
 import { safeEqual } from '../../lib/crypto.js';
 import * as portal from './portal.service.js';
 
@@ -64,8 +65,11 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
         config: { rateLimit: { max: SIGN_IN_REQUESTS_PER_IP, timeWindow: RATE_WINDOW } },
       },
       async (request) => {
-        const portalUrl = `${request.protocol}://${request.host}`;
-        const { message } = await portal.requestSignInLink(ctx, request.requestHost, portalUrl, request.body);
+        // The link leads back to the seller's host the holder asked on, written from that resolved name and
+        // PUBLIC_URL's scheme and port: never from the Host header (issue 28).
+        const host = request.requestHost;
+        const portalUrl = host.kind === 'repository' ? hostUrl(ctx.config, host.hostname) : appUrl(ctx.config);
+        const { message } = await portal.requestSignInLink(ctx, host, portalUrl, request.body);
         return { message };
       },
     );
