@@ -12,11 +12,12 @@ import { type SignedIn, signInAdmin, signInSeller } from '../support/sessions.js
 import { startTestApp, type TestApp, TestClock } from '../support/test-app.js';
 import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
 
-// Selling end to end in test-sales mode (billing off, the embedded default) on a fresh database: the seller prices a
-// package in the Pricing dialog, a buyer in a browser of their own opens the purchase link on the seller's branded
-// repository host and pays, the real composer client installs the package with the token the success page shows,
-// and the admin's Total Sales and Platform Revenue show the sale. SALES_SCREENSHOTS_DIR=/tmp/shots-sales keeps
-// screenshots of the three screens at 390 px and 1280 px.
+// Selling end to end with billing off (the embedded default) on a fresh database: the seller prices a package in the
+// Pricing dialog; a buyer in a browser of their own opens the purchase link on the seller's branded repository host
+// and is told payments are not set up, with no Buy button (issue 28: anonymous test sales gave anyone a license);
+// the seller runs a test purchase from the Pricing dialog instead, the real composer client installs the package
+// with the token its success page shows, and the figures mark it test and count no money for it.
+// SALES_SCREENSHOTS_DIR=/tmp/shots-sales keeps screenshots of the screens at 390 px and 1280 px.
 
 const execFileAsync = promisify(execFile);
 const shots = process.env.SALES_SCREENSHOTS_DIR;
@@ -125,7 +126,7 @@ afterAll(async () => {
   if (workDir) await removeTempDir(workDir);
 });
 
-describe('selling a package in test-sales mode', () => {
+describe('selling a package with billing off', () => {
   it('shows the payout account in test-sales mode on the Dashboard', async () => {
     await sellerPage.goto(`${origin}/dashboard`);
     const card = sellerPage.getByTestId('payout-account-card');
@@ -163,32 +164,49 @@ describe('selling a package in test-sales mode', () => {
     await shoot(sellerPage, 'pricing-dialog-saved');
   });
 
-  it('lets a buyer in a browser of their own pay on the branded purchase page', async () => {
+  it('shows a buyer the branded purchase page with its tiers, says payments are not set up, and offers no Buy button', async () => {
     buyerContext = await browser.newContext();
-    await buyerContext.grantPermissions(['clipboard-read', 'clipboard-write'], {
-      origin: new URL(purchaseUrl).origin,
-    });
     const page = await buyerContext.newPage();
     await page.goto(purchaseUrl);
     await page.getByTestId('branded-host').waitFor();
     expect(await page.getByTestId('brand-name').textContent()).toBe('Acme Widgets');
     await page.getByTestId('brand-logo').waitFor();
     expect(await page.getByTestId('brand-support-email').textContent()).toContain('help@acme.example');
-    await page.getByTestId('test-sales-notice').waitFor();
+    const notice = page.getByTestId('payments-not-set-up');
+    await notice.waitFor();
+    expect(await notice.textContent()).toBe('Payments are not set up for this seller.');
     const offer = page.getByTestId('purchase-tier');
     expect(await offer.count()).toBe(1);
     expect(await offer.getByTestId('tier-price').textContent()).toBe('$19.99');
     expect(await offer.textContent()).toContain('One-time payment · 12 months of updates');
+    expect(
+      await page
+        .getByRole('button')
+        .filter({ hasText: /Buy|Subscribe|Trial/ })
+        .count(),
+    ).toBe(0);
+    expect(await page.getByLabel('Your email').count()).toBe(0);
     await shoot(page, 'purchase-page');
+  });
 
-    await offer.getByRole('button', { name: 'Buy Lifetime' }).click();
-    await page.getByText('Email is required').waitFor();
-    await page.getByLabel('Your email').fill('buyer@example.com');
-    await offer.getByRole('button', { name: 'Buy Lifetime' }).click();
+  it('lets the seller run a test purchase from the Pricing dialog, marked test on its success page', async () => {
+    await sellerContext.grantPermissions(['clipboard-read', 'clipboard-write'], {
+      origin: new URL(purchaseUrl).origin,
+    });
+    const page = sellerPage;
+    await page.goto(`${origin}/management`);
+    const card = page.getByTestId('package-card').filter({ hasText: 'acme/widget' });
+    await card.getByRole('button', { name: 'Pricing' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Pricing' });
+    const testPurchase = dialog.getByTestId('test-purchase');
+    await testPurchase.waitFor();
+    await testPurchase.getByLabel('Holder email').fill('buyer@example.com');
+    await testPurchase.getByRole('button', { name: 'Run Test Purchase' }).click();
 
     await page.waitForURL(/\/purchase\/success\?session_id=/);
     const complete = page.getByTestId('purchase-complete');
     await complete.waitFor();
+    await complete.getByText('Test purchase', { exact: true }).waitFor();
     expect(await page.getByTestId('brand-name').textContent()).toBe('Acme Widgets');
     expect(await page.getByTestId('repository-url').textContent()).toBe(`http://acme.composer.localhost:${app.port}`);
     buyerToken = ((await page.getByTestId('buyer-token').textContent()) ?? '').trim();
@@ -228,7 +246,7 @@ describe('selling a package in test-sales mode', () => {
     await access(path.join(project, 'vendor', 'acme', 'widget', 'composer.json'));
   });
 
-  it("shows the sale in the admin's Total Sales and Platform Revenue, and on the seller's Dashboard", async () => {
+  it("shows the test sale to the admin, no revenue for it, and on the seller's Dashboard marked test, counted as no money", async () => {
     const { context, page } = await openSignedInPage(browser, origin, admin);
     try {
       await page.goto(`${origin}/admin`);
@@ -248,7 +266,10 @@ describe('selling a package in test-sales mode', () => {
     }
 
     await sellerPage.goto(`${origin}/dashboard`);
-    await expect.poll(() => sellerPage.getByTestId('sales-total').textContent()).toBe('$19.99');
-    expect(await sellerPage.getByTestId('recent-sales').textContent()).toContain('buyer@example.com');
+    await sellerPage.getByTestId('recent-sales').waitFor();
+    expect(await sellerPage.getByTestId('sales-total').textContent()).toBe('$0.00');
+    const recent = await sellerPage.getByTestId('recent-sales').textContent();
+    expect(recent).toContain('buyer@example.com');
+    expect(recent).toContain('Test');
   });
 });

@@ -470,7 +470,7 @@ describe('API v1 selling with Stripe', () => {
         ).headers.location,
       ),
     );
-    const checkout = (fields: Record<string, string | null>) =>
+    const checkout = (fields: Record<string, string | null | undefined>) =>
       requestOnHost(app, HOST, '/api/purchase/checkout', {
         method: 'POST',
         body: JSON.stringify({ packageId: started.widget.id, tierId, email: 'buyer@example.com', ...fields }),

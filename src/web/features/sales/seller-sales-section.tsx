@@ -116,7 +116,7 @@ function PayoutDetails({ account, action }: { account: PayoutAccount; action: Re
   const body = account.testMode
     ? line(
         <FlaskConical className="text-amber-600" />,
-        'Billing is off on this server, so sales run in test mode: purchases complete at once without a payment provider and are marked as test. Connect a payout account once payments are configured.',
+        'Billing is off on this server, so buyers cannot check out. Run a test purchase of your own package from its Pricing dialog: it completes at once without a payment provider and is marked as test. Connect a payout account once payments are configured.',
       )
     : account.state === 'not_connected'
       ? line(
@@ -161,7 +161,9 @@ function SalesCard() {
         <CardTitle className="flex items-center gap-2 text-lg">
           <Receipt className="size-5" aria-hidden="true" /> Sales
         </CardTitle>
-        <CardDescription>Paid sales of your packages, before the platform fee.</CardDescription>
+        <CardDescription>
+          Paid sales of your packages, before the platform fee; test purchases are not counted.
+        </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4 text-sm">
         {summary.isLoading ? (
