@@ -1,5 +1,6 @@
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { sendRaw } from '../../../../test/support/raw-http.js';
 import { type SignedIn, signIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { TaskProgressEvent } from '../../../contract/realtime.js';
@@ -197,6 +198,16 @@ describe('realtime socket', () => {
       headers: { origin: app.baseUrl },
     });
     expect(sameSite.status).toBe(200);
+  });
+
+  it('refuses a handshake whose Host is not hostname[:port], even with a matching Origin', async () => {
+    // `Host: 127.0.0.1:{port}@evil.example` and Origin `http://127.0.0.1:{port}@evil.example` once matched.
+    const host = `${new URL(app.baseUrl).host}@evil.example`;
+    const answer = await sendRaw(
+      app.port,
+      `GET /socket.io/?EIO=4&transport=polling HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://${host}\r\nCookie: ${cookieOf(sellerA)}`,
+    );
+    expect(answer.status).toBe(403);
   });
 
   it('refuses a handshake from the same host on another scheme or port', async () => {

@@ -11,7 +11,9 @@ import {
   SOCKET_PATH,
   socketEvents,
 } from '../../../contract/realtime.js';
-import type { Config } from '../../config.js';
+import { type Config, fastifyTrustProxy } from '../../config.js';
+import { formatHost } from '../../http/host-header.js';
+import { createRequestOrigin, type RequestOrigin } from '../../http/request-origin.js';
 import type { Realtime } from './realtime.js';
 
 type ClientToServerEvents = { authenticate: (payload: unknown) => void };
@@ -46,6 +48,8 @@ const REDIS_READY_TIMEOUT_MS = 5_000;
 export function createRealtime(config: Config, log: FastifyBaseLogger, loadSocketSession: LoadSocketSession): Realtime {
   let io: AppServer | undefined;
   const redisClients: Redis[] = [];
+  // The host a handshake was made to, read as every other door reads it (Host, or a trusted proxy's X-Forwarded-Host).
+  const originOfRequest = createRequestOrigin(fastifyTrustProxy(config.trustProxy));
 
   function handleConnection(socket: AppSocket): void {
     // The handshake's cookie never changes, so its session is loaded once per socket.
@@ -98,7 +102,7 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, loadSocke
         path: SOCKET_PATH,
         serveClient: false,
         transports: ['polling', 'websocket'],
-        allowRequest: (request, callback) => callback(null, isSameOrigin(request, config)),
+        allowRequest: (request, callback) => callback(null, isSameOrigin(request, config, originOfRequest)),
       });
       if (config.redisUrl) await connectRedis(io, config.redisUrl);
       io.on('connection', handleConnection);
@@ -136,14 +140,21 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, loadSocke
  * Browsers send Origin on cross-site WebSocket and polling requests; only the app's own pages (on the
  * origin they were served from, or the public URL's) may open a socket with the user's cookie. An origin is
  * scheme, host and port: `http://app` is another site than `https://app` (a page on plain http, which anyone on
- * the network can write, must not reach the user's events over the https site's cookie).
+ * the network can write, must not reach the user's events over the https site's cookie). A Host that is not
+ * `hostname[:port]` opens nothing (the one parser, http/host-header.ts: socket.io answers before Fastify's hook).
  */
-function isSameOrigin(request: IncomingMessage, config: Config): boolean {
+function isSameOrigin(
+  request: IncomingMessage,
+  config: Config,
+  originOfRequest: (raw: IncomingMessage) => RequestOrigin,
+): boolean {
+  const requestOrigin = originOfRequest(request);
+  if (requestOrigin.host === 'invalid') return false;
   const origin = request.headers.origin;
   if (!origin) return true;
   const sentOrigin = originOf(origin);
   if (!sentOrigin) return false;
-  return allowedOrigins(request, config).includes(sentOrigin);
+  return allowedOrigins(requestOrigin, config).includes(sentOrigin);
 }
 
 /** The serialized origin of a URL (`https://host:port`, default port omitted), or undefined. */
@@ -156,19 +167,12 @@ function originOf(url: string): string | undefined {
   }
 }
 
-function firstValue(header: string | string[] | undefined): string | undefined {
-  const value = Array.isArray(header) ? header[0] : header;
-  return value?.split(',')[0]?.trim() || undefined;
-}
-
 /** The origin the request was made to (as a trusted proxy reports it, when there is one), and the public URL's. */
-function allowedOrigins(request: IncomingMessage, config: Config): string[] {
-  const isEncrypted = (request.socket as { encrypted?: boolean }).encrypted === true;
-  const scheme =
-    (config.trustProxy && firstValue(request.headers['x-forwarded-proto'])) || (isEncrypted ? 'https' : 'http');
-  const hosts = [request.headers.host, config.trustProxy ? firstValue(request.headers['x-forwarded-host']) : undefined];
-  const origins = hosts.flatMap((host) => (host ? [originOf(`${scheme}://${host}`)] : []));
-  origins.push(originOf(config.publicUrl));
+function allowedOrigins(requestOrigin: RequestOrigin, config: Config): string[] {
+  const { host, protocol } = requestOrigin;
+  const origins = [originOf(config.publicUrl)];
+  // Compared with what the browser sent, not sent anywhere: the parsed host, never the header as written.
+  if (host && host !== 'invalid') origins.push(originOf(`${protocol}://${formatHost(host)}`));
   return origins.filter((value): value is string => value !== undefined);
 }
 
