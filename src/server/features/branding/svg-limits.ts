@@ -27,7 +27,29 @@ export const svgLimits = {
   maxDepth: 64,
   /** Real elements carry a handful; removing an attribute costs a search through the others. */
   maxAttributesPerElement: 100,
+  /**
+   * How long checking one file may take in the sanitizer's thread before the thread is stopped and the file refused
+   * (svg-sanitizer-pool.ts). Real logos take milliseconds; within the limits above, files built to be costly (hundreds
+   * of elements with a hundred attributes each) took 1.2 s on a two-core machine under a load of 5, and 7.6 s for
+   * the issue-28 probe under heavier load. Two seconds keeps a hostile file from holding the only thread for long,
+   * and refuses only files no logo needs: they are told to simplify or use PNG.
+   */
+  maxCheckMs: 2_000,
 } as const;
+
+/** "2 seconds", "1 second", "250 ms": a time bound as the refusal names it. */
+function durationText(ms: number): string {
+  if (ms < 1000) return `${ms} ms`;
+  const seconds = ms / 1000;
+  return `${seconds} ${seconds === 1 ? 'second' : 'seconds'}`;
+}
+
+/** The refusal of a file whose check ran past `maxCheckMs` (or the bound a sanitizer was given). */
+export function tooSlowToCheck(maxCheckMs: number = svgLimits.maxCheckMs): SvgRejectedError {
+  return new SvgRejectedError(
+    `This SVG took too long to check (over ${durationText(maxCheckMs)}), so it was stopped. Simplify it or upload it as PNG.`,
+  );
+}
 
 export type SvgMeasure = { nodes: number; depth: number };
 

@@ -6,7 +6,9 @@ import {
   hostileSvgs,
   nestedGroupsSvg,
 } from '../../../../test/support/logo-fixtures.js';
-import { SvgRejectedError, svgLimits } from './svg-limits.js';
+import { AppError } from '../../http/errors.js';
+import { prepareLogo } from './logos.service.js';
+import { SvgRejectedError, svgLimits, tooSlowToCheck } from './svg-limits.js';
 import { sanitizeSvg } from './svg-sanitizer.js';
 import {
   createSvgSanitizer,
@@ -40,7 +42,8 @@ async function rejectionOf(pending: Promise<unknown>): Promise<SvgRejectedError>
 }
 
 describe('the SVG sanitizer thread', () => {
-  const shared = sanitizer();
+  // Time enough for the costliest file the limits allow on a loaded machine: these tests are not about the bound.
+  const shared = sanitizer({ deadlineMs: 60_000 });
 
   it(
     'sanitizes a logo exactly as sanitizeSvg does',
@@ -95,14 +98,48 @@ describe('the SVG sanitizer thread', () => {
 
 describe('a thread that goes wrong', () => {
   it(
-    'is stopped at the deadline and the file refused, naming the deadline',
+    'is stopped at its time bound, the file refused naming the bound, and replaced for the next file',
     async () => {
-      const hurried = sanitizer({ deadlineMs: 1 });
+      // The bound is read per file: the first gets 1 ms (so the refusal does not depend on the machine's speed), the
+      // next enough time to load nothing new and check a logo.
+      const bounds = [1, 60_000];
+      const hurried = sanitizer({ deadlineMs: () => bounds.shift() ?? 60_000 });
       const error = await rejectionOf(hurried.sanitize(costlyAllowedSvg()));
-      expect(error.reason).toContain('took longer than 0.001 s');
+      expect(error.reason).toBe(
+        'This SVG took too long to check (over 1 ms), so it was stopped. Simplify it or upload it as PNG.',
+      );
+      await expect(hurried.sanitize(benignSvg)).resolves.toBe(sanitizeSvg(benignSvg));
     },
     THREAD_TEST_TIMEOUT,
   );
+
+  it(
+    'answers an upload stopped at its time bound as an invalid file, with the bound in the suggestion',
+    async () => {
+      const hurried = sanitizer({ deadlineMs: 1 });
+      const refusal = await prepareLogo(hurried, Buffer.from(costlyAllowedSvg())).then(
+        () => undefined,
+        (reason: unknown) => reason,
+      );
+      expect(refusal).toBeInstanceOf(AppError);
+      expect(refusal).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        status: 400,
+        title: 'Invalid file type',
+        message: 'Please upload an image file (SVG, PNG, JPG, GIF, or WebP)',
+        suggestion: 'This SVG took too long to check (over 1 ms), so it was stopped. Simplify it or upload it as PNG.',
+      });
+    },
+    THREAD_TEST_TIMEOUT,
+  );
+
+  it('bounds each file to 2 seconds by default, and says so', () => {
+    expect(svgSanitizerDefaults.deadlineMs).toBe(svgLimits.maxCheckMs);
+    expect(svgLimits.maxCheckMs).toBe(2_000);
+    expect(tooSlowToCheck().reason).toBe(
+      'This SVG took too long to check (over 2 seconds), so it was stopped. Simplify it or upload it as PNG.',
+    );
+  });
 
   it(
     'is stopped when it runs out of heap, the file refused, and replaced for the next file',

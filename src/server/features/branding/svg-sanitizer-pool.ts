@@ -1,15 +1,19 @@
 import { Piscina } from 'piscina';
-import { assertSvgWithinLimits, SvgRejectedError } from './svg-limits.js';
+import { assertSvgWithinLimits, SvgRejectedError, svgLimits, tooSlowToCheck } from './svg-limits.js';
 import type { SanitizeOutcome } from './svg-sanitizer.worker.js';
 
 // Sanitizing an SVG builds a DOM with jsdom and is synchronous: on the event loop, one upload would stop every other
 // request until it ends (issue 8). So it runs in a worker thread, after the text was measured here (svg-limits.ts,
-// linear), under a heap limit and a deadline after which the thread is terminated and the upload refused. One thread
-// at most: logos are uploaded rarely, and a hostile stream of them can then hold one core, never the server's other.
+// linear), under a heap limit and a deadline (svgLimits.maxCheckMs) after which the thread is terminated, the upload
+// refused and a fresh thread started for the next one. One thread at most: logos are uploaded rarely, and a hostile
+// stream of them can then hold one core, never the server's other.
 
 export type SvgSanitizerOptions = {
-  /** How long one sanitize may run in the thread before the thread is terminated and the file refused. */
-  deadlineMs: number;
+  /**
+   * How long one sanitize may run in the thread before the thread is terminated and the file refused; read for each
+   * file, so a test can give one file a deadline it cannot meet and the next one time enough.
+   */
+  deadlineMs: number | (() => number);
   /** How long a new thread may take to load jsdom before uploads are answered as busy. */
   startupDeadlineMs: number;
   /** The worker's V8 heap; jsdom with the largest document `svgLimits` lets through needed 150 MB. */
@@ -19,8 +23,7 @@ export type SvgSanitizerOptions = {
 };
 
 export const svgSanitizerDefaults: SvgSanitizerOptions = {
-  // The costliest documents `svgLimits` lets through took up to 3.7 s on a two-core machine under a load of 15.
-  deadlineMs: 10_000,
+  deadlineMs: svgLimits.maxCheckMs,
   // Loading jsdom in a new thread took 6.5 s on a two-core machine under a load of 14.
   startupDeadlineMs: 60_000,
   maxHeapMb: 256,
@@ -96,15 +99,14 @@ export function createSvgSanitizer(options: SvgSanitizerOptions = svgSanitizerDe
 
   async function runOne(source: string): Promise<string> {
     await startThread();
+    const deadlineMs = typeof options.deadlineMs === 'function' ? options.deadlineMs() : options.deadlineMs;
     let outcome: SanitizeOutcome;
     try {
-      outcome = (await pool.run(source, { signal: AbortSignal.timeout(options.deadlineMs) })) as SanitizeOutcome;
+      // An abort while the task runs terminates the thread (piscina), which is the only way to stop jsdom's
+      // synchronous work; the next file's startThread() then waits for a fresh one.
+      outcome = (await pool.run(source, { signal: AbortSignal.timeout(deadlineMs) })) as SanitizeOutcome;
     } catch (error) {
-      if (isAbort(error)) {
-        throw new SvgRejectedError(
-          `Checking this SVG took longer than ${options.deadlineMs / 1000} s, so it was stopped. Simplify it or upload it as PNG.`,
-        );
-      }
+      if (isAbort(error)) throw tooSlowToCheck(deadlineMs);
       if (isOutOfMemory(error)) {
         throw new SvgRejectedError(
           `Checking this SVG needed more than ${options.maxHeapMb} MB of memory, so it was stopped. Simplify it or upload it as PNG.`,
