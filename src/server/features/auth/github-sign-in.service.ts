@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { SignInErrorCode } from '../../../contract/auth.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
+import { appUrl } from '../../http/public-urls.js';
 import { encryptSecret, hmacHex, safeEqual } from '../../lib/crypto.js';
 import {
   createUser,
@@ -22,7 +23,7 @@ export const OAUTH_STATE_TTL_MS = 10 * 60_000;
 type OAuthState = { state: string; tier?: string; expiresAt: number };
 
 export function githubCallbackUrl(ctx: AppContext): string {
-  return `${ctx.config.publicUrl}/api/auth/github/callback`;
+  return appUrl(ctx.config, '/api/auth/github/callback');
 }
 
 /** Where to send the browser to sign in with GitHub, and the cookie value that proves it started here. */

@@ -9,6 +9,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { magicLinks } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { appUrl } from '../../http/public-urls.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import {
   findOrCreateUserByEmail,
@@ -45,7 +46,7 @@ export async function issueAdminMagicLink(ctx: AppContext, emailInput: string): 
   if (user?.userType !== 'admin') return answer;
   const token = await createLink(ctx, email, 'admin');
   if (!token) return answer;
-  const link = `${ctx.config.publicUrl}/admin/login?token=${encodeURIComponent(token)}`;
+  const link = appUrl(ctx.config, `/admin/login?token=${encodeURIComponent(token)}`);
   const isSent = await trySendLinkMail(ctx, {
     to: email,
     subject: 'Your Packgate admin sign-in link',
@@ -86,7 +87,7 @@ export async function issueSellerMagicLink(
   const answer = { message: sellerLinkSentMessage(email) };
   const token = await createLink(ctx, email, 'seller', tier);
   if (!token) return answer;
-  const link = `${ctx.config.publicUrl}/api/auth/magic-link/callback?token=${encodeURIComponent(token)}`;
+  const link = appUrl(ctx.config, `/api/auth/magic-link/callback?token=${encodeURIComponent(token)}`);
   const isSent = await trySendLinkMail(ctx, {
     to: email,
     subject: 'Your Packgate sign-in link',

@@ -13,6 +13,7 @@ import { isUniqueViolation } from '../../db/pg-errors.js';
 import { brandSettings, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { RequestHost } from '../../http/hosts.js';
+import { appUrl } from '../../http/public-urls.js';
 import {
   isOwnUploadedLogo,
   logoStorageKey,
@@ -252,7 +253,7 @@ export async function getEmailBrand(
     replyTo: row?.emailReplyTo || row?.emailFromAddress || row?.supportEmail || undefined,
     accentColor: colorsOf(row).brandColor,
     // Uploaded logos are served by the app: an e-mail needs the absolute URL.
-    logoUrl: logo ? (logo.startsWith('/') ? `${ctx.config.publicUrl}${logo}` : logo) : undefined,
+    logoUrl: logo ? (logo.startsWith('/') ? appUrl(ctx.config, logo) : logo) : undefined,
     isTextHidden: Boolean(logo && row?.brandHideText),
     supportEmail: row?.supportEmail ?? undefined,
     verifiedDomain: row?.brandDomainVerifiedAt ? (row.brandDomain ?? undefined) : undefined,

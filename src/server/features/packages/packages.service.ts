@@ -15,6 +15,7 @@ import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { packages, packageVersions, type users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { appUrl } from '../../http/public-urls.js';
 import { encryptSecret } from '../../lib/crypto.js';
 import { findPlanLimits, requireActiveAccess } from '../subscriptions/subscriptions.service.js';
 import { codeHostUserFor, codeHostUserForOwner, withCodeHost } from './code-host-access.js';
@@ -305,7 +306,7 @@ async function registerWebhook(
 ): Promise<PackageRow> {
   try {
     const hook = await ctx.codeHost.createPushWebhook!(codeHostUser, repository, {
-      url: `${ctx.config.publicUrl}${WEBHOOK_PATH}`,
+      url: appUrl(ctx.config, WEBHOOK_PATH),
       secret,
     });
     const [updated] = await ctx.db

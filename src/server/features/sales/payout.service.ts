@@ -4,6 +4,7 @@ import type { ConnectAccount } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
 import { payoutAccounts } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { appUrl } from '../../http/public-urls.js';
 
 // The seller's payout account: a Stripe Connect Express account, onboarded through Account Links. What Stripe says
 // is stored on each read that may have changed it (account.updated, the seller's return from onboarding).
@@ -145,11 +146,11 @@ export async function createOnboardingLink(
     row ??= await findRow(ctx, seller.id);
     if (!row) throw new AppError('CONFLICT', 'The payout account changed meanwhile; try again');
   }
-  const base = ctx.config.publicUrl.replace(/\/$/, '');
+  const separator = returnPath.includes('?') ? '&' : '?';
   const url = await connect.createAccountLink(
     row.stripeAccountId,
-    `${base}${returnPath}${returnPath.includes('?') ? '&' : '?'}payout=refresh`,
-    `${base}${returnPath}${returnPath.includes('?') ? '&' : '?'}payout=return`,
+    appUrl(ctx.config, `${returnPath}${separator}payout=refresh`),
+    appUrl(ctx.config, `${returnPath}${separator}payout=return`),
   );
   return { url };
 }

@@ -14,6 +14,7 @@ import {
   webhookLicenseExpiries,
   webhookMessages,
 } from '../../db/schema/index.js';
+import { appUrl } from '../../http/public-urls.js';
 import { decryptSecret } from '../../lib/crypto.js';
 import { generateMessageId, webhookHeaders } from './webhook-signing.js';
 
@@ -250,7 +251,7 @@ async function giveUp(ctx: AppContext, messageId: string): Promise<void> {
   const [seller] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, disabled.sellerId));
   ctx.log.warn({ endpointId: disabled.id }, 'webhook endpoint disabled after three days of failed deliveries');
   if (!seller?.email) return;
-  const page = `${ctx.config.publicUrl.replace(/\/$/, '')}/webhooks`;
+  const page = appUrl(ctx.config, '/webhooks');
   await ctx.mailer.send({
     to: seller.email,
     subject: 'Webhook endpoint disabled',
