@@ -108,6 +108,9 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   const { config } = options;
   // Set once the routes are ready: the warm Composer answers that skip Fastify's machinery (composer-fast-path.ts).
   let composerFastPath: RawFastPath | undefined;
+  // One reader of a request's host (Host, or X-Forwarded-Host behind TRUST_PROXY), parsed once per request: the
+  // server refuses a Host that is not hostname[:port] before anything else; the fast path and the hosts hook read it.
+  const originOf = createRequestOrigin(fastifyTrustProxy(config.trustProxy));
   const app = Fastify({
     logger: options.logger ?? {
       level: config.logLevel,
@@ -127,7 +130,13 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     bodyLimit: 1024 * 1024,
     frameworkErrors: renderFrameworkError,
     clientErrorHandler: answerClientError,
-    serverFactory: (handler, serverOptions) => createHttpServer(handler, serverOptions, () => composerFastPath),
+    serverFactory: (handler, serverOptions) =>
+      createHttpServer(
+        handler,
+        serverOptions,
+        () => composerFastPath,
+        (raw) => originOf(raw).host !== 'invalid',
+      ),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -221,8 +230,6 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
       return Object.assign(error, { statusCode: 429 });
     },
   });
-  // One reader of a request's host (Host, or X-Forwarded-Host behind TRUST_PROXY) for Fastify and the fast path.
-  const originOf = createRequestOrigin(fastifyTrustProxy(config.trustProxy));
   registerHosts(app, config, originOf, (hostname) => findSellerByCustomDomain(ctx, hostname), ctx.appHostname);
   const authorizedComposerCredentials = new AuthorizedComposerCredentials();
   await registerOverloadShedding(app, {

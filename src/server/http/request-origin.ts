@@ -18,6 +18,9 @@ export type RequestOrigin = {
   protocol: string;
 };
 
+const ORIGIN = Symbol('packgate.requestOrigin');
+type RawWithOrigin = IncomingMessage & { [ORIGIN]?: RequestOrigin };
+
 function lastEntry(headerValue: string): string {
   const lastComma = headerValue.lastIndexOf(',');
   return lastComma === -1 ? headerValue.trim() : headerValue.slice(lastComma + 1).trim();
@@ -34,12 +37,15 @@ export function createRequestOrigin(
   const isTrusted =
     trustProxy === false ? () => false : typeof trustProxy === 'function' ? trustProxy : proxyAddr.compile(trustProxy);
   return (raw) => {
+    // Read once per request: the edge (http-server.ts), the fast path and Fastify's hook all ask.
+    const held = (raw as RawWithOrigin)[ORIGIN];
+    if (held) return held;
     const socket = raw.socket;
     const isFromProxy = socket?.remoteAddress !== undefined && isTrusted(socket.remoteAddress, 0);
     const forwardedHost = isFromProxy ? singleHeader(raw.headers['x-forwarded-host']) : undefined;
     const forwardedProto = isFromProxy ? singleHeader(raw.headers['x-forwarded-proto']) : undefined;
     const hostHeader = forwardedHost ? lastEntry(forwardedHost) : raw.headers.host;
-    return {
+    const origin: RequestOrigin = {
       host: hostHeader === undefined ? undefined : (parseHostHeader(hostHeader) ?? 'invalid'),
       protocol: forwardedProto
         ? lastEntry(forwardedProto)
@@ -47,5 +53,7 @@ export function createRequestOrigin(
           ? 'https'
           : 'http',
     };
+    (raw as RawWithOrigin)[ORIGIN] = origin;
+    return origin;
   };
 }
