@@ -53,3 +53,29 @@ export function checkAnswer(
   }
   return undefined;
 }
+
+/**
+ * The violation in the answer to a request whose Host is not `hostname[:port]` (issue 28): refused with 400 in the
+ * error shape before any route. Over a real socket the server refuses it before anything else: `status` is NaN when
+ * the socket was closed without an answer (Node's parser refusing the request), a refusal too. Through inject, which
+ * skips the server, Fastify's hook refuses it after the router, whose own refusals (414, a path parameter too long)
+ * come first and are accepted.
+ */
+export function checkHostRefusal(
+  via: 'inject' | 'socket',
+): (
+  route: Route,
+  request: string,
+  status: number,
+  contentType: string | undefined,
+  body: string,
+) => Violation | undefined {
+  return (route, request, status, contentType, body) => {
+    if (via === 'socket' && Number.isNaN(status)) return undefined;
+    const shapeViolation = checkAnswer(route, request, status, contentType, body);
+    if (shapeViolation) return shapeViolation;
+    if (status === 400 || (via === 'inject' && status === 414)) return undefined;
+    const why = 'a bad Host was not refused with 400';
+    return { route: `${route.method} ${route.url}`, request, status, why, body: body.slice(0, 300) };
+  };
+}

@@ -157,6 +157,62 @@ const contentTypes = [
   undefined,
 ];
 
+/**
+ * Host headers (issue 28): userinfo, paths, ports, IDNs and very long names around a seller's repository host. Those
+ * marked valid are `hostname[:port]` and must be answered as any host is; every other one must be refused with 400 in
+ * the error shape before any route (or by Node's parser, on a real socket, in the same shape or by closing).
+ */
+export function hostileHosts(repositoryHost: string, port: number): Array<{ host: string; isValid: boolean }> {
+  const seller = `${repositoryHost}:${port}`;
+  const invalid = [
+    `${seller}@evil.example`,
+    `user@${seller}`,
+    `user:pass@${seller}`,
+    `${seller}@evil.example:${port}`,
+    `${repositoryHost}/portal`,
+    `${seller}/x?y=1`,
+    `${seller}#x`,
+    `${seller}\\evil.example`,
+    `${repositoryHost}:1:2`,
+    `${repositoryHost}::${port}`,
+    `${repositoryHost}:`,
+    `${repositoryHost}:0`,
+    `${repositoryHost}:65536`,
+    `${repositoryHost}:99999999999999999999`,
+    `${repositoryHost}:http`,
+    `${repositoryHost}:-1`,
+    `${repositoryHost}: ${port}`,
+    `.${repositoryHost}`,
+    `acme..composer.localhost:${port}`,
+    `${'a'.repeat(64)}.composer.localhost:${port}`,
+    `${'abcdefghi.'.repeat(26)}composer.localhost:${port}`,
+    `${'a'.repeat(10_000)}:${port}`,
+    `bücher.composer.localhost:${port}`,
+    `аcme.composer.localhost:${port}`,
+    `😀.composer.localhost:${port}`,
+    `%61cme.composer.localhost:${port}`,
+    `*.composer.localhost:${port}`,
+    `${repositoryHost},evil.example`,
+    '999.0.0.1',
+    '[::1',
+    `[::1]:${port}@evil.example`,
+    '[fe80::1%25eth0]',
+    '[v1.x]',
+    `[${repositoryHost}]`,
+  ];
+  const valid = [
+    seller,
+    `ACME.Composer.Localhost.:${port}`,
+    `xn--bcher-kva.composer.localhost:${port}`,
+    `xn--acme-9ta.example:${port}`,
+    `[::1]:${port}`,
+    `127.0.0.1:${port}`,
+    `${'a'.repeat(63)}.composer.localhost:${port}`,
+    `${repositoryHost}:1`,
+  ];
+  return [...invalid.map((host) => ({ host, isValid: false })), ...valid.map((host) => ({ host, isValid: true }))];
+}
+
 export type FuzzFixtures = {
   seller: TestUser;
   pkg: FixturePackage;
@@ -250,6 +306,11 @@ export class InputGenerator {
     if (this.chance(0.05)) headers.range = 'bytes=0-1,5-';
     if (this.chance(0.05)) headers['x-csrf-token'] = this.pick(['', 'f'.repeat(64), 'x'.repeat(5_000)]);
     if (this.chance(0.05)) headers['idempotency-key'] = this.pick(['', 'k'.repeat(500), 'same-key']);
+    // Without TRUST_PROXY these count for nothing: the host stays the one Host names.
+    if (this.chance(0.05)) {
+      headers['x-forwarded-host'] = this.pick(['evil.example', 'acme.composer.localhost:1@evil.example', '', 'a, b']);
+    }
+    if (this.chance(0.05)) headers['x-forwarded-proto'] = this.pick(['https', 'gopher', '']);
     return headers;
   }
 }

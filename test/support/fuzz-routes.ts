@@ -55,6 +55,11 @@ export function isComposerRoute(route: Route): boolean {
   return !route.url.startsWith('/api/') || route.url.startsWith('/api/composer/');
 }
 
+/** Routes that answer on a seller's repository host: Composer's, the holder's portal and the purchase pages' API. */
+export function isRepositoryHostRoute(route: Route): boolean {
+  return isComposerRoute(route) || route.url.startsWith('/api/portal/') || route.url.startsWith('/api/purchase/');
+}
+
 /**
  * The routes that answer JSON: a GET that answers 2xx with another type (the web app's assets, the API reference
  * page and its script) serves files, not input; every other route is fuzzed.

@@ -4,12 +4,14 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_V1_RATE_LIMIT } from '../../src/contract/developer.js';
+import { portalSessions } from '../../src/server/db/schema/index.js';
 import { sessionCookieName } from '../../src/server/http/session.js';
+import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
 import { createGrant, createHolder, createPackage, createSeller } from '../composer/repository-fixtures.js';
 import { startBusyStallMonitor } from './busy-stall-monitor.js';
-import { checkAnswer, type Violation } from './fuzz-answers.js';
-import { type FuzzFixtures, InputGenerator, type Route } from './fuzz-inputs.js';
-import { FUZZ_SHARDS, isComposerRoute, jsonRoutes, routesOf, shardRoutes } from './fuzz-routes.js';
+import { checkAnswer, checkHostRefusal, type Violation } from './fuzz-answers.js';
+import { type FuzzFixtures, hostileHosts, InputGenerator, type Route } from './fuzz-inputs.js';
+import { FUZZ_SHARDS, isRepositoryHostRoute, jsonRoutes, routesOf, shardRoutes } from './fuzz-routes.js';
 import { giveTrial } from './packages.js';
 import { sendRaw } from './raw-http.js';
 import { createTestSession } from './sessions.js';
@@ -21,8 +23,11 @@ import { startTestApp, type TestApp } from './test-app.js';
 // INPUTS_PER_ROUTE generated requests from a generator seeded by the route (the same inputs every run, whichever
 // shard sends them): hostile strings, NUL and other control characters, huge numbers, wrong types, deep nesting,
 // long strings, prototype keys, odd headers and hosts, as an anonymous caller, as a signed-in seller with a CSRF
-// token, and with a bearer token (an API token on /api/v1, a Composer token elsewhere). Nothing may answer 5xx, show
-// a stack trace, or refuse in anything but the error shape. The event loop's delay is measured and reported.
+// token (a license holder's portal session on the portal's doors), and with a bearer token (an API token on /api/v1,
+// a Composer token elsewhere). Nothing may answer 5xx, show a stack trace, or refuse in anything but the error shape.
+// A Host that is not hostname[:port] (userinfo, paths, ports, raw IDNs, very long names) must be refused with 400,
+// through inject and over a real socket (where Node's parser and the Composer fast path see it first). The event
+// loop's delay is measured and reported.
 
 // FUZZ_INPUTS_PER_ROUTE runs a shorter pass while investigating a finding. A run sends each input once: when it has a
 // PostgreSQL pass (TEST_DATABASE_URL), that pass sends the last quarter of every route's inputs and the PGlite pass
@@ -52,7 +57,9 @@ const REPOSITORY_HOST = 'acme.composer.localhost';
 const RATE_LIMITED_ADDRESS = '203.0.113.7';
 
 type Identity = 'anonymous' | 'seller' | 'bearer';
-type Fixtures = FuzzFixtures & { apiToken: string };
+type Fixtures = FuzzFixtures & { apiToken: string; portalHolder: FuzzFixtures['holder'] };
+/** Of the generated requests, the share sent with one of hostileHosts' Host headers. */
+const HOSTILE_HOST_SHARE = 0.05;
 
 /** A route's own seed, so that its inputs do not depend on which shard sends them or in which order. */
 function routeSeed(route: Route): number {
@@ -90,7 +97,10 @@ export function fuzzShard(shard: number, testFile: string): void {
     ]);
     const holder = await createHolder(app, seller, 'holder@example.com');
     await createGrant(app, holder, pkg);
-    fixtures = { seller, pkg, holder, apiToken: '' };
+    // The portal's signed-in doors rotate a holder's token: another holder's, so the bearer above keeps working.
+    const portalHolder = await createHolder(app, seller, 'portal-holder@example.com');
+    await createGrant(app, portalHolder, pkg);
+    fixtures = { seller, pkg, holder, portalHolder, apiToken: '' };
     const created = await app.app.inject({
       method: 'POST',
       url: '/api/developer/tokens',
@@ -114,6 +124,30 @@ export function fuzzShard(shard: number, testFile: string): void {
     const { csrfToken } = answer.json() as { csrfToken?: string };
     if (!csrfToken) throw new Error(`No CSRF token: ${answer.statusCode} ${answer.body}`);
     return { cookie, 'x-csrf-token': csrfToken };
+  }
+
+  /** A license holder signed in to the portal on the repository host (a session of its own per route), with CSRF. */
+  async function portalHolderHeaders(): Promise<Record<string, string>> {
+    const session = generateToken('pgps');
+    const now = app.clock.now();
+    await app.ctx.db.insert(portalSessions).values({
+      idHash: sha256Hex(session),
+      customerId: fixtures.portalHolder.id,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: new Date(now.getTime() + 86_400_000),
+    });
+    const portalCookie = `${app.ctx.config.isHttps ? '__Host-packgate_portal' : 'packgate_portal'}=${session}`;
+    const host = `${REPOSITORY_HOST}:${app.port}`;
+    const answer = await app.app.inject({
+      method: 'GET',
+      url: '/api/csrf-token',
+      headers: { host, cookie: portalCookie },
+    });
+    const { csrfToken } = answer.json() as { csrfToken?: string };
+    if (!csrfToken) throw new Error(`No portal CSRF token: ${answer.statusCode} ${answer.body}`);
+    const setCookies = [answer.headers['set-cookie'] ?? []].flat().map((header) => String(header).split(';')[0]);
+    return { cookie: [portalCookie, ...setCookies].join('; '), 'x-csrf-token': csrfToken };
   }
 
   describe(`fuzzing the routes of shard ${shard} of ${FUZZ_SHARDS}`, () => {
@@ -170,6 +204,9 @@ export function fuzzShard(shard: number, testFile: string): void {
         const bearer = route.url.startsWith('/api/v1/') ? fixtures.apiToken : fixtures.holder.token;
         // A shed answer (503) is retried: the request that stalled the loop is reported, not the one after it.
         const seller = await vi.waitFor(sellerHeaders, { timeout: 30_000, interval: 250 });
+        const isPortalRoute = route.url.startsWith('/api/portal/');
+        const signedIn = isPortalRoute ? await portalHolderHeaders() : seller;
+        const hosts = hostileHosts(REPOSITORY_HOST, app.port);
         for (let start = 0; start < INPUTS.to; start += BATCH) {
           const batch: Promise<void>[] = [];
           for (let index = start; index < Math.min(start + BATCH, INPUTS.to); index++) {
@@ -177,7 +214,7 @@ export function fuzzShard(shard: number, testFile: string): void {
             const { payload, contentType } = generator.body(route.method);
             const headers: Record<string, string> = { ...generator.oddHeaders() };
             if (contentType && payload !== undefined) headers['content-type'] = contentType;
-            if (identity === 'seller') Object.assign(headers, seller);
+            if (identity === 'seller') Object.assign(headers, signedIn);
             if (identity === 'bearer') headers.authorization = `Bearer ${bearer}`;
             if (identity === 'anonymous' && generator.chance(0.1)) {
               headers.authorization = generator.pick([
@@ -187,8 +224,10 @@ export function fuzzShard(shard: number, testFile: string): void {
                 'Digest x',
               ]);
             }
-            const onRepositoryHost = isComposerRoute(route) ? generator.chance(0.8) : generator.chance(0.05);
+            const onRepositoryHost = isRepositoryHostRoute(route) ? generator.chance(0.8) : generator.chance(0.05);
             headers.host = onRepositoryHost ? `${REPOSITORY_HOST}:${app.port}` : `localhost:${app.port}`;
+            const oddHost = generator.chance(HOSTILE_HOST_SHARE) ? generator.pick(hosts) : undefined;
+            if (oddHost) headers.host = oddHost.host;
             const options: InjectOptions = {
               method: route.method as InjectOptions['method'],
               url: generator.path(route),
@@ -202,10 +241,11 @@ export function fuzzShard(shard: number, testFile: string): void {
             batch.push(
               app.app.inject(options).then((answer) => {
                 sent++;
-                const description = `${identity} ${options.method} ${String(options.url).slice(0, 200)}`;
+                const hostNote = oddHost ? ` (Host ${oddHost.host.slice(0, 80)})` : '';
+                const description = `${identity} ${options.method} ${String(options.url).slice(0, 200)}${hostNote}`;
                 noteSlowest(slowest, performance.now() - requestStartedAt, description.slice(0, 160));
                 statuses.set(answer.statusCode, (statuses.get(answer.statusCode) ?? 0) + 1);
-                const violation = checkAnswer(
+                const violation = (oddHost && !oddHost.isValid ? checkHostRefusal('inject') : checkAnswer)(
                   route,
                   description,
                   answer.statusCode,
@@ -233,6 +273,28 @@ export function fuzzShard(shard: number, testFile: string): void {
           absolute.body,
         );
         if (absoluteViolation) violations.push(absoluteViolation);
+        // Every odd Host over a real socket: Node's parser and the Composer fast path see it before Fastify does.
+        // A short target of the route's own shape, so that what is judged is the Host, not the request's size.
+        const target = route.url.replace(/:(\w+)/g, (_match, name: string) => generator.paramValue(name).slice(0, 100));
+        for (const { host, isValid } of hosts) {
+          const bearer = route.url.startsWith('/api/v1/') ? fixtures.apiToken : fixtures.holder.token;
+          // A socket Node resets after refusing the request is a refusal too (status NaN, as an unanswered close).
+          const answer = await sendRaw(
+            app.port,
+            `${route.method} ${target} HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${bearer}`,
+          ).catch(() => ({ status: Number.NaN, headers: {} as Record<string, string>, body: '' }));
+          sent++;
+          statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+          const description = `bearer ${route.method} ${target.slice(0, 200)} (Host ${host.slice(0, 80)}, socket)`;
+          const violation = (isValid ? checkAnswer : checkHostRefusal('socket'))(
+            route,
+            description,
+            answer.status,
+            answer.headers['content-type'],
+            answer.body,
+          );
+          if (violation) violations.push(violation);
+        }
         const used = process.cpuUsage(routeCpuAtStart);
         routeCpu.push({
           route: `${route.method} ${route.url}`,
