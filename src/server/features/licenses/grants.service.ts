@@ -122,6 +122,8 @@ export type CreateGrantInput = {
   durationDays?: number;
   /** The plan's cap on license holders, enforced under a lock when the holder is new. */
   holderLimit?: HolderLimit;
+  /** A seller's test purchase (billing off): the e-mail says that nothing was paid. */
+  isTestPurchase?: boolean;
 };
 
 export type CreateGrantResult = {
@@ -279,7 +281,13 @@ export async function sendGrantEmail(
     ctx,
     seller,
     result.customer.email,
-    { reason, token: result.composerToken, packageNames: [result.package.name], license },
+    {
+      reason,
+      token: result.composerToken,
+      packageNames: [result.package.name],
+      license,
+      isTestPurchase: input.isTestPurchase,
+    },
     { grantId: grant.id, db: tx, queueOnly: options.queueOnly },
   );
 }

@@ -73,6 +73,21 @@ describe('the license e-mail', () => {
     expect(mail.text).toContain('The seller has renewed your license for acme/widget: a 7-day temporary license.');
   });
 
+  it('marks a test purchase in the subject and first thing in the text, so nobody takes it for a receipt', () => {
+    const mail = buildLicenseEmail({
+      reason: 'package-added',
+      repositoryUrl,
+      packageNames: ['acme/widget'],
+      isTestPurchase: true,
+    });
+    expect(mail.subject).toBe('[Test] acme/widget was added to your access');
+    expect(mail.text.split('\n\n').slice(0, 2)).toEqual([
+      'Hello,',
+      'This is a test purchase made by the seller: no payment was taken.',
+    ]);
+    expect(mail.html).toContain('This is a test purchase made by the seller: no payment was taken.');
+  });
+
   it('sends a regenerated token with the command that replaces the old one', () => {
     const mail = buildLicenseEmail({
       reason: 'token-regenerated',

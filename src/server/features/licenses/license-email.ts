@@ -28,7 +28,12 @@ export type LicenseEmailInput = {
   license?: LicenseTerms;
   /** The seller's brand (branding settings): the HTML's accent and header, and the support address in the footer. */
   brand?: EmailBrandStyle;
+  /** A license from the seller's own test purchase (billing off): marked in the subject and the first lines. */
+  isTestPurchase?: boolean;
 };
+
+/** What a test purchase's e-mail says first, so that nobody takes it for a receipt. */
+export const TEST_PURCHASE_EMAIL_NOTE = 'This is a test purchase made by the seller: no payment was taken.';
 
 export type EmailBrandStyle = {
   /** `#RGB` or `#RRGGBB`; anything else is ignored, since it is written into a style attribute. */
@@ -171,6 +176,10 @@ export function buildLicenseEmail(input: LicenseEmailInput): LicenseEmail {
 
   const supportEmail = input.brand?.supportEmail?.trim();
   if (supportEmail) blocks.push(paragraph(`Questions about your license? Write to ${supportEmail}.`));
+  if (input.isTestPurchase) {
+    subject = `[Test] ${subject}`;
+    blocks.splice(1, 0, paragraph(TEST_PURCHASE_EMAIL_NOTE));
+  }
 
   return { subject, text: renderText(blocks), html: renderHtml(subject, blocks, seller, input.brand) };
 }

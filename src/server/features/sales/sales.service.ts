@@ -315,6 +315,7 @@ export async function fulfilSale(ctx: AppContext, sale: Sale, facts: PaymentFact
     expiresAt: terms.expiresAt,
     endMode: terms.endMode,
     note: `${sale.isTest ? 'Test purchase' : 'Purchase'}: ${sale.tierName}`,
+    isTestPurchase: sale.isTest,
   };
   const fulfilled = await ctx.db.transaction(async (tx) => {
     const [claimed] = await tx

@@ -322,6 +322,8 @@ describe('the seller’s test purchase', () => {
     const [mail] = readOutbox(app.dataDir).filter((entry) => entry.to.includes(buyer));
     expect(mail!.body).toContain(token);
     expect(mail!.body).toContain(`http://${HOST}:${app.port}`);
+    expect(mail!.subject).toMatch(/^\[Test\] /);
+    expect(mail!.body).toContain('This is a test purchase made by the seller: no payment was taken.');
   });
 
   it('goes to the seller’s own address when no e-mail is given', async () => {
