@@ -141,7 +141,7 @@ export async function getSaleOffer(
   ctx: AppContext,
   sellerId: string,
   packageId: string,
-  request: { tierId?: string; currency?: string },
+  request: { tierId?: string; currency?: string; isBuyer?: boolean },
 ): Promise<SaleOffer & { payoutAccountId: string | null }> {
   const pkg = await findSellerPackage(ctx, sellerId, packageId);
   if (!pkg) throw new AppError('NOT_FOUND', salesMessages.packageNotForSale);
@@ -168,6 +168,8 @@ export async function getSaleOffer(
   let payoutAccountId: string | null = null;
   if (!isTestMode(ctx)) {
     const account = await findEnabledPayoutAccount(ctx, sellerId);
+    // A buyer is told what they can act on; the seller (API v1's links) what to do about it.
+    if (!account && request.isBuyer) throw paymentsNotSetUp();
     if (!account) {
       throw new AppError('CONFLICT', salesMessages.noPayoutAccount, {
         suggestion: salesMessages.noPayoutAccountSuggestion,
@@ -258,7 +260,11 @@ export async function startCheckout(
   input: StartCheckoutInput,
 ): Promise<StartCheckoutResponse> {
   const seller = await getHostSeller(ctx, host);
-  const offer = await getSaleOffer(ctx, seller.id, input.packageId, { tierId: input.tierId, currency: input.currency });
+  const offer = await getSaleOffer(ctx, seller.id, input.packageId, {
+    tierId: input.tierId,
+    currency: input.currency,
+    isBuyer: true,
+  });
   // Billing off: an anonymous buyer never gets a sale, paid or test (issue 28); the seller runs test purchases.
   if (isTestMode(ctx)) throw paymentsNotSetUp();
   const returns = { successUrl: input.successUrl || undefined, cancelUrl: input.cancelUrl || undefined };

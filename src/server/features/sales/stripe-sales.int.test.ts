@@ -167,14 +167,14 @@ describe('the payout account', () => {
     [{ id: lifetimeId }] = (await putTiers(widget.id, [
       { name: 'Lifetime', pricingType: 'one_time', updateMonths: 1, priceCents: 1999, currency: 'usd' },
     ])) as [PackagePricingTier];
-    // Nothing to pay into: the checkout is refused and records nothing.
+    // Nothing to pay into: the buyer's checkout is refused, in words for a buyer, and records nothing.
     const refused = await onHost<{ message: string; code: string }>('/api/purchase/checkout', {
       packageId: widget.id,
       tierId: lifetimeId,
       email: 'early@example.com',
     });
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ message: salesMessages.noPayoutAccount, code: 'CONFLICT' });
+    expect(refused.body).toMatchObject({ message: salesMessages.paymentsNotSetUp, code: 'CONFLICT' });
 
     const link = await seller.client.post('/api/sales/payout-account/onboarding-link', { returnPath: '/dashboard' });
     expect(link.status, await link.clone().text()).toBe(200);
@@ -203,7 +203,7 @@ describe('the payout account', () => {
       email: 'early@example.com',
     });
     expect(refused.status).toBe(409);
-    expect(refused.body.message).toBe(salesMessages.noPayoutAccount);
+    expect(refused.body.message).toBe(salesMessages.paymentsNotSetUp);
 
     stripe.enableAccount(accountId);
     await send(connectEvent('account.updated', stripe.accounts.get(accountId)!));
