@@ -133,6 +133,39 @@ describe('parseHostHeader', () => {
   });
 });
 
+describe('parseHostHeader against the WHATWG URL parser', () => {
+  it('refuses punycode that decodes to nothing and numeric top labels, as URL does', () => {
+    for (const host of ['xn--acme-9ta.example', 'xn--.example', 'a.0x1', 'a.0x', 'a.0X1']) {
+      expect(parseHostHeader(host), host).toBeUndefined();
+    }
+    expect(parseHostHeader('a.0xg')?.hostname).toBe('a.0xg');
+  });
+
+  it('accepts only hosts that URL takes, over many generated names', () => {
+    // A seeded walk over the characters that matter: every name the parser takes must make a URL (a route that
+    // builds one from it must never throw), and every one it refuses here is refused for a reason listed above.
+    let state = 0x5eed;
+    const random = () => {
+      state = (Math.imul(state, 1_103_515_245) + 12_345) >>> 0;
+      return state / 2 ** 32;
+    };
+    const alphabet = ['a', 'z', '0', '9', 'x', 'n', '-', '-', '.', '.', '_', 'X', 'A'];
+    const prefixes = ['', '', 'xn--', '0x', '1.', 'a.'];
+    let accepted = 0;
+    for (let index = 0; index < 20_000; index++) {
+      const length = 1 + Math.floor(random() * 20);
+      let name = prefixes[Math.floor(random() * prefixes.length)]!;
+      for (let position = 0; position < length; position++) name += alphabet[Math.floor(random() * alphabet.length)];
+      const parsed = parseHostHeader(name);
+      if (!parsed) continue;
+      accepted++;
+      expect(() => new URL(`http://${parsed.hostname}/`), name).not.toThrow();
+      expect(new URL(`http://${parsed.hostname}/`).hostname, name).toBe(parsed.hostname);
+    }
+    expect(accepted).toBeGreaterThan(1_000);
+  });
+});
+
 describe('formatHost', () => {
   it('writes the host back as Composer keys credentials', () => {
     expect(formatHost({ hostname: 'acme.composer.localhost', port: 5000 })).toBe('acme.composer.localhost:5000');

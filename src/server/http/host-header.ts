@@ -1,4 +1,5 @@
 import { isIPv4, isIPv6 } from 'node:net';
+import { domainToASCII } from 'node:url';
 
 // The one parser of a request's Host (and of X-Forwarded-Host from a trusted proxy): DESIGN "URLs and hosts". Every
 // door reads the host through it, the Composer fast path and Fastify's hook alike (request-origin.ts), so that no
@@ -6,7 +7,8 @@ import { isIPv4, isIPv6 } from 'node:net';
 // What it accepts is `hostname[:port]` (RFC 9110 §7.2: uri-host [":" port]) narrowed to names DNS can hold:
 // - a name of LDH labels (letters, digits, hyphen; underscore too, which DNS names of services carry), each 1-63
 //   characters, 253 in all, an optional trailing dot; IDNs arrive as punycode (`xn--`), raw non-ASCII is refused;
-// - an IPv4 address (a name whose last label is all digits must be one), or an IPv6 literal in brackets (no zone);
+// - an IPv4 address (a name whose last label is a number, `1` or `0x1`, must be one), or an IPv6 literal in
+//   brackets (no zone); punycode must decode (what WHATWG's URL parser takes, so that any URL library agrees);
 // - a port of 1-5 digits, 1-65535.
 // One linear pass over at most MAX_HOST_LENGTH characters, no regular expression: this runs on every request.
 
@@ -110,8 +112,22 @@ export function parseHostHeader(value: string): ParsedHost | undefined {
   if (hasUpperCase) hostname = hostname.toLowerCase();
   // `999.1.1.1` and `1.2.3` are no names (a top-level label is never all digits) and no IPv4 address either.
   const isTopLabelNumeric = labelLength > 0 ? isLabelNumeric : isPreviousLabelNumeric;
-  if (isTopLabelNumeric && !isIPv4(hostname)) return undefined;
+  if ((isTopLabelNumeric || isHexTopLabel(hostname)) && !isIPv4(hostname)) return undefined;
+  // Punycode that decodes to nothing valid (`xn--acme-9ta`) is no IDN: the WHATWG URL parser, which every URL
+  // library and browser follows, refuses it, and a third-party route that builds a URL from it would throw.
+  if (hostname.includes('xn--') && domainToASCII(hostname) === '') return undefined;
   return { hostname, port };
+}
+
+/** Whether the top label is `0x` and hex digits: the WHATWG URL parser reads it as a number, as `a.0x1` (no name). */
+function isHexTopLabel(hostname: string): boolean {
+  const start = hostname.lastIndexOf('.') + 1;
+  if (hostname.charCodeAt(start) !== 0x30 || hostname.charCodeAt(start + 1) !== 0x78) return false;
+  for (let index = start + 2; index < hostname.length; index++) {
+    const code = hostname.charCodeAt(index);
+    if (!((code >= 0x30 && code <= 0x39) || (code >= 0x61 && code <= 0x66))) return false;
+  }
+  return true;
 }
 
 /** `acme.composer.localhost:5000`, as it was parsed; the form Composer keys a bearer credential by. */
