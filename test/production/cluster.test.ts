@@ -304,9 +304,13 @@ describeWithServices('two Packgate processes behind nginx', { timeout: 240_000 }
     await mkdir(home, { recursive: true });
     await mkdir(project, { recursive: true });
     const host = `acme.composer.localhost:${other.port}`;
+    // Dist URLs name the configured repository URL (PUBLIC_URL's port, the balancer's), never the port a client
+    // happened to reach (issue 28): the zip comes back through the balancer, so Composer holds the token for both.
+    const configuredHost = `acme.composer.localhost:${balancer.port}`;
+    const credential = { username: 'token', password: token };
     await writeFile(
       path.join(home, 'auth.json'),
-      JSON.stringify({ 'http-basic': { [host]: { username: 'token', password: token } } }),
+      JSON.stringify({ 'http-basic': { [host]: credential, [configuredHost]: credential } }),
     );
     await writeFile(
       path.join(project, 'composer.json'),
@@ -338,7 +342,7 @@ describeWithServices('two Packgate processes behind nginx', { timeout: 240_000 }
       lock.packages.map((entry: { name: string; version: string }) => [entry.name, entry.version]),
       run.stderr,
     ).toEqual([['acme/widget', 'v1.1.0']]);
-    expect(lock.packages[0].dist.url).toBe(`http://${host}/api/composer/download/acme/widget/v1.1.0`);
+    expect(lock.packages[0].dist.url).toBe(`http://${configuredHost}/api/composer/download/acme/widget/v1.1.0`);
     expect(await readTree(path.join(project, 'vendor/acme/widget'))).toEqual(widget.revisions['v1.1.0']!.files);
     // Served from the bucket: the process still has no copy of the repository to build a zip from.
     expect(existsSync(mirrorOf(other, widgetId))).toBe(false);
