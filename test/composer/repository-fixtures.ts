@@ -13,7 +13,10 @@ export type FixtureVersion = {
   version: string;
   kind?: 'tag' | 'branch';
   normalizedVersion?: string;
+  /** The commit's author date. */
   releasedAt: string | Date;
+  /** When Packgate first saw the version (what update windows compare with); `releasedAt` unless given. */
+  publishedAt?: string | Date;
   composerJson?: Record<string, unknown>;
   /** Leave the version without a built zip. */
   withoutDist?: boolean;
@@ -72,6 +75,7 @@ export async function createPackage(
         reference: kind === 'tag' ? spec.version : spec.version.replace(/^dev-/, ''),
         commit,
         releasedAt: new Date(spec.releasedAt),
+        publishedAt: new Date(spec.publishedAt ?? spec.releasedAt),
         composerJson: spec.composerJson ?? {
           name,
           description: `The ${name} package`,

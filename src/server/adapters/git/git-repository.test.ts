@@ -70,6 +70,10 @@ describe('listReferences', () => {
     // The annotated tag is peeled to its commit, not the tag object.
     expect(byName['v1.1.0']?.commit).toBe(source.revisions['v1.1.0']!.commit);
     expect(byName['v1.1.0']?.committedAt).toEqual(at(2));
+    // Only an annotated tag has a date of its own (the tagger's); a lightweight tag and a branch have none.
+    expect(byName['v1.1.0']?.taggedAt).toEqual(at(2));
+    expect(byName['v1.0.0']).not.toHaveProperty('taggedAt');
+    expect(byName.main).not.toHaveProperty('taggedAt');
     expect(byName['feature/next']).toMatchObject({
       kind: 'branch',
       ref: 'refs/heads/feature/next',
@@ -92,6 +96,30 @@ describe('listReferences', () => {
       commit: repository.revisions['v1.0.0']!.commit,
       committedAt: at(1),
     });
+  });
+
+  it("reads an annotated tag's tagger date apart from its commit's dates, the outer tag's for a tag of a tag", async () => {
+    const dir = path.join(workspace, 'tagged-later');
+    const repository = await createPackageRepository(dir, { name: 'acme/tagged', tags: ['v1.0.0'] });
+    const commit = repository.revisions['v1.0.0']!.commit;
+    // git takes a tag's tagger date from GIT_COMMITTER_DATE: a release tagged long after its commit was made.
+    await git(dir, ['tag', '--annotate', '-m', 'Release', 'v1.0.1', commit], {
+      GIT_COMMITTER_DATE: '2026-03-15T09:30:00Z',
+    });
+    await git(dir, ['tag', '--annotate', '-m', 'Again', 'v1.0.2', 'v1.0.1'], {
+      GIT_COMMITTER_DATE: '2026-04-01T00:00:00Z',
+    });
+
+    const references = await listReferences(dir);
+    const byName = Object.fromEntries(references.map((reference) => [reference.name, reference]));
+
+    expect(byName['v1.0.1']).toMatchObject({
+      commit,
+      authoredAt: at(1),
+      committedAt: at(1),
+      taggedAt: new Date('2026-03-15T09:30:00Z'),
+    });
+    expect(byName['v1.0.2']).toMatchObject({ commit, authoredAt: at(1), taggedAt: new Date('2026-04-01T00:00:00Z') });
   });
 
   it('answers NOT_FOUND for a folder that is not a repository', async () => {

@@ -18,6 +18,11 @@ export type GitReference = {
   committedAt: Date;
   /** Author date of the commit (what Composer's own git driver reports as a release's time). */
   authoredAt: Date;
+  /**
+   * The tagger date of an annotated tag (the outermost tag object's own date); undefined for a lightweight tag, a
+   * branch, or a tag object without a tagger. Set when the tag was made, so it can bound a publication time from below.
+   */
+  taggedAt?: Date;
 };
 
 const FIELD = '%00';
@@ -31,6 +36,7 @@ const REFERENCE_FORMAT = [
   '%(*objectname)',
   '%(*committerdate:unix)',
   '%(*authordate:unix)',
+  '%(taggerdate:unix)',
 ].join(FIELD);
 
 /** Branches and tags with their commit and dates, in one `git for-each-ref` call. Tags of trees or blobs are left out. */
@@ -40,11 +46,21 @@ export async function listReferences(repositoryDir: string, options: GitReadOpti
     options,
   );
   const references: GitReference[] = [];
-  const nestedTags: string[] = [];
+  const nestedTags: { ref: string; tagged: string | undefined }[] = [];
   for (const line of output.toString('utf8').split('\n')) {
     if (line === '') continue;
-    const [ref = '', type, sha = '', committed, authored, peeledType, peeledSha = '', peeledCommitted, peeledAuthored] =
-      line.split('\0');
+    const [
+      ref = '',
+      type,
+      sha = '',
+      committed,
+      authored,
+      peeledType,
+      peeledSha = '',
+      peeledCommitted,
+      peeledAuthored,
+      tagged,
+    ] = line.split('\0');
     const kind = ref.startsWith('refs/tags/') ? 'tag' : 'branch';
     const name = ref.replace(/^refs\/(heads|tags)\//, '');
     if (type === 'commit') {
@@ -64,15 +80,16 @@ export async function listReferences(repositoryDir: string, options: GitReadOpti
         commit: peeledSha,
         committedAt: unixDate(peeledCommitted),
         authoredAt: unixDate(peeledAuthored),
+        ...taggerDate(tagged),
       });
     } else if (type === 'tag' && peeledType === 'tag') {
-      nestedTags.push(ref);
+      nestedTags.push({ ref, tagged });
     }
   }
   // for-each-ref peels one level only; a tag of a tag is rare enough to resolve one by one.
-  for (const ref of nestedTags) {
+  for (const { ref, tagged } of nestedTags) {
     const reference = await resolveNestedTag(repositoryDir, ref, options);
-    if (reference) references.push(reference);
+    if (reference) references.push({ ...reference, ...taggerDate(tagged) });
   }
   return references;
 }
@@ -94,6 +111,11 @@ async function resolveNestedTag(
     if (error instanceof GitError && error.code !== 'TIMEOUT') return undefined;
     throw error;
   }
+}
+
+/** `{ taggedAt }` when the tag object has a tagger date, else nothing. */
+function taggerDate(seconds: string | undefined): { taggedAt?: Date } {
+  return seconds === undefined || !/^\d+$/.test(seconds) ? {} : { taggedAt: unixDate(seconds) };
 }
 
 function unixDate(seconds: string | undefined): Date {

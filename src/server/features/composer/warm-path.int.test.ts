@@ -176,6 +176,7 @@ describe('a change is seen by the very next request', () => {
       reference: 'v1.1.0',
       commit: 'b'.repeat(40),
       releasedAt: new Date('2026-02-27T10:00:00Z'),
+      publishedAt: new Date('2026-02-27T10:00:00Z'),
       composerJson: { name, require: { php: '>=8.1' } },
     });
     const after = await look(app, holder, name);
@@ -206,6 +207,7 @@ describe('a change is seen by the very next request', () => {
       reference: 'v1.1.0',
       commit: 'c'.repeat(40),
       releasedAt: new Date('2026-02-27T10:00:00Z'),
+      publishedAt: new Date('2026-02-27T10:00:00Z'),
       composerJson: { name },
       distKey: held!.distKey,
       distSha1: held!.distSha1,

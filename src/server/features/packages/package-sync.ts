@@ -9,7 +9,7 @@ import { emitVersionPublished } from '../webhooks/webhook-events.service.js';
 import { describeSyncFailure } from './code-host-access.js';
 import { defineDistJobs, deleteUnusedDists, type PackageVersionRow, preCachePackage } from './package-dists.js';
 import { type PackageRow, packageMirrorDir, updatePackageMirror } from './package-mirror.js';
-import { type ComputedVersion, planVersions } from './package-versions.js';
+import { type ComputedVersion, planVersions, publicationTime } from './package-versions.js';
 
 // A package sync is a durable job (src/server/jobs): the `github-sync` task brings the mirror up to date and
 // publishes the versions Composer would read from it, then the `package-pre-cache` task builds the missing
@@ -251,6 +251,11 @@ function isSameVersion(row: PackageVersionRow, version: ComputedVersion): boolea
  * Makes the package's version rows exactly `versions`: inserts new ones, updates moved ones, deletes vanished
  * ones, in one transaction. A version keeps its zip while its commit stays; a new version of a commit that
  * already has a zip shares it.
+ *
+ * Publication time (what an update window compares with): a version first seen now is published now, or at its
+ * annotated tag's date when that is later; a version whose row stays at the same commit keeps its time; a reference
+ * moved to another commit is new content, published now (a frozen license covers what existed before its end, not
+ * what a tag was later made to name). A version that vanishes and comes back is published again when it returns.
  */
 async function publishVersions(
   ctx: AppContext,
@@ -258,6 +263,7 @@ async function publishVersions(
   versions: ComputedVersion[],
 ): Promise<{ changed: boolean; unusedDistKeys: string[] }> {
   return ctx.db.transaction(async (tx) => {
+    const now = ctx.clock.now();
     const existing = await tx.select().from(packageVersions).where(eq(packageVersions.packageId, packageId));
     const existingByVersion = new Map(existing.map((row) => [row.version, row]));
     const wanted = new Set(versions.map((version) => version.version));
@@ -301,17 +307,19 @@ async function publishVersions(
           version: version.version,
           ...values,
           ...dist,
-          createdAt: ctx.clock.now(),
+          publishedAt: publicationTime(version, now),
+          createdAt: now,
         });
         await emitVersionPublished(ctx, packageId, version, { db: tx });
         changed = true;
       } else if (!isSameVersion(row, version)) {
-        const keepsZip = row.commit === version.commit;
+        // The same commit keeps its zip and its publication time; another commit is a new publication.
+        const isSameCommit = row.commit === version.commit;
         await tx
           .update(packageVersions)
-          .set({ ...values, ...(keepsZip ? {} : dist) })
+          .set({ ...values, ...(isSameCommit ? {} : { ...dist, publishedAt: publicationTime(version, now) }) })
           .where(eq(packageVersions.id, row.id));
-        if (!keepsZip && row.distKey && !wantedCommits.has(row.commit)) unusedDistKeys.push(row.distKey);
+        if (!isSameCommit && row.distKey && !wantedCommits.has(row.commit)) unusedDistKeys.push(row.distKey);
         changed = true;
       }
     }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GitReference } from '../../adapters/git/git-repository.js';
-import { manifestName, planVersions } from './package-versions.js';
+import { manifestName, planVersions, publicationTime } from './package-versions.js';
 
 let counter = 0;
 function reference(kind: 'tag' | 'branch', name: string, commit = `c${++counter}`.padEnd(40, '0')): GitReference {
@@ -26,6 +26,23 @@ function plan(entries: Array<[GitReference, string | undefined]>, defaultBranch:
   );
 }
 
+describe('publicationTime', () => {
+  const now = new Date('2026-03-01T12:00:00Z');
+
+  it('is the moment the sync sees the version, whatever the commit says', () => {
+    expect(publicationTime({ taggedAt: undefined }, now)).toEqual(now);
+  });
+
+  it('is the tagger date when the tag says it was made later than it was seen', () => {
+    const later = new Date('2026-03-15T09:30:00Z');
+    expect(publicationTime({ taggedAt: later }, now)).toEqual(later);
+  });
+
+  it('is never earlier than the moment it was seen, whatever date the tagger wrote', () => {
+    expect(publicationTime({ taggedAt: new Date('2024-01-02T00:00:00Z') }, now)).toEqual(now);
+  });
+});
+
 describe('planVersions', () => {
   it('publishes valid tags and branches and reports an invalid tag', () => {
     const result = plan([
@@ -49,6 +66,20 @@ describe('planVersions', () => {
     const tag = reference('tag', 'release-2.0.0');
     const [version] = plan([[tag, manifest()]]).versions;
     expect(version).toMatchObject({ version: '2.0.0', normalizedVersion: '2.0.0.0', releasedAt: tag.authoredAt });
+  });
+
+  it("carries an annotated tag's tagger date, and none for a lightweight tag or a branch", () => {
+    const annotated = { ...reference('tag', 'v1.0.0'), taggedAt: new Date('2026-03-15T00:00:00Z') };
+    const result = plan([
+      [annotated, manifest()],
+      [reference('tag', 'v1.1.0'), manifest()],
+      [reference('branch', 'main'), manifest()],
+    ]);
+    expect(result.versions.map((version) => [version.version, version.taggedAt])).toEqual([
+      ['v1.0.0', new Date('2026-03-15T00:00:00Z')],
+      ['v1.1.0', undefined],
+      ['dev-main', undefined],
+    ]);
   });
 
   it('skips a tag whose composer.json version disagrees, and uses an agreeing one', () => {

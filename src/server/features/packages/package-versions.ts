@@ -22,10 +22,22 @@ export type ComputedVersion = {
   /** The tag or branch name. */
   reference: string;
   commit: string;
+  /** The commit's author date: shown to people, never used to decide access (anyone can set it). */
   releasedAt: Date;
+  /** An annotated tag's tagger date; undefined for a lightweight tag and a branch. */
+  taggedAt: Date | undefined;
   /** The reference's composer.json, with `default-branch` set on the default branch only (as Composer does). */
   composerJson: Manifest;
 };
+
+/**
+ * When a version is published, seen by a sync at `now` at a commit no row of it had before: now, or the annotated
+ * tag's own date when that is later. An update window compares with this, never with a commit's dates, which
+ * cherry-pick, rebase and amend keep and anyone can set; a tagger date can only push a publication later.
+ */
+export function publicationTime(version: Pick<ComputedVersion, 'taggedAt'>, now: Date): Date {
+  return version.taggedAt && version.taggedAt.getTime() > now.getTime() ? version.taggedAt : now;
+}
 
 export type VersionPlan = { versions: ComputedVersion[]; skipped: SkippedReference[] };
 
@@ -128,6 +140,7 @@ export function planVersions(
       reference: tag.name,
       commit: tag.commit,
       releasedAt: tag.authoredAt,
+      taggedAt: tag.taggedAt,
       composerJson: manifest,
     });
   }
@@ -171,6 +184,7 @@ export function planVersions(
       reference: branch.name,
       commit: branch.commit,
       releasedAt: branch.authoredAt,
+      taggedAt: undefined,
       composerJson: manifest,
     });
   }
