@@ -60,7 +60,7 @@ import { AppHostname, registerHosts } from './http/hosts.js';
 import { createHttpServer, type RawFastPath } from './http/http-server.js';
 import { registerInputCharacterCheck } from './http/input-characters.js';
 import { AuthorizedComposerCredentials, type PressureCheck, registerOverloadShedding } from './http/overload.js';
-import { createRequestOrigin } from './http/request-origin.js';
+import { createRequestOrigin, handshakeOrigin } from './http/request-origin.js';
 import { createSecurityHeaders, registerSecurityHeaders, securityHeaderValues } from './http/security-headers.js';
 import { registerSessions } from './http/session.js';
 import { prepareSessionLookup } from './http/session-lookup.js';
@@ -176,7 +176,12 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
       secretKey: config.secretKey,
       log: app.log,
     }),
-    realtime: createRealtime(config, app.log, (cookieHeader) => loadSocketSession(ctx, cookieHeader)),
+    realtime: createRealtime(
+      config,
+      app.log,
+      (cookieHeader) => loadSocketSession(ctx, cookieHeader),
+      (request) => handshakeOrigin(originOf(request)),
+    ),
     storage: createStorage(config.storage),
     codeHost: createCodeHost(config),
     mirrors: createMirrorSyncer(),

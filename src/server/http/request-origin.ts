@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { TLSSocket } from 'node:tls';
 import proxyAddr from '@fastify/proxy-addr';
 import type { fastifyTrustProxy } from '../config.js';
-import { type ParsedHost, parseHostHeader } from './host-header.js';
+import { formatHost, type ParsedHost, parseHostHeader } from './host-header.js';
 
 // The host and protocol of a raw request, by Fastify's own rule (`request.host`, `request.protocol` in
 // fastify/lib/request.js): X-Forwarded-Host and X-Forwarded-Proto count only when the immediate peer is a trusted
@@ -56,4 +56,10 @@ export function createRequestOrigin(
     (raw as RawWithOrigin)[ORIGIN] = origin;
     return origin;
   };
+}
+
+/** The origin as the realtime adapter compares it with a browser's Origin (adapters/realtime/socket-io.ts). */
+export function handshakeOrigin(origin: RequestOrigin): { host: string | 'invalid' | undefined; protocol: string } {
+  const { host, protocol } = origin;
+  return { host: host === undefined || host === 'invalid' ? host : formatHost(host), protocol };
 }

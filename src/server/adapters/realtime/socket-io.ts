@@ -11,9 +11,7 @@ import {
   SOCKET_PATH,
   socketEvents,
 } from '../../../contract/realtime.js';
-import { type Config, fastifyTrustProxy } from '../../config.js';
-import { formatHost } from '../../http/host-header.js';
-import { createRequestOrigin, type RequestOrigin } from '../../http/request-origin.js';
+import type { Config } from '../../config.js';
 import type { Realtime } from './realtime.js';
 
 type ClientToServerEvents = { authenticate: (payload: unknown) => void };
@@ -25,6 +23,13 @@ type ServerToClientEvents = {
 export type SocketSession = { userId: string; sessionIdHash: string };
 /** Resolves the handshake's Cookie header to its session; the composition root supplies it. */
 export type LoadSocketSession = (cookieHeader: string | undefined) => Promise<SocketSession | undefined>;
+/**
+ * The host (`hostname[:port]` as parsed, 'invalid' when the Host is not that, undefined when absent) and protocol a
+ * handshake was made to, read as every other door reads them (http/request-origin.ts); the composition root supplies
+ * the reader, so that this adapter stays below the HTTP layer.
+ */
+export type HandshakeOrigin = { host: string | 'invalid' | undefined; protocol: string };
+export type ReadHandshakeOrigin = (request: IncomingMessage) => HandshakeOrigin;
 
 type AppServer = Server<ClientToServerEvents, ServerToClientEvents>;
 type AppSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
@@ -45,11 +50,14 @@ const REDIS_READY_TIMEOUT_MS = 5_000;
  * socket.io on the app's own HTTP server. A socket may join only the room of the user its session
  * cookie belongs to: the id the client sends is checked against the cookie, never trusted alone.
  */
-export function createRealtime(config: Config, log: FastifyBaseLogger, loadSocketSession: LoadSocketSession): Realtime {
+export function createRealtime(
+  config: Config,
+  log: FastifyBaseLogger,
+  loadSocketSession: LoadSocketSession,
+  originOfRequest: ReadHandshakeOrigin,
+): Realtime {
   let io: AppServer | undefined;
   const redisClients: Redis[] = [];
-  // The host a handshake was made to, read as every other door reads it (Host, or a trusted proxy's X-Forwarded-Host).
-  const originOfRequest = createRequestOrigin(fastifyTrustProxy(config.trustProxy));
 
   function handleConnection(socket: AppSocket): void {
     // The handshake's cookie never changes, so its session is loaded once per socket.
@@ -141,13 +149,9 @@ export function createRealtime(config: Config, log: FastifyBaseLogger, loadSocke
  * origin they were served from, or the public URL's) may open a socket with the user's cookie. An origin is
  * scheme, host and port: `http://app` is another site than `https://app` (a page on plain http, which anyone on
  * the network can write, must not reach the user's events over the https site's cookie). A Host that is not
- * `hostname[:port]` opens nothing (the one parser, http/host-header.ts: socket.io answers before Fastify's hook).
+ * `hostname[:port]` opens nothing (the one parser, given as originOfRequest: socket.io answers before Fastify's hook).
  */
-function isSameOrigin(
-  request: IncomingMessage,
-  config: Config,
-  originOfRequest: (raw: IncomingMessage) => RequestOrigin,
-): boolean {
+function isSameOrigin(request: IncomingMessage, config: Config, originOfRequest: ReadHandshakeOrigin): boolean {
   const requestOrigin = originOfRequest(request);
   if (requestOrigin.host === 'invalid') return false;
   const origin = request.headers.origin;
@@ -168,11 +172,11 @@ function originOf(url: string): string | undefined {
 }
 
 /** The origin the request was made to (as a trusted proxy reports it, when there is one), and the public URL's. */
-function allowedOrigins(requestOrigin: RequestOrigin, config: Config): string[] {
+function allowedOrigins(requestOrigin: HandshakeOrigin, config: Config): string[] {
   const { host, protocol } = requestOrigin;
   const origins = [originOf(config.publicUrl)];
   // Compared with what the browser sent, not sent anywhere: the parsed host, never the header as written.
-  if (host && host !== 'invalid') origins.push(originOf(`${protocol}://${formatHost(host)}`));
+  if (host && host !== 'invalid') origins.push(originOf(`${protocol}://${host}`));
   return origins.filter((value): value is string => value !== undefined);
 }
 
