@@ -29,7 +29,7 @@ const versions: MetadataVersionRow[] = [
     version: 'v1.0.0',
     normalizedVersion: '1.0.0.0',
     commit: 'a'.repeat(40),
-    releasedAt: Date.parse('2026-01-10T10:00:00Z'),
+    publishedAt: Date.parse('2026-01-10T10:00:00Z'),
     time: '2026-01-10T10:00:00+00:00',
     composerJson: { require: { php: '>=8.1' } },
     distSha1: null,

@@ -30,9 +30,12 @@ export type MetadataVersionRow = {
   version: string;
   normalizedVersion: string;
   commit: string;
-  /** Epoch milliseconds: what a frozen grant compares with its end. */
-  releasedAt: number;
-  /** ISO 8601 in UTC, as Composer shows it. */
+  /**
+   * Epoch milliseconds of the version's publication (when Packgate first saw the tag at this commit): what a frozen
+   * grant compares with its end. Never the commit's dates, which anyone can set.
+   */
+  publishedAt: number;
+  /** The publication time in ISO 8601 UTC, as Composer shows it (README, "The p2 `time` field"). */
   time: string;
   composerJson: Record<string, unknown>;
   distSha1: string | null;
@@ -176,9 +179,9 @@ export async function findMetadataVersions(
     select
       (select coalesce(json_agg(json_build_object(
           'version', v.version, 'normalizedVersion', v.normalized_version, 'commit', v.commit,
-          'releasedAt', extract(epoch from v.released_at) * 1000,
-          'time', to_char(v.released_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"'),
-          'composerJson', v.composer_json, 'distSha1', v.dist_sha1) order by v.released_at desc, v.version), '[]'::json)
+          'publishedAt', extract(epoch from v.published_at) * 1000,
+          'time', to_char(v.published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"+00:00"'),
+          'composerJson', v.composer_json, 'distSha1', v.dist_sha1) order by v.published_at desc, v.version), '[]'::json)
         from ${packageVersions} v
         where v.package_id = ${packageId} and v.kind = ${kind}
           and not exists (select 1 from ${versionYanks} y where y.package_id = v.package_id and y.version = v.version)
@@ -197,13 +200,13 @@ export async function findMetadataVersions(
         from ${versionYanks} y where y.package_id = ${packageId}
       ) as yanked`);
   const [row] = rowsOf<{
-    versions: (MetadataVersionRow & { releasedAt: number | string })[];
+    versions: (MetadataVersionRow & { publishedAt: number | string })[];
     abandoned: { replacement: string | null } | null;
     advisories: PackageLifecycleFacts['advisories'];
     yanked: PackageLifecycleFacts['yanked'];
   }>(result);
   return {
-    versions: (row?.versions ?? []).map((version) => ({ ...version, releasedAt: Number(version.releasedAt) })),
+    versions: (row?.versions ?? []).map((version) => ({ ...version, publishedAt: Number(version.publishedAt) })),
     lifecycle: {
       abandoned: row?.abandoned ? (row.abandoned.replacement ?? true) : undefined,
       advisories: row?.advisories ?? [],
@@ -219,7 +222,8 @@ export type DistVersionRow = {
   normalizedVersion: string;
   kind: 'tag' | 'branch';
   commit: string;
-  releasedAt: number;
+  /** Epoch milliseconds of the version's publication: what a frozen grant compares with its end. */
+  publishedAt: number;
   distKey: string | null;
   distSha1: string | null;
   distSize: number | null;
@@ -231,14 +235,14 @@ export type DistVersionRow = {
 export async function findDistVersions(db: Database, packageId: string): Promise<DistVersionRow[]> {
   const result = await db.execute(sql`
     select v.id, v.version, v.normalized_version as "normalizedVersion", v.kind, v.commit,
-      extract(epoch from v.released_at) * 1000 as "releasedAt", v.dist_key as "distKey", v.dist_sha1 as "distSha1",
+      extract(epoch from v.published_at) * 1000 as "publishedAt", v.dist_key as "distKey", v.dist_sha1 as "distSha1",
       v.dist_size as "distSize",
       exists (select 1 from ${versionYanks} y where y.package_id = v.package_id and y.version = v.version)
         as "isYanked"
     from ${packageVersions} v where v.package_id = ${packageId}`);
-  return rowsOf<DistVersionRow & { releasedAt: number | string }>(result).map((row) => ({
+  return rowsOf<DistVersionRow & { publishedAt: number | string }>(result).map((row) => ({
     ...row,
-    releasedAt: Number(row.releasedAt),
+    publishedAt: Number(row.publishedAt),
   }));
 }
 

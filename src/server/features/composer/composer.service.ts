@@ -286,9 +286,9 @@ function renderMetadata(input: {
 }
 
 /** Last-Modified of what a grant shows: the versions, the grant's terms, and the freeze once it has begun. */
-function metadataLastModified(grant: GrantRow, releasedBefore: Date | undefined): Date {
+function metadataLastModified(grant: GrantRow, publishedBefore: Date | undefined): Date {
   return new Date(
-    Math.max(grant.metadataUpdatedAt.getTime(), grant.grantUpdatedAt.getTime(), releasedBefore?.getTime() ?? 0),
+    Math.max(grant.metadataUpdatedAt.getTime(), grant.grantUpdatedAt.getTime(), publishedBefore?.getTime() ?? 0),
   );
 }
 
@@ -304,7 +304,7 @@ function isNotModifiedSince(lastModified: Date, ifModifiedSince: string | undefi
 export type MetadataDecision =
   | { kind: 'refused'; packageName: string }
   | { kind: 'not-modified'; lastModified: Date }
-  | { kind: 'allowed'; grant: GrantRow; view: TokenView; lastModified: Date; releasedBefore: Date | undefined };
+  | { kind: 'allowed'; grant: GrantRow; view: TokenView; lastModified: Date; publishedBefore: Date | undefined };
 
 /**
  * Authorization comes first, then If-Modified-Since: a 304 would otherwise tell an unlicensed caller that the package
@@ -326,9 +326,9 @@ export function decideMetadata(
   }
   const decision = evaluateGrant(grant, now);
   if (!decision.isAllowed) return { kind: 'refused', packageName: file.packageName };
-  const lastModified = metadataLastModified(grant, decision.releasedBefore);
+  const lastModified = metadataLastModified(grant, decision.publishedBefore);
   if (isNotModifiedSince(lastModified, ifModifiedSince)) return { kind: 'not-modified', lastModified };
-  return { kind: 'allowed', grant, view, lastModified, releasedBefore: decision.releasedBefore };
+  return { kind: 'allowed', grant, view, lastModified, publishedBefore: decision.publishedBefore };
 }
 
 /** The rendered p2 body of an allowed request, when the package's versions are held; undefined when they must be read. */
@@ -349,14 +349,14 @@ function renderedMetadata(
   allowed: Extract<MetadataDecision, { kind: 'allowed' }>,
   held: VersionsEntry,
 ): RenderedBody {
-  const cutoff = allowed.releasedBefore?.getTime();
+  const cutoff = allowed.publishedBefore?.getTime();
   return ctx.composerAccess.body(held, cutoff === undefined ? request.baseUrl : `${request.baseUrl} ${cutoff}`, () => {
     let versions = held.versions;
     if (cutoff !== undefined) {
-      // A frozen grant keeps the releases made before it ended. Branches are not releases: a branch name always
-      // means its newest commit (commit dates are the author's to set, and a branch moves on after the end), so
+      // A frozen grant keeps the releases published before it ended (when Packgate first saw the tag, never a commit
+      // date, which anyone can set). Branches are not releases: a branch name always means its newest commit, so
       // serving one would hand out the very updates the license no longer covers. Tags are fixed content.
-      versions = fileKind === 'branch' ? [] : versions.filter((version) => version.releasedAt < cutoff);
+      versions = fileKind === 'branch' ? [] : versions.filter((version) => version.publishedAt < cutoff);
     }
     return renderMetadata({
       baseUrl: request.baseUrl,
@@ -443,12 +443,13 @@ export async function openDistDownload(
   if (!decision.isAllowed) throw new AppError('FORBIDDEN', decision.message);
 
   const versions = await loadDistVersions(ctx, grant.packageId);
-  const cutoff = decision.releasedBefore?.getTime();
+  const { publishedBefore } = decision;
+  const cutoff = publishedBefore?.getTime();
   const chosen =
     version === 'latest'
       ? newestStable(
           versions.filter(
-            (row) => row.kind === 'tag' && !row.isYanked && (cutoff === undefined || row.releasedAt < cutoff),
+            (row) => row.kind === 'tag' && !row.isYanked && (cutoff === undefined || row.publishedAt < cutoff),
           ),
         )
       : versions.find((row) => row.version === version);
@@ -460,8 +461,8 @@ export async function openDistDownload(
         : `${normalizedName} has no version ${version} in this repository.`,
     );
   }
-  if (decision.releasedBefore && (chosen.kind === 'branch' || chosen.releasedAt >= decision.releasedBefore.getTime())) {
-    throw new AppError('FORBIDDEN', frozenVersionMessage(normalizedName, chosen.version, decision.releasedBefore));
+  if (publishedBefore && (chosen.kind === 'branch' || chosen.publishedAt >= publishedBefore.getTime())) {
+    throw new AppError('FORBIDDEN', frozenVersionMessage(normalizedName, chosen.version, publishedBefore));
   }
 
   const stored = await openArchive(ctx, chosen);

@@ -42,7 +42,7 @@ describe('evaluateGrant', () => {
     const end = new Date('2026-02-01T00:00:00Z');
     expect(evaluateGrant(grant({ expiresAt: end, endMode: 'updates' }), NOW)).toEqual({
       isAllowed: true,
-      releasedBefore: end,
+      publishedBefore: end,
     });
   });
 

@@ -10,7 +10,7 @@ export type GrantFacts = {
   packageIsActive: boolean;
   status: 'active' | 'revoked';
   expiresAt: Date | null;
-  /** `access`: everything ends at expiry; `updates`: versions released before expiry stay installable. */
+  /** `access`: everything ends at expiry; `updates`: versions published before expiry stay installable. */
   endMode: 'access' | 'updates';
   downloadLimit: number | null;
   downloadCount: number;
@@ -21,8 +21,11 @@ export type DenialReason = 'revoked' | 'expired' | 'package-inactive' | 'downloa
 export type GrantDecision =
   | {
       isAllowed: true;
-      /** Set once a frozen grant has ended: only tags released strictly before it are installable. */
-      releasedBefore?: Date;
+      /**
+       * Set once a frozen grant has ended: only tags published strictly before it are installable. Publication is when
+       * Packgate first saw the tag at its commit (package_versions.published_at), never a date a committer can set.
+       */
+      publishedBefore?: Date;
     }
   | { isAllowed: false; reason: DenialReason; message: string };
 
@@ -62,7 +65,7 @@ export function evaluateGrant(grant: GrantFacts, now: Date): GrantDecision {
   if (isDownloadLimitReached(grant)) {
     return { isAllowed: false, reason: 'download-limit', message: downloadLimitMessage(grant) };
   }
-  return hasEnded ? { isAllowed: true, releasedBefore: grant.expiresAt! } : { isAllowed: true };
+  return hasEnded ? { isAllowed: true, publishedBefore: grant.expiresAt! } : { isAllowed: true };
 }
 
 export function downloadLimitMessage(grant: Pick<GrantFacts, 'packageName' | 'downloadLimit' | 'downloadCount'>) {
@@ -70,9 +73,9 @@ export function downloadLimitMessage(grant: Pick<GrantFacts, 'packageName' | 'do
   return `Download limit reached for ${grant.packageName}: ${Math.min(grant.downloadCount, limit)} of ${limit} downloads used. Ask the seller for more.`;
 }
 
-/** Why a frozen grant does not cover a version: it was released on or after the end of updates. */
-export function frozenVersionMessage(packageName: string, version: string, releasedBefore: Date): string {
-  return `Your license for ${packageName} ended on ${formatDay(releasedBefore)}: ${version} is not covered, only versions released before then. Ask the seller to renew it.`;
+/** Why a frozen grant does not cover a version: it was published on or after the end of updates. */
+export function frozenVersionMessage(packageName: string, version: string, publishedBefore: Date): string {
+  return `Your license for ${packageName} ended on ${formatDay(publishedBefore)}: ${version} is not covered, only versions released before then. Ask the seller to renew it.`;
 }
 
 /**
@@ -82,8 +85,8 @@ export function frozenVersionMessage(packageName: string, version: string, relea
 export function grantNotice(grant: GrantFacts, now: Date): string | undefined {
   const decision = evaluateGrant(grant, now);
   if (!decision.isAllowed) return decision.message;
-  if (decision.releasedBefore) {
-    return `Your license for ${grant.packageName} ended on ${formatDay(decision.releasedBefore)}: versions released before then stay installable, later ones are not available. Ask the seller to renew it.`;
+  if (decision.publishedBefore) {
+    return `Your license for ${grant.packageName} ended on ${formatDay(decision.publishedBefore)}: versions released before then stay installable, later ones are not available. Ask the seller to renew it.`;
   }
   if (grant.expiresAt === null) return undefined;
   const remainingMs = grant.expiresAt.getTime() - now.getTime();

@@ -7,7 +7,8 @@ import { evaluateGrant, type GrantFacts, grantNotice } from '../licenses/grant-r
 // What the portal tells a holder about one license. Pure, and decided by the Composer repository's own grant rules,
 // so that the page and the holder's terminal never disagree.
 
-export type TagFacts = { version: string; normalizedVersion: string; releasedAt: Date };
+/** A tagged version; `publishedAt` is when Packgate first saw it, what a frozen license's coverage is decided by. */
+export type TagFacts = { version: string; normalizedVersion: string; publishedAt: Date };
 
 export type LicenseStanding = {
   state: PortalLicenseState;
@@ -18,12 +19,12 @@ export type LicenseStanding = {
   notice: string | null;
 };
 
-/** Newest first: by version, then by release time (pre-releases of one version share its numbers). */
+/** Newest first: by version, then by publication time (pre-releases of one version share its numbers). */
 export function newestFirst<T extends TagFacts>(tags: readonly T[]): T[] {
   return [...tags].sort(
     (left, right) =>
       compareStableVersions(right.normalizedVersion, left.normalizedVersion) ||
-      right.releasedAt.getTime() - left.releasedAt.getTime(),
+      right.publishedAt.getTime() - left.publishedAt.getTime(),
   );
 }
 
@@ -42,9 +43,10 @@ export function licenseStanding(grant: GrantFacts, tags: readonly TagFacts[], no
     return { state: state[decision.reason], daysLeft, lastVersionCovered: null, versions: [], notice };
   }
   const sorted = newestFirst(tags);
-  if (decision.releasedBefore) {
-    const before = decision.releasedBefore.getTime();
-    const covered = sorted.filter((tag) => tag.releasedAt.getTime() < before).map((tag) => tag.version);
+  if (decision.publishedBefore) {
+    // The Composer repository's own cut-off (composer.service.ts): what the page lists is what installs.
+    const before = decision.publishedBefore.getTime();
+    const covered = sorted.filter((tag) => tag.publishedAt.getTime() < before).map((tag) => tag.version);
     return { state: 'frozen', daysLeft: null, lastVersionCovered: covered[0] ?? null, versions: covered, notice };
   }
   const isEnding = remainingMs !== null && remainingMs <= LICENSE_ENDING_WARNING_DAYS * DAY_MS;

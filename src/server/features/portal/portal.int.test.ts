@@ -387,6 +387,8 @@ describe('licenses', () => {
     const frozenPackage = await createPackage(app, acme, 'acme/frozen', [
       { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
       { version: 'v1.2.0', releasedAt: '2026-02-01T10:00:00Z' },
+      // Committed before the end but first seen after it (a back-dated commit tagged late): not covered.
+      { version: 'v1.2.1', releasedAt: '2026-02-05T10:00:00Z', publishedAt: '2026-02-15T10:00:00Z' },
       { version: 'v1.3.0', releasedAt: '2026-02-20T10:00:00Z' },
     ]);
     await createGrant(app, holder, frozenPackage, { expiresAt: new Date('2026-02-10T00:00:00Z'), endMode: 'updates' });

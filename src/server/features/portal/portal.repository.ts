@@ -141,7 +141,7 @@ export async function listHeldGrants(ctx: Db, customerId: string): Promise<HeldG
     .orderBy(asc(packages.name), asc(grants.createdAt));
 }
 
-export type TagRow = { packageId: string; version: string; normalizedVersion: string; releasedAt: Date };
+export type TagRow = { packageId: string; version: string; normalizedVersion: string; publishedAt: Date };
 
 /** The tagged versions of these packages (branches are not versions a license lists). */
 export async function listTags(ctx: Db, packageIds: string[]): Promise<TagRow[]> {
@@ -151,11 +151,11 @@ export async function listTags(ctx: Db, packageIds: string[]): Promise<TagRow[]>
       packageId: packageVersions.packageId,
       version: packageVersions.version,
       normalizedVersion: packageVersions.normalizedVersion,
-      releasedAt: packageVersions.releasedAt,
+      publishedAt: packageVersions.publishedAt,
     })
     .from(packageVersions)
     .where(and(inArray(packageVersions.packageId, packageIds), eq(packageVersions.kind, 'tag')))
-    .orderBy(sql`${packageVersions.releasedAt} desc`);
+    .orderBy(sql`${packageVersions.publishedAt} desc`);
 }
 
 export type ReceiptRow = {
