@@ -184,4 +184,27 @@ describe('seller analytics in a real browser', () => {
       }
     }
   });
+
+  // Issue 36: on a phone the day table was 656 px wide in a 390 px card, its Downloads column out of sight.
+  it('shows every table whole in a 390 px window, with no column behind a sideways scroll', async () => {
+    await showAnalytics(390, 'light');
+    await page.getByText('Show as a table').click();
+    await page.getByTestId('point-downloads').first().waitFor();
+    await photograph(page, 'analytics-tables-390');
+    const tables = await page.locator('table').evaluateAll((elements) =>
+      elements.map((table) => {
+        const card = table.closest('[data-testid$="-card"]') as HTMLElement;
+        const cardBox = card.getBoundingClientRect();
+        const box = table.getBoundingClientRect();
+        return {
+          card: card.dataset.testid,
+          width: Math.round(box.width),
+          cardWidth: Math.round(cardBox.width),
+          outside: box.left < cardBox.left || box.right > cardBox.right,
+        };
+      }),
+    );
+    expect(tables.length).toBeGreaterThanOrEqual(3);
+    expect(tables.filter((table) => table.outside)).toEqual([]);
+  });
 });

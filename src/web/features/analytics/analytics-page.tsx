@@ -179,12 +179,16 @@ function Empty({ children }: { children: ReactNode }) {
   return <p className="py-6 text-center text-sm text-muted-foreground">{children}</p>;
 }
 
+/**
+ * A table on a desktop; below sm each row stacks as a small card, each value beside its column's name
+ * (`data-label`), so that on a phone no column waits behind a sideways scroll.
+ */
 function DataTable({ headers, rows, total }: { headers: string[]; rows: ReactNode[][]; total: number }) {
   return (
     <div className="space-y-2">
-      <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm">
-          <thead className="border-b text-muted-foreground">
+      <div className="sm:overflow-x-auto">
+        <table className="w-full text-left text-sm max-sm:block">
+          <thead className="border-b text-muted-foreground max-sm:hidden">
             <tr>
               {headers.map((header) => (
                 <th key={header} scope="col" className="whitespace-nowrap px-2 py-2 font-medium">
@@ -193,11 +197,15 @@ function DataTable({ headers, rows, total }: { headers: string[]; rows: ReactNod
               ))}
             </tr>
           </thead>
-          <tbody>
+          <tbody className="max-sm:block">
             {rows.map((cells, index) => (
-              <tr key={index} className="border-b last:border-0">
+              <tr key={index} className="border-b last:border-0 max-sm:block max-sm:py-2">
                 {cells.map((cell, column) => (
-                  <td key={column} className="whitespace-nowrap px-2 py-2">
+                  <td
+                    key={column}
+                    data-label={headers[column]}
+                    className="whitespace-nowrap px-2 py-2 max-sm:flex max-sm:justify-between max-sm:gap-3 max-sm:px-0 max-sm:py-0.5 max-sm:text-right max-sm:whitespace-normal max-sm:[overflow-wrap:anywhere] max-sm:before:shrink-0 max-sm:before:text-left max-sm:before:text-muted-foreground max-sm:before:content-[attr(data-label)]"
+                  >
                     {cell}
                   </td>
                 ))}
