@@ -41,6 +41,10 @@ export const UNLIMITED = -1;
 export const DEFAULT_TRIAL_DAYS = 14;
 export const MIN_TRIAL_DAYS = 0;
 export const MAX_TRIAL_DAYS = 90;
+/** The highest monthly plan price, in cents ($999,999.99): the most a Stripe price takes in USD. */
+export const MAX_TIER_PRICE_CENTS = 99_999_999;
+/** Said by the admin's tier dialog and by the server alike when a plan price is not an amount it can charge. */
+export const tierPriceInvalidMessage = `The monthly price must be an amount in dollars from 0.00 to ${(MAX_TIER_PRICE_CENTS / 100).toFixed(2)}, with at most two decimals`;
 
 export const pricingTierSchema = z.object({
   id: z.string(),
@@ -79,7 +83,11 @@ export const tierInputSchema = z.object({
     .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'letters, digits, - and _ only (at most 64)'),
   name: z.string().trim().min(1, 'is required').max(100),
   icon: z.enum(tierIcons).default('package'),
-  priceCents: z.number().int().min(0),
+  priceCents: z
+    .number()
+    .int(tierPriceInvalidMessage)
+    .min(0, tierPriceInvalidMessage)
+    .max(MAX_TIER_PRICE_CENTS, tierPriceInvalidMessage),
   currency: z
     .string()
     .trim()

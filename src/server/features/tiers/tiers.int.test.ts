@@ -100,7 +100,21 @@ describe('pricing tiers', () => {
     expect(tiers.map((tier) => tier.sortOrder)).toEqual([0, 1, 2, 3]);
     for (const tier of tiers) {
       expect(tier.description.length).toBeGreaterThan(10);
-      expect(tier.features.length).toBeGreaterThan(2);
+      expect(tier.features.length).toBeGreaterThanOrEqual(2);
+    }
+  });
+
+  // Issue 36: every seller, on any plan or none, creates API tokens with chosen permissions and reads through API
+  // v1; the plans said those came with Growth and Scale. They come with the first plan, and every later one has it.
+  it('sells the API v1 and token permissions with the first plan, not as a higher plan’s extra', async () => {
+    const { tiers } = (await (
+      await new TestClient(app.baseUrl).get('/api/pricing-tiers')
+    ).json()) as PricingTiersResponse;
+    const [first, ...others] = Object.values(tiers).sort((a, b) => a.sortOrder - b.sortOrder);
+    expect(first!.features).toContain('REST API v1 with fine-grained token permissions');
+    for (const tier of others) {
+      expect(tier.features.join('\n')).not.toMatch(/API|permission/i);
+      expect(tier.features[0]).toMatch(/^Everything in /);
     }
   });
 
@@ -205,6 +219,23 @@ describe('pricing tiers', () => {
         expect(response.status, field).toBe(400);
         expect(((await response.json()) as { message: string }).message).toContain(field);
       }
+    });
+
+    // Issue 36: the dialog refuses 12.345, -5 and abc in dollars; whatever reaches the server as cents is held to the
+    // same rule, in the error shape, and an amount past what the price column and Stripe take is no 500.
+    it('refuses a plan price that is not a chargeable amount of cents, in the error shape, saving nothing', async () => {
+      for (const priceCents of [1234.5, -500, 'abc', 100_000_000, 99_999_999_999]) {
+        const tiers = [{ ...configuration.tiers[0]!, priceCents }, ...configuration.tiers.slice(1)];
+        const response = await admin.put('/api/admin/tier-configuration', { tiers, trialDays: 14 });
+        expect(response.status, String(priceCents)).toBe(400);
+        const body = (await response.json()) as { error: string; message: string; status: number };
+        expect(body).toMatchObject({ error: expect.any(String), status: 400 });
+        expect(body.message, String(priceCents)).toContain('priceCents');
+      }
+      const highest = [{ ...configuration.tiers[0]!, priceCents: 99_999_999 }, ...configuration.tiers.slice(1)];
+      expect((await admin.put('/api/admin/tier-configuration', { tiers: highest, trialDays: 14 })).status).toBe(200);
+      const restore = await admin.put('/api/admin/tier-configuration', configuration);
+      expect(restore.status).toBe(200);
     });
 
     it('counts subscribers and running trials per tier', async () => {

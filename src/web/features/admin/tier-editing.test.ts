@@ -7,6 +7,7 @@ import {
   parseLimitInput,
   parsePriceInput,
   parseTrialDaysInput,
+  priceInputProblem,
   setMostPopular,
   tierConfigurationPayload,
   tierRemoval,
@@ -47,8 +48,12 @@ describe('price input', () => {
     expect(parsePriceInput('29')).toBe(2900);
     expect(parsePriceInput('19.99')).toBe(1999);
   });
-  it('ignores what is not a plain amount, as the Pricing dialog does', () => {
-    for (const text of ['-5', '0.105', '1e3']) expect(parsePriceInput(text)).toBeUndefined();
+  it('refuses what is not a plain amount, as the Pricing dialog does, and says why', () => {
+    for (const text of ['-5', '0.105', '1e3', '12.345', 'abc', '1000000']) {
+      expect(parsePriceInput(text), text).toBeUndefined();
+      expect(priceInputProblem(text), text).toMatch(/^The monthly price must be an amount in dollars/);
+    }
+    expect(priceInputProblem('999999.99')).toBeUndefined();
   });
   it('reads an empty field as 0', () => expect(parsePriceInput('')).toBe(0));
   it('ignores negative input', () => expect(parsePriceInput('-5')).toBeUndefined());

@@ -1,5 +1,12 @@
 import type { PricingTier, TierSubscribers } from '@contract/tiers';
-import { MAX_TRIAL_DAYS, MIN_TRIAL_DAYS, tierHasSubscribersMessage, UNLIMITED } from '../../../contract/tiers';
+import {
+  MAX_TIER_PRICE_CENTS,
+  MAX_TRIAL_DAYS,
+  MIN_TRIAL_DAYS,
+  tierHasSubscribersMessage,
+  tierPriceInvalidMessage,
+  UNLIMITED,
+} from '../../../contract/tiers';
 import { NEW_TIER_MAX_CUSTOMERS, NEW_TIER_MAX_PACKAGES, NEW_TIER_PRICE_CENTS } from '../../lib/constants';
 import { centsToPrice, priceToCents } from '../../lib/price-text';
 
@@ -15,10 +22,18 @@ export function parseTrialDaysInput(text: string): number | undefined {
   return days >= MIN_TRIAL_DAYS && days <= MAX_TRIAL_DAYS ? days : undefined;
 }
 
-/** Monthly price entered in dollars, as cents; empty means 0 (free), anything but a plain amount is ignored. */
+/**
+ * Monthly price entered in dollars, as cents, read by the seller's price parser; empty means 0 (free). Undefined
+ * for anything but a plain amount up to the highest plan price ("12.345", "-5", "abc"): the field says so.
+ */
 export function parsePriceInput(text: string): number | undefined {
-  return text.trim() === '' ? 0 : priceToCents(text);
+  const cents = text.trim() === '' ? 0 : priceToCents(text);
+  return cents !== undefined && cents <= MAX_TIER_PRICE_CENTS ? cents : undefined;
 }
+
+/** What the price field says under itself, or undefined when the price can be saved. */
+export const priceInputProblem = (text: string): string | undefined =>
+  parsePriceInput(text) === undefined ? tierPriceInvalidMessage : undefined;
 
 /** Max customers or packages: a positive whole number; empty means unlimited (-1); non-positive input is ignored. */
 export function parseLimitInput(text: string): number | undefined {

@@ -48,6 +48,7 @@ import {
   parseLimitInput,
   parsePriceInput,
   parseTrialDaysInput,
+  priceInputProblem,
   priceInputText,
   setMostPopular,
   tierRemoval,
@@ -114,6 +115,17 @@ function TierConfigurationForm({
   const [tiers, setTiers] = useState(() => withSortOrder([...initialTiers].sort((a, b) => a.sortOrder - b.sortOrder)));
   const [trialDays, setTrialDays] = useState(initialTrialDays);
   const [trialDaysText, setTrialDaysText] = useState(String(initialTrialDays));
+  // Tiers whose price field holds what cannot be saved ("12.345", "-5", "abc"): Save waits until they are fixed.
+  const [badPrices, setBadPrices] = useState<ReadonlySet<string>>(new Set());
+  const markPrice = (tierId: string, isBad: boolean) =>
+    setBadPrices((current) => {
+      if (current.has(tierId) === isBad) return current;
+      const next = new Set(current);
+      if (isBad) next.add(tierId);
+      else next.delete(tierId);
+      return next;
+    });
+  const hasBadPrice = tiers.some((tier) => badPrices.has(tier.id));
   const sensors = useSensors(
     useSensor(PointerSensor, { activationConstraint: { distance: 5 } }),
     useSensor(KeyboardSensor, { coordinateGetter: tierKeyboardCoordinates }),
@@ -204,6 +216,7 @@ function TierConfigurationForm({
                     tier={tier}
                     canRemove={tiers.length > 1}
                     onChange={(change) => updateTier(tier.id, change)}
+                    onPriceValidityChange={(isValid) => markPrice(tier.id, !isValid)}
                     onMostPopularChange={(checked) => setTiers((current) => setMostPopular(current, tier.id, checked))}
                     onRemove={() => void removeTier(tier)}
                   />
@@ -213,11 +226,19 @@ function TierConfigurationForm({
           </DndContext>
         </section>
       </div>
-      <DialogFooter>
+      <DialogFooter className="items-center">
+        {hasBadPrice && (
+          <p className="text-sm text-destructive sm:mr-auto" data-testid="tier-save-blocked">
+            Correct the marked price to save.
+          </p>
+        )}
         <Button variant="outline" onClick={onClose} disabled={save.isPending}>
           Cancel
         </Button>
-        <Button onClick={() => save.mutate({ tiers, trialDays }, { onSuccess: onClose })} disabled={save.isPending}>
+        <Button
+          onClick={() => save.mutate({ tiers, trialDays }, { onSuccess: onClose })}
+          disabled={save.isPending || hasBadPrice}
+        >
           {save.isPending && <Loader2 className="animate-spin" />}
           Save Configuration
         </Button>
@@ -230,12 +251,14 @@ function TierEditor({
   tier,
   canRemove,
   onChange,
+  onPriceValidityChange,
   onMostPopularChange,
   onRemove,
 }: {
   tier: PricingTier;
   canRemove: boolean;
   onChange: (change: Partial<PricingTier>) => void;
+  onPriceValidityChange: (isValid: boolean) => void;
   onMostPopularChange: (checked: boolean) => void;
   onRemove: () => void;
 }) {
@@ -244,6 +267,7 @@ function TierEditor({
   });
   const subscribers = useTierSubscribers(tier.id);
   const [priceText, setPriceText] = useState(() => priceInputText(tier.priceCents));
+  const priceProblem = priceInputProblem(priceText);
   const [customersText, setCustomersText] = useState(() => limitInputText(tier.maxCustomers));
   const [packagesText, setPackagesText] = useState(() => limitInputText(tier.maxPackages));
   const Icon = tierIcon(tier.icon);
@@ -314,12 +338,20 @@ function TierEditor({
           <PriceInput
             id={field('price')}
             value={priceText}
+            aria-invalid={Boolean(priceProblem)}
+            aria-describedby={priceProblem ? field('price-error') : undefined}
             onValueChange={(text) => {
               setPriceText(text);
               const cents = parsePriceInput(text);
+              onPriceValidityChange(cents !== undefined);
               if (cents !== undefined) onChange({ priceCents: cents });
             }}
           />
+          {priceProblem && (
+            <p id={field('price-error')} className="text-sm text-destructive">
+              {priceProblem}
+            </p>
+          )}
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor={field('customers')}>Max Customers</Label>
