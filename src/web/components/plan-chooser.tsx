@@ -71,6 +71,10 @@ export type PlanChooserProps = {
   className?: string;
 };
 
+/** What every plan holds, whatever an admin writes on the cards: the plans differ in limits and support only. */
+export const EVERY_PLAN_INCLUDES =
+  'Every plan, and the free trial, includes the whole product: the REST API v1 with fine-grained token permissions, white-label branding with a custom domain, and download analytics. Plans differ in how many packages and customers they hold, and in support.';
+
 /** Plan cards from GET /api/pricing-tiers, sorted by sortOrder, four columns on large screens. */
 export function PlanChooser({ mode, onSelect, pendingTierId, selectedTierId, className }: PlanChooserProps) {
   const pricingTiers = usePricingTiers();
@@ -106,18 +110,23 @@ export function PlanChooser({ mode, onSelect, pendingTierId, selectedTierId, cla
   // A tier chosen before signing in takes the highlight from the most popular one.
   const highlightedId = tiers.find((tier) => tier.id === selectedTierId)?.id ?? tiers.find((t) => t.isMostPopular)?.id;
   return (
-    <div className={cn('grid gap-6 md:grid-cols-2 lg:grid-cols-4', className)}>
-      {tiers.map((tier) => (
-        <PlanCard
-          key={tier.id}
-          tier={tier}
-          mode={mode}
-          trialDays={trialDays}
-          onSelect={onSelect}
-          pendingTierId={pendingTierId}
-          isHighlighted={highlightedId === tier.id}
-        />
-      ))}
+    <div className={className}>
+      <div className="grid gap-6 md:grid-cols-2 lg:grid-cols-4">
+        {tiers.map((tier) => (
+          <PlanCard
+            key={tier.id}
+            tier={tier}
+            mode={mode}
+            trialDays={trialDays}
+            onSelect={onSelect}
+            pendingTierId={pendingTierId}
+            isHighlighted={highlightedId === tier.id}
+          />
+        ))}
+      </div>
+      <p data-testid="every-plan-includes" className="mx-auto mt-8 max-w-3xl text-center text-sm text-muted-foreground">
+        {EVERY_PLAN_INCLUDES}
+      </p>
     </div>
   );
 }

@@ -1,6 +1,11 @@
 import { type PricingTier, UNLIMITED } from '../../../contract/tiers.js';
 
-/** The plans a fresh installation offers (spec admin §9); admins edit them in the tier dialog. */
+/**
+ * The plans a fresh installation offers (spec admin §9); admins edit them in the tier dialog. The spec fixes no
+ * feature texts, so they say what the product does: every plan gets the whole product (the API v1 with
+ * fine-grained token permissions, white-label branding, pre-built archives); plans differ in their limits and
+ * in the support that comes with them (issue 36).
+ */
 export const defaultTiers: PricingTier[] = [
   {
     id: 'starter',
@@ -12,7 +17,9 @@ export const defaultTiers: PricingTier[] = [
     features: [
       'Your own Composer repository host',
       'Temporary licenses sent by e-mail',
+      'White-label branding and a custom domain',
       'Download analytics',
+      'REST API v1 with fine-grained token permissions',
       'E-mail support',
     ],
     maxCustomers: 25,
@@ -27,13 +34,8 @@ export const defaultTiers: PricingTier[] = [
     icon: 'users',
     priceCents: 4900,
     currency: 'usd',
-    description: 'For a growing catalogue with a steady stream of customers and your own brand.',
-    features: [
-      'Everything in Starter',
-      'White-label branding and a custom domain',
-      'REST API v1 for your sales platform',
-      'Priority e-mail support',
-    ],
+    description: 'For a growing catalogue with a steady stream of customers.',
+    features: ['Everything in Starter', 'Priority e-mail support'],
     maxCustomers: 100,
     maxPackages: 10,
     isMostPopular: false,
@@ -47,12 +49,7 @@ export const defaultTiers: PricingTier[] = [
     priceCents: 9900,
     currency: 'usd',
     description: 'For established vendors who ship many packages to hundreds of teams.',
-    features: [
-      'Everything in Growth',
-      'Fine-grained API token permissions',
-      'Pre-built package archives for fast installs',
-      'Priority support',
-    ],
+    features: ['Everything in Growth', 'Priority support'],
     maxCustomers: 500,
     maxPackages: 25,
     isMostPopular: false,

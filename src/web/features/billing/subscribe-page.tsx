@@ -64,7 +64,7 @@ const BENEFITS: { title: string; description: string; icon: LucideIcon }[] = [
   {
     title: 'Usage you can see',
     description:
-      'Downloads per package and license holder, and a REST API that lets your store issue and revoke licenses on its own.',
+      'Downloads per package and license holder, and a REST API v1, with tokens limited to the permissions you choose, that lets your store issue and revoke licenses on its own. Every plan includes both.',
     icon: BarChart3,
   },
 ];
