@@ -3,6 +3,8 @@
 //
 //   npm run admin -- create someone@example.com   create an admin, or promote an existing user (idempotent)
 //   npm run admin -- list                         list the admin accounts
+//   npm run admin -- backup FILE                  write a backup of the database and stored objects to FILE
+//   npm run admin -- restore FILE                 restore a backup into an empty data folder or database
 //
 // It opens the same database the server would (DATABASE_URL, else PGlite in DATA_DIR/pglite). PGlite allows one
 // process at a time: while the server runs on it, the command asks the running server instead, over the loopback
@@ -21,13 +23,25 @@ import { loadEnvFileIfPresent } from '../src/server/env-file.js';
 import { readLocalAdminChannel } from '../src/server/features/admin/local-admin.service.js';
 import { createOrPromoteAdmin, listAdmins } from '../src/server/features/users/users.service.js';
 import { systemClock } from '../src/server/lib/clock.js';
+import { backupCommand, restoreCommand } from './backup-commands.js';
 
 const USAGE = `Usage:
   npm run admin -- create <email>   create an admin account, or make an existing user an admin
-  npm run admin -- list             list admin accounts`;
+  npm run admin -- list             list admin accounts
+  npm run admin -- backup <file>    write a backup (database and stored objects) to <file>, also while the server runs
+  npm run admin -- restore <file>   restore a backup into an empty data folder or database`;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  if (command === 'backup' || command === 'restore') {
+    if (rest.length !== 1 || !rest[0]) {
+      console.error(USAGE);
+      return 2;
+    }
+    loadEnvFileIfPresent();
+    const config = loadConfig();
+    return command === 'backup' ? backupCommand(config, rest[0]) : restoreCommand(config, rest[0]);
+  }
   if (command !== 'create' && command !== 'list') {
     console.error(USAGE);
     return 2;

@@ -1,4 +1,4 @@
-// Runs before `npm start` and `npm run admin`: builds only when dist/ is missing or older than what it is built
+// Runs before `npm start`, `npm run admin` and `npm run migrate`: builds only when dist/ is missing or older than what it is built
 // from, so that `npm install && npm start` works on a fresh clone and an up-to-date build starts at once.
 // Plain Node and no dependencies: a production install without dev dependencies runs it too, and finds the
 // build it shipped with fresh.
@@ -14,6 +14,8 @@ const inputs = [
   'src/contract',
   'src/web',
   'scripts/admin.ts',
+  'scripts/backup-commands.ts',
+  'scripts/migrate.ts',
   'scripts/build-server.mjs',
   'package-lock.json',
   'tsconfig.json',

@@ -19,6 +19,7 @@ await build({
   entryPoints: {
     main: 'src/server/main.ts',
     admin: 'scripts/admin.ts',
+    migrate: 'scripts/migrate.ts',
     // Started in a worker thread by svg-sanitizer-pool.ts, which looks for it beside the server's own files.
     'svg-sanitizer.worker': 'src/server/features/branding/svg-sanitizer.worker.ts',
   },

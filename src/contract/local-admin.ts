@@ -5,6 +5,8 @@ import { z } from 'zod';
 // DATA_DIR/local-admin.json (readable by its owner only) as a bearer token. Not part of the public API.
 
 export const LOCAL_ADMIN_ADMINS_PATH = '/api/local-admin/admins';
+/** POST: the running server answers with a backup archive (application/gzip) of its database and stored objects. */
+export const LOCAL_ADMIN_BACKUP_PATH = '/api/local-admin/backup';
 
 /** DATA_DIR/local-admin.json: where the running server answers and the secret it expects. */
 export const localAdminChannelFile = z.object({

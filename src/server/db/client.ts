@@ -2,14 +2,15 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, unlinkSync, w
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { sql } from 'drizzle-orm';
+import { is, sql } from 'drizzle-orm';
 import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
 import { migrate as migrateNodePostgres } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { drizzle as drizzlePglite, PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
 import * as schema from './schema/index.js';
+import { assertSchemaNotNewer } from './schema-version.js';
 
 export type Schema = typeof schema;
 /** One type for both drivers: queries are written once against PostgreSQL's dialect. */
@@ -26,7 +27,24 @@ export type DatabaseHandle = {
 /** How often PGlite refreshes its planner statistics (PostgreSQL's autovacuum does it by itself). */
 const PGLITE_ANALYZE_INTERVAL_MS = 60 * 60 * 1000;
 
-const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+/** The code's migrations (copied beside the built server by scripts/build-server.mjs). */
+export const migrationsFolder = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+/**
+ * Applies the migrations of `folder` (the code's by default) that the database lacks, after refusing a database
+ * whose schema is newer than the code (schema-version.ts). The caller serializes migrators on PostgreSQL.
+ */
+export async function applyMigrations(db: Database, kind: DatabaseKind, folder = migrationsFolder): Promise<void> {
+  await assertSchemaNotNewer(db, migrationsFolder);
+  if (kind === 'postgres') {
+    await migrateNodePostgres(db as unknown as Parameters<typeof migrateNodePostgres>[0], { migrationsFolder: folder });
+  } else {
+    await migratePglite(db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder: folder });
+  }
+}
+
+/** Serializes migrators across processes on one PostgreSQL database: two servers starting at once migrate once. */
+const MIGRATION_LOCK_ID = 727274;
 
 /**
  * Where the data lives. `migrated` says the database is a copy of an already migrated template (the test
@@ -86,15 +104,19 @@ async function openPostgres(
   pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
   const db = drizzleNodePostgres(pool, { schema });
   if (migrated) return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
-  // Several processes may start together: one migrates at a time.
+  // Several processes may start together: one migrates at a time, and the next finds nothing left to apply.
   const client = await pool.connect();
   try {
-    await client.query('select pg_advisory_lock(727274)');
-    await migrateNodePostgres(drizzleNodePostgres(client, { schema }), { migrationsFolder });
-  } finally {
-    await client.query('select pg_advisory_unlock(727274)').catch(() => undefined);
+    await client.query(`select pg_advisory_lock(${MIGRATION_LOCK_ID})`);
+    await applyMigrations(drizzleNodePostgres(client, { schema }) as unknown as Database, 'postgres');
+  } catch (error) {
+    await client.query(`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`).catch(() => undefined);
     client.release();
+    await pool.end();
+    throw error;
   }
+  await client.query(`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`).catch(() => undefined);
+  client.release();
   return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
 }
 
@@ -115,7 +137,14 @@ async function openPglite(
     const client = new PGlite({ dataDir, loadDataDir, ...(startParams ? { startParams } : {}) });
     await client.waitReady;
     const db = drizzlePglite(client, { schema });
-    if (!migrated) await migratePglite(db, { migrationsFolder });
+    if (!migrated) {
+      try {
+        await applyMigrations(db as unknown as Database, 'pglite');
+      } catch (error) {
+        await client.close().catch(() => undefined);
+        throw error;
+      }
+    }
     // PGlite is one session: its listener runs inside the statement that commits, before that statement returns.
     if (notifications) await client.listen(notifications.channel, notifications.onNotification);
     // PGlite has no autovacuum: without the planner statistics ANALYZE gathers, joins over a few thousand rows were
@@ -192,6 +221,11 @@ function isProcessAlive(pid: number): boolean {
   } catch (error) {
     return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
+}
+
+/** Which kind of database an open handle's `db` talks to. */
+export function databaseKindOf(db: Database): DatabaseKind {
+  return is(db, PgliteDatabase) ? 'pglite' : 'postgres';
 }
 
 export async function pingDatabase(db: Database): Promise<void> {

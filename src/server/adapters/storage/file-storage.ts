@@ -165,6 +165,10 @@ export class FileStorage implements ObjectStorage {
     return total;
   }
 
+  list(prefix = ''): AsyncIterable<{ key: string; size: number }> {
+    return this.objects(prefix);
+  }
+
   /** Objects whose key starts with the prefix, found by walking the folder the prefix points into. */
   private async *objects(prefix: string): AsyncGenerator<{ key: string; size: number }> {
     assertValidPrefix(prefix);

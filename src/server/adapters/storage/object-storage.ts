@@ -34,6 +34,8 @@ export interface ObjectStorage {
   deletePrefix(prefix: string): Promise<number>;
   /** Bytes held by objects whose key starts with the prefix (all objects without one). */
   totalSize(prefix?: string): Promise<number>;
+  /** Every object whose key starts with the prefix (all objects without one), in no set order: what a backup copies. */
+  list(prefix?: string): AsyncIterable<{ key: string; size: number }>;
 }
 
 export type StorageErrorCode = 'INVALID_KEY' | 'KEY_CONFLICT';

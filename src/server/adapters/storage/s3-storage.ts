@@ -140,6 +140,10 @@ export class S3Storage implements ObjectStorage {
     return total;
   }
 
+  async *list(prefix = ''): AsyncGenerator<{ key: string; size: number }> {
+    for await (const page of this.pages(prefix)) yield* page;
+  }
+
   /** ListObjectsV2 page by page (up to 1000 keys each, which is also DeleteObjects' limit). */
   private async *pages(prefix: string): AsyncGenerator<Array<{ key: string; size: number }>> {
     assertValidPrefix(prefix);

@@ -1,12 +1,17 @@
+import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   createLocalAdminInput,
   createLocalAdminResponse,
   LOCAL_ADMIN_ADMINS_PATH,
+  LOCAL_ADMIN_BACKUP_PATH,
   localAdminList,
 } from '../../../contract/local-admin.js';
 import type { AppContext } from '../../context.js';
+import { databaseKindOf } from '../../db/client.js';
+import { AppError } from '../../http/errors.js';
+import { BackupError, prepareBackup } from '../backup/backup.service.js';
 import { createAdminLocally, createLocalAdminChannel, listAdminsLocally } from './local-admin.service.js';
 
 /** The loopback channel of `npm run admin` (see local-admin.service.ts); the file lives while the server listens. */
@@ -36,4 +41,28 @@ export async function localAdminRoutes(app: FastifyInstance, ctx: AppContext): P
     { schema: { body: createLocalAdminInput, response: { 200: createLocalAdminResponse } }, onRequest: localOnly },
     async (request) => createAdminLocally(ctx, request.body.email),
   );
+
+  // `npm run admin -- backup` while the server runs on PGlite: only the process that holds the database can read it.
+  // The snapshot is taken before the answer starts, so that a refusal is an error answer; the objects stream after.
+  app.post(LOCAL_ADMIN_BACKUP_PATH, { onRequest: localOnly }, async (request, reply) => {
+    const prepared = await prepareBackup({
+      db: ctx.db,
+      kind: databaseKindOf(ctx.db),
+      storage: ctx.storage,
+      secretKey: ctx.config.secretKey,
+      now: ctx.clock.now(),
+    }).catch((error: unknown) => {
+      if (error instanceof BackupError) throw new AppError('CONFLICT', error.message);
+      throw error;
+    });
+    const body = new PassThrough();
+    prepared.writeTo(body).catch((error: unknown) => {
+      request.log.error({ err: error }, 'the backup failed while it was written');
+      body.destroy(error as Error);
+    });
+    return reply
+      .header('content-type', 'application/gzip')
+      .header('x-packgate-backup-tables', String(prepared.tables.length))
+      .send(body);
+  });
 }
