@@ -6,6 +6,7 @@ import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { errorMessage } from '../../lib/api-error';
+import { cn } from '../../lib/cn';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { type Customer, type CustomerGrant, useCustomers, useRegenerateToken } from './license-hooks';
 import {
@@ -114,19 +115,23 @@ function CustomerCard({ customer, onRegenerate }: { customer: Customer; onRegene
         {customer.grants.length === 0 ? (
           <p className="text-sm text-muted-foreground">No licenses.</p>
         ) : (
-          <div className="overflow-x-auto rounded-md border">
-            <table className="w-full text-sm">
-              <thead className="bg-muted/50 text-left text-xs text-muted-foreground">
+          <div className="rounded-md border">
+            <table className="w-full text-sm max-md:block md:table-fixed">
+              <colgroup>
+                {GRANT_COLUMNS.map((column) => (
+                  <col key={column.label} style={{ width: column.width }} />
+                ))}
+              </colgroup>
+              <thead className="bg-muted/50 text-left text-xs text-muted-foreground max-md:hidden">
                 <tr>
-                  <th className="px-3 py-2 font-medium">Package</th>
-                  <th className="px-3 py-2 font-medium">Kind</th>
-                  <th className="px-3 py-2 font-medium">Status</th>
-                  <th className="px-3 py-2 font-medium">Expires</th>
-                  <th className="px-3 py-2 font-medium">Downloads</th>
-                  <th className="px-3 py-2 font-medium">Last used</th>
+                  {GRANT_COLUMNS.map((column) => (
+                    <th key={column.label} scope="col" className="px-3 py-2 font-medium">
+                      {column.label}
+                    </th>
+                  ))}
                 </tr>
               </thead>
-              <tbody className="divide-y">
+              <tbody className="divide-y max-md:block">
                 {customer.grants.map((grant) => (
                   <GrantRow key={grant.id} grant={grant} />
                 ))}
@@ -139,27 +144,56 @@ function CustomerCard({ customer, onRegenerate }: { customer: Customer; onRegene
   );
 }
 
+/**
+ * The grant table's columns. Every holder's table gets the same widths (table-layout: fixed), so the columns
+ * line up from one holder to the next on a desktop; below md each grant stacks as a small card of labelled values
+ * (`data-label`), so nothing hides off-screen on a phone.
+ */
+const GRANT_COLUMNS = [
+  { label: 'Package', width: '26%' },
+  { label: 'Kind', width: '13%' },
+  { label: 'Status', width: '12%' },
+  { label: 'Expires', width: '14%' },
+  { label: 'Downloads', width: '14%' },
+  { label: 'Last used', width: '21%' },
+] as const;
+
+// On a phone a cell shows its column's name above its value.
+const STACKED_CELL =
+  'px-3 py-2 max-md:block max-md:p-0 max-md:before:mb-0.5 max-md:before:block max-md:before:text-xs max-md:before:text-muted-foreground max-md:before:content-[attr(data-label)]';
+
 function GrantRow({ grant }: { grant: CustomerGrant }) {
   const status = grantStatusLabel(grant);
   return (
-    <tr data-testid="grant-row">
-      <td className="px-3 py-2 font-mono text-xs">{grant.packageName}</td>
-      <td className="px-3 py-2">{grantKindLabels[grant.kind]}</td>
-      <td className="px-3 py-2">
+    <tr data-testid="grant-row" className="max-md:grid max-md:grid-cols-2 max-md:gap-x-4 max-md:gap-y-3 max-md:p-3">
+      <td
+        data-label="Package"
+        className={cn(STACKED_CELL, 'font-mono text-xs [overflow-wrap:anywhere] max-md:col-span-2')}
+      >
+        {grant.packageName}
+      </td>
+      <td data-label="Kind" className={STACKED_CELL}>
+        {grantKindLabels[grant.kind]}
+      </td>
+      <td data-label="Status" className={STACKED_CELL}>
         {status === 'Active' ? (
           <Badge className="bg-green-600 text-white">Active</Badge>
         ) : (
           <Badge variant={status === 'Revoked' ? 'destructive' : 'secondary'}>{status}</Badge>
         )}
       </td>
-      <td className="whitespace-nowrap px-3 py-2">
+      <td data-label="Expires" className={STACKED_CELL}>
         {grant.expiresAt ? formatDate(grant.expiresAt) : 'Never'}
         {grant.expiresAt && grant.endMode === 'updates' && (
           <span className="block text-xs text-muted-foreground">updates only</span>
         )}
       </td>
-      <td className="whitespace-nowrap px-3 py-2 tabular-nums">{downloadsText(grant)}</td>
-      <td className="whitespace-nowrap px-3 py-2">{grant.lastUsedAt ? formatDateTime(grant.lastUsedAt) : 'Never'}</td>
+      <td data-label="Downloads" className={cn(STACKED_CELL, 'tabular-nums')}>
+        {downloadsText(grant)}
+      </td>
+      <td data-label="Last used" className={STACKED_CELL}>
+        {grant.lastUsedAt ? formatDateTime(grant.lastUsedAt) : 'Never'}
+      </td>
     </tr>
   );
 }
