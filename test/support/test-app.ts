@@ -73,11 +73,13 @@ export async function startTestApp(
     jobTimings?: BuildAppOptions['jobTimings'];
     /** Requests the rate limits let through uncounted (see src/server/app.ts). */
     rateLimitExempt?: BuildAppOptions['rateLimitExempt'];
+    /** An existing database and data folder (a restored backup) instead of fresh ones; the caller removes them. */
+    existing?: { database: DatabaseTarget; dataDir: string };
   } = {},
 ): Promise<TestApp> {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'packgate-test-'));
+  const dataDir = options.existing?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'packgate-test-'));
   const clock = options.clock ?? new TestClock();
-  const fresh = await freshDatabase();
+  const fresh = options.existing ? { target: options.existing.database, drop: async () => {} } : await freshDatabase();
   const config = loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -113,7 +115,7 @@ export async function startTestApp(
     async close() {
       await built.close();
       await fresh.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!options.existing) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -286,8 +286,10 @@ const NOTHING_CHANGED = 'Nothing was changed.';
 
 /** Gunzipped chunks of the file, its errors turned into sentences about the file. */
 async function* unzipped(open: () => Readable): AsyncGenerator<Buffer> {
+  const input = open();
   const gunzip = createGunzip();
-  const piped = pipeline(open(), gunzip).catch(() => undefined); // the iteration below reports the error
+  input.on('error', (error) => gunzip.destroy(error));
+  input.pipe(gunzip);
   try {
     for await (const chunk of gunzip) yield chunk as Buffer;
   } catch (error) {
@@ -299,8 +301,8 @@ async function* unzipped(open: () => Readable): AsyncGenerator<Buffer> {
       throw new ArchiveFormatError('It is not a gzip file, or its compressed data is damaged');
     throw error;
   } finally {
+    input.destroy();
     gunzip.destroy();
-    await piped;
   }
 }
 

@@ -20,6 +20,9 @@ export class ArchiveFormatError extends Error {
   }
 }
 
+/** The stream ended where the archive needed more bytes. */
+class EndOfStream extends ArchiveFormatError {}
+
 function octal(value: number, width: number): string {
   return `${value.toString(8).padStart(width - 1, '0')}\0`;
 }
@@ -135,7 +138,7 @@ class ByteReader {
   /** Exactly `count` bytes; throws when the stream ends first. */
   async exactly(count: number): Promise<Buffer> {
     await this.fill(count);
-    if (this.length < count) throw new ArchiveFormatError('The archive ends in the middle of an entry');
+    if (this.length < count) throw new EndOfStream('The archive ends in the middle of an entry');
     const whole = Buffer.concat(this.buffered);
     this.buffered = whole.length > count ? [whole.subarray(count)] : [];
     this.length = whole.length - count;
@@ -203,9 +206,7 @@ export async function* readTar(source: AsyncIterable<Buffer>): AsyncGenerator<Ta
   let longName: string | undefined;
   for (;;) {
     const block = await reader.exactly(BLOCK).catch((error: unknown) => {
-      throw error instanceof ArchiveFormatError
-        ? new ArchiveFormatError('The archive ends before its end marker')
-        : error;
+      throw error instanceof EndOfStream ? new ArchiveFormatError('The archive ends before its end marker') : error;
     });
     if (block.every((byte) => byte === 0)) return;
     checkHeader(block);
