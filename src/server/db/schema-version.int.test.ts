@@ -59,9 +59,9 @@ onPostgres('two processes starting at once on PostgreSQL', () => {
     const { target, remove } = await emptyDatabase();
     try {
       const [one, two] = await Promise.all([openDatabase(target), openDatabase(target)]);
-      const result = await one.db.execute<{ n: number; distinct: number }>(
+      const result = (await one.db.execute(
         sql`select count(*)::int as n, count(distinct hash)::int as distinct from drizzle.__drizzle_migrations`,
-      );
+      )) as unknown as { rows: Array<{ n: number; distinct: number }> };
       expect(result.rows[0]).toEqual({ n: code.version, distinct: code.version });
       await Promise.all([one.close(), two.close()]);
     } finally {

@@ -3,7 +3,7 @@ import type { ApiTokenPermission } from '../../../contract/developer.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { type AuthenticatedToken, authenticateApiToken, hasPermission } from '../developer/api-tokens.service.js';
-import type { Actor } from './audit.service.js';
+import type { Actor } from '../shared/audit/audit.service.js';
 import type { AuthFailureLimiter } from './auth-failure-limit.js';
 
 // Bearer authentication and permissions of /api/v1. A route names the permission it needs in its config; the

@@ -9,7 +9,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
-import { type Actor, maskTokenId, recordAuditEvent } from '../api-v1/audit.service.js';
+import { type Actor, maskTokenId, recordAuditEvent } from '../shared/audit/audit.service.js';
 import type { ApiTokenRow } from './api-tokens.repository.js';
 import * as repository from './api-tokens.repository.js';
 

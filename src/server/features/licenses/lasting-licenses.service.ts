@@ -13,7 +13,7 @@ import type { AppContext } from '../../context.js';
 import { customers, grants, packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
-import { type Actor, recordAuditEvent } from '../api-v1/audit.service.js';
+import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
 import { requireActiveAccess, type SubscriptionUser } from '../subscriptions/subscriptions.service.js';

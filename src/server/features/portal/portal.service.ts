@@ -13,7 +13,7 @@ import { AppError } from '../../http/errors.js';
 import type { RequestHost } from '../../http/hosts.js';
 import { DAY_MS, HOUR_MS } from '../../lib/clock.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
-import { recordAuditEvent } from '../api-v1/audit.service.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { findHostBrand, getEmailBrand, repositoryUrlFor } from '../branding/branding.service.js';
 import { replaceHolderToken } from '../licenses/customers.service.js';
 import { findCustomerByEmail } from '../licenses/grants.service.js';

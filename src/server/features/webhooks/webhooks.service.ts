@@ -21,7 +21,7 @@ import { webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/sch
 import { AppError } from '../../http/errors.js';
 import { findLatestJobsByReference } from '../../jobs/jobs.repository.js';
 import { encryptSecret } from '../../lib/crypto.js';
-import { type Actor, recordAuditEvent } from '../api-v1/audit.service.js';
+import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import {
   eventBody,
   messageReference,

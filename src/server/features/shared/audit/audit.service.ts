@@ -1,7 +1,7 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
-import type { AuditEvent } from '../../../contract/api-v1.js';
-import type { AppContext } from '../../context.js';
-import { auditEvents } from '../../db/schema/index.js';
+import type { AuditEvent } from '../../../../contract/api-v1.js';
+import type { AppContext } from '../../../context.js';
+import { auditEvents } from '../../../db/schema/index.js';
 
 // The audit trail: API token creation and deletion, and every license change made through API v1.
 // Events are written after the change they record; a seller reads their own through GET /api/v1/audit-events.
