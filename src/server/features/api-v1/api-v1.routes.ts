@@ -27,8 +27,8 @@ import { updateLicenseInput } from '../../../contract/licenses.js';
 import type { AppContext } from '../../context.js';
 import * as apiTokens from '../developer/api-tokens.service.js';
 import * as lastingLicenses from '../licenses/lasting-licenses.service.js';
-import * as apiV1 from './api-v1.service.js';
 import { listAuditEvents } from '../shared/audit/audit.service.js';
+import * as apiV1 from './api-v1.service.js';
 import { createdResponses, envelope, okResponses } from './envelope.js';
 
 // API v1 (registered under /api/v1). Each route names its permission, its tag in the OpenAPI document, and its

@@ -27,8 +27,8 @@ import {
 } from '../packages/packages.service.js';
 import { createPurchaseLinks, getPackagesPricing, type PackagePricing } from '../sales/purchase-links.service.js';
 import { getSellerSalesTotals } from '../sales/sales-figures.service.js';
-import { getUserById } from '../users/users.service.js';
 import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import { getUserById } from '../users/users.service.js';
 
 // The read models of API v1 (spec §3): packages with their pricing fields, customers by e-mail, analytics.
 // Prices, purchase links and sales figures come from the sales domain's services (the Dashboard's figures).
