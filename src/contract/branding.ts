@@ -65,6 +65,10 @@ export const publicBrandResponse = z.object({
 });
 export type PublicBrand = z.infer<typeof publicBrandResponse>;
 
+/** GET /api/branding/host: the brand, and the repository entry's name the package host's commands give (the slug). */
+export const hostBrandResponse = publicBrandResponse.extend({ repositoryName: z.string() });
+export type HostBrand = z.infer<typeof hostBrandResponse>;
+
 /**
  * GET and PUT /api/user/default-branding answer this: the seller's settings, unset colours and name filled with
  * their defaults so that the form shows what the package host shows.

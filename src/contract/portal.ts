@@ -95,6 +95,8 @@ export const portalOverviewResponse = z.object({
   sellerName: z.string(),
   supportEmail: z.string().nullable(),
   repositoryUrl: z.string(),
+  /** The repository entry's name in the setup commands: the seller's slug. */
+  repositoryName: z.string(),
   tokenIssuedAt: z.string(),
   licenses: z.array(portalLicense),
   /** Newest first. */

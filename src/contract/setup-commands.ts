@@ -13,9 +13,12 @@ export function composerAuthHost(repositoryUrl: string): string {
   return new URL(repositoryUrl).host;
 }
 
-/** Composer's name for the repository entry in composer.json: the package's vendor. */
-export function repositoryNameFor(packageName: string): string {
-  return packageName.split('/')[0] || packageName;
+/**
+ * Composer's name for the repository entry in composer.json: the seller's slug. All of a seller's packages come from
+ * one repository URL, so two packages of one seller share one entry (`repositories.acme`), whatever their vendors.
+ */
+export function repositoryNameFor(sellerSlug: string): string {
+  return sellerSlug;
 }
 
 /** Composer refuses plain-http repositories unless secure-http is off (local and test deployments). */
@@ -25,6 +28,8 @@ export function isPlainHttp(repositoryUrl: string): boolean {
 
 export type SetupCommandsInput = {
   repositoryUrl: string;
+  /** The seller whose repository this is: names the repository entry. */
+  sellerSlug: string;
   packageName: string;
   /** The holder's token, or TOKEN_PLACEHOLDER. */
   token: string;
@@ -37,7 +42,7 @@ export function setupCommandSteps(input: SetupCommandsInput): {
   require: string[];
 } {
   const addRepository = [
-    `composer config repositories.${repositoryNameFor(input.packageName)} composer ${input.repositoryUrl}`,
+    `composer config repositories.${repositoryNameFor(input.sellerSlug)} composer ${input.repositoryUrl}`,
   ];
   if (isPlainHttp(input.repositoryUrl)) addRepository.push('composer config secure-http false');
   return {

@@ -260,7 +260,7 @@ describe("the seller's account in a real browser", () => {
       await page.getByRole('heading', { name: heading }).waitFor();
     }
     expect(await page.locator('#composer-setup').textContent()).toContain(
-      `composer config repositories.vendor composer http://acme.composer.localhost:${app.port}`,
+      `composer config repositories.acme composer http://acme.composer.localhost:${app.port}`,
     );
     const support = page.locator('#support-section').getByRole('link');
     expect(await support.getAttribute('href')).toMatch(/^mailto:/);

@@ -85,7 +85,7 @@ describe('the screens on a phone and a desktop (issue 36)', () => {
     const [widget, toolkit] = await db
       .insert(packages)
       .values(
-        ['acme/widget', 'acme/enterprise-reporting-toolkit'].map((name) => ({
+        ['acme/widget', 'acme/enterprise-reporting-toolkit', 'voku/portable-ascii'].map((name) => ({
           ownerId: seller.user.id,
           codeHost: 'local' as const,
           repositoryId: name,
@@ -159,11 +159,20 @@ describe('the screens on a phone and a desktop (issue 36)', () => {
       await card.getByRole('button', { name: 'Setup Guide' }).click();
       await page.getByRole('dialog').waitFor();
       await look('setup-guide');
+      // A package of another vendor gets the seller's entry too: one entry per seller, not one per vendor.
+      await page.keyboard.press('Escape');
+      const voku = page.getByTestId('package-card').filter({ hasText: 'voku/portable-ascii' });
+      await voku.getByRole('button', { name: 'Setup Guide' }).click();
+      await page.getByRole('dialog').getByText('composer require voku/portable-ascii').waitFor();
+      expect(await page.getByRole('dialog').textContent()).toContain(
+        `composer config repositories.acme composer http://acme.composer.localhost:${app.port}`,
+      );
 
       // The seller's package host (the white-label Package Access page) and the landing page's setup guide.
       await page.goto(`http://acme.composer.localhost:${app.port}/`);
       await page.getByRole('heading', { level: 1 }).waitFor();
       await look('package-access');
+      expect(await page.locator('main').textContent()).toContain('composer config repositories.acme composer');
       await page.goto(`${origin}/`);
       await page.locator('#composer-setup').scrollIntoViewIfNeeded();
       await look('landing');
@@ -247,7 +256,7 @@ describe('the screens on a phone and a desktop (issue 36)', () => {
       const save = page.getByRole('button', { name: 'Save Configuration' });
       for (const typed of ['12.345', '-5', 'abc']) {
         await price.fill(typed);
-        await expect.poll(() => price.getAttribute('aria-invalid'), typed).toBe('true');
+        await expect.poll(() => price.getAttribute('aria-invalid'), { message: typed }).toBe('true');
         expect(await starter.textContent(), typed).toContain(
           'The monthly price must be an amount in dollars from 0.00 to 999999.99, with at most two decimals',
         );

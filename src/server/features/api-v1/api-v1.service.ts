@@ -187,7 +187,8 @@ export async function regenerateHolderToken(
     targetId: replaced.email,
     details: { emailSent: sendEmail },
   });
-  const repositoryUrl = await sellerRepositoryUrl(ctx, actor.sellerId);
+  const sender = await getLicenseSender(ctx, actor.sellerId);
+  const repositoryUrl = repositoryUrlFor(ctx, { slug: sender.slug, brandDomain: sender.brand.verifiedDomain });
   const [firstPackage] = (await listLicenses(ctx, actor.sellerId, { email: replaced.email })).map(
     (license) => license.packageName,
   );
@@ -198,7 +199,7 @@ export async function regenerateHolderToken(
     composerToken: replaced.token,
     repositoryUrl,
     setupCommands: firstPackage
-      ? setupCommands({ repositoryUrl, packageName: firstPackage, token: replaced.token })
+      ? setupCommands({ repositoryUrl, sellerSlug: sender.slug, packageName: firstPackage, token: replaced.token })
       : [],
   };
 }

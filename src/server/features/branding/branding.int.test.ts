@@ -235,9 +235,15 @@ describe('the public brand of a package host', () => {
         'brandSecondaryTextColor',
         'brandHeaderColor',
         'supportEmail',
+        'repositoryName',
       ].sort(),
     );
-    expect(brand).toMatchObject({ brandName: 'Acme Tools', brandColor: '#FF5500', supportEmail: 'help@acme.test' });
+    expect(brand).toMatchObject({
+      brandName: 'Acme Tools',
+      brandColor: '#FF5500',
+      supportEmail: 'help@acme.test',
+      repositoryName: 'acme',
+    });
     // Its logo is served on the same host.
     const logo = await requestOnHost(app, 'acme.composer.localhost', brand.brandLogo!);
     expect(logo.status).toBe(200);
@@ -253,6 +259,7 @@ describe('the public brand of a package host', () => {
       brandHideText: false,
       ...BRAND_COLOR_DEFAULTS,
       supportEmail: null,
+      repositoryName: 'initech',
     });
   });
 

@@ -4,9 +4,9 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   brandSettingsResponse,
+  hostBrandResponse,
   LOGO_FIELD,
   LOGO_MAX_BYTES,
-  publicBrandResponse,
   updateBrandSettingsInput,
   uploadLogoResponse,
   verifyDomainResponse,
@@ -66,7 +66,7 @@ export async function brandingRoutes(app: FastifyInstance, ctx: AppContext): Pro
   // A host of no seller answers null, not 404: the unbranded page is a normal visit, not an error in the console.
   api.get(
     '/api/branding/host',
-    { schema: { response: { 200: publicBrandResponse.nullable() } } },
+    { schema: { response: { 200: hostBrandResponse.nullable() } } },
     async (request, reply) => {
       const brand = await branding.findHostBrand(ctx, request.requestHost);
       // The page reads it on every visit; a saved change shows at the next one.

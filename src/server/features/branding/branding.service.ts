@@ -4,7 +4,7 @@ import {
   type BrandSettings,
   brandColorFields,
   HEX_COLOR,
-  type PublicBrand,
+  type HostBrand,
   type UpdateBrandSettingsInput,
   type VerifyDomainResponse,
 } from '../../../contract/branding.js';
@@ -163,7 +163,7 @@ function domainTakenError(domain: string): AppError {
 }
 
 /** GET /api/branding/host: the brand of the seller whose package host this is; null anywhere else. */
-export async function findHostBrand(ctx: AppContext, host: RequestHost): Promise<PublicBrand | null> {
+export async function findHostBrand(ctx: AppContext, host: RequestHost): Promise<HostBrand | null> {
   if (host.kind !== 'repository' || !host.seller) return null;
   const [found] = await ctx.db
     .select({ seller: users, brand: brandSettings })
@@ -179,6 +179,7 @@ export async function findHostBrand(ctx: AppContext, host: RequestHost): Promise
     brandHideText: brand?.brandHideText ?? false,
     ...colorsOf(brand),
     supportEmail: brand?.supportEmail ?? null,
+    repositoryName: found.seller.slug,
   };
 }
 

@@ -43,10 +43,11 @@ describe('composerAuthHost', () => {
 });
 
 describe('setupCommands', () => {
-  it('names the repository after the vendor and turns secure-http off for a plain http repository', () => {
+  it('names the repository after the seller and turns secure-http off for a plain http repository', () => {
     expect(
       setupCommands({
         repositoryUrl: 'http://acme.composer.localhost:5000',
+        sellerSlug: 'acme',
         packageName: 'acme/widget',
         token: 'pgc_x',
       }),
@@ -60,15 +61,27 @@ describe('setupCommands', () => {
 
   it('leaves secure-http alone over https', () => {
     expect(
-      setupCommands({ repositoryUrl: 'https://composer.acme.com', packageName: 'acme/widget', token: 'pgc_x' }),
+      setupCommands({
+        repositoryUrl: 'https://composer.acme.com',
+        sellerSlug: 'acme-tools',
+        packageName: 'acme/widget',
+        token: 'pgc_x',
+      }),
     ).toEqual([
-      'composer config repositories.acme composer https://composer.acme.com',
+      'composer config repositories.acme-tools composer https://composer.acme.com',
       'composer config bearer.composer.acme.com pgc_x',
       'composer require acme/widget',
     ]);
   });
 
-  it('takes the vendor from the package name', () => {
-    expect(repositoryNameFor('my-vendor/pkg')).toBe('my-vendor');
+  // Issue 36: `repositories.voku` and `repositories.symfony` for two packages of one seller were two entries for
+  // one repository URL; named after the seller, the second package's commands rewrite the same entry.
+  it('gives two packages of one seller, of different vendors, one repository entry: the seller’s', () => {
+    const [voku, symfony] = ['voku/portable-ascii', 'symfony/polyfill-php80'].map((packageName) =>
+      setupCommands({ repositoryUrl: 'https://composer.acme.com', sellerSlug: 'acme', packageName, token: 'pgc_x' }),
+    );
+    expect(voku![0]).toBe('composer config repositories.acme composer https://composer.acme.com');
+    expect(symfony![0]).toBe(voku![0]);
+    expect(repositoryNameFor('acme')).toBe('acme');
   });
 });

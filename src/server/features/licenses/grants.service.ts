@@ -351,12 +351,18 @@ export async function sendLicenseEmail(
   ctx: AppContext,
   seller: LicenseSender,
   to: string,
-  content: Omit<LicenseEmailInput, 'repositoryUrl' | 'sellerName' | 'brand'>,
+  content: Omit<LicenseEmailInput, 'repositoryUrl' | 'sellerSlug' | 'sellerName' | 'brand'>,
   delivery: { grantId?: string; db?: MailSendOptions['db']; queueOnly?: boolean } = {},
 ): Promise<void> {
   const { brand } = seller;
   const repositoryUrl = repositoryUrlFor(ctx, { slug: seller.slug, brandDomain: brand.verifiedDomain });
-  const mail = buildLicenseEmail({ ...content, sellerName: brand.brandName, repositoryUrl, brand });
+  const mail = buildLicenseEmail({
+    ...content,
+    sellerName: brand.brandName,
+    sellerSlug: seller.slug,
+    repositoryUrl,
+    brand,
+  });
   await ctx.mailer.send(
     {
       to,

@@ -116,6 +116,7 @@ export async function issueLicense(
     composerToken: created.composerToken ?? null,
     setupCommands: setupCommands({
       repositoryUrl,
+      sellerSlug: sender.slug,
       packageName: pkg.name,
       token: created.composerToken ?? TOKEN_PLACEHOLDER,
     }),

@@ -12,6 +12,7 @@ describe('the license e-mail', () => {
       reason: 'new-holder',
       sellerName: 'Acme Corp',
       repositoryUrl,
+      sellerSlug: 'acme',
       token,
       packageNames: ['acme/widget'],
       license: temporary,
@@ -36,6 +37,7 @@ describe('the license e-mail', () => {
     const mail = buildLicenseEmail({
       reason: 'new-holder',
       repositoryUrl,
+      sellerSlug: 'acme',
       token,
       packageNames: ['acme/widget'],
       license: temporary,
@@ -50,6 +52,7 @@ describe('the license e-mail', () => {
       reason: 'package-added',
       sellerName: 'Acme Corp',
       repositoryUrl,
+      sellerSlug: 'acme',
       packageNames: ['acme/gadget'],
       license: { ...temporary, durationDays: 14 },
     });
@@ -66,6 +69,7 @@ describe('the license e-mail', () => {
     const mail = buildLicenseEmail({
       reason: 'license-renewed',
       repositoryUrl,
+      sellerSlug: 'acme',
       packageNames: ['acme/widget'],
       license: temporary,
     });
@@ -77,6 +81,7 @@ describe('the license e-mail', () => {
     const mail = buildLicenseEmail({
       reason: 'package-added',
       repositoryUrl,
+      sellerSlug: 'acme',
       packageNames: ['acme/widget'],
       isTestPurchase: true,
     });
@@ -93,6 +98,7 @@ describe('the license e-mail', () => {
       reason: 'token-regenerated',
       sellerName: 'Acme Corp',
       repositoryUrl,
+      sellerSlug: 'acme',
       token,
       packageNames: ['acme/gadget', 'acme/widget'],
     });
@@ -106,6 +112,7 @@ describe('the license e-mail', () => {
     const mail = buildLicenseEmail({
       reason: 'new-holder',
       repositoryUrl: 'https://acme.composer.packgate.example',
+      sellerSlug: 'acme',
       token,
       packageNames: ['acme/widget'],
       license: temporary,
@@ -118,6 +125,7 @@ describe('the license e-mail', () => {
       reason: 'new-holder',
       sellerName: '<script>alert(1)</script>',
       repositoryUrl,
+      sellerSlug: 'acme',
       token,
       packageNames: ['acme/widget'],
       license: temporary,
@@ -143,6 +151,7 @@ describe("the seller's brand in the license e-mail", () => {
       reason: 'new-holder',
       sellerName: 'Acme Tools',
       repositoryUrl,
+      sellerSlug: 'acme',
       token,
       packageNames: ['acme/widget'],
       license: temporary,
@@ -180,6 +189,7 @@ describe("the seller's brand in the license e-mail", () => {
       reason: 'new-holder',
       sellerName: '<b>Acme</b>',
       repositoryUrl,
+      sellerSlug: 'acme',
       token,
       packageNames: ['acme/widget'],
       brand: {},

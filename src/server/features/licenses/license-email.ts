@@ -22,6 +22,8 @@ export type LicenseEmailInput = {
   /** The seller as the holder knows them; absent, the texts name nobody. */
   sellerName?: string;
   repositoryUrl: string;
+  /** The seller's slug: names the repository entry in the setup commands. */
+  sellerSlug: string;
   token?: string;
   /** The package the license is for; for token-regenerated, every package the holder may install. */
   packageNames: string[];
@@ -90,7 +92,7 @@ export function buildLicenseEmail(input: LicenseEmailInput): LicenseEmail {
     `Lost your token? Ask ${seller ?? 'the seller'} to issue a new one: it arrives by e-mail, and the old one stops working at once.`,
   );
   const setupFor = (packageName: string, token: string) =>
-    commands(setupCommands({ repositoryUrl: input.repositoryUrl, packageName, token }));
+    commands(setupCommands({ repositoryUrl: input.repositoryUrl, sellerSlug: input.sellerSlug, packageName, token }));
   const terms = input.license;
   const licenseLines = terms ? [describeLicenseEnd(terms)] : [];
 

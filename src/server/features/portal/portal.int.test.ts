@@ -412,6 +412,7 @@ describe('licenses', () => {
       sellerName: 'Acme Tools',
       supportEmail: 'help@acme.test',
       repositoryUrl: `http://${ACME_HOST}:${app.port}`,
+      repositoryName: 'acme',
     });
     const byName = Object.fromEntries(body.licenses.map((license) => [license.packageName, license]));
     expect(byName['acme/widget']).toMatchObject({
@@ -527,6 +528,8 @@ describe('on the seller’s own domain', () => {
     );
     expect(view.status).toBe(200);
     expect(view.body.repositoryUrl).toBe(`http://composer.acme-tools.test:${app.port}`);
+    // The setup commands name the entry after the seller on a custom domain too (issue 36).
+    expect(view.body.repositoryName).toBe(acme.slug);
     expect(view.body.licenses.map((license) => license.packageName)).toEqual(['acme/gadget']);
     // Another seller's holder is nobody there.
     const stranger = await holderOf(globex);

@@ -203,6 +203,7 @@ export async function getOverview(ctx: AppContext, host: RequestHost, holder: Po
     sellerName: hostBrand?.brandName ?? seller.slug,
     supportEmail: hostBrand?.supportEmail ?? null,
     repositoryUrl: repositoryUrlFor(ctx, { slug: seller.slug, brandDomain: emailBrand.verifiedDomain }),
+    repositoryName: seller.slug,
     tokenIssuedAt: holder.tokenIssuedAt.toISOString(),
     licenses: held.map(({ grant, packageName, description, isPackageActive }) => {
       const standing = licenseStanding(

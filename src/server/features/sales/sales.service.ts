@@ -476,7 +476,9 @@ export async function getPurchaseResult(
     token,
     hasExistingToken: sale.hadToken,
     setupCommands:
-      sale.status === 'paid' ? setupCommands({ repositoryUrl, packageName, token: token ?? TOKEN_PLACEHOLDER }) : [],
+      sale.status === 'paid'
+        ? setupCommands({ repositoryUrl, sellerSlug: sender.slug, packageName, token: token ?? TOKEN_PLACEHOLDER })
+        : [],
     customerEmail: sale.customerEmail,
     testMode: sale.isTest,
   };

@@ -9,8 +9,8 @@ import type { AppContext } from '../../context.js';
 import { sales } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { generateToken } from '../../lib/crypto.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import { parseHolderEmail } from '../licenses/grants.service.js';
+import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import { platformFeeCents } from './sale-rules.js';
 import { fulfilSale, getSaleOffer, isTestMode } from './sales.service.js';
 

@@ -29,6 +29,7 @@ import {
   DNS_RECORD_TTL_SECONDS,
   LAPSED_SUBSCRIPTION_GRACE_DAYS,
 } from '../../lib/constants';
+import { useCurrentUser } from '../../lib/current-user';
 import { usePublicConfig } from '../../lib/public-config';
 import { useRepositoryUrl } from '../../lib/repository-url';
 import { trialDaysOf, usePricingTiers } from '../../lib/subscriptions/pricing-tiers';
@@ -57,7 +58,13 @@ export function DocumentationPage() {
   const { data: config } = usePublicConfig();
   const { data: tiers } = usePricingTiers();
   const repositoryUrl = useRepositoryUrl() ?? 'https://your-name.composer.example.com';
-  const commands = setupCommandSteps({ repositoryUrl, packageName: EXAMPLE_PACKAGE, token: TOKEN_PLACEHOLDER });
+  const { data: user } = useCurrentUser();
+  const commands = setupCommandSteps({
+    repositoryUrl,
+    sellerSlug: user?.slug ?? 'your-name',
+    packageName: EXAMPLE_PACKAGE,
+    token: TOKEN_PLACEHOLDER,
+  });
   const publicUrl = config?.publicUrl ?? window.location.origin;
   const supportEmail = config?.supportEmail ?? 'support@packgate.localhost';
   const trialDays = trialDaysOf(tiers);

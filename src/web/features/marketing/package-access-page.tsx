@@ -41,6 +41,7 @@ export function PackageAccessOnlyPage() {
       <BrandHeader brand={brand} />
       <main className="flex-1">
         <PackageAccessSteps
+          repositoryName={brand.repositoryName}
           contact={
             brand.supportEmail ? (
               <>
@@ -66,8 +67,11 @@ export function PackageAccessOnlyPage() {
 }
 
 function PackageAccessSteps({
+  repositoryName,
   contact = 'Lost your token or need access? Contact the company that sold you the license.',
 }: {
+  /** The seller's slug, as the license e-mail names the entry; a host of no seller gets a name from its host name. */
+  repositoryName?: string;
   contact?: ReactNode;
 }) {
   const { origin, host, hostname, protocol } = window.location;
@@ -76,7 +80,7 @@ function PackageAccessSteps({
     {
       title: 'Add this repository',
       description: 'Run this in your project directory to tell Composer where the packages live.',
-      command: `composer config repositories.${repositoryNameFor(hostname)} composer ${origin}`,
+      command: `composer config repositories.${repositoryName ?? repositoryNameFor(hostname)} composer ${origin}`,
     },
     {
       title: 'Set your access token',

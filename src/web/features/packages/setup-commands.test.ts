@@ -3,7 +3,7 @@ import { composerAuthHost, repositoryNameFor, setupGuideSteps } from './setup-co
 
 describe('setupGuideSteps', () => {
   it('gives the e-mail commands over plain http, with secure-http off and the port in the bearer host', () => {
-    const steps = setupGuideSteps('http://acme.composer.localhost:5000', 'acme/widget');
+    const steps = setupGuideSteps('http://acme.composer.localhost:5000', 'acme', 'acme/widget');
     expect(steps.map((step) => step.title)).toEqual([
       'Add the repository',
       'Set your access token',
@@ -18,7 +18,7 @@ describe('setupGuideSteps', () => {
   });
 
   it('leaves secure-http alone over https and names no default port', () => {
-    const steps = setupGuideSteps('https://acme.composer.example.com', 'acme/widget');
+    const steps = setupGuideSteps('https://acme.composer.example.com', 'acme', 'acme/widget');
     expect(steps.flatMap((step) => step.commands)).toEqual([
       'composer config repositories.acme composer https://acme.composer.example.com',
       'composer config bearer.acme.composer.example.com YOUR_TOKEN',
@@ -26,8 +26,10 @@ describe('setupGuideSteps', () => {
     ]);
   });
 
-  it('names the repository entry after the vendor and the auth entry after host and port', () => {
-    expect(repositoryNameFor('tools/cli')).toBe('tools');
+  it('names the repository entry after the seller, whatever the package’s vendor, and the auth entry after host and port', () => {
+    const [first] = setupGuideSteps('https://acme.composer.example.com', 'acme', 'voku/portable-ascii');
+    expect(first!.commands[0]).toBe('composer config repositories.acme composer https://acme.composer.example.com');
+    expect(repositoryNameFor('acme')).toBe('acme');
     expect(composerAuthHost('https://composer.acme.com:8443')).toBe('composer.acme.com:8443');
   });
 });

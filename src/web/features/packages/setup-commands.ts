@@ -12,8 +12,8 @@ export { composerAuthHost, isPlainHttp, repositoryNameFor, TOKEN_PLACEHOLDER };
 
 export type SetupStep = { title: string; description: string; commands: string[] };
 
-export function setupGuideSteps(repositoryUrl: string, packageName: string): SetupStep[] {
-  const commands = setupCommandSteps({ repositoryUrl, packageName, token: TOKEN_PLACEHOLDER });
+export function setupGuideSteps(repositoryUrl: string, sellerSlug: string, packageName: string): SetupStep[] {
+  const commands = setupCommandSteps({ repositoryUrl, sellerSlug, packageName, token: TOKEN_PLACEHOLDER });
   return [
     {
       title: 'Add the repository',

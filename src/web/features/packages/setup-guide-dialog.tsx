@@ -1,6 +1,7 @@
 import { Info } from 'lucide-react';
 import { CopyCommand } from '../../components/copy-command';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
+import { useCurrentUser } from '../../lib/current-user';
 import type { Package } from './package-hooks';
 import { isPlainHttp, setupGuideSteps, TOKEN_PLACEHOLDER } from './setup-commands';
 
@@ -14,7 +15,8 @@ export function SetupGuideDialog({
   repositoryUrl: string | undefined;
   onClose: () => void;
 }) {
-  const steps = pkg && repositoryUrl ? setupGuideSteps(repositoryUrl, pkg.packageName) : [];
+  const { data: user } = useCurrentUser();
+  const steps = pkg && repositoryUrl && user ? setupGuideSteps(repositoryUrl, user.slug, pkg.packageName) : [];
   return (
     <Dialog open={Boolean(pkg)} onOpenChange={(open) => !open && onClose()}>
       <DialogContent className="max-w-3xl">

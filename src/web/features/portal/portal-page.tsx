@@ -264,6 +264,7 @@ function SetupCard({ overview, token }: { overview: PortalOverview; token?: stri
     'vendor/package';
   const steps = setupCommandSteps({
     repositoryUrl: overview.repositoryUrl,
+    sellerSlug: overview.repositoryName,
     packageName: firstPackage,
     token: token ?? TOKEN_PLACEHOLDER,
   });
