@@ -1,8 +1,10 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { sql } from 'drizzle-orm';
-import type { Database } from './client.js';
+import { type SQL, sql } from 'drizzle-orm';
+
+/** What these functions need of a database (client.ts's Database, which imports this module). */
+type Database = { execute(query: SQL): PromiseLike<unknown> };
 
 // The schema's version is the migrations applied to it. Drizzle's migrator records each one in
 // drizzle.__drizzle_migrations by its hash and its journal time (`created_at` = the journal entry's `when`), and
