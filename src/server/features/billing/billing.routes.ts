@@ -18,8 +18,8 @@ import {
 import type { Payments } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
 import { adminOnly, authenticated } from '../../http/guards.js';
+import { listPlatformSettings, updatePlatformSetting } from '../shared/settings/platform-settings.service.js';
 import * as billing from './billing.service.js';
-import { listPlatformSettings, updatePlatformSetting } from './platform-settings.service.js';
 import { receiveStripeWebhook } from './stripe-webhook.service.js';
 
 /** Stripe's events are small; a generous cap still stops a flood of bytes before the signature check. */

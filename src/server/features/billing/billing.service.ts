@@ -17,6 +17,7 @@ import { missingStripeVariables, resolveSandboxMode } from '../../adapters/payme
 import type { Payments } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import { findStoredSandboxMode } from '../shared/settings/platform-settings.service.js';
 import {
   computeSubscriptionStatus,
   findSubscription,
@@ -30,7 +31,6 @@ import {
 } from '../subscriptions/subscriptions.service.js';
 import { findTier } from '../tiers/tiers.service.js';
 import { addOneMonth, runningPeriodEnd } from './billing-periods.js';
-import { findStoredSandboxMode } from './platform-settings.service.js';
 import { applyChange, resolvePrice, syncProviderSubscription } from './provider-sync.js';
 
 // Paying for the platform (spec seller-app §4 and §7, spec admin §4): the commands behind the billing routes. With

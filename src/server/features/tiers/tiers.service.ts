@@ -14,7 +14,7 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { pricingTiers } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { findStoredValue, storeValue } from '../billing/platform-settings.service.js';
+import { findStoredValue, storeValue } from '../shared/settings/platform-settings.service.js';
 import { defaultTiers } from './default-tiers.js';
 
 /**

@@ -5,12 +5,12 @@ import {
   platformSettingKeys,
   STRIPE_SANDBOX_MODE_SETTING,
   type UpdatePlatformSettingInput,
-} from '../../../contract/billing.js';
-import { defaultSandboxMode } from '../../adapters/payments/create-payments.js';
-import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/client.js';
-import { platformSettings } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
+} from '../../../../contract/billing.js';
+import { defaultSandboxMode } from '../../../adapters/payments/create-payments.js';
+import type { AppContext } from '../../../context.js';
+import type { Database } from '../../../db/client.js';
+import { platformSettings } from '../../../db/schema/index.js';
+import { AppError } from '../../../http/errors.js';
 
 // The admin's platform settings (spec admin §3, Settings card). Only known keys are listed and accepted: the
 // table also holds settings that other screens own (the trial length belongs to the tier dialog), which read and
