@@ -3,7 +3,7 @@ import type { Payments } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { crashPoint } from '../../lib/crash-points.js';
-import { recordInboundEvent, releaseInboundDelivery } from '../webhooks/inbound-deliveries.service.js';
+import { recordInboundEvent, releaseInboundDelivery } from '../shared/inbound-webhooks/inbound-deliveries.service.js';
 import { recordPaidInvoice, syncProviderSubscription } from './provider-sync.js';
 
 // Stripe's webhooks (docs.stripe.com/webhooks): signed over the raw body, delivered at least once, in no

@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { decryptSecret } from '../../lib/crypto.js';
-import { claimInboundDelivery } from '../webhooks/inbound-deliveries.service.js';
+import { claimInboundDelivery } from '../shared/inbound-webhooks/inbound-deliveries.service.js';
 import { syncPackage } from './package-sync.js';
 
 // GitHub's push webhook (docs.github.com: "Validating webhook deliveries", "Webhook events and payloads"):

@@ -6,7 +6,7 @@ import { sales } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { crashPoint } from '../../lib/crash-points.js';
 import { setPurchaseGrantTerms } from '../licenses/grants.service.js';
-import { recordInboundEvent, releaseInboundDelivery } from '../webhooks/inbound-deliveries.service.js';
+import { recordInboundEvent, releaseInboundDelivery } from '../shared/inbound-webhooks/inbound-deliveries.service.js';
 import { syncPayoutAccount } from './payout.service.js';
 import { platformFeeCents, subscriptionAccessEnd } from './sale-rules.js';
 import { applyCheckoutSession, connectOf, endSale, findSale, findSaleBySession, type Sale } from './sales.service.js';

@@ -1,8 +1,8 @@
 import { and, eq, lt } from 'drizzle-orm';
-import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/client.js';
-import { webhookDeliveries } from '../../db/schema/index.js';
-import { DAY_MS } from '../../lib/clock.js';
+import type { AppContext } from '../../../context.js';
+import type { Database } from '../../../db/client.js';
+import { webhookDeliveries } from '../../../db/schema/index.js';
+import { DAY_MS } from '../../../lib/clock.js';
 
 // The webhooks we receive (GitHub's pushes, Stripe's billing and Connect events) are redelivered on timeouts and on
 // request; a repeated delivery must do nothing new. This module alone writes webhook_deliveries: the receivers claim
