@@ -1,4 +1,4 @@
-import { addMonths } from '../sales/sale-rules.js';
+import { addMonths } from '../../lib/calendar.js';
 
 // The periods of a platform plan: pure date rules, no I/O (spec seller-app §4). Stripe keeps its own periods; these
 // are billing off's, and the renewal arithmetic both display.

@@ -18,6 +18,7 @@ import { packagePrices, packages, sales } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { RequestHost } from '../../http/hosts.js';
 import { grantMailReference, sendQueuedMail } from '../../jobs/mail-delivery.js';
+import { addMonths } from '../../lib/calendar.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { crashPoint } from '../../lib/crash-points.js';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.js';
@@ -37,7 +38,7 @@ import { emitWebhookEvent } from '../webhooks/webhook-events.service.js';
 import { findEnabledPayoutAccount } from './payout.service.js';
 import type { PackagePrice } from './pricing.service.js';
 import { assertSignedPurchaseReturn } from './purchase-return.js';
-import { addMonths, platformFeeCents, subscriptionAccessEnd } from './sale-rules.js';
+import { platformFeeCents, subscriptionAccessEnd } from './sale-rules.js';
 
 // Sales (issue 11; DESIGN "Selling"): a buyer pays on the seller's repository host, in Stripe Checkout on the
 // seller's connected account with the platform's 5% fee, or at once in test-sales mode (billing off). A paid sale
