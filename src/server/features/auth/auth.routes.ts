@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   authUser,
@@ -7,11 +7,15 @@ import {
   magicLinkCallbackQuery,
   magicLinkRequest,
   magicLinkResponse,
+  SIGN_IN_LINK_WINDOW_MINUTES,
+  SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS,
+  SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS_CEILING,
   successResponse,
   verifyMagicLinkRequest,
   verifyMagicLinkResponse,
 } from '../../../contract/auth.js';
 import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
 import { endSession, startSession } from '../../http/session.js';
 import { presentAuthUser, presentSession } from '../../http/session-user.js';
 import {
@@ -21,15 +25,37 @@ import {
   OAUTH_STATE_COOKIE_PATH,
   OAUTH_STATE_TTL_MS,
 } from './github-sign-in.service.js';
-import { consumeMagicLink, issueAdminMagicLink, issueSellerMagicLink, magicLinkError } from './magic-link.service.js';
+import {
+  consumeMagicLink,
+  hasMailboxHadSellerLink,
+  issueAdminMagicLink,
+  issueSellerMagicLink,
+  magicLinkError,
+} from './magic-link.service.js';
 
-/** Per client address; the per-address limit on e-mailed links lives in the magic-link service. */
-export const MAGIC_LINK_REQUESTS_PER_IP = 10;
+/** Per client address; the per-mailbox limit on e-mailed links lives in the magic-link service. */
 export const TOKEN_CHECKS_PER_IP = 10;
 const RATE_WINDOW = '15 minutes';
+const SIGN_IN_WINDOW_MS = SIGN_IN_LINK_WINDOW_MINUTES * 60_000;
 
 export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  // Counts every link request of a client address; read after the body is parsed, to see which mailbox it is for.
+  const linkRequestsOfClient = app.createRateLimit({
+    max: SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS,
+    timeWindow: SIGN_IN_WINDOW_MS,
+    keyGenerator: (request: FastifyRequest) => `sign-in-link:${request.ip}`,
+  });
+  async function limitLinkRequestsOfClient(request: FastifyRequest, body: { email: string; userType: string }) {
+    const limit = await linkRequestsOfClient(request);
+    if (limit.isAllowed || !limit.isExceeded) return;
+    // A colleague's first sign-in goes through though others behind the same address kept asking (up to the
+    // route's ceiling). Sellers only: every address can have seller links, so this tells nothing about anyone;
+    // admin links go to admins alone, and a difference there would name them.
+    const { email, userType } = body;
+    if (userType === 'seller' && !ctx.config.github && !(await hasMailboxHadSellerLink(ctx, email))) return;
+    throw tooManySignInRequests(limit.ttlInSeconds);
+  }
 
   // Browser navigation: to GitHub when configured, else to the landing page's e-mail sign-in form.
   api.get('/api/auth/github', { schema: { querystring: githubSignInQuery } }, async (request, reply) => {
@@ -69,7 +95,9 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     '/api/auth/magic-link',
     {
       schema: { body: magicLinkRequest, response: { 200: magicLinkResponse } },
-      config: { rateLimit: { max: MAGIC_LINK_REQUESTS_PER_IP, timeWindow: RATE_WINDOW } },
+      // Every request, before its body is read; limitLinkRequestsOfClient is the lower, per-mailbox-aware bound.
+      config: { rateLimit: { max: SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS_CEILING, timeWindow: SIGN_IN_WINDOW_MS } },
+      preHandler: async (request) => limitLinkRequestsOfClient(request, request.body),
     },
     async (request) => {
       const { email, userType, tier } = request.body;
@@ -126,6 +154,18 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     await endSession(ctx, request, reply);
     return { success: true as const };
   });
+}
+
+function tooManySignInRequests(retryAfterSeconds: number): AppError {
+  return new AppError(
+    'RATE_LIMITED',
+    `Too many sign-in links were asked for from your network: after ${SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS} in ` +
+      `${SIGN_IN_LINK_WINDOW_MINUTES} minutes, only an address that has had no link yet gets one.`,
+    {
+      suggestion: `Use a sign-in link you already have, or try again in ${retryAfterSeconds} seconds.`,
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    },
+  );
 }
 
 function noStore(reply: FastifyReply): void {

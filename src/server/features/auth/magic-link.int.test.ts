@@ -5,11 +5,17 @@ import { TestClient } from '../../../../test/support/http-client.js';
 import { findLink, readOutbox } from '../../../../test/support/outbox.js';
 import { createTestUser, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
-import type { AuthUser, MagicLinkResponse, VerifyMagicLinkResponse } from '../../../contract/auth.js';
+import {
+  type AuthUser,
+  type MagicLinkResponse,
+  SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS,
+  SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS_CEILING,
+  type VerifyMagicLinkResponse,
+} from '../../../contract/auth.js';
 import type { ApiError } from '../../../contract/errors.js';
 import { magicLinks, users } from '../../db/schema/index.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import { MAGIC_LINK_REQUESTS_PER_IP, TOKEN_CHECKS_PER_IP } from './auth.routes.js';
+import { TOKEN_CHECKS_PER_IP } from './auth.routes.js';
 import { LINKS_PER_ADDRESS } from './magic-link.service.js';
 
 const MINUTE = 60_000;
@@ -201,7 +207,7 @@ describe("magic links requested in someone else's name from many addresses", () 
   async function flood(email: string, userType: 'admin' | 'seller', network: string) {
     const attacker = new TestClient(app.baseUrl);
     for (const address of [`${network}.1`, `${network}.2`, `${network}.3`]) {
-      for (let attempt = 0; attempt < MAGIC_LINK_REQUESTS_PER_IP; attempt++) {
+      for (let attempt = 0; attempt < 2 * LINKS_PER_ADDRESS; attempt++) {
         const response = await attacker.post('/api/auth/magic-link', { email, userType }, from(address));
         expect(response.status).toBe(200);
       }
@@ -332,9 +338,9 @@ describe('magic link rate limits per client address', () => {
     await app.close();
   });
 
-  it('answers 429 to a client that keeps asking for links, whatever the address', async () => {
+  it('answers 429 to a client that keeps asking for admin links, whatever the address', async () => {
     const client = new TestClient(app.baseUrl);
-    for (let attempt = 0; attempt < MAGIC_LINK_REQUESTS_PER_IP; attempt++) {
+    for (let attempt = 0; attempt < SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS; attempt++) {
       const response = await client.post('/api/auth/magic-link', {
         email: `probe${attempt}@example.com`,
         userType: 'admin',
@@ -343,10 +349,11 @@ describe('magic link rate limits per client address', () => {
     }
     const refused = await client.post('/api/auth/magic-link', { email: 'probe-last@example.com', userType: 'admin' });
     expect(refused.status).toBe(429);
-    expect(refused.headers.get('retry-after')).toBeTruthy();
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await refused.json()).toMatchObject({
       error: 'Too Many Requests',
-      message: 'Please wait a moment before trying again.',
+      message:
+        'Too many sign-in links were asked for from your network: after 60 in 15 minutes, only an address that has had no link yet gets one.',
       status: 429,
     });
   });
@@ -359,6 +366,67 @@ describe('magic link rate limits per client address', () => {
     const refused = await client.post('/api/auth/verify-magic-link', { token: 'pgml_guess-last' });
     expect(refused.status).toBe(429);
     expect(await refused.json()).toMatchObject({ error: 'Too Many Requests', status: 429 });
+  });
+});
+
+describe('seller sign-in links from an office behind one address', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    // Behind one proxy, so that each test's office has a client address of its own.
+    app = await startTestApp({ env: { TRUST_PROXY: '1' } });
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const askFrom = (clientAddress: string) => (email: string) =>
+    new TestClient(app.baseUrl).post(
+      '/api/auth/magic-link',
+      { email, userType: 'seller' },
+      { headers: { 'x-forwarded-for': clientAddress } },
+    );
+  const mailsTo = (email: string) => readOutbox(app.dataDir).filter((mail) => mail.to.includes(email));
+
+  it('e-mails each of ten colleagues their link after one of them asked six times', async () => {
+    const ask = askFrom('203.0.113.60');
+    for (let attempt = 0; attempt < LINKS_PER_ADDRESS + 1; attempt++) {
+      const answer = await ask('impatient@office.example');
+      expect(answer.status).toBe(200);
+      expect(((await answer.json()) as MagicLinkResponse).message).toContain(
+        'We send at most 5 links to one address in 15 minutes; if you asked more often, use a link you already have.',
+      );
+    }
+    // The sixth is answered like the others and sends nothing.
+    expect(mailsTo('impatient@office.example')).toHaveLength(LINKS_PER_ADDRESS);
+
+    for (let colleague = 1; colleague <= 10; colleague++) {
+      expect((await ask(`colleague${colleague}@office.example`)).status).toBe(200);
+      expect(mailsTo(`colleague${colleague}@office.example`)).toHaveLength(1);
+    }
+  });
+
+  it('refuses a mailbox that has had its link once the address asked too often, but serves a first request', async () => {
+    const ask = askFrom('203.0.113.61');
+    for (let asked = 0; asked < SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS; asked++) {
+      expect((await ask(`member${asked % 12}@team.example`)).status).toBe(200);
+    }
+    const again = await ask('member1@team.example');
+    expect(again.status).toBe(429);
+    expect(((await again.json()) as ApiError).suggestion).toMatch(/^Use a sign-in link you already have/);
+
+    const newcomer = await ask('newcomer@team.example');
+    expect(newcomer.status).toBe(200);
+    expect(mailsTo('newcomer@team.example')).toHaveLength(1);
+  });
+
+  it('stops an address that asks for links to ever more mailboxes', async () => {
+    const ask = askFrom('203.0.113.62');
+    for (let asked = 0; asked < SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS_CEILING; asked++) {
+      expect((await ask(`stranger${asked}@elsewhere.example`)).status).toBe(200);
+    }
+    const refused = await ask('one-more@elsewhere.example');
+    expect(refused.status).toBe(429);
+    expect(mailsTo('one-more@elsewhere.example')).toHaveLength(0);
   });
 });
 

@@ -24,7 +24,7 @@ export type MagicLinkPurpose = (typeof magicLinks.$inferSelect)['purpose'];
 const VALIDITY_MS = MAGIC_LINK_VALIDITY_MINUTES * 60_000;
 
 /**
- * At most this many links are e-mailed to one address per window (the per-IP limit sits on the route). Beyond it
+ * At most this many links are e-mailed to one address per window (the per-client-address limits sit on the route). Beyond it
  * a request is answered as usual but sends nothing: refusing it would let anyone lock the owner out by asking
  * for links in their name, and the owner already holds a link that works, since links outlive the window. The
  * answer says so (signInLinkLimitNote), from the same numbers.
@@ -203,6 +203,23 @@ async function createLink(
     expiresAt: new Date(now.getTime() + VALIDITY_MS),
   });
   return token;
+}
+
+/** Whether a seller link went to this mailbox in the current window (the per-client-address limit spares the rest). */
+export async function hasMailboxHadSellerLink(ctx: AppContext, emailInput: string): Promise<boolean> {
+  const windowStart = new Date(ctx.clock.now().getTime() - LINK_WINDOW_MS);
+  const [link] = await ctx.db
+    .select({ id: magicLinks.id })
+    .from(magicLinks)
+    .where(
+      and(
+        sql`lower(${magicLinks.email}) = ${normalizeEmail(emailInput)}`,
+        eq(magicLinks.purpose, 'seller'),
+        gt(magicLinks.createdAt, windowStart),
+      ),
+    )
+    .limit(1);
+  return link !== undefined;
 }
 
 // Counted in the database rather than in memory so the limit holds across processes and restarts.

@@ -13,6 +13,7 @@ import {
 import { readOutbox } from '../../../../test/support/outbox.js';
 import type { TestUser } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import { SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS } from '../../../contract/auth-messages.js';
 import {
   type PortalOverview,
   type PortalRotateTokenResponse,
@@ -259,6 +260,37 @@ describe('the per-holder limit', () => {
         'If {email} holds a license here, a sign-in link is on its way. It works once, for 30 minutes. ' +
         'We send at most 5 links to one address in 15 minutes; if you asked more often, use a link you already have.',
     });
+  });
+});
+
+describe('holders behind one address', () => {
+  let own: TestApp;
+  beforeAll(async () => {
+    own = await startTestApp();
+  });
+  afterAll(async () => {
+    await own?.close();
+  });
+
+  it('e-mails each of twelve holders in one office their link in the same minute', async () => {
+    const seller = await createSeller(own, 'acme');
+    const browser = new HostBrowser(own, ACME_HOST);
+    for (let colleague = 1; colleague <= 12; colleague++) {
+      const holder = await createHolder(own, seller, `colleague${colleague}@office.example`);
+      expect((await browser.request('POST', '/api/portal/sign-in', { email: holder.email })).status).toBe(200);
+      expect(readOutbox(own.dataDir).filter((mail) => mail.to.includes(holder.email))).toHaveLength(1);
+    }
+  });
+
+  it(`answers 429 past ${SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS} sign-in requests from one address in 15 minutes`, async () => {
+    const browser = new HostBrowser(own, ACME_HOST);
+    // The previous test asked 12 times from this address.
+    for (let asked = 12; asked < SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS; asked++) {
+      const answer = await browser.request('POST', '/api/portal/sign-in', { email: `probe${asked}@example.com` });
+      expect(answer.status).toBe(200);
+    }
+    const refused = await browser.request('POST', '/api/portal/sign-in', { email: 'probe-last@example.com' });
+    expect(refused.status).toBe(429);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { SIGN_IN_LINK_WINDOW_MINUTES, SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS } from '../../../contract/auth-messages.js';
 import {
   portalMessageResponse,
   portalMessages,
@@ -25,8 +26,15 @@ declare module 'fastify' {
 }
 
 const RATE_WINDOW = '1 minute';
-/** Sign-in requests per address and minute; the per-holder limit is in the service. */
-const SIGN_IN_REQUESTS_PER_IP = 10;
+/**
+ * Sign-in requests per client address, high enough for an office behind one address (the per-holder limit is in
+ * the service). No first-request allowance here, unlike the seller's sign-in: links go to holders only, so
+ * serving some addresses past the limit and not others would tell who holds a license.
+ */
+const SIGN_IN_REQUESTS_PER_CLIENT = {
+  max: SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS,
+  timeWindow: SIGN_IN_LINK_WINDOW_MINUTES * 60_000,
+};
 const LINK_CHECKS_PER_IP = 20;
 /** Token rotations per holder and hour: each one e-mails the holder. */
 const ROTATIONS_PER_HOUR = 5;
@@ -62,7 +70,7 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
       '/api/portal/sign-in',
       {
         schema: { body: portalSignInInput, response: { 200: portalMessageResponse } },
-        config: { rateLimit: { max: SIGN_IN_REQUESTS_PER_IP, timeWindow: RATE_WINDOW } },
+        config: { rateLimit: SIGN_IN_REQUESTS_PER_CLIENT },
       },
       async (request) => {
         // The link leads back to the seller's host the holder asked on, written from that resolved name and
