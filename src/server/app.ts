@@ -21,6 +21,7 @@ import { type DatabaseTarget, openDatabase } from './db/client.js';
 import { adminRoutes } from './features/admin/admin.routes.js';
 import { defineCacheJobs } from './features/admin/cache.service.js';
 import { localAdminRoutes } from './features/admin/local-admin.routes.js';
+import { tierConfigurationRoutes } from './features/admin/tier-configuration.routes.js';
 import { analyticsRoutes } from './features/analytics/analytics.routes.js';
 import { apiV1Plugin } from './features/api-v1/api-v1.plugin.js';
 import { authRoutes } from './features/auth/auth.routes.js';
@@ -251,6 +252,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await platformRoutes(api, ctx);
     await authRoutes(api, ctx);
     await tierRoutes(api, ctx);
+    await tierConfigurationRoutes(api, ctx);
     await subscriptionRoutes(api, ctx);
     await billingRoutes(api, ctx);
     await salesRoutes(api, ctx);

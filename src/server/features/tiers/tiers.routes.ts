@@ -1,15 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import {
-  pricingTiersResponse,
-  tierConfigurationInput,
-  tierConfigurationResponse,
-  tierIdParams,
-  tierSubscribersResponse,
-} from '../../../contract/tiers.js';
+import { pricingTiersResponse } from '../../../contract/tiers.js';
 import type { AppContext } from '../../context.js';
-import { adminOnly } from '../../http/guards.js';
-import { countTierMembers } from '../subscriptions/subscriptions.service.js';
 import * as tiers from './tiers.service.js';
 
 export async function tierRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -17,23 +9,5 @@ export async function tierRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   api.get('/api/pricing-tiers', { schema: { response: { 200: pricingTiersResponse } } }, async () =>
     tiers.getPricingTiers(ctx),
-  );
-
-  api.get(
-    '/api/admin/tier-configuration',
-    { schema: { response: { 200: tierConfigurationResponse } }, onRequest: adminOnly },
-    async () => tiers.getTierConfiguration(ctx),
-  );
-
-  api.put(
-    '/api/admin/tier-configuration',
-    { schema: { body: tierConfigurationInput, response: { 200: tierConfigurationResponse } }, onRequest: adminOnly },
-    async (request) => tiers.saveTierConfiguration(ctx, request.body, countTierMembers),
-  );
-
-  api.get(
-    '/api/admin/tier-subscribers/:tierId',
-    { schema: { params: tierIdParams, response: { 200: tierSubscribersResponse } }, onRequest: adminOnly },
-    async (request) => tiers.getTierSubscribers(ctx, request.params.tierId, countTierMembers),
   );
 }
