@@ -13,7 +13,7 @@
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../src/server/context.js';
 import { sessions } from '../src/server/db/schema/index.js';
-import { createApiToken } from '../src/server/features/developer/api-tokens.service.js';
+import { createApiToken } from '../src/server/features/api-tokens/api-tokens.service.js';
 import { sessionCookieName } from '../src/server/http/session.js';
 import { generateToken, sha256Hex } from '../src/server/lib/crypto.js';
 import {

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiTokenPermission } from '../../../contract/developer.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { type AuthenticatedToken, authenticateApiToken, hasPermission } from '../developer/api-tokens.service.js';
+import { type AuthenticatedToken, authenticateApiToken, hasPermission } from '../api-tokens/api-tokens.service.js';
 import type { Actor } from '../shared/audit/audit.service.js';
 import type { AuthFailureLimiter } from './auth-failure-limit.js';
 

@@ -25,7 +25,7 @@ import {
 } from '../../../contract/api-v1.js';
 import { updateLicenseInput } from '../../../contract/licenses.js';
 import type { AppContext } from '../../context.js';
-import * as apiTokens from '../developer/api-tokens.service.js';
+import * as apiTokens from '../api-tokens/api-tokens.service.js';
 import * as lastingLicenses from '../licenses/lasting-licenses.service.js';
 import { listAuditEvents } from '../shared/audit/audit.service.js';
 import * as apiV1 from './api-v1.service.js';

@@ -10,7 +10,7 @@ import {
 import { entityId } from '../../../contract/ids.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import * as apiTokens from './api-tokens.service.js';
+import * as apiTokens from '../api-tokens/api-tokens.service.js';
 
 // The /api-tokens page's calls (spec §7): session + CSRF (the CSRF hook covers every state-changing /api call).
 export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
