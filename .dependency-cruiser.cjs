@@ -2,6 +2,11 @@
 // Tests are exempt from the feature and layer rules: an integration test may reach any module it
 // exercises, but a test must still not create a cycle.
 const TESTS = '\\.test\\.tsx?$';
+// The kinds of feature folders (issue 29): shared infrastructure in features/shared/<name>/, and the domains and
+// channels layers.json lists. scripts/check-folder-graph.ts (also run by `npm run lint`) keeps the folders a DAG.
+const layers = require('./src/server/features/layers.json');
+const CHANNELS = `^src/server/features/(${layers.channels.join('|')})/`;
+const DOMAINS = `^src/server/features/(${layers.domains.join('|')})/`;
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -38,10 +43,41 @@ module.exports = {
         // Pure rule modules (`*-rules.ts`: no I/O, no state) may be shared too, so that two domains never copy a rule.
         pathNot: [
           '^src/server/features/$1/',
-          '^src/server/features/[^/]+/[^/]+\\.service\\.ts$',
+          '^src/server/features/(shared/)?[^/]+/[^/]+\\.service\\.ts$',
           '^src/server/features/[^/]+/[^/]+-rules\\.ts$',
         ],
       },
+    },
+    {
+      name: 'shared-knows-no-feature',
+      comment:
+        'Shared infrastructure (features/shared/: audit, settings, inbound webhooks) sits below every domain and channel; it may use another shared piece, never them.',
+      severity: 'error',
+      from: { path: '^src/server/features/shared/', pathNot: TESTS },
+      to: { path: '^src/server/features/', pathNot: '^src/server/features/shared/' },
+    },
+    {
+      name: 'domains-use-no-channel',
+      comment:
+        'A domain holds its use cases for every door; what two doors share moves into the domain or features/shared/, never into a channel (API v1, portal, admin, developer pages).',
+      severity: 'error',
+      from: { path: DOMAINS, pathNot: TESTS },
+      to: { path: CHANNELS },
+    },
+    {
+      name: 'channels-stay-apart',
+      comment: 'A channel parses, calls a domain and presents; channels never import each other.',
+      severity: 'error',
+      from: { path: CHANNELS, pathNot: TESTS },
+      to: { path: CHANNELS, pathNot: '^src/server/features/$1/' },
+    },
+    {
+      name: 'server-lib-stays-below',
+      comment:
+        'src/server/lib/ holds pure helpers below everything else of the server: it knows no feature, HTTP, job or database.',
+      severity: 'error',
+      from: { path: '^src/server/lib/', pathNot: TESTS },
+      to: { path: '^src/server/(features|http|jobs|db|adapters)/|^src/server/(app|context|main)\\.ts$' },
     },
     {
       name: 'web-lib-imports-no-components',
