@@ -8,7 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { isClientRoute } from '../contract/client-routes.js';
-import { createCodeHost } from './adapters/codehost/create-code-host.js';
+import { createCodeHost, reachableCodeHosts } from './adapters/codehost/create-code-host.js';
 import { createCnameResolver } from './adapters/dns/cname-resolver.js';
 import { createMirrorSyncer } from './adapters/git/git-mirror.js';
 import { createMailTransport } from './adapters/mail/mailer.js';
@@ -40,7 +40,7 @@ import { lastingLicenseRoutes } from './features/licenses/lasting-licenses.route
 import { licenseRoutes } from './features/licenses/licenses.routes.js';
 import { lifecycleRoutes } from './features/lifecycle/lifecycle.routes.js';
 import { defineLifecycleJobs } from './features/lifecycle/lifecycle.service.js';
-import { definePackageJobs } from './features/packages/package-sync.js';
+import { definePackageJobs, warnOfPackagesOnMissingHosts } from './features/packages/package-sync.js';
 import { packageRoutes } from './features/packages/packages.routes.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
 import { portalRoutes } from './features/portal/portal.routes.js';
@@ -167,6 +167,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     // Shared PostgreSQL: other processes' job ends are announced there (a download waiting for a dist build).
     jobEndFeedUrl: databaseTarget.kind === 'postgres' ? databaseTarget.url : undefined,
   });
+  const codeHost = createCodeHost(config);
   const ctx: AppContext = {
     config,
     db: database.db,
@@ -184,7 +185,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
       (request) => handshakeOrigin(originOf(request)),
     ),
     storage: createStorage(config.storage),
-    codeHost: createCodeHost(config),
+    codeHost,
+    codeHosts: reachableCodeHosts(config, codeHost),
     mirrors: createMirrorSyncer(),
     cnameResolver: createCnameResolver(config.dnsServers),
     svgSanitizer: createSvgSanitizer(),
@@ -208,6 +210,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   await seedDefaultTiers(ctx);
   // Every kind of durable job this process runs; the runner starts once the routes are ready.
   definePackageJobs(ctx);
+  await warnOfPackagesOnMissingHosts(ctx);
   defineCacheJobs(ctx);
   defineLifecycleJobs(ctx);
   await defineWebhookJobs(ctx);

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { CodeHost } from './adapters/codehost/code-host.js';
+import type { CodeHost, CodeHostKind } from './adapters/codehost/code-host.js';
 import type { CnameResolver } from './adapters/dns/cname-resolver.js';
 import type { MirrorSyncer } from './adapters/git/git-mirror.js';
 import type { Mailer } from './adapters/mail/mailer.js';
@@ -26,8 +26,10 @@ export type AppContext = {
   mailer: Mailer;
   realtime: Realtime;
   storage: ObjectStorage;
-  /** GitHub when configured, else the local folder of git repositories. */
+  /** GitHub when configured, else the local folder of git repositories: where new packages come from. */
   codeHost: CodeHost;
+  /** Every host existing packages can sync from (codeHost, and the local folder while it exists). */
+  codeHosts: Partial<Record<CodeHostKind, CodeHost>>;
   /** Runs the syncs of each package's mirror one after another. */
   mirrors: MirrorSyncer;
   /** DNS for custom-domain verification (DNS_SERVERS when set). */

@@ -42,8 +42,10 @@ export function composerNameOf(composerJson: string | undefined): string | null 
   }
 }
 
+export type CodeHostKind = 'local' | 'github';
+
 export interface CodeHost {
-  readonly kind: 'local' | 'github';
+  readonly kind: CodeHostKind;
   /** Every repository the user may turn into a package, sorted by fullName. */
   listRepositories(user: CodeHostUser): Promise<CodeHostRepository[]>;
   /** Throws CodeHostError NOT_FOUND when the repository is unknown or not visible to the user. */

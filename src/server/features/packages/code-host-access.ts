@@ -1,5 +1,10 @@
 import { eq } from 'drizzle-orm';
-import { CodeHostError, type CodeHostUser } from '../../adapters/codehost/code-host.js';
+import {
+  type CodeHost,
+  CodeHostError,
+  type CodeHostKind,
+  type CodeHostUser,
+} from '../../adapters/codehost/code-host.js';
 import { GitError } from '../../adapters/git/git-command.js';
 import type { AppContext } from '../../context.js';
 import { users } from '../../db/schema/index.js';
@@ -33,17 +38,41 @@ export async function codeHostUserForOwner(ctx: AppContext, ownerId: string): Pr
   return owner ? codeHostUserFor(ctx, owner) : { id: ownerId };
 }
 
-function hostName(ctx: AppContext): string {
-  return ctx.codeHost.kind === 'github' ? 'GitHub' : 'The local repository folder';
+/** The host's name in a sentence: `GitHub`, `the local repository folder`. */
+export function codeHostName(kind: CodeHostKind): string {
+  return kind === 'github' ? 'GitHub' : 'the local repository folder';
+}
+
+/** The host a package came from; CONFLICT when this server is not set up to reach it (moved between hosts). */
+export function codeHostOf(ctx: AppContext, kind: CodeHostKind): CodeHost {
+  const host = ctx.codeHosts[kind];
+  if (host) return host;
+  const remedy =
+    kind === 'github'
+      ? 'Set GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET again and restart, or add the package anew.'
+      : 'Put its repository back in GIT_REPOS_DIR and restart, or add the package anew.';
+  throw new AppError(
+    'CONFLICT',
+    `This package comes from ${codeHostName(kind)}, which this server is not configured to use. ${remedy}`,
+  );
+}
+
+function hostName(kind: CodeHostKind): string {
+  const name = codeHostName(kind);
+  return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
 function formatRetryAt(retryAt: Date | undefined): string {
   return retryAt ? `${retryAt.toISOString().slice(11, 16)} UTC (${retryAt.toISOString()})` : 'in a few minutes';
 }
 
-/** A code-host failure as an API error. */
-export function codeHostAppError(ctx: AppContext, error: CodeHostError): AppError {
-  const host = hostName(ctx);
+/** A code-host failure as an API error; `kind`, the host that failed (the server's own by default). */
+export function codeHostAppError(
+  ctx: AppContext,
+  error: CodeHostError,
+  kind: CodeHostKind = ctx.codeHost.kind,
+): AppError {
+  const host = hostName(kind);
   switch (error.code) {
     case 'NOT_FOUND':
       return new AppError('NOT_FOUND', `${error.message}.`.replace(/\.\.$/, '.'), {
@@ -87,11 +116,11 @@ export async function withCodeHost<T>(ctx: AppContext, work: () => Promise<T>): 
   }
 }
 
-/** Why a sync failed, in words for the seller (stored on the package and sent with the task). */
-export function describeSyncFailure(ctx: AppContext, error: unknown): string {
+/** Why a sync from the host `kind` failed, in words for the seller (stored on the package and sent with the task). */
+export function describeSyncFailure(ctx: AppContext, error: unknown, kind: CodeHostKind = ctx.codeHost.kind): string {
   if (error instanceof AppError) return error.message;
   if (error instanceof CodeHostError) {
-    const appError = codeHostAppError(ctx, error);
+    const appError = codeHostAppError(ctx, error, kind);
     return appError.suggestion && error.code !== 'RATE_LIMITED'
       ? `${appError.message} ${appError.suggestion}`
       : appError.message;

@@ -2,8 +2,7 @@ import type { CodeHostRepository } from '../../adapters/codehost/code-host.js';
 import { mirrorPathFor } from '../../adapters/git/git-mirror.js';
 import type { AppContext } from '../../context.js';
 import type { packages } from '../../db/schema/index.js';
-import { AppError } from '../../http/errors.js';
-import { codeHostUserForOwner } from './code-host-access.js';
+import { codeHostOf, codeHostUserForOwner } from './code-host-access.js';
 
 // The mirror clone of a package's repository (DATA_DIR/mirrors/{packageId}.git): a disposable cache that
 // tags, branches, composer.json and zips are read from, fetched again from the code host whenever needed.
@@ -19,16 +18,11 @@ export async function updatePackageMirror(
   ctx: AppContext,
   pkg: Pick<PackageRow, 'id' | 'ownerId' | 'codeHost' | 'repositoryId'>,
 ): Promise<CodeHostRepository> {
-  if (pkg.codeHost !== ctx.codeHost.kind) {
-    // Moving a deployment between code hosts leaves packages this server cannot reach.
-    throw new AppError(
-      'CONFLICT',
-      `This package comes from ${pkg.codeHost === 'github' ? 'GitHub' : 'the local repository folder'}, which this server is not configured to use.`,
-    );
-  }
+  // From the package's own host, which need not be the one new packages come from (issue 36).
+  const host = codeHostOf(ctx, pkg.codeHost);
   const user = await codeHostUserForOwner(ctx, pkg.ownerId);
-  const repository = await ctx.codeHost.getRepository(user, pkg.repositoryId);
-  const source = await ctx.codeHost.cloneSource(user, repository);
+  const repository = await host.getRepository(user, pkg.repositoryId);
+  const source = await host.cloneSource(user, repository);
   await ctx.mirrors.sync({ ...source, mirrorDir: packageMirrorDir(ctx, pkg.id) });
   return repository;
 }

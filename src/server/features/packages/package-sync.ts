@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { listReferences, readFilesAt } from '../../adapters/git/git-repository.js';
 import type { AppContext } from '../../context.js';
 import { packages, packageVersions } from '../../db/schema/index.js';
@@ -6,7 +6,7 @@ import { AppError } from '../../http/errors.js';
 import type { JobRow } from '../../jobs/jobs.repository.js';
 import { type RunningTask, resumeTask, startTask } from '../tasks/tasks.service.js';
 import { emitVersionPublished } from '../webhooks/webhook-events.service.js';
-import { describeSyncFailure } from './code-host-access.js';
+import { codeHostName, describeSyncFailure } from './code-host-access.js';
 import { defineDistJobs, deleteUnusedDists, type PackageVersionRow, preCachePackage } from './package-dists.js';
 import { type PackageRow, packageMirrorDir, updatePackageMirror } from './package-mirror.js';
 import { type ComputedVersion, planVersions, publicationTime } from './package-versions.js';
@@ -99,19 +99,46 @@ export async function syncPackage(
   const key = syncKey(packageId);
   const queued = await ctx.jobs.findQueued(PACKAGE_SYNC_JOB, key);
   if (queued) return handleFor(ctx, queued);
-  const [pkg] = await ctx.db.select({ name: packages.name }).from(packages).where(eq(packages.id, packageId)).limit(1);
+  const [pkg] = await ctx.db
+    .select({ name: packages.name, codeHost: packages.codeHost })
+    .from(packages)
+    .where(eq(packages.id, packageId))
+    .limit(1);
   if (!pkg) throw new AppError('NOT_FOUND', 'Package not found');
   const isRunning = await ctx.jobs.hasRunning(key);
   const task = await startTask(ctx, {
     userId: options.userId,
     type: 'github-sync',
     message: isRunning ? `Waiting for the running sync of ${pkg.name}` : `Syncing ${pkg.name}`,
-    // The screens name the sync after the code host that runs it.
-    data: { packageId, packageName: pkg.name, codeHost: ctx.codeHost.kind },
+    // The screens name the sync after the package's own code host, which need not be the server's (issue 36).
+    data: { packageId, packageName: pkg.name, codeHost: pkg.codeHost },
   });
   const payload: SyncPayload = { packageId, userId: options.userId, taskId: task.id };
   const job = await ctx.jobs.enqueue(PACKAGE_SYNC_JOB, payload, { concurrencyKey: key });
   return handleFor(ctx, job);
+}
+
+/**
+ * Logs at start-up how many packages come from a code host this server cannot reach (GitHub no longer configured,
+ * or GIT_REPOS_DIR gone): their syncs fail until it is set up again, and the log is where the operator looks.
+ */
+export async function warnOfPackagesOnMissingHosts(ctx: AppContext): Promise<void> {
+  const byHost = await ctx.db
+    .select({ codeHost: packages.codeHost, count: count() })
+    .from(packages)
+    .groupBy(packages.codeHost);
+  for (const { codeHost, count: packageCount } of byHost) {
+    if (ctx.codeHosts[codeHost] || packageCount === 0) continue;
+    const remedy =
+      codeHost === 'github'
+        ? 'set GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET'
+        : `create GIT_REPOS_DIR (${ctx.config.gitReposDir}) with their repositories`;
+    ctx.log.warn(
+      { codeHost, packages: packageCount },
+      `${packageCount} ${packageCount === 1 ? 'package comes' : 'packages come'} from ${codeHostName(codeHost)}, ` +
+        `which this server is not configured to use: their syncs fail until you ${remedy} and restart`,
+    );
+  }
 }
 
 /**
@@ -139,8 +166,7 @@ async function runSync(ctx: AppContext, packageId: string, task: RunningTask, us
   let published: { changed: boolean; versionCount: number; skippedCount: number };
   try {
     await ctx.db.update(packages).set({ syncStatus: 'syncing', syncError: null }).where(eq(packages.id, packageId));
-    const hostName = ctx.codeHost.kind === 'github' ? 'GitHub' : 'the repository folder';
-    await task.progress(10, `Fetching ${pkg.repositoryFullName} from ${hostName}`);
+    await task.progress(10, `Fetching ${pkg.repositoryFullName} from ${codeHostName(pkg.codeHost)}`);
     const repository = await updatePackageMirror(ctx, pkg);
 
     await task.progress(50, 'Reading tags and branches');
@@ -175,7 +201,7 @@ async function runSync(ctx: AppContext, packageId: string, task: RunningTask, us
     await deleteUnusedDists(ctx, packageId, applied.unusedDistKeys);
   } catch (error) {
     const message = (await findPackage(ctx, packageId).catch(() => undefined))
-      ? describeSyncFailure(ctx, error)
+      ? describeSyncFailure(ctx, error, pkg.codeHost)
       : 'The package was deleted while it was being synced.';
     ctx.log.warn({ err: error, packageId, taskId: task.id }, 'package sync failed');
     await ctx.db

@@ -9,7 +9,11 @@ import type {
   PackageDetail,
   UpdatePackageInput,
 } from '../../../contract/packages.js';
-import type { CodeHostUser, CodeHostRepository as HostRepository } from '../../adapters/codehost/code-host.js';
+import type {
+  CodeHost,
+  CodeHostUser,
+  CodeHostRepository as HostRepository,
+} from '../../adapters/codehost/code-host.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
@@ -179,14 +183,13 @@ async function assertWithinPackageLimit(db: Database, ownerId: string, limit: Pa
  */
 async function assertNameMatchesRepository(
   ctx: AppContext,
+  host: CodeHost,
   codeHostUser: CodeHostUser,
   repository: HostRepository,
   packageName: string,
 ): Promise<void> {
   const branch = repository.defaultBranch ? ` on ${repository.defaultBranch}` : '';
-  const text = await withCodeHost(ctx, () =>
-    ctx.codeHost.readDefaultBranchFile(codeHostUser, repository, 'composer.json'),
-  );
+  const text = await withCodeHost(ctx, () => host.readDefaultBranchFile(codeHostUser, repository, 'composer.json'));
   if (text === undefined) {
     throw new AppError('BAD_REQUEST', `${repository.fullName} has no composer.json${branch}.`, {
       title: 'No composer.json',
@@ -256,7 +259,7 @@ export async function createPackage(
       suggestion: 'Edit or refresh the existing package instead.',
     });
   }
-  await assertNameMatchesRepository(ctx, codeHostUser, repository, input.packageName);
+  await assertNameMatchesRepository(ctx, ctx.codeHost, codeHostUser, repository, input.packageName);
 
   // The secret is stored before the hook exists: GitHub sends a signed ping as soon as it is created.
   const webhookSecret = ctx.codeHost.createPushWebhook ? randomBytes(32).toString('hex') : undefined;
@@ -340,10 +343,11 @@ export async function updatePackage(
   const changes: Partial<typeof packages.$inferInsert> = {};
   if (input.packageName !== undefined && input.packageName !== row.name) {
     await assertNameFree(ctx, user.id, input.packageName, row.id);
-    if (row.codeHost === ctx.codeHost.kind) {
+    const host = ctx.codeHosts[row.codeHost];
+    if (host) {
       const codeHostUser = codeHostUserFor(ctx, user);
-      const repository = await withCodeHost(ctx, () => ctx.codeHost.getRepository(codeHostUser, row.repositoryId));
-      await assertNameMatchesRepository(ctx, codeHostUser, repository, input.packageName);
+      const repository = await withCodeHost(ctx, () => host.getRepository(codeHostUser, row.repositoryId));
+      await assertNameMatchesRepository(ctx, host, codeHostUser, repository, input.packageName);
     }
     changes.name = input.packageName;
   }
@@ -377,9 +381,10 @@ export async function deletePackage(ctx: AppContext, user: PackageOwner, package
     .returning({ id: packages.id });
   if (!deleted) throw new AppError('NOT_FOUND', 'Package not found');
 
-  if (row.webhookId && ctx.codeHost.deletePushWebhook && row.codeHost === ctx.codeHost.kind) {
+  const host = ctx.codeHosts[row.codeHost];
+  if (row.webhookId && host?.deletePushWebhook) {
     const codeHostUser = await codeHostUserForOwner(ctx, row.ownerId);
-    await ctx.codeHost.deletePushWebhook(codeHostUser, row.repositoryFullName, row.webhookId).catch((error) => {
+    await host.deletePushWebhook(codeHostUser, row.repositoryFullName, row.webhookId).catch((error) => {
       ctx.log.warn({ err: error, packageId: row.id }, 'could not remove the push webhook of a deleted package');
     });
   }
