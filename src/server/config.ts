@@ -84,7 +84,9 @@ const trustProxySetting = z
 
 const envSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
-  HOST: z.string().default('0.0.0.0'),
+  // Loopback unless told otherwise: `localhost` is every address it resolves to (127.0.0.1 and ::1), so a default
+  // start is not reachable from the network its banner does not name (issue 36).
+  HOST: z.string().trim().min(1).default('localhost'),
   DATA_DIR: z.string().default('./data'),
   PUBLIC_URL: optionalUrl,
   DATABASE_URL: optionalUrl,

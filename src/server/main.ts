@@ -1,6 +1,7 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { loadEnvFileIfPresent } from './env-file.js';
+import { listenUrls } from './listen-urls.js';
 import { createShutdownHandler } from './shutdown.js';
 
 async function main(): Promise<void> {
@@ -26,6 +27,8 @@ async function main(): Promise<void> {
   process.on('SIGTERM', shutdown);
 
   await app.listen({ port: config.port, host: config.host });
+  // Every address actually bound (`localhost` is two), so the banner never claims more or less than is reachable.
+  const listening = listenUrls(app.addresses());
   const database = config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : `PGlite in ${config.dataDir}/pglite`;
   const mail = config.smtpUrl ? 'SMTP (SMTP_URL)' : `.eml files in ${config.dataDir}/outbox`;
   const signIn = config.github ? `GitHub (${config.github.webUrl})` : 'e-mail link (GitHub not configured)';
@@ -33,6 +36,7 @@ async function main(): Promise<void> {
     [
       '',
       `  Packgate is running at ${config.publicUrl}`,
+      `  Listening on ${listening.join(', ')}${config.host === 'localhost' ? ' (this machine only; set HOST to listen elsewhere)' : ''}`,
       `  Composer repositories: http://{seller}.${config.composerDomain}:${config.port}`,
       `  Database: ${database}`,
       `  Mail: ${mail}`,

@@ -3,7 +3,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type Socket, connect as tcpConnect } from 'node:net';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -58,14 +58,19 @@ function baseEnvironment(dataDir: string): NodeJS.ProcessEnv {
   };
 }
 
-/** Starts `node dist/server/main.js` on a free port; `from` is a data folder to start from a copy of. */
-async function startBuiltServer(env: Record<string, string> = {}, from?: string): Promise<RunningServer> {
+/**
+ * Starts `node dist/server/main.js` on a free port; `from` is a data folder to start from a copy of. A setting
+ * given as undefined is left unset.
+ */
+async function startBuiltServer(env: Record<string, string | undefined> = {}, from?: string): Promise<RunningServer> {
   const dataDir = freshFolder();
   if (from) cpSync(from, dataDir, { recursive: true });
   const port = await freePort();
+  const environment: NodeJS.ProcessEnv = { ...baseEnvironment(dataDir), PORT: String(port), ...env };
+  for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name];
   const child = spawn(process.execPath, ['--enable-source-maps', builtServer], {
     cwd: freshFolder(),
-    env: { ...baseEnvironment(dataDir), PORT: String(port), ...env },
+    env: environment,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -214,6 +219,42 @@ describe('the built server', { timeout: 180_000 }, () => {
 
     expect(await server.exited, server.output()).toEqual({ code: 1, signal: null });
     await server.waitForLog('shutdown did not finish within 1 s: exiting anyway');
+  });
+
+  it('listens on loopback only unless HOST says otherwise, and names every address in its banner', async () => {
+    const server = await startBuiltServer({ HOST: undefined }, migratedDataDir);
+    await server.waitForLog('Create an admin'); // the banner's last line
+    const banner =
+      server
+        .output()
+        .split('\n')
+        .find((line) => line.includes('Listening on'))
+        ?.trim() ?? 'no banner line';
+    // `localhost` is what the name resolves to here: 127.0.0.1, and ::1 where the hosts file names it so.
+    const loopback = /^Listening on (.+) \(this machine only; set HOST to listen elsewhere\)$/
+      .exec(banner)?.[1]
+      ?.split(', ');
+    expect(loopback, banner).toContain(`http://127.0.0.1:${server.port}`);
+    for (const url of loopback!) {
+      expect([`http://127.0.0.1:${server.port}`, `http://[::1]:${server.port}`]).toContain(url);
+      expect((await fetch(`${url}/api/pricing-tiers`)).status, url).toBe(200);
+    }
+    // From any other address of this machine, nothing answers.
+    const others = Object.values(networkInterfaces())
+      .flat()
+      .filter((each) => each !== undefined && !each.internal && !each.address.startsWith('fe80'));
+    expect(others.length, 'this test needs a network interface besides loopback').toBeGreaterThan(0);
+    for (const other of others) {
+      const reached = await new Promise<boolean>((resolve) => {
+        const socket = tcpConnect({ host: other!.address, port: server.port });
+        socket.once('connect', () => {
+          socket.destroy();
+          resolve(true);
+        });
+        socket.once('error', () => resolve(false));
+      });
+      expect(reached, other!.address).toBe(false);
+    }
   });
 
   it('runs the admin command line from the build', () => {
