@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the test suite drives: Chromium's headless shell (browser tests), PHP and Composer
-# (real-client tests), nginx (benchmark baseline) and git (the embedded code host). Needs root; does nothing when all
-# are present.
+# (real-client tests), nginx (benchmark baseline) and git (the embedded code host). Does nothing when all are
+# present; otherwise installs them as root, through sudo when not run as root.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
 packages=(git chromium-headless-shell php-cli php-zip php-curl php-mbstring unzip composer nginx-light)
@@ -12,6 +12,10 @@ done
 if [ "${#missing[@]}" -eq 0 ]; then
   echo "System packages present: ${packages[*]}"
   exit 0
+fi
+if [ "$(id -u)" -ne 0 ]; then
+  echo "Missing Debian packages: ${missing[*]}; installing them with sudo"
+  exec sudo bash "$0" "$@"
 fi
 echo "Installing Debian packages: ${missing[*]}"
 apt-get update -qq
