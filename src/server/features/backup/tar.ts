@@ -158,10 +158,10 @@ class ByteReader {
 export type TarEntry = { name: string; size: number; body: AsyncIterable<Buffer> };
 
 function readOctal(block: Buffer, offset: number, width: number): number {
-  const text = block
-    .toString('ascii', offset, offset + width)
-    .replace(/[\0 ]+$/, '')
-    .trim();
+  // Tar pads numbers with NULs and spaces; trimmed by hand, as a `[\0 ]+$` pattern backtracks quadratically.
+  let end = offset + width;
+  while (end > offset && (block[end - 1] === 0 || block[end - 1] === 0x20)) end--;
+  const text = block.toString('ascii', offset, end).trim();
   if (!/^[0-7]{1,12}$/.test(text)) throw new ArchiveFormatError('The archive holds a malformed tar header');
   return Number.parseInt(text, 8);
 }
