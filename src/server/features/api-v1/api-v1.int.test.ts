@@ -8,7 +8,7 @@ import { giveTrial, waitForSync } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
 import type { ApiTokenPermission, CreatedApiToken } from '../../../contract/developer.js';
-import { apiTokens, auditEvents, grants, idempotencyKeys, packages } from '../../db/schema/index.js';
+import { apiTokens, auditEvents, grants, idempotencyKeys, packages, packageVersions } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { findCustomerByToken } from '../licenses/grants.service.js';
@@ -322,6 +322,39 @@ describe('API v1', () => {
       expect(answer.body.data.map((entry: { id: string }) => entry.id)).not.toContain(bobPackageId);
       expect(answer.headers.get('ratelimit-limit')).toBe('30');
       expect(answer.headers.get('ratelimit-remaining')).not.toBeNull();
+    });
+
+    it('names the newest tag as latestVersion and downloadUrl, not the first of an ascending list', async () => {
+      const packageId = await insertPackage(sellerA.user.id, 'acme/versioned');
+      const releasedAt = new Date('2026-02-01T00:00:00.000Z');
+      const version = (name: string, normalizedVersion: string, kind: 'tag' | 'branch' = 'tag') => ({
+        packageId,
+        version: name,
+        normalizedVersion,
+        kind,
+        reference: 'a'.repeat(40),
+        commit: 'a'.repeat(40),
+        releasedAt,
+        publishedAt: releasedAt,
+        composerJson: { name: 'acme/versioned' },
+      });
+      // Tags made on one day (a release script tagging a backlog): their dates do not order them, their numbers do.
+      await app.ctx.db
+        .insert(packageVersions)
+        .values([
+          version('v1.0.0', '1.0.0.0'),
+          version('v1.10.0', '1.10.0.0'),
+          version('v1.2.0', '1.2.0.0'),
+          version('v2.0.0-beta1', '2.0.0.0-beta1'),
+          version('dev-main', 'dev-main', 'branch'),
+        ]);
+      const listed = await call(full.token, 'GET', '/api/v1/packages');
+      const one = await call(full.token, 'GET', `/api/v1/packages/${packageId}`);
+      for (const entry of [listed.body.data.find((row: { id: string }) => row.id === packageId), one.body.data]) {
+        expect(entry.latestVersion).toBe('v1.10.0');
+        expect(entry.downloadUrl).toContain('v1.10.0');
+      }
+      await app.ctx.db.delete(packages).where(eq(packages.id, packageId));
     });
 
     it('answers purchase links with a clear error while the package has no prices', async () => {

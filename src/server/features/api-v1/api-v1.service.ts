@@ -11,6 +11,7 @@ import type { License } from '../../../contract/licenses.js';
 import type { CreatePackageInput, Package, UpdatePackageInput } from '../../../contract/packages.js';
 import { setupCommands } from '../../../contract/setup-commands.js';
 import type { AppContext } from '../../context.js';
+import { newestStable } from '../../lib/composer-versions/version-order.js';
 import { getDashboardAnalytics, utcMonthBounds } from '../analytics/analytics.service.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
 import { distUrl } from '../composer/composer.service.js';
@@ -73,10 +74,18 @@ function presentPackage(
   };
 }
 
-/** The newest tagged version (versions come newest release first, tags before branches). */
+/**
+ * The newest tag by its number (v1.10.0 after v1.2.0), stable before pre-release; without a stable tag, the most
+ * recently released one. Release dates alone do not order tags: tags made on one day (or one commit) share a date,
+ * and the list then falls back to ascending names, whose first is the oldest.
+ */
+function latestTagOf(versions: readonly { version: string; normalizedVersion: string; kind: string }[]) {
+  const tags = versions.filter((version) => version.kind === 'tag');
+  return (newestStable(tags) ?? tags[0])?.version;
+}
+
 async function findLatestTag(ctx: AppContext, packageId: string): Promise<string | undefined> {
-  const versions = await listPackageVersions(ctx, packageId);
-  return versions.find((version) => version.kind === 'tag')?.version;
+  return latestTagOf(await listPackageVersions(ctx, packageId));
 }
 
 export async function listApiPackages(ctx: AppContext, sellerId: string): Promise<ApiV1Package[]> {
@@ -92,7 +101,7 @@ export async function listApiPackages(ctx: AppContext, sellerId: string): Promis
 
 export async function getApiPackage(ctx: AppContext, sellerId: string, packageId: string): Promise<ApiV1Package> {
   const detail = await getPackageDetail(ctx, sellerId, packageId);
-  const latestTag = detail.versions.find((version) => version.kind === 'tag')?.version;
+  const latestTag = latestTagOf(detail.versions);
   const pricing = await getPackagesPricing(ctx, sellerId, [detail]);
   return presentPackage(detail, await sellerRepositoryUrl(ctx, sellerId), latestTag, pricing.get(detail.id));
 }
