@@ -1,12 +1,25 @@
 import { z } from 'zod';
 import { apiTokenSchema, createApiTokenInput, createdApiTokenSchema } from './developer.js';
 import { entityId } from './ids.js';
-import { issuedLicense, issueLicenseInput, license } from './licenses.js';
+import { issuedLicense, issueLicenseInput, license, licenseMessages, updateLicenseInput } from './licenses.js';
 import { createPackageInput, updatePackageInput } from './packages.js';
+import { createWebhookEndpointInput, updateWebhookEndpointInput } from './webhooks.js';
 
 // The public API v1 (spec admin-and-developer-platform §3, §6, §7; issue 16): what a seller's systems send to
 // /api/v1 with `Authorization: Bearer pga_...` and what they get back. The routes declare these schemas, and
 // the OpenAPI document at /api/docs/openapi.json is generated from them.
+//
+// Each request body carries one example (`.meta({ examples })`): the API reference builds its samples from it, so
+// it must be a body the API accepts (issue 36: a generated `"expiresAt": ""` was refused). Ids and the webhook URL
+// are placeholders in capitals (API_V1_EXAMPLE_PLACEHOLDERS) a reader replaces with their own, as the token.
+
+/** The placeholders the examples use, and where the reader finds the value to put in their place. */
+export const API_V1_EXAMPLE_PLACEHOLDERS = {
+  PACKAGE_ID: 'the `id` of one of your packages in GET /api/v1/packages (or the Packages page)',
+  TIER_ID: 'the `id` of one of the package’s `pricingTiers` in GET /api/v1/packages/{id}',
+  REPOSITORY_ID: 'a repository of your code host, as the Add Package dialog lists it (`owner/name`)',
+  WEBHOOK_URL: 'the public https:// address of your own webhook receiver',
+} as const;
 
 export const API_V1_PROVIDER = 'packgate';
 /** Prices are in cents of this currency until sales say otherwise. */
@@ -98,13 +111,15 @@ export const apiV1IdParams = z.object({ id: entityId });
  * to (default: the success page and the purchase page on the seller's host). currency (beyond the spec): when
  * given, must be the tier's, else 400 VALIDATION_FAILED.
  */
-export const purchaseLinksInput = z.object({
-  tierId: z.string().max(200).optional(),
-  customerEmail: z.string().max(320).optional(),
-  successUrl: z.string().max(2000).optional(),
-  cancelUrl: z.string().max(2000).optional(),
-  currency: z.string().max(10).optional(),
-});
+export const purchaseLinksInput = z
+  .object({
+    tierId: z.string().max(200).optional(),
+    customerEmail: z.string().max(320).optional(),
+    successUrl: z.string().max(2000).optional(),
+    cancelUrl: z.string().max(2000).optional(),
+    currency: z.string().max(10).optional(),
+  })
+  .meta({ examples: [{ customerEmail: 'buyer@example.com', successUrl: 'https://shop.example.com/thanks' }] });
 /**
  * links.purchasePage: the package's purchase page on the seller's host with the tier preselected;
  * links.directCheckout: a GET link that opens the purchase page with the tier, e-mail and return addresses filled
@@ -120,8 +135,12 @@ export const purchaseLinksSchema = z.object({
 });
 
 /** POST /api/v1/packages: a package from one of the seller's code-host repositories (as the Add Package dialog). */
-export const apiV1CreatePackageInput = createPackageInput;
-export const apiV1UpdatePackageInput = updatePackageInput;
+export const apiV1CreatePackageInput = createPackageInput.meta({
+  examples: [{ githubRepoId: 'REPOSITORY_ID', packageName: 'acme/widget', description: 'Widgets for Laravel' }],
+});
+export const apiV1UpdatePackageInput = updatePackageInput.meta({
+  examples: [{ description: 'Widgets for Laravel and Symfony' }],
+});
 export const apiV1DeletedSchema = z.object({ id: z.string(), deleted: z.literal(true) });
 
 /** Spec §3 API v1 customer: one license holder by e-mail. */
@@ -144,11 +163,13 @@ export const apiV1Customer = z.object({
 export type ApiV1Customer = z.infer<typeof apiV1Customer>;
 
 /** POST /api/v1/customers/regenerate-token: a new Composer token for the holder; the old one stops working. */
-export const apiV1RegenerateTokenInput = z.object({
-  email: z.string().max(320),
-  /** Default true: e-mail the new token in the seller's brand. */
-  sendEmail: z.boolean().optional(),
-});
+export const apiV1RegenerateTokenInput = z
+  .object({
+    email: z.string().max(320),
+    /** Default true: e-mail the new token in the seller's brand. */
+    sendEmail: z.boolean().optional(),
+  })
+  .meta({ examples: [{ email: 'buyer@example.com', sendEmail: false }] });
 export const apiV1RegeneratedToken = z.object({
   email: z.string(),
   tokenIssuedAt: z.string(),
@@ -179,8 +200,32 @@ export const apiV1LicenseQuery = z.object({
   packageId: z.string().max(200).optional(),
   email: z.string().max(320).optional(),
 });
-/** POST /api/v1/licenses: the lasting-license terms plus the package. */
-export const apiV1CreateLicenseInput = issueLicenseInput.extend({ packageId: z.string().max(200) });
+/**
+ * POST /api/v1/licenses: the lasting-license terms plus the package. The e-mail is required here, in the schema (so
+ * the OpenAPI document says so), with the spec's sentence when it is missing.
+ */
+export const apiV1CreateLicenseInput = issueLicenseInput
+  .extend({
+    packageId: z.string().max(200),
+    email: z.string({ error: licenseMessages.emailRequired }).max(320),
+  })
+  .meta({
+    examples: [
+      {
+        packageId: 'PACKAGE_ID',
+        email: 'buyer@example.com',
+        expiresAt: null,
+        downloadLimit: null,
+        endMode: 'updates',
+        note: 'Order 1042',
+        sendEmail: false,
+      },
+    ],
+  });
+/** PATCH /api/v1/licenses/{id}: the terms to change. */
+export const apiV1UpdateLicenseInput = updateLicenseInput.meta({
+  examples: [{ downloadLimit: 500, note: 'Renewed with order 1043' }],
+});
 export type ApiV1CreateLicenseInput = z.infer<typeof apiV1CreateLicenseInput>;
 
 /** One audit event: who (a person's session, or an API token shown masked), what, when. */
@@ -200,10 +245,21 @@ export const auditEventQuery = z.object({
   before: z.iso.datetime({ offset: true }).optional(),
 });
 
+/** POST /api/v1/tokens, with an example the reference's sample sends. */
+export const apiV1CreateTokenInput = createApiTokenInput.meta({
+  examples: [{ name: 'Shop integration', permissions: ['customers:read', 'customers:write'], expiresAt: null }],
+});
+/** POST and PATCH /api/v1/webhooks. */
+export const apiV1CreateWebhookInput = createWebhookEndpointInput.meta({
+  examples: [{ url: 'WEBHOOK_URL', events: ['license.created', 'purchase.completed'], description: 'Order system' }],
+});
+export const apiV1UpdateWebhookInput = updateWebhookEndpointInput.meta({
+  examples: [{ events: ['license.created', 'license.revoked'], isEnabled: true }],
+});
+
 // Re-exported under the API's names so that route files import from one place.
 export {
   apiTokenSchema as apiV1Token,
-  createApiTokenInput as apiV1CreateTokenInput,
   createdApiTokenSchema as apiV1CreatedToken,
   issuedLicense as apiV1IssuedLicense,
   license as apiV1License,

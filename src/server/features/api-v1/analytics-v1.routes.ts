@@ -18,6 +18,10 @@ export async function analyticsV1Routes(app: FastifyInstance, ctx: AppContext): 
         config: { apiPermission: 'analytics:read' as const },
         schema: {
           tags: ['Analytics'],
+          operationId: `getAnalytics${name
+            .split('-')
+            .map((word) => word[0]!.toUpperCase() + word.slice(1))
+            .join('')}`,
           summary: table.summary,
           description: table.description,
           querystring: table.query,

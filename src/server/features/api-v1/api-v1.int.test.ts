@@ -7,7 +7,7 @@ import { readOutbox } from '../../../../test/support/outbox.js';
 import { giveTrial, waitForSync } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
-import type { ApiTokenPermission, CreatedApiToken } from '../../../contract/developer.js';
+import { API_TOKEN_PERMISSIONS, type ApiTokenPermission, type CreatedApiToken } from '../../../contract/developer.js';
 import { apiTokens, auditEvents, grants, idempotencyKeys, packages, packageVersions } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
@@ -799,6 +799,54 @@ describe('API v1', () => {
       expect(listPackages.responses['200'].content['application/json'].schema.properties).toHaveProperty('meta');
     });
 
+    it('names its server, and for each operation a camelCase operationId, the permission it needs and, on a POST, Idempotency-Key', async () => {
+      const document = await (await fetch(new URL('/api/docs/openapi.json', app.baseUrl))).json();
+      // From PUBLIC_URL, never from the request: the reference's samples then read `curl http://host/api/v1/...`.
+      expect(document.servers).toEqual([expect.objectContaining({ url: app.ctx.config.publicUrl })]);
+      const forged = await (
+        await fetch(new URL('/api/docs/openapi.json', app.baseUrl), { headers: { 'x-forwarded-host': 'evil.example' } })
+      ).text();
+      expect(forged).not.toContain('evil.example');
+
+      const operationIds: string[] = [];
+      type Operation = {
+        operationId?: string;
+        description?: string;
+        'x-required-permission'?: string;
+        parameters?: { in: string; name: string }[];
+      };
+      for (const [route, operations] of Object.entries(document.paths as Record<string, Record<string, Operation>>)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          const name = `${method.toUpperCase()} ${route}`;
+          expect(operation.operationId, name).toMatch(/^[a-z][A-Za-z]+$/);
+          operationIds.push(String(operation.operationId));
+          const permission = operation['x-required-permission'];
+          expect(API_TOKEN_PERMISSIONS, name).toContain(permission as ApiTokenPermission);
+          expect(operation.description, name).toContain(`Needs the \`${permission}\` permission`);
+          if (method === 'post') {
+            const headers = (operation.parameters ?? []).filter(
+              (parameter: { in: string }) => parameter.in === 'header',
+            );
+            expect(
+              headers.map((parameter: { name: string }) => parameter.name),
+              name,
+            ).toContain('idempotency-key');
+          }
+        }
+      }
+      expect(new Set(operationIds).size).toBe(operationIds.length);
+      expect(document.paths['/api/v1/packages'].get.operationId).toBe('listPackages');
+      expect(document.paths['/api/v1/licenses'].post.operationId).toBe('createLicense');
+
+      // The API refuses a license without an e-mail: the document says so.
+      const createLicense = document.paths['/api/v1/licenses'].post.requestBody.content['application/json'].schema;
+      expect(createLicense.required).toEqual(expect.arrayContaining(['packageId', 'email']));
+      const writer = await createToken(sellerA, ['customers:write']);
+      const refused = await call(writer.token, 'POST', '/api/v1/licenses', { packageId: widgetId });
+      expect(refused.status).toBe(400);
+      expect(refused.body.message).toContain('Email is required');
+    });
+
     it('serves the interactive reference at /api/docs with its own script, allowed by the page CSP alone', async () => {
       const page = await fetch(new URL('/api/docs/', app.baseUrl));
       expect(page.status).toBe(200);
@@ -809,6 +857,10 @@ describe('API v1', () => {
       const script = await fetch(new URL('/api/docs/js/scalar.js', app.baseUrl));
       expect(script.status).toBe(200);
       expect(script.headers.get('content-type')).toContain('javascript');
+      // None of the tool's own links to outside services: its developer toolbar (Configure, Share, Deploy) and
+      // Generate MCP are turned off in the page's configuration.
+      expect(html).toMatch(/showDeveloperTools(&quot;|")?:\s*(&quot;|")never/);
+      expect(html).toMatch(/mcp(&quot;|")?:\s*\{\s*(&quot;|")?disabled(&quot;|")?:\s*true/);
       // Elsewhere the app's CSP is unchanged.
       const other = await fetch(new URL('/api/csrf-token', app.baseUrl));
       expect(other.headers.get('content-security-policy')).not.toContain('sha256-');

@@ -7,6 +7,7 @@ import { apiV1Routes } from './api-v1.routes.js';
 import { authenticateApiRequest, registerApiTokenPrincipal } from './api-v1-auth.js';
 import { createAuthFailureLimiter } from './auth-failure-limit.js';
 import { errorEnvelope } from './envelope.js';
+import { exportV1Routes } from './export-v1.routes.js';
 import { registerIdempotency } from './idempotency.js';
 import { registerApiDocs } from './openapi.js';
 import { apiV1RateLimitHook } from './rate-limit.js';
@@ -31,7 +32,7 @@ export type ApiV1Options = {
 export async function apiV1Plugin(app: FastifyInstance, ctx: AppContext, options: ApiV1Options = {}): Promise<void> {
   const authFailures = createAuthFailureLimiter(ctx, { redis: options.redis, exempt: options.rateLimitExempt });
   await app.register(async (docsScope) => {
-    await registerApiDocs(docsScope, async (scope) => {
+    await registerApiDocs(docsScope, ctx.config, async (scope) => {
       await scope.register(
         async (v1) => {
           // First, so that an address past its failed authentications learns nothing, nor spends a token's budget.
@@ -61,6 +62,7 @@ export async function apiV1Plugin(app: FastifyInstance, ctx: AppContext, options
           await apiV1Routes(v1, ctx);
           await analyticsV1Routes(v1, ctx);
           await webhooksV1Routes(v1, ctx);
+          await exportV1Routes(v1, ctx);
         },
         { prefix: API_V1_PREFIX },
       );

@@ -17,33 +17,23 @@ import {
   apiV1RegeneratedToken,
   apiV1RegenerateTokenInput,
   apiV1Token,
+  apiV1UpdateLicenseInput,
   apiV1UpdatePackageInput,
   auditEventQuery,
   auditEventSchema,
   purchaseLinksInput,
   purchaseLinksSchema,
 } from '../../../contract/api-v1.js';
-import { updateLicenseInput } from '../../../contract/licenses.js';
 import type { AppContext } from '../../context.js';
 import * as apiTokens from '../api-tokens/api-tokens.service.js';
 import * as lastingLicenses from '../licenses/lasting-licenses.service.js';
 import { listAuditEvents } from '../shared/audit/audit.service.js';
 import * as apiV1 from './api-v1.service.js';
 import { createdResponses, envelope, okResponses } from './envelope.js';
+import { idempotencyHeader } from './openapi.js';
 
 // API v1 (registered under /api/v1). Each route names its permission, its tag in the OpenAPI document, and its
 // schemas; it parses, calls a service and wraps the answer in the envelope.
-
-const idempotencyHeader = z.object({
-  'idempotency-key': z
-    .string()
-    .max(255)
-    .optional()
-    .describe(
-      'Retries with the same key by the same API token within 24 hours return the first answer and have no second ' +
-        'effect. Keys belong to the token that sends them: another token sending the same key makes a request of its own.',
-    ),
-});
 
 export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -55,6 +45,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'packages:read' },
       schema: {
         tags: ['Packages'],
+        operationId: 'listPackages',
         summary: 'List packages',
         description:
           'Every package you own. pricingType, priceCents and currency are those of the first active pricing tier; ' +
@@ -71,6 +62,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'packages:read' },
       schema: {
         tags: ['Packages'],
+        operationId: 'getPackage',
         summary: 'Get a package',
         params: apiV1IdParams,
         response: okResponses(apiV1Package),
@@ -85,6 +77,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'packages:read' },
       schema: {
         tags: ['Packages'],
+        operationId: 'createPurchaseLinks',
         summary: 'Create purchase links',
         description:
           'A purchase page, a direct checkout link and an embed code (a buy button) for a pricing tier, all on your ' +
@@ -111,6 +104,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'packages:write' },
       schema: {
         tags: ['Packages'],
+        operationId: 'createPackage',
         summary: 'Create a package',
         description:
           'Turns one of your code-host repositories (with a composer.json) into a package and starts its sync.',
@@ -129,6 +123,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'packages:write' },
       schema: {
         tags: ['Packages'],
+        operationId: 'updatePackage',
         summary: 'Update a package',
         params: apiV1IdParams,
         body: apiV1UpdatePackageInput,
@@ -144,6 +139,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'packages:write' },
       schema: {
         tags: ['Packages'],
+        operationId: 'deletePackage',
         summary: 'Delete a package',
         description: 'Deletes the package, its versions and every license of it.',
         params: apiV1IdParams,
@@ -161,7 +157,12 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
     '/customers',
     {
       config: { apiPermission: 'customers:read' },
-      schema: { tags: ['Customers'], summary: 'List customers', response: okResponses(z.array(apiV1Customer)) },
+      schema: {
+        tags: ['Customers'],
+        operationId: 'listCustomers',
+        summary: 'List customers',
+        response: okResponses(z.array(apiV1Customer)),
+      },
     },
     async (request) => envelope(await apiV1.listApiCustomers(ctx, request.apiToken.sellerId)),
   );
@@ -172,6 +173,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'customers:write' },
       schema: {
         tags: ['Customers'],
+        operationId: 'regenerateCustomerToken',
         summary: "Regenerate a customer's Composer token",
         description: 'The old token stops working at once. The new one is e-mailed unless sendEmail is false.',
         headers: idempotencyHeader,
@@ -189,6 +191,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'customers:read' },
       schema: {
         tags: ['Licenses'],
+        operationId: 'listLicenses',
         summary: 'List licenses',
         querystring: apiV1LicenseQuery,
         response: okResponses(z.array(apiV1License)),
@@ -203,6 +206,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'customers:write' },
       schema: {
         tags: ['Licenses'],
+        operationId: 'createLicense',
         summary: 'Create a license',
         description:
           'Licenses a package to an e-mail address (a license the holder already has for the package takes the new terms). expiresAt null never expires; downloadLimit null is unlimited; endMode says what ends at expiry. The holder gets the branded e-mail unless sendEmail is false; the answer carries the repository URL, the setup commands and, for a new holder, their Composer token.',
@@ -226,6 +230,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'customers:read' },
       schema: {
         tags: ['Licenses'],
+        operationId: 'getLicense',
         summary: 'Get a license',
         params: apiV1IdParams,
         response: okResponses(apiV1License),
@@ -240,11 +245,12 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'customers:write' },
       schema: {
         tags: ['Licenses'],
+        operationId: 'updateLicense',
         summary: 'Update a license',
         description:
           "Changes any of the terms; fields left out keep their value. status 'revoked' revokes, 'active' restores.",
         params: apiV1IdParams,
-        body: updateLicenseInput,
+        body: apiV1UpdateLicenseInput,
         response: okResponses(apiV1License),
       },
     },
@@ -258,6 +264,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'customers:write' },
       schema: {
         tags: ['Licenses'],
+        operationId: 'revokeLicense',
         summary: 'Revoke a license',
         description: "The holder's next Composer request is refused. Revoking a revoked license answers it unchanged.",
         params: apiV1IdParams,
@@ -274,6 +281,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'analytics:read' },
       schema: {
         tags: ['Analytics'],
+        operationId: 'getAnalytics',
         summary: 'Get analytics',
         description:
           'The Dashboard’s sales figures: amounts in cents of paid payments (refunds and lost disputes deducted), ' +
@@ -292,7 +300,12 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
     '/tokens',
     {
       config: { apiPermission: 'tokens:read' },
-      schema: { tags: ['Tokens'], summary: 'List API tokens', response: okResponses(z.array(apiV1Token)) },
+      schema: {
+        tags: ['Tokens'],
+        operationId: 'listApiTokens',
+        summary: 'List API tokens',
+        response: okResponses(z.array(apiV1Token)),
+      },
     },
     async (request) => envelope(await apiTokens.listApiTokens(ctx, request.apiToken.sellerId)),
   );
@@ -303,6 +316,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'tokens:write' },
       schema: {
         tags: ['Tokens'],
+        operationId: 'createApiToken',
         summary: 'Create an API token',
         description: 'The token is in the answer once. A token can only grant permissions it holds itself.',
         headers: idempotencyHeader,
@@ -320,6 +334,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'tokens:write' },
       schema: {
         tags: ['Tokens'],
+        operationId: 'deleteApiToken',
         summary: 'Delete an API token',
         description: 'Permanent: the token is refused from its next request on.',
         params: apiV1IdParams,
@@ -335,6 +350,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       config: { apiPermission: 'tokens:read' },
       schema: {
         tags: ['Tokens'],
+        operationId: 'listAuditEvents',
         summary: 'List audit events',
         description:
           'API token creation and deletion and every license change, newest first: who (a session, or a token id masked), what, when.',

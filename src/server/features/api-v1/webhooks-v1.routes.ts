@@ -1,9 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { apiV1CreateWebhookInput, apiV1UpdateWebhookInput } from '../../../contract/api-v1.js';
 import {
-  createWebhookEndpointInput,
-  updateWebhookEndpointInput,
   WEBHOOK_EVENT_DESCRIPTIONS,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_LIMITS,
@@ -34,7 +33,12 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
     '/webhooks',
     {
       config: read,
-      schema: { tags, summary: 'List webhook endpoints', response: okResponses(z.array(webhookEndpointSchema)) },
+      schema: {
+        tags,
+        operationId: 'listWebhookEndpoints',
+        summary: 'List webhook endpoints',
+        response: okResponses(z.array(webhookEndpointSchema)),
+      },
     },
     async (request) => envelope(await webhooks.listEndpoints(ctx, request.apiToken.sellerId)),
   );
@@ -45,9 +49,10 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
       config: write,
       schema: {
         tags,
+        operationId: 'createWebhookEndpoint',
         summary: 'Register a webhook endpoint',
         description: `Answers the signing secret once. Up to ${WEBHOOK_LIMITS.maxEndpoints} endpoints; the URL must be public http(s). Events: ${eventList}.`,
-        body: createWebhookEndpointInput,
+        body: apiV1CreateWebhookInput,
         response: createdResponses(webhookEndpointWithSecretSchema),
       },
     },
@@ -61,6 +66,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
       config: read,
       schema: {
         tags,
+        operationId: 'getWebhookEndpoint',
         summary: 'Get a webhook endpoint',
         params: webhookEndpointParams,
         response: okResponses(webhookEndpointSchema),
@@ -75,11 +81,12 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
       config: write,
       schema: {
         tags,
+        operationId: 'updateWebhookEndpoint',
         summary: 'Change a webhook endpoint',
         description:
           'Change its URL, events or description, or disable and enable it (absent fields keep their value).',
         params: webhookEndpointParams,
-        body: updateWebhookEndpointInput,
+        body: apiV1UpdateWebhookInput,
         response: okResponses(webhookEndpointSchema),
       },
     },
@@ -92,6 +99,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
       config: write,
       schema: {
         tags,
+        operationId: 'deleteWebhookEndpoint',
         summary: 'Delete a webhook endpoint',
         params: webhookEndpointParams,
         response: okResponses(z.object({ id: z.string() })),
@@ -106,6 +114,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
       config: write,
       schema: {
         tags,
+        operationId: 'rotateWebhookSecret',
         summary: 'Rotate the signing secret',
         description: 'Answers the new secret once; deliveries from now on are signed with it.',
         params: webhookEndpointParams,
@@ -121,6 +130,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
       config: read,
       schema: {
         tags,
+        operationId: 'listWebhookDeliveries',
         summary: 'List deliveries',
         description: `The endpoint's latest ${WEBHOOK_LIMITS.deliveriesListed} deliveries, newest first, each with its attempts (time, status code, duration).`,
         params: webhookEndpointParams,
@@ -136,6 +146,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
       config: write,
       schema: {
         tags,
+        operationId: 'redeliverWebhookDelivery',
         summary: 'Redeliver',
         description: 'Sends the delivery again now, with the same webhook-id.',
         params: webhookDeliveryParams,
@@ -152,6 +163,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
       config: write,
       schema: {
         tags,
+        operationId: 'sendWebhookTestEvent',
         summary: 'Send a test event',
         description: 'Sends a `webhook.test` event to this endpoint, whatever it listens to.',
         params: webhookEndpointParams,
