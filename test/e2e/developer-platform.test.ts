@@ -155,8 +155,8 @@ describe('the developer platform in a real browser', () => {
     await card.waitFor();
     expect(await card.textContent()).toMatch(/Shop\s*Active/);
     expect(await card.textContent()).toContain('Never used');
-    expect(await card.textContent()).toContain('packages read');
-    expect(await card.textContent()).toContain('customers write');
+    expect(await card.textContent()).toContain('packages:read');
+    expect(await card.textContent()).toContain('customers:write');
     // Shown once: nowhere on the page any more, and never in the list the server sends.
     expect(await page.content()).not.toContain(apiToken);
   });

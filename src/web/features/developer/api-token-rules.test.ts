@@ -25,10 +25,10 @@ describe('API token badges', () => {
     expect(isUsableToken({ isActive: false, expiresAt: null }, now)).toBe(false);
   });
 
-  it("shows '*' as Full Access and a colon as a space", () => {
-    expect(permissionLabel('*')).toBe('Full Access');
-    expect(permissionLabel('packages:read')).toBe('packages read');
-    expect(permissionLabel('tokens:write')).toBe('tokens write');
+  it('writes a permission as the API does, so that one copied from a badge is accepted (issue 36)', () => {
+    expect(permissionLabel('*')).toBe('* (Full Access)');
+    expect(permissionLabel('packages:read')).toBe('packages:read');
+    expect(permissionLabel('tokens:write')).toBe('tokens:write');
   });
 });
 

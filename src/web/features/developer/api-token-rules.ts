@@ -17,9 +17,11 @@ export const apiTokenStateLabels: Record<ApiTokenState, string> = {
   expired: 'Expired',
 };
 
-/** '*' reads Full Access; otherwise the colon becomes a space: `packages:read` → `packages read` (spec §2). */
-export const permissionLabel = (permission: string): string =>
-  permission === '*' ? 'Full Access' : permission.replace(':', ' ');
+/**
+ * A permission as the API writes it (`packages:read`), on the badges as on /api-docs and in the 403s: one copied
+ * from a badge is accepted (issue 36; the spec's `packages read` was refused). `*` keeps the spec's Full Access.
+ */
+export const permissionLabel = (permission: string): string => (permission === '*' ? '* (Full Access)' : permission);
 
 /** Only an active token authenticates; the others carry the spec's dead-token sentence. */
 export const isUsableToken = (token: Pick<ApiToken, 'isActive' | 'expiresAt'>, now: Date): boolean =>
