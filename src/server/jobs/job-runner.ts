@@ -162,6 +162,8 @@ export function createJobRunner(options: {
   isExclusiveDatabase?: boolean;
   /** A PostgreSQL database shared with other processes: listen there for the ends of the jobs they run. */
   jobEndFeedUrl?: string;
+  /** Told of every attempt's end, with its duration (the metrics at /metrics). */
+  onAttemptEnd?: (kind: string, outcome: 'completed' | 'retry' | 'failed', seconds: number) => void;
 }): JobRunner {
   const { db, clock, log } = options;
   const timings: JobTimings = { ...defaultJobTimings, ...options.timings };
@@ -206,6 +208,9 @@ export function createJobRunner(options: {
     heartbeat.unref();
     const isLastAttempt = job.attempts >= job.maxAttempts;
     let finished: JobRow | undefined;
+    const startedAt = performance.now();
+    const ended = (outcome: 'completed' | 'retry' | 'failed') =>
+      options.onAttemptEnd?.(job.kind, outcome, (performance.now() - startedAt) / 1000);
     try {
       const result = await definition.run(job.payload, {
         job,
@@ -214,6 +219,7 @@ export function createJobRunner(options: {
         signal: abort.signal,
       });
       if (state === 'stopped' || abort.signal.aborted) return;
+      ended('completed');
       finished = await finishAttempt(db, job.id, workerId, {
         status: 'completed',
         result: result ?? {},
@@ -224,6 +230,7 @@ export function createJobRunner(options: {
       if (state === 'stopped' || abort.signal.aborted) return;
       const message = error instanceof Error ? error.message : String(error);
       const now = clock.now();
+      ended(isLastAttempt ? 'failed' : 'retry');
       if (isLastAttempt) {
         log.error({ err: error, jobId: job.id, kind: job.kind, attempt: job.attempts }, 'job failed for good');
         finished = await finishAttempt(db, job.id, workerId, {
