@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,8 +29,20 @@ type Envelope = { success: boolean; data: unknown; meta: { provider: string; api
 
 let app: TestApp;
 let seller: SignedIn;
+// One token per 30 requests: the samples outnumber a token's rate limit (30 a minute).
 let token: string;
+let secondToken: string;
+let languagesToken: string;
+
+async function newToken(name: string): Promise<string> {
+  const issued = await seller.client.post('/api/developer/tokens', { name, permissions: ['*'] });
+  expect(issued.status).toBe(201);
+  return ((await issued.json()) as CreatedApiToken).token;
+}
 let toolsId: string;
+// The developer's own webhook receiver: answers 200 to every delivery.
+let receiver: Server;
+let receiverUrl: string;
 
 async function runCurl(command: string): Promise<Envelope> {
   const { stdout } = await execFileAsync('sh', ['-c', command], { timeout: 30_000 });
@@ -42,7 +56,14 @@ const endpoint = (id: string): ApiEndpoint => {
 };
 
 beforeAll(async () => {
-  app = await startTestApp();
+  receiver = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200).end('ok'));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/packgate-webhooks`;
+  // The receiver is on loopback, which webhooks refuse unless allowed.
+  app = await startTestApp({ env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
   // The embedded code host reads GIT_REPOS_DIR (DATA_DIR/repos by default).
   const reposDir = path.join(app.dataDir, 'repos');
   await createPackageRepository(path.join(reposDir, 'acme', 'tools.git'), {
@@ -64,13 +85,14 @@ beforeAll(async () => {
   expect(created.status).toBe(201);
   toolsId = ((await created.json()) as { id: string }).id;
   await waitForSync(app, toolsId);
-  const issued = await seller.client.post('/api/developer/tokens', { name: 'Docs samples', permissions: ['*'] });
-  expect(issued.status).toBe(201);
-  token = ((await issued.json()) as CreatedApiToken).token;
+  token = await newToken('Docs samples');
+  secondToken = await newToken('Docs samples, reports and webhooks');
+  languagesToken = await newToken('Docs samples in other languages');
 });
 
 afterAll(async () => {
   await app?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
 });
 
 describe('the samples of /api-docs', () => {
@@ -114,12 +136,28 @@ describe('the samples of /api-docs', () => {
     await succeed('list-audit-events');
     await succeed('delete-package', { packageId: String(widget.id) });
 
+    const second = { token: secondToken };
+    for (const report of ['downloads', 'versions', 'top-holders', 'stale-holders', 'sharing']) {
+      await succeed(`analytics-${report}`, second);
+    }
+
+    const endpointCreated = await succeed('create-webhook', { ...second, webhookUrl: receiverUrl });
+    const webhookId = String(endpointCreated.id);
+    await succeed('list-webhooks', second);
+    await succeed('get-webhook', { ...second, webhookId });
+    await succeed('update-webhook', { ...second, webhookId });
+    const delivery = await succeed('test-webhook', { ...second, webhookId });
+    await succeed('list-webhook-deliveries', { ...second, webhookId });
+    await succeed('redeliver-webhook', { ...second, webhookId, deliveryId: String(delivery.id) });
+    await succeed('rotate-webhook-secret', { ...second, webhookId });
+    await succeed('delete-webhook', { ...second, webhookId });
+
     // A sample added to the page without a run here fails the test.
     expect([...ran].sort()).toEqual(API_ENDPOINTS.map((candidate) => candidate.id).sort());
   });
 
   it('run as JavaScript (Node) and PHP too', async () => {
-    const values = { baseUrl: app.ctx.config.publicUrl, token };
+    const values = { baseUrl: app.ctx.config.publicUrl, token: languagesToken };
     const listPackages = endpoint('list-packages');
     const node = await execFileAsync(
       process.execPath,

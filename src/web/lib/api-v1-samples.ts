@@ -4,7 +4,7 @@ import type { ApiTokenPermission } from '@contract/developer';
 // JavaScript, PHP) is rendered from this one list, so a test can run each cURL sample against a running
 // server with real ids and a real token put in place of the placeholders.
 
-export type ApiSectionId = 'packages' | 'customers' | 'licenses' | 'analytics' | 'tokens';
+export type ApiSectionId = 'packages' | 'customers' | 'licenses' | 'analytics' | 'tokens' | 'webhooks';
 export type ApiMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -33,11 +33,22 @@ export const API_SECTIONS: { id: ApiSectionId; title: string; description: strin
     description:
       'Issue, change and revoke licenses from your store. A new license e-mails the holder the repository URL, a token and the setup commands, in your brand, unless you send sendEmail: false.',
   },
-  { id: 'analytics', title: 'Analytics', description: 'Sales and usage figures for your dashboard or reports.' },
+  {
+    id: 'analytics',
+    title: 'Analytics',
+    description:
+      'Sales figures as on your Dashboard, and the reports of the Analytics page: downloads over time, version adoption, top holders, holders who have not updated, and the sharing signal. totalCustomers counts buyers (distinct e-mails that paid), while List customers lists every license holder, buyers and those you licensed by hand or through this API alike, so it can hold more.',
+  },
   {
     id: 'tokens',
     title: 'Tokens',
     description: 'API tokens themselves, for systems that rotate their own, and the audit log of changes.',
+  },
+  {
+    id: 'webhooks',
+    title: 'Webhooks',
+    description:
+      'Endpoints of yours that Packgate calls when something happens (a license created, updated, revoked or expired, a purchase completed, a version published, a download limit reached), signed as Standard Webhooks do: check webhook-signature, v1, followed by the base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{body} with the signing secret. A failed delivery is retried for three days. Reading them needs tokens:read, changing them tokens:write: an endpoint holds a secret, as a token does.',
   },
 ];
 
@@ -196,7 +207,54 @@ export const API_ENDPOINTS: ApiEndpoint[] = [
     path: '/api/v1/analytics',
     title: 'Get analytics',
     description:
-      'Active packages, total and monthly sales (in cents and formatted), total customers and total purchases.',
+      'Active packages, total and monthly sales (in cents and formatted), total customers (distinct buyers) and total purchases.',
+    permission: 'analytics:read',
+  },
+  {
+    id: 'analytics-downloads',
+    section: 'analytics',
+    method: 'GET',
+    path: '/api/v1/analytics/downloads?period=30&bucket=day',
+    title: 'Downloads over time',
+    description:
+      'Downloads per day or week (UTC) over the last 30, 90 or 365 days; add packageId= or holder= to narrow it.',
+    permission: 'analytics:read',
+  },
+  {
+    id: 'analytics-versions',
+    section: 'analytics',
+    method: 'GET',
+    path: '/api/v1/analytics/versions',
+    title: 'Version adoption',
+    description:
+      'Per package, how many holders are on each version and major line, by the version each downloaded last.',
+    permission: 'analytics:read',
+  },
+  {
+    id: 'analytics-top-holders',
+    section: 'analytics',
+    method: 'GET',
+    path: '/api/v1/analytics/top-holders?period=90',
+    title: 'Top license holders',
+    description: 'The holders with the most downloads in the period.',
+    permission: 'analytics:read',
+  },
+  {
+    id: 'analytics-stale-holders',
+    section: 'analytics',
+    method: 'GET',
+    path: '/api/v1/analytics/stale-holders?months=6',
+    title: 'Holders who have not updated',
+    description: 'Live licenses whose holder has not downloaded the package in that many months, or never.',
+    permission: 'analytics:read',
+  },
+  {
+    id: 'analytics-sharing',
+    section: 'analytics',
+    method: 'GET',
+    path: '/api/v1/analytics/sharing?period=30',
+    title: 'Sharing signal',
+    description: "Days on which one holder's token downloaded from many distinct networks: a signal to look at.",
     permission: 'analytics:read',
   },
   {
@@ -238,6 +296,91 @@ export const API_ENDPOINTS: ApiEndpoint[] = [
     description: 'Deletion is permanent: the token is refused from its next request.',
     permission: 'tokens:write',
   },
+  {
+    id: 'list-webhooks',
+    section: 'webhooks',
+    method: 'GET',
+    path: '/api/v1/webhooks',
+    title: 'List webhook endpoints',
+    description: 'Your endpoints with their events, whether each is enabled, and never the secret.',
+    permission: 'tokens:read',
+  },
+  {
+    id: 'create-webhook',
+    section: 'webhooks',
+    method: 'POST',
+    path: '/api/v1/webhooks',
+    title: 'Register a webhook endpoint',
+    description:
+      'A public https:// address of yours and the events it receives. The answer carries the signing secret, once.',
+    permission: 'tokens:write',
+    body: { url: '{webhookUrl}', events: ['license.created', 'purchase.completed'], description: 'Order system' },
+    idempotencyKey: 'order-system-webhook',
+  },
+  {
+    id: 'get-webhook',
+    section: 'webhooks',
+    method: 'GET',
+    path: '/api/v1/webhooks/{webhookId}',
+    title: 'Get a webhook endpoint',
+    description: 'One endpoint by id.',
+    permission: 'tokens:read',
+  },
+  {
+    id: 'update-webhook',
+    section: 'webhooks',
+    method: 'PATCH',
+    path: '/api/v1/webhooks/{webhookId}',
+    title: 'Change a webhook endpoint',
+    description: 'Its address, events or description, or isEnabled: false to pause deliveries; fields left out stay.',
+    permission: 'tokens:write',
+    body: { events: ['license.created', 'license.revoked'] },
+  },
+  {
+    id: 'test-webhook',
+    section: 'webhooks',
+    method: 'POST',
+    path: '/api/v1/webhooks/{webhookId}/test',
+    title: 'Send a test event',
+    description: 'Sends a webhook.test event to the endpoint now and answers the delivery.',
+    permission: 'tokens:write',
+  },
+  {
+    id: 'list-webhook-deliveries',
+    section: 'webhooks',
+    method: 'GET',
+    path: '/api/v1/webhooks/{webhookId}/deliveries',
+    title: 'List deliveries',
+    description: 'The latest deliveries, newest first, each with its attempts (time, status code, duration).',
+    permission: 'tokens:read',
+  },
+  {
+    id: 'redeliver-webhook',
+    section: 'webhooks',
+    method: 'POST',
+    path: '/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver',
+    title: 'Redeliver',
+    description: 'Sends a delivery again now, with the same webhook-id.',
+    permission: 'tokens:write',
+  },
+  {
+    id: 'rotate-webhook-secret',
+    section: 'webhooks',
+    method: 'POST',
+    path: '/api/v1/webhooks/{webhookId}/rotate-secret',
+    title: 'Rotate the signing secret',
+    description: 'Answers the new secret, once; deliveries from now on are signed with it.',
+    permission: 'tokens:write',
+  },
+  {
+    id: 'delete-webhook',
+    section: 'webhooks',
+    method: 'DELETE',
+    path: '/api/v1/webhooks/{webhookId}',
+    title: 'Delete a webhook endpoint',
+    description: 'No more deliveries go to it.',
+    permission: 'tokens:write',
+  },
 ];
 
 /** What a sample shows in place of real values until they are known. */
@@ -247,7 +390,28 @@ export const SAMPLE_PLACEHOLDERS: Record<string, string> = {
   licenseId: 'LICENSE_ID',
   tokenId: 'TOKEN_ID',
   repositoryId: 'REPOSITORY_ID',
+  webhookId: 'WEBHOOK_ID',
+  deliveryId: 'DELIVERY_ID',
+  webhookUrl: 'https://shop.example.com/packgate-webhooks',
 };
+
+/** Where a reader finds the value of each placeholder the samples show (/api-docs, Getting Started). */
+export const SAMPLE_PLACEHOLDER_SOURCES: { placeholder: string; source: string }[] = [
+  { placeholder: 'YOUR_API_TOKEN', source: 'a token you create on API Tokens (shown once, when you create it).' },
+  {
+    placeholder: 'PACKAGE_ID',
+    source: 'the id field of a package in the answer of List packages (GET /api/v1/packages).',
+  },
+  { placeholder: 'LICENSE_ID', source: 'license.id in the answer of Create a license, or the id in List licenses.' },
+  { placeholder: 'TOKEN_ID', source: 'the id in the answer of Create an API token, or in List API tokens.' },
+  {
+    placeholder: 'REPOSITORY_ID',
+    source:
+      "the repository's id on your code host: on GitHub its number; in the local repository folder its path there (acme/widget.git).",
+  },
+  { placeholder: 'WEBHOOK_ID', source: 'the id in the answer of Register a webhook endpoint, or in the list.' },
+  { placeholder: 'DELIVERY_ID', source: 'the id of a delivery in List deliveries (or of Send a test event).' },
+];
 
 export type SampleValues = { baseUrl: string } & Partial<Record<string, string>>;
 

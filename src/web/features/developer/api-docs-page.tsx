@@ -11,6 +11,7 @@ import {
   ShieldCheck,
   Ticket,
   Users,
+  Webhook,
 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
@@ -25,6 +26,7 @@ import {
   type ApiEndpoint,
   type ApiMethod,
   type ApiSectionId,
+  SAMPLE_PLACEHOLDER_SOURCES,
 } from '../../lib/api-v1-samples';
 import { cn } from '../../lib/cn';
 import { usePublicConfig } from '../../lib/public-config';
@@ -42,6 +44,7 @@ const sectionIcons: Record<ApiSectionId, LucideIcon> = {
   licenses: Ticket,
   analytics: BarChart3,
   tokens: KeyRound,
+  webhooks: Webhook,
 };
 
 const GUIDE_SECTIONS: { id: string; title: string; icon: LucideIcon }[] = [
@@ -145,6 +148,22 @@ export function ApiDocsPage() {
               <code className="font-mono">suggestion</code>, the HTTP <code className="font-mono">status</code> and a
               stable <code className="font-mono">code</code> for your program to test.
             </p>
+            <p>
+              Permissions are written as the API writes them (<code className="font-mono">packages:read</code>,{' '}
+              <code className="font-mono">customers:write</code>, <code className="font-mono">*</code> for all); each
+              endpoint below names the one it needs. The samples run as they are once you put your own values in place
+              of the words in capitals:
+            </p>
+            <dl className="grid gap-x-4 gap-y-1 text-sm sm:grid-cols-[auto_minmax(0,1fr)]">
+              {SAMPLE_PLACEHOLDER_SOURCES.map(({ placeholder, source }) => (
+                <div key={placeholder} className="contents">
+                  <dt>
+                    <code className="font-mono text-foreground">{placeholder}</code>
+                  </dt>
+                  <dd className="mb-2 sm:mb-0">{source}</dd>
+                </div>
+              ))}
+            </dl>
             <div className="grid gap-4">
               <CodeBlock code={ENVELOPE_EXAMPLE} label="Answer" />
               <CodeBlock code={ERROR_EXAMPLE} label="Error" />
