@@ -51,8 +51,7 @@ export const idempotencyHeader = z.object({
     .describe(
       'Retries with the same key by the same API token within 24 hours return the first answer and have no second ' +
         'effect. Keys belong to the token that sends them: another token sending the same key makes a request of its own.',
-    )
-    .meta({ examples: ['order-1042-license'] }),
+    ),
 });
 
 /** The OpenAPI extension naming the permission an operation needs (the 403 names the same string). */
@@ -77,7 +76,13 @@ function describeOperation(input: SwaggerTransformInput) {
   }
   const methods = Array.isArray(route.method) ? route.method : [route.method];
   if (methods.includes('POST') && !schema.headers) described.headers = idempotencyHeader;
-  return jsonSchemaTransform({ ...input, schema: described as typeof schema });
+  const transformed = jsonSchemaTransform({ ...input, schema: described as typeof schema });
+  // zod leaves an object's metadata out of its input JSON Schema when a field transforms (createPackageInput's
+  // githubRepoId): carry the body's example over, so that the reference's sample sends it.
+  const examples = (schema.body as z.ZodType | undefined)?.meta?.()?.examples;
+  const body = (transformed.schema as { body?: Record<string, unknown> }).body;
+  if (examples && body && body.examples === undefined) body.examples = examples;
+  return transformed;
 }
 
 /** Script hashes for the reference page's inline scripts: that page alone may run them, nothing else inline. */

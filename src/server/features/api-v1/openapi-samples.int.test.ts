@@ -1,0 +1,179 @@
+import { execFile } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPackageRepository } from '../../../../test/support/git-fixtures.js';
+import { giveTrial, waitForSync } from '../../../../test/support/packages.js';
+import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
+import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import type { CreatedApiToken } from '../../../contract/developer.js';
+
+// Every sample of the interactive reference (/api/docs), pasted into a shell: the reference writes a cURL command
+// from the OpenAPI document alone (its server, the operation's path and method, the Authorization header, and the
+// request body's example), so this test writes the same command from the served document, puts a real token in
+// place of the token placeholder (and real ids in place of `{id}` and the capitalised placeholders the examples
+// name), runs it with curl against the running app, and expects 2xx. An operation added without a run here fails.
+
+const execFileAsync = promisify(execFile);
+const TOKEN_PLACEHOLDER = 'YOUR_SECRET_TOKEN';
+
+type Operation = {
+  operationId: string;
+  requestBody?: { content: { 'application/json'?: { example?: unknown } } };
+  parameters?: { in: string; name: string; required?: boolean; example?: unknown }[];
+};
+type Sample = { operationId: string; method: string; path: string; command: string };
+
+const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+
+/** The cURL command the reference shows for one operation (before the reader fills anything in). */
+function referenceSample(server: string, path: string, method: string, operation: Operation): string {
+  const lines = [`curl ${shellQuote(`${server}${path}`)}`, `  --request ${method.toUpperCase()}`];
+  const example = operation.requestBody?.content['application/json']?.example;
+  if (example !== undefined) lines.push(`  --header 'Content-Type: application/json'`);
+  for (const parameter of operation.parameters ?? []) {
+    if (parameter.in === 'header' && (parameter.required || parameter.example !== undefined)) {
+      lines.push(`  --header ${shellQuote(`${parameter.name}: ${String(parameter.example ?? '')}`)}`);
+    }
+  }
+  lines.push(`  --header ${shellQuote(`Authorization: Bearer ${TOKEN_PLACEHOLDER}`)}`);
+  if (example !== undefined) lines.push(`  --data ${shellQuote(JSON.stringify(example, null, 2))}`);
+  return lines.join(' \\\n');
+}
+
+let app: TestApp;
+let seller: SignedIn;
+let toolsId: string;
+let receiver: Server;
+let receiverUrl: string;
+
+async function newToken(name: string): Promise<string> {
+  const issued = await seller.client.post('/api/developer/tokens', { name, permissions: ['*'] });
+  expect(issued.status).toBe(201);
+  return ((await issued.json()) as CreatedApiToken).token;
+}
+
+beforeAll(async () => {
+  receiver = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200).end('ok'));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/packgate-webhooks`;
+  app = await startTestApp({ env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
+  const reposDir = path.join(app.dataDir, 'repos');
+  for (const name of ['tools', 'widget']) {
+    await createPackageRepository(path.join(reposDir, 'acme', `${name}.git`), {
+      name: `acme/${name}`,
+      tags: ['v1.0.0'],
+      bare: true,
+    });
+  }
+  seller = await signInSeller(app, { slug: 'acme' });
+  await giveTrial(app, seller.user.id);
+  const created = await seller.client.post('/api/repositories', {
+    githubRepoId: 'acme/tools.git',
+    packageName: 'acme/tools',
+  });
+  expect(created.status).toBe(201);
+  toolsId = ((await created.json()) as { id: string }).id;
+  await waitForSync(app, toolsId);
+  // Purchase links need a price (billing is off here: the links open the purchase page).
+  const priced = await seller.client.put(`/api/repositories/${toolsId}/pricing-tiers`, {
+    tiers: [{ name: 'Lifetime', pricingType: 'one_time', updateMonths: 12, priceCents: 1999, currency: 'usd' }],
+  });
+  expect(priced.status).toBe(200);
+});
+
+afterAll(async () => {
+  await app?.close();
+  await new Promise((resolve) => receiver?.close(resolve));
+});
+
+describe('the samples of the interactive reference', () => {
+  it('answer 2xx when pasted with a real token (and real ids in place of the placeholders)', async () => {
+    const document = (await (await fetch(new URL('/api/docs/openapi.json', app.baseUrl))).json()) as {
+      servers: { url: string }[];
+      paths: Record<string, Record<string, Operation>>;
+    };
+    const server = document.servers[0]?.url ?? '';
+    expect(server).toBe(app.ctx.config.publicUrl);
+    const samples = new Map<string, Sample>();
+    for (const [route, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const command = referenceSample(server, route, method, operation);
+        samples.set(operation.operationId, { operationId: operation.operationId, method, path: route, command });
+      }
+    }
+
+    // The rate limit is 30 requests a minute per token: a fresh token every 25 samples.
+    let token = '';
+    let sent = 0;
+    const ran: string[] = [];
+    async function run(operationId: string, fill: Record<string, string> = {}) {
+      const sample = samples.get(operationId);
+      if (!sample) throw new Error(`no sample ${operationId} in the reference`);
+      if (sent++ % 25 === 0) token = await newToken(`Reference samples ${sent}`);
+      ran.push(operationId);
+      let command = sample.command.replace(TOKEN_PLACEHOLDER, token);
+      for (const [placeholder, value] of Object.entries(fill)) command = command.replaceAll(placeholder, value);
+      expect(command, operationId).not.toMatch(/\{\w+\}|[A-Z]{3,}_ID|WEBHOOK_URL/);
+      const { stdout } = await execFileAsync('sh', ['-c', `${command} --silent --write-out '\\n%{http_code}'`], {
+        timeout: 30_000,
+      });
+      const status = Number(stdout.slice(stdout.lastIndexOf('\n') + 1));
+      const body = stdout.slice(0, stdout.lastIndexOf('\n'));
+      expect(status, `${operationId}: ${command}\n${body}`).toBeGreaterThanOrEqual(200);
+      expect(status, `${operationId}: ${command}\n${body}`).toBeLessThan(300);
+      try {
+        return (JSON.parse(body) as { data: Record<string, unknown> }).data;
+      } catch {
+        return {};
+      }
+    }
+    const id = (value: unknown) => ({ '{id}': String(value) });
+
+    await run('listPackages');
+    await run('getPackage', id(toolsId));
+    await run('createPurchaseLinks', id(toolsId));
+    const widget = await run('createPackage', { REPOSITORY_ID: 'acme/widget.git' });
+    await run('updatePackage', id(widget.id));
+
+    const issued = await run('createLicense', { PACKAGE_ID: toolsId });
+    const licenseId = String((issued.license as { id: string }).id);
+    await run('listCustomers');
+    await run('regenerateCustomerToken');
+    await run('listLicenses');
+    await run('getLicense', id(licenseId));
+    await run('updateLicense', id(licenseId));
+    await run('revokeLicense', id(licenseId));
+
+    for (const operationId of samples.keys()) {
+      if (operationId.startsWith('getAnalytics')) await run(operationId);
+    }
+
+    await run('listApiTokens');
+    const minted = await run('createApiToken');
+    await run('deleteApiToken', id(minted.id));
+    await run('listAuditEvents');
+
+    const endpoint = await run('createWebhookEndpoint', { WEBHOOK_URL: receiverUrl });
+    await run('listWebhookEndpoints');
+    await run('getWebhookEndpoint', id(endpoint.id));
+    await run('updateWebhookEndpoint', id(endpoint.id));
+    const delivery = await run('sendWebhookTestEvent', id(endpoint.id));
+    await run('listWebhookDeliveries', id(endpoint.id));
+    await run('redeliverWebhookDelivery', { ...id(endpoint.id), '{deliveryId}': String(delivery.id) });
+    await run('rotateWebhookSecret', id(endpoint.id));
+    await run('deleteWebhookEndpoint', id(endpoint.id));
+
+    await run('deletePackage', id(widget.id));
+    for (const operationId of samples.keys()) {
+      if (!ran.includes(operationId) && !samples.get(operationId)?.path.includes('{')) await run(operationId);
+    }
+
+    expect([...ran].sort()).toEqual([...samples.keys()].sort());
+  });
+});
