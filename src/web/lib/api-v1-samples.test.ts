@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { API_ENDPOINTS, API_SECTIONS, curlSample, javascriptSample, phpSample, phpValue } from './api-v1-samples';
+import {
+  API_ENDPOINTS,
+  API_SECTIONS,
+  curlSample,
+  javascriptSample,
+  phpSample,
+  phpValue,
+  SAMPLE_PLACEHOLDER_SOURCES,
+  SAMPLE_PLACEHOLDERS,
+} from './api-v1-samples';
 
 const endpoint = (id: string) => API_ENDPOINTS.find((candidate) => candidate.id === id)!;
 const values = { baseUrl: 'https://packgate.example.com/', token: 'pga_secret', packageId: 'p 1' };
@@ -9,6 +18,24 @@ describe('API samples', () => {
     const sections = new Set(API_SECTIONS.map((section) => section.id));
     for (const candidate of API_ENDPOINTS) expect(sections.has(candidate.section)).toBe(true);
     expect(new Set(API_ENDPOINTS.map((candidate) => candidate.id)).size).toBe(API_ENDPOINTS.length);
+  });
+
+  it('covers webhooks and the analytics reports, and says where every placeholder comes from (issue 36)', () => {
+    const paths = API_ENDPOINTS.map((candidate) => `${candidate.method} ${candidate.path.split('?')[0]}`);
+    for (const report of ['downloads', 'versions', 'top-holders', 'stale-holders', 'sharing']) {
+      expect(paths).toContain(`GET /api/v1/analytics/${report}`);
+    }
+    expect(paths).toEqual(expect.arrayContaining(['GET /api/v1/webhooks', 'POST /api/v1/webhooks']));
+    expect(API_SECTIONS.find((section) => section.id === 'webhooks')?.description).toContain('webhook-signature');
+    // Which customers Analytics counts, and which the customer list holds.
+    expect(API_SECTIONS.find((section) => section.id === 'analytics')?.description).toMatch(
+      /totalCustomers counts buyers.*List customers lists every license holder/,
+    );
+    const explained = new Map(SAMPLE_PLACEHOLDER_SOURCES.map(({ placeholder, source }) => [placeholder, source]));
+    expect(explained.get('PACKAGE_ID')).toContain('GET /api/v1/packages');
+    for (const [name, placeholder] of Object.entries(SAMPLE_PLACEHOLDERS)) {
+      if (name !== 'webhookUrl') expect(explained.has(placeholder), placeholder).toBe(true);
+    }
   });
 
   it('renders a GET as a pasteable curl command with the real URL and token', () => {

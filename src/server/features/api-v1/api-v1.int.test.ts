@@ -837,6 +837,12 @@ describe('API v1', () => {
       expect(new Set(operationIds).size).toBe(operationIds.length);
       expect(document.paths['/api/v1/packages'].get.operationId).toBe('listPackages');
       expect(document.paths['/api/v1/licenses'].post.operationId).toBe('createLicense');
+      // Which customers Analytics counts, and which the customer list holds.
+      expect(document.paths['/api/v1/analytics'].get.description).toContain('totalCustomers counts buyers');
+      expect(document.paths['/api/v1/customers'].get.description).toContain('Every license holder');
+      expect(document.info.description).toContain(
+        '`PACKAGE_ID` is the `id` of one of your packages in GET /api/v1/packages',
+      );
 
       // The API refuses a license without an e-mail: the document says so.
       const createLicense = document.paths['/api/v1/licenses'].post.requestBody.content['application/json'].schema;

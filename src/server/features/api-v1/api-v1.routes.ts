@@ -161,6 +161,9 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         tags: ['Customers'],
         operationId: 'listCustomers',
         summary: 'List customers',
+        description:
+          'Every license holder by e-mail (buyers, and those you licensed by hand or through this API), with the ' +
+          'packages each holds. Analytics’ totalCustomers counts buyers only.',
         response: okResponses(z.array(apiV1Customer)),
       },
     },
@@ -285,7 +288,9 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         summary: 'Get analytics',
         description:
           'The Dashboard’s sales figures: amounts in cents of paid payments (refunds and lost disputes deducted), ' +
-          'in the currency named in meta.currency; monthly is the current calendar month (UTC).',
+          'in the currency named in meta.currency; monthly is the current calendar month (UTC). totalCustomers ' +
+          'counts buyers (distinct e-mails that paid); List customers lists every license holder, those you ' +
+          'licensed by hand or through this API included, so it may hold more.',
         response: okResponses(apiV1Analytics),
       },
     },

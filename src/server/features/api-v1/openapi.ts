@@ -4,7 +4,7 @@ import apiReference from '@scalar/fastify-api-reference';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { IDEMPOTENCY_KEY_MAX_LENGTH } from '../../../contract/api-v1.js';
+import { API_V1_EXAMPLE_PLACEHOLDERS, IDEMPOTENCY_KEY_MAX_LENGTH } from '../../../contract/api-v1.js';
 import { API_V1_AUTH_FAILURE_LIMIT, API_V1_RATE_LIMIT, API_V1_VERSION } from '../../../contract/developer.js';
 import type { Config } from '../../config.js';
 import { appUrl } from '../../http/public-urls.js';
@@ -38,8 +38,12 @@ const description = [
   'ends. Every POST takes an `Idempotency-Key` header: a retry by the same token with the same key within 24 hours',
   'answers the first result and has no second effect; keys belong to the token that sends them (another token with',
   'the same key makes a request of its own), and the permission is checked before any replay.',
-  'A missing permission answers 403 naming it;',
+  'A missing permission answers 403 naming it (each operation names the one it needs, as `packages:read`);',
   "another seller's ids answer 404.",
+  'The samples run as written once you put your token in, and your own values in place of the words in capitals:',
+  `${Object.entries(API_V1_EXAMPLE_PLACEHOLDERS)
+    .map(([placeholder, source]) => `\`${placeholder}\` is ${source}`)
+    .join('; ')}; \`{id}\` in a path is the \`id\` of what it names, from its list.`,
 ].join(' ');
 
 /** The Idempotency-Key header every POST of /api/v1 takes (idempotency.ts), declared on each POST operation. */
