@@ -68,6 +68,8 @@ export type ComposerErrorBody = {
   suggestion?: string;
   status: number;
   warnings?: ComposerNotice[];
+  /** The request's X-Request-Id, as in every error body. */
+  requestId?: string;
 };
 
 /** What Composer posts to notify-batch after an install (InstallationManager::notifyInstalls). */

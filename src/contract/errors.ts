@@ -32,5 +32,7 @@ export const apiErrorSchema = z.object({
   suggestion: z.string().optional(),
   status: z.number().int(),
   code: z.enum(apiErrorCodes),
+  /** The request's X-Request-Id, to quote to support: the server's log line of the request has it. */
+  requestId: z.string().optional(),
 });
 export type ApiError = z.infer<typeof apiErrorSchema>;

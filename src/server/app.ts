@@ -8,6 +8,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { isClientRoute } from '../contract/client-routes.js';
+import { composerPaths } from '../contract/composer.js';
 import { createCodeHost, reachableCodeHosts } from './adapters/codehost/create-code-host.js';
 import { createCnameResolver } from './adapters/dns/cname-resolver.js';
 import { createMirrorSyncer } from './adapters/git/git-mirror.js';
@@ -60,7 +61,9 @@ import { answerClientError, renderFrameworkError } from './http/framework-errors
 import { AppHostname, registerHosts } from './http/hosts.js';
 import { createHttpServer, type RawFastPath } from './http/http-server.js';
 import { registerInputCharacterCheck } from './http/input-characters.js';
+import { operationsRoutes } from './http/operations.js';
 import { AuthorizedComposerCredentials, type PressureCheck, registerOverloadShedding } from './http/overload.js';
+import { registerRequestIds, requestIdOf } from './http/request-id.js';
 import { createRequestOrigin, handshakeOrigin } from './http/request-origin.js';
 import { createSecurityHeaders, registerSecurityHeaders, securityHeaderValues } from './http/security-headers.js';
 import { registerSessions } from './http/session.js';
@@ -70,6 +73,8 @@ import { createJobRunner, type JobTimings } from './jobs/job-runner.js';
 import { createDurableMailer } from './jobs/mail-delivery.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { SingleFlight } from './lib/single-flight.js';
+import { composerRouteLabels, createMetrics } from './observability/metrics.js';
+import { createReadiness } from './observability/readiness.js';
 
 export type BuildAppOptions = {
   config: Config;
@@ -87,7 +92,20 @@ export type BuildAppOptions = {
   rateLimitExempt?: (request: FastifyRequest) => boolean;
 };
 
-export type BuiltApp = { app: FastifyInstance; ctx: AppContext; close(): Promise<void> };
+export type BuiltApp = {
+  app: FastifyInstance;
+  ctx: AppContext;
+  /** From now on /api/ready answers 503 (close() calls it first, so a load balancer stops sending traffic). */
+  beginShutdown(): void;
+  close(): Promise<void>;
+};
+
+/** The route label of the Composer doors that Fastify answers, as the fast path names them (observability/metrics.ts). */
+const composerRouteLabelByPattern = new Map<string, string>([
+  [composerPaths.packagesJson, composerRouteLabels.packages],
+  ['/p2/:vendor/:file', composerRouteLabels.metadata],
+  [`${composerPaths.downloadPrefix}/:vendor/:package/:version`, composerRouteLabels.dist],
+]);
 
 // Sign-in links and OAuth callbacks carry secrets in the query string; request logs must not.
 const SECRET_QUERY_PARAMETERS = /([?&](?:token|code|state)=)[^&#]*/gi;
@@ -128,6 +146,9 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
       },
     },
     trustProxy: fastifyTrustProxy(config.trustProxy),
+    // The id every answer and log line carries (http/request-id.ts): decided at the edge, an incoming one only if safe.
+    genReqId: requestIdOf,
+    requestIdHeader: false,
     bodyLimit: 1024 * 1024,
     frameworkErrors: renderFrameworkError,
     clientErrorHandler: answerClientError,
@@ -152,6 +173,11 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   const database = await openDatabase(databaseTarget, composerAccess.notifications);
   composerAccess.start(databaseTarget);
   const clock = options.clock ?? systemClock;
+  const metrics = createMetrics();
+  const readiness = createReadiness({
+    db: database.db,
+    isAccessFeedListening: () => composerAccess.status().isListening,
+  });
   const jobs = createJobRunner({
     db: database.db,
     clock,
@@ -166,7 +192,9 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     isExclusiveDatabase: database.kind === 'pglite',
     // Shared PostgreSQL: other processes' job ends are announced there (a download waiting for a dist build).
     jobEndFeedUrl: databaseTarget.kind === 'postgres' ? databaseTarget.url : undefined,
+    onAttemptEnd: (kind, outcome, seconds) => metrics.jobAttemptEnded(kind, outcome, seconds),
   });
+  const mailTransport = createMailTransport(config, app.log);
   const codeHost = createCodeHost(config);
   const ctx: AppContext = {
     config,
@@ -174,7 +202,17 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     clock,
     mailer: createDurableMailer({
       jobs,
-      transport: createMailTransport(config, app.log),
+      transport: {
+        async send(message) {
+          try {
+            await mailTransport.send(message);
+          } catch (error) {
+            metrics.mailAttempted('failed');
+            throw error;
+          }
+          metrics.mailAttempted('sent');
+        },
+      },
       secretKey: config.secretKey,
       log: app.log,
     }),
@@ -200,7 +238,17 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     downloadCounter: new DownloadCounter(database.db, database.kind, app.log),
     composerAccess: composerAccess.cache,
     sessionLookup: prepareSessionLookup(database.db),
+    metrics,
   };
+  metrics.attach({
+    db: database.db,
+    poolStats: () => database.poolStats(),
+    composerCache: () => {
+      const cache = composerAccess.cache;
+      return { hits: cache.hits, misses: cache.misses, heldBytes: cache.heldBytes, maxBytes: cache.maxBytes };
+    },
+    accessFeed: () => composerAccess.status(),
+  });
   // The payment mode is read once, at start-up: the admin's Settings card says a restart applies a change.
   ctx.payments = createPayments(
     config.stripe,
@@ -221,6 +269,16 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   const securityHeaders = createSecurityHeaders(config);
   registerSecurityHeaders(app, securityHeaders);
   registerErrorHandling(app);
+  registerRequestIds(app);
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url;
+    metrics.observeRequest(
+      route === undefined ? undefined : (composerRouteLabelByPattern.get(route) ?? route),
+      reply.statusCode,
+      reply.elapsedTime / 1000,
+    );
+    done();
+  });
   // Per-route limits (`config: { rateLimit: {...} }`); counters in Redis when several processes share the load.
   const rateLimitRedis = config.redisUrl
     ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1 })
@@ -245,6 +303,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     authorized: authorizedComposerCredentials,
     maxEventLoopDelayMs: config.overloadMaxEventLoopDelayMs,
     pressureCheck: options.pressureCheck,
+    onShed: (pressure) => metrics.requestShed(pressure),
   });
   registerCountsBeforeOtherRequests(app, ctx.downloadCounter);
   registerSessions(app, ctx);
@@ -252,6 +311,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   registerInputCharacterCheck(app);
 
   await app.register(async (api) => {
+    await operationsRoutes(api, { metrics, readiness, config });
     await platformRoutes(api, ctx);
     await authRoutes(api, ctx);
     await tierRoutes(api, ctx);
@@ -284,6 +344,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     appHostname: ctx.appHostname,
     securityHeaders: securityHeaderValues(securityHeaders),
     onAnswered: (authorization) => authorizedComposerCredentials.remember(authorization),
+    metrics,
   });
   await ctx.realtime.attach(app.server);
   await jobs.start();
@@ -292,7 +353,9 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   return {
     app,
     ctx,
+    beginShutdown: () => readiness.markShuttingDown(),
     async close() {
+      readiness.markShuttingDown();
       if (closed) return;
       closed = true;
       // Running jobs finish (or go back to the queue for another process) while the database is still open.

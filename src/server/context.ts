@@ -17,6 +17,7 @@ import type { SessionLookup } from './http/session-lookup.js';
 import type { JobRunner } from './jobs/job-runner.js';
 import type { Clock } from './lib/clock.js';
 import type { SingleFlight } from './lib/single-flight.js';
+import type { Metrics } from './observability/metrics.js';
 
 /** What every service receives: settings, the database and the edges, all replaceable in tests. */
 export type AppContext = {
@@ -53,4 +54,6 @@ export type AppContext = {
   downloadCounter: DownloadCounter;
   /** De-duplicates this process's on-demand builds of the same dist zip. */
   distBuilds: SingleFlight;
+  /** The counters and histograms served at /metrics (observability/metrics.ts). */
+  metrics: Metrics;
 };

@@ -21,8 +21,16 @@ export type DatabaseKind = 'pglite' | 'postgres';
 export type DatabaseHandle = {
   db: Database;
   kind: DatabaseKind;
+  /** Connections open, idle and waited for (PGlite: its one in-process session). */
+  poolStats(): PoolStats;
   close(): Promise<void>;
 };
+
+export type PoolStats = { total: number; idle: number; waiting: number; max: number };
+
+/** Connections of the PostgreSQL pool of one process. */
+const POOL_MAX = 20;
+const PGLITE_POOL: PoolStats = { total: 1, idle: 0, waiting: 0, max: 1 };
 
 /** How often PGlite refreshes its planner statistics (PostgreSQL's autovacuum does it by itself). */
 const PGLITE_ANALYZE_INTERVAL_MS = 60 * 60 * 1000;
@@ -89,7 +97,7 @@ async function openPostgres(
 ): Promise<DatabaseHandle> {
   const pool = new pg.Pool({
     connectionString: url,
-    max: 20,
+    max: POOL_MAX,
     // Before a new connection is handed out, so that no write can precede its LISTEN.
     onConnect: notifications
       ? async (client: pg.ClientBase) => {
@@ -103,7 +111,13 @@ async function openPostgres(
   // An idle connection the server drops (restart, failover) must not crash the process: the pool replaces it.
   pool.on('error', (error) => console.error(`PostgreSQL connection lost: ${error.message}`));
   const db = drizzleNodePostgres(pool, { schema });
-  if (migrated) return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
+  const poolStats = () => ({
+    total: pool.totalCount,
+    idle: pool.idleCount,
+    waiting: pool.waitingCount,
+    max: POOL_MAX,
+  });
+  if (migrated) return { db: db as unknown as Database, kind: 'postgres', poolStats, close: () => pool.end() };
   // Several processes may start together: one migrates at a time, and the next finds nothing left to apply.
   const client = await pool.connect();
   try {
@@ -117,7 +131,7 @@ async function openPostgres(
   }
   await client.query(`select pg_advisory_unlock(${MIGRATION_LOCK_ID})`).catch(() => undefined);
   client.release();
-  return { db: db as unknown as Database, kind: 'postgres', close: () => pool.end() };
+  return { db: db as unknown as Database, kind: 'postgres', poolStats, close: () => pool.end() };
 }
 
 async function openPglite(
@@ -157,9 +171,11 @@ async function openPglite(
     return {
       db: db as unknown as Database,
       kind: 'pglite',
+      poolStats: () => PGLITE_POOL,
       close: async () => {
         clearInterval(analyzer);
-        await client.close();
+        // Closed already when PGlite stopped by itself (or a readiness test stopped it).
+        if (!client.closed) await client.close();
         releaseLock();
       },
     };
@@ -184,6 +200,7 @@ async function openLentPglite(
   return {
     db: drizzlePglite(lent.client, { schema }) as unknown as Database,
     kind: 'pglite',
+    poolStats: () => PGLITE_POOL,
     close: async () => {
       await stopListening();
       await lent.handBack();

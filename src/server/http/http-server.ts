@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { errorBody } from './errors.js';
 import { invalidHostError } from './hosts.js';
+import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 
 // The HTTP server Fastify runs on (its `serverFactory`), made here so that a fast path can answer a request before
 // Fastify's router and hooks see it (the warm Composer metadata, features/composer/composer-fast-path.ts). The
@@ -17,11 +18,10 @@ type ServerTimeouts = {
   maxRequestsPerSocket?: number;
 };
 
-/** The 400 for a Host that is not hostname[:port], in the error shape; written once, it never changes. */
-const INVALID_HOST_BODY = JSON.stringify(errorBody(invalidHostError()));
+/** The 400 for a Host that is not hostname[:port], in the error shape. */
+const INVALID_HOST_ERROR = errorBody(invalidHostError());
 const INVALID_HOST_HEADERS = {
   'content-type': 'application/json; charset=utf-8',
-  'content-length': String(Buffer.byteLength(INVALID_HOST_BODY)),
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
   connection: 'close',
@@ -35,9 +35,13 @@ export function createHttpServer(
   isHostValid: (raw: IncomingMessage) => boolean,
 ): Server {
   const server = createServer((raw, response) => {
+    // Every answer names its request (request-id.ts), whoever writes it: this edge, the fast path or Fastify.
+    const requestId = requestIdOf(raw);
+    response.setHeader(REQUEST_ID_HEADER, requestId);
     if (!isHostValid(raw)) {
-      response.writeHead(400, INVALID_HOST_HEADERS);
-      response.end(INVALID_HOST_BODY);
+      const body = JSON.stringify({ ...INVALID_HOST_ERROR, requestId });
+      response.writeHead(400, { ...INVALID_HOST_HEADERS, 'content-length': String(Buffer.byteLength(body)) });
+      response.end(body);
       return;
     }
     const fastPath = fastPathOf();

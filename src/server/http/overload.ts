@@ -64,6 +64,8 @@ export async function registerOverloadShedding(
     pressureCheck?: PressureCheck;
     /** Shared with the Composer fast path, which answers warm requests before these hooks run. */
     authorized: AuthorizedComposerCredentials;
+    /** Told of every shed request and the pressure that shed it (the metrics at /metrics). */
+    onShed?: (pressure: string) => void;
   },
 ): Promise<void> {
   const { authorized } = options;
@@ -81,6 +83,7 @@ export async function registerOverloadShedding(
     pressureHandler: async (request, _reply, type) => {
       if (isComposerRequest(request) && authorized.has(request.headers.authorization!)) return;
       request.log.debug({ pressure: type }, 'overloaded: request shed');
+      options.onShed?.(type);
       throw new AppError('UNAVAILABLE', 'The server is busy right now. Please try again in a few seconds.', {
         suggestion: `Try again in ${RETRY_AFTER_SECONDS} seconds.`,
         headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },

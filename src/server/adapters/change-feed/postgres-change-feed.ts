@@ -11,6 +11,8 @@ export type ChangeFeedEvents = {
   onLost(): void;
   /** The feed listens (again). Announcements made while it did not are unknown. */
   onLive(): void;
+  /** The listening connection answered its heartbeat after this many milliseconds (its lag, for metrics). */
+  onHeartbeat?(roundTripMs: number): void;
 };
 
 export type ChangeFeed = { readonly isLive: boolean; close(): Promise<void> };
@@ -99,7 +101,9 @@ export function startPostgresChangeFeed(options: {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new Error('heartbeat timed out')), heartbeatTimeoutMs);
     });
+    const startedAt = performance.now();
     Promise.race([current.query('select 1'), timeout])
+      .then(() => options.events.onHeartbeat?.(performance.now() - startedAt))
       .catch((error: unknown) => lose(current, error))
       .finally(() => clearTimeout(timer));
   }, heartbeatMs);

@@ -109,7 +109,25 @@ export class ComposerAccessCache {
     return this.isTrusted && ticket.epoch === this.epoch;
   }
 
+  /** Requests that found their token's view held, and those that had to read it (for /metrics). */
+  hits = 0;
+  misses = 0;
+
   findView(tokenHash: string): TokenView | undefined {
+    const view = this.lookUpView(tokenHash);
+    if (view) this.hits++;
+    else this.misses++;
+    return view;
+  }
+
+  /** findView for the fast path, whose misses go on to the routes: they count the miss, once. */
+  findViewOrPassOn(tokenHash: string): TokenView | undefined {
+    const view = this.lookUpView(tokenHash);
+    if (view) this.hits++;
+    return view;
+  }
+
+  private lookUpView(tokenHash: string): TokenView | undefined {
     if (!this.isTrusted) return undefined;
     const entry = this.entries.get(viewKey(tokenHash));
     return entry?.kind === 'view' ? entry.view : undefined;

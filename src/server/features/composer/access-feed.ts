@@ -16,12 +16,17 @@ export type ComposerAccess = {
   notifications: NotificationSubscription;
   /** Once the database is open: on PGlite the process is the only writer, on PostgreSQL the feed must listen first. */
   start(target: DatabaseTarget): void;
+  /** For readiness and metrics: whether the feed listens, how often it listened again, its heartbeat's round trip. */
+  status(): { isListening: boolean; reconnects: number; lagSeconds: number };
   close(): Promise<void>;
 };
 
 export function createComposerAccess(maxBytes: number, log: ChangeFeedLog): ComposerAccess {
   const cache = new ComposerAccessCache(maxBytes);
   let feed: ChangeFeed | undefined;
+  let isListening = false;
+  let lives = 0;
+  let lagSeconds = 0;
   return {
     cache,
     notifications: { channel: ACCESS_CHANNEL, onNotification: (payload) => cache.handleChange(payload) },
@@ -29,6 +34,7 @@ export function createComposerAccess(maxBytes: number, log: ChangeFeedLog): Comp
       if (target.kind === 'pglite') {
         // One process, one session, listening since the database opened: nothing can be missed.
         cache.handleFeedLive();
+        isListening = true;
         return;
       }
       feed = startPostgresChangeFeed({
@@ -37,12 +43,24 @@ export function createComposerAccess(maxBytes: number, log: ChangeFeedLog): Comp
         log,
         events: {
           onNotification: (payload) => cache.handleChange(payload),
-          onLost: () => cache.handleFeedLost(),
-          onLive: () => cache.handleFeedLive(),
+          onLost: () => {
+            isListening = false;
+            cache.handleFeedLost();
+          },
+          onLive: () => {
+            lives++;
+            isListening = true;
+            cache.handleFeedLive();
+          },
+          onHeartbeat: (roundTripMs) => {
+            lagSeconds = roundTripMs / 1000;
+          },
         },
       });
     },
+    status: () => ({ isListening, reconnects: Math.max(0, lives - 1), lagSeconds }),
     async close() {
+      isListening = false;
       cache.handleFeedLost();
       await feed?.close();
     },

@@ -3,8 +3,10 @@ import { composerPaths } from '../../../contract/composer.js';
 import type { AppContext } from '../../context.js';
 import { type AppHostname, resolveHost } from '../../http/hosts.js';
 import { hostAuthority, hostUrl } from '../../http/public-urls.js';
+import { requestIdOf } from '../../http/request-id.js';
 import type { RequestOrigin } from '../../http/request-origin.js';
 import { sha256Hex } from '../../lib/crypto.js';
+import { type ComposerDoorMetrics, composerRouteLabels } from '../../observability/metrics.js';
 import type { TokenView } from './composer.repository.js';
 import {
   decideMetadata,
@@ -47,6 +49,11 @@ export type FastPathDependencies = {
   securityHeaders: Record<string, string>;
   /** Called with the Authorization header of every answered request (overload shedding keeps such clients first). */
   onAnswered: (authorization: string) => void;
+  /** The doors' request counts and latencies, bound once (observability/metrics.ts), and any other answer's. */
+  metrics: {
+    composerDoors: ComposerDoorMetrics;
+    observeRequest(route: string, status: number, seconds: number): void;
+  };
 };
 
 type Door = { kind: 'packages' } | { kind: 'metadata'; packageName: string; fileKind: 'tag' | 'branch' };
@@ -73,6 +80,34 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
   const securityHeaders = composerSecurityHeaders(dependencies.securityHeaders);
   const packagesJsonHeaders = { ...securityHeaders, ...PACKAGES_JSON_HEADERS };
   const rememberedAt = new WeakMap<TokenView, { authorization: string; at: number }>();
+  const { composerDoors, observeRequest } = dependencies.metrics;
+
+  /** One increment and one observation per answer, on a series bound at start-up. */
+  const count = (door: Door, status: number, startedAt: number) => {
+    const seconds = (performance.now() - startedAt) / 1000;
+    const series =
+      door.kind === 'packages'
+        ? status === 200
+          ? composerDoors.packages
+          : undefined
+        : status === 200
+          ? composerDoors.metadata
+          : status === 304
+            ? composerDoors.notModified
+            : status === 404
+              ? composerDoors.notFound
+              : undefined;
+    if (series) {
+      series.count.inc();
+      series.duration.observe(seconds);
+    } else {
+      observeRequest(
+        door.kind === 'packages' ? composerRouteLabels.packages : composerRouteLabels.metadata,
+        status,
+        seconds,
+      );
+    }
+  };
 
   const send = (response: ServerResponse, answer: Answer) => {
     try {
@@ -114,7 +149,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     const decided = decideMetadata(ctx, view, target, file, raw.headers['if-modified-since']);
     // A p2 file the token does not license is a plain, fast 404 (the route's isQuietNotFound), as fast as its 200.
     if (decided.kind === 'refused') {
-      const refusal = composerErrorAnswer(notLicensedFacts(decided.packageName), true);
+      const refusal = composerErrorAnswer(notLicensedFacts(decided.packageName), true, requestIdOf(raw));
       return { status: refusal.status, headers: { ...securityHeaders, ...refusal.headers }, body: refusal.body };
     }
     const headers = { ...securityHeaders, ...metadataHeaders(decided.lastModified) };
@@ -133,6 +168,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     if (raw.method !== 'GET' || raw.url === undefined) return false;
     const door = doorOf(raw.url);
     if (!door) return false;
+    const startedAt = performance.now();
     const authorization = raw.headers.authorization;
     const token = tokenFromAuthorization(authorization);
     if (!authorization || !token) return false;
@@ -142,7 +178,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     const host = resolveHost(ctx.config, parsedHost, dependencies.appHostname);
     if (host.kind !== 'repository') return false;
     const tokenHash = sha256Hex(token);
-    const view = ctx.composerAccess.findView(tokenHash);
+    const view = ctx.composerAccess.findViewOrPassOn(tokenHash);
     if (!view) return false;
 
     const target: RepositoryRequest = {
@@ -157,6 +193,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     const answer = heldAnswer(door, view, target, raw);
     if (answer) {
       send(response, answer);
+      count(door, answer.status, startedAt);
       if (answer.status < 400) remember(view, authorization);
       return true;
     }
@@ -176,6 +213,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
           headers['content-type'] = JSON_TYPE;
           send(response, { status: 200, headers, body: result.body.bytes });
         }
+        count(door, result.isNotModified ? 304 : 200, startedAt);
         remember(view, authorization);
       },
       // Anything else (the view changed meanwhile, an error): the routes answer it in full, with its warning.

@@ -70,8 +70,10 @@ export type ComposerErrorAnswer = {
  * The API's error shape, plus the message as a Composer warning so that the license holder's terminal shows it; a
  * quiet answer (an unlicensed p2 file: a plain, fast 404) carries neither the warning nor the status line.
  */
-export function composerErrorAnswer(error: ErrorFacts, isQuiet: boolean): ComposerErrorAnswer {
+export function composerErrorAnswer(error: ErrorFacts, isQuiet: boolean, requestId?: string): ComposerErrorAnswer {
   const body: ComposerErrorBody = errorBody(error);
+  // Routes answered by Fastify get it from its onSend hook (http/request-id.ts); the fast path passes it.
+  if (requestId !== undefined) body.requestId = requestId;
   if (!isQuiet) {
     const text = error.suggestion ? `${error.message} ${error.suggestion}` : error.message;
     body.warnings = [{ message: text, versions: '*' }];

@@ -53,7 +53,14 @@ export function definePackageJobs(ctx: AppContext): void {
     async run(payload) {
       const task = await resumeTask(ctx, payload.taskId);
       if (!task) return failedOutcome(payload.packageId, 'The task of the sync is gone.');
-      return runSync(ctx, payload.packageId, task, payload.userId);
+      try {
+        const outcome = await runSync(ctx, payload.packageId, task, payload.userId);
+        ctx.metrics.syncEnded(outcome.status);
+        return outcome;
+      } catch (error) {
+        ctx.metrics.syncEnded('failed');
+        throw error;
+      }
     },
     async onGiveUp(payload, error) {
       ctx.log.warn({ packageId: payload.packageId, error }, 'package sync failed for good');

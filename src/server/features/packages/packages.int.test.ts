@@ -345,6 +345,7 @@ describe('tenancy', () => {
         message: 'Package not found',
         status: 404,
         code: 'NOT_FOUND',
+        requestId: response.headers.get('x-request-id'),
       });
     }
     const unchanged = await detail(sellerA, id);

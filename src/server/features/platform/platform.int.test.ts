@@ -19,6 +19,7 @@ describe('platform basics', () => {
       message: 'No API endpoint at GET /api/no-such-thing',
       status: 404,
       code: 'NOT_FOUND',
+      requestId: response.headers.get('x-request-id'),
     });
   });
 

@@ -195,6 +195,7 @@ describe('a buyer with billing off', () => {
       message: 'Payments are not set up for this seller',
       status: 409,
       code: 'CONFLICT',
+      requestId: expect.any(String),
     });
     expect(refused.body.message).toBe(salesMessages.paymentsNotSetUp);
     // Without an e-mail: refused the same way, before anything is asked of the buyer.

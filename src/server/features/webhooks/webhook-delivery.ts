@@ -197,6 +197,7 @@ async function attemptDelivery(
     signal,
   );
   const isSuccess = result.kind === 'answered' && result.status >= 200 && result.status < 300;
+  ctx.metrics.webhookAttempted(isSuccess ? 'delivered' : 'failed');
   const error =
     result.kind === 'failed'
       ? result.error

@@ -1,0 +1,255 @@
+import { sql } from 'drizzle-orm';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import type { Database } from '../db/client.js';
+
+// The product's metrics in Prometheus' text format (issue 35), served at /metrics (http/operations.ts). One registry
+// per app: tests start several apps in one process, and prom-client's global registry would mix (and refuse) their
+// families. Node's default metrics (heap, resident memory, event-loop delay, GC) sit beside the product's
+// `packgate_...` families. What is counted on a hot path is a pre-bound child (`labels(...)` once), so an answer costs
+// one counter increment and one histogram observation; what is cheap to read when scraped (queue depth, pool, cache
+// size) is read then, in a `collect` callback, and costs nothing in between.
+
+/** Latency buckets in seconds: from the warm Composer door (tens of microseconds) to a slow page (seconds). */
+const HTTP_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const JOB_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+
+/** The route label of the Composer doors, the same whether the fast path or Fastify answered. */
+export const composerRouteLabels = {
+  packages: 'composer:packages',
+  metadata: 'composer:metadata',
+  dist: 'composer:dist',
+} as const;
+
+/** Requests that matched no route: one label, so that scanners cannot grow the series without bound. */
+const UNMATCHED_ROUTE = '(unmatched)';
+
+type BoundRequest = { count: { inc(): void }; duration: { observe(seconds: number): void } };
+
+/** The warm Composer door's answers, bound once: the fast path counts with no label lookup of its own. */
+export type ComposerDoorMetrics = {
+  packages: BoundRequest;
+  metadata: BoundRequest;
+  notModified: BoundRequest;
+  notFound: BoundRequest;
+};
+
+export type JobAttemptOutcome = 'completed' | 'retry' | 'failed';
+
+/** What the app reads when scraped; each is optional where the deployment has no such thing. */
+export type MetricsSources = {
+  db: Database;
+  /** Connections of the database pool (PostgreSQL); PGlite is one in-process session. */
+  poolStats: () => { total: number; idle: number; waiting: number; max: number };
+  composerCache: () => { hits: number; misses: number; heldBytes: number; maxBytes: number };
+  accessFeed: () => { isListening: boolean; reconnects: number; lagSeconds: number };
+};
+
+export type Metrics = {
+  registry: Registry;
+  composerDoors: ComposerDoorMetrics;
+  /** One answer of any route (Fastify's onResponse): the route's pattern, never the raw URL. */
+  observeRequest(route: string | undefined, status: number, seconds: number): void;
+  jobAttemptEnded(kind: string, outcome: JobAttemptOutcome, seconds: number): void;
+  syncEnded(outcome: 'ready' | 'failed'): void;
+  webhookAttempted(outcome: 'delivered' | 'failed'): void;
+  mailAttempted(outcome: 'sent' | 'failed'): void;
+  requestShed(pressure: string): void;
+  /** Reads the sources on every scrape from now on (called once the app has them). */
+  attach(sources: MetricsSources): void;
+};
+
+/** A counter whose total lives elsewhere (a plain number in a hot class): the difference is added when scraped. */
+function followingCounter(registry: Registry, name: string, help: string, read: () => number | undefined): Counter {
+  let reported = 0;
+  return new Counter({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      const total = read();
+      if (total === undefined || total < reported) return;
+      this.inc(total - reported);
+      reported = total;
+    },
+  });
+}
+
+export function createMetrics(): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  let sources: MetricsSources | undefined;
+
+  const requests = new Counter({
+    name: 'packgate_http_requests_total',
+    help: 'HTTP answers by route pattern (Composer doors as composer:*) and status.',
+    labelNames: ['route', 'status'] as const,
+    registers: [registry],
+  });
+  const requestDuration = new Histogram({
+    name: 'packgate_http_request_duration_seconds',
+    help: 'Time to answer an HTTP request, by route pattern and status.',
+    labelNames: ['route', 'status'] as const,
+    buckets: HTTP_BUCKETS,
+    registers: [registry],
+  });
+  const bound = new Map<string, BoundRequest>();
+  const bind = (route: string, status: number): BoundRequest => {
+    const key = `${route} ${status}`;
+    let series = bound.get(key);
+    if (!series) {
+      const statusLabel = String(status);
+      series = {
+        count: requests.labels(route, statusLabel),
+        duration: requestDuration.labels(route, statusLabel),
+      };
+      bound.set(key, series);
+    }
+    return series;
+  };
+
+  const jobAttempts = new Counter({
+    name: 'packgate_job_attempts_total',
+    help: 'Attempts of background jobs by kind and outcome (completed, retry: back in the queue, failed: for good).',
+    labelNames: ['kind', 'outcome'] as const,
+    registers: [registry],
+  });
+  const jobDuration = new Histogram({
+    name: 'packgate_job_duration_seconds',
+    help: 'Time of one job attempt, by kind.',
+    labelNames: ['kind'] as const,
+    buckets: JOB_BUCKETS,
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'packgate_jobs',
+    help: 'Jobs in the queue of every process sharing the database, by kind and status (queued, running).',
+    labelNames: ['kind', 'status'] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      if (!sources) return;
+      const result = (await sources.db.execute(
+        sql`select kind, status, count(*)::int as count from jobs where status in ('queued', 'running') group by kind, status`,
+      )) as unknown as { rows: { kind: string; status: string; count: number }[] };
+      for (const row of result.rows) this.labels(row.kind, row.status).set(Number(row.count));
+    },
+  });
+  const syncs = new Counter({
+    name: 'packgate_package_syncs_total',
+    help: 'Package syncs from their code host by outcome (ready, failed).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const webhooks = new Counter({
+    name: 'packgate_webhook_deliveries_total',
+    help: 'Attempts to deliver an outgoing webhook by outcome (delivered: the endpoint answered 2xx; failed).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const mails = new Counter({
+    name: 'packgate_emails_total',
+    help: 'E-mails handed to the mail transport by outcome (sent, failed: to be retried or given up).',
+    labelNames: ['outcome'] as const,
+    registers: [registry],
+  });
+  const shed = new Counter({
+    name: 'packgate_overload_shed_total',
+    help: 'Requests answered 503 because the process was overloaded, by pressure (eventLoopDelay, heapUsedBytes, ...).',
+    labelNames: ['pressure'] as const,
+    registers: [registry],
+  });
+  // Every outcome from the start, so that a rate() sees the first one.
+  for (const outcome of ['ready', 'failed']) syncs.labels(outcome).inc(0);
+  for (const outcome of ['delivered', 'failed']) webhooks.labels(outcome).inc(0);
+  for (const outcome of ['sent', 'failed']) mails.labels(outcome).inc(0);
+
+  new Gauge({
+    name: 'packgate_db_pool_connections',
+    help: 'Database pool connections by state (total open, idle, waiting: requests waiting for one, max).',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      const stats = sources?.poolStats();
+      if (!stats) return;
+      this.labels('total').set(stats.total);
+      this.labels('idle').set(stats.idle);
+      this.labels('waiting').set(stats.waiting);
+      this.labels('max').set(stats.max);
+    },
+  });
+
+  followingCounter(
+    registry,
+    'packgate_composer_cache_hits_total',
+    "Composer requests whose token's view the warm path held.",
+    () => sources?.composerCache().hits,
+  );
+  followingCounter(
+    registry,
+    'packgate_composer_cache_misses_total',
+    "Composer requests whose token's view had to be read from the database.",
+    () => sources?.composerCache().misses,
+  );
+  new Gauge({
+    name: 'packgate_composer_cache_bytes',
+    help: 'Bytes the Composer warm path holds (as its bound counts them), and its bound (COMPOSER_CACHE_MAX_BYTES).',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+    collect() {
+      const cache = sources?.composerCache();
+      if (!cache) return;
+      this.labels('held').set(cache.heldBytes);
+      this.labels('max').set(cache.maxBytes);
+    },
+  });
+
+  new Gauge({
+    name: 'packgate_access_feed_listening',
+    help: '1 while the access change feed listens (PostgreSQL LISTEN): the warm Composer path answers only then.',
+    registers: [registry],
+    collect() {
+      this.set(sources?.accessFeed().isListening ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: 'packgate_access_feed_lag_seconds',
+    help: "Round trip of the access feed's last heartbeat on its listening connection: how late an announcement arrives at least (0 on PGlite, one session).",
+    registers: [registry],
+    collect() {
+      this.set(sources?.accessFeed().lagSeconds ?? 0);
+    },
+  });
+  followingCounter(
+    registry,
+    'packgate_access_feed_reconnects_total',
+    'Times the access change feed listened again after losing its connection.',
+    () => sources?.accessFeed().reconnects,
+  );
+
+  const door = (route: string, status: number) => bind(route, status);
+  return {
+    registry,
+    composerDoors: {
+      packages: door(composerRouteLabels.packages, 200),
+      metadata: door(composerRouteLabels.metadata, 200),
+      notModified: door(composerRouteLabels.metadata, 304),
+      notFound: door(composerRouteLabels.metadata, 404),
+    },
+    observeRequest(route, status, seconds) {
+      const series = bind(route ?? UNMATCHED_ROUTE, status);
+      series.count.inc();
+      series.duration.observe(seconds);
+    },
+    jobAttemptEnded(kind, outcome, seconds) {
+      jobAttempts.labels(kind, outcome).inc();
+      jobDuration.labels(kind).observe(seconds);
+    },
+    syncEnded: (outcome) => syncs.labels(outcome).inc(),
+    webhookAttempted: (outcome) => webhooks.labels(outcome).inc(),
+    mailAttempted: (outcome) => mails.labels(outcome).inc(),
+    requestShed: (pressure) => shed.labels(pressure).inc(),
+    attach(next) {
+      sources = next;
+    },
+  };
+}
