@@ -15,9 +15,10 @@ import { createWebhookEndpointInput, updateWebhookEndpointInput } from './webhoo
 
 /** The placeholders the examples use, and where the reader finds the value to put in their place. */
 export const API_V1_EXAMPLE_PLACEHOLDERS = {
-  PACKAGE_ID: 'the `id` of one of your packages in GET /api/v1/packages (or the Packages page)',
+  PACKAGE_ID: 'the `id` of one of your packages in GET /api/v1/packages',
   TIER_ID: 'the `id` of one of the package’s `pricingTiers` in GET /api/v1/packages/{id}',
-  REPOSITORY_ID: 'a repository of your code host, as the Add Package dialog lists it (`owner/name`)',
+  REPOSITORY_ID:
+    'the repository’s id on your code host: on GitHub its number; in the local repository folder its path there (`acme/widget.git`)',
   WEBHOOK_URL: 'the public https:// address of your own webhook receiver',
 } as const;
 
