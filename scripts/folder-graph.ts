@@ -16,7 +16,7 @@ export type FeatureLayers = { channels: string[]; domains: string[] };
  * layer may import each other as long as no loop forms; a channel never imports another channel.
  * - base: lib/ (pure helpers) and config.ts
  * - infrastructure: db/, adapters/ (outside systems; they know no feature)
- * - frame: http/, jobs/ (the request and job machinery features stand on)
+ * - frame: http/, jobs/, observability/ (the request and job machinery features stand on, and what measures it)
  * - shared: features/shared/<name>/ (audit, settings, inbound webhooks: used by domains, knowing none)
  * - domain: features/<domain>/ (packages, licenses, sales, billing, ...)
  * - channel: features/<channel>/ (API v1, the portal, the admin and developer pages: parse, call, present)
@@ -54,7 +54,7 @@ export function layerOf(folder: string, layers: FeatureLayers): Layer | null {
   }
   if (folder === 'lib' || folder === 'config.ts' || folder === 'env-file.ts') return 'base';
   if (folder === 'db' || folder === 'adapters') return 'infrastructure';
-  if (folder === 'http' || folder === 'jobs') return 'frame';
+  if (folder === 'http' || folder === 'jobs' || folder === 'observability') return 'frame';
   return 'root';
 }
 
