@@ -203,7 +203,7 @@ describe('the license holder portal', () => {
       .poll(() => readOutbox(app.dataDir).some((mail) => mail.to.includes(HOLDER) && mail.body.includes(newToken)))
       .toBe(true);
     const events = await app.ctx.db.select().from(auditEvents).where(eq(auditEvents.userId, seller.user.id));
-    expect(events.map((event) => event.action)).toContain('customer.token_rotated');
+    expect(events.map((event) => event.action)).toContain('customer.token_regenerated');
   });
 
   it("refuses the old token at the holder's next composer update with our message, and serves the new one", async () => {

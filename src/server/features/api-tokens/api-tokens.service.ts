@@ -72,20 +72,26 @@ export async function createApiToken(
     }
   }
   const token = generateToken(API_TOKEN_PREFIX.slice(0, -1));
-  const row = await repository.insertApiToken(ctx, {
-    userId: actor.sellerId,
-    name: input.name.trim(),
-    tokenHash: sha256Hex(token),
-    permissions,
-    expiresAt,
-    createdAt: now,
-  });
-  await recordAuditEvent(ctx, actor, {
-    action: 'api_token.created',
-    targetType: 'api_token',
-    // Token ids appear masked in the audit trail, whether acting or acted upon.
-    targetId: maskTokenId(row.id),
-    details: { name: row.name, permissions, expiresAt: row.expiresAt?.toISOString() ?? null },
+  const row = await ctx.db.transaction(async (tx) => {
+    const inserted = await repository.insertApiToken(
+      { db: tx },
+      {
+        userId: actor.sellerId,
+        name: input.name.trim(),
+        tokenHash: sha256Hex(token),
+        permissions,
+        expiresAt,
+        createdAt: now,
+      },
+    );
+    await recordAuditEvent(tx, ctx, actor, {
+      action: 'api_token.created',
+      targetType: 'api_token',
+      // Token ids appear masked in the audit trail, whether acting or acted upon.
+      targetId: maskTokenId(inserted.id),
+      details: { name: inserted.name, permissions, expiresAt: inserted.expiresAt?.toISOString() ?? null },
+    });
+    return inserted;
   });
   return { ...presentApiToken(row), token };
 }
@@ -95,14 +101,16 @@ export async function deleteApiToken(ctx: AppContext, actor: Actor, tokenId: str
   const row = await repository.findLiveToken(ctx, actor.sellerId, tokenId);
   if (!row) throw new AppError('NOT_FOUND', apiTokenMessages.notFound);
   const now = ctx.clock.now();
-  if (!(await repository.markTokenDeleted(ctx, actor.sellerId, row.id, now))) {
-    throw new AppError('NOT_FOUND', apiTokenMessages.notFound);
-  }
-  await recordAuditEvent(ctx, actor, {
-    action: 'api_token.deleted',
-    targetType: 'api_token',
-    targetId: maskTokenId(row.id),
-    details: { name: row.name },
+  await ctx.db.transaction(async (tx) => {
+    if (!(await repository.markTokenDeleted({ db: tx }, actor.sellerId, row.id, now))) {
+      throw new AppError('NOT_FOUND', apiTokenMessages.notFound);
+    }
+    await recordAuditEvent(tx, ctx, actor, {
+      action: 'api_token.deleted',
+      targetType: 'api_token',
+      targetId: maskTokenId(row.id),
+      details: { name: row.name },
+    });
   });
   return presentApiToken({ ...row, isActive: false });
 }

@@ -28,7 +28,7 @@ import {
 } from '../packages/packages.service.js';
 import { createPurchaseLinks, getPackagesPricing, type PackagePricing } from '../sales/purchase-links.service.js';
 import { getSellerSalesTotals } from '../sales/sales-figures.service.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import type { Actor } from '../shared/audit/audit.service.js';
 import { getUserById } from '../users/users.service.js';
 
 // The read models of API v1 (spec §3): packages with their pricing fields, customers by e-mail, analytics.
@@ -189,13 +189,7 @@ export async function regenerateHolderToken(
   input: { email: string; sendEmail?: boolean },
 ): Promise<z.infer<typeof apiV1RegeneratedToken>> {
   const sendEmail = input.sendEmail !== false;
-  const replaced = await replaceHolderToken(ctx, actor.sellerId, input.email, { notify: sendEmail });
-  await recordAuditEvent(ctx, actor, {
-    action: 'customer.token_regenerated',
-    targetType: 'customer',
-    targetId: replaced.email,
-    details: { emailSent: sendEmail },
-  });
+  const replaced = await replaceHolderToken(ctx, actor, input.email, { notify: sendEmail });
   const sender = await getLicenseSender(ctx, actor.sellerId);
   const repositoryUrl = repositoryUrlFor(ctx, { slug: sender.slug, brandDomain: sender.brand.verifiedDomain });
   const [firstPackage] = (await listLicenses(ctx, actor.sellerId, { email: replaced.email })).map(
@@ -220,17 +214,11 @@ export async function createApiPackage(
   input: CreatePackageInput,
 ): Promise<ApiV1Package> {
   const owner = await getUserById(ctx, actor.sellerId);
-  const created = await createPackage(ctx, owner, {
+  const created = await createPackage(ctx, owner, actor, {
     githubRepoId: String(input.githubRepoId),
     packageName: input.packageName,
     description: input.description ?? null,
     isActive: input.isActive ?? true,
-  });
-  await recordAuditEvent(ctx, actor, {
-    action: 'package.created',
-    targetType: 'package',
-    targetId: created.id,
-    details: { name: created.packageName, repository: created.fullName },
   });
   return presentPackage(created, await sellerRepositoryUrl(ctx, actor.sellerId), undefined, undefined);
 }
@@ -242,27 +230,14 @@ export async function updateApiPackage(
   input: UpdatePackageInput,
 ): Promise<ApiV1Package> {
   const owner = await getUserById(ctx, actor.sellerId);
-  await updatePackage(ctx, owner, packageId, input);
-  await recordAuditEvent(ctx, actor, {
-    action: 'package.updated',
-    targetType: 'package',
-    targetId: packageId,
-    details: { changed: Object.keys(input) },
-  });
+  await updatePackage(ctx, owner, actor, packageId, input);
   return getApiPackage(ctx, actor.sellerId, packageId);
 }
 
 /** Deletes the package with its versions and every license of it. */
 export async function deleteApiPackage(ctx: AppContext, actor: Actor, packageId: string): Promise<void> {
   const owner = await getUserById(ctx, actor.sellerId);
-  const pkg = await getApiPackage(ctx, actor.sellerId, packageId);
-  await deletePackage(ctx, owner, packageId);
-  await recordAuditEvent(ctx, actor, {
-    action: 'package.deleted',
-    targetType: 'package',
-    targetId: packageId,
-    details: { name: pkg.name },
-  });
+  await deletePackage(ctx, owner, actor, packageId);
 }
 
 /** The seller behind a token, as the services that check their plan want them. */

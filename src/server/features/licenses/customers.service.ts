@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.js';
 import { customers, grants, packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
+import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import {
   findCustomerByEmail,
   type Grant,
@@ -83,10 +84,10 @@ export function presentCustomerGrant(grant: Grant, packageName: string, now: Dat
  */
 export async function regenerateToken(
   ctx: AppContext,
-  sellerId: string,
+  actor: Actor,
   emailInput: string | undefined,
 ): Promise<RegenerateTokenResponse> {
-  const replaced = await replaceHolderToken(ctx, sellerId, emailInput, { notify: true });
+  const replaced = await replaceHolderToken(ctx, actor, emailInput, { notify: true });
   return {
     success: true,
     message: `A new token was e-mailed to ${replaced.email}. The previous token no longer works.`,
@@ -100,13 +101,16 @@ export type ReplacedHolderToken = { email: string; token: string; tokenIssuedAt:
 /**
  * Gives the holder a new Composer token (the old one stops working) and, with `notify`, e-mails it with every
  * package it installs. Answers the token: API v1 hands it to the seller's shop, which may show it itself.
+ * Every door (the dashboard, API v1, the holder in the portal: `byHolder`) leaves one `customer.token_regenerated`
+ * event in the seller's audit trail, in the token's transaction.
  */
 export async function replaceHolderToken(
   ctx: AppContext,
-  sellerId: string,
+  actor: Actor,
   emailInput: string | undefined,
-  options: { notify: boolean },
+  options: { notify: boolean; byHolder?: boolean },
 ): Promise<ReplacedHolderToken> {
+  const { sellerId } = actor;
   const email = parseHolderEmail(emailInput);
   const customer = await findCustomerByEmail(ctx.db, sellerId, email);
   if (!customer) throw new AppError('NOT_FOUND', licenseMessages.customerNotFound);
@@ -119,6 +123,12 @@ export async function replaceHolderToken(
       .update(customers)
       .set({ tokenHash: issued.tokenHash, tokenIssuedAt: now })
       .where(eq(customers.id, customer.id));
+    await recordAuditEvent(tx, ctx, actor, {
+      action: 'customer.token_regenerated',
+      targetType: 'customer',
+      targetId: customer.id,
+      details: { email: customer.email, emailSent: options.notify, by: options.byHolder ? 'license_holder' : 'seller' },
+    });
     if (!options.notify) return;
     const held = await tx
       .select({ grant: grants, packageName: packages.name, isPackageActive: packages.isActive })

@@ -11,6 +11,7 @@ import { clientNetwork } from '../../lib/client-network.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { type EmailBrand, getEmailBrand, repositoryUrlFor } from '../branding/branding.service.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
+import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import { findSellerIdentity, normalizeEmail, type SellerIdentity } from '../users/users.service.js';
 import { emitLicenseChange, emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { grantGivesAccess, isGrantActive } from './grant-rules.js';
@@ -161,21 +162,48 @@ export async function assertRoomForHolder(
  * the seller gets a customer record and a token, which only the e-mail carries; a known holder keeps
  * theirs. An existing grant for the package is renewed rather than duplicated; a temporary license never
  * replaces a purchased or manual license that still gives access (409), nor shortens a running one.
+ * The seller's audit trail records `license.created` or `license.renewed` by `actor`, in the grant's transaction.
  */
 export async function createGrant(
   ctx: AppContext,
-  sellerId: string,
+  actor: Actor,
   input: CreateGrantInput,
   options: { notify?: boolean } = {},
 ): Promise<CreateGrantResult> {
   parseHolderEmail(input.email);
-  const loaded = await loadGrantParties(ctx, sellerId, input.packageId);
+  const loaded = await loadGrantParties(ctx, actor.sellerId, input.packageId);
+  const notify = options.notify !== false;
   // The e-mail goes out inside the transaction: if it cannot be sent, no token exists that nobody holds.
   return ctx.db.transaction(async (tx) => {
     const result = await createGrantIn(ctx, tx, loaded, input);
-    if (options.notify !== false) await sendGrantEmail(ctx, tx, loaded.seller, result, input);
+    if (notify) await sendGrantEmail(ctx, tx, loaded.seller, result, input);
+    await recordAuditEvent(tx, ctx, actor, {
+      action: result.outcome === 'created' ? 'license.created' : 'license.renewed',
+      targetType: 'license',
+      targetId: result.grant.id,
+      details: grantAuditDetails(result.grant, result.customer.email, loaded.pkg.name, { emailSent: notify }),
+    });
     return result;
   });
+}
+
+/** What a license's audit event says of it, whichever its kind and door. */
+export function grantAuditDetails(
+  grant: Grant,
+  email: string,
+  packageName: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return {
+    packageName,
+    email,
+    kind: grant.kind,
+    status: grant.status,
+    expiresAt: grant.expiresAt?.toISOString() ?? null,
+    endMode: grant.endMode,
+    downloadLimit: grant.downloadLimit,
+    ...extra,
+  };
 }
 
 /** The seller (with their brand) and the package a grant is about, loaded before the transaction that writes it. */

@@ -11,6 +11,7 @@ import {
 import { packageIdParams } from '../../../contract/packages.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
+import { sessionActor } from '../shared/audit/audit.service.js';
 import * as lastingLicenses from './lasting-licenses.service.js';
 
 // The Management license dialog's calls: the same terms as API v1's licenses, by hand (session + CSRF).
@@ -38,7 +39,7 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
       const issued = await lastingLicenses.issueLicense(
         ctx,
         user,
-        { type: 'session', sellerId: user.id },
+        sessionActor(user.id),
         request.params.id,
         request.body,
       );
@@ -54,12 +55,7 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
     },
     async (request) => {
       const user = request.seller;
-      return lastingLicenses.updateLicense(
-        ctx,
-        { type: 'session', sellerId: user.id },
-        request.params.licenseId,
-        request.body,
-      );
+      return lastingLicenses.updateLicense(ctx, sessionActor(user.id), request.params.licenseId, request.body);
     },
   );
 }

@@ -20,12 +20,19 @@ import { requireActiveAccess, type SubscriptionUser } from '../subscriptions/sub
 import { normalizeEmail } from '../users/users.service.js';
 import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { presentCustomerGrant } from './customers.service.js';
-import { assertRoomForHolder, createGrant, type Grant, getLicenseSender, parseHolderEmail } from './grants.service.js';
+import {
+  assertRoomForHolder,
+  createGrant,
+  type Grant,
+  getLicenseSender,
+  grantAuditDetails,
+  parseHolderEmail,
+} from './grants.service.js';
 import { findHolderLimit } from './licenses.service.js';
 
 // Lasting licenses (issue 16): the terms a seller sets by hand in Management and a shop sets through API v1,
 // checked by one set of rules. Kind `manual`: no expiry or a date, a download limit or none, what ends at expiry
-// (access, or updates only), a note. Every change is an audit event naming who made it.
+// (access, or updates only), a note. Every change is an audit event naming who made it, in the change's transaction.
 
 type LicenseRow = { grant: Grant; email: string; packageName: string };
 
@@ -86,7 +93,7 @@ export async function issueLicense(
   const sendEmail = input.sendEmail !== false;
   const created = await createGrant(
     ctx,
-    seller.id,
+    actor,
     {
       email,
       packageId: pkg.id,
@@ -102,12 +109,6 @@ export async function issueLicense(
   const sender = await getLicenseSender(ctx, seller.id);
   const repositoryUrl = repositoryUrlFor(ctx, { slug: sender.slug, brandDomain: sender.brand.verifiedDomain });
   const license = presentLicense({ grant: created.grant, email: created.customer.email, packageName: pkg.name }, now);
-  await recordAuditEvent(ctx, actor, {
-    action: created.outcome === 'created' ? 'license.created' : 'license.renewed',
-    targetType: 'license',
-    targetId: license.id,
-    details: auditDetails(license, { emailSent: sendEmail }),
-  });
   return {
     license,
     outcome: created.outcome,
@@ -120,18 +121,6 @@ export async function issueLicense(
       packageName: pkg.name,
       token: created.composerToken ?? TOKEN_PLACEHOLDER,
     }),
-  };
-}
-
-function auditDetails(license: License, extra: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    packageName: license.packageName,
-    email: license.email,
-    status: license.status,
-    expiresAt: license.expiresAt,
-    endMode: license.endMode,
-    downloadLimit: license.downloadLimit,
-    ...extra,
   };
 }
 
@@ -196,23 +185,28 @@ export async function updateLicense(
   } else if (input.status === 'active' && row.grant.status !== 'active') {
     Object.assign(changes, { status: 'active', revokedAt: null });
   }
-  const [updated] = await ctx.db.update(grants).set(changes).where(eq(grants.id, row.grant.id)).returning();
-  const license = presentLicense({ ...row, grant: updated ?? row.grant }, now);
   const event = changes.status === 'revoked' ? 'license.revoked' : 'license.updated';
-  await emitWebhookEvent(ctx, actor.sellerId, event, licenseEventData(updated ?? row.grant, { ...row }));
   const action =
     changes.status === 'revoked'
       ? 'license.revoked'
       : changes.status === 'active'
         ? 'license.restored'
         : 'license.updated';
-  await recordAuditEvent(ctx, actor, {
-    action,
-    targetType: 'license',
-    targetId: license.id,
-    details: auditDetails(license, { changed: Object.keys(changes).filter((key) => key !== 'revokedAt') }),
+  const updated = await ctx.db.transaction(async (tx) => {
+    const [changed] = await tx.update(grants).set(changes).where(eq(grants.id, row.grant.id)).returning();
+    const grant = changed ?? row.grant;
+    await emitWebhookEvent(ctx, actor.sellerId, event, licenseEventData(grant, { ...row }), { db: tx });
+    await recordAuditEvent(tx, ctx, actor, {
+      action,
+      targetType: 'license',
+      targetId: grant.id,
+      details: grantAuditDetails(grant, row.email, row.packageName, {
+        changed: Object.keys(changes).filter((key) => key !== 'revokedAt'),
+      }),
+    });
+    return grant;
   });
-  return license;
+  return presentLicense({ ...row, grant: updated }, now);
 }
 
 /** Revokes any of the seller's licenses; revoking a revoked one changes nothing and answers it again. */

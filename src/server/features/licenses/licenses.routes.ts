@@ -12,6 +12,7 @@ import {
 import { packageIdParams } from '../../../contract/packages.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
+import { sessionActor } from '../shared/audit/audit.service.js';
 import * as customers from './customers.service.js';
 import * as licenses from './licenses.service.js';
 
@@ -32,7 +33,13 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const license = await licenses.createTemporaryLicense(ctx, request.seller, request.params.id, request.body ?? {});
+      const license = await licenses.createTemporaryLicense(
+        ctx,
+        request.seller,
+        sessionActor(request.seller.id),
+        request.params.id,
+        request.body ?? {},
+      );
       return reply.status(201).send(license);
     },
   );
@@ -41,7 +48,12 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
     '/api/repositories/:id/temporary-licenses/:licenseId',
     { schema: { params: temporaryLicenseParams, response: { 200: temporaryLicense } }, onRequest: authenticated },
     async (request) =>
-      licenses.revokeTemporaryLicense(ctx, request.seller.id, request.params.id, request.params.licenseId),
+      licenses.revokeTemporaryLicense(
+        ctx,
+        sessionActor(request.seller.id),
+        request.params.id,
+        request.params.licenseId,
+      ),
   );
 
   api.get(
@@ -53,6 +65,6 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
   api.post(
     '/api/customers/regenerate-token',
     { schema: { body: regenerateTokenInput, response: { 200: regenerateTokenResponse } }, onRequest: authenticated },
-    async (request) => customers.regenerateToken(ctx, request.seller.id, request.body?.email),
+    async (request) => customers.regenerateToken(ctx, sessionActor(request.seller.id), request.body?.email),
   );
 }

@@ -12,6 +12,7 @@ import { AppError } from '../../http/errors.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
+import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import { findPlanLimits, requireActiveAccess, type SubscriptionUser } from '../subscriptions/subscriptions.service.js';
 import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import {
@@ -19,6 +20,7 @@ import {
   createGrant,
   daysRemaining,
   type Grant,
+  grantAuditDetails,
   type HolderLimit,
   isGrantActive,
   parseHolderEmail,
@@ -76,6 +78,7 @@ export function parseDuration(durationDays: number | undefined): number {
 export async function createTemporaryLicense(
   ctx: AppContext,
   seller: SubscriptionUser,
+  actor: Actor,
   packageId: string,
   input: CreateTemporaryLicenseInput,
 ): Promise<TemporaryLicense> {
@@ -88,7 +91,7 @@ export async function createTemporaryLicense(
   if (holderLimit) await assertRoomForHolder(ctx.db, seller.id, email, holderLimit);
 
   const now = ctx.clock.now();
-  const { grant, customer } = await createGrant(ctx, seller.id, {
+  const { grant, customer } = await createGrant(ctx, actor, {
     email,
     packageId,
     kind: 'temporary',
@@ -114,10 +117,11 @@ export async function findHolderLimit(ctx: AppContext, seller: SubscriptionUser)
  */
 export async function revokeTemporaryLicense(
   ctx: AppContext,
-  sellerId: string,
+  actor: Actor,
   packageId: string,
   licenseId: string,
 ): Promise<TemporaryLicense> {
+  const { sellerId } = actor;
   const pkg = await getOwnedPackage(ctx, sellerId, packageId);
   const now = ctx.clock.now();
   const [found] = await ctx.db
@@ -135,17 +139,22 @@ export async function revokeTemporaryLicense(
     .limit(1);
   if (!found) throw new AppError('NOT_FOUND', licenseMessages.licenseNotFound);
   if (found.grant.status === 'revoked') return presentTemporaryLicense(found.grant, found.email, now);
-  const [revoked] = await ctx.db
-    .update(grants)
-    .set({ status: 'revoked', revokedAt: now })
-    .where(and(eq(grants.id, found.grant.id), eq(grants.status, 'active')))
-    .returning();
-  if (revoked)
-    await emitWebhookEvent(
-      ctx,
-      sellerId,
-      'license.revoked',
-      licenseEventData(revoked, { email: found.email, packageName: pkg.name }),
-    );
+  const revoked = await ctx.db.transaction(async (tx) => {
+    const [changed] = await tx
+      .update(grants)
+      .set({ status: 'revoked', revokedAt: now })
+      .where(and(eq(grants.id, found.grant.id), eq(grants.status, 'active')))
+      .returning();
+    if (!changed) return undefined;
+    const parties = { email: found.email, packageName: pkg.name };
+    await emitWebhookEvent(ctx, sellerId, 'license.revoked', licenseEventData(changed, parties), { db: tx });
+    await recordAuditEvent(tx, ctx, actor, {
+      action: 'license.revoked',
+      targetType: 'license',
+      targetId: changed.id,
+      details: grantAuditDetails(changed, found.email, pkg.name),
+    });
+    return changed;
+  });
   return presentTemporaryLicense(revoked ?? { ...found.grant, status: 'revoked', revokedAt: now }, found.email, now);
 }

@@ -14,6 +14,7 @@ import {
 } from '../../../contract/packages.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
+import { sessionActor } from '../shared/audit/audit.service.js';
 import { receiveGithubWebhook } from './github-webhook.service.js';
 import * as packages from './packages.service.js';
 
@@ -46,7 +47,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
     '/api/repositories',
     { schema: { body: createPackageInput, response: { 201: createPackageResponse } }, onRequest: authenticated },
     async (request, reply) => {
-      const created = await packages.createPackage(ctx, request.seller, request.body);
+      const created = await packages.createPackage(ctx, request.seller, sessionActor(request.seller.id), request.body);
       return reply.status(201).send(created);
     },
   );
@@ -66,14 +67,15 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
       schema: { params: packageIdParams, body: updatePackageInput, response: { 200: packageSchema } },
       onRequest: authenticated,
     },
-    async (request) => packages.updatePackage(ctx, request.seller, request.params.id, request.body),
+    async (request) =>
+      packages.updatePackage(ctx, request.seller, sessionActor(request.seller.id), request.params.id, request.body),
   );
 
   api.delete(
     '/api/repositories/:id',
     { schema: { params: packageIdParams, response: { 200: deletePackageResponse } }, onRequest: authenticated },
     async (request) => {
-      await packages.deletePackage(ctx, request.seller, request.params.id);
+      await packages.deletePackage(ctx, request.seller, sessionActor(request.seller.id), request.params.id);
       return { success: true as const, id: request.params.id };
     },
   );

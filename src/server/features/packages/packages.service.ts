@@ -21,6 +21,7 @@ import { packages, packageVersions, type users } from '../../db/schema/index.js'
 import { AppError } from '../../http/errors.js';
 import { appUrl } from '../../http/public-urls.js';
 import { encryptSecret } from '../../lib/crypto.js';
+import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import { findPlanLimits, requireActiveAccess } from '../subscriptions/subscriptions.service.js';
 import { codeHostUserFor, codeHostUserForOwner, withCodeHost } from './code-host-access.js';
 import { distPrefixFor, type PackageVersionRow } from './package-dists.js';
@@ -31,6 +32,8 @@ import { findOwnedPackage } from './packages.repository.js';
 
 // The seller's packages: which repository each comes from, its Composer name, description and switch.
 // Every query is scoped to the owner from the session; another seller's package is answered as not found.
+// Creating, changing and deleting a package are audited here (package.created, .updated, .deleted), in the
+// change's transaction, for every door: the dashboard and API v1 call these same commands.
 
 export { ensureDist } from './package-dists.js';
 export { type SyncHandle, type SyncOutcome, syncPackage } from './package-sync.js';
@@ -232,6 +235,7 @@ async function assertNameFree(ctx: AppContext, ownerId: string, name: string, ex
 export async function createPackage(
   ctx: AppContext,
   user: PackageOwner,
+  actor: Actor,
   input: CreatePackageValues,
 ): Promise<CreatePackageResponse> {
   await requireActiveAccess(ctx, user);
@@ -272,7 +276,7 @@ export async function createPackage(
         await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`package-limit:${user.id}`}))`);
         await assertWithinPackageLimit(tx, user.id, limit);
       }
-      return tx
+      const inserted = await tx
         .insert(packages)
         .values({
           ownerId: user.id,
@@ -288,6 +292,14 @@ export async function createPackage(
           metadataUpdatedAt: now,
         })
         .returning();
+      const created = inserted[0]!;
+      await recordAuditEvent(tx, ctx, actor, {
+        action: 'package.created',
+        targetType: 'package',
+        targetId: created.id,
+        details: { name: created.name, repository: created.repositoryFullName },
+      });
+      return inserted;
     })) as [PackageRow];
   } catch (error) {
     if (isUniqueViolation(error, 'packages_owner_name_unique')) throw duplicateNameError(input.packageName);
@@ -336,6 +348,7 @@ async function registerWebhook(
 export async function updatePackage(
   ctx: AppContext,
   user: PackageOwner,
+  actor: Actor,
   packageId: string,
   input: UpdatePackageInput,
 ): Promise<Package> {
@@ -358,12 +371,23 @@ export async function updatePackage(
   const now = ctx.clock.now();
   let updated: PackageRow | undefined;
   try {
-    // Name and switch decide what Composer is served: the metadata's Last-Modified moves with them.
-    [updated] = await ctx.db
-      .update(packages)
-      .set({ ...changes, updatedAt: now, metadataUpdatedAt: now })
-      .where(and(eq(packages.id, row.id), eq(packages.ownerId, user.id)))
-      .returning();
+    updated = await ctx.db.transaction(async (tx) => {
+      // Name and switch decide what Composer is served: the metadata's Last-Modified moves with them.
+      const [changed] = await tx
+        .update(packages)
+        .set({ ...changes, updatedAt: now, metadataUpdatedAt: now })
+        .where(and(eq(packages.id, row.id), eq(packages.ownerId, user.id)))
+        .returning();
+      if (!changed) return undefined;
+      await recordAuditEvent(tx, ctx, actor, {
+        action: 'package.updated',
+        targetType: 'package',
+        targetId: changed.id,
+        // Named as the request names them.
+        details: { changed: Object.keys(changes).map((key) => (key === 'name' ? 'packageName' : key)) },
+      });
+      return changed;
+    });
   } catch (error) {
     if (isUniqueViolation(error, 'packages_owner_name_unique') && changes.name) throw duplicateNameError(changes.name);
     throw error;
@@ -373,13 +397,26 @@ export async function updatePackage(
 }
 
 /** Deletes the package (its versions and licenses go with it), its webhook, mirror and zips. */
-export async function deletePackage(ctx: AppContext, user: PackageOwner, packageId: string): Promise<void> {
+export async function deletePackage(
+  ctx: AppContext,
+  user: PackageOwner,
+  actor: Actor,
+  packageId: string,
+): Promise<void> {
   const row = await getOwnedPackage(ctx, user.id, packageId);
-  const [deleted] = await ctx.db
-    .delete(packages)
-    .where(and(eq(packages.id, row.id), eq(packages.ownerId, user.id)))
-    .returning({ id: packages.id });
-  if (!deleted) throw new AppError('NOT_FOUND', 'Package not found');
+  await ctx.db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(packages)
+      .where(and(eq(packages.id, row.id), eq(packages.ownerId, user.id)))
+      .returning({ id: packages.id });
+    if (!deleted) throw new AppError('NOT_FOUND', 'Package not found');
+    await recordAuditEvent(tx, ctx, actor, {
+      action: 'package.deleted',
+      targetType: 'package',
+      targetId: row.id,
+      details: { name: row.name },
+    });
+  });
 
   const host = ctx.codeHosts[row.codeHost];
   if (row.webhookId && host?.deletePushWebhook) {

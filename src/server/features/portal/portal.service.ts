@@ -16,7 +16,7 @@ import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { findHostBrand, getEmailBrand, repositoryUrlFor } from '../branding/branding.service.js';
 import { replaceHolderToken } from '../licenses/customers.service.js';
 import { findCustomerByEmail } from '../licenses/grants.service.js';
-import { recordAuditEvent } from '../shared/audit/audit.service.js';
+import { sessionActor } from '../shared/audit/audit.service.js';
 import { findHostSeller, normalizeEmail, type SellerIdentity } from '../users/users.service.js';
 import * as repository from './portal.repository.js';
 import { licenseStanding } from './portal-license-state.js';
@@ -238,20 +238,13 @@ export async function getOverview(ctx: AppContext, host: RequestHost, holder: Po
 /**
  * POST /api/portal/token: a new Composer token for the signed-in holder, through the licenses domain (which owns
  * the token and e-mails it in the seller's brand); the old one is refused from its next request. The seller's
- * audit trail records it.
+ * audit trail records it as the dashboard's and API v1's resets are, done by the license holder.
  */
 export async function rotateToken(ctx: AppContext, holder: PortalHolder): Promise<PortalRotateTokenResponse> {
-  const replaced = await replaceHolderToken(ctx, holder.sellerId, holder.email, { notify: true });
-  await recordAuditEvent(
-    ctx,
-    { sellerId: holder.sellerId, type: 'session' },
-    {
-      action: 'customer.token_rotated',
-      targetType: 'customer',
-      targetId: holder.customerId,
-      details: { email: replaced.email, by: 'license_holder', via: 'portal' },
-    },
-  );
+  const replaced = await replaceHolderToken(ctx, sessionActor(holder.sellerId), holder.email, {
+    notify: true,
+    byHolder: true,
+  });
   return {
     token: replaced.token,
     tokenIssuedAt: replaced.tokenIssuedAt.toISOString(),

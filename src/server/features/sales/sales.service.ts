@@ -33,6 +33,7 @@ import {
   sendGrantEmail,
   setPurchaseGrantTerms,
 } from '../licenses/grants.service.js';
+import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import { findHostSeller, type SellerIdentity } from '../users/users.service.js';
 import { emitWebhookEvent } from '../webhooks/webhook-events.service.js';
 import { findEnabledPayoutAccount } from './payout.service.js';
@@ -310,7 +311,13 @@ async function purchaseTerms(
  * give a second license, e-mail or fee. The conditional claim lets exactly one caller through. Answers the sale as
  * it is afterwards.
  */
-export async function fulfilSale(ctx: AppContext, sale: Sale, facts: PaymentFacts): Promise<Sale> {
+export async function fulfilSale(
+  ctx: AppContext,
+  sale: Sale,
+  facts: PaymentFacts,
+  /** The seller running a test purchase: the audit trail records `sale.test_purchase` by them, with the sale. */
+  options: { actor?: Actor } = {},
+): Promise<Sale> {
   if (sale.status !== 'pending') return sale;
   // Read before the transaction: on PGlite a query outside an open transaction waits for it.
   const terms = await purchaseTerms(ctx, sale, facts);
@@ -374,6 +381,20 @@ export async function fulfilSale(ctx: AppContext, sale: Sale, facts: PaymentFact
       { db: tx },
     );
     crashPoint(ctx, 'webhook-queued');
+    if (options.actor) {
+      await recordAuditEvent(tx, ctx, options.actor, {
+        action: 'sale.test_purchase',
+        targetType: 'sale',
+        targetId: claimed.id,
+        details: {
+          packageId: claimed.packageId,
+          tierName: claimed.tierName,
+          email: facts.email,
+          isTest: claimed.isTest,
+          licenseId: result.grant.id,
+        },
+      });
+    }
     return done ?? claimed;
   });
   if (!fulfilled) return (await findSale(ctx, sale.id)) ?? sale;

@@ -10,7 +10,7 @@ import { sales } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { generateToken } from '../../lib/crypto.js';
 import { parseHolderEmail } from '../licenses/grants.service.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import type { Actor } from '../shared/audit/audit.service.js';
 import { platformFeeCents } from './sale-rules.js';
 import { fulfilSale, getSaleOffer, isTestMode } from './sales.service.js';
 
@@ -63,20 +63,13 @@ export async function runTestPurchase(
       createdAt: now,
     })
     .returning();
-  let sale: Awaited<ReturnType<typeof fulfilSale>>;
   try {
-    sale = await fulfilSale(ctx, pending!, { email, paidAt: now, amountCents: tier.priceCents });
+    await fulfilSale(ctx, pending!, { email, paidAt: now, amountCents: tier.priceCents }, { actor });
   } catch (error) {
     // Nothing is waiting to complete a test sale: one that failed is not left behind as pending.
     await ctx.db.delete(sales).where(and(eq(sales.id, pending!.id), eq(sales.status, 'pending')));
     throw error;
   }
-  await recordAuditEvent(ctx, actor, {
-    action: 'sale.test_purchase',
-    targetType: 'sale',
-    targetId: sale.id,
-    details: { packageId: pkg.id, tierName: tier.name, email, isTest: true, licenseId: sale.grantId },
-  });
   return {
     checkoutUrl: `${repositoryUrl}${PURCHASE_SUCCESS_PATH}?session_id=${encodeURIComponent(sessionId)}`,
     sessionId,

@@ -21,7 +21,7 @@ import { webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/sch
 import { AppError } from '../../http/errors.js';
 import { findLatestJobsByReference } from '../../jobs/jobs.repository.js';
 import { encryptSecret } from '../../lib/crypto.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import { type Actor, recordAuditEvent, type Transaction } from '../shared/audit/audit.service.js';
 import {
   eventBody,
   messageReference,
@@ -93,8 +93,15 @@ export async function getEndpoint(ctx: AppContext, sellerId: string, endpointId:
 }
 
 /** Every change of an endpoint is in the audit trail, naming who made it (a session or an API token). */
-async function audit(ctx: AppContext, actor: Actor, action: string, endpoint: EndpointRow, extra = {}) {
-  await recordAuditEvent(ctx, actor, {
+async function audit(
+  tx: Transaction,
+  ctx: AppContext,
+  actor: Actor,
+  action: string,
+  endpoint: EndpointRow,
+  extra = {},
+) {
+  await recordAuditEvent(tx, ctx, actor, {
     action,
     targetType: 'webhook_endpoint',
     targetId: endpoint.id,
@@ -135,9 +142,9 @@ export async function createEndpoint(
         updatedAt: now,
       })
       .returning();
+    await audit(tx, ctx, actor, 'webhook.created', inserted!);
     return inserted!;
   });
-  await audit(ctx, actor, 'webhook.created', row);
   return { ...presentEndpoint(row), secret };
 }
 
@@ -162,13 +169,16 @@ export async function updateEndpoint(
     if (input.isEnabled !== undefined) return presentEndpoint(row);
     throw new AppError('VALIDATION_FAILED', messages.nothingToUpdate);
   }
-  const [updated] = await ctx.db
-    .update(webhookEndpoints)
-    .set({ ...changes, updatedAt: now })
-    .where(eq(webhookEndpoints.id, row.id))
-    .returning();
-  await audit(ctx, actor, 'webhook.updated', updated ?? row, { changed: Object.keys(changes) });
-  return presentEndpoint(updated ?? row);
+  const updated = await ctx.db.transaction(async (tx) => {
+    const [changed] = await tx
+      .update(webhookEndpoints)
+      .set({ ...changes, updatedAt: now })
+      .where(eq(webhookEndpoints.id, row.id))
+      .returning();
+    await audit(tx, ctx, actor, 'webhook.updated', changed ?? row, { changed: Object.keys(changes) });
+    return changed ?? row;
+  });
+  return presentEndpoint(updated);
 }
 
 /** A new secret at once; deliveries from now on are signed with it (the old one stops verifying). */
@@ -179,19 +189,24 @@ export async function rotateSecret(
 ): Promise<WebhookEndpointWithSecret> {
   const row = await getEndpointRow(ctx, actor.sellerId, endpointId);
   const secret = generateWebhookSecret();
-  const [updated] = await ctx.db
-    .update(webhookEndpoints)
-    .set({ secretSealed: encryptSecret(ctx.config.secretKey, secret), updatedAt: ctx.clock.now() })
-    .where(eq(webhookEndpoints.id, row.id))
-    .returning();
-  await audit(ctx, actor, 'webhook.secret_rotated', updated ?? row);
-  return { ...presentEndpoint(updated ?? row), secret };
+  const updated = await ctx.db.transaction(async (tx) => {
+    const [changed] = await tx
+      .update(webhookEndpoints)
+      .set({ secretSealed: encryptSecret(ctx.config.secretKey, secret), updatedAt: ctx.clock.now() })
+      .where(eq(webhookEndpoints.id, row.id))
+      .returning();
+    await audit(tx, ctx, actor, 'webhook.secret_rotated', changed ?? row);
+    return changed ?? row;
+  });
+  return { ...presentEndpoint(updated), secret };
 }
 
 export async function deleteEndpoint(ctx: AppContext, actor: Actor, endpointId: string): Promise<{ id: string }> {
   const row = await getEndpointRow(ctx, actor.sellerId, endpointId);
-  await ctx.db.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id));
-  await audit(ctx, actor, 'webhook.deleted', row);
+  await ctx.db.transaction(async (tx) => {
+    await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id));
+    await audit(tx, ctx, actor, 'webhook.deleted', row);
+  });
   return { id: row.id };
 }
 

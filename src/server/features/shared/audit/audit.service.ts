@@ -1,13 +1,25 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
 import type { AuditEvent } from '../../../../contract/api-v1.js';
 import type { AppContext } from '../../../context.js';
+import type { Database } from '../../../db/client.js';
 import { auditEvents } from '../../../db/schema/index.js';
 
-// The audit trail: API token creation and deletion, and every license change made through API v1.
-// Events are written after the change they record; a seller reads their own through GET /api/v1/audit-events.
+// The audit trail: every command a seller's data goes through (packages, licenses temporary and lasting, a holder's
+// token, API tokens, webhook endpoints, test purchases). The command lives in its domain, takes the acting principal
+// and writes its event inside its own transaction, whichever door called it (the dashboard, API v1, the portal): the
+// event commits with the change or not at all, and one change has one event name. recordAuditEvent accepts only an
+// open transaction, so no after-commit write path can come back. A seller reads theirs through GET /api/v1/audit-events.
 
-/** Who acted: a signed-in person, or one of the seller's API tokens. */
+/** Who acted: a signed-in person (the seller, an admin acting as them, or a holder in the portal), or an API token. */
 export type Actor = { sellerId: string } & ({ type: 'session' } | { type: 'api_token'; tokenId: string });
+
+/** The actor of a request signed in with a session cookie, acting on `sellerId`'s data. */
+export function sessionActor(sellerId: string): Actor {
+  return { type: 'session', sellerId };
+}
+
+/** An open transaction (the callback argument of `db.transaction`), never the database itself. */
+export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
 
 const MASK_VISIBLE_CHARACTERS = 8;
 
@@ -23,8 +35,14 @@ export type AuditRecord = {
   details?: Record<string, unknown>;
 };
 
-export async function recordAuditEvent(ctx: Pick<AppContext, 'db' | 'clock'>, actor: Actor, event: AuditRecord) {
-  await ctx.db.insert(auditEvents).values({
+/** Writes the event in the command's transaction `tx`: it exists exactly when the change it records does. */
+export async function recordAuditEvent(
+  tx: Transaction,
+  ctx: Pick<AppContext, 'clock'>,
+  actor: Actor,
+  event: AuditRecord,
+): Promise<void> {
+  await tx.insert(auditEvents).values({
     userId: actor.sellerId,
     actorType: actor.type,
     actorTokenMasked: actor.type === 'api_token' ? maskTokenId(actor.tokenId) : null,
