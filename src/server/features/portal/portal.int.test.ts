@@ -540,7 +540,12 @@ describe('rotating the token', () => {
       .from(auditEvents)
       .where(and(eq(auditEvents.userId, acme.id), eq(auditEvents.targetId, holder.id)));
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ action: 'customer.token_regenerated', targetType: 'customer' });
+    expect(events[0]).toMatchObject({
+      action: 'customer.token_regenerated',
+      targetType: 'customer',
+      actorType: 'session',
+      details: { email: holder.email, emailSent: true, by: 'license_holder' },
+    });
     // The token is not logged in the trail.
     expect(JSON.stringify(events[0]!.details)).not.toContain(rotated.body.token);
   });
