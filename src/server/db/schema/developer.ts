@@ -61,7 +61,7 @@ export const idempotencyKeys = pgTable(
   ],
 );
 
-/** Who did what and when: API token creation and deletion, and every license change made through the API. */
+/** Who did what and when: every command on a seller's data, from any door, written in the command's transaction. */
 export const auditEvents = pgTable(
   'audit_events',
   {
