@@ -13,6 +13,8 @@ export const apiTokens = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
+    /** The member who created the token (issue 33): it never does more than that member's role allows. */
+    createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     tokenHash: text('token_hash').notNull(),
     permissions: jsonb('permissions').$type<string[]>().notNull(),
     isActive: boolean('is_active').notNull().default(true),
@@ -74,6 +76,10 @@ export const auditEvents = pgTable(
     actorType: text('actor_type', { enum: ['session', 'api_token'] }).notNull(),
     /** The acting API token's id, masked (`1a2b3c4d…`); null for sessions. */
     actorTokenMasked: text('actor_token_masked'),
+    /** The person who acted (the member, or the API token's creator); kept without a foreign key so it outlives them. */
+    actorUserId: uuid('actor_user_id'),
+    /** The acting person's name or e-mail at the time, so the audit list names them after they leave. */
+    actorLabel: text('actor_label'),
     action: text('action').notNull(),
     targetType: text('target_type').notNull(),
     targetId: text('target_id'),

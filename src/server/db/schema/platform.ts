@@ -17,6 +17,8 @@ export const pricingTiers = pgTable('pricing_tiers', {
   features: jsonb('features').$type<string[]>().notNull().default([]),
   maxCustomers: integer('max_customers').notNull().default(-1),
   maxPackages: integer('max_packages').notNull().default(-1),
+  /** Members an organisation on this plan may have, owner included; -1 = unlimited. */
+  maxTeamMembers: integer('max_team_members').notNull().default(-1),
   isMostPopular: boolean('is_most_popular').notNull().default(false),
   isFeatured: boolean('is_featured').notNull().default(false),
   sortOrder: integer('sort_order').notNull().default(0),

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable(
   'users',
@@ -20,6 +20,10 @@ export const users = pgTable(
     slug: text('slug').notNull(),
     /** Tier remembered from `?tier=` at sign-in, preselected in the plan chooser. */
     selectedTier: text('selected_tier'),
+    /** When the seller closed the account (issue 35): licenses and tokens revoked, sales stopped. */
+    closedAt: timestamp('closed_at', { withTimezone: true }),
+    /** When the retention job erases the closed account's personal data (sales kept for tax law). */
+    eraseAfter: timestamp('erase_after', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -40,6 +44,14 @@ export const sessions = pgTable(
       .references(() => users.id, { onDelete: 'cascade' }),
     /** The admin behind an impersonation; userId is then the impersonated user. */
     impersonatorId: uuid('impersonator_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** The organisation the person works in this session (issue 33); null = their own account. */
+    organizationId: uuid('organization_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** Set while a person with a second factor has signed in by link and not yet passed the second factor. */
+    secondFactorPending: boolean('second_factor_pending').notNull().default(false),
+    /** How the person signed in: `link`, `passkey`, `totp`, `recovery_code`, `github`. */
+    signInMethod: text('sign_in_method'),
+    /** The network the session came from (an IPv4 /24 or IPv6 /48), shown as its place on the sessions page. */
+    network: text('network'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
