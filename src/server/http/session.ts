@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { sessions, users } from '../db/schema/index.js';
+import { type OrganizationRole, sessions, users } from '../db/schema/index.js';
 import { generateToken, sha256Hex } from '../lib/crypto.js';
 import { AppError } from './errors.js';
 
@@ -9,7 +9,15 @@ export type SessionUser = typeof users.$inferSelect;
 
 export type RequestAuth = {
   sessionIdHash: string;
+  /**
+   * The seller account the request acts on: the organisation the person works in this session (issue 33). Every
+   * seller table names this account as its owner, so seller routes read `request.seller` and need not know members.
+   */
   user: SessionUser;
+  /** The person who signed in (or whom an admin impersonates): who acted, for the audit trail. */
+  person: SessionUser;
+  /** The person's role in the organisation; null for an admin's own account. */
+  role: OrganizationRole | null;
   /** Set while an admin views the app as another user. */
   impersonator?: SessionUser;
   data: Record<string, unknown>;
@@ -60,6 +68,9 @@ export async function loadSession(ctx: AppContext, cookieValue: string | undefin
   const now = ctx.clock.now();
   const [row] = await ctx.sessionLookup.execute({ idHash, now: now.toISOString() });
   if (!row) return undefined;
+  const role = roleInOrganization(row.person, row.organization, row.role);
+  // A person removed from the organisation this session works in is signed out at their next request.
+  if (row.person.userType === 'seller' && !role) return undefined;
   if (now.getTime() - row.session.lastSeenAt.getTime() > ctx.config.session.idleMs) {
     await ctx.db.delete(sessions).where(eq(sessions.idHash, idHash));
     return undefined;
@@ -71,7 +82,28 @@ export async function loadSession(ctx: AppContext, cookieValue: string | undefin
   if (row.session.impersonatorId) {
     [impersonator] = await ctx.db.select().from(users).where(eq(users.id, row.session.impersonatorId)).limit(1);
   }
-  return { sessionIdHash: idHash, user: row.user, impersonator, data: row.session.data };
+  return {
+    sessionIdHash: idHash,
+    user: row.organization,
+    person: row.person,
+    role,
+    impersonator,
+    data: row.session.data,
+  };
+}
+
+/**
+ * A seller account is an organisation whose founding person is its owner unless a membership row says otherwise
+ * (after a transfer of ownership); in another organisation only a membership row gives a role.
+ */
+function roleInOrganization(
+  person: SessionUser,
+  organization: SessionUser,
+  memberRole: OrganizationRole | null,
+): OrganizationRole | null {
+  if (memberRole) return memberRole;
+  if (person.id === organization.id && person.userType === 'seller') return 'owner';
+  return null;
 }
 
 /** Starts a fresh session (a new id every sign-in) and drops the one the request came with. */
