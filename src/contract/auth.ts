@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { currentOrganizationSchema } from './team.js';
 
 export {
   adminLinkSentMessage,
@@ -30,6 +31,10 @@ export const authUser = z.object({
   isImpersonating: z.boolean(),
   /** The admin behind an impersonation. */
   impersonator: z.object({ id: z.string(), email: z.string().nullable() }).optional(),
+  /** The organisation the session works in and the person's role there (issue 33); absent for an admin's own account. */
+  organization: currentOrganizationSchema.optional(),
+  /** What that role may do (contract/team.ts TEAM_PERMISSIONS); an admin's own account: all. */
+  permissions: z.array(z.string()).optional(),
 });
 export type AuthUser = z.infer<typeof authUser>;
 
