@@ -229,11 +229,21 @@ export const apiV1UpdateLicenseInput = updateLicenseInput.meta({
 });
 export type ApiV1CreateLicenseInput = z.infer<typeof apiV1CreateLicenseInput>;
 
-/** One audit event: who (a person's session, or an API token shown masked), what, when. */
+/**
+ * One audit event: who (a person's session, or an API token shown masked, and the member who acted: the person
+ * signed in, or the token's creator; named as they were at the time), what, when.
+ */
 export const auditEventSchema = z.object({
   id: z.string(),
   action: z.string(),
-  actor: z.object({ type: z.enum(['session', 'api_token']), tokenId: z.string().nullable() }),
+  actor: z.object({
+    type: z.enum(['session', 'api_token']),
+    tokenId: z.string().nullable(),
+    member: z
+      .object({ id: z.string(), label: z.string() })
+      .nullable()
+      .meta({ description: 'The member who acted (for an API token, its creator), or null when no member did.' }),
+  }),
   targetType: z.string(),
   targetId: z.string().nullable(),
   details: z.record(z.string(), z.unknown()),

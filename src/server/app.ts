@@ -63,6 +63,7 @@ import { createHttpServer, type RawFastPath } from './http/http-server.js';
 import { registerInputCharacterCheck } from './http/input-characters.js';
 import { operationsRoutes } from './http/operations.js';
 import { AuthorizedComposerCredentials, type PressureCheck, registerOverloadShedding } from './http/overload.js';
+import { registerPermissionCheck } from './http/permissions.js';
 import { registerRequestIds, requestIdOf } from './http/request-id.js';
 import { createRequestOrigin, handshakeOrigin } from './http/request-origin.js';
 import { createSecurityHeaders, registerSecurityHeaders, securityHeaderValues } from './http/security-headers.js';
@@ -307,6 +308,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   });
   registerCountsBeforeOtherRequests(app, ctx.downloadCounter);
   registerSessions(app, ctx);
+  registerPermissionCheck(app);
   registerCsrfProtection(app, ctx);
   registerInputCharacterCheck(app);
 

@@ -19,7 +19,11 @@ async function analyticsScope(scope: FastifyInstance, ctx: AppContext): Promise<
 
   api.get(
     '/api/analytics/dashboard',
-    { schema: { response: { 200: dashboardAnalytics } }, onRequest: authenticated },
+    {
+      config: { permission: 'dashboard:read' },
+      schema: { response: { 200: dashboardAnalytics } },
+      onRequest: authenticated,
+    },
     async (request) => analytics.getDashboardAnalytics(ctx, request.seller.id),
   );
 
@@ -27,14 +31,18 @@ async function analyticsScope(scope: FastifyInstance, ctx: AppContext): Promise<
   for (const [name, table] of Object.entries(analytics.analyticsTables)) {
     api.get(
       `/api/analytics/${name}`,
-      { schema: { querystring: table.query, response: { 200: table.answer } }, onRequest: authenticated },
+      {
+        config: { permission: 'analytics:read' },
+        schema: { querystring: table.query, response: { 200: table.answer } },
+        onRequest: authenticated,
+      },
       async (request) => table.read(ctx, request.seller.id, request.query),
     );
   }
 
   api.get(
     '/api/analytics/export/:table',
-    { schema: { params: analyticsExportParams }, onRequest: authenticated },
+    { config: { permission: 'analytics:read' }, schema: { params: analyticsExportParams }, onRequest: authenticated },
     async (request, reply) => {
       const csv = await analytics.exportAnalyticsCsv(ctx, request.seller.id, request.params.table, request.query);
       return reply

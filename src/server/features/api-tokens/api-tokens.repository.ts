@@ -1,6 +1,7 @@
-import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, desc, eq, isNull, lt, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.js';
-import { apiTokens } from '../../db/schema/index.js';
+import { apiTokens, type OrganizationRole, organizationMembers, users } from '../../db/schema/index.js';
 
 // Queries of the api_tokens table. Every read a seller makes is scoped to their user id.
 
@@ -31,10 +32,60 @@ export async function findLiveToken(ctx: Db, userId: string, tokenId: string): P
   return row;
 }
 
-/** By the SHA-256 of the token, deleted ones included (their holder is told the token was deleted). */
-export async function findTokenByHash(ctx: Db, tokenHash: string): Promise<ApiTokenRow | undefined> {
-  const [row] = await ctx.db.select().from(apiTokens).where(eq(apiTokens.tokenHash, tokenHash)).limit(1);
+export type TokenWithCreator = {
+  token: ApiTokenRow;
+  /** The organisation (seller account) the token acts on: API v1 writes need not read it again (issue 29 item 3). */
+  seller: typeof users.$inferSelect;
+  /** The member who created the token (a token without a recorded creator: the account's founding person). */
+  creator: { id: string; displayName: string | null; email: string | null; slug: string } | null;
+  /** The creator's role in the token's organisation now; null for a founder without a membership row. */
+  creatorRole: OrganizationRole | null;
+};
+
+const creator = alias(users, 'creator');
+const seller = alias(users, 'seller');
+
+/**
+ * By the SHA-256 of the token, deleted ones included (their holder is told the token was deleted), with its creator
+ * and the creator's current role in the organisation, in one query: API v1 caps a token by that role (issue 33).
+ */
+export async function findTokenByHash(ctx: Db, tokenHash: string): Promise<TokenWithCreator | undefined> {
+  const creatorId = sql`coalesce(${apiTokens.createdById}, ${apiTokens.userId})`;
+  const [row] = await ctx.db
+    .select({
+      token: apiTokens,
+      seller,
+      creator: { id: creator.id, displayName: creator.displayName, email: creator.email, slug: creator.slug },
+      creatorRole: organizationMembers.role,
+    })
+    .from(apiTokens)
+    .innerJoin(seller, eq(seller.id, apiTokens.userId))
+    .leftJoin(creator, eq(creator.id, creatorId))
+    .leftJoin(
+      organizationMembers,
+      and(eq(organizationMembers.organizationId, apiTokens.userId), eq(organizationMembers.userId, creatorId)),
+    )
+    .where(eq(apiTokens.tokenHash, tokenHash))
+    .limit(1);
   return row;
+}
+
+/**
+ * Soft-deletes the live tokens `creatorId` made in the organisation (a member removed from it, issue 33): their next
+ * request hears the token was deleted. Answers how many.
+ */
+export async function markTokensOfCreatorDeleted(
+  ctx: Db,
+  organizationId: string,
+  creatorId: string,
+  now: Date,
+): Promise<number> {
+  const deleted = await ctx.db
+    .update(apiTokens)
+    .set({ deletedAt: now, isActive: false })
+    .where(and(eq(apiTokens.userId, organizationId), eq(apiTokens.createdById, creatorId), isNull(apiTokens.deletedAt)))
+    .returning({ id: apiTokens.id });
+  return deleted.length;
 }
 
 /** Soft delete: the row stays so that the token's next request hears it was deleted. False if already gone. */

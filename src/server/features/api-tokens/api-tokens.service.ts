@@ -1,4 +1,5 @@
 import {
+  API_TOKEN_PERMISSIONS,
   API_TOKEN_PREFIX,
   type ApiToken,
   type ApiTokenPermission,
@@ -6,11 +7,18 @@ import {
   type CreateApiTokenInput,
   type CreatedApiToken,
 } from '../../../contract/developer.js';
+import { isTeamPermission, type OrganizationRole, roleCan } from '../../../contract/team.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
-import { type Actor, maskTokenId, recordAuditEvent } from '../shared/audit/audit.service.js';
-import type { ApiTokenRow } from './api-tokens.repository.js';
+import {
+  type ActingPerson,
+  type Actor,
+  maskTokenId,
+  personLabel,
+  recordAuditEvent,
+} from '../shared/audit/audit.service.js';
+import type { ApiTokenRow, TokenWithCreator } from './api-tokens.repository.js';
 import * as repository from './api-tokens.repository.js';
 
 // API tokens (spec admin-and-developer-platform §3, §4, §6): created by the seller on /api-tokens (or by a token
@@ -46,6 +54,24 @@ export function hasPermission(granted: readonly string[], needed: ApiTokenPermis
   return granted.includes(FULL_ACCESS) || granted.includes(needed);
 }
 
+/**
+ * What an API token may do in an organisation whose member `role` created it (issue 33): its own permissions within
+ * the role's. `*` stays `*` while the role holds every API permission; a creator no longer a member gives nothing.
+ */
+export function apiPermissionsWithin(permissions: readonly string[], role: OrganizationRole | null): string[] {
+  if (!role) return [];
+  const roleAllows = (permission: string) => isTeamPermission(permission) && roleCan(role, permission);
+  const named = API_TOKEN_PERMISSIONS.filter((permission) => permission !== FULL_ACCESS);
+  if (named.every(roleAllows)) return [...permissions];
+  const granted = permissions.includes(FULL_ACCESS) ? named : permissions;
+  return granted.filter(roleAllows);
+}
+
+/** The most a member of `role` may put in a token they create: `*` when the role holds every API permission. */
+export function apiPermissionsOfRole(role: OrganizationRole | null): string[] {
+  return apiPermissionsWithin([FULL_ACCESS], role);
+}
+
 export async function listApiTokens(ctx: AppContext, sellerId: string): Promise<ApiToken[]> {
   return (await repository.listLiveTokens(ctx, sellerId)).map(presentApiToken);
 }
@@ -65,10 +91,16 @@ export async function createApiToken(
     throw new AppError('VALIDATION_FAILED', apiTokenMessages.expiryInPast);
   }
   const permissions = [...new Set(input.permissions)];
-  if (actor.type === 'api_token' && actor.permissions) {
+  if (actor.permissions) {
     const beyond = permissions.filter((permission) => !hasPermission(actor.permissions!, permission));
-    if (beyond.length > 0) {
+    if (beyond.length > 0 && actor.type === 'api_token') {
       throw new AppError('FORBIDDEN', `This API token cannot grant permissions it does not hold: ${beyond.join(', ')}`);
+    }
+    if (beyond.length > 0) {
+      // A member's tokens never do more than the member's role (issue 33).
+      throw new AppError('FORBIDDEN', `Your role cannot grant these API token permissions: ${beyond.join(', ')}`, {
+        suggestion: `Choose among: ${actor.permissions.join(', ')}.`,
+      });
     }
   }
   const token = generateToken(API_TOKEN_PREFIX.slice(0, -1));
@@ -77,6 +109,7 @@ export async function createApiToken(
       { db: tx },
       {
         userId: actor.sellerId,
+        createdById: actor.person?.id ?? null,
         name: input.name.trim(),
         tokenHash: sha256Hex(token),
         permissions,
@@ -115,7 +148,17 @@ export async function deleteApiToken(ctx: AppContext, actor: Actor, tokenId: str
   return presentApiToken({ ...row, isActive: false });
 }
 
-export type AuthenticatedToken = { id: string; sellerId: string; permissions: string[] };
+export type AuthenticatedToken = {
+  id: string;
+  sellerId: string;
+  /** What the token may do now: its own permissions within its creator's current role (issue 33). */
+  permissions: string[];
+  /** The member who created it, as the audit trail names them; null when that person no longer exists. */
+  creator: ActingPerson | null;
+  /** The organisation's account row, read with the token. */
+  seller: ApiTokenSeller;
+};
+export type ApiTokenSeller = TokenWithCreator['seller'];
 
 const unauthenticated = (message: string) =>
   new AppError('UNAUTHENTICATED', message, { headers: { 'www-authenticate': 'Bearer realm="api"' } });
@@ -127,8 +170,9 @@ const unauthenticated = (message: string) =>
 export async function authenticateApiToken(ctx: AppContext, token: string | undefined): Promise<AuthenticatedToken> {
   if (!token) throw unauthenticated(apiTokenMessages.missing);
   if (!token.startsWith(API_TOKEN_PREFIX) || token.length > 200) throw unauthenticated(apiTokenMessages.unknown);
-  const row = await repository.findTokenByHash(ctx, sha256Hex(token));
-  if (!row) throw unauthenticated(apiTokenMessages.unknown);
+  const found = await repository.findTokenByHash(ctx, sha256Hex(token));
+  if (!found) throw unauthenticated(apiTokenMessages.unknown);
+  const row = found.token;
   if (row.deletedAt) throw unauthenticated(apiTokenMessages.deleted);
   const now = ctx.clock.now();
   const state = apiTokenState(presentApiToken(row), now);
@@ -139,5 +183,13 @@ export async function authenticateApiToken(ctx: AppContext, token: string | unde
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() >= LAST_USED_RESOLUTION_MS) {
     await repository.touchLastUsed(ctx, row.id, now, LAST_USED_RESOLUTION_MS);
   }
-  return { id: row.id, sellerId: row.userId, permissions: row.permissions };
+  // The account's founding person owns it unless a membership row says otherwise (http/session.ts does the same).
+  const role = found.creatorRole ?? (found.creator?.id === row.userId ? 'owner' : null);
+  return {
+    id: row.id,
+    sellerId: row.userId,
+    permissions: apiPermissionsWithin(row.permissions, role),
+    creator: found.creator ? { id: found.creator.id, label: personLabel(found.creator) } : null,
+    seller: found.seller,
+  };
 }

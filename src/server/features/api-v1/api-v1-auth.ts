@@ -2,14 +2,19 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiTokenPermission } from '../../../contract/developer.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { type AuthenticatedToken, authenticateApiToken, hasPermission } from '../api-tokens/api-tokens.service.js';
+import {
+  type ApiTokenSeller,
+  type AuthenticatedToken,
+  authenticateApiToken,
+  hasPermission,
+} from '../api-tokens/api-tokens.service.js';
 import type { Actor } from '../shared/audit/audit.service.js';
 import type { AuthFailureLimiter } from './auth-failure-limit.js';
 
 // Bearer authentication and permissions of /api/v1. A route names the permission it needs in its config; the
 // handler reads the typed principal the guard vouched for: `request.apiToken`, and `request.apiActor` for the audit.
 
-export type TokenActor = Actor & { type: 'api_token'; permissions: string[] };
+export type TokenActor = Actor & { type: 'api_token'; permissions: string[]; seller: ApiTokenSeller };
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -80,7 +85,15 @@ export function registerApiTokenPrincipal(app: FastifyInstance): void {
   app.decorateRequest('apiActor', {
     getter(this: FastifyRequest): TokenActor {
       const token = requireApiToken(this);
-      return { type: 'api_token', sellerId: token.sellerId, tokenId: token.id, permissions: token.permissions };
+      return {
+        type: 'api_token',
+        sellerId: token.sellerId,
+        tokenId: token.id,
+        permissions: token.permissions,
+        // The token acts for the member who created it (issue 33): the audit trail names them.
+        person: token.creator,
+        seller: token.seller,
+      };
     },
   });
 }

@@ -220,7 +220,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
     },
     async (request, reply) => {
       const actor = request.apiActor;
-      const sellerUser = await apiV1.getSellerUser(ctx, actor.sellerId);
+      const sellerUser = await apiV1.sellerOf(ctx, actor);
       const { packageId, ...terms } = request.body;
       const issued = await lastingLicenses.issueLicense(ctx, sellerUser, actor, packageId, terms);
       return reply.status(201).send(envelope(issued));

@@ -30,6 +30,7 @@ import { createPurchaseLinks, getPackagesPricing, type PackagePricing } from '..
 import { getSellerSalesTotals } from '../sales/sales-figures.service.js';
 import type { Actor } from '../shared/audit/audit.service.js';
 import { getUserById } from '../users/users.service.js';
+import type { TokenActor } from './api-v1-auth.js';
 
 // The read models of API v1 (spec §3): packages with their pricing fields, customers by e-mail, analytics.
 // Prices, purchase links and sales figures come from the sales domain's services (the Dashboard's figures).
@@ -213,7 +214,7 @@ export async function createApiPackage(
   actor: Actor,
   input: CreatePackageInput,
 ): Promise<ApiV1Package> {
-  const owner = await getUserById(ctx, actor.sellerId);
+  const owner = await sellerOf(ctx, actor);
   const created = await createPackage(ctx, owner, actor, {
     githubRepoId: String(input.githubRepoId),
     packageName: input.packageName,
@@ -229,18 +230,18 @@ export async function updateApiPackage(
   packageId: string,
   input: UpdatePackageInput,
 ): Promise<ApiV1Package> {
-  const owner = await getUserById(ctx, actor.sellerId);
+  const owner = await sellerOf(ctx, actor);
   await updatePackage(ctx, owner, actor, packageId, input);
   return getApiPackage(ctx, actor.sellerId, packageId);
 }
 
 /** Deletes the package with its versions and every license of it. */
 export async function deleteApiPackage(ctx: AppContext, actor: Actor, packageId: string): Promise<void> {
-  const owner = await getUserById(ctx, actor.sellerId);
+  const owner = await sellerOf(ctx, actor);
   await deletePackage(ctx, owner, actor, packageId);
 }
 
-/** The seller behind a token, as the services that check their plan want them. */
-export async function getSellerUser(ctx: AppContext, sellerId: string) {
-  return getUserById(ctx, sellerId);
+/** The seller a token acts on: read with the token when it authenticated (issue 29 item 3), else from the database. */
+export async function sellerOf(ctx: AppContext, actor: Actor | TokenActor) {
+  return 'seller' in actor && actor.seller.id === actor.sellerId ? actor.seller : getUserById(ctx, actor.sellerId);
 }

@@ -32,25 +32,38 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   api.post(
     '/api/platform-subscription/create',
-    { schema: { body: createSubscriptionInput, response: { 200: redirectUrlResponse } }, onRequest: authenticated },
+    {
+      config: { permission: 'plan:manage' },
+      schema: { body: createSubscriptionInput, response: { 200: redirectUrlResponse } },
+      onRequest: authenticated,
+    },
     async (request) => billing.createSubscription(ctx, payments, request.seller, request.body),
   );
 
   api.post(
     '/api/platform-subscription/verify-checkout',
-    { schema: { body: verifyCheckoutInput, response: { 200: verifyCheckoutResponse } }, onRequest: authenticated },
+    {
+      config: { permission: 'plan:manage' },
+      schema: { body: verifyCheckoutInput, response: { 200: verifyCheckoutResponse } },
+      onRequest: authenticated,
+    },
     async (request) => billing.verifyCheckout(ctx, payments, request.seller, request.body),
   );
 
   api.post(
     '/api/platform-subscription/customer-portal',
-    { schema: { body: customerPortalInput, response: { 200: redirectUrlResponse } }, onRequest: authenticated },
+    {
+      config: { permission: 'plan:manage' },
+      schema: { body: customerPortalInput, response: { 200: redirectUrlResponse } },
+      onRequest: authenticated,
+    },
     async (request) => billing.openCustomerPortal(ctx, payments, request.seller, request.body),
   );
 
   api.post(
     '/api/platform-subscription/cancel',
     {
+      config: { permission: 'plan:manage' },
       schema: { body: cancelSubscriptionInput, response: { 200: cancelSubscriptionResponse } },
       onRequest: authenticated,
     },
@@ -59,7 +72,11 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   api.get(
     '/api/platform-subscription/billing',
-    { schema: { response: { 200: billingOverviewResponse } }, onRequest: authenticated },
+    {
+      config: { permission: 'plan:manage' },
+      schema: { response: { 200: billingOverviewResponse } },
+      onRequest: authenticated,
+    },
     async (request, reply) => {
       reply.headers(noStore);
       return billing.getBillingOverview(ctx, payments, request.seller);
@@ -68,7 +85,11 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   api.get(
     '/api/stripe/config',
-    { schema: { response: { 200: stripeConfigResponse } }, onRequest: authenticated },
+    {
+      config: { permission: 'dashboard:read' },
+      schema: { response: { 200: stripeConfigResponse } },
+      onRequest: authenticated,
+    },
     async (request, reply) => {
       reply.headers(noStore);
       return billing.getStripeConfig(ctx, payments, request.seller);

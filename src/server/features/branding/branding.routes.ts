@@ -42,13 +42,21 @@ export async function brandingRoutes(app: FastifyInstance, ctx: AppContext): Pro
 
   api.get(
     '/api/user/default-branding',
-    { schema: { response: { 200: brandSettingsResponse } }, onRequest: authenticated },
+    {
+      config: { permission: 'dashboard:read' },
+      schema: { response: { 200: brandSettingsResponse } },
+      onRequest: authenticated,
+    },
     async (request) => branding.getBrandSettings(ctx, request.seller.id),
   );
 
   api.put(
     '/api/user/default-branding',
-    { schema: { body: updateBrandSettingsInput, response: { 200: brandSettingsResponse } }, onRequest: authenticated },
+    {
+      config: { permission: 'branding:write' },
+      schema: { body: updateBrandSettingsInput, response: { 200: brandSettingsResponse } },
+      onRequest: authenticated,
+    },
     async (request) => branding.updateBrandSettings(ctx, request.seller.id, request.body),
   );
 
@@ -58,7 +66,7 @@ export async function brandingRoutes(app: FastifyInstance, ctx: AppContext): Pro
       schema: { response: { 200: verifyDomainResponse } },
       onRequest: authenticated,
       // Each call is a DNS lookup on the seller's behalf.
-      config: { rateLimit: { max: 20, timeWindow: '1 minute', keyGenerator: sellerKey } },
+      config: { permission: 'branding:write', rateLimit: { max: 20, timeWindow: '1 minute', keyGenerator: sellerKey } },
     },
     async (request) => branding.verifyBrandDomain(ctx, request.seller.id),
   );
@@ -96,7 +104,10 @@ export async function brandingRoutes(app: FastifyInstance, ctx: AppContext): Pro
       {
         onRequest: authenticated,
         // Per seller: a form retried by hand never comes near it; a script filling storage does.
-        config: { rateLimit: { max: 30, timeWindow: '1 minute', keyGenerator: sellerKey } },
+        config: {
+          permission: 'branding:write',
+          rateLimit: { max: 30, timeWindow: '1 minute', keyGenerator: sellerKey },
+        },
         schema: { response: { 200: uploadLogoResponse } },
       },
       async (request) => {

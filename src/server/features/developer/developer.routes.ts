@@ -11,16 +11,20 @@ import { entityId } from '../../../contract/ids.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
 import * as apiTokens from '../api-tokens/api-tokens.service.js';
+import { requestActor } from '../shared/audit/audit.service.js';
 
 // The /api-tokens page's calls (spec §7): session + CSRF (the CSRF hook covers every state-changing /api call).
 export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
   const noStore = { 'cache-control': 'no-store' };
-  const sessionActor = (sellerId: string) => ({ type: 'session' as const, sellerId });
 
   api.get(
     '/api/developer/tokens',
-    { schema: { response: { 200: apiTokenListSchema } }, preValidation: authenticated },
+    {
+      config: { permission: 'tokens:read' },
+      schema: { response: { 200: apiTokenListSchema } },
+      preValidation: authenticated,
+    },
     async (request, reply) => {
       reply.headers(noStore);
       return apiTokens.listApiTokens(ctx, request.seller.id);
@@ -29,9 +33,15 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   api.post(
     '/api/developer/tokens',
-    { schema: { body: createApiTokenInput, response: { 201: createdApiTokenSchema } }, preValidation: authenticated },
+    {
+      config: { permission: 'tokens:write' },
+      schema: { body: createApiTokenInput, response: { 201: createdApiTokenSchema } },
+      preValidation: authenticated,
+    },
     async (request, reply) => {
-      const created = await apiTokens.createApiToken(ctx, sessionActor(request.seller.id), request.body);
+      // A member's token never does more than the member's role (issue 33).
+      const permissions = apiTokens.apiPermissionsOfRole(request.auth?.role ?? 'owner');
+      const created = await apiTokens.createApiToken(ctx, { ...requestActor(request), permissions }, request.body);
       return reply.status(201).headers(noStore).send(created);
     },
   );
@@ -39,9 +49,10 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
   api.delete(
     '/api/developer/tokens/:id',
     {
+      config: { permission: 'tokens:write' },
       schema: { params: z.object({ id: entityId }), response: { 200: apiTokenSchema } },
       preValidation: authenticated,
     },
-    async (request) => apiTokens.deleteApiToken(ctx, sessionActor(request.seller.id), request.params.id),
+    async (request) => apiTokens.deleteApiToken(ctx, requestActor(request), request.params.id),
   );
 }

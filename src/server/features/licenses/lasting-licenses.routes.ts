@@ -11,7 +11,7 @@ import {
 import { packageIdParams } from '../../../contract/packages.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { sessionActor } from '../shared/audit/audit.service.js';
+import { requestActor } from '../shared/audit/audit.service.js';
 import * as lastingLicenses from './lasting-licenses.service.js';
 
 // The Management license dialog's calls: the same terms as API v1's licenses, by hand (session + CSRF).
@@ -21,7 +21,11 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
 
   api.get(
     '/api/repositories/:id/licenses',
-    { schema: { params: packageIdParams, response: { 200: licenseList } }, preValidation: authenticated },
+    {
+      config: { permission: 'customers:read' },
+      schema: { params: packageIdParams, response: { 200: licenseList } },
+      preValidation: authenticated,
+    },
     async (request, reply) => {
       reply.headers(noStore);
       return lastingLicenses.listLicenses(ctx, request.seller.id, { packageId: request.params.id });
@@ -31,6 +35,7 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
   api.post(
     '/api/repositories/:id/licenses',
     {
+      config: { permission: 'customers:write' },
       schema: { params: packageIdParams, body: issueLicenseInput, response: { 201: issuedLicense } },
       preValidation: authenticated,
     },
@@ -39,7 +44,7 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
       const issued = await lastingLicenses.issueLicense(
         ctx,
         user,
-        sessionActor(user.id),
+        requestActor(request),
         request.params.id,
         request.body,
       );
@@ -50,12 +55,11 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
   api.patch(
     '/api/licenses/:licenseId',
     {
+      config: { permission: 'customers:write' },
       schema: { params: licenseIdParams, body: updateLicenseInput, response: { 200: license } },
       preValidation: authenticated,
     },
-    async (request) => {
-      const user = request.seller;
-      return lastingLicenses.updateLicense(ctx, sessionActor(user.id), request.params.licenseId, request.body);
-    },
+    async (request) =>
+      lastingLicenses.updateLicense(ctx, requestActor(request), request.params.licenseId, request.body),
   );
 }

@@ -12,7 +12,7 @@ import {
 import { packageIdParams } from '../../../contract/packages.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { sessionActor } from '../shared/audit/audit.service.js';
+import { requestActor } from '../shared/audit/audit.service.js';
 import * as customers from './customers.service.js';
 import * as licenses from './licenses.service.js';
 
@@ -22,13 +22,18 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   api.get(
     '/api/repositories/:id/temporary-licenses',
-    { schema: { params: packageIdParams, response: { 200: temporaryLicenseList } }, onRequest: authenticated },
+    {
+      config: { permission: 'customers:read' },
+      schema: { params: packageIdParams, response: { 200: temporaryLicenseList } },
+      onRequest: authenticated,
+    },
     async (request) => licenses.listTemporaryLicenses(ctx, request.seller.id, request.params.id),
   );
 
   api.post(
     '/api/repositories/:id/temporary-licenses',
     {
+      config: { permission: 'customers:write' },
       schema: { params: packageIdParams, body: createTemporaryLicenseInput, response: { 201: temporaryLicense } },
       onRequest: authenticated,
     },
@@ -36,7 +41,7 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
       const license = await licenses.createTemporaryLicense(
         ctx,
         request.seller,
-        sessionActor(request.seller.id),
+        requestActor(request),
         request.params.id,
         request.body ?? {},
       );
@@ -46,25 +51,28 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   api.delete(
     '/api/repositories/:id/temporary-licenses/:licenseId',
-    { schema: { params: temporaryLicenseParams, response: { 200: temporaryLicense } }, onRequest: authenticated },
+    {
+      config: { permission: 'customers:write' },
+      schema: { params: temporaryLicenseParams, response: { 200: temporaryLicense } },
+      onRequest: authenticated,
+    },
     async (request) =>
-      licenses.revokeTemporaryLicense(
-        ctx,
-        sessionActor(request.seller.id),
-        request.params.id,
-        request.params.licenseId,
-      ),
+      licenses.revokeTemporaryLicense(ctx, requestActor(request), request.params.id, request.params.licenseId),
   );
 
   api.get(
     '/api/customers',
-    { schema: { response: { 200: customerList } }, onRequest: authenticated },
+    { config: { permission: 'customers:read' }, schema: { response: { 200: customerList } }, onRequest: authenticated },
     async (request) => customers.listCustomers(ctx, request.seller.id),
   );
 
   api.post(
     '/api/customers/regenerate-token',
-    { schema: { body: regenerateTokenInput, response: { 200: regenerateTokenResponse } }, onRequest: authenticated },
-    async (request) => customers.regenerateToken(ctx, sessionActor(request.seller.id), request.body?.email),
+    {
+      config: { permission: 'customers:write' },
+      schema: { body: regenerateTokenInput, response: { 200: regenerateTokenResponse } },
+      onRequest: authenticated,
+    },
+    async (request) => customers.regenerateToken(ctx, requestActor(request), request.body?.email),
   );
 }

@@ -23,7 +23,11 @@ export async function lifecycleRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   api.get(
     '/api/repositories/:id/lifecycle',
-    { schema: { params: packageIdParams, response: { 200: packageLifecycleSchema } }, onRequest: authenticated },
+    {
+      config: { permission: 'packages:read' },
+      schema: { params: packageIdParams, response: { 200: packageLifecycleSchema } },
+      onRequest: authenticated,
+    },
     async (request, reply) => {
       reply.headers(noStore);
       return lifecycle.getLifecycle(ctx, request.seller.id, request.params.id);
@@ -33,6 +37,7 @@ export async function lifecycleRoutes(app: FastifyInstance, ctx: AppContext): Pr
   api.post(
     '/api/repositories/:id/advisories',
     {
+      config: { permission: 'packages:write' },
       schema: { params: packageIdParams, body: createAdvisoryInput, response: { 201: advisorySchema } },
       onRequest: authenticated,
     },
@@ -44,13 +49,18 @@ export async function lifecycleRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   api.delete(
     '/api/repositories/:id/advisories/:advisoryId',
-    { schema: { params: advisoryParams, response: { 200: packageLifecycleSchema } }, onRequest: authenticated },
+    {
+      config: { permission: 'packages:write' },
+      schema: { params: advisoryParams, response: { 200: packageLifecycleSchema } },
+      onRequest: authenticated,
+    },
     async (request) => lifecycle.withdrawAdvisory(ctx, request.seller.id, request.params.id, request.params.advisoryId),
   );
 
   api.put(
     '/api/repositories/:id/abandonment',
     {
+      config: { permission: 'packages:write' },
       schema: { params: packageIdParams, body: abandonPackageInput, response: { 200: packageLifecycleSchema } },
       onRequest: authenticated,
     },
@@ -59,13 +69,18 @@ export async function lifecycleRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   api.delete(
     '/api/repositories/:id/abandonment',
-    { schema: { params: packageIdParams, response: { 200: packageLifecycleSchema } }, onRequest: authenticated },
+    {
+      config: { permission: 'packages:write' },
+      schema: { params: packageIdParams, response: { 200: packageLifecycleSchema } },
+      onRequest: authenticated,
+    },
     async (request) => lifecycle.reviveAbandonedPackage(ctx, request.seller.id, request.params.id),
   );
 
   api.put(
     '/api/repositories/:id/versions/:version/yank',
     {
+      config: { permission: 'packages:write' },
       schema: { params: versionParams, body: yankVersionInput, response: { 200: packageLifecycleSchema } },
       onRequest: authenticated,
     },
@@ -75,7 +90,11 @@ export async function lifecycleRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   api.delete(
     '/api/repositories/:id/versions/:version/yank',
-    { schema: { params: versionParams, response: { 200: packageLifecycleSchema } }, onRequest: authenticated },
+    {
+      config: { permission: 'packages:write' },
+      schema: { params: versionParams, response: { 200: packageLifecycleSchema } },
+      onRequest: authenticated,
+    },
     async (request) => lifecycle.unyankVersion(ctx, request.seller.id, request.params.id, request.params.version),
   );
 }

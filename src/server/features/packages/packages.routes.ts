@@ -14,7 +14,7 @@ import {
 } from '../../../contract/packages.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { sessionActor } from '../shared/audit/audit.service.js';
+import { requestActor } from '../shared/audit/audit.service.js';
 import { receiveGithubWebhook } from './github-webhook.service.js';
 import * as packages from './packages.service.js';
 
@@ -27,7 +27,11 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   api.get(
     '/api/github/repositories',
-    { schema: { response: { 200: codeHostRepositoryList } }, onRequest: authenticated },
+    {
+      config: { permission: 'packages:write' },
+      schema: { response: { 200: codeHostRepositoryList } },
+      onRequest: authenticated,
+    },
     async (request, reply) => {
       reply.headers(noStore);
       return packages.listCodeHostRepositories(ctx, request.seller);
@@ -36,7 +40,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   api.get(
     '/api/repositories',
-    { schema: { response: { 200: packageList } }, onRequest: authenticated },
+    { config: { permission: 'packages:read' }, schema: { response: { 200: packageList } }, onRequest: authenticated },
     async (request, reply) => {
       reply.headers(noStore);
       return packages.listPackagesForOwner(ctx, request.seller.id);
@@ -45,16 +49,24 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   api.post(
     '/api/repositories',
-    { schema: { body: createPackageInput, response: { 201: createPackageResponse } }, onRequest: authenticated },
+    {
+      config: { permission: 'packages:write' },
+      schema: { body: createPackageInput, response: { 201: createPackageResponse } },
+      onRequest: authenticated,
+    },
     async (request, reply) => {
-      const created = await packages.createPackage(ctx, request.seller, sessionActor(request.seller.id), request.body);
+      const created = await packages.createPackage(ctx, request.seller, requestActor(request), request.body);
       return reply.status(201).send(created);
     },
   );
 
   api.get(
     '/api/repositories/:id',
-    { schema: { params: packageIdParams, response: { 200: packageDetailSchema } }, onRequest: authenticated },
+    {
+      config: { permission: 'packages:read' },
+      schema: { params: packageIdParams, response: { 200: packageDetailSchema } },
+      onRequest: authenticated,
+    },
     async (request, reply) => {
       reply.headers(noStore);
       return packages.getPackageDetail(ctx, request.seller.id, request.params.id);
@@ -64,25 +76,34 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
   api.put(
     '/api/repositories/:id',
     {
+      config: { permission: 'packages:write' },
       schema: { params: packageIdParams, body: updatePackageInput, response: { 200: packageSchema } },
       onRequest: authenticated,
     },
     async (request) =>
-      packages.updatePackage(ctx, request.seller, sessionActor(request.seller.id), request.params.id, request.body),
+      packages.updatePackage(ctx, request.seller, requestActor(request), request.params.id, request.body),
   );
 
   api.delete(
     '/api/repositories/:id',
-    { schema: { params: packageIdParams, response: { 200: deletePackageResponse } }, onRequest: authenticated },
+    {
+      config: { permission: 'packages:write' },
+      schema: { params: packageIdParams, response: { 200: deletePackageResponse } },
+      onRequest: authenticated,
+    },
     async (request) => {
-      await packages.deletePackage(ctx, request.seller, sessionActor(request.seller.id), request.params.id);
+      await packages.deletePackage(ctx, request.seller, requestActor(request), request.params.id);
       return { success: true as const, id: request.params.id };
     },
   );
 
   api.post(
     '/api/repositories/:id/refresh',
-    { schema: { params: packageIdParams, response: { 202: refreshPackageResponse } }, onRequest: authenticated },
+    {
+      config: { permission: 'packages:write' },
+      schema: { params: packageIdParams, response: { 202: refreshPackageResponse } },
+      onRequest: authenticated,
+    },
     async (request, reply) => {
       const sync = await packages.refreshPackage(ctx, request.seller, request.params.id);
       return reply.status(202).send({ taskId: sync.taskId });

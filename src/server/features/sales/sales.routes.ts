@@ -20,6 +20,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
 import { getLicenseSender } from '../licenses/grants.service.js';
+import { requestActor } from '../shared/audit/audit.service.js';
 import { receiveConnectWebhook } from './connect-webhook.service.js';
 import { createOnboardingLink, getPayoutAccount } from './payout.service.js';
 import { listPricingTiers, replacePricingTiers } from './pricing.service.js';
@@ -53,7 +54,11 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
   // Seller
   api.get(
     '/api/sales/payout-account',
-    { schema: { response: { 200: payoutAccount } }, onRequest: authenticated },
+    {
+      config: { permission: 'payouts:manage' },
+      schema: { response: { 200: payoutAccount } },
+      onRequest: authenticated,
+    },
     async (request, reply) => {
       reply.headers(noStore);
       return getPayoutAccount(ctx, request.seller);
@@ -61,17 +66,26 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
   );
   api.post(
     '/api/sales/payout-account/onboarding-link',
-    { schema: { body: onboardingLinkInput, response: { 200: onboardingLink } }, onRequest: authenticated },
+    {
+      config: { permission: 'payouts:manage' },
+      schema: { body: onboardingLinkInput, response: { 200: onboardingLink } },
+      onRequest: authenticated,
+    },
     async (request) => createOnboardingLink(ctx, request.seller, request.body),
   );
   api.get(
     '/api/repositories/:id/pricing-tiers',
-    { schema: { params: packageIdParams, response: { 200: packagePricingTierList } }, onRequest: authenticated },
+    {
+      config: { permission: 'packages:read' },
+      schema: { params: packageIdParams, response: { 200: packagePricingTierList } },
+      onRequest: authenticated,
+    },
     async (request) => listPricingTiers(ctx, request.seller.id, request.params.id),
   );
   api.put(
     '/api/repositories/:id/pricing-tiers',
     {
+      config: { permission: 'prices:write' },
       schema: { params: packageIdParams, body: replacePricingTiersInput, response: { 200: packagePricingTierList } },
       onRequest: authenticated,
     },
@@ -80,21 +94,19 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
   api.post(
     '/api/repositories/:id/test-purchase',
     {
+      config: { permission: 'prices:write' },
       schema: { params: packageIdParams, body: testPurchaseInput, response: { 200: startCheckoutResponse } },
       onRequest: authenticated,
     },
-    async (request) =>
-      runTestPurchase(
-        ctx,
-        { type: 'session', sellerId: request.seller.id },
-        request.seller,
-        request.params.id,
-        request.body,
-      ),
+    async (request) => runTestPurchase(ctx, requestActor(request), request.seller, request.params.id, request.body),
   );
   api.get(
     '/api/sales/summary',
-    { schema: { response: { 200: sellerSalesSummary } }, onRequest: authenticated },
+    {
+      config: { permission: 'dashboard:read' },
+      schema: { response: { 200: sellerSalesSummary } },
+      onRequest: authenticated,
+    },
     async (request, reply) => {
       reply.headers(noStore);
       return getSellerSalesSummary(ctx, request.seller.id);

@@ -11,7 +11,11 @@ export async function subscriptionRoutes(app: FastifyInstance, ctx: AppContext):
   // While an admin impersonates a seller, the status is the seller's: the admin sees what they see.
   api.get(
     '/api/platform-subscription/status',
-    { schema: { response: { 200: subscriptionStatusResponse } }, onRequest: authenticated },
+    {
+      config: { permission: 'dashboard:read' },
+      schema: { response: { 200: subscriptionStatusResponse } },
+      onRequest: authenticated,
+    },
     async (request, reply) => {
       const user = request.seller;
       reply.header('cache-control', 'no-store');
@@ -21,7 +25,11 @@ export async function subscriptionRoutes(app: FastifyInstance, ctx: AppContext):
 
   api.post(
     '/api/platform-subscription/start-trial',
-    { schema: { body: startTrialInput, response: { 200: startTrialResponse } }, onRequest: authenticated },
+    {
+      config: { permission: 'plan:manage' },
+      schema: { body: startTrialInput, response: { 200: startTrialResponse } },
+      onRequest: authenticated,
+    },
     async (request) => {
       const user = request.seller;
       return subscriptions.startTrial(ctx, user, request.body?.tier);

@@ -10,7 +10,11 @@ export async function taskRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   api.get(
     '/api/tasks',
-    { schema: { response: { 200: recentTasksResponse } }, onRequest: authenticated },
+    {
+      config: { permission: 'dashboard:read' },
+      schema: { response: { 200: recentTasksResponse } },
+      onRequest: authenticated,
+    },
     async (request, reply) => {
       const user = request.seller;
       reply.header('cache-control', 'no-store');

@@ -12,14 +12,16 @@ import {
 } from '../../../contract/webhooks.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
+import { requestActor } from '../shared/audit/audit.service.js';
 import * as webhooks from './webhooks.service.js';
 
 // The Webhooks page's endpoints (session + CSRF). API v1 offers the same through api-v1/webhooks-v1.routes.ts.
 
 export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const actorOf = (request: FastifyRequest) => ({ type: 'session' as const, sellerId: request.seller.id });
-  const guard = { onRequest: authenticated };
+  const actorOf = (request: FastifyRequest) => requestActor(request);
+  // Every webhook screen and command needs webhooks:write (there is no read-only view of endpoints and secrets).
+  const guard = { onRequest: authenticated, config: { permission: 'webhooks:write' as const } };
 
   api.get(
     '/api/webhooks',

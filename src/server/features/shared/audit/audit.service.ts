@@ -1,8 +1,10 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
 import type { AuditEvent } from '../../../../contract/api-v1.js';
 import type { AppContext } from '../../../context.js';
 import type { Database } from '../../../db/client.js';
 import { auditEvents } from '../../../db/schema/index.js';
+import { requireUser } from '../../../http/session.js';
 
 // The audit trail: every command a seller's data goes through (packages, licenses temporary and lasting, a holder's
 // token, API tokens, webhook endpoints, test purchases). The command lives in its domain, takes the acting principal
@@ -10,12 +12,32 @@ import { auditEvents } from '../../../db/schema/index.js';
 // event commits with the change or not at all, and one change has one event name. recordAuditEvent accepts only an
 // open transaction, so no after-commit write path can come back. A seller reads theirs through GET /api/v1/audit-events.
 
-/** Who acted: a signed-in person (the seller, an admin acting as them, or a holder in the portal), or an API token. */
-export type Actor = { sellerId: string } & ({ type: 'session' } | { type: 'api_token'; tokenId: string });
+/** The member who acted (issue 33): a signed-in person, or the creator of the API token that acted. */
+export type ActingPerson = { id: string; label: string };
 
-/** The actor of a request signed in with a session cookie, acting on `sellerId`'s data. */
-export function sessionActor(sellerId: string): Actor {
-  return { type: 'session', sellerId };
+/**
+ * Who acted: a signed-in person (a member of the organisation, an admin acting as its owner, or a holder in the
+ * portal), or an API token; `person` names the member (for a token, its creator), null where none acted.
+ */
+export type Actor = { sellerId: string; person?: ActingPerson | null } & (
+  | { type: 'session' }
+  | { type: 'api_token'; tokenId: string }
+);
+
+/** How the audit trail names a person at the time they act: their display name, else their e-mail address. */
+export function personLabel(person: { displayName: string | null; email: string | null; slug?: string }): string {
+  return person.displayName?.trim() || person.email || person.slug || 'Unknown';
+}
+
+/** The actor of a request signed in with a session cookie, acting on `sellerId`'s data (a portal holder: no member). */
+export function sessionActor(sellerId: string, person?: ActingPerson | null): Actor {
+  return { type: 'session', sellerId, person: person ?? null };
+}
+
+/** The actor of a signed-in seller request: the organisation it works on and the member who signed in. */
+export function requestActor(request: FastifyRequest): Actor {
+  const auth = requireUser(request);
+  return sessionActor(auth.user.id, { id: auth.person.id, label: personLabel(auth.person) });
 }
 
 /** An open transaction (the callback argument of `db.transaction`), never the database itself. */
@@ -46,6 +68,8 @@ export async function recordAuditEvent(
     userId: actor.sellerId,
     actorType: actor.type,
     actorTokenMasked: actor.type === 'api_token' ? maskTokenId(actor.tokenId) : null,
+    actorUserId: actor.person?.id ?? null,
+    actorLabel: actor.person?.label ?? null,
     action: event.action,
     targetType: event.targetType,
     targetId: event.targetId ?? null,
@@ -69,7 +93,11 @@ export async function listAuditEvents(
   return rows.map((row) => ({
     id: row.id,
     action: row.action,
-    actor: { type: row.actorType, tokenId: row.actorTokenMasked },
+    actor: {
+      type: row.actorType,
+      tokenId: row.actorTokenMasked,
+      member: row.actorUserId && row.actorLabel ? { id: row.actorUserId, label: row.actorLabel } : null,
+    },
     targetType: row.targetType,
     targetId: row.targetId,
     details: row.details,
