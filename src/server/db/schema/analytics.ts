@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, date, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { customers, grants, packages } from './packages.js';
+import { customers, grants } from './licenses.js';
+import { packages } from './packages.js';
 import { users } from './users.js';
 
 // Rollups of the downloads table for the seller's analytics: a seller's charts and tables read a few thousand rows

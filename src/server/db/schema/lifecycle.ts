@@ -1,5 +1,6 @@
 import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { customers, packages } from './packages.js';
+import { customers } from './licenses.js';
+import { packages } from './packages.js';
 
 // A package's life after release (issue 13): security advisories, abandonment and yanked versions, all served to
 // license holders through Composer's own repository features. Kept apart from `packages` and `package_versions`

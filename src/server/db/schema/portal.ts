@@ -1,5 +1,5 @@
 import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { customers } from './packages.js';
+import { customers } from './licenses.js';
 
 // The license holder's portal (issue 13): sign-in links and sessions of one holder (customer) on one seller's host.
 // A customer row belongs to exactly one seller, so both tables are scoped to that seller through it.

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
-import { customers, grants, packages } from './packages.js';
+import { customers, grants } from './licenses.js';
+import { packages } from './packages.js';
 import { users } from './users.js';
 
 // Selling (issue 11): payout accounts, the prices of packages, and every sale with the fee the platform took.

@@ -1,5 +1,5 @@
 import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
-import { grants } from './packages.js';
+import { grants } from './licenses.js';
 import { users } from './users.js';
 
 // Webhooks a seller's systems receive (issue 14), signed by the Standard Webhooks scheme. An endpoint listens to

@@ -1,0 +1,90 @@
+import { sql } from 'drizzle-orm';
+import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { packages } from './packages.js';
+import { users } from './users.js';
+
+// Licenses (features/licenses writes these): the holders a seller licenses to, their licenses (grants) and the
+// downloads counted against them. Moved out of packages.ts without changing a column (issue 29 item 6).
+
+/** A seller's license holder: one Composer token per seller and e-mail. */
+export const customers = pgTable(
+  'customers',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    sellerId: uuid('seller_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    /** SHA-256 of the Composer token (`pgc_...`); the token itself is only ever e-mailed. */
+    tokenHash: text('token_hash').notNull(),
+    tokenIssuedAt: timestamp('token_issued_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('customers_seller_email_unique').on(table.sellerId, sql`lower(${table.email})`),
+    uniqueIndex('customers_token_hash_unique').on(table.tokenHash),
+  ],
+);
+
+/** A license: what one license holder may install of one package, until when and how often. */
+export const grants = pgTable(
+  'grants',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    customerId: uuid('customer_id')
+      .notNull()
+      .references(() => customers.id, { onDelete: 'cascade' }),
+    packageId: uuid('package_id')
+      .notNull()
+      .references(() => packages.id, { onDelete: 'cascade' }),
+    kind: text('kind', { enum: ['purchase', 'temporary', 'manual'] }).notNull(),
+    status: text('status', { enum: ['active', 'revoked'] })
+      .notNull()
+      .default('active'),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    /** At expiry: `access` ends everything; `updates` freezes (versions released before expiry stay installable). */
+    endMode: text('end_mode', { enum: ['access', 'updates'] })
+      .notNull()
+      .default('access'),
+    downloadLimit: integer('download_limit'),
+    downloadCount: integer('download_count').notNull().default(0),
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    note: text('note'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    /**
+     * Any change the seller makes (expiry, end mode, status, limit) moves it: it takes part in the Last-Modified
+     * of the holder's metadata, which must change whenever what the grant shows changes. Download counting and
+     * lastUsedAt are written with raw SQL and leave it alone.
+     */
+    updatedAt: timestamp('updated_at', { withTimezone: true })
+      .notNull()
+      .defaultNow()
+      .$onUpdate(() => new Date()),
+  },
+  (table) => [
+    uniqueIndex('grants_customer_package_unique').on(table.customerId, table.packageId),
+    index('grants_package_idx').on(table.packageId),
+  ],
+);
+
+export const downloads = pgTable(
+  'downloads',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    grantId: uuid('grant_id')
+      .notNull()
+      .references(() => grants.id, { onDelete: 'cascade' }),
+    packageId: uuid('package_id')
+      .notNull()
+      .references(() => packages.id, { onDelete: 'cascade' }),
+    version: text('version').notNull(),
+    downloadedAt: timestamp('downloaded_at', { withTimezone: true }).notNull().defaultNow(),
+    /** The client's network, never its address: `203.0.113.0/24` (IPv4) or `2001:db8:1::/48` (IPv6); null if unknown. */
+    clientNetwork: text('client_network'),
+  },
+  (table) => [
+    index('downloads_package_time_idx').on(table.packageId, table.downloadedAt),
+    index('downloads_grant_idx').on(table.grantId),
+  ],
+);

@@ -1,0 +1,26 @@
+import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { users } from './users.js';
+
+// Tasks (features/tasks writes this): the progress a seller watches. Moved out of packages.ts without changing a
+// column (issue 29 item 6).
+
+/** Background work a user watches (package sync, pre-cache), mirrored to the realtime channel. */
+export const tasks = pgTable(
+  'tasks',
+  {
+    id: uuid('id').primaryKey().defaultRandom(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    type: text('type', {
+      enum: ['cache-refresh', 'cache-clear', 'package-pre-cache', 'github-sync', 'database-operation'],
+    }).notNull(),
+    status: text('status', { enum: ['started', 'progress', 'completed', 'failed'] }).notNull(),
+    progress: integer('progress').notNull().default(0),
+    message: text('message').notNull().default(''),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [index('tasks_user_idx').on(table.userId, table.createdAt)],
+);
