@@ -9,10 +9,12 @@ import type { TaskProgressEvent } from '../../src/contract/realtime.js';
 import { platformSubscriptions } from '../../src/server/db/schema/index.js';
 import { waitForPackageSync } from '../../src/server/features/packages/package-sync.js';
 import { DAY_MS } from '../../src/server/lib/clock.js';
+import { createPackageRepository } from './git-fixtures.js';
 import type { SignedIn } from './sessions.js';
 import type { TestApp } from './test-app.js';
 
-// Helpers for package tests: plans, waiting for background syncs, reading zips, watching task progress.
+// Helpers for package tests: plans, adding a package and waiting for its background syncs, reading zips, watching
+// task progress.
 
 const execFileAsync = promisify(execFile);
 
@@ -48,6 +50,24 @@ export async function waitForSync(app: TestApp, packageId: string, timeoutMs = 6
     timeoutMs,
     `the sync of package ${packageId} did not finish within ${timeoutMs / 1000} s`,
   );
+}
+
+/**
+ * A package added as a seller adds one on the embedded code host: a bare repository `<name>.git` with these tags in
+ * GIT_REPOS_DIR, added from the dashboard (the seller needs a plan) and synced. Returns the package's id.
+ */
+export async function addSyncedPackage(
+  app: TestApp,
+  seller: SignedIn,
+  name: string,
+  tags: string[] = ['v1.0.0'],
+): Promise<string> {
+  await createPackageRepository(path.join(app.ctx.config.gitReposDir, `${name}.git`), { name, tags, bare: true });
+  const created = await seller.client.post('/api/repositories', { githubRepoId: `${name}.git`, packageName: name });
+  if (created.status !== 201) throw new Error(`adding ${name} answered ${created.status}: ${await created.text()}`);
+  const { id } = (await created.json()) as { id: string };
+  await waitForSync(app, id);
+  return id;
 }
 
 /** Resolves as the promise does, or rejects with the message once the bound passes. */

@@ -1,15 +1,9 @@
 import { execFile } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CreatedApiToken } from '../../../src/contract/developer.js';
-import { createPackageRepository } from '../../../test/support/git-fixtures.js';
-import { giveTrial, waitForSync } from '../../../test/support/packages.js';
-import { type SignedIn, signInSeller } from '../../../test/support/sessions.js';
-import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { runInShell, type SampleShop, startSampleShop } from '../../../test/support/api-samples.js';
 import {
   API_ENDPOINTS,
   type ApiEndpoint,
@@ -27,26 +21,14 @@ const execFileAsync = promisify(execFile);
 
 type Envelope = { success: boolean; data: unknown; meta: { provider: string; apiVersion: string }; code?: string };
 
-let app: TestApp;
-let seller: SignedIn;
+let shop: SampleShop;
 // One token per 30 requests: the samples outnumber a token's rate limit (30 a minute).
 let token: string;
 let secondToken: string;
 let languagesToken: string;
 
-async function newToken(name: string): Promise<string> {
-  const issued = await seller.client.post('/api/developer/tokens', { name, permissions: ['*'] });
-  expect(issued.status).toBe(201);
-  return ((await issued.json()) as CreatedApiToken).token;
-}
-let toolsId: string;
-// The developer's own webhook receiver: answers 200 to every delivery.
-let receiver: Server;
-let receiverUrl: string;
-
 async function runCurl(command: string): Promise<Envelope> {
-  const { stdout } = await execFileAsync('sh', ['-c', command], { timeout: 30_000 });
-  return JSON.parse(stdout) as Envelope;
+  return JSON.parse(await runInShell(command)) as Envelope;
 }
 
 const endpoint = (id: string): ApiEndpoint => {
@@ -56,47 +38,19 @@ const endpoint = (id: string): ApiEndpoint => {
 };
 
 beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => response.writeHead(200).end('ok'));
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/packgate-webhooks`;
-  // The receiver is on loopback, which webhooks refuse unless allowed.
-  app = await startTestApp({ env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
-  // The embedded code host reads GIT_REPOS_DIR (DATA_DIR/repos by default).
-  const reposDir = path.join(app.dataDir, 'repos');
-  await createPackageRepository(path.join(reposDir, 'acme', 'tools.git'), {
-    name: 'acme/tools',
-    tags: ['v1.0.0'],
-    bare: true,
-  });
-  await createPackageRepository(path.join(reposDir, 'acme', 'widget.git'), {
-    name: 'acme/widget',
-    tags: ['v1.0.0'],
-    bare: true,
-  });
-  seller = await signInSeller(app, { slug: 'acme' });
-  await giveTrial(app, seller.user.id);
-  const created = await seller.client.post('/api/repositories', {
-    githubRepoId: 'acme/tools.git',
-    packageName: 'acme/tools',
-  });
-  expect(created.status).toBe(201);
-  toolsId = ((await created.json()) as { id: string }).id;
-  await waitForSync(app, toolsId);
-  token = await newToken('Docs samples');
-  secondToken = await newToken('Docs samples, reports and webhooks');
-  languagesToken = await newToken('Docs samples in other languages');
+  shop = await startSampleShop();
+  token = await shop.newToken('Docs samples');
+  secondToken = await shop.newToken('Docs samples, reports and webhooks');
+  languagesToken = await shop.newToken('Docs samples in other languages');
 });
 
 afterAll(async () => {
-  await app?.close();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await shop?.close();
 });
 
 describe('the samples of /api-docs', () => {
   it('answer the success envelope when their cURL is pasted with a real token and ids', async () => {
+    const { app, toolsId, receiverUrl } = shop;
     const ran = new Set<string>();
     const base = (): SampleValues => ({ baseUrl: app.ctx.config.publicUrl, token, packageId: toolsId });
     const run = async (id: string, values: Partial<SampleValues> = {}) => {
@@ -157,6 +111,7 @@ describe('the samples of /api-docs', () => {
   });
 
   it('run as JavaScript (Node) and PHP too', async () => {
+    const { app } = shop;
     const values = { baseUrl: app.ctx.config.publicUrl, token: languagesToken };
     const listPackages = endpoint('list-packages');
     const node = await execFileAsync(

@@ -1,14 +1,5 @@
-import { execFile } from 'node:child_process';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPackageRepository } from '../../../../test/support/git-fixtures.js';
-import { giveTrial, waitForSync } from '../../../../test/support/packages.js';
-import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
-import type { CreatedApiToken } from '../../../contract/developer.js';
+import { runInShell, type SampleShop, startSampleShop } from '../../../../test/support/api-samples.js';
 
 // Every sample of the interactive reference (/api/docs), pasted into a shell: the reference writes a cURL command
 // from the OpenAPI document alone (its server, the operation's path and method, the Authorization header, and the
@@ -16,7 +7,6 @@ import type { CreatedApiToken } from '../../../contract/developer.js';
 // place of the token placeholder (and real ids in place of `{id}` and the capitalised placeholders the examples
 // name), runs it with curl against the running app, and expects 2xx. An operation added without a run here fails.
 
-const execFileAsync = promisify(execFile);
 const TOKEN_PLACEHOLDER = 'YOUR_SECRET_TOKEN';
 
 type Operation = {
@@ -43,57 +33,24 @@ function referenceSample(server: string, path: string, method: string, operation
   return lines.join(' \\\n');
 }
 
-let app: TestApp;
-let seller: SignedIn;
-let toolsId: string;
-let receiver: Server;
-let receiverUrl: string;
-
-async function newToken(name: string): Promise<string> {
-  const issued = await seller.client.post('/api/developer/tokens', { name, permissions: ['*'] });
-  expect(issued.status).toBe(201);
-  return ((await issued.json()) as CreatedApiToken).token;
-}
+let shop: SampleShop;
 
 beforeAll(async () => {
-  receiver = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => response.writeHead(200).end('ok'));
-  });
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/packgate-webhooks`;
-  app = await startTestApp({ env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
-  const reposDir = path.join(app.dataDir, 'repos');
-  for (const name of ['tools', 'widget']) {
-    await createPackageRepository(path.join(reposDir, 'acme', `${name}.git`), {
-      name: `acme/${name}`,
-      tags: ['v1.0.0'],
-      bare: true,
-    });
-  }
-  seller = await signInSeller(app, { slug: 'acme' });
-  await giveTrial(app, seller.user.id);
-  const created = await seller.client.post('/api/repositories', {
-    githubRepoId: 'acme/tools.git',
-    packageName: 'acme/tools',
-  });
-  expect(created.status).toBe(201);
-  toolsId = ((await created.json()) as { id: string }).id;
-  await waitForSync(app, toolsId);
+  shop = await startSampleShop();
   // Purchase links need a price (billing is off here: the links open the purchase page).
-  const priced = await seller.client.put(`/api/repositories/${toolsId}/pricing-tiers`, {
+  const priced = await shop.seller.client.put(`/api/repositories/${shop.toolsId}/pricing-tiers`, {
     tiers: [{ name: 'Lifetime', pricingType: 'one_time', updateMonths: 12, priceCents: 1999, currency: 'usd' }],
   });
   expect(priced.status).toBe(200);
 });
 
 afterAll(async () => {
-  await app?.close();
-  await new Promise((resolve) => receiver?.close(resolve));
+  await shop?.close();
 });
 
 describe('the samples of the interactive reference', () => {
   it('answer 2xx when pasted with a real token (and real ids in place of the placeholders)', async () => {
+    const { app, toolsId, receiverUrl, newToken } = shop;
     const document = (await (await fetch(new URL('/api/docs/openapi.json', app.baseUrl))).json()) as {
       servers: { url: string }[];
       paths: Record<string, Record<string, Operation>>;
@@ -120,9 +77,7 @@ describe('the samples of the interactive reference', () => {
       let command = sample.command.replace(TOKEN_PLACEHOLDER, token);
       for (const [placeholder, value] of Object.entries(fill)) command = command.replaceAll(placeholder, value);
       expect(command, operationId).not.toMatch(/\{\w+\}|[A-Z]{3,}_ID|WEBHOOK_URL/);
-      const { stdout } = await execFileAsync('sh', ['-c', `${command} --silent --write-out '\\n%{http_code}'`], {
-        timeout: 30_000,
-      });
+      const stdout = await runInShell(`${command} --silent --write-out '\\n%{http_code}'`);
       const status = Number(stdout.slice(stdout.lastIndexOf('\n') + 1));
       const body = stdout.slice(0, stdout.lastIndexOf('\n'));
       expect(status, `${operationId}: ${command}\n${body}`).toBeGreaterThanOrEqual(200);
