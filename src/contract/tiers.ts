@@ -36,7 +36,7 @@ export const tierIconLabels: Record<TierIcon, string> = {
   gem: 'Gem',
 };
 
-/** -1 in maxCustomers or maxPackages means unlimited. */
+/** -1 in maxCustomers, maxPackages or maxTeamMembers means unlimited. */
 export const UNLIMITED = -1;
 export const DEFAULT_TRIAL_DAYS = 14;
 export const MIN_TRIAL_DAYS = 0;
@@ -56,6 +56,11 @@ export const pricingTierSchema = z.object({
   features: z.array(z.string()),
   maxCustomers: z.number().int(),
   maxPackages: z.number().int(),
+  /**
+   * How many members an organisation on this plan may have, its owner included (issue 33); -1: unlimited. The server
+   * always answers it; optional only so that a tier written without it (a default, a test's) still type-checks.
+   */
+  maxTeamMembers: z.number().int().optional(),
   isMostPopular: z.boolean(),
   isFeatured: z.boolean(),
   sortOrder: z.number().int(),
@@ -98,6 +103,8 @@ export const tierInputSchema = z.object({
   features: z.array(z.string().trim().min(1).max(300)).max(50).default([]),
   maxCustomers: tierLimit,
   maxPackages: tierLimit,
+  /** Left out, a saved tier keeps its limit (a new one is unlimited). */
+  maxTeamMembers: tierLimit.optional(),
   isMostPopular: z.boolean().default(false),
   isFeatured: z.boolean().default(false),
   sortOrder: z.number().int().min(0),

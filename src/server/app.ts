@@ -50,6 +50,7 @@ import { salesRoutes } from './features/sales/sales.routes.js';
 import { findStoredSandboxMode } from './features/shared/settings/platform-settings.service.js';
 import { subscriptionRoutes } from './features/subscriptions/subscriptions.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
+import { teamRoutes } from './features/teams/teams.routes.js';
 import { tierRoutes } from './features/tiers/tiers.routes.js';
 import { seedDefaultTiers } from './features/tiers/tiers.service.js';
 import { defineWebhookJobs } from './features/webhooks/webhook-delivery.js';
@@ -333,6 +334,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await apiV1Plugin(api, ctx, { redis: rateLimitRedis, rateLimitExempt: options.rateLimitExempt });
     await analyticsRoutes(api, ctx);
     await webhookRoutes(api, ctx);
+    await teamRoutes(api, ctx);
     await brandingRoutes(api, ctx);
     await portalRoutes(api, ctx);
     if (config.enableDebugRoutes) await debugRoutes(api, ctx);

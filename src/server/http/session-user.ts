@@ -1,4 +1,5 @@
 import type { AuthUser } from '../../contract/auth.js';
+import { permissionsOf } from './permissions.js';
 import type { RequestAuth, SessionUser } from './session.js';
 
 // The signed-in user as every route that answers with one presents it (sign-in, /api/auth/user,
@@ -21,6 +22,25 @@ export function presentAuthUser(user: SessionUser, impersonator?: SessionUser): 
   };
 }
 
+/** How an organisation (a seller account) is named to its members: its display name, code-host name, else its slug. */
+export function organizationName(organization: Pick<SessionUser, 'displayName' | 'githubUsername' | 'slug'>): string {
+  return organization.displayName?.trim() || organization.githubUsername?.trim() || organization.slug;
+}
+
+/** GET /api/auth/user: the account, the organisation the session works in and what the role may do there (issue 33). */
 export function presentSession(auth: RequestAuth): AuthUser {
-  return presentAuthUser(auth.user, auth.impersonator);
+  return {
+    ...presentAuthUser(auth.user, auth.impersonator),
+    ...(auth.role
+      ? {
+          organization: {
+            id: auth.user.id,
+            name: organizationName(auth.user),
+            slug: auth.user.slug,
+            role: auth.role,
+          },
+        }
+      : {}),
+    permissions: [...permissionsOf(auth)],
+  };
 }

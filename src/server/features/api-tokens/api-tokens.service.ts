@@ -148,6 +148,19 @@ export async function deleteApiToken(ctx: AppContext, actor: Actor, tokenId: str
   return presentApiToken({ ...row, isActive: false });
 }
 
+/**
+ * Deletes the tokens a member created in the organisation, when they are removed from it (issue 33): `db` is the
+ * removal's transaction. Answers how many.
+ */
+export async function deleteTokensOfMember(
+  db: Parameters<typeof repository.markTokensOfCreatorDeleted>[0]['db'],
+  organizationId: string,
+  memberId: string,
+  now: Date,
+): Promise<number> {
+  return repository.markTokensOfCreatorDeleted({ db }, organizationId, memberId, now);
+}
+
 export type AuthenticatedToken = {
   id: string;
   sellerId: string;

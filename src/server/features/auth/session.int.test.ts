@@ -5,6 +5,7 @@ import { signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { AuthUser } from '../../../contract/auth.js';
 import type { ApiError } from '../../../contract/errors.js';
+import { TEAM_PERMISSIONS } from '../../../contract/team.js';
 import { sessions } from '../../db/schema/index.js';
 import { sha256Hex } from '../../lib/crypto.js';
 
@@ -41,6 +42,9 @@ describe('the signed-in user and signing out', () => {
       selectedTier: null,
       hasAccessToken: false,
       isImpersonating: false,
+      // Their own account is an organisation they own (issue 33): every permission.
+      organization: { id: user.id, name: 'octo', slug: user.slug, role: 'owner' },
+      permissions: [...TEAM_PERMISSIONS],
     });
   });
 

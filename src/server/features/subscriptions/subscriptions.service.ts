@@ -51,7 +51,13 @@ export async function getSubscriptionStatus(ctx: AppContext, user: SubscriptionU
 }
 
 /** The caps of a seller's plan; null where the tier is unlimited (UNLIMITED, -1). */
-export type PlanLimits = { tierName: string; maxPackages: number | null; maxHolders: number | null };
+export type PlanLimits = {
+  tierName: string;
+  maxPackages: number | null;
+  maxHolders: number | null;
+  /** Members of the organisation, its owner included (issue 33). */
+  maxTeamMembers: number | null;
+};
 
 const capOf = (limit: number): number | null => (limit === UNLIMITED || limit < 0 ? null : limit);
 
@@ -64,7 +70,12 @@ export async function findPlanLimits(ctx: AppContext, user: SubscriptionUser): P
   const subscription = await findSubscription(ctx, user.id);
   const tier = subscription ? await findTier(ctx, subscription.tierId) : undefined;
   if (!tier) return undefined;
-  return { tierName: tier.name, maxPackages: capOf(tier.maxPackages), maxHolders: capOf(tier.maxCustomers) };
+  return {
+    tierName: tier.name,
+    maxPackages: capOf(tier.maxPackages),
+    maxHolders: capOf(tier.maxCustomers),
+    maxTeamMembers: capOf(tier.maxTeamMembers ?? UNLIMITED),
+  };
 }
 
 /** True for admins, running trials and active subscriptions. */

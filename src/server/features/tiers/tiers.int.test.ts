@@ -168,7 +168,8 @@ describe('pricing tiers', () => {
         await new TestClient(app.baseUrl).get('/api/pricing-tiers')
       ).json()) as PricingTiersResponse;
       expect(published.trialDays).toBe(30);
-      expect(published.tiers['tier-1767225600000']).toEqual(newTier());
+      // A tier saved without a team-member limit is unlimited (issue 33).
+      expect(published.tiers['tier-1767225600000']).toEqual({ ...newTier(), maxTeamMembers: -1 });
 
       // Put the defaults back for the tests that follow.
       const restore = await admin.put('/api/admin/tier-configuration', configuration);

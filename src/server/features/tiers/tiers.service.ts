@@ -42,6 +42,7 @@ function toPricingTier(row: TierRow): PricingTier {
     features: row.features,
     maxCustomers: row.maxCustomers,
     maxPackages: row.maxPackages,
+    maxTeamMembers: row.maxTeamMembers,
     isMostPopular: row.isMostPopular,
     isFeatured: row.isFeatured,
     sortOrder: row.sortOrder,

@@ -1,0 +1,99 @@
+import type { OrganizationRole } from '../../../contract/team.js';
+
+/**
+ * The expected answer of every seller route for every role (issue 33), kept apart from the code it checks: the
+ * letters are the roles the route lets through (O owner, A admin, D developer, S support, V viewer); every other
+ * role gets 403 naming what it lacks. roles-matrix.int.test.ts walks each route with each role and compares, and
+ * fails when a route a signed-in seller uses is missing here or declares no permission.
+ */
+export const ROLES_MATRIX: Record<string, string> = {
+  // Dashboard and analytics
+  'GET /api/analytics/dashboard': 'OADSV',
+  'GET /api/analytics/downloads': 'OADV',
+  'GET /api/analytics/versions': 'OADV',
+  'GET /api/analytics/top-holders': 'OADV',
+  'GET /api/analytics/stale-holders': 'OADV',
+  'GET /api/analytics/sharing': 'OADV',
+  'GET /api/analytics/export/:table': 'OADV',
+  'GET /api/tasks': 'OADSV',
+  'GET /api/sales/summary': 'OADSV',
+  'GET /api/platform-subscription/status': 'OADSV',
+  'GET /api/stripe/config': 'OADSV',
+  // Packages (read by every role, changed by developers and up)
+  'GET /api/repositories': 'OADSV',
+  'GET /api/repositories/:id': 'OADSV',
+  'GET /api/repositories/:id/lifecycle': 'OADSV',
+  'GET /api/repositories/:id/pricing-tiers': 'OADSV',
+  'GET /api/github/repositories': 'OAD',
+  'POST /api/repositories': 'OAD',
+  'PUT /api/repositories/:id': 'OAD',
+  'DELETE /api/repositories/:id': 'OAD',
+  'POST /api/repositories/:id/refresh': 'OAD',
+  'POST /api/repositories/:id/advisories': 'OAD',
+  'DELETE /api/repositories/:id/advisories/:advisoryId': 'OAD',
+  'PUT /api/repositories/:id/abandonment': 'OAD',
+  'DELETE /api/repositories/:id/abandonment': 'OAD',
+  'PUT /api/repositories/:id/versions/:version/yank': 'OAD',
+  'DELETE /api/repositories/:id/versions/:version/yank': 'OAD',
+  // Prices and sales
+  'PUT /api/repositories/:id/pricing-tiers': 'OAD',
+  'POST /api/repositories/:id/test-purchase': 'OAD',
+  // Holders and licenses, temporary and lasting
+  'GET /api/customers': 'OADS',
+  'POST /api/customers/regenerate-token': 'OADS',
+  'GET /api/repositories/:id/temporary-licenses': 'OADS',
+  'POST /api/repositories/:id/temporary-licenses': 'OADS',
+  'DELETE /api/repositories/:id/temporary-licenses/:licenseId': 'OADS',
+  'GET /api/repositories/:id/licenses': 'OADS',
+  'POST /api/repositories/:id/licenses': 'OADS',
+  'PATCH /api/licenses/:licenseId': 'OADS',
+  // API tokens and webhooks
+  'GET /api/developer/tokens': 'OAD',
+  'POST /api/developer/tokens': 'OAD',
+  'DELETE /api/developer/tokens/:id': 'OAD',
+  'GET /api/webhooks': 'OAD',
+  'POST /api/webhooks': 'OAD',
+  'PATCH /api/webhooks/:id': 'OAD',
+  'DELETE /api/webhooks/:id': 'OAD',
+  'POST /api/webhooks/:id/rotate-secret': 'OAD',
+  'GET /api/webhooks/:id/deliveries': 'OAD',
+  'POST /api/webhooks/:id/deliveries/:deliveryId/redeliver': 'OAD',
+  'POST /api/webhooks/:id/test': 'OAD',
+  // Branding (read by every role: the app shows the brand)
+  'GET /api/user/default-branding': 'OADSV',
+  'PUT /api/user/default-branding': 'OA',
+  'POST /api/user/default-branding/verify-domain': 'OA',
+  'POST /api/user/upload-logo-temp': 'OA',
+  // The team
+  'GET /api/team/members': 'OADSV',
+  'PATCH /api/team/members/:memberId': 'OA',
+  'DELETE /api/team/members/:memberId': 'OA',
+  'GET /api/team/invitations': 'OA',
+  'POST /api/team/invitations': 'OA',
+  'POST /api/team/invitations/:id/resend': 'OA',
+  'DELETE /api/team/invitations/:id': 'OA',
+  'GET /api/organizations': 'OADSV',
+  'POST /api/organizations/current': 'OADSV',
+  // The platform plan and payouts: owners only
+  'POST /api/platform-subscription/create': 'O',
+  'POST /api/platform-subscription/verify-checkout': 'O',
+  'POST /api/platform-subscription/customer-portal': 'O',
+  'POST /api/platform-subscription/cancel': 'O',
+  'GET /api/platform-subscription/billing': 'O',
+  'POST /api/platform-subscription/start-trial': 'O',
+  'GET /api/sales/payout-account': 'O',
+  'POST /api/sales/payout-account/onboarding-link': 'O',
+};
+
+const ROLE_LETTERS: Record<OrganizationRole, string> = {
+  owner: 'O',
+  admin: 'A',
+  developer: 'D',
+  support: 'S',
+  viewer: 'V',
+};
+
+/** Whether the table lets `role` through `route` ('METHOD /path'). */
+export function isAllowed(route: string, role: OrganizationRole): boolean {
+  return (ROLES_MATRIX[route] ?? '').includes(ROLE_LETTERS[role]);
+}

@@ -1,0 +1,242 @@
+import { and, asc, count, desc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Database } from '../../db/client.js';
+import { type OrganizationRole, organizationInvitations, organizationMembers, users } from '../../db/schema/index.js';
+
+// Queries of organization_members and organization_invitations (issue 33); only the teams domain writes them.
+// An organisation is a seller account (`users.id`); its founding person is its owner unless a membership row says
+// otherwise, and accounts made before teams have that row (migration 0027), newer ones may not.
+
+type Db = { db: Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute'> };
+
+export type MemberRow = typeof organizationMembers.$inferSelect;
+export type InvitationRow = typeof organizationInvitations.$inferSelect;
+export type PersonRow = typeof users.$inferSelect;
+
+/** Serialises the team commands of one organisation (roles, removals, invitations, joins) in `tx`. */
+export async function lockTeam(ctx: Db, organizationId: string): Promise<void> {
+  await ctx.db.execute(sql`select pg_advisory_xact_lock(hashtext(${`team:${organizationId}`}))`);
+}
+
+export type MemberWithPerson = { member: MemberRow; person: PersonRow };
+
+/** The organisation's membership rows with their people, oldest first. */
+export async function listMemberRows(ctx: Db, organizationId: string): Promise<MemberWithPerson[]> {
+  return ctx.db
+    .select({ member: organizationMembers, person: users })
+    .from(organizationMembers)
+    .innerJoin(users, eq(users.id, organizationMembers.userId))
+    .where(eq(organizationMembers.organizationId, organizationId))
+    .orderBy(asc(organizationMembers.createdAt), asc(organizationMembers.id));
+}
+
+export async function findMemberRow(ctx: Db, organizationId: string, userId: string): Promise<MemberRow | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(organizationMembers)
+    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)))
+    .limit(1);
+  return row;
+}
+
+export async function findMemberRowById(
+  ctx: Db,
+  organizationId: string,
+  memberId: string,
+): Promise<MemberRow | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(organizationMembers)
+    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.id, memberId)))
+    .limit(1);
+  return row;
+}
+
+export async function insertMember(ctx: Db, values: typeof organizationMembers.$inferInsert): Promise<MemberRow> {
+  const [row] = await ctx.db.insert(organizationMembers).values(values).onConflictDoNothing().returning();
+  if (row) return row;
+  const existing = await findMemberRow(ctx, values.organizationId, values.userId);
+  if (!existing) throw new Error('membership insert returned nothing');
+  return existing;
+}
+
+export async function updateMemberRole(ctx: Db, memberId: string, role: OrganizationRole): Promise<MemberRow> {
+  const [row] = await ctx.db
+    .update(organizationMembers)
+    .set({ role })
+    .where(eq(organizationMembers.id, memberId))
+    .returning();
+  if (!row) throw new Error('membership update returned nothing');
+  return row;
+}
+
+export async function deleteMember(ctx: Db, memberId: string): Promise<void> {
+  await ctx.db.delete(organizationMembers).where(eq(organizationMembers.id, memberId));
+}
+
+/** The organisations `personId` is a member of (by a row), with their role; their own account is added by the service. */
+export async function listMembershipsOf(
+  ctx: Db,
+  personId: string,
+): Promise<{ organization: PersonRow; role: OrganizationRole }[]> {
+  const organization = alias(users, 'organization');
+  return ctx.db
+    .select({ organization, role: organizationMembers.role })
+    .from(organizationMembers)
+    .innerJoin(organization, eq(organization.id, organizationMembers.organizationId))
+    .where(and(eq(organizationMembers.userId, personId), isNull(organization.closedAt)))
+    .orderBy(asc(organizationMembers.createdAt));
+}
+
+/** Invitations not yet accepted, withdrawn or expired. */
+const pending = (now: Date) =>
+  and(
+    isNull(organizationInvitations.acceptedAt),
+    isNull(organizationInvitations.withdrawnAt),
+    gt(organizationInvitations.expiresAt, now),
+  );
+
+export type InvitationWithInviter = { invitation: InvitationRow; invitedByEmail: string | null };
+
+export async function listPendingInvitations(
+  ctx: Db,
+  organizationId: string,
+  now: Date,
+): Promise<InvitationWithInviter[]> {
+  return ctx.db
+    .select({ invitation: organizationInvitations, invitedByEmail: users.email })
+    .from(organizationInvitations)
+    .leftJoin(users, eq(users.id, organizationInvitations.invitedById))
+    .where(and(eq(organizationInvitations.organizationId, organizationId), pending(now)))
+    .orderBy(desc(organizationInvitations.createdAt), desc(organizationInvitations.id));
+}
+
+export async function countPendingInvitations(
+  ctx: Db,
+  organizationId: string,
+  now: Date,
+  except?: string,
+): Promise<number> {
+  const [row] = await ctx.db
+    .select({ total: count() })
+    .from(organizationInvitations)
+    .where(
+      and(
+        eq(organizationInvitations.organizationId, organizationId),
+        pending(now),
+        except ? ne(organizationInvitations.id, except) : undefined,
+      ),
+    );
+  return row?.total ?? 0;
+}
+
+export async function findPendingInvitationTo(
+  ctx: Db,
+  organizationId: string,
+  email: string,
+  now: Date,
+): Promise<InvitationRow | undefined> {
+  const [row] = await ctx.db
+    .select()
+    .from(organizationInvitations)
+    .where(
+      and(
+        eq(organizationInvitations.organizationId, organizationId),
+        sql`lower(${organizationInvitations.email}) = ${email}`,
+        pending(now),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function findInvitation(
+  ctx: Db,
+  organizationId: string,
+  invitationId: string,
+): Promise<InvitationWithInviter | undefined> {
+  const [row] = await ctx.db
+    .select({ invitation: organizationInvitations, invitedByEmail: users.email })
+    .from(organizationInvitations)
+    .leftJoin(users, eq(users.id, organizationInvitations.invitedById))
+    .where(
+      and(eq(organizationInvitations.organizationId, organizationId), eq(organizationInvitations.id, invitationId)),
+    )
+    .limit(1);
+  return row;
+}
+
+export async function findInvitationByTokenHash(
+  ctx: Db,
+  tokenHash: string,
+): Promise<{ invitation: InvitationRow; organization: PersonRow } | undefined> {
+  const [row] = await ctx.db
+    .select({ invitation: organizationInvitations, organization: users })
+    .from(organizationInvitations)
+    .innerJoin(users, eq(users.id, organizationInvitations.organizationId))
+    .where(eq(organizationInvitations.tokenHash, tokenHash))
+    .limit(1);
+  return row;
+}
+
+export async function insertInvitation(
+  ctx: Db,
+  values: typeof organizationInvitations.$inferInsert,
+): Promise<InvitationRow> {
+  const [row] = await ctx.db.insert(organizationInvitations).values(values).returning();
+  if (!row) throw new Error('invitation insert returned nothing');
+  return row;
+}
+
+/** A new link for a pending invitation; undefined when it is no longer pending. */
+export async function renewInvitation(
+  ctx: Db,
+  invitationId: string,
+  values: { tokenHash: string; lastSentAt: Date; expiresAt: Date },
+  now: Date,
+): Promise<InvitationRow | undefined> {
+  const [row] = await ctx.db
+    .update(organizationInvitations)
+    .set(values)
+    .where(and(eq(organizationInvitations.id, invitationId), pending(now)))
+    .returning();
+  return row;
+}
+
+export async function markWithdrawn(ctx: Db, invitationId: string, now: Date): Promise<boolean> {
+  const rows = await ctx.db
+    .update(organizationInvitations)
+    .set({ withdrawnAt: now })
+    .where(and(eq(organizationInvitations.id, invitationId), pending(now)))
+    .returning({ id: organizationInvitations.id });
+  return rows.length > 0;
+}
+
+/** Spends the invitation: false when another request spent, withdrew or outlived it first (single use). */
+export async function markAccepted(ctx: Db, invitationId: string, personId: string, now: Date): Promise<boolean> {
+  const rows = await ctx.db
+    .update(organizationInvitations)
+    .set({ acceptedAt: now, acceptedById: personId })
+    .where(and(eq(organizationInvitations.id, invitationId), pending(now)))
+    .returning({ id: organizationInvitations.id });
+  return rows.length > 0;
+}
+
+/** True when `email` names a person who is a member of the organisation (its founder included). */
+export async function isMemberAddress(ctx: Db, organizationId: string, email: string): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .leftJoin(
+      organizationMembers,
+      and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, users.id)),
+    )
+    .where(
+      and(
+        sql`lower(${users.email}) = ${email}`,
+        or(eq(users.id, organizationId), sql`${organizationMembers.id} is not null`),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
