@@ -4,8 +4,8 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
-import { giveTrial, waitForSync } from '../support/packages.js';
+import { createTempDir, removeTempDir } from '../support/git-fixtures.js';
+import { addSyncedPackage, giveTrial } from '../support/packages.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../support/test-app.js';
 import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
@@ -95,20 +95,9 @@ beforeAll(async () => {
   // On today's date, as the composer tests do: metadata dates and the app's clock must agree.
   app = await startTestApp({ clock: new TestClock(new Date()) });
   origin = app.ctx.config.publicUrl;
-  await createPackageRepository(path.join(app.ctx.config.gitReposDir, 'acme', 'widget.git'), {
-    name: 'acme/widget',
-    tags: ['v1.0.0'],
-    bare: true,
-  });
   seller = await signInSeller(app, { slug: 'acme' });
   await giveTrial(app, seller.user.id);
-  const created = await seller.client.post('/api/repositories', {
-    githubRepoId: 'acme/widget.git',
-    packageName: 'acme/widget',
-  });
-  expect(created.status).toBe(201);
-  packageId = ((await created.json()) as { id: string }).id;
-  await waitForSync(app, packageId);
+  packageId = await addSyncedPackage(app, seller, 'acme/widget');
   browser = await launchBrowser();
   ({ context, page } = await openSignedInPage(browser, origin, seller));
 });

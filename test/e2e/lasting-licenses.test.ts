@@ -1,9 +1,7 @@
-import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPackageRepository } from '../support/git-fixtures.js';
 import { readOutbox } from '../support/outbox.js';
-import { giveTrial, waitForSync } from '../support/packages.js';
+import { addSyncedPackage, giveTrial } from '../support/packages.js';
 import { signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
@@ -22,19 +20,9 @@ const toast = (text: string) => page.getByText(text, { exact: true }).first().wa
 beforeAll(async () => {
   app = await startTestApp();
   origin = app.ctx.config.publicUrl;
-  await createPackageRepository(path.join(app.ctx.config.gitReposDir, 'acme', 'widget.git'), {
-    name: 'acme/widget',
-    tags: ['v1.0.0'],
-    bare: true,
-  });
   const seller = await signInSeller(app, { slug: 'acme' });
   await giveTrial(app, seller.user.id);
-  const created = await seller.client.post('/api/repositories', {
-    githubRepoId: 'acme/widget.git',
-    packageName: 'acme/widget',
-  });
-  expect(created.status).toBe(201);
-  await waitForSync(app, ((await created.json()) as { id: string }).id);
+  await addSyncedPackage(app, seller, 'acme/widget');
   browser = await launchBrowser();
   ({ context, page } = await openSignedInPage(browser, origin, seller));
 });

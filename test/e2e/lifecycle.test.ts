@@ -1,9 +1,7 @@
-import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PackageLifecycle } from '../../src/contract/lifecycle.js';
-import { createPackageRepository } from '../support/git-fixtures.js';
-import { giveTrial, waitForSync } from '../support/packages.js';
+import { addSyncedPackage, giveTrial } from '../support/packages.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
@@ -29,20 +27,9 @@ async function lifecycle(): Promise<PackageLifecycle> {
 beforeAll(async () => {
   app = await startTestApp();
   origin = app.ctx.config.publicUrl;
-  await createPackageRepository(path.join(app.ctx.config.gitReposDir, 'acme', 'gizmo.git'), {
-    name: 'acme/gizmo',
-    tags: ['v1.0.0', 'v1.1.0'],
-    bare: true,
-  });
   seller = await signInSeller(app, { slug: 'acme' });
   await giveTrial(app, seller.user.id);
-  const created = await seller.client.post('/api/repositories', {
-    githubRepoId: 'acme/gizmo.git',
-    packageName: 'acme/gizmo',
-  });
-  expect(created.status).toBe(201);
-  packageId = ((await created.json()) as { id: string }).id;
-  await waitForSync(app, packageId);
+  packageId = await addSyncedPackage(app, seller, 'acme/gizmo', ['v1.0.0', 'v1.1.0']);
   browser = await launchBrowser();
   ({ context, page } = await openSignedInPage(browser, origin, seller));
 });

@@ -7,7 +7,7 @@ import type { TaskType } from '../../src/contract/realtime.js';
 import { type RunningTask, startTask } from '../../src/server/features/tasks/tasks.service.js';
 import { sha256Hex } from '../../src/server/lib/crypto.js';
 import { createPackageRepository } from '../support/git-fixtures.js';
-import { giveTrial, waitForSync } from '../support/packages.js';
+import { addSyncedPackage, giveTrial } from '../support/packages.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
@@ -90,7 +90,7 @@ describe('the web app’s loose ends in a real browser (issue 12)', () => {
     app = await startTestApp();
     origin = app.ctx.config.publicUrl;
     // Names that differ only at their end: a phone must still tell them apart.
-    for (const name of ['widget', 'widget-extras-for-laravel', 'widget-extras-for-symfony']) {
+    for (const name of ['widget-extras-for-laravel', 'widget-extras-for-symfony']) {
       await createPackageRepository(path.join(app.ctx.config.gitReposDir, 'acme', `${name}.git`), {
         name: `acme/${name}`,
         tags: ['v1.0.0'],
@@ -99,12 +99,7 @@ describe('the web app’s loose ends in a real browser (issue 12)', () => {
     }
     seller = await signInSeller(app, { slug: 'acme' });
     await giveTrial(app, seller.user.id);
-    const created = await seller.client.post('/api/repositories', {
-      githubRepoId: 'acme/widget.git',
-      packageName: 'acme/widget',
-    });
-    expect(created.status).toBe(201);
-    await waitForSync(app, ((await created.json()) as { id: string }).id);
+    await addSyncedPackage(app, seller, 'acme/widget');
     browser = await launchBrowser();
   });
 

@@ -4,10 +4,10 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
+import { createTempDir, removeTempDir } from '../support/git-fixtures.js';
 import { benignSvg } from '../support/logo-fixtures.js';
 import { readOutbox } from '../support/outbox.js';
-import { giveTrial, waitForSync } from '../support/packages.js';
+import { addSyncedPackage, giveTrial } from '../support/packages.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../support/test-app.js';
 import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
@@ -79,21 +79,10 @@ beforeAll(async () => {
   // On today's date, as the composer tests do: metadata dates and the app's clock must agree.
   app = await startTestApp({ clock: new TestClock(new Date()) });
   origin = app.ctx.config.publicUrl;
-  await createPackageRepository(path.join(app.ctx.config.gitReposDir, 'acme', 'widget.git'), {
-    name: 'acme/widget',
-    tags: ['v1.0.0'],
-    bare: true,
-  });
   seller = await signInSeller(app, { slug: 'acme' });
   admin = await signInAdmin(app, { email: 'boss@example.com' });
   await giveTrial(app, seller.user.id);
-  const created = await seller.client.post('/api/repositories', {
-    githubRepoId: 'acme/widget.git',
-    packageName: 'acme/widget',
-  });
-  expect(created.status).toBe(201);
-  packageId = ((await created.json()) as { id: string }).id;
-  await waitForSync(app, packageId);
+  packageId = await addSyncedPackage(app, seller, 'acme/widget');
 
   // The seller's brand: the purchase and success pages wear it.
   const form = new FormData();

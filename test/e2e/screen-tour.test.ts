@@ -2,8 +2,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THEME_STORAGE_KEY } from '../../src/web/lib/theme.js';
-import { createPackageRepository } from '../support/git-fixtures.js';
-import { giveTrial, waitForSync } from '../support/packages.js';
+import { addSyncedPackage, giveTrial } from '../support/packages.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp } from '../support/test-app.js';
 import { launchBrowser, newSignedInContext, openSignedInPage, type TestBrowser } from './support/browser.js';
@@ -46,21 +45,10 @@ describe('a tour of every screen at 390 and 1280 px, light and dark (issue 12)',
     app = await startTestApp();
     origin = app.ctx.config.publicUrl;
     portalOrigin = `http://acme.composer.localhost:${app.port}`;
-    await createPackageRepository(path.join(app.ctx.config.gitReposDir, 'acme', 'widget.git'), {
-      name: 'acme/widget',
-      tags: ['v1.0.0'],
-      bare: true,
-    });
     admin = await signInAdmin(app);
     seller = await signInSeller(app, { slug: 'acme' });
     await giveTrial(app, seller.user.id);
-    const created = await seller.client.post('/api/repositories', {
-      githubRepoId: 'acme/widget.git',
-      packageName: 'acme/widget',
-    });
-    expect(created.status).toBe(201);
-    packageId = ((await created.json()) as { id: string }).id;
-    await waitForSync(app, packageId);
+    packageId = await addSyncedPackage(app, seller, 'acme/widget');
     // For sale, so that the purchase page shows its offer.
     const priced = await seller.client.put(`/api/repositories/${packageId}/pricing-tiers`, {
       tiers: [{ name: 'Lifetime', pricingType: 'one_time', updateMonths: 12, priceCents: 1999, currency: 'usd' }],
