@@ -24,6 +24,10 @@ export const CLIENT_ROUTES = {
   apiTokens: '/api-tokens',
   apiDocs: '/api-docs',
   webhooks: '/webhooks',
+  /** The organisation's members, roles and invitations (issue 33). */
+  team: '/team',
+  /** An invitation e-mail's link (`?token=`): accept it and join the organisation. */
+  teamJoin: '/team/join',
   /** The 404 page and the documentation's Quick Links name Management by this older path; it redirects. */
   packages: '/packages',
 } as const;

@@ -120,6 +120,14 @@ const WebhooksPage = lazyPage(
   () => import('../features/webhooks/webhooks-page'),
   (m) => m.WebhooksPage,
 );
+const TeamPage = lazyPage(
+  () => import('../features/team/team-page'),
+  (m) => m.TeamPage,
+);
+const JoinTeamPage = lazyPage(
+  () => import('../features/team/join-team-page'),
+  (m) => m.JoinTeamPage,
+);
 
 /** Pages for signed-in users only; signed-out visitors go to / (spec seller-app §6, admin §2). */
 const SIGNED_IN_PAGES: [path: string, Page: ComponentType][] = [
@@ -132,6 +140,7 @@ const SIGNED_IN_PAGES: [path: string, Page: ComponentType][] = [
   [CLIENT_ROUTES.apiTokens, ApiTokensPage],
   [CLIENT_ROUTES.apiDocs, ApiDocsPage],
   [CLIENT_ROUTES.webhooks, WebhooksPage],
+  [CLIENT_ROUTES.team, TeamPage],
 ];
 
 export function AppRouter() {
@@ -165,6 +174,8 @@ function Routes() {
           <Route path={CLIENT_ROUTES.terms} component={TermsPage} />
           <Route path={CLIENT_ROUTES.privacy} component={PrivacyPage} />
           <Route path={CLIENT_ROUTES.adminLogin} component={AdminLoginPage} />
+          {/* An invitation's link works signed out too: accepting it signs the invitee in. */}
+          <Route path={CLIENT_ROUTES.teamJoin} component={JoinTeamPage} />
           <Route path={CLIENT_ROUTES.admin}>
             <RequireAdmin>
               <AdminPage />
