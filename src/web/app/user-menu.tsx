@@ -9,6 +9,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '../components/ui/dropdown-menu';
+import { OrganizationMenuItems } from '../features/team/organization-menu';
 import { type AuthUser, displayUsername } from '../lib/current-user';
 import { initialsOf } from '../lib/initials';
 
@@ -42,6 +43,7 @@ export function UserMenu({
           {user.email && <p className="truncate text-xs text-muted-foreground">{user.email}</p>}
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
+        <OrganizationMenuItems user={user} />
         <DropdownMenuItem onSelect={onLogout} disabled={isLoggingOut}>
           {isLoggingOut ? <Loader2 className="animate-spin" /> : <LogOut />}
           Sign out
