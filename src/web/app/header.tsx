@@ -1,3 +1,4 @@
+import type { TeamPermission } from '@contract/team';
 import { Loader2, LogOut, Menu, Package, Shield, X } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';
@@ -9,6 +10,7 @@ import { useLogout } from '../features/auth/logout';
 import { withEmailSignIn } from '../features/auth/sign-in-params';
 import { cn } from '../lib/cn';
 import { canOpenAdmin, useCurrentUser } from '../lib/current-user';
+import { userCan } from '../lib/permissions';
 import { usePublicConfig } from '../lib/public-config';
 import { GITHUB_SIGN_IN_PATH } from '../lib/sign-in';
 import { DisconnectedBadge } from './disconnected-badge';
@@ -16,20 +18,22 @@ import { DisconnectedBadge } from './disconnected-badge';
 /** The account menu (and its Radix menu and popper) loads once someone is signed in; the landing page never needs it. */
 const UserMenu = lazy(async () => ({ default: (await import('./user-menu')).UserMenu }));
 
-const navLinks = [
-  { href: '/dashboard', label: 'Dashboard' },
-  { href: '/management', label: 'Management' },
-  { href: '/analytics', label: 'Analytics' },
-  { href: '/api-tokens', label: 'API Tokens' },
-  { href: '/webhooks', label: 'Webhooks' },
+/** Each page with the permission its reading needs (issue 33): a role that lacks it does not see the link. */
+const allNavLinks: { href: string; label: string; permission?: TeamPermission }[] = [
+  { href: '/dashboard', label: 'Dashboard', permission: 'dashboard:read' },
+  { href: '/management', label: 'Management', permission: 'packages:read' },
+  { href: '/analytics', label: 'Analytics', permission: 'analytics:read' },
+  { href: '/api-tokens', label: 'API Tokens', permission: 'tokens:read' },
+  { href: '/webhooks', label: 'Webhooks', permission: 'webhooks:write' },
   { href: '/documentation', label: 'Documentation' },
-] as const;
+];
 
 export function Header() {
   const { data: user, isLoading } = useCurrentUser();
   const [location] = useLocation();
   const [menuOpen, setMenuOpen] = useState(false);
   const { logout, isLoggingOut } = useLogout();
+  const navLinks = allNavLinks.filter((link) => !link.permission || userCan(user, link.permission));
 
   return (
     <header className="sticky top-0 z-40 border-b bg-background/95 backdrop-blur supports-[backdrop-filter]:bg-background/80">

@@ -1,7 +1,9 @@
+import type { TeamPermission } from '@contract/team';
 import { Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Redirect } from 'wouter';
 import { canOpenAdmin, useCurrentUser } from '../lib/current-user';
+import { forbiddenReason } from '../lib/permissions';
 
 export function PageLoader() {
   return (
@@ -17,6 +19,21 @@ export function RequireAuth({ children }: { children: ReactNode }) {
   if (isLoading) return <PageLoader />;
   if (!user) return <Redirect to="/" replace />;
   return children;
+}
+
+/** A page the role cannot read (issue 33) says so with the server's sentence instead of failing request by request. */
+export function RequirePermission({ permission, children }: { permission: TeamPermission; children: ReactNode }) {
+  const { data: user } = useCurrentUser();
+  const reason = forbiddenReason(user, permission);
+  if (!reason) return children;
+  return (
+    <div className="container mx-auto flex min-h-[50vh] flex-col items-center justify-center gap-2 px-4 text-center">
+      <h1 className="text-2xl font-bold tracking-tight">Not Available for Your Role</h1>
+      <p className="text-muted-foreground" data-testid="forbidden-reason">
+        {reason}
+      </p>
+    </div>
+  );
 }
 
 /** Only admins, also while they view the app as someone else; everyone else goes to / (spec admin §6). */

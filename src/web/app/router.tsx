@@ -1,11 +1,12 @@
 import { CLIENT_ROUTES, DEBUG_CLIENT_ROUTES } from '@contract/client-routes';
+import type { TeamPermission } from '@contract/team';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { NotFoundPage } from '../features/legal/not-found-page';
 import { LandingPage } from '../features/marketing/landing-page';
 import { isWhiteLabelHost, usePublicConfig } from '../lib/public-config';
 import { AppLayout } from './layout';
-import { PageLoader, RequireAdmin, RequireAuth } from './route-guards';
+import { PageLoader, RequireAdmin, RequireAuth, RequirePermission } from './route-guards';
 
 /** Loads a page's code when it is first shown; the landing and 404 pages stay in the main bundle. */
 function lazyPage<Module>(load: () => Promise<Module>, pick: (module: Module) => ComponentType) {
@@ -129,17 +130,20 @@ const JoinTeamPage = lazyPage(
   (m) => m.JoinTeamPage,
 );
 
-/** Pages for signed-in users only; signed-out visitors go to / (spec seller-app §6, admin §2). */
-const SIGNED_IN_PAGES: [path: string, Page: ComponentType][] = [
-  [CLIENT_ROUTES.dashboard, DashboardPage],
-  [CLIENT_ROUTES.management, ManagementPage],
-  [CLIENT_ROUTES.analytics, AnalyticsPage],
-  [CLIENT_ROUTES.subscribe, SubscribePage],
-  [CLIENT_ROUTES.billing, BillingPage],
+/**
+ * Pages for signed-in users only; signed-out visitors go to / (spec seller-app §6, admin §2). A page with a permission
+ * tells a role that lacks it why it is not available (issue 33).
+ */
+const SIGNED_IN_PAGES: [path: string, Page: ComponentType, permission?: TeamPermission][] = [
+  [CLIENT_ROUTES.dashboard, DashboardPage, 'dashboard:read'],
+  [CLIENT_ROUTES.management, ManagementPage, 'packages:read'],
+  [CLIENT_ROUTES.analytics, AnalyticsPage, 'analytics:read'],
+  [CLIENT_ROUTES.subscribe, SubscribePage, 'plan:manage'],
+  [CLIENT_ROUTES.billing, BillingPage, 'plan:manage'],
   [CLIENT_ROUTES.documentation, DocumentationPage],
-  [CLIENT_ROUTES.apiTokens, ApiTokensPage],
+  [CLIENT_ROUTES.apiTokens, ApiTokensPage, 'tokens:read'],
   [CLIENT_ROUTES.apiDocs, ApiDocsPage],
-  [CLIENT_ROUTES.webhooks, WebhooksPage],
+  [CLIENT_ROUTES.webhooks, WebhooksPage, 'webhooks:write'],
   [CLIENT_ROUTES.team, TeamPage],
 ];
 
@@ -181,10 +185,16 @@ function Routes() {
               <AdminPage />
             </RequireAdmin>
           </Route>
-          {SIGNED_IN_PAGES.map(([path, Page]) => (
+          {SIGNED_IN_PAGES.map(([path, Page, permission]) => (
             <Route key={path} path={path}>
               <RequireAuth>
-                <Page />
+                {permission ? (
+                  <RequirePermission permission={permission}>
+                    <Page />
+                  </RequirePermission>
+                ) : (
+                  <Page />
+                )}
               </RequireAuth>
             </Route>
           ))}
