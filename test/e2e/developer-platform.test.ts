@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ComposerRun, runComposer } from '../composer/composer-cli.js';
 import { createTempDir, removeTempDir } from '../support/git-fixtures.js';
 import { addSyncedPackage, giveTrial } from '../support/packages.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
@@ -13,8 +12,6 @@ import { launchBrowser, openSignedInPage, type TestBrowser } from './support/bro
 // A seller's shop on the developer platform, end to end: a token made on /api-tokens and read once, API v1
 // called with it, a license created through the API installed by the real composer client, revoked through
 // the API so that the next install fails, and the token deleted on the page so that the API refuses it.
-
-const execFileAsync = promisify(execFile);
 
 type Envelope<T> = { success: boolean; data: T; message?: string; status?: number };
 
@@ -50,29 +47,8 @@ async function callApi<T>(
 }
 
 /** Runs composer with a private home and cache, no packagist, no prompts; never throws. */
-async function composer(cwd: string, args: string[], cacheDir: string): Promise<{ code: number; output: string }> {
-  try {
-    const { stdout, stderr } = await execFileAsync('composer', [...args, '--no-interaction', '--no-ansi'], {
-      cwd,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: workDir,
-        COMPOSER_HOME: path.join(workDir, 'composer-home'),
-        COMPOSER_CACHE_DIR: cacheDir,
-        COMPOSER_NO_AUDIT: '1',
-        COMPOSER_ALLOW_SUPERUSER: '1',
-        COMPOSER_DISABLE_XDEBUG_WARN: '1',
-      },
-      timeout: 60_000,
-    });
-    return { code: 0, output: `${stdout}\n${stderr}` };
-  } catch (error) {
-    const failure = error as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: typeof failure.code === 'number' ? failure.code : 1,
-      output: `${failure.stdout}\n${failure.stderr}`,
-    };
-  }
+function composer(cwd: string, args: string[], cacheDir: string): Promise<ComposerRun> {
+  return runComposer(cwd, args, { home: workDir, cacheDir, audit: false });
 }
 
 /** A fresh project that knows only the commands the API answered with, then requires the package. */

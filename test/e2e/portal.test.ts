@@ -1,13 +1,12 @@
-import { execFile } from 'node:child_process';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IssuedLicense } from '../../src/contract/licenses.js';
 import type { CreatePackageResponse, Package } from '../../src/contract/packages.js';
 import { auditEvents } from '../../src/server/db/schema/index.js';
+import { type ComposerRun, runComposer } from '../composer/composer-cli.js';
 import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
 import { readOutbox } from '../support/outbox.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
@@ -18,7 +17,6 @@ import { launchBrowser, photograph, type TestBrowser } from './support/browser.j
 // reads the license and the setup commands, rotates the token; the real composer client is then refused with the
 // old token (our message) and served with the new one. Screenshots go to SHOTS_DIR when it is set.
 
-const execFileAsync = promisify(execFile);
 const HOLDER = 'holder@example.com';
 
 let app: TestApp;
@@ -31,31 +29,8 @@ let projectDir: string;
 let portalOrigin: string;
 let issued: IssuedLicense;
 
-type ComposerRun = { code: number; output: string };
-
-async function composer(args: string[], cacheDir = path.join(workDir, 'composer-cache')): Promise<ComposerRun> {
-  try {
-    const { stdout, stderr } = await execFileAsync('composer', [...args, '--no-interaction', '--no-ansi'], {
-      cwd: projectDir,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: workDir,
-        COMPOSER_HOME: path.join(workDir, 'composer-home'),
-        COMPOSER_CACHE_DIR: cacheDir,
-        COMPOSER_NO_AUDIT: '1',
-        COMPOSER_ALLOW_SUPERUSER: '1',
-        COMPOSER_DISABLE_XDEBUG_WARN: '1',
-      },
-      timeout: 60_000,
-    });
-    return { code: 0, output: `${stdout}\n${stderr}` };
-  } catch (error) {
-    const failure = error as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: typeof failure.code === 'number' ? failure.code : 1,
-      output: `${failure.stdout}\n${failure.stderr}`,
-    };
-  }
+function composer(args: string[], cacheDir = path.join(workDir, 'composer-cache')): Promise<ComposerRun> {
+  return runComposer(projectDir, args, { home: workDir, cacheDir, audit: false });
 }
 
 async function waitForVersions(packageId: string): Promise<void> {

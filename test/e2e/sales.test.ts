@@ -1,9 +1,8 @@
-import { execFile } from 'node:child_process';
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ComposerRun, runComposer } from '../composer/composer-cli.js';
 import { createTempDir, removeTempDir } from '../support/git-fixtures.js';
 import { benignSvg } from '../support/logo-fixtures.js';
 import { readOutbox } from '../support/outbox.js';
@@ -19,7 +18,6 @@ import { launchBrowser, openSignedInPage, type TestBrowser } from './support/bro
 // with the token its success page shows, and the figures mark it test and count no money for it.
 // SALES_SCREENSHOTS_DIR=/tmp/shots-sales keeps screenshots of the screens at 390 px and 1280 px.
 
-const execFileAsync = promisify(execFile);
 const shots = process.env.SALES_SCREENSHOTS_DIR;
 const WIDTHS = [390, 1280] as const;
 
@@ -49,29 +47,8 @@ async function shoot(page: Page, name: string) {
 }
 
 /** Runs composer with a private home and cache, no packagist, no prompts; never throws. */
-async function composer(cwd: string, args: string[]): Promise<{ code: number; output: string }> {
-  try {
-    const { stdout, stderr } = await execFileAsync('composer', [...args, '--no-interaction', '--no-ansi'], {
-      cwd,
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: workDir,
-        COMPOSER_HOME: path.join(workDir, 'composer-home'),
-        COMPOSER_CACHE_DIR: path.join(workDir, 'composer-cache'),
-        COMPOSER_NO_AUDIT: '1',
-        COMPOSER_ALLOW_SUPERUSER: '1',
-        COMPOSER_DISABLE_XDEBUG_WARN: '1',
-      },
-      timeout: 60_000,
-    });
-    return { code: 0, output: `${stdout}\n${stderr}` };
-  } catch (error) {
-    const failure = error as { code?: number; stdout?: string; stderr?: string };
-    return {
-      code: typeof failure.code === 'number' ? failure.code : 1,
-      output: `${failure.stdout}\n${failure.stderr}`,
-    };
-  }
+function composer(cwd: string, args: string[]): Promise<ComposerRun> {
+  return runComposer(cwd, args, { home: workDir, audit: false });
 }
 
 beforeAll(async () => {
