@@ -10,6 +10,7 @@ import { Tabs } from '../../components/ui/tabs';
 import { Tooltip } from '../../components/ui/tooltip';
 import { errorMessage } from '../../lib/api-error';
 import { isAdmin, useCurrentUser } from '../../lib/current-user';
+import { usePermission } from '../../lib/permissions';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { useRepositoryUrl } from '../../lib/repository-url';
 import { useSubscriptionStatus } from '../../lib/subscriptions/subscription-status';
@@ -71,13 +72,16 @@ export function ManagementPage({
   const isStatusKnown = isAdmin(user) || !status.isLoading;
   const [isAddOpen, setIsAddOpen] = useState(false);
   const wantsAddPackage = params.get('action') === ADD_PACKAGE_ACTION;
+  // A role without packages:write sees Add Package disabled, with the server's sentence as the reason (issue 33).
+  const writePackages = usePermission('packages:write');
+  const readCustomers = usePermission('customers:read');
 
   useRefetchPackagesAfterSync();
 
   // ?action=add-package opens the dialog once, then leaves the address (spec §2).
   useEffect(() => {
     if (!wantsAddPackage || !isStatusKnown) return;
-    if (availability.isEnabled) setIsAddOpen(true);
+    if (availability.isEnabled && writePackages.allowed) setIsAddOpen(true);
     setParams(
       (current) => {
         current.delete('action');
@@ -85,7 +89,7 @@ export function ManagementPage({
       },
       { replace: true },
     );
-  }, [wantsAddPackage, isStatusKnown, availability.isEnabled, setParams]);
+  }, [wantsAddPackage, isStatusKnown, availability.isEnabled, writePackages.allowed, setParams]);
 
   return (
     <div className="container mx-auto space-y-6 px-4 py-10">
@@ -95,7 +99,11 @@ export function ManagementPage({
           <p className="text-muted-foreground">Your packages, who may install them, and how much they are used.</p>
         </div>
         {availability.isVisible &&
-          (availability.isEnabled ? (
+          (!writePackages.allowed ? (
+            <Button disabled title={writePackages.reason}>
+              <Plus /> Add Package
+            </Button>
+          ) : availability.isEnabled ? (
             <Button onClick={() => setIsAddOpen(true)}>
               <Plus /> Add Package
             </Button>
@@ -131,10 +139,12 @@ export function ManagementPage({
             TemporaryLicensesDialog={TemporaryLicensesDialog}
             LicensesDialog={LicensesDialog}
             PricingDialog={PricingDialog}
-            onAddPackage={availability.isEnabled ? () => setIsAddOpen(true) : undefined}
+            onAddPackage={availability.isEnabled && writePackages.allowed ? () => setIsAddOpen(true) : undefined}
           />
-        ) : (
+        ) : readCustomers.allowed ? (
           accessManagement
+        ) : (
+          <EmptyState title="Not available for your role" text={readCustomers.reason ?? ''} />
         )}
       </Tabs>
       <AddPackageDialog open={isAddOpen} onOpenChange={setIsAddOpen} />

@@ -24,6 +24,7 @@ import {
   DropdownMenuTrigger,
 } from '../../components/ui/dropdown-menu';
 import { toast } from '../../components/ui/use-toast';
+import { usePermission } from '../../lib/permissions';
 import type { Package } from './package-hooks';
 import { formatDate } from './package-rules';
 
@@ -47,6 +48,10 @@ export function PackageCard({
   repositoryUrl: string | undefined;
   onAction: (action: PackageAction, pkg: Package) => void;
 }) {
+  // What the member's role lacks is disabled with the server's sentence as the reason (issue 33).
+  const writePackages = usePermission('packages:write');
+  const writePrices = usePermission('prices:write');
+  const readCustomers = usePermission('customers:read');
   return (
     <Card className="flex flex-col" data-testid="package-card">
       <CardHeader className="flex-row items-start gap-3 space-y-0 pb-3">
@@ -73,24 +78,42 @@ export function PackageCard({
             </Button>
           </DropdownMenuTrigger>
           <DropdownMenuContent align="end" className="w-52">
-            <DropdownMenuItem onSelect={() => onAction('licenses', pkg)}>
+            <DropdownMenuItem
+              onSelect={() => onAction('licenses', pkg)}
+              disabled={!readCustomers.allowed}
+              title={readCustomers.reason}
+            >
               <Ticket /> Licenses
             </DropdownMenuItem>
-            <DropdownMenuItem onSelect={() => onAction('temporary-licenses', pkg)}>
+            <DropdownMenuItem
+              onSelect={() => onAction('temporary-licenses', pkg)}
+              disabled={!readCustomers.allowed}
+              title={readCustomers.reason}
+            >
               <KeyRound /> Temporary Licenses
             </DropdownMenuItem>
             <DropdownMenuItem onSelect={() => onAction('lifecycle', pkg)}>
               <ShieldAlert /> Security & Lifecycle
             </DropdownMenuItem>
-            <DropdownMenuItem onSelect={() => onAction('edit', pkg)}>
+            <DropdownMenuItem
+              onSelect={() => onAction('edit', pkg)}
+              disabled={!writePackages.allowed}
+              title={writePackages.reason}
+            >
               <Pencil /> Edit Package
             </DropdownMenuItem>
-            <DropdownMenuItem onSelect={() => onAction('refresh', pkg)} disabled={pkg.syncStatus === 'syncing'}>
+            <DropdownMenuItem
+              onSelect={() => onAction('refresh', pkg)}
+              disabled={pkg.syncStatus === 'syncing' || !writePackages.allowed}
+              title={writePackages.reason}
+            >
               <RefreshCw /> Sync Now
             </DropdownMenuItem>
             <DropdownMenuSeparator />
             <DropdownMenuItem
               onSelect={() => onAction('delete', pkg)}
+              disabled={!writePackages.allowed}
+              title={writePackages.reason}
               className="text-destructive focus:bg-destructive/10 focus:text-destructive"
             >
               <Trash2 /> Delete Package
@@ -122,7 +145,13 @@ export function PackageCard({
           <Button variant="outline" size="sm" onClick={() => onAction('setup-guide', pkg)}>
             <BookOpen /> Setup Guide
           </Button>
-          <Button variant="outline" size="sm" onClick={() => onAction('pricing', pkg)}>
+          <Button
+            variant="outline"
+            size="sm"
+            onClick={() => onAction('pricing', pkg)}
+            disabled={!writePrices.allowed}
+            title={writePrices.reason}
+          >
             <Tag /> Pricing
           </Button>
         </div>
