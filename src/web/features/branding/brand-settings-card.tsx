@@ -9,6 +9,7 @@ import { toast } from '../../components/ui/use-toast';
 import { errorMessage } from '../../lib/api-error';
 import { brandCssVariables, showsBrandName } from '../../lib/brand-theme';
 import { cn } from '../../lib/cn';
+import { usePermission } from '../../lib/permissions';
 import { usePublicConfig } from '../../lib/public-config';
 import { hasNothingLoaded } from '../../lib/query-state';
 import {
@@ -71,6 +72,7 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
   const save = useSaveBrandSettings();
   const verify = useVerifyDomain();
   const { data: config } = usePublicConfig();
+  const writeBranding = usePermission('branding:write');
 
   const set = <Field extends keyof BrandFormValues>(field: Field, value: BrandFormValues[Field]) =>
     setValues((current) => ({ ...current, [field]: value }));
@@ -112,6 +114,7 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    if (!writeBranding.allowed) return;
     save.mutate(saveInputFrom(values), {
       onSuccess: (saved) => {
         setValues(formValuesFrom(saved));
@@ -121,217 +124,229 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
 
   return (
     <form onSubmit={submit} noValidate aria-label="Brand Settings">
-      <CardContent className="space-y-8">
-        <Section title="Identity">
-          <div className="grid gap-6 lg:grid-cols-2">
-            <div className="space-y-2">
-              <Label htmlFor="brand-name">Company Name</Label>
-              <Input
-                id="brand-name"
-                placeholder="Your Company"
-                maxLength={100}
-                autoComplete="organization"
-                {...text('brandName')}
-              />
-              <p className="text-xs text-muted-foreground">Shown on your package host and in license e-mails.</p>
-            </div>
-            <div className="space-y-2">
-              <Label htmlFor="brand-logo">Logo</Label>
-              <div className="flex gap-2">
+      {/* A role without branding:write sees the settings with every control disabled, and why (issue 33). */}
+      <fieldset disabled={!writeBranding.allowed} title={writeBranding.reason} className="contents">
+        {writeBranding.reason && (
+          <p className="px-6 pb-4 text-sm text-muted-foreground" data-testid="branding-forbidden">
+            {writeBranding.reason}
+          </p>
+        )}
+        <CardContent className="space-y-8">
+          <Section title="Identity">
+            <div className="grid gap-6 lg:grid-cols-2">
+              <div className="space-y-2">
+                <Label htmlFor="brand-name">Company Name</Label>
                 <Input
-                  id="brand-logo"
-                  placeholder="https://yourcompany.com/logo.svg"
-                  inputMode="url"
-                  value={values.brandLogo}
-                  onChange={(event) => {
-                    set('brandLogo', event.target.value);
-                    setUploadedPreview(undefined);
-                  }}
+                  id="brand-name"
+                  placeholder="Your Company"
+                  maxLength={100}
+                  autoComplete="organization"
+                  {...text('brandName')}
                 />
-                <Button
-                  type="button"
-                  variant="outline"
-                  onClick={() => fileInput.current?.click()}
-                  disabled={isUploading}
-                  aria-label="Upload logo"
-                >
-                  {isUploading ? <Loader2 className="animate-spin" /> : <ImageUp />}
-                  <span className="hidden sm:inline">{isUploading ? 'Uploading...' : 'Upload'}</span>
-                </Button>
-                <input
-                  ref={fileInput}
-                  type="file"
-                  accept={LOGO_INPUT_ACCEPT}
-                  className="sr-only"
-                  tabIndex={-1}
-                  aria-hidden="true"
-                  data-testid="logo-file-input"
-                  onChange={onLogoFile}
-                />
+                <p className="text-xs text-muted-foreground">Shown on your package host and in license e-mails.</p>
               </div>
-              <p className="text-xs text-muted-foreground">
-                An image URL, or upload SVG, PNG, JPG, GIF or WebP up to 5 MB.
-              </p>
-              {hasLogo && (
-                <label className="flex items-center gap-2 pt-1 text-sm">
-                  <input
-                    type="checkbox"
-                    className="size-4 accent-primary"
-                    checked={values.brandHideText}
-                    onChange={(event) => set('brandHideText', event.target.checked)}
-                  />
-                  Logo only: hide the brand name next to it
-                </label>
-              )}
-            </div>
-          </div>
-        </Section>
-
-        <Section title="Colors">
-          <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
-            {brandColorInputs.map(({ field, label, placeholder, hint }) => (
-              <div key={field} className="space-y-1.5">
-                <Label htmlFor={`brand-${field}`}>{label}</Label>
+              <div className="space-y-2">
+                <Label htmlFor="brand-logo">Logo</Label>
                 <div className="flex gap-2">
-                  <input
-                    type="color"
-                    aria-label={`${label} picker`}
-                    className="h-10 w-11 shrink-0 cursor-pointer rounded-md border border-input bg-background p-1"
-                    value={colorPickerValue(values[field], placeholder)}
-                    onChange={(event) => set(field, event.target.value.toUpperCase())}
-                  />
                   <Input
-                    id={`brand-${field}`}
-                    className="font-mono"
-                    placeholder={placeholder}
-                    maxLength={7}
-                    aria-invalid={isInvalidColor(values[field])}
-                    {...text(field)}
+                    id="brand-logo"
+                    placeholder="https://yourcompany.com/logo.svg"
+                    inputMode="url"
+                    value={values.brandLogo}
+                    onChange={(event) => {
+                      set('brandLogo', event.target.value);
+                      setUploadedPreview(undefined);
+                    }}
+                  />
+                  <Button
+                    type="button"
+                    variant="outline"
+                    onClick={() => fileInput.current?.click()}
+                    disabled={isUploading}
+                    aria-label="Upload logo"
+                  >
+                    {isUploading ? <Loader2 className="animate-spin" /> : <ImageUp />}
+                    <span className="hidden sm:inline">{isUploading ? 'Uploading...' : 'Upload'}</span>
+                  </Button>
+                  <input
+                    ref={fileInput}
+                    type="file"
+                    accept={LOGO_INPUT_ACCEPT}
+                    className="sr-only"
+                    tabIndex={-1}
+                    aria-hidden="true"
+                    data-testid="logo-file-input"
+                    onChange={onLogoFile}
                   />
                 </div>
-                <p
-                  className={cn(
-                    'text-xs',
-                    isInvalidColor(values[field]) ? 'text-destructive' : 'text-muted-foreground',
-                  )}
-                >
-                  {isInvalidColor(values[field]) ? 'Use #RGB or #RRGGBB' : hint}
+                <p className="text-xs text-muted-foreground">
+                  An image URL, or upload SVG, PNG, JPG, GIF or WebP up to 5 MB.
                 </p>
-              </div>
-            ))}
-          </div>
-          <BrandPreview values={values} logo={logo} />
-        </Section>
-
-        <Section title="Custom Domain">
-          <div className="space-y-2">
-            <div className="flex flex-wrap items-center gap-2">
-              <Label htmlFor="brand-domain">Domain (optional)</Label>
-              {isDomainSaved &&
-                (settings.brandDomainVerifiedAt ? (
-                  <Badge className="gap-1 bg-green-600 text-white" data-testid="domain-status">
-                    <CheckCircle2 className="size-3" /> Verified
-                  </Badge>
-                ) : (
-                  <Badge variant="outline" data-testid="domain-status">
-                    Not verified
-                  </Badge>
-                ))}
-            </div>
-            <div className="flex flex-col gap-2 sm:flex-row">
-              <Input
-                id="brand-domain"
-                className="font-mono"
-                placeholder="composer.yourcompany.com"
-                autoCapitalize="none"
-                spellCheck={false}
-                {...text('brandDomain')}
-              />
-              <div className="flex flex-wrap gap-2 sm:shrink-0 sm:flex-nowrap">
-                <Button
-                  type="button"
-                  variant="outline"
-                  className="flex-1 sm:flex-none"
-                  onClick={() => verify.mutate()}
-                  disabled={!isDomainSaved || verify.isPending}
-                >
-                  {verify.isPending ? <Loader2 className="animate-spin" /> : <ShieldCheck />}
-                  Verify domain
-                </Button>
-                <Button
-                  type="button"
-                  variant="ghost"
-                  className="flex-1 sm:flex-none"
-                  onClick={() => setIsDnsHelpOpen(true)}
-                >
-                  <HelpCircle />
-                  DNS Setup Help
-                </Button>
+                {hasLogo && (
+                  <label className="flex items-center gap-2 pt-1 text-sm">
+                    <input
+                      type="checkbox"
+                      className="size-4 accent-primary"
+                      checked={values.brandHideText}
+                      onChange={(event) => set('brandHideText', event.target.checked)}
+                    />
+                    Logo only: hide the brand name next to it
+                  </label>
+                )}
               </div>
             </div>
-            <p className="text-xs text-muted-foreground">
-              {values.brandDomain.trim() && !isDomainSaved
-                ? 'Save Branding to use this domain, then verify it.'
-                : `A CNAME to ${settings.domainCnameTarget}. License e-mails give your repository as ${settings.repositoryUrl}.`}
-            </p>
-          </div>
-        </Section>
+          </Section>
 
-        <Section title="Support and E-mail">
-          <div className="grid gap-4 sm:grid-cols-2">
-            <Field id="brand-support-email" label="Support Email" hint="Shown to license holders on your package host.">
-              <Input
+          <Section title="Colors">
+            <div className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
+              {brandColorInputs.map(({ field, label, placeholder, hint }) => (
+                <div key={field} className="space-y-1.5">
+                  <Label htmlFor={`brand-${field}`}>{label}</Label>
+                  <div className="flex gap-2">
+                    <input
+                      type="color"
+                      aria-label={`${label} picker`}
+                      className="h-10 w-11 shrink-0 cursor-pointer rounded-md border border-input bg-background p-1"
+                      value={colorPickerValue(values[field], placeholder)}
+                      onChange={(event) => set(field, event.target.value.toUpperCase())}
+                    />
+                    <Input
+                      id={`brand-${field}`}
+                      className="font-mono"
+                      placeholder={placeholder}
+                      maxLength={7}
+                      aria-invalid={isInvalidColor(values[field])}
+                      {...text(field)}
+                    />
+                  </div>
+                  <p
+                    className={cn(
+                      'text-xs',
+                      isInvalidColor(values[field]) ? 'text-destructive' : 'text-muted-foreground',
+                    )}
+                  >
+                    {isInvalidColor(values[field]) ? 'Use #RGB or #RRGGBB' : hint}
+                  </p>
+                </div>
+              ))}
+            </div>
+            <BrandPreview values={values} logo={logo} />
+          </Section>
+
+          <Section title="Custom Domain">
+            <div className="space-y-2">
+              <div className="flex flex-wrap items-center gap-2">
+                <Label htmlFor="brand-domain">Domain (optional)</Label>
+                {isDomainSaved &&
+                  (settings.brandDomainVerifiedAt ? (
+                    <Badge className="gap-1 bg-green-600 text-white" data-testid="domain-status">
+                      <CheckCircle2 className="size-3" /> Verified
+                    </Badge>
+                  ) : (
+                    <Badge variant="outline" data-testid="domain-status">
+                      Not verified
+                    </Badge>
+                  ))}
+              </div>
+              <div className="flex flex-col gap-2 sm:flex-row">
+                <Input
+                  id="brand-domain"
+                  className="font-mono"
+                  placeholder="composer.yourcompany.com"
+                  autoCapitalize="none"
+                  spellCheck={false}
+                  {...text('brandDomain')}
+                />
+                <div className="flex flex-wrap gap-2 sm:shrink-0 sm:flex-nowrap">
+                  <Button
+                    type="button"
+                    variant="outline"
+                    className="flex-1 sm:flex-none"
+                    onClick={() => verify.mutate()}
+                    disabled={!isDomainSaved || verify.isPending}
+                  >
+                    {verify.isPending ? <Loader2 className="animate-spin" /> : <ShieldCheck />}
+                    Verify domain
+                  </Button>
+                  <Button
+                    type="button"
+                    variant="ghost"
+                    className="flex-1 sm:flex-none"
+                    onClick={() => setIsDnsHelpOpen(true)}
+                  >
+                    <HelpCircle />
+                    DNS Setup Help
+                  </Button>
+                </div>
+              </div>
+              <p className="text-xs text-muted-foreground">
+                {values.brandDomain.trim() && !isDomainSaved
+                  ? 'Save Branding to use this domain, then verify it.'
+                  : `A CNAME to ${settings.domainCnameTarget}. License e-mails give your repository as ${settings.repositoryUrl}.`}
+              </p>
+            </div>
+          </Section>
+
+          <Section title="Support and E-mail">
+            <div className="grid gap-4 sm:grid-cols-2">
+              <Field
                 id="brand-support-email"
-                type="email"
-                placeholder="support@yourcompany.com"
-                {...text('supportEmail')}
-              />
-            </Field>
-            <Field id="brand-email-from-name" label="E-mail Sender Name" hint="The From name of license e-mails.">
-              <Input id="brand-email-from-name" placeholder="Your Company" {...text('emailFromName')} />
-            </Field>
-            <Field
-              id="brand-email-from-address"
-              label="E-mail Sender Address"
-              hint="Where replies go when no Reply-To is set; mail is sent from the platform's address."
-            >
-              <Input
+                label="Support Email"
+                hint="Shown to license holders on your package host."
+              >
+                <Input
+                  id="brand-support-email"
+                  type="email"
+                  placeholder="support@yourcompany.com"
+                  {...text('supportEmail')}
+                />
+              </Field>
+              <Field id="brand-email-from-name" label="E-mail Sender Name" hint="The From name of license e-mails.">
+                <Input id="brand-email-from-name" placeholder="Your Company" {...text('emailFromName')} />
+              </Field>
+              <Field
                 id="brand-email-from-address"
-                type="email"
-                placeholder="licenses@yourcompany.com"
-                {...text('emailFromAddress')}
-              />
-            </Field>
-            <Field id="brand-email-reply-to" label="Reply-To Address" hint="Where license holders' replies go.">
-              <Input
-                id="brand-email-reply-to"
-                type="email"
-                placeholder="support@yourcompany.com"
-                {...text('emailReplyTo')}
-              />
-            </Field>
-          </div>
-        </Section>
-      </CardContent>
-      <CardFooter className="flex-col items-stretch gap-2 border-t pt-6 sm:flex-row sm:items-center sm:justify-between">
-        <p className="text-xs text-muted-foreground">
-          {invalidColors.length > 0
-            ? `Fix ${invalidColors.map((color) => color.label).join(', ')} before saving.`
-            : 'Empty colours and name fall back to their defaults.'}
-        </p>
-        <Button type="submit" disabled={save.isPending || isUploading || invalidColors.length > 0}>
-          {save.isPending ? <Loader2 className="animate-spin" /> : <Save />}
-          Save Branding
-        </Button>
-      </CardFooter>
+                label="E-mail Sender Address"
+                hint="Where replies go when no Reply-To is set; mail is sent from the platform's address."
+              >
+                <Input
+                  id="brand-email-from-address"
+                  type="email"
+                  placeholder="licenses@yourcompany.com"
+                  {...text('emailFromAddress')}
+                />
+              </Field>
+              <Field id="brand-email-reply-to" label="Reply-To Address" hint="Where license holders' replies go.">
+                <Input
+                  id="brand-email-reply-to"
+                  type="email"
+                  placeholder="support@yourcompany.com"
+                  {...text('emailReplyTo')}
+                />
+              </Field>
+            </div>
+          </Section>
+        </CardContent>
+        <CardFooter className="flex-col items-stretch gap-2 border-t pt-6 sm:flex-row sm:items-center sm:justify-between">
+          <p className="text-xs text-muted-foreground">
+            {invalidColors.length > 0
+              ? `Fix ${invalidColors.map((color) => color.label).join(', ')} before saving.`
+              : 'Empty colours and name fall back to their defaults.'}
+          </p>
+          <Button type="submit" disabled={save.isPending || isUploading || invalidColors.length > 0}>
+            {save.isPending ? <Loader2 className="animate-spin" /> : <Save />}
+            Save Branding
+          </Button>
+        </CardFooter>
 
-      <DnsHelpDialog
-        open={isDnsHelpOpen}
-        onOpenChange={setIsDnsHelpOpen}
-        brandDomain={values.brandDomain}
-        composerTarget={settings.domainCnameTarget}
-        publicUrl={config?.publicUrl ?? window.location.origin}
-      />
+        <DnsHelpDialog
+          open={isDnsHelpOpen}
+          onOpenChange={setIsDnsHelpOpen}
+          brandDomain={values.brandDomain}
+          composerTarget={settings.domainCnameTarget}
+          publicUrl={config?.publicUrl ?? window.location.origin}
+        />
+      </fieldset>
     </form>
   );
 }

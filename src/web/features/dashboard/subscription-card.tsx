@@ -7,6 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { cn } from '../../lib/cn';
 import { type AuthUser, isAdmin } from '../../lib/current-user';
 import { formatDate } from '../../lib/format-date';
+import { usePermission } from '../../lib/permissions';
 import { expiredBannerTitle, trialRemainingText, trialUrgency } from '../../lib/subscriptions/banner-rules';
 import { formatMonthlyPrice, usePricingTiers } from '../../lib/subscriptions/pricing-tiers';
 import type { SubscriptionStatus } from '../../lib/subscriptions/subscription-status';
@@ -142,6 +143,8 @@ function StatusCard({
   action?: ReactNode;
   children?: ReactNode;
 }) {
+  // The plan is the owner's to change (issue 33): other roles see where it stands, without the buttons.
+  const managePlan = usePermission('plan:manage');
   return (
     // As tall as its content, with the action under the text: stretched to the card beside it, it showed a blank band.
     <Card data-testid="subscription-card" className="self-start">
@@ -160,7 +163,7 @@ function StatusCard({
           {children && <CardDescription>{children}</CardDescription>}
         </div>
       </CardHeader>
-      {action && <CardContent className="flex flex-wrap gap-2">{action}</CardContent>}
+      {action && managePlan.allowed && <CardContent className="flex flex-wrap gap-2">{action}</CardContent>}
     </Card>
   );
 }

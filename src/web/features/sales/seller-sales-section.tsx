@@ -17,6 +17,7 @@ import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { errorMessage } from '../../lib/api-error';
 import { formatDate } from '../../lib/format-date';
+import { usePermission } from '../../lib/permissions';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { formatCents } from './pricing-rules';
 import {
@@ -31,12 +32,27 @@ const RECENT_SALES_SHOWN = 5;
 
 /** The Dashboard's selling section (issue 11): the payout account and the seller's sales figures. */
 export function SellerSalesSection() {
+  // Only the owner manages payouts (issue 33); other roles see why instead of a failing card.
+  const payouts = usePermission('payouts:manage');
   return (
     // Each card as tall as its content: stretched to the taller card beside it, the payout card showed a blank band.
     <section className="grid items-start gap-6 md:grid-cols-2" aria-label="Sales">
-      <PayoutAccountCard />
+      {payouts.allowed ? <PayoutAccountCard /> : <PayoutAccountUnavailable reason={payouts.reason ?? ''} />}
       <SalesCard />
     </section>
+  );
+}
+
+function PayoutAccountUnavailable({ reason }: { reason: string }) {
+  return (
+    <Card data-testid="payout-account-card">
+      <CardHeader className="space-y-1.5">
+        <CardTitle className="flex items-center gap-2 text-lg">
+          <Landmark className="size-5" aria-hidden="true" /> Payout Account
+        </CardTitle>
+        <CardDescription>{reason}</CardDescription>
+      </CardHeader>
+    </Card>
   );
 }
 
