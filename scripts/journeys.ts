@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { Session } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
@@ -7,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import type { CreatedApiToken } from '../src/contract/developer.js';
 import type { PackagePricingTier, StartCheckoutResponse } from '../src/contract/sales.js';
 import { buildApp } from '../src/server/app.js';
-import { loadConfig } from '../src/server/config.js';
 import { platformSubscriptions } from '../src/server/db/schema/index.js';
 import { createGrant, createHolder, createPackage, requestOnHost } from '../test/composer/repository-fixtures.js';
 import { startFakeStripe } from '../test/fakes/stripe.js';
@@ -16,6 +14,7 @@ import { waitForSync } from '../test/support/packages.js';
 import { settleProviderEvents } from '../test/support/provider-events.js';
 import { signInSeller } from '../test/support/sessions.js';
 import type { TestApp } from '../test/support/test-app.js';
+import { benchConfig } from './bench/bench-app.js';
 
 // How many source files four requests cross (docs/ARCHITECTURE.md "Four journeys", issue 29): a holder's
 // `composer update`, an API v1 license, a Stripe sale, a package sync. Measured, not read off imports: V8's precise
@@ -57,15 +56,7 @@ async function filesRunBy(work: () => Promise<unknown>): Promise<Set<string>> {
 
 const stripe = await startFakeStripe({ now: () => new Date() });
 const dataDir = await mkdtemp(path.join(tmpdir(), 'packgate-journeys-'));
-const config = loadConfig({
-  PORT: '0',
-  HOST: '127.0.0.1',
-  DATA_DIR: dataDir,
-  LOG_LEVEL: 'silent',
-  SECRET_KEY: randomBytes(32).toString('hex'),
-  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
-  ...stripe.env(),
-});
+const config = benchConfig(dataDir, stripe.env());
 const built = await buildApp({ config, database: { kind: 'pglite' } });
 const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
 const port = Number(new URL(address).port);

@@ -11,7 +11,7 @@ import type { DatabaseTarget } from '../../src/server/db/client.js';
 // Packgate app listening on loopback with its own data folder, cleaned up afterwards.
 
 /** A silent app on a free loopback port; the benchmarks load the event loop on purpose: measure it, do not shed it. */
-export function benchConfig(dataDir: string): Config {
+export function benchConfig(dataDir: string, env: Record<string, string> = {}): Config {
   return loadConfig({
     PORT: '0',
     HOST: '127.0.0.1',
@@ -19,6 +19,7 @@ export function benchConfig(dataDir: string): Config {
     LOG_LEVEL: 'silent',
     SECRET_KEY: randomBytes(32).toString('hex'),
     OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+    ...env,
   });
 }
 
