@@ -13,7 +13,7 @@ import { CSS } from '@dnd-kit/utilities';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { GripVertical, Loader2, Plus, ShieldCheck, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { tierIconLabels, tierIcons } from '../../../contract/tiers';
+import { tierIconLabels, tierIcons, UNLIMITED } from '../../../contract/tiers';
 import { tierIcon } from '../../components/plan-chooser';
 import { PriceInput } from '../../components/price-input';
 import { Badge } from '../../components/ui/badge';
@@ -270,6 +270,8 @@ function TierEditor({
   const priceProblem = priceInputProblem(priceText);
   const [customersText, setCustomersText] = useState(() => limitInputText(tier.maxCustomers));
   const [packagesText, setPackagesText] = useState(() => limitInputText(tier.maxPackages));
+  // A tier saved before issue 33 has no team-member limit: unlimited, as the server reads it.
+  const [membersText, setMembersText] = useState(() => limitInputText(tier.maxTeamMembers ?? UNLIMITED));
   const Icon = tierIcon(tier.icon);
   const field = (name: string) => `tier-${tier.id}-${name}`;
   const badges = [tier.isMostPopular && 'Most Popular', tier.isFeatured && 'Featured'].filter(Boolean);
@@ -385,6 +387,22 @@ function TierEditor({
             }}
           />
         </div>
+        <div className="grid gap-1.5">
+          <Label htmlFor={field('team-members')}>Team Members</Label>
+          <Input
+            id={field('team-members')}
+            type="number"
+            min={1}
+            step={1}
+            placeholder="Unlimited"
+            value={membersText}
+            onChange={(event) => {
+              setMembersText(event.target.value);
+              const limit = parseLimitInput(event.target.value);
+              if (limit !== undefined) onChange({ maxTeamMembers: limit });
+            }}
+          />
+        </div>
         <div className="flex items-end gap-6 pb-2">
           <label className="flex items-center gap-2 text-sm">
             <input
@@ -408,7 +426,8 @@ function TierEditor({
       </div>
 
       <p className="text-xs text-muted-foreground" data-testid="tier-summary">
-        {limitText(tier.maxCustomers, 'customer', 'customers')} · {limitText(tier.maxPackages, 'package', 'packages')}
+        {limitText(tier.maxCustomers, 'customer', 'customers')} · {limitText(tier.maxPackages, 'package', 'packages')} ·{' '}
+        {limitText(tier.maxTeamMembers ?? UNLIMITED, 'team member', 'team members')}
         {badges.length > 0 && ` · ${badges.join(', ')}`}
       </p>
     </div>
