@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { Readable, Writable } from 'node:stream';
 
-// A minimal POSIX tar (ustar, with pax headers for long names) for backups: regular files only, written and read as
-// streams. A backup is a plain .tar.gz, so an operator can look into one with `tar tzf`. Writing it here rather than
+// A minimal POSIX tar (ustar, with pax headers for long names) for backups and sellers' data exports: regular files
+// only, written and read as streams. A backup is a plain .tar.gz, so an operator can look into one with `tar tzf`. Writing it here rather than
 // through a library keeps to the one thing a backup needs (files whose size is known before their bytes), and lets
 // the reader hash each entry as it passes and stop at the first malformed header instead of extracting anything.
 

@@ -25,9 +25,9 @@ import { loadConfig } from '../../config.js';
 import { type DatabaseTarget, migrationsFolder, openDatabase } from '../../db/client.js';
 import { sales } from '../../db/schema/index.js';
 import { codeSchemaVersion } from '../../db/schema-version.js';
+import { TarWriter } from '../../lib/tar.js';
 import { readLocalAdminChannel } from '../admin/local-admin.service.js';
 import { assertRestoreTargetEmpty, BACKUP_FORMAT, restoreBackup, verifyBackup } from './backup.service.js';
-import { TarWriter } from './tar.js';
 
 // A backup of a running instance (packages, zips, a logo, a license holder, a sale) restores elsewhere, and the
 // restored instance answers the holder's token, issued before the backup, with the same metadata and the same zip

@@ -19,7 +19,7 @@ import {
   readJournal,
   type SchemaVersion,
 } from '../../db/schema-version.js';
-import { ArchiveFormatError, readTar, TarWriter } from './tar.js';
+import { ArchiveFormatError, readTar, TarWriter } from '../../lib/tar.js';
 
 // Backups (`npm run admin -- backup FILE` / `restore FILE`). A backup is a gzip'd tar:
 //
