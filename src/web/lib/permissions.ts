@@ -1,5 +1,5 @@
-import type { AuthUser } from '@contract/auth';
-import { forbiddenMessage, isOrganizationRole, isTeamPermission, type TeamPermission } from '@contract/team';
+import type { AuthUser } from '../../contract/auth';
+import { forbiddenMessage, isOrganizationRole, isTeamPermission, type TeamPermission } from '../../contract/team';
 import { useCurrentUser } from './current-user';
 
 /**
