@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { runGitHttpBackend } from '../support/git-fixtures.js';
+import { readBody } from './read-body.js';
 
 // A fake GitHub shaped like its public OAuth web flow and REST API (docs.github.com: "Authorizing OAuth
 // apps", "REST API endpoints for users / emails / repositories / repository contents / webhooks", "Rate
@@ -601,15 +602,6 @@ function parseParams(request: IncomingMessage, body: string): Record<string, str
     }
   }
   return { ...fromQuery, ...Object.fromEntries(new URLSearchParams(body)) };
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 function json(response: ServerResponse, status: number, body: unknown): void {

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { readBody } from './read-body.js';
 
 // A fake Stripe shaped like its public REST API (docs.stripe.com/api) for what Packgate calls: customers,
 // products, prices (lookup keys, list by product), Checkout Sessions, subscriptions (retrieve, update, cancel) and
@@ -957,15 +958,6 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
-}
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 function json(response: ServerResponse, status: number, body: unknown): void {

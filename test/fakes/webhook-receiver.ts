@@ -1,6 +1,7 @@
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { readBody } from './read-body.js';
 
 // A seller's system receiving Packgate's webhooks, on loopback. It checks each request with the Standard Webhooks
 // reference library (`standardwebhooks`), an implementation independent of ours: the signature it computes must be
@@ -33,15 +34,6 @@ export type WebhookReceiver = {
 };
 
 const TOLERANCE_SECONDS = 5 * 60;
-
-function readBody(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
-}
 
 export async function startWebhookReceiver(options: { now: () => Date }): Promise<WebhookReceiver> {
   const receiver: WebhookReceiver = {
