@@ -38,16 +38,22 @@ export type DeclaredRoute = {
   isSellerRoute: boolean;
 };
 
+/** The role the session acts with: an admin impersonating a seller acts as its owner, whatever the founder's role. */
+export function effectiveRole(auth: RequestAuth): OrganizationRole | null {
+  return auth.impersonator ? 'owner' : auth.role;
+}
+
 /** What the person may do in the organisation the session works in; an admin's own account may do everything. */
 export function permissionsOf(auth: RequestAuth): readonly TeamPermission[] {
-  if (auth.role) return TEAM_PERMISSIONS.filter((permission) => roleCan(auth.role!, permission));
+  const role = effectiveRole(auth);
+  if (role) return TEAM_PERMISSIONS.filter((permission) => roleCan(role, permission));
   return isAdmin(auth.user) ? TEAM_PERMISSIONS : [];
 }
 
 /** Throws the contract's 403 unless the session's role holds `permission` (services call it for finer checks). */
 export function requirePermission(auth: RequestAuth, permission: TeamPermission): void {
   if (permissionsOf(auth).includes(permission)) return;
-  const role: OrganizationRole = auth.role ?? 'viewer';
+  const role: OrganizationRole = effectiveRole(auth) ?? 'viewer';
   throw new AppError('FORBIDDEN', forbiddenMessage(role, permission));
 }
 

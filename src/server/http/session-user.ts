@@ -1,5 +1,5 @@
 import type { AuthUser } from '../../contract/auth.js';
-import { permissionsOf } from './permissions.js';
+import { effectiveRole, permissionsOf } from './permissions.js';
 import type { RequestAuth, SessionUser } from './session.js';
 
 // The signed-in user as every route that answers with one presents it (sign-in, /api/auth/user,
@@ -29,15 +29,16 @@ export function organizationName(organization: Pick<SessionUser, 'displayName' |
 
 /** GET /api/auth/user: the account, the organisation the session works in and what the role may do there (issue 33). */
 export function presentSession(auth: RequestAuth): AuthUser {
+  const role = effectiveRole(auth);
   return {
     ...presentAuthUser(auth.user, auth.impersonator),
-    ...(auth.role
+    ...(role
       ? {
           organization: {
             id: auth.user.id,
             name: organizationName(auth.user),
             slug: auth.user.slug,
-            role: auth.role,
+            role,
           },
         }
       : {}),

@@ -10,6 +10,8 @@ import {
 import { entityId } from '../../../contract/ids.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
+import { effectiveRole } from '../../http/permissions.js';
+import { requireUser } from '../../http/session.js';
 import * as apiTokens from '../api-tokens/api-tokens.service.js';
 import { requestActor } from '../shared/audit/audit.service.js';
 
@@ -40,7 +42,7 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
     },
     async (request, reply) => {
       // A member's token never does more than the member's role (issue 33).
-      const permissions = apiTokens.apiPermissionsOfRole(request.auth?.role ?? 'owner');
+      const permissions = apiTokens.apiPermissionsOfRole(effectiveRole(requireUser(request)) ?? 'owner');
       const created = await apiTokens.createApiToken(ctx, { ...requestActor(request), permissions }, request.body);
       return reply.status(201).headers(noStore).send(created);
     },

@@ -11,6 +11,7 @@ import {
 } from '../../../contract/team.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import { effectiveRole } from '../../http/permissions.js';
 import { appUrl } from '../../http/public-urls.js';
 import type { RequestAuth } from '../../http/session.js';
 import { deleteSessionsInOrganization, disconnectSessions } from '../../http/session-organization.js';
@@ -118,7 +119,10 @@ function presentInvitation(invitation: InvitationRow, invitedByEmail: string | n
 }
 
 /** An admin's own account (no role) may do what an owner may. */
-const isOwner = (auth: RequestAuth) => auth.role === 'owner' || auth.role === null;
+function isOwner(auth: RequestAuth): boolean {
+  const role = effectiveRole(auth);
+  return role === null || role === 'owner';
+}
 
 /** The plan's member limit (null: none), its owner included. */
 async function memberLimit(ctx: AppContext, organization: PersonRow) {
@@ -146,7 +150,7 @@ export async function listMembers(ctx: AppContext, auth: RequestAuth): Promise<T
   return {
     members: members.map((member) => presentMember(member, auth.user.id, auth.person.id)),
     limit: limit?.max ?? null,
-    yourRole: auth.role ?? 'owner',
+    yourRole: effectiveRole(auth) ?? 'owner',
   };
 }
 
