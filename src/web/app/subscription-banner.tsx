@@ -3,6 +3,7 @@ import { Link } from 'wouter';
 import { Button } from '../components/ui/button';
 import { cn } from '../lib/cn';
 import { useCurrentUser } from '../lib/current-user';
+import { usePermission } from '../lib/permissions';
 import {
   bannerKind,
   expiredBannerTitle,
@@ -27,6 +28,8 @@ function useTierName(tierId: string | null | undefined): string | undefined {
 export function TrialBanner({ status }: { status: SubscriptionStatus }) {
   const urgency = trialUrgency(status.trialDaysLeft);
   const tierName = useTierName(status.tier ?? status.selectedTier);
+  // The plan is the owner's to change (issue 33): other roles see the banner without the button.
+  const managePlan = usePermission('plan:manage').allowed;
   return (
     <div
       className={cn('border-b', urgencyStyle[urgency])}
@@ -44,15 +47,18 @@ export function TrialBanner({ status }: { status: SubscriptionStatus }) {
             <span data-testid="trial-remaining">{trialRemainingText(status.trialDaysLeft, status.trialHoursLeft)}</span>
           </span>
         </p>
-        <Button asChild size="sm" className="shrink-0" variant={urgency === 'normal' ? 'outline' : 'default'}>
-          <Link href="/subscribe">Subscribe Now</Link>
-        </Button>
+        {managePlan && (
+          <Button asChild size="sm" className="shrink-0" variant={urgency === 'normal' ? 'outline' : 'default'}>
+            <Link href="/subscribe">Subscribe Now</Link>
+          </Button>
+        )}
       </div>
     </div>
   );
 }
 
 export function ExpiredBanner({ status }: { status: SubscriptionStatus }) {
+  const managePlan = usePermission('plan:manage').allowed;
   return (
     <div className="border-b border-destructive/40 bg-destructive/10" data-testid="expired-banner" role="alert">
       <div className="container mx-auto flex flex-wrap items-center justify-between gap-3 px-4 py-2.5">
@@ -63,9 +69,11 @@ export function ExpiredBanner({ status }: { status: SubscriptionStatus }) {
             {status.message && <p className="text-muted-foreground">{status.message}</p>}
           </div>
         </div>
-        <Button asChild size="sm">
-          <Link href="/subscribe">Subscribe Now</Link>
-        </Button>
+        {managePlan && (
+          <Button asChild size="sm">
+            <Link href="/subscribe">Subscribe Now</Link>
+          </Button>
+        )}
       </div>
     </div>
   );

@@ -9,6 +9,7 @@ import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Tabs } from '../../components/ui/tabs';
 import { formatDate } from '../../lib/format-date';
+import { usePermission } from '../../lib/permissions';
 import {
   type PackageLifecycle,
   useAbandonPackage,
@@ -43,6 +44,8 @@ const severityClass: Record<AdvisorySeverity, string> = {
 export function LifecycleDialog({ pkg, onClose }: { pkg: Package | undefined; onClose: () => void }) {
   const [section, setSection] = useState<Section>('advisories');
   const lifecycle = useLifecycle(pkg?.id);
+  // A role without packages:write reads the lifecycle with every control disabled, and why (issue 33).
+  const writePackages = usePermission('packages:write');
   useEffect(() => {
     if (pkg) setSection('advisories');
   }, [pkg]);
@@ -57,20 +60,23 @@ export function LifecycleDialog({ pkg, onClose }: { pkg: Package | undefined; on
             advisories in composer audit, yanked versions on update, and Composer's abandoned warning.
           </DialogDescription>
         </DialogHeader>
+        {writePackages.reason && <p className="text-sm text-muted-foreground">{writePackages.reason}</p>}
         <Tabs tabs={SECTIONS} value={section} onValueChange={setSection} label="Lifecycle sections">
-          {!pkg || lifecycle.isLoading ? (
-            <p className="flex items-center gap-2 py-8 text-muted-foreground">
-              <Loader2 className="size-4 animate-spin" /> Loading...
-            </p>
-          ) : !lifecycle.data ? (
-            <p className="py-8 text-sm text-destructive">Unable to load this package's lifecycle.</p>
-          ) : section === 'advisories' ? (
-            <AdvisoriesSection packageId={pkg.id} lifecycle={lifecycle.data} />
-          ) : section === 'versions' ? (
-            <VersionsSection packageId={pkg.id} lifecycle={lifecycle.data} />
-          ) : (
-            <AbandonSection packageId={pkg.id} lifecycle={lifecycle.data} />
-          )}
+          <fieldset disabled={!writePackages.allowed} title={writePackages.reason} className="contents">
+            {!pkg || lifecycle.isLoading ? (
+              <p className="flex items-center gap-2 py-8 text-muted-foreground">
+                <Loader2 className="size-4 animate-spin" /> Loading...
+              </p>
+            ) : !lifecycle.data ? (
+              <p className="py-8 text-sm text-destructive">Unable to load this package's lifecycle.</p>
+            ) : section === 'advisories' ? (
+              <AdvisoriesSection packageId={pkg.id} lifecycle={lifecycle.data} />
+            ) : section === 'versions' ? (
+              <VersionsSection packageId={pkg.id} lifecycle={lifecycle.data} />
+            ) : (
+              <AbandonSection packageId={pkg.id} lifecycle={lifecycle.data} />
+            )}
+          </fieldset>
         </Tabs>
       </DialogContent>
     </Dialog>
