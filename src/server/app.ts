@@ -20,6 +20,8 @@ import { type Config, fastifyTrustProxy } from './config.js';
 import type { AppContext } from './context.js';
 import { type DatabaseTarget, openDatabase } from './db/client.js';
 import { adminRoutes } from './features/admin/admin.routes.js';
+import { accountRoutes } from './features/accounts/accounts.routes.js';
+import { defineAccountJobs } from './features/accounts/accounts.service.js';
 import { defineCacheJobs } from './features/admin/cache.service.js';
 import { localAdminRoutes } from './features/admin/local-admin.routes.js';
 import { tierConfigurationRoutes } from './features/admin/tier-configuration.routes.js';
@@ -266,6 +268,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   await defineWebhookJobs(ctx);
   defineConnectEventJob(ctx);
   defineBillingEventJob(ctx);
+  defineAccountJobs(ctx);
 
   await app.register(cookie);
   const securityHeaders = createSecurityHeaders(config);
@@ -335,6 +338,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await analyticsRoutes(api, ctx);
     await webhookRoutes(api, ctx);
     await teamRoutes(api, ctx);
+    await accountRoutes(api, ctx);
     await brandingRoutes(api, ctx);
     await portalRoutes(api, ctx);
     if (config.enableDebugRoutes) await debugRoutes(api, ctx);

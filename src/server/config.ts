@@ -135,6 +135,7 @@ const envSchema = z.object({
     .positive()
     .default(7 * 24 * 60),
   SESSION_ABSOLUTE_DAYS: z.coerce.number().int().positive().default(30),
+  ACCOUNT_RETENTION_DAYS: z.coerce.number().int().min(0).max(3650).default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().positive().max(3600).default(20),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(3600).default(60),
@@ -198,6 +199,8 @@ export type Config = {
   /** Which X-Forwarded-* hops to believe (client IPs for rate limits, https detection); false: none. */
   trustProxy: TrustProxy;
   session: { idleMs: number; absoluteMs: number };
+  /** How long a closed seller account's personal data is kept before it is erased (issue 35). */
+  accountRetentionMs: number;
   logLevel: z.infer<typeof envSchema>['LOG_LEVEL'];
   /** On SIGTERM/SIGINT, how long in-flight work may take before the process exits anyway. */
   shutdownTimeoutMs: number;
@@ -325,6 +328,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       idleMs: settings.SESSION_IDLE_MINUTES * 60_000,
       absoluteMs: settings.SESSION_ABSOLUTE_DAYS * 86_400_000,
     },
+    accountRetentionMs: settings.ACCOUNT_RETENTION_DAYS * 86_400_000,
     logLevel: settings.LOG_LEVEL,
     shutdownTimeoutMs: settings.SHUTDOWN_TIMEOUT_SECONDS * 1000,
     jobLeaseMs: settings.JOB_LEASE_SECONDS * 1000,

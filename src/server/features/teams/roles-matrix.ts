@@ -7,6 +7,10 @@ import type { OrganizationRole } from '../../../contract/team.js';
  * fails when a route a signed-in seller uses is missing here or declares no permission.
  */
 export const ROLES_MATRIX: Record<string, string> = {
+  // The account as a whole (issue 35): only the owner takes its data away or closes it
+  'GET /api/account': 'OADSV',
+  'GET /api/account/export': 'O',
+  'POST /api/account/close': 'O',
   // Dashboard and analytics
   'GET /api/analytics/dashboard': 'OADSV',
   'GET /api/analytics/downloads': 'OADV',

@@ -1,0 +1,33 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ACCOUNT_EXPORT_LISTS } from '../../../contract/account.js';
+import type { AppContext } from '../../context.js';
+import * as accounts from '../accounts/accounts.service.js';
+
+// The seller's data export in API v1 (issue 35 item 5): the same archive as Settings' "Download export". It holds
+// holders' addresses, sales and the audit trail, more than any one scope reads, so only a full-access token (`*`)
+// may take it.
+
+export async function exportV1Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get(
+    '/export',
+    {
+      config: { apiPermission: '*' },
+      schema: {
+        tags: ['Account'],
+        operationId: 'exportAccountData',
+        summary: "Download the account's data",
+        description:
+          'Answers `packgate-export-{slug}-{date}.tar.gz` (application/gzip, not the JSON envelope): `data.json` with ' +
+          `the account and every list, and one CSV per list (${ACCOUNT_EXPORT_LISTS.join(', ')}). Only the ` +
+          "seller's own rows; no token, token hash or signing secret. CSV cells that a spreadsheet would read as a " +
+          'formula start with an apostrophe.',
+      },
+    },
+    async (request, reply) => {
+      const archive = await accounts.exportAccount(ctx, request.apiToken.seller);
+      return reply.headers(accounts.exportDownloadHeaders(archive)).send(archive.stream);
+    },
+  );
+}
