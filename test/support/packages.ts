@@ -6,7 +6,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { io as connect, type Socket } from 'socket.io-client';
 import type { TaskProgressEvent } from '../../src/contract/realtime.js';
-import { platformSubscriptions } from '../../src/server/db/schema/index.js';
+import { packages, platformSubscriptions } from '../../src/server/db/schema/index.js';
 import { waitForPackageSync } from '../../src/server/features/packages/package-sync.js';
 import { DAY_MS } from '../../src/server/lib/clock.js';
 import { createPackageRepository } from './git-fixtures.js';
@@ -50,6 +50,20 @@ export async function waitForSync(app: TestApp, packageId: string, timeoutMs = 6
     timeoutMs,
     `the sync of package ${packageId} did not finish within ${timeoutMs / 1000} s`,
   );
+}
+
+/** A package row of the seller written straight to the database, without versions: for tests about other things. */
+export async function insertPackage(
+  app: TestApp,
+  ownerId: string,
+  name: string,
+  isActive = true,
+): Promise<typeof packages.$inferSelect> {
+  const [row] = await app.ctx.db
+    .insert(packages)
+    .values({ ownerId, codeHost: 'local', repositoryId: name, repositoryFullName: name, name, isActive })
+    .returning();
+  return row!;
 }
 
 /**

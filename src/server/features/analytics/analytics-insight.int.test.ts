@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
+import { insertPackage } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
 import type {
@@ -29,14 +30,6 @@ describe('seller analytics', () => {
   let widgetId: string;
   let gadgetId: string;
   let foreignPackageId: string;
-
-  async function insertPackage(ownerId: string, name: string) {
-    const [row] = await app.ctx.db
-      .insert(packages)
-      .values({ ownerId, codeHost: 'local', repositoryId: name, repositoryFullName: name, name })
-      .returning();
-    return row!.id;
-  }
 
   async function insertHolder(sellerId: string, email: string) {
     const [row] = await app.ctx.db
@@ -88,9 +81,9 @@ describe('seller analytics', () => {
     });
     seller = await signInSeller(app);
     other = await signInSeller(app);
-    widgetId = await insertPackage(seller.user.id, 'acme/widget');
-    gadgetId = await insertPackage(seller.user.id, 'acme/gadget');
-    foreignPackageId = await insertPackage(other.user.id, 'other/tool');
+    widgetId = (await insertPackage(app, seller.user.id, 'acme/widget')).id;
+    gadgetId = (await insertPackage(app, seller.user.id, 'acme/gadget')).id;
+    foreignPackageId = (await insertPackage(app, other.user.id, 'other/tool')).id;
 
     for (const email of ['alice@example.com', 'bob@example.com', 'carol@example.com', 'dave@example.com']) {
       holders[email] = await insertHolder(seller.user.id, email);

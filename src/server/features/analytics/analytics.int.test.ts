@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
+import { insertPackage } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
 import type { DashboardAnalytics } from '../../../contract/analytics.js';
-import { customers, downloads, grants, packages } from '../../db/schema/index.js';
+import { customers, downloads, grants } from '../../db/schema/index.js';
 import { sha256Hex } from '../../lib/crypto.js';
 
 const now = new Date('2026-03-15T12:00:00.000Z');
@@ -12,14 +13,6 @@ describe('dashboard analytics', () => {
   let app: TestApp;
   let seller: SignedIn;
   let other: SignedIn;
-
-  async function insertPackage(ownerId: string, name: string, isActive = true) {
-    const [row] = await app.ctx.db
-      .insert(packages)
-      .values({ ownerId, codeHost: 'local', repositoryId: name, repositoryFullName: name, name, isActive })
-      .returning();
-    return row!;
-  }
 
   async function insertHolder(sellerId: string, email: string) {
     const [row] = await app.ctx.db
@@ -62,10 +55,10 @@ describe('dashboard analytics', () => {
   });
 
   it('counts active packages, all downloads, this month’s downloads and holders with a live license', async () => {
-    const widget = await insertPackage(seller.user.id, 'acme/widget');
-    const gadget = await insertPackage(seller.user.id, 'acme/gadget');
-    await insertPackage(seller.user.id, 'acme/retired', false);
-    const foreign = await insertPackage(other.user.id, 'other/pkg');
+    const widget = await insertPackage(app, seller.user.id, 'acme/widget');
+    const gadget = await insertPackage(app, seller.user.id, 'acme/gadget');
+    await insertPackage(app, seller.user.id, 'acme/retired', false);
+    const foreign = await insertPackage(app, other.user.id, 'other/pkg');
 
     const day = 86_400_000;
     const active = await insertHolder(seller.user.id, 'active@example.com');

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPackageRepository } from '../../../../test/support/git-fixtures.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
-import { giveTrial, waitForSync } from '../../../../test/support/packages.js';
+import { giveTrial, insertPackage, waitForSync } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
 import { API_TOKEN_PERMISSIONS, type ApiTokenPermission, type CreatedApiToken } from '../../../contract/developer.js';
@@ -24,14 +24,6 @@ describe('API v1', () => {
   let widgetId: string;
   let gadgetId: string;
   let bobPackageId: string;
-
-  async function insertPackage(ownerId: string, name: string) {
-    const [row] = await app.ctx.db
-      .insert(packages)
-      .values({ ownerId, codeHost: 'local', repositoryId: name, repositoryFullName: name, name })
-      .returning();
-    return row!.id;
-  }
 
   async function createToken(
     seller: SignedIn,
@@ -91,9 +83,9 @@ describe('API v1', () => {
     sellerB = await signInSeller(app, { slug: 'bobco' });
     await giveTrial(app, sellerA.user.id);
     await giveTrial(app, sellerB.user.id);
-    widgetId = await insertPackage(sellerA.user.id, 'acme/widget');
-    gadgetId = await insertPackage(sellerA.user.id, 'acme/gadget');
-    bobPackageId = await insertPackage(sellerB.user.id, 'bobco/tool');
+    widgetId = (await insertPackage(app, sellerA.user.id, 'acme/widget')).id;
+    gadgetId = (await insertPackage(app, sellerA.user.id, 'acme/gadget')).id;
+    bobPackageId = (await insertPackage(app, sellerB.user.id, 'bobco/tool')).id;
   });
 
   afterAll(async () => {
@@ -325,7 +317,7 @@ describe('API v1', () => {
     });
 
     it('names the newest tag as latestVersion and downloadUrl, not the first of an ascending list', async () => {
-      const packageId = await insertPackage(sellerA.user.id, 'acme/versioned');
+      const packageId = (await insertPackage(app, sellerA.user.id, 'acme/versioned')).id;
       const releasedAt = new Date('2026-02-01T00:00:00.000Z');
       const version = (name: string, normalizedVersion: string, kind: 'tag' | 'branch' = 'tag') => ({
         packageId,
@@ -469,7 +461,7 @@ describe('API v1', () => {
         only.set(permission, await createToken(sellerA, [permission]));
       }
       const spareToken = await createToken(sellerA, ['analytics:read']);
-      const doomedPackage = await insertPackage(sellerA.user.id, 'acme/doomed');
+      const doomedPackage = (await insertPackage(app, sellerA.user.id, 'acme/doomed')).id;
       type Case = { method: string; path: string; permission: ApiTokenPermission; body?: unknown; expected: number };
       const cases: Case[] = [
         { method: 'GET', path: '/api/v1/packages', permission: 'packages:read', expected: 200 },

@@ -3,10 +3,11 @@ import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
+import { insertPackage } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
 import { type Customer, licenseMessages, type TemporaryLicense } from '../../../contract/licenses.js';
-import { customers, downloads, grants, packages } from '../../db/schema/index.js';
+import { customers, downloads, grants, type packages } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { findCustomerByToken, recordDownload, recordDownloadAfterAnswer } from './grants.service.js';
@@ -26,14 +27,6 @@ describe('licenses and license holders', () => {
   const uniqueEmail = (name: string) => `${name}-${randomBytes(3).toString('hex')}@example.com`;
   const licensesPath = (packageId: string) => `/api/repositories/${packageId}/temporary-licenses`;
   const repositoryUrl = () => `http://acme.composer.localhost:${app.port}`;
-
-  async function insertPackage(ownerId: string, name: string, isActive = true) {
-    const [row] = await app.ctx.db
-      .insert(packages)
-      .values({ ownerId, codeHost: 'local', repositoryId: name, repositoryFullName: name, name, isActive })
-      .returning();
-    return row!;
-  }
 
   async function startTrial(seller: SignedIn) {
     const response = await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' });
@@ -93,9 +86,9 @@ describe('licenses and license holders', () => {
     sellerB = await signInSeller(app, { slug: 'bobco' });
     await startTrial(sellerA);
     await startTrial(sellerB);
-    widget = await insertPackage(sellerA.user.id, 'acme/widget');
-    gadget = await insertPackage(sellerA.user.id, 'acme/gadget');
-    bobTool = await insertPackage(sellerB.user.id, 'bob/tool');
+    widget = await insertPackage(app, sellerA.user.id, 'acme/widget');
+    gadget = await insertPackage(app, sellerA.user.id, 'acme/gadget');
+    bobTool = await insertPackage(app, sellerB.user.id, 'bob/tool');
   });
   afterAll(async () => {
     await app.close();
@@ -394,7 +387,7 @@ describe('licenses and license holders', () => {
     );
 
     const withoutPlan = await signInSeller(app);
-    const ownPackage = await insertPackage(withoutPlan.user.id, 'plain/pkg');
+    const ownPackage = await insertPackage(app, withoutPlan.user.id, 'plain/pkg');
     const refused = await issue(withoutPlan, ownPackage.id, { email: uniqueEmail('no-plan'), durationDays: 7 });
     expect(refused.status).toBe(403);
     expect(refused.body.message).toBe('An active subscription or free trial is required for this action.');
@@ -404,8 +397,8 @@ describe('licenses and license holders', () => {
   it('holds new license holders to the plan’s limit, while known holders still get licenses', async () => {
     const seller = await signInSeller(app);
     await startTrial(seller); // starter: 25 license holders
-    const pkg = await insertPackage(seller.user.id, 'limited/pkg');
-    const other = await insertPackage(seller.user.id, 'limited/other');
+    const pkg = await insertPackage(app, seller.user.id, 'limited/pkg');
+    const other = await insertPackage(app, seller.user.id, 'limited/other');
     await app.ctx.db.insert(customers).values(
       Array.from({ length: 24 }, (_, index) => ({
         sellerId: seller.user.id,
@@ -423,7 +416,7 @@ describe('licenses and license holders', () => {
   it('lets only one of several simultaneous new holders take the plan’s last place', async () => {
     const seller = await signInSeller(app);
     await startTrial(seller); // starter: 25 license holders
-    const pkg = await insertPackage(seller.user.id, 'racing/pkg');
+    const pkg = await insertPackage(app, seller.user.id, 'racing/pkg');
     await app.ctx.db.insert(customers).values(
       Array.from({ length: 24 }, (_, index) => ({
         sellerId: seller.user.id,
