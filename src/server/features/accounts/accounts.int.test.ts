@@ -8,6 +8,7 @@ import {
   createPackage,
   type FixtureHolder,
   type FixturePackage,
+  jsonOf,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
 import { TestClient } from '../../../../test/support/http-client.js';
@@ -24,6 +25,7 @@ import {
   jobs,
   organizationMembers,
   packagePrices,
+  portalSessions,
   sales,
   sessions,
   users,
@@ -32,6 +34,7 @@ import {
 import { sessionCookieName } from '../../http/session.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { readTar } from '../../lib/tar.js';
+import { SELLER_CLOSED_MESSAGE } from '../sales/account-closing.service.js';
 
 // A seller's data to take away and to erase (issue 35 item 5), against the real app: the export holds every list of
 // the seller and nothing of another seller, only the owner (or a full-access API token) may take it, closing the
@@ -225,6 +228,44 @@ describe('a seller account: export, closing and erasure', () => {
     expect(((await scoped.json()) as { message: string }).message).toContain('*');
   });
 
+  it("gives a license holder in the seller's portal their own licenses and downloads, no one else's", async () => {
+    const other = await createHolder(app, acme.owner.user, 'acme-other@example.com');
+    const otherGrant = await createGrant(app, other, acme.pkg);
+    await app.ctx.db
+      .insert(downloads)
+      .values({ grantId: otherGrant.id, packageId: acme.pkg.id, version: '9.9.9.9', clientNetwork: '198.51.100.0/24' });
+    const cookie = generateToken('pgps');
+    await app.ctx.db.insert(portalSessions).values({
+      idHash: sha256Hex(cookie),
+      customerId: acme.holder.id,
+      createdAt: NOW,
+      lastSeenAt: NOW,
+      expiresAt: new Date(NOW.getTime() + DAY_MS),
+    });
+    const host = 'acme.composer.localhost';
+    const answer = await requestOnHost(app, host, '/api/portal/export', {
+      headers: { cookie: `packgate_portal=${cookie}` },
+    });
+    expect(answer.status).toBe(200);
+    expect(answer.headers['content-disposition']).toBe('attachment; filename="my-licenses-2026-03-10.json"');
+    const data = jsonOf<{ holder: { email: string }; licenses: { package: string }[]; downloads: unknown[] }>(answer);
+    expect(data.holder.email).toBe('acme-holder@example.com');
+    expect(data.licenses.map((license) => license.package)).toEqual(['acme/widget']);
+    expect(data.downloads).toEqual([expect.objectContaining({ package: 'acme/widget', version: '1.0.0.0' })]);
+    const text = answer.body.toString('utf8');
+    expect(text).not.toContain('acme-other@example.com');
+    expect(text).not.toContain(otherGrant.id);
+    expect(text).not.toContain('rival');
+    expect(text).not.toContain(sha256Hex(acme.holder.token));
+
+    // Signed out, or on another seller's host, there is nothing to download.
+    expect((await requestOnHost(app, host, '/api/portal/export')).status).toBe(401);
+    const elsewhere = await requestOnHost(app, 'rival.composer.localhost', '/api/portal/export', {
+      headers: { cookie: `packgate_portal=${cookie}` },
+    });
+    expect(elsewhere.status).toBe(401);
+  });
+
   it('refuses to close without the slug typed, changing nothing', async () => {
     const refused = await acme.owner.client.post('/api/account/close', { confirmSlug: 'acme-typo' });
     expect(refused.status).toBe(400);
@@ -264,6 +305,13 @@ describe('a seller account: export, closing and erasure', () => {
     expect(hooks.map((hook) => hook.isEnabled)).toEqual([false]);
     const audit = await app.ctx.db.select().from(auditEvents).where(eq(auditEvents.userId, acme.owner.user.id));
     expect(audit.map((event) => event.action)).toContain('account.closed');
+    // A buyer on the seller's host is told the seller stopped selling.
+    const checkout = await requestOnHost(app, host, '/api/purchase/checkout', {
+      method: 'POST',
+      body: JSON.stringify({ packageId: acme.pkg.id, tierId: prices[0]!.id, email: 'buyer@example.com' }),
+    });
+    expect(checkout.status).toBe(409);
+    expect(jsonOf<{ message: string }>(checkout).message).toBe(SELLER_CLOSED_MESSAGE);
     // The rival's holder still installs.
     expect(
       (await requestOnHost(app, 'rival.composer.localhost', '/packages.json', { token: rival.holder.token })).status,
@@ -290,7 +338,7 @@ describe('a seller account: export, closing and erasure', () => {
     const [holder] = await app.ctx.db.select().from(customers).where(eq(customers.id, acme.holder.id));
     expect(holder!.email).toBe(`erased-${acme.holder.id}@erased.invalid`);
     const acmeDownloads = await app.ctx.db.select().from(downloads).where(eq(downloads.packageId, acme.pkg.id));
-    expect(acmeDownloads.map((row) => row.clientNetwork)).toEqual([null]);
+    expect(acmeDownloads.map((row) => row.clientNetwork)).toEqual([null, null]);
     const [sale] = await app.ctx.db.select().from(sales).where(eq(sales.sellerId, acme.owner.user.id));
     expect(sale).toMatchObject({ amountCents: 9900, currency: 'eur', invoiceId: 'in_acme', status: 'paid' });
     expect(sale!.customerEmail).toBe('erased@erased.invalid');

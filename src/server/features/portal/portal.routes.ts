@@ -15,6 +15,7 @@ import { csrfTokenFor } from '../../http/csrf.js';
 import { AppError } from '../../http/errors.js';
 import { appUrl, hostUrl } from '../../http/public-urls.js';
 import { safeEqual } from '../../lib/crypto.js';
+import { exportHolderData } from '../licenses/holder-export.service.js';
 import * as portal from './portal.service.js';
 
 // The license holder's portal API, on a seller's repository host only (GET /portal is the web app's page).
@@ -121,6 +122,17 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
         return portal.getOverview(ctx, request.requestHost, portal.requireHolder(request.portalHolder));
       },
     );
+
+    // "Download my data" (issue 35): the holder's own licenses and downloads with this seller, as a JSON file.
+    api.get('/api/portal/export', { onRequest: signedIn }, async (request, reply) => {
+      const holder = portal.requireHolder(request.portalHolder);
+      const data = await exportHolderData(ctx, holder.sellerId, holder.customerId);
+      const day = data.exportedAt.slice(0, 10);
+      return reply
+        .header('cache-control', 'no-store')
+        .header('content-disposition', `attachment; filename="my-licenses-${day}.json"`)
+        .send(data);
+    });
 
     api.post(
       '/api/portal/token',

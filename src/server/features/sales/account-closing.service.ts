@@ -7,6 +7,10 @@ import { packagePrices, sales } from '../../db/schema/index.js';
 // addresses give way to a placeholder. The sales themselves stay: amounts, dates, currency and invoice ids are what
 // tax law requires the seller (and the platform) to keep.
 
+/** What a buyer reads at checkout once the seller has closed the account. */
+export const SELLER_CLOSED_MESSAGE =
+  'This seller has closed their account and no longer sells packages. Contact the seller for anything you bought.';
+
 /** The placeholder of an erased buyer's address on a kept sale. */
 export const ERASED_BUYER_EMAIL = 'erased@erased.invalid';
 

@@ -34,8 +34,9 @@ import {
   setPurchaseGrantTerms,
 } from '../licenses/grants.service.js';
 import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
-import { findHostSeller, type SellerIdentity } from '../users/users.service.js';
+import { findHostSeller, findUserById, type SellerIdentity } from '../users/users.service.js';
 import { emitWebhookEvent } from '../webhooks/webhook-events.service.js';
+import { SELLER_CLOSED_MESSAGE } from './account-closing.service.js';
 import { findEnabledPayoutAccount } from './payout.service.js';
 import type { PackagePrice } from './pricing.service.js';
 import { assertSignedPurchaseReturn } from './purchase-return.js';
@@ -145,6 +146,8 @@ export async function getSaleOffer(
   packageId: string,
   request: { tierId?: string; currency?: string; isBuyer?: boolean },
 ): Promise<SaleOffer & { payoutAccountId: string | null }> {
+  // A closed account sells nothing (issue 35): its prices are inactive too, but a buyer is told why.
+  if ((await findUserById(ctx, sellerId))?.closedAt) throw new AppError('CONFLICT', SELLER_CLOSED_MESSAGE);
   const pkg = await findSellerPackage(ctx, sellerId, packageId);
   if (!pkg) throw new AppError('NOT_FOUND', salesMessages.packageNotForSale);
   if (!pkg.isActive) {

@@ -1,0 +1,81 @@
+import { and, asc, eq, gt, inArray } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { customers, downloads, grants, packages } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+
+// A license holder's own data from one seller (issue 35 item 5): "Download my data" in the holder's portal. Only the
+// rows of the signed-in holder (the portal's session names the holder and the seller): their address, their licenses
+// and their downloads. The Composer token is never part of it (only its hash is stored, and that stays too).
+
+const DOWNLOAD_PAGE_ROWS = 1000;
+
+export type HolderExport = {
+  format: 'packgate-holder-export';
+  exportedAt: string;
+  holder: { email: string; tokenIssuedAt: string; createdAt: string };
+  licenses: Record<string, unknown>[];
+  downloads: Record<string, unknown>[];
+};
+
+const iso = (value: Date | null) => value?.toISOString() ?? null;
+
+/** The holder's licenses and downloads with `sellerId`; NOT_FOUND when the holder is not that seller's. */
+export async function exportHolderData(ctx: AppContext, sellerId: string, customerId: string): Promise<HolderExport> {
+  const [holder] = await ctx.db
+    .select()
+    .from(customers)
+    .where(and(eq(customers.id, customerId), eq(customers.sellerId, sellerId)));
+  if (!holder) throw new AppError('NOT_FOUND', 'License holder not found');
+  const held = await ctx.db
+    .select({ grant: grants, packageName: packages.name })
+    .from(grants)
+    .innerJoin(packages, eq(packages.id, grants.packageId))
+    .where(eq(grants.customerId, holder.id))
+    .orderBy(asc(packages.name));
+  const grantIds = held.map((row) => row.grant.id);
+  const names = new Map(held.map((row) => [row.grant.id, row.packageName]));
+  const downloaded: Record<string, unknown>[] = [];
+  let after = 0;
+  while (grantIds.length > 0) {
+    const page = await ctx.db
+      .select()
+      .from(downloads)
+      .where(and(inArray(downloads.grantId, grantIds), gt(downloads.id, after)))
+      .orderBy(asc(downloads.id))
+      .limit(DOWNLOAD_PAGE_ROWS);
+    for (const row of page) {
+      downloaded.push({
+        licenseId: row.grantId,
+        package: names.get(row.grantId),
+        version: row.version,
+        downloadedAt: row.downloadedAt.toISOString(),
+        network: row.clientNetwork,
+      });
+    }
+    if (page.length < DOWNLOAD_PAGE_ROWS) break;
+    after = page[page.length - 1]!.id;
+  }
+  return {
+    format: 'packgate-holder-export',
+    exportedAt: ctx.clock.now().toISOString(),
+    holder: {
+      email: holder.email,
+      tokenIssuedAt: holder.tokenIssuedAt.toISOString(),
+      createdAt: holder.createdAt.toISOString(),
+    },
+    licenses: held.map(({ grant, packageName }) => ({
+      id: grant.id,
+      package: packageName,
+      kind: grant.kind,
+      status: grant.status,
+      createdAt: grant.createdAt.toISOString(),
+      expiresAt: iso(grant.expiresAt),
+      endMode: grant.endMode,
+      downloadLimit: grant.downloadLimit,
+      downloadCount: grant.downloadCount,
+      lastUsedAt: iso(grant.lastUsedAt),
+      revokedAt: iso(grant.revokedAt),
+    })),
+    downloads: downloaded,
+  };
+}
