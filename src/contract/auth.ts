@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { secondFactorState } from './security.js';
 import { currentOrganizationSchema } from './team.js';
 
 export {
@@ -35,6 +36,8 @@ export const authUser = z.object({
   organization: currentOrganizationSchema.optional(),
   /** What that role may do (contract/team.ts TEAM_PERMISSIONS); an admin's own account: all. */
   permissions: z.array(z.string()).optional(),
+  /** Strong sign-in (issue 33): present while the second factor is pending or the person is sent to enrol. */
+  secondFactor: secondFactorState.optional(),
 });
 export type AuthUser = z.infer<typeof authUser>;
 

@@ -13,7 +13,15 @@ export const BILLING_PATH = '/billing';
 
 /** The platform settings an admin may read and change (spec admin §3). */
 export const STRIPE_SANDBOX_MODE_SETTING = 'stripe_sandbox_mode';
-export const platformSettingKeys = [STRIPE_SANDBOX_MODE_SETTING] as const;
+/** Whether admins must have a second factor (issue 33); unset, on once any admin has one. */
+export const REQUIRE_SECOND_FACTOR_ADMINS_SETTING = 'require_second_factor_admins';
+/** Whether organisation owners must have a second factor (issue 33); unset, off. */
+export const REQUIRE_SECOND_FACTOR_OWNERS_SETTING = 'require_second_factor_owners';
+export const platformSettingKeys = [
+  STRIPE_SANDBOX_MODE_SETTING,
+  REQUIRE_SECOND_FACTOR_ADMINS_SETTING,
+  REQUIRE_SECOND_FACTOR_OWNERS_SETTING,
+] as const;
 export type PlatformSettingKey = (typeof platformSettingKeys)[number];
 
 /** The environment variables each payment mode needs (the admin Settings card lists them). */

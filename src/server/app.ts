@@ -28,6 +28,7 @@ import { tierConfigurationRoutes } from './features/admin/tier-configuration.rou
 import { analyticsRoutes } from './features/analytics/analytics.routes.js';
 import { apiV1Plugin } from './features/api-v1/api-v1.plugin.js';
 import { authRoutes } from './features/auth/auth.routes.js';
+import { secondFactorRoutes } from './features/auth/second-factor.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
 import { defineBillingEventJob } from './features/billing/stripe-webhook.service.js';
 import { brandingRoutes } from './features/branding/branding.routes.js';
@@ -320,6 +321,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await operationsRoutes(api, { metrics, readiness, config });
     await platformRoutes(api, ctx);
     await authRoutes(api, ctx);
+    await secondFactorRoutes(api, ctx);
     await tierRoutes(api, ctx);
     await tierConfigurationRoutes(api, ctx);
     await subscriptionRoutes(api, ctx);

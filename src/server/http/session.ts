@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { type OrganizationRole, sessions, users } from '../db/schema/index.js';
 import { generateToken, sha256Hex } from '../lib/crypto.js';
+import { networkOf } from '../lib/network.js';
 import { AppError } from './errors.js';
 
 export type SessionUser = typeof users.$inferSelect;
@@ -21,9 +22,23 @@ export type RequestAuth = {
   /** Set while an admin views the app as another user. */
   impersonator?: SessionUser;
   data: Record<string, unknown>;
+  /** Signed in by link or GitHub by a person with a second factor, not yet passed (issue 33). */
+  secondFactorPending?: boolean;
+  /** The platform requires the person to have a second factor and they have none: they enrol before anything else. */
+  mustEnrolSecondFactor?: boolean;
 };
 
+/** The session data key that marks a person sent to enrol a second factor (http/session-second-factor.ts). */
+export const MUST_ENROL_SECOND_FACTOR = 'mustEnrolSecondFactor';
+
+/** Which routes a session still short of its second factor reaches (issue 33); every other one sees no session. */
+export type SecondFactorGate = 'pending' | 'enrolment' | 'both';
+
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route a session with a pending second factor ('pending') or one sent to enrol ('enrolment') reaches. */
+    secondFactorGate?: SecondFactorGate;
+  }
   interface FastifyRequest {
     auth?: RequestAuth;
     /**
@@ -89,6 +104,8 @@ export async function loadSession(ctx: AppContext, cookieValue: string | undefin
     role,
     impersonator,
     data: row.session.data,
+    secondFactorPending: row.session.secondFactorPending,
+    mustEnrolSecondFactor: row.session.data[MUST_ENROL_SECOND_FACTOR] === true,
   };
 }
 
@@ -112,7 +129,13 @@ export async function startSession(
   request: FastifyRequest,
   reply: FastifyReply,
   userId: string,
-  options: { impersonatorId?: string; data?: Record<string, unknown> } = {},
+  options: {
+    impersonatorId?: string;
+    data?: Record<string, unknown>;
+    /** How the person signed in (`link`, `passkey`, `github`, ...), shown on the sessions page. */
+    signInMethod?: string;
+    secondFactorPending?: boolean;
+  } = {},
 ): Promise<void> {
   await endSession(ctx, request, reply);
   const cookieValue = generateToken('pgs');
@@ -126,6 +149,9 @@ export async function startSession(
     expiresAt: new Date(now.getTime() + ctx.config.session.absoluteMs),
     userAgent: request.headers['user-agent']?.slice(0, 300) ?? null,
     data: options.data ?? {},
+    secondFactorPending: options.secondFactorPending ?? false,
+    signInMethod: options.signInMethod ?? null,
+    network: networkOf(request.ip),
   });
   reply.setCookie(sessionCookieName(ctx), cookieValue, {
     path: '/',
@@ -161,6 +187,15 @@ export function registerSessions(app: FastifyInstance, ctx: AppContext): void {
     },
   });
   app.addHook('onRequest', async (request) => {
-    request.auth = await loadSession(ctx, request.cookies[sessionCookieName(ctx)]);
+    const auth = await loadSession(ctx, request.cookies[sessionCookieName(ctx)]);
+    request.auth =
+      auth && passesSecondFactorGate(auth, request.routeOptions.config?.secondFactorGate) ? auth : undefined;
   });
+}
+
+/** A session short of its second factor reaches only the routes marked for it; to every other it is signed out. */
+function passesSecondFactorGate(auth: RequestAuth, gate: SecondFactorGate | undefined): boolean {
+  if (auth.secondFactorPending) return gate === 'pending' || gate === 'both';
+  if (auth.mustEnrolSecondFactor) return gate === 'enrolment' || gate === 'both';
+  return true;
 }

@@ -32,6 +32,7 @@ import {
   issueSellerMagicLink,
   magicLinkError,
 } from './magic-link.service.js';
+import { firstFactorSessionOptions, secondFactorState } from './second-factor.service.js';
 
 /** Per client address; the per-mailbox limit on e-mailed links lives in the magic-link service. */
 export const TOKEN_CHECKS_PER_IP = 10;
@@ -87,7 +88,13 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
       signedInUserId: auth && !auth.impersonator ? auth.user.id : undefined,
     });
     if (!result.ok) return reply.redirect(`/?error=${result.reason}`);
-    await startSession(ctx, request, reply, result.user.id);
+    await startSession(
+      ctx,
+      request,
+      reply,
+      result.user.id,
+      await firstFactorSessionOptions(ctx, result.user, 'github'),
+    );
     return reply.redirect('/dashboard');
   });
 
@@ -122,8 +129,17 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     async (request, reply) => {
       const result = await consumeMagicLink(ctx, request.body.token, 'admin');
       if (!result.ok) throw magicLinkError(result.reason);
-      await startSession(ctx, request, reply, result.user.id);
-      return { success: true as const, user: presentAuthUser(result.user) };
+      const options = await firstFactorSessionOptions(ctx, result.user, 'link');
+      await startSession(ctx, request, reply, result.user.id, options);
+      const user = presentAuthUser(result.user);
+      // The admin login page goes on to the verify step, or to enrol, when this says so (issue 33).
+      const pending = options.secondFactorPending;
+      const enrol = options.data !== undefined;
+      if (!pending && !enrol) return { success: true as const, user };
+      return {
+        success: true as const,
+        user: { ...user, secondFactor: { pending, enrolmentRequired: enrol, methods: [] } },
+      };
     },
   );
 
@@ -139,18 +155,34 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
       const { token } = request.query;
       const result = token ? await consumeMagicLink(ctx, token, 'seller') : ({ ok: false, reason: 'invalid' } as const);
       if (!result.ok) return reply.redirect(`/?signin=email&error=${result.reason}`);
-      await startSession(ctx, request, reply, result.user.id);
+      await startSession(
+        ctx,
+        request,
+        reply,
+        result.user.id,
+        await firstFactorSessionOptions(ctx, result.user, 'link'),
+      );
       return reply.redirect('/dashboard');
     },
   );
 
   // Spec seller-app §7: the current user, or null. A signed-out visitor is not an error, so no 401 reddens the console.
-  api.get('/api/auth/user', { schema: { response: { 200: authUser.nullable() } } }, async (request, reply) => {
-    noStore(reply);
-    return request.auth ? presentSession(request.auth) : null;
-  });
+  // A session short of its second factor reaches this and logout too (issue 33): it says what is still to do.
+  const bothGates = { secondFactorGate: 'both' as const };
+  api.get(
+    '/api/auth/user',
+    { schema: { response: { 200: authUser.nullable() } }, config: bothGates },
+    async (request, reply) => {
+      noStore(reply);
+      const auth = request.auth;
+      if (!auth) return null;
+      if (!auth.secondFactorPending && !auth.mustEnrolSecondFactor) return presentSession(auth);
+      return { ...presentSession(auth), secondFactor: await secondFactorState(ctx, auth) };
+    },
+  );
 
-  api.post('/api/auth/logout', { schema: { response: { 200: successResponse } } }, async (request, reply) => {
+  const logoutRoute = { schema: { response: { 200: successResponse } }, config: bothGates };
+  api.post('/api/auth/logout', logoutRoute, async (request, reply) => {
     await endSession(ctx, request, reply);
     return { success: true as const };
   });

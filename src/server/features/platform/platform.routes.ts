@@ -13,7 +13,9 @@ export async function platformRoutes(app: FastifyInstance, ctx: AppContext): Pro
     return { status: 'ok' };
   });
 
-  api.get('/api/csrf-token', { schema: { response: { 200: csrfTokenResponse } } }, async (request, reply) => {
+  // A session still short of its second factor gets its own token too (issue 33): the verify step posts with it.
+  const csrfRoute = { schema: { response: { 200: csrfTokenResponse } }, config: { secondFactorGate: 'both' as const } };
+  api.get('/api/csrf-token', csrfRoute, async (request, reply) => {
     reply.header('cache-control', 'no-store');
     return { csrfToken: csrfTokenFor(ctx, request, reply) };
   });

@@ -1,15 +1,17 @@
-import { eq } from 'drizzle-orm';
+import { and, eq, exists, isNotNull, or, sql } from 'drizzle-orm';
 import {
   type PlatformSetting,
   type PlatformSettingKey,
   platformSettingKeys,
+  REQUIRE_SECOND_FACTOR_ADMINS_SETTING,
+  REQUIRE_SECOND_FACTOR_OWNERS_SETTING,
   STRIPE_SANDBOX_MODE_SETTING,
   type UpdatePlatformSettingInput,
 } from '../../../../contract/billing.js';
 import { defaultSandboxMode } from '../../../adapters/payments/create-payments.js';
 import type { AppContext } from '../../../context.js';
 import type { Database } from '../../../db/client.js';
-import { platformSettings } from '../../../db/schema/index.js';
+import { platformSettings, userPasskeys, users, userTotpSecrets } from '../../../db/schema/index.js';
 import { AppError } from '../../../http/errors.js';
 
 // The admin's platform settings (spec admin §3, Settings card). Only known keys are listed and accepted: the
@@ -36,11 +38,46 @@ export async function storeValue(db: Database, key: string, value: string, now: 
     .onConflictDoUpdate({ target: platformSettings.key, set: { value, updatedAt: now } });
 }
 
-function defaultValue(ctx: AppContext, key: PlatformSettingKey): string {
+async function defaultValue(ctx: AppContext, key: PlatformSettingKey): Promise<string> {
   switch (key) {
     case STRIPE_SANDBOX_MODE_SETTING:
       return String(defaultSandboxMode(ctx.config.stripe));
+    case REQUIRE_SECOND_FACTOR_ADMINS_SETTING:
+      return String(await anyAdminHasSecondFactor(ctx));
+    case REQUIRE_SECOND_FACTOR_OWNERS_SETTING:
+      return 'false';
   }
+}
+
+/** Whether an admin has a passkey or a confirmed authenticator app: requiring one for admins is on by default then. */
+async function anyAdminHasSecondFactor(ctx: Pick<AppContext, 'db'>): Promise<boolean> {
+  const [row] = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        eq(users.userType, 'admin'),
+        or(
+          exists(ctx.db.select({ one: sql`1` }).from(userPasskeys).where(eq(userPasskeys.userId, users.id))),
+          exists(
+            ctx.db
+              .select({ one: sql`1` })
+              .from(userTotpSecrets)
+              .where(and(eq(userTotpSecrets.userId, users.id), isNotNull(userTotpSecrets.confirmedAt))),
+          ),
+        ),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
+/** A boolean setting's value, its default applied (the second-factor policy reads it on every sign-in). */
+export async function readBooleanSetting(
+  ctx: AppContext,
+  key: typeof REQUIRE_SECOND_FACTOR_ADMINS_SETTING | typeof REQUIRE_SECOND_FACTOR_OWNERS_SETTING,
+): Promise<boolean> {
+  return ((await findStoredValue(ctx, key)) ?? (await defaultValue(ctx, key))) === 'true';
 }
 
 /** The stored sandbox setting, undefined when the admin never chose (create-payments applies the default). */
@@ -52,7 +89,7 @@ export async function listPlatformSettings(ctx: AppContext): Promise<PlatformSet
   return Promise.all(
     platformSettingKeys.map(async (key) => ({
       key,
-      value: (await findStoredValue(ctx, key)) ?? defaultValue(ctx, key),
+      value: (await findStoredValue(ctx, key)) ?? (await defaultValue(ctx, key)),
     })),
   );
 }
@@ -64,8 +101,8 @@ function validate(input: UpdatePlatformSettingInput): { key: PlatformSettingKey;
     });
   }
   const value = input.value.trim();
-  if (input.key === STRIPE_SANDBOX_MODE_SETTING && value !== 'true' && value !== 'false') {
-    throw new AppError('VALIDATION_FAILED', `${STRIPE_SANDBOX_MODE_SETTING} must be 'true' or 'false'.`);
+  if (value !== 'true' && value !== 'false') {
+    throw new AppError('VALIDATION_FAILED', `${input.key} must be 'true' or 'false'.`);
   }
   return { key: input.key, value };
 }
