@@ -28,6 +28,8 @@ export const CLIENT_ROUTES = {
   team: '/team',
   /** An invitation e-mail's link (`?token=`): accept it and join the organisation. */
   teamJoin: '/team/join',
+  /** The account's data export and closing the account (issue 35). */
+  settings: '/settings',
   /** The 404 page and the documentation's Quick Links name Management by this older path; it redirects. */
   packages: '/packages',
 } as const;

@@ -125,6 +125,10 @@ const TeamPage = lazyPage(
   () => import('../features/team/team-page'),
   (m) => m.TeamPage,
 );
+const SettingsPage = lazyPage(
+  () => import('../features/settings/settings-page'),
+  (m) => m.SettingsPage,
+);
 const JoinTeamPage = lazyPage(
   () => import('../features/team/join-team-page'),
   (m) => m.JoinTeamPage,
@@ -145,6 +149,7 @@ const SIGNED_IN_PAGES: [path: string, Page: ComponentType, permission?: TeamPerm
   [CLIENT_ROUTES.apiDocs, ApiDocsPage],
   [CLIENT_ROUTES.webhooks, WebhooksPage, 'webhooks:write'],
   [CLIENT_ROUTES.team, TeamPage],
+  [CLIENT_ROUTES.settings, SettingsPage],
 ];
 
 export function AppRouter() {

@@ -1,4 +1,6 @@
-import { Loader2, LogOut } from 'lucide-react';
+import { CLIENT_ROUTES } from '@contract/client-routes';
+import { Loader2, LogOut, Settings } from 'lucide-react';
+import { Link } from 'wouter';
 import { Avatar, AvatarFallback, AvatarImage } from '../components/ui/avatar';
 import { Button } from '../components/ui/button';
 import {
@@ -44,6 +46,12 @@ export function UserMenu({
         </DropdownMenuLabel>
         <DropdownMenuSeparator />
         <OrganizationMenuItems user={user} />
+        <DropdownMenuItem asChild>
+          <Link href={CLIENT_ROUTES.settings}>
+            <Settings />
+            Settings
+          </Link>
+        </DropdownMenuItem>
         <DropdownMenuItem onSelect={onLogout} disabled={isLoggingOut}>
           {isLoggingOut ? <Loader2 className="animate-spin" /> : <LogOut />}
           Sign out

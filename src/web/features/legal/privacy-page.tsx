@@ -1,3 +1,4 @@
+import { SALES_RECORD_RETENTION_YEARS } from '@contract/account';
 import { Link } from 'wouter';
 import { DATA_DELETION_DAYS, LEGAL_LAST_UPDATED, MINIMUM_AGE } from './legal-constants';
 import { LegalDocument, type LegalSection } from './legal-document';
@@ -204,6 +205,16 @@ export function PrivacyPage() {
             at any time, and you can ask us to delete your account by writing to {mailLink}. When your account is
             deleted, we remove your personal data, your license holders&rsquo; data, your repository mirrors and your
             package archives from our systems within {DATA_DELETION_DAYS} days.
+          </p>
+          <p>
+            The owner of an organisation can download all of its data at any time on the Settings page (Download export:
+            data.json and a CSV file per list), and close the account there. Closing revokes every license and token at
+            once. The personal data (your e-mail address and name, your license holders&rsquo; and buyers&rsquo; e-mail
+            addresses, the networks downloads came from, your brand&rsquo;s logo) is kept for {DATA_DELETION_DAYS} days
+            after closing, during which you can still sign in and download the export, and is then erased. Sales records
+            (amounts, dates, currency, invoice numbers) are kept for {SALES_RECORD_RETENTION_YEARS} years, as tax law
+            requires, without the buyer&rsquo;s e-mail address. A license holder can download their own licenses and
+            downloads from a seller&rsquo;s license portal.
           </p>
           <p>
             We may keep a limited set of records for longer where the law requires it, such as invoices and payment

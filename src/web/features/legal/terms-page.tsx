@@ -1,6 +1,6 @@
 import { trialDaysOf, usePricingTiers } from '@web/lib/subscriptions/pricing-tiers';
 import { Link } from 'wouter';
-import { LEGAL_LAST_UPDATED, PLATFORM_FEE_PERCENT } from './legal-constants';
+import { DATA_DELETION_DAYS, LEGAL_LAST_UPDATED, PLATFORM_FEE_PERCENT } from './legal-constants';
 import { LegalDocument, type LegalSection } from './legal-document';
 import { useSupportEmail } from './use-support-email';
 
@@ -257,6 +257,12 @@ export function TermsPage() {
             closing your account, make sure you have arranged another way to honour your commitments to your license
             holders. We delete your data as described in the Privacy Policy. Sections 5, 6, 9, 12, 13 and 14 survive
             termination, as do any amounts owed.
+          </p>
+          <p>
+            You close your account yourself on the Settings page, and can download all of its data there first. After
+            closing you can still sign in and download it for {DATA_DELETION_DAYS} days; then the personal data is
+            erased. Sales records are kept for as long as tax law requires (for example 10 years), without the
+            buyer&rsquo;s e-mail address.
           </p>
         </>
       ),
