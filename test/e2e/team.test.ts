@@ -129,6 +129,21 @@ describe('a seller team in a real browser', () => {
     expect(await ownerPage.getByTestId('team-member-count').textContent()).toMatch(/^3 (members|of \d+ members)$/);
   });
 
+  it('lets a member switch to their own account from the account menu and back', async () => {
+    const support = invitees[1]!.page;
+    const supportNav = support.getByRole('navigation', { name: 'Main' });
+    // Joining left their own account theirs: they switch to it, where they are the owner, and back.
+    await support.getByRole('button', { name: /^Account menu for/ }).click();
+    await support.getByRole('menuitem', { name: /Owner/ }).click();
+    await support.waitForURL(`${origin}/dashboard`);
+    await supportNav.getByRole('link', { name: 'Analytics' }).waitFor();
+    await support.getByRole('button', { name: /^Account menu for/ }).click();
+    await support.getByRole('menuitem', { name: /Support/ }).click();
+    await support.getByText('Organisation Switched', { exact: true }).waitFor();
+    await supportNav.getByRole('link', { name: 'Dashboard' }).waitFor();
+    expect(await supportNav.getByRole('link', { name: 'Analytics' }).count()).toBe(0);
+  });
+
   it('changes a role and removes a member, whose next request finds them signed out', async () => {
     const [developer, support] = invitees.map((invitee) => invitee.page);
     await ownerPage.getByLabel(`Role of ${SUPPORT}`).selectOption('viewer');

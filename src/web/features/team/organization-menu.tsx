@@ -14,8 +14,8 @@ import { useOrganizations, useSwitchOrganization } from './team-hooks';
 export function OrganizationMenuItems({ user }: { user: AuthUser }) {
   // An admin's own account belongs to no organisation.
   const organizations = useOrganizations(Boolean(user.organization));
-  const switchTo = useSwitchOrganization();
   const [, navigate] = useLocation();
+  const switchTo = useSwitchOrganization(() => navigate(CLIENT_ROUTES.dashboard));
   if (!user.organization) return null;
   const list = organizations.data?.organizations ?? [];
 
@@ -30,9 +30,7 @@ export function OrganizationMenuItems({ user }: { user: AuthUser }) {
           disabled={switchTo.isPending}
           onSelect={() => {
             if (organization.isCurrent) return;
-            switchTo.mutate(organization.id, {
-              onSuccess: () => navigate(CLIENT_ROUTES.dashboard),
-            });
+            switchTo.mutate(organization.id);
           }}
         >
           {organization.isCurrent ? <Check /> : <Building2 />}

@@ -143,13 +143,17 @@ export function useAcceptInvitation() {
   });
 }
 
-/** Switches the session's organisation; every cached answer was the previous organisation's, so all are reset. */
-export function useSwitchOrganization() {
+/**
+ * Switches the session's organisation; every cached answer was the previous organisation's, so all are reset.
+ * `onSwitched` runs here rather than in `mutate`'s options: the menu that called it has closed by then.
+ */
+export function useSwitchOrganization(onSwitched: () => void) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (organizationId: string) =>
       apiRequest<OrganizationSummary>('POST', `${ORGANIZATIONS_PATH}/current`, { organizationId }),
     onSuccess: async (organization) => {
+      onSwitched();
       await queryClient.resetQueries();
       toast({ title: 'Organisation Switched', description: `You now work in ${organization.name}.` });
     },
