@@ -8,7 +8,6 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Redis } from 'ioredis';
 import { isClientRoute } from '../contract/client-routes.js';
-import { composerPaths } from '../contract/composer.js';
 import { createCodeHost, reachableCodeHosts } from './adapters/codehost/create-code-host.js';
 import { createCnameResolver } from './adapters/dns/cname-resolver.js';
 import { createMirrorSyncer } from './adapters/git/git-mirror.js';
@@ -37,6 +36,7 @@ import { createSvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
 import { createComposerAccess } from './features/composer/access-feed.js';
 import { composerRoutes } from './features/composer/composer.routes.js';
 import { createComposerFastPath } from './features/composer/composer-fast-path.js';
+import { routeLabel } from './features/composer/composer-metrics.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
 import { developerRoutes } from './features/developer/developer.routes.js';
 import { DownloadCounter, registerCountsBeforeOtherRequests } from './features/licenses/download-counts.js';
@@ -78,7 +78,7 @@ import { createJobRunner, type JobTimings } from './jobs/job-runner.js';
 import { createDurableMailer } from './jobs/mail-delivery.js';
 import { type Clock, systemClock } from './lib/clock.js';
 import { SingleFlight } from './lib/single-flight.js';
-import { composerRouteLabels, createMetrics } from './observability/metrics.js';
+import { createMetrics } from './observability/metrics.js';
 import { createReadiness } from './observability/readiness.js';
 
 export type BuildAppOptions = {
@@ -104,13 +104,6 @@ export type BuiltApp = {
   beginShutdown(): void;
   close(): Promise<void>;
 };
-
-/** The route label of the Composer doors that Fastify answers, as the fast path names them (observability/metrics.ts). */
-const composerRouteLabelByPattern = new Map<string, string>([
-  [composerPaths.packagesJson, composerRouteLabels.packages],
-  ['/p2/:vendor/:file', composerRouteLabels.metadata],
-  [`${composerPaths.downloadPrefix}/:vendor/:package/:version`, composerRouteLabels.dist],
-]);
 
 // Sign-in links and OAuth callbacks carry secrets in the query string; request logs must not.
 const SECRET_QUERY_PARAMETERS = /([?&](?:token|code|state)=)[^&#]*/gi;
@@ -277,12 +270,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   registerErrorHandling(app);
   registerRequestIds(app);
   app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url;
-    metrics.observeRequest(
-      route === undefined ? undefined : (composerRouteLabelByPattern.get(route) ?? route),
-      reply.statusCode,
-      reply.elapsedTime / 1000,
-    );
+    // The Composer doors as the fast path names them (features/composer/composer-metrics.ts).
+    metrics.observeRequest(routeLabel(request.routeOptions.url), reply.statusCode, reply.elapsedTime / 1000);
     done();
   });
   // Per-route limits (`config: { rateLimit: {...} }`); counters in Redis when several processes share the load.

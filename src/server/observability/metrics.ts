@@ -13,25 +13,11 @@ import type { Database } from '../db/client.js';
 const HTTP_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const JOB_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
 
-/** The route label of the Composer doors, the same whether the fast path or Fastify answered. */
-export const composerRouteLabels = {
-  packages: 'composer:packages',
-  metadata: 'composer:metadata',
-  dist: 'composer:dist',
-} as const;
-
 /** Requests that matched no route: one label, so that scanners cannot grow the series without bound. */
 const UNMATCHED_ROUTE = '(unmatched)';
 
-type BoundRequest = { count: { inc(): void }; duration: { observe(seconds: number): void } };
-
-/** The warm Composer door's answers, bound once: the fast path counts with no label lookup of its own. */
-export type ComposerDoorMetrics = {
-  packages: BoundRequest;
-  metadata: BoundRequest;
-  notModified: BoundRequest;
-  notFound: BoundRequest;
-};
+/** One route and status's series, bound once: a hot path counts with no label lookup of its own. */
+export type BoundRequest = { count: { inc(): void }; duration: { observe(seconds: number): void } };
 
 export type JobAttemptOutcome = 'completed' | 'retry' | 'failed';
 
@@ -46,7 +32,8 @@ export type MetricsSources = {
 
 export type Metrics = {
   registry: Registry;
-  composerDoors: ComposerDoorMetrics;
+  /** The series of one route label and status, for a door that answers before Fastify (the Composer fast path). */
+  bindRequest(route: string, status: number): BoundRequest;
   /** One answer of any route (Fastify's onResponse): the route's pattern, never the raw URL. */
   observeRequest(route: string | undefined, status: number, seconds: number): void;
   jobAttemptEnded(kind: string, outcome: JobAttemptOutcome, seconds: number): void;
@@ -226,15 +213,9 @@ export function createMetrics(): Metrics {
     () => sources?.accessFeed().reconnects,
   );
 
-  const door = (route: string, status: number) => bind(route, status);
   return {
     registry,
-    composerDoors: {
-      packages: door(composerRouteLabels.packages, 200),
-      metadata: door(composerRouteLabels.metadata, 200),
-      notModified: door(composerRouteLabels.metadata, 304),
-      notFound: door(composerRouteLabels.metadata, 404),
-    },
+    bindRequest: bind,
     observeRequest(route, status, seconds) {
       const series = bind(route ?? UNMATCHED_ROUTE, status);
       series.count.inc();

@@ -14,7 +14,7 @@ import type { AppContext } from '../../context.js';
 import { newestStable } from '../../lib/composer-versions/version-order.js';
 import { getDashboardAnalytics, utcMonthBounds } from '../analytics/analytics.service.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
-import { distUrl } from '../composer/composer.service.js';
+import { distUrl } from '../composer/composer-metadata.service.js';
 import { replaceHolderToken } from '../licenses/customers.service.js';
 import { getLicenseSender } from '../licenses/grants.service.js';
 import { listLicenses } from '../licenses/lasting-licenses.service.js';

@@ -2,45 +2,37 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { composerPaths } from '../../../contract/composer.js';
 import type { AppContext } from '../../context.js';
 import { type AppHostname, resolveHost } from '../../http/hosts.js';
+import type { RawFastPath } from '../../http/http-server.js';
 import { hostAuthority, hostUrl } from '../../http/public-urls.js';
 import { requestIdOf } from '../../http/request-id.js';
 import type { RequestOrigin } from '../../http/request-origin.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import { type ComposerDoorMetrics, composerRouteLabels } from '../../observability/metrics.js';
+import type { Metrics } from '../../observability/metrics.js';
 import type { TokenView } from './composer.repository.js';
-import {
-  decideMetadata,
-  findHeldMetadataBody,
-  getMetadata,
-  notLicensedFacts,
-  packagesJsonBytes,
-  parseMetadataFile,
-  type RepositoryRequest,
-} from './composer.service.js';
 import { tokenFromAuthorization } from './composer-credentials.js';
+import { decideMetadata, findHeldMetadataBody, getMetadata, packagesJsonBytes } from './composer-metadata.service.js';
+import { bindComposerDoors, composerRouteLabels } from './composer-metrics.js';
+import { parseMetadataFile } from './composer-render.js';
 import {
-  acceptsGzip,
-  composerErrorAnswer,
+  type ComposerAnswer,
+  type ComposerOutcome,
+  composerAnswer,
   composerSecurityHeaders,
-  JSON_TYPE,
-  metadataHeaders,
-  PACKAGES_JSON_HEADERS,
 } from './composer-responses.js';
+import { notLicensedFacts, type RepositoryRequest } from './repository-request.js';
 
 // The warm Composer answers at static-file speed (issue 10). Composer asks for packages.json and one p2 file per
 // package at every `composer update`; once a token's view is held (access-cache.ts), answering costs no database
 // work, and what remained was Fastify's request machinery: its hooks (sessions, CSRF, hosts, overload, input checks)
 // concern the app, not a metadata read. This path answers exactly those requests from the raw HTTP request, with the
-// same service functions, rules and bytes as composer.routes.ts, and hands everything else to Fastify untouched:
+// same service functions and rules as composer.routes.ts and the same answer (composerAnswer, composer-responses.ts),
+// and hands everything else to Fastify untouched:
 // other methods and paths, a request without a credential, a host that is not a repository host under
 // COMPOSER_DOMAIN (custom domains need a lookup), a token whose view is not held, and every refusal or error (the
 // routes then answer it, with its warning and status, from scratch: nothing here has written to the response), except
 // the plain 404 of a p2 file the token does not license, which must stay as fast as the 200 (it tells nothing).
 // Warm answers are not access-logged, as a static file server's usually are not; downloads are counted in the
 // database by the dist route, which always goes through Fastify.
-
-/** Takes a raw request and returns true when it answers it; false leaves it to Fastify. */
-export type ComposerFastPath = (raw: IncomingMessage, response: ServerResponse, fallback: () => void) => boolean;
 
 export type FastPathDependencies = {
   originOf: (raw: IncomingMessage) => RequestOrigin;
@@ -49,11 +41,8 @@ export type FastPathDependencies = {
   securityHeaders: Record<string, string>;
   /** Called with the Authorization header of every answered request (overload shedding keeps such clients first). */
   onAnswered: (authorization: string) => void;
-  /** The doors' request counts and latencies, bound once (observability/metrics.ts), and any other answer's. */
-  metrics: {
-    composerDoors: ComposerDoorMetrics;
-    observeRequest(route: string, status: number, seconds: number): void;
-  };
+  /** The doors' request counts and latencies, bound once (composer-metrics.ts), and any other answer's. */
+  metrics: Pick<Metrics, 'bindRequest' | 'observeRequest'>;
 };
 
 type Door = { kind: 'packages' } | { kind: 'metadata'; packageName: string; fileKind: 'tag' | 'branch' };
@@ -71,16 +60,14 @@ function doorOf(url: string): Door | undefined {
   return file ? { kind: 'metadata', packageName: file.packageName, fileKind: file.kind } : undefined;
 }
 
-type Answer = { status: number; headers: Record<string, string>; body?: Buffer };
-
 /** Remembering a credential for overload shedding hashes it; once a minute per held view is plenty for its 10 min. */
 const REMEMBER_EVERY_MS = 60_000;
 
-export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDependencies): ComposerFastPath {
+export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDependencies): RawFastPath {
   const securityHeaders = composerSecurityHeaders(dependencies.securityHeaders);
-  const packagesJsonHeaders = { ...securityHeaders, ...PACKAGES_JSON_HEADERS };
   const rememberedAt = new WeakMap<TokenView, { authorization: string; at: number }>();
-  const { composerDoors, observeRequest } = dependencies.metrics;
+  const composerDoors = bindComposerDoors(dependencies.metrics);
+  const { observeRequest } = dependencies.metrics;
 
   /** One increment and one observation per answer, on a series bound at start-up. */
   const count = (door: Door, status: number, startedAt: number) => {
@@ -109,7 +96,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     }
   };
 
-  const send = (response: ServerResponse, answer: Answer) => {
+  const send = (response: ServerResponse, answer: ComposerAnswer) => {
     try {
       // Two ways of writing the same bytes, each the cheaper one where it is used (measured on a 2-core machine with
       // autocannon, `npm run bench` (b) and (c)): an answer with a body has its headers set one by one and its
@@ -119,6 +106,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
       // syscalls, same TCP segments).
       if (answer.body) {
         response.statusCode = answer.status;
+        if (answer.statusMessage !== undefined) response.statusMessage = answer.statusMessage;
         for (const name in answer.headers) response.setHeader(name, answer.headers[name] as string);
         response.end(answer.body);
       } else {
@@ -140,29 +128,35 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     dependencies.onAnswered(authorization);
   };
 
-  /** The answer from what is held, or undefined when the package's versions must be read first. */
-  const heldAnswer = (door: Door, view: TokenView, target: RepositoryRequest, raw: IncomingMessage) => {
-    if (door.kind === 'packages') {
-      return { status: 200, headers: { ...packagesJsonHeaders }, body: packagesJsonBytes(ctx, view, target) };
-    }
+  /** The outcome from what is held, or undefined when the package's versions must be read first. */
+  const heldOutcome = (
+    door: Door,
+    view: TokenView,
+    target: RepositoryRequest,
+    raw: IncomingMessage,
+  ): ComposerOutcome | undefined => {
+    if (door.kind === 'packages') return { kind: 'packages-json', bytes: packagesJsonBytes(ctx, view, target) };
     const file = { packageName: door.packageName, kind: door.fileKind };
     const decided = decideMetadata(ctx, view, target, file, raw.headers['if-modified-since']);
     // A p2 file the token does not license is a plain, fast 404 (the route's isQuietNotFound), as fast as its 200.
     if (decided.kind === 'refused') {
-      const refusal = composerErrorAnswer(notLicensedFacts(decided.packageName), true, requestIdOf(raw));
-      return { status: refusal.status, headers: { ...securityHeaders, ...refusal.headers }, body: refusal.body };
+      return { kind: 'refused', error: notLicensedFacts(decided.packageName), isQuiet: true };
     }
-    const headers = { ...securityHeaders, ...metadataHeaders(decided.lastModified) };
-    if (decided.kind === 'not-modified') return { status: 304, headers };
+    if (decided.kind === 'not-modified') return decided;
     const body = findHeldMetadataBody(ctx, target, file.kind, decided);
-    if (!body) return undefined;
-    headers['content-type'] = JSON_TYPE;
-    if (acceptsGzip(raw.headers['accept-encoding'])) {
-      headers['content-encoding'] = 'gzip';
-      return { status: 200, headers, body: body.gzipped() };
-    }
-    return { status: 200, headers, body: body.bytes };
+    return body ? { kind: 'metadata', body, lastModified: decided.lastModified } : undefined;
   };
+
+  /** composerAnswer with this door's security headers and, for a refusal, the request's id in its body. */
+  const answerOf = (outcome: ComposerOutcome, raw: IncomingMessage): ComposerAnswer =>
+    composerAnswer(
+      outcome,
+      {
+        acceptEncoding: raw.headers['accept-encoding'],
+        requestId: outcome.kind === 'refused' ? requestIdOf(raw) : undefined,
+      },
+      securityHeaders,
+    );
 
   return (raw, response, fallback) => {
     if (raw.method !== 'GET' || raw.url === undefined) return false;
@@ -190,8 +184,9 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
       baseUrl: hostUrl(ctx.config, host.hostname),
     };
     // Everything is held in the common case: answered synchronously, without a promise.
-    const answer = heldAnswer(door, view, target, raw);
-    if (answer) {
+    const held = heldOutcome(door, view, target, raw);
+    if (held) {
+      const answer = answerOf(held, raw);
       send(response, answer);
       count(door, answer.status, startedAt);
       if (answer.status < 400) remember(view, authorization);
@@ -201,19 +196,10 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     if (door.kind !== 'metadata') return false;
     const file = { packageName: door.packageName, kind: door.fileKind };
     getMetadata(ctx, target, file, raw.headers['if-modified-since']).then(
-      (result) => {
-        const headers = { ...securityHeaders, ...metadataHeaders(result.lastModified) };
-        if (result.isNotModified) {
-          send(response, { status: 304, headers });
-        } else if (acceptsGzip(raw.headers['accept-encoding'])) {
-          headers['content-type'] = JSON_TYPE;
-          headers['content-encoding'] = 'gzip';
-          send(response, { status: 200, headers, body: result.body.gzipped() });
-        } else {
-          headers['content-type'] = JSON_TYPE;
-          send(response, { status: 200, headers, body: result.body.bytes });
-        }
-        count(door, result.isNotModified ? 304 : 200, startedAt);
+      (outcome) => {
+        const answer = answerOf(outcome, raw);
+        send(response, answer);
+        count(door, answer.status, startedAt);
         remember(view, authorization);
       },
       // Anything else (the view changed meanwhile, an error): the routes answer it in full, with its warning.

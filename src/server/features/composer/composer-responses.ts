@@ -1,9 +1,11 @@
 import type { ComposerErrorBody } from '../../../contract/composer.js';
 import { errorBody } from '../../http/errors.js';
 import type { ErrorFacts } from '../../lib/app-error.js';
+import type { RenderedBody } from './access-cache.js';
 
-// What the Composer doors send with a successful answer, shared by the routes (composer.routes.ts) and the warm fast
-// path (composer-fast-path.ts) so that both answer with the same bytes and headers.
+// What the Composer doors send: composerAnswer turns what a door decided into status, headers and body, for the
+// routes (composer.routes.ts) and the warm fast path (composer-fast-path.ts) alike, so that both answer with the same
+// bytes and headers. Each door then writes the answer its own way (Fastify's reply, or the raw response).
 
 // Composer prints `warnings` from a JSON error body only when Content-Type is exactly application/json
 // (CurlDownloader, HttpDownloader::outputWarnings). Fastify appends a charset to a JSON type whenever the payload
@@ -33,14 +35,14 @@ export function composerSecurityHeaders(documentHeaders: Record<string, string>)
 }
 
 /** packages.json has no Last-Modified: the answer depends on the clock (warnings, expiries), so Composer asks anew. */
-export const PACKAGES_JSON_HEADERS = {
+const PACKAGES_JSON_HEADERS = {
   'content-type': JSON_TYPE,
   'cache-control': 'private, no-cache',
   vary: 'Authorization',
 } as const;
 
 /** A p2 file's validators, on its 200 and its 304. */
-export function metadataHeaders(lastModified: Date): Record<string, string> {
+function metadataHeaders(lastModified: Date): Record<string, string> {
   return {
     'last-modified': lastModified.toUTCString(),
     'cache-control': 'private, no-cache',
@@ -49,7 +51,7 @@ export function metadataHeaders(lastModified: Date): Record<string, string> {
 }
 
 /** Whether the client takes gzip: named in Accept-Encoding and not refused with q=0. */
-export function acceptsGzip(acceptEncoding: string | undefined): boolean {
+function acceptsGzip(acceptEncoding: string | undefined): boolean {
   return (
     acceptEncoding !== undefined &&
     /\bgzip\b/i.test(acceptEncoding) &&
@@ -57,20 +59,68 @@ export function acceptsGzip(acceptEncoding: string | undefined): boolean {
   );
 }
 
-/** A refusal as Composer is told it: status, headers, body, and the status line Composer prints. */
-export type ComposerErrorAnswer = {
+/** What a Composer door decided for one request, before anything is written. */
+export type ComposerOutcome =
+  /** packages.json's bytes (its decision is made at each request: no validator). */
+  | { kind: 'packages-json'; bytes: Buffer }
+  /** A p2 file's body, sent gzipped when the client takes gzip. */
+  | { kind: 'metadata'; body: RenderedBody; lastModified: Date }
+  /** A p2 file the client holds already (If-Modified-Since), decided after authorization. */
+  | { kind: 'not-modified'; lastModified: Date }
+  /**
+   * A refusal (401, 403, 404, ...). A quiet one (an unlicensed p2 file: a plain, fast 404) carries neither the
+   * Composer warning nor the status line.
+   */
+  | { kind: 'refused'; error: ErrorFacts; isQuiet: boolean };
+
+/** What is written: status, headers, body, and for a refusal the status line Composer prints. */
+export type ComposerAnswer = {
   status: number;
   headers: Record<string, string>;
-  body: Buffer;
-  /** Set unless quiet: non-interactive Composer prints only the status line of a refused download. */
+  body?: Buffer;
+  /** Set on a refusal unless quiet: non-interactive Composer prints only the status line of a refused download. */
   statusMessage?: string;
 };
 
 /**
- * The API's error shape, plus the message as a Composer warning so that the license holder's terminal shows it; a
- * quiet answer (an unlicensed p2 file: a plain, fast 404) carries neither the warning nor the status line.
+ * The one place a Composer repository answer is made. `baseHeaders` come first (the fast path's security headers;
+ * Fastify's door sets them in its hook); `acceptEncoding` picks a p2 file's gzip; `requestId` goes into a refusal's
+ * body where no Fastify hook adds it (the fast path).
  */
-export function composerErrorAnswer(error: ErrorFacts, isQuiet: boolean, requestId?: string): ComposerErrorAnswer {
+export function composerAnswer(
+  outcome: ComposerOutcome,
+  request: { acceptEncoding?: string; requestId?: string },
+  baseHeaders: Record<string, string> = {},
+): ComposerAnswer {
+  switch (outcome.kind) {
+    case 'packages-json':
+      return { status: 200, headers: { ...baseHeaders, ...PACKAGES_JSON_HEADERS }, body: outcome.bytes };
+    case 'not-modified':
+      return { status: 304, headers: { ...baseHeaders, ...metadataHeaders(outcome.lastModified) } };
+    case 'metadata': {
+      const headers = { ...baseHeaders, ...metadataHeaders(outcome.lastModified) };
+      headers['content-type'] = JSON_TYPE;
+      if (acceptsGzip(request.acceptEncoding)) {
+        headers['content-encoding'] = 'gzip';
+        return { status: 200, headers, body: outcome.body.gzipped() };
+      }
+      return { status: 200, headers, body: outcome.body.bytes };
+    }
+    case 'refused':
+      return refusalAnswer(outcome.error, outcome.isQuiet, request.requestId, baseHeaders);
+  }
+}
+
+/**
+ * The API's error shape, plus the message as a Composer warning so that the license holder's terminal shows it; a
+ * quiet answer carries neither the warning nor the status line.
+ */
+function refusalAnswer(
+  error: ErrorFacts,
+  isQuiet: boolean,
+  requestId: string | undefined,
+  baseHeaders: Record<string, string>,
+): ComposerAnswer {
   const body: ComposerErrorBody = errorBody(error);
   // Routes answered by Fastify get it from its onSend hook (http/request-id.ts); the fast path passes it.
   if (requestId !== undefined) body.requestId = requestId;
@@ -80,7 +130,7 @@ export function composerErrorAnswer(error: ErrorFacts, isQuiet: boolean, request
   }
   return {
     status: error.status,
-    headers: { ...error.headers, 'content-type': JSON_TYPE, 'cache-control': 'no-store' },
+    headers: { ...baseHeaders, ...error.headers, 'content-type': JSON_TYPE, 'cache-control': 'no-store' },
     body: jsonBytes(body),
     // A reason phrase is free text in HTTP/1.1; printable ASCII only.
     ...(isQuiet ? {} : { statusMessage: error.message.replace(/[^\x20-\x7e]/g, '?').slice(0, 200) }),

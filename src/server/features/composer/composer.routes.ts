@@ -4,24 +4,20 @@ import type { AppContext } from '../../context.js';
 import { AppError, toAppError } from '../../http/errors.js';
 import { hostAuthority, hostUrl } from '../../http/public-urls.js';
 import { createSecurityHeaders, securityHeaderValues } from '../../http/security-headers.js';
-import {
-  getMetadata,
-  getPackagesJson,
-  openDistDownload,
-  parseMetadataFile,
-  type RepositoryRequest,
-  requireToken,
-} from './composer.service.js';
 import { tokenFromAuthorization } from './composer-credentials.js';
+import { openDistDownload } from './composer-dist.service.js';
+import { getMetadata, getPackagesJson } from './composer-metadata.service.js';
+import { DIST_ROUTE, METADATA_ROUTE } from './composer-metrics.js';
+import { parseMetadataFile } from './composer-render.js';
 import {
-  acceptsGzip,
-  composerErrorAnswer,
+  type ComposerAnswer,
+  type ComposerOutcome,
+  composerAnswer,
   composerSecurityHeaders,
   JSON_TYPE,
   jsonBytes,
-  metadataHeaders,
-  PACKAGES_JSON_HEADERS,
 } from './composer-responses.js';
+import { type RepositoryRequest, requireToken } from './repository-request.js';
 
 // The Composer repository's doors. They answer only on repository hosts (`{slug}.{COMPOSER_DOMAIN}` and the bare
 // COMPOSER_DOMAIN), never on the app's host: Composer keeps one credential per host, so a token configured for
@@ -49,8 +45,9 @@ function repositoryRequest(ctx: AppContext, request: FastifyRequest): Repository
   };
 }
 
-function sendComposerError(reply: FastifyReply, error: AppError, isQuiet: boolean): FastifyReply {
-  const answer = composerErrorAnswer(error, isQuiet);
+/** Writes what composerAnswer made of the outcome (the security headers are on the raw response already). */
+function send(reply: FastifyReply, request: FastifyRequest, outcome: ComposerOutcome): FastifyReply {
+  const answer: ComposerAnswer = composerAnswer(outcome, { acceptEncoding: request.headers['accept-encoding'] });
   if (answer.statusMessage !== undefined) reply.raw.statusMessage = answer.statusMessage;
   return reply.code(answer.status).headers(answer.headers).send(answer.body);
 }
@@ -65,14 +62,11 @@ export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Pro
       const appError = toAppError(error);
       if (!appError) {
         request.log.error({ err: error }, 'unhandled error on a Composer endpoint');
-        return sendComposerError(
-          reply,
-          new AppError('INTERNAL', 'A server error occurred. Please try again later.'),
-          false,
-        );
+        const internal = new AppError('INTERNAL', 'A server error occurred. Please try again later.');
+        return send(reply, request, { kind: 'refused', error: internal, isQuiet: false });
       }
       const isQuiet = appError.status === 404 && request.routeOptions.config.isQuietNotFound === true;
-      return sendComposerError(reply, appError, isQuiet);
+      return send(reply, request, { kind: 'refused', error: appError, isQuiet });
     });
 
     repository.addHook('onRequest', async (request, reply) => {
@@ -86,12 +80,12 @@ export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Pro
     });
 
     repository.get(composerPaths.packagesJson, async (request, reply) => {
-      const packagesJson = await getPackagesJson(ctx, repositoryRequest(ctx, request));
-      return reply.headers(PACKAGES_JSON_HEADERS).send(jsonBytes(packagesJson));
+      const bytes = await getPackagesJson(ctx, repositoryRequest(ctx, request));
+      return send(reply, request, { kind: 'packages-json', bytes });
     });
 
     repository.get<{ Params: { vendor: string; file: string } }>(
-      '/p2/:vendor/:file',
+      METADATA_ROUTE,
       { config: { isQuietNotFound: true } },
       async (request, reply) => {
         const target = repositoryRequest(ctx, request);
@@ -101,19 +95,12 @@ export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Pro
           requireToken(target);
           throw new AppError('NOT_FOUND', 'No such package file in this repository.');
         }
-        const result = await getMetadata(ctx, target, file, request.headers['if-modified-since']);
-        reply.headers(metadataHeaders(result.lastModified));
-        if (result.isNotModified) return reply.code(304).send();
-        reply.header('content-type', JSON_TYPE);
-        if (acceptsGzip(request.headers['accept-encoding'])) {
-          return reply.header('content-encoding', 'gzip').send(result.body.gzipped());
-        }
-        return reply.send(result.body.bytes);
+        return send(reply, request, await getMetadata(ctx, target, file, request.headers['if-modified-since']));
       },
     );
 
     repository.get<{ Params: { vendor: string; package: string; version: string } }>(
-      `${composerPaths.downloadPrefix}/:vendor/:package/:version`,
+      DIST_ROUTE,
       // A HEAD would count a download without delivering one.
       { exposeHeadRoute: false },
       async (request, reply) => {

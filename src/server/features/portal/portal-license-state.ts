@@ -44,7 +44,7 @@ export function licenseStanding(grant: GrantFacts, tags: readonly TagFacts[], no
   }
   const sorted = newestFirst(tags);
   if (decision.publishedBefore) {
-    // The Composer repository's own cut-off (composer.service.ts): what the page lists is what installs.
+    // The Composer repository's own cut-off (composer-render.ts, shownVersions): what the page lists is what installs.
     const before = decision.publishedBefore.getTime();
     const covered = sorted.filter((tag) => tag.publishedAt.getTime() < before).map((tag) => tag.version);
     return { state: 'frozen', daysLeft: null, lastVersionCovered: covered[0] ?? null, versions: covered, notice };

@@ -1,0 +1,96 @@
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { type ErrorFacts, errorCodes } from '../../lib/app-error.js';
+import { composerAnswer } from './composer-responses.js';
+
+const LAST_MODIFIED = new Date('2026-11-20T10:00:00.250Z');
+const BYTES = Buffer.from('{"packages":{}}');
+const BODY = { bytes: BYTES, gzipped: () => gzipSync(BYTES) };
+const SECURITY = { 'x-content-type-options': 'nosniff' };
+
+const facts = (code: 'NOT_FOUND' | 'UNAUTHENTICATED' | 'FORBIDDEN', message: string, extra = {}): ErrorFacts => ({
+  code,
+  ...errorCodes[code],
+  message,
+  ...extra,
+});
+
+describe('a Composer answer', () => {
+  it('sends packages.json without a validator, revalidated per token', () => {
+    const answer = composerAnswer({ kind: 'packages-json', bytes: BYTES }, {}, SECURITY);
+    expect(answer).toEqual({
+      status: 200,
+      headers: {
+        'x-content-type-options': 'nosniff',
+        'content-type': 'application/json',
+        'cache-control': 'private, no-cache',
+        vary: 'Authorization',
+      },
+      body: BYTES,
+    });
+  });
+
+  it('sends a p2 file plain, or gzipped when the client takes gzip, with its Last-Modified', () => {
+    const metadata = { kind: 'metadata', body: BODY, lastModified: LAST_MODIFIED } as const;
+    const plain = composerAnswer(metadata, { acceptEncoding: 'gzip;q=0, br' });
+    expect(plain.status).toBe(200);
+    expect(plain.body).toBe(BYTES);
+    expect(plain.headers).toEqual({
+      'last-modified': 'Fri, 20 Nov 2026 10:00:00 GMT',
+      'cache-control': 'private, no-cache',
+      vary: 'Authorization, Accept-Encoding',
+      'content-type': 'application/json',
+    });
+    const gzipped = composerAnswer(metadata, { acceptEncoding: 'deflate, gzip' });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzipped.body as Buffer).equals(BYTES)).toBe(true);
+  });
+
+  it('answers 304 with the validators and no body', () => {
+    const answer = composerAnswer({ kind: 'not-modified', lastModified: LAST_MODIFIED }, {}, SECURITY);
+    expect(answer).toEqual({
+      status: 304,
+      headers: {
+        'x-content-type-options': 'nosniff',
+        'last-modified': 'Fri, 20 Nov 2026 10:00:00 GMT',
+        'cache-control': 'private, no-cache',
+        vary: 'Authorization, Accept-Encoding',
+      },
+    });
+  });
+
+  it('refuses an unlicensed p2 file with a plain 404: no warning, no status line', () => {
+    const error = facts('NOT_FOUND', 'acme/tools was not found in this repository.');
+    const answer = composerAnswer({ kind: 'refused', error, isQuiet: true }, { requestId: 'req-1' });
+    expect(answer.status).toBe(404);
+    expect(answer.statusMessage).toBeUndefined();
+    expect(answer.headers).toEqual({ 'content-type': 'application/json', 'cache-control': 'no-store' });
+    const body = JSON.parse((answer.body as Buffer).toString());
+    expect(body.requestId).toBe('req-1');
+    expect(body.warnings).toBeUndefined();
+  });
+
+  it('tells Composer why it is refused: a warning with the suggestion, the status line and the error headers', () => {
+    const error = facts('UNAUTHENTICATED', 'This Composer repository needs the token from your license e-mail.', {
+      suggestion: 'Run: composer config bearer.acme.composer.localhost <your token>',
+      headers: { 'www-authenticate': 'Basic realm="Packgate"' },
+    });
+    const answer = composerAnswer({ kind: 'refused', error, isQuiet: false }, {});
+    expect(answer.status).toBe(401);
+    expect(answer.statusMessage).toBe('This Composer repository needs the token from your license e-mail.');
+    expect(answer.headers['www-authenticate']).toBe('Basic realm="Packgate"');
+    expect(JSON.parse((answer.body as Buffer).toString()).warnings).toEqual([
+      {
+        message:
+          'This Composer repository needs the token from your license e-mail. Run: composer config bearer.acme.composer.localhost <your token>',
+        versions: '*',
+      },
+    ]);
+    const forbidden = composerAnswer(
+      { kind: 'refused', error: facts('FORBIDDEN', 'Your license ended — renew it.'), isQuiet: false },
+      {},
+    );
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.statusMessage).toBe('Your license ended ? renew it.');
+  });
+});

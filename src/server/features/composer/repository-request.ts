@@ -1,0 +1,78 @@
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+import type { SellerSelector } from '../../http/hosts.js';
+import { type ErrorFacts, errorCodes } from '../../lib/app-error.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import { findTokenView, type TokenView } from './composer.repository.js';
+
+// Who asks the Composer repository, and the refusals the metadata and dist services share. Unknown tokens get 401
+// (Composer then asks for, or reports, credentials); a package the token does not license is simply not there (404),
+// whichever seller's it is, so that no host reveals another seller's names.
+
+/** One request to a seller's repository host (or the bare COMPOSER_DOMAIN). */
+export type RepositoryRequest = {
+  seller: SellerSelector | undefined;
+  token: string | undefined;
+  /** `acme.composer.localhost:5000`: what `composer config bearer.{host}` needs, for messages. */
+  authHost: string;
+  /** `http://acme.composer.localhost:5000`: dist URLs sit on the host Composer sends the token to. */
+  baseUrl: string;
+  /** The client's address (request.ip, TRUST_PROXY-aware): only its /24 or /48 is stored with a download. */
+  clientAddress?: string;
+  /** sha256 of `token`, when the caller has already computed it (the fast path looks the view up first). */
+  tokenHash?: string;
+};
+
+/** The request's token, or 401 with WWW-Authenticate so that Composer sends (or asks for) its credential. */
+export function requireToken(request: RepositoryRequest): string {
+  if (request.token) return request.token;
+  throw new AppError('UNAUTHENTICATED', 'This Composer repository needs the token from your license e-mail.', {
+    suggestion: `Run: composer config bearer.${request.authHost} <your token>`,
+    headers: { 'www-authenticate': 'Basic realm="Packgate"' },
+  });
+}
+
+function unknownToken(request: RepositoryRequest): AppError {
+  return new AppError(
+    'UNAUTHENTICATED',
+    'This token is not valid for this repository: it may have been replaced by a newer one.',
+    {
+      suggestion: `Use the token from your latest license e-mail: composer config bearer.${request.authHost} <token>`,
+      headers: { 'www-authenticate': 'Basic realm="Packgate"' },
+    },
+  );
+}
+
+/** An unknown or unlicensed package: one plain 404 for both, so that nothing tells them apart. */
+const notLicensedMessage = (packageName: string) =>
+  `${packageName} was not found in this repository, or your license does not include it.`;
+
+export function notLicensed(packageName: string): AppError {
+  return new AppError('NOT_FOUND', notLicensedMessage(packageName));
+}
+
+/** notLicensed's facts without the Error: the warm path's quiet 404 spent a quarter of its time capturing a stack. */
+export function notLicensedFacts(packageName: string): ErrorFacts {
+  return { code: 'NOT_FOUND', ...errorCodes.NOT_FOUND, message: notLicensedMessage(packageName) };
+}
+
+/**
+ * What the token may see: held by the process while its change feed vouches for it, else read (one statement) and
+ * kept. Never a verdict: the callers decide from these facts at the request's time.
+ */
+export async function loadTokenView(ctx: AppContext, request: RepositoryRequest): Promise<TokenView> {
+  const tokenHash = request.tokenHash ?? sha256Hex(requireToken(request));
+  const cache = ctx.composerAccess;
+  const held = cache.findView(tokenHash);
+  if (held) return held;
+  const ticket = cache.ticket();
+  const view = await findTokenView(ctx.db, tokenHash);
+  if (!view) throw unknownToken(request);
+  cache.keepView(ticket, tokenHash, view);
+  return view;
+}
+
+/** Whether the request's host belongs to the token's seller; the bare COMPOSER_DOMAIN accepts any seller. */
+export function isOnHost(view: TokenView, request: RepositoryRequest): boolean {
+  return request.seller === undefined || request.seller.slug === view.sellerSlug;
+}
