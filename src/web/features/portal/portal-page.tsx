@@ -15,7 +15,7 @@ import { brandCssVariables } from '@web/lib/brand-theme';
 import { cn } from '@web/lib/cn';
 import { formatDate, formatDateTime } from '@web/lib/format-date';
 import { type PublicBrand, useHostBrand } from '@web/lib/host-brand';
-import { KeyRound, Loader2, LogOut, Mail, Package } from 'lucide-react';
+import { Download, KeyRound, Loader2, LogOut, Mail, Package } from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import {
   usePortalOverview,
@@ -174,10 +174,19 @@ function HolderView({ email }: { email: string }) {
             Signed in as {email}
           </p>
         </div>
-        <Button variant="outline" size="sm" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-          <LogOut aria-hidden="true" />
-          Sign out
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          {/* Issue 35: the holder's own licenses and downloads with this seller, as a JSON file. */}
+          <Button variant="outline" size="sm" asChild>
+            <a href="/api/portal/export" download data-testid="portal-download-data">
+              <Download aria-hidden="true" />
+              Download my data
+            </a>
+          </Button>
+          <Button variant="outline" size="sm" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+            <LogOut aria-hidden="true" />
+            Sign out
+          </Button>
+        </div>
       </div>
 
       {data.licenses.length === 0 ? (
