@@ -11,7 +11,7 @@ import { isClientRoute } from '../contract/client-routes.js';
 import { createCodeHost, reachableCodeHosts } from './adapters/codehost/create-code-host.js';
 import { createCnameResolver } from './adapters/dns/cname-resolver.js';
 import { createMirrorSyncer } from './adapters/git/git-mirror.js';
-import { createMailTransport } from './adapters/mail/mailer.js';
+import { createMailTransport, type MailMessage } from './adapters/mail/mailer.js';
 import { createPayments, resolveSandboxMode } from './adapters/payments/create-payments.js';
 import { createRealtime } from './adapters/realtime/socket-io.js';
 import { createStorage } from './adapters/storage/create-storage.js';
@@ -20,8 +20,6 @@ import type { AppContext } from './context.js';
 import { type DatabaseTarget, openDatabase } from './db/client.js';
 import { adminRoutes } from './features/admin/admin.routes.js';
 import { accountRoutes } from './features/accounts/accounts.routes.js';
-import { defineAccountJobs } from './features/accounts/accounts.service.js';
-import { defineCacheJobs } from './features/admin/cache.service.js';
 import { localAdminRoutes } from './features/admin/local-admin.routes.js';
 import { tierConfigurationRoutes } from './features/admin/tier-configuration.routes.js';
 import { analyticsRoutes } from './features/analytics/analytics.routes.js';
@@ -29,7 +27,6 @@ import { apiV1Plugin } from './features/api-v1/api-v1.plugin.js';
 import { authRoutes } from './features/auth/auth.routes.js';
 import { secondFactorRoutes } from './features/auth/second-factor.routes.js';
 import { billingRoutes } from './features/billing/billing.routes.js';
-import { defineBillingEventJob } from './features/billing/stripe-webhook.service.js';
 import { brandingRoutes } from './features/branding/branding.routes.js';
 import { CustomDomainCache, findSellerByCustomDomain } from './features/branding/custom-domains.js';
 import { createSvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
@@ -43,12 +40,10 @@ import { DownloadCounter, registerCountsBeforeOtherRequests } from './features/l
 import { lastingLicenseRoutes } from './features/licenses/lasting-licenses.routes.js';
 import { licenseRoutes } from './features/licenses/licenses.routes.js';
 import { lifecycleRoutes } from './features/lifecycle/lifecycle.routes.js';
-import { defineLifecycleJobs } from './features/lifecycle/lifecycle.service.js';
-import { definePackageJobs, warnOfPackagesOnMissingHosts } from './features/packages/package-sync.js';
+import { warnOfPackagesOnMissingHosts } from './features/packages/package-sync.js';
 import { packageRoutes } from './features/packages/packages.routes.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
 import { portalRoutes } from './features/portal/portal.routes.js';
-import { defineConnectEventJob } from './features/sales/connect-webhook.service.js';
 import { salesRoutes } from './features/sales/sales.routes.js';
 import { findStoredSandboxMode } from './features/shared/settings/platform-settings.service.js';
 import { subscriptionRoutes } from './features/subscriptions/subscriptions.routes.js';
@@ -56,7 +51,7 @@ import { taskRoutes } from './features/tasks/tasks.routes.js';
 import { teamRoutes } from './features/teams/teams.routes.js';
 import { tierRoutes } from './features/tiers/tiers.routes.js';
 import { seedDefaultTiers } from './features/tiers/tiers.service.js';
-import { defineWebhookJobs } from './features/webhooks/webhook-delivery.js';
+import { scheduleExpiryScan } from './features/webhooks/webhook-delivery.js';
 import { webhookRoutes } from './features/webhooks/webhooks.routes.js';
 import { registerCsrfProtection } from './http/csrf.js';
 import { serializeErrorForLog } from './http/error-log.js';
@@ -74,6 +69,7 @@ import { createSecurityHeaders, registerSecurityHeaders, securityHeaderValues } 
 import { registerSessions } from './http/session.js';
 import { prepareSessionLookup } from './http/session-lookup.js';
 import { loadSocketSession } from './http/socket-session.js';
+import { jobRegistry } from './job-registry.js';
 import { createJobRunner, type JobTimings } from './jobs/job-runner.js';
 import { createDurableMailer } from './jobs/mail-delivery.js';
 import { type Clock, systemClock } from './lib/clock.js';
@@ -194,26 +190,27 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   });
   const mailTransport = createMailTransport(config, app.log);
   const codeHost = createCodeHost(config);
+  // What the mailer's first attempts and the `mail` job's retries send through (counted at /metrics).
+  const mailJobDeps = {
+    transport: {
+      async send(message: MailMessage) {
+        try {
+          await mailTransport.send(message);
+        } catch (error) {
+          metrics.mailAttempted('failed');
+          throw error;
+        }
+        metrics.mailAttempted('sent');
+      },
+    },
+    secretKey: config.secretKey,
+    log: app.log,
+  };
   const ctx: AppContext = {
     config,
     db: database.db,
     clock,
-    mailer: createDurableMailer({
-      jobs,
-      transport: {
-        async send(message) {
-          try {
-            await mailTransport.send(message);
-          } catch (error) {
-            metrics.mailAttempted('failed');
-            throw error;
-          }
-          metrics.mailAttempted('sent');
-        },
-      },
-      secretKey: config.secretKey,
-      log: app.log,
-    }),
+    mailer: createDurableMailer({ jobs, ...mailJobDeps }),
     realtime: createRealtime(
       config,
       app.log,
@@ -255,14 +252,10 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   );
   await seedDefaultTiers(ctx);
   // Every kind of durable job this process runs; the runner starts once the routes are ready.
-  definePackageJobs(ctx);
+  jobs.register(jobRegistry({ mail: mailJobDeps }), ctx);
   await warnOfPackagesOnMissingHosts(ctx);
-  defineCacheJobs(ctx);
-  defineLifecycleJobs(ctx);
-  await defineWebhookJobs(ctx);
-  defineConnectEventJob(ctx);
-  defineBillingEventJob(ctx);
-  defineAccountJobs(ctx);
+  // The license-expiry scan keeps itself queued from here on.
+  await scheduleExpiryScan(ctx, ctx.clock.now());
 
   await app.register(cookie);
   const securityHeaders = createSecurityHeaders(config);

@@ -4,10 +4,19 @@ import type { FastifyBaseLogger } from 'fastify';
 import { type ChangeFeed, startPostgresChangeFeed } from '../adapters/change-feed/postgres-change-feed.js';
 import type { Database } from '../db/client.js';
 import type { Clock } from '../lib/clock.js';
+import type { JobPayloads } from './job-definition.js';
+import { bindDefinition, checkedPayload, invalidPayload, readPayload } from './job-payloads.js';
+import {
+  defaultJobTimings,
+  type JobRunner,
+  type JobTimings,
+  type PayloadsByKind,
+  type RunnableJob,
+} from './job-runner-types.js';
+import { createJobWaiters } from './job-waiters.js';
 import {
   claimJob,
   findJob,
-  findJobs,
   findQueuedJob,
   findUnfinishedJobs,
   findUnfinishedSingletonJob,
@@ -16,10 +25,12 @@ import {
   insertJob,
   insertSingletonJob,
   type JobRow,
-  type Queryable,
   renewLease,
   requeueAllRunning,
 } from './jobs.repository.js';
+
+/** The runner's settings and interface live in job-runner-types.ts; importers of the runner find them here too. */
+export type { JobRunner, JobTimings } from './job-runner-types.js';
 
 // The runner of durable jobs, one per app (built by the composition root). Each process polls the jobs table,
 // claims one due job at a time per free slot, renews its lease while the handler works, and records the end:
@@ -36,124 +47,9 @@ import {
 /** Where the jobs table announces each job's end (completed or failed), with the job's id. */
 export const JOB_END_CHANNEL = 'packgate_jobs';
 
-export type JobTimings = {
-  /** How long a claim holds without renewal; a dead process's job is taken over after this. */
-  leaseMs: number;
-  /** How often the lease is renewed while a job runs (well below leaseMs). */
-  heartbeatMs: number;
-  /** How often an idle runner looks for due jobs (new local jobs wake it at once). */
-  pollMs: number;
-  /** The first retry's delay; each further retry doubles it, up to maxBackoffMs. */
-  backoffBaseMs: number;
-  maxBackoffMs: number;
-  /** Jobs run at the same time in one process. */
-  concurrency: number;
-  /** On a graceful stop, how long running jobs may take before they are handed back to the queue. */
-  shutdownWaitMs: number;
-};
-
-export const defaultJobTimings: JobTimings = {
-  leaseMs: 60_000,
-  heartbeatMs: 15_000,
-  pollMs: 1_000,
-  backoffBaseMs: 5_000,
-  maxBackoffMs: 10 * 60_000,
-  concurrency: 4,
-  shutdownWaitMs: 15_000,
-};
-
-/** What a handler receives besides its payload. */
-export type JobRun = {
-  readonly job: JobRow;
-  /** 1 for the first attempt. */
-  readonly attempt: number;
-  readonly isLastAttempt: boolean;
-  /** Aborted when this runner lost the job (lease taken over) or stops without waiting. */
-  readonly signal: AbortSignal;
-};
-
-export type JobDefinition<Payload extends Record<string, unknown>> = {
-  /** Attempts before the job fails for good; a handler that throws is retried with backoff until then. */
-  maxAttempts: number;
-  run(payload: Payload, run: JobRun): Promise<Record<string, unknown> | undefined>;
-  /** Clears the payload once the job is over (it may hold a secret, as a mail's text does). */
-  forgetPayloadWhenDone?: boolean;
-  /** Called once when the job fails for good (attempts spent), e.g. to tell its owner. */
-  onGiveUp?(payload: Payload, error: string, job: JobRow): Promise<void>;
-  /** The delay after a failed attempt (1 for the first), when the kind keeps its own schedule instead of the backoff. */
-  retryDelayMs?(failedAttempt: number): number;
-  /**
-   * What to keep of the error that failed the job for good, as its result: for whoever waits for the job in another
-   * process and answers that error (the error message alone is kept otherwise).
-   */
-  describeFailure?(error: unknown): Record<string, unknown> | undefined;
-};
-
-export type EnqueueOptions = {
-  concurrencyKey?: string;
-  reference?: string;
-  /** Delay before the first attempt. */
-  delayMs?: number;
-  /** Write the job in this transaction, so that it exists exactly when what it is about does. */
-  db?: Queryable;
-};
-
-export type EnqueueOnceOptions = {
-  /** The work's identity across processes: while a job of this key is queued or running, asking again joins it. */
-  singletonKey: string;
-  reference?: string;
-};
-
-/** What happened to work tried once outside the runner, so that the runner retries it (or only remembers it). */
-export type AttemptedOutcome = { status: 'completed' } | { status: 'retry'; error: string };
-
-export type JobRunner = {
-  readonly workerId: string;
-  define<Payload extends Record<string, unknown>>(kind: string, definition: JobDefinition<Payload>): void;
-  enqueue(kind: string, payload: Record<string, unknown>, options?: EnqueueOptions): Promise<JobRow>;
-  /**
-   * Records work whose first attempt the caller made itself: completed (kept for its reference), or queued for
-   * the next attempt after the first backoff.
-   */
-  recordAttempted(
-    kind: string,
-    payload: Record<string, unknown>,
-    outcome: AttemptedOutcome,
-    options?: EnqueueOptions,
-  ): Promise<JobRow>;
-  /** Queues the work unless a job of its singleton key is queued or running in any process; answers that job then. */
-  enqueueOnce(kind: string, payload: Record<string, unknown>, options: EnqueueOnceOptions): Promise<JobRow>;
-  /** The queued job of the same kind and key, if one waits: new requests of the same work may join it. */
-  findQueued(kind: string, concurrencyKey: string): Promise<JobRow | undefined>;
-  hasRunning(concurrencyKey: string): Promise<boolean>;
-  /** The queued and running jobs of a key. */
-  findUnfinished(concurrencyKey: string): Promise<JobRow[]>;
-  /**
-   * Runs the job here and now if no runner holds it and it is due (a caller that wants the first attempt inline,
-   * as mail does); answers the job as it stands afterwards.
-   */
-  runNow(jobId: string): Promise<JobRow | undefined>;
-  /** Resolves with the job once it is completed or failed, whichever process ran it; rejects at the bound. */
-  waitFor(jobId: string, timeoutMs: number): Promise<JobRow>;
-  /** Begins claiming (after the definitions are in). */
-  start(): Promise<void>;
-  /** Looks for due jobs now instead of at the next poll. */
-  wake(): void;
-  /** Stops claiming new jobs until resume() (running ones go on); tests use it to line work up. */
-  pause(): void;
-  resume(): void;
-  /** Stops claiming, lets running jobs finish within shutdownWaitMs, hands the rest back to the queue. */
-  close(): Promise<void>;
-  /**
-   * Stops at once as a killed process would: no more claims or heartbeats, running jobs keep their rows until
-   * the lease runs out. For tests of the takeover.
-   */
-  halt(): void;
-};
-
 type Running = { job: JobRow; abort: AbortController; done: Promise<void> };
 
-export function createJobRunner(options: {
+export function createJobRunner<Payloads extends PayloadsByKind = JobPayloads>(options: {
   db: Database;
   clock: Clock;
   log: FastifyBaseLogger;
@@ -164,16 +60,14 @@ export function createJobRunner(options: {
   jobEndFeedUrl?: string;
   /** Told of every attempt's end, with its duration (the metrics at /metrics). */
   onAttemptEnd?: (kind: string, outcome: 'completed' | 'retry' | 'failed', seconds: number) => void;
-}): JobRunner {
+}): JobRunner<Payloads> {
   const { db, clock, log } = options;
   const timings: JobTimings = { ...defaultJobTimings, ...options.timings };
   const workerId = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  const definitions = new Map<string, JobDefinition<Record<string, unknown>>>();
+  const definitions = new Map<string, RunnableJob>();
   const running = new Map<string, Running>();
-  const waiters = new Map<string, Set<(job: JobRow) => void>>();
   let state: 'idle' | 'started' | 'closing' | 'stopped' = 'idle';
   let pollTimer: NodeJS.Timeout | undefined;
-  let waitTimer: NodeJS.Timeout | undefined;
   let isPumping = false;
   let isPaused = false;
   let pumpAgain = false;
@@ -182,27 +76,38 @@ export function createJobRunner(options: {
   const backoffFor = (attempt: number) =>
     Math.min(timings.maxBackoffMs, timings.backoffBaseMs * 2 ** Math.max(0, attempt - 1));
 
-  const settle = (job: JobRow) => {
-    if (job.status !== 'completed' && job.status !== 'failed') return;
-    const listeners = waiters.get(job.id);
-    if (!listeners) return;
-    waiters.delete(job.id);
-    for (const listener of listeners) listener(job);
-  };
+  const waiters = createJobWaiters({
+    db,
+    pollMs: timings.pollMs,
+    isRunnerPolling: () => state === 'started',
+    isRunnerStopped: () => state === 'stopped',
+  });
+  const settle = waiters.settle;
 
   async function execute(job: JobRow, abort: AbortController): Promise<void> {
     const definition = definitions.get(job.kind);
     if (!definition) return;
+    const checked = readPayload(definition, job.payload);
+    if (!checked.success) {
+      // Never handed to the handler, and never retried: the same payload would fail the same way.
+      const message = invalidPayload(job.kind, checked.error).message;
+      log.error({ jobId: job.id, kind: job.kind, error: message }, 'job failed for good: invalid payload');
+      options.onAttemptEnd?.(job.kind, 'failed', 0);
+      const failed = await finishAttempt(db, job.id, workerId, {
+        status: 'failed',
+        error: message,
+        now: clock.now(),
+        forgetPayload: definition.forgetPayloadWhenDone,
+      }).catch(() => undefined);
+      if (failed) settle(failed);
+      return;
+    }
+    const payload = checked.data;
     const heartbeat = setInterval(() => {
-      if (state === 'stopped' || abort.signal.aborted) {
-        clearInterval(heartbeat);
-        return;
-      }
+      if (state === 'stopped' || abort.signal.aborted) return clearInterval(heartbeat);
       const now = clock.now();
       renewLease(db, job.id, workerId, new Date(now.getTime() + timings.leaseMs), now)
-        .then((isOurs) => {
-          if (!isOurs) abort.abort(new Error('the job was taken over by another runner'));
-        })
+        .then((isOurs) => isOurs || abort.abort(new Error('the job was taken over by another runner')))
         .catch((error: unknown) => log.warn({ err: error, jobId: job.id }, 'could not renew a job lease'));
     }, timings.heartbeatMs);
     heartbeat.unref();
@@ -212,7 +117,7 @@ export function createJobRunner(options: {
     const ended = (outcome: 'completed' | 'retry' | 'failed') =>
       options.onAttemptEnd?.(job.kind, outcome, (performance.now() - startedAt) / 1000);
     try {
-      const result = await definition.run(job.payload, {
+      const result = await definition.run(payload, {
         job,
         attempt: job.attempts,
         isLastAttempt,
@@ -241,7 +146,7 @@ export function createJobRunner(options: {
           forgetPayload: definition.forgetPayloadWhenDone,
         }).catch(() => undefined);
         if (finished && definition.onGiveUp) {
-          await definition.onGiveUp(job.payload, message, finished).catch((giveUpError: unknown) => {
+          await definition.onGiveUp(payload, message, finished).catch((giveUpError: unknown) => {
             log.warn({ err: giveUpError, jobId: job.id }, 'a failed job could not report its failure');
           });
         }
@@ -310,24 +215,11 @@ export function createJobRunner(options: {
     })();
   }
 
-  /** Polls the rows of awaited jobs that other processes run. */
-  async function checkWaiters(): Promise<void> {
-    if (waiters.size === 0) return;
-    for (const job of await findJobs(db, [...waiters.keys()])) settle(job);
-  }
-
-  /** Another process announced the end of a job: settles whoever here waits for it. */
-  function handleJobEnd(jobId: string): void {
-    if (!waiters.has(jobId)) return;
-    findJob(db, jobId)
-      .then((job) => job && settle(job))
-      .catch(() => undefined);
-  }
-
   function schedulePoll(): void {
     pollTimer = setTimeout(() => {
       pump();
-      checkWaiters()
+      waiters
+        .check()
         .catch(() => undefined)
         .finally(() => {
           if (state === 'started') schedulePoll();
@@ -338,8 +230,14 @@ export function createJobRunner(options: {
 
   return {
     workerId,
+    register(registry, deps) {
+      for (const definition of registry) {
+        if (definitions.has(definition.kind)) throw new Error(`The job kind ${definition.kind} is defined twice`);
+        definitions.set(definition.kind, bindDefinition(definition, deps));
+      }
+    },
     define(kind, definition) {
-      definitions.set(kind, definition as unknown as JobDefinition<Record<string, unknown>>);
+      definitions.set(kind, definition as unknown as RunnableJob);
     },
     async enqueue(kind, payload, enqueueOptions = {}) {
       const definition = definitions.get(kind);
@@ -348,7 +246,7 @@ export function createJobRunner(options: {
         enqueueOptions.db ?? db,
         {
           kind,
-          payload,
+          payload: checkedPayload(definitions.get(kind), kind, payload),
           maxAttempts: definition?.maxAttempts ?? 1,
           concurrencyKey: enqueueOptions.concurrencyKey,
           reference: enqueueOptions.reference,
@@ -366,7 +264,12 @@ export function createJobRunner(options: {
         enqueueOptions.db ?? db,
         {
           kind,
-          payload: isCompleted && definitions.get(kind)?.forgetPayloadWhenDone ? {} : payload,
+          // Only a payload that will run is checked: a completed one is kept for its reference (often empty).
+          payload: isCompleted
+            ? definitions.get(kind)?.forgetPayloadWhenDone
+              ? {}
+              : (payload as Record<string, unknown>)
+            : checkedPayload(definitions.get(kind), kind, payload),
           maxAttempts: definitions.get(kind)?.maxAttempts ?? 1,
           concurrencyKey: enqueueOptions.concurrencyKey,
           reference: enqueueOptions.reference,
@@ -378,12 +281,16 @@ export function createJobRunner(options: {
         now,
       );
     },
-    async enqueueOnce(kind, payload, enqueueOptions) {
+    async enqueueOnce(kind, payload, enqueueOptions = {}) {
+      const definition = definitions.get(kind);
+      const checked = checkedPayload(definitions.get(kind), kind, payload);
+      const singletonKey = enqueueOptions.singletonKey ?? definition?.singletonKey?.(checked);
+      if (!singletonKey) throw new Error(`The ${kind} job has no singleton key`);
       const newJob = {
         kind,
-        payload,
-        maxAttempts: definitions.get(kind)?.maxAttempts ?? 1,
-        singletonKey: enqueueOptions.singletonKey,
+        payload: checked,
+        maxAttempts: definition?.maxAttempts ?? 1,
+        singletonKey,
         reference: enqueueOptions.reference,
       };
       // The insert yields to the job of the key; that job may end before it is read, and a new one is queued then.
@@ -391,9 +298,9 @@ export function createJobRunner(options: {
         const now = clock.now();
         const inserted = await insertSingletonJob(db, { ...newJob, runAt: now }, now);
         if (inserted) return inserted;
-        const joined = await findUnfinishedSingletonJob(db, enqueueOptions.singletonKey);
+        const joined = await findUnfinishedSingletonJob(db, singletonKey);
         if (joined) return joined;
-        if (tries >= 3) throw new Error(`could not queue or join the job ${enqueueOptions.singletonKey}`);
+        if (tries >= 3) throw new Error(`could not queue or join the job ${singletonKey}`);
       }
     },
     findQueued: (kind, concurrencyKey) => findQueuedJob(db, kind, concurrencyKey),
@@ -415,42 +322,7 @@ export function createJobRunner(options: {
       await done;
       return findJob(db, jobId);
     },
-    waitFor(jobId, timeoutMs) {
-      return new Promise<JobRow>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          waiters.get(jobId)?.delete(listener);
-          reject(new Error(`job ${jobId} did not finish within ${timeoutMs} ms`));
-        }, timeoutMs);
-        const listener = (job: JobRow) => {
-          clearTimeout(timer);
-          resolve(job);
-        };
-        let listeners = waiters.get(jobId);
-        if (!listeners) {
-          listeners = new Set();
-          waiters.set(jobId, listeners);
-        }
-        listeners.add(listener);
-        findJob(db, jobId)
-          .then((job) => job && settle(job))
-          .catch(() => undefined);
-        // Nobody polls a runner that is not started (a closed app): check on our own meanwhile.
-        if (state !== 'started' && !waitTimer) {
-          const poll = () => {
-            waitTimer = setTimeout(() => {
-              checkWaiters()
-                .catch(() => undefined)
-                .finally(() => {
-                  waitTimer = undefined;
-                  if (waiters.size > 0 && state !== 'started' && state !== 'stopped') poll();
-                });
-            }, timings.pollMs);
-            waitTimer.unref();
-          };
-          poll();
-        }
-      });
-    },
+    waitFor: (jobId, timeoutMs) => waiters.waitFor(jobId, timeoutMs),
     async start() {
       if (state !== 'idle') return;
       if (options.isExclusiveDatabase) {
@@ -464,10 +336,10 @@ export function createJobRunner(options: {
           channel: JOB_END_CHANNEL,
           log,
           events: {
-            onNotification: handleJobEnd,
+            onNotification: (jobId) => waiters.handleJobEnd(jobId),
             onLost: () => {},
             // Ends announced while the feed was down are unknown: look at every awaited job once.
-            onLive: () => void checkWaiters().catch(() => undefined),
+            onLive: () => void waiters.check().catch(() => undefined),
           },
         });
       }
@@ -511,13 +383,13 @@ export function createJobRunner(options: {
           refundAttempt: true,
         }).catch((error: unknown) => log.warn({ err: error, jobId: entry.job.id }, 'could not hand a job back'));
       }
-      clearTimeout(waitTimer);
+      waiters.close();
       await jobEndFeed?.close();
     },
     halt() {
       state = 'stopped';
       clearTimeout(pollTimer);
-      clearTimeout(waitTimer);
+      waiters.close();
       void jobEndFeed?.close();
       for (const entry of running.values()) entry.abort.abort(new Error('the process was stopped'));
     },

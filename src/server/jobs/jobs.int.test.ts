@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { startFakeSmtp } from '../../../test/fakes/smtp.js';
 import { createPackageRepository } from '../../../test/support/git-fixtures.js';
 import { watchTasks } from '../../../test/support/packages.js';
@@ -9,6 +10,7 @@ import { startTestApp, type TestApp, testDatabaseKind } from '../../../test/supp
 import type { TemporaryLicense } from '../../contract/licenses.js';
 import { type BuiltApp, buildApp } from '../app.js';
 import { jobs, packages } from '../db/schema/index.js';
+import type { AnyJobDefinition } from './job-definition.js';
 import { createJobRunner, type JobRunner, type JobTimings } from './job-runner.js';
 import type { JobRow } from './jobs.repository.js';
 import { MAIL_MAX_ATTEMPTS } from './mail-delivery.js';
@@ -27,10 +29,12 @@ const fast: Partial<JobTimings> = {
 };
 
 let app: TestApp;
-const extraRunners: JobRunner[] = [];
+/** The test kinds are the tests' own, outside the app's registry: any kind, any payload. */
+type TestPayloads = Record<string, Record<string, unknown>>;
+const extraRunners: JobRunner<TestPayloads>[] = [];
 
-function runner(timings: Partial<JobTimings> = fast): JobRunner {
-  const created = createJobRunner({ db: app.ctx.db, clock: app.clock, log: app.ctx.log, timings });
+function runner(timings: Partial<JobTimings> = fast): JobRunner<TestPayloads> {
+  const created = createJobRunner<TestPayloads>({ db: app.ctx.db, clock: app.clock, log: app.ctx.log, timings });
   extraRunners.push(created);
   return created;
 }
@@ -124,6 +128,37 @@ describe('the job runner', () => {
     const again = await second.enqueueOnce('test-singleton', {}, { singletonKey: 'singleton:a' });
     expect(again.id).not.toBe(asked[0]!.id);
     expect(await first.waitFor(again.id, 20_000)).toMatchObject({ status: 'completed' });
+  });
+
+  it("checks a payload against its kind's schema when queued and before the handler, failing a bad one clearly", async () => {
+    const handled: unknown[] = [];
+    const kind = 'test-checked';
+    const checked: AnyJobDefinition<{ seen: unknown[] }> = {
+      kind,
+      payload: z.object({ packageId: z.string().min(1) }),
+      maxAttempts: 3,
+      async handler(deps, payload) {
+        deps.seen.push(payload);
+        return {};
+      },
+    };
+    const worker = runner();
+    worker.register([checked], { seen: handled });
+    await expect(worker.enqueue(kind, { packageId: 42 })).rejects.toThrow(
+      /payload of the test-checked job is not valid/,
+    );
+    // A row written before the kind had its schema (or by hand) reaches the runner as it is.
+    const unchecked = runner();
+    unchecked.define(kind, { maxAttempts: 3, run: async () => ({}) });
+    const bad = await unchecked.enqueue(kind, { packageId: '' });
+    const good = await worker.enqueue(kind, { packageId: 'p1', extra: 'dropped' });
+    await worker.start();
+
+    const failed = await worker.waitFor(bad.id, 20_000);
+    expect(failed).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(failed.lastError).toMatch(/^The payload of the test-checked job is not valid: .*packageId/);
+    expect(await worker.waitFor(good.id, 20_000)).toMatchObject({ status: 'completed' });
+    expect(handled).toEqual([{ packageId: 'p1' }]);
   });
 
   it('keeps what a kind describes of the error that failed a job for good, for waiters elsewhere', async () => {
@@ -260,7 +295,7 @@ describe('the job runner', () => {
     await started.promise;
     interrupted.halt();
 
-    const restarted = createJobRunner({
+    const restarted = createJobRunner<TestPayloads>({
       db: app.ctx.db,
       clock: app.clock,
       log: app.ctx.log,
@@ -386,7 +421,9 @@ describeOnSharedDatabase('two apps on one PostgreSQL database', () => {
       });
     }
     const queued: JobRow[] = [];
-    for (let n = 0; n < 10; n++) queued.push(await app.ctx.jobs.enqueue('test-two-apps', { n }));
+    // The app's runner, asked for a kind the test defined outside the registry.
+    const appJobs = app.ctx.jobs as unknown as JobRunner<TestPayloads>;
+    for (let n = 0; n < 10; n++) queued.push(await appJobs.enqueue('test-two-apps', { n }));
     second.ctx.jobs.wake();
     for (const job of queued) expect((await app.ctx.jobs.waitFor(job.id, 20_000)).status).toBe('completed');
     expect(ranBy).toHaveLength(10);

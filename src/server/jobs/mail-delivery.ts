@@ -1,7 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { Mailer, MailMessage, MailTransport } from '../adapters/mail/mailer.js';
+import type { Mailer, MailTransport } from '../adapters/mail/mailer.js';
 import type { Database } from '../db/client.js';
-import { decryptSecret, encryptSecret } from '../lib/crypto.js';
+import { encryptSecret } from '../lib/crypto.js';
 import type { JobRunner } from './job-runner.js';
 import { findLatestJobsByReference } from './jobs.repository.js';
 
@@ -22,8 +22,6 @@ export const MAIL_MAX_ATTEMPTS = 6;
 
 export type MailDelivery = 'delivered' | 'pending' | 'failed';
 
-type MailPayload = { sealed: string };
-
 export function createDurableMailer(options: {
   jobs: JobRunner;
   transport: MailTransport;
@@ -31,19 +29,7 @@ export function createDurableMailer(options: {
   log: FastifyBaseLogger;
 }): Mailer {
   const { jobs, transport, secretKey, log } = options;
-  jobs.define<MailPayload>(MAIL_JOB, {
-    maxAttempts: MAIL_MAX_ATTEMPTS,
-    forgetPayloadWhenDone: true,
-    async run(payload) {
-      const message = JSON.parse(decryptSecret(secretKey, payload.sealed)) as MailMessage;
-      await transport.send(message);
-      return {};
-    },
-    async onGiveUp(_payload, error, job) {
-      log.error({ jobId: job.id, reference: job.reference, error }, 'mail could not be delivered; giving up');
-    },
-  });
-
+  // The retries are the `mail` job (mail.job.ts), in the app's job registry.
   return {
     async send(message, sendOptions = {}) {
       const enqueue = { db: sendOptions.db, reference: message.reference };

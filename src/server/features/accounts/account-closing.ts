@@ -21,7 +21,8 @@ import { disableAllEndpoints } from '../webhooks/account-closing.service.js';
 // the audit trail. The sales stay (amounts, dates, currency, invoice ids), as tax law requires.
 
 export const ACCOUNT_ERASE_JOB = 'account.erase';
-type ErasePayload = { accountId: string };
+/** A failed erasure is tried again with backoff (each step is safe to repeat). */
+export const ACCOUNT_ERASE_MAX_ATTEMPTS = 10;
 
 export const accountMessages = {
   alreadyClosed: 'This account is already closed.',
@@ -67,11 +68,15 @@ export async function closeAccount(
         sessionsEnded: sessions.length,
       },
     });
-    await ctx.jobs.enqueue(ACCOUNT_ERASE_JOB, { accountId: account.id } satisfies ErasePayload, {
-      db: tx,
-      delayMs: ctx.config.accountRetentionMs,
-      reference: `account:${account.id}`,
-    });
+    await ctx.jobs.enqueue(
+      ACCOUNT_ERASE_JOB,
+      { accountId: account.id },
+      {
+        db: tx,
+        delayMs: ctx.config.accountRetentionMs,
+        reference: `account:${account.id}`,
+      },
+    );
     return sessions;
   });
   disconnectSessions(ctx, endedSessions);
@@ -105,12 +110,4 @@ export async function eraseClosedAccount(ctx: AppContext, accountId: string): Pr
   // After the commit: a logo removed before a rollback could not be brought back.
   const logos = await ctx.storage.deletePrefix(logoPrefix);
   return { erased: true, logos };
-}
-
-/** Defines the erasure job (queued by closeAccount for the account's erase date). */
-export function defineAccountJobs(ctx: AppContext): void {
-  ctx.jobs.define<ErasePayload>(ACCOUNT_ERASE_JOB, {
-    maxAttempts: 10,
-    run: (payload) => eraseClosedAccount(ctx, payload.accountId),
-  });
 }

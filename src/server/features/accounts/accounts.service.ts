@@ -11,7 +11,6 @@ export {
   accountMessages,
   type ClosedAccount,
   closeAccount,
-  defineAccountJobs,
   eraseClosedAccount,
 } from './account-closing.js';
 export { type AccountExport, EXPORT_LISTS, exportFilename } from './account-export.js';

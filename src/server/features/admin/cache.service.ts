@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { clearAllDists, syncPackage } from '../packages/packages.service.js';
-import { type RunningTask, resumeTask, startTask } from '../tasks/tasks.service.js';
+import { type RunningTask, startTask } from '../tasks/tasks.service.js';
 
 // The admin cache panel: the dist zips of every package (object storage under `dists/`), how much of it is
 // built, and two tasks the admin watches, each run as a durable job by whichever process claims it:
@@ -16,7 +16,7 @@ import { type RunningTask, resumeTask, startTask } from '../tasks/tasks.service.
 export const CACHE_REFRESH_JOB = 'cache-refresh';
 export const CACHE_CLEAR_JOB = 'cache-clear';
 /** A refresh or clear that throws is tried again with backoff (both are safe to repeat). */
-const CACHE_JOB_MAX_ATTEMPTS = 3;
+export const CACHE_JOB_MAX_ATTEMPTS = 3;
 
 type PackageFigures = {
   id: string;
@@ -121,34 +121,6 @@ export async function listCachedPackages(ctx: AppContext): Promise<CachedPackage
 }
 
 type RefreshTarget = { id: string; name: string };
-type RefreshPayload = { adminId: string; taskId: string; targets: RefreshTarget[] };
-type ClearPayload = { taskId: string };
-
-/** Defines the cache jobs on the app's runner (the composition root calls this). */
-export function defineCacheJobs(ctx: AppContext): void {
-  ctx.jobs.define<RefreshPayload>(CACHE_REFRESH_JOB, {
-    maxAttempts: CACHE_JOB_MAX_ATTEMPTS,
-    async run(payload) {
-      const task = await resumeTask(ctx, payload.taskId);
-      if (task) await runRefresh(ctx, payload.adminId, task, payload.targets);
-      return {};
-    },
-    async onGiveUp(payload) {
-      await (await resumeTask(ctx, payload.taskId))?.fail('Failed to refresh cache');
-    },
-  });
-  ctx.jobs.define<ClearPayload>(CACHE_CLEAR_JOB, {
-    maxAttempts: CACHE_JOB_MAX_ATTEMPTS,
-    async run(payload) {
-      const task = await resumeTask(ctx, payload.taskId);
-      if (task) await runClear(ctx, task);
-      return {};
-    },
-    async onGiveUp(payload) {
-      await (await resumeTask(ctx, payload.taskId))?.fail('Failed to clear cache');
-    },
-  });
-}
 
 /**
  * Refreshes every active package, one after another, in a `cache-refresh` task owned by the admin.
@@ -169,7 +141,7 @@ export async function refreshAllPackages(
     message: `Refreshing ${targets.length} packages`,
     data: { packageCount: targets.length },
   });
-  await ctx.jobs.enqueue(CACHE_REFRESH_JOB, { adminId, taskId: task.id, targets } satisfies RefreshPayload);
+  await ctx.jobs.enqueue(CACHE_REFRESH_JOB, { adminId, taskId: task.id, targets });
   return { taskId: task.id, packageCount: targets.length };
 }
 
@@ -187,11 +159,11 @@ export async function refreshPackage(ctx: AppContext, adminId: string, packageId
     message: `Refreshing ${target.name}`,
     data: { packageCount: 1, packageId: target.id, packageName: target.name },
   });
-  await ctx.jobs.enqueue(CACHE_REFRESH_JOB, { adminId, taskId: task.id, targets: [target] } satisfies RefreshPayload);
+  await ctx.jobs.enqueue(CACHE_REFRESH_JOB, { adminId, taskId: task.id, targets: [target] });
   return { taskId: task.id };
 }
 
-async function runRefresh(ctx: AppContext, adminId: string, task: RunningTask, targets: RefreshTarget[]) {
+export async function runRefresh(ctx: AppContext, adminId: string, task: RunningTask, targets: RefreshTarget[]) {
   const failures: string[] = [];
   try {
     for (const [index, target] of targets.entries()) {
@@ -228,11 +200,11 @@ async function runRefresh(ctx: AppContext, adminId: string, task: RunningTask, t
 /** Deletes every dist zip (packages.service clearAllDists) in a `cache-clear` task owned by the admin. */
 export async function clearCache(ctx: AppContext, adminId: string): Promise<{ taskId: string }> {
   const task = await startTask(ctx, { userId: adminId, type: 'cache-clear', message: 'Clearing the package cache' });
-  await ctx.jobs.enqueue(CACHE_CLEAR_JOB, { taskId: task.id } satisfies ClearPayload);
+  await ctx.jobs.enqueue(CACHE_CLEAR_JOB, { taskId: task.id });
   return { taskId: task.id };
 }
 
-async function runClear(ctx: AppContext, task: RunningTask): Promise<void> {
+export async function runClear(ctx: AppContext, task: RunningTask): Promise<void> {
   try {
     const deletedCount = await clearAllDists(ctx, () => task.progress(50, 'Deleting cached package zips'));
     await task.complete('All cached packages have been cleared', { deletedCount });

@@ -3,8 +3,7 @@ import type { Payments } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { crashPoint } from '../../lib/crash-points.js';
-import { recordInboundEvent, releaseInboundDelivery } from '../shared/inbound-webhooks/inbound-deliveries.service.js';
-import { recordPaidInvoice, syncProviderSubscription } from './provider-sync.js';
+import { recordInboundEvent } from '../shared/inbound-webhooks/inbound-deliveries.service.js';
 
 // Stripe's webhooks (docs.stripe.com/webhooks): signed over the raw body, delivered at least once, in no
 // guaranteed order. Each event is stored once (its id recorded with the job that applies it) and applied by that
@@ -23,13 +22,13 @@ const SUBSCRIPTION_EVENTS = new Set([
 ]);
 
 /** The events that report a platform invoice paid: Platform Revenue counts the invoice (once, by its id). */
-const INVOICE_PAID_EVENTS = new Set(['invoice.paid', 'invoice.payment_succeeded']);
+export const INVOICE_PAID_EVENTS = new Set(['invoice.paid', 'invoice.payment_succeeded']);
 
 /** The job that applies one platform billing event. */
 export const BILLING_EVENT_JOB = 'stripe-billing-event';
 /** About a day and a half of retries (an hour apart at most): Stripe will not send an event we answered 200 again. */
-const BILLING_EVENT_MAX_ATTEMPTS = 40;
-const BILLING_EVENT_MAX_DELAY_MS = 60 * 60_000;
+export const BILLING_EVENT_MAX_ATTEMPTS = 40;
+export const BILLING_EVENT_MAX_DELAY_MS = 60 * 60_000;
 
 type BillingEventPayload = {
   eventId: string;
@@ -74,36 +73,4 @@ export async function receiveStripeWebhook(
   }
   crashPoint(ctx, 'event-recorded');
   return { received: true, type: event.type };
-}
-
-/** Defines the job that applies a recorded billing event (with the app's other jobs, before the runner starts). */
-export function defineBillingEventJob(ctx: AppContext): void {
-  ctx.jobs.define<BillingEventPayload>(BILLING_EVENT_JOB, {
-    maxAttempts: BILLING_EVENT_MAX_ATTEMPTS,
-    retryDelayMs: (failedAttempt) => Math.min(BILLING_EVENT_MAX_DELAY_MS, 5_000 * 2 ** (failedAttempt - 1)),
-    async run(payload) {
-      const payments = ctx.payments;
-      // The payment mode changes only with a restart: an event stored under another mode waits for it.
-      if (payments.kind !== 'stripe') throw new Error('Stripe billing is not configured on this server');
-      // A delivery retried days later still dates the change to when it happened, never to the future.
-      const observedAt = new Date(Math.min(new Date(payload.created).getTime(), ctx.clock.now().getTime()));
-      const userId = await syncProviderSubscription(ctx, payments, payload.subscriptionId, {
-        userId: payload.userId,
-        observedAt,
-      });
-      if (INVOICE_PAID_EVENTS.has(payload.type) && payload.invoiceId) {
-        await recordPaidInvoice(ctx, payments, payload.invoiceId, userId);
-      }
-      ctx.log.info({ eventId: payload.eventId, type: payload.type, userId }, 'Stripe event applied');
-      return {};
-    },
-    async onGiveUp(payload, error) {
-      ctx.log.error(
-        { eventId: payload.eventId, type: payload.type, error },
-        'a Stripe billing event could not be applied',
-      );
-      // Forgotten, so that resending it from Stripe's dashboard applies it.
-      await releaseInboundDelivery(ctx, 'stripe', payload.eventId);
-    },
-  });
 }

@@ -36,8 +36,7 @@ import { getOwnedPackage } from '../packages/packages.service.js';
 // p2 file with If-Modified-Since, reads the change on its next run instead of a 304.
 
 export const ADVISORY_NOTICE_JOB = 'advisory-notices';
-const ADVISORY_NOTICE_MAX_ATTEMPTS = 5;
-type AdvisoryNoticePayload = { advisoryId: string };
+export const ADVISORY_NOTICE_MAX_ATTEMPTS = 5;
 
 type Queryable = Pick<Database, 'execute' | 'update'>;
 
@@ -156,10 +155,14 @@ export async function publishAdvisory(
       })
       .returning();
     await touchMetadata(tx, ctx, pkg.id);
-    await ctx.jobs.enqueue(ADVISORY_NOTICE_JOB, { advisoryId: row!.id } satisfies AdvisoryNoticePayload, {
-      db: tx,
-      reference: `advisory:${row!.id}`,
-    });
+    await ctx.jobs.enqueue(
+      ADVISORY_NOTICE_JOB,
+      { advisoryId: row!.id },
+      {
+        db: tx,
+        reference: `advisory:${row!.id}`,
+      },
+    );
     return row!;
   });
   ctx.jobs.wake();
@@ -381,14 +384,4 @@ export function advisoryNotice(
       { commands: [`composer update ${packageName}`, 'composer audit'] },
     ],
   };
-}
-
-/** Defines the advisory e-mail job on the app's runner (the composition root calls this). */
-export function defineLifecycleJobs(ctx: AppContext): void {
-  ctx.jobs.define<AdvisoryNoticePayload>(ADVISORY_NOTICE_JOB, {
-    maxAttempts: ADVISORY_NOTICE_MAX_ATTEMPTS,
-    async run(payload) {
-      return { sent: await sendAdvisoryNotices(ctx, payload.advisoryId) };
-    },
-  });
 }

@@ -21,7 +21,7 @@ export const DIST_BUILD_JOB = 'dist-build';
  * A failed build fails the requests waiting for it (as a build in the request did): Composer does not wait through a
  * backoff, and the next request queues a new job. A build whose process died is still taken over and finished.
  */
-const DIST_BUILD_MAX_ATTEMPTS = 1;
+export const DIST_BUILD_MAX_ATTEMPTS = 1;
 /**
  * How long a download waits at least for a build running elsewhere: past a lease (a killed builder's job is taken
  * over once its lease runs out, so the bound is two leases when those are longer) and a build.
@@ -29,7 +29,7 @@ const DIST_BUILD_MAX_ATTEMPTS = 1;
 const DIST_BUILD_WAIT_MS = 180_000;
 
 type DistBuildPayload = { packageId: string; commit: string };
-type DistBuildResult = DistInfo | { isPackageGone: true };
+export type DistBuildResult = DistInfo | { isPackageGone: true };
 type StoredAppError = { code: ErrorCode; message: string; title: string; suggestion?: string };
 
 export type PackageVersionRow = typeof packageVersions.$inferSelect;
@@ -71,23 +71,6 @@ export async function ensureDist(ctx: AppContext, version: PackageVersionRow): P
   return { ...version, distKey: dist.key, distSha1: dist.sha1, distSize: dist.size };
 }
 
-/** The dist-build job: builds the zip (or finds it stored) and records it on the commit's version rows. */
-export function defineDistJobs(ctx: AppContext): void {
-  ctx.jobs.define<DistBuildPayload>(DIST_BUILD_JOB, {
-    maxAttempts: DIST_BUILD_MAX_ATTEMPTS,
-    async run({ packageId, commit }): Promise<DistBuildResult> {
-      const [pkg] = await ctx.db.select().from(packages).where(eq(packages.id, packageId)).limit(1);
-      if (!pkg) return { isPackageGone: true };
-      return buildDist(ctx, pkg, commit);
-    },
-    // A refusal (the code host no longer reachable for this package, say) reaches the waiting downloads as it is.
-    describeFailure: (error) =>
-      error instanceof AppError
-        ? { error: { code: error.code, message: error.message, title: error.title, suggestion: error.suggestion } }
-        : undefined,
-  });
-}
-
 /**
  * The zip built by the dist-build job of its key: queued here, or joined when a process already queued or runs it.
  * Requests in this process share one wait (the app's de-duplicator); the pre-cache, already inside a job, shares it
@@ -124,7 +107,7 @@ async function buildDistAsJob(ctx: AppContext, packageId: string, commit: string
   return result;
 }
 
-async function buildDist(ctx: AppContext, pkg: PackageRow, commit: string): Promise<DistInfo> {
+export async function buildDist(ctx: AppContext, pkg: PackageRow, commit: string): Promise<DistInfo> {
   const key = distKeyFor(pkg.id, commit);
   const dist = (await findStoredDist(ctx, pkg.id, commit, key)) ?? (await archiveIntoStorage(ctx, pkg, commit, key));
   const ofCommit = and(eq(packageVersions.packageId, pkg.id), eq(packageVersions.commit, commit));

@@ -4,10 +4,10 @@ import type { AppContext } from '../../context.js';
 import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { JobRow } from '../../jobs/jobs.repository.js';
-import { type RunningTask, resumeTask, startTask } from '../tasks/tasks.service.js';
+import { type RunningTask, startTask } from '../tasks/tasks.service.js';
 import { emitVersionPublished } from '../webhooks/webhook-events.service.js';
 import { codeHostName, describeSyncFailure } from './code-host-access.js';
-import { defineDistJobs, deleteUnusedDists, type PackageVersionRow, preCachePackage } from './package-dists.js';
+import { deleteUnusedDists, type PackageVersionRow, preCachePackage } from './package-dists.js';
 import { type PackageRow, packageMirrorDir, updatePackageMirror } from './package-mirror.js';
 import { type ComputedVersion, planVersions, publicationTime } from './package-versions.js';
 
@@ -20,7 +20,7 @@ import { type ComputedVersion, planVersions, publicationTime } from './package-v
 
 export const PACKAGE_SYNC_JOB = 'package-sync';
 /** A sync that throws (not a code-host failure, which is recorded as the outcome) is tried this often. */
-const SYNC_MAX_ATTEMPTS = 3;
+export const SYNC_MAX_ATTEMPTS = 3;
 /** How long `done` waits for a sync before answering it failed (a bound, not an expectation). */
 const SYNC_WAIT_BOUND_MS = 30 * 60_000;
 
@@ -45,36 +45,7 @@ function syncKey(packageId: string): string {
   return `package:${packageId}`;
 }
 
-/** Defines the sync and dist-build jobs on the app's runner (the composition root calls this). */
-export function definePackageJobs(ctx: AppContext): void {
-  defineDistJobs(ctx);
-  ctx.jobs.define<SyncPayload>(PACKAGE_SYNC_JOB, {
-    maxAttempts: SYNC_MAX_ATTEMPTS,
-    async run(payload) {
-      const task = await resumeTask(ctx, payload.taskId);
-      if (!task) return failedOutcome(payload.packageId, 'The task of the sync is gone.');
-      try {
-        const outcome = await runSync(ctx, payload.packageId, task, payload.userId);
-        ctx.metrics.syncEnded(outcome.status);
-        return outcome;
-      } catch (error) {
-        ctx.metrics.syncEnded('failed');
-        throw error;
-      }
-    },
-    async onGiveUp(payload, error) {
-      ctx.log.warn({ packageId: payload.packageId, error }, 'package sync failed for good');
-      const message = 'The sync failed. Refresh the package to try again.';
-      await ctx.db
-        .update(packages)
-        .set({ syncStatus: 'failed', syncError: message })
-        .where(eq(packages.id, payload.packageId));
-      await (await resumeTask(ctx, payload.taskId))?.fail(message);
-    },
-  });
-}
-
-function failedOutcome(packageId: string, error: string): SyncOutcome {
+export function failedOutcome(packageId: string, error: string): SyncOutcome {
   return { packageId, status: 'failed', error, changed: false, versionCount: 0, skippedCount: 0 };
 }
 
@@ -162,7 +133,12 @@ async function findPackage(ctx: AppContext, packageId: string): Promise<PackageR
   return pkg;
 }
 
-async function runSync(ctx: AppContext, packageId: string, task: RunningTask, userId: string): Promise<SyncOutcome> {
+export async function runSync(
+  ctx: AppContext,
+  packageId: string,
+  task: RunningTask,
+  userId: string,
+): Promise<SyncOutcome> {
   const failed = (error: string): SyncOutcome => failedOutcome(packageId, error);
   const pkg = await findPackage(ctx, packageId).catch(() => undefined);
   if (!pkg) {

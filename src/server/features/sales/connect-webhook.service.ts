@@ -6,7 +6,7 @@ import { sales } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { crashPoint } from '../../lib/crash-points.js';
 import { setPurchaseGrantTerms } from '../licenses/grants.service.js';
-import { recordInboundEvent, releaseInboundDelivery } from '../shared/inbound-webhooks/inbound-deliveries.service.js';
+import { recordInboundEvent } from '../shared/inbound-webhooks/inbound-deliveries.service.js';
 import { syncPayoutAccount } from './payout.service.js';
 import { platformFeeCents, subscriptionAccessEnd } from './sale-rules.js';
 import { applyCheckoutSession, connectOf, endSale, findSale, findSaleBySession, type Sale } from './sales.service.js';
@@ -22,8 +22,8 @@ import { applyCheckoutSession, connectOf, endSale, findSale, findSaleBySession, 
 /** The job that applies one Connect event. */
 export const CONNECT_EVENT_JOB = 'stripe-connect-event';
 /** About a day and a half of retries (an hour apart at most): Stripe will not send an event we answered 200 again. */
-const CONNECT_EVENT_MAX_ATTEMPTS = 40;
-const CONNECT_EVENT_MAX_DELAY_MS = 60 * 60_000;
+export const CONNECT_EVENT_MAX_ATTEMPTS = 40;
+export const CONNECT_EVENT_MAX_DELAY_MS = 60 * 60_000;
 
 type ConnectEventPayload = { eventId: string; type: string; account: string; objectId: string };
 
@@ -45,7 +45,7 @@ const HANDLED = new Set([
 ]);
 
 /** Connect events share Stripe's id space with billing's: the prefix keeps them apart. */
-const deliveryKey = (eventId: string) => `connect:${eventId}`;
+export const deliveryKey = (eventId: string) => `connect:${eventId}`;
 
 export async function receiveConnectWebhook(
   ctx: AppContext,
@@ -74,36 +74,7 @@ export async function receiveConnectWebhook(
   return { received: true, type: event.type };
 }
 
-/** Defines the job that applies a recorded Connect event (with the app's other jobs, before the runner starts). */
-export function defineConnectEventJob(ctx: AppContext): void {
-  ctx.jobs.define<ConnectEventPayload>(CONNECT_EVENT_JOB, {
-    maxAttempts: CONNECT_EVENT_MAX_ATTEMPTS,
-    retryDelayMs: (failedAttempt) => Math.min(CONNECT_EVENT_MAX_DELAY_MS, 5_000 * 2 ** (failedAttempt - 1)),
-    async run(payload) {
-      await applyEvent(ctx, {
-        id: payload.eventId,
-        type: payload.type,
-        account: payload.account,
-        objectId: payload.objectId,
-      });
-      ctx.log.info(
-        { eventId: payload.eventId, type: payload.type, account: payload.account },
-        'Stripe Connect event applied',
-      );
-      return {};
-    },
-    async onGiveUp(payload, error) {
-      ctx.log.error(
-        { eventId: payload.eventId, type: payload.type, error },
-        'a Stripe Connect event could not be applied',
-      );
-      // Forgotten, so that resending it from Stripe's dashboard applies it.
-      await releaseInboundDelivery(ctx, 'stripe', deliveryKey(payload.eventId));
-    },
-  });
-}
-
-async function applyEvent(
+export async function applyEvent(
   ctx: AppContext,
   event: Pick<ConnectEvent, 'id' | 'type'> & { account: string; objectId: string },
 ) {

@@ -51,8 +51,19 @@ export const WEBHOOK_ATTEMPT_TIMEOUT_MS = 15_000;
 export const WEBHOOK_EXPIRY_SCAN_INTERVAL_MS = MINUTE_MS;
 const EXPIRY_SCAN_BATCH = 500;
 
-type DeliveryPayload = { messageId: string; trigger: 'scheduled' | 'redelivery' };
-type ExpiryScanPayload = { since: string };
+export type DeliveryPayload = { messageId: string; trigger: 'scheduled' | 'redelivery' };
+export type ExpiryScanPayload = { since: string };
+
+/** The app's webhook sender, made once per app (it holds the address resolver). */
+export function senderFor(ctx: AppContext): WebhookSender {
+  let sender = senders.get(ctx);
+  if (!sender) {
+    sender = createSenderFor(ctx);
+    senders.set(ctx, sender);
+  }
+  return sender;
+}
+const senders = new WeakMap<AppContext, WebhookSender>();
 
 export function createSenderFor(ctx: AppContext): WebhookSender {
   return createWebhookSender({
@@ -124,43 +135,6 @@ export async function queueMessage(
   return messageId;
 }
 
-/** Defines the webhook jobs and keeps the license-expiry scan queued. */
-export async function defineWebhookJobs(ctx: AppContext): Promise<void> {
-  const sender = createSenderFor(ctx);
-  ctx.jobs.define<DeliveryPayload>(WEBHOOK_DELIVERY_JOB, {
-    maxAttempts: WEBHOOK_MAX_ATTEMPTS,
-    retryDelayMs: (failedAttempt) =>
-      WEBHOOK_RETRY_DELAYS_MS[Math.min(failedAttempt, WEBHOOK_RETRY_DELAYS_MS.length) - 1]!,
-    run: (payload, run) => attemptDelivery(ctx, sender, payload, run.signal, run.isLastAttempt),
-    onGiveUp: (payload) => giveUp(ctx, payload.messageId),
-  });
-  ctx.jobs.define<DeliveryPayload>(WEBHOOK_SINGLE_ATTEMPT_JOB, {
-    maxAttempts: 1,
-    async run(payload, run) {
-      await attemptDelivery(ctx, sender, payload, run.signal, true).catch(() => undefined);
-      return {};
-    },
-  });
-  ctx.jobs.define<ExpiryScanPayload>(WEBHOOK_EXPIRY_SCAN_JOB, {
-    maxAttempts: 1,
-    async run(payload) {
-      const now = ctx.clock.now();
-      const since = new Date(payload.since);
-      try {
-        const announced = await announceExpiredLicenses(ctx, since, now);
-        await scheduleExpiryScan(ctx, now);
-        return { announced };
-      } catch (error) {
-        // The chain of scans must not end: the next one covers this span again (announcements are idempotent).
-        ctx.log.warn({ err: error }, 'license expiry scan failed; the next scan covers its span');
-        await scheduleExpiryScan(ctx, since);
-        return { failed: true };
-      }
-    },
-  });
-  await scheduleExpiryScan(ctx, ctx.clock.now());
-}
-
 /** Keeps one scan queued (joining a queued one of another process instead of adding a second). */
 export async function scheduleExpiryScan(ctx: AppContext, since: Date): Promise<void> {
   if (await ctx.jobs.findQueued(WEBHOOK_EXPIRY_SCAN_JOB, WEBHOOK_EXPIRY_SCAN_JOB)) return;
@@ -170,7 +144,7 @@ export async function scheduleExpiryScan(ctx: AppContext, since: Date): Promise<
   });
 }
 
-async function attemptDelivery(
+export async function attemptDelivery(
   ctx: AppContext,
   sender: WebhookSender,
   payload: DeliveryPayload,
@@ -235,7 +209,7 @@ async function setMessageStatus(ctx: AppContext, messageId: string, status: 'pen
 }
 
 /** Three days of failures: the endpoint is disabled and its seller told, once. */
-async function giveUp(ctx: AppContext, messageId: string): Promise<void> {
+export async function giveUp(ctx: AppContext, messageId: string): Promise<void> {
   await setMessageStatus(ctx, messageId, 'failed');
   const now = ctx.clock.now();
   const [disabled] = await ctx.db

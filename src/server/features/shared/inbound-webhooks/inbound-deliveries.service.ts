@@ -2,6 +2,7 @@ import { and, eq, lt } from 'drizzle-orm';
 import type { AppContext } from '../../../context.js';
 import type { Database } from '../../../db/client.js';
 import { webhookDeliveries } from '../../../db/schema/index.js';
+import type { JobKind, JobPayloads } from '../../../jobs/job-definition.js';
 import { DAY_MS } from '../../../lib/clock.js';
 
 // The webhooks we receive (GitHub's pushes, Stripe's billing and Connect events) are redelivered on timeouts and on
@@ -61,11 +62,11 @@ export async function releaseInboundDelivery(
  * the runner woken), false for a delivery recorded before. The caller answers the sender only after this, so an
  * event is either stored for good or refused (and sent again by the sender).
  */
-export async function recordInboundEvent(
+export async function recordInboundEvent<Kind extends JobKind>(
   ctx: Pick<AppContext, 'db' | 'clock' | 'jobs'>,
   source: InboundWebhookSource,
   deliveryId: string,
-  job: { kind: string; payload: Record<string, unknown> },
+  job: { kind: Kind; payload: JobPayloads[Kind] },
 ): Promise<boolean> {
   const isNew = await ctx.db.transaction(async (tx) => {
     if (!(await claimInboundDelivery(ctx, source, deliveryId, { db: tx }))) return false;

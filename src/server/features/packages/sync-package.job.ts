@@ -1,0 +1,45 @@
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import type { AppContext } from '../../context.js';
+import { packages } from '../../db/schema/index.js';
+import { defineJob } from '../../jobs/job-definition.js';
+import { resumeTask } from '../tasks/tasks.service.js';
+import { failedOutcome, PACKAGE_SYNC_JOB, runSync, SYNC_MAX_ATTEMPTS } from './package-sync.js';
+
+// The `package-sync` job (package-sync.ts queues it): the sync of one package, its github-sync task reporting to
+// the owner (or the admin who refreshed the cache).
+
+const syncPayload = z.object({ packageId: z.string().min(1), userId: z.string().min(1), taskId: z.string().min(1) });
+
+declare module '../../jobs/job-definition.js' {
+  interface JobPayloads {
+    [PACKAGE_SYNC_JOB]: z.infer<typeof syncPayload>;
+  }
+}
+
+export const syncPackageJob = defineJob<AppContext, typeof PACKAGE_SYNC_JOB>({
+  kind: PACKAGE_SYNC_JOB,
+  payload: syncPayload,
+  maxAttempts: SYNC_MAX_ATTEMPTS,
+  async handler(ctx, payload) {
+    const task = await resumeTask(ctx, payload.taskId);
+    if (!task) return failedOutcome(payload.packageId, 'The task of the sync is gone.');
+    try {
+      const outcome = await runSync(ctx, payload.packageId, task, payload.userId);
+      ctx.metrics.syncEnded(outcome.status);
+      return outcome;
+    } catch (error) {
+      ctx.metrics.syncEnded('failed');
+      throw error;
+    }
+  },
+  async onGiveUp(ctx, payload, error) {
+    ctx.log.warn({ packageId: payload.packageId, error }, 'package sync failed for good');
+    const message = 'The sync failed. Refresh the package to try again.';
+    await ctx.db
+      .update(packages)
+      .set({ syncStatus: 'failed', syncError: message })
+      .where(eq(packages.id, payload.packageId));
+    await (await resumeTask(ctx, payload.taskId))?.fail(message);
+  },
+});
