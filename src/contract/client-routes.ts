@@ -30,6 +30,8 @@ export const CLIENT_ROUTES = {
   teamJoin: '/team/join',
   /** The account's data export and closing the account (issue 35). */
   settings: '/settings',
+  /** The person's passkeys, authenticator app, recovery codes and signed-in sessions (issue 33). */
+  security: '/security',
   /** The 404 page and the documentation's Quick Links name Management by this older path; it redirects. */
   packages: '/packages',
 } as const;

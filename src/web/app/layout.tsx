@@ -1,5 +1,6 @@
 import { lazy, type ReactNode, Suspense, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
+import { SecondFactorGate } from '../features/auth/second-factor-gate';
 import { SignInErrorNotice } from '../features/auth/sign-in-error-notice';
 import { readSignInQuery } from '../features/auth/sign-in-params';
 import { ErrorBoundary } from './error-boundary';
@@ -35,7 +36,9 @@ export function AppLayout({ children }: { children: ReactNode }) {
       <SubscriptionBanner />
       <main className="flex-1">
         {/* Keyed by the path: a page that failed to render does not keep the error screen on the next page. */}
-        <ErrorBoundary key={location}>{children}</ErrorBoundary>
+        <ErrorBoundary key={location}>
+          <SecondFactorGate>{children}</SecondFactorGate>
+        </ErrorBoundary>
       </main>
       <Footer />
       <LazyEmailSignInDialog />

@@ -129,6 +129,10 @@ const SettingsPage = lazyPage(
   () => import('../features/settings/settings-page'),
   (m) => m.SettingsPage,
 );
+const SecurityPage = lazyPage(
+  () => import('../features/security/security-page'),
+  (m) => m.SecurityPage,
+);
 const JoinTeamPage = lazyPage(
   () => import('../features/team/join-team-page'),
   (m) => m.JoinTeamPage,
@@ -150,6 +154,7 @@ const SIGNED_IN_PAGES: [path: string, Page: ComponentType, permission?: TeamPerm
   [CLIENT_ROUTES.webhooks, WebhooksPage, 'webhooks:write'],
   [CLIENT_ROUTES.team, TeamPage],
   [CLIENT_ROUTES.settings, SettingsPage],
+  [CLIENT_ROUTES.security, SecurityPage],
 ];
 
 export function AppRouter() {

@@ -10,7 +10,9 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { toast, toastAfterReload } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api-client';
+import { errorMessage } from '../../lib/api-error';
 import { isAdmin, useCurrentUser } from '../../lib/current-user';
+import { signInWithPasskey } from '../../lib/passkeys';
 import { magicLinkRequestFailure, tokenVerificationFailure } from './admin-login-messages';
 
 type Step = 'email' | 'token';
@@ -116,6 +118,7 @@ export function AdminLoginPage() {
                 {requestLink.isPending ? <Loader2 className="animate-spin" /> : <Mail />}
                 Send Magic Link
               </Button>
+              <PasskeySignInButton />
               <div className="flex gap-3 rounded-md border border-blue-500/30 bg-blue-500/10 p-3 text-sm">
                 <Info className="mt-0.5 size-4 shrink-0 text-blue-600" />
                 <p>
@@ -156,5 +159,27 @@ export function AdminLoginPage() {
         </CardContent>
       </Card>
     </div>
+  );
+}
+
+/** Sign-in with a passkey (issue 33): complete on its own, no e-mail needed. */
+function PasskeySignInButton() {
+  const passkey = useMutation({
+    mutationFn: signInWithPasskey,
+    onSuccess: (user) => {
+      window.location.href = user.userType === 'admin' ? '/admin' : '/dashboard';
+    },
+    onError: (error) =>
+      toast({
+        variant: 'destructive',
+        title: 'Passkey sign-in failed',
+        description: errorMessage(error, 'Try again.'),
+      }),
+  });
+  return (
+    <Button type="button" variant="outline" onClick={() => passkey.mutate()} disabled={passkey.isPending}>
+      {passkey.isPending ? <Loader2 className="animate-spin" /> : <KeyRound />}
+      Sign in with a Passkey
+    </Button>
   );
 }

@@ -13,6 +13,7 @@ import {
   useStripeConfig,
   useUpdateSandboxMode,
 } from './admin-settings';
+import { SecondFactorPolicyCard } from './second-factor-policy-card';
 
 /** Stripe's public test cards, shown in test mode. */
 const testCards = [
@@ -137,6 +138,7 @@ export function SettingsTab() {
           )}
         </CardContent>
       </Card>
+      <SecondFactorPolicyCard />
     </section>
   );
 }

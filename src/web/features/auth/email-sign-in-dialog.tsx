@@ -1,6 +1,6 @@
 import type { MagicLinkResponse } from '@contract/auth';
 import { useMutation } from '@tanstack/react-query';
-import { Loader2, Mail, MailCheck } from 'lucide-react';
+import { KeyRound, Loader2, Mail, MailCheck } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { sellerLinkSentMessage } from '../../../contract/auth-messages';
@@ -12,6 +12,7 @@ import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api-client';
 import { errorMessage } from '../../lib/api-error';
 import { useCurrentUser } from '../../lib/current-user';
+import { signInWithPasskey } from '../../lib/passkeys';
 import { readSignInQuery, withoutSignInParams } from './sign-in-params';
 
 /**
@@ -54,6 +55,21 @@ function EmailSignInForm({ tier, errorMessage: linkError }: { tier?: string; err
         variant: 'destructive',
         title: 'Error',
         description: errorMessage(error, 'Failed to send the sign-in link. Please try again.'),
+      });
+    },
+  });
+
+  // A passkey signs in on its own (issue 33); the header then shows the signed-in person and the dialog closes.
+  const passkey = useMutation({
+    mutationFn: signInWithPasskey,
+    onSuccess: (user) => {
+      window.location.href = user.userType === 'admin' ? '/admin' : '/dashboard';
+    },
+    onError: (error) => {
+      toast({
+        variant: 'destructive',
+        title: 'Passkey sign-in failed',
+        description: errorMessage(error, 'Try again.'),
       });
     },
   });
@@ -112,6 +128,10 @@ function EmailSignInForm({ tier, errorMessage: linkError }: { tier?: string; err
       <Button type="submit" disabled={request.isPending || !email.trim()}>
         {request.isPending ? <Loader2 className="animate-spin" /> : <Mail />}
         Send Sign-in Link
+      </Button>
+      <Button type="button" variant="outline" onClick={() => passkey.mutate()} disabled={passkey.isPending}>
+        {passkey.isPending ? <Loader2 className="animate-spin" /> : <KeyRound />}
+        Sign in with a Passkey
       </Button>
     </form>
   );
