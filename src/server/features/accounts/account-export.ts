@@ -361,6 +361,8 @@ export async function buildAccountExport(ctx: AppContext, account: Account): Pro
   const gzip = createGzip();
   const out = new PassThrough();
   gzip.pipe(out);
+  // A failure of the writer (or the abandon below) is handled where the writer's promise ends, not thrown again here.
+  gzip.on('error', () => undefined);
   const cleanUp = () => void rm(dir, { recursive: true, force: true });
   out.once('end', cleanUp);
   // A client that goes away stops the writer (its wait for 'drain' ends with the error) and frees the folder.

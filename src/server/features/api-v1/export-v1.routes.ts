@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import { ACCOUNT_EXPORT_LISTS } from '../../../contract/account.js';
+import { apiV1ErrorSchema } from '../../../contract/api-v1.js';
 import type { AppContext } from '../../context.js';
 import * as accounts from '../accounts/accounts.service.js';
 
@@ -23,6 +25,12 @@ export async function exportV1Routes(app: FastifyInstance, ctx: AppContext): Pro
           `the account and every list, and one CSV per list (${ACCOUNT_EXPORT_LISTS.join(', ')}). Only the ` +
           "seller's own rows; no token, token hash or signing secret. CSV cells that a spreadsheet would read as a " +
           'formula start with an apostrophe.',
+        // The archive itself is a stream, not JSON; refusals come in the API's error envelope.
+        response: {
+          200: z.unknown().describe('The archive, application/gzip: packgate-export-{slug}-{date}.tar.gz'),
+          '4XX': apiV1ErrorSchema,
+          '5XX': apiV1ErrorSchema,
+        },
       },
     },
     async (request, reply) => {
