@@ -13,6 +13,8 @@ export async function loadSocketSession(
 ): Promise<SocketSession | undefined> {
   const cookieValue = fastifyCookie.parse(cookieHeader ?? '')[sessionCookieName(ctx)];
   const auth = await loadSession(ctx, cookieValue);
+  // A session still short of its second factor (issue 33) hears nothing until it has passed it.
+  if (!auth || auth.secondFactorPending || auth.mustEnrolSecondFactor) return undefined;
   // For an impersonation session auth.user is the impersonated user, whose events the admin sees.
-  return auth && { userId: auth.user.id, sessionIdHash: auth.sessionIdHash };
+  return { userId: auth.user.id, sessionIdHash: auth.sessionIdHash };
 }

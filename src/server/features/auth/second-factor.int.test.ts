@@ -262,3 +262,56 @@ describe('strong sign-in', () => {
     expect(await app.ctx.db.select().from(sessions).where(eq(sessions.userId, user.id))).toHaveLength(1);
   });
 });
+
+describe('the second factor for admins', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp();
+  });
+  afterAll(async () => {
+    await app.close();
+  });
+
+  async function adminLinkSignIn(email: string) {
+    const client = new TestClient(app.baseUrl);
+    await client.post('/api/auth/magic-link', { email, userType: 'admin' });
+    const mail = readOutbox(app.dataDir)
+      .filter((message) => message.to.includes(email))
+      .at(-1)!;
+    const token = new URL(findLink(mail.body, /http\S+\/admin\/login\?token=\S+/)).searchParams.get('token')!;
+    const verified = (await (await client.post('/api/auth/verify-magic-link', { token })).json()) as {
+      user: AuthUser;
+    };
+    return { client, user: verified.user };
+  }
+
+  it('asks an admin with an authenticator app for a code, and then requires every admin to have a factor', async () => {
+    await createTestUser(app, { userType: 'admin', email: 'first-admin@example.com' });
+    await createTestUser(app, { userType: 'admin', email: 'second-admin@example.com' });
+    const before = await adminLinkSignIn('second-admin@example.com');
+    expect(before.user.secondFactor).toBeUndefined();
+
+    const first = await adminLinkSignIn('first-admin@example.com');
+    const enrolment = (await (await first.client.post('/api/auth/totp/enrolment')).json()) as TotpEnrolment;
+    const totp = new TOTP({ secret: enrolment.secret, digits: 6, period: 30, algorithm: 'SHA1' });
+    const code = () => totp.generate({ timestamp: app.clock.now().getTime() });
+    expect((await first.client.post('/api/auth/totp/enrolment/confirm', { code: code() })).status).toBe(200);
+
+    const again = await adminLinkSignIn('first-admin@example.com');
+    expect(again.user.secondFactor).toEqual({ pending: true, enrolmentRequired: false, methods: [] });
+    expect((await again.client.get('/api/admin/platform-settings')).status).toBe(401);
+    app.clock.advance(30_000);
+    expect((await again.client.post('/api/auth/totp/verify', { code: code() })).status).toBe(200);
+    const settings = (await (await again.client.get('/api/admin/platform-settings')).json()) as {
+      key: string;
+      value: string;
+    }[];
+    expect(settings).toContainEqual({ key: 'require_second_factor_admins', value: 'true' });
+
+    // Once an admin has a factor, the admins' requirement is on by default: the other admin enrols first.
+    const second = await adminLinkSignIn('second-admin@example.com');
+    expect(second.user.secondFactor?.enrolmentRequired).toBe(true);
+    expect((await second.client.get('/api/admin/platform-settings')).status).toBe(401);
+    expect((await second.client.get('/api/auth/security')).status).toBe(200);
+  });
+});
