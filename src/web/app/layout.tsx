@@ -3,6 +3,7 @@ import { useLocation, useSearch } from 'wouter';
 import { SecondFactorGate } from '../features/auth/second-factor-gate';
 import { SignInErrorNotice } from '../features/auth/sign-in-error-notice';
 import { readSignInQuery } from '../features/auth/sign-in-params';
+import { ClosedAccountBanner } from '../features/settings/closed-account-banner';
 import { ErrorBoundary } from './error-boundary';
 import { Footer } from './footer';
 import { Header } from './header';
@@ -34,6 +35,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
       <ImpersonationBar />
       <Header />
       <SubscriptionBanner />
+      <ClosedAccountBanner />
       <main className="flex-1">
         {/* Keyed by the path: a page that failed to render does not keep the error screen on the next page. */}
         <ErrorBoundary key={location}>
