@@ -1,0 +1,55 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type SignedIn, signIn, signInSeller } from '../support/sessions.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+
+// The Settings page in a real browser (issue 35 item 5): the owner reaches it from the account menu, downloads the
+// export, and closes the account by typing its slug; signing in again shows the account closed with the export.
+
+describe('Settings: your data and closing the account', () => {
+  let app: TestApp;
+  let browser: TestBrowser;
+  let page: Page;
+  let origin: string;
+  let seller: SignedIn;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    origin = app.ctx.config.publicUrl;
+    seller = await signInSeller(app, { slug: 'acme' });
+    browser = await launchBrowser();
+    ({ page } = await openSignedInPage(browser, origin, seller));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('downloads the export and closes the account once the slug is typed', async () => {
+    await page.goto(`${origin}/dashboard`);
+    await page.getByRole('button', { name: /Account menu/ }).click();
+    await page.getByRole('menuitem', { name: 'Settings' }).click();
+    await page.waitForURL(`${origin}/settings`);
+
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-export').click()]);
+    expect(download.suggestedFilename()).toMatch(/^packgate-export-acme-\d{4}-\d{2}-\d{2}\.tar\.gz$/);
+
+    const close = page.getByRole('button', { name: 'Close account' });
+    await page.getByLabel(/to confirm/).fill('acm');
+    expect(await close.isDisabled()).toBe(true);
+    await page.getByLabel(/to confirm/).fill('acme');
+    await close.click();
+    await page.waitForURL(`${origin}/`);
+
+    // Signing in again: the account says it is closed, and the export is still offered.
+    const again = await signIn(app, { user: seller.user });
+    const reopened = await openSignedInPage(browser, origin, again);
+    await reopened.page.goto(`${origin}/dashboard`);
+    await reopened.page.getByTestId('closed-account-banner').waitFor();
+    await reopened.page.goto(`${origin}/settings`);
+    await reopened.page.getByTestId('account-closed').waitFor();
+    await reopened.page.getByTestId('download-export').waitFor();
+  });
+});
