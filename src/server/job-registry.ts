@@ -1,6 +1,6 @@
 import type { AppContext } from './context.js';
 import { accountEraseJob } from './features/accounts/account-erase.job.js';
-import { cacheClearJob, cacheRefreshJob } from './features/admin/cache.jobs.js';
+import { cacheClearJob } from './features/admin/cache.jobs.js';
 import { billingEventJob } from './features/billing/billing-event.job.js';
 import { advisoryNoticesJob } from './features/lifecycle/advisory-notices.job.js';
 import { distBuildJob } from './features/packages/dist-build.job.js';
@@ -19,7 +19,6 @@ export function jobRegistry(deps: { mail: MailJobDeps }): readonly AnyJobDefinit
     withOwnDeps(mailJob, deps.mail),
     syncPackageJob,
     distBuildJob,
-    cacheRefreshJob,
     cacheClearJob,
     advisoryNoticesJob,
     webhookDeliveryJob,

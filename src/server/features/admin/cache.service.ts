@@ -3,17 +3,16 @@ import type { CachedPackage, CacheStats } from '../../../contract/admin.js';
 import type { AppContext } from '../../context.js';
 import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { clearAllDists, syncPackage } from '../packages/packages.service.js';
+import { clearAllDists, reportRefreshedPackage, syncPackage } from '../packages/packages.service.js';
 import { type RunningTask, startTask } from '../tasks/tasks.service.js';
 
 // The admin cache panel: the dist zips of every package (object storage under `dists/`), how much of it is
-// built, and two tasks the admin watches, each run as a durable job by whichever process claims it:
-// `cache-refresh` (sync each package from its code host and build its missing zips) and `cache-clear` (delete
-// every zip). Clearing is safe for installs: the dist endpoint builds a
+// built, and two tasks the admin watches: `cache-refresh` (queues each package's sync, a durable job that builds
+// the missing zips too and reports to the task as it ends; nothing waits on the syncs) and `cache-clear` (a durable
+// job that deletes every zip). Clearing is safe for installs: the dist endpoint builds a
 // missing zip on demand (ensureDist). Figures come from the version rows (distSize, distBuiltAt), so the panel's
 // 30-second polling costs one database query and no storage calls; a zip is counted once per commit, as stored.
 
-export const CACHE_REFRESH_JOB = 'cache-refresh';
 export const CACHE_CLEAR_JOB = 'cache-clear';
 /** A refresh or clear that throws is tried again with backoff (both are safe to repeat). */
 export const CACHE_JOB_MAX_ATTEMPTS = 3;
@@ -123,8 +122,8 @@ export async function listCachedPackages(ctx: AppContext): Promise<CachedPackage
 type RefreshTarget = { id: string; name: string };
 
 /**
- * Refreshes every active package, one after another, in a `cache-refresh` task owned by the admin.
- * Returns at once; the task reports progress and ends completed, or failed when a package could not be refreshed.
+ * Refreshes every active package in a `cache-refresh` task owned by the admin: queues their syncs and returns; the
+ * task reports progress as each ends, and ends completed, or failed when a package could not be refreshed.
  */
 export async function refreshAllPackages(
   ctx: AppContext,
@@ -139,9 +138,9 @@ export async function refreshAllPackages(
     userId: adminId,
     type: 'cache-refresh',
     message: `Refreshing ${targets.length} packages`,
-    data: { packageCount: targets.length },
+    data: { packageCount: targets.length, total: targets.length },
   });
-  await ctx.jobs.enqueue(CACHE_REFRESH_JOB, { adminId, taskId: task.id, targets });
+  await queueRefreshSyncs(ctx, adminId, task, targets);
   return { taskId: task.id, packageCount: targets.length };
 }
 
@@ -157,43 +156,30 @@ export async function refreshPackage(ctx: AppContext, adminId: string, packageId
     userId: adminId,
     type: 'cache-refresh',
     message: `Refreshing ${target.name}`,
-    data: { packageCount: 1, packageId: target.id, packageName: target.name },
+    data: { packageCount: 1, total: 1, packageId: target.id, packageName: target.name },
   });
-  await ctx.jobs.enqueue(CACHE_REFRESH_JOB, { adminId, taskId: task.id, targets: [target] });
+  await queueRefreshSyncs(ctx, adminId, task, [target]);
   return { taskId: task.id };
 }
 
-export async function runRefresh(ctx: AppContext, adminId: string, task: RunningTask, targets: RefreshTarget[]) {
-  const failures: string[] = [];
-  try {
-    for (const [index, target] of targets.entries()) {
-      try {
-        // The sync's own github-sync and package-pre-cache tasks go to the admin too; `done` settles after both.
-        const handle = await syncPackage(ctx, target.id, { userId: adminId });
-        const outcome = await handle.done;
-        if (outcome.status === 'failed') failures.push(target.name);
-      } catch (error) {
-        // A package deleted meanwhile (NOT_FOUND) or an unexpected error: note it and go on with the others.
-        ctx.log.warn({ err: error, packageId: target.id, taskId: task.id }, 'cache refresh of a package failed');
-        failures.push(target.name);
-      }
-      await task.progress(((index + 1) / targets.length) * 100, `Refreshed ${index + 1} of ${targets.length} packages`);
+/**
+ * Queues one sync per package for the refresh and returns: each sync's job tells the task when it is over, and the
+ * last one ends it (packages/package-refresh.ts). Nothing waits on the syncs.
+ */
+async function queueRefreshSyncs(ctx: AppContext, adminId: string, task: RunningTask, targets: RefreshTarget[]) {
+  if (targets.length === 0) {
+    await task.complete('Refreshed 0 packages', { refreshedCount: 0 });
+    return;
+  }
+  for (const target of targets) {
+    try {
+      // The sync's own github-sync and package-pre-cache tasks go to the admin too.
+      await syncPackage(ctx, target.id, { userId: adminId, refreshTaskId: task.id });
+    } catch (error) {
+      // A package deleted meanwhile (NOT_FOUND) or an unexpected error: count it failed and go on with the others.
+      ctx.log.warn({ err: error, packageId: target.id, taskId: task.id }, 'cache refresh of a package failed');
+      await reportRefreshedPackage(ctx, task.id, { key: `package:${target.id}`, name: target.name, isFailed: true });
     }
-    const refreshed = targets.length - failures.length;
-    if (failures.length > 0) {
-      await task.fail(`Refreshed ${refreshed} of ${targets.length} packages; failed: ${failures.join(', ')}`, {
-        refreshedCount: refreshed,
-        failedPackages: failures,
-      });
-    } else {
-      await task.complete(`Refreshed ${refreshed} ${refreshed === 1 ? 'package' : 'packages'}`, {
-        refreshedCount: refreshed,
-      });
-    }
-  } catch (error) {
-    // Retried by the job runner; the task fails when the attempts are spent (onGiveUp).
-    ctx.log.error({ err: error, taskId: task.id }, 'cache refresh failed');
-    throw error;
   }
 }
 

@@ -39,7 +39,13 @@ export type SyncOutcome = {
 /** `done` settles once both tasks are over; it never rejects (failures are in the outcome, the task and the package). */
 export type SyncHandle = { taskId: string; jobId: string; done: Promise<SyncOutcome> };
 
-type SyncPayload = { packageId: string; userId: string; taskId: string };
+/** `refresh`: the admin's cache-refresh task this sync is part of (package-refresh.ts), told when it ends. */
+type SyncPayload = {
+  packageId: string;
+  userId: string;
+  taskId: string;
+  refresh?: { taskId: string; packageName: string };
+};
 
 function syncKey(packageId: string): string {
   return `package:${packageId}`;
@@ -72,10 +78,11 @@ function handleFor(ctx: AppContext, job: JobRow): SyncHandle {
 export async function syncPackage(
   ctx: AppContext,
   packageId: string,
-  options: { userId: string },
+  options: { userId: string; refreshTaskId?: string },
 ): Promise<SyncHandle> {
   const key = syncKey(packageId);
-  const queued = await ctx.jobs.findQueued(PACKAGE_SYNC_JOB, key);
+  // A sync of a cache refresh queues its own job, which tells the refresh when it ends.
+  const queued = options.refreshTaskId ? undefined : await ctx.jobs.findQueued(PACKAGE_SYNC_JOB, key);
   if (queued) return handleFor(ctx, queued);
   const [pkg] = await ctx.db
     .select({ name: packages.name, codeHost: packages.codeHost })
@@ -92,6 +99,7 @@ export async function syncPackage(
     data: { packageId, packageName: pkg.name, codeHost: pkg.codeHost },
   });
   const payload: SyncPayload = { packageId, userId: options.userId, taskId: task.id };
+  if (options.refreshTaskId) payload.refresh = { taskId: options.refreshTaskId, packageName: pkg.name };
   const job = await ctx.jobs.enqueue(PACKAGE_SYNC_JOB, payload, { concurrencyKey: key });
   return handleFor(ctx, job);
 }

@@ -36,6 +36,7 @@ import { findOwnedPackage } from './packages.repository.js';
 // change's transaction, for every door: the dashboard and API v1 call these same commands.
 
 export { ensureDist } from './package-dists.js';
+export { reportRefreshedPackage } from './package-refresh.js';
 export { type SyncHandle, type SyncOutcome, syncPackage } from './package-sync.js';
 export type { PackageRow, PackageVersionRow };
 

@@ -121,3 +121,51 @@ export async function listRecentTasks(ctx: AppContext, userId: string, limit: nu
     .limit(limit);
   return rows.map(presentTask);
 }
+
+/** One finished part of a batch task (a cache refresh's sync of one package), keyed so a repeated report counts once. */
+export type BatchItem = { key: string; name: string; isFailed: boolean };
+
+/** What a batch task says after `done` of its `total` parts are over, and at its end (`failed` names the failed parts). */
+export type BatchReport = (
+  done: number,
+  total: number,
+  failed: string[],
+) => { progressMessage: string; endMessage?: string };
+
+/**
+ * Records one finished part of a batch task whose parts run as jobs of their own (`data.total` is set when it
+ * starts): a progress event, and once every part is over its end, completed or (when a part failed) failed. The row
+ * is locked while it is read and written, so parts ending at once in several processes all count, and once.
+ */
+export async function recordBatchItem(
+  ctx: AppContext,
+  taskId: string,
+  item: BatchItem,
+  describe: BatchReport,
+): Promise<void> {
+  const events = await ctx.db.transaction(async (tx) => {
+    const [row] = await tx.select().from(tasks).where(eq(tasks.id, taskId)).for('update');
+    if (!row || row.status === 'completed' || row.status === 'failed') return [];
+    const items = Array.isArray(row.data.items) ? (row.data.items as BatchItem[]) : [];
+    if (items.some((each) => each.key === item.key)) return [];
+    const all = [...items, item];
+    const total = typeof row.data.total === 'number' ? row.data.total : all.length;
+    const failed = all.filter((each) => each.isFailed).map((each) => each.name);
+    const { progressMessage, endMessage } = describe(all.length, total, failed);
+    const progress = Math.max(row.progress, Math.min(100, Math.round((all.length / Math.max(1, total)) * 100)));
+    const data = { ...row.data, items: all };
+    const updatedAt = ctx.clock.now();
+    const progressed: TaskRow = { ...row, status: 'progress', progress, message: progressMessage, data, updatedAt };
+    const ended: TaskRow | undefined =
+      endMessage === undefined
+        ? undefined
+        : { ...progressed, status: failed.length > 0 ? 'failed' : 'completed', message: endMessage };
+    const last = ended ?? progressed;
+    await tx
+      .update(tasks)
+      .set({ status: last.status, progress, message: last.message, data, updatedAt })
+      .where(eq(tasks.id, taskId));
+    return ended ? [progressed, ended] : [progressed];
+  });
+  for (const row of events) ctx.realtime.sendToUser(row.userId, 'task-progress', presentTask(row));
+}
