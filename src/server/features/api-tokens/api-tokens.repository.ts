@@ -50,7 +50,9 @@ const seller = alias(users, 'seller');
  * and the creator's current role in the organisation, in one query: API v1 caps a token by that role (issue 33).
  */
 export async function findTokenByHash(ctx: Db, tokenHash: string): Promise<TokenWithCreator | undefined> {
-  const creatorId = sql`coalesce(${apiTokens.createdById}, ${apiTokens.userId})`;
+  // No coalesce to the account: a token whose creator's row is gone (created_by_id set null) has no one to act
+  // for, so it gets no permissions rather than the founder's (migration 0027 filled the creator of older tokens).
+  const creatorId = apiTokens.createdById;
   const [row] = await ctx.db
     .select({
       token: apiTokens,

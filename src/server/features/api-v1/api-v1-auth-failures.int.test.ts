@@ -18,7 +18,13 @@ async function insertToken(app: TestApp): Promise<string> {
   const token = generateToken('pga');
   await app.ctx.db
     .insert(apiTokens)
-    .values({ userId: seller.id, name: 'valid', tokenHash: sha256Hex(token), permissions: ['analytics:read'] });
+    .values({
+      userId: seller.id,
+      createdById: seller.id,
+      name: 'valid',
+      tokenHash: sha256Hex(token),
+      permissions: ['analytics:read'],
+    });
   return token;
 }
 

@@ -23,6 +23,7 @@ describe.skipIf(!process.env.TEST_REDIS_URL)('API v1 rate limit across processes
       const seller = await createTestUser(app);
       await app.ctx.db.insert(apiTokens).values({
         userId: seller.id,
+        createdById: seller.id,
         name: 'shared',
         tokenHash: sha256Hex(token),
         permissions: ['analytics:read'],
