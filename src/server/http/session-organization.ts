@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
 import { sessions } from '../db/schema/index.js';
 import { generateToken } from '../lib/crypto.js';
-import { requireUser, startSession } from './session.js';
+import { requireUser, type StartSessionOptions, startSession } from './session.js';
 
 // Which organisation a session works in (issue 33): `sessions.organization_id`, null for the person's own account.
 // The sessions table is written only by http/; the teams domain decides who may work where and calls these.
@@ -34,9 +34,11 @@ export async function startSessionInOrganization(
   reply: FastifyReply,
   personId: string,
   organizationId: string,
+  /** What the sign-in needs further (a pending second factor, enrolment), as for every other first factor. */
+  options: StartSessionOptions = {},
 ): Promise<void> {
   const marker = generateToken('pgj');
-  await startSession(ctx, request, reply, personId, { data: { joinMarker: marker } });
+  await startSession(ctx, request, reply, personId, { ...options, data: { ...options.data, joinMarker: marker } });
   await ctx.db
     .update(sessions)
     .set({

@@ -123,19 +123,21 @@ function roleInOrganization(
   return null;
 }
 
+export type StartSessionOptions = {
+  impersonatorId?: string;
+  data?: Record<string, unknown>;
+  /** How the person signed in (`link`, `passkey`, `github`, ...), shown on the sessions page. */
+  signInMethod?: string;
+  secondFactorPending?: boolean;
+};
+
 /** Starts a fresh session (a new id every sign-in) and drops the one the request came with. */
 export async function startSession(
   ctx: AppContext,
   request: FastifyRequest,
   reply: FastifyReply,
   userId: string,
-  options: {
-    impersonatorId?: string;
-    data?: Record<string, unknown>;
-    /** How the person signed in (`link`, `passkey`, `github`, ...), shown on the sessions page. */
-    signInMethod?: string;
-    secondFactorPending?: boolean;
-  } = {},
+  options: StartSessionOptions = {},
 ): Promise<void> {
   await endSession(ctx, request, reply);
   const cookieValue = generateToken('pgs');

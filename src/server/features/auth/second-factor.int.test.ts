@@ -3,6 +3,7 @@ import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
 import { findLink, readOutbox } from '../../../../test/support/outbox.js';
+import { giveTrial } from '../../../../test/support/packages.js';
 import { createTestUser, signIn, signInAdmin, signInSeller, type TestUser } from '../../../../test/support/sessions.js';
 import { SoftwareAuthenticator } from '../../../../test/support/software-authenticator.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
@@ -163,6 +164,36 @@ describe('strong sign-in', () => {
     expect(passed.status).toBe(200);
     expect((await me(client))?.secondFactor).toBeUndefined();
     expect((await client.get('/api/auth/security')).status).toBe(200);
+  });
+
+  it('asks a person with a passkey for it after accepting a team invitation signed out', async () => {
+    const invitee = await createTestUser(app, { email: 'invitee-pk@example.com' });
+    const inviteeKey = new SoftwareAuthenticator(rpId, origin);
+    expect((await registerPasskey(await signInSellerAs(invitee), inviteeKey)).status).toBe(200);
+    const team = await signInSeller(app);
+    await giveTrial(app, team.user.id, 'starter');
+    expect((await team.client.post('/api/team/invitations', { email: invitee.email, role: 'developer' })).status).toBe(
+      201,
+    );
+    const mail = readOutbox(app.dataDir)
+      .filter((message) => message.to.includes('invitee-pk@example.com'))
+      .at(-1)!;
+    const link = findLink(mail.body, /http:\/\/localhost:\d+\/team\/join\?token=[A-Za-z0-9_%-]+/);
+    const token = decodeURIComponent(new URL(link).searchParams.get('token')!);
+
+    const browser = new TestClient(app.baseUrl);
+    expect((await browser.post('/api/team/invitations/accept', { token })).status).toBe(200);
+    // The link proves the address only, as an e-mailed sign-in link does: the passkey is still asked for.
+    expect((await me(browser))?.secondFactor?.pending).toBe(true);
+    expect((await browser.get('/api/team/members')).status).toBe(401);
+
+    const options = (await (await browser.post('/api/auth/passkeys/authentication-options')).json()) as Options;
+    const passed = await browser.post('/api/auth/passkeys/authentication', {
+      response: inviteeKey.authenticate(options),
+    });
+    expect(passed.status).toBe(200);
+    expect((await me(browser))?.organization?.id).toBe(team.user.id);
+    expect((await browser.get('/api/team/members')).status).toBe(200);
   });
 
   async function signInSellerAs(user: TestUser): Promise<TestClient> {

@@ -23,6 +23,7 @@ import { authenticated } from '../../http/guards.js';
 import { ANY_SIGNED_IN } from '../../http/permissions.js';
 import { requireUser } from '../../http/session.js';
 import { startSessionInOrganization, switchSessionOrganization } from '../../http/session-organization.js';
+import { firstFactorSessionOptions } from '../auth/second-factor.service.js';
 import { requestActor } from '../shared/audit/audit.service.js';
 import * as teams from './teams.service.js';
 
@@ -135,7 +136,11 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
     async (request, reply) => {
       const accepted = await teams.acceptInvitation(ctx, request.body.token, request.auth);
       if (request.auth) await switchSessionOrganization(ctx, request, accepted.organization.id);
-      else await startSessionInOrganization(ctx, request, reply, accepted.person.id, accepted.organization.id);
+      else {
+        // The link proves the address only: a person with a second factor still passes it, as after any e-mailed link.
+        const options = await firstFactorSessionOptions(ctx, accepted.person, 'link');
+        await startSessionInOrganization(ctx, request, reply, accepted.person.id, accepted.organization.id, options);
+      }
       return { organization: accepted.organization };
     },
   );
