@@ -26,6 +26,7 @@ export const ACCOUNT_ERASE_MAX_ATTEMPTS = 10;
 
 export const accountMessages = {
   alreadyClosed: 'This account is already closed.',
+  exportOwnerOnly: "Only the organisation's owner can export its data: use an API token the owner created.",
   confirmSlug: (slug: string) => `Type the account's slug (${slug}) to confirm closing it.`,
 } as const;
 

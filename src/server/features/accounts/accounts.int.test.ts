@@ -214,6 +214,13 @@ describe('a seller account: export, closing and erasure', () => {
     const admin = await memberClient(app, acme.owner.user.id, 'admin');
     const refused = await admin.get('/api/account/export');
     expect(refused.status).toBe(403);
+    // Not with the admin's own full-access API token either.
+    const adminToken = await admin.post('/api/developer/tokens', { name: 'admin', permissions: ['*'] });
+    expect(adminToken.status).toBe(201);
+    const byAdmin = await fetch(new URL('/api/v1/export', app.baseUrl), {
+      headers: { authorization: `Bearer ${((await adminToken.json()) as CreatedApiToken).token}` },
+    });
+    expect(byAdmin.status).toBe(403);
     expect((await admin.post('/api/account/close', { confirmSlug: 'acme' })).status).toBe(403);
 
     const created = await acme.owner.client.post('/api/developer/tokens', {

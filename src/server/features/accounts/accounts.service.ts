@@ -1,6 +1,10 @@
+import { and, eq } from 'drizzle-orm';
 import type { AccountStatus } from '../../../contract/account.js';
 import type { AppContext } from '../../context.js';
+import { organizationMembers } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
 import type { User } from '../users/users.service.js';
+import { accountMessages } from './account-closing.js';
 import { type AccountExport, buildAccountExport } from './account-export.js';
 
 // A seller's account as a whole (issue 35 item 5): its data to take away, closing it, and erasing it after the
@@ -22,6 +26,27 @@ export function exportDownloadHeaders(archive: AccountExport): Record<string, st
     'content-disposition': `attachment; filename="${archive.filename}"`,
     'cache-control': 'no-store',
   };
+}
+
+/**
+ * The export for an API token: only one the organisation's owner created (a founder, or a member whose role is owner)
+ * may take it, as only the owner may on Settings; an admin's full-access token is refused.
+ */
+export async function exportAccountForToken(
+  ctx: AppContext,
+  token: { sellerId: string; creator: { id: string } | null; seller: User },
+): Promise<AccountExport> {
+  const creatorId = token.creator?.id;
+  let isOwner = creatorId === token.sellerId;
+  if (!isOwner && creatorId) {
+    const [membership] = await ctx.db
+      .select({ role: organizationMembers.role })
+      .from(organizationMembers)
+      .where(and(eq(organizationMembers.organizationId, token.sellerId), eq(organizationMembers.userId, creatorId)));
+    isOwner = membership?.role === 'owner';
+  }
+  if (!isOwner) throw new AppError('FORBIDDEN', accountMessages.exportOwnerOnly);
+  return buildAccountExport(ctx, token.seller);
 }
 
 /** The .tar.gz of the account's data (see account-export.ts), for its owner. */

@@ -34,7 +34,7 @@ export async function exportV1Routes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      const archive = await accounts.exportAccount(ctx, request.apiToken.seller);
+      const archive = await accounts.exportAccountForToken(ctx, request.apiToken);
       return reply.headers(accounts.exportDownloadHeaders(archive)).send(archive.stream);
     },
   );
