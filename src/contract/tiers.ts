@@ -104,7 +104,7 @@ export const tierInputSchema = z.object({
   maxCustomers: tierLimit,
   maxPackages: tierLimit,
   /** Left out, a saved tier keeps its limit (a new one is unlimited). */
-  maxTeamMembers: tierLimit.optional(),
+  maxTeamMembers: z.optional(tierLimit),
   isMostPopular: z.boolean().default(false),
   isFeatured: z.boolean().default(false),
   sortOrder: z.number().int().min(0),

@@ -1,4 +1,4 @@
-import type { TeamPermission } from '@contract/team';
+import type { TeamPermission } from '@contract/team-roles';
 import { Loader2, LogOut, Menu, Package, Shield, X } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link, useLocation, useSearch } from 'wouter';

@@ -1,4 +1,4 @@
-import type { TeamPermission } from '@contract/team';
+import type { TeamPermission } from '@contract/team-roles';
 import { Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Redirect } from 'wouter';

@@ -1,5 +1,5 @@
 import { CLIENT_ROUTES, DEBUG_CLIENT_ROUTES } from '@contract/client-routes';
-import type { TeamPermission } from '@contract/team';
+import type { TeamPermission } from '@contract/team-roles';
 import { type ComponentType, lazy, Suspense } from 'react';
 import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter';
 import { NotFoundPage } from '../features/legal/not-found-page';

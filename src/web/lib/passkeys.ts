@@ -1,5 +1,5 @@
 import type { AuthUser } from '@contract/auth';
-import { startAuthentication, startRegistration } from '@simplewebauthn/browser';
+import type { startAuthentication, startRegistration } from '@simplewebauthn/browser';
 import { apiRequest } from './api-client';
 
 // The browser's side of passkeys (issue 33), through @simplewebauthn/browser (the server's library's own browser
@@ -11,7 +11,9 @@ export async function signInWithPasskey(): Promise<AuthUser> {
     'POST',
     '/api/auth/passkeys/authentication-options',
   );
-  const response = await startAuthentication({ optionsJSON });
+  // Loaded when a passkey is used, not with the first page (the landing page's JavaScript budget).
+  const webauthn = await import('@simplewebauthn/browser');
+  const response = await webauthn.startAuthentication({ optionsJSON });
   return apiRequest<AuthUser>('POST', '/api/auth/passkeys/authentication', { response });
 }
 
@@ -21,6 +23,7 @@ export async function registerPasskey(name: string): Promise<{ recoveryCodes?: s
     'POST',
     '/api/auth/passkeys/registration-options',
   );
-  const response = await startRegistration({ optionsJSON });
+  const webauthn = await import('@simplewebauthn/browser');
+  const response = await webauthn.startRegistration({ optionsJSON });
   return apiRequest('POST', '/api/auth/passkeys/registration', { response, name });
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AuthUser } from '../../contract/auth';
-import { ROLE_PERMISSIONS } from '../../contract/team';
+import { ROLE_PERMISSIONS } from '../../contract/team-roles';
 import { forbiddenReason, userCan } from './permissions';
 
 const user = (overrides: Partial<AuthUser> = {}): AuthUser => ({

@@ -1,5 +1,5 @@
 import type { AuthUser } from '../../contract/auth';
-import { forbiddenMessage, isOrganizationRole, isTeamPermission, type TeamPermission } from '../../contract/team';
+import { forbiddenMessage, isOrganizationRole, isTeamPermission, type TeamPermission } from '../../contract/team-roles';
 import { useCurrentUser } from './current-user';
 
 /**

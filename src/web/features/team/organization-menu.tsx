@@ -1,6 +1,6 @@
 import type { AuthUser } from '@contract/auth';
 import { CLIENT_ROUTES } from '@contract/client-routes';
-import { ROLE_LABELS } from '@contract/team';
+import { ROLE_LABELS } from '@contract/team-roles';
 import { Building2, Check, Users } from 'lucide-react';
 import { Link, useLocation } from 'wouter';
 import { DropdownMenuItem, DropdownMenuLabel, DropdownMenuSeparator } from '../../components/ui/dropdown-menu';
