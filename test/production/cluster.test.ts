@@ -350,15 +350,13 @@ describeWithServices('two Packgate processes behind nginx', { timeout: 240_000 }
 
   it("holds API v1's 30 requests a minute per token in total, whichever process answers", async () => {
     const token = generateToken('pga');
-    await database.db
-      .insert(apiTokens)
-      .values({
-        userId: seller.id,
-        createdById: seller.id,
-        name: 'cluster',
-        tokenHash: sha256Hex(token),
-        permissions: ['analytics:read'],
-      });
+    await database.db.insert(apiTokens).values({
+      userId: seller.id,
+      createdById: seller.id,
+      name: 'cluster',
+      tokenHash: sha256Hex(token),
+      permissions: ['analytics:read'],
+    });
     const answers: { status: number; upstream: string }[] = [];
     for (let index = 0; index < 32; index++) {
       const response = await fetch(`${balancer.url}/api/v1/analytics`, {

@@ -16,15 +16,13 @@ const start = new Date('2026-03-01T12:00:00.000Z');
 async function insertToken(app: TestApp): Promise<string> {
   const seller = await createTestUser(app);
   const token = generateToken('pga');
-  await app.ctx.db
-    .insert(apiTokens)
-    .values({
-      userId: seller.id,
-      createdById: seller.id,
-      name: 'valid',
-      tokenHash: sha256Hex(token),
-      permissions: ['analytics:read'],
-    });
+  await app.ctx.db.insert(apiTokens).values({
+    userId: seller.id,
+    createdById: seller.id,
+    name: 'valid',
+    tokenHash: sha256Hex(token),
+    permissions: ['analytics:read'],
+  });
   return token;
 }
 
