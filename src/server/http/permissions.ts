@@ -57,6 +57,19 @@ export function requirePermission(auth: RequestAuth, permission: TeamPermission)
   throw new AppError('FORBIDDEN', forbiddenMessage(role, permission));
 }
 
+export const CLOSED_ACCOUNT_MESSAGE =
+  'This account is closed: its data can be read and downloaded from Settings until it is erased, not changed.';
+
+/**
+ * A closed account (issue 35) stays readable, and its owner may still download the export, until the erasure; nothing
+ * in it changes any more, so closing cannot be undone by issuing licenses or adding packages afterwards.
+ */
+function refuseChangesToClosedAccount(auth: RequestAuth, permission: TeamPermission): void {
+  if (!auth.user.closedAt) return;
+  if (permission.endsWith(':read') || permission === 'organization:manage') return;
+  throw new AppError('FORBIDDEN', CLOSED_ACCOUNT_MESSAGE);
+}
+
 function hasGuard(hooks: RouteOptions['onRequest'] | RouteOptions['preValidation'], guard: unknown): boolean {
   if (!hooks) return false;
   return Array.isArray(hooks) ? hooks.includes(guard as never) : hooks === guard;
@@ -83,5 +96,6 @@ export function registerPermissionCheck(app: FastifyInstance): void {
     const auth = requireUser(request);
     if (needed === ANY_SIGNED_IN) return;
     requirePermission(auth, needed);
+    refuseChangesToClosedAccount(auth, needed);
   });
 }

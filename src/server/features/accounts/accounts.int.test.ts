@@ -31,6 +31,7 @@ import {
   users,
   webhookEndpoints,
 } from '../../db/schema/index.js';
+import { CLOSED_ACCOUNT_MESSAGE } from '../../http/permissions.js';
 import { sessionCookieName } from '../../http/session.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { readTar } from '../../lib/tar.js';
@@ -329,6 +330,11 @@ describe('a seller account: export, closing and erasure', () => {
     const account = (await (await owner.client.get('/api/account')).json()) as { closedAt: string | null };
     expect(account.closedAt).toBe(NOW.toISOString());
     expect((await owner.client.get('/api/account/export')).status).toBe(200);
+    // It is read-only now: nothing in it changes until the erasure.
+    expect((await owner.client.get('/api/repositories')).status).toBe(200);
+    const change = await owner.client.post('/api/repositories', { name: 'acme/after-closing' });
+    expect(change.status).toBe(403);
+    expect(((await change.json()) as { message: string }).message).toBe(CLOSED_ACCOUNT_MESSAGE);
 
     // After the retention, the erasure job runs.
     const [job] = await app.ctx.db
