@@ -121,6 +121,9 @@ describe('strong sign-in in a real browser', () => {
   it('passes the second step with the passkey too, and lists this session', async () => {
     await openEmailedLink();
     await page.getByRole('button', { name: 'Use a Passkey' }).click();
+    // The header shows during the verify step too: wait for the step itself to end before leaving the page, or the
+    // navigation would abort the passkey ceremony.
+    await page.getByText("Verify it's you").waitFor({ state: 'detached' });
     await dashboardShown();
     await page.goto(`${origin}/security`);
     const current = page.getByTestId('session').filter({ hasText: 'This device' });
