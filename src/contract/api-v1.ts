@@ -147,7 +147,8 @@ export const apiV1DeletedSchema = z.object({ id: z.string(), deleted: z.literal(
 /** Spec §3 API v1 customer: one license holder by e-mail. */
 export const apiV1CustomerPackage = z.object({
   packageName: z.string(),
-  packageId: z.string(),
+  /** Null for a license of a product. */
+  packageId: z.string().nullable(),
   /** active, expired (past its end; a frozen one still installs older versions) or revoked. */
   status: z.enum(['active', 'expired', 'revoked']),
   grantedAt: z.string(),

@@ -71,7 +71,9 @@ export const temporaryLicenseList = z.array(temporaryLicense);
 /** A grant as the seller sees it under a license holder (GET /api/customers). */
 export const customerGrant = z.object({
   id: z.string(),
-  packageId: z.string(),
+  /** Null for a license of a product (productId). */
+  packageId: z.string().nullable(),
+  productId: z.string().nullable(),
   packageName: z.string(),
   kind: z.enum(grantKinds),
   status: z.enum(grantStatuses),

@@ -81,7 +81,7 @@ export const packageSchema = z.object({
   fullName: z.string(),
   /** The code host's id of the repository (the card's Repository ID). */
   githubRepoId: z.string(),
-  codeHost: z.enum(['github', 'local']),
+  codeHost: z.enum(['github', 'gitlab', 'bitbucket', 'git', 'local']),
   createdAt: z.string(),
   updatedAt: z.string(),
   /** pending until the first sync, syncing while one runs, then ready or failed. */

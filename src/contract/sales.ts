@@ -137,7 +137,9 @@ export type OnboardingLink = z.infer<typeof onboardingLink>;
  */
 export const packagePricingTier = z.object({
   id: z.string(),
-  packageId: z.string(),
+  /** Null for a price of a product (productId). */
+  packageId: z.string().nullable(),
+  productId: z.string().nullable(),
   name: z.string(),
   description: z.string().nullable(),
   pricingType: z.enum(pricingTypes),

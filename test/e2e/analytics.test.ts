@@ -74,7 +74,7 @@ describe('seller analytics in a real browser', () => {
       const age = Math.floor(((index * 37) % 100) ** 1.3 / 4) + (holderIndex >= 4 ? 60 : 0);
       rows.push({
         grantId: grant.id,
-        packageId: grant.packageId,
+        packageId: grant.packageId!,
         version: age < 15 ? '2.1.0' : age < 40 ? '2.0.0' : age < 70 ? '1.4.0' : '1.0.0',
         downloadedAt: new Date(now - age * DAY - (index % 5) * 3_600_000),
         // Holder 1's token is used from four networks; the others from one each.

@@ -42,7 +42,7 @@ export function composerNameOf(composerJson: string | undefined): string | null 
   }
 }
 
-export type CodeHostKind = 'local' | 'github';
+export type CodeHostKind = 'local' | 'github' | 'gitlab' | 'bitbucket' | 'git';
 
 export interface CodeHost {
   readonly kind: CodeHostKind;

@@ -1,6 +1,8 @@
 export * from './analytics.js';
 export * from './branding.js';
+export * from './code-hosts.js';
 export * from './developer.js';
+export * from './holder-credentials.js';
 export * from './jobs.js';
 export * from './licenses.js';
 export * from './lifecycle.js';
@@ -8,6 +10,7 @@ export * from './organizations.js';
 export * from './packages.js';
 export * from './platform.js';
 export * from './portal.js';
+export * from './products.js';
 export * from './sales.js';
 export * from './second-factors.js';
 export * from './seller-webhooks.js';

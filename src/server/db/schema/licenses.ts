@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { packages } from './packages.js';
+import { products } from './products.js';
 import { users } from './users.js';
 
 // Licenses (features/licenses writes these): the holders a seller licenses to, their licenses (grants) and the
@@ -15,8 +16,12 @@ export const customers = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
-    /** SHA-256 of the Composer token (`pgc_...`); the token itself is only ever e-mailed. */
-    tokenHash: text('token_hash').notNull(),
+    /**
+     * SHA-256 of the holder's first Composer token, from before named tokens (issue 32): holder_tokens holds every
+     * token now (migration 0028 copied these), so this column is no longer read to decide access; null for holders
+     * created since.
+     */
+    tokenHash: text('token_hash'),
     tokenIssuedAt: timestamp('token_issued_at', { withTimezone: true }).notNull().defaultNow(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -26,7 +31,13 @@ export const customers = pgTable(
   ],
 );
 
-/** A license: what one license holder may install of one package, until when and how often. */
+export const minimumStabilities = ['stable', 'RC', 'beta', 'alpha', 'dev'] as const;
+export type MinimumStability = (typeof minimumStabilities)[number];
+
+/**
+ * A license: what one license holder may install of one package or of one product (every package in it), until when,
+ * how often, which versions (a Composer constraint and a minimum stability) and for how many developer seats.
+ */
 export const grants = pgTable(
   'grants',
   {
@@ -34,10 +45,17 @@ export const grants = pgTable(
     customerId: uuid('customer_id')
       .notNull()
       .references(() => customers.id, { onDelete: 'cascade' }),
-    packageId: uuid('package_id')
-      .notNull()
-      .references(() => packages.id, { onDelete: 'cascade' }),
+    /** The package licensed; null when the license is for a product. Exactly one of packageId and productId is set. */
+    packageId: uuid('package_id').references(() => packages.id, { onDelete: 'cascade' }),
+    /** The product licensed (issue 31): covers every package in it, as the product is at each request. */
+    productId: uuid('product_id').references(() => products.id, { onDelete: 'cascade' }),
     kind: text('kind', { enum: ['purchase', 'temporary', 'manual'] }).notNull(),
+    /** A Composer constraint (`^1.0`, `>=2.0 <3.0`) the versions must match; null = every version. */
+    versionConstraint: text('version_constraint'),
+    /** The least stable versions covered: `stable`, `RC`, `beta`, `alpha` or `dev` (everything). */
+    minimumStability: text('minimum_stability', { enum: minimumStabilities }).notNull().default('dev'),
+    /** How many developer tokens the holder may have at once; null = unlimited. CI, deploy and bot tokens take none. */
+    seats: integer('seats'),
     status: text('status', { enum: ['active', 'revoked'] })
       .notNull()
       .default('active'),
@@ -64,7 +82,10 @@ export const grants = pgTable(
   },
   (table) => [
     uniqueIndex('grants_customer_package_unique').on(table.customerId, table.packageId),
+    uniqueIndex('grants_customer_product_unique').on(table.customerId, table.productId),
     index('grants_package_idx').on(table.packageId),
+    index('grants_product_idx').on(table.productId),
+    check('grants_one_target', sql`num_nonnulls(${table.packageId}, ${table.productId}) = 1`),
   ],
 );
 

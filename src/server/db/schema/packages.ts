@@ -1,4 +1,5 @@
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { codeHostConnections } from './code-hosts.js';
 import { users } from './users.js';
 
 // Packages (features/packages writes these): a seller's packages and the versions a sync found. The holders,
@@ -11,7 +12,31 @@ export const packages = pgTable(
     ownerId: uuid('owner_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    codeHost: text('code_host', { enum: ['github', 'local'] }).notNull(),
+    codeHost: text('code_host', { enum: ['github', 'gitlab', 'bitbucket', 'git', 'local'] }).notNull(),
+    /**
+     * The code-host connection the package syncs through (issue 30); null for packages whose connection was removed
+     * (they keep serving what was published and say so on Management).
+     */
+    connectionId: uuid('connection_id').references(() => codeHostConnections.id, { onDelete: 'set null' }),
+    /** What git clones: the https or ssh URL of the repository (hosts other than GitHub and the local folder). */
+    repositoryUrl: text('repository_url'),
+    /** Public half of the package's SSH deploy key (ed25519, OpenSSH format), shown to the seller to add read-only. */
+    deployKeyPublic: text('deploy_key_public'),
+    /** Sealed private half of that key; never returned. */
+    deployKeyPrivateEncrypted: text('deploy_key_private_encrypted'),
+    /** The SSH host key pinned on first use (a known_hosts line), and its SHA256 fingerprint shown to the seller. */
+    sshHostKey: text('ssh_host_key'),
+    sshHostKeyFingerprint: text('ssh_host_key_fingerprint'),
+    /** When reconciliation last compared the remote's tags and branches with what is published. */
+    lastReconciledAt: timestamp('last_reconciled_at', { withTimezone: true }),
+    /**
+     * Why the host refuses this package's code (repository gone, access removed, deploy key refused) and what to do;
+     * null while it works. Composer keeps serving what was published.
+     */
+    accessProblem: text('access_problem'),
+    accessProblemSince: timestamp('access_problem_since', { withTimezone: true }),
+    /** When the seller was e-mailed about the current access problem: once per problem. */
+    accessProblemNotifiedAt: timestamp('access_problem_notified_at', { withTimezone: true }),
     /** The code host's id of the repository (GitHub's numeric id, or the local folder's relative path). */
     repositoryId: text('repository_id').notNull(),
     repositoryFullName: text('repository_full_name').notNull(),
@@ -43,6 +68,7 @@ export const packages = pgTable(
     index('packages_owner_idx').on(table.ownerId),
     // A push webhook names the repository, not the package.
     index('packages_repository_idx').on(table.codeHost, table.repositoryId),
+    index('packages_connection_idx').on(table.connectionId),
   ],
 );
 

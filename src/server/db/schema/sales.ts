@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { customers, grants } from './licenses.js';
 import { packages } from './packages.js';
+import { products } from './products.js';
 import { users } from './users.js';
 
 // Selling (issue 11): payout accounts, the prices of packages, and every sale with the fee the platform took.
@@ -23,14 +24,18 @@ export const payoutAccounts = pgTable('payout_accounts', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-/** A price of a package: one-time (N months of updates, then frozen) or a monthly/yearly subscription. */
+/**
+ * A price of a package or of a product (issue 31; exactly one is set): one-time (N months of updates, then frozen) or
+ * a monthly/yearly subscription, optionally for a version range ("Version 2 licence").
+ */
 export const packagePrices = pgTable(
   'package_prices',
   {
     id: uuid('id').primaryKey().defaultRandom(),
-    packageId: uuid('package_id')
-      .notNull()
-      .references(() => packages.id, { onDelete: 'cascade' }),
+    packageId: uuid('package_id').references(() => packages.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id').references(() => products.id, { onDelete: 'cascade' }),
+    /** The Composer constraint the license bought with this price carries; null = every version. */
+    versionConstraint: text('version_constraint'),
     sellerId: uuid('seller_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
@@ -49,7 +54,9 @@ export const packagePrices = pgTable(
   },
   (table) => [
     index('package_prices_package_idx').on(table.packageId),
+    index('package_prices_product_idx').on(table.productId),
     index('package_prices_seller_idx').on(table.sellerId),
+    check('package_prices_one_target', sql`num_nonnulls(${table.packageId}, ${table.productId}) = 1`),
   ],
 );
 
@@ -64,9 +71,9 @@ export const sales = pgTable(
     sellerId: uuid('seller_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
-    packageId: uuid('package_id')
-      .notNull()
-      .references(() => packages.id, { onDelete: 'cascade' }),
+    /** The package sold; null when a product was sold (productId). */
+    packageId: uuid('package_id').references(() => packages.id, { onDelete: 'cascade' }),
+    productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
     priceId: uuid('price_id').references(() => packagePrices.id, { onDelete: 'set null' }),
     kind: text('kind', { enum: ['purchase', 'renewal'] })
       .notNull()

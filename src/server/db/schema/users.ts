@@ -24,6 +24,13 @@ export const users = pgTable(
     closedAt: timestamp('closed_at', { withTimezone: true }),
     /** When the retention job erases the closed account's personal data (sales kept for tax law). */
     eraseAfter: timestamp('erase_after', { withTimezone: true }),
+    /**
+     * What happens to a holder's token a secret scanner reports as leaked (issue 32): `revoke` at once, or `mark` it
+     * leaked and keep it working for 24 hours while the holder replaces it.
+     */
+    leakedTokenAction: text('leaked_token_action', { enum: ['revoke', 'mark'] })
+      .notNull()
+      .default('revoke'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },

@@ -65,6 +65,7 @@ export function presentCustomerGrant(grant: Grant, packageName: string, now: Dat
   return {
     id: grant.id,
     packageId: grant.packageId,
+    productId: grant.productId,
     packageName,
     kind: grant.kind,
     status: grant.status,

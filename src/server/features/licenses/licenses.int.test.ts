@@ -240,6 +240,7 @@ describe('licenses and license holders', () => {
         {
           id: first.body.id,
           packageId: widget.id,
+          productId: null,
           packageName: 'acme/widget',
           kind: 'temporary',
           status: 'active',

@@ -196,7 +196,9 @@ export async function getOverview(ctx: AppContext, host: RequestHost, holder: Po
     findHostBrand(ctx, host),
     getEmailBrand(ctx, seller),
   ]);
-  const tags = await repository.listTags(ctx, [...new Set(held.map((row) => row.grant.packageId))]);
+  const tags = await repository.listTags(ctx, [
+    ...new Set(held.flatMap((row) => (row.grant.packageId ? [row.grant.packageId] : []))),
+  ]);
   const now = ctx.clock.now();
   return {
     email: holder.email,

@@ -66,6 +66,7 @@ export function presentPricingTier(price: PackagePrice, salesCount: number): Pac
   return {
     id: price.id,
     packageId: price.packageId,
+    productId: price.productId,
     name: price.name,
     description: price.description,
     pricingType: price.pricingType,

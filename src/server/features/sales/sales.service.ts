@@ -324,10 +324,10 @@ export async function fulfilSale(
   if (sale.status !== 'pending') return sale;
   // Read before the transaction: on PGlite a query outside an open transaction waits for it.
   const terms = await purchaseTerms(ctx, sale, facts);
-  const parties = await loadGrantParties(ctx, sale.sellerId, sale.packageId);
+  const parties = await loadGrantParties(ctx, sale.sellerId, sale.packageId!);
   const grantInput = {
     email: facts.email,
-    packageId: sale.packageId,
+    packageId: sale.packageId!,
     kind: 'purchase' as const,
     expiresAt: terms.expiresAt,
     endMode: terms.endMode,
@@ -486,7 +486,7 @@ export async function getPurchaseResult(
   if (sale.status === 'pending') sale = await applyCheckoutSession(ctx, sale);
   const sender = await getLicenseSender(ctx, seller.id);
   const repositoryUrl = repositoryUrlOf(ctx, sender);
-  const [pkg] = await ctx.db.select({ name: packages.name }).from(packages).where(eq(packages.id, sale.packageId));
+  const [pkg] = await ctx.db.select({ name: packages.name }).from(packages).where(eq(packages.id, sale.packageId!));
   const packageName = pkg?.name ?? '';
   const now = ctx.clock.now();
   const token =

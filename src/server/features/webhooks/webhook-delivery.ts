@@ -290,13 +290,17 @@ export async function announceExpiredLicenses(ctx: AppContext, since: Date, now:
 export function licenseEventData(
   grant: {
     id: string;
-    packageId: string;
+    packageId: string | null;
+    productId: string | null;
     kind: string;
     status: string;
     expiresAt: Date | null;
     endMode: string;
     downloadLimit: number | null;
     downloadCount: number;
+    versionConstraint: string | null;
+    minimumStability: string;
+    seats: number | null;
     createdAt: Date;
     revokedAt: Date | null;
   },
@@ -305,6 +309,7 @@ export function licenseEventData(
   return {
     id: grant.id,
     packageId: grant.packageId,
+    productId: grant.productId,
     packageName: holder.packageName,
     email: holder.email,
     kind: grant.kind,
@@ -313,6 +318,9 @@ export function licenseEventData(
     endMode: grant.endMode,
     downloadLimit: grant.downloadLimit,
     downloadCount: grant.downloadCount,
+    versionConstraint: grant.versionConstraint,
+    minimumStability: grant.minimumStability,
+    seats: grant.seats,
     createdAt: grant.createdAt.toISOString(),
     revokedAt: grant.revokedAt?.toISOString() ?? null,
   };

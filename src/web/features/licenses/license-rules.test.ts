@@ -80,6 +80,7 @@ describe('grants of a license holder', () => {
     const grant = (packageName: string) => ({
       id: packageName,
       packageId: packageName,
+      productId: null,
       packageName,
       kind: 'temporary' as const,
       status: 'active' as const,
