@@ -142,3 +142,41 @@ INSERT INTO "code_host_connections" ("owner_id", "kind", "label", "auth_method")
 SELECT DISTINCT "owner_id", 'local', 'Local folder', 'none' FROM "packages" WHERE "code_host" = 'local';--> statement-breakpoint
 UPDATE "packages" SET "connection_id" = c."id" FROM "code_host_connections" c
 WHERE c."owner_id" = "packages"."owner_id" AND c."kind" = 'local' AND "packages"."code_host" = 'local';
+--> statement-breakpoint
+-- The warm path's change feed (0013_access_change_feed) for the new tables that decide access. A token's last use
+-- (written at most once a minute) decides nothing and stays silent, as a grant's download count does.
+CREATE TRIGGER "holder_tokens_announce_access" AFTER INSERT OR DELETE ON "holder_tokens"
+  FOR EACH ROW EXECUTE FUNCTION "packgate_announce_access_change"('c', 'customer_id');
+--> statement-breakpoint
+CREATE TRIGGER "holder_tokens_announce_access_update" AFTER UPDATE ON "holder_tokens"
+  FOR EACH ROW WHEN ((to_jsonb(OLD) - 'last_used_at') IS DISTINCT FROM (to_jsonb(NEW) - 'last_used_at'))
+  EXECUTE FUNCTION "packgate_announce_access_change"('c', 'customer_id');
+--> statement-breakpoint
+CREATE TRIGGER "holder_tokens_announce_access_truncate" AFTER TRUNCATE ON "holder_tokens"
+  FOR EACH STATEMENT EXECUTE FUNCTION "packgate_announce_access_flush"();
+--> statement-breakpoint
+CREATE TRIGGER "products_announce_access" AFTER INSERT OR UPDATE OR DELETE ON "products"
+  FOR EACH ROW EXECUTE FUNCTION "packgate_announce_access_change"('s', 'owner_id');
+--> statement-breakpoint
+CREATE TRIGGER "products_announce_access_truncate" AFTER TRUNCATE ON "products"
+  FOR EACH STATEMENT EXECUTE FUNCTION "packgate_announce_access_flush"();
+--> statement-breakpoint
+-- A package joining or leaving a product changes what every holder of that product sees: announce the product's seller.
+-- When the product itself is being deleted its own row announces the seller, and this lookup finds nothing.
+CREATE FUNCTION "packgate_announce_product_package_change"() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  seller uuid;
+BEGIN
+  SELECT "owner_id" INTO seller FROM "products" WHERE "id" = COALESCE(NEW."product_id", OLD."product_id");
+  IF seller IS NOT NULL THEN
+    PERFORM pg_notify('packgate_access', 's:' || seller::text);
+  END IF;
+  RETURN NULL;
+END;
+$$;
+--> statement-breakpoint
+CREATE TRIGGER "product_packages_announce_access" AFTER INSERT OR UPDATE OR DELETE ON "product_packages"
+  FOR EACH ROW EXECUTE FUNCTION "packgate_announce_product_package_change"();
+--> statement-breakpoint
+CREATE TRIGGER "product_packages_announce_access_truncate" AFTER TRUNCATE ON "product_packages"
+  FOR EACH STATEMENT EXECUTE FUNCTION "packgate_announce_access_flush"();
