@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { customers, grants, packages, packageVersions } from '../../src/server/db/schema/index.js';
+import { customers, grants, holderTokens, packages, packageVersions } from '../../src/server/db/schema/index.js';
 import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
 import { createTestUser, type TestUser } from '../support/sessions.js';
 import type { TestApp } from '../support/test-app.js';
+import { buildZip } from '../support/zip-fixture.js';
 
 // Composer repository fixtures written straight to the database and storage (a seller, a package with versions
 // and zips, a license holder with a known token, grants), and an HTTP client that can name any Host: Node's
@@ -62,7 +63,11 @@ export async function createPackage(
   for (const spec of versions) {
     const kind = spec.kind ?? 'tag';
     const commit = createHash('sha1').update(`${name}@${spec.version}`).digest('hex');
-    const zip = Buffer.from(`zip of ${name} ${spec.version} ${commit}`);
+    // A real archive, so that the real composer can install a fixture's version.
+    const zip = buildZip({
+      'composer.json': `${JSON.stringify({ name, description: `The ${name} package` }, null, 4)}\n`,
+      'VERSION.txt': `${name} ${spec.version} ${commit}\n`,
+    });
     const distKey = `dists/${row!.id}/${commit}.zip`;
     if (!spec.withoutDist) await app.ctx.storage.put(distKey, zip, { contentType: 'application/zip' });
     const [versionRow] = await app.ctx.db
@@ -101,10 +106,11 @@ export async function createHolder(
   email = 'holder@example.com',
 ): Promise<FixtureHolder> {
   const token = generateToken('pgc');
-  const [row] = await app.ctx.db
-    .insert(customers)
-    .values({ sellerId: seller.id, email, tokenHash: sha256Hex(token) })
-    .returning();
+  const [row] = await app.ctx.db.insert(customers).values({ sellerId: seller.id, email }).returning();
+  // The holder's token is their first named token (issue 32), as migration 0028 made of every existing one.
+  await app.ctx.db
+    .insert(holderTokens)
+    .values({ customerId: row!.id, name: 'Composer token', tokenHash: sha256Hex(token), tokenHint: token.slice(-4) });
   return { id: row!.id, token, email };
 }
 

@@ -1,4 +1,13 @@
-import { createReadStream, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -6,6 +15,7 @@ import { gzipSync } from 'node:zlib';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { restoreCommand } from '../../../../scripts/backup-commands.js';
+import { runComposer } from '../../../../test/composer/composer-cli.js';
 import {
   createGrant,
   createHolder,
@@ -20,6 +30,7 @@ import { createDatabaseFromTemplate } from '../../../../test/support/database-te
 import { startTestApp, type TestApp, testDatabaseKind } from '../../../../test/support/test-app.js';
 import type { P2File } from '../../../contract/composer.js';
 import { LOCAL_ADMIN_BACKUP_PATH } from '../../../contract/local-admin.js';
+import { setupCommands } from '../../../contract/setup-commands.js';
 import { FileStorage } from '../../adapters/storage/file-storage.js';
 import { loadConfig } from '../../config.js';
 import { type DatabaseTarget, migrationsFolder, openDatabase } from '../../db/client.js';
@@ -62,6 +73,33 @@ const distPath = (p2: Buffer, version: string) => {
   );
   return new URL(entry!.dist.url).pathname;
 };
+
+/**
+ * The real composer, as the holder would run it with the token issued before the backup: the setup commands against
+ * `app`'s repository host, then `composer require`; answers the version installed and the installed composer.json.
+ */
+async function installWithComposer(app: TestApp, project: string): Promise<{ version: string; manifest: string }> {
+  mkdirSync(project, { recursive: true });
+  const manifest = { name: 'holder/shop', type: 'project', repositories: { 'packagist.org': false }, require: {} };
+  writeFileSync(path.join(project, 'composer.json'), `${JSON.stringify(manifest, null, 4)}\n`);
+  const lines = setupCommands({
+    repositoryUrl: `http://${HOST}:${app.port}`,
+    sellerSlug: 'acme',
+    packageName: 'acme/widget:1.1.0',
+    token: holder.token,
+  });
+  for (const line of lines) {
+    const run = await runComposer(project, line.split(' ').slice(1), { home: work, audit: false });
+    expect(run.code, `${line}\n${run.output}`).toBe(0);
+  }
+  const lock = JSON.parse(readFileSync(path.join(project, 'composer.lock'), 'utf8')) as {
+    packages: { name: string; version: string }[];
+  };
+  return {
+    version: lock.packages.find((entry) => entry.name === 'acme/widget')!.version,
+    manifest: readFileSync(path.join(project, 'vendor/acme/widget/composer.json'), 'utf8'),
+  };
+}
 
 async function answers(app: TestApp) {
   const packages = await requestOnHost(app, HOST, '/packages.json', { token: holder.token });
@@ -155,6 +193,10 @@ describe('a backup of a running instance', () => {
       expect(after.zip.equals(widget.versions['v1.1.0']!.zip)).toBe(true);
       expect(after.zip.equals(before.zip)).toBe(true);
       expect(after.sales).toBe(1);
+      // The real client installs from the restored instance with the token issued before the backup.
+      const installed = await installWithComposer(restored, path.join(work, 'shop'));
+      expect(installed.version).toBe('v1.1.0');
+      expect(JSON.parse(installed.manifest)).toMatchObject({ name: 'acme/widget' });
       const logo = await restored.ctx.storage.get(
         verified.manifest.objects.find((o) => o.key.startsWith('logos/'))!.key,
       );
