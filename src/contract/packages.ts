@@ -45,6 +45,8 @@ export const codeHostRepositoryList = z.array(codeHostRepositorySchema);
 /** POST /api/repositories (spec §3 create payload). */
 export const createPackageInput = z.object({
   githubRepoId: z.union([z.string().trim().min(1).max(300), z.number().int().nonnegative()]).transform(String),
+  /** The code-host connection (GET /api/code-hosts) the repository is read through; the default host when left out. */
+  connectionId: entityId.optional(),
   /** Informational: the package takes the repository's current name from the code host. */
   fullName: z.string().trim().max(300).optional(),
   packageName: packageNameSchema,
@@ -94,6 +96,10 @@ export const packageSchema = z.object({
   skippedReferences: z.array(skippedReferenceSchema),
   /** A GitHub push webhook keeps the package up to date by itself. */
   hasWebhook: z.boolean(),
+  /** The code-host connection it syncs through; null once that connection was removed. */
+  connectionId: z.string().nullable(),
+  /** Why the host refuses this package's code and what to do; published versions are still served. */
+  accessProblem: z.string().nullable(),
 });
 export type Package = z.infer<typeof packageSchema>;
 export const packageList = z.array(packageSchema);

@@ -30,6 +30,7 @@ import { billingRoutes } from './features/billing/billing.routes.js';
 import { brandingRoutes } from './features/branding/branding.routes.js';
 import { CustomDomainCache, findSellerByCustomDomain } from './features/branding/custom-domains.js';
 import { createSvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
+import { codeHostRoutes } from './features/code-hosts/code-hosts.routes.js';
 import { createComposerAccess } from './features/composer/access-feed.js';
 import { composerRoutes } from './features/composer/composer.routes.js';
 import { createComposerFastPath } from './features/composer/composer-fast-path.js';
@@ -312,6 +313,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await adminRoutes(api, ctx);
     await localAdminRoutes(api, ctx);
     await packageRoutes(api, ctx);
+    await codeHostRoutes(api, ctx);
     await lifecycleRoutes(api, ctx);
     await taskRoutes(api, ctx);
     await composerRoutes(api, ctx);

@@ -108,6 +108,21 @@ const envSchema = z.object({
       .optional(),
   ),
   GITHUB_APP_WEBHOOK_SECRET: optionalText,
+  GITHUB_APP_ID: optionalText.pipe(
+    z
+      .string()
+      .regex(/^\d{1,20}$/, 'must be the App ID, a number')
+      .optional(),
+  ),
+  GITHUB_APP_PRIVATE_KEY: optionalText,
+  GITHUB_APP_PRIVATE_KEY_FILE: optionalText,
+  GITHUB_APP_SLUG: optionalText.pipe(
+    z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{0,99}$/, 'must be the App slug of its public page (lower-case letters, digits, -)')
+      .optional(),
+  ),
+  GITHUB_APP_WEBHOOK_SECRET: optionalText,
   GIT_REPOS_DIR: optionalText,
   COMPOSER_DOMAIN: z.string().default('composer.localhost'),
   DNS_SERVERS: optionalText.pipe(
@@ -197,6 +212,8 @@ export type Config = {
   smtpUrl?: string;
   mailFrom: string;
   github?: { clientId: string; clientSecret: string; webUrl: string; apiUrl: string };
+  /** The GitHub App code comes through (GITHUB_APP_*; github.com or GHES by GITHUB_WEB_URL/GITHUB_API_URL). */
+  githubApp?: GithubAppConfig;
   /** The GitHub App code comes through (GITHUB_APP_*; github.com or GHES by GITHUB_WEB_URL/GITHUB_API_URL). */
   githubApp?: GithubAppConfig;
   gitReposDir: string;
@@ -312,6 +329,53 @@ function githubAppSettings(settings: z.infer<typeof envSchema>, problems: string
   };
 }
 
+export type GithubAppConfig = {
+  appId: string;
+  /** The App's private key (PEM) that signs the JWTs installation tokens are minted with. */
+  privateKey: string;
+  /** The App's name in its URLs: `https://github.com/apps/<slug>/installations/new`. */
+  slug: string;
+  /** Verifies X-Hub-Signature-256 of the App's webhook; without it the App's events are refused. */
+  webhookSecret?: string;
+  webUrl: string;
+  apiUrl: string;
+};
+
+/** GITHUB_APP_ID, the key (inline or _FILE) and GITHUB_APP_SLUG together, or none of them. */
+function githubAppSettings(settings: z.infer<typeof envSchema>, problems: string[]): GithubAppConfig | undefined {
+  if (settings.GITHUB_APP_PRIVATE_KEY && settings.GITHUB_APP_PRIVATE_KEY_FILE) {
+    problems.push('Set GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE, not both');
+    return undefined;
+  }
+  let privateKey = settings.GITHUB_APP_PRIVATE_KEY?.replace(/\\n/g, '\n');
+  if (settings.GITHUB_APP_PRIVATE_KEY_FILE) {
+    try {
+      privateKey = readFileSync(settings.GITHUB_APP_PRIVATE_KEY_FILE, 'utf8').trim();
+    } catch {
+      problems.push(`GITHUB_APP_PRIVATE_KEY_FILE: cannot read ${settings.GITHUB_APP_PRIVATE_KEY_FILE}`);
+      return undefined;
+    }
+  }
+  const given = [settings.GITHUB_APP_ID, privateKey, settings.GITHUB_APP_SLUG].filter(Boolean).length;
+  if (given === 0) return undefined;
+  if (given < 3) {
+    problems.push('GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY (or _FILE) and GITHUB_APP_SLUG must be set together');
+    return undefined;
+  }
+  if (!privateKey!.includes('PRIVATE KEY-----')) {
+    problems.push('GITHUB_APP_PRIVATE_KEY: must be the PEM private key GitHub generated for the App');
+    return undefined;
+  }
+  return {
+    appId: settings.GITHUB_APP_ID!,
+    privateKey: privateKey!,
+    slug: settings.GITHUB_APP_SLUG!,
+    webhookSecret: settings.GITHUB_APP_WEBHOOK_SECRET,
+    webUrl: settings.GITHUB_WEB_URL.replace(/(^|[^/])\/+$/, '$1'),
+    apiUrl: settings.GITHUB_API_URL.replace(/(^|[^/])\/+$/, '$1'),
+  };
+}
+
 /** Parses settings from an environment map; throws ConfigError listing every problem at once. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -337,6 +401,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push('STRIPE_TEST_SECRET_KEY holds a live key (sk_live_...); use a test key (sk_test_...)');
   }
   const githubApp = githubAppSettings(settings, problems);
+  const githubApp = githubAppSettings(settings, problems);
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = path.resolve(settings.DATA_DIR);
@@ -361,6 +426,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
             apiUrl: settings.GITHUB_API_URL.replace(/(^|[^/])\/+$/, '$1'),
           }
         : undefined,
+    githubApp,
     githubApp,
     gitReposDir: path.resolve(settings.GIT_REPOS_DIR ?? path.join(dataDir, 'repos')),
     composerDomain: settings.COMPOSER_DOMAIN.toLowerCase(),

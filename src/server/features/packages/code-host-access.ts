@@ -1,42 +1,10 @@
-import { eq } from 'drizzle-orm';
-import {
-  type CodeHost,
-  CodeHostError,
-  type CodeHostKind,
-  type CodeHostUser,
-} from '../../adapters/codehost/code-host.js';
+import { type CodeHost, CodeHostError, type CodeHostKind } from '../../adapters/codehost/code-host.js';
 import { GitError } from '../../adapters/git/git-command.js';
 import type { AppContext } from '../../context.js';
-import { users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { decryptSecret } from '../../lib/crypto.js';
 
 // How the packages domain speaks to the code host on a user's behalf, and how the host's failures are
 // told to the seller: every message says what happened and what to do, never carries a token.
-
-type TokenHolder = { id: string; githubAccessTokenEncrypted: string | null };
-
-/** The user as the code host sees them: their decrypted token, if any. */
-export function codeHostUserFor(ctx: AppContext, user: TokenHolder): CodeHostUser {
-  if (!user.githubAccessTokenEncrypted) return { id: user.id };
-  try {
-    return { id: user.id, accessToken: decryptSecret(ctx.config.secretKey, user.githubAccessTokenEncrypted) };
-  } catch (error) {
-    // A token sealed under another SECRET_KEY is as good as none: the seller reconnects GitHub.
-    ctx.log.warn({ err: error, userId: user.id }, 'stored GitHub token cannot be decrypted');
-    return { id: user.id };
-  }
-}
-
-/** The code-host user behind a package: syncs (webhooks, refreshes) always act with the owner's token. */
-export async function codeHostUserForOwner(ctx: AppContext, ownerId: string): Promise<CodeHostUser> {
-  const [owner] = await ctx.db
-    .select({ id: users.id, githubAccessTokenEncrypted: users.githubAccessTokenEncrypted })
-    .from(users)
-    .where(eq(users.id, ownerId))
-    .limit(1);
-  return owner ? codeHostUserFor(ctx, owner) : { id: ownerId };
-}
 
 /** The host's name in a sentence: `GitHub`, `the local repository folder`. */
 export function codeHostName(kind: CodeHostKind): string {

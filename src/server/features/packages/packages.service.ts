@@ -14,6 +14,7 @@ import type {
   CodeHostUser,
   CodeHostRepository as HostRepository,
 } from '../../adapters/codehost/code-host.js';
+import { CodeHostError } from '../../adapters/codehost/code-host.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
@@ -21,10 +22,17 @@ import { packages, packageVersions, type users } from '../../db/schema/index.js'
 import { AppError } from '../../http/errors.js';
 import { appUrl } from '../../http/public-urls.js';
 import { encryptSecret } from '../../lib/crypto.js';
+import {
+  adoptLegacyGithubGrant,
+  ensureLocalConnection,
+  findConnectionsOf,
+  openConnection,
+} from '../code-hosts/code-hosts.service.js';
 import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import { findPlanLimits, requireActiveAccess } from '../subscriptions/subscriptions.service.js';
-import { codeHostUserFor, codeHostUserForOwner, withCodeHost } from './code-host-access.js';
+import { withCodeHost } from './code-host-access.js';
 import { distPrefixFor, type PackageVersionRow } from './package-dists.js';
+import { openHostForNewPackage, openPackageHost, removedConnectionProblem } from './package-host.js';
 import { type PackageRow, packageMirrorDir } from './package-mirror.js';
 import { type SyncHandle, syncPackage, waitForPackageSync } from './package-sync.js';
 import { manifestName } from './package-versions.js';
@@ -48,6 +56,8 @@ export type PackageOwner = Pick<
 
 export type CreatePackageValues = {
   githubRepoId: string;
+  /** The code-host connection the repository is read through; the server's default host when left out. */
+  connectionId?: string;
   packageName: string;
   description: string | null;
   isActive: boolean;
@@ -82,6 +92,10 @@ export function presentPackage(row: PackageRow, versionCount: number): Package {
     versionCount,
     skippedReferences: row.skippedReferences,
     hasWebhook: row.webhookId !== null,
+    connectionId: row.connectionId,
+    accessProblem:
+      row.accessProblem ??
+      (row.connectionId === null && row.codeHost !== 'local' ? removedConnectionProblem(row.codeHost) : null),
   };
 }
 
@@ -148,9 +162,15 @@ export async function getPackageDetail(ctx: AppContext, ownerId: string, package
   };
 }
 
-/** GET /api/github/repositories: what the seller may turn into packages. */
+/**
+ * GET /api/github/repositories: what the seller may turn into packages from the server's default host (the local
+ * folder, or the seller's GitHub connection). Add Package reads every connection's through /api/code-hosts.
+ */
 export async function listCodeHostRepositories(ctx: AppContext, user: PackageOwner): Promise<CodeHostRepository[]> {
-  const repositories = await withCodeHost(ctx, () => ctx.codeHost.listRepositories(codeHostUserFor(ctx, user)));
+  const repositories = await withCodeHost(ctx, async () => {
+    const { host, user: hostUser } = await openDefaultHost(ctx, user.id);
+    return host.listRepositories(hostUser);
+  });
   return repositories.map((repository) => ({
     githubId: repository.id,
     fullName: repository.fullName,
@@ -158,6 +178,14 @@ export async function listCodeHostRepositories(ctx: AppContext, user: PackageOwn
     hasComposerJson: repository.hasComposerJson,
     composerName: repository.composerName,
   }));
+}
+
+async function openDefaultHost(ctx: AppContext, ownerId: string) {
+  if (ctx.codeHost.kind === 'local') return openConnection(ctx, await ensureLocalConnection(ctx, ownerId));
+  const [github] = await findConnectionsOf(ctx, ownerId, ['github_oauth', 'github_app']);
+  const connection = github ?? (await adoptLegacyGithubGrant(ctx, ownerId));
+  if (!connection) throw new CodeHostError('UNAUTHORIZED', 'GitHub is not connected to this account.');
+  return openConnection(ctx, connection);
 }
 
 type PackageLimit = { tierName: string; maxPackages: number };
@@ -245,17 +273,16 @@ export async function createPackage(
   if (limit) await assertWithinPackageLimit(ctx.db, user.id, limit);
   await assertNameFree(ctx, user.id, input.packageName);
 
-  const codeHostUser = codeHostUserFor(ctx, user);
-  const repository = await withCodeHost(ctx, () => ctx.codeHost.getRepository(codeHostUser, input.githubRepoId));
+  const opened = await withCodeHost(ctx, () =>
+    openHostForNewPackage(ctx, user.id, input.githubRepoId, input.connectionId),
+  );
+  const { host, repository } = opened;
+  const codeHostUser = opened.user;
   const [existing] = await ctx.db
     .select({ name: packages.name })
     .from(packages)
     .where(
-      and(
-        eq(packages.ownerId, user.id),
-        eq(packages.codeHost, ctx.codeHost.kind),
-        eq(packages.repositoryId, repository.id),
-      ),
+      and(eq(packages.ownerId, user.id), eq(packages.codeHost, host.kind), eq(packages.repositoryId, repository.id)),
     )
     .limit(1);
   if (existing) {
@@ -264,10 +291,10 @@ export async function createPackage(
       suggestion: 'Edit or refresh the existing package instead.',
     });
   }
-  await assertNameMatchesRepository(ctx, ctx.codeHost, codeHostUser, repository, input.packageName);
+  await assertNameMatchesRepository(ctx, host, codeHostUser, repository, input.packageName);
 
   // The secret is stored before the hook exists: GitHub sends a signed ping as soon as it is created.
-  const webhookSecret = ctx.codeHost.createPushWebhook ? randomBytes(32).toString('hex') : undefined;
+  const webhookSecret = host.createPushWebhook ? randomBytes(32).toString('hex') : undefined;
   const now = ctx.clock.now();
   let row: PackageRow;
   try {
@@ -281,7 +308,8 @@ export async function createPackage(
         .insert(packages)
         .values({
           ownerId: user.id,
-          codeHost: ctx.codeHost.kind,
+          codeHost: host.kind,
+          connectionId: opened.connectionId,
           repositoryId: repository.id,
           repositoryFullName: repository.fullName,
           name: input.packageName,
@@ -306,7 +334,7 @@ export async function createPackage(
     if (isUniqueViolation(error, 'packages_owner_name_unique')) throw duplicateNameError(input.packageName);
     throw error;
   }
-  if (webhookSecret) row = await registerWebhook(ctx, codeHostUser, repository, row, webhookSecret);
+  if (webhookSecret) row = await registerWebhook(ctx, host, codeHostUser, repository, row, webhookSecret);
 
   const sync = await syncPackage(ctx, row.id, { userId: user.id });
   return { ...presentPackage(row, 0), taskId: sync.taskId };
@@ -315,13 +343,14 @@ export async function createPackage(
 /** Asks the code host for a push webhook; a refusal (no admin right on the repository) only costs automation. */
 async function registerWebhook(
   ctx: AppContext,
+  host: CodeHost,
   codeHostUser: CodeHostUser,
   repository: HostRepository,
   row: PackageRow,
   secret: string,
 ): Promise<PackageRow> {
   try {
-    const hook = await ctx.codeHost.createPushWebhook!(codeHostUser, repository, {
+    const hook = await host.createPushWebhook!(codeHostUser, repository, {
       url: appUrl(ctx.config, WEBHOOK_PATH),
       secret,
     });
@@ -357,11 +386,12 @@ export async function updatePackage(
   const changes: Partial<typeof packages.$inferInsert> = {};
   if (input.packageName !== undefined && input.packageName !== row.name) {
     await assertNameFree(ctx, user.id, input.packageName, row.id);
-    const host = ctx.codeHosts[row.codeHost];
-    if (host) {
-      const codeHostUser = codeHostUserFor(ctx, user);
-      const repository = await withCodeHost(ctx, () => host.getRepository(codeHostUser, row.repositoryId));
-      await assertNameMatchesRepository(ctx, host, codeHostUser, repository, input.packageName);
+    // A package whose host cannot be reached (connection removed, host no longer configured) keeps its check for
+    // the next sync, which reads composer.json again.
+    const opened = await openPackageHost(ctx, row).catch(() => undefined);
+    if (opened) {
+      const repository = await withCodeHost(ctx, () => opened.host.getRepository(opened.user, row.repositoryId));
+      await assertNameMatchesRepository(ctx, opened.host, opened.user, repository, input.packageName);
     }
     changes.name = input.packageName;
   }
@@ -419,10 +449,9 @@ export async function deletePackage(
     });
   });
 
-  const host = ctx.codeHosts[row.codeHost];
-  if (row.webhookId && host?.deletePushWebhook) {
-    const codeHostUser = await codeHostUserForOwner(ctx, row.ownerId);
-    await host.deletePushWebhook(codeHostUser, row.repositoryFullName, row.webhookId).catch((error) => {
+  if (row.webhookId) {
+    const opened = await openPackageHost(ctx, row).catch(() => undefined);
+    await opened?.host.deletePushWebhook?.(opened.user, row.repositoryFullName, row.webhookId).catch((error) => {
       ctx.log.warn({ err: error, packageId: row.id }, 'could not remove the push webhook of a deleted package');
     });
   }

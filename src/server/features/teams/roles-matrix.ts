@@ -29,6 +29,10 @@ export const ROLES_MATRIX: Record<string, string> = {
   'GET /api/repositories/:id/lifecycle': 'OADSV',
   'GET /api/repositories/:id/pricing-tiers': 'OADSV',
   'GET /api/github/repositories': 'OAD',
+  // Code hosts (issue 30): every role sees the connections; developers and up connect, list and remove
+  'GET /api/code-hosts': 'OADSV',
+  'GET /api/code-hosts/:id/repositories': 'OAD',
+  'DELETE /api/code-hosts/:id': 'OAD',
   'POST /api/repositories': 'OAD',
   'PUT /api/repositories/:id': 'OAD',
   'DELETE /api/repositories/:id': 'OAD',

@@ -1,0 +1,254 @@
+import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import type { CodeHostConnection as ConnectionView } from '../../../contract/code-hosts.js';
+import { isEntityId } from '../../../contract/ids.js';
+import type { CodeHostRepository } from '../../adapters/codehost/code-host.js';
+import type { AppContext } from '../../context.js';
+import { type CodeHostConnectionKind, codeHostConnections, packages, users } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import type { CodeHostConnection, OpenedConnection } from './connection-driver.js';
+import { connectionDrivers } from './connection-drivers.js';
+
+// Code-host connections (issue 30): the only writer of code_host_connections. A package belongs to one connection;
+// opening it gives the host and the credentials of this one use. Removing a connection leaves its packages serving
+// what was published (packages.connection_id becomes null, and Management says to connect again).
+
+export type { CodeHostConnection, OpenedConnection } from './connection-driver.js';
+
+export type NewConnection = Pick<
+  typeof codeHostConnections.$inferInsert,
+  | 'ownerId'
+  | 'kind'
+  | 'label'
+  | 'authMethod'
+  | 'baseUrl'
+  | 'externalId'
+  | 'accountName'
+  | 'username'
+  | 'secretEncrypted'
+  | 'refreshTokenEncrypted'
+  | 'tokenExpiresAt'
+  | 'scopes'
+  | 'webhookSecretEncrypted'
+  | 'createdById'
+>;
+
+export async function findConnection(
+  ctx: Pick<AppContext, 'db'>,
+  connectionId: string,
+): Promise<CodeHostConnection | undefined> {
+  if (!isEntityId(connectionId)) return undefined;
+  const [row] = await ctx.db
+    .select()
+    .from(codeHostConnections)
+    .where(eq(codeHostConnections.id, connectionId))
+    .limit(1);
+  return row;
+}
+
+/** The owner's connection; NOT_FOUND for an unknown id and another seller's connection alike. */
+export async function getOwnedConnection(
+  ctx: Pick<AppContext, 'db'>,
+  ownerId: string,
+  connectionId: string,
+): Promise<CodeHostConnection> {
+  const row = await findConnection(ctx, connectionId);
+  if (!row || row.ownerId !== ownerId) throw new AppError('NOT_FOUND', 'Code host connection not found');
+  return row;
+}
+
+/** The host and the credentials of one use of the connection (minted or refreshed by its driver). */
+export async function openConnection(
+  ctx: AppContext,
+  connectionOrId: string | CodeHostConnection,
+): Promise<OpenedConnection & { connection: CodeHostConnection }> {
+  const connection = typeof connectionOrId === 'string' ? await findConnection(ctx, connectionOrId) : connectionOrId;
+  if (!connection) {
+    throw new AppError('NOT_FOUND', 'The code host connection was removed.', {
+      suggestion: 'Connect the code host again on Code hosts, then refresh the package.',
+    });
+  }
+  const driver = connectionDrivers[connection.kind];
+  if (!driver) {
+    throw new AppError('CONFLICT', `Connections of kind ${connection.kind} are not available on this server.`);
+  }
+  return { ...(await driver.open(ctx, connection)), connection };
+}
+
+/** The owner's connections, oldest first. */
+export async function findConnectionsOf(
+  ctx: Pick<AppContext, 'db'>,
+  ownerId: string,
+  kinds?: CodeHostConnectionKind[],
+): Promise<CodeHostConnection[]> {
+  return ctx.db
+    .select()
+    .from(codeHostConnections)
+    .where(and(eq(codeHostConnections.ownerId, ownerId), kinds ? inArray(codeHostConnections.kind, kinds) : undefined))
+    .orderBy(asc(codeHostConnections.createdAt), asc(codeHostConnections.id));
+}
+
+/** What a connection may access, in words (its driver's, else its stored scopes). */
+export function describeAccess(connection: CodeHostConnection): string {
+  return connectionDrivers[connection.kind]?.describeAccess?.(connection) ?? connection.scopes ?? 'Not stated';
+}
+
+/** GET /api/code-hosts: the owner's connections with what each may access and how many packages use it. */
+export async function listConnections(ctx: AppContext, ownerId: string): Promise<ConnectionView[]> {
+  const rows = await findConnectionsOf(ctx, ownerId);
+  const counts = await ctx.db
+    .select({ connectionId: packages.connectionId, total: count() })
+    .from(packages)
+    .where(eq(packages.ownerId, ownerId))
+    .groupBy(packages.connectionId);
+  const countOf = new Map(counts.map((row) => [row.connectionId, row.total]));
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    label: row.label,
+    accountName: row.accountName,
+    baseUrl: row.baseUrl,
+    access: describeAccess(row),
+    status: row.status,
+    problem: row.problem,
+    problemSince: row.problemSince?.toISOString() ?? null,
+    packageCount: countOf.get(row.id) ?? 0,
+    createdAt: row.createdAt.toISOString(),
+  }));
+}
+
+/** The repositories a connection may read, live from its host (never cached: installations change at any time). */
+export async function listConnectionRepositories(
+  ctx: AppContext,
+  ownerId: string,
+  connectionId: string,
+): Promise<CodeHostRepository[]> {
+  const opened = await openConnection(ctx, await getOwnedConnection(ctx, ownerId, connectionId));
+  return opened.host.listRepositories(opened.user);
+}
+
+/** Stores a new connection, audited as `code_host.connected`. */
+export async function createConnection(
+  ctx: AppContext,
+  actor: Actor | undefined,
+  values: NewConnection,
+): Promise<CodeHostConnection> {
+  const now = ctx.clock.now();
+  return ctx.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(codeHostConnections)
+      .values({ ...values, createdAt: now, updatedAt: now })
+      .returning();
+    if (actor) {
+      await recordAuditEvent(tx, ctx, actor, {
+        action: 'code_host.connected',
+        targetType: 'code_host_connection',
+        targetId: row!.id,
+        details: { kind: row!.kind, label: row!.label },
+      });
+    }
+    return row!;
+  });
+}
+
+/** Changes what a connection stores (a renewed secret, a renamed account); never its owner or kind. */
+export async function updateConnection(
+  ctx: AppContext,
+  connectionId: string,
+  changes: Partial<Omit<NewConnection, 'ownerId' | 'kind' | 'createdById'>>,
+): Promise<void> {
+  await ctx.db
+    .update(codeHostConnections)
+    .set({ ...changes, updatedAt: ctx.clock.now() })
+    .where(eq(codeHostConnections.id, connectionId));
+}
+
+/**
+ * Removes the connection. Its packages keep serving every published version; they sync no more until moved to another
+ * connection, and Management says so. Audited as `code_host.removed`.
+ */
+export async function removeConnection(
+  ctx: AppContext,
+  actor: Actor,
+  ownerId: string,
+  connectionId: string,
+): Promise<void> {
+  const row = await getOwnedConnection(ctx, ownerId, connectionId);
+  await ctx.db.transaction(async (tx) => {
+    const [deleted] = await tx
+      .delete(codeHostConnections)
+      .where(and(eq(codeHostConnections.id, row.id), eq(codeHostConnections.ownerId, ownerId)))
+      .returning({ id: codeHostConnections.id });
+    if (!deleted) throw new AppError('NOT_FOUND', 'Code host connection not found');
+    await recordAuditEvent(tx, ctx, actor, {
+      action: 'code_host.removed',
+      targetType: 'code_host_connection',
+      targetId: row.id,
+      details: { kind: row.kind, label: row.label },
+    });
+  });
+}
+
+/**
+ * The host refused the connection's credential: the connection shows `problem` until it works again. The seller is
+ * told once per problem (problemNotifiedAt; the e-mail itself is sent by the broken-credentials notice).
+ */
+export async function markConnectionBroken(ctx: AppContext, connectionId: string, problem: string): Promise<void> {
+  const row = await findConnection(ctx, connectionId);
+  if (!row) return;
+  if (row.status === 'broken' && row.problem === problem) return;
+  const now = ctx.clock.now();
+  await ctx.db
+    .update(codeHostConnections)
+    .set({ status: 'broken', problem, problemSince: now, problemNotifiedAt: null, updatedAt: now })
+    .where(eq(codeHostConnections.id, connectionId));
+}
+
+/** The host accepted the connection again: its problem is over. */
+export async function markConnectionWorking(ctx: AppContext, connectionId: string): Promise<void> {
+  await ctx.db
+    .update(codeHostConnections)
+    .set({ status: 'active', problem: null, problemSince: null, problemNotifiedAt: null, updatedAt: ctx.clock.now() })
+    .where(and(eq(codeHostConnections.id, connectionId), eq(codeHostConnections.status, 'broken')));
+}
+
+/** The owner's local-folder connection, made the first time they add a package from the folder. */
+export async function ensureLocalConnection(ctx: AppContext, ownerId: string): Promise<CodeHostConnection> {
+  const [existing] = await findConnectionsOf(ctx, ownerId, ['local']);
+  if (existing) return existing;
+  return createConnection(ctx, undefined, { ownerId, kind: 'local', label: 'Local folder', authMethod: 'none' });
+}
+
+/**
+ * The owner's GitHub OAuth connection: the one the migration made, or one made now from a `repo` grant still on the
+ * user (sellers who connected through the old OAuth flow). Sign-in no longer asks for `repo`, so no new grant
+ * becomes a connection here.
+ */
+export async function adoptLegacyGithubGrant(
+  ctx: AppContext,
+  ownerId: string,
+): Promise<CodeHostConnection | undefined> {
+  const [existing] = await findConnectionsOf(ctx, ownerId, ['github_oauth']);
+  if (existing) return existing;
+  const [owner] = await ctx.db
+    .select({
+      token: users.githubAccessTokenEncrypted,
+      scopes: users.githubScopes,
+      login: users.githubUsername,
+    })
+    .from(users)
+    .where(eq(users.id, ownerId))
+    .limit(1);
+  if (!owner?.token) return undefined;
+  const scopes = owner.scopes?.split(/[\s,]+/).filter(Boolean);
+  if (scopes && scopes.length > 0 && !scopes.includes('repo')) return undefined;
+  return createConnection(ctx, undefined, {
+    ownerId,
+    kind: 'github_oauth',
+    label: `${owner.login ?? 'GitHub account'} on GitHub`,
+    accountName: owner.login,
+    authMethod: 'oauth',
+    secretEncrypted: owner.token,
+    scopes: owner.scopes,
+  });
+}

@@ -1,0 +1,11 @@
+import type { CodeHostConnectionKind } from '../../db/schema/index.js';
+import type { ConnectionDriver } from './connection-driver.js';
+import { githubOAuthDriver } from './github-oauth-driver.js';
+import { localDriver } from './local-driver.js';
+
+// Every kind of connection and its driver: each line imports its own driver file (issue 30's seam).
+
+export const connectionDrivers: Partial<Record<CodeHostConnectionKind, ConnectionDriver>> = {
+  local: localDriver,
+  github_oauth: githubOAuthDriver,
+};
