@@ -12,6 +12,12 @@ export type CodeHostUser = {
   id: string;
   /** The seller's code-host access token (GitHub); absent when not connected. */
   accessToken?: string;
+  /** Any git server over HTTPS: the user name and password (or token) of basic authentication. */
+  username?: string;
+  password?: string;
+  /** Any git server over SSH: the package's deploy key (OpenSSH private key) and its pinned known_hosts line. */
+  sshPrivateKey?: string;
+  sshKnownHosts?: string;
 };
 
 export type CodeHostRepository = {

@@ -8,6 +8,8 @@ export type GitErrorCode =
   | 'INVALID_ARGUMENT'
   | 'NOT_FOUND'
   | 'AUTH_FAILED'
+  /** An SSH server whose host key is not the one pinned for it (or none was pinned). */
+  | 'HOST_KEY_MISMATCH'
   | 'UNREACHABLE'
   | 'TIMEOUT'
   | 'OUTPUT_TOO_LARGE'
@@ -40,6 +42,8 @@ export type GitCallOptions = {
    * git starts for a local source (upload-pack), which is where `safe.directory` must be seen.
    */
   globalConfigFile?: string;
+  /** Stops git early (e.g. a fetch that grew past its size bound); the call fails with code FAILED. */
+  signal?: AbortSignal;
 };
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -107,8 +111,9 @@ export function summariseStderr(stderr: string, secrets: string[] = []): string 
 }
 
 export function classifyStderr(stderr: string): GitErrorCode {
+  if (/host key verification failed|remote host identification has changed/i.test(stderr)) return 'HOST_KEY_MISMATCH';
   if (
-    /authentication failed|could not read (username|password)|terminal prompts disabled|access denied|returned error: 40[13]/i.test(
+    /authentication failed|could not read (username|password)|terminal prompts disabled|access denied|permission denied \(publickey|returned error: 40[13]/i.test(
       stderr,
     )
   ) {
@@ -134,6 +139,7 @@ function toGitError(error: ExecError, stderr: string, args: string[], options: G
   const detail = summariseStderr(stderr, options.secrets);
   if (error.code === 'ENOENT') return new GitError('GIT_UNAVAILABLE', command, 'the git command is not installed');
   if (error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return new GitError('OUTPUT_TOO_LARGE', command, detail);
+  if (error.code === 'ABORT_ERR') return new GitError('FAILED', command, detail || 'stopped');
   if (error.killed) return new GitError('TIMEOUT', command, detail);
   if (error.signal) return new GitError('FAILED', command, detail || `killed by ${error.signal}`);
   return new GitError(classifyStderr(stderr), command, detail);
@@ -156,6 +162,7 @@ export function runGit(
         killSignal: 'SIGKILL',
         maxBuffer: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
         windowsHide: true,
+        signal: options.signal,
       },
       (error, stdout, stderr) => {
         if (error) reject(toGitError(error as ExecError, stderr.toString('utf8'), args, options));

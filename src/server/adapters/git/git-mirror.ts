@@ -3,12 +3,16 @@ import { access, mkdir, mkdtemp, rename, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type GitCallOptions, GitError, runGit } from './git-command.js';
+import { fetchFromRemote, type RemoteAccess } from './git-remote.js';
 
 /** Credentials for an http(s) source: sent as HTTP basic auth, `x-access-token` by default (GitHub's). */
 export type GitAuth = { token: string; username?: string };
 
-/** Where a mirror fetches from: an absolute local path, or an http(s) URL without user info. */
-export type CloneSource = { source: string; auth?: GitAuth };
+/**
+ * Where a mirror fetches from: an absolute local path, or an http(s) URL without user info; with `access`, any git
+ * server (an https or ssh URL) through git-remote.ts, guarded and bounded.
+ */
+export type CloneSource = { source: string; auth?: GitAuth; access?: RemoteAccess };
 
 export type SyncMirrorOptions = CloneSource & { mirrorDir: string; timeoutMs?: number };
 
@@ -57,7 +61,7 @@ export function createMirrorSyncer(): MirrorSyncer {
 
 type ParsedSource = { kind: 'path'; path: string } | { kind: 'url'; url: URL };
 
-function parseSource(source: string, auth: GitAuth | undefined): ParsedSource {
+function parseSource(source: string, auth: GitAuth | undefined, hasAccess = false): ParsedSource {
   if (/[\0\r\n]/.test(source)) throw new GitError('INVALID_ARGUMENT', 'fetch', 'source contains control characters');
   if (path.isAbsolute(source)) return { kind: 'path', path: path.resolve(source) };
   let url: URL;
@@ -66,6 +70,8 @@ function parseSource(source: string, auth: GitAuth | undefined): ParsedSource {
   } catch {
     throw new GitError('INVALID_ARGUMENT', 'fetch', 'source must be an absolute path or an http(s) URL');
   }
+  // ssh (with a user name in the URL, `git@`) only for any git server, whose access carries the key.
+  if (url.protocol === 'ssh:' && hasAccess) return { kind: 'url', url };
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw new GitError('INVALID_ARGUMENT', 'fetch', `unsupported source protocol ${url.protocol}`);
   }
@@ -102,7 +108,7 @@ async function isRepository(dir: string): Promise<boolean> {
  */
 export async function syncMirror(options: SyncMirrorOptions): Promise<{ created: boolean }> {
   const mirrorDir = path.resolve(options.mirrorDir);
-  const source = parseSource(options.source, options.auth);
+  const source = parseSource(options.source, options.auth, options.access !== undefined);
   if (await isRepository(mirrorDir)) {
     await fetchInto(mirrorDir, source, options);
     return { created: false };
@@ -159,6 +165,13 @@ async function fetchInto(gitDir: string, source: ParsedSource, options: SyncMirr
     return withSafeDirectories([source.path, path.join(source.path, '.git')], (globalConfigFile) =>
       fetch(source.path, { globalConfigFile }),
     );
+  }
+  if (options.access) {
+    return fetchFromRemote(gitDir, source.url.href, options.access, {
+      refspecs: MIRROR_REFSPECS,
+      flags: ['--prune', '--force', '--no-tags', '--quiet'],
+      timeoutMs: options.timeoutMs ?? SYNC_TIMEOUT_MS,
+    });
   }
   if (!options.auth) return fetch(source.url.href, {});
   const credentials = Buffer.from(`${options.auth.username ?? 'x-access-token'}:${options.auth.token}`).toString(
