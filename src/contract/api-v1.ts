@@ -55,6 +55,8 @@ export const apiV1ErrorSchema = z.object({
   /** e.g. UNAUTHENTICATED, FORBIDDEN, NOT_FOUND, VALIDATION_FAILED, CONFLICT, RATE_LIMITED. */
   code: z.string(),
   meta: apiV1Meta,
+  /** The request's id, also in the X-Request-Id header: quote it to support to find the request in the log. */
+  requestId: z.string(),
 });
 export type ApiV1Error = z.infer<typeof apiV1ErrorSchema>;
 

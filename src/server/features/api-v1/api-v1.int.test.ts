@@ -161,6 +161,8 @@ describe('API v1', () => {
       expect(missing.status).toBe(401);
       expect(missing.body).toMatchObject({ success: false, code: 'UNAUTHENTICATED', status: 401 });
       expect(missing.body.message).toContain('Authorization');
+      // The error names its request, as the X-Request-Id header does, and the OpenAPI document says so.
+      expect(missing.body.requestId).toBe(missing.headers.get('x-request-id'));
 
       const unknown = await call('pga_not-a-real-token-at-all-xxxxxxxxxx', 'GET', '/api/v1/packages');
       expect(unknown.status).toBe(401);

@@ -46,10 +46,10 @@ export async function apiV1Plugin(app: FastifyInstance, ctx: AppContext, options
             if (!appError) {
               request.log.error({ err: error }, 'unhandled error in API v1');
               const internal = new AppError('INTERNAL', 'A server error occurred. Please try again later.');
-              return reply.status(500).send(errorEnvelope(internal));
+              return reply.status(500).send(errorEnvelope(internal, request.id));
             }
             if (appError.headers) reply.headers(appError.headers);
-            return reply.status(appError.status).send(errorEnvelope(appError));
+            return reply.status(appError.status).send(errorEnvelope(appError, request.id));
           });
           v1.setNotFoundHandler((request, reply) => {
             const notFound = new AppError(
@@ -57,7 +57,7 @@ export async function apiV1Plugin(app: FastifyInstance, ctx: AppContext, options
               `No API endpoint at ${request.method} ${request.url.split('?')[0]}`,
               { suggestion: 'See the API reference at /api/docs.' },
             );
-            return reply.status(404).send(errorEnvelope(notFound));
+            return reply.status(404).send(errorEnvelope(notFound, request.id));
           });
           await apiV1Routes(v1, ctx);
           await analyticsV1Routes(v1, ctx);

@@ -19,8 +19,9 @@ export function envelope<T>(data: T, meta: Omit<Partial<ApiV1Meta>, 'provider' |
   return { success: true as const, data, meta: { ...baseMeta(), ...(total !== undefined ? { total } : {}), ...meta } };
 }
 
-export function errorEnvelope(error: AppError): ApiV1Error {
-  return { success: false, ...errorBody(error), code: error.code, meta: baseMeta() };
+/** An error's envelope, naming the request (as X-Request-Id does) so that support can find it in the log. */
+export function errorEnvelope(error: AppError, requestId: string): ApiV1Error {
+  return { success: false, ...errorBody(error), code: error.code, meta: baseMeta(), requestId };
 }
 
 const errorResponses = { '4XX': apiV1ErrorSchema, '5XX': apiV1ErrorSchema };
