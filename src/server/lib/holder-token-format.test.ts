@@ -1,0 +1,56 @@
+import { describe, expect, it } from 'vitest';
+import {
+  generateHolderToken,
+  HOLDER_TOKEN_LENGTH,
+  holderTokenChecksum,
+  holderTokenHint,
+  isWellFormedHolderToken,
+  toBase62,
+} from './holder-token-format.js';
+
+// Vectors computed apart from this code (Python's zlib.crc32 and a base62 of 0-9A-Za-z), so a scanner written in
+// any language that follows the documented format agrees with ours.
+describe('holder token format', () => {
+  it('writes the CRC32 of the body in base62, left-padded to six characters', () => {
+    expect(holderTokenChecksum(`pgc_${'0'.repeat(30)}`)).toBe('3nJWFi');
+    expect(holderTokenChecksum('pgc_abcdefghijklmnopqrstuvwxyzABCD')).toBe('1HANlA');
+    expect(toBase62(0, 6)).toBe('000000');
+    expect(toBase62(0xffffffff, 6)).toBe('4gfFC3');
+    expect(toBase62(61, 6)).toBe('00000z');
+  });
+
+  it('accepts a token whose checksum matches', () => {
+    expect(isWellFormedHolderToken(`pgc_${'0'.repeat(30)}3nJWFi`)).toBe(true);
+    expect(isWellFormedHolderToken('pgc_abcdefghijklmnopqrstuvwxyzABCD1HANlA')).toBe(true);
+  });
+
+  it('generates tokens of the documented shape that pass their own check, each different', () => {
+    const tokens = new Set(Array.from({ length: 50 }, () => generateHolderToken()));
+    expect(tokens.size).toBe(50);
+    for (const token of tokens) {
+      expect(token).toMatch(/^pgc_[0-9A-Za-z]{36}$/);
+      expect(token).toHaveLength(HOLDER_TOKEN_LENGTH);
+      expect(isWellFormedHolderToken(token)).toBe(true);
+    }
+  });
+
+  it('tells noise from a token: wrong checksum, one changed character, wrong prefix, length or alphabet', () => {
+    const token = 'pgc_abcdefghijklmnopqrstuvwxyzABCD1HANlA';
+    expect(isWellFormedHolderToken('pgc_abcdefghijklmnopqrstuvwxyzABCD1HANlB')).toBe(false);
+    expect(isWellFormedHolderToken('pgc_abcdefghijklmnopqrstuvwxyzABCE1HANlA')).toBe(false);
+    expect(isWellFormedHolderToken(`pgx_${token.slice(4)}`)).toBe(false);
+    expect(isWellFormedHolderToken(token.slice(0, -1))).toBe(false);
+    expect(isWellFormedHolderToken(`${token}0`)).toBe(false);
+    expect(isWellFormedHolderToken('pgc_abcdefghijklmnopqrstuvwxyzAB-D1HANlA')).toBe(false);
+    expect(isWellFormedHolderToken('')).toBe(false);
+    expect(isWellFormedHolderToken('x'.repeat(10_000))).toBe(false);
+  });
+
+  it('says an older token (base64url, no checksum) is not of the current format', () => {
+    expect(isWellFormedHolderToken('pgc_5mN0Jv0hQy3cX1Jq6Vv7S6d3Z1yq2Ue8')).toBe(false);
+  });
+
+  it('hints with the last four characters only', () => {
+    expect(holderTokenHint('pgc_abcdefghijklmnopqrstuvwxyzABCD1HANlA')).toBe('ANlA');
+  });
+});
