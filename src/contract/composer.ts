@@ -59,7 +59,7 @@ export type ComposerVersion = Record<string, unknown> & {
   time: string;
 };
 
-export type P2File = { packages: Record<string, ComposerVersion[]> };
+export type P2File = { packages: Record<string, ComposerVersion[]>; warnings?: ComposerNotice[] };
 
 /** Errors answered on Composer endpoints: the API's shape, plus `warnings` so that Composer prints the message. */
 export type ComposerErrorBody = {

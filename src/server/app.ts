@@ -30,7 +30,9 @@ import { billingRoutes } from './features/billing/billing.routes.js';
 import { brandingRoutes } from './features/branding/branding.routes.js';
 import { CustomDomainCache, findSellerByCustomDomain } from './features/branding/custom-domains.js';
 import { createSvgSanitizer } from './features/branding/svg-sanitizer-pool.js';
+import { bitbucketRoutes } from './features/code-hosts/bitbucket.routes.js';
 import { codeHostRoutes } from './features/code-hosts/code-hosts.routes.js';
+import { gitlabRoutes } from './features/code-hosts/gitlab.routes.js';
 import { createComposerAccess } from './features/composer/access-feed.js';
 import { composerRoutes } from './features/composer/composer.routes.js';
 import { createComposerFastPath } from './features/composer/composer-fast-path.js';
@@ -41,6 +43,7 @@ import { DownloadCounter, registerCountsBeforeOtherRequests } from './features/l
 import { lastingLicenseRoutes } from './features/licenses/lasting-licenses.routes.js';
 import { licenseRoutes } from './features/licenses/licenses.routes.js';
 import { lifecycleRoutes } from './features/lifecycle/lifecycle.routes.js';
+import { codeHostWebhookRoutes } from './features/packages/code-host-webhooks.routes.js';
 import { warnOfPackagesOnMissingHosts } from './features/packages/package-sync.js';
 import { packageRoutes } from './features/packages/packages.routes.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
@@ -314,6 +317,9 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await localAdminRoutes(api, ctx);
     await packageRoutes(api, ctx);
     await codeHostRoutes(api, ctx);
+    await gitlabRoutes(api, ctx);
+    await bitbucketRoutes(api, ctx);
+    await api.register(codeHostWebhookRoutes, { ctx });
     await lifecycleRoutes(api, ctx);
     await taskRoutes(api, ctx);
     await composerRoutes(api, ctx);

@@ -98,16 +98,6 @@ const envSchema = z.object({
   GITHUB_CLIENT_SECRET: optionalText,
   GITHUB_WEB_URL: z.url().default('https://github.com'),
   GITHUB_API_URL: z.url().default('https://api.github.com'),
-  GITHUB_APP_ID: optionalText.pipe(z.string().regex(/^\d{1,20}$/, 'must be the App ID, a number').optional()),
-  GITHUB_APP_PRIVATE_KEY: optionalText,
-  GITHUB_APP_PRIVATE_KEY_FILE: optionalText,
-  GITHUB_APP_SLUG: optionalText.pipe(
-    z
-      .string()
-      .regex(/^[a-z0-9][a-z0-9-]{0,99}$/, 'must be the App slug of its public page (lower-case letters, digits, -)')
-      .optional(),
-  ),
-  GITHUB_APP_WEBHOOK_SECRET: optionalText,
   GITHUB_APP_ID: optionalText.pipe(
     z
       .string()
@@ -139,6 +129,11 @@ const envSchema = z.object({
       .optional(),
   ),
   CODE_HOST_ALLOW_PRIVATE_NETWORKS: booleanFlag,
+  GITLAB_URL: z.url().default('https://gitlab.com'),
+  GITLAB_CLIENT_ID: optionalText,
+  GITLAB_CLIENT_SECRET: optionalText,
+  BITBUCKET_API_URL: z.url().default('https://api.bitbucket.org/2.0'),
+  BITBUCKET_WEB_URL: z.url().default('https://bitbucket.org'),
   CODE_HOST_RECONCILE_MINUTES: z.coerce.number().int().min(1).max(10_080).default(360),
   S3_BUCKET: optionalText,
   S3_REGION: z.string().default('us-east-1'),
@@ -214,14 +209,16 @@ export type Config = {
   github?: { clientId: string; clientSecret: string; webUrl: string; apiUrl: string };
   /** The GitHub App code comes through (GITHUB_APP_*; github.com or GHES by GITHUB_WEB_URL/GITHUB_API_URL). */
   githubApp?: GithubAppConfig;
-  /** The GitHub App code comes through (GITHUB_APP_*; github.com or GHES by GITHUB_WEB_URL/GITHUB_API_URL). */
-  githubApp?: GithubAppConfig;
   gitReposDir: string;
   composerDomain: string;
   /** DNS servers for custom-domain verification and webhook deliveries; undefined: the system's. */
   dnsServers?: string[];
   /** Hosts, addresses or CIDR ranges webhooks may reach although private (tests: loopback); empty by default. */
   webhookAllowedHosts: string[];
+  /** GitLab: the instance OAuth connects to (GITLAB_URL) and its OAuth application, if registered; tokens work without. */
+  gitlab: { url: string; oauth?: { clientId: string; clientSecret: string } };
+  /** Bitbucket Cloud's API and the web address git clones from. */
+  bitbucket: { apiUrl: string; webUrl: string };
   /** Whether repository URLs may point at private, loopback or link-local addresses (tests: git on loopback). */
   codeHostAllowPrivateNetworks: boolean;
   /** How often every package's remote tags and branches are compared with what is published (issue 30 item 5). */
@@ -329,53 +326,6 @@ function githubAppSettings(settings: z.infer<typeof envSchema>, problems: string
   };
 }
 
-export type GithubAppConfig = {
-  appId: string;
-  /** The App's private key (PEM) that signs the JWTs installation tokens are minted with. */
-  privateKey: string;
-  /** The App's name in its URLs: `https://github.com/apps/<slug>/installations/new`. */
-  slug: string;
-  /** Verifies X-Hub-Signature-256 of the App's webhook; without it the App's events are refused. */
-  webhookSecret?: string;
-  webUrl: string;
-  apiUrl: string;
-};
-
-/** GITHUB_APP_ID, the key (inline or _FILE) and GITHUB_APP_SLUG together, or none of them. */
-function githubAppSettings(settings: z.infer<typeof envSchema>, problems: string[]): GithubAppConfig | undefined {
-  if (settings.GITHUB_APP_PRIVATE_KEY && settings.GITHUB_APP_PRIVATE_KEY_FILE) {
-    problems.push('Set GITHUB_APP_PRIVATE_KEY or GITHUB_APP_PRIVATE_KEY_FILE, not both');
-    return undefined;
-  }
-  let privateKey = settings.GITHUB_APP_PRIVATE_KEY?.replace(/\\n/g, '\n');
-  if (settings.GITHUB_APP_PRIVATE_KEY_FILE) {
-    try {
-      privateKey = readFileSync(settings.GITHUB_APP_PRIVATE_KEY_FILE, 'utf8').trim();
-    } catch {
-      problems.push(`GITHUB_APP_PRIVATE_KEY_FILE: cannot read ${settings.GITHUB_APP_PRIVATE_KEY_FILE}`);
-      return undefined;
-    }
-  }
-  const given = [settings.GITHUB_APP_ID, privateKey, settings.GITHUB_APP_SLUG].filter(Boolean).length;
-  if (given === 0) return undefined;
-  if (given < 3) {
-    problems.push('GITHUB_APP_ID, GITHUB_APP_PRIVATE_KEY (or _FILE) and GITHUB_APP_SLUG must be set together');
-    return undefined;
-  }
-  if (!privateKey!.includes('PRIVATE KEY-----')) {
-    problems.push('GITHUB_APP_PRIVATE_KEY: must be the PEM private key GitHub generated for the App');
-    return undefined;
-  }
-  return {
-    appId: settings.GITHUB_APP_ID!,
-    privateKey: privateKey!,
-    slug: settings.GITHUB_APP_SLUG!,
-    webhookSecret: settings.GITHUB_APP_WEBHOOK_SECRET,
-    webUrl: settings.GITHUB_WEB_URL.replace(/(^|[^/])\/+$/, '$1'),
-    apiUrl: settings.GITHUB_API_URL.replace(/(^|[^/])\/+$/, '$1'),
-  };
-}
-
 /** Parses settings from an environment map; throws ConfigError listing every problem at once. */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = envSchema.safeParse(env);
@@ -401,7 +351,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     problems.push('STRIPE_TEST_SECRET_KEY holds a live key (sk_live_...); use a test key (sk_test_...)');
   }
   const githubApp = githubAppSettings(settings, problems);
-  const githubApp = githubAppSettings(settings, problems);
+  if (Boolean(settings.GITLAB_CLIENT_ID) !== Boolean(settings.GITLAB_CLIENT_SECRET)) {
+    problems.push('GITLAB_CLIENT_ID and GITLAB_CLIENT_SECRET must be set together');
+  }
   if (problems.length > 0) throw new ConfigError(problems);
 
   const dataDir = path.resolve(settings.DATA_DIR);
@@ -427,13 +379,23 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : undefined,
     githubApp,
-    githubApp,
     gitReposDir: path.resolve(settings.GIT_REPOS_DIR ?? path.join(dataDir, 'repos')),
     composerDomain: settings.COMPOSER_DOMAIN.toLowerCase(),
     dnsServers: settings.DNS_SERVERS?.split(',').map((server) => server.trim()),
     webhookAllowedHosts: (settings.WEBHOOK_ALLOWED_HOSTS?.split(',') ?? [])
       .map((entry) => entry.trim().toLowerCase())
       .filter(Boolean),
+    gitlab: {
+      url: settings.GITLAB_URL.replace(/(^|[^/])\/+$/, '$1'),
+      oauth:
+        settings.GITLAB_CLIENT_ID && settings.GITLAB_CLIENT_SECRET
+          ? { clientId: settings.GITLAB_CLIENT_ID, clientSecret: settings.GITLAB_CLIENT_SECRET }
+          : undefined,
+    },
+    bitbucket: {
+      apiUrl: settings.BITBUCKET_API_URL.replace(/(^|[^/])\/+$/, '$1'),
+      webUrl: settings.BITBUCKET_WEB_URL.replace(/(^|[^/])\/+$/, '$1'),
+    },
     codeHostAllowPrivateNetworks: settings.CODE_HOST_ALLOW_PRIVATE_NETWORKS,
     codeHostReconcileMinutes: settings.CODE_HOST_RECONCILE_MINUTES,
     storage: settings.S3_BUCKET

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
-import { customers, grants, holderTokens, packages, packageVersions } from '../../src/server/db/schema/index.js';
+import {
+  customers,
+  grants,
+  holderTokens,
+  packages,
+  packageVersions,
+  productPackages,
+  products,
+} from '../../src/server/db/schema/index.js';
 import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
 import { createTestUser, type TestUser } from '../support/sessions.js';
 import type { TestApp } from '../support/test-app.js';
@@ -98,7 +106,8 @@ export async function createPackage(
   return result;
 }
 
-export type FixtureHolder = { id: string; token: string; email: string };
+/** A license holder; `tokenId` is the holder_tokens row of their first named token. */
+export type FixtureHolder = { id: string; token: string; email: string; tokenId?: string };
 
 export async function createHolder(
   app: TestApp,
@@ -108,14 +117,26 @@ export async function createHolder(
   const token = generateToken('pgc');
   const [row] = await app.ctx.db.insert(customers).values({ sellerId: seller.id, email }).returning();
   // The holder's token is their first named token (issue 32), as migration 0028 made of every existing one.
-  await app.ctx.db
+  const [named] = await app.ctx.db
     .insert(holderTokens)
-    .values({ customerId: row!.id, name: 'Composer token', tokenHash: sha256Hex(token), tokenHint: token.slice(-4) });
-  return { id: row!.id, token, email };
+    .values({ customerId: row!.id, name: 'Composer token', tokenHash: sha256Hex(token), tokenHint: token.slice(-4) })
+    .returning();
+  return { id: row!.id, token, email, tokenId: named!.id };
 }
 
 export type GrantOptions = Partial<
-  Pick<typeof grants.$inferInsert, 'status' | 'expiresAt' | 'endMode' | 'downloadLimit' | 'downloadCount' | 'kind'>
+  Pick<
+    typeof grants.$inferInsert,
+    | 'status'
+    | 'expiresAt'
+    | 'endMode'
+    | 'downloadLimit'
+    | 'downloadCount'
+    | 'kind'
+    | 'versionConstraint'
+    | 'minimumStability'
+    | 'seats'
+  >
 >;
 
 const GRANT_CREATED_AT = new Date('2026-01-01T00:00:00Z');
@@ -133,6 +154,41 @@ export async function createGrant(
       packageId: pkg.id,
       kind: options.kind ?? 'manual',
       // Fixed, so that Last-Modified (which the grant's change time takes part in) is what a test expects.
+      createdAt: GRANT_CREATED_AT,
+      updatedAt: GRANT_CREATED_AT,
+      ...options,
+    })
+    .returning();
+  return row!;
+}
+
+/** A product of the seller's packages (issue 31), written straight to the database. */
+export async function createProduct(
+  app: TestApp,
+  seller: TestUser,
+  name: string,
+  members: { id: string }[],
+): Promise<typeof products.$inferSelect> {
+  const [row] = await app.ctx.db.insert(products).values({ ownerId: seller.id, name }).returning();
+  if (members.length > 0) {
+    await app.ctx.db.insert(productPackages).values(members.map((pkg) => ({ productId: row!.id, packageId: pkg.id })));
+  }
+  return row!;
+}
+
+/** A license for a product: it covers every package in the product, as the product is at each request. */
+export async function createProductGrant(
+  app: TestApp,
+  holder: FixtureHolder,
+  product: { id: string },
+  options: GrantOptions = {},
+): Promise<typeof grants.$inferSelect> {
+  const [row] = await app.ctx.db
+    .insert(grants)
+    .values({
+      customerId: holder.id,
+      productId: product.id,
+      kind: options.kind ?? 'manual',
       createdAt: GRANT_CREATED_AT,
       updatedAt: GRANT_CREATED_AT,
       ...options,

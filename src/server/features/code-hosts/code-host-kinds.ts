@@ -6,8 +6,9 @@ export function availableKinds(ctx: AppContext): CodeHostOverview['available'] {
   return {
     githubApp: ctx.config.githubApp !== undefined,
     local: ctx.codeHosts.local !== undefined,
-    gitlab: false,
-    bitbucket: false,
+    // Access tokens need no server setting; GitLab's OAuth button shows when GITLAB_CLIENT_ID is set.
+    gitlab: true,
+    bitbucket: true,
     git: false,
   };
 }

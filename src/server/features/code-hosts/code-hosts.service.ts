@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { CodeHostConnection as ConnectionView } from '../../../contract/code-hosts.js';
 import { isEntityId } from '../../../contract/ids.js';
 import type { CodeHostRepository } from '../../adapters/codehost/code-host.js';
@@ -8,6 +8,7 @@ import { AppError } from '../../http/errors.js';
 import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import type { CodeHostConnection, OpenedConnection } from './connection-driver.js';
 import { connectionDrivers } from './connection-drivers.js';
+import { notifyConnectionProblemOnce } from './connection-notice.js';
 
 // Code-host connections (issue 30): the only writer of code_host_connections. A package belongs to one connection;
 // opening it gives the host and the credentials of this one use. Removing a connection leaves its packages serving
@@ -194,14 +195,18 @@ export async function removeConnection(
  * told once per problem (problemNotifiedAt; the e-mail itself is sent by the broken-credentials notice).
  */
 export async function markConnectionBroken(ctx: AppContext, connectionId: string, problem: string): Promise<void> {
-  const row = await findConnection(ctx, connectionId);
-  if (!row) return;
-  if (row.status === 'broken' && row.problem === problem) return;
   const now = ctx.clock.now();
+  // Only a new problem resets the notice: syncs meeting the same refusal at once must not e-mail twice.
   await ctx.db
     .update(codeHostConnections)
     .set({ status: 'broken', problem, problemSince: now, problemNotifiedAt: null, updatedAt: now })
-    .where(eq(codeHostConnections.id, connectionId));
+    .where(
+      and(
+        eq(codeHostConnections.id, connectionId),
+        or(ne(codeHostConnections.status, 'broken'), sql`${codeHostConnections.problem} is distinct from ${problem}`),
+      ),
+    );
+  await notifyConnectionProblemOnce(ctx, connectionId);
 }
 
 /** The host accepted the connection again: its problem is over. */

@@ -1,6 +1,8 @@
 import type { CodeHostConnectionKind } from '../../db/schema/index.js';
+import { bitbucketDriver } from './bitbucket-driver.js';
 import type { ConnectionDriver } from './connection-driver.js';
 import { githubOAuthDriver } from './github-oauth-driver.js';
+import { gitlabDriver } from './gitlab-driver.js';
 import { localDriver } from './local-driver.js';
 
 // Every kind of connection and its driver: each line imports its own driver file (issue 30's seam).
@@ -8,4 +10,6 @@ import { localDriver } from './local-driver.js';
 export const connectionDrivers: Partial<Record<CodeHostConnectionKind, ConnectionDriver>> = {
   local: localDriver,
   github_oauth: githubOAuthDriver,
+  gitlab: gitlabDriver,
+  bitbucket: bitbucketDriver,
 };

@@ -1,13 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { parseLicenseTerms } from '../../lib/composer-versions/license-terms.js';
 import { ComposerAccessCache } from './access-cache.js';
-import type { GrantRow, MetadataVersionRow, TokenView } from './composer.repository.js';
+import type { CoveringGrant, MetadataVersionRow, PackageAccess, TokenView } from './composer.repository.js';
 
 // What the warm path holds and when it lets go of it; the HTTP behaviour is in warm-path.int.test.ts.
 
 function view(customerId: string, sellerId: string, packageNames: string[] = ['acme/widget']): TokenView {
-  const grants = new Map<string, GrantRow>();
+  const packages = new Map<string, PackageAccess>();
   for (const packageName of packageNames) {
-    grants.set(packageName, {
+    const grant: CoveringGrant = {
       grantId: `grant-${customerId}-${packageName}`,
       packageId: `package-${packageName}`,
       packageName,
@@ -19,9 +20,31 @@ function view(customerId: string, sellerId: string, packageNames: string[] = ['a
       downloadCount: 0,
       metadataUpdatedAt: new Date('2026-02-01T00:00:00Z'),
       grantUpdatedAt: new Date('2026-02-01T00:00:00Z'),
-    });
+      coverageUpdatedAt: new Date('2026-02-01T00:00:00Z'),
+      productId: null,
+      productName: null,
+      terms: parseLicenseTerms(null),
+    };
+    packages.set(packageName, { packageId: grant.packageId, packageName, grants: [grant] });
   }
-  return { customerId, sellerId, sellerSlug: 'acme', seller: { userType: 'seller', subscription: undefined }, grants };
+  return {
+    customerId,
+    sellerId,
+    sellerSlug: 'acme',
+    seller: { userType: 'seller', subscription: undefined },
+    token: {
+      tokenId: `token-${customerId}`,
+      kind: 'developer',
+      expiresAt: null,
+      revokedAt: null,
+      replacedById: null,
+      rotatedAt: null,
+      leakedAt: null,
+      lastUsedAt: null,
+    },
+    packages,
+    coverageUpdatedAt: new Date('2026-02-01T00:00:00Z'),
+  };
 }
 
 const versions: MetadataVersionRow[] = [
@@ -85,6 +108,20 @@ describe('ComposerAccessCache', () => {
 
     cache.handleChange('*');
     expect(cache.findView('hash-3')).toBeUndefined();
+  });
+
+  it('drops every named token of a holder when the holder is announced', () => {
+    const cache = liveCache();
+    cache.keepView(cache.ticket(), 'laptop', view('c1', 's1'));
+    cache.keepView(cache.ticket(), 'ci', view('c1', 's1'));
+    cache.keepView(cache.ticket(), 'other', view('c2', 's1'));
+    // One token's view dropped by the LRU or replaced leaves the holder's other keys in place.
+    cache.keepView(cache.ticket(), 'ci', view('c1', 's1'));
+
+    cache.handleChange('c:c1');
+    expect(cache.findView('laptop')).toBeUndefined();
+    expect(cache.findView('ci')).toBeUndefined();
+    expect(cache.findView('other')).toBeDefined();
   });
 
   it('does not keep a read that began before a change was announced', () => {

@@ -3,8 +3,9 @@ import { LRUCache } from 'lru-cache';
 import type { DistVersionRow, MetadataVersionRow, PackageLifecycleFacts, TokenView } from './composer.repository.js';
 
 // The warm path of the Composer repository (DESIGN, "The warm path of the Composer repository"). A process keeps, per
-// token, what that token may see (its seller, the seller's subscription, its grants with their dates, limits and end
-// modes) and, per package, the versions and the rendered p2 bodies (plain and gzip). It never keeps a verdict: the
+// named token, what that token may see (the token's own state, its holder's seller and the seller's subscription,
+// every license covering each package, directly or through a product, with its dates, limits, end mode and parsed
+// version terms) and, per package, the versions and the rendered p2 bodies (plain and gzip). It never keeps a verdict: the
 // service decides every request from these facts at the request's time, so expiry, the update freeze, the download
 // limit and a lapsed seller's grace period turn exactly when they would against the database.
 //
@@ -48,9 +49,13 @@ type Entry = ViewEntry | VersionsEntry | BodyEntry | DistsEntry;
 
 /** Rough bytes of a held object: UTF-16 strings and per-object overhead, not a measurement. */
 function viewSize(view: TokenView): number {
-  let size = 400 + view.sellerSlug.length * 2;
-  // The name twice as a string, and once more in the view's packages.json bytes (packagesJsonBody).
-  for (const grant of view.grants.values()) size += 320 + grant.packageName.length * 5;
+  let size = 600 + view.sellerSlug.length * 2;
+  // The name as a key and in each grant, and once more in the view's packages.json bytes (packagesJsonBody); each
+  // covering grant with its parsed terms.
+  for (const access of view.packages.values()) {
+    size += 120 + access.packageName.length * 4;
+    for (const grant of access.grants) size += 360 + (grant.terms.constraintText?.length ?? 0) * 12;
+  }
   return size;
 }
 
@@ -78,7 +83,8 @@ export type FillTicket = { epoch: number };
 
 export class ComposerAccessCache {
   private readonly entries: LRUCache<string, Entry>;
-  private readonly keyOfCustomer = new Map<string, string>();
+  /** Every held view of a holder, one per named token: a `c:` announcement drops them all. */
+  private readonly keysOfCustomer = new Map<string, Set<string>>();
   private readonly keysOfSeller = new Map<string, Set<string>>();
   /** Goes with the view object: freed when the view is dropped, counted in its size (viewSize). */
   private readonly packagesJsonBodies = new WeakMap<TokenView, PackagesJsonBody>();
@@ -139,7 +145,12 @@ export class ComposerAccessCache {
     this.entries.delete(key);
     this.entries.set(key, { kind: 'view', tokenHash, view, size: viewSize(view) });
     if (!this.entries.has(key)) return; // larger than the whole budget
-    this.keyOfCustomer.set(view.customerId, key);
+    let customerKeys = this.keysOfCustomer.get(view.customerId);
+    if (!customerKeys) {
+      customerKeys = new Set();
+      this.keysOfCustomer.set(view.customerId, customerKeys);
+    }
+    customerKeys.add(key);
     let sellerKeys = this.keysOfSeller.get(view.sellerId);
     if (!sellerKeys) {
       sellerKeys = new Set();
@@ -231,8 +242,7 @@ export class ComposerAccessCache {
     const scope = payload.slice(0, separator);
     const id = payload.slice(separator + 1);
     if (scope === 'c') {
-      const key = this.keyOfCustomer.get(id);
-      if (key !== undefined) this.entries.delete(key);
+      for (const key of [...(this.keysOfCustomer.get(id) ?? [])]) this.entries.delete(key);
     } else if (scope === 's') {
       for (const key of [...(this.keysOfSeller.get(id) ?? [])]) this.entries.delete(key);
     } else if (scope === 'p') {
@@ -265,7 +275,7 @@ export class ComposerAccessCache {
 
   private clear(): void {
     this.entries.clear();
-    this.keyOfCustomer.clear();
+    this.keysOfCustomer.clear();
     this.keysOfSeller.clear();
   }
 
@@ -273,7 +283,9 @@ export class ComposerAccessCache {
     if (entry.kind === 'view') {
       // keepView deletes before it sets, so a disposed view is gone, unless it was set again since.
       if (this.entries.has(key)) return;
-      if (this.keyOfCustomer.get(entry.view.customerId) === key) this.keyOfCustomer.delete(entry.view.customerId);
+      const customerKeys = this.keysOfCustomer.get(entry.view.customerId);
+      customerKeys?.delete(key);
+      if (customerKeys?.size === 0) this.keysOfCustomer.delete(entry.view.customerId);
       const sellerKeys = this.keysOfSeller.get(entry.view.sellerId);
       sellerKeys?.delete(key);
       if (sellerKeys?.size === 0) this.keysOfSeller.delete(entry.view.sellerId);

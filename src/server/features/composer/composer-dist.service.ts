@@ -3,6 +3,7 @@ import { isComposerPackageName } from '../../../contract/composer.js';
 import { discardBody, type ObjectBody } from '../../adapters/storage/object-storage.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import { termsCoverVersion } from '../../lib/composer-versions/license-terms.js';
 import { newestStable } from '../../lib/composer-versions/version-order.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import {
@@ -16,14 +17,29 @@ import { ensureDist } from '../packages/packages.service.js';
 import { repositoryStanding } from '../subscriptions/subscriptions.service.js';
 import { emitDownloadLimitReached } from '../webhooks/webhook-events.service.js';
 import {
+  type CoveringGrant,
   type DistVersionRow,
   findDistVersions,
   findTokenView,
   findVersionRow,
-  type GrantRow,
+  type TokenView,
 } from './composer.repository.js';
 import { distFileName } from './composer-render.js';
-import { isOnHost, loadTokenView, notLicensed, type RepositoryRequest, requireToken } from './repository-request.js';
+import {
+  type AllowedGrant,
+  decidePackage,
+  grantForVersion,
+  isVersionCovered,
+  outsideRangeMessage,
+} from './license-coverage.js';
+import {
+  isOnHost,
+  loadTokenView,
+  notLicensed,
+  type RepositoryRequest,
+  requireToken,
+  upgradeUrl,
+} from './repository-request.js';
 
 // The Composer repository's downloads: one zip per request, authorized from the token's view at the request's time
 // (held or read, repository-request.ts) and counted. Always answered through the routes (composer.routes.ts).
@@ -56,9 +72,10 @@ async function loadDistVersions(ctx: AppContext, packageId: string): Promise<Dis
 
 /**
  * Authorizes and counts one dist download, then opens the zip. Installs from composer.lock never read metadata,
- * so every rule is checked here again, from the token's view at the request's time (held or read, as for metadata);
- * the count is taken atomically against the limit in the database, and only once the archive is known to exist, so
- * that a failed transfer setup does not use up a download.
+ * so every rule is checked here again, from the token's view at the request's time (held or read, as for metadata):
+ * a version is downloadable when any of the holder's licenses covering the package allows it now, and the download
+ * is counted against one of those; the count is taken atomically against its limit in the database, and only once
+ * the archive is known to exist, so that a failed transfer setup does not use up a download.
  */
 export async function openDistDownload(
   ctx: AppContext,
@@ -70,27 +87,22 @@ export async function openDistDownload(
   const normalizedName = packageName.toLowerCase();
   if (!isComposerPackageName(normalizedName)) throw notLicensed(packageName);
   const view = await loadTokenView(ctx, request);
-  const grant = isOnHost(view, request) ? view.grants.get(normalizedName) : undefined;
-  if (!grant) throw notLicensed(normalizedName);
+  const access = isOnHost(view, request) ? view.packages.get(normalizedName) : undefined;
+  if (!access) throw notLicensed(normalizedName);
   const now = ctx.clock.now();
   // Installs from composer.lock come straight here, so the lapsed-seller rule is checked at this door too.
   const standing = repositoryStanding(view.seller, now);
   if (standing.kind === 'closed') {
     throw new AppError('FORBIDDEN', repositoryClosedMessage(standing.endedAt), { title: 'Repository Unavailable' });
   }
-  const decision = evaluateGrant(grant, now);
-  if (!decision.isAllowed) throw new AppError('FORBIDDEN', decision.message);
+  const decision = decidePackage(access, now);
+  if (decision.kind === 'denied') throw new AppError('FORBIDDEN', decision.messages[0]!);
+  const { allowed } = decision;
 
-  const versions = await loadDistVersions(ctx, grant.packageId);
-  const { publishedBefore } = decision;
-  const cutoff = publishedBefore?.getTime();
+  const versions = await loadDistVersions(ctx, access.packageId);
   const chosen =
     version === 'latest'
-      ? newestStable(
-          versions.filter(
-            (row) => row.kind === 'tag' && !row.isYanked && (cutoff === undefined || row.publishedAt < cutoff),
-          ),
-        )
+      ? newestStable(versions.filter((row) => row.kind === 'tag' && !row.isYanked && isVersionCovered(allowed, row)))
       : versions.find((row) => row.version === version);
   if (!chosen) {
     throw new AppError(
@@ -100,9 +112,8 @@ export async function openDistDownload(
         : `${normalizedName} has no version ${version} in this repository.`,
     );
   }
-  if (publishedBefore && (chosen.kind === 'branch' || chosen.publishedAt >= publishedBefore.getTime())) {
-    throw new AppError('FORBIDDEN', frozenVersionMessage(normalizedName, chosen.version, publishedBefore));
-  }
+  const counted = grantForVersion(allowed, chosen);
+  if (!counted) throw notCoveredError(ctx, view, request, normalizedName, chosen, allowed);
 
   const stored = await openArchive(ctx, chosen);
   if (!stored) {
@@ -110,6 +121,7 @@ export async function openDistDownload(
       suggestion: 'Try again in a minute.',
     });
   }
+  const { grant } = counted;
   // Without a limit the count decides nothing: the zip goes out at once and is counted right after.
   if (grant.downloadLimit === null) {
     recordDownloadAfterAnswer(ctx, grant.grantId, chosen.version, request.clientAddress);
@@ -125,11 +137,35 @@ export async function openDistDownload(
   return distDownload(stored, normalizedName, chosen.version);
 }
 
+/**
+ * Why no allowed license covers a version: a frozen license whose terms reach it but which ended before it was
+ * published says so; otherwise the version is outside the licenses' range, and the refusal names the range.
+ */
+function notCoveredError(
+  ctx: AppContext,
+  view: TokenView,
+  request: RepositoryRequest,
+  packageName: string,
+  chosen: DistVersionRow,
+  allowed: AllowedGrant[],
+): AppError {
+  const frozen = allowed.find(
+    (entry) => entry.publishedBefore !== undefined && termsCoverVersion(entry.grant.terms, chosen.normalizedVersion),
+  );
+  if (frozen?.publishedBefore) {
+    return new AppError('FORBIDDEN', frozenVersionMessage(packageName, chosen.version, frozen.publishedBefore));
+  }
+  return new AppError(
+    'FORBIDDEN',
+    outsideRangeMessage(packageName, chosen.version, allowed, upgradeUrl(ctx, view, request)),
+  );
+}
+
 /** Counts a download under a limit, atomic against it; refuses it when the database says the grant allows no more. */
 async function countLimitedDownload(
   ctx: AppContext,
   request: RepositoryRequest,
-  grant: GrantRow,
+  grant: CoveringGrant,
   downloadLimit: number,
   packageName: string,
   version: string,
@@ -139,7 +175,7 @@ async function countLimitedDownload(
     // Another download took the last one (or the seller revoked the license) since the check above: the database
     // says which, not what this process held.
     const again = await findTokenView(ctx.db, sha256Hex(requireToken(request)));
-    const againGrant = again?.grants.get(packageName);
+    const againGrant = again?.packages.get(packageName)?.grants.find((entry) => entry.grantId === grant.grantId);
     const latest = againGrant ? evaluateGrant(againGrant, ctx.clock.now()) : undefined;
     throw new AppError(
       'FORBIDDEN',

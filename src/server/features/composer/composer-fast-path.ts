@@ -10,7 +10,12 @@ import { sha256Hex } from '../../lib/crypto.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { TokenView } from './composer.repository.js';
 import { tokenFromAuthorization } from './composer-credentials.js';
-import { decideMetadata, findHeldMetadataBody, getMetadata, packagesJsonBytes } from './composer-metadata.service.js';
+import {
+  decideMetadata,
+  findHeldMetadataOutcome,
+  getMetadata,
+  packagesJsonBytes,
+} from './composer-metadata.service.js';
 import { bindComposerDoors, composerRouteLabels } from './composer-metrics.js';
 import { parseMetadataFile } from './composer-render.js';
 import {
@@ -19,7 +24,8 @@ import {
   composerAnswer,
   composerSecurityHeaders,
 } from './composer-responses.js';
-import { notLicensedFacts, type RepositoryRequest } from './repository-request.js';
+import { noteTokenUse, notLicensedFacts, type RepositoryRequest } from './repository-request.js';
+import { tokenStanding } from './token-standing.js';
 
 // The warm Composer answers at static-file speed (issue 10). Composer asks for packages.json and one p2 file per
 // package at every `composer update`; once a token's view is held (access-cache.ts), answering costs no database
@@ -126,6 +132,8 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     if (last && last.authorization === authorization && now - last.at < REMEMBER_EVERY_MS) return;
     rememberedAt.set(view, { authorization, at: now });
     dependencies.onAnswered(authorization);
+    // The token's last use, on the same once-a-minute beat: no warm answer waits for it.
+    noteTokenUse(ctx, view);
   };
 
   /** The outcome from what is held, or undefined when the package's versions must be read first. */
@@ -137,14 +145,14 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
   ): ComposerOutcome | undefined => {
     if (door.kind === 'packages') return { kind: 'packages-json', bytes: packagesJsonBytes(ctx, view, target) };
     const file = { packageName: door.packageName, kind: door.fileKind };
-    const decided = decideMetadata(ctx, view, target, file, raw.headers['if-modified-since']);
-    // A p2 file the token does not license is a plain, fast 404 (the route's isQuietNotFound), as fast as its 200.
+    const decided = decideMetadata(ctx, view, target, file);
     if (decided.kind === 'refused') {
+      // A p2 file the token does not license is a plain, fast 404 (the route's isQuietNotFound), as fast as its 200;
+      // one whose licenses refuse now says why, through the routes.
+      if (decided.messages) return undefined;
       return { kind: 'refused', error: notLicensedFacts(decided.packageName), isQuiet: true };
     }
-    if (decided.kind === 'not-modified') return decided;
-    const body = findHeldMetadataBody(ctx, target, file.kind, decided);
-    return body ? { kind: 'metadata', body, lastModified: decided.lastModified } : undefined;
+    return findHeldMetadataOutcome(ctx, target, file.kind, decided, raw.headers['if-modified-since']);
   };
 
   /** composerAnswer with this door's security headers and, for a refusal, the request's id in its body. */
@@ -174,6 +182,9 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     const tokenHash = sha256Hex(token);
     const view = ctx.composerAccess.findViewOrPassOn(tokenHash);
     if (!view) return false;
+    // A token that no longer works is refused by the routes (401 with its reason); one in a rotation's overlap or
+    // reported as leaked still works here, and packages.json says so.
+    if (tokenStanding(view.token, ctx.clock.now(), '').kind === 'refused') return false;
 
     const target: RepositoryRequest = {
       seller: host.seller,
@@ -192,7 +203,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
       if (answer.status < 400) remember(view, authorization);
       return true;
     }
-    // The package's versions are not held yet: the service reads them (one statement) and keeps them.
+    // The package's versions are not held yet (or a refusal must say why): the service reads them and keeps them.
     if (door.kind !== 'metadata') return false;
     const file = { packageName: door.packageName, kind: door.fileKind };
     getMetadata(ctx, target, file, raw.headers['if-modified-since']).then(

@@ -1,11 +1,20 @@
 import type { AppContext } from '../../context.js';
-import { evaluateGrant, grantNotice, repositoryClosedMessage, repositoryGraceNotice } from '../licenses/grant-rules.js';
+import { AppError } from '../../http/errors.js';
+import { repositoryClosedMessage, repositoryGraceNotice } from '../licenses/grant-rules.js';
 import { repositoryStanding } from '../subscriptions/subscriptions.service.js';
-import type { RenderedBody, VersionsEntry } from './access-cache.js';
-import { findMetadataVersions, type GrantRow, type TokenView } from './composer.repository.js';
-import { type PackagesJsonOutcome, renderMetadata, renderPackagesJson, shownVersions } from './composer-render.js';
+import type { VersionsEntry } from './access-cache.js';
+import { findMetadataVersions, type PackageAccess, type TokenView } from './composer.repository.js';
+import { type PackagesJsonOutcome, renderMetadata, renderPackagesJson } from './composer-render.js';
 import { type ComposerOutcome, jsonBytes } from './composer-responses.js';
-import { isOnHost, loadTokenView, notLicensed, type RepositoryRequest } from './repository-request.js';
+import {
+  type AllowedGrant,
+  coverageKey,
+  decidePackage,
+  isVersionCovered,
+  newerVersionNotice,
+} from './license-coverage.js';
+import { isOnHost, loadTokenView, notLicensed, type RepositoryRequest, upgradeUrl } from './repository-request.js';
+import { tokenStanding } from './token-standing.js';
 
 // The Composer repository's metadata: packages.json and the p2 files, decided from the token's view (held or read,
 // repository-request.ts) at the request's time and rendered by composer-render.ts. Both doors call these: the routes
@@ -18,22 +27,25 @@ export { distUrl } from './composer-render.js';
 export type MetadataOutcome = Extract<ComposerOutcome, { kind: 'metadata' | 'not-modified' }>;
 
 function decidePackagesJson(view: TokenView, request: RepositoryRequest, now: Date): PackagesJsonOutcome {
-  const available: string[] = [];
   const warnings: string[] = [];
-  const standing = repositoryStanding(view.seller, now);
+  // Token-level notices (a rotation's overlap, a reported leak) reach every project of the token.
+  const standing = tokenStanding(view.token, now, request.authHost);
+  if (standing.kind === 'usable' && standing.notice) warnings.push(standing.notice);
+  const repository = repositoryStanding(view.seller, now);
   // A closed repository lists nothing, and says why rather than each license's own state.
-  const grants = standing.kind === 'closed' || !isOnHost(view, request) ? [] : [...view.grants.values()];
-  if (standing.kind === 'closed') warnings.push(repositoryClosedMessage(standing.endedAt));
-  if (standing.kind === 'grace' && grants.length > 0) warnings.push(repositoryGraceNotice(standing.until));
-  for (const grant of grants) {
-    if (evaluateGrant(grant, now).isAllowed) available.push(grant.packageName);
-    const notice = grantNotice(grant, now);
-    if (notice) warnings.push(notice);
+  if (repository.kind === 'closed') {
+    warnings.push(repositoryClosedMessage(repository.endedAt));
+    return { available: [], warnings };
   }
+  // Every package the holder is licensed for is listed, whether its licenses allow it now or not: Composer asks for
+  // a listed package's p2 file only in projects that use it, and that file says what concerns the package (expiry,
+  // revocation, the update freeze, newer versions outside the license's range), so other projects never see it.
+  const available = isOnHost(view, request) ? [...view.packages.keys()] : [];
+  if (repository.kind === 'grace' && available.length > 0) warnings.push(repositoryGraceNotice(repository.until));
   return { available, warnings };
 }
 
-/** `packages.json`: the names this token may install now, and what its holder should know about their licenses. */
+/** `packages.json`: the names this token's licenses cover, and what its holder should know about the token. */
 export async function getPackagesJson(ctx: AppContext, request: RepositoryRequest): Promise<Buffer> {
   const view = await loadTokenView(ctx, request);
   return jsonBytes(renderPackagesJson(decidePackagesJson(view, request, ctx.clock.now())));
@@ -50,11 +62,14 @@ export function packagesJsonBytes(ctx: AppContext, view: TokenView, request: Rep
   );
 }
 
-/** Last-Modified of what a grant shows: the versions, the grant's terms, and the freeze once it has begun. */
-function metadataLastModified(grant: GrantRow, publishedBefore: Date | undefined): Date {
-  return new Date(
-    Math.max(grant.metadataUpdatedAt.getTime(), grant.grantUpdatedAt.getTime(), publishedBefore?.getTime() ?? 0),
-  );
+/**
+ * Last-Modified of what the holder's licenses show of a package: its versions, the licenses' terms (any of the
+ * holder's: one license's change can change the union), and a freeze once it has begun.
+ */
+function metadataLastModified(access: PackageAccess, view: TokenView, allowed: AllowedGrant[]): Date {
+  let latest = Math.max(access.grants[0]!.metadataUpdatedAt.getTime(), view.coverageUpdatedAt.getTime());
+  for (const { publishedBefore } of allowed) latest = Math.max(latest, publishedBefore?.getTime() ?? 0);
+  return new Date(latest);
 }
 
 /** HTTP dates have whole seconds: a validator compares what was sent, not the stored milliseconds. */
@@ -67,64 +82,133 @@ function isNotModifiedSince(lastModified: Date, ifModifiedSince: string | undefi
 
 /** What a p2 request gets, decided from the token's view at the request's time, before any versions are read. */
 export type MetadataDecision =
-  | { kind: 'refused'; packageName: string }
-  | { kind: 'not-modified'; lastModified: Date }
-  | { kind: 'allowed'; grant: GrantRow; view: TokenView; lastModified: Date; publishedBefore: Date | undefined };
+  /** Not licensed (a quiet 404), or licensed but refused now: then `messages` say why (the tag file's 404 carries them). */
+  | { kind: 'refused'; packageName: string; messages?: string[] }
+  | {
+      kind: 'allowed';
+      access: PackageAccess;
+      view: TokenView;
+      allowed: AllowedGrant[];
+      /** What the holder should know of the licenses now (ending soon, frozen): only the tag file carries them. */
+      notices: string[];
+      lastModified: Date;
+    };
 
-/**
- * Authorization comes first, then If-Modified-Since: a 304 would otherwise tell an unlicensed caller that the package
- * exists and when it last changed. Returns the refusal instead of throwing it: the warm path answers it as is.
- */
+/** Decides a p2 request from the token's view at the request's time. Returns the refusal instead of throwing it. */
 export function decideMetadata(
   ctx: AppContext,
   view: TokenView,
   request: RepositoryRequest,
   file: { packageName: string; kind: 'tag' | 'branch' },
-  ifModifiedSince: string | undefined,
 ): MetadataDecision {
-  const grant = isOnHost(view, request) ? view.grants.get(file.packageName) : undefined;
-  if (!grant) return { kind: 'refused', packageName: file.packageName };
+  const access = isOnHost(view, request) ? view.packages.get(file.packageName) : undefined;
+  if (!access) return { kind: 'refused', packageName: file.packageName };
   const now = ctx.clock.now();
   // Past the grace period a lapsed seller's packages are as absent as unlicensed ones: a plain 404.
   if (repositoryStanding(view.seller, now).kind === 'closed') {
     return { kind: 'refused', packageName: file.packageName };
   }
-  const decision = evaluateGrant(grant, now);
-  if (!decision.isAllowed) return { kind: 'refused', packageName: file.packageName };
-  const lastModified = metadataLastModified(grant, decision.publishedBefore);
-  if (isNotModifiedSince(lastModified, ifModifiedSince)) return { kind: 'not-modified', lastModified };
-  return { kind: 'allowed', grant, view, lastModified, publishedBefore: decision.publishedBefore };
+  const decision = decidePackage(access, now);
+  if (decision.kind === 'denied') {
+    // The tag file is the one every project using the package reads: it says why, once per command.
+    return file.kind === 'tag'
+      ? { kind: 'refused', packageName: file.packageName, messages: decision.messages }
+      : { kind: 'refused', packageName: file.packageName };
+  }
+  const notices = file.kind === 'tag' ? decision.notices : [];
+  const lastModified = metadataLastModified(access, view, decision.allowed);
+  return { kind: 'allowed', access, view, allowed: decision.allowed, notices, lastModified };
 }
 
-/** The rendered p2 body of an allowed request, when the package's versions are held; undefined when they must be read. */
-export function findHeldMetadataBody(
+/**
+ * A p2 file of a package the holder is licensed for whose licenses all refuse now: a 404 (Composer then reports the
+ * package as not found, as for any package it cannot install) whose warnings say why, unlike the quiet 404 of a
+ * package the token does not license.
+ */
+export class LicenseRefusedNotFound extends AppError {}
+
+/** The refusal of a decided p2 request: a quiet 404 when unlicensed, else a 404 whose warnings say why. */
+export function metadataRefusal(decided: Extract<MetadataDecision, { kind: 'refused' }>): AppError {
+  if (!decided.messages || decided.messages.length === 0) return notLicensed(decided.packageName);
+  const [message, ...more] = decided.messages;
+  return new LicenseRefusedNotFound('NOT_FOUND', message!, {
+    ...(more.length > 0 ? { suggestion: more.join(' ') } : {}),
+  });
+}
+
+type AllowedDecision = Extract<MetadataDecision, { kind: 'allowed' }>;
+
+/** Per held versions entry, the newer-version notice of each union of terms (computed once, not per request). */
+const newerNotices = new WeakMap<VersionsEntry, Map<string, string | undefined>>();
+
+function newerNoticeOf(
+  ctx: AppContext,
+  request: RepositoryRequest,
+  allowed: AllowedDecision,
+  entry: VersionsEntry,
+  key: string,
+): string | undefined {
+  if (key === '') return undefined;
+  let byKey = newerNotices.get(entry);
+  if (!byKey) {
+    byKey = new Map();
+    newerNotices.set(entry, byKey);
+  }
+  const upgrade = upgradeUrl(ctx, allowed.view, request);
+  const memoKey = `${key}\u0003${upgrade}`;
+  if (byKey.has(memoKey)) return byKey.get(memoKey);
+  const notice = newerVersionNotice(allowed.access.packageName, entry.versions, allowed.allowed, upgrade);
+  byKey.set(memoKey, notice);
+  return notice;
+}
+
+/**
+ * The outcome of an allowed p2 request from the package's versions: 304 when the client holds it already, unless the
+ * answer carries license warnings (Composer prints warnings only from a body it receives, and a holder must read
+ * them at every command), else the body rendered for this union of licenses.
+ */
+function metadataOutcome(
   ctx: AppContext,
   request: RepositoryRequest,
   fileKind: 'tag' | 'branch',
-  allowed: Extract<MetadataDecision, { kind: 'allowed' }>,
-): RenderedBody | undefined {
-  const entry = ctx.composerAccess.findVersions(allowed.grant.packageId, fileKind);
-  return entry ? renderedMetadata(ctx, request, fileKind, allowed, entry) : undefined;
-}
-
-function renderedMetadata(
-  ctx: AppContext,
-  request: RepositoryRequest,
-  fileKind: 'tag' | 'branch',
-  allowed: Extract<MetadataDecision, { kind: 'allowed' }>,
-  held: VersionsEntry,
-): RenderedBody {
-  const cutoff = allowed.publishedBefore?.getTime();
-  return ctx.composerAccess.body(held, cutoff === undefined ? request.baseUrl : `${request.baseUrl} ${cutoff}`, () =>
+  allowed: AllowedDecision,
+  entry: VersionsEntry,
+  ifModifiedSince: string | undefined,
+): MetadataOutcome {
+  const key = coverageKey(allowed.allowed);
+  const newer = fileKind === 'tag' ? newerNoticeOf(ctx, request, allowed, entry, key) : undefined;
+  const warnings = newer === undefined ? allowed.notices : [...allowed.notices, newer];
+  if (warnings.length === 0 && isNotModifiedSince(allowed.lastModified, ifModifiedSince)) {
+    return { kind: 'not-modified', lastModified: allowed.lastModified };
+  }
+  const variant = `${request.baseUrl} ${key} ${warnings.join('\u0002')}`;
+  const body = ctx.composerAccess.body(entry, variant, () =>
     renderMetadata({
       baseUrl: request.baseUrl,
-      packageName: allowed.grant.packageName,
+      packageName: allowed.access.packageName,
       kind: fileKind,
-      versions: shownVersions(held.versions, fileKind, cutoff),
-      lifecycle: held.lifecycle,
+      versions:
+        key === ''
+          ? entry.versions
+          : entry.versions.filter((version) => isVersionCovered(allowed.allowed, { ...version, kind: fileKind })),
+      lifecycle: entry.lifecycle,
       sourceName: allowed.view.sellerSlug,
+      notices: warnings,
     }),
   );
+  return { kind: 'metadata', body, lastModified: allowed.lastModified };
+}
+
+/** The outcome of an allowed request when the package's versions are held; undefined when they must be read. */
+export function findHeldMetadataOutcome(
+  ctx: AppContext,
+  request: RepositoryRequest,
+  fileKind: 'tag' | 'branch',
+  allowed: AllowedDecision,
+  ifModifiedSince: string | undefined,
+): MetadataOutcome | undefined {
+  const entry = ctx.composerAccess.findVersions(allowed.access.packageId, fileKind);
+  return entry ? metadataOutcome(ctx, request, fileKind, allowed, entry, ifModifiedSince) : undefined;
 }
 
 /** A p2 file for one token (decideMetadata, then the versions: held, or read and kept). */
@@ -135,17 +219,16 @@ export async function getMetadata(
   ifModifiedSince: string | undefined,
 ): Promise<MetadataOutcome> {
   const view = await loadTokenView(ctx, request);
-  const decided = decideMetadata(ctx, view, request, file, ifModifiedSince);
-  if (decided.kind === 'refused') throw notLicensed(decided.packageName);
-  if (decided.kind === 'not-modified') return { kind: 'not-modified', lastModified: decided.lastModified };
+  const decided = decideMetadata(ctx, view, request, file);
+  if (decided.kind === 'refused') throw metadataRefusal(decided);
 
   const cache = ctx.composerAccess;
-  let entry = cache.findVersions(decided.grant.packageId, file.kind);
+  const packageId = decided.access.packageId;
+  let entry = cache.findVersions(packageId, file.kind);
   if (!entry) {
     const ticket = cache.ticket();
-    const snapshot = await findMetadataVersions(ctx.db, decided.grant.packageId, file.kind);
-    entry = cache.keepVersions(ticket, decided.grant.packageId, file.kind, snapshot.versions, snapshot.lifecycle);
+    const snapshot = await findMetadataVersions(ctx.db, packageId, file.kind);
+    entry = cache.keepVersions(ticket, packageId, file.kind, snapshot.versions, snapshot.lifecycle);
   }
-  const body = renderedMetadata(ctx, request, file.kind, decided, entry);
-  return { kind: 'metadata', body, lastModified: decided.lastModified };
+  return metadataOutcome(ctx, request, file.kind, decided, entry, ifModifiedSince);
 }

@@ -133,7 +133,10 @@ export function shownVersions(
 
 /**
  * A p2 file: the versions, marked abandoned when the seller says so; the tag file (the one Composer's audit reads)
- * also carries the package's advisories and says which versions were yanked, and why.
+ * also carries the package's advisories, says which versions were yanked, and why, and what the holder should know
+ * of their licenses for the package (`notices`). Composer prints a p2 file's `warnings` (HttpDownloader::
+ * outputWarnings) when it reads the file, which it does only in projects that use the package; each warning's
+ * `versions` is a constraint on Composer's own version, so `*` reaches every client.
  */
 export function renderMetadata(input: {
   baseUrl: string;
@@ -142,6 +145,7 @@ export function renderMetadata(input: {
   versions: MetadataVersionRow[];
   lifecycle: PackageLifecycleFacts;
   sourceName: string;
+  notices?: string[];
 }): string {
   const { baseUrl, packageName, lifecycle } = input;
   const abandoned = lifecycle.abandoned === undefined ? {} : { abandoned: lifecycle.abandoned };
@@ -157,11 +161,11 @@ export function renderMetadata(input: {
     body['security-advisories'] = lifecycle.advisories.map((advisory) =>
       toComposerAdvisory(advisory, packageName, baseUrl, input.sourceName),
     );
-    if (lifecycle.yanked.length > 0) {
-      body.warnings = lifecycle.yanked
-        .slice(0, YANK_NOTICE_LIMIT)
-        .map((yank) => ({ message: yankedVersionMessage(packageName, yank), versions: NOTICE_VERSIONS }));
-    }
+    const messages = [
+      ...(input.notices ?? []),
+      ...lifecycle.yanked.slice(0, YANK_NOTICE_LIMIT).map((yank) => yankedVersionMessage(packageName, yank)),
+    ];
+    if (messages.length > 0) body.warnings = messages.map((message) => ({ message, versions: NOTICE_VERSIONS }));
   }
   return JSON.stringify(body);
 }

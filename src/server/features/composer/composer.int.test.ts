@@ -125,7 +125,7 @@ describe('credentials', () => {
 });
 
 describe('packages.json', () => {
-  it('lists only the packages this token may install now, with the protocol URLs', async () => {
+  it('lists every package the token is licensed for, and tells each license state only in that package’s p2 file', async () => {
     const holder = await createHolder(app, acme, 'many@example.com');
     const states: Array<[string, Parameters<typeof createGrant>[3], { isActive?: boolean }?]> = [
       ['acme/active', {}],
@@ -155,37 +155,66 @@ describe('packages.json', () => {
     expect(body.packages).toEqual([]);
     expect(body['metadata-url']).toBe('/p2/%package%.json');
     expect(body['notify-batch']).toBe('/api/composer/notify-batch');
-    expect(body['available-packages']).toEqual(['acme/active', 'acme/frozen']);
-    expect(body.warnings).toEqual([
-      {
-        message: 'Download limit reached for acme/exhausted: 2 of 2 downloads used. Ask the seller for more.',
-        versions: '*',
-      },
-      { message: 'Your license for acme/expired expired on 2026-02-28. Ask the seller to renew it.', versions: '*' },
+    // Composer asks for a listed package's p2 file only in projects that use it: that file says what concerns it.
+    expect(body['available-packages']).toEqual([
+      'acme/active',
+      'acme/exhausted',
+      'acme/expired',
+      'acme/frozen',
+      'acme/inactive',
+      'acme/revoked',
+    ]);
+    expect(body.warnings).toBeUndefined();
+
+    const refusals: Array<[string, string]> = [
+      ['acme/exhausted', 'Download limit reached for acme/exhausted: 2 of 2 downloads used. Ask the seller for more.'],
+      ['acme/expired', 'Your license for acme/expired expired on 2026-02-28. Ask the seller to renew it.'],
+      ['acme/inactive', 'acme/inactive is no longer available: the seller has deactivated it.'],
+      ['acme/revoked', 'Your license for acme/revoked has been revoked.'],
+    ];
+    for (const [name, message] of refusals) {
+      const p2 = await requestOnHost(app, ACME_HOST, p2Path(name), { token: holder.token });
+      expect(p2.status, name).toBe(404);
+      expect(p2.headers['content-type']).toBe('application/json');
+      expect(jsonOf<{ warnings: unknown }>(p2).warnings).toEqual([{ message, versions: '*' }]);
+      // The branches file says nothing more: a project reading both prints the reason once.
+      const dev = await requestOnHost(app, ACME_HOST, p2Path(name, true), { token: holder.token });
+      expect(dev.status).toBe(404);
+      expect(jsonOf<{ warnings?: unknown }>(dev).warnings).toBeUndefined();
+    }
+    const frozen = await requestOnHost(app, ACME_HOST, p2Path('acme/frozen'), { token: holder.token });
+    expect(frozen.status).toBe(200);
+    expect(jsonOf<P2File>(frozen).warnings).toEqual([
       {
         message:
           'Your license for acme/frozen ended on 2026-02-28: versions released before then stay installable, later ones are not available. Ask the seller to renew it.',
         versions: '*',
       },
-      { message: 'acme/inactive is no longer available: the seller has deactivated it.', versions: '*' },
-      { message: 'Your license for acme/revoked has been revoked.', versions: '*' },
     ]);
+    const active = await requestOnHost(app, ACME_HOST, p2Path('acme/active'), { token: holder.token });
+    expect(jsonOf<P2File>(active).warnings).toBeUndefined();
   });
 
-  it('warns when a license ends within 7 days, and not before', async () => {
+  it('warns in the p2 file when a license ends within 7 days, and not before, and never answers that warning 304', async () => {
     const soon = await licensedPackage({ expiresAt: new Date('2026-03-06T12:00:00Z') });
     const later = await licensedPackage({ expiresAt: new Date('2026-03-09T12:00:00Z') });
-    const soonBody = jsonOf<PackagesJson>(
+    const soonIndex = jsonOf<PackagesJson>(
       await requestOnHost(app, ACME_HOST, '/packages.json', { token: soon.holder.token }),
     );
-    expect(soonBody.warnings).toEqual([
+    expect(soonIndex.warnings).toBeUndefined();
+    expect(soonIndex['available-packages']).toEqual([soon.name]);
+    const soonP2 = await requestOnHost(app, ACME_HOST, p2Path(soon.name), { token: soon.holder.token });
+    expect(jsonOf<P2File>(soonP2).warnings).toEqual([
       { message: `Your license for ${soon.name} ends in 5 days (2026-03-06).`, versions: '*' },
     ]);
-    expect(soonBody['available-packages']).toEqual([soon.name]);
-    const laterBody = jsonOf<PackagesJson>(
-      await requestOnHost(app, ACME_HOST, '/packages.json', { token: later.holder.token }),
-    );
-    expect(laterBody.warnings).toBeUndefined();
+    // Composer prints warnings only from a body it receives: a 304 would keep the holder from reading it.
+    const again = await requestOnHost(app, ACME_HOST, p2Path(soon.name), {
+      token: soon.holder.token,
+      headers: { 'if-modified-since': String(soonP2.headers['last-modified']) },
+    });
+    expect(again.status).toBe(200);
+    const laterP2 = await requestOnHost(app, ACME_HOST, p2Path(later.name), { token: later.holder.token });
+    expect(jsonOf<P2File>(laterP2).warnings).toBeUndefined();
   });
 });
 

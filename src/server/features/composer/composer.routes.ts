@@ -6,7 +6,7 @@ import { hostAuthority, hostUrl } from '../../http/public-urls.js';
 import { createSecurityHeaders, securityHeaderValues } from '../../http/security-headers.js';
 import { tokenFromAuthorization } from './composer-credentials.js';
 import { openDistDownload } from './composer-dist.service.js';
-import { getMetadata, getPackagesJson } from './composer-metadata.service.js';
+import { getMetadata, getPackagesJson, LicenseRefusedNotFound } from './composer-metadata.service.js';
 import { DIST_ROUTE, METADATA_ROUTE } from './composer-metrics.js';
 import { parseMetadataFile } from './composer-render.js';
 import {
@@ -65,7 +65,10 @@ export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Pro
         const internal = new AppError('INTERNAL', 'A server error occurred. Please try again later.');
         return send(reply, request, { kind: 'refused', error: internal, isQuiet: false });
       }
-      const isQuiet = appError.status === 404 && request.routeOptions.config.isQuietNotFound === true;
+      const isQuiet =
+        appError.status === 404 &&
+        request.routeOptions.config.isQuietNotFound === true &&
+        !(appError instanceof LicenseRefusedNotFound);
       return send(reply, request, { kind: 'refused', error: appError, isQuiet });
     });
 

@@ -1,9 +1,11 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { SellerSelector } from '../../http/hosts.js';
+import { hostUrl, repositoryHostname } from '../../http/public-urls.js';
 import { type ErrorFacts, errorCodes } from '../../lib/app-error.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import { findTokenView, type TokenView } from './composer.repository.js';
+import { findTokenView, recordTokenUse, TOKEN_USE_RESOLUTION_MS, type TokenView } from './composer.repository.js';
+import { tokenStanding } from './token-standing.js';
 
 // Who asks the Composer repository, and the refusals the metadata and dist services share. Unknown tokens get 401
 // (Composer then asks for, or reports, credentials); a package the token does not license is simply not there (404),
@@ -56,23 +58,67 @@ export function notLicensedFacts(packageName: string): ErrorFacts {
   return { code: 'NOT_FOUND', ...errorCodes.NOT_FOUND, message: notLicensedMessage(packageName) };
 }
 
+/** The token's own refusal (revoked, past its expiry or its rotation's overlap): 401, so Composer asks anew. */
+export function tokenRefusal(refused: { message: string; suggestion: string }): AppError {
+  return new AppError('UNAUTHENTICATED', refused.message, {
+    suggestion: refused.suggestion,
+    headers: { 'www-authenticate': 'Basic realm="Packgate"' },
+  });
+}
+
+/** When each held view last wrote its token's last use: at most once a minute per process (and per database). */
+const lastUseWrittenAt = new WeakMap<TokenView, number>();
+
+/**
+ * Records that the token was used, at most once a minute, without waiting for it: the answer never waits on this
+ * write, and a failed write loses a hint, nothing else.
+ */
+export function noteTokenUse(ctx: AppContext, view: TokenView): void {
+  const { tokenId } = view.token;
+  if (tokenId === null) return;
+  const now = ctx.clock.now();
+  const last = lastUseWrittenAt.get(view) ?? view.token.lastUsedAt?.getTime();
+  if (last !== undefined && now.getTime() - last < TOKEN_USE_RESOLUTION_MS) return;
+  lastUseWrittenAt.set(view, now.getTime());
+  recordTokenUse(ctx.db, tokenId, now).catch((error: unknown) => {
+    ctx.log.warn({ err: error }, "a Composer token's last use could not be recorded");
+  });
+}
+
 /**
  * What the token may see: held by the process while its change feed vouches for it, else read (one statement) and
- * kept. Never a verdict: the callers decide from these facts at the request's time.
+ * kept. Never a verdict on the licenses: the callers decide from these facts at the request's time. The token's own
+ * state is decided here, at the request's time: a revoked or expired token is refused (401).
  */
 export async function loadTokenView(ctx: AppContext, request: RepositoryRequest): Promise<TokenView> {
   const tokenHash = request.tokenHash ?? sha256Hex(requireToken(request));
   const cache = ctx.composerAccess;
-  const held = cache.findView(tokenHash);
-  if (held) return held;
-  const ticket = cache.ticket();
-  const view = await findTokenView(ctx.db, tokenHash);
-  if (!view) throw unknownToken(request);
-  cache.keepView(ticket, tokenHash, view);
+  let view = cache.findView(tokenHash);
+  if (!view) {
+    const ticket = cache.ticket();
+    view = await findTokenView(ctx.db, tokenHash);
+    if (!view) throw unknownToken(request);
+    cache.keepView(ticket, tokenHash, view);
+  }
+  const standing = tokenStanding(view.token, ctx.clock.now(), request.authHost);
+  if (standing.kind === 'refused') throw tokenRefusal(standing);
+  noteTokenUse(ctx, view);
   return view;
 }
 
 /** Whether the request's host belongs to the token's seller; the bare COMPOSER_DOMAIN accepts any seller. */
 export function isOnHost(view: TokenView, request: RepositoryRequest): boolean {
   return request.seller === undefined || request.seller.slug === view.sellerSlug;
+}
+
+/**
+ * Where a holder upgrades a license: the license portal on the seller's repository host (the host of the request when
+ * it is the seller's own, else `{slug}.{COMPOSER_DOMAIN}`), built from configuration, never from a header.
+ */
+export function upgradeUrl(ctx: AppContext, view: TokenView, request: RepositoryRequest): string {
+  const base =
+    request.seller === undefined
+      ? hostUrl(ctx.config, repositoryHostname(ctx.config, { slug: view.sellerSlug }))
+      : request.baseUrl;
+  return `${base}/portal`;
 }

@@ -8,6 +8,8 @@ import {
   createGrant,
   createHolder,
   createPackage,
+  createProduct,
+  createProductGrant,
   createSeller,
   type FixtureHolder,
   jsonOf,
@@ -19,7 +21,14 @@ import type { P2File, PackagesJson } from '../../../contract/composer.js';
 import { CHANGE_FEED_APPLICATION_NAME } from '../../adapters/change-feed/postgres-change-feed.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
-import { customers, grants, packages, packageVersions, platformSubscriptions } from '../../db/schema/index.js';
+import {
+  grants,
+  holderTokens,
+  packages,
+  packageVersions,
+  platformSubscriptions,
+  productPackages,
+} from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
 
@@ -80,6 +89,12 @@ function download(target: TestApp, holder: FixtureHolder, name: string, version:
   return requestOnHost(target, HOST, `/api/composer/download/${name}/${version}`, { token: holder.token });
 }
 
+/** The warnings of the p2 file's answer (a refusal says why there). */
+async function p2Warnings(target: TestApp, holder: FixtureHolder, name: string): Promise<string[] | undefined> {
+  const response = await requestOnHost(target, HOST, `/p2/${name}.json`, { token: holder.token });
+  return jsonOf<{ warnings?: { message: string }[] }>(response).warnings?.map((warning) => warning.message);
+}
+
 function isServed(door: Door, name: string): boolean {
   return door.metadataStatus === 200 && door.packagesJson['available-packages'].includes(name);
 }
@@ -91,8 +106,7 @@ describe('a change is seen by the very next request', () => {
     await app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
     const after = await look(app, holder, name);
     expect(after.metadataStatus).toBe(404);
-    expect(after.packagesJson['available-packages']).toEqual([]);
-    expect(after.packagesJson.warnings?.[0]?.message).toBe(`Your license for ${name} has been revoked.`);
+    expect(await p2Warnings(app, holder, name)).toEqual([`Your license for ${name} has been revoked.`]);
   });
 
   it('refuses a license whose expiry the seller moved into the past', async () => {
@@ -121,23 +135,43 @@ describe('a change is seen by the very next request', () => {
     await app.ctx.db.update(packages).set({ isActive: false }).where(eq(packages.id, pkg.id));
     const after = await look(app, holder, name);
     expect(after.metadataStatus).toBe(404);
-    expect(after.packagesJson.warnings?.[0]?.message).toBe(
+    expect(await p2Warnings(app, holder, name)).toEqual([
       `${name} is no longer available: the seller has deactivated it.`,
-    );
+    ]);
   });
 
-  it('answers 401 to a regenerated token and serves the new one', async () => {
+  it('answers 401 to a revoked token and serves the holder’s other token', async () => {
     const { name, holder } = await licensed();
-    expect(isServed(await warmLook(app, holder, name), name)).toBe(true);
     const newToken = generateToken('pgc');
     await app.ctx.db
-      .update(customers)
-      .set({ tokenHash: sha256Hex(newToken) })
-      .where(eq(customers.id, holder.id));
+      .insert(holderTokens)
+      .values({ customerId: holder.id, name: 'CI', kind: 'ci', tokenHash: sha256Hex(newToken) });
+    const other = { ...holder, token: newToken };
+    expect(isServed(await warmLook(app, holder, name), name)).toBe(true);
+    expect(isServed(await warmLook(app, other, name), name)).toBe(true);
+    await app.ctx.db.update(holderTokens).set({ revokedAt: NOW }).where(eq(holderTokens.id, holder.tokenId!));
     const old = await requestOnHost(app, HOST, `/p2/${name}.json`, { token: holder.token });
     expect(old.status).toBe(401);
     expect(old.headers['www-authenticate']).toBe('Basic realm="Packgate"');
-    expect(isServed(await look(app, { ...holder, token: newToken }, name), name)).toBe(true);
+    expect(jsonOf(old).message).toBe('This token was revoked on 2026-03-01 and no longer works.');
+    expect(isServed(await look(app, other, name), name)).toBe(true);
+  });
+
+  it('sees a package join and leave a product the holder is licensed for', async () => {
+    const { holder } = await licensed();
+    const joining = await createPackage(app, seller, `warm/joining-${counter}`, [
+      { version: 'v1.0.0', releasedAt: '2026-01-20T10:00:00Z' },
+    ]);
+    const product = await createProduct(app, seller, `Suite ${counter}`, []);
+    await createProductGrant(app, holder, product);
+    expect(isServed(await warmLook(app, holder, joining.name), joining.name)).toBe(false);
+    await app.ctx.db.insert(productPackages).values({ productId: product.id, packageId: joining.id });
+    expect(isServed(await look(app, holder, joining.name), joining.name)).toBe(true);
+    expect(isServed(await look(app, holder, joining.name), joining.name)).toBe(true);
+    await app.ctx.db.delete(productPackages).where(eq(productPackages.packageId, joining.id));
+    const after = await look(app, holder, joining.name);
+    expect(after.metadataStatus).toBe(404);
+    expect(after.packagesJson['available-packages']).not.toContain(joining.name);
   });
 
   it('closes the repository once the seller’s subscription lapsed past its grace', async () => {

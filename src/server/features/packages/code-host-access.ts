@@ -8,6 +8,9 @@ import { AppError } from '../../http/errors.js';
 
 /** The host's name in a sentence: `GitHub`, `the local repository folder`. */
 export function codeHostName(kind: CodeHostKind): string {
+  if (kind === 'gitlab') return 'GitLab';
+  if (kind === 'bitbucket') return 'Bitbucket';
+  if (kind === 'git') return 'the git server';
   return kind === 'github' ? 'GitHub' : 'the local repository folder';
 }
 
@@ -48,6 +51,13 @@ export function codeHostAppError(
         suggestion: 'Check that the repository still exists and that your account can see it.',
       });
     case 'UNAUTHORIZED':
+      if (kind !== 'github' && kind !== 'local') {
+        // GitLab, Bitbucket, any git server: the connection is renewed on Code hosts.
+        return new AppError('UNAUTHENTICATED', error.message, {
+          title: 'Code Host Refused Access',
+          suggestion: /Code hosts/.test(error.message) ? undefined : `Connect ${host} again on Code hosts.`,
+        });
+      }
       return new AppError('UNAUTHENTICATED', `${error.message} Reconnect GitHub to list and sync your repositories.`, {
         title: 'GitHub Connection Required',
         suggestion: 'Open the Dashboard and click Connect GitHub to authorise Packgate again.',
@@ -96,6 +106,9 @@ export function describeSyncFailure(ctx: AppContext, error: unknown, kind: CodeH
   if (error instanceof GitError) {
     switch (error.code) {
       case 'AUTH_FAILED':
+        if (kind !== 'github' && kind !== 'local') {
+          return `${hostName(kind)} refused to let Packgate clone the repository. Connect it again on Code hosts, then refresh the package.`;
+        }
         return 'The code host refused to let Packgate clone the repository. Reconnect GitHub, then refresh the package.';
       case 'NOT_FOUND':
         return 'The repository could not be cloned: it no longer exists or is no longer visible to the package owner.';

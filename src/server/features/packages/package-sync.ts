@@ -7,6 +7,7 @@ import type { JobRow } from '../../jobs/jobs.repository.js';
 import { type RunningTask, startTask } from '../tasks/tasks.service.js';
 import { emitVersionPublished } from '../webhooks/webhook-events.service.js';
 import { codeHostName, describeSyncFailure } from './code-host-access.js';
+import { clearAccessProblem, recordAccessRefusal } from './package-access-problems.js';
 import { deleteUnusedDists, type PackageVersionRow, preCachePackage } from './package-dists.js';
 import { type PackageRow, packageMirrorDir, updatePackageMirror } from './package-mirror.js';
 import { type ComputedVersion, planVersions, publicationTime } from './package-versions.js';
@@ -190,6 +191,7 @@ export async function runSync(
       changed: applied.changed,
     });
     await deleteUnusedDists(ctx, packageId, applied.unusedDistKeys);
+    await clearAccessProblem(ctx, pkg);
   } catch (error) {
     const message = (await findPackage(ctx, packageId).catch(() => undefined))
       ? describeSyncFailure(ctx, error, pkg.codeHost)
@@ -201,6 +203,10 @@ export async function runSync(
       .where(eq(packages.id, packageId))
       .catch(() => undefined);
     await task.fail(message);
+    // A refusal (credential revoked, repository gone) shows on Management and reaches the seller once.
+    await recordAccessRefusal(ctx, pkg, error).catch((noticeError: unknown) => {
+      ctx.log.warn({ err: noticeError, packageId }, 'could not record the access problem of a package');
+    });
     return failed(message);
   }
 

@@ -31,6 +31,7 @@ import {
 import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import { findPlanLimits, requireActiveAccess } from '../subscriptions/subscriptions.service.js';
 import { withCodeHost } from './code-host-access.js';
+import { webhookPathFor } from './code-host-webhooks.service.js';
 import { distPrefixFor, type PackageVersionRow } from './package-dists.js';
 import { openHostForNewPackage, openPackageHost, removedConnectionProblem } from './package-host.js';
 import { type PackageRow, packageMirrorDir } from './package-mirror.js';
@@ -63,7 +64,6 @@ export type CreatePackageValues = {
   isActive: boolean;
 };
 
-const WEBHOOK_PATH = '/api/webhooks/github';
 /** How long deleting a package waits for a running sync before removing its files anyway. */
 const DELETE_WAIT_FOR_SYNC_MS = 30_000;
 
@@ -351,7 +351,7 @@ async function registerWebhook(
 ): Promise<PackageRow> {
   try {
     const hook = await host.createPushWebhook!(codeHostUser, repository, {
-      url: appUrl(ctx.config, WEBHOOK_PATH),
+      url: appUrl(ctx.config, webhookPathFor(host.kind)),
       secret,
     });
     const [updated] = await ctx.db

@@ -1,0 +1,102 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  connectedCodeHostSchema,
+  connectGitlabTokenInput,
+  gitlabCallbackQuery,
+  gitlabConnectOptionsSchema,
+} from '../../../contract/code-host-tokens.js';
+import type { AppContext } from '../../context.js';
+import { AppError } from '../../http/errors.js';
+import { authenticated } from '../../http/guards.js';
+import { requestActor } from '../shared/audit/audit.service.js';
+import {
+  beginGitlabOAuth,
+  connectGitlabToken,
+  finishGitlabOAuth,
+  GITLAB_CALLBACK_PATH,
+} from './gitlab-connect.service.js';
+
+// Connecting GitLab from the Code hosts page: an access token pasted in the form, or OAuth (a browser round trip
+// through GitLab, bound to this session by a sealed cookie that holds the state and the PKCE verifier).
+
+const STATE_COOKIE = 'packgate_gitlab_oauth';
+const STATE_TTL_SECONDS = 600;
+const CODE_HOSTS_PAGE = '/code-hosts';
+
+export async function gitlabRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/api/code-hosts/gitlab',
+    {
+      config: { permission: 'packages:read' },
+      schema: { response: { 200: gitlabConnectOptionsSchema } },
+      onRequest: authenticated,
+    },
+    async () => ({ oauth: ctx.config.gitlab.oauth !== undefined, defaultUrl: ctx.config.gitlab.url }),
+  );
+
+  api.post(
+    '/api/code-hosts/gitlab/token',
+    {
+      config: { permission: 'packages:write' },
+      schema: { body: connectGitlabTokenInput, response: { 201: connectedCodeHostSchema } },
+      onRequest: authenticated,
+    },
+    async (request, reply) => {
+      const connection = await connectGitlabToken(ctx, requestActor(request), request.seller.id, request.body);
+      return reply.status(201).send({ id: connection.id, label: connection.label, kind: connection.kind });
+    },
+  );
+
+  // Browser navigation from the Connect GitLab button: to GitLab's consent page.
+  api.get(
+    '/api/code-hosts/gitlab/authorize',
+    { config: { permission: 'packages:write' }, onRequest: authenticated },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const actor = requestActor(request);
+      const { redirectTo, cookie } = beginGitlabOAuth(ctx, {
+        sellerId: request.seller.id,
+        personId: actor.person?.id ?? request.seller.id,
+      });
+      reply.setCookie(STATE_COOKIE, cookie, {
+        path: GITLAB_CALLBACK_PATH,
+        httpOnly: true,
+        sameSite: 'lax', // sent on GitLab's top-level redirect back to us
+        secure: ctx.config.isHttps,
+        maxAge: STATE_TTL_SECONDS,
+      });
+      return reply.redirect(redirectTo);
+    },
+  );
+
+  // GitLab sends the browser back here; the connection is stored only when the state matches this session's cookie.
+  api.get(
+    GITLAB_CALLBACK_PATH,
+    {
+      config: { permission: 'packages:write' },
+      schema: { querystring: gitlabCallbackQuery },
+      onRequest: authenticated,
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const cookie = request.cookies[STATE_COOKIE];
+      reply.clearCookie(STATE_COOKIE, { path: GITLAB_CALLBACK_PATH });
+      const actor = requestActor(request);
+      try {
+        await finishGitlabOAuth(
+          ctx,
+          actor,
+          { sellerId: request.seller.id, personId: actor.person?.id ?? request.seller.id },
+          { ...request.query, cookie },
+        );
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        return reply.redirect(`${CODE_HOSTS_PAGE}?error=${encodeURIComponent(error.message)}`);
+      }
+      return reply.redirect(`${CODE_HOSTS_PAGE}?connected=gitlab`);
+    },
+  );
+}

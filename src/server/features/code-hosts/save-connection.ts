@@ -1,0 +1,39 @@
+import { and, eq, isNull } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { codeHostConnections } from '../../db/schema/index.js';
+import type { Actor } from '../shared/audit/audit.service.js';
+import { createConnection, markConnectionWorking, type NewConnection, updateConnection } from './code-hosts.service.js';
+import type { CodeHostConnection } from './connection-driver.js';
+
+// Connecting the same account again (a new token after a revoked one, OAuth again after a refused refresh) renews
+// the existing connection instead of adding a second one: its packages keep their connection, and its problem ends.
+
+/** Creates the connection, or renews the owner's connection of the same kind, host and account. */
+export async function saveConnection(
+  ctx: AppContext,
+  actor: Actor,
+  values: NewConnection & { externalId: string },
+): Promise<CodeHostConnection> {
+  const [existing] = await ctx.db
+    .select()
+    .from(codeHostConnections)
+    .where(
+      and(
+        eq(codeHostConnections.ownerId, values.ownerId),
+        eq(codeHostConnections.kind, values.kind),
+        eq(codeHostConnections.externalId, values.externalId),
+        values.baseUrl ? eq(codeHostConnections.baseUrl, values.baseUrl) : isNull(codeHostConnections.baseUrl),
+      ),
+    )
+    .limit(1);
+  if (!existing) return createConnection(ctx, actor, values);
+  const { ownerId: _owner, kind: _kind, createdById: _creator, ...changes } = values;
+  await updateConnection(ctx, existing.id, changes);
+  await markConnectionWorking(ctx, existing.id);
+  const [renewed] = await ctx.db
+    .select()
+    .from(codeHostConnections)
+    .where(eq(codeHostConnections.id, existing.id))
+    .limit(1);
+  return renewed ?? existing;
+}

@@ -1,0 +1,106 @@
+import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import { CodeHostError } from '../../adapters/codehost/code-host.js';
+import { GitError } from '../../adapters/git/git-command.js';
+import type { AppContext } from '../../context.js';
+import { packages, users } from '../../db/schema/index.js';
+import { appUrl } from '../../http/public-urls.js';
+import { markConnectionBroken, markConnectionWorking } from '../code-hosts/code-hosts.service.js';
+import type { PackageRow } from './package-mirror.js';
+
+// A credential or repository that stops working is seen, not silent (issue 30 item 6). When a sync meets a refusal
+// (the host answers 401/403, git's authentication fails, the repository is gone), the package says what happened and
+// what to do on Management (packages.access_problem), the connection is marked broken (its owner is e-mailed once by
+// code-hosts), and a package-only problem (the repository gone) is e-mailed once per package. Composer keeps serving
+// every published version: it reads the database, which a failed sync leaves as it was. The next good sync clears it.
+
+const HOST_NAMES: Record<PackageRow['codeHost'], string> = {
+  github: 'GitHub',
+  gitlab: 'GitLab',
+  bitbucket: 'Bitbucket',
+  git: 'the git server',
+  local: 'the local folder',
+};
+
+type Refusal = { scope: 'connection' | 'package'; problem: string };
+
+/** What the failure means for access, in words for the seller; undefined for a passing failure (host down, timeout). */
+export function classifyRefusal(
+  pkg: Pick<PackageRow, 'codeHost' | 'repositoryFullName'>,
+  error: unknown,
+): Refusal | undefined {
+  const host = HOST_NAMES[pkg.codeHost];
+  const served = 'Every version already published is still served to your license holders.';
+  const credentialRefused =
+    (error instanceof CodeHostError && error.code === 'UNAUTHORIZED') ||
+    (error instanceof GitError && error.code === 'AUTH_FAILED');
+  if (credentialRefused) {
+    const said = error instanceof CodeHostError ? `${error.message} ` : `${host} refused Packgate's credential. `;
+    const remedy = /Code hosts/.test(said)
+      ? ''
+      : `Connect ${host} again on Code hosts (a new token, or authorize again), then refresh the package. `;
+    return { scope: 'connection', problem: `${said}${remedy}${/still served/.test(said) ? '' : served}`.trim() };
+  }
+  const gone =
+    (error instanceof CodeHostError && error.code === 'NOT_FOUND') ||
+    (error instanceof GitError && error.code === 'NOT_FOUND');
+  if (gone) {
+    return {
+      scope: 'package',
+      problem: `${host} no longer shows the repository ${pkg.repositoryFullName}: it was deleted, renamed out of reach or the connection lost access to it. Restore access to it, or delete this package. ${served}`,
+    };
+  }
+  return undefined;
+}
+
+/** Records a sync's refusal on the package and its connection; e-mails the seller once per problem. */
+export async function recordAccessRefusal(ctx: AppContext, pkg: PackageRow, error: unknown): Promise<void> {
+  const refusal = classifyRefusal(pkg, error);
+  if (!refusal) return;
+  const now = ctx.clock.now();
+  const isNewProblem = pkg.accessProblem !== refusal.problem;
+  await ctx.db
+    .update(packages)
+    .set({
+      accessProblem: refusal.problem,
+      ...(isNewProblem ? { accessProblemSince: now, accessProblemNotifiedAt: null } : {}),
+    })
+    .where(eq(packages.id, pkg.id));
+  if (refusal.scope === 'connection' && pkg.connectionId) {
+    // The connection's own e-mail covers its packages: one e-mail for the connection, not one per package.
+    await markConnectionBroken(ctx, pkg.connectionId, refusal.problem);
+    await ctx.db
+      .update(packages)
+      .set({ accessProblemNotifiedAt: now })
+      .where(and(eq(packages.id, pkg.id), isNull(packages.accessProblemNotifiedAt)));
+    return;
+  }
+  await notifyPackageProblemOnce(ctx, pkg.id);
+}
+
+/** A good sync: the package's problem, and its connection's, are over. */
+export async function clearAccessProblem(ctx: AppContext, pkg: Pick<PackageRow, 'id' | 'connectionId'>): Promise<void> {
+  await ctx.db
+    .update(packages)
+    .set({ accessProblem: null, accessProblemSince: null, accessProblemNotifiedAt: null })
+    .where(and(eq(packages.id, pkg.id), isNotNull(packages.accessProblem)));
+  if (pkg.connectionId) await markConnectionWorking(ctx, pkg.connectionId);
+}
+
+async function notifyPackageProblemOnce(ctx: AppContext, packageId: string): Promise<void> {
+  const [claimed] = await ctx.db
+    .update(packages)
+    .set({ accessProblemNotifiedAt: ctx.clock.now() })
+    .where(and(eq(packages.id, packageId), isNotNull(packages.accessProblem), isNull(packages.accessProblemNotifiedAt)))
+    .returning({ ownerId: packages.ownerId, name: packages.name, problem: packages.accessProblem });
+  if (!claimed) return;
+  const [owner] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, claimed.ownerId)).limit(1);
+  if (!owner?.email) return;
+  const link = appUrl(ctx.config, '/management');
+  await ctx.mailer.send({
+    to: owner.email,
+    subject: `Packgate can no longer read the code of ${claimed.name}`,
+    text: [claimed.problem ?? '', '', `Open Management: ${link}`].join('\n'),
+    links: [link],
+    reference: `package-access:${packageId}`,
+  });
+}
