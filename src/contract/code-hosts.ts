@@ -74,3 +74,11 @@ export const connectGithubAppInput = z.object({
   state: z.string().trim().min(1).max(500),
 });
 export type ConnectGithubAppInput = z.input<typeof connectGithubAppInput>;
+
+/** POST /api/code-hosts/github-app answers the connection and the packages that moved to it from the OAuth grant. */
+export const githubAppConnectedSchema = z.object({
+  connectionId: z.string(),
+  label: z.string(),
+  movedPackages: z.array(z.string()),
+});
+export type GithubAppConnected = z.infer<typeof githubAppConnectedSchema>;

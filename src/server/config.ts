@@ -169,6 +169,7 @@ const envSchema = z.object({
     .min(0)
     .default(64 * 1024 * 1024),
   METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').max(256).optional()),
+  OIDC_ALLOW_PRIVATE_ISSUERS: booleanFlag,
 });
 
 /** Every environment variable the server reads (.env.example and the README list the same). */
@@ -244,6 +245,8 @@ export type Config = {
   composerCacheMaxBytes: number;
   /** The bearer token /metrics asks for; unset: /metrics answers only loopback requests that no proxy forwarded. */
   metricsToken?: string;
+  /** Whether CI identities' OIDC issuers may be http:// or private, loopback or link-local (tests: loopback). */
+  oidcAllowPrivateIssuers: boolean;
   /** Tests only (PACKGATE_TEST_CRASH_AT): the named step at which the process kills itself (lib/crash-points.ts). */
   testCrashAt?: string;
 };
@@ -431,6 +434,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobLeaseMs: settings.JOB_LEASE_SECONDS * 1000,
     overloadMaxEventLoopDelayMs: settings.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
     composerCacheMaxBytes: settings.COMPOSER_CACHE_MAX_BYTES,
+    oidcAllowPrivateIssuers: settings.OIDC_ALLOW_PRIVATE_ISSUERS,
     ...(settings.METRICS_TOKEN ? { metricsToken: settings.METRICS_TOKEN } : {}),
     ...(settings.PACKGATE_TEST_CRASH_AT ? { testCrashAt: settings.PACKGATE_TEST_CRASH_AT } : {}),
   };

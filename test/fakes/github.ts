@@ -103,7 +103,28 @@ export type FakeGitHub = {
     options?: { deliveryId?: string; secret?: string },
   ): Promise<FakeWebhookDelivery[]>;
   requests: FakeGithubRequest[];
+  /** For extensions of the fake (github-app.ts): its state and a way to add API routes. */
+  internals: FakeGithubInternals;
   close(): Promise<void>;
+};
+
+/** A route added by an extension: answers and returns true, or returns false to let the fake go on. */
+export type FakeGithubRoute = (
+  request: IncomingMessage,
+  response: ServerResponse,
+  apiPath: string,
+  body: string,
+  url: URL,
+) => boolean;
+
+export type FakeGithubInternals = {
+  users: Map<string, FakeGithubUser>;
+  repos: FakeGithubRepo[];
+  tokens: Map<string, { login: string; scope: string }>;
+  /** Routes tried before the fake asks for a user's token (the App's own endpoints authenticate otherwise). */
+  routes: FakeGithubRoute[];
+  presentRepo(repo: FakeGithubRepo): Record<string, unknown>;
+  json(response: ServerResponse, status: number, body: unknown): void;
 };
 
 const API_PREFIX = '/api/v3';
@@ -123,6 +144,7 @@ export async function startFakeGitHub(options: { clientId?: string; clientSecret
   let refuseHooks = false;
   let nextHookId = 1;
   let baseUrl = '';
+  const extraRoutes: FakeGithubRoute[] = [];
 
   const server = createServer((request, response) => {
     // git's smart HTTP streams its request body to git http-backend: it is not read here.
@@ -155,6 +177,7 @@ export async function startFakeGitHub(options: { clientId?: string; clientSecret
     const apiPath = url.pathname.slice(API_PREFIX.length);
 
     if (rateLimit) return answerRateLimited(response, request);
+    for (const extra of extraRoutes) if (extra(request, response, apiPath, body, url)) return;
     const grant = tokenGrant(request);
     if (!grant) {
       return json(response, 401, {
@@ -579,6 +602,7 @@ export async function startFakeGitHub(options: { clientId?: string; clientSecret
       return deliveries;
     },
     requests,
+    internals: { users, repos, tokens, routes: extraRoutes, presentRepo, json },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

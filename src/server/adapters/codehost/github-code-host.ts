@@ -68,6 +68,20 @@ export class GithubCodeHost implements CodeHost {
     return repositories.sort((a, b) => a.fullName.localeCompare(b.fullName) || a.id.localeCompare(b.id));
   }
 
+  /** The repositories a GitHub App installation was given (the user's token is the installation's), by fullName. */
+  async listInstallationRepositories(user: CodeHostUser): Promise<CodeHostRepository[]> {
+    const octokit = this.client(user);
+    const listed = await call(() =>
+      octokit.paginate(octokit.rest.apps.listReposAccessibleToInstallation, { per_page: 100 }),
+    );
+    const repositories = await mapWithConcurrency(
+      listed as unknown as GithubRepository[],
+      COMPOSER_CHECK_CONCURRENCY,
+      (repo) => this.describe(octokit, user, repo),
+    );
+    return repositories.sort((a, b) => a.fullName.localeCompare(b.fullName) || a.id.localeCompare(b.id));
+  }
+
   async getRepository(user: CodeHostUser, id: string): Promise<CodeHostRepository> {
     // GitHub's numeric id follows a repository through renames and transfers, unlike its name.
     if (!/^\d{1,20}$/.test(id)) throw repositoryNotFound(id);

@@ -1,6 +1,7 @@
 import type { CodeHostConnectionKind } from '../../db/schema/index.js';
 import { bitbucketDriver } from './bitbucket-driver.js';
 import type { ConnectionDriver } from './connection-driver.js';
+import { githubAppDriver } from './github-app-driver.js';
 import { githubOAuthDriver } from './github-oauth-driver.js';
 import { gitlabDriver } from './gitlab-driver.js';
 import { localDriver } from './local-driver.js';
@@ -10,6 +11,7 @@ import { localDriver } from './local-driver.js';
 export const connectionDrivers: Partial<Record<CodeHostConnectionKind, ConnectionDriver>> = {
   local: localDriver,
   github_oauth: githubOAuthDriver,
+  github_app: githubAppDriver,
   gitlab: gitlabDriver,
   bitbucket: bitbucketDriver,
 };

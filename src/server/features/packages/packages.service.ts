@@ -74,7 +74,8 @@ function duplicateNameError(name: string): AppError {
   });
 }
 
-export function presentPackage(row: PackageRow, versionCount: number): Package {
+/** `connectionProblem`: why the package's connection does not work, when it is broken (shown as its access problem). */
+export function presentPackage(row: PackageRow, versionCount: number, connectionProblem?: string | null): Package {
   return {
     id: row.id,
     packageName: row.name,
@@ -95,6 +96,7 @@ export function presentPackage(row: PackageRow, versionCount: number): Package {
     connectionId: row.connectionId,
     accessProblem:
       row.accessProblem ??
+      connectionProblem ??
       (row.connectionId === null && row.codeHost !== 'local' ? removedConnectionProblem(row.codeHost) : null),
   };
 }
@@ -116,7 +118,20 @@ export async function listPackagesForOwner(ctx: AppContext, ownerId: string): Pr
     .where(eq(packages.ownerId, ownerId))
     .groupBy(packages.id)
     .orderBy(desc(packages.createdAt), desc(packages.id));
-  return rows.map((row) => presentPackage(row.pkg, row.versionCount));
+  const problems = await connectionProblemsOf(ctx, ownerId);
+  return rows.map((row) =>
+    presentPackage(row.pkg, row.versionCount, row.pkg.connectionId ? problems.get(row.pkg.connectionId) : null),
+  );
+}
+
+/** The problems of the owner's broken connections, by connection id. */
+async function connectionProblemsOf(ctx: AppContext, ownerId: string): Promise<Map<string, string>> {
+  const connections = await findConnectionsOf(ctx, ownerId);
+  return new Map(
+    connections.flatMap((connection) =>
+      connection.status === 'broken' && connection.problem ? [[connection.id, connection.problem] as const] : [],
+    ),
+  );
 }
 
 /**
@@ -146,8 +161,9 @@ export async function listPackageVersions(ctx: AppContext, packageId: string): P
 export async function getPackageDetail(ctx: AppContext, ownerId: string, packageId: string): Promise<PackageDetail> {
   const row = await getOwnedPackage(ctx, ownerId, packageId);
   const versions = await listPackageVersions(ctx, packageId);
+  const problems = row.connectionId ? await connectionProblemsOf(ctx, ownerId) : new Map<string, string>();
   return {
-    ...presentPackage(row, versions.length),
+    ...presentPackage(row, versions.length, row.connectionId ? problems.get(row.connectionId) : null),
     versions: versions.map((version) => ({
       version: version.version,
       normalizedVersion: version.normalizedVersion,

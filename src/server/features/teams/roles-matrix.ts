@@ -33,6 +33,8 @@ export const ROLES_MATRIX: Record<string, string> = {
   'GET /api/code-hosts': 'OADSV',
   'GET /api/code-hosts/:id/repositories': 'OAD',
   'DELETE /api/code-hosts/:id': 'OAD',
+  'GET /api/code-hosts/github-app/install': 'OAD',
+  'POST /api/code-hosts/github-app': 'OAD',
   'GET /api/code-hosts/gitlab': 'OADSV',
   'POST /api/code-hosts/gitlab/token': 'OAD',
   'GET /api/code-hosts/gitlab/authorize': 'OAD',
@@ -54,6 +56,9 @@ export const ROLES_MATRIX: Record<string, string> = {
   // Holders and licenses, temporary and lasting
   'GET /api/customers': 'OADS',
   'POST /api/customers/regenerate-token': 'OADS',
+  'GET /api/customers/:customerId/oidc-trusts': 'OADS',
+  'POST /api/customers/:customerId/oidc-trusts': 'OADS',
+  'DELETE /api/customers/:customerId/oidc-trusts/:trustId': 'OADS',
   'GET /api/repositories/:id/temporary-licenses': 'OADS',
   'POST /api/repositories/:id/temporary-licenses': 'OADS',
   'DELETE /api/repositories/:id/temporary-licenses/:licenseId': 'OADS',

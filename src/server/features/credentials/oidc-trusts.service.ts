@@ -1,0 +1,131 @@
+import { and, asc, count, eq } from 'drizzle-orm';
+import {
+  OIDC_TRUSTS_PER_HOLDER,
+  type OidcTrust,
+  type OidcTrustInput,
+  oidcTrustMessages,
+} from '../../../contract/oidc-trusts.js';
+import type { AppContext } from '../../context.js';
+import { customers, oidcTrusts } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import { checkIssuerAddress, IssuerFetchError } from './oidc-http.js';
+import { issuerAccess } from './oidc-keys.js';
+import { parseIssuer } from './oidc-trust-rules.js';
+
+// A holder's trusted CI identities (issue 32 item 3): the holder in the portal, the seller on Management or API
+// v1 lists, adds and removes them. Every door names the holder by its customer row; the seller's doors first check
+// that the holder is theirs (404 otherwise, as for any id of another seller).
+
+type TrustRow = typeof oidcTrusts.$inferSelect;
+export type TrustCreator = TrustRow['createdBy'];
+
+/** How long registering waits on DNS for the issuer's name. */
+const ADDRESS_CHECK_MS = 3000;
+
+function present(row: TrustRow): OidcTrust {
+  return {
+    id: row.id,
+    name: row.name,
+    issuer: row.issuer,
+    audience: row.audience,
+    subject: row.subject,
+    createdBy: row.createdBy,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+/** The seller's holder, or 404: an id of another seller's holder is as unknown as a made-up one. */
+export async function getSellersHolder(
+  ctx: Pick<AppContext, 'db'>,
+  sellerId: string,
+  customerId: string,
+): Promise<{ id: string; sellerId: string }> {
+  const [holder] = await ctx.db
+    .select({ id: customers.id, sellerId: customers.sellerId })
+    .from(customers)
+    .where(and(eq(customers.id, customerId), eq(customers.sellerId, sellerId)))
+    .limit(1);
+  if (!holder) throw new AppError('NOT_FOUND', 'Customer not found');
+  return holder;
+}
+
+export async function listOidcTrusts(ctx: Pick<AppContext, 'db'>, customerId: string): Promise<OidcTrust[]> {
+  const rows = await ctx.db
+    .select()
+    .from(oidcTrusts)
+    .where(eq(oidcTrusts.customerId, customerId))
+    .orderBy(asc(oidcTrusts.createdAt), asc(oidcTrusts.id));
+  return rows.map(present);
+}
+
+/** The issuer's name must resolve, and to public addresses only unless OIDC_ALLOW_PRIVATE_ISSUERS. */
+async function checkIssuerReachable(ctx: AppContext, issuer: string): Promise<void> {
+  try {
+    await checkIssuerAddress(new URL(issuer), issuerAccess(ctx), AbortSignal.timeout(ADDRESS_CHECK_MS));
+  } catch (error) {
+    if (error instanceof IssuerFetchError) throw new AppError('VALIDATION_FAILED', error.message);
+    throw error;
+  }
+}
+
+/** Adds a trusted CI identity for the holder `customerId` of `actor.sellerId`. */
+export async function createOidcTrust(
+  ctx: AppContext,
+  actor: Actor,
+  customerId: string,
+  input: OidcTrustInput,
+  createdBy: TrustCreator,
+): Promise<OidcTrust> {
+  const issuer = parseIssuer(input.issuer, { allowHttp: ctx.config.oidcAllowPrivateIssuers });
+  await checkIssuerReachable(ctx, issuer);
+  return ctx.db.transaction(async (tx) => {
+    await getSellersHolder({ db: tx }, actor.sellerId, customerId);
+    const [held] = await tx.select({ n: count() }).from(oidcTrusts).where(eq(oidcTrusts.customerId, customerId));
+    if ((held?.n ?? 0) >= OIDC_TRUSTS_PER_HOLDER) throw new AppError('VALIDATION_FAILED', oidcTrustMessages.tooMany);
+    const [row] = await tx
+      .insert(oidcTrusts)
+      .values({
+        customerId,
+        name: input.name,
+        issuer,
+        audience: input.audience,
+        subject: input.subject,
+        createdBy,
+        createdAt: ctx.clock.now(),
+      })
+      .returning();
+    await recordAuditEvent(tx, ctx, actor, {
+      action: 'customer.oidc_trust_created',
+      targetType: 'customer',
+      targetId: customerId,
+      details: { trustId: row!.id, name: input.name, issuer, audience: input.audience, subject: input.subject },
+    });
+    return present(row!);
+  });
+}
+
+/** Removes a trusted CI identity: its next job token is refused; tokens it already gave end by their own expiry. */
+export async function deleteOidcTrust(
+  ctx: AppContext,
+  actor: Actor,
+  customerId: string,
+  trustId: string,
+): Promise<OidcTrust> {
+  return ctx.db.transaction(async (tx) => {
+    await getSellersHolder({ db: tx }, actor.sellerId, customerId);
+    const [row] = await tx
+      .delete(oidcTrusts)
+      .where(and(eq(oidcTrusts.id, trustId), eq(oidcTrusts.customerId, customerId)))
+      .returning();
+    if (!row) throw new AppError('NOT_FOUND', oidcTrustMessages.notFound);
+    await recordAuditEvent(tx, ctx, actor, {
+      action: 'customer.oidc_trust_deleted',
+      targetType: 'customer',
+      targetId: customerId,
+      details: { trustId, name: row.name, issuer: row.issuer },
+    });
+    return present(row);
+  });
+}

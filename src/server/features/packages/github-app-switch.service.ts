@@ -1,0 +1,83 @@
+import { and, eq, inArray, isNull, or } from 'drizzle-orm';
+import type { AppContext } from '../../context.js';
+import { packages } from '../../db/schema/index.js';
+import { type CodeHostConnection, findConnectionsOf, openConnection } from '../code-hosts/code-hosts.service.js';
+import { connectGithubAppInstallation } from '../code-hosts/github-app-connect.service.js';
+import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+
+// Switching from the old GitHub OAuth grant to the GitHub App (issue 30 item 1): once the App is installed on the
+// same repositories, the seller's GitHub packages move to the App's connection. GitHub's repository ids do not
+// change, so each package keeps its row, and with it its versions, licenses and download history.
+
+export type GithubAppConnected = { connection: CodeHostConnection; movedPackages: string[] };
+
+/** POST /api/code-hosts/github-app: verifies and stores the installation, then moves packages it can read to it. */
+export async function connectGithubApp(
+  ctx: AppContext,
+  actor: Actor,
+  ownerId: string,
+  input: { installationId: string; state: string },
+): Promise<GithubAppConnected> {
+  const connection = await connectGithubAppInstallation(ctx, actor, ownerId, input);
+  const movedPackages = await movePackagesToInstallation(ctx, actor, ownerId, connection);
+  return { connection, movedPackages };
+}
+
+/**
+ * Moves the owner's GitHub packages that sync through the OAuth grant (or through nothing, their connection removed)
+ * to the installation, when the installation can read their repository. Answers the names of the packages moved.
+ */
+export async function movePackagesToInstallation(
+  ctx: AppContext,
+  actor: Actor,
+  ownerId: string,
+  connection: CodeHostConnection,
+): Promise<string[]> {
+  const oauth = await findConnectionsOf(ctx, ownerId, ['github_oauth']);
+  const movable = await ctx.db
+    .select({ id: packages.id, name: packages.name, repositoryId: packages.repositoryId })
+    .from(packages)
+    .where(
+      and(
+        eq(packages.ownerId, ownerId),
+        eq(packages.codeHost, 'github'),
+        oauth.length > 0
+          ? or(
+              isNull(packages.connectionId),
+              inArray(
+                packages.connectionId,
+                oauth.map((row) => row.id),
+              ),
+            )
+          : isNull(packages.connectionId),
+      ),
+    );
+  if (movable.length === 0) return [];
+  const opened = await openConnection(ctx, connection);
+  const readable = new Set((await opened.host.listRepositories(opened.user)).map((repository) => repository.id));
+  const moving = movable.filter((pkg) => readable.has(pkg.repositoryId));
+  if (moving.length === 0) return [];
+  await ctx.db.transaction(async (tx) => {
+    await tx
+      .update(packages)
+      .set({
+        connectionId: connection.id,
+        accessProblem: null,
+        accessProblemSince: null,
+        accessProblemNotifiedAt: null,
+      })
+      .where(
+        inArray(
+          packages.id,
+          moving.map((pkg) => pkg.id),
+        ),
+      );
+    await recordAuditEvent(tx, ctx, actor, {
+      action: 'package.connection_changed',
+      targetType: 'code_host_connection',
+      targetId: connection.id,
+      details: { packages: moving.map((pkg) => pkg.name), kind: 'github_app' },
+    });
+  });
+  return moving.map((pkg) => pkg.name);
+}

@@ -1,0 +1,77 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  connectGithubAppInput,
+  githubAppConnectedSchema,
+  githubAppInstallSchema,
+} from '../../../contract/code-hosts.js';
+import type { AppContext } from '../../context.js';
+import { authenticated } from '../../http/guards.js';
+import { githubAppInstallUrl } from '../code-hosts/github-app-connect.service.js';
+import { requestActor } from '../shared/audit/audit.service.js';
+import { connectGithubApp } from './github-app-switch.service.js';
+import { receiveGithubAppWebhook } from './github-app-webhook.service.js';
+
+// The GitHub App's doors (issue 30 item 1): where to install it, the seller's return from GitHub, and its webhook.
+
+/** GitHub caps webhook payloads at 25 MB; what the App hears is far smaller. */
+const WEBHOOK_BODY_LIMIT = 10 * 1024 * 1024;
+
+export async function githubAppRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/api/code-hosts/github-app/install',
+    {
+      config: { permission: 'packages:write' },
+      schema: { response: { 200: githubAppInstallSchema } },
+      onRequest: authenticated,
+    },
+    async (request, reply) => {
+      reply.headers({ 'cache-control': 'no-store' });
+      return { url: githubAppInstallUrl(ctx, request.seller.id) };
+    },
+  );
+
+  api.post(
+    '/api/code-hosts/github-app',
+    {
+      config: { permission: 'packages:write' },
+      schema: { body: connectGithubAppInput, response: { 201: githubAppConnectedSchema } },
+      onRequest: authenticated,
+    },
+    async (request, reply) => {
+      const connected = await connectGithubApp(ctx, requestActor(request), request.seller.id, request.body);
+      return reply.status(201).send({
+        connectionId: connected.connection.id,
+        label: connected.connection.label,
+        movedPackages: connected.movedPackages,
+      });
+    },
+  );
+
+  await app.register(githubAppWebhookRoutes, { ctx });
+}
+
+/** The signature covers the exact bytes GitHub sent: this route alone reads its body raw. */
+async function githubAppWebhookRoutes(app: FastifyInstance, options: { ctx: AppContext }): Promise<void> {
+  const { ctx } = options;
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => {
+    done(null, body);
+  });
+  app.post('/api/webhooks/github-app', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
+    const header = (name: string) => {
+      const value = request.headers[name];
+      return Array.isArray(value) ? value[0] : value;
+    };
+    const answer = await receiveGithubAppWebhook(ctx, {
+      event: header('x-github-event'),
+      deliveryId: header('x-github-delivery'),
+      signature: header('x-hub-signature-256'),
+      contentType: header('content-type'),
+      rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+    });
+    return reply.status(answer.status).send(answer.body);
+  });
+}
