@@ -64,6 +64,8 @@ export const cachedPackage = z.object({
   isCached: z.boolean(),
   cacheSize: z.string(),
   lastCached: z.string().nullable(),
+  /** Why the code host refuses this package's code (issue 30 item 6); null while it works. Published versions still serve. */
+  accessProblem: z.string().nullable().default(null),
 });
 export type CachedPackage = z.infer<typeof cachedPackage>;
 

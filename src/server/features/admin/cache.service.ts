@@ -21,6 +21,8 @@ type PackageFigures = {
   id: string;
   name: string;
   isActive: boolean;
+  /** Why the code host refuses the package's code, shown on the cache screen; null while it works. */
+  accessProblem: string | null;
   versionCount: number;
   cachedVersionCount: number;
   sizeBytes: number;
@@ -46,6 +48,7 @@ async function packageFigures(ctx: AppContext): Promise<PackageFigures[]> {
       id: packages.id,
       name: packages.name,
       isActive: packages.isActive,
+      accessProblem: packages.accessProblem,
       versionId: packageVersions.id,
       distKey: packageVersions.distKey,
       distSha1: packageVersions.distSha1,
@@ -63,6 +66,7 @@ async function packageFigures(ctx: AppContext): Promise<PackageFigures[]> {
         id: row.id,
         name: row.name,
         isActive: row.isActive,
+        accessProblem: row.accessProblem,
         versionCount: 0,
         cachedVersionCount: 0,
         sizeBytes: 0,
@@ -116,6 +120,7 @@ export async function listCachedPackages(ctx: AppContext): Promise<CachedPackage
     isCached: isCached(figures),
     cacheSize: formatBytes(figures.sizeBytes),
     lastCached: figures.lastBuiltAt?.toISOString() ?? null,
+    accessProblem: figures.accessProblem,
   }));
 }
 

@@ -203,6 +203,11 @@ function CachedPackageRow({ item, disabled }: { item: CachedPackage; disabled: b
           <span>{item.cacheSize}</span>
           <span>Last cached: {formatTime(item.lastCached)}</span>
         </p>
+        {item.accessProblem && (
+          <p className="mt-1 text-xs text-destructive" data-testid="cache-package-access-problem">
+            {item.accessProblem}
+          </p>
+        )}
       </div>
       <Button size="sm" variant="outline" onClick={refreshPackage} disabled={disabled || refresh.isPending}>
         {refresh.isPending ? <Loader2 className="animate-spin" /> : <RefreshCw />}
