@@ -5,8 +5,11 @@ import type { Config } from '../../config.js';
 
 export type GithubSettings = NonNullable<Config['github']>;
 
-/** read:user and user:email identify the seller; repo lets Packgate list and clone private repositories. */
-export const GITHUB_SCOPES = ['read:user', 'user:email', 'repo'] as const;
+/**
+ * Sign-in asks only who the seller is (issue 30): code is read through a code-host connection (the GitHub App's
+ * installation tokens), never through a sign-in grant with the `repo` scope.
+ */
+export const GITHUB_SCOPES = ['read:user', 'user:email'] as const;
 
 const REQUEST_TIMEOUT_MS = 10_000;
 

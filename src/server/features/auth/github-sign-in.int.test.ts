@@ -63,7 +63,7 @@ describe('signing in with GitHub', () => {
     expect(`${location.origin}${location.pathname}`).toBe(`${github.webUrl}/login/oauth/authorize`);
     expect(location.searchParams.get('client_id')).toBe(github.clientId);
     expect(location.searchParams.get('redirect_uri')).toBe(`${app.ctx.config.publicUrl}/api/auth/github/callback`);
-    expect(location.searchParams.get('scope')).toBe('read:user user:email repo');
+    expect(location.searchParams.get('scope')).toBe('read:user user:email');
     expect(location.searchParams.get('state')).toMatch(/^[\w-]{32}$/);
     const stateCookie = response.headers.getSetCookie().find((cookie) => cookie.startsWith('packgate_github_oauth='));
     expect(stateCookie).toMatch(/HttpOnly/i);
@@ -95,7 +95,7 @@ describe('signing in with GitHub', () => {
     expect(row!.githubAccessTokenEncrypted).toBeTruthy();
     expect(row!.githubAccessTokenEncrypted).not.toContain(issued);
     expect(decryptSecret(app.ctx.config.secretKey, row!.githubAccessTokenEncrypted!)).toBe(issued);
-    expect(row!.githubScopes?.split(',').sort()).toEqual(['read:user', 'repo', 'user:email']);
+    expect(row!.githubScopes?.split(',').sort()).toEqual(['read:user', 'user:email']);
   });
 
   it('talks to GitHub through the configured web and API addresses (GitHub Enterprise layout)', async () => {
