@@ -7,7 +7,7 @@ import { index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core
 export const webhookDeliveries = pgTable(
   'webhook_deliveries',
   {
-    source: text('source', { enum: ['github', 'stripe'] }).notNull(),
+    source: text('source', { enum: ['github', 'gitlab', 'bitbucket', 'stripe'] }).notNull(),
     deliveryId: text('delivery_id').notNull(),
     receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
   },
