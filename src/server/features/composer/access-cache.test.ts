@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { parseLicenseTerms } from '../../lib/composer-versions/license-terms.js';
 import { ComposerAccessCache } from './access-cache.js';
-import type { CoveringGrant, MetadataVersionRow, PackageAccess, TokenView } from './composer.repository.js';
+import type { CoveringGrant, PackageAccess, TokenView } from './access-view.repository.js';
+import type { MetadataVersionRow } from './composer.repository.js';
 
 // What the warm path holds and when it lets go of it; the HTTP behaviour is in warm-path.int.test.ts.
 

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
-import type { DistVersionRow, MetadataVersionRow, PackageLifecycleFacts, TokenView } from './composer.repository.js';
+import type { TokenView } from './access-view.repository.js';
+import type { DistVersionRow, MetadataVersionRow, PackageLifecycleFacts } from './composer.repository.js';
 
 // The warm path of the Composer repository (DESIGN, "The warm path of the Composer repository"). A process keeps, per
 // named token, what that token may see (the token's own state, its holder's seller and the seller's subscription,

@@ -16,14 +16,8 @@ import { recordDownload, recordDownloadAfterAnswer } from '../licenses/grants.se
 import { ensureDist } from '../packages/packages.service.js';
 import { repositoryStanding } from '../subscriptions/subscriptions.service.js';
 import { emitDownloadLimitReached } from '../webhooks/webhook-events.service.js';
-import {
-  type CoveringGrant,
-  type DistVersionRow,
-  findDistVersions,
-  findTokenView,
-  findVersionRow,
-  type TokenView,
-} from './composer.repository.js';
+import { type CoveringGrant, findTokenView, type TokenView } from './access-view.repository.js';
+import { type DistVersionRow, findDistVersions, findVersionRow } from './composer.repository.js';
 import { distFileName } from './composer-render.js';
 import {
   type AllowedGrant,

@@ -8,7 +8,7 @@ import { requestIdOf } from '../../http/request-id.js';
 import type { RequestOrigin } from '../../http/request-origin.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import type { Metrics } from '../../observability/metrics.js';
-import type { TokenView } from './composer.repository.js';
+import type { TokenView } from './access-view.repository.js';
 import { tokenFromAuthorization } from './composer-credentials.js';
 import {
   decideMetadata,
@@ -127,13 +127,14 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
   };
 
   const remember = (view: TokenView, authorization: string) => {
+    // The token's last use, written at most once a minute by the app's clock (a map lookup otherwise): no warm
+    // answer waits for it.
+    noteTokenUse(ctx, view);
     const now = Date.now();
     const last = rememberedAt.get(view);
     if (last && last.authorization === authorization && now - last.at < REMEMBER_EVERY_MS) return;
     rememberedAt.set(view, { authorization, at: now });
     dependencies.onAnswered(authorization);
-    // The token's last use, on the same once-a-minute beat: no warm answer waits for it.
-    noteTokenUse(ctx, view);
   };
 
   /** The outcome from what is held, or undefined when the package's versions must be read first. */

@@ -3,7 +3,8 @@ import { AppError } from '../../http/errors.js';
 import { repositoryClosedMessage, repositoryGraceNotice } from '../licenses/grant-rules.js';
 import { repositoryStanding } from '../subscriptions/subscriptions.service.js';
 import type { VersionsEntry } from './access-cache.js';
-import { findMetadataVersions, type PackageAccess, type TokenView } from './composer.repository.js';
+import type { PackageAccess, TokenView } from './access-view.repository.js';
+import { findMetadataVersions } from './composer.repository.js';
 import { type PackagesJsonOutcome, renderMetadata, renderPackagesJson } from './composer-render.js';
 import { type ComposerOutcome, jsonBytes } from './composer-responses.js';
 import {

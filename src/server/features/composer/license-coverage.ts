@@ -2,7 +2,7 @@ import { describeLicenseTerms, termsCoverVersion } from '../../lib/composer-vers
 import { compareStableVersions } from '../../lib/composer-versions/version-order.js';
 import { parseStability } from '../../lib/composer-versions/version-parser.js';
 import { evaluateGrant, grantNotice } from '../licenses/grant-rules.js';
-import type { CoveringGrant, PackageAccess } from './composer.repository.js';
+import type { CoveringGrant, PackageAccess } from './access-view.repository.js';
 
 // What the union of a holder's licenses for one package lets them install at a request's time (issue 31): each
 // covering license (direct, or through a product) is decided by the grant rules (revoked, expired, frozen, inactive

@@ -4,7 +4,7 @@ import type { SellerSelector } from '../../http/hosts.js';
 import { hostUrl, repositoryHostname } from '../../http/public-urls.js';
 import { type ErrorFacts, errorCodes } from '../../lib/app-error.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import { findTokenView, recordTokenUse, TOKEN_USE_RESOLUTION_MS, type TokenView } from './composer.repository.js';
+import { findTokenView, recordTokenUse, TOKEN_USE_RESOLUTION_MS, type TokenView } from './access-view.repository.js';
 import { tokenStanding } from './token-standing.js';
 
 // Who asks the Composer repository, and the refusals the metadata and dist services share. Unknown tokens get 401

@@ -1,4 +1,4 @@
-import type { TokenFacts } from './composer.repository.js';
+import type { TokenFacts } from './access-view.repository.js';
 
 // Whether a named token (issue 32) works at a request's time, decided from its own facts as the view read them: a
 // revoked token and one past its expiresAt are refused (401); a rotated token works until the end of its overlap

@@ -1,0 +1,211 @@
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createGrant,
+  createHolder,
+  createPackage,
+  createProduct,
+  createProductGrant,
+  createSeller,
+  jsonOf,
+  requestOnHost,
+} from '../../../../test/composer/repository-fixtures.js';
+import type { TestUser } from '../../../../test/support/sessions.js';
+import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import type { P2File, PackagesJson } from '../../../contract/composer.js';
+import { downloads, productPackages } from '../../db/schema/index.js';
+
+// What a license covers at the Composer doors (issue 31): a version constraint and a minimum stability per license,
+// licenses for products (every package in the product as it is at each request), and the union of several licenses
+// for one package. The test clock reads 2026-03-01 12:00 UTC.
+
+const HOST = 'terms.composer.localhost';
+
+let app: TestApp;
+let seller: TestUser;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  seller = await createSeller(app, 'terms');
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+let counter = 0;
+/** A package tagged v1.0.0, v1.1.0, v2.0.0 and 2.1.0-beta1, with a main branch. */
+async function releasedPackage() {
+  counter++;
+  return createPackage(app, seller, `terms/lib-${counter}`, [
+    { version: 'v1.0.0', releasedAt: '2026-01-05T10:00:00Z' },
+    { version: 'v1.1.0', releasedAt: '2026-01-20T10:00:00Z' },
+    { version: 'v2.0.0', releasedAt: '2026-02-10T10:00:00Z' },
+    { version: '2.1.0-beta1', normalizedVersion: '2.1.0.0-beta1', releasedAt: '2026-02-20T10:00:00Z' },
+    { version: 'dev-main', kind: 'branch', releasedAt: '2026-02-25T10:00:00Z' },
+  ]);
+}
+
+async function holder() {
+  return createHolder(app, seller, `terms-holder-${++counter}@example.com`);
+}
+
+async function p2(token: string, name: string, dev = false) {
+  const response = await requestOnHost(app, HOST, `/p2/${name}${dev ? '~dev' : ''}.json`, { token });
+  const body = response.status === 200 ? jsonOf<P2File>(response) : undefined;
+  return {
+    status: response.status,
+    versions: body?.packages[name]?.map((version) => version.version),
+    warnings: body?.warnings?.map((warning) => warning.message),
+  };
+}
+
+function download(token: string, name: string, version: string) {
+  return requestOnHost(app, HOST, `/api/composer/download/${name}/${encodeURIComponent(version)}`, { token });
+}
+
+const portal = () => `http://${HOST}:${app.port}/portal`;
+
+describe('a version constraint', () => {
+  it('lists only the versions it covers, says which newer one exists, and refuses the others’ zips', async () => {
+    const pkg = await releasedPackage();
+    const licensee = await holder();
+    await createGrant(app, licensee, pkg, { versionConstraint: '^1.0' });
+
+    const tags = await p2(licensee.token, pkg.name);
+    expect(tags.versions).toEqual(['v1.1.0', 'v1.0.0']);
+    expect(tags.warnings).toEqual([
+      `${pkg.name} v2.0.0 is available, but your license covers ^1.0. Composer installs the newest version your license covers; to use v2.0.0, upgrade your license at ${portal()}`,
+    ]);
+    // A branch is no numbered version: a range does not reach dev-main.
+    expect((await p2(licensee.token, pkg.name, true)).versions).toEqual([]);
+
+    expect((await download(licensee.token, pkg.name, 'v1.1.0')).status).toBe(200);
+    const refused = await download(licensee.token, pkg.name, 'v2.0.0');
+    expect(refused.status).toBe(403);
+    expect(jsonOf<{ message: string }>(refused).message).toBe(
+      `Your license for ${pkg.name} covers ^1.0; v2.0.0 is outside it. Composer installs the newest version your license covers when you run composer update ${pkg.name}; to use v2.0.0, upgrade your license at ${portal()}`,
+    );
+    const latest = await download(licensee.token, pkg.name, 'latest');
+    expect(latest.headers['content-disposition']).toContain('1.1.0');
+
+    // The warning concerns this package alone: packages.json, which every project reads, says nothing of it.
+    const index = jsonOf<PackagesJson>(await requestOnHost(app, HOST, '/packages.json', { token: licensee.token }));
+    expect(index['available-packages']).toEqual([pkg.name]);
+    expect(index.warnings).toBeUndefined();
+  });
+
+  it('answers its warning in full every time, never 304, so Composer prints it at each command', async () => {
+    const pkg = await releasedPackage();
+    const licensee = await holder();
+    await createGrant(app, licensee, pkg, { versionConstraint: '^1.0' });
+    const first = await requestOnHost(app, HOST, `/p2/${pkg.name}.json`, { token: licensee.token });
+    const again = await requestOnHost(app, HOST, `/p2/${pkg.name}.json`, {
+      token: licensee.token,
+      headers: { 'if-modified-since': String(first.headers['last-modified']) },
+    });
+    expect(again.status).toBe(200);
+    expect(jsonOf<P2File>(again).warnings).toHaveLength(1);
+  });
+});
+
+describe('a minimum stability', () => {
+  it('keeps a stable license from ever seeing 2.1.0-beta1, or a branch', async () => {
+    const pkg = await releasedPackage();
+    const licensee = await holder();
+    await createGrant(app, licensee, pkg, { minimumStability: 'stable' });
+    const tags = await p2(licensee.token, pkg.name);
+    expect(tags.versions).toEqual(['v2.0.0', 'v1.1.0', 'v1.0.0']);
+    expect(tags.warnings).toBeUndefined();
+    expect((await p2(licensee.token, pkg.name, true)).versions).toEqual([]);
+    expect((await download(licensee.token, pkg.name, '2.1.0-beta1')).status).toBe(403);
+    expect(jsonOf<{ message: string }>(await download(licensee.token, pkg.name, 'dev-main')).message).toContain(
+      'covers every version (stable releases only); dev-main is outside it',
+    );
+  });
+
+  it('lets a beta license see the beta', async () => {
+    const pkg = await releasedPackage();
+    const licensee = await holder();
+    await createGrant(app, licensee, pkg, { versionConstraint: '^2.0', minimumStability: 'beta' });
+    expect((await p2(licensee.token, pkg.name)).versions).toEqual(['2.1.0-beta1', 'v2.0.0']);
+    expect((await download(licensee.token, pkg.name, '2.1.0-beta1')).status).toBe(200);
+  });
+});
+
+describe('several licenses for one package', () => {
+  it('shows the union of what they cover, and counts a download against one that allows the version', async () => {
+    const pkg = await releasedPackage();
+    const licensee = await holder();
+    const direct = await createGrant(app, licensee, pkg, { versionConstraint: '^1.0', downloadLimit: 10 });
+    const product = await createProduct(app, seller, `Suite ${counter}`, [pkg]);
+    const bundle = await createProductGrant(app, licensee, product, {
+      versionConstraint: '^2.0',
+      minimumStability: 'stable',
+    });
+
+    const tags = await p2(licensee.token, pkg.name);
+    expect(tags.versions).toEqual(['v2.0.0', 'v1.1.0', 'v1.0.0']);
+    expect(tags.warnings).toBeUndefined();
+
+    expect((await download(licensee.token, pkg.name, 'v1.0.0')).status).toBe(200);
+    expect((await download(licensee.token, pkg.name, 'v2.0.0')).status).toBe(200);
+    expect((await download(licensee.token, pkg.name, '2.1.0-beta1')).status).toBe(403);
+    // v1.0.0 is covered by the direct license alone: counted there, against its limit, before the answer.
+    const counted = await app.ctx.db.select().from(downloads).where(eq(downloads.grantId, direct.id));
+    expect(counted.map((row) => row.version)).toEqual(['v1.0.0']);
+    expect(bundle.productId).toBe(product.id);
+  });
+
+  it('keeps serving through the other license when one is revoked', async () => {
+    const pkg = await releasedPackage();
+    const licensee = await holder();
+    await createGrant(app, licensee, pkg, { status: 'revoked' });
+    const product = await createProduct(app, seller, `Suite ${counter}`, [pkg]);
+    await createProductGrant(app, licensee, product, { versionConstraint: '^1.0' });
+    const tags = await p2(licensee.token, pkg.name);
+    expect(tags.versions).toEqual(['v1.1.0', 'v1.0.0']);
+    expect(tags.warnings?.join(' ')).not.toContain('revoked');
+  });
+});
+
+describe('a license for a product', () => {
+  it('covers every package in the product, one added later, and not one removed from it', async () => {
+    const first = await releasedPackage();
+    const second = await releasedPackage();
+    const later = await releasedPackage();
+    const licensee = await holder();
+    const product = await createProduct(app, seller, `Bundle ${counter}`, [first, second]);
+    await createProductGrant(app, licensee, product);
+
+    const index = async () =>
+      jsonOf<PackagesJson>(await requestOnHost(app, HOST, '/packages.json', { token: licensee.token }))[
+        'available-packages'
+      ];
+    expect(await index()).toEqual([first.name, second.name]);
+    expect((await p2(licensee.token, later.name)).status).toBe(404);
+
+    await app.ctx.db.insert(productPackages).values({ productId: product.id, packageId: later.id });
+    expect(await index()).toEqual([first.name, second.name, later.name]);
+    expect((await p2(licensee.token, later.name)).versions).toEqual(['2.1.0-beta1', 'v2.0.0', 'v1.1.0', 'v1.0.0']);
+    expect((await download(licensee.token, later.name, 'v2.0.0')).status).toBe(200);
+
+    await app.ctx.db.delete(productPackages).where(eq(productPackages.packageId, second.id));
+    expect(await index()).toEqual([first.name, later.name]);
+    const removed = await p2(licensee.token, second.name);
+    expect(removed.status).toBe(404);
+    expect((await download(licensee.token, second.name, 'v1.0.0')).status).toBe(404);
+  });
+
+  it('covers nothing of another seller, even when a product names their package', async () => {
+    const other = await createSeller(app, `terms-other-${counter}`);
+    const foreign = await createPackage(app, other, `terms-other-${counter}/lib`, [
+      { version: 'v1.0.0', releasedAt: '2026-01-05T10:00:00Z' },
+    ]);
+    const licensee = await holder();
+    const product = await createProduct(app, seller, `Mixed ${counter}`, [foreign]);
+    await createProductGrant(app, licensee, product);
+    const index = jsonOf<PackagesJson>(await requestOnHost(app, HOST, '/packages.json', { token: licensee.token }));
+    expect(index['available-packages']).toEqual([]);
+  });
+});
