@@ -55,6 +55,28 @@ export const createPackageInput = z.object({
 });
 export type CreatePackageInput = z.input<typeof createPackageInput>;
 
+export const REPOSITORY_URL_MAX_LENGTH = 500;
+
+/** The user name and password (or access token) a git server asks for over HTTPS; never returned once saved. */
+export const gitCredentialsSchema = z.object({
+  username: z.string().trim().min(1, 'credentials.username is required').max(200),
+  password: z.string().min(1, 'credentials.password is required').max(2000),
+});
+
+/**
+ * POST /api/repositories/from-url (and POST /api/v1/packages with `repositoryUrl`): a package from any git server by
+ * its URL (issue 30 item 4). HTTPS with `credentials`, or SSH (`ssh://git@host/path.git` or `git@host:path.git`) with a
+ * deploy key Packgate generates, answered as `deployKey`. The name comes from composer.json unless given.
+ */
+export const createGitPackageInput = z.object({
+  repositoryUrl: z.string().trim().min(1, 'repositoryUrl is required').max(REPOSITORY_URL_MAX_LENGTH),
+  credentials: gitCredentialsSchema.optional(),
+  packageName: packageNameSchema.optional(),
+  description: descriptionSchema,
+  isActive: z.boolean().default(true),
+});
+export type CreateGitPackageInput = z.input<typeof createGitPackageInput>;
+
 /** PUT /api/repositories/{id}: fields left out keep their value. */
 export const updatePackageInput = z.object({
   packageName: packageNameSchema.optional(),
@@ -100,12 +122,21 @@ export const packageSchema = z.object({
   connectionId: z.string().nullable(),
   /** Why the host refuses this package's code and what to do; published versions are still served. */
   accessProblem: z.string().nullable(),
+  /** Any git server: the URL git reads; null for other hosts. */
+  repositoryUrl: z.string().nullable().default(null),
+  /** Over SSH: the public deploy key to add to the repository, read only (the private half never leaves the server). */
+  deployKey: z.string().nullable().default(null),
+  /** Over SSH: the fingerprint (`SHA256:…`) of the server's host key, pinned when the package was added. */
+  sshHostKeyFingerprint: z.string().nullable().default(null),
 });
 export type Package = z.infer<typeof packageSchema>;
 export const packageList = z.array(packageSchema);
 
 /** POST /api/repositories answers the package and the task of its first sync. */
-export const createPackageResponse = packageSchema.extend({ taskId: z.string() });
+export const createPackageResponse = packageSchema.extend({
+  /** Null for a package over SSH: its first sync waits until the seller added the deploy key (then Sync now). */
+  taskId: z.string().nullable(),
+});
 export type CreatePackageResponse = z.infer<typeof createPackageResponse>;
 
 export const packageVersionSchema = z.object({

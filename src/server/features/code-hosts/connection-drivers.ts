@@ -1,6 +1,7 @@
 import type { CodeHostConnectionKind } from '../../db/schema/index.js';
 import { bitbucketDriver } from './bitbucket-driver.js';
 import type { ConnectionDriver } from './connection-driver.js';
+import { gitDriver } from './git-driver.js';
 import { githubAppDriver } from './github-app-driver.js';
 import { githubOAuthDriver } from './github-oauth-driver.js';
 import { gitlabDriver } from './gitlab-driver.js';
@@ -14,4 +15,5 @@ export const connectionDrivers: Partial<Record<CodeHostConnectionKind, Connectio
   github_app: githubAppDriver,
   gitlab: gitlabDriver,
   bitbucket: bitbucketDriver,
+  git: gitDriver,
 };

@@ -2,6 +2,7 @@ import { type CodeHost, CodeHostError, type CodeHostKind } from '../../adapters/
 import { GitError } from '../../adapters/git/git-command.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import { describeGitServerFailure, type GitServerPlace } from './git-failures.js';
 
 // How the packages domain speaks to the code host on a user's behalf, and how the host's failures are
 // told to the seller: every message says what happened and what to do, never carries a token.
@@ -95,8 +96,16 @@ export async function withCodeHost<T>(ctx: AppContext, work: () => Promise<T>): 
 }
 
 /** Why a sync from the host `kind` failed, in words for the seller (stored on the package and sent with the task). */
-export function describeSyncFailure(ctx: AppContext, error: unknown, kind: CodeHostKind = ctx.codeHost.kind): string {
+export function describeSyncFailure(
+  ctx: AppContext,
+  error: unknown,
+  kind: CodeHostKind = ctx.codeHost.kind,
+  gitServer?: GitServerPlace,
+): string {
   if (error instanceof AppError) return error.message;
+  // Any git server's failures say which server and what to do (a deploy key to add, a pinned host key that changed).
+  const gitServerFailure = gitServer ? describeGitServerFailure(error, gitServer) : undefined;
+  if (gitServerFailure) return gitServerFailure;
   if (error instanceof CodeHostError) {
     const appError = codeHostAppError(ctx, error, kind);
     return appError.suggestion && error.code !== 'RATE_LIMITED'

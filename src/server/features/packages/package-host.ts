@@ -11,6 +11,7 @@ import {
   openConnection,
 } from '../code-hosts/code-hosts.service.js';
 import { codeHostOf } from './code-host-access.js';
+import { withDeployKey } from './git-package-keys.js';
 
 // Which code host and credentials a package's code is read with: its connection (issue 30). A package whose
 // connection was removed keeps serving what was published, and says what to do instead of syncing.
@@ -22,11 +23,13 @@ export type PackageHost = OpenedConnection & { connectionId: string | null };
 /** The host of an existing package, through its connection. */
 export async function openPackageHost(
   ctx: AppContext,
-  pkg: Pick<PackageRow, 'ownerId' | 'codeHost' | 'connectionId'>,
+  pkg: Pick<PackageRow, 'ownerId' | 'codeHost' | 'connectionId'> &
+    Partial<Pick<PackageRow, 'deployKeyPrivateEncrypted' | 'sshHostKey'>>,
 ): Promise<PackageHost> {
   if (pkg.connectionId) {
     const opened = await openConnection(ctx, pkg.connectionId);
-    return { host: opened.host, user: opened.user, connectionId: opened.connection.id };
+    // A package read over SSH brings its own deploy key and pinned host key (any git server, issue 30 item 4).
+    return { host: opened.host, user: withDeployKey(ctx, opened.user, pkg), connectionId: opened.connection.id };
   }
   // The local folder asks for no credential: a package written without a connection still reads it.
   if (pkg.codeHost === 'local')

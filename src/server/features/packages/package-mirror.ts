@@ -16,7 +16,10 @@ export function packageMirrorDir(ctx: AppContext, packageId: string): string {
 /** Brings the mirror up to date from the code host with the owner's credentials; returns the repository. */
 export async function updatePackageMirror(
   ctx: AppContext,
-  pkg: Pick<PackageRow, 'id' | 'ownerId' | 'codeHost' | 'repositoryId' | 'connectionId'>,
+  pkg: Pick<
+    PackageRow,
+    'id' | 'ownerId' | 'codeHost' | 'repositoryId' | 'connectionId' | 'deployKeyPrivateEncrypted' | 'sshHostKey'
+  >,
 ): Promise<CodeHostRepository> {
   // Through the package's own connection, which need not be of the host new packages come from (issues 30, 36).
   const { host, user } = await openPackageHost(ctx, pkg);

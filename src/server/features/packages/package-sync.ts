@@ -7,6 +7,7 @@ import type { JobRow } from '../../jobs/jobs.repository.js';
 import { type RunningTask, startTask } from '../tasks/tasks.service.js';
 import { emitVersionPublished } from '../webhooks/webhook-events.service.js';
 import { codeHostName, describeSyncFailure } from './code-host-access.js';
+import { gitServerPlaceOf } from './git-failures.js';
 import { clearAccessProblem, recordAccessRefusal } from './package-access-problems.js';
 import { deleteUnusedDists, type PackageVersionRow, preCachePackage } from './package-dists.js';
 import { type PackageRow, packageMirrorDir, updatePackageMirror } from './package-mirror.js';
@@ -194,7 +195,7 @@ export async function runSync(
     await clearAccessProblem(ctx, pkg);
   } catch (error) {
     const message = (await findPackage(ctx, packageId).catch(() => undefined))
-      ? describeSyncFailure(ctx, error, pkg.codeHost)
+      ? describeSyncFailure(ctx, error, pkg.codeHost, gitServerPlaceOf(pkg))
       : 'The package was deleted while it was being synced.';
     ctx.log.warn({ err: error, packageId, taskId: task.id }, 'package sync failed');
     await ctx.db

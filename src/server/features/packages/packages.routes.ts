@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   codeHostRepositoryList,
+  createGitPackageInput,
   createPackageInput,
   createPackageResponse,
   deletePackageResponse,
@@ -15,6 +16,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
 import { requestActor } from '../shared/audit/audit.service.js';
+import { createGitPackage } from './git-packages.service.js';
 import { receiveGithubWebhook } from './github-webhook.service.js';
 import * as packages from './packages.service.js';
 
@@ -56,6 +58,20 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
     },
     async (request, reply) => {
       const created = await packages.createPackage(ctx, request.seller, requestActor(request), request.body);
+      return reply.status(201).send(created);
+    },
+  );
+
+  // Any git server by its URL (issue 30 item 4): HTTPS with a user name and password, or SSH with a deploy key.
+  api.post(
+    '/api/repositories/from-url',
+    {
+      config: { permission: 'packages:write' },
+      schema: { body: createGitPackageInput, response: { 201: createPackageResponse } },
+      onRequest: authenticated,
+    },
+    async (request, reply) => {
+      const created = await createGitPackage(ctx, request.seller, requestActor(request), request.body);
       return reply.status(201).send(created);
     },
   );

@@ -67,7 +67,7 @@ export type CreatePackageValues = {
 /** How long deleting a package waits for a running sync before removing its files anyway. */
 const DELETE_WAIT_FOR_SYNC_MS = 30_000;
 
-function duplicateNameError(name: string): AppError {
+export function duplicateNameError(name: string): AppError {
   return new AppError('ALREADY_EXISTS', `You already have a package named ${name}.`, {
     title: 'Package Already Exists',
     suggestion: 'Choose another package name, or edit the existing package.',
@@ -94,6 +94,9 @@ export function presentPackage(row: PackageRow, versionCount: number, connection
     skippedReferences: row.skippedReferences,
     hasWebhook: row.webhookId !== null,
     connectionId: row.connectionId,
+    repositoryUrl: row.repositoryUrl,
+    deployKey: row.deployKeyPublic,
+    sshHostKeyFingerprint: row.sshHostKeyFingerprint,
     accessProblem:
       row.accessProblem ??
       connectionProblem ??
@@ -204,17 +207,17 @@ async function openDefaultHost(ctx: AppContext, ownerId: string) {
   return openConnection(ctx, connection);
 }
 
-type PackageLimit = { tierName: string; maxPackages: number };
+export type PackageLimit = { tierName: string; maxPackages: number };
 
 /** The plan's package limit for this owner, or undefined when there is none (admins, unlimited tiers). */
-async function findPackageLimit(ctx: AppContext, user: PackageOwner): Promise<PackageLimit | undefined> {
+export async function findPackageLimit(ctx: AppContext, user: PackageOwner): Promise<PackageLimit | undefined> {
   const limits = await findPlanLimits(ctx, user);
   if (!limits || limits.maxPackages === null) return undefined;
   return { tierName: limits.tierName, maxPackages: limits.maxPackages };
 }
 
 /** Refuses a package beyond the plan's maxPackages; `db` may be the transaction that inserts it. */
-async function assertWithinPackageLimit(db: Database, ownerId: string, limit: PackageLimit): Promise<void> {
+export async function assertWithinPackageLimit(db: Database, ownerId: string, limit: PackageLimit): Promise<void> {
   const [owned] = await db.select({ total: count() }).from(packages).where(eq(packages.ownerId, ownerId));
   if ((owned?.total ?? 0) >= limit.maxPackages) {
     throw new AppError(
@@ -267,7 +270,7 @@ async function assertNameMatchesRepository(
   }
 }
 
-async function assertNameFree(ctx: AppContext, ownerId: string, name: string, exceptId?: string): Promise<void> {
+export async function assertNameFree(ctx: AppContext, ownerId: string, name: string, exceptId?: string): Promise<void> {
   const [taken] = await ctx.db
     .select({ id: packages.id })
     .from(packages)

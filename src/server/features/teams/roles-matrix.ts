@@ -41,6 +41,7 @@ export const ROLES_MATRIX: Record<string, string> = {
   'GET /api/code-hosts/gitlab/callback': 'OAD',
   'POST /api/code-hosts/bitbucket': 'OAD',
   'POST /api/repositories': 'OAD',
+  'POST /api/repositories/from-url': 'OAD',
   'PUT /api/repositories/:id': 'OAD',
   'DELETE /api/repositories/:id': 'OAD',
   'POST /api/repositories/:id/refresh': 'OAD',

@@ -1,0 +1,276 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { COMPOSER_NAME_PATTERN, type CreatePackageResponse } from '../../../contract/packages.js';
+import type { CodeHostUser } from '../../adapters/codehost/code-host.js';
+import { repositoryFullNameOf } from '../../adapters/codehost/git-server-code-host.js';
+import { generateDeployKey } from '../../adapters/git/deploy-key.js';
+import { hostKeyFingerprint, pinSshHostKey } from '../../adapters/git/git-remote.js';
+import type { AppContext } from '../../context.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
+import { packages } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { encryptSecret } from '../../lib/crypto.js';
+import { connectGitServer, gitServerHost } from '../code-hosts/git-connect.service.js';
+import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import { requireActiveAccess } from '../subscriptions/subscriptions.service.js';
+import { gitServerAppError } from './git-failures.js';
+import type { PackageRow } from './package-mirror.js';
+import { syncPackage } from './package-sync.js';
+import { manifestName } from './package-versions.js';
+import {
+  assertNameFree,
+  assertWithinPackageLimit,
+  duplicateNameError,
+  findPackageLimit,
+  type PackageOwner,
+  presentPackage,
+} from './packages.service.js';
+
+// A package from any git server by its URL (issue 30 item 4), for the seller's Add Package and API v1. Over HTTPS the
+// server must accept the user name and password before anything is stored, and composer.json names the package
+// unless a name is given. Over SSH Packgate generates the package's deploy key, pins the server's host key on this
+// first contact, and answers the public key: the first sync waits until the seller added it (Sync now).
+
+export type CreateGitPackageValues = {
+  repositoryUrl: string;
+  credentials?: { username: string; password: string };
+  packageName?: string;
+  description: string | null;
+  isActive: boolean;
+};
+
+const SCP_LIKE = /^([A-Za-z0-9._-]{1,100})@([A-Za-z0-9.-]{1,253}):([^/:][^:]*)$/;
+
+function badUrl(message: string): AppError {
+  return new AppError('BAD_REQUEST', `repositoryUrl: ${message}`, {
+    suggestion:
+      'Give the URL you clone with: https://git.example.com/acme/widget.git or ssh://git@git.example.com/acme/widget.git.',
+  });
+}
+
+/** The URL git will read, with `git@host:path` written as ssh://; BAD_REQUEST naming repositoryUrl otherwise. */
+export function parseRepositoryUrl(raw: string, allowPlainHttp: boolean): URL {
+  const scpLike = SCP_LIKE.exec(raw);
+  const text = scpLike ? `ssh://${scpLike[1]}@${scpLike[2]}/${scpLike[3]}` : raw;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw badUrl('not a repository URL.');
+  }
+  const plainHttpAllowed = allowPlainHttp && url.protocol === 'http:';
+  if (url.protocol !== 'https:' && url.protocol !== 'ssh:' && !plainHttpAllowed) {
+    throw badUrl('the URL must start with https:// or ssh:// (or be written git@host:path).');
+  }
+  if (url.search || url.hash) throw badUrl('the URL must not contain ? or #.');
+  if (url.protocol === 'ssh:') {
+    if (!url.username) throw badUrl('an ssh URL names its user, e.g. ssh://git@git.example.com/acme/widget.git.');
+    if (url.password) throw badUrl('the URL must not contain a password.');
+  } else if (url.username || url.password) {
+    throw badUrl('put the user name and password in credentials, not in the URL.');
+  }
+  if (url.pathname.replace(/\/+$/, '') === '') throw badUrl('the URL names no repository.');
+  return url;
+}
+
+/** `acme/widget` from `…/acme/widget.git`, when those two segments make a Composer name. */
+function nameFromPath(url: URL): string | undefined {
+  const segments = url.pathname
+    .replace(/\.git\/?$/, '')
+    .split('/')
+    .filter(Boolean);
+  const candidate = segments.slice(-2).join('/').toLowerCase();
+  return segments.length >= 2 && COMPOSER_NAME_PATTERN.test(candidate) ? candidate : undefined;
+}
+
+/** The package name composer.json of the default branch declares, checked against the one given. */
+function nameFromManifest(text: string | undefined, given: string | undefined, fullName: string): string {
+  if (text === undefined) {
+    throw new AppError('BAD_REQUEST', `repositoryUrl: ${fullName} has no composer.json on its default branch.`, {
+      title: 'No composer.json',
+      suggestion: 'Only repositories with a composer.json at the root of their default branch can become packages.',
+    });
+  }
+  const named = manifestName(text);
+  if ('problem' in named) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `repositoryUrl: the composer.json of ${fullName} is unusable: ${named.problem}.`,
+      {
+        title: 'Invalid composer.json',
+        suggestion: 'Fix composer.json in the repository, then try again.',
+      },
+    );
+  }
+  if (given && named.name && named.name !== given) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `packageName: the composer.json of ${fullName} names the package "${named.name}", not "${given}"; Composer would refuse the mismatch.`,
+      { title: 'Package Name Mismatch', suggestion: `Use "${named.name}", or leave packageName out.` },
+    );
+  }
+  const name = given ?? named.name;
+  if (!name) {
+    throw new AppError('BAD_REQUEST', `packageName: the composer.json of ${fullName} declares no name.`, {
+      suggestion: 'Give packageName, or add a name to composer.json.',
+    });
+  }
+  return name;
+}
+
+type Prepared = {
+  name: string;
+  connectionId: string;
+  keys: Pick<PackageRow, 'deployKeyPublic' | 'deployKeyPrivateEncrypted' | 'sshHostKey' | 'sshHostKeyFingerprint'>;
+};
+
+async function prepareHttps(
+  ctx: AppContext,
+  owner: PackageOwner,
+  actor: Actor,
+  url: URL,
+  input: CreateGitPackageValues,
+): Promise<Prepared> {
+  const host = gitServerHost(ctx);
+  const user: CodeHostUser = { id: owner.id, ...input.credentials };
+  const fullName = repositoryFullNameOf(url);
+  const place = { host: url.host, isSsh: false };
+  const text = await (async () => {
+    const repository = await host.getRepository(user, url.href);
+    return host.readDefaultBranchFile(user, repository, 'composer.json');
+  })().catch((error: unknown) => {
+    throw gitServerAppError(error, place);
+  });
+  const name = nameFromManifest(text, input.packageName, fullName);
+  const connection = await connectGitServer(
+    ctx,
+    actor,
+    owner.id,
+    input.credentials
+      ? { authMethod: 'basic', origin: url.origin, host: url.host, ...input.credentials }
+      : { authMethod: 'none', origin: url.origin, host: url.host },
+  );
+  return {
+    name,
+    connectionId: connection.id,
+    keys: { deployKeyPublic: null, deployKeyPrivateEncrypted: null, sshHostKey: null, sshHostKeyFingerprint: null },
+  };
+}
+
+async function prepareSsh(
+  ctx: AppContext,
+  owner: PackageOwner,
+  actor: Actor,
+  url: URL,
+  input: CreateGitPackageValues,
+): Promise<Prepared> {
+  if (input.credentials) {
+    throw new AppError('BAD_REQUEST', 'credentials: an ssh URL is read with a deploy key, not a password.', {
+      suggestion: 'Leave credentials out; add the deploy key from the answer to the repository.',
+    });
+  }
+  const name = input.packageName ?? nameFromPath(url);
+  if (!name) {
+    throw new AppError('BAD_REQUEST', 'packageName: the URL does not end in vendor/package; give the name.', {
+      suggestion: 'Give packageName as composer.json of the repository names it.',
+    });
+  }
+  await assertNameFree(ctx, owner.id, name);
+  const key = generateDeployKey(`packgate ${name}`);
+  const place = { host: url.host, isSsh: true };
+  const knownHosts = await (async () => {
+    const access = await gitServerHost(ctx).accessFor({ id: owner.id, sshPrivateKey: key.privateKey }, url);
+    return pinSshHostKey(url.href, access);
+  })().catch((error: unknown) => {
+    throw gitServerAppError(error, place);
+  });
+  const connection = await connectGitServer(ctx, actor, owner.id, {
+    authMethod: 'ssh_key',
+    origin: `ssh://${url.host}`,
+    host: url.host,
+  });
+  return {
+    name,
+    connectionId: connection.id,
+    keys: {
+      deployKeyPublic: key.publicKey,
+      deployKeyPrivateEncrypted: encryptSecret(ctx.config.secretKey, key.privateKey),
+      sshHostKey: knownHosts,
+      sshHostKeyFingerprint: hostKeyFingerprint(knownHosts),
+    },
+  };
+}
+
+/** Creates the package from a git server's URL; over HTTPS its first sync starts at once. */
+export async function createGitPackage(
+  ctx: AppContext,
+  owner: PackageOwner,
+  actor: Actor,
+  input: CreateGitPackageValues,
+): Promise<CreatePackageResponse> {
+  await requireActiveAccess(ctx, owner);
+  const limit = await findPackageLimit(ctx, owner);
+  if (limit) await assertWithinPackageLimit(ctx.db, owner.id, limit);
+  const url = parseRepositoryUrl(input.repositoryUrl, ctx.config.codeHostAllowPrivateNetworks);
+  if (input.packageName) await assertNameFree(ctx, owner.id, input.packageName);
+  const [existing] = await ctx.db
+    .select({ name: packages.name })
+    .from(packages)
+    .where(and(eq(packages.ownerId, owner.id), eq(packages.codeHost, 'git'), eq(packages.repositoryId, url.href)))
+    .limit(1);
+  if (existing) {
+    throw new AppError('ALREADY_EXISTS', `${url.href} is already your package ${existing.name}.`, {
+      title: 'Repository Already Added',
+      suggestion: 'Edit or refresh the existing package instead.',
+    });
+  }
+  const isSsh = url.protocol === 'ssh:';
+  const prepared = isSsh
+    ? await prepareSsh(ctx, owner, actor, url, input)
+    : await prepareHttps(ctx, owner, actor, url, input);
+  await assertNameFree(ctx, owner.id, prepared.name);
+
+  const now = ctx.clock.now();
+  let row: PackageRow;
+  try {
+    row = await ctx.db.transaction(async (tx) => {
+      if (limit) {
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`package-limit:${owner.id}`}))`);
+        await assertWithinPackageLimit(tx, owner.id, limit);
+      }
+      const [created] = await tx
+        .insert(packages)
+        .values({
+          ownerId: owner.id,
+          codeHost: 'git',
+          connectionId: prepared.connectionId,
+          repositoryUrl: url.href,
+          repositoryId: url.href,
+          repositoryFullName: repositoryFullNameOf(url),
+          name: prepared.name,
+          description: input.description,
+          isActive: input.isActive,
+          ...prepared.keys,
+          // Over SSH nothing can be read before the seller adds the key: the package says so until Sync now.
+          syncError: isSsh
+            ? 'Add the deploy key shown with this package to the repository as a read-only deploy key, then click Sync now.'
+            : null,
+          createdAt: now,
+          updatedAt: now,
+          metadataUpdatedAt: now,
+        })
+        .returning();
+      await recordAuditEvent(tx, ctx, actor, {
+        action: 'package.created',
+        targetType: 'package',
+        targetId: created!.id,
+        details: { name: created!.name, repository: created!.repositoryFullName },
+      });
+      return created!;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'packages_owner_name_unique')) throw duplicateNameError(prepared.name);
+    throw error;
+  }
+  const taskId = isSsh ? null : (await syncPackage(ctx, row.id, { userId: owner.id })).taskId;
+  return { ...presentPackage(row, 0), taskId };
+}
