@@ -4,10 +4,7 @@ import type { AppContext } from '../../context.js';
 import { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { decryptSecret } from '../../lib/crypto.js';
-import {
-  claimInboundDelivery,
-  type InboundWebhookSource,
-} from '../shared/inbound-webhooks/inbound-deliveries.service.js';
+import { claimInboundDelivery } from '../shared/inbound-webhooks/inbound-deliveries.service.js';
 import { syncPackage } from './package-sync.js';
 
 // Push webhooks of GitLab and Bitbucket Cloud. Each package's hook has its own secret (packages.webhook_secret):
@@ -105,9 +102,7 @@ async function syncMatched(
   isSyncEvent: boolean,
 ): Promise<HostWebhookAnswer> {
   const event = delivery.event ?? 'unknown';
-  // webhook_deliveries.source gains 'gitlab' and 'bitbucket' (schema request of issue 30); the column is plain text.
-  const claimAs = source as unknown as InboundWebhookSource;
-  if (delivery.deliveryId && !(await claimInboundDelivery(ctx, claimAs, delivery.deliveryId))) {
+  if (delivery.deliveryId && !(await claimInboundDelivery(ctx, source, delivery.deliveryId))) {
     return { status: 200, body: { received: true, event, duplicate: true } };
   }
   if (!isSyncEvent) return { status: 200, body: { received: true, event, ignored: true } };
