@@ -76,6 +76,18 @@ export const oidcTrustInput = z.object({
 });
 export type OidcTrustInput = z.infer<typeof oidcTrustInput>;
 
+/** API v1's body, with the example its reference shows. */
+export const apiV1OidcTrustInput = oidcTrustInput.meta({
+  examples: [
+    {
+      name: 'Shop deploys from main',
+      issuer: OIDC_ISSUER_PRESETS.githubActions,
+      audience: 'packgate',
+      subject: 'repo:acme/shop:ref:refs/heads/main',
+    },
+  ],
+});
+
 export const oidcTrust = z.object({
   id: z.string(),
   name: z.string(),

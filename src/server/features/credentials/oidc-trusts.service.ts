@@ -60,13 +60,17 @@ export async function listOidcTrusts(ctx: Pick<AppContext, 'db'>, customerId: st
   return rows.map(present);
 }
 
-/** The issuer's name must resolve, and to public addresses only unless OIDC_ALLOW_PRIVATE_ISSUERS. */
-async function checkIssuerReachable(ctx: AppContext, issuer: string): Promise<void> {
+/**
+ * The issuer's name must not resolve to a private, loopback or link-local address (unless OIDC_ALLOW_PRIVATE_ISSUERS).
+ * A name that does not resolve now, or not in time, is accepted: every key fetch checks the addresses again before
+ * connecting, so the rule holds where it matters, and a passing DNS failure does not block the holder.
+ */
+async function checkIssuerAddressAllowed(ctx: AppContext, issuer: string): Promise<void> {
   try {
     await checkIssuerAddress(new URL(issuer), issuerAccess(ctx), AbortSignal.timeout(ADDRESS_CHECK_MS));
   } catch (error) {
-    if (error instanceof IssuerFetchError) throw new AppError('VALIDATION_FAILED', error.message);
-    throw error;
+    if (!(error instanceof IssuerFetchError)) throw error;
+    if (error.reason === 'not-public') throw new AppError('VALIDATION_FAILED', error.message);
   }
 }
 
@@ -79,7 +83,7 @@ export async function createOidcTrust(
   createdBy: TrustCreator,
 ): Promise<OidcTrust> {
   const issuer = parseIssuer(input.issuer, { allowHttp: ctx.config.oidcAllowPrivateIssuers });
-  await checkIssuerReachable(ctx, issuer);
+  await checkIssuerAddressAllowed(ctx, issuer);
   return ctx.db.transaction(async (tx) => {
     await getSellersHolder({ db: tx }, actor.sellerId, customerId);
     const [held] = await tx.select({ n: count() }).from(oidcTrusts).where(eq(oidcTrusts.customerId, customerId));

@@ -17,6 +17,7 @@ import { appUrl, hostUrl } from '../../http/public-urls.js';
 import { safeEqual } from '../../lib/crypto.js';
 import { exportHolderData } from '../licenses/holder-export.service.js';
 import * as portal from './portal.service.js';
+import { portalOidcRoutes } from './portal-oidc.routes.js';
 
 // The license holder's portal API, on a seller's repository host only (GET /portal is the web app's page).
 
@@ -153,6 +154,8 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
         return portal.rotateToken(ctx, portal.requireHolder(request.portalHolder));
       },
     );
+
+    await portalOidcRoutes(scope, ctx, signedIn);
   });
 }
 
