@@ -158,6 +158,8 @@ export const apiV1CustomerPackage = z.object({
   lastUsedAt: z.string().nullable(),
 });
 export const apiV1Customer = z.object({
+  /** The holder's id: the path of their named Composer tokens (/customers/{id}/tokens). */
+  id: z.string(),
   email: z.string(),
   packages: z.array(apiV1CustomerPackage),
   totalActivePackages: z.number().int(),

@@ -14,7 +14,7 @@ import { runComposer } from './composer-cli.js';
 // version and nothing for another, `composer update` prints Composer's abandoned warning and our yank reason and
 // never picks the yanked version, while `composer install` from a lock that names it still gets it.
 
-const TOKEN_PATTERN = /pgc_[A-Za-z0-9_-]{32}/;
+const TOKEN_PATTERN = /pgc_[A-Za-z0-9]{36}/;
 const YANK_REASON = 'It deletes the cache folder on install';
 
 let app: TestApp;

@@ -23,7 +23,7 @@ import { type ComposerRun, runComposer } from './composer-cli.js';
 // (the system resolver does not): Composer's HTTP goes through PHP's curl extension, checked below.
 
 const execFileAsync = promisify(execFile);
-const TOKEN_PATTERN = /pgc_[A-Za-z0-9_-]{32}/;
+const TOKEN_PATTERN = /pgc_[A-Za-z0-9]{36}/;
 
 let app: TestApp;
 let workDir: string;

@@ -40,7 +40,7 @@ import {
 } from './support/cluster.js';
 
 const execFileAsync = promisify(execFile);
-const TOKEN_PATTERN = /pgc_[A-Za-z0-9_-]{32}/;
+const TOKEN_PATTERN = /pgc_[A-Za-z0-9]{36}/;
 /** A killed process's job is taken over once its lease runs out: short here, so that the test does not wait long. */
 const JOB_LEASE_SECONDS = 6;
 

@@ -14,7 +14,7 @@ import { sha256Hex } from '../../lib/crypto.js';
 import { findCustomerByToken } from '../licenses/grants.service.js';
 
 const start = new Date('2026-03-01T12:00:00.000Z');
-const COMPOSER_TOKEN = /pgc_[A-Za-z0-9_-]{32}/;
+const COMPOSER_TOKEN = /pgc_[A-Za-z0-9]{36}/;
 
 describe('API v1', () => {
   let app: TestApp;

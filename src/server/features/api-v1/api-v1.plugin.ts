@@ -8,6 +8,7 @@ import { authenticateApiRequest, registerApiTokenPrincipal } from './api-v1-auth
 import { createAuthFailureLimiter } from './auth-failure-limit.js';
 import { errorEnvelope } from './envelope.js';
 import { exportV1Routes } from './export-v1.routes.js';
+import { holderTokensV1Routes } from './holder-tokens-v1.routes.js';
 import { registerIdempotency } from './idempotency.js';
 import { oidcTrustsV1Routes } from './oidc-trusts-v1.routes.js';
 import { registerApiDocs } from './openapi.js';
@@ -64,6 +65,7 @@ export async function apiV1Plugin(app: FastifyInstance, ctx: AppContext, options
           await analyticsV1Routes(v1, ctx);
           await webhooksV1Routes(v1, ctx);
           await exportV1Routes(v1, ctx);
+          await holderTokensV1Routes(v1, ctx);
           await oidcTrustsV1Routes(v1, ctx);
         },
         { prefix: API_V1_PREFIX },

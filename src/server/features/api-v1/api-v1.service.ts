@@ -15,6 +15,7 @@ import { newestStable } from '../../lib/composer-versions/version-order.js';
 import { getDashboardAnalytics, utcMonthBounds } from '../analytics/analytics.service.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
 import { distUrl } from '../composer/composer-metadata.service.js';
+import { holderIdsByEmail } from '../credentials/holder-tokens.service.js';
 import { replaceHolderToken } from '../licenses/customers.service.js';
 import { getLicenseSender } from '../licenses/grants.service.js';
 import { listLicenses } from '../licenses/lasting-licenses.service.js';
@@ -133,6 +134,7 @@ const latest = (dates: (string | null)[]) =>
 /** License holders by e-mail with every package they hold, oldest first within a holder. */
 export async function listApiCustomers(ctx: AppContext, sellerId: string): Promise<ApiV1Customer[]> {
   const now = ctx.clock.now();
+  const ids = await holderIdsByEmail(ctx, sellerId);
   const byEmail = new Map<string, License[]>();
   for (const license of await listLicenses(ctx, sellerId)) {
     const held = byEmail.get(license.email) ?? [];
@@ -149,6 +151,7 @@ export async function listApiCustomers(ctx: AppContext, sellerId: string): Promi
       lastUsedAt: license.lastUsedAt,
     }));
     return {
+      id: ids.get(email) ?? '',
       email,
       packages,
       totalActivePackages: packages.filter((entry) => entry.status === 'active').length,

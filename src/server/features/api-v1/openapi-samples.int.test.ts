@@ -98,7 +98,12 @@ describe('the samples of the interactive reference', () => {
 
     const issued = await run('createLicense', { PACKAGE_ID: toolsId });
     const licenseId = String((issued.license as { id: string }).id);
-    await run('listCustomers');
+    const [customer] = (await run('listCustomers')) as unknown as { id: string }[];
+    const ofCustomer = { '{customerId}': String(customer?.id) };
+    await run('listCustomerTokens', ofCustomer);
+    const holderToken = await run('createCustomerToken', ofCustomer);
+    await run('rotateCustomerToken', { ...ofCustomer, '{tokenId}': String(holderToken.id) });
+    await run('deleteCustomerToken', { ...ofCustomer, '{tokenId}': String(holderToken.id) });
     await run('regenerateCustomerToken');
     await run('listLicenses');
     await run('getLicense', id(licenseId));

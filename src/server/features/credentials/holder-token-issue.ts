@@ -1,6 +1,7 @@
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { type HolderTokenKind, holderTokens } from '../../db/schema/index.js';
+import { customers, type HolderTokenKind, holderTokens } from '../../db/schema/index.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { generateHolderToken, holderTokenHint } from '../../lib/holder-token-format.js';
 
@@ -53,4 +54,90 @@ export async function issueHolderToken(
     .returning();
   if (!row) throw new Error('The new holder token was not written');
   return { token, row };
+}
+
+/** A holder's first token, made with their first license (a sale, the seller, API v1): a developer token. */
+export async function issueFirstHolderToken(
+  ctx: Pick<AppContext, 'clock'>,
+  db: TokenWriter,
+  customerId: string,
+  createdBy: HolderTokenCreator,
+): Promise<{ token: string; row: HolderTokenRow }> {
+  return issueHolderToken(ctx, db, { customerId, name: DEFAULT_HOLDER_TOKEN_NAME, kind: 'developer', createdBy });
+}
+
+/**
+ * "Regenerate the token" of the screens and API v1 that predate named tokens: the holder's default token (named
+ * DEFAULT_HOLDER_TOKEN_NAME) stops working at once and a new one takes its name. Their other named tokens stay.
+ */
+export async function replaceDefaultHolderToken(
+  ctx: Pick<AppContext, 'clock'>,
+  db: TokenWriter,
+  customerId: string,
+  createdBy: HolderTokenCreator,
+): Promise<{ token: string; row: HolderTokenRow }> {
+  const now = ctx.clock.now();
+  await db
+    .update(holderTokens)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        eq(holderTokens.customerId, customerId),
+        eq(holderTokens.name, DEFAULT_HOLDER_TOKEN_NAME),
+        isNull(holderTokens.revokedAt),
+      ),
+    );
+  return issueFirstHolderToken(ctx, db, customerId, createdBy);
+}
+
+/** Closing a seller's account (issue 35): every token of every holder of theirs stops working; answers how many. */
+export async function revokeSellersHolderTokens(db: TokenWriter, sellerId: string, now: Date): Promise<number> {
+  const revoked = await db
+    .update(holderTokens)
+    .set({ revokedAt: now })
+    .where(
+      and(
+        isNull(holderTokens.revokedAt),
+        inArray(
+          holderTokens.customerId,
+          sql`(select ${customers.id} from ${customers} where ${customers.sellerId} = ${sellerId})`,
+        ),
+      ),
+    )
+    .returning({ id: holderTokens.id });
+  return revoked.length;
+}
+
+/** Composer's door records a token's use at most once a minute: a write only when the last one is older. */
+export async function recordHolderTokenUse(db: TokenWriter, tokenId: string, now: Date): Promise<void> {
+  const minuteAgo = new Date(now.getTime() - 60_000).toISOString();
+  await db
+    .update(holderTokens)
+    .set({ lastUsedAt: now })
+    .where(
+      and(
+        eq(holderTokens.id, tokenId),
+        sql`(${holderTokens.lastUsedAt} is null or ${holderTokens.lastUsedAt} < ${minuteAgo})`,
+      ),
+    );
+}
+
+/** The token's row while it opens Composer (not revoked, not past its expiry or overlap); undefined otherwise. */
+export async function findLiveHolderToken(
+  db: Pick<Database, 'select'>,
+  token: string,
+  now: Date,
+): Promise<HolderTokenRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(holderTokens)
+    .where(
+      and(
+        eq(holderTokens.tokenHash, sha256Hex(token)),
+        isNull(holderTokens.revokedAt),
+        sql`(${holderTokens.expiresAt} is null or ${holderTokens.expiresAt} > ${now.toISOString()})`,
+      ),
+    )
+    .limit(1);
+  return row;
 }

@@ -1,14 +1,14 @@
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { customers, downloads, grants } from '../../db/schema/index.js';
-import { issueComposerToken } from './grants.service.js';
+import { revokeSellersHolderTokens, type TokenWriter } from '../credentials/holder-tokens.service.js';
 
 // What closing a seller's account (issue 35) does to its license holders, called by the accounts domain inside its
-// transaction: every license revoked and every holder's Composer token replaced by one nobody was ever given, so the
+// transaction: every license revoked and every holder's Composer token revoked, so the
 // next Composer request is refused (the access feed's triggers tell every process). After the retention the holders'
 // personal data goes: e-mail addresses become placeholders and downloads forget the network they came from.
 
-type Db = Pick<Database, 'update' | 'select'>;
+type Db = Pick<Database, 'update' | 'select'> & TokenWriter;
 
 const sellerCustomerIds = (sellerId: string) =>
   sql`(select ${customers.id} from ${customers} where ${customers.sellerId} = ${sellerId})`;
@@ -25,10 +25,7 @@ export async function revokeAllHolderAccess(
     .where(and(eq(grants.status, 'active'), inArray(grants.customerId, sellerCustomerIds(sellerId))))
     .returning({ id: grants.id });
   const holders = await db.select({ id: customers.id }).from(customers).where(eq(customers.sellerId, sellerId));
-  for (const holder of holders) {
-    // A fresh random hash per holder (the column is unique); the token behind it is thrown away unseen.
-    await db.update(customers).set({ tokenHash: issueComposerToken().tokenHash }).where(eq(customers.id, holder.id));
-  }
+  await revokeSellersHolderTokens(db, sellerId, now);
   return { licenses: revoked.length, holders: holders.length };
 }
 

@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.js';
 import { customers, grants, packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
+import { replaceDefaultHolderToken } from '../credentials/holder-tokens.service.js';
 import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import {
   findCustomerByEmail,
@@ -16,7 +17,6 @@ import {
   getLicenseSender,
   grantGivesAccess,
   isGrantActive,
-  issueComposerToken,
   parseHolderEmail,
   sendLicenseEmail,
 } from './grants.service.js';
@@ -79,8 +79,8 @@ export function presentCustomerGrant(grant: Grant, packageName: string, now: Dat
 }
 
 /**
- * Replaces the holder's Composer token and e-mails the new one. The old hash is overwritten, so the old
- * token fails on its next request. The e-mail goes out inside the transaction: if it cannot be sent, the
+ * Replaces the holder's default Composer token and e-mails the new one. The old one is revoked, so it fails on
+ * its next request. The e-mail goes out inside the transaction: if it cannot be sent, the
  * old token keeps working rather than the holder being left with none.
  */
 export async function regenerateToken(
@@ -117,20 +117,18 @@ export async function replaceHolderToken(
   if (!customer) throw new AppError('NOT_FOUND', licenseMessages.customerNotFound);
   const seller = await getLicenseSender(ctx, sellerId);
   const now = ctx.clock.now();
-  const issued = issueComposerToken();
 
-  await ctx.db.transaction(async (tx) => {
-    await tx
-      .update(customers)
-      .set({ tokenHash: issued.tokenHash, tokenIssuedAt: now })
-      .where(eq(customers.id, customer.id));
+  const issued = await ctx.db.transaction(async (tx) => {
+    // The holder's default named token is replaced; tokens they named themselves keep working (issue 32).
+    const replaced = await replaceDefaultHolderToken(ctx, tx, customer.id, options.byHolder ? 'holder' : 'seller');
+    await tx.update(customers).set({ tokenIssuedAt: now }).where(eq(customers.id, customer.id));
     await recordAuditEvent(tx, ctx, actor, {
       action: 'customer.token_regenerated',
       targetType: 'customer',
       targetId: customer.id,
       details: { email: customer.email, emailSent: options.notify, by: options.byHolder ? 'license_holder' : 'seller' },
     });
-    if (!options.notify) return;
+    if (!options.notify) return replaced;
     const held = await tx
       .select({ grant: grants, packageName: packages.name, isPackageActive: packages.isActive })
       .from(grants)
@@ -142,9 +140,10 @@ export async function replaceHolderToken(
       .map((row) => row.packageName);
     await sendLicenseEmail(ctx, seller, customer.email, {
       reason: 'token-regenerated',
-      token: issued.token,
+      token: replaced.token,
       packageNames,
     });
+    return replaced;
   });
   return { email: customer.email, token: issued.token, tokenIssuedAt: now };
 }

@@ -8,8 +8,8 @@ import { customers, downloads, grants } from '../../db/schema/index.js';
 export type Queryable = Pick<Database, 'select' | 'insert' | 'update' | 'execute'>;
 export type CustomerRow = typeof customers.$inferSelect;
 
-export async function findCustomerByTokenHash(db: Queryable, tokenHash: string): Promise<CustomerRow | undefined> {
-  const [customer] = await db.select().from(customers).where(eq(customers.tokenHash, tokenHash)).limit(1);
+export async function findCustomerById(db: Queryable, customerId: string): Promise<CustomerRow | undefined> {
+  const [customer] = await db.select().from(customers).where(eq(customers.id, customerId)).limit(1);
   return customer;
 }
 

@@ -8,8 +8,8 @@ import { customers, grants, type packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { grantMailReference } from '../../jobs/mail-delivery.js';
 import { clientNetwork } from '../../lib/client-network.js';
-import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { type EmailBrand, getEmailBrand, repositoryUrlFor } from '../branding/branding.service.js';
+import { findLiveHolderToken, issueFirstHolderToken } from '../credentials/holder-tokens.service.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
 import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import { findSellerIdentity, normalizeEmail, type SellerIdentity } from '../users/users.service.js';
@@ -33,19 +33,14 @@ export { daysRemaining, grantGivesAccess, isGrantActive } from './grant-rules.js
 
 export const COMPOSER_TOKEN_PREFIX = 'pgc';
 
-/** A new Composer token (`pgc_` + 192 random bits) and the SHA-256 that is all the database keeps. */
-export function issueComposerToken(): { token: string; tokenHash: string } {
-  const token = generateToken(COMPOSER_TOKEN_PREFIX);
-  return { token, tokenHash: sha256Hex(token) };
-}
-
 /** The license holder a Composer token belongs to (any seller's); undefined for unknown or replaced tokens. */
 export async function findCustomerByToken(
-  ctx: Pick<AppContext, 'db'>,
+  ctx: Pick<AppContext, 'db' | 'clock'>,
   token: string,
 ): Promise<CustomerRecord | undefined> {
   if (!token.startsWith(`${COMPOSER_TOKEN_PREFIX}_`)) return undefined;
-  return repository.findCustomerByTokenHash(ctx.db, sha256Hex(token));
+  const held = await findLiveHolderToken(ctx.db, token, ctx.clock.now());
+  return held ? repository.findCustomerById(ctx.db, held.customerId) : undefined;
 }
 
 /**
@@ -242,14 +237,17 @@ export async function createGrantIn(
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`holder-limit:${sellerId}`}))`);
     await assertRoomForHolder(tx, sellerId, email, input.holderLimit);
   }
-  const issued = issueComposerToken();
   const [insertedCustomer] = await tx
     .insert(customers)
-    .values({ sellerId, email, tokenHash: issued.tokenHash, tokenIssuedAt: now, createdAt: now })
+    .values({ sellerId, email, tokenIssuedAt: now, createdAt: now })
     .onConflictDoNothing()
     .returning();
   const customer = insertedCustomer ?? (await findCustomerByEmail(tx, sellerId, email));
   if (!customer) throw new Error('License holder vanished while being created');
+  // A new holder's first named token (features/credentials keeps every holder token, issue 32).
+  const issued = insertedCustomer
+    ? await issueFirstHolderToken(ctx, tx, customer.id, input.kind === 'purchase' ? 'sale' : 'seller')
+    : undefined;
 
   const [insertedGrant] = await tx
     .insert(grants)
@@ -277,7 +275,7 @@ export async function createGrantIn(
     package: pkg,
     outcome: insertedGrant ? 'created' : 'renewed',
     isNewCustomer: Boolean(insertedCustomer),
-    composerToken: insertedCustomer ? issued.token : undefined,
+    composerToken: issued?.token,
   };
 }
 

@@ -29,7 +29,7 @@ import { DAY_MS } from '../../lib/clock.js';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const HOST = 'acme.composer.localhost';
-const TOKEN_PATTERN = /pgc_[A-Za-z0-9_-]{32}/;
+const TOKEN_PATTERN = /pgc_[A-Za-z0-9]{36}/;
 
 let app: TestApp;
 const clock = new TestClock(NOW);
