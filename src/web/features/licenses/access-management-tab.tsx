@@ -8,6 +8,7 @@ import { Input } from '../../components/ui/input';
 import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
 import { hasNothingLoaded } from '../../lib/query-state';
+import { CiIdentitiesButton } from './ci-identities-dialog';
 import { type Customer, type CustomerGrant, useCustomers, useRegenerateToken } from './license-hooks';
 import {
   downloadsText,
@@ -107,9 +108,12 @@ function CustomerCard({ customer, onRegenerate }: { customer: Customer; onRegene
             Holder since {formatDate(customer.createdAt)} · Token issued {formatDateTime(customer.tokenIssuedAt)}
           </CardDescription>
         </div>
-        <Button variant="outline" size="sm" onClick={onRegenerate}>
-          <KeyRound /> Regenerate token
-        </Button>
+        <div className="flex flex-wrap gap-2">
+          <CiIdentitiesButton customerId={customer.id} email={customer.email} />
+          <Button variant="outline" size="sm" onClick={onRegenerate}>
+            <KeyRound /> Regenerate token
+          </Button>
+        </div>
       </CardHeader>
       <CardContent>
         {customer.grants.length === 0 ? (

@@ -17,6 +17,7 @@ import { formatDate, formatDateTime } from '@web/lib/format-date';
 import { type PublicBrand, useHostBrand } from '@web/lib/host-brand';
 import { Download, KeyRound, Loader2, LogOut, Mail, Package } from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import { PortalCiIdentitiesCard } from './portal-ci-identities';
 import {
   usePortalOverview,
   usePortalSession,
@@ -207,6 +208,7 @@ function HolderView({ email }: { email: string }) {
 
       <SetupCard overview={data} token={newToken} />
       <TokenCard overview={data} newToken={newToken} onRotated={setNewToken} />
+      <PortalCiIdentitiesCard repositoryUrl={data.repositoryUrl} />
       {data.receipts.length > 0 && <ReceiptsCard receipts={data.receipts} />}
     </div>
   );
