@@ -7,7 +7,14 @@ import {
   composerNameOf,
   type PushWebhook,
 } from './code-host.js';
-import { callHostApi, type HostApiAnswer, hostApiError, mapWithConcurrency, parseJson } from './host-api.js';
+import {
+  callHostApi,
+  type HostApiAnswer,
+  hostApiError,
+  mapWithConcurrency,
+  parseJson,
+  withoutTrailingSlashes,
+} from './host-api.js';
 
 // Bitbucket Cloud through REST API 2.0 with a workspace or repository access token (docs: "Access Tokens", scopes
 // repository and webhook). An access token belongs to a workspace or to one repository, not to a person, so a host
@@ -53,8 +60,8 @@ export class BitbucketCodeHost implements CodeHost {
   private readonly webUrl: string;
 
   constructor(private readonly settings: BitbucketCodeHostSettings) {
-    this.apiUrl = settings.apiUrl.replace(/\/+$/, '');
-    this.webUrl = settings.webUrl.replace(/\/+$/, '');
+    this.apiUrl = withoutTrailingSlashes(settings.apiUrl);
+    this.webUrl = withoutTrailingSlashes(settings.webUrl);
     if (!BITBUCKET_SLUG.test(settings.workspace)) throw new CodeHostError('NOT_FOUND', 'Unknown Bitbucket workspace');
   }
 
@@ -193,7 +200,7 @@ export async function fetchBitbucketTarget(
   settings: Pick<BitbucketCodeHostSettings, 'apiUrl' | 'workspace' | 'repositorySlug'>,
   token: string,
 ): Promise<{ workspaceName: string; repositoryCount: number | null; scopes: string | null }> {
-  const apiUrl = settings.apiUrl.replace(/\/+$/, '');
+  const apiUrl = withoutTrailingSlashes(settings.apiUrl);
   const workspace = encodeURIComponent(settings.workspace);
   const url = settings.repositorySlug
     ? `${apiUrl}/repositories/${workspace}/${encodeURIComponent(settings.repositorySlug)}`

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { CodeHostError } from './code-host.js';
-import { callHostApi, hostApiError, parseJson } from './host-api.js';
+import { callHostApi, hostApiError, parseJson, withoutTrailingSlashes } from './host-api.js';
 
 // GitLab's OAuth 2 authorization code flow with PKCE (docs.gitlab.com: "OAuth 2.0 identity provider API") and the
 // look-ups that validate a pasted access token. Access tokens from OAuth last two hours (`expires_in` 7200); each
@@ -21,7 +21,7 @@ export type GitlabTokens = {
 export type GitlabOAuthClient = { baseUrl: string; clientId: string; clientSecret: string };
 
 function trimmed(baseUrl: string): string {
-  return baseUrl.replace(/\/+$/, '');
+  return withoutTrailingSlashes(baseUrl);
 }
 
 /** A PKCE verifier and its S256 challenge. */

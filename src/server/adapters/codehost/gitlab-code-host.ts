@@ -7,7 +7,7 @@ import {
   composerNameOf,
   type PushWebhook,
 } from './code-host.js';
-import { callHostApi, hostApiError, mapWithConcurrency, parseJson } from './host-api.js';
+import { callHostApi, hostApiError, mapWithConcurrency, parseJson, withoutTrailingSlashes } from './host-api.js';
 
 // GitLab (gitlab.com or self-managed) through REST API v4 with an OAuth token (scopes read_api and read_repository)
 // or a project/group access token. The API answers which projects the credential can read and whether their
@@ -42,7 +42,7 @@ export class GitlabCodeHost implements CodeHost {
   private readonly apiUrl: string;
 
   constructor(private readonly settings: GitlabCodeHostSettings) {
-    this.apiUrl = `${settings.baseUrl.replace(/\/+$/, '')}/api/v4`;
+    this.apiUrl = `${withoutTrailingSlashes(settings.baseUrl)}/api/v4`;
   }
 
   async listRepositories(user: CodeHostUser): Promise<CodeHostRepository[]> {
@@ -79,7 +79,7 @@ export class GitlabCodeHost implements CodeHost {
     const token = requireToken(user);
     // GitLab takes any user name with an OAuth or access token as password; `oauth2` is the documented one.
     return {
-      source: `${this.settings.baseUrl.replace(/\/+$/, '')}/${repository.fullName}.git`,
+      source: `${withoutTrailingSlashes(this.settings.baseUrl)}/${repository.fullName}.git`,
       auth: { token, username: 'oauth2' },
     };
   }

@@ -127,6 +127,13 @@ function hostMessage(answer: HostApiAnswer): string {
   return message.length > 200 ? `${message.slice(0, 197)}...` : message;
 }
 
+/** The URL without trailing slashes (a loop: `/\/+$/` backtracks on long runs of slashes). */
+export function withoutTrailingSlashes(url: string): string {
+  let end = url.length;
+  while (end > 0 && url.charCodeAt(end - 1) === 47) end--;
+  return url.slice(0, end);
+}
+
 /** Runs `work` over `items`, at most `limit` at a time, keeping order. */
 export async function mapWithConcurrency<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
   const results: R[] = new Array(items.length);

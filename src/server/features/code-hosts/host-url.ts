@@ -1,4 +1,5 @@
 import { lookup } from 'node:dns/promises';
+import { withoutTrailingSlashes } from '../../adapters/codehost/host-api.js';
 import { isPublicAddress } from '../../adapters/http-delivery/public-address.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
@@ -40,5 +41,5 @@ export async function assertReachableHostUrl(ctx: AppContext, raw: string, field
       throw refuse(`${hostname} is on a private network, which Packgate does not reach.`);
     }
   }
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  return `${url.origin}${withoutTrailingSlashes(url.pathname)}`;
 }
