@@ -2,7 +2,13 @@ import { z } from 'zod';
 import { apiTokenSchema, createApiTokenInput, createdApiTokenSchema } from './developer.js';
 import { entityId } from './ids.js';
 import { issuedLicense, issueLicenseInput, license, licenseMessages, updateLicenseInput } from './licenses.js';
-import { createPackageInput, updatePackageInput } from './packages.js';
+import {
+  createPackageInput,
+  gitCredentialsSchema,
+  packageNameSchema,
+  REPOSITORY_URL_MAX_LENGTH,
+  updatePackageInput,
+} from './packages.js';
 import { createWebhookEndpointInput, updateWebhookEndpointInput } from './webhooks.js';
 
 // The public API v1 (spec admin-and-developer-platform §3, §6, §7; issue 16): what a seller's systems send to
@@ -101,6 +107,10 @@ export const apiV1Package = z.object({
   repository: z.string(),
   latestVersion: z.string().nullable(),
   syncStatus: z.string(),
+  /** Any git server over SSH: the public deploy key to add to the repository, read only; null otherwise. */
+  deployKey: z.string().nullable(),
+  /** Any git server over SSH: the fingerprint (`SHA256:…`) of the server's host key, pinned when it was added. */
+  sshHostKeyFingerprint: z.string().nullable(),
   createdAt: z.string(),
 });
 export type ApiV1Package = z.infer<typeof apiV1Package>;
@@ -137,10 +147,36 @@ export const purchaseLinksSchema = z.object({
   links: z.object({ purchasePage: z.string(), directCheckout: z.string(), embedCode: z.string() }),
 });
 
-/** POST /api/v1/packages: a package from one of the seller's code-host repositories (as the Add Package dialog). */
-export const apiV1CreatePackageInput = createPackageInput.meta({
-  examples: [{ githubRepoId: 'REPOSITORY_ID', packageName: 'acme/widget', description: 'Widgets for Laravel' }],
-});
+/**
+ * POST /api/v1/packages: a package from one of the seller's code-host repositories (`githubRepoId`, as the Add Package
+ * dialog), or from any git server by its URL (`repositoryUrl`, issue 30 item 4): over HTTPS with `credentials`, over
+ * SSH with the deploy key the answer carries (`deployKey`; the first sync waits until it is added, then refresh). With
+ * a URL, the name comes from the repository's composer.json unless `packageName` is given.
+ */
+export const apiV1CreatePackageInput = createPackageInput
+  .extend({
+    githubRepoId: createPackageInput.shape.githubRepoId.optional(),
+    packageName: packageNameSchema.optional(),
+    repositoryUrl: z.string().trim().min(1).max(REPOSITORY_URL_MAX_LENGTH).optional(),
+    credentials: gitCredentialsSchema.optional(),
+  })
+  .superRefine((input, context) => {
+    if ((input.githubRepoId === undefined) === (input.repositoryUrl === undefined)) {
+      context.addIssue({
+        code: 'custom',
+        path: ['repositoryUrl'],
+        message: 'Give either githubRepoId (a connected repository) or repositoryUrl (any git server)',
+      });
+    }
+    if (input.githubRepoId !== undefined && input.packageName === undefined) {
+      context.addIssue({ code: 'custom', path: ['packageName'], message: 'Package name is required' });
+    }
+  })
+  // One example: the reference's sample sends it (a URL's example would need a git server to answer).
+  .meta({
+    examples: [{ githubRepoId: 'REPOSITORY_ID', packageName: 'acme/widget', description: 'Widgets for Laravel' }],
+  });
+export type ApiV1CreatePackageInput = z.output<typeof apiV1CreatePackageInput>;
 export const apiV1UpdatePackageInput = updatePackageInput.meta({
   examples: [{ description: 'Widgets for Laravel and Symfony' }],
 });

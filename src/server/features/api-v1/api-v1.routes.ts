@@ -107,7 +107,9 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         operationId: 'createPackage',
         summary: 'Create a package',
         description:
-          'Turns one of your code-host repositories (with a composer.json) into a package and starts its sync.',
+          'Turns one of your code-host repositories (with a composer.json) into a package and starts its sync: ' +
+          'give `githubRepoId` and `packageName`, or `repositoryUrl` for any git server (HTTPS with `credentials`, or ' +
+          'SSH: the answer’s `deployKey` is to be added to the repository read-only, then refresh the package).',
         headers: idempotencyHeader,
         body: apiV1CreatePackageInput,
         response: createdResponses(apiV1Package),

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type {
+  ApiV1CreatePackageInput,
   ApiV1Customer,
   ApiV1Package,
   apiV1Analytics,
@@ -8,7 +9,7 @@ import type {
   purchaseLinksSchema,
 } from '../../../contract/api-v1.js';
 import type { License } from '../../../contract/licenses.js';
-import type { CreatePackageInput, Package, UpdatePackageInput } from '../../../contract/packages.js';
+import type { Package, UpdatePackageInput } from '../../../contract/packages.js';
 import { setupCommands } from '../../../contract/setup-commands.js';
 import type { AppContext } from '../../context.js';
 import { newestStable } from '../../lib/composer-versions/version-order.js';
@@ -19,6 +20,7 @@ import { holderIdsByEmail } from '../credentials/holder-tokens.service.js';
 import { replaceHolderToken } from '../licenses/customers.service.js';
 import { getLicenseSender } from '../licenses/grants.service.js';
 import { listLicenses } from '../licenses/lasting-licenses.service.js';
+import { createGitPackage } from '../packages/git-packages.service.js';
 import {
   createPackage,
   deletePackage,
@@ -73,6 +75,8 @@ function presentPackage(
     latestVersion: latestTag ?? null,
     syncStatus: pkg.syncStatus,
     createdAt: pkg.createdAt,
+    deployKey: pkg.deployKey,
+    sshHostKeyFingerprint: pkg.sshHostKeyFingerprint,
   };
 }
 
@@ -215,15 +219,25 @@ export async function regenerateHolderToken(
 export async function createApiPackage(
   ctx: AppContext,
   actor: Actor,
-  input: CreatePackageInput,
+  input: ApiV1CreatePackageInput,
 ): Promise<ApiV1Package> {
   const owner = await sellerOf(ctx, actor);
-  const created = await createPackage(ctx, owner, actor, {
-    githubRepoId: String(input.githubRepoId),
-    packageName: input.packageName,
-    description: input.description ?? null,
-    isActive: input.isActive ?? true,
-  });
+  // The schema lets through exactly one of githubRepoId and repositoryUrl, and a name with githubRepoId.
+  const created =
+    input.repositoryUrl !== undefined
+      ? await createGitPackage(ctx, owner, actor, {
+          repositoryUrl: input.repositoryUrl,
+          credentials: input.credentials,
+          packageName: input.packageName,
+          description: input.description ?? null,
+          isActive: input.isActive ?? true,
+        })
+      : await createPackage(ctx, owner, actor, {
+          githubRepoId: String(input.githubRepoId),
+          packageName: input.packageName!,
+          description: input.description ?? null,
+          isActive: input.isActive ?? true,
+        });
   return presentPackage(created, await sellerRepositoryUrl(ctx, actor.sellerId), undefined, undefined);
 }
 

@@ -37,6 +37,13 @@ beforeAll(async () => {
     tags: ['v2.0.0'],
     bare: true,
   });
+  for (const name of ['gizmo', 'sprocket']) {
+    await createPackageRepository(path.join(repos, 'acme', `${name}.git`), {
+      name: `acme/${name}`,
+      tags: ['v0.1.0'],
+      bare: true,
+    });
+  }
   http = await startGitHttpServer(repos, { credentials });
   ssh = await startSshGitServer(repos);
   // The servers are on loopback: only the guard's own test turns the setting off.
@@ -157,6 +164,44 @@ describe('a git server over SSH with a deploy key', () => {
     expect(impersonated.syncError).toContain(created.sshHostKeyFingerprint);
     // What was published stays published.
     expect(impersonated.versions.map((version) => version.version)).toContain('v2.0.0');
+  });
+});
+
+describe('API v1', () => {
+  async function post(token: string, body: unknown): Promise<Response> {
+    return fetch(new URL('/api/v1/packages', app.baseUrl), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  }
+
+  it('creates packages from a git URL: over HTTPS named by composer.json, over SSH answering the deploy key', async () => {
+    const created = await seller.client.post('/api/developer/tokens', {
+      name: 'deploys',
+      permissions: ['packages:read', 'packages:write'],
+    });
+    const { token } = (await created.json()) as { token: string };
+
+    const https = await post(token, { repositoryUrl: `${http.url}/acme/sprocket.git`, credentials });
+    const httpsText = await https.text();
+    expect(https.status, httpsText).toBe(201);
+    expect(httpsText).not.toContain(credentials.password);
+    expect(JSON.parse(httpsText).data).toMatchObject({ name: 'acme/sprocket', deployKey: null });
+
+    const overSsh = await post(token, { repositoryUrl: ssh.urlFor('acme/gizmo.git') });
+    const sshText = await overSsh.text();
+    expect(overSsh.status, sshText).toBe(201);
+    expect(sshText).not.toContain('PRIVATE KEY');
+    expect(JSON.parse(sshText).data).toMatchObject({
+      name: 'acme/gizmo',
+      deployKey: expect.stringMatching(/^ssh-ed25519 /),
+      sshHostKeyFingerprint: ssh.hostKeyFingerprint,
+    });
+
+    const both = await post(token, { githubRepoId: '1', repositoryUrl: ssh.urlFor('acme/gizmo.git') });
+    expect(both.status).toBe(400);
+    expect(await both.text()).toContain('repositoryUrl');
   });
 });
 
