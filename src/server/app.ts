@@ -38,6 +38,7 @@ import { composerRoutes } from './features/composer/composer.routes.js';
 import { createComposerFastPath } from './features/composer/composer-fast-path.js';
 import { routeLabel } from './features/composer/composer-metrics.js';
 import { oidcTrustRoutes } from './features/credentials/oidc-trusts.routes.js';
+import { secretScanningRoutes } from './features/credentials/secret-scanning.routes.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
 import { developerRoutes } from './features/developer/developer.routes.js';
 import { DownloadCounter, registerCountsBeforeOtherRequests } from './features/licenses/download-counts.js';
@@ -327,6 +328,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await taskRoutes(api, ctx);
     await composerRoutes(api, ctx);
     await oidcTrustRoutes(api, ctx);
+    await api.register(secretScanningRoutes, { ctx });
     await licenseRoutes(api, ctx);
     await lastingLicenseRoutes(api, ctx);
     await developerRoutes(api, ctx);

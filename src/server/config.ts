@@ -170,6 +170,7 @@ const envSchema = z.object({
     .default(64 * 1024 * 1024),
   METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').max(256).optional()),
   OIDC_ALLOW_PRIVATE_ISSUERS: booleanFlag,
+  SECRET_SCANNING_KEYS_URL: z.url().default('https://api.github.com/meta/public_keys/secret_scanning'),
 });
 
 /** Every environment variable the server reads (.env.example and the README list the same). */
@@ -247,6 +248,8 @@ export type Config = {
   metricsToken?: string;
   /** Whether CI identities' OIDC issuers may be http:// or private, loopback or link-local (tests: loopback). */
   oidcAllowPrivateIssuers: boolean;
+  /** Where GitHub publishes the keys that sign its secret scanning reports (issue 32; tests: a fake on loopback). */
+  secretScanningKeysUrl: string;
   /** Tests only (PACKGATE_TEST_CRASH_AT): the named step at which the process kills itself (lib/crash-points.ts). */
   testCrashAt?: string;
 };
@@ -435,6 +438,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     overloadMaxEventLoopDelayMs: settings.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
     composerCacheMaxBytes: settings.COMPOSER_CACHE_MAX_BYTES,
     oidcAllowPrivateIssuers: settings.OIDC_ALLOW_PRIVATE_ISSUERS,
+    secretScanningKeysUrl: settings.SECRET_SCANNING_KEYS_URL,
     ...(settings.METRICS_TOKEN ? { metricsToken: settings.METRICS_TOKEN } : {}),
     ...(settings.PACKGATE_TEST_CRASH_AT ? { testCrashAt: settings.PACKGATE_TEST_CRASH_AT } : {}),
   };
