@@ -32,6 +32,10 @@ export const CLIENT_ROUTES = {
   settings: '/settings',
   /** The person's passkeys, authenticator app, recovery codes and signed-in sessions (issue 33). */
   security: '/security',
+  /** Where the seller's code comes from: connections to GitHub, GitLab, Bitbucket, git servers (issue 30). */
+  codeHosts: '/code-hosts',
+  /** The GitHub App's Setup URL: GitHub sends the seller back here with `installation_id` and `state`. */
+  codeHostsGithubAppSetup: '/code-hosts/github-app/setup',
   /** The 404 page and the documentation's Quick Links name Management by this older path; it redirects. */
   packages: '/packages',
 } as const;

@@ -30,6 +30,11 @@ export type FakeGithubApp = {
   /** Uninstalls it: its tokens stop working at once. */
   uninstall(installation: FakeInstallation): void;
   setRepositories(installation: FakeInstallation, repos: FakeGithubRepo[]): void;
+  /**
+   * What GitHub's install page does when a browser opens it: installs the App on these repositories of the account
+   * and sends the browser to the Setup URL with `installation_id`, `setup_action=install` and the `state` it was given.
+   */
+  onInstallPage(choice: { setupUrl: string; accountLogin: string; repos: FakeGithubRepo[] }): void;
   /** Every installation token minted so far (tests check none is stored). */
   mintedTokens(): string[];
   /** Requests the App authenticated with its JWT, and whether the JWT was valid. */
@@ -174,6 +179,23 @@ export function attachGithubApp(github: FakeGitHub, options: { appId?: string; s
   }
   routes.push(appRoute);
 
+  let installChoice: { setupUrl: string; accountLogin: string; repos: FakeGithubRepo[] } | undefined;
+  github.internals.webRoutes.push((request, response, pathname, _body, url) => {
+    if (request.method !== 'GET' || pathname !== `/apps/${slug}/installations/new`) return false;
+    if (!installChoice) {
+      response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>No install choice set</h1>');
+      return true;
+    }
+    const installation = api.install(installChoice.accountLogin, installChoice.repos);
+    const target = new URL(installChoice.setupUrl);
+    target.searchParams.set('installation_id', String(installation.id));
+    target.searchParams.set('setup_action', 'install');
+    const state = url.searchParams.get('state');
+    if (state !== null) target.searchParams.set('state', state);
+    response.writeHead(302, { location: target.toString() }).end();
+    return true;
+  });
+
   function grantRepositories(installation: FakeInstallation, granted: FakeGithubRepo[]) {
     const login = loginOf(installation);
     for (const repo of repos) {
@@ -184,7 +206,7 @@ export function attachGithubApp(github: FakeGitHub, options: { appId?: string; s
     installation.repositoryIds = granted.map((repo) => repo.id);
   }
 
-  return {
+  const api: FakeGithubApp = {
     appId,
     slug,
     privateKeyPem,
@@ -229,6 +251,9 @@ export function attachGithubApp(github: FakeGitHub, options: { appId?: string; s
       grantRepositories(installation, granted);
       installation.updatedAt = new Date().toISOString();
     },
+    onInstallPage(choice) {
+      installChoice = choice;
+    },
     mintedTokens: () => [...minted],
     jwtRequests,
     async deliver(url, event, installation, payload, deliverOptions = {}) {
@@ -256,4 +281,5 @@ export function attachGithubApp(github: FakeGitHub, options: { appId?: string; s
       return { status: answer.status, body: await answer.text(), deliveryId };
     },
   };
+  return api;
 }

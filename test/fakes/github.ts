@@ -123,6 +123,8 @@ export type FakeGithubInternals = {
   tokens: Map<string, { login: string; scope: string }>;
   /** Routes tried before the fake asks for a user's token (the App's own endpoints authenticate otherwise). */
   routes: FakeGithubRoute[];
+  /** Routes of the web side (outside /api/v3), tried first; `apiPath` is the whole path there. */
+  webRoutes: FakeGithubRoute[];
   presentRepo(repo: FakeGithubRepo): Record<string, unknown>;
   json(response: ServerResponse, status: number, body: unknown): void;
 };
@@ -145,6 +147,7 @@ export async function startFakeGitHub(options: { clientId?: string; clientSecret
   let nextHookId = 1;
   let baseUrl = '';
   const extraRoutes: FakeGithubRoute[] = [];
+  const extraWebRoutes: FakeGithubRoute[] = [];
 
   const server = createServer((request, response) => {
     // git's smart HTTP streams its request body to git http-backend: it is not read here.
@@ -173,7 +176,10 @@ export async function startFakeGitHub(options: { clientId?: string; clientSecret
     if (method === 'POST' && url.pathname === '/login/oauth/access_token') {
       return accessToken(request, response, body);
     }
-    if (!url.pathname.startsWith(API_PREFIX)) return json(response, 404, { message: 'Not Found' });
+    if (!url.pathname.startsWith(API_PREFIX)) {
+      for (const extra of extraWebRoutes) if (extra(request, response, url.pathname, body, url)) return;
+      return json(response, 404, { message: 'Not Found' });
+    }
     const apiPath = url.pathname.slice(API_PREFIX.length);
 
     if (rateLimit) return answerRateLimited(response, request);
@@ -602,7 +608,7 @@ export async function startFakeGitHub(options: { clientId?: string; clientSecret
       return deliveries;
     },
     requests,
-    internals: { users, repos, tokens, routes: extraRoutes, presentRepo, json },
+    internals: { users, repos, tokens, routes: extraRoutes, webRoutes: extraWebRoutes, presentRepo, json },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

@@ -133,6 +133,14 @@ const SecurityPage = lazyPage(
   () => import('../features/security/security-page'),
   (m) => m.SecurityPage,
 );
+const CodeHostsPage = lazyPage(
+  () => import('../features/code-hosts/code-hosts-page'),
+  (m) => m.CodeHostsPage,
+);
+const GithubAppSetupPage = lazyPage(
+  () => import('../features/code-hosts/github-app-connect'),
+  (m) => m.GithubAppSetupPage,
+);
 const JoinTeamPage = lazyPage(
   () => import('../features/team/join-team-page'),
   (m) => m.JoinTeamPage,
@@ -155,6 +163,8 @@ const SIGNED_IN_PAGES: [path: string, Page: ComponentType, permission?: TeamPerm
   [CLIENT_ROUTES.team, TeamPage],
   [CLIENT_ROUTES.settings, SettingsPage],
   [CLIENT_ROUTES.security, SecurityPage],
+  [CLIENT_ROUTES.codeHosts, CodeHostsPage, 'packages:read'],
+  [CLIENT_ROUTES.codeHostsGithubAppSetup, GithubAppSetupPage, 'packages:write'],
 ];
 
 export function AppRouter() {

@@ -1,5 +1,5 @@
 import { CLIENT_ROUTES } from '@contract/client-routes';
-import { Loader2, LogOut, Settings, ShieldCheck } from 'lucide-react';
+import { GitBranch, Loader2, LogOut, Settings, ShieldCheck } from 'lucide-react';
 import { Link } from 'wouter';
 import { Avatar, AvatarFallback, AvatarImage } from '../components/ui/avatar';
 import { Button } from '../components/ui/button';
@@ -50,6 +50,12 @@ export function UserMenu({
           <Link href={CLIENT_ROUTES.settings}>
             <Settings />
             Settings
+          </Link>
+        </DropdownMenuItem>
+        <DropdownMenuItem asChild>
+          <Link href={CLIENT_ROUTES.codeHosts}>
+            <GitBranch />
+            Code hosts
           </Link>
         </DropdownMenuItem>
         <DropdownMenuItem asChild>

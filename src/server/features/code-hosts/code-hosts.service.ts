@@ -224,30 +224,21 @@ export async function ensureLocalConnection(ctx: AppContext, ownerId: string): P
   return createConnection(ctx, undefined, { ownerId, kind: 'local', label: 'Local folder', authMethod: 'none' });
 }
 
-/**
- * The owner's GitHub OAuth connection: the one the migration made, or one made now from a `repo` grant still on the
- * user (sellers who connected through the old OAuth flow). Sign-in no longer asks for `repo`, so no new grant
- * becomes a connection here.
- */
-export async function adoptLegacyGithubGrant(
+/** The `repo` grant still on the user (sellers who connected through the old OAuth flow), as an unsaved connection. */
+export async function legacyGithubGrantOf(
   ctx: AppContext,
   ownerId: string,
-): Promise<CodeHostConnection | undefined> {
-  const [existing] = await findConnectionsOf(ctx, ownerId, ['github_oauth']);
-  if (existing) return existing;
+): Promise<(NewConnection & { secretEncrypted: string }) | undefined> {
   const [owner] = await ctx.db
-    .select({
-      token: users.githubAccessTokenEncrypted,
-      scopes: users.githubScopes,
-      login: users.githubUsername,
-    })
+    .select({ token: users.githubAccessTokenEncrypted, scopes: users.githubScopes, login: users.githubUsername })
     .from(users)
     .where(eq(users.id, ownerId))
     .limit(1);
   if (!owner?.token) return undefined;
   const scopes = owner.scopes?.split(/[\s,]+/).filter(Boolean);
+  // Sign-in asks only for the identity now: such a grant reads no code and never becomes a connection.
   if (scopes && scopes.length > 0 && !scopes.includes('repo')) return undefined;
-  return createConnection(ctx, undefined, {
+  return {
     ownerId,
     kind: 'github_oauth',
     label: `${owner.login ?? 'GitHub account'} on GitHub`,
@@ -255,5 +246,16 @@ export async function adoptLegacyGithubGrant(
     authMethod: 'oauth',
     secretEncrypted: owner.token,
     scopes: owner.scopes,
-  });
+  };
+}
+
+/** The owner's GitHub OAuth connection: the one the migration made, or one made now from a legacy `repo` grant. */
+export async function adoptLegacyGithubGrant(
+  ctx: AppContext,
+  ownerId: string,
+): Promise<CodeHostConnection | undefined> {
+  const [existing] = await findConnectionsOf(ctx, ownerId, ['github_oauth']);
+  if (existing) return existing;
+  const grant = await legacyGithubGrantOf(ctx, ownerId);
+  return grant ? createConnection(ctx, undefined, grant) : undefined;
 }

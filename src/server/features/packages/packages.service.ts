@@ -22,12 +22,7 @@ import { packages, packageVersions, type users } from '../../db/schema/index.js'
 import { AppError } from '../../http/errors.js';
 import { appUrl } from '../../http/public-urls.js';
 import { encryptSecret } from '../../lib/crypto.js';
-import {
-  adoptLegacyGithubGrant,
-  ensureLocalConnection,
-  findConnectionsOf,
-  openConnection,
-} from '../code-hosts/code-hosts.service.js';
+import { findConnectionsOf, legacyGithubGrantOf, openConnection } from '../code-hosts/code-hosts.service.js';
 import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import { findPlanLimits, requireActiveAccess } from '../subscriptions/subscriptions.service.js';
 import { withCodeHost } from './code-host-access.js';
@@ -199,12 +194,33 @@ export async function listCodeHostRepositories(ctx: AppContext, user: PackageOwn
   }));
 }
 
-async function openDefaultHost(ctx: AppContext, ownerId: string) {
-  if (ctx.codeHost.kind === 'local') return openConnection(ctx, await ensureLocalConnection(ctx, ownerId));
+/** The default host's listing for a seller (reads only: nothing is stored until a package is added). */
+async function openDefaultHost(ctx: AppContext, ownerId: string): Promise<{ host: CodeHost; user: CodeHostUser }> {
+  if (ctx.codeHost.kind === 'local') return { host: ctx.codeHost, user: { id: ownerId } };
   const [github] = await findConnectionsOf(ctx, ownerId, ['github_oauth', 'github_app']);
-  const connection = github ?? (await adoptLegacyGithubGrant(ctx, ownerId));
-  if (!connection) throw new CodeHostError('UNAUTHORIZED', 'GitHub is not connected to this account.');
-  return openConnection(ctx, connection);
+  if (github) return openConnection(ctx, github);
+  const grant = await legacyGithubGrantOf(ctx, ownerId);
+  if (!grant) throw new CodeHostError('UNAUTHORIZED', 'GitHub is not connected to this account.');
+  const now = ctx.clock.now();
+  return openConnection(ctx, {
+    id: '',
+    status: 'active',
+    problem: null,
+    problemSince: null,
+    problemNotifiedAt: null,
+    createdAt: now,
+    updatedAt: now,
+    baseUrl: null,
+    externalId: null,
+    username: null,
+    refreshTokenEncrypted: null,
+    tokenExpiresAt: null,
+    webhookSecretEncrypted: null,
+    createdById: null,
+    accountName: grant.accountName ?? null,
+    scopes: grant.scopes ?? null,
+    ...grant,
+  });
 }
 
 export type PackageLimit = { tierName: string; maxPackages: number };

@@ -1,3 +1,4 @@
+import { CLIENT_ROUTES } from '@contract/client-routes';
 import { CheckCircle2, FolderGit2, Link2Off, Plus } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
@@ -6,7 +7,6 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { type AuthUser, displayUsername } from '../../lib/current-user';
-import { GITHUB_SIGN_IN_PATH } from '../../lib/sign-in';
 
 /**
  * The code host card (spec seller-app §2): the GitHub connection, or, on an installation without GitHub, the
@@ -57,14 +57,14 @@ export function CodeHostCard({ user, hasGithub }: { user: AuthUser; hasGithub: b
       title="Not connected"
       action={
         <Button asChild size="sm">
-          <a href={GITHUB_SIGN_IN_PATH}>
+          <Link href={CLIENT_ROUTES.codeHosts}>
             <GithubIcon />
             Connect GitHub
-          </a>
+          </Link>
         </Button>
       }
     >
-      Connect your GitHub account to turn private repositories that hold a composer.json into packages.
+      Install the GitHub App on the repositories you pick to turn those that hold a composer.json into packages.
     </HostCard>
   );
 }

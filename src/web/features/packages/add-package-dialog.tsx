@@ -15,35 +15,28 @@ import { Label } from '../../components/ui/label';
 import { Switch } from '../../components/ui/switch';
 import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
-import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
 import { REPOSITORY_REFRESH_DELAY_MS } from '../../lib/constants';
 import { usePublicConfig } from '../../lib/public-config';
-import { hasNothingLoaded } from '../../lib/query-state';
-import {
-  type CodeHostRepository,
-  type Package,
-  useCodeHostRepositories,
-  useCreatePackage,
-  usePackages,
-} from './package-hooks';
+import { type Package, useCreatePackage, usePackages } from './package-hooks';
 import {
   newPackageProblem,
   type PackageDetails,
   prefillPackageDetails,
   repositoryRefreshFailure,
 } from './package-rules';
+import { type PickedRepository, useRepositoryGroups } from './repository-groups';
 
 const emptyDetails: PackageDetails = { packageName: '', description: '' };
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Add New Package (spec seller-app §2, §4, §5): pick a repository, then name the package. */
 export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
-  const repositories = useCodeHostRepositories(open);
+  const repositories = useRepositoryGroups(open);
   const packages = usePackages();
   const { data: config } = usePublicConfig();
   const create = useCreatePackage();
-  const [selected, setSelected] = useState<CodeHostRepository>();
+  const [selected, setSelected] = useState<PickedRepository>();
   const [details, setDetails] = useState<PackageDetails>(emptyDetails);
   const [isActive, setIsActive] = useState(true);
   const [isRefreshing, setIsRefreshing] = useState(false);
@@ -62,7 +55,7 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
 
   const existing = packagesByRepository(packages.data);
 
-  const select = (repository: CodeHostRepository) => {
+  const select = (repository: PickedRepository) => {
     if (!repository.hasComposerJson || existing.has(repository.githubId)) return;
     setDetails((current) => prefillPackageDetails(current, selected, repository));
     setSelected(repository);
@@ -72,9 +65,7 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
     setIsRefreshing(true);
     try {
       await wait(REPOSITORY_REFRESH_DELAY_MS);
-      const result = await repositories.refetch();
-      if (result.isError) throw result.error;
-      const count = result.data?.length ?? 0;
+      const count = await repositories.refetch();
       toast({
         title: 'Repositories Updated!',
         description: `${count} ${count === 1 ? 'repository' : 'repositories'} found`,
@@ -101,6 +92,7 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
     create.mutate(
       {
         githubRepoId: selected.githubId,
+        ...(selected.connectionId ? { connectionId: selected.connectionId } : {}),
         fullName: selected.fullName,
         packageName: details.packageName.trim(),
         description: details.description.trim() || null,
@@ -135,18 +127,39 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
                 Refresh
               </Button>
             </div>
-            <RepositoryList
-              repositories={repositories.data}
-              isLoading={repositories.isLoading}
-              error={
-                hasNothingLoaded(repositories)
-                  ? errorMessage(repositories.error, 'Failed to load repositories')
-                  : undefined
-              }
-              existing={existing}
-              selectedId={selected?.githubId}
-              onSelect={select}
-            />
+            {repositories.groups.length === 0 && !repositories.isLoading ? (
+              <RepositoryList
+                repositories={[]}
+                isLoading={false}
+                error={undefined}
+                existing={existing}
+                selectedId={undefined}
+                onSelect={select}
+              />
+            ) : repositories.groups.length === 0 ? (
+              <RepositoryList
+                repositories={undefined}
+                isLoading
+                error={undefined}
+                existing={existing}
+                selectedId={undefined}
+                onSelect={select}
+              />
+            ) : (
+              repositories.groups.map((group) => (
+                <div key={group.key} className="space-y-2" data-testid="repository-group">
+                  {group.label && <p className="text-xs font-medium text-muted-foreground">{group.label}</p>}
+                  <RepositoryList
+                    repositories={group.repositories}
+                    isLoading={group.isLoading}
+                    error={group.error}
+                    existing={existing}
+                    selectedId={selected?.connectionId === group.connectionId ? selected?.githubId : undefined}
+                    onSelect={select}
+                  />
+                </div>
+              ))
+            )}
           </section>
 
           <section className="min-w-0 space-y-4" aria-labelledby="add-package-step-2">
@@ -242,12 +255,12 @@ function RepositoryList({
   selectedId,
   onSelect,
 }: {
-  repositories: CodeHostRepository[] | undefined;
+  repositories: PickedRepository[] | undefined;
   isLoading: boolean;
   error: string | undefined;
   existing: Map<string, Package>;
   selectedId: string | undefined;
-  onSelect: (repository: CodeHostRepository) => void;
+  onSelect: (repository: PickedRepository) => void;
 }) {
   const frame = 'h-80 overflow-y-auto rounded-md border';
   if (isLoading) {

@@ -65,6 +65,11 @@ export function PackageCard({
             )}
           </div>
           <SyncState pkg={pkg} />
+          {pkg.accessProblem && (
+            <p className="text-xs text-destructive [overflow-wrap:anywhere]" data-testid="access-problem">
+              {pkg.accessProblem}
+            </p>
+          )}
         </div>
         <DropdownMenu>
           <DropdownMenuTrigger asChild>
