@@ -162,6 +162,8 @@ describe('cache panel', () => {
       isCached: true,
       cacheSize: expect.stringMatching(/^\d+(\.\d)? (B|KB|MB)$/),
       lastCached: app.clock.now().toISOString(),
+      // The code host reads this package's code: no access problem to show.
+      accessProblem: null,
     });
     expect(list.find((entry) => entry.id === gadgetId)).toMatchObject({ packageName: 'acme/gadget', isActive: false });
   });
