@@ -1,0 +1,107 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portalSessions } from '../../src/server/db/schema/index.js';
+import { DAY_MS } from '../../src/server/lib/clock.js';
+import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
+import { createGrant, createHolder, createPackage } from '../composer/repository-fixtures.js';
+import { type SignedIn, signInSeller } from '../support/sessions.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { launchBrowser, openSignedInPage, photograph, type TestBrowser } from './support/browser.js';
+
+// CI without a stored secret in the browser (issue 32 item 3): a license holder registers a trusted CI identity
+// for GitHub Actions in the portal on the seller's host and reads the workflow steps naming that host; the seller
+// sees the same identity from the holder's card on Management.
+
+const HOLDER = 'ci-holder@example.com';
+const SUBJECT = 'repo:holder-co/shop:ref:refs/heads/main';
+
+let app: TestApp;
+let browser: TestBrowser;
+let seller: SignedIn;
+let portalOrigin: string;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  portalOrigin = `http://acme.composer.localhost:${app.port}`;
+  seller = await signInSeller(app, { slug: 'acme' });
+  expect((await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' })).status).toBe(200);
+  const widget = await createPackage(app, seller.user, 'acme/widget', [
+    { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
+  ]);
+  const holder = await createHolder(app, seller.user, HOLDER);
+  await createGrant(app, holder, widget);
+  // A portal session as the e-mailed link makes it (signing in by link is portal.test.ts's subject).
+  const cookie = generateToken('pgps');
+  const now = app.clock.now();
+  await app.ctx.db.insert(portalSessions).values({
+    idHash: sha256Hex(cookie),
+    customerId: holder.id,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + 7 * DAY_MS),
+  });
+  browser = await launchBrowser();
+  ({ context, page } = await openSignedInPage(browser, portalOrigin, { cookieName: 'packgate_portal', cookie }));
+}, 180_000);
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await app?.close();
+});
+
+describe('trusted CI identities', () => {
+  it('lets the holder trust a GitHub Actions workflow in the portal and shows its steps', async () => {
+    await page.goto(`${portalOrigin}/portal`);
+    const card = page.getByTestId('portal-ci-identities');
+    await card.getByText('No CI identity is trusted yet.').waitFor();
+    await card.getByLabel('Name').fill('Shop deploys');
+    expect(await card.getByLabel('CI system').inputValue()).toBe('github');
+    expect(await card.getByLabel('Audience').inputValue()).toBe(portalOrigin);
+    await card.getByLabel('Subject').fill(SUBJECT);
+    await card.getByRole('button', { name: 'Add CI identity' }).click();
+
+    const identity = card.getByTestId('ci-identity');
+    await identity.getByTestId('ci-identity-subject').getByText(SUBJECT).waitFor();
+    const steps = (await identity.getByTestId('ci-steps-github').textContent()) ?? '';
+    expect(steps).toContain('id-token: write');
+    expect(steps).toContain(`$ACTIONS_ID_TOKEN_REQUEST_URL&audience=${encodeURIComponent(portalOrigin)}`);
+    expect(steps).toContain(`${portalOrigin}/api/composer/oidc-token`);
+    expect(steps).toContain(`composer config --global bearer.acme.composer.localhost:${app.port} "$COMPOSER_TOKEN"`);
+    await identity.getByRole('button', { name: 'Copy' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(steps);
+    await photograph(page, 'portal-ci-identities');
+  });
+
+  it('refuses a subject with a wildcard in the middle, saying why', async () => {
+    const card = page.getByTestId('portal-ci-identities');
+    await card.getByLabel('Name').fill('Everything');
+    await card.getByLabel('Subject').fill('repo:*:ref:refs/heads/main');
+    await card.getByRole('button', { name: 'Add CI identity' }).click();
+    await card
+      .getByRole('alert')
+      .getByText(/at most one \* at the end/)
+      .waitFor();
+    expect(await card.getByTestId('ci-identity').count()).toBe(1);
+  });
+
+  it("shows the holder's identity to the seller on Management", async () => {
+    const origin = app.ctx.config.publicUrl;
+    const management = await openSignedInPage(browser, origin, seller);
+    try {
+      await management.page.goto(`${origin}/management`);
+      await management.page.getByRole('tab', { name: 'Access Management' }).click();
+      const holder = management.page.getByTestId('license-holder').filter({ hasText: HOLDER });
+      await holder.getByRole('button', { name: 'CI identities' }).click();
+      const dialog = management.page.getByRole('dialog', { name: 'Trusted CI identities' });
+      await dialog.getByTestId('ci-identity-subject').getByText(SUBJECT).waitFor();
+      expect(await dialog.getByTestId('ci-steps-github').textContent()).toContain(
+        `${portalOrigin}/api/composer/oidc-token`,
+      );
+    } finally {
+      await management.context.close();
+    }
+  });
+});
