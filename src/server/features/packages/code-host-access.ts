@@ -61,7 +61,7 @@ export function codeHostAppError(
       }
       return new AppError('UNAUTHENTICATED', `${error.message} Reconnect GitHub to list and sync your repositories.`, {
         title: 'GitHub Connection Required',
-        suggestion: 'Open the Dashboard and click Connect GitHub to authorise Packgate again.',
+        suggestion: 'Open Code hosts (in the account menu) and install the GitHub App on the repositories you pick.',
       });
     case 'RATE_LIMITED': {
       // The host's reset time is wall-clock time, like the moment the client will retry.
@@ -118,7 +118,7 @@ export function describeSyncFailure(
         if (kind !== 'github' && kind !== 'local') {
           return `${hostName(kind)} refused to let Packgate clone the repository. Connect it again on Code hosts, then refresh the package.`;
         }
-        return 'The code host refused to let Packgate clone the repository. Reconnect GitHub, then refresh the package.';
+        return 'The code host refused to let Packgate clone the repository. Connect it again on Code hosts, then refresh the package.';
       case 'NOT_FOUND':
         return 'The repository could not be cloned: it no longer exists or is no longer visible to the package owner.';
       case 'UNREACHABLE':

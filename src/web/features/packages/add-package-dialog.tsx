@@ -1,5 +1,7 @@
+import { CLIENT_ROUTES } from '@contract/client-routes';
 import { CheckCircle2, FileCode2, GitBranch, Loader2, Lock, RefreshCw } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
+import { Link } from 'wouter';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import {
@@ -111,6 +113,18 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
             Turn a private repository with a composer.json into a Composer package your license holders can install.
           </DialogDescription>
         </DialogHeader>
+        {repositories.offerGithubApp && (
+          <p
+            className="rounded-md border border-amber-500/50 bg-amber-500/10 p-3 text-sm"
+            data-testid="github-app-offer"
+          >
+            Your GitHub connection can read and write every repository your account reaches.{' '}
+            <Link href={CLIENT_ROUTES.codeHosts} className="font-medium underline">
+              Install the GitHub App
+            </Link>{' '}
+            to give Packgate read access to the repositories you pick only; your packages move to it.
+          </p>
+        )}
 
         <form id="add-package-form" onSubmit={submit} className="grid gap-6 md:grid-cols-2">
           <section className="min-w-0 space-y-3" aria-labelledby="add-package-step-1">

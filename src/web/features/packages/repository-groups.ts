@@ -70,5 +70,8 @@ export function useRepositoryGroups(open: boolean) {
     const results = await Promise.all(perConnection.map((query) => query.refetch()));
     return results.reduce((total, result) => total + (result.data?.length ?? 0), 0);
   };
-  return { groups, isLoading: hosts.isLoading, isFetching, refetch };
+  // Sellers still on the old OAuth grant are offered the GitHub App, which reads only the repositories they pick.
+  const offerGithubApp =
+    Boolean(hosts.data?.available.githubApp) && connections.some((connection) => connection.kind === 'github_oauth');
+  return { groups, isLoading: hosts.isLoading, isFetching, refetch, offerGithubApp };
 }
