@@ -76,8 +76,7 @@ function sellerFromRow(row: RawSellerColumns): SellerSubscriptionFacts {
 
 /** The token's own facts (holder_tokens): the service decides each request from them at the request's time. */
 export type TokenFacts = {
-  /** Null only for a holder's token from before named tokens that no door has moved to holder_tokens yet. */
-  tokenId: string | null;
+  tokenId: string;
   kind: HolderTokenKind;
   /** The end of the token's life; for a rotated token, the end of its overlap. */
   expiresAt: Date | null;
@@ -140,7 +139,7 @@ type RawViewGrant = Omit<GrantRow, 'expiresAt' | 'metadataUpdatedAt' | 'grantUpd
 };
 
 type RawTokenColumns = {
-  token_id: string | null;
+  token_id: string;
   token_kind: HolderTokenKind;
   token_expires_at: Date | string | null;
   token_revoked_at: Date | string | null;
@@ -222,21 +221,11 @@ export async function findTokenView(db: Database, tokenHash: string): Promise<To
         join ${packages} p on p.id = covered.package_id and p.owner_id = c.seller_id
         where g.customer_id = c.id
       ) as grants
-    from (
-      select h.id, h.customer_id, h.kind, h.expires_at, h.revoked_at, h.replaced_by_id, h.rotated_at, h.leaked_at,
-        h.last_used_at
-      from ${holderTokens} h where h.token_hash = ${tokenHash}
-      union all
-      -- Transition (remove once every door issues tokens through features/credentials): a holder whose only token
-      -- is still customers.token_hash, with no named token at all, is served by it as before.
-      select null::uuid, o.id, 'developer', null::timestamptz, null::timestamptz, null::uuid, null::timestamptz,
-        null::timestamptz, null::timestamptz
-      from ${customers} o
-      where o.token_hash = ${tokenHash} and not exists (select 1 from ${holderTokens} x where x.customer_id = o.id)
-    ) t
+    from ${holderTokens} t
     join ${customers} c on c.id = t.customer_id
     join ${users} u on u.id = c.seller_id
-    left join ${platformSubscriptions} ps on ps.user_id = c.seller_id`);
+    left join ${platformSubscriptions} ps on ps.user_id = c.seller_id
+    where t.token_hash = ${tokenHash}`);
   const [row] = rowsOf<
     RawSellerColumns &
       RawTokenColumns & { customer_id: string; seller_id: string; seller_slug: string; grants: RawViewGrant[] }

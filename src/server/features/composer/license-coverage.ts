@@ -19,7 +19,22 @@ export type PackageDecision =
   /** At least one license allows; `notices` are what the holder should know of them (ending soon, frozen). */
   | { kind: 'allowed'; allowed: AllowedGrant[]; notices: string[] };
 
+/** No notice: shared, so that the common decision allocates no array for it. */
+const NO_NOTICES: string[] = [];
+
 export function decidePackage(access: PackageAccess, now: Date): PackageDecision {
+  // The common case on every warm request: one license.
+  if (access.grants.length === 1) {
+    const grant = access.grants[0]!;
+    const decision = evaluateGrant(grant, now);
+    if (!decision.isAllowed) return { kind: 'denied', messages: [decision.message] };
+    const notice = grantNotice(grant, now);
+    return {
+      kind: 'allowed',
+      allowed: [{ grant, publishedBefore: decision.publishedBefore }],
+      notices: notice ? [notice] : NO_NOTICES,
+    };
+  }
   const allowed: AllowedGrant[] = [];
   const denials: string[] = [];
   for (const grant of access.grants) {

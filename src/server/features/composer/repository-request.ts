@@ -75,7 +75,6 @@ const lastUseWrittenAt = new WeakMap<TokenView, number>();
  */
 export function noteTokenUse(ctx: AppContext, view: TokenView): void {
   const { tokenId } = view.token;
-  if (tokenId === null) return;
   const now = ctx.clock.now();
   const last = lastUseWrittenAt.get(view) ?? view.token.lastUsedAt?.getTime();
   if (last !== undefined && now.getTime() - last < TOKEN_USE_RESOLUTION_MS) return;
