@@ -104,6 +104,9 @@ describe('the samples of the interactive reference', () => {
     const holderToken = await run('createCustomerToken', ofCustomer);
     await run('rotateCustomerToken', { ...ofCustomer, '{tokenId}': String(holderToken.id) });
     await run('deleteCustomerToken', { ...ofCustomer, '{tokenId}': String(holderToken.id) });
+    const trust = await run('createCustomerOidcTrust', ofCustomer);
+    await run('listCustomerOidcTrusts', ofCustomer);
+    await run('deleteCustomerOidcTrust', { ...ofCustomer, '{trustId}': String(trust.id) });
     await run('regenerateCustomerToken');
     await run('listLicenses');
     await run('getLicense', id(licenseId));
