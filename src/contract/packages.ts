@@ -128,6 +128,8 @@ export const packageSchema = z.object({
   deployKey: z.string().nullable().default(null),
   /** Over SSH: the fingerprint (`SHA256:…`) of the server's host key, pinned when the package was added. */
   sshHostKeyFingerprint: z.string().nullable().default(null),
+  /** When its remote's tags and branches were last compared with what is published (reconciliation). */
+  lastReconciledAt: z.string().nullable().default(null),
 });
 export type Package = z.infer<typeof packageSchema>;
 export const packageList = z.array(packageSchema);
@@ -161,3 +163,6 @@ export const deletePackageResponse = z.object({ success: z.literal(true), id: z.
 
 /** POST /api/repositories/{id}/refresh: 202, the sync runs in the background. */
 export const refreshPackageResponse = z.object({ taskId: z.string() });
+
+/** POST /api/repositories/reconcile: the job comparing the seller's packages with their remotes now. */
+export const reconcilePackagesResponse = z.object({ jobId: z.string() });

@@ -48,6 +48,7 @@ import { lifecycleRoutes } from './features/lifecycle/lifecycle.routes.js';
 import { codeHostWebhookRoutes } from './features/packages/code-host-webhooks.routes.js';
 import { githubAppRoutes } from './features/packages/github-app.routes.js';
 import { warnOfPackagesOnMissingHosts } from './features/packages/package-sync.js';
+import { scheduleReconciliation } from './features/packages/reconcile.job.js';
 import { packageRoutes } from './features/packages/packages.routes.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
 import { portalRoutes } from './features/portal/portal.routes.js';
@@ -263,6 +264,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   await warnOfPackagesOnMissingHosts(ctx);
   // The license-expiry scan keeps itself queued from here on.
   await scheduleExpiryScan(ctx, ctx.clock.now());
+  // So is the comparison of every package with its remote (tags pushed with no webhook, issue 30 item 5).
+  await scheduleReconciliation(ctx);
 
   await app.register(cookie);
   const securityHeaders = createSecurityHeaders(config);

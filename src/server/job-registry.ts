@@ -4,6 +4,7 @@ import { cacheClearJob } from './features/admin/cache.jobs.js';
 import { billingEventJob } from './features/billing/billing-event.job.js';
 import { advisoryNoticesJob } from './features/lifecycle/advisory-notices.job.js';
 import { distBuildJob } from './features/packages/dist-build.job.js';
+import { reconcileJob } from './features/packages/reconcile.job.js';
 import { syncPackageJob } from './features/packages/sync-package.job.js';
 import { connectEventJob } from './features/sales/connect-event.job.js';
 import { webhookDeliveryJob, webhookExpiryScanJob, webhookSingleAttemptJob } from './features/webhooks/webhook.jobs.js';
@@ -18,6 +19,7 @@ export function jobRegistry(deps: { mail: MailJobDeps }): readonly AnyJobDefinit
   return [
     withOwnDeps(mailJob, deps.mail),
     syncPackageJob,
+    reconcileJob,
     distBuildJob,
     cacheClearJob,
     advisoryNoticesJob,

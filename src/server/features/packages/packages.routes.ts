@@ -10,6 +10,7 @@ import {
   packageIdParams,
   packageList,
   packageSchema,
+  reconcilePackagesResponse,
   refreshPackageResponse,
   updatePackageInput,
 } from '../../../contract/packages.js';
@@ -19,6 +20,7 @@ import { requestActor } from '../shared/audit/audit.service.js';
 import { createGitPackage } from './git-packages.service.js';
 import { receiveGithubWebhook } from './github-webhook.service.js';
 import * as packages from './packages.service.js';
+import { requestReconciliation } from './reconcile.job.js';
 
 /** GitHub caps webhook payloads at 25 MB; a push of tags and branches is far smaller. */
 const WEBHOOK_BODY_LIMIT = 10 * 1024 * 1024;
@@ -124,6 +126,17 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
       const sync = await packages.refreshPackage(ctx, request.seller, request.params.id);
       return reply.status(202).send({ taskId: sync.taskId });
     },
+  );
+
+  // Check for new tags: the seller's packages compared with their remotes now, as the schedule does (issue 30 item 5).
+  api.post(
+    '/api/repositories/reconcile',
+    {
+      config: { permission: 'packages:write' },
+      schema: { response: { 202: reconcilePackagesResponse } },
+      onRequest: authenticated,
+    },
+    async (request, reply) => reply.status(202).send({ jobId: await requestReconciliation(ctx, request.seller.id) }),
   );
 
   await app.register(githubWebhookRoutes, { ctx });

@@ -92,6 +92,7 @@ export function presentPackage(row: PackageRow, versionCount: number, connection
     repositoryUrl: row.repositoryUrl,
     deployKey: row.deployKeyPublic,
     sshHostKeyFingerprint: row.sshHostKeyFingerprint,
+    lastReconciledAt: row.lastReconciledAt?.toISOString() ?? null,
     accessProblem:
       row.accessProblem ??
       connectionProblem ??

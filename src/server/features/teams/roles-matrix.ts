@@ -42,6 +42,7 @@ export const ROLES_MATRIX: Record<string, string> = {
   'POST /api/code-hosts/bitbucket': 'OAD',
   'POST /api/repositories': 'OAD',
   'POST /api/repositories/from-url': 'OAD',
+  'POST /api/repositories/reconcile': 'OAD',
   'PUT /api/repositories/:id': 'OAD',
   'DELETE /api/repositories/:id': 'OAD',
   'POST /api/repositories/:id/refresh': 'OAD',
