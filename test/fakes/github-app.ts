@@ -181,7 +181,9 @@ export function attachGithubApp(github: FakeGitHub, options: { appId?: string; s
 
   let installChoice: { setupUrl: string; accountLogin: string; repos: FakeGithubRepo[] } | undefined;
   github.internals.webRoutes.push((request, response, pathname, _body, url) => {
-    if (request.method !== 'GET' || pathname !== `/apps/${slug}/installations/new`) return false;
+    // github.com's path, and GitHub Enterprise Server's (which this fake on its own host name stands for).
+    const paths = [`/apps/${slug}/installations/new`, `/github-apps/${slug}/installations/new`];
+    if (request.method !== 'GET' || !paths.includes(pathname)) return false;
     if (!installChoice) {
       response.writeHead(404, { 'content-type': 'text/html' }).end('<h1>No install choice set</h1>');
       return true;

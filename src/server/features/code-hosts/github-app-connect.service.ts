@@ -55,7 +55,9 @@ export function githubAppInstallUrl(ctx: AppContext, ownerId: string): string {
   githubAppOf(ctx); // refuses when no App is configured
   const settings = ctx.config.githubApp!;
   const state = seal(ctx, { ownerId, issuedAt: ctx.clock.now().getTime() });
-  const url = new URL(`${settings.webUrl}/apps/${settings.slug}/installations/new`);
+  // github.com names an App's pages /apps/<slug>; GitHub Enterprise Server /github-apps/<slug>.
+  const prefix = new URL(settings.webUrl).host === 'github.com' ? 'apps' : 'github-apps';
+  const url = new URL(`${settings.webUrl}/${prefix}/${settings.slug}/installations/new`);
   url.searchParams.set('state', state);
   return url.toString();
 }

@@ -87,7 +87,7 @@ afterAll(async () => {
 describe('connecting the GitHub App', () => {
   it('sends the seller to the App’s install page with a state', async () => {
     const url = await installUrl(seller);
-    expect(`${url.origin}${url.pathname}`).toBe(`${github.webUrl}/apps/${githubApp.slug}/installations/new`);
+    expect(`${url.origin}${url.pathname}`).toBe(`${github.webUrl}/github-apps/${githubApp.slug}/installations/new`);
     expect(url.searchParams.get('state')).toBeTruthy();
     expect((await overview(seller)).available.githubApp).toBe(true);
   });
