@@ -32,7 +32,14 @@ export async function countHolders(db: Queryable, sellerId: string): Promise<num
   return row?.holders ?? 0;
 }
 
-export type DownloadToCount = { grantId: string; version: string; now: string; network: string | null };
+export type DownloadToCount = {
+  grantId: string;
+  version: string;
+  now: string;
+  network: string | null;
+  /** The package downloaded: a product's license names none itself (grants.package_id is null), so the door says. */
+  packageId?: string | null;
+};
 
 /**
  * One statement that counts a download against the grant and records it, only while the grant allows one at `now`
@@ -41,6 +48,7 @@ export type DownloadToCount = { grantId: string; version: string; now: string; n
  */
 export async function countDownloadIfAllowed(db: Queryable, download: DownloadToCount): Promise<boolean> {
   const { grantId, version, now, network } = download;
+  const packageId = download.packageId ?? null;
   const result = (await db.execute(sql`
     with counted as (
       update ${grants}
@@ -52,7 +60,7 @@ export async function countDownloadIfAllowed(db: Queryable, download: DownloadTo
       returning id, package_id
     )
     insert into ${downloads} (grant_id, package_id, version, downloaded_at, client_network)
-    select id, package_id, ${version}, ${now}, ${network} from counted
+    select id, coalesce(${packageId}::uuid, package_id), ${version}, ${now}, ${network} from counted
     returning id`)) as unknown as { rows: unknown[] };
   return result.rows.length > 0;
 }
@@ -67,12 +75,12 @@ export async function countDownloadsTogether(db: Queryable, batch: DownloadToCou
   const rows = sql.join(
     batch.map(
       (download) =>
-        sql`(${download.grantId}::uuid, ${download.version}::text, ${download.now}::timestamptz, ${download.network}::text)`,
+        sql`(${download.grantId}::uuid, ${download.version}::text, ${download.now}::timestamptz, ${download.network}::text, ${download.packageId ?? null}::uuid)`,
     ),
     sql`, `,
   );
   const result = (await db.execute(sql`
-    with input (grant_id, version, downloaded_at, client_network) as (values ${rows}),
+    with input (grant_id, version, downloaded_at, client_network, package_id) as (values ${rows}),
     wanted as (
       select grant_id, count(*)::int as n, max(downloaded_at) as latest from input group by grant_id
     ),
@@ -88,7 +96,7 @@ export async function countDownloadsTogether(db: Queryable, batch: DownloadToCou
     ),
     recorded as (
       insert into ${downloads} (grant_id, package_id, version, downloaded_at, client_network)
-      select i.grant_id, c.package_id, i.version, i.downloaded_at, i.client_network
+      select i.grant_id, coalesce(i.package_id, c.package_id), i.version, i.downloaded_at, i.client_network
       from input i join counted c on c.id = i.grant_id
       returning grant_id
     )
