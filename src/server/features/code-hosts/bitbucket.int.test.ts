@@ -141,6 +141,9 @@ describe('Bitbucket Cloud', () => {
     await createGrant(app, holder, { id: packageId });
     bitbucket.revokeToken(token);
     const mailsBefore = readOutbox(app.dataDir).length;
+    // Add Package meets the refusal first: the listing says so, and the connection shows it.
+    const listing = await seller.client.get(`/api/code-hosts/${connectionId}/repositories`);
+    expect(listing.status).toBe(401);
     for (let attempt = 0; attempt < 3; attempt++) await refresh(packageId);
 
     const detail = (await (await seller.client.get(`/api/repositories/${packageId}`)).json()) as PackageDetail;

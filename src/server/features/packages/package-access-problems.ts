@@ -5,6 +5,7 @@ import type { AppContext } from '../../context.js';
 import { packages, users } from '../../db/schema/index.js';
 import { appUrl } from '../../http/public-urls.js';
 import { markConnectionBroken, markConnectionWorking } from '../code-hosts/code-hosts.service.js';
+import { credentialProblem, isCredentialRefusal } from '../code-hosts/connection-problem.js';
 import type { PackageRow } from './package-mirror.js';
 
 // A credential or repository that stops working is seen, not silent (issue 30 item 6). When a sync meets a refusal
@@ -30,16 +31,7 @@ export function classifyRefusal(
 ): Refusal | undefined {
   const host = HOST_NAMES[pkg.codeHost];
   const served = 'Every version already published is still served to your license holders.';
-  const credentialRefused =
-    (error instanceof CodeHostError && error.code === 'UNAUTHORIZED') ||
-    (error instanceof GitError && error.code === 'AUTH_FAILED');
-  if (credentialRefused) {
-    const said = error instanceof CodeHostError ? `${error.message} ` : `${host} refused Packgate's credential. `;
-    const remedy = /Code hosts/.test(said)
-      ? ''
-      : `Connect ${host} again on Code hosts (a new token, or authorize again), then refresh the package. `;
-    return { scope: 'connection', problem: `${said}${remedy}${/still served/.test(said) ? '' : served}`.trim() };
-  }
+  if (isCredentialRefusal(error)) return { scope: 'connection', problem: credentialProblem(pkg.codeHost, error) };
   const gone =
     (error instanceof CodeHostError && error.code === 'NOT_FOUND') ||
     (error instanceof GitError && error.code === 'NOT_FOUND');
