@@ -96,8 +96,10 @@ export function hostApiError(host: string, answer: HostApiAnswer, now: number = 
   }
   if (status === 404) return new CodeHostError('NOT_FOUND', `${host} answered 404 Not Found.`);
   if (status === 429) {
-    const retryAfter = Number(answer.headers.get('retry-after'));
-    const reset = Number(answer.headers.get('ratelimit-reset'));
+    // An absent header is null, which Number() would read as 0 ("retry now").
+    const header = (name: string) => Number(answer.headers.get(name) ?? Number.NaN);
+    const retryAfter = header('retry-after');
+    const reset = header('ratelimit-reset');
     let retryAt: Date | undefined;
     if (Number.isFinite(retryAfter) && retryAfter >= 0) retryAt = new Date(now + retryAfter * 1000);
     else if (Number.isFinite(reset) && reset > 0) retryAt = new Date(reset * 1000);
