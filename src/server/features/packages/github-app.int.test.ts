@@ -17,7 +17,7 @@ import { type SignedIn, signInSeller } from '../../../../test/support/sessions.j
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { CodeHostOverview, ConnectionRepository, GithubAppConnected } from '../../../contract/code-hosts.js';
 import type { CreatePackageResponse, PackageDetail } from '../../../contract/packages.js';
-import { codeHostConnections, packages, users } from '../../db/schema/index.js';
+import { codeHostConnections, grants, packages, users } from '../../db/schema/index.js';
 import { encryptSecret } from '../../lib/crypto.js';
 
 // The GitHub App (issue 30 item 1) against the fake GitHub: a seller installs it on the repositories they pick,
@@ -194,6 +194,13 @@ describe('a package through the GitHub App', () => {
     expect(delivery.status).toBe(202);
     await waitForSync(app, created.id);
     expect((await detail(seller, created.id)).versions.map((version) => version.version)).toContain('v1.1.0');
+    const tagCreated = await githubApp.deliver(webhookUrl(), 'create', installation, {
+      ref: 'v1.1.0',
+      ref_type: 'tag',
+      repository: push.repository,
+    });
+    expect(tagCreated.status).toBe(202);
+    await waitForSync(app, created.id);
     const again = await githubApp.deliver(webhookUrl(), 'push', installation, push, {
       deliveryId: delivery.deliveryId,
     });
@@ -298,6 +305,8 @@ describe('switching from the OAuth grant to the App', () => {
     const { id: packageId } = (await created.json()) as CreatePackageResponse;
     await waitForSync(app, packageId);
     const before = await detail(oldSeller, packageId);
+    const holder = await createHolder(app, oldSeller.user, 'library-holder@example.com');
+    const license = await createGrant(app, holder, { id: packageId }, { downloadCount: 3 });
     const oauth = (await overview(oldSeller)).connections.find((connection) => connection.kind === 'github_oauth')!;
     expect(oauth.access).toContain('repo');
     expect(before.connectionId).toBe(oauth.id);
@@ -309,6 +318,8 @@ describe('switching from the OAuth grant to the App', () => {
     const after = await detail(oldSeller, packageId);
     expect(after).toMatchObject({ id: packageId, connectionId: body.connectionId, accessProblem: null });
     expect(after.versions).toEqual(before.versions);
+    const [kept] = await app.ctx.db.select().from(grants).where(eq(grants.id, license.id));
+    expect(kept).toMatchObject({ packageId, downloadCount: 3, status: 'active' });
     expect((await overview(oldSeller)).connections.map((connection) => connection.kind)).toEqual(['github_app']);
     const refresh = await oldSeller.client.post(`/api/repositories/${packageId}/refresh`);
     expect(refresh.status).toBe(202);
