@@ -35,7 +35,14 @@ export async function movePackagesToInstallation(
 ): Promise<string[]> {
   const oauth = await findConnectionsOf(ctx, ownerId, ['github_oauth']);
   const movable = await ctx.db
-    .select({ id: packages.id, name: packages.name, repositoryId: packages.repositoryId })
+    .select({
+      id: packages.id,
+      name: packages.name,
+      repositoryId: packages.repositoryId,
+      repositoryFullName: packages.repositoryFullName,
+      connectionId: packages.connectionId,
+      webhookId: packages.webhookId,
+    })
     .from(packages)
     .where(
       and(
@@ -57,11 +64,15 @@ export async function movePackagesToInstallation(
   const readable = new Set((await opened.host.listRepositories(opened.user)).map((repository) => repository.id));
   const moving = movable.filter((pkg) => readable.has(pkg.repositoryId));
   if (moving.length === 0) return [];
+  await removeOAuthWebhooks(ctx, moving);
   await ctx.db.transaction(async (tx) => {
     await tx
       .update(packages)
+      // The App's own webhook hears these repositories now; the per-repository hooks of the OAuth grant are gone.
       .set({
         connectionId: connection.id,
+        webhookId: null,
+        webhookSecretEncrypted: null,
         accessProblem: null,
         accessProblemSince: null,
         accessProblemNotifiedAt: null,
@@ -80,4 +91,27 @@ export async function movePackagesToInstallation(
     });
   });
   return moving.map((pkg) => pkg.name);
+}
+
+/**
+ * Deletes the push webhooks the OAuth grant made on the moving packages' repositories, while the grant still works:
+ * once it is removed, Packgate could not delete them any more. A hook that cannot be deleted only costs GitHub a
+ * refused delivery.
+ */
+async function removeOAuthWebhooks(
+  ctx: AppContext,
+  moving: { id: string; repositoryFullName: string; connectionId: string | null; webhookId: string | null }[],
+): Promise<void> {
+  for (const pkg of moving) {
+    if (!pkg.webhookId || !pkg.connectionId) continue;
+    try {
+      const opened = await openConnection(ctx, pkg.connectionId);
+      await opened.host.deletePushWebhook?.(opened.user, pkg.repositoryFullName, pkg.webhookId);
+    } catch (error) {
+      ctx.log.warn(
+        { err: error, packageId: pkg.id },
+        'could not remove the OAuth push webhook of a package moving to the GitHub App',
+      );
+    }
+  }
 }

@@ -309,14 +309,21 @@ describe('switching from the OAuth grant to the App', () => {
     const license = await createGrant(app, holder, { id: packageId }, { downloadCount: 3 });
     const oauth = (await overview(oldSeller)).connections.find((connection) => connection.kind === 'github_oauth')!;
     expect(oauth.access).toContain('repo');
-    expect(before.connectionId).toBe(oauth.id);
+    expect(before).toMatchObject({ connectionId: oauth.id, hasWebhook: true });
 
     const { body } = await installAndConnect(oldSeller, 'octo', [libraryRepo]);
     expect(body.movedPackages).toEqual(['octo/library']);
+    // The grant's per-repository webhook goes: the App's webhook hears the repository now.
+    expect(libraryRepo.hooks).toEqual([]);
     const removed = await oldSeller.client.delete(`/api/code-hosts/${oauth.id}`);
     expect(removed.status).toBe(200);
     const after = await detail(oldSeller, packageId);
-    expect(after).toMatchObject({ id: packageId, connectionId: body.connectionId, accessProblem: null });
+    expect(after).toMatchObject({
+      id: packageId,
+      connectionId: body.connectionId,
+      accessProblem: null,
+      hasWebhook: false,
+    });
     expect(after.versions).toEqual(before.versions);
     const [kept] = await app.ctx.db.select().from(grants).where(eq(grants.id, license.id));
     expect(kept).toMatchObject({ packageId, downloadCount: 3, status: 'active' });
