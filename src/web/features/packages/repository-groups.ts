@@ -1,6 +1,6 @@
 import { errorMessage } from '../../lib/api-error';
+import { useCodeHosts, useConnectionRepositories } from '../../lib/code-hosts';
 import { hasNothingLoaded } from '../../lib/query-state';
-import { useCodeHosts, useConnectionRepositories } from '../code-hosts/code-hosts-hooks';
 import { type CodeHostRepository, useCodeHostRepositories } from './package-hooks';
 
 // Add Package's repositories, grouped by the code-host connection they come from (issue 30 item 7).
