@@ -20,6 +20,7 @@ import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
 import { REPOSITORY_REFRESH_DELAY_MS } from '../../lib/constants';
 import { usePublicConfig } from '../../lib/public-config';
+import { GitUrlPackageForm } from './git-url-package';
 import { type Package, useCreatePackage, usePackages } from './package-hooks';
 import {
   newPackageProblem,
@@ -220,6 +221,15 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
             <NextSteps />
           </section>
         </form>
+
+        <details className="rounded-md border p-3" data-testid="git-url-section">
+          <summary className="cursor-pointer text-sm font-medium">
+            Or add a repository from any git server by its URL
+          </summary>
+          <div className="pt-3">
+            <GitUrlPackageForm onDone={close} />
+          </div>
+        </details>
 
         <DialogFooter className="items-center gap-2 sm:justify-between">
           <p className="text-sm text-muted-foreground" aria-live="polite">

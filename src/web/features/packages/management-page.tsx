@@ -16,6 +16,7 @@ import { useRepositoryUrl } from '../../lib/repository-url';
 import { useSubscriptionStatus } from '../../lib/subscriptions/subscription-status';
 import { AddPackageDialog } from './add-package-dialog';
 import { EditPackageDialog } from './edit-package-dialog';
+import { CheckForTagsButton } from './git-url-package';
 import { LifecycleDialog } from './lifecycle-dialog';
 import { type PackageAction, PackageCard } from './package-card';
 import {
@@ -104,9 +105,12 @@ export function ManagementPage({
               <Plus /> Add Package
             </Button>
           ) : availability.isEnabled ? (
-            <Button onClick={() => setIsAddOpen(true)}>
-              <Plus /> Add Package
-            </Button>
+            <div className="flex flex-wrap gap-2">
+              <CheckForTagsButton />
+              <Button onClick={() => setIsAddOpen(true)}>
+                <Plus /> Add Package
+              </Button>
+            </div>
           ) : (
             <Tooltip content="Subscribe to add packages">
               {/* A disabled button takes no pointer or focus: the wrapper carries the hint. */}

@@ -25,6 +25,7 @@ import {
 } from '../../components/ui/dropdown-menu';
 import { toast } from '../../components/ui/use-toast';
 import { usePermission } from '../../lib/permissions';
+import { DeployKeyDetails } from './git-url-package';
 import type { Package } from './package-hooks';
 import { formatDate } from './package-rules';
 
@@ -70,6 +71,7 @@ export function PackageCard({
               {pkg.accessProblem}
             </p>
           )}
+          <DeployKeyDetails pkg={pkg} />
         </div>
         <DropdownMenu>
           <DropdownMenuTrigger asChild>

@@ -1,0 +1,89 @@
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
+import { startGitHttpServer, type TestGitHttpServer } from '../support/git-http-server.js';
+import { giveTrial } from '../support/packages.js';
+import { type SignedIn, signInSeller } from '../support/sessions.js';
+import { type SshGitServer, startSshGitServer } from '../support/ssh-git-server.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+
+// Any git server in a real browser (issue 30 item 4): the seller adds a repository by its URL in Add Package, over
+// HTTPS with a user name and password, and over SSH, where the deploy key to add and the pinned host key's
+// fingerprint are shown, and stay shown on the package.
+
+describe('Add Package from any git server', () => {
+  const credentials = { username: 'ci-reader', password: 'correct horse battery staple' };
+  let workspace: string;
+  let http: TestGitHttpServer;
+  let ssh: SshGitServer;
+  let app: TestApp;
+  let browser: TestBrowser;
+  let page: Page;
+  let origin: string;
+  let seller: SignedIn;
+
+  beforeAll(async () => {
+    workspace = await createTempDir('packgate-e2e-git-');
+    for (const name of ['widget', 'gadget']) {
+      await createPackageRepository(path.join(workspace, 'repos', 'acme', `${name}.git`), {
+        name: `acme/${name}`,
+        tags: ['v1.0.0'],
+        bare: true,
+      });
+    }
+    http = await startGitHttpServer(path.join(workspace, 'repos'), { credentials });
+    ssh = await startSshGitServer(path.join(workspace, 'repos'));
+    app = await startTestApp({ env: { CODE_HOST_ALLOW_PRIVATE_NETWORKS: 'true' } });
+    origin = app.ctx.config.publicUrl;
+    seller = await signInSeller(app, { slug: 'acme' });
+    await giveTrial(app, seller.user.id);
+    browser = await launchBrowser();
+    ({ page } = await openSignedInPage(browser, origin, seller));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+    await http?.close();
+    await ssh?.close();
+    await removeTempDir(workspace);
+  });
+
+  async function openGitUrlForm() {
+    await page.goto(`${origin}/management?action=add-package`);
+    const dialog = page.getByRole('dialog', { name: 'Add New Package' });
+    await dialog.waitFor();
+    await dialog.getByText('Or add a repository from any git server by its URL').click();
+    return dialog;
+  }
+
+  it('adds a repository over HTTPS with a user name and password, named by its composer.json', async () => {
+    const dialog = await openGitUrlForm();
+    await dialog.getByLabel('Repository URL').fill(`${http.url}/acme/widget.git`);
+    await dialog.getByLabel('User name').fill(credentials.username);
+    await dialog.getByLabel('Password or token').fill(credentials.password);
+    await dialog.getByRole('button', { name: 'Create Package from URL' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page.getByText('acme/widget').first().waitFor();
+  });
+
+  it('adds a repository over SSH and shows the deploy key and the pinned host key, there and on the package', async () => {
+    const dialog = await openGitUrlForm();
+    await dialog.getByLabel('Repository URL').fill(ssh.urlFor('acme/gadget.git'));
+    expect(await dialog.getByLabel('User name').count()).toBe(0);
+    await dialog.getByRole('button', { name: 'Create Package and Deploy Key' }).click();
+    const created = dialog.getByTestId('git-url-created');
+    await created.waitFor();
+    const key = await created.getByTestId('deploy-key-text').textContent();
+    expect(key).toMatch(/^ssh-ed25519 AAAA\S+ packgate acme\/gadget$/);
+    expect(await created.textContent()).toContain(ssh.hostKeyFingerprint);
+    await created.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    const onCard = page.getByTestId('deploy-key-text');
+    await onCard.waitFor();
+    expect(await onCard.textContent()).toBe(key);
+  });
+});
