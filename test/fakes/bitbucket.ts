@@ -40,6 +40,8 @@ export type FakeBitbucket = {
   /** A workspace access token, or with `repositorySlug` a repository access token. */
   issueAccessToken(options: { workspace: string; repositorySlug?: string; scopes?: string[] }): string;
   revokeToken(token: string): void;
+  /** Deletes the repository, as its admin would on Bitbucket. */
+  removeRepository(repository: FakeBitbucketRepository): void;
   /** Sends repo:push to every hook of the repository, signed as Bitbucket signs it. */
   deliverPush(
     repository: FakeBitbucketRepository,
@@ -248,6 +250,10 @@ export async function startFakeBitbucket(): Promise<FakeBitbucket> {
         scopes: options.scopes ?? ['repository', 'webhook'],
       });
       return value;
+    },
+    removeRepository(repository) {
+      const index = repositories.indexOf(repository);
+      if (index !== -1) repositories.splice(index, 1);
     },
     revokeToken(value) {
       const grant = tokens.get(value);

@@ -181,4 +181,18 @@ describe('Bitbucket Cloud', () => {
     expect(detail.accessProblem).toBeNull();
     expect(detail.syncStatus).toBe('ready');
   });
+  it('shows a deleted repository on its package and e-mails once, while the connection keeps working', async () => {
+    const mailsBefore = readOutbox(app.dataDir).length;
+    bitbucket.removeRepository(repository);
+    for (let attempt = 0; attempt < 3; attempt++) await refresh(packageId);
+    const detail = (await (await seller.client.get(`/api/repositories/${packageId}`)).json()) as PackageDetail;
+    expect(detail.accessProblem).toMatch(/Bitbucket no longer shows the repository acme\/gadget/);
+    expect(detail.versions.map((version) => version.version).sort()).toEqual(['dev-main', 'v2.0.0']);
+    const mails = readOutbox(app.dataDir)
+      .slice(mailsBefore)
+      .filter((mail) => mail.to === 'bea@example.com');
+    expect(mails.map((mail) => mail.subject)).toEqual(['Packgate can no longer read the code of acme/gadget']);
+    const [row] = await app.ctx.db.select().from(codeHostConnections).where(eq(codeHostConnections.id, connectionId));
+    expect(row!.status).toBe('active');
+  });
 });
