@@ -141,7 +141,7 @@ describe('Bitbucket Cloud', () => {
     await createGrant(app, holder, { id: packageId });
     bitbucket.revokeToken(token);
     const mailsBefore = readOutbox(app.dataDir).length;
-    // Add Package meets the refusal first: the listing says so, and the connection shows it.
+    // Add Package meets the refusal first and says so (a GET changes nothing: the syncs below record it).
     const listing = await seller.client.get(`/api/code-hosts/${connectionId}/repositories`);
     expect(listing.status).toBe(401);
     for (let attempt = 0; attempt < 3; attempt++) await refresh(packageId);

@@ -9,7 +9,6 @@ import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import type { CodeHostConnection, OpenedConnection } from './connection-driver.js';
 import { connectionDrivers } from './connection-drivers.js';
 import { notifyConnectionProblemOnce } from './connection-notice.js';
-import { credentialProblem, isCredentialRefusal } from './connection-problem.js';
 
 // Code-host connections (issue 30): the only writer of code_host_connections. A package belongs to one connection;
 // opening it gives the host and the credentials of this one use. Removing a connection leaves its packages serving
@@ -125,16 +124,8 @@ export async function listConnectionRepositories(
   ownerId: string,
   connectionId: string,
 ): Promise<CodeHostRepository[]> {
-  const connection = await getOwnedConnection(ctx, ownerId, connectionId);
-  try {
-    const opened = await openConnection(ctx, connection);
-    return await opened.host.listRepositories(opened.user);
-  } catch (error) {
-    // Browsing meets a revoked credential as a sync would: the connection shows it, and its owner hears once.
-    if (isCredentialRefusal(error))
-      await markConnectionBroken(ctx, connection.id, credentialProblem(connection.kind, error));
-    throw error;
-  }
+  const opened = await openConnection(ctx, await getOwnedConnection(ctx, ownerId, connectionId));
+  return opened.host.listRepositories(opened.user);
 }
 
 /** Stores a new connection, audited as `code_host.connected`. */

@@ -2,8 +2,8 @@ import { CodeHostError } from '../../adapters/codehost/code-host.js';
 import { GitError } from '../../adapters/git/git-command.js';
 
 // What a seller reads when a code host refuses a connection's credential: what happened, what to do, and that
-// Composer keeps serving. One wording whichever door met the refusal (a sync, Add Package's listing), so the
-// connection's problem stays the same problem and its owner is e-mailed once.
+// Composer keeps serving. One wording whichever package's sync met the refusal, so the connection's problem stays
+// the same problem and its owner is e-mailed once.
 
 const SERVED = 'Every version already published is still served to your license holders.';
 
