@@ -209,10 +209,15 @@ describe('a package through the GitHub App', () => {
     expect(forged.status).toBe(401);
   });
 
-  it('renames the package’s repository when it is renamed on GitHub', async () => {
+  it('follows a repository renamed, archived and unarchived on GitHub', async () => {
     const renamed = { action: 'renamed', repository: { id: widgetRepo.id, full_name: 'acme/widget-lib' } };
     expect((await githubApp.deliver(webhookUrl(), 'repository', installation, renamed)).status).toBe(200);
     expect((await detail(seller, created.id)).fullName).toBe('acme/widget-lib');
+    const archived = { action: 'archived', repository: { id: widgetRepo.id, full_name: 'acme/widget-lib' } };
+    await githubApp.deliver(webhookUrl(), 'repository', installation, archived);
+    expect((await detail(seller, created.id)).accessProblem).toMatch(/archived on GitHub/);
+    await githubApp.deliver(webhookUrl(), 'repository', installation, { ...archived, action: 'unarchived' });
+    expect((await detail(seller, created.id)).accessProblem).toBeNull();
     await githubApp.deliver(webhookUrl(), 'repository', installation, {
       action: 'renamed',
       repository: { id: widgetRepo.id, full_name: 'acme/widget' },
