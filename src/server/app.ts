@@ -37,6 +37,7 @@ import { createComposerAccess } from './features/composer/access-feed.js';
 import { composerRoutes } from './features/composer/composer.routes.js';
 import { createComposerFastPath } from './features/composer/composer-fast-path.js';
 import { routeLabel } from './features/composer/composer-metrics.js';
+import { holderTokenRoutes } from './features/credentials/holder-tokens.routes.js';
 import { oidcTrustRoutes } from './features/credentials/oidc-trusts.routes.js';
 import { secretScanningRoutes } from './features/credentials/secret-scanning.routes.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
@@ -331,6 +332,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await taskRoutes(api, ctx);
     await composerRoutes(api, ctx);
     await oidcTrustRoutes(api, ctx);
+    await holderTokenRoutes(api, ctx);
     await api.register(secretScanningRoutes, { ctx });
     await licenseRoutes(api, ctx);
     await lastingLicenseRoutes(api, ctx);

@@ -156,6 +156,20 @@ describe('API v1 customer tokens', () => {
     expect(after.length).toBe(before.length + 1);
   });
 
+  it('shows the seller a holder’s tokens on Management and lets them revoke one', async () => {
+    const created = (await call('POST', `/customers/${holderId}/tokens`, { name: 'Ops', kind: 'deploy' })).body.data;
+    const listed = await seller.client.get(`/api/customers/${holderId}/tokens`);
+    expect(listed.status).toBe(200);
+    const tokens = (await listed.json()) as { id: string; state: string }[];
+    expect(tokens.find((entry) => entry.id === created.id)).toMatchObject({ state: 'active' });
+    expect(JSON.stringify(tokens)).not.toContain(created.token);
+    const revoked = await seller.client.delete(`/api/customers/${holderId}/tokens/${created.id}`);
+    expect(revoked.status).toBe(200);
+    expect(await revoked.json()).toMatchObject({ id: created.id, state: 'revoked' });
+    expect(await works(created.token)).toBe(false);
+    expect((await seller.client.get(`/api/customers/${otherSellersHolderId}/tokens`)).status).toBe(404);
+  });
+
   it("answers 404 for another seller's customer and for an unknown token", async () => {
     expect((await call('GET', `/customers/${otherSellersHolderId}/tokens`)).status).toBe(404);
     expect((await call('POST', `/customers/${otherSellersHolderId}/tokens`, { name: 'x', kind: 'ci' })).status).toBe(

@@ -18,6 +18,7 @@ import { safeEqual } from '../../lib/crypto.js';
 import { exportHolderData } from '../licenses/holder-export.service.js';
 import * as portal from './portal.service.js';
 import { portalOidcRoutes } from './portal-oidc.routes.js';
+import { portalTokenRoutes } from './portal-tokens.routes.js';
 
 // The license holder's portal API, on a seller's repository host only (GET /portal is the web app's page).
 
@@ -156,6 +157,7 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
     );
 
     await portalOidcRoutes(scope, ctx, signedIn);
+    await portalTokenRoutes(scope, ctx, signedIn);
   });
 }
 

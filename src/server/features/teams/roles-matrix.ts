@@ -61,6 +61,8 @@ export const ROLES_MATRIX: Record<string, string> = {
   'GET /api/customers/:customerId/oidc-trusts': 'OADS',
   'POST /api/customers/:customerId/oidc-trusts': 'OADS',
   'DELETE /api/customers/:customerId/oidc-trusts/:trustId': 'OADS',
+  'GET /api/customers/:customerId/tokens': 'OADS',
+  'DELETE /api/customers/:customerId/tokens/:tokenId': 'OADS',
   'GET /api/repositories/:id/temporary-licenses': 'OADS',
   'POST /api/repositories/:id/temporary-licenses': 'OADS',
   'DELETE /api/repositories/:id/temporary-licenses/:licenseId': 'OADS',

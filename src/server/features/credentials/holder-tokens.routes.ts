@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { customerIdParams, holderTokenParams, holderTokenSchema } from '../../../contract/holder-tokens.js';
+import type { AppContext } from '../../context.js';
+import { authenticated } from '../../http/guards.js';
+import { requestActor } from '../shared/audit/audit.service.js';
+import * as holderTokens from './holder-tokens.service.js';
+
+// Management (issue 32 item 1): the seller sees a holder's named tokens (name, kind, created, last used, expires,
+// state) and revokes one. Creating and rotating are the holder's, in the portal, and the shop's, on API v1.
+
+export async function holderTokenRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/api/customers/:customerId/tokens',
+    {
+      config: { permission: 'customers:read' },
+      schema: { params: customerIdParams, response: { 200: z.array(holderTokenSchema) } },
+      onRequest: authenticated,
+    },
+    async (request) => holderTokens.listHolderTokens(ctx, request.seller.id, request.params.customerId),
+  );
+
+  api.delete(
+    '/api/customers/:customerId/tokens/:tokenId',
+    {
+      config: { permission: 'customers:write' },
+      schema: { params: holderTokenParams, response: { 200: holderTokenSchema } },
+      onRequest: authenticated,
+    },
+    async (request) =>
+      holderTokens.revokeHolderToken(ctx, requestActor(request), request.params.customerId, request.params.tokenId),
+  );
+}

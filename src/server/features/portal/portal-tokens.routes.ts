@@ -1,0 +1,89 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  createdHolderTokenSchema,
+  createHolderTokenInput,
+  holderTokenSchema,
+  portalTokenParams,
+  rotateHolderTokenInput,
+} from '../../../contract/holder-tokens.js';
+import type { AppContext } from '../../context.js';
+import { seatLimitForHolder } from '../credentials/holder-seats.service.js';
+import * as holderTokens from '../credentials/holder-tokens.service.js';
+import { sessionActor } from '../shared/audit/audit.service.js';
+import * as portal from './portal.service.js';
+
+// The holder's named Composer tokens in the portal (issue 32 items 1 and 2): list, create (shown once), rotate with
+// an overlap, revoke. Registered inside the portal's scope (portal.routes.ts), whose hooks load the signed-in holder
+// of this host and check CSRF on every change.
+
+type SignedInGuard = (request: FastifyRequest) => Promise<void>;
+
+export async function portalTokenRoutes(app: FastifyInstance, ctx: AppContext, signedIn: SignedInGuard): Promise<void> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+
+  api.get(
+    '/api/portal/tokens',
+    { schema: { response: { 200: z.array(holderTokenSchema) } }, onRequest: signedIn },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const holder = portal.requireHolder(request.portalHolder);
+      return holderTokens.listHolderTokens(ctx, holder.sellerId, holder.customerId);
+    },
+  );
+
+  api.post(
+    '/api/portal/tokens',
+    { schema: { body: createHolderTokenInput, response: { 201: createdHolderTokenSchema } }, onRequest: signedIn },
+    async (request, reply) => {
+      const holder = portal.requireHolder(request.portalHolder);
+      const created = await holderTokens.createHolderToken(
+        ctx,
+        sessionActor(holder.sellerId),
+        holder.customerId,
+        request.body,
+        { seats: { limit: await seatLimitForHolder(ctx, holder.customerId) }, createdBy: 'holder' },
+      );
+      return reply.header('cache-control', 'no-store').status(201).send(created);
+    },
+  );
+
+  api.post(
+    '/api/portal/tokens/:tokenId/rotate',
+    {
+      schema: {
+        params: portalTokenParams,
+        body: rotateHolderTokenInput.optional(),
+        response: { 201: createdHolderTokenSchema },
+      },
+      onRequest: signedIn,
+    },
+    async (request, reply) => {
+      const holder = portal.requireHolder(request.portalHolder);
+      const rotated = await holderTokens.rotateHolderToken(
+        ctx,
+        sessionActor(holder.sellerId),
+        holder.customerId,
+        request.params.tokenId,
+        request.body?.overlapHours,
+        'holder',
+      );
+      return reply.header('cache-control', 'no-store').status(201).send(rotated);
+    },
+  );
+
+  api.delete(
+    '/api/portal/tokens/:tokenId',
+    { schema: { params: portalTokenParams, response: { 200: holderTokenSchema } }, onRequest: signedIn },
+    async (request) => {
+      const holder = portal.requireHolder(request.portalHolder);
+      return holderTokens.revokeHolderToken(
+        ctx,
+        sessionActor(holder.sellerId),
+        holder.customerId,
+        request.params.tokenId,
+      );
+    },
+  );
+}
