@@ -45,7 +45,11 @@ export function GithubAppSetupPage() {
   return (
     <div className="container mx-auto max-w-2xl space-y-6 px-4 py-10">
       <h1 className="text-3xl font-bold tracking-tight">Connecting the GitHub App</h1>
-      {!installationId || !state ? (
+      {search.get('setup_action') === 'update' && !state ? (
+        <Notice tone="success">
+          Your changes to the installation are saved on GitHub. Add Package lists its repositories as they are now.
+        </Notice>
+      ) : !installationId || !state ? (
         <Notice tone="error">
           GitHub did not say which installation to connect. Start again from Code hosts with Install the GitHub App.
         </Notice>
