@@ -32,6 +32,8 @@ export type FakeOidcIssuer = {
   signNone(claims: JWTPayload, now?: Date): string;
   /** The classic confusion: HS256 with the issuer's public key (PEM) as the HMAC secret. */
   signHmacWithPublicKey(claims: JWTPayload, now?: Date): string;
+  /** The key id of the key it signs with now. */
+  keyId(): string;
   /** A new signing key with a new key id; the old one is no longer published. */
   rotate(): Promise<void>;
   close(): Promise<void>;
@@ -81,6 +83,7 @@ export async function startFakeOidcIssuer(options: { algorithm?: IssuerAlgorithm
       const signed = `${base64url({ alg: 'HS256', kid: key.kid, typ: 'JWT' })}.${base64url(withTimes(fake.issuer, claims, now))}`;
       return `${signed}.${createHmac('sha256', key.publicPem).update(signed).digest('base64url')}`;
     },
+    keyId: () => key.kid,
     async rotate() {
       key = await createSigningKey(algorithm);
     },

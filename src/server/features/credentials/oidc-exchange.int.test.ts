@@ -173,11 +173,17 @@ describe('the OIDC exchange', () => {
     await expectRefused(issuer.signNone({ aud: AUDIENCE, sub: SUBJECT }, app.clock.now()), 401, /signed with none/);
     await expectRefused(issuer.signHmacWithPublicKey({ aud: AUDIENCE, sub: SUBJECT }, app.clock.now()), 401, /HS256/);
     const impostor = await startFakeOidcIssuer();
+    // An EC key signing under the id of the issuer's RSA key: a key of the wrong type matches nothing.
+    const wrongType = await startFakeOidcIssuer({ algorithm: 'ES256' });
     try {
       const forged = await impostor.sign({ iss: issuer.issuer, aud: AUDIENCE, sub: SUBJECT }, { now: app.clock.now() });
       await expectRefused(forged, 401, /No key published by/);
+      const claims = { iss: issuer.issuer, aud: AUDIENCE, sub: SUBJECT };
+      const mismatched = await wrongType.sign(claims, { now: app.clock.now(), kid: issuer.keyId() });
+      await expectRefused(mismatched, 401, /No key published by .* matches the token's key id and algorithm/);
     } finally {
       await impostor.close();
+      await wrongType.close();
     }
     await expectRefused('not.a.jwt', 401, /not a JWT/);
   });
