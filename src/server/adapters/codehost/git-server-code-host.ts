@@ -5,6 +5,7 @@ import {
   type RemoteAccess,
   type RemoteCredentials,
   readRemoteFile,
+  withoutTrailing,
 } from '../git/git-remote.js';
 import { checkRemoteAddress } from '../git/remote-address.js';
 import type { AddressResolver } from '../http-delivery/public-address.js';
@@ -26,8 +27,7 @@ export type GitServerOptions = {
 
 /** `git.example.com/acme/widget` (the port kept when it is not the protocol's own): the repository as sellers read it. */
 export function repositoryFullNameOf(url: URL): string {
-  const repositoryPath = url.pathname
-    .replace(/\/+$/, '')
+  const repositoryPath = withoutTrailing(url.pathname, '/')
     .replace(/\.git$/, '')
     .replace(/^\/+/, '');
   return `${url.host}/${repositoryPath}`;

@@ -59,7 +59,15 @@ export function knownHostsName(url: URL): string {
 export function hostKeyFingerprint(knownHostsLine: string): string {
   const blob = knownHostsLine.trim().split(/\s+/)[2] ?? '';
   const digest = createHash('sha256').update(Buffer.from(blob, 'base64')).digest('base64');
-  return `SHA256:${digest.replace(/=+$/, '')}`;
+  // `=` is only ever base64's padding: dropping every one is the unpadded form ssh-keygen prints.
+  return `SHA256:${digest.replaceAll('=', '')}`;
+}
+
+/** `text` without the run of `character` it ends with (a loop: a regex like /x+$/ backtracks on long runs). */
+export function withoutTrailing(text: string, character: string): string {
+  let end = text.length;
+  while (end > 0 && text[end - 1] === character) end--;
+  return text.slice(0, end);
 }
 
 function shellQuote(value: string): string {

@@ -3,7 +3,7 @@ import { COMPOSER_NAME_PATTERN, type CreatePackageResponse } from '../../../cont
 import type { CodeHostUser } from '../../adapters/codehost/code-host.js';
 import { repositoryFullNameOf } from '../../adapters/codehost/git-server-code-host.js';
 import { generateDeployKey } from '../../adapters/git/deploy-key.js';
-import { hostKeyFingerprint, pinSshHostKey } from '../../adapters/git/git-remote.js';
+import { hostKeyFingerprint, pinSshHostKey, withoutTrailing } from '../../adapters/git/git-remote.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { packages } from '../../db/schema/index.js';
@@ -38,7 +38,19 @@ export type CreateGitPackageValues = {
   isActive: boolean;
 };
 
-const SCP_LIKE = /^([A-Za-z0-9._-]{1,100})@([A-Za-z0-9.-]{1,253}):([^/:][^:]*)$/;
+const USER_NAME = /^[A-Za-z0-9._-]{1,100}$/;
+const HOST_NAME = /^[A-Za-z0-9.-]{1,253}$/;
+
+/** `git@host:acme/widget.git` (scp-like, as git accepts it) written as the ssh URL it means; undefined otherwise. */
+function scpLikeUrl(raw: string): string | undefined {
+  if (raw.includes('://')) return undefined;
+  const at = raw.indexOf('@');
+  const colon = raw.indexOf(':', at + 1);
+  if (at <= 0 || colon < 0) return undefined;
+  const [user, host, rest] = [raw.slice(0, at), raw.slice(at + 1, colon), raw.slice(colon + 1)];
+  if (!USER_NAME.test(user) || !HOST_NAME.test(host) || rest === '') return undefined;
+  return `ssh://${user}@${host}${rest.startsWith('/') ? '' : '/'}${rest}`;
+}
 
 function badUrl(message: string): AppError {
   return new AppError('BAD_REQUEST', `repositoryUrl: ${message}`, {
@@ -49,8 +61,7 @@ function badUrl(message: string): AppError {
 
 /** The URL git will read, with `git@host:path` written as ssh://; BAD_REQUEST naming repositoryUrl otherwise. */
 export function parseRepositoryUrl(raw: string, allowPlainHttp: boolean): URL {
-  const scpLike = SCP_LIKE.exec(raw);
-  const text = scpLike ? `ssh://${scpLike[1]}@${scpLike[2]}/${scpLike[3]}` : raw;
+  const text = scpLikeUrl(raw) ?? raw;
   let url: URL;
   try {
     url = new URL(text);
@@ -68,7 +79,7 @@ export function parseRepositoryUrl(raw: string, allowPlainHttp: boolean): URL {
   } else if (url.username || url.password) {
     throw badUrl('put the user name and password in credentials, not in the URL.');
   }
-  if (url.pathname.replace(/\/+$/, '') === '') throw badUrl('the URL names no repository.');
+  if (withoutTrailing(url.pathname, '/') === '') throw badUrl('the URL names no repository.');
   return url;
 }
 
