@@ -82,6 +82,11 @@ describe('credentials', () => {
       expect(body.status).toBe(401);
       expect(body.message).toBe('This Composer repository needs the token from your license e-mail.');
       expect(body.warnings[0]!.message).toContain(`composer config bearer.${ACME_HOST}:${app.port}`);
+      // Which credentials this host takes and where a holder gets one (issue 32 item 5).
+      expect(body.warnings[0]!.message).toContain('HTTP basic works too: the token as the password, any user name');
+      expect(body.warnings[0]!.message).toContain(
+        `POST http://${ACME_HOST}:${app.port}/api/composer/oidc-token). Your token is in your license e-mail, or create one in the license portal: http://${ACME_HOST}:${app.port}/portal.`,
+      );
     }
   });
 

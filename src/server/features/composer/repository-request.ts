@@ -1,3 +1,4 @@
+import { OIDC_EXCHANGE_PATH } from '../../../contract/oidc-trusts.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { SellerSelector } from '../../http/hosts.js';
@@ -25,11 +26,22 @@ export type RepositoryRequest = {
   tokenHash?: string;
 };
 
+/**
+ * How to get in, for a 401 (issue 32 item 5): the credential types this host accepts and where a holder finds one.
+ * URLs name the request's host as configuration builds it, never a header.
+ */
+function credentialHelp(request: RepositoryRequest): string {
+  const where = request.seller
+    ? `Your token is in your license e-mail, or create one in the license portal: ${request.baseUrl}/portal`
+    : "Your token is in your license e-mail, or create one in your seller's license portal";
+  return `Run: composer config bearer.${request.authHost} <your token> (HTTP basic works too: the token as the password, any user name; a CI job can trade its OIDC token at POST ${request.baseUrl}${OIDC_EXCHANGE_PATH}). ${where}.`;
+}
+
 /** The request's token, or 401 with WWW-Authenticate so that Composer sends (or asks for) its credential. */
 export function requireToken(request: RepositoryRequest): string {
   if (request.token) return request.token;
   throw new AppError('UNAUTHENTICATED', 'This Composer repository needs the token from your license e-mail.', {
-    suggestion: `Run: composer config bearer.${request.authHost} <your token>`,
+    suggestion: credentialHelp(request),
     headers: { 'www-authenticate': 'Basic realm="Packgate"' },
   });
 }
@@ -39,7 +51,7 @@ function unknownToken(request: RepositoryRequest): AppError {
     'UNAUTHENTICATED',
     'This token is not valid for this repository: it may have been replaced by a newer one.',
     {
-      suggestion: `Use the token from your latest license e-mail: composer config bearer.${request.authHost} <token>`,
+      suggestion: credentialHelp(request),
       headers: { 'www-authenticate': 'Basic realm="Packgate"' },
     },
   );
