@@ -9,6 +9,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite, PgliteDatabase } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import pg from 'pg';
+import { initdbInChildProcess } from './pglite-initdb.js';
 import * as schema from './schema/index.js';
 import { assertSchemaNotNewer } from './schema-version.js';
 
@@ -57,7 +58,7 @@ const MIGRATION_LOCK_ID = 727274;
 /**
  * Where the data lives. `migrated` says the database is a copy of an already migrated template (the test
  * suite migrates one per run), so opening it skips the migrator. A PGlite target may start in memory from a
- * `dumpDataDir()` tarball (`loadDataDir`), and may set PostgreSQL's `shared_buffers` (PGlite's is 128MB).
+ * `dumpDataDir()` tarball (`loadDataDir`), and may set PostgreSQL's `shared_buffers` (PGLITE_SHARED_BUFFERS otherwise).
  */
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; migrated?: boolean }
@@ -147,8 +148,9 @@ async function openPglite(
     releaseLock = acquireLock(path.join(dataDir, '..', `${path.basename(dataDir)}.lock`));
   }
   try {
-    const startParams = sharedBuffers ? pgliteStartParams(sharedBuffers) : undefined;
-    const client = new PGlite({ dataDir, loadDataDir, ...(startParams ? { startParams } : {}) });
+    const startParams = pgliteStartParams(sharedBuffers);
+    if (dataDir && !loadDataDir) await initdbInChildProcess(dataDir, startParams);
+    const client = new PGlite({ dataDir, loadDataDir, startParams });
     await client.waitReady;
     const db = drizzlePglite(client, { schema });
     if (!migrated) {
@@ -185,8 +187,16 @@ async function openPglite(
   }
 }
 
-/** PGlite's start parameters with PostgreSQL's `shared_buffers` set (PGlite's own default is 128MB). */
-export function pgliteStartParams(sharedBuffers: string): string[] {
+/**
+ * PGlite's `shared_buffers` unless the target sets one. PGlite's own is PostgreSQL's 128MB, held in the WebAssembly
+ * memory and written whole at start-up, so it is resident from the first second: 145 MB of an idle server's RSS.
+ * PGlite reads its files through the operating system's page cache, as PostgreSQL does, so a small buffer costs a
+ * copy per page read, not a disk read (npm run bench and bench:analytics measure it).
+ */
+export const PGLITE_SHARED_BUFFERS = '16MB';
+
+/** PGlite's start parameters with PostgreSQL's `shared_buffers` set. */
+export function pgliteStartParams(sharedBuffers = PGLITE_SHARED_BUFFERS): string[] {
   return [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffers}`];
 }
 
