@@ -234,6 +234,8 @@ export async function createApiPackage(
         })
       : await createPackage(ctx, owner, actor, {
           githubRepoId: String(input.githubRepoId),
+          // A repository of one of the seller's connections (GitLab, Bitbucket, the GitHub App, ...).
+          connectionId: input.connectionId,
           packageName: input.packageName!,
           description: input.description ?? null,
           isActive: input.isActive ?? true,

@@ -241,4 +241,29 @@ describe('GitLab with a pasted access token', () => {
     expect(JSON.parse(again[0]!.body)).toMatchObject({ duplicate: true });
     await waitForSync(app, packageId);
   });
+  it('adds a package from the GitLab connection through API v1, naming the connection', async () => {
+    const tools = await createPackageRepository(path.join(workspace, 'acme', 'tools.git'), {
+      name: 'acme/tools',
+      tags: ['v0.1.0'],
+      bare: true,
+    });
+    const toolsProject = gitlab.addProject({ path: 'acme/tools', members: [], gitDir: tools.dir });
+    const token = gitlab.issueProjectAccessToken(toolsProject);
+    const connected = await tokenSeller.client.post('/api/code-hosts/gitlab/token', { token });
+    expect(connected.status).toBe(201);
+    const { id: connectionId } = (await connected.json()) as { id: string };
+    const apiToken = (await (
+      await tokenSeller.client.post('/api/developer/tokens', { name: 'ci', permissions: ['packages:write'] })
+    ).json()) as { token: string };
+    const created = await fetch(`${app.baseUrl}/api/v1/packages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${apiToken.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ githubRepoId: String(toolsProject.id), connectionId, packageName: 'acme/tools' }),
+    });
+    const body = (await created.json()) as { data: { id: string; packageName: string } };
+    expect(created.status, JSON.stringify(body)).toBe(201);
+    await waitForSync(app, body.data.id);
+    const [row] = await app.ctx.db.select().from(packages).where(eq(packages.id, body.data.id));
+    expect(row).toMatchObject({ codeHost: 'gitlab', connectionId, syncStatus: 'ready' });
+  });
 });
