@@ -23,7 +23,13 @@ export function benchConfig(dataDir: string, env: Record<string, string> = {}): 
   });
 }
 
-export type BenchDatabase = { target: DatabaseTarget; label: string; drop(): Promise<void> };
+export type BenchDatabase = {
+  target: DatabaseTarget;
+  label: string;
+  /** PostgreSQL: the server's URL the temporary database was created with (more are made from it). */
+  adminUrl?: string;
+  drop(): Promise<void>;
+};
 
 /**
  * PGlite, as on a fresh machine (unless BENCH_SKIP_PGLITE=1), and PostgreSQL when BENCH_DATABASE_URL (or
@@ -40,7 +46,7 @@ export function benchDatabases(prefix: string): Array<() => Promise<BenchDatabas
   return runs;
 }
 
-async function temporaryPostgres(adminUrl: string, prefix: string): Promise<BenchDatabase> {
+export async function temporaryPostgres(adminUrl: string, prefix: string): Promise<BenchDatabase> {
   const name = `${prefix}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
@@ -51,6 +57,7 @@ async function temporaryPostgres(adminUrl: string, prefix: string): Promise<Benc
   return {
     target: { kind: 'postgres', url: url.toString() },
     label: 'PostgreSQL',
+    adminUrl,
     async drop() {
       if (process.env.BENCH_KEEP_DATABASE === '1') return console.log(`  kept database ${name}`);
       const client = new pg.Client({ connectionString: adminUrl });

@@ -3,14 +3,21 @@
 // Same seed, same nginx, same ratios as the full bench; BENCH_ONLY picks the figures (all four by default). Runs on
 // PGlite, and on PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set (BENCH_SKIP_PGLITE=1 skips PGlite).
 // BENCH_PROFILE_SECONDS=N instead loads only our server for N s per figure, for `node --cpu-prof --import tsx`.
-// Each of our figures also shows this process's CPU time per request (the server runs here, autocannon in a child):
+// Each of our figures also shows this process's CPU time per request (the server runs here, wrk in a child):
 // on a machine shared with other work, req/s moves with the load, CPU per request much less.
 import { chmod } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { type BenchDatabase, benchDatabases, startBenchApp } from './bench-app.js';
 import { median, placeStatic } from './composer-install.js';
-import { type LoadResult, runLoad, type StaticServer, startNginx, stopChildren } from './processes.js';
+import {
+  answeredAsExpected,
+  type LoadResult,
+  runLoad,
+  type StaticServer,
+  startNginx,
+  stopChildren,
+} from './processes.js';
 import { seedHolder, seedPackage, seedSeller } from './seed.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -22,15 +29,16 @@ const ONLY = new Set((process.env.BENCH_ONLY ?? 'p2,packages,304,404,dist').spli
 type Measured = { requestsPerSecond: number; latencyP99: number; cpuMicrosPerRequest: number };
 
 async function measure(url: string, headers: Record<string, string>, expectStatus: number): Promise<Measured> {
-  await runLoad({ url, headers, connections: CONNECTIONS, durationSeconds: 2 });
+  const expectError = expectStatus >= 400;
+  await runLoad({ url, headers, connections: CONNECTIONS, durationSeconds: 2, expectError });
   const runs: LoadResult[] = [];
   const cpu: number[] = [];
   for (let run = 0; run < RUNS; run++) {
     const before = process.cpuUsage();
-    const result = await runLoad({ url, headers, connections: CONNECTIONS, durationSeconds: SECONDS });
+    const result = await runLoad({ url, headers, connections: CONNECTIONS, durationSeconds: SECONDS, expectError });
     const used = process.cpuUsage(before);
     cpu.push((used.user + used.system) / Math.max(1, result.total));
-    if ((result.statuses[String(expectStatus)] ?? 0) !== result.total) {
+    if (!answeredAsExpected(result, expectStatus)) {
       throw new Error(`${url}: expected only ${expectStatus}, got ${JSON.stringify(result.statuses)}`);
     }
     runs.push(result);

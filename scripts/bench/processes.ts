@@ -1,10 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 
-// Child processes of the benchmark (nginx, autocannon, composer): loopback only, bounded, and stopped by the
+// Child processes of the benchmark (nginx, wrk, a bare Node.js server, composer): loopback only, bounded, and stopped by the
 // benchmark itself whatever happens.
 
 export const execFileAsync = promisify(execFile);
@@ -126,61 +127,136 @@ export type LoadResult = {
   total: number;
   /** Response bytes per second, headers included. */
   bytesPerSecond: number;
-  /** Answers by status code. */
+  /**
+   * Answers by class: wrk counts answers, and those of status 400 and above apart; the bench asks one request of
+   * each URL itself first to know the exact status (expectStatus).
+   */
   statuses: Record<string, number>;
 };
 
-/** autocannon in a process of its own, so that it does not share the event loop of the server it measures. */
+/**
+ * What wrk prints when its run is over, through its Lua `done` hook: one JSON line. Latencies are in microseconds;
+ * `errors.status` counts answers of status 400 and above, the other errors failed connections, reads and writes.
+ */
+const WRK_REPORT = `
+done = function(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    '\\n{"requests":%d,"durationMicros":%d,"bytes":%d,"statusErrors":%d,"socketErrors":%d,"p50":%d,"p99":%d}\\n',
+    summary.requests, summary.duration, summary.bytes, e.status, e.connect + e.read + e.write + e.timeout,
+    latency:percentile(50), latency:percentile(99)))
+end
+`;
+
+let wrkScript: string | undefined;
+
+/**
+ * Debian's wrk (C, one thread: the bench's machine has two cores, one for the server measured) in a process of its
+ * own. Issue 34: autocannon, in Node.js, topped out near 26,000 to 32,000 requests a second on one core whatever
+ * answered, so it measured itself against nginx and a bare Node.js server; wrk reaches nginx's 100,000 and more.
+ * `expectError` says the URL answers 4xx (a 404 figure): every answer must then be counted as one.
+ */
 export async function runLoad(options: {
   url: string;
   headers: Record<string, string>;
   connections: number;
   durationSeconds: number;
+  expectError?: boolean;
 }): Promise<LoadResult> {
-  const cli = path.resolve('node_modules/autocannon/autocannon.js');
-  const args = [cli, options.url, '-c', String(options.connections), '-d', String(options.durationSeconds), '-n', '-j'];
-  for (const [name, value] of Object.entries(options.headers)) args.push('-H', `${name}=${value}`);
-  const { stdout } = await execFileAsync(process.execPath, args, {
+  if (!wrkScript) {
+    wrkScript = path.join(await mkdtemp(path.join(tmpdir(), 'packgate-wrk-')), 'report.lua');
+    await writeFile(wrkScript, WRK_REPORT);
+  }
+  const args = [
+    '-t1',
+    `-c${options.connections}`,
+    `-d${options.durationSeconds}s`,
+    '--timeout',
+    '10s',
+    '-s',
+    wrkScript,
+  ];
+  // wrk adds its own Host unless one is named exactly `Host`: a lowercase `host` sent two, and a 400.
+  for (const [name, value] of Object.entries(options.headers)) {
+    args.push('-H', `${name.toLowerCase() === 'host' ? 'Host' : name}: ${value}`);
+  }
+  args.push(options.url);
+  const { stdout } = await execFileAsync('wrk', args, {
     timeout: (options.durationSeconds + 30) * 1000,
-    maxBuffer: 16 * 1024 * 1024,
+    maxBuffer: 1024 * 1024,
   });
-  const result = JSON.parse(stdout) as {
-    requests: { average: number; total: number };
-    latency: { p50: number; p99: number };
-    throughput: { average: number };
-    statusCodeStats?: Record<string, { count: number }>;
-    non2xx: number;
-    '2xx': number;
+  const report = JSON.parse(stdout.trim().split('\n').at(-1)!) as {
+    requests: number;
+    durationMicros: number;
+    bytes: number;
+    statusErrors: number;
+    socketErrors: number;
+    p50: number;
+    p99: number;
   };
+  const seconds = report.durationMicros / 1e6;
+  const errorAnswers = report.statusErrors;
+  const okAnswers = report.requests - errorAnswers;
   return {
-    requestsPerSecond: result.requests.average,
-    latencyP50: result.latency.p50,
-    latencyP99: result.latency.p99,
-    non2xx: result.non2xx,
-    total: result['2xx'] + result.non2xx,
-    bytesPerSecond: result.throughput.average,
-    statuses: Object.fromEntries(
-      Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [status, stats.count]),
-    ),
+    requestsPerSecond: report.requests / seconds,
+    latencyP50: report.p50 / 1000,
+    latencyP99: report.p99 / 1000,
+    non2xx: errorAnswers,
+    total: report.requests,
+    bytesPerSecond: report.bytes / seconds,
+    statuses: {
+      ...(okAnswers > 0 ? { 'below 400': okAnswers } : {}),
+      ...(errorAnswers > 0 ? { '400 and above': errorAnswers } : {}),
+      ...(report.socketErrors > 0 ? { 'socket errors': report.socketErrors } : {}),
+    },
   };
+}
+
+/** True when every answer of a run is of the expected class (below 400, or 400 and above) and no socket failed. */
+export function answeredAsExpected(result: LoadResult, expectStatus: number): boolean {
+  const expected = expectStatus >= 400 ? '400 and above' : 'below 400';
+  return (result.statuses[expected] ?? 0) === result.total && result.statuses['socket errors'] === undefined;
 }
 
 export type DownloadResult = { bytesPerSecond: number; statuses: Record<string, number> };
 
-/** `connections` concurrent downloads of a large file for a while, from a child process (see download-load.ts). */
+/** `connections` concurrent downloads of a large file for a while, with wrk as well (it reads bodies of any size). */
 export async function runDownloads(options: {
   url: string;
   headers: Record<string, string>;
   connections: number;
   durationSeconds: number;
 }): Promise<DownloadResult> {
-  const script = path.resolve('scripts/bench/download-load.ts');
-  const args = ['--import', 'tsx', script, options.url, String(options.connections), String(options.durationSeconds)];
-  for (const [name, value] of Object.entries(options.headers)) args.push(`${name}=${value}`);
-  const { stdout } = await execFileAsync(process.execPath, args, {
-    timeout: (options.durationSeconds + 120) * 1000,
-    maxBuffer: 1024 * 1024,
+  const result = await runLoad(options);
+  return { bytesPerSecond: result.bytesPerSecond, statuses: result.statuses };
+}
+
+export type BareNodeServer = StaticServer;
+
+/**
+ * A bare `node:http` server in a process of its own, answering each of `files` (URL path → bytes) from memory with
+ * one writeHead: the ceiling of one Node.js process for the same bytes, beside nginx's.
+ */
+export async function startBareNode(files: Record<string, Buffer>, workDir: string): Promise<BareNodeServer> {
+  const folder = await mkdtemp(path.join(workDir, 'bare-node-'));
+  const manifest: Record<string, string> = {};
+  for (const [index, [urlPath, bytes]] of Object.entries(files).entries()) {
+    const file = path.join(folder, `${index}.bin`);
+    await writeFile(file, bytes);
+    manifest[urlPath] = file;
+  }
+  const child = spawn(process.execPath, [path.resolve('scripts/bench/bare-node.mjs')], {
+    env: { ...process.env, NODE_OPTIONS: '', BARE_NODE_FILES: JSON.stringify(manifest) },
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const result = JSON.parse(stdout) as { bytes: number; seconds: number; statuses: Record<string, number> };
-  return { bytesPerSecond: result.bytes / result.seconds, statuses: result.statuses };
+  children.add(child);
+  const port = await new Promise<number>((resolve, reject) => {
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('\n')) resolve(Number(output.trim()));
+    });
+    child.once('exit', (code) => reject(new Error(`the bare Node.js server exited with ${code}`)));
+  });
+  return { port, url: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 'SIGTERM', 3000) };
 }

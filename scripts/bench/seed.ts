@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../src/server/context.js';
-import { customers, grants, packages, packageVersions, users } from '../../src/server/db/schema/index.js';
+import { customers, grants, holderTokens, packages, packageVersions, users } from '../../src/server/db/schema/index.js';
 import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
 import { execFileAsync } from './processes.js';
 
@@ -113,13 +113,19 @@ export async function seedPackage(
   return { id: pkg!.id, name, versions: versions.map((spec) => spec.version) };
 }
 
+/** A holder's named Composer token (holder_tokens decides access since migration 0028), stored as the app does. */
+export function holderToken(customerId: string, token: string) {
+  return { customerId, name: 'Bench laptop', tokenHash: sha256Hex(token), tokenHint: token.slice(-4) };
+}
+
 /** A license holder of the seller with a grant for each package; returns their token. */
 export async function seedHolder(ctx: AppContext, sellerId: string, packageIds: string[]): Promise<string> {
   const token = generateToken('pgc');
   const [holder] = await ctx.db
     .insert(customers)
-    .values({ sellerId, email: `holder-${randomBytes(3).toString('hex')}@bench.test`, tokenHash: sha256Hex(token) })
+    .values({ sellerId, email: `holder-${randomBytes(3).toString('hex')}@bench.test` })
     .returning();
+  await ctx.db.insert(holderTokens).values(holderToken(holder!.id, token));
   for (const packageId of packageIds) {
     await ctx.db.insert(grants).values({ customerId: holder!.id, packageId, kind: 'manual' });
   }
@@ -165,20 +171,28 @@ export async function seedLargeDist(
   return { id: pkg!.id, name, versions: ['v1.0.0'] };
 }
 
+export type ScaleSeed = {
+  holders: Array<{ token: string; packageName: string }>;
+  packages: Array<{ id: string; name: string }>;
+};
+
 /**
- * `packageCount` packages with three tags each (metadata only, no zips) and `tokenCount` license holders, each
- * licensed for one of them; returns every holder's token and package name. Bulk inserts, a thousand rows at a time.
+ * `packageCount` packages with three tags each (metadata only, no zips), added to `options.packages` (seeded before),
+ * and `tokenCount` license holders, each licensed for one of them; returns every holder's token and package name,
+ * and the packages. Bulk inserts, a thousand rows at a time; `options.prefix` keeps names apart between calls.
  */
 export async function seedScale(
   ctx: AppContext,
   sellerId: string,
   packageCount: number,
   tokenCount: number,
-): Promise<Array<{ token: string; packageName: string }>> {
-  const packageRows: Array<{ id: string; name: string }> = [];
+  options: { prefix?: string; packages?: ScaleSeed['packages'] } = {},
+): Promise<ScaleSeed> {
+  const prefix = options.prefix ?? 'scale';
+  const packageRows: ScaleSeed['packages'] = [...(options.packages ?? [])];
   for (let start = 0; start < packageCount; start += 1000) {
     const batch = Array.from({ length: Math.min(1000, packageCount - start) }, (_, offset) => {
-      const name = `scale/pkg-${String(start + offset).padStart(4, '0')}`;
+      const name = `${prefix}/pkg-${String(start + offset).padStart(4, '0')}`;
       return {
         ownerId: sellerId,
         codeHost: 'local' as const,
@@ -192,7 +206,7 @@ export async function seedScale(
       ...(await ctx.db.insert(packages).values(batch).returning({ id: packages.id, name: packages.name })),
     );
   }
-  const versionRows = packageRows.flatMap((pkg, index) =>
+  const versionRows = packageRows.slice(packageRows.length - packageCount).flatMap((pkg, index) =>
     [0, 1, 2].map((minor) => ({
       packageId: pkg.id,
       version: `v1.${minor}.0`,
@@ -214,14 +228,9 @@ export async function seedScale(
     const tokens = Array.from({ length: Math.min(1000, tokenCount - start) }, () => generateToken('pgc'));
     const inserted = await ctx.db
       .insert(customers)
-      .values(
-        tokens.map((token, offset) => ({
-          sellerId,
-          email: `scale-${start + offset}@bench.test`,
-          tokenHash: sha256Hex(token),
-        })),
-      )
+      .values(tokens.map((_, offset) => ({ sellerId, email: `${prefix}-${start + offset}@bench.test` })))
       .returning({ id: customers.id });
+    await ctx.db.insert(holderTokens).values(inserted.map((holder, offset) => holderToken(holder.id, tokens[offset]!)));
     await ctx.db.insert(grants).values(
       inserted.map((holder, offset) => ({
         customerId: holder.id,
@@ -233,7 +242,7 @@ export async function seedScale(
       holders.push({ token, packageName: packageRows[(start + offset) % packageRows.length]!.name });
     }
   }
-  return holders;
+  return { holders, packages: packageRows };
 }
 
 /** A license holder with one grant; returns the token and the grant's id (the revocation figure revokes it). */
@@ -245,8 +254,9 @@ export async function seedHolderWithGrant(
   const token = generateToken('pgc');
   const [holder] = await ctx.db
     .insert(customers)
-    .values({ sellerId, email: `holder-${randomBytes(4).toString('hex')}@bench.test`, tokenHash: sha256Hex(token) })
+    .values({ sellerId, email: `holder-${randomBytes(4).toString('hex')}@bench.test` })
     .returning();
+  await ctx.db.insert(holderTokens).values(holderToken(holder!.id, token));
   const [grant] = await ctx.db.insert(grants).values({ customerId: holder!.id, packageId, kind: 'manual' }).returning();
   return { token, grantId: grant!.id };
 }

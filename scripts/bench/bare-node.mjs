@@ -1,0 +1,30 @@
+// The bench's ceiling of one Node.js process (scripts/bench/processes.ts startBareNode): a bare node:http server
+// answering each URL path of BARE_NODE_FILES (JSON: path → file) with the file's bytes, read once into memory, and
+// the headers a JSON answer needs, in one writeHead. Prints its port, serves until SIGTERM.
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+
+const files = new Map(
+  Object.entries(JSON.parse(process.env.BARE_NODE_FILES ?? '{}')).map(([urlPath, file]) => [
+    urlPath,
+    readFileSync(file),
+  ]),
+);
+const lastModified = new Date().toUTCString();
+const server = createServer((request, response) => {
+  const bytes = files.get(request.url ?? '');
+  if (!bytes) {
+    response.writeHead(404, { 'content-length': 0 });
+    response.end();
+    return;
+  }
+  response.writeHead(200, {
+    'content-type': request.url?.endsWith('.zip') ? 'application/zip' : 'application/json',
+    'content-length': bytes.length,
+    'last-modified': lastModified,
+  });
+  response.end(bytes);
+});
+server.keepAliveTimeout = 60_000;
+server.listen(0, '127.0.0.1', () => process.stdout.write(`${server.address().port}\n`));
+process.once('SIGTERM', () => server.close(() => process.exit(0)));

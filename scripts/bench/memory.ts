@@ -1,0 +1,173 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { AppContext } from '../../src/server/context.js';
+import { openDatabase } from '../../src/server/db/client.js';
+import { temporaryPostgres } from './bench-app.js';
+import { execFileAsync, freePort, stopChild } from './processes.js';
+import { seedScale, seedSeller } from './seed.js';
+
+// Memory of the server as it is run (issue 34 item 3): the built server (`node --enable-source-maps main.js`, as
+// `npm start`) in a process of its own, so that the figure holds nothing of the bench, tsx or the load generator.
+// Its resident memory (VmRSS) idle on a fresh data folder or database, then after a restart on the same data with
+// `tokens` holders and `packages` packages seeded, then once every holder's packages.json and p2 file were asked
+// (the warm path holds every view), with what the warm path says it holds (/metrics).
+
+/**
+ * Built once per bench run inside node_modules (its packages resolve from there), never over dist/server, with the
+ * web app's build (dist/web, when built) linked where the server looks for it, as in `npm start`.
+ */
+const BUILD_ROOT = path.resolve('node_modules/.cache/packgate-bench/dist');
+const BUILD_DIR = path.join(BUILD_ROOT, 'server');
+/** An idle server's memory settles after start-up's work (migrations, the first jobs' polls). */
+const SETTLE_MS = Number(process.env.BENCH_MEMORY_SETTLE_MS ?? 10_000);
+
+let built: Promise<string> | undefined;
+
+function buildServer(): Promise<string> {
+  built ??= (async () => {
+    await execFileAsync(process.execPath, ['scripts/build-server.mjs'], {
+      env: { ...process.env, PACKGATE_BUILD_OUTDIR: BUILD_DIR },
+    });
+    const web = path.resolve('dist/web');
+    await rm(path.join(BUILD_ROOT, 'web'), { force: true });
+    if (existsSync(web)) await symlink(web, path.join(BUILD_ROOT, 'web'));
+    return path.join(BUILD_DIR, 'main.js');
+  })();
+  return built;
+}
+
+const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
+
+/** Resident and peak resident memory of a process, from /proc (Linux). */
+async function residentMemory(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rss: field('VmRSS'), peak: field('VmHWM') };
+}
+
+type ServerProcess = { child: ChildProcess; port: number };
+
+const METRICS_TOKEN = randomBytes(16).toString('hex');
+
+async function startServer(main: string, env: Record<string, string>): Promise<ServerProcess> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--enable-source-maps', main], {
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      // The warming below loads it on purpose, on a machine that may be busy: measure it, do not shed it.
+      OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+      METRICS_TOKEN,
+      ...env,
+    },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the built server exited with ${child.exitCode}`);
+    const health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
+    if (health?.ok) break;
+    if (Date.now() > deadline) throw new Error('the built server did not answer within 120 s');
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return { child, port };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
+
+function get(port: number, host: string, urlPath: string, token: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(
+      { host: '127.0.0.1', port, path: urlPath, headers: { host, authorization: `Bearer ${token}` } },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve(response.statusCode ?? 0));
+      },
+    );
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+async function warmPathBytes(port: number): Promise<number> {
+  const metrics = await fetch(`http://127.0.0.1:${port}/metrics`, {
+    headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+  });
+  const text = await metrics.text();
+  return Number(/^packgate_composer_cache_bytes\{kind="held"\} (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+}
+
+export type MemoryFigures = { idle: number; seeded: number; warm: number; peak: number; warmPathBytes: number };
+
+/**
+ * The built server's memory on PGlite (a fresh data folder) or on PostgreSQL (a fresh database of `adminUrl`'s
+ * server), idle, then with `tokens` holders of `packages` packages, after start and after every view is warm.
+ */
+export async function measureMemory(
+  database: { kind: 'pglite' } | { kind: 'postgres'; adminUrl: string },
+  scale: { tokens: number; packages: number },
+): Promise<MemoryFigures> {
+  const main = await buildServer();
+  const workDir = await mkdtemp(path.join(tmpdir(), 'packgate-memory-'));
+  const postgres = database.kind === 'postgres' ? await temporaryPostgres(database.adminUrl, 'packgate_memory') : null;
+  const env: Record<string, string> = {
+    DATA_DIR: path.join(workDir, 'data'),
+    SECRET_KEY: randomBytes(32).toString('hex'),
+    ...(postgres?.target.kind === 'postgres' ? { DATABASE_URL: postgres.target.url } : {}),
+  };
+  let server: ServerProcess | undefined;
+  try {
+    server = await startServer(main, env);
+    await settle();
+    const idle = (await residentMemory(server.child.pid!)).rss;
+    await stopChild(server.child, 'SIGTERM', 30_000);
+
+    // Seeded by this process while the server is stopped (PGlite's folder has one process at a time).
+    const handle = await openDatabase(
+      postgres?.target ?? { kind: 'pglite', dataDir: path.join(workDir, 'data', 'pglite'), migrated: true },
+    );
+    const ctx = { db: handle.db } as AppContext;
+    const seller = await seedSeller(ctx, 'memory');
+    const { holders } = await seedScale(ctx, seller.id, scale.packages, scale.tokens);
+    await handle.close();
+
+    server = await startServer(main, env);
+    await settle();
+    const seeded = (await residentMemory(server.child.pid!)).rss;
+    const host = `${seller.slug}.composer.localhost:${server.port}`;
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (next < holders.length) {
+          const holder = holders[next++]!;
+          await get(server!.port, host, '/packages.json', holder.token);
+          const status = await get(server!.port, host, `/p2/${holder.packageName}.json`, holder.token);
+          if (status !== 200) throw new Error(`a seeded holder's p2 answered ${status}`);
+        }
+      }),
+    );
+    await settle();
+    const warm = await residentMemory(server.child.pid!);
+    return { idle, seeded, warm: warm.rss, peak: warm.peak, warmPathBytes: await warmPathBytes(server.port) };
+  } finally {
+    if (server) await stopChild(server.child, 'SIGTERM', 30_000);
+    await postgres?.drop();
+    await rm(workDir, { recursive: true, force: true });
+  }
+}
+
+export function printMemory(figures: MemoryFigures, goals: { idle: number; warm: number }): void {
+  console.log(
+    `    idle on a fresh ${'data folder or database'}: ${megabytes(figures.idle)}  (goal ≤ ${goals.idle} MB)\n` +
+      `    restarted on the seeded data: ${megabytes(figures.seeded)}\n` +
+      `    every view warm: ${megabytes(figures.warm)}  (goal ≤ ${goals.warm} MB; peak ${megabytes(figures.peak)}), the warm path holds ${megabytes(figures.warmPathBytes)}`,
+  );
+}
