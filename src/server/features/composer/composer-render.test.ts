@@ -181,6 +181,25 @@ describe('p2 files', () => {
     expect(body.warnings[0].message).toContain('acme/tools 0.0.0 was yanked by the seller: Broken! Composer');
   });
 
+  it('puts the license notices first, before the yanked versions, in the tag file only', () => {
+    const input = {
+      baseUrl: BASE_URL,
+      packageName: 'acme/tools',
+      versions: [],
+      lifecycle: { ...NO_LIFECYCLE, yanked: [{ version: '0.1.0', reason: 'Broken!' }] },
+      sourceName: 'acme',
+      notices: ['Your license for acme/tools ends in 3 days (2026-03-04).'],
+    };
+    const tags = JSON.parse(renderMetadata({ ...input, kind: 'tag' }));
+    expect(tags.warnings.map((warning: { message: string }) => warning.message)).toEqual([
+      'Your license for acme/tools ends in 3 days (2026-03-04).',
+      expect.stringContaining('acme/tools 0.1.0 was yanked'),
+    ]);
+    // `versions` is matched against Composer's own version: `*` reaches every client.
+    expect(tags.warnings[0].versions).toBe('*');
+    expect(JSON.parse(renderMetadata({ ...input, kind: 'branch' })).warnings).toBeUndefined();
+  });
+
   it('ends a yank reason with a full stop unless it has its own', () => {
     expect(yankedVersionMessage('acme/tools', { version: '1.0.0', reason: 'Oops' })).toContain('seller: Oops. ');
     expect(yankedVersionMessage('acme/tools', { version: '1.0.0', reason: 'Why?' })).toContain('seller: Why? ');
