@@ -150,6 +150,8 @@ describe('a git server over SSH with a deploy key', () => {
     const beforeKey = await refresh(created.id);
     expect(beforeKey.syncStatus).toBe('failed');
     expect(beforeKey.syncError).toContain("refused Packgate's deploy key");
+    // Not a problem yet: the key was never added (the sync's error says what to do), so nobody is e-mailed.
+    expect(beforeKey.accessProblem).toBeNull();
 
     await ssh.authorize(created.deployKey!);
     const synced = await refresh(created.id);
@@ -164,6 +166,10 @@ describe('a git server over SSH with a deploy key', () => {
     expect(impersonated.syncError).toContain(created.sshHostKeyFingerprint);
     // What was published stays published.
     expect(impersonated.versions.map((version) => version.version)).toContain('v2.0.0');
+    // The package's own key is the problem, not the server's connection (other packages' keys may still work).
+    expect(impersonated.accessProblem).toContain('is not the one pinned');
+    const overview = (await (await seller.client.get('/api/code-hosts')).json()) as CodeHostOverview;
+    expect(overview.connections.find((connection) => connection.label.endsWith('(SSH)'))?.status).toBe('active');
   });
 });
 

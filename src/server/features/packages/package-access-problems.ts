@@ -6,6 +6,7 @@ import { packages, users } from '../../db/schema/index.js';
 import { appUrl } from '../../http/public-urls.js';
 import { markConnectionBroken, markConnectionWorking } from '../code-hosts/code-hosts.service.js';
 import { credentialProblem, isCredentialRefusal } from '../code-hosts/connection-problem.js';
+import { describeGitServerFailure, gitServerPlaceOf } from './git-failures.js';
 import type { PackageRow } from './package-mirror.js';
 
 // A credential or repository that stops working is seen, not silent (issue 30 item 6). When a sync meets a refusal
@@ -26,11 +27,16 @@ type Refusal = { scope: 'connection' | 'package'; problem: string };
 
 /** What the failure means for access, in words for the seller; undefined for a passing failure (host down, timeout). */
 export function classifyRefusal(
-  pkg: Pick<PackageRow, 'codeHost' | 'repositoryFullName'>,
+  pkg: Pick<PackageRow, 'codeHost' | 'repositoryFullName'> &
+    Partial<Pick<PackageRow, 'repositoryUrl' | 'sshHostKeyFingerprint' | 'lastSyncedAt'>>,
   error: unknown,
 ): Refusal | undefined {
   const host = HOST_NAMES[pkg.codeHost];
   const served = 'Every version already published is still served to your license holders.';
+  const deployKeyRefusal = deployKeyRefusalOf(pkg, error);
+  if (deployKeyRefusal !== 'not-ssh') {
+    return deployKeyRefusal === undefined ? undefined : { scope: 'package', problem: `${deployKeyRefusal} ${served}` };
+  }
   if (isCredentialRefusal(error)) return { scope: 'connection', problem: credentialProblem(pkg.codeHost, error) };
   const gone =
     (error instanceof CodeHostError && error.code === 'NOT_FOUND') ||
@@ -42,6 +48,28 @@ export function classifyRefusal(
     };
   }
   return undefined;
+}
+
+/**
+ * A package read over SSH has its own deploy key: a refused key or a changed host key is that package's problem, not
+ * its server connection's. Before its first good sync it is no problem yet (the sync's error says to add the key).
+ */
+function deployKeyRefusalOf(
+  pkg: Parameters<typeof classifyRefusal>[0],
+  error: unknown,
+): string | undefined | 'not-ssh' {
+  const place = gitServerPlaceOf({
+    codeHost: pkg.codeHost,
+    repositoryUrl: pkg.repositoryUrl ?? null,
+    repositoryFullName: pkg.repositoryFullName,
+    sshHostKeyFingerprint: pkg.sshHostKeyFingerprint ?? null,
+  });
+  if (!place?.isSsh) return 'not-ssh';
+  const isKeyRefusal =
+    error instanceof GitError && (error.code === 'AUTH_FAILED' || error.code === 'HOST_KEY_MISMATCH');
+  if (!isKeyRefusal) return 'not-ssh';
+  if (error.code === 'AUTH_FAILED' && !pkg.lastSyncedAt) return undefined;
+  return describeGitServerFailure(error, place);
 }
 
 /** Records a sync's refusal on the package and its connection; e-mails the seller once per problem. */
