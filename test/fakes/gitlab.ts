@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { runGitHttpBackend } from '../support/git-fixtures.js';
+import { createGitlabOAuth, deliverGitlabWebhook, type TokenGrant } from './gitlab-oauth-webhooks.js';
 import { readBody } from './read-body.js';
 
 // A fake GitLab shaped like its public OAuth provider and REST API v4 (docs.gitlab.com: "OAuth 2.0 identity
@@ -31,18 +32,6 @@ export type FakeGitlabProject = {
 };
 
 export type FakeGitlabHook = { id: number; url: string; token?: string; pushEvents: boolean; tagPushEvents: boolean };
-
-type TokenGrant = {
-  username: string;
-  scopes: string[];
-  kind: 'oauth' | 'access_token';
-  /** Milliseconds since the epoch by the fake's clock; undefined: never. */
-  expiresAt?: number;
-  /** Access tokens: the day GitLab reports as expires_at. */
-  expiresOn?: string;
-  name?: string;
-  revoked?: boolean;
-};
 
 export type FakeGitlabRequest = { method: string; path: string; authorization?: string };
 
@@ -80,7 +69,6 @@ export type FakeGitlab = {
 };
 
 const API_PREFIX = '/api/v4';
-const OAUTH_TOKEN_SECONDS = 7200;
 let nextId = 5000;
 
 export async function startFakeGitlab(): Promise<FakeGitlab> {
@@ -90,7 +78,6 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
   const projects: FakeGitlabProject[] = [];
   const tokens = new Map<string, TokenGrant>();
   const refreshTokens = new Map<string, { username: string; scopes: string[] }>();
-  const codes = new Map<string, { username: string; scopes: string[]; redirectUri: string; challenge: string }>();
   const refreshes: string[] = [];
   const requests: FakeGitlabRequest[] = [];
   let approvingUser: string | null = null;
@@ -98,6 +85,16 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
   let nextHookId = 1;
   let baseUrl = '';
   const now = () => Date.now() + clockOffset;
+  const oauth = createGitlabOAuth({
+    clientId,
+    clientSecret,
+    hasUser: (username) => users.has(username),
+    approvingUser: () => approvingUser,
+    tokens,
+    refreshTokens,
+    refreshes,
+    now,
+  });
 
   const server = createServer((request, response) => {
     const pathname = new URL(request.url ?? '/', 'http://fake').pathname;
@@ -121,8 +118,8 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
 
   async function route(request: IncomingMessage, response: ServerResponse, url: URL, body: string) {
     const method = request.method ?? 'GET';
-    if (method === 'GET' && url.pathname === '/oauth/authorize') return authorize(response, url);
-    if (method === 'POST' && url.pathname === '/oauth/token') return token(response, body);
+    if (method === 'GET' && url.pathname === '/oauth/authorize') return oauth.authorize(response, url);
+    if (method === 'POST' && url.pathname === '/oauth/token') return oauth.token(response, body);
     if (!url.pathname.startsWith(API_PREFIX)) return json(response, 404, { message: '404 Not Found' });
     const apiPath = url.pathname.slice(API_PREFIX.length);
     const grant = bearerGrant(request);
@@ -303,82 +300,6 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
     runGitHttpBackend(request, response, { projectRoot: project!.gitDir!, pathInfo: decodeURIComponent(rest) });
   }
 
-  function authorize(response: ServerResponse, url: URL) {
-    const redirectUri = url.searchParams.get('redirect_uri');
-    if (url.searchParams.get('client_id') !== clientId || !redirectUri) {
-      return json(response, 400, { error: 'invalid_client' });
-    }
-    const target = new URL(redirectUri);
-    if (approvingUser === null || !users.has(approvingUser)) {
-      target.searchParams.set('error', 'access_denied');
-      target.searchParams.set('error_description', 'The resource owner or authorization server denied the request.');
-    } else {
-      const code = randomBytes(16).toString('hex');
-      codes.set(code, {
-        username: approvingUser,
-        scopes: (url.searchParams.get('scope') ?? '').split(/\s+/).filter(Boolean),
-        redirectUri,
-        challenge: url.searchParams.get('code_challenge') ?? '',
-      });
-      target.searchParams.set('code', code);
-    }
-    const state = url.searchParams.get('state');
-    if (state !== null) target.searchParams.set('state', state);
-    response.writeHead(302, { location: target.toString() }).end();
-  }
-
-  function issueOAuthTokens(username: string, scopes: string[]) {
-    const accessToken = randomBytes(32).toString('hex');
-    const refreshToken = randomBytes(32).toString('hex');
-    tokens.set(accessToken, { username, scopes, kind: 'oauth', expiresAt: now() + OAUTH_TOKEN_SECONDS * 1000 });
-    refreshTokens.set(refreshToken, { username, scopes });
-    return {
-      access_token: accessToken,
-      token_type: 'Bearer',
-      expires_in: OAUTH_TOKEN_SECONDS,
-      refresh_token: refreshToken,
-      scope: scopes.join(' '),
-      created_at: Math.floor(now() / 1000),
-    };
-  }
-
-  function token(response: ServerResponse, body: string) {
-    const params = Object.fromEntries(new URLSearchParams(body));
-    if (params.client_id !== clientId || params.client_secret !== clientSecret) {
-      return json(response, 401, {
-        error: 'invalid_client',
-        error_description:
-          'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.',
-      });
-    }
-    const invalidGrant = () =>
-      json(response, 400, {
-        error: 'invalid_grant',
-        error_description:
-          'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
-      });
-    if (params.grant_type === 'authorization_code') {
-      const grant = params.code ? codes.get(params.code) : undefined;
-      if (!grant || grant.redirectUri !== params.redirect_uri) return invalidGrant();
-      const challenge = createHash('sha256')
-        .update(params.code_verifier ?? '')
-        .digest('base64url');
-      if (grant.challenge && challenge !== grant.challenge) return invalidGrant();
-      codes.delete(params.code!);
-      return json(response, 200, issueOAuthTokens(grant.username, grant.scopes));
-    }
-    if (params.grant_type === 'refresh_token') {
-      const refresh = params.refresh_token ?? '';
-      refreshes.push(refresh);
-      const grant = refreshTokens.get(refresh);
-      if (!grant) return invalidGrant();
-      // GitLab rotates: the refresh token just used stops working.
-      refreshTokens.delete(refresh);
-      return json(response, 200, issueOAuthTokens(grant.username, grant.scopes));
-    }
-    json(response, 400, { error: 'unsupported_grant_type' });
-  }
-
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 
@@ -444,35 +365,7 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
     },
     refreshesSeen: () => [...refreshes],
     issuedTokens: () => [...tokens.keys(), ...refreshTokens.keys()],
-    async deliverWebhook(project, event, options = {}) {
-      const answers: Array<{ status: number; body: string }> = [];
-      for (const hook of project.hooks) {
-        if (event === 'Push Hook' ? !hook.pushEvents : !hook.tagPushEvents) continue;
-        const ref =
-          options.ref ?? (event === 'Tag Push Hook' ? 'refs/tags/v1.0.0' : `refs/heads/${project.defaultBranch}`);
-        const payload = {
-          object_kind: event === 'Push Hook' ? 'push' : 'tag_push',
-          event_name: event === 'Push Hook' ? 'push' : 'tag_push',
-          ref,
-          project_id: project.id,
-          project: { id: project.id, path_with_namespace: project.path, default_branch: project.defaultBranch },
-          total_commits_count: 1,
-        };
-        const headers: Record<string, string> = {
-          'content-type': 'application/json',
-          'user-agent': 'GitLab/18.0.0',
-          'x-gitlab-event': event,
-          'x-gitlab-event-uuid': options.eventUuid ?? randomUUID(),
-          'x-gitlab-webhook-uuid': randomUUID(),
-          'x-gitlab-instance': baseUrl,
-        };
-        const secret = options.token ?? hook.token;
-        if (secret !== undefined) headers['x-gitlab-token'] = secret;
-        const answer = await fetch(hook.url, { method: 'POST', headers, body: JSON.stringify(payload) });
-        answers.push({ status: answer.status, body: await answer.text() });
-      }
-      return answers;
-    },
+    deliverWebhook: (project, event, options = {}) => deliverGitlabWebhook(baseUrl, project, event, options),
     requests,
     close: () =>
       new Promise<void>((resolve, reject) => {
