@@ -7,6 +7,7 @@ import {
   jsonOf,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
+import { startFakeDns } from '../../../../test/fakes/dns.js';
 import { type SignedIn, signIn } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { OidcTrust } from '../../../contract/oidc-trusts.js';
@@ -195,5 +196,42 @@ describe('trusted CI identities in the portal', () => {
     );
     expect((await intruder('DELETE', `/api/portal/oidc-trusts/${trust.id}`)).status).toBe(404);
     expect(await trustCount()).toBe(1);
+  });
+});
+
+describe("an issuer's address after DNS resolution", () => {
+  it('refuses a name resolving to a private address when registered, and again when its keys are fetched', async () => {
+    const dns = await startFakeDns();
+    const resolving = await startTestApp({ env: { DNS_SERVERS: dns.server } });
+    try {
+      dns.records.set('ci.example.test', { a: '93.184.216.34' });
+      dns.records.set('internal.example.test', { a: '10.0.0.5' });
+      const acme = await createSeller(resolving, 'acme');
+      const owner = await signIn(resolving, { user: acme });
+      const customer = await createHolder(resolving, acme);
+      const path = `/api/customers/${customer.id}/oidc-trusts`;
+      const internal = await owner.client.post(path, { ...valid, issuer: 'https://internal.example.test' });
+      expect(internal.status).toBe(400);
+      expect(((await internal.json()) as { message: string }).message).toMatch(/private, loopback or link-local/);
+      expect((await owner.client.post(path, { ...valid, issuer: 'https://ci.example.test' })).status).toBe(201);
+
+      // The name moves to loopback after registration: the exchange checks again and never connects there.
+      dns.records.set('ci.example.test', { a: '127.0.0.1' });
+      const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      const exp = Math.floor(resolving.clock.now().getTime() / 1000) + 300;
+      const claims = { iss: 'https://ci.example.test', aud: valid.audience, sub: valid.subject, exp };
+      const token = `${encode({ alg: 'RS256', kid: 'k1' })}.${encode(claims)}.c2lnbmF0dXJl`;
+      const response = await requestOnHost(resolving, 'acme.composer.localhost', '/api/composer/oidc-token', {
+        method: 'POST',
+        body: JSON.stringify({ token }),
+      });
+      expect(response.status).toBe(401);
+      expect(jsonOf<{ message: string }>(response).message).toMatch(
+        /keys of https:\/\/ci\.example\.test could not be fetched: .* private, loopback or link-local/,
+      );
+    } finally {
+      await resolving.close();
+      await dns.close();
+    }
   });
 });
