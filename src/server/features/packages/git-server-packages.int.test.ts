@@ -37,6 +37,11 @@ beforeAll(async () => {
     tags: ['v2.0.0'],
     bare: true,
   });
+  await createPackageRepository(path.join(repos, 'team', 'toolkit-php.git'), {
+    name: 'acme/toolkit',
+    tags: ['v3.0.0'],
+    bare: true,
+  });
   for (const name of ['gizmo', 'sprocket']) {
     await createPackageRepository(path.join(repos, 'acme', `${name}.git`), {
       name: `acme/${name}`,
@@ -170,6 +175,21 @@ describe('a git server over SSH with a deploy key', () => {
     expect(impersonated.accessProblem).toContain('is not the one pinned');
     const overview = (await (await seller.client.get('/api/code-hosts')).json()) as CodeHostOverview;
     expect(overview.connections.find((connection) => connection.label.endsWith('(SSH)'))?.status).toBe('active');
+  });
+});
+
+describe('a package over SSH named by its URL', () => {
+  it('takes the name composer.json declares at its first sync', async () => {
+    const response = await seller.client.post('/api/repositories/from-url', {
+      repositoryUrl: ssh.urlFor('team/toolkit-php.git'),
+    });
+    expect(response.status).toBe(201);
+    const created = (await response.json()) as CreatePackageResponse;
+    expect(created.packageName).toBe('team/toolkit-php');
+    await ssh.authorize(created.deployKey!);
+    const synced = await refresh(created.id);
+    expect(synced.syncStatus, synced.syncError ?? '').toBe('ready');
+    expect(synced.packageName).toBe('acme/toolkit');
   });
 });
 

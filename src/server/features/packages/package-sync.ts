@@ -8,6 +8,7 @@ import { type RunningTask, startTask } from '../tasks/tasks.service.js';
 import { emitVersionPublished } from '../webhooks/webhook-events.service.js';
 import { codeHostName, describeSyncFailure } from './code-host-access.js';
 import { gitServerPlaceOf } from './git-failures.js';
+import { adoptComposerName } from './git-package-name.js';
 import { clearAccessProblem, recordAccessRefusal } from './package-access-problems.js';
 import { deleteUnusedDists, type PackageVersionRow, preCachePackage } from './package-dists.js';
 import { type PackageRow, packageMirrorDir, updatePackageMirror } from './package-mirror.js';
@@ -150,7 +151,7 @@ export async function runSync(
   userId: string,
 ): Promise<SyncOutcome> {
   const failed = (error: string): SyncOutcome => failedOutcome(packageId, error);
-  const pkg = await findPackage(ctx, packageId).catch(() => undefined);
+  let pkg = await findPackage(ctx, packageId).catch(() => undefined);
   if (!pkg) {
     await task.fail('The package was deleted before it could be synced.');
     return failed('The package was deleted.');
@@ -161,6 +162,8 @@ export async function runSync(
     await ctx.db.update(packages).set({ syncStatus: 'syncing', syncError: null }).where(eq(packages.id, packageId));
     await task.progress(10, `Fetching ${pkg.repositoryFullName} from ${codeHostName(pkg.codeHost)}`);
     const repository = await updatePackageMirror(ctx, pkg);
+    // Over SSH a package is named from its URL until its code can be read: composer.json names it now.
+    pkg = await adoptComposerName(ctx, pkg, packageMirrorDir(ctx, packageId), repository.defaultBranch);
 
     await task.progress(50, 'Reading tags and branches');
     const mirrorDir = packageMirrorDir(ctx, packageId);
