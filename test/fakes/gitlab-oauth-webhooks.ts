@@ -1,6 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { FakeGitlabProject } from './gitlab.js';
 
 // Two parts of the fake GitLab (gitlab.ts). Its OAuth 2 provider (docs.gitlab.com: "OAuth 2.0 identity provider
 // API"): the authorization code flow with PKCE (S256), access tokens that last two hours, and refresh tokens that
@@ -122,10 +121,18 @@ function json(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
+/** What a delivery needs of a fake project (FakeGitlabProject in gitlab.ts). */
+type HookedProject = {
+  id: number;
+  path: string;
+  defaultBranch: string;
+  hooks: Array<{ url: string; token?: string; pushEvents: boolean; tagPushEvents: boolean }>;
+};
+
 /** Sends a push or tag push event to every hook of the project that wants it, as GitLab does. */
 export async function deliverGitlabWebhook(
   baseUrl: string,
-  project: FakeGitlabProject,
+  project: HookedProject,
   event: 'Push Hook' | 'Tag Push Hook',
   options: { token?: string; eventUuid?: string; ref?: string },
 ): Promise<Array<{ status: number; body: string }>> {

@@ -15,6 +15,7 @@ import { notifyConnectionProblemOnce } from './connection-notice.js';
 // what was published (packages.connection_id becomes null, and Management says to connect again).
 
 export type { CodeHostConnection, OpenedConnection } from './connection-driver.js';
+export { credentialProblem, isCredentialRefusal } from './connection-problem.js';
 
 export type NewConnection = Pick<
   typeof codeHostConnections.$inferInsert,

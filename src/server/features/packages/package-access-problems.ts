@@ -4,8 +4,12 @@ import { GitError } from '../../adapters/git/git-command.js';
 import type { AppContext } from '../../context.js';
 import { packages, users } from '../../db/schema/index.js';
 import { appUrl } from '../../http/public-urls.js';
-import { markConnectionBroken, markConnectionWorking } from '../code-hosts/code-hosts.service.js';
-import { credentialProblem, isCredentialRefusal } from '../code-hosts/connection-problem.js';
+import {
+  credentialProblem,
+  isCredentialRefusal,
+  markConnectionBroken,
+  markConnectionWorking,
+} from '../code-hosts/code-hosts.service.js';
 import { describeGitServerFailure, gitServerPlaceOf } from './git-failures.js';
 import type { PackageRow } from './package-mirror.js';
 
