@@ -157,6 +157,9 @@ describe('a git server over SSH with a deploy key', () => {
     expect(beforeKey.syncError).toContain("refused Packgate's deploy key");
     // Not a problem yet: the key was never added (the sync's error says what to do), so nobody is e-mailed.
     expect(beforeKey.accessProblem).toBeNull();
+    // Renaming waits for the code too: the first sync takes composer.json's name again.
+    const renamed = await seller.client.put(`/api/repositories/${created.id}`, { packageName: 'acme/gadget-tools' });
+    expect(renamed.status).toBe(200);
 
     await ssh.authorize(created.deployKey!);
     const synced = await refresh(created.id);

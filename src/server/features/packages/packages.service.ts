@@ -15,6 +15,8 @@ import type {
   CodeHostRepository as HostRepository,
 } from '../../adapters/codehost/code-host.js';
 import { CodeHostError } from '../../adapters/codehost/code-host.js';
+import { GitError } from '../../adapters/git/git-command.js';
+import { PrivateAddressError } from '../../adapters/git/remote-address.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
@@ -426,8 +428,13 @@ export async function updatePackage(
     // the next sync, which reads composer.json again.
     const opened = await openPackageHost(ctx, row).catch(() => undefined);
     if (opened) {
-      const repository = await withCodeHost(ctx, () => opened.host.getRepository(opened.user, row.repositoryId));
-      await assertNameMatchesRepository(ctx, opened.host, opened.user, repository, input.packageName);
+      try {
+        const repository = await withCodeHost(ctx, () => opened.host.getRepository(opened.user, row.repositoryId));
+        await assertNameMatchesRepository(ctx, opened.host, opened.user, repository, input.packageName);
+      } catch (error) {
+        // A git server that cannot be read now (a deploy key not yet added): the next sync checks the name.
+        if (!(error instanceof GitError || error instanceof PrivateAddressError)) throw error;
+      }
     }
     changes.name = input.packageName;
   }
