@@ -60,7 +60,13 @@ describe('Add Package from any git server', () => {
   }
 
   it('adds a repository over HTTPS with a user name and password, named by its composer.json', async () => {
-    const dialog = await openGitUrlForm();
+    // Code hosts offers any git server, and sends the seller to Add Package's URL field.
+    await page.goto(`${origin}/code-hosts`);
+    await page.getByText('Any git server').waitFor();
+    await page.getByTestId('add-git-url').click();
+    const dialog = page.getByRole('dialog', { name: 'Add New Package' });
+    await dialog.waitFor();
+    await dialog.getByText('Or add a repository from any git server by its URL').click();
     await dialog.getByLabel('Repository URL').fill(`${http.url}/acme/widget.git`);
     await dialog.getByLabel('User name').fill(credentials.username);
     await dialog.getByLabel('Password or token').fill(credentials.password);

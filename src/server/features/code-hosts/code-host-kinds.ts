@@ -9,6 +9,7 @@ export function availableKinds(ctx: AppContext): CodeHostOverview['available'] {
     // Access tokens need no server setting; GitLab's OAuth button shows when GITLAB_CLIENT_ID is set.
     gitlab: true,
     bitbucket: true,
-    git: false,
+    // Any git server needs no setting: its repositories are added by URL (the connection is made then).
+    git: true,
   };
 }

@@ -1,6 +1,7 @@
 import type { CodeHostOverview } from '@contract/code-hosts';
 import type { ComponentType } from 'react';
 import { BitbucketConnect } from './bitbucket-connect';
+import { GitServerConnect } from './git-server-connect';
 import { GithubAppConnect } from './github-app-connect';
 import { GitlabConnect } from './gitlab-connect';
 
@@ -39,5 +40,13 @@ export const connectForms: ConnectForm[] = [
       'A workspace or repository access token: Packgate reads the code it allows and adds a push webhook, nothing else.',
     isAvailable: (available) => available.bitbucket,
     Form: BitbucketConnect,
+  },
+  {
+    kind: 'git',
+    title: 'Any git server',
+    description:
+      'Gitea, Forgejo, Azure DevOps or a plain server: add a repository by its URL, over HTTPS with a user name and a password or token, or over SSH with a read-only deploy key Packgate makes for it.',
+    isAvailable: (available) => available.git,
+    Form: GitServerConnect,
   },
 ];
