@@ -97,15 +97,32 @@ function get(port: number, host: string, urlPath: string, token: string): Promis
   });
 }
 
-async function warmPathBytes(port: number): Promise<number> {
+/** What the server's /metrics says it holds: the warm path's bytes and Node.js's own accounts of its memory. */
+async function heldParts(port: number): Promise<HeldParts> {
   const metrics = await fetch(`http://127.0.0.1:${port}/metrics`, {
     headers: { authorization: `Bearer ${METRICS_TOKEN}` },
   });
   const text = await metrics.text();
-  return Number(/^packgate_composer_cache_bytes\{kind="held"\} (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+  const gauge = (pattern: string) => Number(new RegExp(`^${pattern} ([0-9.e+]+)`, 'm').exec(text)?.[1] ?? Number.NaN);
+  return {
+    warmPath: gauge('packgate_composer_cache_bytes\\{kind="held"\\}'),
+    heapUsed: gauge('nodejs_heap_size_used_bytes'),
+    heapTotal: gauge('nodejs_heap_size_total_bytes'),
+    // PGlite's WebAssembly memory is counted here, with Buffers.
+    external: gauge('nodejs_external_memory_bytes'),
+  };
 }
 
-export type MemoryFigures = { idle: number; seeded: number; warm: number; peak: number; warmPathBytes: number };
+type HeldParts = { warmPath: number; heapUsed: number; heapTotal: number; external: number };
+
+export type MemoryFigures = {
+  idle: number;
+  idleParts: HeldParts;
+  seeded: number;
+  warm: number;
+  peak: number;
+  warmParts: HeldParts;
+};
 
 /**
  * The built server's memory on PGlite (a fresh data folder) or on PostgreSQL (a fresh database of `adminUrl`'s
@@ -128,6 +145,7 @@ export async function measureMemory(
     server = await startServer(main, env);
     await settle();
     const idle = (await residentMemory(server.child.pid!)).rss;
+    const idleParts = await heldParts(server.port);
     await stopChild(server.child, 'SIGTERM', 30_000);
 
     // Seeded by this process while the server is stopped (PGlite's folder has one process at a time).
@@ -156,7 +174,7 @@ export async function measureMemory(
     );
     await settle();
     const warm = await residentMemory(server.child.pid!);
-    return { idle, seeded, warm: warm.rss, peak: warm.peak, warmPathBytes: await warmPathBytes(server.port) };
+    return { idle, idleParts, seeded, warm: warm.rss, peak: warm.peak, warmParts: await heldParts(server.port) };
   } finally {
     if (server) await stopChild(server.child, 'SIGTERM', 30_000);
     await postgres?.drop();
@@ -164,10 +182,13 @@ export async function measureMemory(
   }
 }
 
+const parts = (held: HeldParts) =>
+  `V8 heap ${megabytes(held.heapUsed)} used of ${megabytes(held.heapTotal)}, external ${megabytes(held.external)} (PGlite's WebAssembly memory at its full size, resident or not, and Buffers)`;
+
 export function printMemory(figures: MemoryFigures, goals: { idle: number; warm: number }): void {
   console.log(
-    `    idle on a fresh ${'data folder or database'}: ${megabytes(figures.idle)}  (goal ≤ ${goals.idle} MB)\n` +
+    `    idle on a fresh data folder or database: ${megabytes(figures.idle)}  (goal ≤ ${goals.idle} MB); ${parts(figures.idleParts)}\n` +
       `    restarted on the seeded data: ${megabytes(figures.seeded)}\n` +
-      `    every view warm: ${megabytes(figures.warm)}  (goal ≤ ${goals.warm} MB; peak ${megabytes(figures.peak)}), the warm path holds ${megabytes(figures.warmPathBytes)}`,
+      `    every view warm: ${megabytes(figures.warm)}  (goal ≤ ${goals.warm} MB; peak ${megabytes(figures.peak)}); ${parts(figures.warmParts)}; the warm path holds ${megabytes(figures.warmParts.warmPath)}`,
   );
 }
