@@ -10,8 +10,8 @@ import {
   rotateHolderTokenInput,
 } from '../../../contract/holder-tokens.js';
 import type { AppContext } from '../../context.js';
-import { seatLimitForHolder } from '../credentials/holder-seats.service.js';
 import * as holderTokens from '../credentials/holder-tokens.service.js';
+import { seatLimitForHolder } from '../licenses/seats.service.js';
 import { createdResponses, envelope, okResponses } from './envelope.js';
 import { idempotencyHeader } from './openapi.js';
 

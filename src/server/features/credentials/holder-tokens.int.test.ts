@@ -35,17 +35,22 @@ describe('API v1 customer tokens', () => {
     return { status: response.status, body: await response.json() };
   }
 
+  /** API v1 allows 30 requests a minute per token: each test that makes many starts with a token of its own. */
+  async function useFreshApiToken() {
+    const created = await seller.client.post('/api/developer/tokens', {
+      name: `shop ${Math.random()}`,
+      permissions: ['customers:read', 'customers:write'],
+    });
+    apiToken = ((await created.json()) as CreatedApiToken).token;
+  }
+
   const works = async (token: string) => (await findCustomerByToken(app.ctx, token))?.id === holderId;
 
   beforeAll(async () => {
     app = await startTestApp({ clock });
     seller = await signInSeller(app, { slug: 'acme' });
     const other = await signInSeller(app, { slug: 'bobco' });
-    const created = await seller.client.post('/api/developer/tokens', {
-      name: 'shop',
-      permissions: ['customers:read', 'customers:write'],
-    });
-    apiToken = ((await created.json()) as CreatedApiToken).token;
+    await useFreshApiToken();
     const [holder] = await app.ctx.db
       .insert(customers)
       .values({ sellerId: seller.user.id, email: 'dev@example.com' })
@@ -133,6 +138,7 @@ describe('API v1 customer tokens', () => {
   });
 
   it('refuses bad input with 400 naming the field and writes nothing', async () => {
+    await useFreshApiToken();
     const before = await app.ctx.db.select().from(holderTokens).where(eq(holderTokens.customerId, holderId));
     const cases: unknown[] = [
       { name: 'x'.repeat(10_000), kind: 'ci' },
@@ -157,6 +163,7 @@ describe('API v1 customer tokens', () => {
   });
 
   it('shows the seller a holder’s tokens on Management and lets them revoke one', async () => {
+    await useFreshApiToken();
     const created = (await call('POST', `/customers/${holderId}/tokens`, { name: 'Ops', kind: 'deploy' })).body.data;
     const listed = await seller.client.get(`/api/customers/${holderId}/tokens`);
     expect(listed.status).toBe(200);
@@ -170,7 +177,32 @@ describe('API v1 customer tokens', () => {
     expect((await seller.client.get(`/api/customers/${otherSellersHolderId}/tokens`)).status).toBe(404);
   });
 
+  it('refuses a developer token beyond the license’s seats, while other kinds take none', async () => {
+    await useFreshApiToken();
+    const [seated] = await app.ctx.db
+      .insert(customers)
+      .values({ sellerId: seller.user.id, email: 'seated@example.com' })
+      .returning();
+    const pkg = await insertPackage(app, seller.user.id, 'acme/seated');
+    await app.ctx.db.insert(grants).values({ customerId: seated!.id, packageId: pkg.id, kind: 'manual', seats: 1 });
+    const first = await call('POST', `/customers/${seated!.id}/tokens`, { name: 'Ana', kind: 'developer' });
+    expect(first.status).toBe(201);
+    const before = await app.ctx.db.select().from(holderTokens).where(eq(holderTokens.customerId, seated!.id));
+    const second = await call('POST', `/customers/${seated!.id}/tokens`, { name: 'Ben', kind: 'developer' });
+    expect(second.status).toBe(409);
+    expect(second.body.message).toMatch(
+      /^All 1 developer seats of your license are taken: revoke a developer token or ask .+ for more seats\.$/,
+    );
+    expect(await app.ctx.db.select().from(holderTokens).where(eq(holderTokens.customerId, seated!.id))).toEqual(before);
+    expect((await call('POST', `/customers/${seated!.id}/tokens`, { name: 'CI', kind: 'ci' })).status).toBe(201);
+    await call('DELETE', `/customers/${seated!.id}/tokens/${first.body.data.id}`);
+    expect((await call('POST', `/customers/${seated!.id}/tokens`, { name: 'Ben', kind: 'developer' })).status).toBe(
+      201,
+    );
+  });
+
   it("answers 404 for another seller's customer and for an unknown token", async () => {
+    await useFreshApiToken();
     expect((await call('GET', `/customers/${otherSellersHolderId}/tokens`)).status).toBe(404);
     expect((await call('POST', `/customers/${otherSellersHolderId}/tokens`, { name: 'x', kind: 'ci' })).status).toBe(
       404,

@@ -9,8 +9,8 @@ import {
   rotateHolderTokenInput,
 } from '../../../contract/holder-tokens.js';
 import type { AppContext } from '../../context.js';
-import { seatLimitForHolder } from '../credentials/holder-seats.service.js';
 import * as holderTokens from '../credentials/holder-tokens.service.js';
+import { seatLimitForHolder } from '../licenses/seats.service.js';
 import { sessionActor } from '../shared/audit/audit.service.js';
 import * as portal from './portal.service.js';
 
