@@ -9,6 +9,7 @@ import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { CiIdentitiesButton } from './ci-identities-dialog';
+import { HolderTokensButton } from './holder-tokens-dialog';
 import { type Customer, type CustomerGrant, useCustomers, useRegenerateToken } from './license-hooks';
 import {
   downloadsText,
@@ -109,6 +110,7 @@ function CustomerCard({ customer, onRegenerate }: { customer: Customer; onRegene
           </CardDescription>
         </div>
         <div className="flex flex-wrap gap-2">
+          <HolderTokensButton customerId={customer.id} email={customer.email} />
           <CiIdentitiesButton customerId={customer.id} email={customer.email} />
           <Button variant="outline" size="sm" onClick={onRegenerate}>
             <KeyRound /> Regenerate token

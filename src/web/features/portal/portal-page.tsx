@@ -18,6 +18,7 @@ import { type PublicBrand, useHostBrand } from '@web/lib/host-brand';
 import { Download, KeyRound, Loader2, LogOut, Mail, Package } from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { PortalCiIdentitiesCard } from './portal-ci-identities';
+import { PortalTokensCard } from './portal-tokens';
 import {
   usePortalOverview,
   usePortalSession,
@@ -208,6 +209,7 @@ function HolderView({ email }: { email: string }) {
 
       <SetupCard overview={data} token={newToken} />
       <TokenCard overview={data} newToken={newToken} onRotated={setNewToken} />
+      <PortalTokensCard />
       <PortalCiIdentitiesCard repositoryUrl={data.repositoryUrl} />
       {data.receipts.length > 0 && <ReceiptsCard receipts={data.receipts} />}
     </div>

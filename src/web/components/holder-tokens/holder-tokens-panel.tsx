@@ -1,0 +1,226 @@
+import {
+  type CreatedHolderToken,
+  type HolderToken,
+  type HolderTokenKindValue,
+  holderTokenKindLabels,
+  holderTokenKindValues,
+  ROTATION_OVERLAP_DEFAULT_HOURS,
+} from '@contract/holder-tokens';
+import { ConfirmDialog } from '@web/components/confirm-dialog';
+import { CopyButton } from '@web/components/copy-button';
+import { Badge } from '@web/components/ui/badge';
+import { Button } from '@web/components/ui/button';
+import { Input } from '@web/components/ui/input';
+import { Label } from '@web/components/ui/label';
+import { NativeSelect } from '@web/components/ui/native-select';
+import { errorMessage } from '@web/lib/api-error';
+import { formatDateTime } from '@web/lib/format-date';
+import { Plus, RefreshCw, Trash2 } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import {
+  useCreateHolderToken,
+  useHolderTokens,
+  useRevokeHolderToken,
+  useRotateHolderToken,
+} from './holder-tokens-hooks';
+
+// A holder's named Composer tokens (issue 32): the portal lists, creates (shown once, with copy), rotates and revokes
+// them; Management (`canCreate` false) lists them with their state and revokes one. Never a token after it is shown.
+
+const stateLabels: Record<HolderToken['state'], string> = {
+  active: 'Active',
+  overlap: 'Rotated',
+  leaked: 'Leaked',
+  expired: 'Expired',
+  revoked: 'Revoked',
+  replaced: 'Replaced',
+};
+
+const isLive = (token: HolderToken) => ['active', 'overlap', 'leaked'].includes(token.state);
+
+export function HolderTokensPanel({ basePath, canCreate }: { basePath: string; canCreate: boolean }) {
+  const tokens = useHolderTokens(basePath);
+  const [shown, setShown] = useState<CreatedHolderToken>();
+  return (
+    <div className="space-y-4" data-testid="holder-tokens">
+      {shown && <NewTokenNotice token={shown} onDone={() => setShown(undefined)} />}
+      {tokens.isError && (
+        <p className="text-sm text-destructive" role="alert">
+          {errorMessage(tokens.error, 'The tokens could not be loaded.')}
+        </p>
+      )}
+      {tokens.data && tokens.data.length === 0 && <p className="text-sm text-muted-foreground">No tokens yet.</p>}
+      {tokens.data && tokens.data.length > 0 && (
+        <ul className="space-y-2" aria-label="Composer tokens">
+          {tokens.data.map((token) => (
+            <li key={token.id}>
+              <TokenEntry basePath={basePath} token={token} canRotate={canCreate} onRotated={setShown} />
+            </li>
+          ))}
+        </ul>
+      )}
+      {canCreate && <NewTokenForm basePath={basePath} onCreated={setShown} />}
+    </div>
+  );
+}
+
+function NewTokenNotice({ token, onDone }: { token: CreatedHolderToken; onDone: () => void }) {
+  return (
+    <div className="space-y-2 rounded-md border border-primary p-4" data-testid="new-holder-token" role="status">
+      <p className="text-sm font-medium">Your new token “{token.name}”. Copy it now: it is not shown again.</p>
+      <div className="flex items-center gap-2">
+        <code className="min-w-0 flex-1 break-all rounded bg-muted p-2 font-mono text-xs" data-testid="new-token-value">
+          {token.token}
+        </code>
+        <CopyButton value={token.token} />
+      </div>
+      <Button variant="ghost" size="sm" onClick={onDone}>
+        Done
+      </Button>
+    </div>
+  );
+}
+
+function stateText(token: HolderToken): string {
+  if ((token.state === 'overlap' || token.state === 'leaked') && token.expiresAt) {
+    return `Stops working at ${formatDateTime(token.expiresAt)}`;
+  }
+  if (token.state === 'active' && token.expiresAt) return `Expires ${formatDateTime(token.expiresAt)}`;
+  return stateLabels[token.state];
+}
+
+function TokenEntry({
+  basePath,
+  token,
+  canRotate,
+  onRotated,
+}: {
+  basePath: string;
+  token: HolderToken;
+  canRotate: boolean;
+  onRotated: (created: CreatedHolderToken) => void;
+}) {
+  const revoke = useRevokeHolderToken(basePath);
+  const rotate = useRotateHolderToken(basePath);
+  const [confirming, setConfirming] = useState<'revoke' | 'rotate'>();
+  const failure = revoke.error ?? rotate.error;
+  return (
+    <div className="flex flex-wrap items-start justify-between gap-2 rounded-md border p-3" data-testid="holder-token">
+      <div className="min-w-0 space-y-1 text-sm">
+        <p className="font-medium [overflow-wrap:anywhere]">
+          {token.name}{' '}
+          <Badge variant={isLive(token) ? 'secondary' : 'outline'} data-testid="holder-token-state">
+            {stateLabels[token.state]}
+          </Badge>
+        </p>
+        <p className="text-xs text-muted-foreground">
+          {holderTokenKindLabels[token.kind]} · ends in {token.tokenHint ?? '…'} · created{' '}
+          {formatDateTime(token.createdAt)} ·{' '}
+          {token.lastUsedAt ? `last used ${formatDateTime(token.lastUsedAt)}` : 'never used'}
+        </p>
+        <p className="text-xs text-muted-foreground" data-testid="holder-token-expiry">
+          {stateText(token)}
+          {token.leakUrl ? ` · found at ${token.leakUrl}` : ''}
+        </p>
+        {failure && (
+          <p className="text-xs text-destructive" role="alert">
+            {errorMessage(failure, 'The token could not be changed.')}
+          </p>
+        )}
+      </div>
+      {isLive(token) && (
+        <div className="flex gap-2">
+          {canRotate && token.state !== 'overlap' && (
+            <Button variant="outline" size="sm" onClick={() => setConfirming('rotate')} disabled={rotate.isPending}>
+              <RefreshCw aria-hidden="true" /> Rotate
+            </Button>
+          )}
+          <Button variant="outline" size="sm" onClick={() => setConfirming('revoke')} disabled={revoke.isPending}>
+            <Trash2 aria-hidden="true" /> Revoke
+          </Button>
+        </div>
+      )}
+      <ConfirmDialog
+        open={confirming === 'rotate'}
+        onOpenChange={(open) => setConfirming(open ? 'rotate' : undefined)}
+        title={`Rotate “${token.name}”?`}
+        description={`You get a new token with the same name. The current one keeps working for ${ROTATION_OVERLAP_DEFAULT_HOURS} hours, so you can switch every machine to the new one.`}
+        confirmText="Rotate"
+        isPending={rotate.isPending}
+        onConfirm={() =>
+          rotate.mutate(
+            { tokenId: token.id, overlapHours: ROTATION_OVERLAP_DEFAULT_HOURS },
+            { onSuccess: onRotated, onSettled: () => setConfirming(undefined) },
+          )
+        }
+      />
+      <ConfirmDialog
+        open={confirming === 'revoke'}
+        onOpenChange={(open) => setConfirming(open ? 'revoke' : undefined)}
+        title={`Revoke “${token.name}”?`}
+        description="It stops working at its next request. Other tokens keep working."
+        confirmText="Revoke"
+        variant="destructive"
+        isPending={revoke.isPending}
+        onConfirm={() => revoke.mutate(token.id, { onSettled: () => setConfirming(undefined) })}
+      />
+    </div>
+  );
+}
+
+function NewTokenForm({ basePath, onCreated }: { basePath: string; onCreated: (token: CreatedHolderToken) => void }) {
+  const create = useCreateHolderToken(basePath);
+  const [name, setName] = useState('');
+  const [kind, setKind] = useState<HolderTokenKindValue>('developer');
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    create.mutate(
+      { name, kind },
+      {
+        onSuccess: (created) => {
+          setName('');
+          onCreated(created);
+        },
+      },
+    );
+  };
+  return (
+    <form onSubmit={submit} className="space-y-3 rounded-md border p-4" noValidate data-testid="holder-token-form">
+      <p className="text-sm font-medium">Create a token</p>
+      <div className="grid gap-3 sm:grid-cols-2">
+        <div className="space-y-2">
+          <Label htmlFor="holder-token-name">Name</Label>
+          <Input
+            id="holder-token-name"
+            value={name}
+            maxLength={100}
+            placeholder="Ana's laptop, GitHub Actions, Production deploy"
+            onChange={(event) => setName(event.target.value)}
+          />
+        </div>
+        <div className="space-y-2">
+          <Label htmlFor="holder-token-kind">Kind</Label>
+          <NativeSelect
+            id="holder-token-kind"
+            value={kind}
+            onChange={(event) => setKind(event.target.value as HolderTokenKindValue)}
+          >
+            {holderTokenKindValues.map((value) => (
+              <option key={value} value={value}>
+                {holderTokenKindLabels[value]}
+              </option>
+            ))}
+          </NativeSelect>
+        </div>
+      </div>
+      {create.isError && (
+        <p className="text-sm text-destructive" role="alert">
+          {errorMessage(create.error, 'The token could not be created.')}
+        </p>
+      )}
+      <Button type="submit" size="sm" disabled={create.isPending}>
+        <Plus aria-hidden="true" /> Create token
+      </Button>
+    </form>
+  );
+}

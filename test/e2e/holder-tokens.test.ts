@@ -1,0 +1,124 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { portalSessions } from '../../src/server/db/schema/index.js';
+import { findCustomerByToken } from '../../src/server/features/licenses/grants.service.js';
+import { DAY_MS } from '../../src/server/lib/clock.js';
+import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
+import { isWellFormedHolderToken } from '../../src/server/lib/holder-token-format.js';
+import { createGrant, createHolder, createPackage } from '../composer/repository-fixtures.js';
+import { type SignedIn, signInSeller } from '../support/sessions.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { launchBrowser, openSignedInPage, photograph, type TestBrowser } from './support/browser.js';
+
+// Named Composer tokens in the browser (issue 32): the holder creates one in the portal (shown once, copied), rotates
+// it (the old one says when it stops working) and revokes the new one; the seller sees the holder's tokens on
+// Management and revokes one there.
+
+const HOLDER = 'tokens-holder@example.com';
+
+let app: TestApp;
+let browser: TestBrowser;
+let seller: SignedIn;
+let portalOrigin: string;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  portalOrigin = `http://acme.composer.localhost:${app.port}`;
+  seller = await signInSeller(app, { slug: 'acme' });
+  expect((await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' })).status).toBe(200);
+  const widget = await createPackage(app, seller.user, 'acme/widget', [
+    { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
+  ]);
+  const holder = await createHolder(app, seller.user, HOLDER);
+  await createGrant(app, holder, widget);
+  // A portal session as the e-mailed link makes it (signing in by link is portal.test.ts's subject).
+  const cookie = generateToken('pgps');
+  const now = app.clock.now();
+  await app.ctx.db.insert(portalSessions).values({
+    idHash: sha256Hex(cookie),
+    customerId: holder.id,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + 7 * DAY_MS),
+  });
+  browser = await launchBrowser();
+  ({ context, page } = await openSignedInPage(browser, portalOrigin, { cookieName: 'packgate_portal', cookie }));
+}, 180_000);
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+  await app?.close();
+});
+
+describe('named Composer tokens', () => {
+  it('lets the holder create a token shown once, copy it, rotate it and revoke the new one', async () => {
+    await page.goto(`${portalOrigin}/portal`);
+    const card = page.getByTestId('portal-holder-tokens');
+    await card.getByTestId('holder-token').filter({ hasText: 'Composer token' }).waitFor();
+    await card.getByLabel('Name').fill('GitHub Actions');
+    await card.getByLabel('Kind').selectOption('ci');
+    await card.getByRole('button', { name: 'Create token' }).click();
+
+    const shown = card.getByTestId('new-token-value');
+    await shown.waitFor();
+    const token = (await shown.textContent()) ?? '';
+    expect(isWellFormedHolderToken(token)).toBe(true);
+    expect(await findCustomerByToken(app.ctx, token)).toBeDefined();
+    await card.getByTestId('new-holder-token').getByRole('button', { name: 'Copy' }).click();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(token);
+    await card.getByRole('button', { name: 'Done' }).click();
+    expect(await card.getByText(token).count()).toBe(0);
+    await photograph(page, 'portal-holder-tokens');
+
+    const entry = card.getByTestId('holder-token').filter({ hasText: 'GitHub Actions' });
+    await entry.getByRole('button', { name: 'Rotate' }).click();
+    await page
+      .getByRole('dialog', { name: /^(Rotate|Revoke) “/ })
+      .getByRole('button', { name: 'Rotate' })
+      .click();
+    const rotated = (await card.getByTestId('new-token-value').textContent()) ?? '';
+    expect(rotated).not.toBe(token);
+    const old = card.getByTestId('holder-token').filter({ hasText: 'GitHub Actions' }).filter({ hasText: 'Rotated' });
+    await old
+      .getByTestId('holder-token-expiry')
+      .getByText(/^Stops working at /)
+      .waitFor();
+    expect(await findCustomerByToken(app.ctx, token)).toBeDefined();
+    expect(await findCustomerByToken(app.ctx, rotated)).toBeDefined();
+
+    const fresh = card.getByTestId('holder-token').filter({ hasText: 'GitHub Actions' }).filter({ hasText: 'Active' });
+    await fresh.getByRole('button', { name: 'Revoke' }).click();
+    await page
+      .getByRole('dialog', { name: /^(Rotate|Revoke) “/ })
+      .getByRole('button', { name: 'Revoke' })
+      .click();
+    await card.getByTestId('holder-token').filter({ hasText: 'Revoked' }).waitFor();
+    expect(await findCustomerByToken(app.ctx, rotated)).toBeUndefined();
+  });
+
+  it("shows the holder's tokens to the seller on Management, who revokes one", async () => {
+    const origin = app.ctx.config.publicUrl;
+    const management = await openSignedInPage(browser, origin, seller);
+    try {
+      await management.page.goto(`${origin}/management`);
+      await management.page.getByRole('tab', { name: 'Access Management' }).click();
+      const holder = management.page.getByTestId('license-holder').filter({ hasText: HOLDER });
+      await holder.getByRole('button', { name: 'Tokens' }).click();
+      const dialog = management.page.getByRole('dialog', { name: 'Composer tokens' });
+      const first = dialog.getByTestId('holder-token').filter({ hasText: 'Composer token' });
+      await first.waitFor();
+      expect(await dialog.getByRole('button', { name: 'Create token' }).count()).toBe(0);
+      await first.getByRole('button', { name: 'Revoke' }).click();
+      await management.page
+        .getByRole('dialog', { name: /^(Rotate|Revoke) “/ })
+        .getByRole('button', { name: 'Revoke' })
+        .click();
+      await first.getByTestId('holder-token-state').getByText('Revoked').waitFor();
+    } finally {
+      await management.context.close();
+    }
+  });
+});
