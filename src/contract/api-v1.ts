@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { apiTokenSchema, createApiTokenInput, createdApiTokenSchema } from './developer.js';
 import { entityId } from './ids.js';
-import { issuedLicense, issueLicenseInput, license, licenseMessages, updateLicenseInput } from './licenses.js';
+import {
+  issuedLicense,
+  issueLicenseInput,
+  license,
+  licenseMessages,
+  licenseTargetInput,
+  updateLicenseInput,
+} from './licenses.js';
 import {
   createPackageInput,
   gitCredentialsSchema,
@@ -240,15 +247,18 @@ export const apiV1Analytics = z.object({
 /** GET /api/v1/licenses filters. */
 export const apiV1LicenseQuery = z.object({
   packageId: z.string().max(200).optional(),
+  /** The licenses of one product (issue 31). */
+  productId: z.string().max(200).optional(),
   email: z.string().max(320).optional(),
 });
 /**
- * POST /api/v1/licenses: the lasting-license terms plus the package. The e-mail is required here, in the schema (so
- * the OpenAPI document says so), with the spec's sentence when it is missing.
+ * POST /api/v1/licenses: the lasting-license terms plus what is licensed: packageId, packageIds (several packages in
+ * one call: one license each, one e-mail, one transaction) or productId (issue 31). The e-mail is required here, in
+ * the schema (so the OpenAPI document says so), with the spec's sentence when it is missing.
  */
 export const apiV1CreateLicenseInput = issueLicenseInput
   .extend({
-    packageId: z.string().max(200),
+    ...licenseTargetInput.shape,
     email: z.string({ error: licenseMessages.emailRequired }).max(320),
   })
   .meta({
@@ -260,6 +270,9 @@ export const apiV1CreateLicenseInput = issueLicenseInput
         downloadLimit: null,
         endMode: 'updates',
         note: 'Order 1042',
+        versionConstraint: '^1.0',
+        minimumStability: 'stable',
+        seats: 5,
         sendEmail: false,
       },
     ],

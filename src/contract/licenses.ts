@@ -25,6 +25,12 @@ export const grantStatuses = ['active', 'revoked'] as const;
 export const grantEndModes = ['access', 'updates'] as const;
 export type GrantEndMode = (typeof grantEndModes)[number];
 
+/** A license's version constraint has at most this many characters (lib/composer-versions refuses longer ones). */
+export const LICENSE_VERSION_CONSTRAINT_MAX_LENGTH = 200;
+/** Composer's stabilities, most stable first: a license's minimumStability is the least stable it covers. */
+export const licenseStabilities = ['stable', 'RC', 'beta', 'alpha', 'dev'] as const;
+export type LicenseStability = (typeof licenseStabilities)[number];
+
 export const temporaryLicenseParams = packageIdParams.extend({ licenseId: entityId });
 
 /**
@@ -84,6 +90,12 @@ export const customerGrant = z.object({
   downloadLimit: z.number().int().nullable(),
   downloadCount: z.number().int(),
   lastUsedAt: z.string().nullable(),
+  /** A Composer constraint the versions must match (`^1.0`); null: every version. */
+  versionConstraint: z.string().nullable(),
+  /** The least stable versions covered; `dev` covers everything. */
+  minimumStability: z.enum(licenseStabilities),
+  /** How many developer tokens the holder may have at once; null: unlimited. */
+  seats: z.number().int().nullable(),
   emailDelivery: emailDelivery.optional(),
 });
 export type CustomerGrant = z.infer<typeof customerGrant>;
@@ -121,7 +133,11 @@ export const LICENSE_DOWNLOAD_LIMIT_MAX = 1_000_000;
 export const lastingLicenseMessages = {
   expiryInPast: 'The expiry date must be in the future',
   downloadLimitInvalid: `The download limit must be a whole number from 1 to ${LICENSE_DOWNLOAD_LIMIT_MAX}, or empty for unlimited`,
-  nothingToUpdate: 'Send at least one of expiresAt, downloadLimit, endMode, note or status',
+  nothingToUpdate:
+    'Send at least one of expiresAt, downloadLimit, endMode, note, versionConstraint, minimumStability, seats or status',
+  versionConstraintTooLong: `versionConstraint has at most ${LICENSE_VERSION_CONSTRAINT_MAX_LENGTH} characters`,
+  minimumStabilityInvalid: 'minimumStability must be stable, RC, beta, alpha or dev',
+  seatsInvalid: 'seats must be a whole number from 1, or empty for unlimited',
 } as const;
 
 /** The terms both doors accept. expiresAt null: never expires; downloadLimit null: unlimited. */
@@ -131,6 +147,22 @@ export const licenseTermsInput = z.object({
   /** What ends at expiry: `access` (everything) or `updates` (versions released before it stay installable). */
   endMode: z.enum(grantEndModes).optional(),
   note: z.string().max(LICENSE_NOTE_MAX_LENGTH).nullable().optional(),
+  /** A Composer constraint (`^1.0`, `>=2.0 <3.0`) the versions must match; null: every version. */
+  versionConstraint: z
+    .string()
+    .max(LICENSE_VERSION_CONSTRAINT_MAX_LENGTH, lastingLicenseMessages.versionConstraintTooLong)
+    .nullable()
+    .optional(),
+  /** The least stable versions covered: `stable`, `RC`, `beta`, `alpha` or `dev` (every version, the default). */
+  minimumStability: z.enum(licenseStabilities, { error: lastingLicenseMessages.minimumStabilityInvalid }).optional(),
+  /** How many developer tokens the holder may have at once (CI, deploy and bot tokens take none); null: unlimited. */
+  seats: z
+    .number({ error: lastingLicenseMessages.seatsInvalid })
+    .int(lastingLicenseMessages.seatsInvalid)
+    .min(1, lastingLicenseMessages.seatsInvalid)
+    .max(LICENSE_DOWNLOAD_LIMIT_MAX, lastingLicenseMessages.seatsInvalid)
+    .nullable()
+    .optional(),
 });
 export type LicenseTermsInput = z.infer<typeof licenseTermsInput>;
 
@@ -144,6 +176,30 @@ export const issueLicenseInput = licenseTermsInput.extend({
   sendEmail: z.boolean().optional(),
 });
 export type IssueLicenseInput = z.infer<typeof issueLicenseInput>;
+
+/** More packages than one call licenses; bounds the request before it is read. */
+export const LICENSE_PACKAGES_MAX = 100;
+
+export const licenseTargetMessages = {
+  oneTarget: 'Send exactly one of packageId, packageIds or productId',
+  packagesEmpty: 'packageIds must name at least one package',
+  packageTwice: 'packageIds names a package twice',
+  packageUnknown: 'packageIds names a package that is not yours',
+} as const;
+
+/**
+ * What one call licenses: a package (packageId), several packages at once (packageIds: one license each, one
+ * e-mail, one transaction) or a product (productId: one license covering its packages). Exactly one is sent.
+ */
+export const licenseTargetInput = z.object({
+  packageId: z.string().max(200).optional(),
+  packageIds: z.array(z.string().max(200)).max(LICENSE_PACKAGES_MAX).optional(),
+  productId: z.string().max(200).optional(),
+});
+
+/** POST /api/licenses (Management): a holder licensed for several packages or a product in one go. */
+export const issueLicensesInput = issueLicenseInput.extend(licenseTargetInput.shape);
+export type IssueLicensesInput = z.infer<typeof issueLicensesInput>;
 
 /**
  * PATCH /api/licenses/{licenseId}: change any of the terms; absent fields keep their value. `status: 'revoked'`
@@ -170,7 +226,10 @@ export const licenseList = z.array(license);
  * commands then carry YOUR_TOKEN in its place.
  */
 export const issuedLicense = z.object({
+  /** The first license issued (the only one, for one package). */
   license,
+  /** Every license this call issued or renewed: one per package of packageIds, or the product's one. */
+  licenses: z.array(license),
   outcome: z.enum(['created', 'renewed']),
   emailSent: z.boolean(),
   repositoryUrl: z.string(),

@@ -12,6 +12,7 @@ import { holderTokensV1Routes } from './holder-tokens-v1.routes.js';
 import { registerIdempotency } from './idempotency.js';
 import { oidcTrustsV1Routes } from './oidc-trusts-v1.routes.js';
 import { registerApiDocs } from './openapi.js';
+import { productsV1Routes } from './products-v1.routes.js';
 import { apiV1RateLimitHook } from './rate-limit.js';
 import { webhooksV1Routes } from './webhooks-v1.routes.js';
 
@@ -65,6 +66,7 @@ export async function apiV1Plugin(app: FastifyInstance, ctx: AppContext, options
           await analyticsV1Routes(v1, ctx);
           await webhooksV1Routes(v1, ctx);
           await exportV1Routes(v1, ctx);
+          await productsV1Routes(v1, ctx);
           await holderTokensV1Routes(v1, ctx);
           await oidcTrustsV1Routes(v1, ctx);
         },

@@ -27,6 +27,7 @@ import {
 import type { AppContext } from '../../context.js';
 import * as apiTokens from '../api-tokens/api-tokens.service.js';
 import * as lastingLicenses from '../licenses/lasting-licenses.service.js';
+import { issueLicenses } from '../licenses/license-batch.service.js';
 import { listAuditEvents } from '../shared/audit/audit.service.js';
 import * as apiV1 from './api-v1.service.js';
 import { createdResponses, envelope, okResponses } from './envelope.js';
@@ -214,7 +215,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         operationId: 'createLicense',
         summary: 'Create a license',
         description:
-          'Licenses a package to an e-mail address (a license the holder already has for the package takes the new terms). expiresAt null never expires; downloadLimit null is unlimited; endMode says what ends at expiry. The holder gets the branded e-mail unless sendEmail is false; the answer carries the repository URL, the setup commands and, for a new holder, their Composer token.',
+          'Licenses a package (packageId), several packages at once (packageIds: one license each) or a product (productId: one license covering every package in it, including ones added later) to an e-mail address; send exactly one of the three. A license the holder already has for a package or product takes the new terms. Everything is written in one transaction (a bad id in packageIds writes nothing) and the holder gets one branded e-mail listing every package, unless sendEmail is false. expiresAt null never expires; downloadLimit null is unlimited; endMode says what ends at expiry; versionConstraint (a Composer constraint, up to 200 characters) and minimumStability (stable, RC, beta, alpha or dev, the default) say which versions; seats (null: unlimited) caps the holder’s developer tokens and is refused below the ones they already have. The answer carries the licenses, the repository URL, the setup commands and, for a new holder, their Composer token.',
         headers: idempotencyHeader,
         body: apiV1CreateLicenseInput,
         response: createdResponses(apiV1IssuedLicense),
@@ -223,8 +224,8 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
     async (request, reply) => {
       const actor = request.apiActor;
       const sellerUser = await apiV1.sellerOf(ctx, actor);
-      const { packageId, ...terms } = request.body;
-      const issued = await lastingLicenses.issueLicense(ctx, sellerUser, actor, packageId, terms);
+      const { packageId, packageIds, productId, ...terms } = request.body;
+      const issued = await issueLicenses(ctx, sellerUser, actor, { packageId, packageIds, productId }, terms);
       return reply.status(201).send(envelope(issued));
     },
   );
@@ -253,7 +254,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         operationId: 'updateLicense',
         summary: 'Update a license',
         description:
-          "Changes any of the terms; fields left out keep their value. status 'revoked' revokes, 'active' restores.",
+          "Changes any of the terms; fields left out keep their value. status 'revoked' revokes, 'active' restores. seats below the holder's developer tokens is refused (400).",
         params: apiV1IdParams,
         body: apiV1UpdateLicenseInput,
         response: okResponses(apiV1License),

@@ -132,6 +132,14 @@ describe('the samples of the interactive reference', () => {
     await run('rotateWebhookSecret', id(endpoint.id));
     await run('deleteWebhookEndpoint', id(endpoint.id));
 
+    // Products (issue 31): made of the tools package, licensed, then deleted once its license is revoked.
+    const product = await run('createProduct', { PACKAGE_ID: toolsId });
+    const ofProduct = { '{productId}': String(product.id) };
+    await run('listProducts');
+    await run('getProduct', ofProduct);
+    await run('updateProduct', ofProduct);
+    await run('deleteProduct', ofProduct);
+
     await run('deletePackage', id(widget.id));
     for (const operationId of samples.keys()) {
       if (!ran.includes(operationId) && !samples.get(operationId)?.path.includes('{')) await run(operationId);

@@ -14,11 +14,21 @@ import { appUrl } from '../../http/public-urls.js';
 
 export const API_DOCS_PREFIX = '/api/docs';
 export const OPENAPI_DOCUMENT_PATH = `${API_DOCS_PREFIX}/openapi.json`;
-export const API_V1_TAGS = ['Packages', 'Customers', 'Licenses', 'Analytics', 'Tokens', 'Webhooks'] as const;
+export const API_V1_TAGS = [
+  'Packages',
+  'Products',
+  'Customers',
+  'Licenses',
+  'Analytics',
+  'Tokens',
+  'Webhooks',
+] as const;
 
 const tagDescriptions: Record<(typeof API_V1_TAGS)[number], string> = {
   Packages:
     'Your packages, their pricing fields (null until priced) and purchase links; create them from a repository.',
+  Products:
+    'Named sets of your packages: a license of a product covers every package in it, including ones added later.',
   Customers: 'License holders by e-mail, with the packages each holds; their Composer tokens.',
   Licenses: 'Issue, change and revoke licenses. POSTs take an Idempotency-Key.',
   Analytics: 'Sales and usage figures.',

@@ -1,4 +1,4 @@
-import { asc, desc, eq } from 'drizzle-orm';
+import { asc, desc, eq, sql } from 'drizzle-orm';
 import {
   type Customer,
   type CustomerGrant,
@@ -6,7 +6,7 @@ import {
   type RegenerateTokenResponse,
 } from '../../../contract/licenses.js';
 import type { AppContext } from '../../context.js';
-import { customers, grants, packages } from '../../db/schema/index.js';
+import { customers, grants, packages, products } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
 import { replaceDefaultHolderToken } from '../credentials/holder-tokens.service.js';
@@ -26,10 +26,16 @@ import {
 /** The seller's license holders, newest first, each with every grant they hold (all kinds, all states). */
 export async function listCustomers(ctx: AppContext, sellerId: string): Promise<Customer[]> {
   const rows = await ctx.db
-    .select({ customer: customers, grant: grants, packageName: packages.name })
+    .select({
+      customer: customers,
+      grant: grants,
+      packageName: sql<string | null>`coalesce(${packages.name}, ${products.name})`,
+    })
     .from(customers)
     .leftJoin(grants, eq(grants.customerId, customers.id))
     .leftJoin(packages, eq(packages.id, grants.packageId))
+    // A product's license is named by the product (issue 31).
+    .leftJoin(products, eq(products.id, grants.productId))
     .where(eq(customers.sellerId, sellerId))
     .orderBy(desc(customers.createdAt), asc(customers.id), asc(grants.createdAt), asc(grants.id));
   const now = ctx.clock.now();
@@ -75,6 +81,9 @@ export function presentCustomerGrant(grant: Grant, packageName: string, now: Dat
     downloadLimit: grant.downloadLimit,
     downloadCount: grant.downloadCount,
     lastUsedAt: grant.lastUsedAt?.toISOString() ?? null,
+    versionConstraint: grant.versionConstraint,
+    minimumStability: grant.minimumStability,
+    seats: grant.seats,
   };
 }
 

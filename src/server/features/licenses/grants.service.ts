@@ -4,19 +4,22 @@ import { type GrantEndMode, type GrantKind, licenseMessages } from '../../../con
 import type { MailSendOptions } from '../../adapters/mail/mailer.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { customers, grants, type packages } from '../../db/schema/index.js';
+import { customers, grants, type MinimumStability, type packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { grantMailReference } from '../../jobs/mail-delivery.js';
 import { clientNetwork } from '../../lib/client-network.js';
 import { type EmailBrand, getEmailBrand, repositoryUrlFor } from '../branding/branding.service.js';
 import { findLiveHolderToken, issueFirstHolderToken } from '../credentials/holder-tokens.service.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
+import { getOwnedProduct } from '../products/products.service.js';
 import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import { findSellerIdentity, normalizeEmail, type SellerIdentity } from '../users/users.service.js';
 import { emitLicenseChange, emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { grantGivesAccess, isGrantActive } from './grant-rules.js';
 import * as repository from './grants.repository.js';
+import { describeGrantCoverage, hasCoverageTerms } from './license-coverage-words.js';
 import { buildLicenseEmail, type LicenseEmailInput, type LicenseTerms } from './license-email.js';
+import { assertSeatsCoverTokens } from './version-terms.js';
 
 // License holders (customers), their Composer tokens and their grants: the rules every way of issuing
 // a license shares (temporary licenses now, sales and API v1 later), and the checks Composer's doors use.
@@ -108,8 +111,13 @@ export async function findCustomerByEmail(
 
 export type CreateGrantInput = {
   email: string;
-  packageId: string;
+  /** The package licensed; a product's license (loadGrantParties with productId) leaves it out. */
+  packageId?: string;
   kind: GrantKind;
+  /** Version terms and seats (issue 31), checked by parseVersionTerms; left out: every version, no seat limit. */
+  versionConstraint?: string | null;
+  minimumStability?: MinimumStability;
+  seats?: number | null;
   expiresAt?: Date | null;
   endMode: GrantEndMode;
   downloadLimit?: number | null;
@@ -125,7 +133,8 @@ export type CreateGrantInput = {
 export type CreateGrantResult = {
   grant: Grant;
   customer: CustomerRecord;
-  package: PackageRecord;
+  /** What the grant licenses: a package, or a product and its packages. */
+  target: GrantTarget;
   /** created: a new grant; renewed: the holder's existing grant for the package took the new terms. */
   outcome: 'created' | 'renewed';
   isNewCustomer: boolean;
@@ -166,7 +175,7 @@ export async function createGrant(
   options: { notify?: boolean } = {},
 ): Promise<CreateGrantResult> {
   parseHolderEmail(input.email);
-  const loaded = await loadGrantParties(ctx, actor.sellerId, input.packageId);
+  const loaded = await loadGrantParties(ctx, actor.sellerId, input.packageId ?? '');
   const notify = options.notify !== false;
   // The e-mail goes out inside the transaction: if it cannot be sent, no token exists that nobody holds.
   return ctx.db.transaction(async (tx) => {
@@ -176,7 +185,7 @@ export async function createGrant(
       action: result.outcome === 'created' ? 'license.created' : 'license.renewed',
       targetType: 'license',
       targetId: result.grant.id,
-      details: grantAuditDetails(result.grant, result.customer.email, loaded.pkg.name, { emailSent: notify }),
+      details: grantAuditDetails(result.grant, result.customer.email, loaded.target.name, { emailSent: notify }),
     });
     return result;
   });
@@ -201,13 +210,45 @@ export function grantAuditDetails(
   };
 }
 
-/** The seller (with their brand) and the package a grant is about, loaded before the transaction that writes it. */
-export type GrantParties = { seller: LicenseSender; pkg: PackageRecord };
+/**
+ * What a grant licenses: one package, or a product (issue 31), which covers its packages as they are at each request;
+ * packageNames are the product's now, for the e-mail and the answer.
+ */
+export type GrantTarget = { packageId: string | null; productId: string | null; name: string; packageNames: string[] };
 
-/** What createGrant reads before its transaction (a query outside an open transaction waits for it on PGlite). */
-export async function loadGrantParties(ctx: AppContext, sellerId: string, packageId: string): Promise<GrantParties> {
-  const [seller, pkg] = await Promise.all([getLicenseSender(ctx, sellerId), getOwnedPackage(ctx, sellerId, packageId)]);
-  return { seller, pkg };
+/** The seller (with their brand) and what a grant is about, loaded before the transaction that writes it. */
+export type GrantParties = { seller: LicenseSender; target: GrantTarget };
+
+/**
+ * What createGrant reads before its transaction (a query outside an open transaction waits for it on PGlite): a
+ * package by id, or `{ productId }` for a product of the seller's.
+ */
+export async function loadGrantParties(
+  ctx: AppContext,
+  sellerId: string,
+  what: string | { productId: string },
+): Promise<GrantParties> {
+  const [seller, target] = await Promise.all([getLicenseSender(ctx, sellerId), loadGrantTarget(ctx, sellerId, what)]);
+  return { seller, target };
+}
+
+/** The seller's package or product as a grant's target; 404 for another seller's or an unknown one. */
+export async function loadGrantTarget(
+  ctx: AppContext,
+  sellerId: string,
+  what: string | { productId: string },
+): Promise<GrantTarget> {
+  if (typeof what === 'string') {
+    const pkg = await getOwnedPackage(ctx, sellerId, what);
+    return { packageId: pkg.id, productId: null, name: pkg.name, packageNames: [pkg.name] };
+  }
+  const product = await getOwnedProduct(ctx, sellerId, what.productId);
+  return {
+    packageId: null,
+    productId: product.id,
+    name: product.name,
+    packageNames: product.packages.map((pkg) => pkg.name),
+  };
 }
 
 /**
@@ -220,7 +261,7 @@ export async function createGrantIn(
   parties: GrantParties,
   input: CreateGrantInput,
 ): Promise<CreateGrantResult> {
-  const { pkg } = parties;
+  const { target } = parties;
   const sellerId = parties.seller.id;
   const email = parseHolderEmail(input.email);
   const now = ctx.clock.now();
@@ -231,6 +272,12 @@ export async function createGrantIn(
     expiresAt: input.expiresAt ?? null,
     endMode: input.endMode,
     downloadLimit: input.downloadLimit ?? null,
+  };
+  // Version terms a renewal leaves out keep the license's own; a new license starts from every version, no seat limit.
+  const versionTerms = {
+    ...(input.versionConstraint !== undefined ? { versionConstraint: input.versionConstraint } : {}),
+    ...(input.minimumStability !== undefined ? { minimumStability: input.minimumStability } : {}),
+    ...(input.seats !== undefined ? { seats: input.seats } : {}),
   };
   if (input.holderLimit) {
     // Two licenses for new holders at the cap must not both pass the count: the second waits for the first.
@@ -249,9 +296,19 @@ export async function createGrantIn(
     ? await issueFirstHolderToken(ctx, tx, customer.id, input.kind === 'purchase' ? 'sale' : 'seller')
     : undefined;
 
+  // Seats below the developer tokens the holder already has are refused (a new holder has only their first token).
+  await assertSeatsCoverTokens(tx, customer.id, input.seats, now);
+  const targetColumns = { packageId: target.packageId, productId: target.productId };
   const [insertedGrant] = await tx
     .insert(grants)
-    .values({ customerId: customer.id, packageId: pkg.id, ...terms, note: input.note ?? null, createdAt: now })
+    .values({
+      customerId: customer.id,
+      ...targetColumns,
+      ...terms,
+      ...versionTerms,
+      note: input.note ?? null,
+      createdAt: now,
+    })
     .onConflictDoNothing()
     .returning();
   let grant: Grant;
@@ -261,18 +318,30 @@ export async function createGrantIn(
     const [existing] = await tx
       .select()
       .from(grants)
-      .where(and(eq(grants.customerId, customer.id), eq(grants.packageId, pkg.id)))
+      .where(
+        and(
+          eq(grants.customerId, customer.id),
+          target.packageId ? eq(grants.packageId, target.packageId) : eq(grants.productId, target.productId!),
+        ),
+      )
       .for('update');
     if (!existing) throw new Error('Grant vanished while being renewed');
-    grant = await renewGrant(tx, existing, { ...terms, note: input.note ?? null }, { email, pkg, now });
+    grant = await renewGrant(
+      tx,
+      existing,
+      { ...terms, ...versionTerms, note: input.note ?? null },
+      { email, target, now },
+    );
   }
 
   const event = insertedGrant ? 'license.created' : 'license.updated';
-  await emitWebhookEvent(ctx, sellerId, event, licenseEventData(grant, { email, packageName: pkg.name }), { db: tx });
+  await emitWebhookEvent(ctx, sellerId, event, licenseEventData(grant, { email, packageName: target.name }), {
+    db: tx,
+  });
   return {
     grant,
     customer,
-    package: pkg,
+    target,
     outcome: insertedGrant ? 'created' : 'renewed',
     isNewCustomer: Boolean(insertedCustomer),
     composerToken: issued?.token,
@@ -310,7 +379,8 @@ export async function sendGrantEmail(
     {
       reason,
       token: result.composerToken,
-      packageNames: [result.package.name],
+      packageNames: result.target.packageNames,
+      coverage: hasCoverageTerms(grant) ? [describeGrantCoverage(grant, result.target)] : undefined,
       license,
       isTestPurchase: input.isTestPurchase,
     },
@@ -318,16 +388,17 @@ export async function sendGrantEmail(
   );
 }
 
-type GrantTerms = Pick<Grant, 'kind' | 'status' | 'revokedAt' | 'expiresAt' | 'endMode' | 'downloadLimit' | 'note'>;
+type GrantTerms = Pick<Grant, 'kind' | 'status' | 'revokedAt' | 'expiresAt' | 'endMode' | 'downloadLimit' | 'note'> &
+  Partial<Pick<Grant, 'versionConstraint' | 'minimumStability' | 'seats'>>;
 
 async function renewGrant(
   tx: Queryable,
   existing: Grant,
   terms: GrantTerms,
-  context: { email: string; pkg: PackageRecord; now: Date },
+  context: { email: string; target: GrantTarget; now: Date },
 ): Promise<Grant> {
   if (terms.kind === 'temporary' && existing.kind !== 'temporary' && grantGivesAccess(existing, context.now)) {
-    throw new AppError('CONFLICT', `${context.email} already holds a license for ${context.pkg.name}`, {
+    throw new AppError('CONFLICT', `${context.email} already holds a license for ${context.target.name}`, {
       suggestion: 'A temporary license would cut it short; the holder can already install the package.',
     });
   }

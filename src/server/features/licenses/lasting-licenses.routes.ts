@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   issuedLicense,
   issueLicenseInput,
+  issueLicensesInput,
   license,
   licenseIdParams,
   licenseList,
@@ -13,6 +14,7 @@ import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
 import { requestActor } from '../shared/audit/audit.service.js';
 import * as lastingLicenses from './lasting-licenses.service.js';
+import { issueLicenses } from './license-batch.service.js';
 
 // The Management license dialog's calls: the same terms as API v1's licenses, by hand (session + CSRF).
 export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -47,6 +49,27 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
         requestActor(request),
         request.params.id,
         request.body,
+      );
+      return reply.status(201).headers(noStore).send(issued);
+    },
+  );
+
+  // Several packages or a product for one holder at once (issue 31): one transaction, one e-mail.
+  api.post(
+    '/api/licenses',
+    {
+      config: { permission: 'customers:write' },
+      schema: { body: issueLicensesInput, response: { 201: issuedLicense } },
+      preValidation: authenticated,
+    },
+    async (request, reply) => {
+      const { packageId, packageIds, productId, ...terms } = request.body;
+      const issued = await issueLicenses(
+        ctx,
+        request.seller,
+        requestActor(request),
+        { packageId, packageIds, productId },
+        terms,
       );
       return reply.status(201).headers(noStore).send(issued);
     },

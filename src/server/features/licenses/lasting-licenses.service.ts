@@ -3,72 +3,28 @@ import {
   type IssuedLicense,
   type IssueLicenseInput,
   type License,
-  type LicenseTermsInput,
   lastingLicenseMessages,
   licenseMessages,
   type UpdateLicenseInput,
 } from '../../../contract/licenses.js';
-import { setupCommands, TOKEN_PLACEHOLDER } from '../../../contract/setup-commands.js';
 import type { AppContext } from '../../context.js';
-import { customers, grants, packages } from '../../db/schema/index.js';
+import { customers, grants, packages, products } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
-import { repositoryUrlFor } from '../branding/branding.service.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
+import { getOwnedProduct } from '../products/products.service.js';
 import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
-import { requireActiveAccess, type SubscriptionUser } from '../subscriptions/subscriptions.service.js';
+import type { SubscriptionUser } from '../subscriptions/subscriptions.service.js';
 import { normalizeEmail } from '../users/users.service.js';
 import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
-import { presentCustomerGrant } from './customers.service.js';
-import {
-  assertRoomForHolder,
-  createGrant,
-  type Grant,
-  getLicenseSender,
-  grantAuditDetails,
-  parseHolderEmail,
-} from './grants.service.js';
-import { findHolderLimit } from './licenses.service.js';
+import { grantAuditDetails } from './grants.service.js';
+import { issueLicenses } from './license-batch.service.js';
+import { type LicenseRow, parseLicenseTermsInput, presentLicense } from './license-terms-input.js';
+import { assertSeatsCoverTokens } from './version-terms.js';
 
 // Lasting licenses (issue 16): the terms a seller sets by hand in Management and a shop sets through API v1,
 // checked by one set of rules. Kind `manual`: no expiry or a date, a download limit or none, what ends at expiry
 // (access, or updates only), a note. Every change is an audit event naming who made it, in the change's transaction.
-
-type LicenseRow = { grant: Grant; email: string; packageName: string };
-
-export function presentLicense(row: LicenseRow, now: Date): License {
-  const { grant } = row;
-  return {
-    ...presentCustomerGrant(grant, row.packageName, now),
-    email: row.email,
-    note: grant.note,
-    createdAt: grant.createdAt.toISOString(),
-    revokedAt: grant.revokedAt?.toISOString() ?? null,
-  };
-}
-
-type ParsedTerms = {
-  expiresAt?: Date | null;
-  downloadLimit?: number | null;
-  endMode?: 'access' | 'updates';
-  note?: string | null;
-};
-
-/** The one rule set: an expiry must lie in the future (null: never expires); a blank note is no note. */
-export function parseLicenseTerms(input: LicenseTermsInput, now: Date): ParsedTerms {
-  const terms: ParsedTerms = {};
-  if (input.expiresAt !== undefined) {
-    const expiresAt = input.expiresAt === null ? null : new Date(input.expiresAt);
-    if (expiresAt && expiresAt.getTime() <= now.getTime()) {
-      throw new AppError('VALIDATION_FAILED', lastingLicenseMessages.expiryInPast);
-    }
-    terms.expiresAt = expiresAt;
-  }
-  if (input.downloadLimit !== undefined) terms.downloadLimit = input.downloadLimit;
-  if (input.endMode !== undefined) terms.endMode = input.endMode;
-  if (input.note !== undefined) terms.note = input.note?.trim() || null;
-  return terms;
-}
 
 /**
  * Issues a lasting license (or gives the holder's existing license of the package these terms), e-mails the
@@ -82,56 +38,23 @@ export async function issueLicense(
   packageId: string,
   input: IssueLicenseInput,
 ): Promise<IssuedLicense> {
-  const pkg = await getOwnedPackage(ctx, seller.id, packageId);
-  const email = parseHolderEmail(input.email);
-  const now = ctx.clock.now();
-  const terms = parseLicenseTerms(input, now);
-  await requireActiveAccess(ctx, seller);
-  const holderLimit = await findHolderLimit(ctx, seller);
-  if (holderLimit) await assertRoomForHolder(ctx.db, seller.id, email, holderLimit);
-
-  const sendEmail = input.sendEmail !== false;
-  const created = await createGrant(
-    ctx,
-    actor,
-    {
-      email,
-      packageId: pkg.id,
-      kind: 'manual',
-      expiresAt: terms.expiresAt ?? null,
-      endMode: terms.endMode ?? 'access',
-      downloadLimit: terms.downloadLimit ?? null,
-      note: terms.note ?? null,
-      holderLimit,
-    },
-    { notify: sendEmail },
-  );
-  const sender = await getLicenseSender(ctx, seller.id);
-  const repositoryUrl = repositoryUrlFor(ctx, { slug: sender.slug, brandDomain: sender.brand.verifiedDomain });
-  const license = presentLicense({ grant: created.grant, email: created.customer.email, packageName: pkg.name }, now);
-  return {
-    license,
-    outcome: created.outcome,
-    emailSent: sendEmail,
-    repositoryUrl,
-    composerToken: created.composerToken ?? null,
-    setupCommands: setupCommands({
-      repositoryUrl,
-      sellerSlug: sender.slug,
-      packageName: pkg.name,
-      token: created.composerToken ?? TOKEN_PLACEHOLDER,
-    }),
-  };
+  return issueLicenses(ctx, seller, actor, { packageId }, input);
 }
 
 async function findLicenseRows(ctx: AppContext, sellerId: string, where: SQL | undefined): Promise<LicenseRow[]> {
-  return ctx.db
-    .select({ grant: grants, email: customers.email, packageName: packages.name })
+  const rows = await ctx.db
+    .select({ grant: grants, email: customers.email, packageName: packages.name, productName: products.name })
     .from(grants)
     .innerJoin(customers, eq(customers.id, grants.customerId))
-    .innerJoin(packages, eq(packages.id, grants.packageId))
-    .where(and(eq(customers.sellerId, sellerId), eq(packages.ownerId, sellerId), where))
+    .leftJoin(packages, eq(packages.id, grants.packageId))
+    // A product's license (issue 31) is named by the product.
+    .leftJoin(products, eq(products.id, grants.productId))
+    .where(and(eq(customers.sellerId, sellerId), where))
     .orderBy(desc(grants.createdAt), desc(grants.id));
+  return rows.map(({ productName, packageName, ...row }) => ({
+    ...row,
+    packageName: packageName ?? productName ?? '',
+  }));
 }
 
 /** The seller's license, any kind; another seller's is not found (the route's entityId has refused a malformed id). */
@@ -149,11 +72,13 @@ export async function getLicense(ctx: AppContext, sellerId: string, licenseId: s
 export async function listLicenses(
   ctx: AppContext,
   sellerId: string,
-  filter: { packageId?: string; email?: string } = {},
+  filter: { packageId?: string; productId?: string; email?: string } = {},
 ): Promise<License[]> {
   if (filter.packageId !== undefined) await getOwnedPackage(ctx, sellerId, filter.packageId);
+  if (filter.productId !== undefined) await getOwnedProduct(ctx, sellerId, filter.productId);
   const conditions = and(
     filter.packageId !== undefined ? eq(grants.packageId, filter.packageId) : undefined,
+    filter.productId !== undefined ? eq(grants.productId, filter.productId) : undefined,
     filter.email !== undefined ? sql`lower(${customers.email}) = ${normalizeEmail(filter.email)}` : undefined,
   );
   const now = ctx.clock.now();
@@ -175,10 +100,12 @@ export async function updateLicense(
 ): Promise<License> {
   const row = await getLicenseRow(ctx, actor.sellerId, licenseId);
   const now = ctx.clock.now();
-  const terms = parseLicenseTerms(input, now);
+  const terms = parseLicenseTermsInput(input, now);
   if (Object.keys(terms).length === 0 && input.status === undefined) {
     throw new AppError('VALIDATION_FAILED', lastingLicenseMessages.nothingToUpdate);
   }
+  // Fewer seats than the holder's developer tokens would lock developers out unseen: refused, nothing written.
+  await assertSeatsCoverTokens(ctx.db, row.grant.customerId, terms.seats, now);
   const changes: Partial<typeof grants.$inferInsert> = { ...terms };
   if (input.status === 'revoked' && row.grant.status !== 'revoked') {
     Object.assign(changes, { status: 'revoked', revokedAt: now });

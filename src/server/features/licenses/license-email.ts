@@ -25,8 +25,13 @@ export type LicenseEmailInput = {
   /** The seller's slug: names the repository entry in the setup commands. */
   sellerSlug: string;
   token?: string;
-  /** The package the license is for; for token-regenerated, every package the holder may install. */
+  /**
+   * The packages the license is for (several: licenses given in one call, or a product's packages); for
+   * token-regenerated, every package the holder may install.
+   */
   packageNames: string[];
+  /** What each license covers, in words ("acme/lib versions ^1.0, stable releases only"), one line each. */
+  coverage?: string[];
   license?: LicenseTerms;
   /** The seller's brand (branding settings): the HTML's accent and header, and the support address in the footer. */
   brand?: EmailBrandStyle;
@@ -81,6 +86,15 @@ const commands = (lines: string[]): Block => ({ kind: 'commands', lines });
 export function buildLicenseEmail(input: LicenseEmailInput): LicenseEmail {
   const seller = input.sellerName?.trim() || undefined;
   const [firstPackage] = input.packageNames;
+  // Several packages are named together and required in one command (composer require a b c).
+  const packageList = input.packageNames.join(', ');
+  const requireList = input.packageNames.join(' ');
+  const coverageLines =
+    input.coverage && input.coverage.length > 0
+      ? [
+          `What your license${input.coverage.length > 1 ? 's cover' : ' covers'}:\n${input.coverage.map((line) => `- ${line}`).join('\n')}`,
+        ]
+      : [];
   const isPlainHttp = isPlainHttpUrl(input.repositoryUrl);
   const plainHttpNote = paragraph(
     'This repository is served over plain http, which Composer refuses unless secure-http is turned off.',
@@ -102,19 +116,21 @@ export function buildLicenseEmail(input: LicenseEmailInput): LicenseEmail {
   switch (input.reason) {
     case 'new-holder': {
       const token = requireToken(input);
-      const packageName = requirePackage(firstPackage);
+      requirePackage(firstPackage);
+      const packageName = packageList;
       subject = seller ? `Your access to ${packageName} from ${seller}` : `Your access to ${packageName}`;
       blocks.push(
         paragraph(
           `${seller ?? 'You have been'} ${seller ? 'has given you' : 'given'} ${terms ? describeLicense(terms) : 'a license'} for ${packageName}.`,
         ),
         ...licenseLines.map(paragraph),
+        ...coverageLines.map(paragraph),
         paragraph(`Repository URL: ${input.repositoryUrl}\nYour token: ${token}`),
         paragraph(
           'Keep the token secret: it is your key to the repository, and this e-mail is the only place it is shown.',
         ),
         paragraph("Run these commands in your project's folder (the one with composer.json):"),
-        setupFor(packageName, token),
+        setupFor(requireList, token),
         ...(isPlainHttp ? [plainHttpNote] : []),
         authJsonNote,
         lostToken,
@@ -123,7 +139,8 @@ export function buildLicenseEmail(input: LicenseEmailInput): LicenseEmail {
     }
     case 'package-added':
     case 'license-renewed': {
-      const packageName = requirePackage(firstPackage);
+      requirePackage(firstPackage);
+      const packageName = packageList;
       const isRenewal = input.reason === 'license-renewed';
       subject = isRenewal
         ? `Your license for ${packageName} was renewed`
@@ -136,14 +153,15 @@ export function buildLicenseEmail(input: LicenseEmailInput): LicenseEmail {
             : `${seller ?? 'The seller'} has added ${packageName} to your access: ${what}.`,
         ),
         ...licenseLines.map(paragraph),
+        ...coverageLines.map(paragraph),
         paragraph(
           'It works with the token you already have for this repository, so your Composer configuration stays as it is.',
         ),
         paragraph(`Repository URL: ${input.repositoryUrl}`),
         paragraph('In a project already set up for this repository, run:'),
-        commands([`composer require ${packageName}`]),
+        commands([`composer require ${requireList}`]),
         paragraph(`In a new project, run these, with your token in place of ${TOKEN_PLACEHOLDER}:`),
-        setupFor(packageName, TOKEN_PLACEHOLDER),
+        setupFor(requireList, TOKEN_PLACEHOLDER),
         ...(isPlainHttp ? [plainHttpNote] : []),
         lostToken,
       );

@@ -260,6 +260,9 @@ describe('licenses and license holders', () => {
           downloadLimit: null,
           downloadCount: 0,
           lastUsedAt: null,
+          versionConstraint: null,
+          minimumStability: 'dev',
+          seats: null,
           // The license e-mail went to the outbox.
           emailDelivery: 'delivered',
         },

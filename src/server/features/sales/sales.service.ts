@@ -292,18 +292,25 @@ async function purchaseTerms(
   ctx: AppContext,
   sale: Sale,
   facts: PaymentFacts,
-): Promise<{ expiresAt: Date | null; endMode: 'access' | 'updates' }> {
+): Promise<{ expiresAt: Date | null; endMode: 'access' | 'updates'; versionConstraint?: string | null }> {
   const [tier] = sale.priceId
     ? await ctx.db.select().from(packagePrices).where(eq(packagePrices.id, sale.priceId)).limit(1)
     : [];
+  // A price for a version range ("Version 2 licence", issue 31) gives a license of that range; otherwise the
+  // license's own range stays as it is (a renewal does not widen what a seller narrowed by hand).
+  const range = tier?.versionConstraint ? { versionConstraint: tier.versionConstraint } : {};
   if (sale.pricingType === 'one_time') {
     // Lifetime access to the versions released during the update window, then frozen.
-    return { expiresAt: tier?.updateMonths ? addMonths(facts.paidAt, tier.updateMonths) : null, endMode: 'updates' };
+    return {
+      expiresAt: tier?.updateMonths ? addMonths(facts.paidAt, tier.updateMonths) : null,
+      endMode: 'updates',
+      ...range,
+    };
   }
-  if (facts.accessEnd !== undefined) return { expiresAt: facts.accessEnd, endMode: 'access' };
+  if (facts.accessEnd !== undefined) return { expiresAt: facts.accessEnd, endMode: 'access', ...range };
   // Test sales have no provider to renew them: one period (after the trial, if any).
   const trialEnd = new Date(facts.paidAt.getTime() + (tier?.trialDays ?? 0) * DAY_MS);
-  return { expiresAt: addMonths(trialEnd, tier?.interval === 'year' ? 12 : 1), endMode: 'access' };
+  return { expiresAt: addMonths(trialEnd, tier?.interval === 'year' ? 12 : 1), endMode: 'access', ...range };
 }
 
 /**
@@ -324,13 +331,19 @@ export async function fulfilSale(
   if (sale.status !== 'pending') return sale;
   // Read before the transaction: on PGlite a query outside an open transaction waits for it.
   const terms = await purchaseTerms(ctx, sale, facts);
-  const parties = await loadGrantParties(ctx, sale.sellerId, sale.packageId!);
+  // A product's sale (issue 31) licenses the product: every package in it, as it is at each request.
+  const parties = await loadGrantParties(
+    ctx,
+    sale.sellerId,
+    sale.productId ? { productId: sale.productId } : sale.packageId!,
+  );
   const grantInput = {
     email: facts.email,
-    packageId: sale.packageId!,
+    ...(sale.productId ? {} : { packageId: sale.packageId! }),
     kind: 'purchase' as const,
     expiresAt: terms.expiresAt,
     endMode: terms.endMode,
+    versionConstraint: terms.versionConstraint,
     note: `${sale.isTest ? 'Test purchase' : 'Purchase'}: ${sale.tierName}`,
     isTestPurchase: sale.isTest,
   };

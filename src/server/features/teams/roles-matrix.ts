@@ -52,6 +52,12 @@ export const ROLES_MATRIX: Record<string, string> = {
   'DELETE /api/repositories/:id/abandonment': 'OAD',
   'PUT /api/repositories/:id/versions/:version/yank': 'OAD',
   'DELETE /api/repositories/:id/versions/:version/yank': 'OAD',
+  // Products (issue 31): read by every role, made and changed by developers and up, as packages
+  'GET /api/products': 'OADSV',
+  'GET /api/products/:productId': 'OADSV',
+  'POST /api/products': 'OAD',
+  'PATCH /api/products/:productId': 'OAD',
+  'DELETE /api/products/:productId': 'OAD',
   // Prices and sales
   'PUT /api/repositories/:id/pricing-tiers': 'OAD',
   'POST /api/repositories/:id/test-purchase': 'OAD',
@@ -69,6 +75,7 @@ export const ROLES_MATRIX: Record<string, string> = {
   'GET /api/repositories/:id/licenses': 'OADS',
   'POST /api/repositories/:id/licenses': 'OADS',
   'PATCH /api/licenses/:licenseId': 'OADS',
+  'POST /api/licenses': 'OADS',
   // API tokens and webhooks
   'GET /api/developer/tokens': 'OAD',
   'POST /api/developer/tokens': 'OAD',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { lastingLicenseMessages } from '../../../contract/licenses';
 import { emptyTermsForm, expiresOnToIso, termsFormOf, termsInput, termsProblems } from './lasting-license-rules';
 
 const now = new Date(2026, 2, 1, 12, 0);
@@ -6,7 +7,15 @@ const now = new Date(2026, 2, 1, 12, 0);
 describe('lasting license terms', () => {
   it('sends an empty form as no expiry, unlimited downloads, access ending, no note', () => {
     expect(termsProblems(emptyTermsForm, now)).toEqual({});
-    expect(termsInput(emptyTermsForm)).toEqual({ expiresAt: null, downloadLimit: null, endMode: 'access', note: null });
+    expect(termsInput(emptyTermsForm)).toEqual({
+      expiresAt: null,
+      downloadLimit: null,
+      endMode: 'access',
+      note: null,
+      versionConstraint: null,
+      minimumStability: 'dev',
+      seats: null,
+    });
   });
 
   it('ends a license at the end of the chosen day in local time', () => {
@@ -30,9 +39,29 @@ describe('lasting license terms', () => {
       downloadLimit: 25,
       endMode: 'updates' as const,
       note: 'Order 7',
+      versionConstraint: '^2.0',
+      minimumStability: 'stable' as const,
+      seats: 5,
     };
     const form = termsFormOf(license);
-    expect(form).toEqual({ expiresOn: '2027-01-15', downloadLimit: '25', endMode: 'updates', note: 'Order 7' });
+    expect(form).toEqual({
+      expiresOn: '2027-01-15',
+      downloadLimit: '25',
+      endMode: 'updates',
+      note: 'Order 7',
+      versionConstraint: '^2.0',
+      minimumStability: 'stable',
+      seats: '5',
+    });
     expect(termsInput(form)).toEqual(license);
+  });
+
+  it('names the seats and the version constraint when they cannot be sent', () => {
+    const form = { ...emptyTermsForm, seats: '0', versionConstraint: 'x'.repeat(201) };
+    expect(termsProblems(form, now)).toEqual({
+      seats: lastingLicenseMessages.seatsInvalid,
+      versionConstraint: lastingLicenseMessages.versionConstraintTooLong,
+    });
+    expect(termsProblems({ ...emptyTermsForm, seats: '3', versionConstraint: '^1.0' }, now)).toEqual({});
   });
 });

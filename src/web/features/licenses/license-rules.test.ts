@@ -90,6 +90,9 @@ describe('grants of a license holder', () => {
       downloadLimit: null,
       downloadCount: 0,
       lastUsedAt: null,
+      versionConstraint: null,
+      minimumStability: 'dev' as const,
+      seats: null,
     });
     const holder = (email: string, packages: string[]) => ({
       id: email,
