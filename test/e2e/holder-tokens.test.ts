@@ -72,6 +72,10 @@ describe('named Composer tokens', () => {
     await card.getByRole('button', { name: 'Done' }).click();
     expect(await card.getByText(token).count()).toBe(0);
     await photograph(page, 'portal-holder-tokens');
+    const snippet = (await page.getByTestId('snippet-auth-json').locator('pre').textContent()) ?? '';
+    expect(JSON.parse(snippet)).toEqual({
+      bearer: { [`acme.composer.localhost:${app.port}`]: 'YOUR_DEVELOPER_TOKEN' },
+    });
 
     const entry = card.getByTestId('holder-token').filter({ hasText: 'GitHub Actions' });
     await entry.getByRole('button', { name: 'Rotate' }).click();

@@ -18,7 +18,7 @@ import { type PublicBrand, useHostBrand } from '@web/lib/host-brand';
 import { Download, KeyRound, Loader2, LogOut, Mail, Package } from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { PortalCiIdentitiesCard } from './portal-ci-identities';
-import { PortalTokensCard } from './portal-tokens';
+import { PortalSnippetsCard, PortalTokensCard } from './portal-tokens';
 import {
   usePortalOverview,
   usePortalSession,
@@ -210,6 +210,7 @@ function HolderView({ email }: { email: string }) {
       <SetupCard overview={data} token={newToken} />
       <TokenCard overview={data} newToken={newToken} onRotated={setNewToken} />
       <PortalTokensCard />
+      <PortalSnippetsCard repositoryUrl={data.repositoryUrl} />
       <PortalCiIdentitiesCard repositoryUrl={data.repositoryUrl} />
       {data.receipts.length > 0 && <ReceiptsCard receipts={data.receipts} />}
     </div>
