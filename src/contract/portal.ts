@@ -72,6 +72,11 @@ export const portalLicense = z.object({
   lastUsedAt: z.string().nullable(),
   /** What Composer tells the holder about this license on every run, when it says anything. */
   notice: z.string().nullable(),
+  /**
+   * What the license covers, in words (issue 31): "acme/lib versions ^1.0, stable releases only",
+   * "Suite: acme/a, acme/b, acme/c", "5 developer seats".
+   */
+  covers: z.string(),
 });
 export type PortalLicense = z.infer<typeof portalLicense>;
 

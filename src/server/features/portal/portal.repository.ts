@@ -7,6 +7,8 @@ import {
   packageVersions,
   portalSessions,
   portalSignInLinks,
+  productPackages,
+  products,
   sales,
   users,
 } from '../../db/schema/index.js';
@@ -126,19 +128,44 @@ export type HeldGrantRow = {
   isPackageActive: boolean;
 };
 
-/** Every grant of this holder, with its package, by package name. */
+/** Every grant of this holder, with its package (or its product, issue 31), by name. */
 export async function listHeldGrants(ctx: Db, customerId: string): Promise<HeldGrantRow[]> {
-  return ctx.db
+  const rows = await ctx.db
     .select({
       grant: grants,
       packageName: packages.name,
-      description: packages.description,
+      productName: products.name,
+      description: sql<string | null>`coalesce(${packages.description}, ${products.description})`,
       isPackageActive: packages.isActive,
     })
     .from(grants)
-    .innerJoin(packages, eq(packages.id, grants.packageId))
+    .leftJoin(packages, eq(packages.id, grants.packageId))
+    .leftJoin(products, eq(products.id, grants.productId))
     .where(eq(grants.customerId, customerId))
-    .orderBy(asc(packages.name), asc(grants.createdAt));
+    .orderBy(asc(sql`coalesce(${packages.name}, ${products.name})`), asc(grants.createdAt));
+  return rows.map(({ packageName, productName, isPackageActive, ...row }) => ({
+    ...row,
+    packageName: packageName ?? productName ?? '',
+    // A product is available while it exists; each of its packages is checked where it is installed.
+    isPackageActive: isPackageActive ?? true,
+  }));
+}
+
+/** The packages of these products now (a product's license covers them), by product. */
+export async function listProductPackages(
+  ctx: Db,
+  productIds: string[],
+): Promise<Map<string, { id: string; name: string }[]>> {
+  const byProduct = new Map<string, { id: string; name: string }[]>();
+  if (productIds.length === 0) return byProduct;
+  const rows = await ctx.db
+    .select({ productId: productPackages.productId, id: packages.id, name: packages.name })
+    .from(productPackages)
+    .innerJoin(packages, eq(packages.id, productPackages.packageId))
+    .where(inArray(productPackages.productId, productIds))
+    .orderBy(asc(packages.name));
+  for (const row of rows) byProduct.set(row.productId, [...(byProduct.get(row.productId) ?? []), row]);
+  return byProduct;
 }
 
 export type TagRow = { packageId: string; version: string; normalizedVersion: string; publishedAt: Date };

@@ -16,6 +16,7 @@ import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { findHostBrand, getEmailBrand, repositoryUrlFor } from '../branding/branding.service.js';
 import { replaceHolderToken } from '../licenses/customers.service.js';
 import { findCustomerByEmail } from '../licenses/grants.service.js';
+import { describeGrantCoverage } from '../licenses/license-coverage-words.js';
 import { sessionActor } from '../shared/audit/audit.service.js';
 import { findHostSeller, normalizeEmail, type SellerIdentity } from '../users/users.service.js';
 import * as repository from './portal.repository.js';
@@ -196,8 +197,16 @@ export async function getOverview(ctx: AppContext, host: RequestHost, holder: Po
     findHostBrand(ctx, host),
     getEmailBrand(ctx, seller),
   ]);
+  const productPackages = await repository.listProductPackages(ctx, [
+    ...new Set(held.flatMap((row) => (row.grant.productId ? [row.grant.productId] : []))),
+  ]);
+  // The packages each license covers: its own, or its product's now.
+  const packagesOf = (grant: (typeof held)[number]['grant']) =>
+    grant.productId ? (productPackages.get(grant.productId) ?? []) : [];
   const tags = await repository.listTags(ctx, [
-    ...new Set(held.flatMap((row) => (row.grant.packageId ? [row.grant.packageId] : []))),
+    ...new Set(
+      held.flatMap((row) => (row.grant.packageId ? [row.grant.packageId] : packagesOf(row.grant).map((p) => p.id))),
+    ),
   ]);
   const now = ctx.clock.now();
   return {
@@ -218,9 +227,18 @@ export async function getOverview(ctx: AppContext, host: RequestHost, holder: Po
           downloadLimit: grant.downloadLimit,
           downloadCount: grant.downloadCount,
         },
-        tags.filter((tag) => tag.packageId === grant.packageId),
+        tags.filter((tag) =>
+          grant.productId
+            ? packagesOf(grant).some((pkg) => pkg.id === tag.packageId)
+            : tag.packageId === grant.packageId,
+        ),
         now,
       );
+      const covers = describeGrantCoverage(grant, {
+        productId: grant.productId,
+        name: packageName,
+        packageNames: grant.productId ? packagesOf(grant).map((pkg) => pkg.name) : [packageName],
+      });
       return {
         id: grant.id,
         packageName,
@@ -231,6 +249,7 @@ export async function getOverview(ctx: AppContext, host: RequestHost, holder: Po
         downloadCount: grant.downloadCount,
         downloadLimit: grant.downloadLimit,
         lastUsedAt: grant.lastUsedAt?.toISOString() ?? null,
+        covers,
       };
     }),
     receipts: receipts.map((receipt) => ({ ...receipt, paidAt: receipt.paidAt.toISOString() })),

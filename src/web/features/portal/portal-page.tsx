@@ -240,6 +240,10 @@ function LicenseCard({ license }: { license: PortalLicense }) {
         </div>
         <p className="text-sm text-muted-foreground">{license.description || 'No description provided'}</p>
         <p className="text-sm">{termsLine(license)}</p>
+        <p className="text-sm" data-testid="portal-license-covers">
+          <span className="font-medium">Covers: </span>
+          {license.covers}
+        </p>
         {license.notice && license.state !== 'revoked' && (
           <p className="rounded-md border bg-muted/50 p-3 text-sm" data-testid="portal-license-notice">
             {license.notice}
