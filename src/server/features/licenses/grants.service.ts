@@ -59,8 +59,10 @@ export async function recordDownload(
   version: string,
   /** The downloading client's address; only its network (/24, /48) is stored, for the seller's sharing signal. */
   clientAddress?: string,
+  /** The package downloaded; needed for a product's license, which names no package itself. */
+  packageId?: string,
 ): Promise<boolean> {
-  return ctx.downloadCounter.count(downloadToCount(ctx, grantId, version, clientAddress));
+  return ctx.downloadCounter.count(downloadToCount(ctx, grantId, version, clientAddress, packageId));
 }
 
 /**
@@ -72,8 +74,9 @@ export function recordDownloadAfterAnswer(
   grantId: string,
   version: string,
   clientAddress?: string,
+  packageId?: string,
 ): void {
-  ctx.downloadCounter.countAfter(downloadToCount(ctx, grantId, version, clientAddress));
+  ctx.downloadCounter.countAfter(downloadToCount(ctx, grantId, version, clientAddress, packageId));
 }
 
 function downloadToCount(
@@ -81,8 +84,10 @@ function downloadToCount(
   grantId: string,
   version: string,
   clientAddress: string | undefined,
+  packageId: string | undefined,
 ): repository.DownloadToCount {
-  return { grantId, version, now: ctx.clock.now().toISOString(), network: clientNetwork(clientAddress) ?? null };
+  const network = clientNetwork(clientAddress) ?? null;
+  return { grantId, version, now: ctx.clock.now().toISOString(), network, packageId: packageId ?? null };
 }
 
 export async function getSeller(ctx: Pick<AppContext, 'db'>, sellerId: string): Promise<Seller> {
