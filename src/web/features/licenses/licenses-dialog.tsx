@@ -41,6 +41,7 @@ import {
   grantStatusLabel,
   temporaryLicenseProblem,
 } from './license-rules';
+import { VersionTermsFields } from './version-terms-fields';
 
 type Mode = { kind: 'issue' } | { kind: 'edit'; license: License } | { kind: 'issued'; issued: IssuedLicense };
 
@@ -329,6 +330,7 @@ function TermsFields({
           {endModeHints[terms.endMode]}
         </p>
       </div>
+      <VersionTermsFields idPrefix={idPrefix} terms={terms} problems={problems} set={set} />
       <div className="space-y-2">
         <Label htmlFor={`${idPrefix}-note`}>Note (optional)</Label>
         <Textarea
