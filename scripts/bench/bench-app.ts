@@ -39,7 +39,13 @@ export type BenchDatabase = {
 export function benchDatabases(prefix: string): Array<() => Promise<BenchDatabase>> {
   const runs: Array<() => Promise<BenchDatabase>> = [];
   if (process.env.BENCH_SKIP_PGLITE !== '1') {
-    runs.push(async () => ({ target: { kind: 'pglite' }, label: 'PGlite (embedded)', drop: async () => {} }));
+    // BENCH_PGLITE_SHARED_BUFFERS compares PGlite's shared_buffers with the server's default (db/client.ts).
+    const sharedBuffers = process.env.BENCH_PGLITE_SHARED_BUFFERS;
+    runs.push(async () => ({
+      target: { kind: 'pglite', ...(sharedBuffers ? { sharedBuffers } : {}) },
+      label: `PGlite (embedded${sharedBuffers ? `, shared_buffers ${sharedBuffers}` : ''})`,
+      drop: async () => {},
+    }));
   }
   const adminUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (adminUrl) runs.push(() => temporaryPostgres(adminUrl, prefix));
