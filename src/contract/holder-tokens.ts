@@ -81,3 +81,9 @@ export const holderTokenMessages = {
   notLive: 'This token no longer works, so it cannot be rotated: create a new one.',
   expiresInPast: 'expiresAt must be in the future',
 } as const;
+
+/** What happens to a holder's token a secret scanner reports as leaked: revoked at once, or marked and kept 24 hours. */
+export const leakedTokenActions = ['revoke', 'mark'] as const;
+export const leakedTokenSettingSchema = z.object({ leakedTokenAction: z.enum(leakedTokenActions) });
+export type LeakedTokenSetting = z.infer<typeof leakedTokenSettingSchema>;
+export const LEAKED_TOKEN_SETTING_PATH = '/api/settings/leaked-tokens';

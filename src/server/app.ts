@@ -38,6 +38,7 @@ import { composerRoutes } from './features/composer/composer.routes.js';
 import { createComposerFastPath } from './features/composer/composer-fast-path.js';
 import { routeLabel } from './features/composer/composer-metrics.js';
 import { holderTokenRoutes } from './features/credentials/holder-tokens.routes.js';
+import { leakedTokenSettingRoutes } from './features/credentials/leaked-token-setting.routes.js';
 import { oidcTrustRoutes } from './features/credentials/oidc-trusts.routes.js';
 import { secretScanningRoutes } from './features/credentials/secret-scanning.routes.js';
 import { debugRoutes } from './features/debug/debug.routes.js';
@@ -334,6 +335,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await composerRoutes(api, ctx);
     await oidcTrustRoutes(api, ctx);
     await holderTokenRoutes(api, ctx);
+    await leakedTokenSettingRoutes(api, ctx);
     await api.register(secretScanningRoutes, { ctx });
     await licenseRoutes(api, ctx);
     await lastingLicenseRoutes(api, ctx);

@@ -80,7 +80,12 @@ describe('secret scanning', () => {
   });
 
   it("keeps a reported token 24 hours, marked leaked, when the seller chose 'mark'", async () => {
-    await app.ctx.db.update(users).set({ leakedTokenAction: 'mark' }).where(eq(users.id, seller.user.id));
+    const chosen = await seller.client.put('/api/settings/leaked-tokens', { leakedTokenAction: 'mark' });
+    expect(chosen.status).toBe(200);
+    expect(await (await seller.client.get('/api/settings/leaked-tokens')).json()).toEqual({
+      leakedTokenAction: 'mark',
+    });
+    expect((await seller.client.put('/api/settings/leaked-tokens', { leakedTokenAction: 'ignore' })).status).toBe(400);
     const { token, row } = await newToken('Forge deploy');
     const body = JSON.stringify([{ token, type: 'packgate_composer_token', url: LEAK_URL, source: 'content' }]);
     expect((await report(body, github.sign(body))).status).toBe(200);

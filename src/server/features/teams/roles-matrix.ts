@@ -69,6 +69,8 @@ export const ROLES_MATRIX: Record<string, string> = {
   'DELETE /api/customers/:customerId/oidc-trusts/:trustId': 'OADS',
   'GET /api/customers/:customerId/tokens': 'OADS',
   'DELETE /api/customers/:customerId/tokens/:tokenId': 'OADS',
+  'GET /api/settings/leaked-tokens': 'OADS',
+  'PUT /api/settings/leaked-tokens': 'O',
   'GET /api/repositories/:id/temporary-licenses': 'OADS',
   'POST /api/repositories/:id/temporary-licenses': 'OADS',
   'DELETE /api/repositories/:id/temporary-licenses/:licenseId': 'OADS',

@@ -172,3 +172,10 @@ async function slugsStartingWith(deps: UsersDeps, base: string): Promise<Set<str
     .where(or(eq(users.slug, base), like(users.slug, `${base}-%`)));
   return new Set(rows.map((row) => row.slug));
 }
+
+/** The seller's choice for their holders' tokens a secret scanner reports (issue 32): revoke at once, or mark and keep. */
+export async function setLeakedTokenAction(deps: UsersDeps, id: string, action: 'revoke' | 'mark'): Promise<User> {
+  const [user] = await deps.db.update(users).set({ leakedTokenAction: action }).where(eq(users.id, id)).returning();
+  if (!user) throw new AppError('NOT_FOUND', 'User not found');
+  return user;
+}

@@ -11,6 +11,7 @@ import { toast } from '../../components/ui/use-toast';
 import { errorMessage } from '../../lib/api-error';
 import { formatDate } from '../../lib/format-date';
 import { usePermission } from '../../lib/permissions';
+import { LeakedTokensCard } from './leaked-tokens-card';
 import { ACCOUNT_EXPORT_PATH, useAccountStatus, useCloseAccount } from './settings-hooks';
 
 /**
@@ -74,6 +75,8 @@ export function SettingsPage() {
           )}
         </CardContent>
       </Card>
+
+      <LeakedTokensCard />
 
       {!account?.closedAt && (
         <Card className="border-destructive/50">
