@@ -118,7 +118,8 @@ export async function openDistDownload(
   const { grant } = counted;
   // Without a limit the count decides nothing: the zip goes out at once and is counted right after.
   if (grant.downloadLimit === null) {
-    recordDownloadAfterAnswer(ctx, grant.grantId, chosen.version, request.clientAddress);
+    // The package downloaded, not the grant's: a product's license names none itself.
+    recordDownloadAfterAnswer(ctx, grant.grantId, chosen.version, request.clientAddress, access.packageId);
     return distDownload(stored, normalizedName, chosen.version);
   }
   try {
@@ -164,7 +165,7 @@ async function countLimitedDownload(
   packageName: string,
   version: string,
 ): Promise<void> {
-  const isCounted = await recordDownload(ctx, grant.grantId, version, request.clientAddress);
+  const isCounted = await recordDownload(ctx, grant.grantId, version, request.clientAddress, grant.packageId);
   if (!isCounted) {
     // Another download took the last one (or the seller revoked the license) since the check above: the database
     // says which, not what this process held.

@@ -151,10 +151,26 @@ describe('several licenses for one package', () => {
     expect((await download(licensee.token, pkg.name, 'v1.0.0')).status).toBe(200);
     expect((await download(licensee.token, pkg.name, 'v2.0.0')).status).toBe(200);
     expect((await download(licensee.token, pkg.name, '2.1.0-beta1')).status).toBe(403);
-    // v1.0.0 is covered by the direct license alone: counted there, against its limit, before the answer.
-    const counted = await app.ctx.db.select().from(downloads).where(eq(downloads.grantId, direct.id));
-    expect(counted.map((row) => row.version)).toEqual(['v1.0.0']);
-    expect(bundle.productId).toBe(product.id);
+    // Counted after the answer when no limit decides: wait for both rows, each under the license that allowed it.
+    await expect
+      .poll(async () => (await app.ctx.db.select().from(downloads).where(eq(downloads.packageId, pkg.id))).length)
+      .toBe(2);
+    const counted = await app.ctx.db.select().from(downloads).where(eq(downloads.packageId, pkg.id));
+    expect(Object.fromEntries(counted.map((row) => [row.version, row.grantId]))).toEqual({
+      'v1.0.0': direct.id,
+      'v2.0.0': bundle.id,
+    });
+  });
+
+  it('counts a limited product license’s downloads against the package downloaded, up to its limit', async () => {
+    const pkg = await releasedPackage();
+    const licensee = await holder();
+    const product = await createProduct(app, seller, `Limited ${counter}`, [pkg]);
+    const bundle = await createProductGrant(app, licensee, product, { downloadLimit: 1 });
+    expect((await download(licensee.token, pkg.name, 'v1.0.0')).status).toBe(200);
+    const [row] = await app.ctx.db.select().from(downloads).where(eq(downloads.grantId, bundle.id));
+    expect(row?.packageId).toBe(pkg.id);
+    expect((await download(licensee.token, pkg.name, 'v1.1.0')).status).toBe(403);
   });
 
   it('keeps serving through the other license when one is revoked', async () => {
