@@ -86,17 +86,19 @@ const PackageAccessOnlyPage = lazyPage(
  * its Pricing dialog to sales; features do not import each other, so the shell puts them together.
  */
 const ManagementPage = lazy(async () => {
-  const [packages, licenses, licensesDialog, lastingLicensesDialog, pricingDialog] = await Promise.all([
+  const [packages, licenses, licensesDialog, lastingLicensesDialog, pricingDialog, products] = await Promise.all([
     import('../features/packages/management-page'),
     import('../features/licenses/access-management-tab'),
     import('../features/licenses/temporary-licenses-dialog'),
     import('../features/licenses/licenses-dialog'),
     import('../features/sales/pricing-dialog'),
+    import('../features/products/products-tab'),
   ]);
   return {
     default: () => (
       <packages.ManagementPage
         accessManagement={<licenses.AccessManagementTab />}
+        products={<products.ProductsTab />}
         TemporaryLicensesDialog={licensesDialog.TemporaryLicensesDialog}
         LicensesDialog={lastingLicensesDialog.LicensesDialog}
         PricingDialog={pricingDialog.PricingDialog}

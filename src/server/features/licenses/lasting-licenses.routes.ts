@@ -10,6 +10,7 @@ import {
   updateLicenseInput,
 } from '../../../contract/licenses.js';
 import { packageIdParams } from '../../../contract/packages.js';
+import { productIdParams } from '../../../contract/products.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
 import { requestActor } from '../shared/audit/audit.service.js';
@@ -51,6 +52,20 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
         request.body,
       );
       return reply.status(201).headers(noStore).send(issued);
+    },
+  );
+
+  // The licenses of a product (Management's Products tab, issue 31).
+  api.get(
+    '/api/products/:productId/licenses',
+    {
+      config: { permission: 'customers:read' },
+      schema: { params: productIdParams, response: { 200: licenseList } },
+      preValidation: authenticated,
+    },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return lastingLicenses.listLicenses(ctx, request.seller.id, { productId: request.params.productId });
     },
   );
 

@@ -78,6 +78,7 @@ export const ROLES_MATRIX: Record<string, string> = {
   'POST /api/repositories/:id/licenses': 'OADS',
   'PATCH /api/licenses/:licenseId': 'OADS',
   'POST /api/licenses': 'OADS',
+  'GET /api/products/:productId/licenses': 'OADS',
   // API tokens and webhooks
   'GET /api/developer/tokens': 'OAD',
   'POST /api/developer/tokens': 'OAD',

@@ -39,6 +39,7 @@ import { StatCards } from './stat-cards';
 const managementTabs = [
   { value: 'overview', label: 'Overview' },
   { value: 'access', label: 'Access Management' },
+  { value: 'products', label: 'Products' },
 ] as const;
 type ManagementTab = (typeof managementTabs)[number]['value'];
 
@@ -50,6 +51,8 @@ export type PackageRef = Pick<Package, 'id' | 'packageName'>;
 export type ManagementPageProps = {
   /** The Access Management tab's content, rendered only while that tab is open. */
   accessManagement: ReactNode;
+  /** The Products tab's content (issue 31), rendered only while that tab is open. */
+  products?: ReactNode;
   /** The Temporary Licenses dialog of a package; open while `pkg` is set. */
   TemporaryLicensesDialog: ComponentType<{ pkg: PackageRef | undefined; onClose: () => void }>;
   /** The Licenses dialog of a package (lasting licenses with their terms); open while `pkg` is set. */
@@ -61,12 +64,14 @@ export type ManagementPageProps = {
 /** /management (spec seller-app §2): packages with their stat cards, dialogs, and the license holders. */
 export function ManagementPage({
   accessManagement,
+  products,
   TemporaryLicensesDialog,
   LicensesDialog,
   PricingDialog,
 }: ManagementPageProps) {
   const [params, setParams] = useSearchParams();
-  const tab: ManagementTab = params.get('tab') === 'access' ? 'access' : 'overview';
+  const requestedTab = params.get('tab');
+  const tab: ManagementTab = requestedTab === 'access' || requestedTab === 'products' ? requestedTab : 'overview';
   const { data: user } = useCurrentUser();
   const status = useSubscriptionStatus();
   const availability = addPackageAvailability(isAdmin(user), status.data);
@@ -145,6 +150,8 @@ export function ManagementPage({
             PricingDialog={PricingDialog}
             onAddPackage={availability.isEnabled && writePackages.allowed ? () => setIsAddOpen(true) : undefined}
           />
+        ) : tab === 'products' ? (
+          products
         ) : readCustomers.allowed ? (
           accessManagement
         ) : (

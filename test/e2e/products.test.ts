@@ -1,0 +1,65 @@
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOutbox } from '../support/outbox.js';
+import { giveTrial, insertPackage } from '../support/packages.js';
+import { type SignedIn, signInSeller } from '../support/sessions.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+
+// Management's Products tab in a real browser (issue 31): the seller makes a product of two packages and licenses a
+// holder for it; the holder gets one e-mail naming both packages.
+
+describe('products on Management in a real browser', () => {
+  let app: TestApp;
+  let browser: TestBrowser;
+  let page: Page;
+  let origin: string;
+  let seller: SignedIn;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    origin = app.ctx.config.publicUrl;
+    seller = await signInSeller(app, { slug: 'acme' });
+    await giveTrial(app, seller.user.id);
+    await insertPackage(app, seller.user.id, 'acme/alpha');
+    await insertPackage(app, seller.user.id, 'acme/beta');
+    await insertPackage(app, seller.user.id, 'acme/gamma');
+    browser = await launchBrowser();
+    ({ page } = await openSignedInPage(browser, origin, seller));
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('creates a product and licenses a holder for it', async () => {
+    await page.goto(`${origin}/management?tab=products`);
+    await page.getByRole('button', { name: 'New product' }).click();
+    const form = page.getByRole('form', { name: 'New product' });
+    await form.getByLabel('Name').fill('Suite');
+    await form.getByLabel('Description (optional)').fill('Alpha and beta together');
+    await form.getByLabel('acme/alpha').check();
+    await form.getByLabel('acme/beta').check();
+    await form.getByRole('button', { name: 'Create product' }).click();
+
+    const card = page.getByTestId('product-card').filter({ hasText: 'Suite' });
+    await card.getByText('acme/alpha, acme/beta').waitFor();
+    await card.getByText('0 active licenses').waitFor();
+
+    await card.getByRole('button', { name: 'License a holder' }).click();
+    await card.getByLabel("Holder's e-mail").fill('buyer@example.com');
+    await card.getByLabel('Versions').fill('^1.0');
+    await card.getByLabel('Developer seats').fill('3');
+    await card.getByRole('button', { name: 'Issue license' }).click();
+    await card.getByText('1 active license').waitFor();
+    await card.getByText(/buyer@example\.com · Active/).waitFor();
+    // A product with an active license cannot be deleted, and says why.
+    await card.getByText('A product with active licenses cannot be deleted: revoke them first.').waitFor();
+    expect(await card.getByRole('button', { name: 'Delete' }).isDisabled()).toBe(true);
+
+    const mails = readOutbox(app.dataDir).filter((mail) => mail.to.includes('buyer@example.com'));
+    expect(mails).toHaveLength(1);
+    expect(mails[0]!.body).toContain('Suite: acme/alpha, acme/beta; versions ^1.0; 3 developer seats');
+  });
+});
