@@ -1,4 +1,5 @@
-import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { users } from './users.js';
 
 // Code hosts (features/code-hosts writes these, issue 30): where a seller's code comes from. A package belongs to
@@ -71,5 +72,9 @@ export const codeHostConnections = pgTable(
     index('code_host_connections_owner_idx').on(table.ownerId),
     // An App installation or a host's webhook names its external id, not the connection.
     index('code_host_connections_external_idx').on(table.kind, table.externalId),
+    // One GitHub App installation belongs to one seller, even when two Setup URL callbacks race.
+    uniqueIndex('code_host_connections_github_app_unique')
+      .on(table.externalId)
+      .where(sql`${table.kind} = 'github_app'`),
   ],
 );

@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "code_host_connections_github_app_unique" ON "code_host_connections" USING btree ("external_id") WHERE "code_host_connections"."kind" = 'github_app';
