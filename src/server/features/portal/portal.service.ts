@@ -16,7 +16,7 @@ import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { findHostBrand, getEmailBrand, repositoryUrlFor } from '../branding/branding.service.js';
 import { replaceHolderToken } from '../licenses/customers.service.js';
 import { findCustomerByEmail } from '../licenses/grants.service.js';
-import { describeGrantCoverage } from '../licenses/license-coverage-words.js';
+import { describeGrantCoverage } from '../licenses/license-coverage.service.js';
 import { sessionActor } from '../shared/audit/audit.service.js';
 import { findHostSeller, normalizeEmail, type SellerIdentity } from '../users/users.service.js';
 import * as repository from './portal.repository.js';

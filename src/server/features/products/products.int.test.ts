@@ -7,7 +7,7 @@ import { startTestApp, type TestApp, TestClock } from '../../../../test/support/
 import type { CreatedApiToken } from '../../../contract/developer.js';
 import { customers, grants, holderTokens, productPackages, products } from '../../db/schema/index.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import { seatLimitForHolder } from '../licenses/seats.js';
+import { seatLimitForHolder } from '../licenses/seats.service.js';
 
 // Products and license terms through API v1 (issue 31): products made of a seller's own packages, a product's license
 // covering packages added later, several packages licensed in one call (one e-mail, one transaction), and the version
