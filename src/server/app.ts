@@ -172,7 +172,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     options.database ??
     (config.databaseUrl
       ? { kind: 'postgres', url: config.databaseUrl }
-      : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite') });
+      : { kind: 'pglite', dataDir: path.join(config.dataDir, 'pglite'), sharedBuffers: config.pgliteSharedBuffers });
   // The Composer warm path learns of every access change through the database (features/composer/access-cache.ts).
   const composerAccess = createComposerAccess(config.composerCacheMaxBytes, app.log);
   const database = await openDatabase(databaseTarget, composerAccess.notifications);

@@ -168,6 +168,11 @@ const envSchema = z.object({
     .int()
     .min(0)
     .default(64 * 1024 * 1024),
+  // PostgreSQL's own form, as in postgresql.conf: db/client.ts (PGLITE_SHARED_BUFFERS) says what it costs.
+  PGLITE_SHARED_BUFFERS: z
+    .string()
+    .regex(/^[0-9]{1,7}(kB|MB|GB)$/, 'must be a size such as 16MB or 128MB')
+    .default('16MB'),
   METRICS_TOKEN: optionalText.pipe(z.string().min(16, 'must be at least 16 characters').max(256).optional()),
   OIDC_ALLOW_PRIVATE_ISSUERS: booleanFlag,
   SECRET_SCANNING_KEYS_URL: z.url().default('https://api.github.com/meta/public_keys/secret_scanning'),
@@ -244,6 +249,8 @@ export type Config = {
   overloadMaxEventLoopDelayMs: number;
   /** Bytes the Composer repository's warm path may hold (token views, versions, rendered metadata); 0: none. */
   composerCacheMaxBytes: number;
+  /** The embedded database's shared_buffers (PGlite only). */
+  pgliteSharedBuffers: string;
   /** The bearer token /metrics asks for; unset: /metrics answers only loopback requests that no proxy forwarded. */
   metricsToken?: string;
   /** Whether CI identities' OIDC issuers may be http:// or private, loopback or link-local (tests: loopback). */
@@ -437,6 +444,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     jobLeaseMs: settings.JOB_LEASE_SECONDS * 1000,
     overloadMaxEventLoopDelayMs: settings.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS,
     composerCacheMaxBytes: settings.COMPOSER_CACHE_MAX_BYTES,
+    pgliteSharedBuffers: settings.PGLITE_SHARED_BUFFERS,
     oidcAllowPrivateIssuers: settings.OIDC_ALLOW_PRIVATE_ISSUERS,
     secretScanningKeysUrl: settings.SECRET_SCANNING_KEYS_URL,
     ...(settings.METRICS_TOKEN ? { metricsToken: settings.METRICS_TOKEN } : {}),
