@@ -146,6 +146,8 @@ export const packagePricingTier = z.object({
   interval: z.enum(billingIntervals).nullable(),
   updateMonths: z.number().int().nullable(),
   trialDays: z.number().int().nullable(),
+  /** A price for a version range ("Version 2 licence", issue 31): the license it sells covers these versions only. */
+  versionConstraint: z.string().nullable(),
   priceCents: z.number().int(),
   currency: z.string(),
   isActive: z.boolean(),
@@ -165,6 +167,8 @@ export const pricingTierInput = z.object({
   interval: z.enum(billingIntervals).nullish(),
   updateMonths: z.number().nullish(),
   trialDays: z.number().nullish(),
+  /** A Composer constraint (`^2.0`); the service checks it with Composer's parser. Empty: every version. */
+  versionConstraint: z.string().max(200).nullish(),
   priceCents: z.number(),
   currency: z.string().max(10),
   isActive: z.boolean().optional(),
@@ -183,6 +187,7 @@ export const purchasePageTier = packagePricingTier.pick({
   interval: true,
   updateMonths: true,
   trialDays: true,
+  versionConstraint: true,
   priceCents: true,
   currency: true,
 });

@@ -272,4 +272,28 @@ describe('products and license terms (API v1)', () => {
     expect((await call('DELETE', `/licenses/${licenseId}`)).status).toBe(200);
     expect(await seatLimitForHolder(app.ctx, holder!.id)).toBe(10);
   });
+  it('sells a price for a version range: the paid license covers that range only', async () => {
+    const tiersPath = `/api/repositories/${ids.e}/pricing-tiers`;
+    const tier = {
+      name: 'Version 2 licence',
+      pricingType: 'one_time',
+      updateMonths: 12,
+      priceCents: 4900,
+      currency: 'usd',
+    };
+    const refused = await seller.client.put(tiersPath, { tiers: [{ ...tier, versionConstraint: '^^2 nonsense' }] });
+    expect(refused.status).toBe(400);
+    expect(((await refused.json()) as { message: string }).message).toMatch(/versionConstraint/);
+
+    const saved = await seller.client.put(tiersPath, { tiers: [{ ...tier, versionConstraint: '^2.0' }] });
+    expect(saved.status).toBe(200);
+    const [priced] = (await saved.json()) as { id: string; versionConstraint: string | null }[];
+    expect(priced?.versionConstraint).toBe('^2.0');
+
+    const email = 'v2-buyer@example.com';
+    const bought = await seller.client.post(`/api/repositories/${ids.e}/test-purchase`, { tierId: priced!.id, email });
+    expect(bought.status).toBeLessThan(300);
+    const [held] = await grantsOf(email);
+    expect(held?.grant).toMatchObject({ packageId: ids.e, kind: 'purchase', versionConstraint: '^2.0' });
+  });
 });

@@ -15,6 +15,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { packagePrices, sales } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { checkedConstraint } from '../licenses/license-terms.service.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
 
 // The prices of a seller's packages (pricing tiers): one-time with N months of updates, or a monthly/yearly
@@ -42,6 +43,8 @@ export function parsePricingTier(input: PricingTierInput): ParsedTier {
     ...(input.id ? { id: input.id } : {}),
     name,
     description: input.description?.trim() || null,
+    // A range the license bought with this price covers (issue 31), checked as a license's own is.
+    versionConstraint: input.versionConstraint ? checkedConstraint(input.versionConstraint) : null,
     pricingType: input.pricingType,
     priceCents: input.priceCents,
     currency,
@@ -73,6 +76,7 @@ export function presentPricingTier(price: PackagePrice, salesCount: number): Pac
     interval: price.interval,
     updateMonths: price.updateMonths,
     trialDays: price.trialDays,
+    versionConstraint: price.versionConstraint,
     priceCents: price.priceCents,
     currency: price.currency,
     isActive: price.isActive,

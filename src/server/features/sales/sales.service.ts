@@ -115,6 +115,7 @@ export async function getPurchasePage(ctx: AppContext, host: RequestHost, packag
       interval: tier.interval,
       updateMonths: tier.updateMonths,
       trialDays: tier.trialDays,
+      versionConstraint: tier.versionConstraint,
       priceCents: tier.priceCents,
       currency: tier.currency,
     })),
