@@ -264,16 +264,3 @@ export async function findTokenView(db: Database, tokenHash: string): Promise<To
     coverageUpdatedAt: new Date(coverageUpdatedAt),
   };
 }
-
-/**
- * Writes a token's last use, at most once a minute whoever asks (several processes may): a hint for the holder and
- * the seller, not a log. holder_tokens' change-feed trigger ignores this column, so it drops no warm view.
- */
-export async function recordTokenUse(db: Database, tokenId: string, now: Date): Promise<void> {
-  await db.execute(sql`
-    update ${holderTokens} set last_used_at = ${now}
-    where id = ${tokenId} and (last_used_at is null or last_used_at < ${new Date(now.getTime() - TOKEN_USE_RESOLUTION_MS)})`);
-}
-
-/** How often a token's last use is written at most. */
-export const TOKEN_USE_RESOLUTION_MS = 60_000;

@@ -5,7 +5,8 @@ import type { SellerSelector } from '../../http/hosts.js';
 import { hostUrl, repositoryHostname } from '../../http/public-urls.js';
 import { type ErrorFacts, errorCodes } from '../../lib/app-error.js';
 import { sha256Hex } from '../../lib/crypto.js';
-import { findTokenView, recordTokenUse, TOKEN_USE_RESOLUTION_MS, type TokenView } from './access-view.repository.js';
+import { recordHolderTokenUse } from '../credentials/holder-tokens.service.js';
+import { findTokenView, type TokenView } from './access-view.repository.js';
 import { tokenStanding } from './token-standing.js';
 
 // Who asks the Composer repository, and the refusals the metadata and dist services share. Unknown tokens get 401
@@ -78,6 +79,9 @@ export function tokenRefusal(refused: { message: string; suggestion: string }): 
   });
 }
 
+/** How often a token's last use is written at most (recordHolderTokenUse keeps the same minute in the database). */
+const TOKEN_USE_RESOLUTION_MS = 60_000;
+
 /** When each held view last wrote its token's last use: at most once a minute per process (and per database). */
 const lastUseWrittenAt = new WeakMap<TokenView, number>();
 
@@ -91,7 +95,7 @@ export function noteTokenUse(ctx: AppContext, view: TokenView): void {
   const last = lastUseWrittenAt.get(view) ?? view.token.lastUsedAt?.getTime();
   if (last !== undefined && now.getTime() - last < TOKEN_USE_RESOLUTION_MS) return;
   lastUseWrittenAt.set(view, now.getTime());
-  recordTokenUse(ctx.db, tokenId, now).catch((error: unknown) => {
+  recordHolderTokenUse(ctx.db, tokenId, now).catch((error: unknown) => {
     ctx.log.warn({ err: error }, "a Composer token's last use could not be recorded");
   });
 }
