@@ -33,6 +33,9 @@ export const API_V1_EXAMPLE_PLACEHOLDERS = {
   REPOSITORY_ID:
     'the repository’s id on your code host: on GitHub its number; in the local repository folder its path there (`acme/widget.git`)',
   WEBHOOK_URL: 'the public https:// address of your own webhook receiver',
+  GITLAB_ACCESS_TOKEN:
+    'a GitLab project, group or personal access token with read_api and read_repository (baseUrl: your GitLab, left out for gitlab.com)',
+  BITBUCKET_ACCESS_TOKEN: 'a Bitbucket workspace or repository access token with repository:read and webhook',
 } as const;
 
 export const API_V1_PROVIDER = 'packgate';

@@ -45,3 +45,14 @@ export const gitlabCallbackQuery = z.object({
   error: z.string().max(200).optional(),
   error_description: z.string().max(1000).optional(),
 });
+
+/**
+ * API v1's bodies (POST /api/v1/code-hosts/gitlab and /bitbucket): the same rules, with the examples the reference
+ * shows (GITLAB_ACCESS_TOKEN, BITBUCKET_ACCESS_TOKEN: the token made on the host).
+ */
+export const apiV1ConnectGitlabInput = connectGitlabTokenInput.meta({
+  examples: [{ token: 'GITLAB_ACCESS_TOKEN', baseUrl: 'https://gitlab.example.com' }],
+});
+export const apiV1ConnectBitbucketInput = connectBitbucketInput.meta({
+  examples: [{ workspace: 'acme', token: 'BITBUCKET_ACCESS_TOKEN' }],
+});

@@ -82,3 +82,6 @@ export const githubAppConnectedSchema = z.object({
   movedPackages: z.array(z.string()),
 });
 export type GithubAppConnected = z.infer<typeof githubAppConnectedSchema>;
+
+/** API v1's `{connectionId}` in /api/v1/code-hosts/{connectionId}. */
+export const apiV1CodeHostParams = z.object({ connectionId: entityId });

@@ -6,6 +6,7 @@ import { analyticsV1Routes } from './analytics-v1.routes.js';
 import { apiV1Routes } from './api-v1.routes.js';
 import { authenticateApiRequest, registerApiTokenPrincipal } from './api-v1-auth.js';
 import { createAuthFailureLimiter } from './auth-failure-limit.js';
+import { codeHostsV1Routes } from './code-hosts-v1.routes.js';
 import { errorEnvelope } from './envelope.js';
 import { exportV1Routes } from './export-v1.routes.js';
 import { holderTokensV1Routes } from './holder-tokens-v1.routes.js';
@@ -69,6 +70,7 @@ export async function apiV1Plugin(app: FastifyInstance, ctx: AppContext, options
           await productsV1Routes(v1, ctx);
           await holderTokensV1Routes(v1, ctx);
           await oidcTrustsV1Routes(v1, ctx);
+          await codeHostsV1Routes(v1, ctx);
         },
         { prefix: API_V1_PREFIX },
       );

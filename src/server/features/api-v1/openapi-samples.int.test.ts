@@ -140,6 +140,17 @@ describe('the samples of the interactive reference', () => {
     await run('updateProduct', ofProduct);
     await run('deleteProduct', ofProduct);
 
+    // Code hosts (issue 30): GitLab and Bitbucket Cloud connected with the fakes' tokens, listed, then one removed.
+    const { codeHosts } = shop;
+    const gitlab = await run('connectGitlab', {
+      GITLAB_ACCESS_TOKEN: codeHosts.gitlabToken,
+      'https://gitlab.example.com': codeHosts.gitlabUrl,
+    });
+    await run('listCodeHosts');
+    await run('listCodeHostRepositories', { '{connectionId}': String(gitlab.id) });
+    const bitbucket = await run('connectBitbucket', { BITBUCKET_ACCESS_TOKEN: codeHosts.bitbucketToken });
+    await run('deleteCodeHost', { '{connectionId}': String(bitbucket.id) });
+
     await run('deletePackage', id(widget.id));
     for (const operationId of samples.keys()) {
       if (!ran.includes(operationId) && !samples.get(operationId)?.path.includes('{')) await run(operationId);

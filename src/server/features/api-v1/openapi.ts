@@ -17,6 +17,7 @@ export const OPENAPI_DOCUMENT_PATH = `${API_DOCS_PREFIX}/openapi.json`;
 export const API_V1_TAGS = [
   'Packages',
   'Products',
+  'Code hosts',
   'Customers',
   'Licenses',
   'Analytics',
@@ -29,6 +30,8 @@ const tagDescriptions: Record<(typeof API_V1_TAGS)[number], string> = {
     'Your packages, their pricing fields (null until priced) and purchase links; create them from a repository.',
   Products:
     'Named sets of your packages: a license of a product covers every package in it, including ones added later.',
+  'Code hosts':
+    'Where your packages’ code comes from: connect GitLab or Bitbucket Cloud with an access token, list what each connection may read, remove one. Secrets are never returned.',
   Customers: 'License holders by e-mail, with the packages each holds; their Composer tokens.',
   Licenses: 'Issue, change and revoke licenses. POSTs take an Idempotency-Key.',
   Analytics: 'Sales and usage figures.',

@@ -15,6 +15,8 @@ import { notifyConnectionProblemOnce } from './connection-notice.js';
 // what was published (packages.connection_id becomes null, and Management says to connect again).
 
 export type { CodeHostConnection, OpenedConnection } from './connection-driver.js';
+// API v1 answers a host's refusal as the seller app does; other domains reach it through this service.
+export { withConnectionErrors } from './connection-errors.js';
 export { credentialProblem, isCredentialRefusal } from './connection-problem.js';
 
 export type NewConnection = Pick<
