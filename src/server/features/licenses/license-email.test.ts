@@ -33,6 +33,29 @@ describe('the license e-mail', () => {
     expect(mail.html).toContain(`composer config bearer.acme.composer.localhost:5000 ${token}`);
   });
 
+  it('shows a new holder where else a token goes, each with a placeholder of its kind and never the delivered token', () => {
+    const mail = buildLicenseEmail({
+      reason: 'new-holder',
+      sellerName: 'Acme Corp',
+      repositoryUrl,
+      sellerSlug: 'acme',
+      token,
+      packageNames: ['acme/widget'],
+      license: temporary,
+    });
+    const elsewhere = mail.text.slice(mail.text.indexOf('For CI, deployments and update bots'));
+    for (const title of ['COMPOSER_AUTH', 'Docker build secret', 'GitHub Actions', 'GitLab CI', 'Laravel Forge']) {
+      expect(elsewhere).toContain(title);
+    }
+    expect(elsewhere).toMatch(/Dependabot/);
+    expect(elsewhere).toMatch(/Renovate/);
+    expect(elsewhere).toContain('acme.composer.localhost:5000');
+    expect(elsewhere).toContain('YOUR_CI_TOKEN');
+    expect(elsewhere).not.toContain(token);
+    // The token appears where it is delivered and in the commands that set it, nowhere else.
+    expect(mail.text.split(token)).toHaveLength(3);
+  });
+
   it('names nobody when the seller has no name', () => {
     const mail = buildLicenseEmail({
       reason: 'new-holder',

@@ -1,3 +1,4 @@
+import { credentialSnippets } from '../../../contract/credential-snippets.js';
 import type { GrantEndMode, GrantKind } from '../../../contract/licenses.js';
 import {
   composerAuthHost,
@@ -105,6 +106,16 @@ export function buildLicenseEmail(input: LicenseEmailInput): LicenseEmail {
   const lostToken = paragraph(
     `Lost your token? Ask ${seller ?? 'the seller'} to issue a new one: it arrives by e-mail, and the old one stops working at once.`,
   );
+  // Every other place a token goes (CI, deployments, update bots), each with a placeholder for a token of its own
+  // kind: the e-mail shows only the token it delivers, in the setup commands above (issue 32 item 5).
+  const elsewhereBlocks = (): Block[] => [
+    paragraph(
+      'For CI, deployments and update bots, create a token of that kind in your license portal on the repository host, so that each can be revoked alone, and use it like this:',
+    ),
+    ...credentialSnippets(input.repositoryUrl)
+      .filter((snippet) => snippet.id !== 'auth-json')
+      .flatMap((snippet) => [paragraph(`${snippet.title}:`), commands(snippet.text.trimEnd().split('\n'))]),
+  ];
   const setupFor = (packageName: string, token: string) =>
     commands(setupCommands({ repositoryUrl: input.repositoryUrl, sellerSlug: input.sellerSlug, packageName, token }));
   const terms = input.license;
@@ -134,6 +145,7 @@ export function buildLicenseEmail(input: LicenseEmailInput): LicenseEmail {
         ...(isPlainHttp ? [plainHttpNote] : []),
         authJsonNote,
         lostToken,
+        ...elsewhereBlocks(),
       );
       break;
     }
