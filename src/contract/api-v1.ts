@@ -35,7 +35,8 @@ export const API_V1_EXAMPLE_PLACEHOLDERS = {
   WEBHOOK_URL: 'the public https:// address of your own webhook receiver',
   GITLAB_ACCESS_TOKEN:
     'a GitLab project, group or personal access token with read_api and read_repository (baseUrl: your GitLab, left out for gitlab.com)',
-  BITBUCKET_ACCESS_TOKEN: 'a Bitbucket workspace or repository access token with repository:read and webhook',
+  BITBUCKET_ACCESS_TOKEN:
+    'a Bitbucket workspace or repository access token with Repositories: Read and Webhooks: Read and write',
 } as const;
 
 export const API_V1_PROVIDER = 'packgate';

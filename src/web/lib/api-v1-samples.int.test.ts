@@ -90,6 +90,14 @@ describe('the samples of /api-docs', () => {
     await succeed('list-audit-events');
     await succeed('delete-package', { packageId: String(widget.id) });
 
+    // Code hosts (issue 30): the fakes' tokens in place of the placeholders; the connection made last is removed.
+    const { codeHosts } = shop;
+    const gitlab = await succeed('connect-gitlab', { gitlabToken: codeHosts.gitlabToken });
+    await succeed('list-code-hosts');
+    await succeed('list-code-host-repositories', { connectionId: String(gitlab.id) });
+    const bitbucket = await succeed('connect-bitbucket', { bitbucketToken: codeHosts.bitbucketToken });
+    await succeed('delete-code-host', { connectionId: String(bitbucket.id) });
+
     const second = { token: secondToken };
     for (const report of ['downloads', 'versions', 'top-holders', 'stale-holders', 'sharing']) {
       await succeed(`analytics-${report}`, second);

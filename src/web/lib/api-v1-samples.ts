@@ -4,7 +4,7 @@ import type { ApiTokenPermission } from '@contract/developer';
 // JavaScript, PHP) is rendered from this one list, so a test can run each cURL sample against a running
 // server with real ids and a real token put in place of the placeholders.
 
-export type ApiSectionId = 'packages' | 'customers' | 'licenses' | 'analytics' | 'tokens' | 'webhooks';
+export type ApiSectionId = 'packages' | 'code-hosts' | 'customers' | 'licenses' | 'analytics' | 'tokens' | 'webhooks';
 export type ApiMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -26,6 +26,12 @@ export type ApiEndpoint = {
 
 export const API_SECTIONS: { id: ApiSectionId; title: string; description: string }[] = [
   { id: 'packages', title: 'Packages', description: 'Your packages, their pricing tiers and purchase links.' },
+  {
+    id: 'code-hosts',
+    title: 'Code hosts',
+    description:
+      'Where your packages’ code comes from. Connect GitLab or Bitbucket Cloud with an access token (checked with the host before it is stored, and never shown again), list the repositories a connection may read, then create a package from one with connectionId and its id as githubRepoId. Any other git server needs no connection: create the package with repositoryUrl.',
+  },
   { id: 'customers', title: 'Customers', description: 'License holders with the packages each may install.' },
   {
     id: 'licenses',
@@ -120,6 +126,60 @@ export const API_ENDPOINTS: ApiEndpoint[] = [
     path: '/api/v1/packages/{packageId}',
     title: 'Delete a package',
     description: 'Removes the package and every license to it. This cannot be undone.',
+    permission: 'packages:write',
+  },
+  {
+    id: 'list-code-hosts',
+    section: 'code-hosts',
+    method: 'GET',
+    path: '/api/v1/code-hosts',
+    title: 'List code host connections',
+    description:
+      'Every connection your packages can come from, with what it may access, whether it works and how many packages sync through it. Tokens are never returned.',
+    permission: 'packages:read',
+  },
+  {
+    id: 'connect-gitlab',
+    section: 'code-hosts',
+    method: 'POST',
+    path: '/api/v1/code-hosts/gitlab',
+    title: 'Connect GitLab',
+    description:
+      'A project, group or personal access token with read_api and read_repository. Add baseUrl for a self-managed GitLab; left out, the server’s GitLab is used. A token GitLab refuses answers 400 and nothing is stored.',
+    permission: 'packages:write',
+    body: { token: '{gitlabToken}' },
+    idempotencyKey: 'connect-gitlab-acme',
+  },
+  {
+    id: 'connect-bitbucket',
+    section: 'code-hosts',
+    method: 'POST',
+    path: '/api/v1/code-hosts/bitbucket',
+    title: 'Connect Bitbucket Cloud',
+    description:
+      'A workspace access token, or a repository access token with repository as well. App passwords are refused: Bitbucket ends them on 2026-06-09.',
+    permission: 'packages:write',
+    body: { workspace: 'acme', token: '{bitbucketToken}' },
+    idempotencyKey: 'connect-bitbucket-acme',
+  },
+  {
+    id: 'list-code-host-repositories',
+    section: 'code-hosts',
+    method: 'GET',
+    path: '/api/v1/code-hosts/{connectionId}/repositories',
+    title: 'List a connection’s repositories',
+    description:
+      'The repositories the connection may read, asked of the host now; the id of one is the githubRepoId of Create a package, with connectionId.',
+    permission: 'packages:read',
+  },
+  {
+    id: 'delete-code-host',
+    section: 'code-hosts',
+    method: 'DELETE',
+    path: '/api/v1/code-hosts/{connectionId}',
+    title: 'Remove a connection',
+    description:
+      'Its packages keep serving every version already published and sync no more until moved to another connection. Revoke the token on the host too.',
     permission: 'packages:write',
   },
   {
@@ -392,6 +452,9 @@ export const SAMPLE_PLACEHOLDERS: Record<string, string> = {
   repositoryId: 'REPOSITORY_ID',
   webhookId: 'WEBHOOK_ID',
   deliveryId: 'DELIVERY_ID',
+  connectionId: 'CONNECTION_ID',
+  gitlabToken: 'GITLAB_ACCESS_TOKEN',
+  bitbucketToken: 'BITBUCKET_ACCESS_TOKEN',
   webhookUrl: 'https://shop.example.com/packgate-webhooks',
 };
 
@@ -411,6 +474,19 @@ export const SAMPLE_PLACEHOLDER_SOURCES: { placeholder: string; source: string }
   },
   { placeholder: 'WEBHOOK_ID', source: 'the id in the answer of Register a webhook endpoint, or in the list.' },
   { placeholder: 'DELIVERY_ID', source: 'the id of a delivery in List deliveries (or of Send a test event).' },
+  {
+    placeholder: 'CONNECTION_ID',
+    source: 'the id of a connection in List code host connections, or in the answer of Connect GitLab or Bitbucket.',
+  },
+  {
+    placeholder: 'GITLAB_ACCESS_TOKEN',
+    source: 'a project, group or personal access token you create in GitLab, with read_api and read_repository.',
+  },
+  {
+    placeholder: 'BITBUCKET_ACCESS_TOKEN',
+    source:
+      'a workspace or repository access token you create in Bitbucket (Access tokens), with Repositories: Read and Webhooks: Read and write.',
+  },
 ];
 
 export type SampleValues = { baseUrl: string } & Partial<Record<string, string>>;

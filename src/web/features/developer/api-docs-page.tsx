@@ -3,6 +3,7 @@ import {
   BookOpen,
   ExternalLink,
   Gauge,
+  GitBranch,
   KeyRound,
   LifeBuoy,
   type LucideIcon,
@@ -40,6 +41,7 @@ const FALLBACK_SUPPORT_EMAIL = 'support@packgate.localhost';
 
 const sectionIcons: Record<ApiSectionId, LucideIcon> = {
   packages: Package,
+  'code-hosts': GitBranch,
   customers: Users,
   licenses: Ticket,
   analytics: BarChart3,
