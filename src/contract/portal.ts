@@ -77,6 +77,11 @@ export const portalLicense = z.object({
    * "Suite: acme/a, acme/b, acme/c", "5 developer seats".
    */
   covers: z.string(),
+  /**
+   * The packages the license covers now, the names `composer require` takes: its own package, or every package of
+   * its product (a product's name is not a package Composer can find).
+   */
+  packageNames: z.array(z.string()),
 });
 export type PortalLicense = z.infer<typeof portalLicense>;
 

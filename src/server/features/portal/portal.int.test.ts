@@ -4,6 +4,8 @@ import {
   createGrant,
   createHolder,
   createPackage,
+  createProduct,
+  createProductGrant,
   createSeller,
   type FixtureHolder,
   type FixturePackage,
@@ -473,6 +475,22 @@ describe('licenses', () => {
       versions: ['v3.0.0'],
       notice: null,
     });
+  });
+
+  it('names every package of a product’s license, which composer require takes instead of the product’s name', async () => {
+    const holder = await holderOf(acme);
+    const product = await createProduct(app, acme, 'Toolkit', [widget, gadget]);
+    await createProductGrant(app, holder, product);
+    await createGrant(app, holder, widget);
+
+    const { status, body } = await (await signedInBrowser(holder, ACME_HOST)).json<PortalOverview>(
+      'GET',
+      '/api/portal/licenses',
+    );
+    expect(status).toBe(200);
+    const byName = Object.fromEntries(body.licenses.map((license) => [license.packageName, license]));
+    expect(byName.Toolkit).toMatchObject({ packageNames: ['acme/gadget', 'acme/widget'] });
+    expect(byName['acme/widget']).toMatchObject({ packageNames: ['acme/widget'] });
   });
 });
 

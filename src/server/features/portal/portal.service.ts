@@ -234,11 +234,8 @@ export async function getOverview(ctx: AppContext, host: RequestHost, holder: Po
         ),
         now,
       );
-      const covers = describeGrantCoverage(grant, {
-        productId: grant.productId,
-        name: packageName,
-        packageNames: grant.productId ? packagesOf(grant).map((pkg) => pkg.name) : [packageName],
-      });
+      const packageNames = grant.productId ? packagesOf(grant).map((pkg) => pkg.name) : [packageName];
+      const covers = describeGrantCoverage(grant, { productId: grant.productId, name: packageName, packageNames });
       return {
         id: grant.id,
         packageName,
@@ -250,6 +247,7 @@ export async function getOverview(ctx: AppContext, host: RequestHost, holder: Po
         downloadLimit: grant.downloadLimit,
         lastUsedAt: grant.lastUsedAt?.toISOString() ?? null,
         covers,
+        packageNames,
       };
     }),
     receipts: receipts.map((receipt) => ({ ...receipt, paidAt: receipt.paidAt.toISOString() })),

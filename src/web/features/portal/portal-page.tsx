@@ -18,7 +18,6 @@ import { type PublicBrand, useHostBrand } from '@web/lib/host-brand';
 import { Download, KeyRound, Loader2, LogOut, Mail, Package } from 'lucide-react';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import { PortalCiIdentitiesCard } from './portal-ci-identities';
-import { PortalSnippetsCard, PortalTokensCard } from './portal-tokens';
 import {
   usePortalOverview,
   usePortalSession,
@@ -27,7 +26,16 @@ import {
   useSignOut,
   useVerifySignInLink,
 } from './portal-hooks';
-import { downloadsLine, lastUseLine, type StateBadge, stateBadge, termsLine, VERSIONS_SHOWN } from './portal-rules';
+import {
+  downloadsLine,
+  lastUseLine,
+  requireTarget,
+  type StateBadge,
+  stateBadge,
+  termsLine,
+  VERSIONS_SHOWN,
+} from './portal-rules';
+import { PortalSnippetsCard, PortalTokensCard } from './portal-tokens';
 
 /**
  * `/portal` on a seller's repository host: the license holder's own page, in the seller's brand. Signed out, it
@@ -268,7 +276,7 @@ function LicenseCard({ license }: { license: PortalLicense }) {
           {downloadsLine(license)} · {lastUseLine(license.lastUsedAt)}
         </p>
         {(license.state === 'active' || license.state === 'expiring' || license.state === 'frozen') && (
-          <CopyCommand command={`composer require ${license.packageName}`} />
+          <CopyCommand command={`composer require ${requireTarget(license)}`} />
         )}
       </CardContent>
     </Card>
@@ -276,10 +284,8 @@ function LicenseCard({ license }: { license: PortalLicense }) {
 }
 
 function SetupCard({ overview, token }: { overview: PortalOverview; token?: string }) {
-  const firstPackage =
-    overview.licenses.find((license) => license.versions.length > 0)?.packageName ??
-    overview.licenses[0]?.packageName ??
-    'vendor/package';
+  const firstLicense = overview.licenses.find((license) => license.versions.length > 0) ?? overview.licenses[0];
+  const firstPackage = firstLicense ? requireTarget(firstLicense) : 'vendor/package';
   const steps = setupCommandSteps({
     repositoryUrl: overview.repositoryUrl,
     sellerSlug: overview.repositoryName,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { downloadsLine, lastUseLine, stateBadge, termsLine } from './portal-rules';
+import { downloadsLine, lastUseLine, requireTarget, stateBadge, termsLine } from './portal-rules';
 
 describe('portal license texts', () => {
   it('names each state, with the days left of an expiring license', () => {
@@ -24,5 +24,12 @@ describe('portal license texts', () => {
     expect(downloadsLine({ downloadCount: 4, downloadLimit: 10 })).toBe('4 of 10 downloads used');
     expect(downloadsLine({ downloadCount: 1, downloadLimit: null })).toBe('1 download, no limit');
     expect(lastUseLine(null)).toBe('Not used yet');
+  });
+
+  it('requires every package of a product’s license, never the product’s name', () => {
+    expect(requireTarget({ packageName: 'Suite', packageNames: ['acme/a', 'acme/b', 'acme/c'] })).toBe(
+      'acme/a acme/b acme/c',
+    );
+    expect(requireTarget({ packageName: 'acme/widget', packageNames: ['acme/widget'] })).toBe('acme/widget');
   });
 });

@@ -54,3 +54,11 @@ export function lastUseLine(lastUsedAt: string | null): string {
 
 /** How many versions a card lists before "and N more". */
 export const VERSIONS_SHOWN = 8;
+
+/**
+ * What a holder types to install what a license covers: its package, or every package of its product in one
+ * command (`composer require acme/a acme/b acme/c`), since Composer knows no product's name.
+ */
+export function requireTarget(license: Pick<PortalLicense, 'packageName' | 'packageNames'>): string {
+  return license.packageNames.length > 0 ? license.packageNames.join(' ') : license.packageName;
+}
