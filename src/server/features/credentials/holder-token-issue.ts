@@ -108,6 +108,19 @@ export async function revokeSellersHolderTokens(db: TokenWriter, sellerId: strin
   return revoked.length;
 }
 
+/**
+ * Revokes the short-lived tokens a CI identity minted that still work, when the holder stops trusting it: they would
+ * otherwise keep installing for up to 30 minutes. Answers how many.
+ */
+export async function revokeTokensOfTrust(db: TokenWriter, trustId: string, now: Date): Promise<number> {
+  const revoked = await db
+    .update(holderTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(holderTokens.oidcTrustId, trustId), isNull(holderTokens.revokedAt)))
+    .returning({ id: holderTokens.id });
+  return revoked.length;
+}
+
 /** Composer's door records a token's use at most once a minute: a write only when the last one is older. */
 export async function recordHolderTokenUse(db: TokenWriter, tokenId: string, now: Date): Promise<void> {
   const minuteAgo = new Date(now.getTime() - 60_000).toISOString();

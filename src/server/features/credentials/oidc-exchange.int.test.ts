@@ -270,4 +270,17 @@ describe('the GitHub Actions steps', () => {
     const run = await runComposer(project, ['require', 'acme/widget:1.1.0'], { home, audit: false });
     expect(run.code, run.output).toBe(0);
   });
+
+  // Last: it removes the identity the other tests trade with.
+  it('stops the tokens an identity minted as soon as the holder stops trusting it', async () => {
+    const answer = jsonOf<{ token: string }>(await exchange(await jobToken()));
+    expect((await requestOnHost(app, HOST, '/packages.json', { token: answer.token })).status).toBe(200);
+    const listed = (await (await seller.client.get(`/api/customers/${holder.id}/oidc-trusts`)).json()) as {
+      id: string;
+    }[];
+    for (const { id } of listed) {
+      expect((await seller.client.delete(`/api/customers/${holder.id}/oidc-trusts/${id}`)).status).toBe(200);
+    }
+    expect((await requestOnHost(app, HOST, '/packages.json', { token: answer.token })).status).toBe(401);
+  });
 });

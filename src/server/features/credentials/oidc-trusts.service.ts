@@ -9,6 +9,7 @@ import type { AppContext } from '../../context.js';
 import { customers, oidcTrusts } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import { revokeTokensOfTrust } from './holder-token-issue.js';
 import { checkIssuerAddress, IssuerFetchError } from './oidc-http.js';
 import { issuerAccess } from './oidc-keys.js';
 import { parseIssuer } from './oidc-trust-rules.js';
@@ -124,11 +125,12 @@ export async function deleteOidcTrust(
       .where(and(eq(oidcTrusts.id, trustId), eq(oidcTrusts.customerId, customerId)))
       .returning();
     if (!row) throw new AppError('NOT_FOUND', oidcTrustMessages.notFound);
+    const tokensRevoked = await revokeTokensOfTrust(tx, trustId, ctx.clock.now());
     await recordAuditEvent(tx, ctx, actor, {
       action: 'customer.oidc_trust_deleted',
       targetType: 'customer',
       targetId: customerId,
-      details: { trustId, name: row.name, issuer: row.issuer },
+      details: { trustId, name: row.name, issuer: row.issuer, tokensRevoked },
     });
     return present(row);
   });
