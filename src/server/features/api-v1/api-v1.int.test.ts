@@ -773,6 +773,8 @@ describe('API v1', () => {
       expect(document.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
       expect(document.tags.map((tag: { name: string }) => tag.name)).toEqual([
         'Packages',
+        'Products',
+        'Code hosts',
         'Customers',
         'Licenses',
         'Analytics',
@@ -838,9 +840,13 @@ describe('API v1', () => {
         '`PACKAGE_ID` is the `id` of one of your packages in GET /api/v1/packages',
       );
 
-      // The API refuses a license without an e-mail: the document says so.
+      // The API refuses a license without an e-mail: the document says so. What it is for is one of packageId,
+      // packageIds and productId (issue 31), so none of them is required alone.
       const createLicense = document.paths['/api/v1/licenses'].post.requestBody.content['application/json'].schema;
-      expect(createLicense.required).toEqual(expect.arrayContaining(['packageId', 'email']));
+      expect(createLicense.required).toEqual(['email']);
+      expect(Object.keys(createLicense.properties)).toEqual(
+        expect.arrayContaining(['packageId', 'packageIds', 'productId']),
+      );
       const writer = await createToken(sellerA, ['customers:write']);
       const refused = await call(writer.token, 'POST', '/api/v1/licenses', { packageId: widgetId });
       expect(refused.status).toBe(400);

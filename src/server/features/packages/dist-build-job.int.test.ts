@@ -167,8 +167,8 @@ describe('a dist zip built on demand', () => {
       const refused = await download(app.port);
       expect(refused.status).toBe(409);
       expect(jsonOf(refused).message).toBe(
-        'This package comes from GitHub, which this server is not configured to use. ' +
-          'Set GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET again and restart, or add the package anew.',
+        'The connection this package synced through was removed, so Packgate can no longer read its code; every ' +
+          'published version is still served. Connect GitHub again on Code hosts, then add the repository again.',
       );
     } finally {
       await app.ctx.db.update(packages).set({ codeHost: 'local' }).where(eq(packages.id, packageId));
