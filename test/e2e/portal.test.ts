@@ -1,12 +1,13 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IssuedLicense } from '../../src/contract/licenses.js';
 import type { CreatePackageResponse, Package } from '../../src/contract/packages.js';
-import { auditEvents } from '../../src/server/db/schema/index.js';
+import { auditEvents, customers, packages } from '../../src/server/db/schema/index.js';
 import { type ComposerRun, runComposer } from '../composer/composer-cli.js';
+import { createPackage, createProduct, createProductGrant } from '../composer/repository-fixtures.js';
 import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
 import { readOutbox } from '../support/outbox.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
@@ -198,6 +199,24 @@ describe('the license holder portal', () => {
     const served = await composer(['update'], path.join(workDir, 'fresh-cache'));
     expect(served.code, served.output).toBe(0);
     expect(served.output).not.toContain(message);
+  });
+
+  it('gives a product’s license the command that requires every package in it, not the product’s name', async () => {
+    const gizmo = await createPackage(app, seller.user, 'acme/gizmo', [
+      { version: 'v1.0.0', releasedAt: '2026-01-05T10:00:00Z' },
+    ]);
+    const [widget] = await app.ctx.db.select().from(packages).where(eq(packages.name, 'acme/widget'));
+    const product = await createProduct(app, seller.user, 'Toolkit', [gizmo, widget!]);
+    const [holder] = await app.ctx.db
+      .select()
+      .from(customers)
+      .where(and(eq(customers.sellerId, seller.user.id), eq(customers.email, HOLDER)));
+    await createProductGrant(app, { id: holder!.id, token: '', email: HOLDER }, product);
+
+    await page.reload();
+    const card = page.getByTestId('portal-license').filter({ hasText: 'Toolkit' });
+    await card.waitFor();
+    expect(await card.getByTestId('command-text').textContent()).toBe('$ composer require acme/gizmo acme/widget');
   });
 
   it('shows the sign-in form, not the licenses, once signed out', async () => {
