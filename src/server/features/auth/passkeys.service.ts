@@ -1,11 +1,4 @@
-import {
-  type AuthenticationResponseJSON,
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  type RegistrationResponseJSON,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import { and, asc, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { Passkey } from '../../../contract/security.js';
 import type { AppContext } from '../../context.js';
@@ -21,6 +14,12 @@ import { hasSecondFactor } from './second-factor.service.js';
 // PUBLIC_URL's origin, from configuration, never from a request's headers. Every ceremony's challenge is stored,
 // bound to its person (or to nobody, for a sign-in that has not named one) and its purpose, valid five minutes, and
 // taken by one DELETE ... RETURNING, so a response is verified against it once at most.
+
+/**
+ * @simplewebauthn/server, loaded the first time a passkey is registered or used: it holds about 20 MB resident, which
+ * most servers (and every Composer request) never need (issue 34 item 3).
+ */
+const webauthn = () => import('@simplewebauthn/server');
 
 const CHALLENGE_TTL_MS = 5 * 60_000;
 const MAX_PASSKEYS = 20;
@@ -100,6 +99,7 @@ export async function passkeyRegistrationOptions(ctx: AppContext, person: Sessio
     throw new AppError('CONFLICT', `You already have ${MAX_PASSKEYS} passkeys; remove one before adding another.`);
   }
   const { rpID } = relyingParty(ctx);
+  const { generateRegistrationOptions } = await webauthn();
   const options = await generateRegistrationOptions({
     rpName: 'Packgate',
     rpID,
@@ -128,6 +128,7 @@ export async function registerPasskey(
   const challenge = await takeChallenge(ctx, 'registration', response.response?.clientDataJSON, person.id);
   if (!challenge) throw notVerified('the prompt it answers is unknown, used, expired or not yours');
   const { rpID, origin } = relyingParty(ctx);
+  const { verifyRegistrationResponse } = await webauthn();
   let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
   try {
     verification = await verifyRegistrationResponse({
@@ -178,6 +179,7 @@ export async function passkeyAuthenticationOptions(ctx: AppContext, pendingPerso
           .where(eq(userPasskeys.userId, pendingPerson.id))
       ).map((row) => ({ id: row.id, transports: row.transports }))
     : undefined;
+  const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({ rpID, allowCredentials, userVerification: 'preferred' });
   await storeChallenge(ctx, 'authentication', options.challenge, pendingPerson?.id ?? null);
   return options;
@@ -218,6 +220,7 @@ export async function authenticateWithPasskey(
   );
   if (!challenge) throw refused('the prompt it answers is unknown, used or expired');
   const { rpID, origin } = relyingParty(ctx);
+  const { verifyAuthenticationResponse } = await webauthn();
   let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
   try {
     verification = await verifyAuthenticationResponse({
