@@ -36,7 +36,7 @@ describe('API v1 customer tokens', () => {
   }
 
   /** API v1 allows 30 requests a minute per token: each test that makes many starts with a token of its own. */
-  async function useFreshApiToken() {
+  async function freshApiToken() {
     const created = await seller.client.post('/api/developer/tokens', {
       name: `shop ${Math.random()}`,
       permissions: ['customers:read', 'customers:write'],
@@ -50,7 +50,7 @@ describe('API v1 customer tokens', () => {
     app = await startTestApp({ clock });
     seller = await signInSeller(app, { slug: 'acme' });
     const other = await signInSeller(app, { slug: 'bobco' });
-    await useFreshApiToken();
+    await freshApiToken();
     const [holder] = await app.ctx.db
       .insert(customers)
       .values({ sellerId: seller.user.id, email: 'dev@example.com' })
@@ -138,7 +138,7 @@ describe('API v1 customer tokens', () => {
   });
 
   it('refuses bad input with 400 naming the field and writes nothing', async () => {
-    await useFreshApiToken();
+    await freshApiToken();
     const before = await app.ctx.db.select().from(holderTokens).where(eq(holderTokens.customerId, holderId));
     const cases: unknown[] = [
       { name: 'x'.repeat(10_000), kind: 'ci' },
@@ -163,7 +163,7 @@ describe('API v1 customer tokens', () => {
   });
 
   it('shows the seller a holder’s tokens on Management and lets them revoke one', async () => {
-    await useFreshApiToken();
+    await freshApiToken();
     const created = (await call('POST', `/customers/${holderId}/tokens`, { name: 'Ops', kind: 'deploy' })).body.data;
     const listed = await seller.client.get(`/api/customers/${holderId}/tokens`);
     expect(listed.status).toBe(200);
@@ -178,7 +178,7 @@ describe('API v1 customer tokens', () => {
   });
 
   it('refuses a developer token beyond the license’s seats, while other kinds take none', async () => {
-    await useFreshApiToken();
+    await freshApiToken();
     const [seated] = await app.ctx.db
       .insert(customers)
       .values({ sellerId: seller.user.id, email: 'seated@example.com' })
@@ -202,7 +202,7 @@ describe('API v1 customer tokens', () => {
   });
 
   it("answers 404 for another seller's customer and for an unknown token", async () => {
-    await useFreshApiToken();
+    await freshApiToken();
     expect((await call('GET', `/customers/${otherSellersHolderId}/tokens`)).status).toBe(404);
     expect((await call('POST', `/customers/${otherSellersHolderId}/tokens`, { name: 'x', kind: 'ci' })).status).toBe(
       404,
