@@ -35,16 +35,41 @@ function useInvalidatePackageLicenses(packageId: string) {
 const failureToast = (title: string, error: unknown) =>
   toast({ variant: 'destructive', title, description: errorMessage(error, 'Please try again in a moment.') });
 
+/**
+ * Issues a license for the dialog's package, or with `packageIds` (issue 31) one license per package for the same
+ * holder in one call: one transaction, one e-mail listing them all.
+ */
 export function useIssueLicense(pkg: LicensedPackage) {
+  const queryClient = useQueryClient();
   const invalidate = useInvalidatePackageLicenses(pkg.id);
   return useMutation({
-    mutationFn: (input: IssueLicenseInput) => apiRequest<IssuedLicense>('POST', packageLicensesPath(pkg.id), input),
+    mutationFn: ({ packageIds, ...input }: IssueLicenseInput & { packageIds?: string[] }) =>
+      packageIds && !(packageIds.length === 1 && packageIds[0] === pkg.id)
+        ? apiRequest<IssuedLicense>('POST', '/api/licenses', { ...input, packageIds })
+        : apiRequest<IssuedLicense>('POST', packageLicensesPath(pkg.id), input),
     onSuccess: (issued) => {
-      toast({
-        title: issued.outcome === 'renewed' ? 'License Updated' : 'License Issued',
-        description: `${issued.license.email} may install ${pkg.packageName}.`,
-      });
-      return invalidate();
+      const several = issued.licenses.length > 1;
+      toast(
+        several
+          ? {
+              title: `${issued.licenses.length} Licenses Issued`,
+              description: issued.emailSent
+                ? `${issued.license.email} may install ${issued.licenses.length} packages; one e-mail lists them all.`
+                : `${issued.license.email} may install ${issued.licenses.length} packages.`,
+            }
+          : {
+              title: issued.outcome === 'renewed' ? 'License Updated' : 'License Issued',
+              description: `${issued.license.email} may install ${issued.license.packageName}.`,
+            },
+      );
+      // The other packages' lists changed too.
+      const others = issued.licenses.filter((license) => license.packageId && license.packageId !== pkg.id);
+      return Promise.all([
+        invalidate(),
+        ...others.map((license) =>
+          queryClient.invalidateQueries({ queryKey: [packageLicensesPath(license.packageId ?? '')] }),
+        ),
+      ]);
     },
     onError: (error) => failureToast('Failed to issue license', error),
   });

@@ -41,6 +41,7 @@ import {
   grantStatusLabel,
   temporaryLicenseProblem,
 } from './license-rules';
+import { PackagePicker } from './package-picker';
 import { VersionTermsFields } from './version-terms-fields';
 
 type Mode = { kind: 'issue' } | { kind: 'edit'; license: License } | { kind: 'issued'; issued: IssuedLicense };
@@ -143,6 +144,7 @@ function IssueLicenseForm({ pkg, onIssued }: { pkg: LicensedPackage; onIssued: (
   const [terms, setTerms] = useState<LicenseTermsForm>(emptyTermsForm);
   const [problems, setProblems] = useState<TermsProblems>({});
   const [sendEmail, setSendEmail] = useState(true);
+  const [packageIds, setPackageIds] = useState<string[]>([pkg.id]);
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -150,8 +152,8 @@ function IssueLicenseForm({ pkg, onIssued }: { pkg: LicensedPackage; onIssued: (
     const found = termsProblems(terms, new Date());
     setEmailError(emailProblem);
     setProblems(found);
-    if (emailProblem || Object.keys(found).length > 0) return;
-    issue.mutate({ email: email.trim(), sendEmail, ...termsInput(terms) }, { onSuccess: onIssued });
+    if (emailProblem || Object.keys(found).length > 0 || packageIds.length === 0) return;
+    issue.mutate({ email: email.trim(), sendEmail, packageIds, ...termsInput(terms) }, { onSuccess: onIssued });
   };
 
   return (
@@ -182,6 +184,7 @@ function IssueLicenseForm({ pkg, onIssued }: { pkg: LicensedPackage; onIssued: (
           </p>
         )}
       </div>
+      <PackagePicker selected={packageIds} onChange={setPackageIds} />
       <TermsFields
         idPrefix="license"
         terms={terms}
@@ -201,9 +204,9 @@ function IssueLicenseForm({ pkg, onIssued }: { pkg: LicensedPackage; onIssued: (
           />
           E-mail the setup commands to the license holder
         </label>
-        <Button type="submit" disabled={!email.trim() || issue.isPending}>
+        <Button type="submit" disabled={!email.trim() || packageIds.length === 0 || issue.isPending}>
           {issue.isPending ? <Loader2 className="animate-spin" /> : <Ticket />}
-          Issue License
+          {packageIds.length > 1 ? `Issue ${packageIds.length} Licenses` : 'Issue License'}
         </Button>
       </div>
     </form>
@@ -347,16 +350,20 @@ function TermsFields({
 }
 
 function IssuedPanel({ issued, onDone }: { issued: IssuedLicense; onDone: () => void }) {
+  const several = issued.licenses.length > 1;
   return (
     <div className="space-y-3 rounded-md border border-green-600/40 bg-green-600/5 p-4" data-testid="issued-license">
       <p className="flex items-center gap-2 text-sm font-semibold">
         <CheckCircle2 className="size-4 text-green-600" aria-hidden="true" />
-        {issued.license.email} may install {issued.license.packageName}
-        {issued.outcome === 'renewed' ? ' (their existing license took the new terms)' : ''}.
+        {several
+          ? `${issued.licenses.length} licenses issued: ${issued.license.email} may install ${issued.licenses.map((license) => license.packageName).join(', ')}.`
+          : `${issued.license.email} may install ${issued.license.packageName}${issued.outcome === 'renewed' ? ' (their existing license took the new terms)' : ''}.`}
       </p>
       <p className="text-sm text-muted-foreground">
         {issued.emailSent
-          ? 'The repository URL, token and these commands were e-mailed to them.'
+          ? several
+            ? 'One e-mail with the repository URL, token and these commands went to them, covering every package.'
+            : 'The repository URL, token and these commands were e-mailed to them.'
           : 'No e-mail was sent: give them these commands yourself.'}{' '}
         {issued.composerToken
           ? 'The token is shown here once.'

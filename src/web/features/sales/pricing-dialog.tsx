@@ -38,6 +38,7 @@ import {
   type TierProblems,
   tierFormOf,
   tierInputOf,
+  versionProblemsOf,
 } from './pricing-rules';
 import {
   type PackagePricingTier,
@@ -113,7 +114,10 @@ function PricingForm({
     const found = pricingProblems(tiers);
     setProblems(found);
     if (Object.keys(found).length > 0) return;
-    save.mutate(tiers.map(tierInputOf), { onSuccess: (next) => setTiers(next.map(tierFormOf)) });
+    save.mutate(tiers.map(tierInputOf), {
+      onSuccess: (next) => setTiers(next.map(tierFormOf)),
+      onError: (error) => setProblems(versionProblemsOf(errorMessage(error, ''), tiers)),
+    });
   };
 
   return (
@@ -355,6 +359,23 @@ function TierEditor({
             {error('price')}
             {error('currency')}
           </div>
+        </div>
+        <div className="space-y-1.5 sm:col-span-2">
+          <Label htmlFor={id('versionConstraint')}>Versions (optional)</Label>
+          <Input
+            id={id('versionConstraint')}
+            maxLength={200}
+            className="font-mono"
+            placeholder="Every version; or a Composer constraint such as ^2.0"
+            value={tier.versionConstraint}
+            onChange={(event) => onChange({ versionConstraint: event.target.value })}
+            {...invalid('versionConstraint')}
+          />
+          {error('versionConstraint') ?? (
+            <p className="text-xs text-muted-foreground">
+              The license bought with this tier covers these versions only, e.g. ^2.0 for a "Version 2 licence".
+            </p>
+          )}
         </div>
         <div className="space-y-1.5">
           <Label htmlFor={id('description')}>Description (optional)</Label>

@@ -30,6 +30,8 @@ export type TierForm = {
   updateMonths: string;
   /** Free days before a subscription's first charge; empty means none. */
   trialDays: string;
+  /** A Composer constraint (`^2.0`) the license sold with this tier covers; empty means every version. */
+  versionConstraint: string;
   /** In the currency's main unit, e.g. "49.00". */
   price: string;
   currency: string;
@@ -37,7 +39,9 @@ export type TierForm = {
   salesCount: number;
 };
 
-export type TierProblems = Partial<Record<'name' | 'price' | 'updateMonths' | 'trialDays' | 'currency', string>>;
+export type TierProblems = Partial<
+  Record<'name' | 'price' | 'updateMonths' | 'trialDays' | 'currency' | 'versionConstraint', string>
+>;
 
 export const DEFAULT_UPDATE_MONTHS = 12;
 
@@ -54,6 +58,7 @@ export function newTierForm(existing: readonly TierForm[]): TierForm {
     interval: 'month',
     updateMonths: String(DEFAULT_UPDATE_MONTHS),
     trialDays: '',
+    versionConstraint: '',
     price: '49.00',
     currency: existing[0]?.currency ?? DEFAULT_CURRENCY,
     isActive: true,
@@ -71,6 +76,7 @@ export function tierFormOf(tier: PackagePricingTier): TierForm {
     interval: tier.interval ?? 'month',
     updateMonths: String(tier.updateMonths ?? DEFAULT_UPDATE_MONTHS),
     trialDays: tier.trialDays ? String(tier.trialDays) : '',
+    versionConstraint: tier.versionConstraint ?? '',
     price: centsToPrice(tier.priceCents),
     currency: tier.currency,
     isActive: tier.isActive,
@@ -129,6 +135,7 @@ export function tierInputOf(tier: TierForm): PricingTierInput {
     interval: oneTime ? null : tier.interval,
     updateMonths: oneTime ? (wholeNumber(tier.updateMonths) ?? null) : null,
     trialDays: oneTime || !trialDays ? null : trialDays,
+    versionConstraint: tier.versionConstraint.trim() || null,
     priceCents: priceToCents(tier.price) ?? 0,
     currency: tier.currency,
     isActive: tier.isActive,
@@ -158,6 +165,22 @@ export function termsText(tier: TierTerms): string {
   }
   const billed = tier.interval === 'year' ? 'Billed yearly' : 'Billed monthly';
   return tier.trialDays ? `${billed} · ${tier.trialDays}-day free trial` : billed;
+}
+
+/** "Versions ^2.0" for a tier sold for a version range (issue 31); undefined when it covers every version. */
+export function versionsText(tier: Pick<PurchasePageTier, 'versionConstraint'>): string | undefined {
+  return tier.versionConstraint ? `Versions ${tier.versionConstraint}` : undefined;
+}
+
+/**
+ * The server checks a constraint with Composer's parser and names `versionConstraint` when it refuses one; the
+ * answer does not say which tier, so it goes under every tier that has a range.
+ */
+export function versionProblemsOf(message: string, tiers: readonly TierForm[]): PricingProblems {
+  if (!message.includes('versionConstraint')) return {};
+  const found: PricingProblems = {};
+  for (const tier of tiers) if (tier.versionConstraint.trim()) found[tier.key] = { versionConstraint: message };
+  return found;
 }
 
 /** The longer explanation under a tier on the purchase page. */

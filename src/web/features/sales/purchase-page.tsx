@@ -11,7 +11,7 @@ import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { BuyerPageShell } from './buyer-page-shell';
-import { accessText, buyerEmailProblem, formatCents, termsText } from './pricing-rules';
+import { accessText, buyerEmailProblem, formatCents, termsText, versionsText } from './pricing-rules';
 import { type PurchasePage as PurchasePageData, usePurchasePage, useStartCheckout } from './sales-hooks';
 
 /**
@@ -183,6 +183,11 @@ function Offer({
                 <CardHeader className="space-y-2">
                   <div className="flex items-center justify-between gap-2">
                     <CardTitle className="text-xl">{tier.name}</CardTitle>
+                    {versionsText(tier) && (
+                      <Badge variant="outline" className="font-mono" data-testid="tier-versions">
+                        {versionsText(tier)}
+                      </Badge>
+                    )}
                     {tier.pricingType === 'subscription' && <Badge variant="secondary">Subscription</Badge>}
                   </div>
                   <p className="text-3xl font-bold tabular-nums" data-testid="tier-price">

@@ -1,0 +1,119 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOutbox } from '../support/outbox.js';
+import { addSyncedPackage, giveTrial } from '../support/packages.js';
+import { signInSeller } from '../support/sessions.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+
+// Issue 31 in Management: a seller gives one holder several packages from one Licenses dialog (one e-mail naming
+// them all), and sells a pricing tier for a version range that the purchase page shows beside the tier.
+
+let app: TestApp;
+let browser: TestBrowser;
+let context: BrowserContext;
+let buyerContext: BrowserContext | undefined;
+let page: Page;
+let origin: string;
+let widgetId: string;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  origin = app.ctx.config.publicUrl;
+  const seller = await signInSeller(app, { slug: 'acme' });
+  await giveTrial(app, seller.user.id);
+  widgetId = await addSyncedPackage(app, seller, 'acme/widget');
+  await addSyncedPackage(app, seller, 'acme/gadget');
+  browser = await launchBrowser();
+  ({ context, page } = await openSignedInPage(browser, origin, seller));
+});
+
+afterAll(async () => {
+  await buyerContext?.close();
+  await context?.close();
+  await browser?.close();
+  await app?.close();
+});
+
+async function openLicenses(packageName: string) {
+  const card = page.getByTestId('package-card').filter({ hasText: packageName });
+  await card.getByRole('button', { name: `Actions for ${packageName}` }).click();
+  await page.getByRole('menuitem', { name: 'Licenses', exact: true }).click();
+  return page.getByRole('dialog', { name: 'Licenses' });
+}
+
+describe('several packages and version ranges in Management', () => {
+  it('gives one holder two packages in one go, with one e-mail naming both', async () => {
+    await page.goto(`${origin}/management`);
+    const dialog = await openLicenses('acme/widget');
+    await dialog.getByText('No licenses yet.').waitFor();
+
+    const widget = dialog.getByRole('checkbox', { name: 'acme/widget' });
+    const gadget = dialog.getByRole('checkbox', { name: 'acme/gadget' });
+    expect(await widget.isChecked()).toBe(true);
+    expect(await gadget.isChecked()).toBe(false);
+    await dialog.getByLabel('Email').fill('team@example.com');
+    await gadget.check();
+    await dialog.getByRole('button', { name: 'Issue 2 Licenses' }).click();
+
+    await page.getByText('2 Licenses Issued', { exact: true }).first().waitFor();
+    const issued = dialog.getByTestId('issued-license');
+    await issued.waitFor();
+    const text = (await issued.textContent()) ?? '';
+    expect(text).toContain('2 licenses issued: team@example.com may install');
+    expect(text).toContain('acme/widget');
+    expect(text).toContain('acme/gadget');
+    expect(text).toContain('One e-mail');
+
+    const toHolder = () => readOutbox(app.dataDir).filter((mail) => mail.to.includes('team@example.com'));
+    await expect.poll(() => toHolder().length).toBeGreaterThan(0);
+    const mails = toHolder();
+    expect(mails).toHaveLength(1);
+    expect(mails[0]?.body).toContain('acme/widget');
+    expect(mails[0]?.body).toContain('acme/gadget');
+
+    await dialog.getByRole('listitem').filter({ hasText: 'team@example.com' }).first().waitFor();
+    // Escape would first close the toast (Radix layers): close the dialog the way a seller does.
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const gadgetDialog = await openLicenses('acme/gadget');
+    await gadgetDialog.getByRole('listitem').filter({ hasText: 'team@example.com' }).first().waitFor();
+    await gadgetDialog.getByRole('button', { name: 'Close' }).click();
+    await gadgetDialog.waitFor({ state: 'hidden' });
+  });
+
+  it('sells a tier for versions ^2.0 and shows the range beside it on the purchase page', async () => {
+    await page.goto(`${origin}/management`);
+    const card = page.getByTestId('package-card').filter({ hasText: 'acme/widget' });
+    await card.getByRole('button', { name: 'Pricing' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Pricing' });
+    await dialog.getByText('No prices yet').waitFor();
+    await dialog.getByRole('button', { name: 'Add Tier' }).click();
+    const tier = dialog.getByTestId('pricing-tier');
+    await tier.getByLabel('Name').fill('Version 2 licence');
+    await tier.getByLabel('Price').fill('29.00');
+
+    const versions = tier.getByLabel('Versions (optional)');
+    expect(await versions.getAttribute('placeholder')).toContain('Every version');
+    await versions.fill('not a version');
+    await dialog.getByRole('button', { name: 'Save Pricing' }).click();
+    await tier.getByText(/versionConstraint is not a Composer version constraint/).waitFor();
+    expect(await versions.getAttribute('aria-invalid')).toBe('true');
+
+    await versions.fill('^2.0');
+    await dialog.getByRole('button', { name: 'Save Pricing' }).click();
+    await page.getByText('Pricing Saved', { exact: true }).first().waitFor();
+    const link = dialog.getByTestId('purchase-url');
+    await link.waitFor();
+    const purchaseUrl = (await link.textContent()) ?? '';
+    expect(purchaseUrl).toContain(`/purchase?package=${widgetId}`);
+
+    buyerContext = await browser.newContext();
+    const buyer = await buyerContext.newPage();
+    await buyer.goto(purchaseUrl);
+    const offer = buyer.getByTestId('purchase-tier');
+    await offer.waitFor();
+    expect(await offer.textContent()).toContain('Version 2 licence');
+    expect(await offer.getByTestId('tier-versions').textContent()).toBe('Versions ^2.0');
+  });
+});
