@@ -67,6 +67,7 @@ export const salesMessages = {
   priceInvalid: `The price must be a whole number of cents from ${MIN_PRICE_CENTS} to ${MAX_PRICE_CENTS}`,
   currencyInvalid: `The currency must be one of ${SALE_CURRENCIES.join(', ')}`,
   currencyMismatch: 'All prices of a seller are in one currency',
+  checkoutTargetInvalid: 'Name what to buy: packageId for a package or productId for a product, not both',
   currencyMismatchSuggestion: 'Use the currency of your other prices, or change those first',
   intervalRequired: 'A subscription is billed monthly or yearly: choose month or year',
   updateMonthsInvalid: `Months of updates must be a whole number from 1 to ${MAX_UPDATE_MONTHS}`,
@@ -194,7 +195,12 @@ export const purchasePageTier = packagePricingTier.pick({
 export type PurchasePageTier = z.infer<typeof purchasePageTier>;
 
 export const purchasePage = z.object({
+  /** What is sold: the package, or for a product's page the product (packageName is then the product's name). */
   package: z.object({ id: z.string(), packageName: z.string(), description: z.string().nullable() }),
+  /** A product's page (issue 31): the packages one purchase licenses; null on a package's page. */
+  product: z
+    .object({ id: z.string(), name: z.string(), packages: z.array(z.object({ id: z.string(), name: z.string() })) })
+    .nullable(),
   /** Active tiers, in the seller's order (shown even when they cannot be bought). */
   tiers: z.array(purchasePageTier),
   /** Whether a buyer can check out here; false with billing off ("Payments are not set up for this seller"). */
@@ -212,7 +218,9 @@ export const purchaseSessionParams = z.object({ sessionId: z.string().max(300) }
  * on from its address): without it anyone could send a buyer's checkout session to an address of theirs.
  */
 export const startCheckoutInput = z.object({
-  packageId: z.string().max(200),
+  /** Exactly one of packageId and productId (a product's purchase page, issue 31). */
+  packageId: z.string().max(200).optional(),
+  productId: z.string().max(200).optional(),
   tierId: z.string().max(200),
   email: z.string().max(320).optional(),
   currency: z.string().max(10).optional(),
@@ -250,7 +258,11 @@ export type PurchaseStatus = (typeof purchaseStatuses)[number];
  */
 export const purchaseResult = z.object({
   status: z.enum(purchaseStatuses),
+  /** The package sold, or the product's name for a product's sale. */
   packageName: z.string(),
+  /** A product's sale (issue 31): its name and the packages the license covers; null and the one package otherwise. */
+  productName: z.string().nullable(),
+  packageNames: z.array(z.string()),
   tierName: z.string(),
   repositoryUrl: z.string(),
   token: z.string().nullable(),

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, ne, or } from 'drizzle-orm';
 import { isEntityId } from '../../../contract/ids.js';
 import {
   MAX_PRICE_CENTS,
@@ -17,13 +17,30 @@ import { packagePrices, sales } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { checkedConstraint } from '../licenses/license-terms.service.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
+import { getOwnedProduct } from '../products/products.service.js';
 
 // The prices of a seller's packages (pricing tiers): one-time with N months of updates, or a monthly/yearly
 // subscription with optional trial days. One currency per seller, so that every sum of sales is a true amount.
 
 export type PackagePrice = typeof packagePrices.$inferSelect;
 
-type ParsedTier = Omit<typeof packagePrices.$inferInsert, 'packageId' | 'sellerId' | 'sortOrder'> & { id?: string };
+type ParsedTier = Omit<typeof packagePrices.$inferInsert, 'packageId' | 'productId' | 'sellerId' | 'sortOrder'> & {
+  id?: string;
+};
+
+/** What a price sells: one package, or a product of several (issue 31). */
+export type PriceTarget = { packageId: string } | { productId: string };
+
+/** The price column that names the target's kind. */
+const targetColumn = (target: PriceTarget) =>
+  'productId' in target ? packagePrices.productId : packagePrices.packageId;
+const targetId = (target: PriceTarget) => ('productId' in target ? target.productId : target.packageId);
+
+/** The seller's own package or product, or 404: the same answer for another seller's and an unknown id. */
+async function assertOwnedTarget(ctx: AppContext, sellerId: string, target: PriceTarget): Promise<void> {
+  if ('productId' in target) await getOwnedProduct(ctx, sellerId, target.productId);
+  else await getOwnedPackage(ctx, sellerId, target.packageId);
+}
 
 const isWholeNumberIn = (value: unknown, min: number, max: number): value is number =>
   typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
@@ -95,6 +112,15 @@ export async function findPackagePrices(ctx: AppContext, packageIds: string[]): 
     .orderBy(asc(packagePrices.sortOrder), asc(packagePrices.createdAt));
 }
 
+/** Every tier of one package or product, in the seller's order. */
+export async function findTargetPrices(ctx: AppContext, target: PriceTarget): Promise<PackagePrice[]> {
+  return ctx.db
+    .select()
+    .from(packagePrices)
+    .where(eq(targetColumn(target), targetId(target)))
+    .orderBy(asc(packagePrices.sortOrder), asc(packagePrices.createdAt));
+}
+
 async function salesCounts(ctx: AppContext, priceIds: string[]): Promise<Map<string, number>> {
   if (priceIds.length === 0) return new Map();
   const rows = await ctx.db
@@ -108,10 +134,10 @@ async function salesCounts(ctx: AppContext, priceIds: string[]): Promise<Map<str
 export async function listPricingTiers(
   ctx: AppContext,
   sellerId: string,
-  packageId: string,
+  target: PriceTarget,
 ): Promise<PackagePricingTier[]> {
-  await getOwnedPackage(ctx, sellerId, packageId);
-  const prices = await findPackagePrices(ctx, [packageId]);
+  await assertOwnedTarget(ctx, sellerId, target);
+  const prices = await findTargetPrices(ctx, target);
   const counts = await salesCounts(
     ctx,
     prices.map((price) => price.id),
@@ -119,38 +145,42 @@ export async function listPricingTiers(
   return prices.map((price) => presentPricingTier(price, counts.get(price.id) ?? 0));
 }
 
-/** The currency of the seller's prices on other packages than `exceptPackageId`, if they have any. */
-async function sellerCurrency(ctx: AppContext, sellerId: string, exceptPackageId: string): Promise<string | undefined> {
+/** The currency of the seller's prices on other packages and products than `except`, if they have any. */
+async function sellerCurrency(ctx: AppContext, sellerId: string, except: PriceTarget): Promise<string | undefined> {
+  const column = targetColumn(except);
   const [row] = await ctx.db
     .select({ currency: packagePrices.currency })
     .from(packagePrices)
-    .where(and(eq(packagePrices.sellerId, sellerId), ne(packagePrices.packageId, exceptPackageId)))
+    // A price of the other kind has null here: it is another target's, and counts.
+    .where(and(eq(packagePrices.sellerId, sellerId), or(isNull(column), ne(column, targetId(except)))))
     .limit(1);
   return row?.currency;
 }
 
 /**
- * PUT /api/repositories/{id}/pricing-tiers: the package's tiers become the list sent. A tier with a known id is
+ * PUT /api/repositories/{id}/pricing-tiers and /api/products/{productId}/pricing-tiers: the target's tiers become the list sent. A tier with a known id is
  * updated, one without is created, one left out is deleted, or deactivated when it has sales. Every tier is checked
  * before anything is written; one bad tier changes nothing.
  */
 export async function replacePricingTiers(
   ctx: AppContext,
   sellerId: string,
-  packageId: string,
+  target: PriceTarget,
   input: ReplacePricingTiersInput,
 ): Promise<PackagePricingTier[]> {
-  const pkg = await getOwnedPackage(ctx, sellerId, packageId);
+  await assertOwnedTarget(ctx, sellerId, target);
+  const column = targetColumn(target);
+  const id = targetId(target);
   if (input.tiers.length > MAX_TIERS_PER_PACKAGE) throw new AppError('VALIDATION_FAILED', salesMessages.tooManyTiers);
   const parsed = input.tiers.map(parsePricingTier);
   const currencies = new Set(parsed.map((tier) => tier.currency));
-  const existingCurrency = await sellerCurrency(ctx, sellerId, pkg.id);
+  const existingCurrency = await sellerCurrency(ctx, sellerId, target);
   if (currencies.size > 1 || (existingCurrency && parsed.some((tier) => tier.currency !== existingCurrency))) {
     throw new AppError('VALIDATION_FAILED', salesMessages.currencyMismatch, {
       suggestion: salesMessages.currencyMismatchSuggestion,
     });
   }
-  const existing = await findPackagePrices(ctx, [pkg.id]);
+  const existing = await findTargetPrices(ctx, target);
   const existingIds = new Set(existing.map((price) => price.id));
   for (const tier of parsed) {
     if (tier.id !== undefined && (!isEntityId(tier.id) || !existingIds.has(tier.id))) {
@@ -163,16 +193,16 @@ export async function replacePricingTiers(
 
   await ctx.db.transaction(async (tx) => {
     for (const [sortOrder, tier] of parsed.entries()) {
-      const { id, ...values } = tier;
-      if (id) {
+      const { id: tierId, ...values } = tier;
+      if (tierId) {
         await tx
           .update(packagePrices)
           .set({ ...values, sortOrder, updatedAt: now })
-          .where(and(eq(packagePrices.id, id), eq(packagePrices.packageId, pkg.id)));
+          .where(and(eq(packagePrices.id, tierId), eq(column, id)));
       } else {
         await tx
           .insert(packagePrices)
-          .values({ ...values, packageId: pkg.id, sellerId, sortOrder, createdAt: now, updatedAt: now });
+          .values({ ...values, ...target, sellerId, sortOrder, createdAt: now, updatedAt: now });
       }
     }
     for (const price of existing) {
@@ -184,5 +214,5 @@ export async function replacePricingTiers(
       }
     }
   });
-  return listPricingTiers(ctx, sellerId, pkg.id);
+  return listPricingTiers(ctx, sellerId, target);
 }

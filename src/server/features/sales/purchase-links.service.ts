@@ -129,8 +129,8 @@ export async function createPurchaseLinks(
   const email = input.customerEmail ? parseHolderEmail(input.customerEmail) : undefined;
   const successUrl = parseReturnUrl(input.successUrl);
   const cancelUrl = parseReturnUrl(input.cancelUrl);
-  const offer = await getSaleOffer(ctx, sellerId, packageId, { tierId: input.tierId, currency: input.currency });
-  const { pkg, tier, repositoryUrl } = offer;
+  const offer = await getSaleOffer(ctx, sellerId, { packageId }, { tierId: input.tierId, currency: input.currency });
+  const { item: pkg, tier, repositoryUrl } = offer;
   const purchasePage = purchasePageUrl(repositoryUrl, pkg.id, { tier: tier.id, ...(email ? { email } : {}) });
   // The return addresses are the seller's, signed: a buyer's request cannot name others (purchase-return.ts).
   const sig = signPurchaseReturn(ctx.config.secretKey, { packageId: pkg.id, successUrl, cancelUrl });

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { packageIdParams } from '../../../contract/packages.js';
+import { productIdParams } from '../../../contract/products.js';
 import {
   onboardingLink,
   onboardingLinkInput,
@@ -80,7 +81,7 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
       schema: { params: packageIdParams, response: { 200: packagePricingTierList } },
       onRequest: authenticated,
     },
-    async (request) => listPricingTiers(ctx, request.seller.id, request.params.id),
+    async (request) => listPricingTiers(ctx, request.seller.id, { packageId: request.params.id }),
   );
   api.put(
     '/api/repositories/:id/pricing-tiers',
@@ -89,7 +90,27 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
       schema: { params: packageIdParams, body: replacePricingTiersInput, response: { 200: packagePricingTierList } },
       onRequest: authenticated,
     },
-    async (request) => replacePricingTiers(ctx, request.seller.id, request.params.id, request.body),
+    async (request) => replacePricingTiers(ctx, request.seller.id, { packageId: request.params.id }, request.body),
+  );
+  // A product's prices (issue 31): the same tiers, selling every package in the product with one license.
+  api.get(
+    '/api/products/:productId/pricing-tiers',
+    {
+      config: { permission: 'packages:read' },
+      schema: { params: productIdParams, response: { 200: packagePricingTierList } },
+      onRequest: authenticated,
+    },
+    async (request) => listPricingTiers(ctx, request.seller.id, { productId: request.params.productId }),
+  );
+  api.put(
+    '/api/products/:productId/pricing-tiers',
+    {
+      config: { permission: 'prices:write' },
+      schema: { params: productIdParams, body: replacePricingTiersInput, response: { 200: packagePricingTierList } },
+      onRequest: authenticated,
+    },
+    async (request) =>
+      replacePricingTiers(ctx, request.seller.id, { productId: request.params.productId }, request.body),
   );
   api.post(
     '/api/repositories/:id/test-purchase',
@@ -119,7 +140,15 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
     { schema: { params: purchasePackageParams, response: { 200: purchasePage } } },
     async (request, reply) => {
       reply.headers(noStore);
-      return getPurchasePage(ctx, request.requestHost, request.params.id);
+      return getPurchasePage(ctx, request.requestHost, { packageId: request.params.id });
+    },
+  );
+  api.get(
+    '/api/purchase/products/:id',
+    { schema: { params: purchasePackageParams, response: { 200: purchasePage } } },
+    async (request, reply) => {
+      reply.headers(noStore);
+      return getPurchasePage(ctx, request.requestHost, { productId: request.params.id });
     },
   );
   api.post(

@@ -28,17 +28,17 @@ import {
   getLicenseSender,
   type LicenseSender,
   loadGrantParties,
-  type PackageRecord,
   parseHolderEmail,
   sendGrantEmail,
   setPurchaseGrantTerms,
 } from '../licenses/grants.service.js';
+import { findOwnedProduct } from '../products/products.service.js';
 import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import { findHostSeller, findUserById, type SellerIdentity } from '../users/users.service.js';
 import { emitWebhookEvent } from '../webhooks/webhook-events.service.js';
 import { SELLER_CLOSED_MESSAGE } from './account-closing.service.js';
 import { findEnabledPayoutAccount } from './payout.service.js';
-import type { PackagePrice } from './pricing.service.js';
+import { findTargetPrices, type PackagePrice, type PriceTarget } from './pricing.service.js';
 import { assertSignedPurchaseReturn } from './purchase-return.js';
 import { platformFeeCents, subscriptionAccessEnd } from './sale-rules.js';
 
@@ -81,32 +81,68 @@ async function findSellerPackage(ctx: AppContext, sellerId: string, packageId: s
   return pkg;
 }
 
-async function activePrices(ctx: AppContext, packageId: string): Promise<PackagePrice[]> {
-  return ctx.db
-    .select()
-    .from(packagePrices)
-    .where(and(eq(packagePrices.packageId, packageId), eq(packagePrices.isActive, true)))
-    .orderBy(asc(packagePrices.sortOrder), asc(packagePrices.createdAt));
+async function activePrices(ctx: AppContext, target: PriceTarget): Promise<PackagePrice[]> {
+  const prices = await findTargetPrices(ctx, target);
+  return prices.filter((price) => price.isActive);
+}
+
+/** What a sale sells: the seller's package, or their product with its packages (issue 31). */
+export type SaleItem = {
+  id: string;
+  name: string;
+  description: string | null;
+  isActive: boolean;
+  target: PriceTarget;
+  /** The product's packages; empty for a package. */
+  packages: { id: string; name: string }[];
+};
+
+async function findSaleItem(ctx: AppContext, sellerId: string, target: PriceTarget): Promise<SaleItem | undefined> {
+  if ('productId' in target) {
+    const product = await findOwnedProduct(ctx.db, sellerId, target.productId);
+    if (!product) return undefined;
+    const { id, name, description, packages: contents } = product;
+    // A product with no package left sells nothing.
+    return { id, name, description, isActive: contents.length > 0, target: { productId: id }, packages: contents };
+  }
+  const pkg = await findSellerPackage(ctx, sellerId, target.packageId);
+  if (!pkg) return undefined;
+  const { id, name, description, isActive } = pkg;
+  return { id, name, description, isActive, target: { packageId: id }, packages: [] };
 }
 
 export function repositoryUrlOf(ctx: AppContext, seller: LicenseSender): string {
   return repositoryUrlFor(ctx, { slug: seller.slug, brandDomain: seller.brand.verifiedDomain });
 }
 
-export function purchasePageUrl(repositoryUrl: string, packageId: string, extra: Record<string, string> = {}): string {
-  const query = new URLSearchParams({ package: packageId, ...extra });
+export function purchasePageUrl(
+  repositoryUrl: string,
+  target: string | PriceTarget,
+  extra: Record<string, string> = {},
+): string {
+  const first: Record<string, string> =
+    typeof target === 'string'
+      ? { package: target }
+      : 'productId' in target
+        ? { product: target.productId }
+        : { package: target.packageId };
+  const query = new URLSearchParams({ ...first, ...extra });
   return `${repositoryUrl}${PURCHASE_PAGE_PATH}?${query}`;
 }
 
-/** GET /api/purchase/packages/{id} on the seller's host: the package and its active tiers. */
-export async function getPurchasePage(ctx: AppContext, host: RequestHost, packageId: string): Promise<PurchasePage> {
+/**
+ * GET /api/purchase/packages/{id} and /api/purchase/products/{id} on the seller's host: what is sold (a product with
+ * its packages) and its active tiers.
+ */
+export async function getPurchasePage(ctx: AppContext, host: RequestHost, target: PriceTarget): Promise<PurchasePage> {
   const seller = await getHostSeller(ctx, host);
-  const pkg = await findSellerPackage(ctx, seller.id, packageId);
-  const tiers = pkg?.isActive ? await activePrices(ctx, pkg.id) : [];
-  if (!pkg || tiers.length === 0) throw new AppError('NOT_FOUND', salesMessages.packageNotForSale);
+  const item = await findSaleItem(ctx, seller.id, target);
+  const tiers = item?.isActive ? await activePrices(ctx, item.target) : [];
+  if (!item || tiers.length === 0) throw new AppError('NOT_FOUND', salesMessages.packageNotForSale);
   const sender = await getLicenseSender(ctx, seller.id);
   return {
-    package: { id: pkg.id, packageName: pkg.name, description: pkg.description },
+    package: { id: item.id, packageName: item.name, description: item.description },
+    product: 'productId' in item.target ? { id: item.id, name: item.name, packages: item.packages } : null,
     tiers: tiers.map((tier) => ({
       id: tier.id,
       name: tier.name,
@@ -135,7 +171,7 @@ export function paymentsNotSetUp(): AppError {
   return new AppError('CONFLICT', salesMessages.paymentsNotSetUp);
 }
 
-export type SaleOffer = { seller: LicenseSender; pkg: PackageRecord; tier: PackagePrice; repositoryUrl: string };
+export type SaleOffer = { seller: LicenseSender; item: SaleItem; tier: PackagePrice; repositoryUrl: string };
 
 /**
  * What a checkout sells, checked: the seller's active package, an active tier of it (the first when none is named),
@@ -144,19 +180,19 @@ export type SaleOffer = { seller: LicenseSender; pkg: PackageRecord; tier: Packa
 export async function getSaleOffer(
   ctx: AppContext,
   sellerId: string,
-  packageId: string,
+  target: PriceTarget,
   request: { tierId?: string; currency?: string; isBuyer?: boolean },
 ): Promise<SaleOffer & { payoutAccountId: string | null }> {
   // A closed account sells nothing (issue 35): its prices are inactive too, but a buyer is told why.
   if ((await findUserById(ctx, sellerId))?.closedAt) throw new AppError('CONFLICT', SELLER_CLOSED_MESSAGE);
-  const pkg = await findSellerPackage(ctx, sellerId, packageId);
-  if (!pkg) throw new AppError('NOT_FOUND', salesMessages.packageNotForSale);
-  if (!pkg.isActive) {
+  const item = await findSaleItem(ctx, sellerId, target);
+  if (!item) throw new AppError('NOT_FOUND', salesMessages.packageNotForSale);
+  if (!item.isActive) {
     throw new AppError('CONFLICT', salesMessages.packageInactive, {
       suggestion: 'Activate the package in Management before selling it',
     });
   }
-  const tiers = await activePrices(ctx, pkg.id);
+  const tiers = await activePrices(ctx, item.target);
   let tier: PackagePrice | undefined;
   if (request.tierId !== undefined) {
     tier = tiers.find((candidate) => candidate.id === request.tierId);
@@ -184,7 +220,7 @@ export async function getSaleOffer(
     payoutAccountId = account.stripeAccountId;
   }
   const seller = await getLicenseSender(ctx, sellerId);
-  return { seller, pkg, tier, repositoryUrl: repositoryUrlOf(ctx, seller), payoutAccountId };
+  return { seller, item, tier, repositoryUrl: repositoryUrlOf(ctx, seller), payoutAccountId };
 }
 
 /** Checkout's return addresses must be web addresses (they are sent to Stripe and shown to the buyer). */
@@ -212,19 +248,20 @@ export async function startSaleCheckout(
   options: CheckoutOptions,
 ): Promise<StartCheckoutResponse> {
   if (isTestMode(ctx) || !offer.payoutAccountId) throw paymentsNotSetUp();
-  const { tier, pkg, seller, repositoryUrl } = offer;
+  const { tier, item, seller, repositoryUrl } = offer;
   const email = options.email ? parseHolderEmail(options.email) : undefined;
   const successUrl =
     parseReturnUrl(options.successUrl) ?? `${repositoryUrl}${PURCHASE_SUCCESS_PATH}?session_id={CHECKOUT_SESSION_ID}`;
   const cancelUrl =
-    parseReturnUrl(options.cancelUrl) ?? purchasePageUrl(repositoryUrl, pkg.id, { tier: tier.id, cancelled: 'true' });
+    parseReturnUrl(options.cancelUrl) ??
+    purchasePageUrl(repositoryUrl, item.target, { tier: tier.id, cancelled: 'true' });
   const feeCents = platformFeeCents(tier.priceCents);
   const connect = connectOf(ctx);
   const [sale] = await ctx.db
     .insert(sales)
     .values({
       sellerId: seller.id,
-      packageId: pkg.id,
+      ...item.target,
       priceId: tier.id,
       kind: 'purchase' as const,
       isTest: false,
@@ -242,7 +279,7 @@ export async function startSaleCheckout(
   const session = await connect.createCheckoutSession({
     account: offer.payoutAccountId,
     mode: isSubscription ? 'subscription' : 'payment',
-    productName: `${pkg.name} (${tier.name})`,
+    productName: `${item.name} (${tier.name})`,
     amountCents: tier.priceCents,
     currency: tier.currency,
     interval: tier.interval,
@@ -252,11 +289,18 @@ export async function startSaleCheckout(
     customerEmail: email ?? null,
     successUrl,
     cancelUrl,
-    metadata: { saleId: sale!.id, sellerId: seller.id, packageId: pkg.id, tierId: tier.id },
+    metadata: { saleId: sale!.id, sellerId: seller.id, ...item.target, tierId: tier.id },
   });
   await ctx.db.update(sales).set({ checkoutSessionId: session.id }).where(eq(sales.id, sale!.id));
   if (!session.url) throw new AppError('UNAVAILABLE', 'The payment provider did not return a checkout page.');
   return { checkoutUrl: session.url, sessionId: session.id, testMode: false };
+}
+
+/** A checkout names exactly one of packageId and productId. */
+function checkoutTarget(input: StartCheckoutInput): PriceTarget {
+  if (input.productId !== undefined && input.packageId === undefined) return { productId: input.productId };
+  if (input.packageId !== undefined && input.productId === undefined) return { packageId: input.packageId };
+  throw new AppError('VALIDATION_FAILED', salesMessages.checkoutTargetInvalid);
 }
 
 /** POST /api/purchase/checkout on the seller's host. */
@@ -266,7 +310,7 @@ export async function startCheckout(
   input: StartCheckoutInput,
 ): Promise<StartCheckoutResponse> {
   const seller = await getHostSeller(ctx, host);
-  const offer = await getSaleOffer(ctx, seller.id, input.packageId, {
+  const offer = await getSaleOffer(ctx, seller.id, checkoutTarget(input), {
     tierId: input.tierId,
     currency: input.currency,
     isBuyer: true,
@@ -274,7 +318,7 @@ export async function startCheckout(
   // Billing off: an anonymous buyer never gets a sale, paid or test (issue 28); the seller runs test purchases.
   if (isTestMode(ctx)) throw paymentsNotSetUp();
   const returns = { successUrl: input.successUrl || undefined, cancelUrl: input.cancelUrl || undefined };
-  assertSignedPurchaseReturn(ctx.config.secretKey, { packageId: offer.pkg.id, ...returns }, input.sig);
+  assertSignedPurchaseReturn(ctx.config.secretKey, { packageId: offer.item.id, ...returns }, input.sig);
   return startSaleCheckout(ctx, offer, { email: input.email, ...returns });
 }
 
@@ -486,6 +530,25 @@ function presentStatus(sale: Sale): PurchaseStatus {
   }
 }
 
+/**
+ * What a sale sold, by name: a package's name, or a product's name and its packages' names as they are now (the
+ * license covers the product's packages at each request). packageName names the product for a product's sale.
+ */
+async function soldNames(
+  ctx: AppContext,
+  sale: Sale,
+): Promise<{ packageName: string; productName: string | null; packageNames: string[] }> {
+  if (sale.productId) {
+    const product = await findOwnedProduct(ctx.db, sale.sellerId, sale.productId);
+    const packageNames = product?.packages.map((pkg) => pkg.name) ?? [];
+    return { packageName: product?.name ?? '', productName: product?.name ?? null, packageNames };
+  }
+  const [pkg] = sale.packageId
+    ? await ctx.db.select({ name: packages.name }).from(packages).where(eq(packages.id, sale.packageId))
+    : [];
+  return { packageName: pkg?.name ?? '', productName: null, packageNames: pkg ? [pkg.name] : [] };
+}
+
 /** GET /api/purchase/sessions/{sessionId} on the seller's host: what the success page shows. */
 export async function getPurchaseResult(
   ctx: AppContext,
@@ -500,8 +563,7 @@ export async function getPurchaseResult(
   if (sale.status === 'pending') sale = await applyCheckoutSession(ctx, sale);
   const sender = await getLicenseSender(ctx, seller.id);
   const repositoryUrl = repositoryUrlOf(ctx, sender);
-  const [pkg] = await ctx.db.select({ name: packages.name }).from(packages).where(eq(packages.id, sale.packageId!));
-  const packageName = pkg?.name ?? '';
+  const { packageName, productName, packageNames } = await soldNames(ctx, sale);
   const now = ctx.clock.now();
   const token =
     sale.status === 'paid' && sale.sealedToken && sale.tokenVisibleUntil && sale.tokenVisibleUntil > now
@@ -510,13 +572,20 @@ export async function getPurchaseResult(
   return {
     status: presentStatus(sale),
     packageName,
+    productName,
+    packageNames,
     tierName: sale.tierName,
     repositoryUrl,
     token,
     hasExistingToken: sale.hadToken,
     setupCommands:
       sale.status === 'paid'
-        ? setupCommands({ repositoryUrl, sellerSlug: sender.slug, packageName, token: token ?? TOKEN_PLACEHOLDER })
+        ? setupCommands({
+            repositoryUrl,
+            sellerSlug: sender.slug,
+            packageName: packageNames.join(' '),
+            token: token ?? TOKEN_PLACEHOLDER,
+          })
         : [],
     customerEmail: sale.customerEmail,
     testMode: sale.isTest,

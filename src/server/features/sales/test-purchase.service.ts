@@ -33,7 +33,7 @@ export async function runTestPurchase(
   packageId: string,
   input: TestPurchaseInput,
 ): Promise<StartCheckoutResponse> {
-  const offer = await getSaleOffer(ctx, actor.sellerId, packageId, { tierId: input.tierId });
+  const offer = await getSaleOffer(ctx, actor.sellerId, { packageId }, { tierId: input.tierId });
   if (!isTestMode(ctx)) {
     throw new AppError('CONFLICT', salesMessages.testPurchaseBillingOn, {
       suggestion: salesMessages.testPurchaseBillingOnSuggestion,
@@ -42,14 +42,14 @@ export async function runTestPurchase(
   const address = input.email?.trim() || seller.email;
   if (!address) throw new AppError('VALIDATION_FAILED', salesMessages.emailRequired);
   const email = parseHolderEmail(address);
-  const { tier, pkg, repositoryUrl } = offer;
+  const { tier, item, repositoryUrl } = offer;
   const now = ctx.clock.now();
   const sessionId = `${TEST_SESSION_PREFIX}${generateToken('s').slice(2)}`;
   const [pending] = await ctx.db
     .insert(sales)
     .values({
       sellerId: actor.sellerId,
-      packageId: pkg.id,
+      ...item.target,
       priceId: tier.id,
       kind: 'purchase',
       isTest: true,

@@ -28,6 +28,7 @@ export const ROLES_MATRIX: Record<string, string> = {
   'GET /api/repositories/:id': 'OADSV',
   'GET /api/repositories/:id/lifecycle': 'OADSV',
   'GET /api/repositories/:id/pricing-tiers': 'OADSV',
+  'GET /api/products/:productId/pricing-tiers': 'OADSV',
   'GET /api/github/repositories': 'OAD',
   // Code hosts (issue 30): every role sees the connections; developers and up connect, list and remove
   'GET /api/code-hosts': 'OADSV',
@@ -60,6 +61,7 @@ export const ROLES_MATRIX: Record<string, string> = {
   'DELETE /api/products/:productId': 'OAD',
   // Prices and sales
   'PUT /api/repositories/:id/pricing-tiers': 'OAD',
+  'PUT /api/products/:productId/pricing-tiers': 'OAD',
   'POST /api/repositories/:id/test-purchase': 'OAD',
   // Holders and licenses, temporary and lasting
   'GET /api/customers': 'OADS',
