@@ -98,7 +98,7 @@ const ManagementPage = lazy(async () => {
     default: () => (
       <packages.ManagementPage
         accessManagement={<licenses.AccessManagementTab />}
-        products={<products.ProductsTab />}
+        products={<products.ProductsTab PricingDialog={pricingDialog.PricingDialog} />}
         TemporaryLicensesDialog={licensesDialog.TemporaryLicensesDialog}
         LicensesDialog={lastingLicensesDialog.LicensesDialog}
         PricingDialog={pricingDialog.PricingDialog}

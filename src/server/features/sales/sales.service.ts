@@ -1,4 +1,4 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { isEntityId } from '../../../contract/ids.js';
 import {
   PLATFORM_FEE_PERCENT,

@@ -1,7 +1,7 @@
 import type { IssuedLicense, License } from '@contract/licenses';
 import type { Product } from '@contract/products';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type ComponentType, type FormEvent, useState } from 'react';
 import { PRODUCT_DESCRIPTION_MAX_LENGTH, PRODUCT_NAME_MAX_LENGTH } from '../../../contract/products';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -24,10 +24,17 @@ const productLicensesPath = (productId: string) => `/api/products/${encodeURICom
 const failure = (title: string, error: unknown) =>
   toast({ variant: 'destructive', title, description: errorMessage(error, 'Please try again in a moment.') });
 
-export function ProductsTab() {
+/** The Pricing dialog of the sales feature, which the shell passes in: features do not import each other. */
+type PricingDialogComponent = ComponentType<{
+  pkg: { id: string; packageName: string; isProduct?: boolean } | undefined;
+  onClose: () => void;
+}>;
+
+export function ProductsTab({ PricingDialog }: { PricingDialog?: PricingDialogComponent }) {
   const products = useQuery({ queryKey: [PRODUCTS], queryFn: getJson<Product[]> });
   const packages = useQuery({ queryKey: ['/api/repositories'], queryFn: getJson<PackageOption[]> });
   const [editing, setEditing] = useState<Product | 'new' | undefined>();
+  const [pricing, setPricing] = useState<Product | undefined>();
   const options = packages.data ?? [];
   return (
     <div className="space-y-4" data-testid="products-tab">
@@ -47,8 +54,19 @@ export function ProductsTab() {
       )}
       {products.data?.length === 0 && !editing && <p className="text-sm text-muted-foreground">No products yet.</p>}
       {products.data?.map((product) => (
-        <ProductCard key={product.id} product={product} onEdit={() => setEditing(product)} />
+        <ProductCard
+          key={product.id}
+          product={product}
+          onEdit={() => setEditing(product)}
+          onPricing={PricingDialog ? () => setPricing(product) : undefined}
+        />
       ))}
+      {PricingDialog && (
+        <PricingDialog
+          pkg={pricing && { id: pricing.id, packageName: pricing.name, isProduct: true }}
+          onClose={() => setPricing(undefined)}
+        />
+      )}
     </div>
   );
 }
@@ -134,7 +152,7 @@ function ProductForm({
   );
 }
 
-function ProductCard({ product, onEdit }: { product: Product; onEdit: () => void }) {
+function ProductCard({ product, onEdit, onPricing }: { product: Product; onEdit: () => void; onPricing?: () => void }) {
   const queryClient = useQueryClient();
   const [isLicensing, setIsLicensing] = useState(false);
   const licenses = useQuery({ queryKey: [productLicensesPath(product.id)], queryFn: getJson<License[]> });
@@ -176,6 +194,11 @@ function ProductCard({ product, onEdit }: { product: Product; onEdit: () => void
           <Button variant="outline" onClick={onEdit}>
             Edit
           </Button>
+          {onPricing && (
+            <Button variant="outline" onClick={onPricing}>
+              Pricing
+            </Button>
+          )}
           <Button
             variant="outline"
             disabled={remove.isPending || product.activeLicenses > 0}

@@ -49,7 +49,8 @@ import {
 } from './sales-hooks';
 
 /** The package a pricing dialog acts on (the packages feature hands it over through the app shell). */
-export type PricedPackage = { id: string; packageName: string };
+/** A package, or a product (isProduct; issue 31) whose price sells every package in it. */
+export type PricedPackage = { id: string; packageName: string; isProduct?: boolean };
 
 /**
  * Pricing of one package (issue 11): one or more tiers, each a one-time purchase with months of updates or a
@@ -74,7 +75,7 @@ export function PricingDialog({ pkg, onClose }: { pkg: PricedPackage | undefined
 }
 
 function PricingLoader({ pkg, onClose }: { pkg: PricedPackage; onClose: () => void }) {
-  const pricing = usePackagePricing(pkg.id);
+  const pricing = usePackagePricing(pkg);
   if (pricing.isLoading) {
     return (
       <p className="flex items-center gap-2 py-6 text-sm text-muted-foreground">
@@ -101,7 +102,9 @@ function PricingForm({
   const [tiers, setTiers] = useState<TierForm[]>(() => saved.map(tierFormOf));
   const [problems, setProblems] = useState<PricingProblems>({});
   const repositoryUrl = useRepositoryUrl();
-  const purchaseUrl = repositoryUrl && `${repositoryUrl}${PURCHASE_PAGE_PATH}?package=${encodeURIComponent(pkg.id)}`;
+  const purchaseUrl =
+    repositoryUrl &&
+    `${repositoryUrl}${PURCHASE_PAGE_PATH}?${pkg.isProduct ? 'product' : 'package'}=${encodeURIComponent(pkg.id)}`;
   const isForSale = saved.some((tier) => tier.isActive);
 
   const update = (key: string, changes: Partial<TierForm>) => {
@@ -127,7 +130,8 @@ function PricingForm({
           <Tag className="size-8 text-muted-foreground" aria-hidden="true" />
           <p className="font-medium">No prices yet</p>
           <p className="max-w-sm text-sm text-muted-foreground">
-            This package is not for sale. Add a tier: a one-time purchase with a period of updates, or a subscription.
+            This {pkg.isProduct ? 'product' : 'package'} is not for sale. Add a tier: a one-time purchase with a period
+            of updates, or a subscription.
           </p>
         </div>
       ) : (
@@ -181,7 +185,8 @@ function PricingForm({
         </div>
       )}
 
-      {isForSale && <TestPurchase pkg={pkg} tiers={saved.filter((tier) => tier.isActive)} />}
+      {/* A test purchase buys a package; a product's is tried on its purchase page with billing on. */}
+      {isForSale && !pkg.isProduct && <TestPurchase pkg={pkg} tiers={saved.filter((tier) => tier.isActive)} />}
 
       <DialogFooter>
         <Button variant="outline" onClick={onClose}>

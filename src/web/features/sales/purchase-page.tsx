@@ -23,8 +23,9 @@ import { type PurchasePage as PurchasePageData, usePurchasePage, useStartCheckou
  */
 export function PurchasePage() {
   const [params] = useSearchParams();
-  const packageId = params.get('package') ?? '';
-  const page = usePurchasePage(packageId);
+  const productId = params.get('product') ?? '';
+  const packageId = productId || (params.get('package') ?? '');
+  const page = usePurchasePage({ id: packageId, isProduct: Boolean(productId) });
   return (
     <BuyerPageShell title={page.data ? `Buy ${page.data.package.packageName}` : 'Purchase'}>
       {!packageId ? (
@@ -99,7 +100,12 @@ function Offer({
     }
     setBuying(tierId);
     checkout.mutate(
-      { ...link, packageId: page.package.id, tierId, email: email.trim() },
+      {
+        ...link,
+        ...(page.product ? { productId: page.product.id } : { packageId: page.package.id }),
+        tierId,
+        email: email.trim(),
+      },
       { onError: () => setBuying(undefined) },
     );
   };
@@ -113,6 +119,12 @@ function Offer({
         </h1>
         {page.package.description && (
           <p className="mx-auto max-w-2xl text-muted-foreground">{page.package.description}</p>
+        )}
+        {page.product && (
+          <p className="mx-auto max-w-2xl text-sm" data-testid="product-packages">
+            One license for every package in it:{' '}
+            <span className="break-all font-mono">{page.product.packages.map((pkg) => pkg.name).join(', ')}</span>
+          </p>
         )}
       </header>
 

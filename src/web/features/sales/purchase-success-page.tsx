@@ -71,6 +71,7 @@ function Complete({ result }: { result: PurchaseResult }) {
         <p className="text-muted-foreground">
           <span className="break-all font-mono text-foreground">{result.packageName}</span> ({result.tierName}) is
           yours.
+          {result.productName ? ` It covers ${result.packageNames.join(', ')}.` : ''}
           {result.customerEmail
             ? ` We sent the repository URL, your token and these commands to ${result.customerEmail}.`
             : ''}

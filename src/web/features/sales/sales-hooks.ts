@@ -27,28 +27,31 @@ export type {
 /** How often the success page asks again while the payment is not confirmed yet. */
 export const PURCHASE_POLL_MS = 2000;
 
-const pricingTiersPath = (packageId: string) => `/api/repositories/${encodeURIComponent(packageId)}/pricing-tiers`;
+/** A package's or (isProduct, issue 31) a product's prices. */
+export type PricingTarget = { id: string; isProduct?: boolean };
+const pricingTiersPath = ({ id, isProduct }: PricingTarget) =>
+  `/api/${isProduct ? 'products' : 'repositories'}/${encodeURIComponent(id)}/pricing-tiers`;
 
 // ---- Seller: pricing ------------------------------------------------------------------------------------
 
 /** Every tier of a package, active or not; read afresh whenever the Pricing dialog opens. */
-export const packagePricingQuery = (packageId: string) =>
+export const packagePricingQuery = (target: PricingTarget) =>
   queryOptions({
-    queryKey: [pricingTiersPath(packageId)],
+    queryKey: [pricingTiersPath(target)],
     queryFn: getJson<PackagePricingTier[]>,
     refetchOnMount: 'always',
   });
-export const usePackagePricing = (packageId: string) => useQuery(packagePricingQuery(packageId));
+export const usePackagePricing = (target: PricingTarget) => useQuery(packagePricingQuery(target));
 
-export const savePackagePricing = (packageId: string, tiers: PricingTierInput[]) =>
-  apiRequest<PackagePricingTier[]>('PUT', pricingTiersPath(packageId), { tiers });
+export const savePackagePricing = (target: PricingTarget, tiers: PricingTierInput[]) =>
+  apiRequest<PackagePricingTier[]>('PUT', pricingTiersPath(target), { tiers });
 
-export function useSavePackagePricing(pkg: { id: string; packageName: string }) {
+export function useSavePackagePricing(pkg: PricingTarget & { packageName: string }) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (tiers: PricingTierInput[]) => savePackagePricing(pkg.id, tiers),
+    mutationFn: (tiers: PricingTierInput[]) => savePackagePricing(pkg, tiers),
     onSuccess: (saved) => {
-      queryClient.setQueryData(packagePricingQuery(pkg.id).queryKey, saved);
+      queryClient.setQueryData(packagePricingQuery(pkg).queryKey, saved);
       toast({ title: 'Pricing Saved', description: `The purchase page of ${pkg.packageName} shows the new prices.` });
     },
     onError: (error) =>
@@ -105,14 +108,14 @@ export const useSalesSummary = () => useQuery(salesSummaryQuery());
 
 // ---- Buyer: purchase page, checkout, result -----------------------------------------------------------
 
-export const purchasePageQuery = (packageId: string) =>
+export const purchasePageQuery = (target: PricingTarget) =>
   queryOptions({
-    queryKey: [`/api/purchase/packages/${encodeURIComponent(packageId)}`],
+    queryKey: [`/api/purchase/${target.isProduct ? 'products' : 'packages'}/${encodeURIComponent(target.id)}`],
     queryFn: getJson<PurchasePage>,
     retry: false,
   });
-export const usePurchasePage = (packageId: string) =>
-  useQuery({ ...purchasePageQuery(packageId), enabled: Boolean(packageId) });
+export const usePurchasePage = (target: PricingTarget) =>
+  useQuery({ ...purchasePageQuery(target), enabled: Boolean(target.id) });
 
 export const startCheckout = (input: StartCheckoutInput) =>
   apiRequest<StartCheckoutResponse>('POST', '/api/purchase/checkout', input);
