@@ -1,0 +1,81 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Product } from '../../src/contract/products.js';
+import { giveTrial, insertPackage } from '../support/packages.js';
+import { type SignedIn, signInSeller } from '../support/sessions.js';
+import { startTestApp, type TestApp } from '../support/test-app.js';
+import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+
+// Pricing a product in a real browser (issue 31 item 2): the Products tab's Pricing button opens the pricing dialog for
+// the product, its purchase link names the product, and a buyer's purchase page shows the product with the packages
+// one license covers (billing off: the page says payments are not set up, as a package's does).
+
+describe('a product’s price and purchase page in a real browser', () => {
+  let app: TestApp;
+  let browser: TestBrowser;
+  let page: Page;
+  let buyerContext: BrowserContext | undefined;
+  let origin: string;
+  let seller: SignedIn;
+  let product: Product;
+  let purchaseUrl: string;
+
+  beforeAll(async () => {
+    app = await startTestApp();
+    origin = app.ctx.config.publicUrl;
+    seller = await signInSeller(app, { slug: 'acme' });
+    await giveTrial(app, seller.user.id);
+    const alpha = await insertPackage(app, seller.user.id, 'acme/alpha');
+    const beta = await insertPackage(app, seller.user.id, 'acme/beta');
+    const created = await seller.client.post('/api/products', {
+      name: 'Suite',
+      description: 'Alpha and beta together',
+      packageIds: [alpha.id, beta.id],
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    product = (await created.json()) as Product;
+    browser = await launchBrowser();
+    ({ page } = await openSignedInPage(browser, origin, seller));
+  });
+
+  afterAll(async () => {
+    await buyerContext?.close();
+    await browser?.close();
+    await app?.close();
+  });
+
+  it('sets the product’s price from the Products tab and gets its purchase link', async () => {
+    await page.goto(`${origin}/management?tab=products`);
+    const card = page.getByTestId('product-card').filter({ hasText: 'Suite' });
+    await card.getByRole('button', { name: 'Pricing' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Pricing' });
+    await dialog.getByText('This product is not for sale.', { exact: false }).waitFor();
+    await dialog.getByRole('button', { name: 'Add Tier' }).click();
+    const tier = dialog.getByTestId('pricing-tier');
+    await tier.getByLabel('Name').fill('Suite lifetime');
+    await tier.getByLabel('Price').fill('99.00');
+    await tier.getByLabel('Months of updates').fill('12');
+    await dialog.getByRole('button', { name: 'Save Pricing' }).click();
+    await page.getByText('Pricing Saved', { exact: true }).first().waitFor();
+
+    const link = dialog.getByTestId('purchase-url');
+    await link.waitFor();
+    purchaseUrl = (await link.textContent()) ?? '';
+    expect(purchaseUrl).toBe(`http://acme.composer.localhost:${app.port}/purchase?product=${product.id}`);
+    // A test purchase buys a package: the product's dialog offers none.
+    expect(await dialog.getByTestId('test-purchase').count()).toBe(0);
+  });
+
+  it('shows a buyer the product, its packages and its price on the purchase page', async () => {
+    buyerContext = await browser.newContext();
+    const buyer = await buyerContext.newPage();
+    await buyer.goto(purchaseUrl);
+    await buyer.getByRole('heading', { name: 'Suite', exact: true }).first().waitFor();
+    await buyer.getByText('Alpha and beta together').waitFor();
+    expect(await buyer.getByTestId('product-packages').textContent()).toContain('acme/alpha, acme/beta');
+    const offer = buyer.getByTestId('purchase-tier');
+    expect(await offer.count()).toBe(1);
+    expect(await offer.getByTestId('tier-price').textContent()).toBe('$99.00');
+    await buyer.getByTestId('payments-not-set-up').waitFor();
+  });
+});
