@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Advisory } from '../../src/contract/lifecycle.js';
 import type { CreatePackageResponse, Package } from '../../src/contract/packages.js';
 import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
-import { readOutbox } from '../support/outbox.js';
+import { readOutbox, setupCommandsIn } from '../support/outbox.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../support/test-app.js';
 import { runComposer } from './composer-cli.js';
@@ -81,14 +81,7 @@ beforeAll(async () => {
   expect(issued.status).toBe(201);
   const mail = readOutbox(app.dataDir).find((candidate) => candidate.to.includes('gadget-holder@example.com'));
   expect(mail?.body).toMatch(TOKEN_PATTERN);
-  setupCommands = [
-    ...new Set(
-      mail!.body
-        .split(/\r?\n/)
-        .map((line) => line.trim())
-        .filter((line) => line.startsWith('composer ')),
-    ),
-  ];
+  setupCommands = setupCommandsIn(mail!.body);
 }, 120_000);
 
 afterAll(async () => {

@@ -12,7 +12,7 @@ import {
   type PackageRepository,
   removeTempDir,
 } from '../support/git-fixtures.js';
-import { readOutbox } from '../support/outbox.js';
+import { readOutbox, setupCommandsIn } from '../support/outbox.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../support/test-app.js';
 import { type ComposerRun, runComposer } from './composer-cli.js';
@@ -131,14 +131,7 @@ beforeAll(async () => {
   const token = mail!.body.match(TOKEN_PATTERN)?.[0];
   expect(token).toBeDefined();
   // The commands as the e-mail's plain-text part lists them (its HTML part repeats them).
-  setupCommands = [
-    ...new Set(
-      mail!.body
-        .split(/\r?\n/)
-        .map((line) => line.trim())
-        .filter((line) => line.startsWith('composer ')),
-    ),
-  ];
+  setupCommands = setupCommandsIn(mail!.body);
   expect(setupCommands.some((line) => line.includes(`composer.localhost:${app.port}`))).toBe(true);
   expect(setupCommands.some((line) => line.includes(token!))).toBe(true);
 });

@@ -5,7 +5,7 @@ import type { CreatePackageResponse, Package } from '../../src/contract/packages
 import { type FakeBitbucket, startFakeBitbucket } from '../fakes/bitbucket.js';
 import { type FakeGitlab, startFakeGitlab } from '../fakes/gitlab.js';
 import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
-import { readOutbox } from '../support/outbox.js';
+import { readOutbox, setupCommandsIn } from '../support/outbox.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../support/test-app.js';
 import { runComposer } from './composer-cli.js';
@@ -110,14 +110,7 @@ describe('the composer client', () => {
   it('installs a package read from GitLab and one read from Bitbucket, following the licence e-mail', async () => {
     const mail = readOutbox(app.dataDir).find((candidate) => TOKEN_PATTERN.test(candidate.body));
     expect(mail).toBeDefined();
-    const commands = [
-      ...new Set(
-        mail!.body
-          .split(/\r?\n/)
-          .map((line) => line.trim())
-          .filter((line) => line.startsWith('composer ') && !line.startsWith('composer require')),
-      ),
-    ];
+    const commands = setupCommandsIn(mail!.body).filter((line) => !line.startsWith('composer require'));
     const projectDir = path.join(workDir, 'project');
     await mkdir(projectDir, { recursive: true });
     const manifest = { name: 'holder/project', type: 'project', repositories: { 'packagist.org': false }, require: {} };

@@ -27,3 +27,19 @@ export function findLink(body: string, pattern: RegExp): string {
   if (!match) throw new Error(`No link matching ${pattern} in:\n${body}`);
   return match[0];
 }
+
+/**
+ * The license e-mail's setup commands as a holder copies them: every `composer ...` line, once, before the snippets
+ * for CI, deployments and update bots (which name other tokens and other places).
+ */
+export function setupCommandsIn(body: string): string[] {
+  const [setup = ''] = body.split('For CI, deployments and update bots');
+  return [
+    ...new Set(
+      setup
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line.startsWith('composer ')),
+    ),
+  ];
+}
