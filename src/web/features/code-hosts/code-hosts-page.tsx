@@ -13,6 +13,8 @@ import { usePermission } from '../../lib/permissions';
 import { useCodeHosts, useRemoveConnection } from './code-hosts-hooks';
 import { connectForms } from './connect-forms';
 
+export { GithubAppSetupPage } from './github-app-connect';
+
 // /code-hosts (issue 30 item 7): where the seller's code comes from. Each connection says what it may read and
 // whether it works; removing one keeps its packages serving what was published.
 
