@@ -121,7 +121,7 @@ describe('the screens’ remaining loose ends in a real browser (issue 12)', () 
     await page.getByRole('button', { name: 'Add Package' }).click();
     const dialog = page.getByRole('dialog', { name: 'Add New Package' });
     await dialog.getByTestId('repository-option').first().waitFor();
-    await page.route(/\/api\/github\/repositories$/, (route) => route.abort());
+    await page.route(/\/api\/code-hosts\/[^/]+\/repositories$/, (route) => route.abort());
     await dialog.getByRole('button', { name: 'Refresh' }).click();
     await page.getByText('Failed to refresh repositories from the local repository folder', { exact: true }).waitFor();
     expect(await page.getByText('Failed to refresh repositories from GitHub').count()).toBe(0);

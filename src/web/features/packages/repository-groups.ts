@@ -55,7 +55,9 @@ export function useRepositoryGroups(open: boolean) {
             connectionId: connection.id,
           })),
           isLoading: hosts.isLoading || Boolean(query?.isLoading),
-          error: query?.isError ? errorMessage(query.error, 'Failed to load repositories') : undefined,
+          // A failed refresh keeps the list read before; only a connection never read shows its error.
+          error:
+            query && hasNothingLoaded(query) ? errorMessage(query.error, 'Failed to load repositories') : undefined,
         };
       });
   const isFetching = hosts.isFetching || fallback.isFetching || perConnection.some((query) => query.isFetching);
@@ -68,6 +70,9 @@ export function useRepositoryGroups(open: boolean) {
       return result.data?.length ?? 0;
     }
     const results = await Promise.all(perConnection.map((query) => query.refetch()));
+    // A connection that could not be read is a failed refresh, said as one; the lists read before stay.
+    const failed = results.find((result) => result.isError);
+    if (failed) throw failed.error;
     return results.reduce((total, result) => total + (result.data?.length ?? 0), 0);
   };
   // Sellers still on the old OAuth grant are offered the GitHub App, which reads only the repositories they pick.
