@@ -1,0 +1,152 @@
+import {
+  type CreateWebhookEndpointInput,
+  WEBHOOK_EVENT_DESCRIPTIONS,
+  WEBHOOK_EVENT_TYPES,
+  WEBHOOK_LIMITS,
+  type WebhookEndpoint,
+  type WebhookEndpointWithSecret,
+  type WebhookEventType,
+} from '@contract/webhooks';
+import { Loader2 } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
+import { Button } from '../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../components/ui/dialog';
+import { Input } from '../../components/ui/input';
+import { Label } from '../../components/ui/label';
+import { useCreateWebhookEndpoint, useUpdateWebhookEndpoint } from './webhook-hooks';
+
+/** Adds an endpoint, or edits one: its URL, description and events. */
+export function EndpointDialog({
+  endpoint,
+  open,
+  onOpenChange,
+  onCreated,
+}: {
+  endpoint?: WebhookEndpoint;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onCreated: (created: WebhookEndpointWithSecret) => void;
+}) {
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent className="max-w-2xl">
+        {/* Keyed so that each opening starts from the endpoint (or empty). */}
+        <EndpointForm
+          key={`${String(open)}-${endpoint?.id ?? 'new'}`}
+          endpoint={endpoint}
+          onCancel={() => onOpenChange(false)}
+          onCreated={onCreated}
+          onSaved={() => onOpenChange(false)}
+        />
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+function EndpointForm({
+  endpoint,
+  onCancel,
+  onCreated,
+  onSaved,
+}: {
+  endpoint?: WebhookEndpoint;
+  onCancel: () => void;
+  onCreated: (created: WebhookEndpointWithSecret) => void;
+  onSaved: () => void;
+}) {
+  const create = useCreateWebhookEndpoint();
+  const update = useUpdateWebhookEndpoint();
+  const [url, setUrl] = useState(endpoint?.url ?? '');
+  const [description, setDescription] = useState(endpoint?.description ?? '');
+  const [events, setEvents] = useState<WebhookEventType[]>(endpoint?.events ?? []);
+  const isPending = create.isPending || update.isPending;
+  const canSave = url.trim() !== '' && events.length > 0 && !isPending;
+
+  const toggle = (event: WebhookEventType) =>
+    setEvents((current) =>
+      current.includes(event)
+        ? current.filter((each) => each !== event)
+        : WEBHOOK_EVENT_TYPES.filter((each) => each === event || current.includes(each)),
+    );
+
+  const submit = (formEvent: FormEvent) => {
+    formEvent.preventDefault();
+    if (!canSave) return;
+    const input: CreateWebhookEndpointInput = { url: url.trim(), events, description: description.trim() || null };
+    if (endpoint) update.mutate({ id: endpoint.id, input }, { onSuccess: onSaved });
+    else create.mutate(input, { onSuccess: onCreated });
+  };
+
+  return (
+    <form onSubmit={submit} className="space-y-5" noValidate>
+      <DialogHeader>
+        <DialogTitle>{endpoint ? 'Edit Endpoint' : 'Add Endpoint'}</DialogTitle>
+        <DialogDescription>
+          Packgate sends a signed POST to this URL for each event you pick. Only public http(s) addresses are allowed.
+        </DialogDescription>
+      </DialogHeader>
+      <div className="space-y-2">
+        <Label htmlFor="webhook-url">Endpoint URL</Label>
+        <Input
+          id="webhook-url"
+          type="url"
+          inputMode="url"
+          placeholder="https://shop.example.com/packgate/webhooks"
+          value={url}
+          maxLength={WEBHOOK_LIMITS.urlMaxLength}
+          onChange={(event) => setUrl(event.target.value)}
+          autoComplete="off"
+        />
+      </div>
+      <div className="space-y-2">
+        <Label htmlFor="webhook-description">Description (optional)</Label>
+        <Input
+          id="webhook-description"
+          placeholder="e.g. Shop fulfilment"
+          value={description}
+          maxLength={WEBHOOK_LIMITS.descriptionMaxLength}
+          onChange={(event) => setDescription(event.target.value)}
+          autoComplete="off"
+        />
+      </div>
+      <fieldset className="space-y-2">
+        <legend className="text-sm font-medium">Events</legend>
+        <div className="grid gap-2 sm:grid-cols-2">
+          {WEBHOOK_EVENT_TYPES.map((event) => (
+            <label
+              key={event}
+              className="flex cursor-pointer items-start gap-3 rounded-md border p-3 text-sm hover:bg-accent has-[:checked]:border-primary has-[:checked]:bg-primary/5"
+            >
+              <input
+                type="checkbox"
+                className="mt-0.5 size-4 shrink-0 accent-primary"
+                checked={events.includes(event)}
+                onChange={() => toggle(event)}
+              />
+              <span className="min-w-0">
+                <span className="block font-mono text-xs font-semibold">{event}</span>
+                <span className="block text-xs text-muted-foreground">{WEBHOOK_EVENT_DESCRIPTIONS[event]}</span>
+              </span>
+            </label>
+          ))}
+        </div>
+      </fieldset>
+      <DialogFooter className="gap-2">
+        <Button type="button" variant="outline" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={!canSave}>
+          {isPending && <Loader2 className="animate-spin" />}
+          {endpoint ? 'Save' : 'Add Endpoint'}
+        </Button>
+      </DialogFooter>
+    </form>
+  );
+}
