@@ -25,6 +25,7 @@ import { requireUser } from '../../http/session.js';
 import { startSessionInOrganization, switchSessionOrganization } from '../../http/session-organization.js';
 import { firstFactorSessionOptions } from '../auth/second-factor.service.js';
 import { requestActor } from '../shared/audit/audit.service.js';
+import * as invitations from './invitations.service.js';
 import * as teams from './teams.service.js';
 
 // The Team page and the organisation switcher (issue 33, contract/team.ts): session cookie + CSRF like every seller
@@ -82,7 +83,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
       schema: { response: { 200: teamInvitationsSchema } },
       onRequest: authenticated,
     },
-    async (request) => ({ invitations: await teams.listInvitations(ctx, requireUser(request)) }),
+    async (request) => ({ invitations: await invitations.listInvitations(ctx, requireUser(request)) }),
   );
 
   api.post(
@@ -93,7 +94,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
       onRequest: authenticated,
     },
     async (request, reply) =>
-      reply.status(201).send(await teams.inviteMember(ctx, requireUser(request), requestActor(request), request.body)),
+      reply.status(201).send(await invitations.inviteMember(ctx, requireUser(request), requestActor(request), request.body)),
   );
 
   api.post(
@@ -103,14 +104,14 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
       schema: { params: invitationParams, response: { 200: teamInvitationSchema } },
       onRequest: authenticated,
     },
-    async (request) => teams.resendInvitation(ctx, requireUser(request), request.params.id),
+    async (request) => invitations.resendInvitation(ctx, requireUser(request), request.params.id),
   );
 
   api.delete(
     '/api/team/invitations/:id',
     { config: { permission: 'team:manage' }, schema: { params: invitationParams }, onRequest: authenticated },
     async (request, reply) => {
-      await teams.withdrawInvitation(ctx, requireUser(request), requestActor(request), request.params.id);
+      await invitations.withdrawInvitation(ctx, requireUser(request), requestActor(request), request.params.id);
       return reply.status(204).send();
     },
   );
@@ -123,7 +124,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
     },
     async (request, reply) => {
       reply.headers(noStore);
-      return teams.previewInvitation(ctx, request.query.token);
+      return invitations.previewInvitation(ctx, request.query.token);
     },
   );
 
@@ -134,7 +135,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
       schema: { body: acceptInvitationInput, response: { 200: acceptInvitationResponse } },
     },
     async (request, reply) => {
-      const accepted = await teams.acceptInvitation(ctx, request.body.token, request.auth);
+      const accepted = await invitations.acceptInvitation(ctx, request.body.token, request.auth);
       if (request.auth) await switchSessionOrganization(ctx, request, accepted.organization.id);
       else {
         // The link proves the address only: a person with a second factor still passes it, as after any e-mailed link.
