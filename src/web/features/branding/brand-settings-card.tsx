@@ -1,17 +1,15 @@
-import { AlertTriangle, CheckCircle2, HelpCircle, ImageUp, Loader2, Palette, Save, ShieldCheck } from 'lucide-react';
+import { AlertTriangle, ImageUp, Loader2, Palette, Save } from 'lucide-react';
 import { type ChangeEvent, type FormEvent, type ReactNode, useRef, useState } from 'react';
-import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
 import { errorMessage } from '../../lib/api-error';
-import { brandCssVariables, showsBrandName } from '../../lib/brand-theme';
 import { cn } from '../../lib/cn';
 import { usePermission } from '../../lib/permissions';
-import { usePublicConfig } from '../../lib/public-config';
 import { hasNothingLoaded } from '../../lib/query-state';
+import { BrandDomainSection } from './brand-domain-section';
 import {
   type BrandFormValues,
   brandColorInputs,
@@ -20,14 +18,8 @@ import {
   isInvalidColor,
   saveInputFrom,
 } from './brand-form';
-import {
-  type BrandSettings,
-  uploadLogo,
-  useBrandSettings,
-  useSaveBrandSettings,
-  useVerifyDomain,
-} from './branding-hooks';
-import { DnsHelpDialog } from './dns-help-dialog';
+import { BrandPreview, Section } from './brand-preview';
+import { type BrandSettings, uploadLogo, useBrandSettings, useSaveBrandSettings } from './branding-hooks';
 import { LOGO_INPUT_ACCEPT, logoFileProblem } from './logo-file';
 
 /** Brand Settings (spec seller-app §2, §3, §4, §5): the package host's and the license e-mails' brand. */
@@ -67,11 +59,8 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
   const [values, setValues] = useState<BrandFormValues>(() => formValuesFrom(settings));
   const [uploadedPreview, setUploadedPreview] = useState<string>();
   const [isUploading, setIsUploading] = useState(false);
-  const [isDnsHelpOpen, setIsDnsHelpOpen] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const save = useSaveBrandSettings();
-  const verify = useVerifyDomain();
-  const { data: config } = usePublicConfig();
   const writeBranding = usePermission('branding:write');
 
   const set = <Field extends keyof BrandFormValues>(field: Field, value: BrandFormValues[Field]) =>
@@ -84,8 +73,6 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
   const logo = uploadedPreview ?? values.brandLogo.trim();
   const hasLogo = Boolean(values.brandLogo.trim());
   const invalidColors = brandColorInputs.filter(({ field }) => isInvalidColor(values[field]));
-  const savedDomain = settings.brandDomain ?? '';
-  const isDomainSaved = Boolean(savedDomain) && values.brandDomain.trim().toLowerCase() === savedDomain;
 
   const onLogoFile = async (event: ChangeEvent<HTMLInputElement>) => {
     const file = event.target.files?.[0];
@@ -233,59 +220,7 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
             <BrandPreview values={values} logo={logo} />
           </Section>
 
-          <Section title="Custom Domain">
-            <div className="space-y-2">
-              <div className="flex flex-wrap items-center gap-2">
-                <Label htmlFor="brand-domain">Domain (optional)</Label>
-                {isDomainSaved &&
-                  (settings.brandDomainVerifiedAt ? (
-                    <Badge className="gap-1 bg-green-600 text-white" data-testid="domain-status">
-                      <CheckCircle2 className="size-3" /> Verified
-                    </Badge>
-                  ) : (
-                    <Badge variant="outline" data-testid="domain-status">
-                      Not verified
-                    </Badge>
-                  ))}
-              </div>
-              <div className="flex flex-col gap-2 sm:flex-row">
-                <Input
-                  id="brand-domain"
-                  className="font-mono"
-                  placeholder="composer.yourcompany.com"
-                  autoCapitalize="none"
-                  spellCheck={false}
-                  {...text('brandDomain')}
-                />
-                <div className="flex flex-wrap gap-2 sm:shrink-0 sm:flex-nowrap">
-                  <Button
-                    type="button"
-                    variant="outline"
-                    className="flex-1 sm:flex-none"
-                    onClick={() => verify.mutate()}
-                    disabled={!isDomainSaved || verify.isPending}
-                  >
-                    {verify.isPending ? <Loader2 className="animate-spin" /> : <ShieldCheck />}
-                    Verify domain
-                  </Button>
-                  <Button
-                    type="button"
-                    variant="ghost"
-                    className="flex-1 sm:flex-none"
-                    onClick={() => setIsDnsHelpOpen(true)}
-                  >
-                    <HelpCircle />
-                    DNS Setup Help
-                  </Button>
-                </div>
-              </div>
-              <p className="text-xs text-muted-foreground">
-                {values.brandDomain.trim() && !isDomainSaved
-                  ? 'Save Branding to use this domain, then verify it.'
-                  : `A CNAME to ${settings.domainCnameTarget}. License e-mails give your repository as ${settings.repositoryUrl}.`}
-              </p>
-            </div>
-          </Section>
+          <BrandDomainSection settings={settings} domain={values.brandDomain} inputProps={text('brandDomain')} />
 
           <Section title="Support and E-mail">
             <div className="grid gap-4 sm:grid-cols-2">
@@ -338,14 +273,6 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
             Save Branding
           </Button>
         </CardFooter>
-
-        <DnsHelpDialog
-          open={isDnsHelpOpen}
-          onOpenChange={setIsDnsHelpOpen}
-          brandDomain={values.brandDomain}
-          composerTarget={settings.domainCnameTarget}
-          publicUrl={config?.publicUrl ?? window.location.origin}
-        />
       </fieldset>
     </form>
   );
@@ -360,62 +287,12 @@ function readAsDataUrl(file: File): Promise<string | undefined> {
   });
 }
 
-function Section({ title, children }: { title: string; children: ReactNode }) {
-  return (
-    <fieldset className="min-w-0 space-y-4">
-      <legend className="mb-4 text-sm font-semibold uppercase tracking-wide text-muted-foreground">{title}</legend>
-      {children}
-    </fieldset>
-  );
-}
-
 function Field({ id, label, hint, children }: { id: string; label: string; hint: string; children: ReactNode }) {
   return (
     <div className="space-y-2">
       <Label htmlFor={id}>{label}</Label>
       {children}
       <p className="text-xs text-muted-foreground">{hint}</p>
-    </div>
-  );
-}
-
-/** A small package host page in the form's colours, so the seller sees the brand before saving. */
-function BrandPreview({ values, logo }: { values: BrandFormValues; logo: string }) {
-  const withDefaults = Object.fromEntries(
-    brandColorInputs.map(({ field, placeholder }) => [field, values[field].trim() || placeholder]),
-  ) as Record<(typeof brandColorInputs)[number]['field'], string>;
-  const name = values.brandName.trim() || 'Your Company';
-  return (
-    <div className="space-y-2">
-      <p className="text-xs font-medium text-muted-foreground">Preview of your package host</p>
-      <div
-        className="overflow-hidden rounded-lg border bg-background text-foreground"
-        style={brandCssVariables(withDefaults)}
-        data-testid="brand-preview"
-      >
-        <div
-          className="flex items-center gap-2 border-b px-4 py-3"
-          style={{ backgroundColor: 'var(--brand-header)', color: 'var(--brand-header-foreground)' }}
-        >
-          {logo && <img src={logo} alt="" className="h-6 max-w-[8rem] object-contain" />}
-          {showsBrandName({ brandLogo: logo, brandHideText: values.brandHideText }) && (
-            <span className="font-semibold">{name}</span>
-          )}
-        </div>
-        <div className="space-y-3 p-4">
-          <p className="font-semibold">Package Access Only</p>
-          <p className="text-sm text-muted-foreground">Install packages with Composer and your access token.</p>
-          <div className="flex items-center gap-3 rounded-md border bg-card p-3">
-            <span className="flex size-6 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground">
-              1
-            </span>
-            <code className="truncate font-mono text-xs">composer config repositories…</code>
-          </div>
-          <span className="inline-flex h-8 items-center rounded-md bg-primary px-3 text-xs font-medium text-primary-foreground">
-            Copy
-          </span>
-        </div>
-      </div>
     </div>
   );
 }
