@@ -4,6 +4,8 @@ import { type FakeSecretScanning, startFakeSecretScanning } from '../../../../te
 import { readOutbox } from '../../../../test/support/outbox.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
+import type { AuditEvent } from '../../../contract/api-v1.js';
+import type { CreatedApiToken } from '../../../contract/developer.js';
 import { customers, holderTokens, users } from '../../db/schema/index.js';
 import { HOUR_MS } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
@@ -39,6 +41,17 @@ describe('secret scanning', () => {
 
   const mailsAbout = (name: string) => readOutbox(app.dataDir).filter((mail) => mail.body.includes(`"${name}"`));
 
+  /** The seller's audit events about one token, as API v1 lists them. */
+  async function auditEventsAbout(tokenId: string): Promise<AuditEvent[]> {
+    const created = await seller.client.post('/api/developer/tokens', { name: 'audit', permissions: ['tokens:read'] });
+    const apiToken = ((await created.json()) as CreatedApiToken).token;
+    const response = await fetch(new URL('/api/v1/audit-events', app.baseUrl), {
+      headers: { authorization: `Bearer ${apiToken}` },
+    });
+    const events = ((await response.json()) as { data: AuditEvent[] }).data;
+    return events.filter((event) => event.details.tokenId === tokenId);
+  }
+
   beforeAll(async () => {
     github = await startFakeSecretScanning();
     app = await startTestApp({ clock, env: { SECRET_SCANNING_KEYS_URL: github.keysUrl } });
@@ -70,6 +83,22 @@ describe('secret scanning', () => {
     const [stored] = await app.ctx.db.select().from(holderTokens).where(eq(holderTokens.id, row.id));
     expect(stored).toMatchObject({ revokedAt: start, leakedAt: start, leakUrl: LEAK_URL });
 
+    const [event, ...others] = await auditEventsAbout(row.id);
+    expect(others).toEqual([]);
+    expect(event).toMatchObject({
+      action: 'customer.token_leak_revoked',
+      targetType: 'customer',
+      targetId: holderId,
+      actor: { type: 'session', member: null },
+      details: {
+        email: 'dev@shop.example',
+        name: 'GitHub Actions',
+        reportedBy: 'github_secret_scanning',
+        url: LEAK_URL,
+      },
+      createdAt: start.toISOString(),
+    });
+
     const mails = mailsAbout('GitHub Actions');
     expect(mails.map((mail) => mail.to).sort()).toEqual(['dev@shop.example', 'owner@acme.example']);
     for (const mail of mails) {
@@ -98,6 +127,9 @@ describe('secret scanning', () => {
     });
     expect(await findCustomerByToken(app.ctx, token)).toBeDefined();
     expect(mailsAbout('Forge deploy')).toHaveLength(2);
+    expect((await auditEventsAbout(row.id)).map((event) => [event.action, event.details.keptUntil])).toEqual([
+      ['customer.token_leak_marked', new Date(start.getTime() + 24 * HOUR_MS).toISOString()],
+    ]);
     clock.advance(24 * HOUR_MS + 1000);
     expect(await findCustomerByToken(app.ctx, token)).toBeUndefined();
     clock.set(start);

@@ -6,6 +6,7 @@ import { AppError } from '../../http/errors.js';
 import { HOUR_MS } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { isWellFormedHolderToken } from '../../lib/holder-token-format.js';
+import { recordAuditEvent, sessionActor } from '../shared/audit/audit.service.js';
 import { getUserById } from '../users/users.service.js';
 import type { HolderTokenRow } from './holder-token-issue.js';
 import type { SecretScanningKeys } from './secret-scanning-keys.js';
@@ -106,7 +107,23 @@ async function handleLeak(ctx: AppContext, report: Report): Promise<boolean> {
     action === 'revoke'
       ? { revokedAt: now, leakedAt: now, leakUrl: report.url }
       : { leakedAt: now, leakUrl: report.url, expiresAt: current && current < keptUntil ? current : keptUntil };
-  await ctx.db.update(holderTokens).set(changes).where(eq(holderTokens.id, found.token.id));
+  // The seller reads what GitHub's report did in their audit trail, written with the change (no member acted).
+  await ctx.db.transaction(async (tx) => {
+    await tx.update(holderTokens).set(changes).where(eq(holderTokens.id, found.token.id));
+    await recordAuditEvent(tx, ctx, sessionActor(found.sellerId, null), {
+      action: action === 'revoke' ? 'customer.token_leak_revoked' : 'customer.token_leak_marked',
+      targetType: 'customer',
+      targetId: found.token.customerId,
+      details: {
+        email: found.email,
+        tokenId: found.token.id,
+        name: found.token.name,
+        reportedBy: 'github_secret_scanning',
+        url: report.url,
+        ...(action === 'mark' ? { keptUntil: (changes.expiresAt ?? keptUntil).toISOString() } : {}),
+      },
+    });
+  });
   const sellerName = seller.displayName?.trim() || seller.slug;
   const stopsAt = action === 'revoke' ? now : (changes.expiresAt ?? keptUntil);
   await tellAboutLeak(ctx, found.token, {
