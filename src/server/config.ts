@@ -150,6 +150,7 @@ const envSchema = z.object({
   STRIPE_TEST_CONNECT_WEBHOOK_SECRET: optionalText,
   STRIPE_API_URL: z.url().default('https://api.stripe.com'),
   ENABLE_DEBUG_ROUTES: booleanFlag,
+  NODE_ENV: optionalText,
   TRUST_PROXY: trustProxySetting,
   SESSION_IDLE_MINUTES: z.coerce
     .number()
@@ -366,6 +367,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const githubApp = githubAppSettings(settings, problems);
   if (Boolean(settings.GITLAB_CLIENT_ID) !== Boolean(settings.GITLAB_CLIENT_SECRET)) {
     problems.push('GITLAB_CLIENT_ID and GITLAB_CLIENT_SECRET must be set together');
+  }
+  // The debug routes end sessions on request and magic-link answers carry the sign-in token: never on a live server.
+  if (settings.ENABLE_DEBUG_ROUTES && settings.NODE_ENV === 'production') {
+    problems.push('ENABLE_DEBUG_ROUTES: must be off when NODE_ENV is production');
   }
   if (problems.length > 0) throw new ConfigError(problems);
 

@@ -21,10 +21,18 @@ const AdminPage = lazyPage(
   () => import('../features/admin/admin-page'),
   (m) => m.AdminPage,
 );
-const LogoutTestPage = lazyPage(
-  () => import('../features/auth/logout-test-page'),
-  (m) => m.LogoutTestPage,
-);
+/**
+ * The debug page that compares the ways of signing out, only in a development build (`vite`, or a build made with
+ * VITE_DEBUG_PAGES=true): in a production build the condition is false at build time, so the bundler drops the
+ * import and the page's chunk with it (issue 29 item 7).
+ */
+const LogoutTestPage =
+  import.meta.env.DEV || import.meta.env.VITE_DEBUG_PAGES === 'true'
+    ? lazyPage(
+        () => import('../features/auth/logout-test-page'),
+        (m) => m.LogoutTestPage,
+      )
+    : undefined;
 /**
  * The Brand Settings form belongs to branding, the payout account and sales figures to sales; the dashboard shows
  * them, so the shell puts them together.
@@ -222,7 +230,13 @@ function Routes() {
             <Redirect to={`${CLIENT_ROUTES.management}${search ? `?${search}` : ''}`} replace />
           </Route>
           <Route path={DEBUG_CLIENT_ROUTES.logoutTest}>
-            {configLoading ? <PageLoader /> : config?.debugRoutes ? <LogoutTestPage /> : <NotFoundPage />}
+            {configLoading ? (
+              <PageLoader />
+            ) : config?.debugRoutes && LogoutTestPage ? (
+              <LogoutTestPage />
+            ) : (
+              <NotFoundPage />
+            )}
           </Route>
           {/* Any other path: the server answers it with 404 (src/contract/client-routes.ts keeps both sides in step). */}
           <Route component={NotFoundPage} />
