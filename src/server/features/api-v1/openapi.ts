@@ -76,6 +76,53 @@ export const REQUIRED_PERMISSION_EXTENSION = 'x-required-permission';
 
 type SwaggerTransformInput = Parameters<typeof jsonSchemaTransform>[0];
 
+/** What a path's list segment holds, named as the reader knows it (the list's own segment otherwise). */
+const listItemNames: Record<string, string> = {
+  packages: 'package',
+  products: 'product',
+  'code-hosts': 'code host connection',
+  customers: 'customer',
+  tokens: 'token',
+  'oidc-trusts': 'OIDC trust',
+  licenses: 'license',
+  webhooks: 'webhook endpoint',
+  deliveries: 'delivery',
+};
+
+/**
+ * Each path parameter's description and example (issue 36): an id always comes from the list just before it in
+ * the path (`/customers/{customerId}/tokens/{tokenId}`: GET /api/v1/customers/{customerId}/tokens), so the
+ * description names that list; the example is a uuid of that list's own (derived from its path, stable across
+ * restarts) in place of the reference tool's generic one, which reads as if every id were the same.
+ */
+function describePathParameters(url: string, params: { properties?: Record<string, Record<string, unknown>> }) {
+  const segments = url.split('/');
+  for (const [name, property] of Object.entries(params.properties ?? {})) {
+    const at = segments.indexOf(`:${name}`);
+    if (at < 1) continue;
+    const list = segments
+      .slice(0, at)
+      .map((segment) => (segment.startsWith(':') ? `{${segment.slice(1)}}` : segment))
+      .join('/');
+    const noun = listItemNames[segments[at - 1] ?? ''] ?? segments[at - 1];
+    property.description ??= `The \`id\` of the ${noun}, from GET ${list}.`;
+    if (property.examples !== undefined) continue;
+    // A delivery is named by its message's webhook-id (`msg_` and 16 random bytes), every other id is a uuid.
+    property.examples = [
+      name === 'deliveryId' ? `msg_${seedBytes(list).subarray(0, 16).toString('base64url')}` : exampleUuid(list),
+    ];
+  }
+}
+
+const seedBytes = (seed: string) => createHash('sha256').update(seed).digest();
+
+/** A version-4-shaped uuid derived from `seed`: a realistic example that stays the same from one start to the next. */
+export function exampleUuid(seed: string): string {
+  const hex = seedBytes(seed).toString('hex');
+  const variant = ((Number.parseInt(hex[16] ?? '0', 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}
+
 /**
  * What every operation says without each route repeating it: the permission it needs (from the route's
  * `apiPermission`, the value the bearer guard checks: an extension and a sentence of its description), and, on
@@ -99,6 +146,8 @@ function describeOperation(input: SwaggerTransformInput) {
   const examples = (schema.body as z.ZodType | undefined)?.meta?.()?.examples;
   const body = (transformed.schema as { body?: Record<string, unknown> }).body;
   if (examples && body && body.examples === undefined) body.examples = examples;
+  const params = (transformed.schema as { params?: Parameters<typeof describePathParameters>[1] }).params;
+  if (params) describePathParameters(route.url, params);
   return transformed;
 }
 
