@@ -1,5 +1,6 @@
 import {
   type CreateWebhookEndpointInput,
+  createWebhookEndpointInput,
   WEBHOOK_EVENT_DESCRIPTIONS,
   WEBHOOK_EVENT_TYPES,
   WEBHOOK_LIMITS,
@@ -7,8 +8,11 @@ import {
   type WebhookEndpointWithSecret,
   type WebhookEventType,
 } from '@contract/webhooks';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2 } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { FieldMessage, FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,
@@ -19,7 +23,6 @@ import {
   DialogTitle,
 } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { useCreateWebhookEndpoint, useUpdateWebhookEndpoint } from './webhook-hooks';
 
 /** Adds an endpoint, or edits one: its URL, description and events. */
@@ -63,26 +66,36 @@ function EndpointForm({
 }) {
   const create = useCreateWebhookEndpoint();
   const update = useUpdateWebhookEndpoint();
-  const [url, setUrl] = useState(endpoint?.url ?? '');
-  const [description, setDescription] = useState(endpoint?.description ?? '');
-  const [events, setEvents] = useState<WebhookEventType[]>(endpoint?.events ?? []);
+  // react-hook-form over the contract's schema (issue 29 item 7): the rules the server applies, checked first.
+  const form = useForm<z.input<typeof createWebhookEndpointInput>, unknown, CreateWebhookEndpointInput>({
+    resolver: zodResolver(createWebhookEndpointInput),
+    defaultValues: {
+      url: endpoint?.url ?? '',
+      description: endpoint?.description ?? '',
+      events: endpoint?.events ?? [],
+    },
+  });
+  const { errors } = form.formState;
+  const [url, events] = form.watch(['url', 'events']);
   const isPending = create.isPending || update.isPending;
   const canSave = url.trim() !== '' && events.length > 0 && !isPending;
 
+  // The events keep the order of WEBHOOK_EVENT_TYPES whatever order they are ticked in.
   const toggle = (event: WebhookEventType) =>
-    setEvents((current) =>
-      current.includes(event)
-        ? current.filter((each) => each !== event)
-        : WEBHOOK_EVENT_TYPES.filter((each) => each === event || current.includes(each)),
+    form.setValue(
+      'events',
+      events.includes(event)
+        ? events.filter((each) => each !== event)
+        : WEBHOOK_EVENT_TYPES.filter((each) => each === event || events.includes(each)),
+      { shouldValidate: form.formState.isSubmitted },
     );
 
-  const submit = (formEvent: FormEvent) => {
-    formEvent.preventDefault();
+  const submit = form.handleSubmit((values) => {
     if (!canSave) return;
-    const input: CreateWebhookEndpointInput = { url: url.trim(), events, description: description.trim() || null };
+    const input: CreateWebhookEndpointInput = { ...values, description: values.description || null };
     if (endpoint) update.mutate({ id: endpoint.id, input }, { onSuccess: onSaved });
     else create.mutate(input, { onSuccess: onCreated });
-  };
+  });
 
   return (
     <form onSubmit={submit} className="space-y-5" noValidate>
@@ -92,30 +105,30 @@ function EndpointForm({
           Packgate sends a signed POST to this URL for each event you pick. Only public http(s) addresses are allowed.
         </DialogDescription>
       </DialogHeader>
-      <div className="space-y-2">
-        <Label htmlFor="webhook-url">Endpoint URL</Label>
-        <Input
-          id="webhook-url"
-          type="url"
-          inputMode="url"
-          placeholder="https://shop.example.com/packgate/webhooks"
-          value={url}
-          maxLength={WEBHOOK_LIMITS.urlMaxLength}
-          onChange={(event) => setUrl(event.target.value)}
-          autoComplete="off"
-        />
-      </div>
-      <div className="space-y-2">
-        <Label htmlFor="webhook-description">Description (optional)</Label>
-        <Input
-          id="webhook-description"
-          placeholder="e.g. Shop fulfilment"
-          value={description}
-          maxLength={WEBHOOK_LIMITS.descriptionMaxLength}
-          onChange={(event) => setDescription(event.target.value)}
-          autoComplete="off"
-        />
-      </div>
+      <FormField id="webhook-url" label="Endpoint URL" error={errors.url?.message}>
+        {(control) => (
+          <Input
+            {...control}
+            type="url"
+            inputMode="url"
+            placeholder="https://shop.example.com/packgate/webhooks"
+            maxLength={WEBHOOK_LIMITS.urlMaxLength}
+            autoComplete="off"
+            {...form.register('url')}
+          />
+        )}
+      </FormField>
+      <FormField id="webhook-description" label="Description (optional)" error={errors.description?.message}>
+        {(control) => (
+          <Input
+            {...control}
+            placeholder="e.g. Shop fulfilment"
+            maxLength={WEBHOOK_LIMITS.descriptionMaxLength}
+            autoComplete="off"
+            {...form.register('description')}
+          />
+        )}
+      </FormField>
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium">Events</legend>
         <div className="grid gap-2 sm:grid-cols-2">
@@ -137,6 +150,7 @@ function EndpointForm({
             </label>
           ))}
         </div>
+        <FieldMessage error={errors.events?.message} />
       </fieldset>
       <DialogFooter className="gap-2">
         <Button type="button" variant="outline" onClick={onCancel}>
