@@ -1,8 +1,9 @@
+import { eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { portalSessions } from '../../src/server/db/schema/index.js';
+import { holderTokens, portalSessions } from '../../src/server/db/schema/index.js';
 import { findCustomerByToken } from '../../src/server/features/licenses/grants.service.js';
-import { DAY_MS } from '../../src/server/lib/clock.js';
+import { DAY_MS, HOUR_MS } from '../../src/server/lib/clock.js';
 import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
 import { isWellFormedHolderToken } from '../../src/server/lib/holder-token-format.js';
 import { createGrant, createHolder, createPackage } from '../composer/repository-fixtures.js';
@@ -79,12 +80,24 @@ describe('named Composer tokens', () => {
 
     const entry = card.getByTestId('holder-token').filter({ hasText: 'GitHub Actions' });
     await entry.getByRole('button', { name: 'Rotate' }).click();
-    await page
-      .getByRole('dialog', { name: /^(Rotate|Revoke) “/ })
-      .getByRole('button', { name: 'Rotate' })
-      .click();
+    // The holder chooses the overlap as API v1 takes it (0–168 hours, 24 unless changed).
+    const rotateDialog = page.getByRole('dialog', { name: /^(Rotate|Revoke) “/ });
+    const overlap = rotateDialog.getByLabel('Old token keeps working for (hours)');
+    expect(await overlap.inputValue()).toBe('24');
+    await overlap.fill('200');
+    await rotateDialog.getByRole('button', { name: 'Rotate' }).click();
+    await rotateDialog.getByText('Enter whole hours from 0 to 168.').waitFor();
+    expect(await findCustomerByToken(app.ctx, token)).toBeDefined();
+    await overlap.fill('2');
+    const rotatedAt = app.clock.now().getTime();
+    await rotateDialog.getByRole('button', { name: 'Rotate' }).click();
     const rotated = (await card.getByTestId('new-token-value').textContent()) ?? '';
     expect(rotated).not.toBe(token);
+    const [oldRow] = await app.ctx.db
+      .select()
+      .from(holderTokens)
+      .where(eq(holderTokens.tokenHash, sha256Hex(token)));
+    expect(oldRow?.expiresAt).toEqual(new Date(rotatedAt + 2 * HOUR_MS));
     const old = card.getByTestId('holder-token').filter({ hasText: 'GitHub Actions' }).filter({ hasText: 'Rotated' });
     await old
       .getByTestId('holder-token-expiry')

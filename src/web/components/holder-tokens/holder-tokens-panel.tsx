@@ -1,28 +1,27 @@
 import {
   type CreatedHolderToken,
+  createHolderTokenInput,
+  HOLDER_TOKEN_NAME_MAX,
   type HolderToken,
-  type HolderTokenKindValue,
   holderTokenKindLabels,
   holderTokenKindValues,
-  ROTATION_OVERLAP_DEFAULT_HOURS,
 } from '@contract/holder-tokens';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { ConfirmDialog } from '@web/components/confirm-dialog';
 import { CopyButton } from '@web/components/copy-button';
+import { FormAlert, FormField } from '@web/components/form-field';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Input } from '@web/components/ui/input';
-import { Label } from '@web/components/ui/label';
 import { NativeSelect } from '@web/components/ui/native-select';
 import { errorMessage } from '@web/lib/api-error';
 import { formatDateTime } from '@web/lib/format-date';
 import { Plus, RefreshCw, Trash2 } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
-import {
-  useCreateHolderToken,
-  useHolderTokens,
-  useRevokeHolderToken,
-  useRotateHolderToken,
-} from './holder-tokens-hooks';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { useCreateHolderToken, useHolderTokens, useRevokeHolderToken } from './holder-tokens-hooks';
+import { RotateTokenDialog } from './rotate-token-dialog';
 
 // A holder's named Composer tokens (issue 32): the portal lists, creates (shown once, with copy), rotates and revokes
 // them; Management (`canCreate` false) lists them with their state and revokes one. Never a token after it is shown.
@@ -101,9 +100,7 @@ function TokenEntry({
   onRotated: (created: CreatedHolderToken) => void;
 }) {
   const revoke = useRevokeHolderToken(basePath);
-  const rotate = useRotateHolderToken(basePath);
   const [confirming, setConfirming] = useState<'revoke' | 'rotate'>();
-  const failure = revoke.error ?? rotate.error;
   return (
     <div className="flex flex-wrap items-start justify-between gap-2 rounded-md border p-3" data-testid="holder-token">
       <div className="min-w-0 space-y-1 text-sm">
@@ -122,16 +119,16 @@ function TokenEntry({
           {stateText(token)}
           {token.leakUrl ? ` · found at ${token.leakUrl}` : ''}
         </p>
-        {failure && (
+        {revoke.error && (
           <p className="text-xs text-destructive" role="alert">
-            {errorMessage(failure, 'The token could not be changed.')}
+            {errorMessage(revoke.error, 'The token could not be changed.')}
           </p>
         )}
       </div>
       {isLive(token) && (
         <div className="flex gap-2">
           {canRotate && token.state !== 'overlap' && (
-            <Button variant="outline" size="sm" onClick={() => setConfirming('rotate')} disabled={rotate.isPending}>
+            <Button variant="outline" size="sm" onClick={() => setConfirming('rotate')}>
               <RefreshCw aria-hidden="true" /> Rotate
             </Button>
           )}
@@ -140,19 +137,12 @@ function TokenEntry({
           </Button>
         </div>
       )}
-      <ConfirmDialog
+      <RotateTokenDialog
+        basePath={basePath}
+        token={token}
         open={confirming === 'rotate'}
         onOpenChange={(open) => setConfirming(open ? 'rotate' : undefined)}
-        title={`Rotate “${token.name}”?`}
-        description={`You get a new token with the same name. The current one keeps working for ${ROTATION_OVERLAP_DEFAULT_HOURS} hours, so you can switch every machine to the new one.`}
-        confirmText="Rotate"
-        isPending={rotate.isPending}
-        onConfirm={() =>
-          rotate.mutate(
-            { tokenId: token.id, overlapHours: ROTATION_OVERLAP_DEFAULT_HOURS },
-            { onSuccess: onRotated, onSettled: () => setConfirming(undefined) },
-          )
-        }
+        onRotated={onRotated}
       />
       <ConfirmDialog
         open={confirming === 'revoke'}
@@ -170,54 +160,50 @@ function TokenEntry({
 
 function NewTokenForm({ basePath, onCreated }: { basePath: string; onCreated: (token: CreatedHolderToken) => void }) {
   const create = useCreateHolderToken(basePath);
-  const [name, setName] = useState('');
-  const [kind, setKind] = useState<HolderTokenKindValue>('developer');
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(
-      { name, kind },
-      {
-        onSuccess: (created) => {
-          setName('');
-          onCreated(created);
-        },
+  // react-hook-form with the contract's schema (issue 29): the server's rules checked before sending, its refusal
+  // shown as the form's error.
+  const form = useForm<z.input<typeof createHolderTokenInput>, unknown, z.output<typeof createHolderTokenInput>>({
+    resolver: zodResolver(createHolderTokenInput),
+    defaultValues: { name: '', kind: 'developer' },
+  });
+  const { errors } = form.formState;
+  const submit = form.handleSubmit((input) =>
+    create.mutateAsync(input).then(
+      (created) => {
+        form.reset({ name: '', kind: input.kind });
+        onCreated(created);
       },
-    );
-  };
+      (error: unknown) =>
+        form.setError('root.server', { message: errorMessage(error, 'The token could not be created.') }),
+    ),
+  );
   return (
     <form onSubmit={submit} className="space-y-3 rounded-md border p-4" noValidate data-testid="holder-token-form">
       <p className="text-sm font-medium">Create a token</p>
       <div className="grid gap-3 sm:grid-cols-2">
-        <div className="space-y-2">
-          <Label htmlFor="holder-token-name">Name</Label>
-          <Input
-            id="holder-token-name"
-            value={name}
-            maxLength={100}
-            placeholder="Ana's laptop, GitHub Actions, Production deploy"
-            onChange={(event) => setName(event.target.value)}
-          />
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor="holder-token-kind">Kind</Label>
-          <NativeSelect
-            id="holder-token-kind"
-            value={kind}
-            onChange={(event) => setKind(event.target.value as HolderTokenKindValue)}
-          >
-            {holderTokenKindValues.map((value) => (
-              <option key={value} value={value}>
-                {holderTokenKindLabels[value]}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
+        <FormField id="holder-token-name" label="Name" error={errors.name?.message}>
+          {(control) => (
+            <Input
+              {...control}
+              maxLength={HOLDER_TOKEN_NAME_MAX}
+              placeholder="Ana's laptop, GitHub Actions, Production deploy"
+              {...form.register('name')}
+            />
+          )}
+        </FormField>
+        <FormField id="holder-token-kind" label="Kind" error={errors.kind?.message}>
+          {(control) => (
+            <NativeSelect {...control} {...form.register('kind')}>
+              {holderTokenKindValues.map((value) => (
+                <option key={value} value={value}>
+                  {holderTokenKindLabels[value]}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </FormField>
       </div>
-      {create.isError && (
-        <p className="text-sm text-destructive" role="alert">
-          {errorMessage(create.error, 'The token could not be created.')}
-        </p>
-      )}
+      <FormAlert message={errors.root?.server?.message} />
       <Button type="submit" size="sm" disabled={create.isPending}>
         <Plus aria-hidden="true" /> Create token
       </Button>
