@@ -1,18 +1,21 @@
 import { SUBJECT_EXAMPLES } from '@contract/oidc-ci-steps';
 import { OIDC_ISSUER_PRESETS, OIDC_TRUST_LIMITS } from '@contract/oidc-trusts';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { FormAlert, FormField } from '@web/components/form-field';
 import { Button } from '@web/components/ui/button';
 import { Input } from '@web/components/ui/input';
-import { Label } from '@web/components/ui/label';
 import { NativeSelect } from '@web/components/ui/native-select';
 import { errorMessage } from '@web/lib/api-error';
 import { Loader2, Plus } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import { useAddOidcTrust } from './ci-identities-hooks';
 
 // Adding a trusted CI identity: the issuer from a preset (GitHub Actions, gitlab.com) or typed (a self-managed
 // GitLab, any OIDC issuer), the audience the job will ask its token for, and the subject it must carry.
 
-type IssuerChoice = 'github' | 'gitlab' | 'gitlab-self-managed' | 'other';
+const issuerChoiceValues = ['github', 'gitlab', 'gitlab-self-managed', 'other'] as const;
+type IssuerChoice = (typeof issuerChoiceValues)[number];
 
 const issuerChoices: { value: IssuerChoice; label: string }[] = [
   { value: 'github', label: 'GitHub Actions' },
@@ -27,98 +30,103 @@ function presetIssuer(choice: IssuerChoice): string | undefined {
   return undefined;
 }
 
+// react-hook-form (issue 29): required fields and lengths checked before sending; the server checks the issuer
+// (https, discovery) and the subject's wildcard, and its refusal is the form's error.
+const ciIdentityForm = z.object({
+  name: z.string().trim().min(1, 'Name the identity.').max(OIDC_TRUST_LIMITS.name),
+  choice: z.enum(issuerChoiceValues),
+  issuerUrl: z.string().trim().max(OIDC_TRUST_LIMITS.issuer),
+  audience: z.string().trim().max(OIDC_TRUST_LIMITS.audience),
+  subject: z.string().trim().min(1, 'Give the subject the job’s token carries.').max(OIDC_TRUST_LIMITS.subject),
+});
+type CiIdentityFormValues = z.infer<typeof ciIdentityForm>;
+
 export function CiIdentityForm({ basePath, defaultAudience }: { basePath: string; defaultAudience: string }) {
   const add = useAddOidcTrust(basePath);
-  const [choice, setChoice] = useState<IssuerChoice>('github');
-  const [name, setName] = useState('');
-  const [issuerUrl, setIssuerUrl] = useState('');
-  const [audience, setAudience] = useState(defaultAudience);
-  const [subject, setSubject] = useState('');
-  const issuer = presetIssuer(choice) ?? issuerUrl;
+  const form = useForm<CiIdentityFormValues>({
+    resolver: zodResolver(ciIdentityForm),
+    defaultValues: { name: '', choice: 'github', issuerUrl: '', audience: defaultAudience, subject: '' },
+  });
+  const { errors } = form.formState;
+  const [choice, name, subject] = form.watch(['choice', 'name', 'subject']);
   const subjectExample = choice === 'github' ? SUBJECT_EXAMPLES.githubActions : SUBJECT_EXAMPLES.gitlab;
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    add.mutate(
-      { name, issuer, audience, subject },
-      {
-        onSuccess: () => {
-          setName('');
-          setSubject('');
-        },
-      },
-    );
-  };
+  const submit = form.handleSubmit((values) =>
+    add
+      .mutateAsync({
+        name: values.name,
+        issuer: presetIssuer(values.choice) ?? values.issuerUrl,
+        audience: values.audience,
+        subject: values.subject,
+      })
+      .then(
+        () => form.reset({ ...values, name: '', subject: '' }),
+        (error: unknown) =>
+          form.setError('root.server', { message: errorMessage(error, 'The CI identity could not be added.') }),
+      ),
+  );
 
   return (
     <form onSubmit={submit} className="space-y-4 rounded-md border p-4" noValidate data-testid="ci-identity-form">
       <p className="text-sm font-medium">Add a trusted CI identity</p>
       <div className="grid gap-4 sm:grid-cols-2">
-        <div className="space-y-2">
-          <Label htmlFor="ci-identity-name">Name</Label>
-          <Input
-            id="ci-identity-name"
-            value={name}
-            maxLength={OIDC_TRUST_LIMITS.name}
-            onChange={(event) => setName(event.target.value)}
-            placeholder="Shop deploys from main"
-          />
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor="ci-identity-issuer">CI system</Label>
-          <NativeSelect
-            id="ci-identity-issuer"
-            value={choice}
-            onChange={(event) => setChoice(event.target.value as IssuerChoice)}
-          >
-            {issuerChoices.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
-        {presetIssuer(choice) === undefined && (
-          <div className="space-y-2 sm:col-span-2">
-            <Label htmlFor="ci-identity-issuer-url">Issuer URL</Label>
+        <FormField id="ci-identity-name" label="Name" error={errors.name?.message}>
+          {(control) => (
             <Input
-              id="ci-identity-issuer-url"
-              value={issuerUrl}
-              maxLength={OIDC_TRUST_LIMITS.issuer}
-              onChange={(event) => setIssuerUrl(event.target.value)}
-              placeholder="https://gitlab.example.com"
+              {...control}
+              maxLength={OIDC_TRUST_LIMITS.name}
+              placeholder="Shop deploys from main"
+              {...form.register('name')}
             />
-          </div>
+          )}
+        </FormField>
+        <FormField id="ci-identity-issuer" label="CI system" error={errors.choice?.message}>
+          {(control) => (
+            <NativeSelect {...control} {...form.register('choice')}>
+              {issuerChoices.map((option) => (
+                <option key={option.value} value={option.value}>
+                  {option.label}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </FormField>
+        {presetIssuer(choice) === undefined && (
+          <FormField
+            id="ci-identity-issuer-url"
+            label="Issuer URL"
+            error={errors.issuerUrl?.message}
+            className="sm:col-span-2"
+          >
+            {(control) => (
+              <Input
+                {...control}
+                maxLength={OIDC_TRUST_LIMITS.issuer}
+                placeholder="https://gitlab.example.com"
+                {...form.register('issuerUrl')}
+              />
+            )}
+          </FormField>
         )}
-        <div className="space-y-2">
-          <Label htmlFor="ci-identity-audience">Audience</Label>
-          <Input
-            id="ci-identity-audience"
-            value={audience}
-            maxLength={OIDC_TRUST_LIMITS.audience}
-            onChange={(event) => setAudience(event.target.value)}
-          />
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor="ci-identity-subject">Subject</Label>
-          <Input
-            id="ci-identity-subject"
-            value={subject}
-            maxLength={OIDC_TRUST_LIMITS.subject}
-            onChange={(event) => setSubject(event.target.value)}
-            placeholder={subjectExample}
-          />
-        </div>
+        <FormField id="ci-identity-audience" label="Audience" error={errors.audience?.message}>
+          {(control) => <Input {...control} maxLength={OIDC_TRUST_LIMITS.audience} {...form.register('audience')} />}
+        </FormField>
+        <FormField id="ci-identity-subject" label="Subject" error={errors.subject?.message}>
+          {(control) => (
+            <Input
+              {...control}
+              maxLength={OIDC_TRUST_LIMITS.subject}
+              placeholder={subjectExample}
+              {...form.register('subject')}
+            />
+          )}
+        </FormField>
       </div>
       <p className="text-xs text-muted-foreground">
         The subject must match the job's token exactly, for example <code>{subjectExample}</code>. To trust every branch
         of a repository, end it with <code>*</code> right after <code>:</code> or <code>/</code>.
       </p>
-      {add.isError && (
-        <p className="text-sm text-destructive" role="alert">
-          {errorMessage(add.error, 'The CI identity could not be added.')}
-        </p>
-      )}
+      <FormAlert message={errors.root?.server?.message} />
       <Button type="submit" disabled={add.isPending || name.trim() === '' || subject.trim() === ''}>
         {add.isPending ? <Loader2 className="animate-spin" aria-hidden="true" /> : <Plus aria-hidden="true" />}
         Add CI identity
