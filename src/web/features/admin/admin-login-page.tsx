@@ -1,21 +1,29 @@
-import type { MagicLinkResponse, VerifyMagicLinkResponse } from '@contract/auth';
+import {
+  type MagicLinkResponse,
+  magicLinkRequest,
+  type VerifyMagicLinkResponse,
+  verifyMagicLinkRequest,
+} from '@contract/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { ArrowLeft, Info, KeyRound, Loader2, Mail, ShieldCheck } from 'lucide-react';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Redirect, useSearch } from 'wouter';
 import { MAGIC_LINK_VALIDITY_MINUTES } from '../../../contract/auth-messages';
+import { FormField } from '../../components/form-field';
+import { PasskeySignInButton } from '../../components/passkey-sign-in-button';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { toast, toastAfterReload } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api-client';
-import { errorMessage } from '../../lib/api-error';
 import { isAdmin, useCurrentUser } from '../../lib/current-user';
-import { signInWithPasskey } from '../../lib/passkeys';
 import { magicLinkRequestFailure, tokenVerificationFailure } from './admin-login-messages';
 
 type Step = 'email' | 'token';
+
+const adminEmail = magicLinkRequest.pick({ email: true });
 
 /**
  * /admin/login (spec admin §2, §4, §8): e-mail step, then token step; the link from the e-mail carries
@@ -26,8 +34,12 @@ export function AdminLoginPage() {
   const tokenFromLink = new URLSearchParams(search).get('token')?.trim() || '';
   const { data: user } = useCurrentUser();
   const [step, setStep] = useState<Step>(tokenFromLink ? 'token' : 'email');
-  const [email, setEmail] = useState('');
-  const [token, setToken] = useState(tokenFromLink);
+  // react-hook-form over the contract's schemas (issue 29 item 7), one form per step.
+  const emailForm = useForm<{ email: string }>({ resolver: zodResolver(adminEmail), defaultValues: { email: '' } });
+  const tokenForm = useForm<{ token: string }>({
+    resolver: zodResolver(verifyMagicLinkRequest),
+    defaultValues: { token: tokenFromLink },
+  });
   const autoSubmitted = useRef(false);
 
   const requestLink = useMutation({
@@ -61,20 +73,11 @@ export function AdminLoginPage() {
 
   if (isAdmin(user) && !verify.isPending && !verify.isSuccess) return <Redirect to="/admin" replace />;
 
-  const submitEmail = (event: FormEvent) => {
-    event.preventDefault();
-    const address = email.trim();
-    if (address) requestLink.mutate(address);
-  };
-
-  const submitToken = (event: FormEvent) => {
-    event.preventDefault();
-    const value = token.trim();
-    if (value) verify.mutate(value);
-  };
+  const submitEmail = emailForm.handleSubmit(({ email }) => requestLink.mutate(email));
+  const submitToken = tokenForm.handleSubmit(({ token }) => verify.mutate(token));
 
   const backToEmail = () => {
-    setToken('');
+    tokenForm.reset({ token: '' });
     verify.reset();
     setStep('email');
   };
@@ -101,19 +104,24 @@ export function AdminLoginPage() {
         <CardContent>
           {step === 'email' ? (
             <form onSubmit={submitEmail} className="grid gap-4">
-              <div className="grid gap-2">
-                <Label htmlFor="admin-email">Admin Email Address</Label>
-                <Input
-                  id="admin-email"
-                  type="email"
-                  autoComplete="email"
-                  placeholder="admin@example.com"
-                  required
-                  autoFocus
-                  value={email}
-                  onChange={(event) => setEmail(event.target.value)}
-                />
-              </div>
+              <FormField
+                id="admin-email"
+                label="Admin Email Address"
+                className="grid gap-2 space-y-0"
+                error={emailForm.formState.errors.email?.message}
+              >
+                {(control) => (
+                  <Input
+                    {...control}
+                    type="email"
+                    autoComplete="email"
+                    placeholder="admin@example.com"
+                    required
+                    autoFocus
+                    {...emailForm.register('email', { setValueAs: (value: string) => value.trim() })}
+                  />
+                )}
+              </FormField>
               <Button type="submit" disabled={requestLink.isPending}>
                 {requestLink.isPending ? <Loader2 className="animate-spin" /> : <Mail />}
                 Send Magic Link
@@ -129,20 +137,25 @@ export function AdminLoginPage() {
             </form>
           ) : (
             <form onSubmit={submitToken} className="grid gap-4">
-              <div className="grid gap-2">
-                <Label htmlFor="admin-token">Magic Link Token</Label>
-                <Input
-                  id="admin-token"
-                  autoComplete="off"
-                  spellCheck={false}
-                  placeholder="Paste the token from the email"
-                  required
-                  autoFocus={!tokenFromLink}
-                  value={token}
-                  onChange={(event) => setToken(event.target.value)}
-                  className="font-mono"
-                />
-              </div>
+              <FormField
+                id="admin-token"
+                label="Magic Link Token"
+                className="grid gap-2 space-y-0"
+                error={tokenForm.formState.errors.token?.message}
+              >
+                {(control) => (
+                  <Input
+                    {...control}
+                    autoComplete="off"
+                    spellCheck={false}
+                    placeholder="Paste the token from the email"
+                    required
+                    autoFocus={!tokenFromLink}
+                    className="font-mono"
+                    {...tokenForm.register('token')}
+                  />
+                )}
+              </FormField>
               <Button type="submit" disabled={isVerifying}>
                 {isVerifying && <Loader2 className="animate-spin" />}
                 Login
@@ -159,27 +172,5 @@ export function AdminLoginPage() {
         </CardContent>
       </Card>
     </div>
-  );
-}
-
-/** Sign-in with a passkey (issue 33): complete on its own, no e-mail needed. */
-function PasskeySignInButton() {
-  const passkey = useMutation({
-    mutationFn: signInWithPasskey,
-    onSuccess: (user) => {
-      window.location.href = user.userType === 'admin' ? '/admin' : '/dashboard';
-    },
-    onError: (error) =>
-      toast({
-        variant: 'destructive',
-        title: 'Passkey sign-in failed',
-        description: errorMessage(error, 'Try again.'),
-      }),
-  });
-  return (
-    <Button type="button" variant="outline" onClick={() => passkey.mutate()} disabled={passkey.isPending}>
-      {passkey.isPending ? <Loader2 className="animate-spin" /> : <KeyRound />}
-      Sign in with a Passkey
-    </Button>
   );
 }

@@ -1,18 +1,20 @@
-import type { MagicLinkResponse } from '@contract/auth';
+import { type MagicLinkResponse, magicLinkRequest } from '@contract/auth';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
-import { KeyRound, Loader2, Mail, MailCheck } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { Loader2, Mail, MailCheck } from 'lucide-react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useLocation, useSearch } from 'wouter';
 import { sellerLinkSentMessage } from '../../../contract/auth-messages';
+import { FormField } from '../../components/form-field';
+import { PasskeySignInButton } from '../../components/passkey-sign-in-button';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api-client';
 import { errorMessage } from '../../lib/api-error';
 import { useCurrentUser } from '../../lib/current-user';
-import { signInWithPasskey } from '../../lib/passkeys';
 import { readSignInQuery, withoutSignInParams } from './sign-in-params';
 
 /**
@@ -38,8 +40,9 @@ export function EmailSignInDialog() {
   );
 }
 
+const signInEmail = magicLinkRequest.pick({ email: true });
+
 function EmailSignInForm({ tier, errorMessage: linkError }: { tier?: string; errorMessage?: string }) {
-  const [email, setEmail] = useState('');
   // The server's answer, the same whether a link went out or the address has had its links for the window.
   const [sentMessage, setSentMessage] = useState<string | null>(null);
   const request = useMutation({
@@ -59,26 +62,10 @@ function EmailSignInForm({ tier, errorMessage: linkError }: { tier?: string; err
     },
   });
 
-  // A passkey signs in on its own (issue 33); the header then shows the signed-in person and the dialog closes.
-  const passkey = useMutation({
-    mutationFn: signInWithPasskey,
-    onSuccess: (user) => {
-      window.location.href = user.userType === 'admin' ? '/admin' : '/dashboard';
-    },
-    onError: (error) => {
-      toast({
-        variant: 'destructive',
-        title: 'Passkey sign-in failed',
-        description: errorMessage(error, 'Try again.'),
-      });
-    },
-  });
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const address = email.trim();
-    if (address) request.mutate(address);
-  };
+  // react-hook-form over the contract's schema (issue 29 item 7); the browser's own e-mail check runs first.
+  const form = useForm<{ email: string }>({ resolver: zodResolver(signInEmail), defaultValues: { email: '' } });
+  const email = form.watch('email');
+  const submit = form.handleSubmit(({ email: address }) => request.mutate(address));
 
   if (sentMessage) {
     return (
@@ -112,27 +99,29 @@ function EmailSignInForm({ tier, errorMessage: linkError }: { tier?: string; err
           {linkError}
         </p>
       )}
-      <div className="grid gap-2">
-        <Label htmlFor="sign-in-email">Email Address</Label>
-        <Input
-          id="sign-in-email"
-          type="email"
-          autoComplete="email"
-          placeholder="you@example.com"
-          required
-          autoFocus
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-        />
-      </div>
+      <FormField
+        id="sign-in-email"
+        label="Email Address"
+        className="grid gap-2 space-y-0"
+        error={form.formState.errors.email?.message}
+      >
+        {(control) => (
+          <Input
+            {...control}
+            type="email"
+            autoComplete="email"
+            placeholder="you@example.com"
+            required
+            autoFocus
+            {...form.register('email', { setValueAs: (value: string) => value.trim() })}
+          />
+        )}
+      </FormField>
       <Button type="submit" disabled={request.isPending || !email.trim()}>
         {request.isPending ? <Loader2 className="animate-spin" /> : <Mail />}
         Send Sign-in Link
       </Button>
-      <Button type="button" variant="outline" onClick={() => passkey.mutate()} disabled={passkey.isPending}>
-        {passkey.isPending ? <Loader2 className="animate-spin" /> : <KeyRound />}
-        Sign in with a Passkey
-      </Button>
+      <PasskeySignInButton />
     </form>
   );
 }
