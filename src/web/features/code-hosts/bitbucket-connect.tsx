@@ -1,8 +1,11 @@
+import { type ConnectBitbucketInput, connectBitbucketInput } from '@contract/code-host-tokens';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2 } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
 import { errorMessage } from '../../lib/api-error';
 import { useConnectBitbucket } from './code-host-token-hooks';
@@ -12,63 +15,49 @@ import { useConnectBitbucket } from './code-host-token-hooks';
 
 export function BitbucketConnect({ disabled }: { disabled: boolean }) {
   const connect = useConnectBitbucket();
-  const [workspace, setWorkspace] = useState('');
-  const [repository, setRepository] = useState('');
-  const [token, setToken] = useState('');
+  // react-hook-form over the contract's schema (issue 29 item 7): what the server checks is checked first.
+  const form = useForm<ConnectBitbucketInput, unknown, z.output<typeof connectBitbucketInput>>({
+    resolver: zodResolver(connectBitbucketInput),
+    defaultValues: { workspace: '', repository: '', token: '' },
+  });
+  const { errors } = form.formState;
+  const [workspace, token] = form.watch(['workspace', 'token']);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    connect.mutate(
-      { workspace, repository: repository.trim() || undefined, token },
-      {
-        onSuccess: (connected) => {
-          setToken('');
-          toast({ title: 'Bitbucket connected', description: `${connected.label} is connected.` });
-        },
-        onError: (error) =>
-          toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, 'Failed to connect') }),
+  const submit = form.handleSubmit((input) =>
+    connect.mutate(input, {
+      onSuccess: (connected) => {
+        form.setValue('token', '');
+        toast({ title: 'Bitbucket connected', description: `${connected.label} is connected.` });
       },
-    );
-  };
+      onError: (error) =>
+        toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, 'Failed to connect') }),
+    }),
+  );
 
   return (
     <form className="space-y-3" onSubmit={submit} data-testid="bitbucket-form">
       <div className="grid gap-3 sm:grid-cols-2">
-        <div className="space-y-1">
-          <Label htmlFor="bitbucket-workspace">Workspace</Label>
-          <Input
-            id="bitbucket-workspace"
-            value={workspace}
-            onChange={(event) => setWorkspace(event.target.value)}
-            placeholder="acme"
-            required
-          />
-        </div>
-        <div className="space-y-1">
-          <Label htmlFor="bitbucket-repository">Repository (for a repository token)</Label>
-          <Input
-            id="bitbucket-repository"
-            value={repository}
-            onChange={(event) => setRepository(event.target.value)}
-            placeholder="widget"
-          />
-        </div>
+        <FormField id="bitbucket-workspace" label="Workspace" className="space-y-1" error={errors.workspace?.message}>
+          {(control) => <Input {...control} placeholder="acme" required {...form.register('workspace')} />}
+        </FormField>
+        <FormField
+          id="bitbucket-repository"
+          label="Repository (for a repository token)"
+          className="space-y-1"
+          error={errors.repository?.message}
+        >
+          {(control) => <Input {...control} placeholder="widget" {...form.register('repository')} />}
+        </FormField>
       </div>
-      <div className="space-y-1">
-        <Label htmlFor="bitbucket-token">Access token</Label>
-        <Input
-          id="bitbucket-token"
-          type="password"
-          autoComplete="off"
-          value={token}
-          onChange={(event) => setToken(event.target.value)}
-          required
-        />
-        <p className="text-xs text-muted-foreground">
-          Create it under Workspace settings or Repository settings → Access tokens, with Repositories: Read and
-          Webhooks: Read and write. App passwords are not accepted: Bitbucket ends them on 9 June 2026.
-        </p>
-      </div>
+      <FormField
+        id="bitbucket-token"
+        label="Access token"
+        className="space-y-1"
+        hint="Create it under Workspace settings or Repository settings → Access tokens, with Repositories: Read and Webhooks: Read and write. App passwords are not accepted: Bitbucket ends them on 9 June 2026."
+        error={errors.token?.message}
+      >
+        {(control) => <Input {...control} type="password" autoComplete="off" required {...form.register('token')} />}
+      </FormField>
       <Button
         type="submit"
         variant="outline"

@@ -1,9 +1,12 @@
+import { type ConnectGitlabTokenInput, connectGitlabTokenInput } from '@contract/code-host-tokens';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckCircle2, Loader2, TriangleAlert } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useSearch } from 'wouter';
+import type { z } from 'zod';
+import { FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
 import { errorMessage } from '../../lib/api-error';
 import { GITLAB_AUTHORIZE_PATH, useConnectGitlabToken, useGitlabOptions } from './code-host-token-hooks';
@@ -15,23 +18,24 @@ export function GitlabConnect({ disabled }: { disabled: boolean }) {
   const options = useGitlabOptions();
   const connect = useConnectGitlabToken();
   const search = new URLSearchParams(useSearch());
-  const [token, setToken] = useState('');
-  const [baseUrl, setBaseUrl] = useState('');
+  // react-hook-form over the contract's schema (issue 29 item 7): what the server checks is checked first.
+  const form = useForm<ConnectGitlabTokenInput, unknown, z.output<typeof connectGitlabTokenInput>>({
+    resolver: zodResolver(connectGitlabTokenInput),
+    defaultValues: { token: '', baseUrl: '' },
+  });
+  const { errors } = form.formState;
+  const token = form.watch('token');
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    connect.mutate(
-      { token, baseUrl: baseUrl.trim() || undefined },
-      {
-        onSuccess: (connected) => {
-          setToken('');
-          toast({ title: 'GitLab connected', description: `${connected.label} is connected.` });
-        },
-        onError: (error) =>
-          toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, 'Failed to connect') }),
+  const submit = form.handleSubmit((input) =>
+    connect.mutate(input, {
+      onSuccess: (connected) => {
+        form.setValue('token', '');
+        toast({ title: 'GitLab connected', description: `${connected.label} is connected.` });
       },
-    );
-  };
+      onError: (error) =>
+        toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, 'Failed to connect') }),
+    }),
+  );
 
   return (
     <div className="space-y-5">
@@ -57,32 +61,39 @@ export function GitlabConnect({ disabled }: { disabled: boolean }) {
         </div>
       )}
       <form className="space-y-3" onSubmit={submit} data-testid="gitlab-token-form">
-        <div className="space-y-1">
-          <Label htmlFor="gitlab-token">Access token</Label>
-          <Input
-            id="gitlab-token"
-            type="password"
-            autoComplete="off"
-            value={token}
-            onChange={(event) => setToken(event.target.value)}
-            placeholder="glpat-..."
-            required
-          />
-          <p className="text-xs text-muted-foreground">
-            A project or group access token with the Reporter role and the scopes read_api and read_repository (add api
-            only if you want Packgate to add a push webhook; without it new tags are found every few hours).
-          </p>
-        </div>
-        <div className="space-y-1">
-          <Label htmlFor="gitlab-url">GitLab address (self-managed only)</Label>
-          <Input
-            id="gitlab-url"
-            type="url"
-            value={baseUrl}
-            onChange={(event) => setBaseUrl(event.target.value)}
-            placeholder={options.data?.defaultUrl ?? 'https://gitlab.com'}
-          />
-        </div>
+        <FormField
+          id="gitlab-token"
+          label="Access token"
+          className="space-y-1"
+          hint="A project or group access token with the Reporter role and the scopes read_api and read_repository (add api only if you want Packgate to add a push webhook; without it new tags are found every few hours)."
+          error={errors.token?.message}
+        >
+          {(control) => (
+            <Input
+              {...control}
+              type="password"
+              autoComplete="off"
+              placeholder="glpat-..."
+              required
+              {...form.register('token')}
+            />
+          )}
+        </FormField>
+        <FormField
+          id="gitlab-url"
+          label="GitLab address (self-managed only)"
+          className="space-y-1"
+          error={errors.baseUrl?.message}
+        >
+          {(control) => (
+            <Input
+              {...control}
+              type="url"
+              placeholder={options.data?.defaultUrl ?? 'https://gitlab.com'}
+              {...form.register('baseUrl')}
+            />
+          )}
+        </FormField>
         <Button type="submit" variant="outline" disabled={disabled || connect.isPending || token.trim() === ''}>
           {connect.isPending && <Loader2 className="animate-spin" />}
           Connect with token
