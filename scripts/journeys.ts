@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { CreatedApiToken } from '../src/contract/developer.js';
-import type { PackagePricingTier, StartCheckoutResponse } from '../src/contract/sales.js';
+import type { PackagePrice, StartCheckoutResponse } from '../src/contract/sales.js';
 import { buildApp } from '../src/server/app.js';
 import { platformSubscriptions } from '../src/server/db/schema/index.js';
 import { createGrant, createHolder, createPackage, requestOnHost } from '../test/composer/repository-fixtures.js';
@@ -138,7 +138,7 @@ try {
   const tiers = await seller.client.put(`/api/repositories/${widget.id}/pricing-tiers`, {
     tiers: [{ name: 'Lifetime', pricingType: 'one_time', updateMonths: 1, priceCents: 1999, currency: 'usd' }],
   });
-  const [tier] = (await tiers.json()) as PackagePricingTier[];
+  const [tier] = (await tiers.json()) as PackagePrice[];
   await seller.client.post('/api/sales/payout-account/onboarding-link', { returnPath: '/dashboard' });
   const [account] = [...stripe.accounts.values()];
   stripe.enableAccount(account!.id);

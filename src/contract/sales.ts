@@ -13,8 +13,8 @@ import { entityId } from './ids.js';
 //   GET  /api/sales/payout-account                        -> PayoutAccount
 //   POST /api/sales/payout-account/onboarding-link        {returnPath?} -> OnboardingLink ({url}: Stripe's
 //        Account Link; in test-sales mode 409 CONFLICT "Test sales need no payout account")
-//   GET  /api/repositories/{id}/pricing-tiers             -> PackagePricingTier[] (every tier, active or not)
-//   PUT  /api/repositories/{id}/pricing-tiers             ReplacePricingTiersInput -> PackagePricingTier[]
+//   GET  /api/repositories/{id}/pricing-tiers             -> PackagePrice[] (every tier, active or not)
+//   PUT  /api/repositories/{id}/pricing-tiers             ReplacePricesInput -> PackagePrice[]
 //        (replaces the list: a tier with a known id is updated, without id created, one left out is deleted
 //        unless it has sales, then it is kept and deactivated)
 //   GET  /api/sales/summary                               -> SellerSalesSummary (Dashboard)
@@ -49,7 +49,7 @@ export const MIN_PRICE_CENTS = 50;
 export const MAX_PRICE_CENTS = 99_999_999;
 export const MAX_TRIAL_DAYS = 365;
 export const MAX_UPDATE_MONTHS = 120;
-export const MAX_TIERS_PER_PACKAGE = 10;
+export const MAX_PRICES_PER_PACKAGE = 10;
 export const DEFAULT_CURRENCY = 'usd';
 /** Currencies a seller may price in (lower-case ISO 4217, as Stripe writes them; all with two decimals). */
 export const SALE_CURRENCIES = ['usd', 'eur', 'gbp', 'cad', 'aud', 'chf', 'sek', 'nok', 'dkk', 'pln'] as const;
@@ -74,7 +74,7 @@ export const salesMessages = {
   trialDaysInvalid: `Trial days must be a whole number from 0 to ${MAX_TRIAL_DAYS}`,
   trialOnlyForSubscriptions: 'Only a subscription can have trial days',
   nameRequired: 'A tier needs a name',
-  tooManyTiers: `A package has at most ${MAX_TIERS_PER_PACKAGE} pricing tiers`,
+  tooManyTiers: `A package has at most ${MAX_PRICES_PER_PACKAGE} pricing tiers`,
   unknownTier: 'Pricing tier not found',
   tierInactive: 'This pricing tier is not for sale',
   packageNotForSale: 'This package is not for sale',
@@ -136,7 +136,7 @@ export type OnboardingLink = z.infer<typeof onboardingLink>;
  *   license freezes (older versions stay installable); interval and trialDays are null.
  * - subscription: billed each `interval`; access while paid; optional trialDays; updateMonths is null.
  */
-export const packagePricingTier = z.object({
+export const packagePrice = z.object({
   id: z.string(),
   /** Null for a price of a product (productId). */
   packageId: z.string().nullable(),
@@ -156,11 +156,11 @@ export const packagePricingTier = z.object({
   /** Completed sales of this tier (a tier with sales is deactivated instead of deleted). */
   salesCount: z.number().int(),
 });
-export type PackagePricingTier = z.infer<typeof packagePricingTier>;
-export const packagePricingTierList = z.array(packagePricingTier);
+export type PackagePrice = z.infer<typeof packagePrice>;
+export const packagePriceList = z.array(packagePrice);
 
 /** Loose on purpose: the service checks each rule and answers with the sentences in `salesMessages`. */
-export const pricingTierInput = z.object({
+export const packagePriceInput = z.object({
   id: z.string().max(100).optional(),
   name: z.string().max(100),
   description: z.string().max(1000).nullish(),
@@ -174,13 +174,13 @@ export const pricingTierInput = z.object({
   currency: z.string().max(10),
   isActive: z.boolean().optional(),
 });
-export type PricingTierInput = z.infer<typeof pricingTierInput>;
-export const replacePricingTiersInput = z.object({ tiers: z.array(pricingTierInput).max(50) });
-export type ReplacePricingTiersInput = z.infer<typeof replacePricingTiersInput>;
+export type PackagePriceInput = z.infer<typeof packagePriceInput>;
+export const replacePricesInput = z.object({ tiers: z.array(packagePriceInput).max(50) });
+export type ReplacePricesInput = z.infer<typeof replacePricesInput>;
 
 // ---- Buyer: purchase page, checkout, result ------------------------------------------------------------
 
-export const purchasePageTier = packagePricingTier.pick({
+export const purchasePagePrice = packagePrice.pick({
   id: true,
   name: true,
   description: true,
@@ -192,7 +192,7 @@ export const purchasePageTier = packagePricingTier.pick({
   priceCents: true,
   currency: true,
 });
-export type PurchasePageTier = z.infer<typeof purchasePageTier>;
+export type PurchasePagePrice = z.infer<typeof purchasePagePrice>;
 
 export const purchasePage = z.object({
   /** What is sold: the package, or for a product's page the product (packageName is then the product's name). */
@@ -202,7 +202,7 @@ export const purchasePage = z.object({
     .object({ id: z.string(), name: z.string(), packages: z.array(z.object({ id: z.string(), name: z.string() })) })
     .nullable(),
   /** Active tiers, in the seller's order (shown even when they cannot be bought). */
-  tiers: z.array(purchasePageTier),
+  tiers: z.array(purchasePagePrice),
   /** Whether a buyer can check out here; false with billing off ("Payments are not set up for this seller"). */
   canCheckout: z.boolean(),
   repositoryUrl: z.string(),

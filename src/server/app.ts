@@ -21,7 +21,7 @@ import { type DatabaseTarget, openDatabase } from './db/client.js';
 import { accountRoutes } from './features/accounts/accounts.routes.js';
 import { adminRoutes } from './features/admin/admin.routes.js';
 import { localAdminRoutes } from './features/admin/local-admin.routes.js';
-import { tierConfigurationRoutes } from './features/admin/tier-configuration.routes.js';
+import { planConfigurationRoutes } from './features/admin/plan-configuration.routes.js';
 import { analyticsRoutes } from './features/analytics/analytics.routes.js';
 import { apiV1Plugin } from './features/api-v1/api-v1.plugin.js';
 import { authRoutes } from './features/auth/auth.routes.js';
@@ -52,6 +52,8 @@ import { githubAppRoutes } from './features/packages/github-app.routes.js';
 import { warnOfPackagesOnMissingHosts } from './features/packages/package-sync.js';
 import { packageRoutes } from './features/packages/packages.routes.js';
 import { scheduleReconciliation } from './features/packages/reconcile.job.js';
+import { planRoutes } from './features/plans/plans.routes.js';
+import { seedDefaultPlans } from './features/plans/plans.service.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
 import { portalRoutes } from './features/portal/portal.routes.js';
 import { productRoutes } from './features/products/products.routes.js';
@@ -60,8 +62,6 @@ import { findStoredSandboxMode } from './features/shared/settings/platform-setti
 import { subscriptionRoutes } from './features/subscriptions/subscriptions.routes.js';
 import { taskRoutes } from './features/tasks/tasks.routes.js';
 import { teamRoutes } from './features/teams/teams.routes.js';
-import { tierRoutes } from './features/tiers/tiers.routes.js';
-import { seedDefaultTiers } from './features/tiers/tiers.service.js';
 import { scheduleExpiryScan } from './features/webhooks/webhook-delivery.js';
 import { webhookRoutes } from './features/webhooks/webhooks.routes.js';
 import { registerCsrfProtection } from './http/csrf.js';
@@ -261,7 +261,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     resolveSandboxMode(await findStoredSandboxMode(ctx), config.stripe),
     app.log,
   );
-  await seedDefaultTiers(ctx);
+  await seedDefaultPlans(ctx);
   // Every kind of durable job this process runs; the runner starts once the routes are ready.
   jobs.register(jobRegistry({ mail: mailJobDeps }), ctx);
   await warnOfPackagesOnMissingHosts(ctx);
@@ -317,8 +317,8 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await platformRoutes(api, ctx);
     await authRoutes(api, ctx);
     await secondFactorRoutes(api, ctx);
-    await tierRoutes(api, ctx);
-    await tierConfigurationRoutes(api, ctx);
+    await planRoutes(api, ctx);
+    await planConfigurationRoutes(api, ctx);
     await subscriptionRoutes(api, ctx);
     await billingRoutes(api, ctx);
     await salesRoutes(api, ctx);

@@ -11,7 +11,7 @@ import {
   trialRemainingText,
   trialUrgency,
 } from '../lib/subscriptions/banner-rules';
-import { usePricingTiers } from '../lib/subscriptions/pricing-tiers';
+import { usePlans } from '../lib/subscriptions/plans';
 import { type SubscriptionStatus, useSubscriptionStatus } from '../lib/subscriptions/subscription-status';
 
 const urgencyStyle: Record<TrialUrgency, string> = {
@@ -21,7 +21,7 @@ const urgencyStyle: Record<TrialUrgency, string> = {
 };
 
 function useTierName(tierId: string | null | undefined): string | undefined {
-  const { data } = usePricingTiers();
+  const { data } = usePlans();
   return tierId ? (data?.tiers[tierId]?.name ?? undefined) : undefined;
 }
 

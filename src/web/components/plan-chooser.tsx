@@ -20,20 +20,14 @@ import { Link } from 'wouter';
 import { cn } from '../lib/cn';
 import { hasNothingLoaded } from '../lib/query-state';
 import { trialButtonLabel } from '../lib/subscriptions/call-to-action';
-import {
-  limitText,
-  type PricingTier,
-  sortTiers,
-  trialDaysOf,
-  usePricingTiers,
-} from '../lib/subscriptions/pricing-tiers';
+import { limitText, type Plan, sortPlans, trialDaysOf, usePlans } from '../lib/subscriptions/plans';
 import { useCallToAction } from '../lib/subscriptions/use-call-to-action';
-import { TierCardHeader, TierFeatureList } from './tier-card-parts';
+import { PlanCardHeader, PlanFeatureList } from './plan-card-parts';
 import { Badge } from './ui/badge';
 import { Button } from './ui/button';
 import { Card, CardContent, CardFooter, CardHeader, CardTitle } from './ui/card';
 
-const tierIcons: Record<string, LucideIcon> = {
+const planIcons: Record<string, LucideIcon> = {
   package: Package,
   users: Users,
   'dollar-sign': DollarSign,
@@ -51,7 +45,7 @@ const tierIcons: Record<string, LucideIcon> = {
 };
 
 /** The tier's icon by name; unknown names fall back to the package icon. */
-export const tierIcon = (name: string): LucideIcon => tierIcons[name] ?? Package;
+export const tierIcon = (name: string): LucideIcon => planIcons[name] ?? Package;
 
 export type PlanChooserMode = 'trial' | 'subscribe';
 
@@ -77,8 +71,8 @@ export const EVERY_PLAN_INCLUDES =
 
 /** Plan cards from GET /api/pricing-tiers, sorted by sortOrder, four columns on large screens. */
 export function PlanChooser({ mode, onSelect, pendingTierId, selectedTierId, className }: PlanChooserProps) {
-  const pricingTiers = usePricingTiers();
-  const { data, isLoading } = pricingTiers;
+  const plans = usePlans();
+  const { data, isLoading } = plans;
 
   if (isLoading) {
     return (
@@ -90,8 +84,8 @@ export function PlanChooser({ mode, onSelect, pendingTierId, selectedTierId, cla
     );
   }
 
-  const tiers = sortTiers(data?.tiers);
-  if (hasNothingLoaded(pricingTiers) || tiers.length === 0) {
+  const tiers = sortPlans(data?.tiers);
+  if (hasNothingLoaded(plans) || tiers.length === 0) {
     return (
       <Card className={cn('mx-auto max-w-md text-center', className)}>
         <CardHeader>
@@ -139,7 +133,7 @@ function PlanCard({
   pendingTierId,
   isHighlighted: highlighted,
 }: {
-  tier: PricingTier;
+  tier: Plan;
   mode: PlanChooserMode;
   trialDays: number;
   onSelect?: (tierId: string) => void;
@@ -153,13 +147,13 @@ function PlanCard({
       data-tier-id={tier.id}
       className={cn('relative flex flex-col', highlighted && 'border-primary ring-2 ring-primary/60')}
     >
-      <TierCardHeader tier={tier} icon={Icon} />
+      <PlanCardHeader tier={tier} icon={Icon} />
       <CardContent className="flex-1 space-y-4">
         <ul className="space-y-1 text-sm font-medium">
           <li>{limitText(tier.maxCustomers, 'customer', 'customers')}</li>
           <li>{limitText(tier.maxPackages, 'package', 'packages')}</li>
         </ul>
-        <TierFeatureList features={tier.features} />
+        <PlanFeatureList features={tier.features} />
       </CardContent>
       <CardFooter>
         {onSelect ? (

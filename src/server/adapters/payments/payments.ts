@@ -58,7 +58,7 @@ export type CheckoutRequest = {
   cancelUrl: string;
 };
 
-export type TierPriceRequest = { tierId: string; name: string; priceCents: number; currency: string };
+export type PlanPriceRequest = { tierId: string; name: string; priceCents: number; currency: string };
 
 export interface StripeGateway {
   readonly kind: 'stripe';
@@ -66,7 +66,7 @@ export interface StripeGateway {
   /** Stripe keeps test and live objects apart: prices are remembered per mode. */
   readonly priceMode: 'test' | 'live';
   findOrCreateCustomer(user: { id: string; email: string | null }): Promise<string>;
-  findOrCreatePrice(tier: TierPriceRequest): Promise<{ productId: string; priceId: string }>;
+  findOrCreatePrice(tier: PlanPriceRequest): Promise<{ productId: string; priceId: string }>;
   createCheckoutSession(request: CheckoutRequest): Promise<string>;
   /** Undefined when Stripe does not know the session. */
   retrieveCheckoutSession(sessionId: string): Promise<CheckoutSessionInfo | undefined>;

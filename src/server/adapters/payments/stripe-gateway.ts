@@ -8,10 +8,10 @@ import type {
   ConnectGateway,
   ConnectInvoice,
   PaymentEvent,
+  PlanPriceRequest,
   ProviderSubscription,
   StripeGateway,
   SubscriptionState,
-  TierPriceRequest,
 } from './payments.js';
 import { StripeConnectGateway, toInvoice, verifyStripeEvent } from './stripe-connect.js';
 
@@ -43,7 +43,7 @@ export function productIdFor(tierId: string): string {
 }
 
 /** A price is immutable: its lookup key names everything it fixes, so a changed tier price gets a new one. */
-export function priceLookupKeyFor(tier: TierPriceRequest): string {
+export function priceLookupKeyFor(tier: PlanPriceRequest): string {
   return `packgate_${tier.tierId}_${tier.currency.toLowerCase()}_${tier.priceCents}_month`;
 }
 
@@ -164,7 +164,7 @@ export class StripePaymentsGateway implements StripeGateway {
     });
   }
 
-  async findOrCreatePrice(tier: TierPriceRequest): Promise<{ productId: string; priceId: string }> {
+  async findOrCreatePrice(tier: PlanPriceRequest): Promise<{ productId: string; priceId: string }> {
     return this.call('find or create price', async () => {
       const productId = productIdFor(tier.tierId);
       let product: Stripe.Product | undefined;

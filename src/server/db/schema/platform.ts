@@ -7,7 +7,7 @@ export const platformSettings = pgTable('platform_settings', {
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
-export const pricingTiers = pgTable('pricing_tiers', {
+export const plans = pgTable('plans', {
   id: text('id').primaryKey(),
   name: text('name').notNull(),
   icon: text('icon').notNull().default('package'),

@@ -6,7 +6,7 @@ import { type SignedIn, signInSeller } from '../../../../test/support/sessions.j
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
 import type { CreatedApiToken } from '../../../contract/developer.js';
 import {
-  type PackagePricingTier,
+  type PackagePrice,
   type SellerSalesSummary,
   type StartCheckoutResponse,
   salesMessages,
@@ -94,9 +94,9 @@ describe('API v1 selling with billing off', () => {
   let started: Started;
   let app: TestApp;
   let token: string;
-  let lifetime: PackagePricingTier;
-  let monthly: PackagePricingTier;
-  let yearly: PackagePricingTier;
+  let lifetime: PackagePrice;
+  let monthly: PackagePrice;
+  let yearly: PackagePrice;
   const repositoryUrl = () => `http://${HOST}:${app.port}`;
 
   beforeAll(async () => {
@@ -147,7 +147,7 @@ describe('API v1 selling with billing off', () => {
       },
     ]);
     expect(saved.status).toBe(200);
-    [lifetime, monthly, yearly] = saved.body as [PackagePricingTier, PackagePricingTier, PackagePricingTier];
+    [lifetime, monthly, yearly] = saved.body as [PackagePrice, PackagePrice, PackagePrice];
     await putTiers(started.seller, started.dormant.id, [
       { name: 'Lifetime', pricingType: 'one_time', updateMonths: 12, priceCents: 500, currency: 'usd' },
     ]);
@@ -354,7 +354,7 @@ describe('API v1 selling with Stripe', () => {
     const saved = await putTiers(started.seller, started.widget.id, [
       { name: 'Lifetime', pricingType: 'one_time', updateMonths: 12, priceCents: 1999, currency: 'usd' },
     ]);
-    tierId = (saved.body as PackagePricingTier[])[0]!.id;
+    tierId = (saved.body as PackagePrice[])[0]!.id;
   });
 
   afterAll(async () => {

@@ -11,12 +11,13 @@ import {
   type VerifyCheckoutInput,
   type VerifyCheckoutResponse,
 } from '../../../contract/billing.js';
+import type { Plan } from '../../../contract/plans.js';
 import { SELECT_TIER_MESSAGE } from '../../../contract/subscriptions.js';
-import type { PricingTier } from '../../../contract/tiers.js';
 import { missingStripeVariables, resolveSandboxMode } from '../../adapters/payments/create-payments.js';
 import type { Payments } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import { findPlan } from '../plans/plans.service.js';
 import { findStoredSandboxMode } from '../shared/settings/platform-settings.service.js';
 import {
   computeSubscriptionStatus,
@@ -29,7 +30,6 @@ import {
   updateSubscription,
   upsertSubscription,
 } from '../subscriptions/subscriptions.service.js';
-import { findTier } from '../tiers/tiers.service.js';
 import { addOneMonth, runningPeriodEnd } from './billing-periods.js';
 import { applyChange, resolvePrice, syncProviderSubscription } from './provider-sync.js';
 
@@ -74,8 +74,8 @@ function withSessionIdPlaceholder(successUrl: string): string {
   return `${text}${url.search ? '&' : '?'}session_id={CHECKOUT_SESSION_ID}`;
 }
 
-async function requireTier(ctx: AppContext, tierId: string | undefined): Promise<PricingTier> {
-  const tier = tierId ? await findTier(ctx, tierId) : undefined;
+async function requirePlan(ctx: AppContext, tierId: string | undefined): Promise<Plan> {
+  const tier = tierId ? await findPlan(ctx, tierId) : undefined;
   if (!tier) {
     throw new AppError('VALIDATION_FAILED', SELECT_TIER_MESSAGE, {
       title: tierId ? 'Unknown Tier' : 'Tier Required',
@@ -97,7 +97,7 @@ function refuseAdmins(user: BillingUser): void {
 async function activateWithoutBilling(
   ctx: AppContext,
   user: BillingUser,
-  tier: PricingTier,
+  tier: Plan,
   current: PlatformSubscription | undefined,
 ): Promise<void> {
   const now = ctx.clock.now();
@@ -140,7 +140,7 @@ export async function createSubscription(
   input: CreateSubscriptionInput,
 ): Promise<RedirectUrlResponse> {
   refuseAdmins(user);
-  const tier = await requireTier(ctx, input?.tier);
+  const tier = await requirePlan(ctx, input?.tier);
   const successUrl = sameOriginUrl(ctx, input?.successUrl, BILLING_SUCCESS_PATH);
   const cancelUrl = sameOriginUrl(ctx, input?.cancelUrl, CANCEL_URL_PATH);
   const current = await findSubscription(ctx, user.id);
@@ -308,7 +308,7 @@ export async function getBillingOverview(
   const now = ctx.clock.now();
   const current = user.userType === 'admin' ? undefined : await findSubscription(ctx, user.id);
   const status = computeSubscriptionStatus(user, current, now);
-  const tier = current ? await findTier(ctx, current.tierId) : undefined;
+  const tier = current ? await findPlan(ctx, current.tierId) : undefined;
   let periodEnd = current?.currentPeriodEnd ?? null;
   if (payments.kind === 'off' && periodEnd && status.subscriptionStatus === 'active' && !current?.cancelAtPeriodEnd) {
     periodEnd = runningPeriodEnd(periodEnd, now);

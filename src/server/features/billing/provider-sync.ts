@@ -1,4 +1,4 @@
-import type { PricingTier } from '../../../contract/tiers.js';
+import type { Plan } from '../../../contract/plans.js';
 import type { ProviderSubscription, StripeGateway } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
 import { platformSubscriptions } from '../../db/schema/index.js';
@@ -16,7 +16,7 @@ import * as repository from './billing.repository.js';
 // order events and requests arrive in, the record ends as Stripe reports it.
 
 /** Which price a tier is sold at: remembered per Stripe mode, made in Stripe the first time it is needed. */
-export async function resolvePrice(ctx: AppContext, gateway: StripeGateway, tier: PricingTier): Promise<string> {
+export async function resolvePrice(ctx: AppContext, gateway: StripeGateway, tier: Plan): Promise<string> {
   const known = await repository.findTierPriceId(ctx.db, tier, gateway.priceMode);
   if (known) return known;
   const made = await gateway.findOrCreatePrice({

@@ -17,7 +17,7 @@ import { readOutbox } from '../../../../test/support/outbox.js';
 import { settleProviderEvents } from '../../../../test/support/provider-events.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { type TestApp, TestClock, testDatabaseKind } from '../../../../test/support/test-app.js';
-import type { PackagePricingTier, PurchaseResult, StartCheckoutResponse } from '../../../contract/sales.js';
+import type { PackagePrice, PurchaseResult, StartCheckoutResponse } from '../../../contract/sales.js';
 import { buildApp } from '../../app.js';
 import { loadConfig } from '../../config.js';
 import type { DatabaseTarget } from '../../db/client.js';
@@ -305,7 +305,7 @@ beforeAll(async () => {
   const putTiers = async (packageId: string, tiers: unknown[]) => {
     const response = await seller.client.put(`/api/repositories/${packageId}/pricing-tiers`, { tiers });
     expect(response.status, await response.clone().text()).toBe(200);
-    return ((await response.json()) as PackagePricingTier[])[0]!.id;
+    return ((await response.json()) as PackagePrice[])[0]!.id;
   };
   lifetimeTierId = await putTiers(widget.id, [
     { name: 'Lifetime', pricingType: 'one_time', updateMonths: 12, priceCents: 1999, currency: 'usd' },

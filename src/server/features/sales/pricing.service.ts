@@ -2,13 +2,13 @@ import { and, asc, count, eq, inArray, isNull, ne, or } from 'drizzle-orm';
 import { isEntityId } from '../../../contract/ids.js';
 import {
   MAX_PRICE_CENTS,
-  MAX_TIERS_PER_PACKAGE,
+  MAX_PRICES_PER_PACKAGE,
   MAX_TRIAL_DAYS,
   MAX_UPDATE_MONTHS,
   MIN_PRICE_CENTS,
-  type PackagePricingTier,
-  type PricingTierInput,
-  type ReplacePricingTiersInput,
+  type PackagePrice,
+  type PackagePriceInput,
+  type ReplacePricesInput,
   SALE_CURRENCIES,
   salesMessages,
 } from '../../../contract/sales.js';
@@ -22,9 +22,9 @@ import { getOwnedProduct } from '../products/products.service.js';
 // The prices of a seller's packages (pricing tiers): one-time with N months of updates, or a monthly/yearly
 // subscription with optional trial days. One currency per seller, so that every sum of sales is a true amount.
 
-export type PackagePrice = typeof packagePrices.$inferSelect;
+export type PackagePriceRow = typeof packagePrices.$inferSelect;
 
-type ParsedTier = Omit<typeof packagePrices.$inferInsert, 'packageId' | 'productId' | 'sellerId' | 'sortOrder'> & {
+type ParsedPrice = Omit<typeof packagePrices.$inferInsert, 'packageId' | 'productId' | 'sellerId' | 'sortOrder'> & {
   id?: string;
 };
 
@@ -46,7 +46,7 @@ const isWholeNumberIn = (value: unknown, min: number, max: number): value is num
   typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
 
 /** Checks one tier against the rules and answers it normalised, or throws the rule's sentence. */
-export function parsePricingTier(input: PricingTierInput): ParsedTier {
+export function parsePrice(input: PackagePriceInput): ParsedPrice {
   const name = input.name.trim();
   if (name === '') throw new AppError('VALIDATION_FAILED', salesMessages.nameRequired);
   if (!isWholeNumberIn(input.priceCents, MIN_PRICE_CENTS, MAX_PRICE_CENTS)) {
@@ -82,7 +82,7 @@ export function parsePricingTier(input: PricingTierInput): ParsedTier {
   return { ...common, interval: input.interval, updateMonths: null, trialDays: trialDays || null };
 }
 
-export function presentPricingTier(price: PackagePrice, salesCount: number): PackagePricingTier {
+export function presentPrice(price: PackagePriceRow, salesCount: number): PackagePrice {
   return {
     id: price.id,
     packageId: price.packageId,
@@ -103,7 +103,7 @@ export function presentPricingTier(price: PackagePrice, salesCount: number): Pac
 }
 
 /** Every tier of the given packages, in the seller's order. */
-export async function findPackagePrices(ctx: AppContext, packageIds: string[]): Promise<PackagePrice[]> {
+export async function findPackagePrices(ctx: AppContext, packageIds: string[]): Promise<PackagePriceRow[]> {
   if (packageIds.length === 0) return [];
   return ctx.db
     .select()
@@ -113,7 +113,7 @@ export async function findPackagePrices(ctx: AppContext, packageIds: string[]): 
 }
 
 /** Every tier of one package or product, in the seller's order. */
-export async function findTargetPrices(ctx: AppContext, target: PriceTarget): Promise<PackagePrice[]> {
+export async function findTargetPrices(ctx: AppContext, target: PriceTarget): Promise<PackagePriceRow[]> {
   return ctx.db
     .select()
     .from(packagePrices)
@@ -131,18 +131,14 @@ async function salesCounts(ctx: AppContext, priceIds: string[]): Promise<Map<str
   return new Map(rows.map((row) => [row.priceId ?? '', row.total]));
 }
 
-export async function listPricingTiers(
-  ctx: AppContext,
-  sellerId: string,
-  target: PriceTarget,
-): Promise<PackagePricingTier[]> {
+export async function listPrices(ctx: AppContext, sellerId: string, target: PriceTarget): Promise<PackagePrice[]> {
   await assertOwnedTarget(ctx, sellerId, target);
   const prices = await findTargetPrices(ctx, target);
   const counts = await salesCounts(
     ctx,
     prices.map((price) => price.id),
   );
-  return prices.map((price) => presentPricingTier(price, counts.get(price.id) ?? 0));
+  return prices.map((price) => presentPrice(price, counts.get(price.id) ?? 0));
 }
 
 /** The currency of the seller's prices on other packages and products than `except`, if they have any. */
@@ -162,17 +158,17 @@ async function sellerCurrency(ctx: AppContext, sellerId: string, except: PriceTa
  * updated, one without is created, one left out is deleted, or deactivated when it has sales. Every tier is checked
  * before anything is written; one bad tier changes nothing.
  */
-export async function replacePricingTiers(
+export async function replacePrices(
   ctx: AppContext,
   sellerId: string,
   target: PriceTarget,
-  input: ReplacePricingTiersInput,
-): Promise<PackagePricingTier[]> {
+  input: ReplacePricesInput,
+): Promise<PackagePrice[]> {
   await assertOwnedTarget(ctx, sellerId, target);
   const column = targetColumn(target);
   const id = targetId(target);
-  if (input.tiers.length > MAX_TIERS_PER_PACKAGE) throw new AppError('VALIDATION_FAILED', salesMessages.tooManyTiers);
-  const parsed = input.tiers.map(parsePricingTier);
+  if (input.tiers.length > MAX_PRICES_PER_PACKAGE) throw new AppError('VALIDATION_FAILED', salesMessages.tooManyTiers);
+  const parsed = input.tiers.map(parsePrice);
   const currencies = new Set(parsed.map((tier) => tier.currency));
   const existingCurrency = await sellerCurrency(ctx, sellerId, target);
   if (currencies.size > 1 || (existingCurrency && parsed.some((tier) => tier.currency !== existingCurrency))) {
@@ -214,5 +210,5 @@ export async function replacePricingTiers(
       }
     }
   });
-  return listPricingTiers(ctx, sellerId, target);
+  return listPrices(ctx, sellerId, target);
 }

@@ -14,7 +14,7 @@ import { startTestApp, type TestApp, TestClock } from '../../../../test/support/
 import type { P2File } from '../../../contract/composer.js';
 import type { Product } from '../../../contract/products.js';
 import {
-  type PackagePricingTier,
+  type PackagePrice,
   type PurchasePage,
   type PurchaseResult,
   type StartCheckoutResponse,
@@ -37,7 +37,7 @@ let widget: FixturePackage;
 let gizmo: FixturePackage;
 let suite: Product;
 let theirs: Product;
-let tier: PackagePricingTier;
+let tier: PackagePrice;
 
 const tiersPath = (productId: string) => `/api/products/${productId}/pricing-tiers`;
 
@@ -110,7 +110,7 @@ describe('a product’s prices', () => {
       ],
     });
     expect(put.status, await put.clone().text()).toBe(200);
-    const listed = (await (await seller.client.get(tiersPath(suite.id))).json()) as PackagePricingTier[];
+    const listed = (await (await seller.client.get(tiersPath(suite.id))).json()) as PackagePrice[];
     expect(listed).toHaveLength(1);
     tier = listed[0]!;
     expect(tier).toMatchObject({ productId: suite.id, packageId: null, priceCents: 9900, salesCount: 0 });
@@ -222,7 +222,7 @@ describe('buying a product', () => {
     expect(p2.packages['acme/widget']!.map((entry) => entry.version)).toEqual(['v1.0.0']);
 
     // The tier counts the sale.
-    const listed = (await (await seller.client.get(tiersPath(suite.id))).json()) as PackagePricingTier[];
+    const listed = (await (await seller.client.get(tiersPath(suite.id))).json()) as PackagePrice[];
     expect(listed[0]!.salesCount).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 import { PURCHASE_CHECKOUT_PATH } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
 import { getLicenseSender, parseHolderEmail } from '../licenses/grants.service.js';
-import { findPackagePrices, type PackagePrice } from './pricing.service.js';
+import { findPackagePrices, type PackagePriceRow } from './pricing.service.js';
 import { signPurchaseReturn } from './purchase-return.js';
 import { getSaleOffer, parseReturnUrl, purchasePageUrl, repositoryUrlOf } from './sales.service.js';
 
@@ -48,7 +48,7 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${cha
 function presentPricing(
   repositoryUrl: string,
   pkg: { id: string; isActive: boolean },
-  prices: PackagePrice[],
+  prices: PackagePriceRow[],
 ): PackagePricing {
   // The first active tier in the seller's order is the package's price (the purchase page preselects it).
   const main = pkg.isActive ? prices.find((price) => price.isActive) : undefined;

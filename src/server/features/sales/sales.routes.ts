@@ -6,13 +6,13 @@ import { productIdParams } from '../../../contract/products.js';
 import {
   onboardingLink,
   onboardingLinkInput,
-  packagePricingTierList,
+  packagePriceList,
   payoutAccount,
   purchasePackageParams,
   purchasePage,
   purchaseResult,
   purchaseSessionParams,
-  replacePricingTiersInput,
+  replacePricesInput,
   sellerSalesSummary,
   startCheckoutInput,
   startCheckoutResponse,
@@ -24,7 +24,7 @@ import { getLicenseSender } from '../licenses/grants.service.js';
 import { requestActor } from '../shared/audit/audit.service.js';
 import { receiveConnectWebhook } from './connect-webhook.service.js';
 import { createOnboardingLink, getPayoutAccount } from './payout.service.js';
-import { listPricingTiers, replacePricingTiers } from './pricing.service.js';
+import { listPrices, replacePrices } from './pricing.service.js';
 import {
   getHostSeller,
   getPurchasePage,
@@ -78,39 +78,38 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
     '/api/repositories/:id/pricing-tiers',
     {
       config: { permission: 'packages:read' },
-      schema: { params: packageIdParams, response: { 200: packagePricingTierList } },
+      schema: { params: packageIdParams, response: { 200: packagePriceList } },
       onRequest: authenticated,
     },
-    async (request) => listPricingTiers(ctx, request.seller.id, { packageId: request.params.id }),
+    async (request) => listPrices(ctx, request.seller.id, { packageId: request.params.id }),
   );
   api.put(
     '/api/repositories/:id/pricing-tiers',
     {
       config: { permission: 'prices:write' },
-      schema: { params: packageIdParams, body: replacePricingTiersInput, response: { 200: packagePricingTierList } },
+      schema: { params: packageIdParams, body: replacePricesInput, response: { 200: packagePriceList } },
       onRequest: authenticated,
     },
-    async (request) => replacePricingTiers(ctx, request.seller.id, { packageId: request.params.id }, request.body),
+    async (request) => replacePrices(ctx, request.seller.id, { packageId: request.params.id }, request.body),
   );
   // A product's prices (issue 31): the same tiers, selling every package in the product with one license.
   api.get(
     '/api/products/:productId/pricing-tiers',
     {
       config: { permission: 'packages:read' },
-      schema: { params: productIdParams, response: { 200: packagePricingTierList } },
+      schema: { params: productIdParams, response: { 200: packagePriceList } },
       onRequest: authenticated,
     },
-    async (request) => listPricingTiers(ctx, request.seller.id, { productId: request.params.productId }),
+    async (request) => listPrices(ctx, request.seller.id, { productId: request.params.productId }),
   );
   api.put(
     '/api/products/:productId/pricing-tiers',
     {
       config: { permission: 'prices:write' },
-      schema: { params: productIdParams, body: replacePricingTiersInput, response: { 200: packagePricingTierList } },
+      schema: { params: productIdParams, body: replacePricesInput, response: { 200: packagePriceList } },
       onRequest: authenticated,
     },
-    async (request) =>
-      replacePricingTiers(ctx, request.seller.id, { productId: request.params.productId }, request.body),
+    async (request) => replacePrices(ctx, request.seller.id, { productId: request.params.productId }, request.body),
   );
   api.post(
     '/api/repositories/:id/test-purchase',

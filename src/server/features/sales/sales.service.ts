@@ -38,7 +38,7 @@ import { findHostSeller, findUserById, type SellerIdentity } from '../users/user
 import { emitWebhookEvent } from '../webhooks/webhook-events.service.js';
 import { SELLER_CLOSED_MESSAGE } from './account-closing.service.js';
 import { findEnabledPayoutAccount } from './payout.service.js';
-import { findTargetPrices, type PackagePrice, type PriceTarget } from './pricing.service.js';
+import { findTargetPrices, type PackagePriceRow, type PriceTarget } from './pricing.service.js';
 import { assertSignedPurchaseReturn } from './purchase-return.js';
 import { platformFeeCents, subscriptionAccessEnd } from './sale-rules.js';
 
@@ -81,7 +81,7 @@ async function findSellerPackage(ctx: AppContext, sellerId: string, packageId: s
   return pkg;
 }
 
-async function activePrices(ctx: AppContext, target: PriceTarget): Promise<PackagePrice[]> {
+async function activePrices(ctx: AppContext, target: PriceTarget): Promise<PackagePriceRow[]> {
   const prices = await findTargetPrices(ctx, target);
   return prices.filter((price) => price.isActive);
 }
@@ -171,7 +171,7 @@ export function paymentsNotSetUp(): AppError {
   return new AppError('CONFLICT', salesMessages.paymentsNotSetUp);
 }
 
-export type SaleOffer = { seller: LicenseSender; item: SaleItem; tier: PackagePrice; repositoryUrl: string };
+export type SaleOffer = { seller: LicenseSender; item: SaleItem; tier: PackagePriceRow; repositoryUrl: string };
 
 /**
  * What a checkout sells, checked: the seller's active package, an active tier of it (the first when none is named),
@@ -193,7 +193,7 @@ export async function getSaleOffer(
     });
   }
   const tiers = await activePrices(ctx, item.target);
-  let tier: PackagePrice | undefined;
+  let tier: PackagePriceRow | undefined;
   if (request.tierId !== undefined) {
     tier = tiers.find((candidate) => candidate.id === request.tierId);
     if (!tier) throw new AppError('NOT_FOUND', salesMessages.unknownTier);

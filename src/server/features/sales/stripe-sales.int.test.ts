@@ -13,7 +13,7 @@ import { type SignedIn, signInSeller } from '../../../../test/support/sessions.j
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
 import type { P2File } from '../../../contract/composer.js';
 import {
-  type PackagePricingTier,
+  type PackagePrice,
   type PayoutAccount,
   type PurchaseResult,
   type StartCheckoutResponse,
@@ -53,10 +53,10 @@ async function onHost<T>(path: string, body?: unknown): Promise<{ status: number
   return { status: response.status, body: jsonOf<T>(response) };
 }
 
-async function putTiers(packageId: string, tiers: unknown[]): Promise<PackagePricingTier[]> {
+async function putTiers(packageId: string, tiers: unknown[]): Promise<PackagePrice[]> {
   const response = await seller.client.put(tiersPath(packageId), { tiers });
   expect(response.status, await response.clone().text()).toBe(200);
-  return (await response.json()) as PackagePricingTier[];
+  return (await response.json()) as PackagePrice[];
 }
 
 /** Sends a signed Connect event about the seller's account, as Stripe does, expects it accepted and applied. */
@@ -166,7 +166,7 @@ describe('the payout account', () => {
     expect(await payoutAccount()).toMatchObject({ state: 'not_connected', testMode: false, accountId: null });
     [{ id: lifetimeId }] = (await putTiers(widget.id, [
       { name: 'Lifetime', pricingType: 'one_time', updateMonths: 1, priceCents: 1999, currency: 'usd' },
-    ])) as [PackagePricingTier];
+    ])) as [PackagePrice];
     // Nothing to pay into: the buyer's checkout is refused, in words for a buyer, and records nothing.
     const refused = await onHost<{ message: string; code: string }>('/api/purchase/checkout', {
       packageId: widget.id,
@@ -229,7 +229,7 @@ describe('a one-time purchase', () => {
   const buyer = 'buyer@example.com';
 
   beforeAll(async () => {
-    const tiers = (await (await seller.client.get(tiersPath(widget.id))).json()) as PackagePricingTier[];
+    const tiers = (await (await seller.client.get(tiersPath(widget.id))).json()) as PackagePrice[];
     tierId = tiers[0]!.id;
   });
 
@@ -342,7 +342,7 @@ describe('the platform fee', () => {
 
 describe('a lost dispute', () => {
   it('revokes the purchase when the dispute closes lost, not while it is open', async () => {
-    const tiers = (await (await seller.client.get(tiersPath(gadget.id))).json()) as PackagePricingTier[];
+    const tiers = (await (await seller.client.get(tiersPath(gadget.id))).json()) as PackagePrice[];
     const { sessionId, token, charge } = await purchase(gadget.id, tiers[0]!.id, 'disputer@example.com');
     expect(await versionsOf('acme/gadget', token)).toEqual(['v0.1.0']);
     const open = stripe.disputeCharge(charge!.id, 'under_review');
@@ -358,7 +358,7 @@ describe('a lost dispute', () => {
   });
 
   it('a refund that overtakes its checkout’s event ends the purchase all the same', async () => {
-    const tiers = (await (await seller.client.get(tiersPath(gadget.id))).json()) as PackagePricingTier[];
+    const tiers = (await (await seller.client.get(tiersPath(gadget.id))).json()) as PackagePrice[];
     const sessionId = await startCheckout(gadget.id, tiers[1]!.id, 'hasty@example.com');
     const { charge, session } = stripe.completeCheckout(sessionId);
     await send(connectEvent('charge.refunded', stripe.refundCharge(charge!.id)));
@@ -381,7 +381,7 @@ describe('a subscription', () => {
     clock.set(start);
     [{ id: monthlyId }] = (await putTiers(service.id, [
       { name: 'Monthly', pricingType: 'subscription', interval: 'month', priceCents: 990, currency: 'usd' },
-    ])) as [PackagePricingTier];
+    ])) as [PackagePrice];
   });
 
   it('ends in the true state when its events arrive out of order', async () => {

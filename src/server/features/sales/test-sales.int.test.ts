@@ -13,7 +13,7 @@ import type { AdminStats } from '../../../contract/admin.js';
 import type { P2File } from '../../../contract/composer.js';
 import {
   BILLING_OFF_REVENUE_NOTE,
-  type PackagePricingTier,
+  type PackagePrice,
   type PurchasePage,
   type PurchaseResult,
   type StartCheckoutResponse,
@@ -158,7 +158,7 @@ describe('pricing tiers', () => {
       },
     ]);
     expect(saved.status).toBe(200);
-    const tiers = saved.body as PackagePricingTier[];
+    const tiers = saved.body as PackagePrice[];
     expect(tiers.map((tier) => [tier.name, tier.isActive, tier.sortOrder])).toEqual([
       ['Lifetime', true, 0],
       ['Monthly', true, 1],
@@ -179,7 +179,7 @@ describe('a buyer with billing off', () => {
   let lifetimeTierId: string;
 
   beforeAll(async () => {
-    const tiers = (await (await seller.client.get(tiersPath(widget.id))).json()) as PackagePricingTier[];
+    const tiers = (await (await seller.client.get(tiersPath(widget.id))).json()) as PackagePrice[];
     lifetimeTierId = tiers.find((tier) => tier.name === 'Lifetime')!.id;
   });
 
@@ -246,7 +246,7 @@ describe('the seller’s test purchase', () => {
   const buyer = 'buyer@example.com';
 
   beforeAll(async () => {
-    const tiers = (await (await seller.client.get(tiersPath(widget.id))).json()) as PackagePricingTier[];
+    const tiers = (await (await seller.client.get(tiersPath(widget.id))).json()) as PackagePrice[];
     lifetimeTierId = tiers.find((tier) => tier.name === 'Lifetime')!.id;
   });
 
@@ -328,7 +328,7 @@ describe('the seller’s test purchase', () => {
   });
 
   it('goes to the seller’s own address when no e-mail is given', async () => {
-    const [gadgetTier] = (await (await seller.client.get(tiersPath(gadget.id))).json()) as PackagePricingTier[];
+    const [gadgetTier] = (await (await seller.client.get(tiersPath(gadget.id))).json()) as PackagePrice[];
     const result = await testPurchase(gadget.id, gadgetTier!.id);
     expect(result).toMatchObject({ status: 'complete', customerEmail: 'owner@acme.example', testMode: true });
   });
@@ -357,7 +357,7 @@ describe('the seller’s test purchase', () => {
   });
 
   it('adds a second package to the returning buyer’s token instead of issuing another', async () => {
-    const [gadgetTier] = (await (await seller.client.get(tiersPath(gadget.id))).json()) as PackagePricingTier[];
+    const [gadgetTier] = (await (await seller.client.get(tiersPath(gadget.id))).json()) as PackagePrice[];
     const result = await testPurchase(gadget.id, gadgetTier!.id, buyer);
     expect(result).toMatchObject({ status: 'complete', token: null, hasExistingToken: true, testMode: true });
     expect(result.setupCommands.join('\n')).toContain('YOUR_TOKEN');

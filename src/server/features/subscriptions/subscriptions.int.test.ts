@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
 import { signIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
+import type { PlanConfiguration } from '../../../contract/plans.js';
 import type { StartTrialResponse, SubscriptionStatus } from '../../../contract/subscriptions.js';
-import type { TierConfiguration } from '../../../contract/tiers.js';
 import { platformSubscriptions } from '../../db/schema/index.js';
 import { DAY_MS, HOUR_MS } from '../../lib/clock.js';
 import { statusMessages } from './subscription-status.js';
@@ -187,7 +187,7 @@ describe('platform subscription', () => {
     const { client } = await signInSeller(app);
     await client.post('/api/platform-subscription/start-trial', { tier: 'starter' });
     const { client: admin } = await signInAdmin(app);
-    const configuration = (await (await admin.get('/api/admin/tier-configuration')).json()) as TierConfiguration;
+    const configuration = (await (await admin.get('/api/admin/tier-configuration')).json()) as PlanConfiguration;
     expect((await admin.put('/api/admin/tier-configuration', { ...configuration, trialDays: 3 })).status).toBe(200);
 
     expect(await statusOf(client)).toMatchObject({ trialDaysLeft: 14, expiresAt: trialEnd });

@@ -1,16 +1,16 @@
 import { and, count, eq, gt, inArray } from 'drizzle-orm';
+import { UNLIMITED } from '../../../contract/plans.js';
 import {
   SELECT_TIER_MESSAGE,
   type StartTrialResponse,
   type SubscriptionStatus,
 } from '../../../contract/subscriptions.js';
-import { UNLIMITED } from '../../../contract/tiers.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { platformSubscriptions, type users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { DAY_MS } from '../../lib/clock.js';
-import { findTier, getTrialDays } from '../tiers/tiers.service.js';
+import { findPlan, getTrialDays } from '../plans/plans.service.js';
 import { computeSubscriptionStatus } from './subscription-status.js';
 import type { PlatformSubscription } from './subscriptions.repository.js';
 
@@ -68,7 +68,7 @@ const capOf = (limit: number): number | null => (limit === UNLIMITED || limit < 
 export async function findPlanLimits(ctx: AppContext, user: SubscriptionUser): Promise<PlanLimits | undefined> {
   if (user.userType === 'admin') return undefined;
   const subscription = await findSubscription(ctx, user.id);
-  const tier = subscription ? await findTier(ctx, subscription.tierId) : undefined;
+  const tier = subscription ? await findPlan(ctx, subscription.tierId) : undefined;
   if (!tier) return undefined;
   return {
     tierName: tier.name,
@@ -120,7 +120,7 @@ export async function startTrial(
   });
   if (user.userType === 'admin' || (await findSubscription(ctx, user.id))) return alreadyActive();
 
-  const tier = await findTier(ctx, tierId);
+  const tier = await findPlan(ctx, tierId);
   if (!tier) {
     throw new AppError('VALIDATION_FAILED', SELECT_TIER_MESSAGE, {
       title: 'Unknown Tier',
@@ -154,19 +154,19 @@ export async function startTrial(
   };
 }
 
-export type TierMembers = { subscriberCount: number; trialCount: number };
+export type PlanMembers = { subscriberCount: number; trialCount: number };
 
 /**
  * Who is on each tier: paying subscribers (active, or inactive while a failed payment is retried,
  * since both still bill on that tier) and running trials. `reader` lets a caller count inside its
  * own transaction.
  */
-export async function countTierMembers(
+export async function countPlanMembers(
   ctx: AppContext,
   tierIds: string[],
   reader: Reader = ctx.db,
-): Promise<Map<string, TierMembers>> {
-  const members = new Map<string, TierMembers>(tierIds.map((id) => [id, { subscriberCount: 0, trialCount: 0 }]));
+): Promise<Map<string, PlanMembers>> {
+  const members = new Map<string, PlanMembers>(tierIds.map((id) => [id, { subscriberCount: 0, trialCount: 0 }]));
   if (tierIds.length === 0) return members;
   const now = ctx.clock.now();
   const [subscribers, trials] = await Promise.all([

@@ -8,6 +8,7 @@ import type { AuditEvent } from '../../../contract/api-v1.js';
 import type { AuthUser } from '../../../contract/auth.js';
 import type { CreatedApiToken } from '../../../contract/developer.js';
 import type { ApiError } from '../../../contract/errors.js';
+import type { PlanConfiguration } from '../../../contract/plans.js';
 import type {
   InvitationPreview,
   Organizations,
@@ -16,7 +17,6 @@ import type {
   TeamMember,
   TeamMembers,
 } from '../../../contract/team.js';
-import type { TierConfiguration } from '../../../contract/tiers.js';
 import { DAY_MS } from '../../lib/clock.js';
 
 // Issue 33: an owner invites people by e-mail, each joins from the link and works with their role; what the team or
@@ -165,7 +165,7 @@ describe('seller teams', () => {
     const { client: platformAdmin } = await signInAdmin(app);
     const configuration = (await (
       await platformAdmin.get('/api/admin/tier-configuration')
-    ).json()) as TierConfiguration;
+    ).json()) as PlanConfiguration;
     const tiers = configuration.tiers.map((tier) => (tier.id === 'starter' ? { ...tier, maxTeamMembers: 4 } : tier));
     expect((await platformAdmin.put('/api/admin/tier-configuration', { ...configuration, tiers })).status).toBe(200);
     try {

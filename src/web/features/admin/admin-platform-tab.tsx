@@ -2,13 +2,13 @@ import { Layers, Loader2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { useTierConfiguration } from './admin-tiers';
-import { TierManagementDialog } from './tier-management-dialog';
+import { usePlanConfiguration } from './admin-plans';
+import { PlanManagementDialog } from './plan-management-dialog';
 
 /** The Platform tab (spec admin §2): Manage Tiers opens the Platform Tier Management dialog. */
 export function PlatformTab() {
   const [isDialogOpen, setDialogOpen] = useState(false);
-  const configuration = useTierConfiguration();
+  const configuration = usePlanConfiguration();
   return (
     <section className="space-y-6">
       <Card>
@@ -31,7 +31,7 @@ export function PlatformTab() {
           <Button onClick={() => setDialogOpen(true)}>Manage Tiers</Button>
         </CardContent>
       </Card>
-      <TierManagementDialog open={isDialogOpen} onOpenChange={setDialogOpen} />
+      <PlanManagementDialog open={isDialogOpen} onOpenChange={setDialogOpen} />
     </section>
   );
 }

@@ -19,7 +19,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { cn } from '../../lib/cn';
 import { isAdmin, useCurrentUser } from '../../lib/current-user';
 import { hasNothingLoaded } from '../../lib/query-state';
-import { formatMonthlyPrice } from '../../lib/subscriptions/pricing-tiers';
+import { formatMonthlyPrice } from '../../lib/subscriptions/plans';
 import { formatBillingDate } from './billing-format';
 import { type BillingOverview, useBillingOverview, useCustomerPortal, useStartCheckout } from './billing-hooks';
 import { billingDates, billingStatusLabel, cancellationState } from './billing-rules';

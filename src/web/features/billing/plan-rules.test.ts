@@ -1,5 +1,5 @@
+import type { Plan } from '@contract/plans';
 import type { SubscriptionStatus } from '@contract/subscriptions';
-import type { PricingTier } from '@contract/tiers';
 import { describe, expect, it } from 'vitest';
 import {
   checkoutUrls,
@@ -13,7 +13,7 @@ import {
   tiersByPrice,
 } from './plan-rules';
 
-const tier = (id: string, priceCents: number, extra: Partial<PricingTier> = {}): PricingTier => ({
+const tier = (id: string, priceCents: number, extra: Partial<Plan> = {}): Plan => ({
   id,
   name: id,
   icon: 'package',

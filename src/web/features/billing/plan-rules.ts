@@ -1,6 +1,6 @@
+import type { Plan, PlanIcon } from '@contract/plans';
 import type { SubscriptionStatus } from '@contract/subscriptions';
-import type { PricingTier, TierIcon } from '@contract/tiers';
-import { tierIcons } from '../../../contract/tiers';
+import { planIcons } from '../../../contract/plans';
 
 // The rules of /subscribe (spec admin §2, §4, §5): which title, which card is selected, which badges and
 // which button each card shows.
@@ -15,7 +15,7 @@ export function isChangingPlan(intent: string | null | undefined, status: Status
 export const subscribePageTitle = (changing: boolean) => (changing ? 'Change Your Plan' : 'Choose Your Plan');
 
 /** Cheapest first; the admin's order breaks ties. */
-export function tiersByPrice(tiers: Record<string, PricingTier> | undefined): PricingTier[] {
+export function tiersByPrice(tiers: Record<string, Plan> | undefined): Plan[] {
   return Object.values(tiers ?? {}).sort((a, b) => a.priceCents - b.priceCents || a.sortOrder - b.sortOrder);
 }
 
@@ -28,7 +28,7 @@ export function currentPlanTier(status: StatusFacts | undefined): string | null 
  * The card selected when the page opens: the current tier if active; else the tier chosen at onboarding
  * during a trial or after it expired; else the most popular one.
  */
-export function defaultSelectedTier(tiers: PricingTier[], status: StatusFacts | undefined): string | null {
+export function defaultSelectedTier(tiers: Plan[], status: StatusFacts | undefined): string | null {
   const known = (id: string | null | undefined) => (id && tiers.some((tier) => tier.id === id) ? id : null);
   if (status?.subscriptionStatus === 'active') {
     const current = known(status.tier);
@@ -44,7 +44,7 @@ export function defaultSelectedTier(tiers: PricingTier[], status: StatusFacts | 
 export type PlanBadge = 'Most Popular' | 'Current Plan' | 'Recommended';
 
 /** Most Popular and Recommended (the admin's Featured flag) come from the tier; Current Plan from the status. */
-export function planBadges(tier: PricingTier, currentTierId: string | null): PlanBadge[] {
+export function planBadges(tier: Plan, currentTierId: string | null): PlanBadge[] {
   const isCurrent = tier.id === currentTierId;
   const badges: PlanBadge[] = [];
   if (isCurrent) badges.push('Current Plan');
@@ -69,7 +69,7 @@ export function planButton(input: {
   };
 }
 
-const iconsByTierId: Record<string, TierIcon> = {
+const iconsByTierId: Record<string, PlanIcon> = {
   starter: 'package',
   growth: 'users',
   scale: 'zap',
@@ -77,8 +77,8 @@ const iconsByTierId: Record<string, TierIcon> = {
 };
 
 /** The icon the admin gave the tier; else the usual one for the default tier ids; else package. */
-export function planIconName(tier: Pick<PricingTier, 'id' | 'icon'>): TierIcon {
-  if ((tierIcons as readonly string[]).includes(tier.icon)) return tier.icon as TierIcon;
+export function planIconName(tier: Pick<Plan, 'id' | 'icon'>): PlanIcon {
+  if ((planIcons as readonly string[]).includes(tier.icon)) return tier.icon as PlanIcon;
   return iconsByTierId[tier.id] ?? 'package';
 }
 

@@ -15,8 +15,8 @@ import {
 } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
+import { PlanCardHeader, PlanFeatureList } from '../../components/plan-card-parts';
 import { tierIcon } from '../../components/plan-chooser';
-import { TierCardHeader, TierFeatureList } from '../../components/tier-card-parts';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
@@ -24,7 +24,7 @@ import { cn } from '../../lib/cn';
 import { isAdmin, useCurrentUser } from '../../lib/current-user';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { trialRemainingText } from '../../lib/subscriptions/banner-rules';
-import { type PricingTier, trialDaysOf, usePricingTiers } from '../../lib/subscriptions/pricing-tiers';
+import { type Plan, trialDaysOf, usePlans } from '../../lib/subscriptions/plans';
 import { useSubscriptionStatus } from '../../lib/subscriptions/subscription-status';
 import { formatBillingDate } from './billing-format';
 import { useStartCheckout, useStripeConfig } from './billing-hooks';
@@ -73,7 +73,7 @@ const BENEFITS: { title: string; description: string; icon: LucideIcon }[] = [
 export function SubscribePage() {
   const [params, setParams] = useSearchParams();
   const { data: user } = useCurrentUser();
-  const tiersQuery = usePricingTiers();
+  const tiersQuery = usePlans();
   const configQuery = useStripeConfig();
   const statusQuery = useSubscriptionStatus();
   const status = statusQuery.data;
@@ -236,7 +236,7 @@ function SubscribePlanCard({
   isPending,
   onChoose,
 }: {
-  tier: PricingTier;
+  tier: Plan;
   badges: PlanBadge[];
   button: ReturnType<typeof planButton>;
   isSelected: boolean;
@@ -252,13 +252,13 @@ function SubscribePlanCard({
       data-selected={isSelected}
       className={cn('relative flex flex-col', isSelected && 'border-primary ring-2 ring-primary/60')}
     >
-      <TierCardHeader tier={tier} icon={Icon} />
+      <PlanCardHeader tier={tier} icon={Icon} />
       <CardContent className="flex-1 space-y-4">
         <dl className="grid grid-cols-2 gap-2 text-sm">
           <Limit label="Customers" value={tier.maxCustomers} />
           <Limit label="Packages" value={tier.maxPackages} />
         </dl>
-        <TierFeatureList features={tier.features} />
+        <PlanFeatureList features={tier.features} />
       </CardContent>
       <CardFooter>
         <Button

@@ -6,7 +6,7 @@ import { PlanChooser } from '../../components/plan-chooser';
 import { Button } from '../../components/ui/button';
 import { displayUsername, isAdmin, useCurrentUser } from '../../lib/current-user';
 import { usePublicConfig } from '../../lib/public-config';
-import { usePricingTiers } from '../../lib/subscriptions/pricing-tiers';
+import { usePlans } from '../../lib/subscriptions/plans';
 import { useSubscriptionStatus } from '../../lib/subscriptions/subscription-status';
 import { CodeHostCard } from './github-card';
 import { useStartTrial } from './start-trial';
@@ -116,7 +116,7 @@ function QuickLink({
 
 function FirstTimePlanChooser({ selectedTier }: { selectedTier: string | null }) {
   const { startTrial, pendingTier } = useStartTrial();
-  const { data: tiers } = usePricingTiers();
+  const { data: tiers } = usePlans();
   const trialDays = tiers?.trialDays;
   return (
     <div className="container mx-auto space-y-10 px-4 py-12">

@@ -9,7 +9,7 @@ import { type AuthUser, isAdmin } from '../../lib/current-user';
 import { formatDate } from '../../lib/format-date';
 import { usePermission } from '../../lib/permissions';
 import { expiredBannerTitle, trialRemainingText, trialUrgency } from '../../lib/subscriptions/banner-rules';
-import { formatMonthlyPrice, usePricingTiers } from '../../lib/subscriptions/pricing-tiers';
+import { formatMonthlyPrice, usePlans } from '../../lib/subscriptions/plans';
 import type { SubscriptionStatus } from '../../lib/subscriptions/subscription-status';
 
 /** The subscription card in every state (spec seller-app §2): administrator, active, trial, expired, or unknown. */
@@ -50,7 +50,7 @@ export function SubscriptionCard({
 }
 
 function SellerSubscription({ status }: { status: SubscriptionStatus }) {
-  const { data: tiers } = usePricingTiers();
+  const { data: tiers } = usePlans();
   const tier = status.tier ? tiers?.tiers[status.tier] : undefined;
   const planName = tier?.name ?? status.tier ?? undefined;
   const price = tier ? `${formatMonthlyPrice(tier.priceCents, tier.currency)}/month` : undefined;

@@ -32,7 +32,7 @@ import {
 import { useCurrentUser } from '../../lib/current-user';
 import { usePublicConfig } from '../../lib/public-config';
 import { useRepositoryUrl } from '../../lib/repository-url';
-import { trialDaysOf, usePricingTiers } from '../../lib/subscriptions/pricing-tiers';
+import { trialDaysOf, usePlans } from '../../lib/subscriptions/plans';
 
 const EXAMPLE_PACKAGE = 'vendor/package';
 const LIST_PACKAGES = API_ENDPOINTS.find((endpoint) => endpoint.id === 'list-packages')!;
@@ -56,7 +56,7 @@ const QUICK_LINKS: { label: string; href: string; icon: LucideIcon }[] = [
 /** /documentation (spec seller-app §2): how to use the product, with this seller's real host and commands. */
 export function DocumentationPage() {
   const { data: config } = usePublicConfig();
-  const { data: tiers } = usePricingTiers();
+  const { data: tiers } = usePlans();
   const repositoryUrl = useRepositoryUrl() ?? 'https://your-name.composer.example.com';
   const { data: user } = useCurrentUser();
   const commands = setupCommandSteps({

@@ -1,4 +1,4 @@
-import { trialDaysOf, usePricingTiers } from '@web/lib/subscriptions/pricing-tiers';
+import { trialDaysOf, usePlans } from '@web/lib/subscriptions/plans';
 import { Link } from 'wouter';
 import { DATA_DELETION_DAYS, LEGAL_LAST_UPDATED, PLATFORM_FEE_PERCENT } from './legal-constants';
 import { LegalDocument, type LegalSection } from './legal-document';
@@ -9,7 +9,7 @@ const linkClass = 'text-primary underline-offset-4 hover:underline';
 export function TermsPage() {
   const supportEmail = useSupportEmail();
   // The trial an admin configured (the landing page reads the same answer), so the Terms promise what sign-up gives.
-  const trialDays = trialDaysOf(usePricingTiers().data);
+  const trialDays = trialDaysOf(usePlans().data);
 
   const sections: LegalSection[] = [
     {

@@ -3,7 +3,7 @@ import { PlanChooser } from '@web/components/plan-chooser';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
-import { trialDaysOf, usePricingTiers } from '@web/lib/subscriptions/pricing-tiers';
+import { trialDaysOf, usePlans } from '@web/lib/subscriptions/plans';
 import { useCallToAction } from '@web/lib/subscriptions/use-call-to-action';
 import {
   ArrowRight,
@@ -158,7 +158,7 @@ function HeroTerminal() {
 export function LandingPage() {
   // Plan choice happens after sign-in, so the hero and closing buttons carry no tier.
   const mainAction = useCallToAction();
-  const trialDays = trialDaysOf(usePricingTiers().data);
+  const trialDays = trialDaysOf(usePlans().data);
 
   return (
     <div>

@@ -1,7 +1,7 @@
 import { ExternalLink, FlaskConical, Loader2, Plus, Tag, Trash2 } from 'lucide-react';
 import { type FormEvent, useId, useState } from 'react';
 import {
-  MAX_TIERS_PER_PACKAGE,
+  MAX_PRICES_PER_PACKAGE,
   PLATFORM_FEE_PERCENT,
   PURCHASE_PAGE_PATH,
   SALE_CURRENCIES,
@@ -30,23 +30,17 @@ import { useRepositoryUrl } from '../../lib/repository-url';
 import {
   canAddTier,
   intervalLabels,
-  newTierForm,
+  newPriceForm,
+  type PriceForm,
+  type PriceProblems,
   type PricingProblems,
+  priceFormOf,
+  priceInputOf,
   pricingProblems,
   pricingTypeLabels,
-  type TierForm,
-  type TierProblems,
-  tierFormOf,
-  tierInputOf,
   versionProblemsOf,
 } from './pricing-rules';
-import {
-  type PackagePricingTier,
-  usePackagePricing,
-  usePayoutAccount,
-  useSavePackagePricing,
-  useTestPurchase,
-} from './sales-hooks';
+import { type PackagePrice, usePayoutAccount, usePrices, useSavePrices, useTestPurchase } from './sales-hooks';
 
 /** The package a pricing dialog acts on (the packages feature hands it over through the app shell). */
 /** A package, or a product (isProduct; issue 31) whose price sells every package in it. */
@@ -75,7 +69,7 @@ export function PricingDialog({ pkg, onClose }: { pkg: PricedPackage | undefined
 }
 
 function PricingLoader({ pkg, onClose }: { pkg: PricedPackage; onClose: () => void }) {
-  const pricing = usePackagePricing(pkg);
+  const pricing = usePrices(pkg);
   if (pricing.isLoading) {
     return (
       <p className="flex items-center gap-2 py-6 text-sm text-muted-foreground">
@@ -89,17 +83,9 @@ function PricingLoader({ pkg, onClose }: { pkg: PricedPackage; onClose: () => vo
   return <PricingForm pkg={pkg} saved={pricing.data} onClose={onClose} />;
 }
 
-function PricingForm({
-  pkg,
-  saved,
-  onClose,
-}: {
-  pkg: PricedPackage;
-  saved: PackagePricingTier[];
-  onClose: () => void;
-}) {
-  const save = useSavePackagePricing(pkg);
-  const [tiers, setTiers] = useState<TierForm[]>(() => saved.map(tierFormOf));
+function PricingForm({ pkg, saved, onClose }: { pkg: PricedPackage; saved: PackagePrice[]; onClose: () => void }) {
+  const save = useSavePrices(pkg);
+  const [tiers, setTiers] = useState<PriceForm[]>(() => saved.map(priceFormOf));
   const [problems, setProblems] = useState<PricingProblems>({});
   const repositoryUrl = useRepositoryUrl();
   const purchaseUrl =
@@ -107,7 +93,7 @@ function PricingForm({
     `${repositoryUrl}${PURCHASE_PAGE_PATH}?${pkg.isProduct ? 'product' : 'package'}=${encodeURIComponent(pkg.id)}`;
   const isForSale = saved.some((tier) => tier.isActive);
 
-  const update = (key: string, changes: Partial<TierForm>) => {
+  const update = (key: string, changes: Partial<PriceForm>) => {
     setTiers((current) => current.map((tier) => (tier.key === key ? { ...tier, ...changes } : tier)));
     setProblems({});
   };
@@ -117,8 +103,8 @@ function PricingForm({
     const found = pricingProblems(tiers);
     setProblems(found);
     if (Object.keys(found).length > 0) return;
-    save.mutate(tiers.map(tierInputOf), {
-      onSuccess: (next) => setTiers(next.map(tierFormOf)),
+    save.mutate(tiers.map(priceInputOf), {
+      onSuccess: (next) => setTiers(next.map(priceFormOf)),
       onError: (error) => setProblems(versionProblemsOf(errorMessage(error, ''), tiers)),
     });
   };
@@ -153,11 +139,11 @@ function PricingForm({
         </ol>
       )}
       {canAddTier(tiers) ? (
-        <Button variant="outline" onClick={() => setTiers((current) => [...current, newTierForm(current)])}>
+        <Button variant="outline" onClick={() => setTiers((current) => [...current, newPriceForm(current)])}>
           <Plus /> Add Tier
         </Button>
       ) : (
-        <Tooltip content={`A package has at most ${MAX_TIERS_PER_PACKAGE} pricing tiers`}>
+        <Tooltip content={`A package has at most ${MAX_PRICES_PER_PACKAGE} pricing tiers`}>
           {/* A disabled button takes no pointer or focus: the wrapper carries the hint. */}
           {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the tooltip's trigger */}
           <span tabIndex={0} className="inline-flex rounded-md">
@@ -208,20 +194,20 @@ function TierEditor({
   onChange,
   onRemove,
 }: {
-  tier: TierForm;
+  tier: PriceForm;
   index: number;
-  problems: TierProblems;
-  onChange: (changes: Partial<TierForm>) => void;
+  problems: PriceProblems;
+  onChange: (changes: Partial<PriceForm>) => void;
   onRemove: () => void;
 }) {
   const id = (field: string) => `tier-${tier.key}-${field}`;
-  const error = (field: keyof TierProblems) =>
+  const error = (field: keyof PriceProblems) =>
     problems[field] && (
       <p id={id(`${field}-error`)} className="text-sm text-destructive">
         {problems[field]}
       </p>
     );
-  const invalid = (field: keyof TierProblems) => ({
+  const invalid = (field: keyof PriceProblems) => ({
     'aria-invalid': Boolean(problems[field]),
     'aria-describedby': problems[field] ? id(`${field}-error`) : undefined,
   });
@@ -406,7 +392,7 @@ function TierEditor({
  * With billing off buyers cannot check out (issue 28): the seller runs a test purchase of a saved tier instead, for
  * their own address or another, and lands on its success page; the sale is marked test wherever it appears.
  */
-function TestPurchase({ pkg, tiers }: { pkg: PricedPackage; tiers: PackagePricingTier[] }) {
+function TestPurchase({ pkg, tiers }: { pkg: PricedPackage; tiers: PackagePrice[] }) {
   const account = usePayoutAccount();
   const user = useCurrentUser();
   const purchase = useTestPurchase(pkg.id);

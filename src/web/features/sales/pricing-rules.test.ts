@@ -2,21 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { salesMessages } from '../../../contract/sales';
 import {
   buyerEmailProblem,
-  newTierForm,
+  newPriceForm,
+  priceInputOf,
   priceText,
   pricingProblems,
   setupSteps,
   termsText,
-  tierInputOf,
 } from './pricing-rules';
 
 describe('pricingProblems', () => {
   it('accepts a new one-time tier as the dialog proposes it', () => {
-    expect(pricingProblems([newTierForm([])])).toEqual({});
+    expect(pricingProblems([newPriceForm([])])).toEqual({});
   });
 
   it('names each problem of a tier in the server words', () => {
-    const tier = { ...newTierForm([]), name: ' ', price: '0.10', updateMonths: '0' };
+    const tier = { ...newPriceForm([]), name: ' ', price: '0.10', updateMonths: '0' };
     const problems = pricingProblems([tier])[tier.key];
     expect(problems?.name).toBe(salesMessages.nameRequired);
     expect(problems?.price).toBe('The price must be from $0.50 to $999,999.99');
@@ -24,8 +24,8 @@ describe('pricingProblems', () => {
   });
 
   it('checks trial days only for subscriptions and keeps one currency', () => {
-    const first = newTierForm([]);
-    const second = { ...newTierForm([first]), pricingType: 'subscription' as const, trialDays: '-1', currency: 'eur' };
+    const first = newPriceForm([]);
+    const second = { ...newPriceForm([first]), pricingType: 'subscription' as const, trialDays: '-1', currency: 'eur' };
     const problems = pricingProblems([first, second]);
     expect(problems[first.key]).toBeUndefined();
     expect(problems[second.key]).toEqual({
@@ -35,10 +35,10 @@ describe('pricingProblems', () => {
   });
 });
 
-describe('tierInputOf', () => {
+describe('priceInputOf', () => {
   it('sends months of updates for a one-time tier and no interval or trial', () => {
-    const tier = { ...newTierForm([]), price: '19.99', trialDays: '14' };
-    expect(tierInputOf(tier)).toMatchObject({
+    const tier = { ...newPriceForm([]), price: '19.99', trialDays: '14' };
+    expect(priceInputOf(tier)).toMatchObject({
       pricingType: 'one_time',
       priceCents: 1999,
       updateMonths: 12,
@@ -49,13 +49,13 @@ describe('tierInputOf', () => {
   });
 
   it('sends the interval and trial days of a subscription, none for an empty trial', () => {
-    const tier = { ...newTierForm([]), pricingType: 'subscription' as const, interval: 'year' as const };
-    expect(tierInputOf({ ...tier, trialDays: '14' })).toMatchObject({
+    const tier = { ...newPriceForm([]), pricingType: 'subscription' as const, interval: 'year' as const };
+    expect(priceInputOf({ ...tier, trialDays: '14' })).toMatchObject({
       interval: 'year',
       trialDays: 14,
       updateMonths: null,
     });
-    expect(tierInputOf({ ...tier, trialDays: '' }).trialDays).toBeNull();
+    expect(priceInputOf({ ...tier, trialDays: '' }).trialDays).toBeNull();
   });
 });
 

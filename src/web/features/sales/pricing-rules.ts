@@ -3,14 +3,14 @@ import {
   DEFAULT_CURRENCY,
   formatCents,
   MAX_PRICE_CENTS,
-  MAX_TIERS_PER_PACKAGE,
+  MAX_PRICES_PER_PACKAGE,
   MAX_TRIAL_DAYS,
   MAX_UPDATE_MONTHS,
   MIN_PRICE_CENTS,
-  type PackagePricingTier,
-  type PricingTierInput,
+  type PackagePrice,
+  type PackagePriceInput,
   type PricingType,
-  type PurchasePageTier,
+  type PurchasePagePrice,
   salesMessages,
 } from '../../../contract/sales';
 import { centsToPrice, priceToCents } from '../../lib/price-text';
@@ -18,7 +18,7 @@ import { centsToPrice, priceToCents } from '../../lib/price-text';
 export { formatCents };
 
 /** One tier as the Pricing dialog edits it: numbers as typed, so a half-typed price is not lost. */
-export type TierForm = {
+export type PriceForm = {
   /** Stable React key; the server id once saved. */
   key: string;
   id?: string;
@@ -39,7 +39,7 @@ export type TierForm = {
   salesCount: number;
 };
 
-export type TierProblems = Partial<
+export type PriceProblems = Partial<
   Record<'name' | 'price' | 'updateMonths' | 'trialDays' | 'currency' | 'versionConstraint', string>
 >;
 
@@ -49,7 +49,7 @@ let keys = 0;
 const nextKey = () => `new-${Date.now()}-${++keys}`;
 
 /** A new tier: the first is a one-time purchase with a year of updates, later ones follow the first's currency. */
-export function newTierForm(existing: readonly TierForm[]): TierForm {
+export function newPriceForm(existing: readonly PriceForm[]): PriceForm {
   return {
     key: nextKey(),
     name: existing.length === 0 ? 'Lifetime' : `Tier ${existing.length + 1}`,
@@ -66,7 +66,7 @@ export function newTierForm(existing: readonly TierForm[]): TierForm {
   };
 }
 
-export function tierFormOf(tier: PackagePricingTier): TierForm {
+export function priceFormOf(tier: PackagePrice): PriceForm {
   return {
     key: tier.id,
     id: tier.id,
@@ -87,8 +87,8 @@ export function tierFormOf(tier: PackagePricingTier): TierForm {
 const wholeNumber = (text: string): number | undefined => (/^\d{1,6}$/.test(text.trim()) ? Number(text) : undefined);
 
 /** The problems of one tier, worded as the server words them (salesMessages), so both sides agree. */
-export function tierProblems(tier: TierForm, firstCurrency: string | undefined): TierProblems {
-  const problems: TierProblems = {};
+export function priceProblems(tier: PriceForm, firstCurrency: string | undefined): PriceProblems {
+  const problems: PriceProblems = {};
   if (!tier.name.trim()) problems.name = salesMessages.nameRequired;
   const cents = priceToCents(tier.price);
   if (cents === undefined || cents < MIN_PRICE_CENTS || cents > MAX_PRICE_CENTS) {
@@ -108,23 +108,23 @@ export function tierProblems(tier: TierForm, firstCurrency: string | undefined):
 }
 
 /** Problems per tier key. */
-export type PricingProblems = Record<string, TierProblems>;
+export type PricingProblems = Record<string, PriceProblems>;
 
 /** Problems per tier key; empty when every tier can be saved. */
-export function pricingProblems(tiers: readonly TierForm[]): PricingProblems {
+export function pricingProblems(tiers: readonly PriceForm[]): PricingProblems {
   const firstCurrency = tiers[0]?.currency;
   const all: PricingProblems = {};
   for (const tier of tiers) {
-    const problems = tierProblems(tier, firstCurrency);
+    const problems = priceProblems(tier, firstCurrency);
     if (Object.keys(problems).length > 0) all[tier.key] = problems;
   }
   return all;
 }
 
-export const canAddTier = (tiers: readonly TierForm[]) => tiers.length < MAX_TIERS_PER_PACKAGE;
+export const canAddTier = (tiers: readonly PriceForm[]) => tiers.length < MAX_PRICES_PER_PACKAGE;
 
 /** What PUT /api/repositories/{id}/pricing-tiers takes; call only when pricingProblems is empty. */
-export function tierInputOf(tier: TierForm): PricingTierInput {
+export function priceInputOf(tier: PriceForm): PackagePriceInput {
   const oneTime = tier.pricingType === 'one_time';
   const trialDays = wholeNumber(tier.trialDays);
   return {
@@ -142,15 +142,15 @@ export function tierInputOf(tier: TierForm): PricingTierInput {
   };
 }
 
-type TierTerms = Pick<
-  PurchasePageTier,
+type PriceTerms = Pick<
+  PurchasePagePrice,
   'pricingType' | 'interval' | 'updateMonths' | 'trialDays' | 'priceCents' | 'currency'
 >;
 
 const plural = (count: number, one: string, many: string) => `${count} ${count === 1 ? one : many}`;
 
 /** "$49.00" for a one-time price, "$9.00 / month" or "$90.00 / year" for a subscription. */
-export function priceText(tier: TierTerms): string {
+export function priceText(tier: PriceTerms): string {
   const amount = formatCents(tier.priceCents, tier.currency);
   if (tier.pricingType === 'one_time') return amount;
   return `${amount} / ${tier.interval === 'year' ? 'year' : 'month'}`;
@@ -159,7 +159,7 @@ export function priceText(tier: TierTerms): string {
 /**
  * What the buyer gets, in a line: "One-time payment · 12 months of updates" or "Billed monthly · 14-day free trial".
  */
-export function termsText(tier: TierTerms): string {
+export function termsText(tier: PriceTerms): string {
   if (tier.pricingType === 'one_time') {
     return `One-time payment · ${plural(tier.updateMonths ?? 0, 'month', 'months')} of updates`;
   }
@@ -168,7 +168,7 @@ export function termsText(tier: TierTerms): string {
 }
 
 /** "Versions ^2.0" for a tier sold for a version range (issue 31); undefined when it covers every version. */
-export function versionsText(tier: Pick<PurchasePageTier, 'versionConstraint'>): string | undefined {
+export function versionsText(tier: Pick<PurchasePagePrice, 'versionConstraint'>): string | undefined {
   return tier.versionConstraint ? `Versions ${tier.versionConstraint}` : undefined;
 }
 
@@ -176,7 +176,7 @@ export function versionsText(tier: Pick<PurchasePageTier, 'versionConstraint'>):
  * The server checks a constraint with Composer's parser and names `versionConstraint` when it refuses one; the
  * answer does not say which tier, so it goes under every tier that has a range.
  */
-export function versionProblemsOf(message: string, tiers: readonly TierForm[]): PricingProblems {
+export function versionProblemsOf(message: string, tiers: readonly PriceForm[]): PricingProblems {
   if (!message.includes('versionConstraint')) return {};
   const found: PricingProblems = {};
   for (const tier of tiers) if (tier.versionConstraint.trim()) found[tier.key] = { versionConstraint: message };
@@ -184,7 +184,7 @@ export function versionProblemsOf(message: string, tiers: readonly TierForm[]): 
 }
 
 /** The longer explanation under a tier on the purchase page. */
-export function accessText(tier: TierTerms): string {
+export function accessText(tier: PriceTerms): string {
   if (tier.pricingType === 'one_time') {
     return `Install every version released in the next ${plural(tier.updateMonths ?? 0, 'month', 'months')}, and keep them for good.`;
   }

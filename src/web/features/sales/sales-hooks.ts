@@ -1,8 +1,8 @@
 import type {
   OnboardingLink,
-  PackagePricingTier,
+  PackagePrice,
+  PackagePriceInput,
   PayoutAccount,
-  PricingTierInput,
   PurchasePage,
   PurchaseResult,
   SellerSalesSummary,
@@ -15,43 +15,36 @@ import { toast } from '../../components/ui/use-toast';
 import { apiRequest, getJson } from '../../lib/api-client';
 import { errorMessage } from '../../lib/api-error';
 
-export type {
-  PackagePricingTier,
-  PayoutAccount,
-  PurchasePage,
-  PurchaseResult,
-  SellerSalesSummary,
-  StartCheckoutResponse,
-};
+export type { PackagePrice, PayoutAccount, PurchasePage, PurchaseResult, SellerSalesSummary, StartCheckoutResponse };
 
 /** How often the success page asks again while the payment is not confirmed yet. */
 export const PURCHASE_POLL_MS = 2000;
 
 /** A package's or (isProduct, issue 31) a product's prices. */
 export type PricingTarget = { id: string; isProduct?: boolean };
-const pricingTiersPath = ({ id, isProduct }: PricingTarget) =>
+const pricesPath = ({ id, isProduct }: PricingTarget) =>
   `/api/${isProduct ? 'products' : 'repositories'}/${encodeURIComponent(id)}/pricing-tiers`;
 
 // ---- Seller: pricing ------------------------------------------------------------------------------------
 
 /** Every tier of a package, active or not; read afresh whenever the Pricing dialog opens. */
-export const packagePricingQuery = (target: PricingTarget) =>
+export const pricesQuery = (target: PricingTarget) =>
   queryOptions({
-    queryKey: [pricingTiersPath(target)],
-    queryFn: getJson<PackagePricingTier[]>,
+    queryKey: [pricesPath(target)],
+    queryFn: getJson<PackagePrice[]>,
     refetchOnMount: 'always',
   });
-export const usePackagePricing = (target: PricingTarget) => useQuery(packagePricingQuery(target));
+export const usePrices = (target: PricingTarget) => useQuery(pricesQuery(target));
 
-export const savePackagePricing = (target: PricingTarget, tiers: PricingTierInput[]) =>
-  apiRequest<PackagePricingTier[]>('PUT', pricingTiersPath(target), { tiers });
+export const savePrices = (target: PricingTarget, tiers: PackagePriceInput[]) =>
+  apiRequest<PackagePrice[]>('PUT', pricesPath(target), { tiers });
 
-export function useSavePackagePricing(pkg: PricingTarget & { packageName: string }) {
+export function useSavePrices(pkg: PricingTarget & { packageName: string }) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (tiers: PricingTierInput[]) => savePackagePricing(pkg, tiers),
+    mutationFn: (tiers: PackagePriceInput[]) => savePrices(pkg, tiers),
     onSuccess: (saved) => {
-      queryClient.setQueryData(packagePricingQuery(pkg).queryKey, saved);
+      queryClient.setQueryData(pricesQuery(pkg).queryKey, saved);
       toast({ title: 'Pricing Saved', description: `The purchase page of ${pkg.packageName} shows the new prices.` });
     },
     onError: (error) =>

@@ -1,4 +1,4 @@
-import { type PricingTier, UNLIMITED } from '../../../contract/tiers.js';
+import { type Plan, UNLIMITED } from '../../../contract/plans.js';
 
 /**
  * The plans a fresh installation offers (spec admin §9); admins edit them in the tier dialog. The spec fixes no
@@ -6,7 +6,7 @@ import { type PricingTier, UNLIMITED } from '../../../contract/tiers.js';
  * fine-grained token permissions, white-label branding, pre-built archives); plans differ in their limits and
  * in the support that comes with them (issue 36).
  */
-export const defaultTiers: PricingTier[] = [
+export const defaultPlans: Plan[] = [
   {
     id: 'starter',
     name: 'Starter',

@@ -1,4 +1,4 @@
-import type { PricingTier, TierSubscribers } from '@contract/tiers';
+import type { Plan, PlanSubscribers } from '@contract/plans';
 import {
   closestCenter,
   DndContext,
@@ -13,7 +13,7 @@ import { CSS } from '@dnd-kit/utilities';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { GripVertical, Loader2, Plus, ShieldCheck, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { tierIconLabels, tierIcons, UNLIMITED } from '../../../contract/tiers';
+import { planIconLabels, planIcons, UNLIMITED } from '../../../contract/plans';
 import { tierIcon } from '../../components/plan-chooser';
 import { PriceInput } from '../../components/price-input';
 import { Badge } from '../../components/ui/badge';
@@ -33,31 +33,31 @@ import { toast } from '../../components/ui/use-toast';
 import { errorMessage } from '../../lib/api-error';
 import { TRIAL_DAYS_PLACEHOLDER } from '../../lib/constants';
 import { hasNothingLoaded } from '../../lib/query-state';
-import { limitText } from '../../lib/subscriptions/pricing-tiers';
+import { limitText } from '../../lib/subscriptions/plans';
 import {
-  tierConfigurationQuery,
-  tierSubscribersQuery,
-  useSaveTierConfiguration,
-  useTierSubscribers,
-} from './admin-tiers';
+  planConfigurationQuery,
+  planSubscribersQuery,
+  usePlanSubscribers,
+  useSavePlanConfiguration,
+} from './admin-plans';
 import {
-  isProtectedTier,
+  isProtectedPlan,
   limitInputText,
   moveTier,
   newTier,
   parseLimitInput,
   parsePriceInput,
   parseTrialDaysInput,
+  planRemoval,
   priceInputProblem,
   priceInputText,
   setMostPopular,
-  tierRemoval,
   withSortOrder,
-} from './tier-editing';
+} from './plan-editing';
 import { tierKeyboardCoordinates } from './tier-keyboard-coordinates';
 
 /** The Platform Tier Management dialog (spec admin §2, §4, §5): edits stay local until Save Configuration. */
-export function TierManagementDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+export function PlanManagementDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
       <DialogContent className="max-w-3xl">
@@ -76,7 +76,7 @@ export function TierManagementDialog({ open, onOpenChange }: { open: boolean; on
 function TierConfigurationLoader({ onClose }: { onClose: () => void }) {
   // Read afresh on every opening, and never again while the admin edits.
   const configuration = useQuery({
-    ...tierConfigurationQuery(),
+    ...planConfigurationQuery(),
     refetchOnMount: 'always',
     refetchOnWindowFocus: false,
   });
@@ -106,12 +106,12 @@ function TierConfigurationForm({
   initialTrialDays,
   onClose,
 }: {
-  initialTiers: PricingTier[];
+  initialTiers: Plan[];
   initialTrialDays: number;
   onClose: () => void;
 }) {
   const queryClient = useQueryClient();
-  const save = useSaveTierConfiguration();
+  const save = useSavePlanConfiguration();
   const [tiers, setTiers] = useState(() => withSortOrder([...initialTiers].sort((a, b) => a.sortOrder - b.sortOrder)));
   const [trialDays, setTrialDays] = useState(initialTrialDays);
   const [trialDaysText, setTrialDaysText] = useState(String(initialTrialDays));
@@ -131,23 +131,23 @@ function TierConfigurationForm({
     useSensor(KeyboardSensor, { coordinateGetter: tierKeyboardCoordinates }),
   );
 
-  const updateTier = (tierId: string, change: Partial<PricingTier>) =>
+  const updateTier = (tierId: string, change: Partial<Plan>) =>
     setTiers((current) => current.map((tier) => (tier.id === tierId ? { ...tier, ...change } : tier)));
 
   const onDragEnd = ({ active, over }: DragEndEvent) => {
     if (over && active.id !== over.id) setTiers((current) => moveTier(current, String(active.id), String(over.id)));
   };
 
-  const removeTier = async (tier: PricingTier) => {
+  const removeTier = async (tier: Plan) => {
     if (tiers.length <= 1) {
-      const decision = tierRemoval(tiers.length);
+      const decision = planRemoval(tiers.length);
       if (decision.kind === 'last-tier')
         toast({ variant: 'destructive', title: decision.title, description: decision.description });
       return;
     }
-    let subscribers: TierSubscribers;
+    let subscribers: PlanSubscribers;
     try {
-      subscribers = await queryClient.fetchQuery({ ...tierSubscribersQuery(tier.id), staleTime: 0 });
+      subscribers = await queryClient.fetchQuery({ ...planSubscribersQuery(tier.id), staleTime: 0 });
     } catch {
       toast({
         variant: 'destructive',
@@ -156,7 +156,7 @@ function TierConfigurationForm({
       });
       return;
     }
-    const decision = tierRemoval(tiers.length, subscribers);
+    const decision = planRemoval(tiers.length, subscribers);
     if (decision.kind === 'last-tier') {
       toast({ variant: 'destructive', title: decision.title, description: decision.description });
       return;
@@ -255,9 +255,9 @@ function TierEditor({
   onMostPopularChange,
   onRemove,
 }: {
-  tier: PricingTier;
+  tier: Plan;
   canRemove: boolean;
-  onChange: (change: Partial<PricingTier>) => void;
+  onChange: (change: Partial<Plan>) => void;
   onPriceValidityChange: (isValid: boolean) => void;
   onMostPopularChange: (checked: boolean) => void;
   onRemove: () => void;
@@ -265,7 +265,7 @@ function TierEditor({
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id: tier.id,
   });
-  const subscribers = useTierSubscribers(tier.id);
+  const subscribers = usePlanSubscribers(tier.id);
   const [priceText, setPriceText] = useState(() => priceInputText(tier.priceCents));
   const priceProblem = priceInputProblem(priceText);
   const [customersText, setCustomersText] = useState(() => limitInputText(tier.maxCustomers));
@@ -303,7 +303,7 @@ function TierEditor({
               {subscribers.data.trialCount > 0 && `, ${subscribers.data.trialCount} trial`}
             </Badge>
           )}
-          {isProtectedTier(subscribers.data) && (
+          {isProtectedPlan(subscribers.data) && (
             <Badge variant="outline" className="gap-1">
               <ShieldCheck className="size-3" /> Protected from deletion
             </Badge>
@@ -328,9 +328,9 @@ function TierEditor({
             value={tier.icon}
             onChange={(event) => onChange({ icon: event.target.value })}
           >
-            {tierIcons.map((icon) => (
+            {planIcons.map((icon) => (
               <option key={icon} value={icon}>
-                {tierIconLabels[icon]}
+                {planIconLabels[icon]}
               </option>
             ))}
           </NativeSelect>

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** The icons an admin may give a tier (spec admin §3); the web falls back to `package` for anything else. */
-export const tierIcons = [
+export const planIcons = [
   'package',
   'users',
   'dollar-sign',
@@ -17,9 +17,9 @@ export const tierIcons = [
   'target',
   'gem',
 ] as const;
-export type TierIcon = (typeof tierIcons)[number];
+export type PlanIcon = (typeof planIcons)[number];
 
-export const tierIconLabels: Record<TierIcon, string> = {
+export const planIconLabels: Record<PlanIcon, string> = {
   package: 'Package',
   users: 'Users',
   'dollar-sign': 'Dollar',
@@ -42,11 +42,11 @@ export const DEFAULT_TRIAL_DAYS = 14;
 export const MIN_TRIAL_DAYS = 0;
 export const MAX_TRIAL_DAYS = 90;
 /** The highest monthly plan price, in cents ($999,999.99): the most a Stripe price takes in USD. */
-export const MAX_TIER_PRICE_CENTS = 99_999_999;
+export const MAX_PLAN_PRICE_CENTS = 99_999_999;
 /** Said by the admin's tier dialog and by the server alike when a plan price is not an amount it can charge. */
-export const tierPriceInvalidMessage = `The monthly price must be an amount in dollars from 0.00 to ${(MAX_TIER_PRICE_CENTS / 100).toFixed(2)}, with at most two decimals`;
+export const planPriceInvalidMessage = `The monthly price must be an amount in dollars from 0.00 to ${(MAX_PLAN_PRICE_CENTS / 100).toFixed(2)}, with at most two decimals`;
 
-export const pricingTierSchema = z.object({
+export const planSchema = z.object({
   id: z.string(),
   name: z.string(),
   icon: z.string(),
@@ -65,14 +65,14 @@ export const pricingTierSchema = z.object({
   isFeatured: z.boolean(),
   sortOrder: z.number().int(),
 });
-export type PricingTier = z.infer<typeof pricingTierSchema>;
+export type Plan = z.infer<typeof planSchema>;
 
 /** GET /api/pricing-tiers: public, tiers keyed by id (sort them by sortOrder to display). */
-export const pricingTiersResponse = z.object({
+export const plansResponse = z.object({
   trialDays: z.number().int(),
-  tiers: z.record(z.string(), pricingTierSchema),
+  tiers: z.record(z.string(), planSchema),
 });
-export type PricingTiersResponse = z.infer<typeof pricingTiersResponse>;
+export type PlansResponse = z.infer<typeof plansResponse>;
 
 /** A limit is a positive count or -1 for unlimited. */
 const tierLimit = z
@@ -81,18 +81,18 @@ const tierLimit = z
   .refine((value) => value === UNLIMITED || value >= 1, 'must be at least 1, or -1 for unlimited');
 
 /** One tier as the admin's tier dialog saves it. */
-export const tierInputSchema = z.object({
+export const planInputSchema = z.object({
   id: z
     .string()
     .trim()
     .regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/, 'letters, digits, - and _ only (at most 64)'),
   name: z.string().trim().min(1, 'is required').max(100),
-  icon: z.enum(tierIcons).default('package'),
+  icon: z.enum(planIcons).default('package'),
   priceCents: z
     .number()
-    .int(tierPriceInvalidMessage)
-    .min(0, tierPriceInvalidMessage)
-    .max(MAX_TIER_PRICE_CENTS, tierPriceInvalidMessage),
+    .int(planPriceInvalidMessage)
+    .min(0, planPriceInvalidMessage)
+    .max(MAX_PLAN_PRICE_CENTS, planPriceInvalidMessage),
   currency: z
     .string()
     .trim()
@@ -109,34 +109,34 @@ export const tierInputSchema = z.object({
   isFeatured: z.boolean().default(false),
   sortOrder: z.number().int().min(0),
 });
-export type TierInput = z.infer<typeof tierInputSchema>;
+export type PlanInput = z.infer<typeof planInputSchema>;
 
 /** GET /api/admin/tier-configuration; the PUT answers the same shape after saving. */
-export const tierConfigurationResponse = z.object({
-  tiers: z.array(pricingTierSchema),
+export const planConfigurationResponse = z.object({
+  tiers: z.array(planSchema),
   trialDays: z.number().int(),
 });
-export type TierConfiguration = z.infer<typeof tierConfigurationResponse>;
+export type PlanConfiguration = z.infer<typeof planConfigurationResponse>;
 
 /** PUT /api/admin/tier-configuration: the whole list replaces the stored one. */
-export const tierConfigurationInput = z.object({
-  tiers: z.array(tierInputSchema).max(20),
+export const planConfigurationInput = z.object({
+  tiers: z.array(planInputSchema).max(20),
   trialDays: z.number().int().min(MIN_TRIAL_DAYS).max(MAX_TRIAL_DAYS),
 });
-export type TierConfigurationInput = z.infer<typeof tierConfigurationInput>;
+export type PlanConfigurationInput = z.infer<typeof planConfigurationInput>;
 
 export const tierIdParams = z.object({ tierId: z.string().min(1).max(64) });
 
 /** GET /api/admin/tier-subscribers/{tierId}: whether the tier can be removed without hurting anyone. */
-export const tierSubscribersResponse = z.object({
+export const planSubscribersResponse = z.object({
   subscriberCount: z.number().int(),
   trialCount: z.number().int(),
   canDelete: z.boolean(),
   totalUsers: z.number().int(),
 });
-export type TierSubscribers = z.infer<typeof tierSubscribersResponse>;
+export type PlanSubscribers = z.infer<typeof planSubscribersResponse>;
 
 /** Spec admin §5, shown when a tier with paying subscribers is removed. */
-export function tierHasSubscribersMessage(subscriberCount: number, trialCount: number): string {
+export function planHasSubscribersMessage(subscriberCount: number, trialCount: number): string {
   return `This tier has ${subscriberCount} active subscriber(s) and ${trialCount} trial user(s). Tiers with active users cannot be deleted to protect existing subscriptions.`;
 }

@@ -1,10 +1,10 @@
 import { Check, type LucideIcon } from 'lucide-react';
-import type { PricingTier } from '../../contract/tiers';
-import { formatMonthlyPrice } from '../lib/subscriptions/pricing-tiers';
+import type { Plan } from '../../contract/plans';
+import { formatMonthlyPrice } from '../lib/subscriptions/plans';
 import { CardDescription, CardHeader, CardTitle } from './ui/card';
 
 /** A plan card's head, shared by the plan chooser and /subscribe: icon, name, description, monthly price. */
-export function TierCardHeader({ tier, icon: Icon }: { tier: PricingTier; icon: LucideIcon }) {
+export function PlanCardHeader({ tier, icon: Icon }: { tier: Plan; icon: LucideIcon }) {
   return (
     <CardHeader>
       <div className="flex items-center gap-3">
@@ -23,7 +23,7 @@ export function TierCardHeader({ tier, icon: Icon }: { tier: PricingTier; icon: 
 }
 
 /** A plan's feature list with check marks; nothing when the tier lists none. */
-export function TierFeatureList({ features }: { features: string[] }) {
+export function PlanFeatureList({ features }: { features: string[] }) {
   if (features.length === 0) return null;
   return (
     <ul className="space-y-2 text-sm">

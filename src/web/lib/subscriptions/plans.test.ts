@@ -1,8 +1,8 @@
-import type { PricingTier } from '@contract/tiers';
+import type { Plan } from '@contract/plans';
 import { describe, expect, it } from 'vitest';
-import { formatMonthlyPrice, limitText, sortTiers, trialDaysOf } from './pricing-tiers';
+import { formatMonthlyPrice, limitText, sortPlans, trialDaysOf } from './plans';
 
-const tier = (id: string, sortOrder: number, priceCents = 1900): PricingTier => ({
+const tier = (id: string, sortOrder: number, priceCents = 1900): Plan => ({
   id,
   name: id,
   icon: 'package',
@@ -19,7 +19,7 @@ const tier = (id: string, sortOrder: number, priceCents = 1900): PricingTier => 
 
 describe('plan display rules', () => {
   it('sorts tiers by sortOrder', () => {
-    const sorted = sortTiers({ scale: tier('scale', 2), starter: tier('starter', 0), growth: tier('growth', 1) });
+    const sorted = sortPlans({ scale: tier('scale', 2), starter: tier('starter', 0), growth: tier('growth', 1) });
     expect(sorted.map((t) => t.id)).toEqual(['starter', 'growth', 'scale']);
   });
 

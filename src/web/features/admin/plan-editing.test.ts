@@ -1,19 +1,19 @@
-import type { PricingTier } from '@contract/tiers';
+import type { Plan } from '@contract/plans';
 import { describe, expect, it } from 'vitest';
 import {
-  isProtectedTier,
+  isProtectedPlan,
   moveTier,
   newTier,
   parseLimitInput,
   parsePriceInput,
   parseTrialDaysInput,
+  planConfigurationPayload,
+  planRemoval,
   priceInputProblem,
   setMostPopular,
-  tierConfigurationPayload,
-  tierRemoval,
-} from './tier-editing';
+} from './plan-editing';
 
-const tier = (id: string, overrides: Partial<PricingTier> = {}): PricingTier => ({
+const tier = (id: string, overrides: Partial<Plan> = {}): Plan => ({
   id,
   name: id,
   icon: 'package',
@@ -117,34 +117,34 @@ describe('removing a tier', () => {
   });
 
   it('keeps at least one tier', () => {
-    expect(tierRemoval(1, subscribers(0, 0))).toEqual({
+    expect(planRemoval(1, subscribers(0, 0))).toEqual({
       kind: 'last-tier',
       title: 'Cannot Remove Tier',
       description: 'You must have at least one tier',
     });
   });
   it('protects a tier with active subscribers', () => {
-    expect(tierRemoval(3, subscribers(2, 1))).toEqual({
+    expect(planRemoval(3, subscribers(2, 1))).toEqual({
       kind: 'protected',
       message:
         'This tier has 2 active subscriber(s) and 1 trial user(s). Tiers with active users cannot be deleted to protect existing subscriptions.',
     });
-    expect(isProtectedTier(subscribers(2, 1))).toBe(true);
+    expect(isProtectedPlan(subscribers(2, 1))).toBe(true);
   });
   it('asks first when only trial users have the tier', () => {
-    expect(tierRemoval(3, subscribers(0, 4))).toEqual({
+    expect(planRemoval(3, subscribers(0, 4))).toEqual({
       kind: 'confirm',
       question:
         'This tier has 4 trial user(s). Are you sure you want to delete it? Trial users will need to select a different tier.',
     });
   });
-  it('removes an unused tier', () => expect(tierRemoval(2, subscribers(0, 0))).toEqual({ kind: 'remove' }));
+  it('removes an unused tier', () => expect(planRemoval(2, subscribers(0, 0))).toEqual({ kind: 'remove' }));
 });
 
 describe('the save payload', () => {
   it('coerces numbers, turns non-numeric limits into unlimited and numbers the positions', () => {
     const broken = tier('b', { maxCustomers: Number.NaN, priceCents: '1500' as unknown as number, sortOrder: 7 });
-    const payload = tierConfigurationPayload([tier('a'), broken], '21');
+    const payload = planConfigurationPayload([tier('a'), broken], '21');
     expect(payload.trialDays).toBe(21);
     expect(payload.tiers[1]).toMatchObject({ priceCents: 1500, maxCustomers: -1, sortOrder: 1 });
   });

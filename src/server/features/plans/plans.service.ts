@@ -3,25 +3,25 @@ import {
   DEFAULT_TRIAL_DAYS,
   MAX_TRIAL_DAYS,
   MIN_TRIAL_DAYS,
-  type PricingTier,
-  type PricingTiersResponse,
-  type TierConfiguration,
-  type TierConfigurationInput,
-  type TierSubscribers,
-  tierHasSubscribersMessage,
-} from '../../../contract/tiers.js';
+  type Plan,
+  type PlanConfiguration,
+  type PlanConfigurationInput,
+  type PlanSubscribers,
+  type PlansResponse,
+  planHasSubscribersMessage,
+} from '../../../contract/plans.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { pricingTiers } from '../../db/schema/index.js';
+import { plans } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { findStoredValue, storeValue } from '../shared/settings/platform-settings.service.js';
-import { defaultTiers } from './default-tiers.js';
+import { defaultPlans } from './default-plans.js';
 
 /**
  * Counts paying subscribers and trial users per tier. The subscriptions domain owns those rows and
  * itself reads tiers, so the routes pass its counter in rather than this domain importing it back.
  */
-export type CountTierMembers = (
+export type CountPlanMembers = (
   ctx: AppContext,
   tierIds: string[],
   reader?: Pick<Database, 'select'>,
@@ -29,9 +29,9 @@ export type CountTierMembers = (
 
 export const TRIAL_DAYS_SETTING = 'trial_days';
 
-type TierRow = typeof pricingTiers.$inferSelect;
+type PlanRow = typeof plans.$inferSelect;
 
-function toPricingTier(row: TierRow): PricingTier {
+function toPlan(row: PlanRow): Plan {
   return {
     id: row.id,
     name: row.name,
@@ -53,10 +53,10 @@ function toPricingTier(row: TierRow): PricingTier {
  * Offers the default tiers on a fresh installation. Only an empty table is seeded, so tiers an admin
  * removed stay removed; two processes starting together both insert and the loser's rows are ignored.
  */
-export async function seedDefaultTiers(ctx: AppContext): Promise<void> {
-  const [existing] = await ctx.db.select({ id: pricingTiers.id }).from(pricingTiers).limit(1);
+export async function seedDefaultPlans(ctx: AppContext): Promise<void> {
+  const [existing] = await ctx.db.select({ id: plans.id }).from(plans).limit(1);
   if (existing) return;
-  await ctx.db.insert(pricingTiers).values(defaultTiers).onConflictDoNothing({ target: pricingTiers.id });
+  await ctx.db.insert(plans).values(defaultPlans).onConflictDoNothing({ target: plans.id });
 }
 
 /** Length of a new trial; existing trials keep the end they were given when they started. */
@@ -67,24 +67,24 @@ export async function getTrialDays(ctx: AppContext): Promise<number> {
   return Number.isInteger(days) && days >= MIN_TRIAL_DAYS && days <= MAX_TRIAL_DAYS ? days : DEFAULT_TRIAL_DAYS;
 }
 
-export async function listTiers(ctx: AppContext): Promise<PricingTier[]> {
-  const rows = await ctx.db.select().from(pricingTiers).orderBy(asc(pricingTiers.sortOrder), asc(pricingTiers.id));
-  return rows.map(toPricingTier);
+export async function listPlans(ctx: AppContext): Promise<Plan[]> {
+  const rows = await ctx.db.select().from(plans).orderBy(asc(plans.sortOrder), asc(plans.id));
+  return rows.map(toPlan);
 }
 
-export async function findTier(ctx: AppContext, tierId: string): Promise<PricingTier | undefined> {
-  const [row] = await ctx.db.select().from(pricingTiers).where(eq(pricingTiers.id, tierId)).limit(1);
-  return row ? toPricingTier(row) : undefined;
+export async function findPlan(ctx: AppContext, tierId: string): Promise<Plan | undefined> {
+  const [row] = await ctx.db.select().from(plans).where(eq(plans.id, tierId)).limit(1);
+  return row ? toPlan(row) : undefined;
 }
 
 /** The public plan list: tiers keyed by id (in sortOrder) and the trial length. */
-export async function getPricingTiers(ctx: AppContext): Promise<PricingTiersResponse> {
-  const [tiers, trialDays] = await Promise.all([listTiers(ctx), getTrialDays(ctx)]);
+export async function getPlans(ctx: AppContext): Promise<PlansResponse> {
+  const [tiers, trialDays] = await Promise.all([listPlans(ctx), getTrialDays(ctx)]);
   return { trialDays, tiers: Object.fromEntries(tiers.map((tier) => [tier.id, tier])) };
 }
 
-export async function getTierConfiguration(ctx: AppContext): Promise<TierConfiguration> {
-  const [tiers, trialDays] = await Promise.all([listTiers(ctx), getTrialDays(ctx)]);
+export async function getPlanConfiguration(ctx: AppContext): Promise<PlanConfiguration> {
+  const [tiers, trialDays] = await Promise.all([listPlans(ctx), getTrialDays(ctx)]);
   return { tiers, trialDays };
 }
 
@@ -92,12 +92,12 @@ export async function getTierConfiguration(ctx: AppContext): Promise<TierConfigu
  * Unknown tier ids (a tier added in the dialog and not saved yet) have nobody on them, so they
  * answer zeros rather than 404: the dialog asks before it saves.
  */
-export async function getTierSubscribers(
+export async function getPlanSubscribers(
   ctx: AppContext,
   tierId: string,
-  countTierMembers: CountTierMembers,
-): Promise<TierSubscribers> {
-  const members = (await countTierMembers(ctx, [tierId])).get(tierId) ?? { subscriberCount: 0, trialCount: 0 };
+  countPlanMembers: CountPlanMembers,
+): Promise<PlanSubscribers> {
+  const members = (await countPlanMembers(ctx, [tierId])).get(tierId) ?? { subscriberCount: 0, trialCount: 0 };
   return {
     ...members,
     canDelete: members.subscriberCount === 0,
@@ -105,7 +105,7 @@ export async function getTierSubscribers(
   };
 }
 
-function validateConfiguration(input: TierConfigurationInput): void {
+function validateConfiguration(input: PlanConfigurationInput): void {
   if (input.tiers.length === 0) {
     throw new AppError('VALIDATION_FAILED', 'You must have at least one tier', { title: 'Cannot Remove Tier' });
   }
@@ -129,21 +129,21 @@ function validateConfiguration(input: TierConfigurationInput): void {
  * Replaces the tier list and the trial length in one transaction. Removing a tier that still has
  * paying subscribers is refused; trial users may lose their tier (they pick another when subscribing).
  */
-export async function saveTierConfiguration(
+export async function savePlanConfiguration(
   ctx: AppContext,
-  input: TierConfigurationInput,
-  countTierMembers: CountTierMembers,
-): Promise<TierConfiguration> {
+  input: PlanConfigurationInput,
+  countPlanMembers: CountPlanMembers,
+): Promise<PlanConfiguration> {
   validateConfiguration(input);
   const now = ctx.clock.now();
   const keptIds = input.tiers.map((tier) => tier.id);
   await ctx.db.transaction(async (tx) => {
     const removed = await tx
-      .delete(pricingTiers)
-      .where(notInArray(pricingTiers.id, keptIds))
-      .returning({ id: pricingTiers.id, name: pricingTiers.name });
+      .delete(plans)
+      .where(notInArray(plans.id, keptIds))
+      .returning({ id: plans.id, name: plans.name });
     if (removed.length > 0) {
-      const members = await countTierMembers(
+      const members = await countPlanMembers(
         ctx,
         removed.map((tier) => tier.id),
         tx,
@@ -151,7 +151,7 @@ export async function saveTierConfiguration(
       for (const tier of removed) {
         const counts = members.get(tier.id);
         if (counts && counts.subscriberCount > 0) {
-          throw new AppError('CONFLICT', tierHasSubscribersMessage(counts.subscriberCount, counts.trialCount), {
+          throw new AppError('CONFLICT', planHasSubscribersMessage(counts.subscriberCount, counts.trialCount), {
             title: 'Cannot Remove Tier',
             suggestion: `Keep the ${tier.name} tier until its subscribers have moved to another tier.`,
           });
@@ -161,12 +161,12 @@ export async function saveTierConfiguration(
     for (const tier of input.tiers) {
       const values = { ...tier, updatedAt: now };
       await tx
-        .insert(pricingTiers)
+        .insert(plans)
         .values({ ...values, createdAt: now })
-        .onConflictDoUpdate({ target: pricingTiers.id, set: values });
+        .onConflictDoUpdate({ target: plans.id, set: values });
     }
     await storeValue(tx, TRIAL_DAYS_SETTING, String(input.trialDays), now);
   });
   ctx.log.info({ tiers: keptIds, trialDays: input.trialDays }, 'tier configuration saved');
-  return getTierConfiguration(ctx);
+  return getPlanConfiguration(ctx);
 }

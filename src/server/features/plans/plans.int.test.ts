@@ -2,12 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
 import { signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
-import type { PricingTier, PricingTiersResponse, TierConfiguration } from '../../../contract/tiers.js';
+import type { Plan, PlanConfiguration, PlansResponse } from '../../../contract/plans.js';
 import { platformSubscriptions } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
-import { seedDefaultTiers } from './tiers.service.js';
+import { seedDefaultPlans } from './plans.service.js';
 
-const newTier = (overrides: Partial<PricingTier> = {}): PricingTier => ({
+const newTier = (overrides: Partial<Plan> = {}): Plan => ({
   id: 'tier-1767225600000',
   name: 'Tier 5',
   icon: 'package',
@@ -35,7 +35,7 @@ describe('pricing tiers', () => {
   it('offers the four default tiers publicly, with badges, limits and a 14-day trial', async () => {
     const response = await new TestClient(app.baseUrl).get('/api/pricing-tiers');
     expect(response.status).toBe(200);
-    const body = (await response.json()) as PricingTiersResponse;
+    const body = (await response.json()) as PlansResponse;
     expect(body.trialDays).toBe(14);
     const tiers = Object.values(body.tiers).sort((a, b) => a.sortOrder - b.sortOrder);
     expect(Object.keys(body.tiers)).toEqual(['starter', 'growth', 'scale', 'enterprise']);
@@ -107,9 +107,7 @@ describe('pricing tiers', () => {
   // Issue 36: every seller, on any plan or none, creates API tokens with chosen permissions and reads through API
   // v1; the plans said those came with Growth and Scale. They come with the first plan, and every later one has it.
   it('sells the API v1 and token permissions with the first plan, not as a higher plan’s extra', async () => {
-    const { tiers } = (await (
-      await new TestClient(app.baseUrl).get('/api/pricing-tiers')
-    ).json()) as PricingTiersResponse;
+    const { tiers } = (await (await new TestClient(app.baseUrl).get('/api/pricing-tiers')).json()) as PlansResponse;
     const [first, ...others] = Object.values(tiers).sort((a, b) => a.sortOrder - b.sortOrder);
     expect(first!.features).toContain('REST API v1 with fine-grained token permissions');
     for (const tier of others) {
@@ -119,8 +117,8 @@ describe('pricing tiers', () => {
   });
 
   it('seeds only once, even when several processes start together', async () => {
-    await Promise.all([seedDefaultTiers(app.ctx), seedDefaultTiers(app.ctx)]);
-    const body = (await (await new TestClient(app.baseUrl).get('/api/pricing-tiers')).json()) as PricingTiersResponse;
+    await Promise.all([seedDefaultPlans(app.ctx), seedDefaultPlans(app.ctx)]);
+    const body = (await (await new TestClient(app.baseUrl).get('/api/pricing-tiers')).json()) as PlansResponse;
     expect(Object.keys(body.tiers)).toHaveLength(4);
   });
 
@@ -135,10 +133,10 @@ describe('pricing tiers', () => {
 
   describe('configured by an admin', () => {
     let admin: TestClient;
-    let configuration: TierConfiguration;
+    let configuration: PlanConfiguration;
     beforeAll(async () => {
       ({ client: admin } = await signInAdmin(app));
-      configuration = (await (await admin.get('/api/admin/tier-configuration')).json()) as TierConfiguration;
+      configuration = (await (await admin.get('/api/admin/tier-configuration')).json()) as PlanConfiguration;
     });
 
     it('lists the tiers in order with the trial length', () => {
@@ -155,7 +153,7 @@ describe('pricing tiers', () => {
       ];
       const response = await admin.put('/api/admin/tier-configuration', { tiers: reordered, trialDays: 30 });
       expect(response.status).toBe(200);
-      const saved = (await response.json()) as TierConfiguration;
+      const saved = (await response.json()) as PlanConfiguration;
       expect(saved.trialDays).toBe(30);
       expect(saved.tiers.map((tier) => tier.id)).toEqual([
         'growth',
@@ -164,9 +162,7 @@ describe('pricing tiers', () => {
         'enterprise',
         'tier-1767225600000',
       ]);
-      const published = (await (
-        await new TestClient(app.baseUrl).get('/api/pricing-tiers')
-      ).json()) as PricingTiersResponse;
+      const published = (await (await new TestClient(app.baseUrl).get('/api/pricing-tiers')).json()) as PlansResponse;
       expect(published.trialDays).toBe(30);
       // A tier saved without a team-member limit is unlimited (issue 33).
       expect(published.tiers['tier-1767225600000']).toEqual({ ...newTier(), maxTeamMembers: -1 });
@@ -174,7 +170,7 @@ describe('pricing tiers', () => {
       // Put the defaults back for the tests that follow.
       const restore = await admin.put('/api/admin/tier-configuration', configuration);
       expect(restore.status).toBe(200);
-      expect(((await restore.json()) as TierConfiguration).tiers).toEqual(configuration.tiers);
+      expect(((await restore.json()) as PlanConfiguration).tiers).toEqual(configuration.tiers);
     });
 
     it('refuses trial days outside 0 to 90 or not whole', async () => {
@@ -206,7 +202,7 @@ describe('pricing tiers', () => {
     });
 
     it('refuses invalid limits, prices and icons, naming the field', async () => {
-      const cases: [Partial<PricingTier>, string][] = [
+      const cases: [Partial<Plan>, string][] = [
         [{ maxCustomers: 0 }, 'maxCustomers'],
         [{ maxPackages: -5 }, 'maxPackages'],
         [{ priceCents: -100 }, 'priceCents'],
@@ -297,7 +293,7 @@ describe('pricing tiers', () => {
           'This tier has 1 active subscriber(s) and 1 trial user(s). Tiers with active users cannot be deleted to protect existing subscriptions.',
         status: 409,
       });
-      const unchanged = (await (await admin.get('/api/admin/tier-configuration')).json()) as TierConfiguration;
+      const unchanged = (await (await admin.get('/api/admin/tier-configuration')).json()) as PlanConfiguration;
       expect(unchanged).toEqual(configuration);
     });
 
@@ -305,7 +301,7 @@ describe('pricing tiers', () => {
       const withoutGrowth = configuration.tiers.filter((tier) => tier.id !== 'growth');
       const response = await admin.put('/api/admin/tier-configuration', { tiers: withoutGrowth, trialDays: 14 });
       expect(response.status).toBe(200);
-      expect(((await response.json()) as TierConfiguration).tiers.map((tier) => tier.id)).toEqual([
+      expect(((await response.json()) as PlanConfiguration).tiers.map((tier) => tier.id)).toEqual([
         'starter',
         'scale',
         'enterprise',

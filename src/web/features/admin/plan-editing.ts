@@ -1,12 +1,12 @@
-import type { PricingTier, TierSubscribers } from '@contract/tiers';
+import type { Plan, PlanSubscribers } from '@contract/plans';
 import {
-  MAX_TIER_PRICE_CENTS,
+  MAX_PLAN_PRICE_CENTS,
   MAX_TRIAL_DAYS,
   MIN_TRIAL_DAYS,
-  tierHasSubscribersMessage,
-  tierPriceInvalidMessage,
+  planHasSubscribersMessage,
+  planPriceInvalidMessage,
   UNLIMITED,
-} from '../../../contract/tiers';
+} from '../../../contract/plans';
 import { NEW_TIER_MAX_CUSTOMERS, NEW_TIER_MAX_PACKAGES, NEW_TIER_PRICE_CENTS } from '../../lib/constants';
 import { centsToPrice, priceToCents } from '../../lib/price-text';
 
@@ -28,12 +28,12 @@ export function parseTrialDaysInput(text: string): number | undefined {
  */
 export function parsePriceInput(text: string): number | undefined {
   const cents = text.trim() === '' ? 0 : priceToCents(text);
-  return cents !== undefined && cents <= MAX_TIER_PRICE_CENTS ? cents : undefined;
+  return cents !== undefined && cents <= MAX_PLAN_PRICE_CENTS ? cents : undefined;
 }
 
 /** What the price field says under itself, or undefined when the price can be saved. */
 export const priceInputProblem = (text: string): string | undefined =>
-  parsePriceInput(text) === undefined ? tierPriceInvalidMessage : undefined;
+  parsePriceInput(text) === undefined ? planPriceInvalidMessage : undefined;
 
 /** Max customers or packages: a positive whole number; empty means unlimited (-1); non-positive input is ignored. */
 export function parseLimitInput(text: string): number | undefined {
@@ -51,14 +51,14 @@ export const limitInputText = (limit: number) => (limit === UNLIMITED ? '' : Str
 export const priceInputText = centsToPrice;
 
 /** Only one tier may be most popular: marking one clears the flag on every other. */
-export function setMostPopular(tiers: readonly PricingTier[], tierId: string, isMostPopular: boolean): PricingTier[] {
+export function setMostPopular(tiers: readonly Plan[], tierId: string, isMostPopular: boolean): Plan[] {
   return tiers.map((tier) =>
     tier.id === tierId ? { ...tier, isMostPopular } : isMostPopular ? { ...tier, isMostPopular: false } : tier,
   );
 }
 
 /** A new tier at the end: id 'tier-{timestamp}', name 'Tier N', package icon, $29, 50 customers, 5 packages. */
-export function newTier(tiers: readonly PricingTier[], now: number = Date.now()): PricingTier {
+export function newTier(tiers: readonly Plan[], now: number = Date.now()): Plan {
   return {
     id: `tier-${now}`,
     name: `Tier ${tiers.length + 1}`,
@@ -76,35 +76,35 @@ export function newTier(tiers: readonly PricingTier[], now: number = Date.now())
 }
 
 /** Positions become sortOrder. */
-export const withSortOrder = (tiers: readonly PricingTier[]): PricingTier[] =>
+export const withSortOrder = (tiers: readonly Plan[]): Plan[] =>
   tiers.map((tier, index) => (tier.sortOrder === index ? tier : { ...tier, sortOrder: index }));
 
 /** Moves the dragged tier to where it was dropped; sortOrder follows the new positions. */
-export function moveTier(tiers: readonly PricingTier[], draggedId: string, overId: string): PricingTier[] {
+export function moveTier(tiers: readonly Plan[], draggedId: string, overId: string): Plan[] {
   const from = tiers.findIndex((tier) => tier.id === draggedId);
   const to = tiers.findIndex((tier) => tier.id === overId);
   if (from < 0 || to < 0 || from === to) return [...tiers];
   const next = [...tiers];
   const [dragged] = next.splice(from, 1);
-  next.splice(to, 0, dragged as PricingTier);
+  next.splice(to, 0, dragged as Plan);
   return withSortOrder(next);
 }
 
-export type TierRemoval =
+export type PlanRemoval =
   | { kind: 'remove' }
   | { kind: 'last-tier'; title: string; description: string }
   | { kind: 'protected'; message: string }
   | { kind: 'confirm'; question: string };
 
 /** Whether a tier may leave the dialog's list (spec admin §5). */
-export function tierRemoval(tierCount: number, subscribers?: TierSubscribers): TierRemoval {
+export function planRemoval(tierCount: number, subscribers?: PlanSubscribers): PlanRemoval {
   if (tierCount <= 1)
     return { kind: 'last-tier', title: 'Cannot Remove Tier', description: 'You must have at least one tier' };
   if (!subscribers) return { kind: 'remove' };
   if (!subscribers.canDelete)
     return {
       kind: 'protected',
-      message: tierHasSubscribersMessage(subscribers.subscriberCount, subscribers.trialCount),
+      message: planHasSubscribersMessage(subscribers.subscriberCount, subscribers.trialCount),
     };
   if (subscribers.trialCount > 0)
     return {
@@ -115,7 +115,7 @@ export function tierRemoval(tierCount: number, subscribers?: TierSubscribers): T
 }
 
 /** Protected tiers (paying subscribers) show 'Protected from deletion'. */
-export const isProtectedTier = (subscribers: TierSubscribers | undefined) => subscribers?.canDelete === false;
+export const isProtectedPlan = (subscribers: PlanSubscribers | undefined) => subscribers?.canDelete === false;
 
 const toNumber = (value: unknown, fallback: number) => {
   const number = Number(value);
@@ -123,7 +123,7 @@ const toNumber = (value: unknown, fallback: number) => {
 };
 
 /** The PUT body: limits that are not numbers become -1; price, sortOrder and trial days are coerced to numbers. */
-export function tierConfigurationPayload(tiers: readonly PricingTier[], trialDays: unknown) {
+export function planConfigurationPayload(tiers: readonly Plan[], trialDays: unknown) {
   return {
     trialDays: toNumber(trialDays, 0),
     tiers: tiers.map((tier, index) => ({

@@ -1,23 +1,22 @@
-import type { PricingTier, PricingTiersResponse } from '@contract/tiers';
+import type { Plan, PlansResponse } from '@contract/plans';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { DEFAULT_TRIAL_DAYS, UNLIMITED } from '../../../contract/tiers';
+import { DEFAULT_TRIAL_DAYS, UNLIMITED } from '../../../contract/plans';
 import { getJson } from '../api-client';
 
-export type { PricingTier, PricingTiersResponse };
+export type { Plan, PlansResponse };
 
-export const PRICING_TIERS_PATH = '/api/pricing-tiers';
+export const PLANS_PATH = '/api/pricing-tiers';
 
-export const pricingTiersQuery = () =>
-  queryOptions({ queryKey: [PRICING_TIERS_PATH], queryFn: getJson<PricingTiersResponse> });
+export const plansQuery = () => queryOptions({ queryKey: [PLANS_PATH], queryFn: getJson<PlansResponse> });
 
-export const usePricingTiers = () => useQuery(pricingTiersQuery());
+export const usePlans = () => useQuery(plansQuery());
 
 /** The trial length to show: the server's, else 14 days (spec seller-app §9). */
-export const trialDaysOf = (response: Pick<PricingTiersResponse, 'trialDays'> | undefined): number =>
+export const trialDaysOf = (response: Pick<PlansResponse, 'trialDays'> | undefined): number =>
   typeof response?.trialDays === 'number' ? response.trialDays : DEFAULT_TRIAL_DAYS;
 
 /** Tiers in the admin's order (sortOrder), ties by price. */
-export function sortTiers(tiers: Record<string, PricingTier> | undefined): PricingTier[] {
+export function sortPlans(tiers: Record<string, Plan> | undefined): Plan[] {
   return Object.values(tiers ?? {}).sort((a, b) => a.sortOrder - b.sortOrder || a.priceCents - b.priceCents);
 }
 
