@@ -3,6 +3,7 @@ import { Download, Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { hasNothingLoaded } from '../../lib/query-state';
 import { exportPath } from './analytics-hooks';
 
 // The pieces every Analytics card is made of: its frame, CSV link, table, figures and states.
@@ -115,4 +116,22 @@ export function Stat({ label, value, testId }: { label: string; value: number | 
       </p>
     </div>
   );
+}
+
+/** A list card's body: loading, the load's failure, the empty list, or the rows given to `children`. */
+export function ListStates<Row>({
+  query,
+  failure,
+  empty,
+  children,
+}: {
+  query: { isLoading: boolean; isError: boolean; data: Row[] | undefined };
+  failure: string;
+  empty: ReactNode;
+  children: (rows: Row[]) => ReactNode;
+}) {
+  if (query.isLoading) return <Loading />;
+  if (hasNothingLoaded(query)) return <Empty>{failure}</Empty>;
+  if (!query.data?.length) return <Empty>{empty}</Empty>;
+  return children(query.data);
 }

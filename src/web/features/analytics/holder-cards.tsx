@@ -4,8 +4,7 @@ import { Button } from '../../components/ui/button';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Tooltip } from '../../components/ui/tooltip';
 import { formatDate } from '../../lib/format-date';
-import { hasNothingLoaded } from '../../lib/query-state';
-import { CsvButton, DataTable, Empty, Loading, number, TABLE_ROWS, TableCard } from './analytics-card-parts';
+import { CsvButton, DataTable, ListStates, number, TABLE_ROWS, TableCard } from './analytics-card-parts';
 import {
   sharingPath,
   staleHoldersPath,
@@ -24,7 +23,6 @@ export function TopHoldersCard({
   onShowHolder: (email: string) => void;
 }) {
   const holders = useTopHolders(period);
-  const { data, isLoading } = holders;
   return (
     <TableCard
       testId="top-holders-card"
@@ -32,27 +30,29 @@ export function TopHoldersCard({
       description={`Most downloads in the last ${period} days.`}
       action={<CsvButton table="top-holders" jsonPath={topHoldersPath(period)} />}
     >
-      {isLoading ? (
-        <Loading />
-      ) : hasNothingLoaded(holders) ? (
-        <Empty>License holders could not be loaded.</Empty>
-      ) : !data?.length ? (
-        <Empty>No downloads in this period.</Empty>
-      ) : (
-        <DataTable
-          headers={['License holder', 'Downloads', 'Packages', 'Last download', '']}
-          rows={data.map((row) => [
-            row.email,
-            number(row.downloads),
-            number(row.packages),
-            row.lastDownloadAt ? formatDate(row.lastDownloadAt) : 'Never',
-            <Button key="chart" variant="link" size="sm" className="h-auto p-0" onClick={() => onShowHolder(row.email)}>
-              Chart
-            </Button>,
-          ])}
-          total={data.length}
-        />
-      )}
+      <ListStates query={holders} failure="License holders could not be loaded." empty="No downloads in this period.">
+        {(rows) => (
+          <DataTable
+            headers={['License holder', 'Downloads', 'Packages', 'Last download', '']}
+            rows={rows.map((row) => [
+              row.email,
+              number(row.downloads),
+              number(row.packages),
+              row.lastDownloadAt ? formatDate(row.lastDownloadAt) : 'Never',
+              <Button
+                key="chart"
+                variant="link"
+                size="sm"
+                className="h-auto p-0"
+                onClick={() => onShowHolder(row.email)}
+              >
+                Chart
+              </Button>,
+            ])}
+            total={rows.length}
+          />
+        )}
+      </ListStates>
     </TableCard>
   );
 }
@@ -60,7 +60,6 @@ export function TopHoldersCard({
 export function StaleHoldersCard({ packageId }: { packageId?: string }) {
   const [months, setMonths] = useState<number>(6);
   const stale = useStaleHolders(months, packageId);
-  const { data, isLoading } = stale;
   return (
     <TableCard
       testId="stale-holders-card"
@@ -84,34 +83,33 @@ export function StaleHoldersCard({ packageId }: { packageId?: string }) {
         </div>
       }
     >
-      {isLoading ? (
-        <Loading />
-      ) : hasNothingLoaded(stale) ? (
-        <Empty>License holders could not be loaded.</Empty>
-      ) : !data?.length ? (
-        <Empty>Every license holder has downloaded within {months} months.</Empty>
-      ) : (
-        <DataTable
-          headers={['License holder', 'Package', 'Last version', 'Last download', 'License ends']}
-          rows={data
-            .slice(0, TABLE_ROWS)
-            .map((row) => [
-              row.email,
-              row.packageName,
-              row.version ?? '–',
-              row.lastDownloadAt ? formatDate(row.lastDownloadAt) : 'Never',
-              row.licenseExpiresAt ? formatDate(row.licenseExpiresAt) : 'Never',
-            ])}
-          total={data.length}
-        />
-      )}
+      <ListStates
+        query={stale}
+        failure="License holders could not be loaded."
+        empty={<>Every license holder has downloaded within {months} months.</>}
+      >
+        {(rows) => (
+          <DataTable
+            headers={['License holder', 'Package', 'Last version', 'Last download', 'License ends']}
+            rows={rows
+              .slice(0, TABLE_ROWS)
+              .map((row) => [
+                row.email,
+                row.packageName,
+                row.version ?? '–',
+                row.lastDownloadAt ? formatDate(row.lastDownloadAt) : 'Never',
+                row.licenseExpiresAt ? formatDate(row.licenseExpiresAt) : 'Never',
+              ])}
+            total={rows.length}
+          />
+        )}
+      </ListStates>
     </TableCard>
   );
 }
 
 export function SharingCard({ period }: { period: AnalyticsPeriod }) {
   const sharing = useSharingSignal(period);
-  const { data, isLoading } = sharing;
   return (
     <TableCard
       testId="sharing-card"
@@ -119,29 +117,29 @@ export function SharingCard({ period }: { period: AnalyticsPeriod }) {
       description="Days on which one license holder's token downloaded from three or more networks. It can mean a shared token, or a team working from several places: nothing is blocked."
       action={<CsvButton table="sharing" jsonPath={sharingPath(period)} />}
     >
-      {isLoading ? (
-        <Loading />
-      ) : hasNothingLoaded(sharing) ? (
-        <Empty>The sharing signal could not be loaded.</Empty>
-      ) : !data?.length ? (
-        <Empty>No token was used from three or more networks on one day.</Empty>
-      ) : (
-        <DataTable
-          headers={['License holder', 'Day', 'Networks', 'Downloads']}
-          rows={data.slice(0, TABLE_ROWS).map((row) => [
-            row.email,
-            formatDate(`${row.day}T00:00:00Z`),
-            <Tooltip key="networks" content={row.networks.join(', ')}>
-              {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the tooltip's trigger, so keyboards reach the list */}
-              <span tabIndex={0} className="cursor-help underline decoration-dotted underline-offset-4">
-                {row.networks.length}
-              </span>
-            </Tooltip>,
-            number(row.downloads),
-          ])}
-          total={data.length}
-        />
-      )}
+      <ListStates
+        query={sharing}
+        failure="The sharing signal could not be loaded."
+        empty="No token was used from three or more networks on one day."
+      >
+        {(rows) => (
+          <DataTable
+            headers={['License holder', 'Day', 'Networks', 'Downloads']}
+            rows={rows.slice(0, TABLE_ROWS).map((row) => [
+              row.email,
+              formatDate(`${row.day}T00:00:00Z`),
+              <Tooltip key="networks" content={row.networks.join(', ')}>
+                {/* biome-ignore lint/a11y/noNoninteractiveTabindex: the tooltip's trigger, so keyboards reach the list */}
+                <span tabIndex={0} className="cursor-help underline decoration-dotted underline-offset-4">
+                  {row.networks.length}
+                </span>
+              </Tooltip>,
+              number(row.downloads),
+            ])}
+            total={rows.length}
+          />
+        )}
+      </ListStates>
     </TableCard>
   );
 }
