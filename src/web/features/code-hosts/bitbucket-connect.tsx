@@ -6,9 +6,7 @@ import type { z } from 'zod';
 import { FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
-import { toast } from '../../components/ui/use-toast';
-import { errorMessage } from '../../lib/api-error';
-import { useConnectBitbucket } from './code-host-token-hooks';
+import { connectOutcome, useConnectBitbucket } from './code-host-token-hooks';
 
 // Bitbucket Cloud (issue 30 item 3): a workspace access token (every repository of the workspace) or a repository
 // access token (one repository). App passwords are refused: Bitbucket ends them on 2026-06-09.
@@ -24,14 +22,10 @@ export function BitbucketConnect({ disabled }: { disabled: boolean }) {
   const [workspace, token] = form.watch(['workspace', 'token']);
 
   const submit = form.handleSubmit((input) =>
-    connect.mutate(input, {
-      onSuccess: (connected) => {
-        form.setValue('token', '');
-        toast({ title: 'Bitbucket connected', description: `${connected.label} is connected.` });
-      },
-      onError: (error) =>
-        toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, 'Failed to connect') }),
-    }),
+    connect.mutate(
+      input,
+      connectOutcome('Bitbucket', () => form.setValue('token', '')),
+    ),
   );
 
   return (

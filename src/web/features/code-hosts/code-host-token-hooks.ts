@@ -1,6 +1,8 @@
 import type { ConnectBitbucketInput, ConnectGitlabTokenInput } from '@contract/code-host-tokens';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { toast } from '../../components/ui/use-toast';
 import { apiRequest, getJson } from '../../lib/api-client';
+import { errorMessage } from '../../lib/api-error';
 
 // Connecting GitLab and Bitbucket Cloud (issue 30 items 2 and 3): the token forms and GitLab's OAuth option.
 
@@ -31,4 +33,16 @@ export function useConnectBitbucket() {
     mutationFn: (input: ConnectBitbucketInput) => apiRequest<Connected>('POST', '/api/code-hosts/bitbucket', input),
     onSuccess: () => queryClient.invalidateQueries(),
   });
+}
+
+/** What a connect form does with the answer: `onConnected` and a toast naming the connection, or the refusal. */
+export function connectOutcome(host: string, onConnected: () => void) {
+  return {
+    onSuccess: (connected: Connected) => {
+      onConnected();
+      toast({ title: `${host} connected`, description: `${connected.label} is connected.` });
+    },
+    onError: (error: unknown) =>
+      toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, 'Failed to connect') }),
+  };
 }

@@ -7,9 +7,12 @@ import type { z } from 'zod';
 import { FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
-import { toast } from '../../components/ui/use-toast';
-import { errorMessage } from '../../lib/api-error';
-import { GITLAB_AUTHORIZE_PATH, useConnectGitlabToken, useGitlabOptions } from './code-host-token-hooks';
+import {
+  connectOutcome,
+  GITLAB_AUTHORIZE_PATH,
+  useConnectGitlabToken,
+  useGitlabOptions,
+} from './code-host-token-hooks';
 
 // GitLab (issue 30 item 2): Connect GitLab (OAuth, read_api and read_repository only) when the server has an OAuth
 // application, and always a pasted project or group access token, for gitlab.com or a self-managed instance.
@@ -27,14 +30,10 @@ export function GitlabConnect({ disabled }: { disabled: boolean }) {
   const token = form.watch('token');
 
   const submit = form.handleSubmit((input) =>
-    connect.mutate(input, {
-      onSuccess: (connected) => {
-        form.setValue('token', '');
-        toast({ title: 'GitLab connected', description: `${connected.label} is connected.` });
-      },
-      onError: (error) =>
-        toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, 'Failed to connect') }),
-    }),
+    connect.mutate(
+      input,
+      connectOutcome('GitLab', () => form.setValue('token', '')),
+    ),
   );
 
   return (
