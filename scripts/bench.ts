@@ -33,12 +33,10 @@ import { answerCounter, measureComposerInstall } from './bench/composer-figures.
 import { median, placeStatic } from './bench/composer-install.js';
 import { GROWTH_SETS, measureGrowth } from './bench/growth.js';
 import { measureMemory, printMemory } from './bench/memory.js';
+import { measureMetadataDoors } from './bench/metadata-doors.js';
 import {
-  answeredAsExpected,
   type DownloadResult,
-  type LoadResult,
   runDownloads,
-  runLoad,
   type StaticServer,
   startBareNode,
   startNginx,
@@ -47,6 +45,7 @@ import {
 } from './bench/processes.js';
 import { measureRevocation, startSecondProcess } from './bench/revocation.js';
 import { seedHolder, seedLargeDist, seedPackage, seedSeller } from './bench/seed.js';
+import { format, ratio } from './bench/turns.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -84,90 +83,10 @@ function get(port: number, host: string, urlPath: string, token: string): Promis
   });
 }
 
-const format = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 0 });
-const ratio = (value: number) => value.toFixed(3);
 const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 async function main(): Promise<void> {
   for (const open of benchDatabases('packgate_bench')) await benchmark(await open());
-}
-
-type Measured = {
-  requestsPerSecond: number;
-  latencyP99: number;
-  bytesPerSecond: number;
-  /** This process's CPU time per request (the server runs here, wrk in a child); 0 for nginx and bare Node.js. */
-  cpuMicrosPerRequest: number;
-  runs: LoadResult[];
-};
-
-type LoadTarget = { url: string; headers: Record<string, string>; expectStatus: number; isOurs: boolean };
-
-/**
- * One warm-up each, then RUNS load runs of every target taken in turns (a, b, a, b, ...): on a machine shared with
- * other work the load moves between runs, and figures taken side by side move together, so their ratio moves less
- * than one of figures taken minutes apart. Medians of each figure, and `ratios` gives the median of per-turn ratios.
- */
-async function measureInTurns(targets: LoadTarget[], connections = CONNECTIONS): Promise<Measured[]> {
-  for (const target of targets) {
-    const expectError = target.expectStatus >= 400;
-    await runLoad({ ...target, connections, durationSeconds: Math.min(3, SECONDS), expectError });
-  }
-  const runs: LoadResult[][] = targets.map(() => []);
-  const cpu: number[][] = targets.map(() => []);
-  for (let run = 0; run < RUNS; run++) {
-    for (const [index, target] of targets.entries()) {
-      const before = process.cpuUsage();
-      const expectError = target.expectStatus >= 400;
-      const result = await runLoad({ ...target, connections, durationSeconds: SECONDS, expectError });
-      const used = process.cpuUsage(before);
-      if (!answeredAsExpected(result, target.expectStatus)) {
-        throw new Error(`${target.url}: expected only ${target.expectStatus}, got ${JSON.stringify(result.statuses)}`);
-      }
-      runs[index]!.push(result);
-      cpu[index]!.push(target.isOurs ? (used.user + used.system) / Math.max(1, result.total) : 0);
-    }
-  }
-  return targets.map((_, index) => ({
-    requestsPerSecond: median(runs[index]!.map((run) => run.requestsPerSecond)),
-    latencyP99: median(runs[index]!.map((run) => run.latencyP99)),
-    bytesPerSecond: median(runs[index]!.map((run) => run.bytesPerSecond)),
-    cpuMicrosPerRequest: median(cpu[index]!),
-    runs: runs[index]!,
-  }));
-}
-
-/** The median over turns of `figure(a) / figure(b)`, for two targets measured in the same turns. */
-function ratioInTurns(a: Measured, b: Measured, figure: (run: LoadResult) => number): number {
-  return median(a.runs.map((run, index) => figure(run) / figure(b.runs[index]!)));
-}
-
-const requestRate = (run: LoadResult) => run.requestsPerSecond;
-const latencyP99 = (run: LoadResult) => run.latencyP99;
-
-function line(label: string, measured: Measured): string {
-  const cpu = measured.cpuMicrosPerRequest > 0 ? `  CPU ${measured.cpuMicrosPerRequest.toFixed(1)} µs/request` : '';
-  return `    ${label.padEnd(44)} ${format(measured.requestsPerSecond).padStart(8)} req/s  p99 ${measured.latencyP99} ms${cpu}`;
-}
-
-/**
- * Issue 34: a figure is the server's only when the load generator, against nginx in the same turns, went at least
- * 1.5 times faster than against us; below that, the figure may measure the generator itself.
- */
-function generatorWarning(ours: Measured, nginx: Measured): string {
-  return nginx.requestsPerSecond < 1.5 * ours.requestsPerSecond
-    ? `  ⚠ wrk reached only ${ratio(nginx.requestsPerSecond / ours.requestsPerSecond)}× this rate against nginx: it may measure the generator`
-    : '';
-}
-
-/** Ours, nginx's and the bare Node.js server's figures, and ours as a share of each (medians of per-turn ratios). */
-function printAgainstBaselines(ours: Measured, nginx: Measured, bareNode: Measured): void {
-  console.log(line('Packgate, token checked:', ours));
-  console.log(line('nginx, static file:', nginx));
-  console.log(line('bare node:http, bytes from memory:', bareNode));
-  console.log(
-    `    ratio Packgate / nginx: ${ratio(ratioInTurns(ours, nginx, requestRate))}  (goal ≥ 0.5)   / bare Node.js: ${ratio(ratioInTurns(ours, bareNode, requestRate))}  (goal ≥ 0.8)   bare Node.js / nginx: ${ratio(ratioInTurns(bareNode, nginx, requestRate))}${generatorWarning(ours, nginx)}`,
-  );
 }
 
 /** Peak RSS growth of this process (which serves Packgate) while `work` runs. */
@@ -219,62 +138,19 @@ async function benchmark(database: BenchDatabase): Promise<void> {
     const fromNginx = await fetch(`${nginx.url}${metadataPath}`);
     if (!Buffer.from(await fromNginx.arrayBuffer()).equals(served.body)) throw new Error('nginx serves other bytes');
 
-    // (a) p2 metadata, (b) packages.json, each against nginx; (c) the p2's 304 and (d) an unknown package's 404,
-    // each against the p2's 200. The figures compared are measured in turns (measureInTurns).
-    const ours = (urlPath: string, headers: Record<string, string>, expectStatus: number): LoadTarget => ({
-      url: `http://127.0.0.1:${port}${urlPath}`,
-      headers,
-      expectStatus,
-      isOurs: true,
+    // (a) p2 metadata, (b) packages.json, each against nginx and bare Node.js, counted and not; (c) the p2's 304
+    // and (d) an unknown package's 404, each against the p2's 200 (bench/metadata-doors.ts).
+    await measureMetadataDoors({
+      metrics: built.ctx.metrics,
+      ours: `http://127.0.0.1:${port}`,
+      auth,
+      metadataPath,
+      p2: { bytes: served.body.length, lastModified: String(served.headers['last-modified']) },
+      packagesJsonStaticPath: '/figures/packages.json',
+      nginx,
+      bareNode: bare,
+      turns: { seconds: SECONDS, runs: RUNS, connections: CONNECTIONS },
     });
-    const fromStatic = (urlPath: string): LoadTarget => ({
-      url: `${nginx!.url}${urlPath}`,
-      headers: {},
-      expectStatus: 200,
-      isOurs: false,
-    });
-    const fromBareNode = (urlPath: string): LoadTarget => ({ ...fromStatic(urlPath), url: `${bare!.url}${urlPath}` });
-    console.log(`\n(a) GET ${metadataPath} (${format(served.body.length)} bytes, ${METADATA_TAGS} tags)`);
-    const [p2, p2Static, p2Bare] = await measureInTurns([
-      ours(metadataPath, auth, 200),
-      fromStatic(metadataPath),
-      fromBareNode(metadataPath),
-    ]);
-    printAgainstBaselines(p2!, p2Static!, p2Bare!);
-
-    console.log('\n(b) GET /packages.json');
-    const [packagesJson, packagesJsonStatic, packagesJsonBare] = await measureInTurns([
-      ours('/packages.json', auth, 200),
-      fromStatic('/figures/packages.json'),
-      fromBareNode('/figures/packages.json'),
-    ]);
-    printAgainstBaselines(packagesJson!, packagesJsonStatic!, packagesJsonBare!);
-
-    console.log(
-      `\n(c) GET ${metadataPath} with If-Modified-Since: 304, and (d) GET /p2/bench/no-such-package.json (an unlicensed name): 404, each against our own 200`,
-    );
-    const lastModified = String(served.headers['last-modified']);
-    const [p2Again, notModified, unknown] = await measureInTurns([
-      ours(metadataPath, auth, 200),
-      ours(metadataPath, { ...auth, 'if-modified-since': lastModified }, 304),
-      ours('/p2/bench/no-such-package.json', auth, 404),
-    ]);
-    console.log(line('Packgate 200:', p2Again!));
-    console.log(line('Packgate 304:', notModified!));
-    console.log(line('Packgate 404:', unknown!));
-    for (const [label, measured] of [
-      ['200', p2Again!],
-      ['304', notModified!],
-      ['404', unknown!],
-    ] as const) {
-      console.log(
-        `    ${label} / nginx's p2 in (a): ${ratio(measured.requestsPerSecond / p2Static!.requestsPerSecond)}, / bare Node.js's: ${ratio(measured.requestsPerSecond / p2Bare!.requestsPerSecond)}${generatorWarning(measured, p2Static!)}`,
-      );
-    }
-    console.log(`    (c) ratio 304 / 200: ${ratio(ratioInTurns(notModified!, p2Again!, requestRate))}  (goal ≥ 1.2)`);
-    console.log(
-      `    (d) ratio 404 p99 / 200 p99: ${ratio(ratioInTurns(unknown!, p2Again!, latencyP99))}  (goal ≤ 1.1)`,
-    );
 
     // (e) dist of a 10 MB zip, 100 concurrent downloads
     const big = await seedLargeDist(built.ctx, seller.id, 'bench/big', DIST_BYTES);

@@ -1,6 +1,7 @@
 // The bench's ceiling of one Node.js process (scripts/bench/processes.ts startBareNode): a bare node:http server
 // answering each URL path of BARE_NODE_FILES (JSON: path → file) with the file's bytes, read once into memory, and
-// the headers a JSON answer needs, in one writeHead. Prints its port, serves until SIGTERM.
+// the headers a JSON answer needs, in one writeHead. Prints its port, serves until SIGTERM. GET /.cpu answers the
+// process's CPU time so far in microseconds, so that the bench sets the CPU per request of the ceiling beside ours.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 
@@ -12,6 +13,11 @@ const files = new Map(
 );
 const lastModified = new Date().toUTCString();
 const server = createServer((request, response) => {
+  if (request.url === '/.cpu') {
+    const { user, system } = process.cpuUsage();
+    response.end(String(user + system));
+    return;
+  }
   const bytes = files.get(request.url ?? '');
   if (!bytes) {
     response.writeHead(404, { 'content-length': 0 });

@@ -1,54 +1,35 @@
-// A short run of the metadata figures of scripts/bench.ts, (a) to (d), for working on one of them:
-//   BENCH_ONLY=p2,packages,304,404,dist BENCH_RUNS=1 BENCH_SECONDS=5 npx tsx scripts/bench/composer-doors.ts
-// Same seed, same nginx, same ratios as the full bench; BENCH_ONLY picks the figures (all four by default). Runs on
-// PGlite, and on PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set (BENCH_SKIP_PGLITE=1 skips PGlite).
-// BENCH_PROFILE_SECONDS=N instead loads only our server for N s per figure, for `node --cpu-prof --import tsx`.
-// Each of our figures also shows this process's CPU time per request (the server runs here, wrk in a child):
-// on a machine shared with other work, req/s moves with the load, CPU per request much less.
+// The metadata figures of scripts/bench.ts, (a) to (d), alone, for working on the warm Composer door:
+//   BENCH_ONLY=p2,packages,304,404,dist BENCH_RUNS=3 BENCH_SECONDS=5 npx tsx scripts/bench/composer-doors.ts
+// Same seed, nginx, bare node:http server, turns and ratios as the full bench (bench/metadata-doors.ts), with the
+// door's /metrics counting on and off; BENCH_ONLY picks the figures (p2, packages, 304 and 404 by default; dist, a
+// small zip's download against nginx, on request). Runs on PGlite, and on PostgreSQL when BENCH_DATABASE_URL (or
+// TEST_DATABASE_URL) is set (BENCH_SKIP_PGLITE=1 skips PGlite). Each of our figures also shows this process's CPU
+// time per request (the server runs here, wrk in a child): on a shared machine req/s moves with the load, CPU per
+// request much less.
+// BENCH_PROFILE_SECONDS=N instead loads only our server for N s per figure under V8's sampling profiler, writes
+// <database>-<figure>.cpuprofile into BENCH_PROFILE_DIR (the system's temp folder) and prints its top entries.
 import { chmod } from 'node:fs/promises';
 import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BenchDatabase, benchDatabases, startBenchApp } from './bench-app.js';
-import { median, placeStatic } from './composer-install.js';
-import {
-  answeredAsExpected,
-  type LoadResult,
-  runLoad,
-  type StaticServer,
-  startNginx,
-  stopChildren,
-} from './processes.js';
+import { placeStatic } from './composer-install.js';
+import { measureMetadataDoors } from './metadata-doors.js';
+import { runLoad, type StaticServer, startBareNode, startNginx, stopChildren } from './processes.js';
+import { profileWhile } from './profile.js';
 import { seedHolder, seedPackage, seedSeller } from './seed.js';
+import { line, measureInTurns, ownCpuMicros, ratio, ratioInTurns, requestRate, type TurnOptions } from './turns.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const RUNS = Number(process.env.BENCH_RUNS ?? 1);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const TURNS: TurnOptions = {
+  seconds: Number(process.env.BENCH_SECONDS ?? 5),
+  runs: Number(process.env.BENCH_RUNS ?? 3),
+  connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
+};
 const PROFILE_SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 0);
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'p2,packages,304,404,dist').split(','));
-
-type Measured = { requestsPerSecond: number; latencyP99: number; cpuMicrosPerRequest: number };
-
-async function measure(url: string, headers: Record<string, string>, expectStatus: number): Promise<Measured> {
-  const expectError = expectStatus >= 400;
-  await runLoad({ url, headers, connections: CONNECTIONS, durationSeconds: 2, expectError });
-  const runs: LoadResult[] = [];
-  const cpu: number[] = [];
-  for (let run = 0; run < RUNS; run++) {
-    const before = process.cpuUsage();
-    const result = await runLoad({ url, headers, connections: CONNECTIONS, durationSeconds: SECONDS, expectError });
-    const used = process.cpuUsage(before);
-    cpu.push((used.user + used.system) / Math.max(1, result.total));
-    if (!answeredAsExpected(result, expectStatus)) {
-      throw new Error(`${url}: expected only ${expectStatus}, got ${JSON.stringify(result.statuses)}`);
-    }
-    runs.push(result);
-  }
-  return {
-    requestsPerSecond: median(runs.map((run) => run.requestsPerSecond)),
-    latencyP99: median(runs.map((run) => run.latencyP99)),
-    cpuMicrosPerRequest: median(cpu),
-  };
-}
+const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? tmpdir();
+const ONLY = new Set((process.env.BENCH_ONLY ?? 'p2,packages,304,404').split(','));
+/** Tags of the measured package: a p2 file of a typical size (about 18 KB), as in npm run bench. */
+const METADATA_TAGS = 20;
 
 /** fetch() may not set Host, which names the repository: a plain request instead. */
 function get(port: number, urlPath: string, headers: Record<string, string>) {
@@ -69,17 +50,11 @@ function get(port: number, urlPath: string, headers: Record<string, string>) {
   });
 }
 
-/** nginx runs in a process of its own: the CPU column is ours only. */
-const show = (label: string, measured: Measured, isOurs = true) =>
-  console.log(
-    `    ${label.padEnd(24)} ${Math.round(measured.requestsPerSecond)} req/s  p99 ${measured.latencyP99} ms` +
-      (isOurs ? `  CPU ${measured.cpuMicrosPerRequest.toFixed(1)} µs/request` : ''),
-  );
-
 async function doors(database: BenchDatabase): Promise<void> {
   const { built, workDir, address, close } = await startBenchApp(database, 'packgate-doors-');
   await chmod(workDir, 0o755);
   let nginx: StaticServer | undefined;
+  let bareNode: StaticServer | undefined;
   try {
     const port = Number(new URL(address).port);
     const host = `bench.composer.localhost:${port}`;
@@ -88,7 +63,7 @@ async function doors(database: BenchDatabase): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
     const seller = await seedSeller(built.ctx, 'bench');
-    const widget = await seedPackage(built.ctx, workDir, seller.id, 'bench/widget', 0, 20);
+    const widget = await seedPackage(built.ctx, workDir, seller.id, 'bench/widget', 0, METADATA_TAGS);
     const token = await seedHolder(built.ctx, seller.id, [widget.id]);
     const auth = { host, authorization: `Bearer ${token}` };
     const ours = `http://127.0.0.1:${port}`;
@@ -100,65 +75,76 @@ async function doors(database: BenchDatabase): Promise<void> {
     const distPath = `/api/composer/download/${widget.name}/v1.0.0`;
     const distAnswer = await get(port, distPath, auth);
     if (distAnswer.status !== 200) throw new Error(`the seeded token's download is refused: ${distAnswer.status}`);
-    const p2Body = p2Answer.body;
-    const lastModified = p2Answer.lastModified;
-    const indexBody = indexAnswer.body;
-    console.log(`\n== ${database.label}: p2 ${p2Body.length} bytes, packages.json ${indexBody.length} bytes`);
+    const label = database.target.kind;
+    console.log(
+      `\n== ${database.label}: p2 ${p2Answer.body.length} bytes, packages.json ${indexAnswer.body.length} bytes`,
+    );
 
     if (PROFILE_SECONDS > 0) {
-      const load = (url: string, headers: Record<string, string>) =>
-        runLoad({ url, headers, connections: CONNECTIONS, durationSeconds: PROFILE_SECONDS });
-      if (ONLY.has('p2')) await load(`${ours}${metadataPath}`, auth);
-      if (ONLY.has('packages')) await load(`${ours}/packages.json`, auth);
-      if (ONLY.has('304')) await load(`${ours}${metadataPath}`, { ...auth, 'if-modified-since': lastModified });
-      if (ONLY.has('404')) await load(`${ours}/p2/bench/no-such-package.json`, auth);
-      if (ONLY.has('dist')) await load(`${ours}${distPath}`, auth);
+      const figures: Array<[string, string, Record<string, string>]> = [
+        ['p2', metadataPath, auth],
+        ['packages', '/packages.json', auth],
+        ['304', metadataPath, { ...auth, 'if-modified-since': p2Answer.lastModified }],
+        ['404', '/p2/bench/no-such-package.json', auth],
+        ['dist', distPath, auth],
+      ];
+      for (const [figure, urlPath, headers] of figures.filter(([figure]) => ONLY.has(figure))) {
+        await runLoad({ url: `${ours}${urlPath}`, headers, connections: TURNS.connections, durationSeconds: 2 });
+        const file = path.join(PROFILE_DIR, `${label}-${figure}.cpuprofile`);
+        const top = await profileWhile(file, () =>
+          runLoad({
+            url: `${ours}${urlPath}`,
+            headers,
+            connections: TURNS.connections,
+            durationSeconds: PROFILE_SECONDS,
+            expectError: figure === '404',
+          }),
+        );
+        console.log(
+          `\n  ${figure}: ${file}, self time of the busy samples:\n${top.map((entry) => `    ${entry}`).join('\n')}`,
+        );
+      }
       return;
     }
 
     const staticRoot = path.join(workDir, 'static');
-    await placeStatic(staticRoot, metadataPath, p2Body);
-    await placeStatic(staticRoot, '/figures/packages.json', indexBody);
+    await placeStatic(staticRoot, metadataPath, p2Answer.body);
+    await placeStatic(staticRoot, '/figures/packages.json', indexAnswer.body);
     await placeStatic(staticRoot, distPath, distAnswer.body);
     nginx = await startNginx(workDir, staticRoot);
+    bareNode = await startBareNode(
+      { [metadataPath]: p2Answer.body, '/figures/packages.json': indexAnswer.body },
+      workDir,
+    );
 
-    let p2: Measured | undefined;
-    if (ONLY.has('p2') || ONLY.has('304') || ONLY.has('404')) {
-      p2 = await measure(`${ours}${metadataPath}`, auth, 200);
-      show('p2 200:', p2);
-    }
-    if (ONLY.has('p2')) {
-      const p2Static = await measure(`${nginx.url}${metadataPath}`, {}, 200);
-      show('p2 nginx:', p2Static, false);
-      console.log(`    p2 ratio / nginx: ${(p2!.requestsPerSecond / p2Static.requestsPerSecond).toFixed(3)}`);
-    }
-    if (ONLY.has('packages')) {
-      const packagesJson = await measure(`${ours}/packages.json`, auth, 200);
-      const packagesStatic = await measure(`${nginx.url}/figures/packages.json`, {}, 200);
-      show('packages.json:', packagesJson);
-      show('packages.json nginx:', packagesStatic, false);
-      const packagesRatio = packagesJson.requestsPerSecond / packagesStatic.requestsPerSecond;
-      console.log(`    packages.json ratio / nginx: ${packagesRatio.toFixed(3)}  (goal ≥ 0.5)`);
-    }
-    if (ONLY.has('304')) {
-      const notModified = await measure(`${ours}${metadataPath}`, { ...auth, 'if-modified-since': lastModified }, 304);
-      show('p2 304:', notModified);
-      console.log(`    304 / 200: ${(notModified.requestsPerSecond / p2!.requestsPerSecond).toFixed(3)}  (goal ≥ 1.2)`);
-    }
-    if (ONLY.has('404')) {
-      const unknown = await measure(`${ours}/p2/bench/no-such-package.json`, auth, 404);
-      show('p2 404 (unlicensed):', unknown);
-      console.log(`    404 p99 / 200 p99: ${(unknown.latencyP99 / p2!.latencyP99).toFixed(3)}  (goal ≤ 1.1)`);
-    }
+    await measureMetadataDoors({
+      metrics: built.ctx.metrics,
+      ours,
+      auth,
+      metadataPath,
+      p2: { bytes: p2Answer.body.length, lastModified: p2Answer.lastModified },
+      packagesJsonStaticPath: '/figures/packages.json',
+      nginx,
+      bareNode,
+      turns: TURNS,
+      only: ONLY,
+    });
     if (ONLY.has('dist')) {
-      const dist = await measure(`${ours}${distPath}`, auth, 200);
-      const distStatic = await measure(`${nginx.url}${distPath}`, {}, 200);
-      show(`dist (${distAnswer.body.length} bytes):`, dist);
-      show('dist nginx:', distStatic, false);
-      console.log(`    dist ratio / nginx: ${(dist.requestsPerSecond / distStatic.requestsPerSecond).toFixed(3)}`);
+      console.log(`\n    GET ${distPath} (${distAnswer.body.length} bytes)`);
+      const [dist, distStatic] = await measureInTurns(
+        [
+          { url: `${ours}${distPath}`, headers: auth, expectStatus: 200, serverCpuMicros: ownCpuMicros },
+          { url: `${nginx.url}${distPath}`, headers: {}, expectStatus: 200 },
+        ],
+        TURNS,
+      );
+      console.log(line('Packgate dist:', dist!));
+      console.log(line('nginx dist:', distStatic!));
+      console.log(`    dist ratio / nginx: ${ratio(ratioInTurns(dist!, distStatic!, requestRate))}`);
     }
   } finally {
     await nginx?.stop();
+    await bareNode?.stop();
     stopChildren();
     await close();
   }

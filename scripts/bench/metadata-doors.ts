@@ -1,0 +1,151 @@
+import { request as httpRequest } from 'node:http';
+import type { Metrics } from '../../src/server/observability/metrics.js';
+import { doorCountingSwitch } from './door-counting.js';
+import type { StaticServer } from './processes.js';
+import {
+  bareNodeCpuMicros,
+  format,
+  generatorWarning,
+  type LoadTarget,
+  latencyP99,
+  line,
+  type Measured,
+  measureInTurns,
+  ownCpuMicros,
+  printAgainstBaselines,
+  ratio,
+  ratioInTurns,
+  requestRate,
+  type TurnOptions,
+} from './turns.js';
+
+// (a) to (d) of npm run bench, and of bench/composer-doors.ts alone: the warm Composer door against nginx and a bare
+// node:http server answering the same bytes, in turns.
+//   (a) authenticated p2 metadata, with the door's /metrics counting on and off (issue 35: counting costs nothing
+//       measurable), against nginx and the bare Node.js server;
+//   (b) packages.json, the same way;
+//   (c) a p2 304 (If-Modified-Since) against our own 200, and (d) an unlicensed package's 404: its p99 against the
+//       200's p99.
+
+export type MetadataDoors = {
+  metrics: Metrics;
+  /** Packgate's base URL (http://127.0.0.1:port). */
+  ours: string;
+  /** Host and Authorization of the seeded holder, on the seller's repository host. */
+  auth: Record<string, string>;
+  metadataPath: string;
+  /** The p2 file's bytes and Last-Modified as Packgate answered them (nginx and bare Node.js serve the same). */
+  p2: { bytes: number; lastModified: string };
+  /** Where nginx and the bare Node.js server answer packages.json's bytes. */
+  packagesJsonStaticPath: string;
+  nginx: StaticServer;
+  bareNode: StaticServer;
+  turns: TurnOptions;
+  /** The figures to take: p2, packages, 304, 404 (all by default). */
+  only?: Set<string>;
+};
+
+/** The switch is checked before it is used: five answers with counting off add nothing, five with it on add five. */
+async function checkCountingSwitch(doors: MetadataDoors, counting: ReturnType<typeof doorCountingSwitch>) {
+  const ask = () => fetchThroughHost(`${doors.ours}${doors.metadataPath}`, doors.auth);
+  const before = await counting.counted();
+  counting.off();
+  try {
+    for (let index = 0; index < 5; index++) await ask();
+  } finally {
+    counting.on();
+  }
+  const whileOff = await counting.counted();
+  for (let index = 0; index < 5; index++) await ask();
+  const whileOn = await counting.counted();
+  if (whileOff !== before || whileOn !== whileOff + 5) {
+    throw new Error(`the bench's counting switch does not work: ${before} → ${whileOff} (off) → ${whileOn} (on)`);
+  }
+}
+
+/** fetch() may not set Host, which names the repository: node:http instead. */
+async function fetchThroughHost(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest(url, { headers }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode ?? 0));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+export async function measureMetadataDoors(doors: MetadataDoors): Promise<void> {
+  const only = doors.only ?? new Set(['p2', 'packages', '304', '404']);
+  const counting = doorCountingSwitch(doors.metrics);
+  await checkCountingSwitch(doors, counting);
+  const ours = (urlPath: string, headers: Record<string, string>, expectStatus: number): LoadTarget => ({
+    url: `${doors.ours}${urlPath}`,
+    headers,
+    expectStatus,
+    serverCpuMicros: ownCpuMicros,
+  });
+  const uncounted = (target: LoadTarget): LoadTarget => ({ ...target, before: counting.off, after: counting.on });
+  const fromStatic = (server: StaticServer, urlPath: string): LoadTarget => ({
+    url: `${server.url}${urlPath}`,
+    headers: {},
+    expectStatus: 200,
+    ...(server === doors.bareNode ? { serverCpuMicros: () => bareNodeCpuMicros(server) } : {}),
+  });
+  /** Ours counted and uncounted, nginx's and bare Node.js's, in turns. */
+  const againstBaselines = async (urlPath: string, staticPath: string) => {
+    const [counted, notCounted, nginx, bareNode] = await measureInTurns(
+      [
+        ours(urlPath, doors.auth, 200),
+        uncounted(ours(urlPath, doors.auth, 200)),
+        fromStatic(doors.nginx, staticPath),
+        fromStatic(doors.bareNode, staticPath),
+      ],
+      doors.turns,
+    );
+    printAgainstBaselines(counted!, nginx!, bareNode!);
+    console.log(line('Packgate, its /metrics counting off:', notCounted!));
+    console.log(
+      `    counting on / off: ${ratio(ratioInTurns(counted!, notCounted!, requestRate))} req/s, CPU ${counted!.cpuMicrosPerRequest.toFixed(1)} / ${notCounted!.cpuMicrosPerRequest.toFixed(1)} µs/request`,
+    );
+    return { counted: counted!, nginx: nginx!, bareNode: bareNode! };
+  };
+
+  let p2: Awaited<ReturnType<typeof againstBaselines>> | undefined;
+  if (only.has('p2')) {
+    console.log(`\n(a) GET ${doors.metadataPath} (${format(doors.p2.bytes)} bytes)`);
+    p2 = await againstBaselines(doors.metadataPath, doors.metadataPath);
+  }
+  if (only.has('packages')) {
+    console.log('\n(b) GET /packages.json');
+    await againstBaselines('/packages.json', doors.packagesJsonStaticPath);
+  }
+  if (!only.has('304') && !only.has('404')) return;
+  console.log(
+    `\n(c) GET ${doors.metadataPath} with If-Modified-Since: 304, and (d) GET /p2/bench/no-such-package.json (an unlicensed name): 404, each against our own 200`,
+  );
+  const [p2Again, notModified, unknown] = (await measureInTurns(
+    [
+      ours(doors.metadataPath, doors.auth, 200),
+      ours(doors.metadataPath, { ...doors.auth, 'if-modified-since': doors.p2.lastModified }, 304),
+      ours('/p2/bench/no-such-package.json', doors.auth, 404),
+    ],
+    doors.turns,
+  )) as [Measured, Measured, Measured];
+  console.log(line('Packgate 200:', p2Again));
+  console.log(line('Packgate 304:', notModified));
+  console.log(line('Packgate 404:', unknown));
+  if (p2) {
+    for (const [label, measured] of [
+      ['200', p2Again],
+      ['304', notModified],
+      ['404', unknown],
+    ] as const) {
+      console.log(
+        `    ${label} / nginx's p2 in (a): ${ratio(measured.requestsPerSecond / p2.nginx.requestsPerSecond)}, / bare Node.js's: ${ratio(measured.requestsPerSecond / p2.bareNode.requestsPerSecond)}${generatorWarning(measured, p2.nginx)}`,
+      );
+    }
+  }
+  console.log(`    (c) ratio 304 / 200: ${ratio(ratioInTurns(notModified, p2Again, requestRate))}  (goal ≥ 1.2)`);
+  console.log(`    (d) ratio 404 p99 / 200 p99: ${ratio(ratioInTurns(unknown, p2Again, latencyP99))}  (goal ≤ 1.1)`);
+}
