@@ -13,6 +13,7 @@ import { holderTokensV1Routes } from './holder-tokens-v1.routes.js';
 import { registerIdempotency } from './idempotency.js';
 import { oidcTrustsV1Routes } from './oidc-trusts-v1.routes.js';
 import { registerApiDocs } from './openapi.js';
+import { packageRefreshV1Routes } from './package-refresh-v1.routes.js';
 import { productsV1Routes } from './products-v1.routes.js';
 import { apiV1RateLimitHook } from './rate-limit.js';
 import { webhooksV1Routes } from './webhooks-v1.routes.js';
@@ -71,6 +72,7 @@ export async function apiV1Plugin(app: FastifyInstance, ctx: AppContext, options
           await holderTokensV1Routes(v1, ctx);
           await oidcTrustsV1Routes(v1, ctx);
           await codeHostsV1Routes(v1, ctx);
+          await packageRefreshV1Routes(v1, ctx);
         },
         { prefix: API_V1_PREFIX },
       );

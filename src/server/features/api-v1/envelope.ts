@@ -34,3 +34,8 @@ export function okResponses<T extends z.ZodType>(data: T) {
 export function createdResponses<T extends z.ZodType>(data: T) {
   return { 201: apiV1Envelope(data), ...errorResponses };
 }
+
+/** A command that started work and answers before it is done (a package refresh). */
+export function acceptedResponses<T extends z.ZodType>(data: T) {
+  return { 202: apiV1Envelope(data), ...errorResponses };
+}

@@ -93,6 +93,7 @@ describe('the samples of the interactive reference', () => {
     await run('listPackages');
     await run('getPackage', id(toolsId));
     await run('createPurchaseLinks', id(toolsId));
+    await run('refreshPackage', id(toolsId));
     const widget = await run('createPackage', { REPOSITORY_ID: 'acme/widget.git' });
     await run('updatePackage', id(widget.id));
 
