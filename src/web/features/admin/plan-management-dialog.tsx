@@ -8,15 +8,10 @@ import {
   useSensor,
   useSensors,
 } from '@dnd-kit/core';
-import { SortableContext, useSortable, verticalListSortingStrategy } from '@dnd-kit/sortable';
-import { CSS } from '@dnd-kit/utilities';
+import { SortableContext, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { GripVertical, Loader2, Plus, ShieldCheck, Trash2 } from 'lucide-react';
+import { Loader2, Plus } from 'lucide-react';
 import { useState } from 'react';
-import { planIconLabels, planIcons, UNLIMITED } from '../../../contract/plans';
-import { tierIcon } from '../../components/plan-chooser';
-import { PriceInput } from '../../components/price-input';
-import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,
@@ -28,32 +23,13 @@ import {
 } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { NativeSelect } from '../../components/ui/native-select';
 import { toast } from '../../components/ui/use-toast';
 import { errorMessage } from '../../lib/api-error';
 import { TRIAL_DAYS_PLACEHOLDER } from '../../lib/constants';
 import { hasNothingLoaded } from '../../lib/query-state';
-import { limitText } from '../../lib/subscriptions/plans';
-import {
-  planConfigurationQuery,
-  planSubscribersQuery,
-  usePlanSubscribers,
-  useSavePlanConfiguration,
-} from './admin-plans';
-import {
-  isProtectedPlan,
-  limitInputText,
-  moveTier,
-  newTier,
-  parseLimitInput,
-  parsePriceInput,
-  parseTrialDaysInput,
-  planRemoval,
-  priceInputProblem,
-  priceInputText,
-  setMostPopular,
-  withSortOrder,
-} from './plan-editing';
+import { planConfigurationQuery, planSubscribersQuery, useSavePlanConfiguration } from './admin-plans';
+import { moveTier, newTier, parseTrialDaysInput, planRemoval, setMostPopular, withSortOrder } from './plan-editing';
+import { TierEditor } from './plan-editor';
 import { tierKeyboardCoordinates } from './tier-keyboard-coordinates';
 
 /** The Platform Tier Management dialog (spec admin §2, §4, §5): edits stay local until Save Configuration. */
@@ -244,192 +220,5 @@ function TierConfigurationForm({
         </Button>
       </DialogFooter>
     </>
-  );
-}
-
-function TierEditor({
-  tier,
-  canRemove,
-  onChange,
-  onPriceValidityChange,
-  onMostPopularChange,
-  onRemove,
-}: {
-  tier: Plan;
-  canRemove: boolean;
-  onChange: (change: Partial<Plan>) => void;
-  onPriceValidityChange: (isValid: boolean) => void;
-  onMostPopularChange: (checked: boolean) => void;
-  onRemove: () => void;
-}) {
-  const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
-    id: tier.id,
-  });
-  const subscribers = usePlanSubscribers(tier.id);
-  const [priceText, setPriceText] = useState(() => priceInputText(tier.priceCents));
-  const priceProblem = priceInputProblem(priceText);
-  const [customersText, setCustomersText] = useState(() => limitInputText(tier.maxCustomers));
-  const [packagesText, setPackagesText] = useState(() => limitInputText(tier.maxPackages));
-  // A tier saved before issue 33 has no team-member limit: unlimited, as the server reads it.
-  const [membersText, setMembersText] = useState(() => limitInputText(tier.maxTeamMembers ?? UNLIMITED));
-  const Icon = tierIcon(tier.icon);
-  const field = (name: string) => `tier-${tier.id}-${name}`;
-  const badges = [tier.isMostPopular && 'Most Popular', tier.isFeatured && 'Featured'].filter(Boolean);
-
-  return (
-    <div
-      ref={setNodeRef}
-      style={{ transform: CSS.Transform.toString(transform), transition }}
-      className={`space-y-4 rounded-md border bg-background p-4 ${isDragging ? 'relative z-10 shadow-lg' : ''}`}
-      data-testid="tier-editor"
-    >
-      <div className="flex items-center gap-2">
-        <button
-          ref={setActivatorNodeRef}
-          type="button"
-          className="cursor-grab rounded-sm p-1 text-muted-foreground hover:text-foreground active:cursor-grabbing"
-          aria-label={`Drag to reorder ${tier.name}`}
-          {...attributes}
-          {...listeners}
-        >
-          <GripVertical className="size-4" />
-        </button>
-        <Icon className="size-5 text-primary" />
-        <span className="font-medium">{tier.name || 'Untitled tier'}</span>
-        <div className="ml-auto flex flex-wrap items-center gap-2">
-          {subscribers.data && (
-            <Badge variant="secondary" data-testid="tier-subscriber-badge">
-              {subscribers.data.subscriberCount} subscriber{subscribers.data.subscriberCount === 1 ? '' : 's'}
-              {subscribers.data.trialCount > 0 && `, ${subscribers.data.trialCount} trial`}
-            </Badge>
-          )}
-          {isProtectedPlan(subscribers.data) && (
-            <Badge variant="outline" className="gap-1">
-              <ShieldCheck className="size-3" /> Protected from deletion
-            </Badge>
-          )}
-          {canRemove && (
-            <Button size="icon" variant="ghost" onClick={onRemove} aria-label={`Remove ${tier.name}`}>
-              <Trash2 className="text-destructive" />
-            </Button>
-          )}
-        </div>
-      </div>
-
-      <div className="grid gap-3 sm:grid-cols-2">
-        <div className="grid gap-1.5">
-          <Label htmlFor={field('name')}>Name</Label>
-          <Input id={field('name')} value={tier.name} onChange={(event) => onChange({ name: event.target.value })} />
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor={field('icon')}>Icon</Label>
-          <NativeSelect
-            id={field('icon')}
-            value={tier.icon}
-            onChange={(event) => onChange({ icon: event.target.value })}
-          >
-            {planIcons.map((icon) => (
-              <option key={icon} value={icon}>
-                {planIconLabels[icon]}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor={field('price')}>Monthly Price ($)</Label>
-          <PriceInput
-            id={field('price')}
-            value={priceText}
-            aria-invalid={Boolean(priceProblem)}
-            aria-describedby={priceProblem ? field('price-error') : undefined}
-            onValueChange={(text) => {
-              setPriceText(text);
-              const cents = parsePriceInput(text);
-              onPriceValidityChange(cents !== undefined);
-              if (cents !== undefined) onChange({ priceCents: cents });
-            }}
-          />
-          {priceProblem && (
-            <p id={field('price-error')} className="text-sm text-destructive">
-              {priceProblem}
-            </p>
-          )}
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor={field('customers')}>Max Customers</Label>
-          <Input
-            id={field('customers')}
-            type="number"
-            min={1}
-            step={1}
-            placeholder="Unlimited"
-            value={customersText}
-            onChange={(event) => {
-              setCustomersText(event.target.value);
-              const limit = parseLimitInput(event.target.value);
-              if (limit !== undefined) onChange({ maxCustomers: limit });
-            }}
-          />
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor={field('packages')}>Max Packages</Label>
-          <Input
-            id={field('packages')}
-            type="number"
-            min={1}
-            step={1}
-            placeholder="Unlimited"
-            value={packagesText}
-            onChange={(event) => {
-              setPackagesText(event.target.value);
-              const limit = parseLimitInput(event.target.value);
-              if (limit !== undefined) onChange({ maxPackages: limit });
-            }}
-          />
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor={field('team-members')}>Team Members</Label>
-          <Input
-            id={field('team-members')}
-            type="number"
-            min={1}
-            step={1}
-            placeholder="Unlimited"
-            value={membersText}
-            onChange={(event) => {
-              setMembersText(event.target.value);
-              const limit = parseLimitInput(event.target.value);
-              if (limit !== undefined) onChange({ maxTeamMembers: limit });
-            }}
-          />
-        </div>
-        <div className="flex items-end gap-6 pb-2">
-          <label className="flex items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="size-4 accent-primary"
-              checked={tier.isMostPopular}
-              onChange={(event) => onMostPopularChange(event.target.checked)}
-            />
-            Most Popular
-          </label>
-          <label className="flex items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="size-4 accent-primary"
-              checked={tier.isFeatured}
-              onChange={(event) => onChange({ isFeatured: event.target.checked })}
-            />
-            Featured
-          </label>
-        </div>
-      </div>
-
-      <p className="text-xs text-muted-foreground" data-testid="tier-summary">
-        {limitText(tier.maxCustomers, 'customer', 'customers')} · {limitText(tier.maxPackages, 'package', 'packages')} ·{' '}
-        {limitText(tier.maxTeamMembers ?? UNLIMITED, 'team member', 'team members')}
-        {badges.length > 0 && ` · ${badges.join(', ')}`}
-      </p>
-    </div>
   );
 }
