@@ -115,5 +115,9 @@ describe('several packages and version ranges in Management', () => {
     await offer.waitFor();
     expect(await offer.textContent()).toContain('Version 2 licence');
     expect(await offer.getByTestId('tier-versions').textContent()).toBe('Versions ^2.0');
+    // What the range and the period give together, said plainly (not "every version" beside "Versions ^2.0").
+    expect(await offer.textContent()).toMatch(
+      /Install every \^2\.0 version released in the next \d+ months?, and keep them for good\. Versions outside \^2\.0 are not included\./,
+    );
   });
 });

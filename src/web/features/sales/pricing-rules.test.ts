@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { salesMessages } from '../../../contract/sales';
 import {
+  accessText,
   buyerEmailProblem,
   newPriceForm,
   priceInputOf,
@@ -81,6 +82,24 @@ describe('texts of a tier', () => {
     };
     expect(priceText(yearly)).toBe('€90.00 / year');
     expect(termsText(yearly)).toBe('Billed yearly · 14-day free trial');
+  });
+
+  it('says plainly what a tier sold for a version range gives: the versions in the range, within the period', () => {
+    const oneTime = {
+      pricingType: 'one_time' as const,
+      interval: null,
+      updateMonths: 12,
+      trialDays: null,
+      priceCents: 4900,
+      currency: 'usd',
+    };
+    expect(accessText(oneTime)).toBe('Install every version released in the next 12 months, and keep them for good.');
+    expect(accessText({ ...oneTime, versionConstraint: '^2.0' })).toBe(
+      'Install every ^2.0 version released in the next 12 months, and keep them for good. Versions outside ^2.0 are not included.',
+    );
+    expect(accessText({ ...oneTime, pricingType: 'subscription', interval: 'month', versionConstraint: '^2.0' })).toBe(
+      'Install every ^2.0 version while your subscription lasts; cancel at any time. Versions outside ^2.0 are not included.',
+    );
   });
 });
 

@@ -184,9 +184,19 @@ export function versionProblemsOf(message: string, tiers: readonly PriceForm[]):
 }
 
 /** The longer explanation under a tier on the purchase page. */
-export function accessText(tier: PriceTerms): string {
+export function accessText(tier: PriceTerms & Partial<Pick<PurchasePagePrice, 'versionConstraint'>>): string {
+  const range = tier.versionConstraint;
   if (tier.pricingType === 'one_time') {
-    return `Install every version released in the next ${plural(tier.updateMonths ?? 0, 'month', 'months')}, and keep them for good.`;
+    const months = plural(tier.updateMonths ?? 0, 'month', 'months');
+    // A range and a period together (issue 31): the buyer gets the versions in the range that are released within
+    // the period, which "every version released in the next N months" beside "Versions ^2.0" contradicted.
+    if (range) {
+      return `Install every ${range} version released in the next ${months}, and keep them for good. Versions outside ${range} are not included.`;
+    }
+    return `Install every version released in the next ${months}, and keep them for good.`;
+  }
+  if (range) {
+    return `Install every ${range} version while your subscription lasts; cancel at any time. Versions outside ${range} are not included.`;
   }
   return 'Install every version while your subscription lasts; cancel at any time.';
 }
