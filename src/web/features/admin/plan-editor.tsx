@@ -2,7 +2,8 @@ import type { Plan } from '@contract/plans';
 import { useSortable } from '@dnd-kit/sortable';
 import { CSS } from '@dnd-kit/utilities';
 import { GripVertical, ShieldCheck, Trash2 } from 'lucide-react';
-import { useState } from 'react';
+import type { ChangeEvent } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { planIconLabels, planIcons, UNLIMITED } from '../../../contract/plans';
 import { tierIcon } from '../../components/plan-chooser';
 import { PriceInput } from '../../components/price-input';
@@ -21,6 +22,8 @@ import {
   priceInputProblem,
   priceInputText,
 } from './plan-editing';
+
+type TierFieldTexts = { price: string; customers: string; packages: string; members: string };
 
 /**
  * One tier in the Platform Tier Management dialog: its fields, its subscribers and its drag handle. A field holding
@@ -45,12 +48,27 @@ export function TierEditor({
     id: tier.id,
   });
   const subscribers = usePlanSubscribers(tier.id);
-  const [priceText, setPriceText] = useState(() => priceInputText(tier.priceCents));
-  const priceProblem = priceInputProblem(priceText);
-  const [customersText, setCustomersText] = useState(() => limitInputText(tier.maxCustomers));
-  const [packagesText, setPackagesText] = useState(() => limitInputText(tier.maxPackages));
-  // A tier saved before issue 33 has no team-member limit: unlimited, as the server reads it.
-  const [membersText, setMembersText] = useState(() => limitInputText(tier.maxTeamMembers ?? UNLIMITED));
+  // The number fields' texts as typed (react-hook-form, issue 29 item 7); each change that parses updates the tier.
+  const form = useForm<TierFieldTexts>({
+    defaultValues: {
+      price: priceInputText(tier.priceCents),
+      customers: limitInputText(tier.maxCustomers),
+      packages: limitInputText(tier.maxPackages),
+      // A tier saved before issue 33 has no team-member limit: unlimited, as the server reads it.
+      members: limitInputText(tier.maxTeamMembers ?? UNLIMITED),
+    },
+  });
+  const priceProblem = priceInputProblem(form.watch('price'));
+  const limitField = (
+    name: 'customers' | 'packages' | 'members',
+    key: 'maxCustomers' | 'maxPackages' | 'maxTeamMembers',
+  ) =>
+    form.register(name, {
+      onChange: (event: ChangeEvent<HTMLInputElement>) => {
+        const limit = parseLimitInput(event.target.value);
+        if (limit !== undefined) onChange({ [key]: limit });
+      },
+    });
   const Icon = tierIcon(tier.icon);
   const field = (name: string) => `tier-${tier.id}-${name}`;
   const badges = [tier.isMostPopular && 'Most Popular', tier.isFeatured && 'Featured'].filter(Boolean);
@@ -116,17 +134,23 @@ export function TierEditor({
         </div>
         <div className="grid gap-1.5">
           <Label htmlFor={field('price')}>Monthly Price ($)</Label>
-          <PriceInput
-            id={field('price')}
-            value={priceText}
-            aria-invalid={Boolean(priceProblem)}
-            aria-describedby={priceProblem ? field('price-error') : undefined}
-            onValueChange={(text) => {
-              setPriceText(text);
-              const cents = parsePriceInput(text);
-              onPriceValidityChange(cents !== undefined);
-              if (cents !== undefined) onChange({ priceCents: cents });
-            }}
+          <Controller
+            control={form.control}
+            name="price"
+            render={({ field: price }) => (
+              <PriceInput
+                id={field('price')}
+                value={price.value}
+                aria-invalid={Boolean(priceProblem)}
+                aria-describedby={priceProblem ? field('price-error') : undefined}
+                onValueChange={(text) => {
+                  price.onChange(text);
+                  const cents = parsePriceInput(text);
+                  onPriceValidityChange(cents !== undefined);
+                  if (cents !== undefined) onChange({ priceCents: cents });
+                }}
+              />
+            )}
           />
           {priceProblem && (
             <p id={field('price-error')} className="text-sm text-destructive">
@@ -142,12 +166,7 @@ export function TierEditor({
             min={1}
             step={1}
             placeholder="Unlimited"
-            value={customersText}
-            onChange={(event) => {
-              setCustomersText(event.target.value);
-              const limit = parseLimitInput(event.target.value);
-              if (limit !== undefined) onChange({ maxCustomers: limit });
-            }}
+            {...limitField('customers', 'maxCustomers')}
           />
         </div>
         <div className="grid gap-1.5">
@@ -158,12 +177,7 @@ export function TierEditor({
             min={1}
             step={1}
             placeholder="Unlimited"
-            value={packagesText}
-            onChange={(event) => {
-              setPackagesText(event.target.value);
-              const limit = parseLimitInput(event.target.value);
-              if (limit !== undefined) onChange({ maxPackages: limit });
-            }}
+            {...limitField('packages', 'maxPackages')}
           />
         </div>
         <div className="grid gap-1.5">
@@ -174,12 +188,7 @@ export function TierEditor({
             min={1}
             step={1}
             placeholder="Unlimited"
-            value={membersText}
-            onChange={(event) => {
-              setMembersText(event.target.value);
-              const limit = parseLimitInput(event.target.value);
-              if (limit !== undefined) onChange({ maxTeamMembers: limit });
-            }}
+            {...limitField('members', 'maxTeamMembers')}
           />
         </div>
         <div className="flex items-end gap-6 pb-2">
