@@ -94,7 +94,9 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
       onRequest: authenticated,
     },
     async (request, reply) =>
-      reply.status(201).send(await invitations.inviteMember(ctx, requireUser(request), requestActor(request), request.body)),
+      reply
+        .status(201)
+        .send(await invitations.inviteMember(ctx, requireUser(request), requestActor(request), request.body)),
   );
 
   api.post(
