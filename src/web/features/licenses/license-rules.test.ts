@@ -7,7 +7,6 @@ import {
   grantStatusLabel,
   searchCustomers,
   temporaryLicenseBadge,
-  temporaryLicenseProblem,
 } from './license-rules';
 
 describe('temporaryLicenseBadge', () => {
@@ -52,14 +51,6 @@ describe('daysLeftTone', () => {
     expect(daysLeftText({ daysRemaining: 0, revokedAt: null })).toBe('Expired');
     expect(daysLeftText({ daysRemaining: null, revokedAt: null })).toBe('No expiry');
     expect(daysLeftText({ daysRemaining: 0, revokedAt: '2026-03-01T12:00:00Z' })).toBe('Revoked');
-  });
-});
-
-describe('temporaryLicenseProblem', () => {
-  it('requires an e-mail that is more than blanks', () => {
-    expect(temporaryLicenseProblem('')).toBe('Email is required');
-    expect(temporaryLicenseProblem('   ')).toBe('Email is required');
-    expect(temporaryLicenseProblem('a@example.com')).toBeUndefined();
   });
 });
 

@@ -75,10 +75,6 @@ export function searchCustomers(customers: readonly Customer[], search: string):
 
 export const temporaryLicenseMessages = { emailRequired: 'Email is required' } as const;
 
-/** The create form's problem (spec §5), or undefined when it can be sent. */
-export const temporaryLicenseProblem = (email: string): string | undefined =>
-  email.trim() ? undefined : temporaryLicenseMessages.emailRequired;
-
 export const durationLabel = (days: number): string => `${days} ${days === 1 ? 'day' : 'days'}`;
 
 /** Dates in en-US (spec seller-app §9), one format across the app. */

@@ -1,18 +1,22 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2, Mail, ShieldOff } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { FormField } from '../../components/form-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Textarea } from '../../components/ui/textarea';
 import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
-import { TEMPORARY_LICENSE_DEFAULT_DAYS, TEMPORARY_LICENSE_DURATIONS_DAYS } from '../../lib/constants';
+import { TEMPORARY_LICENSE_DURATIONS_DAYS } from '../../lib/constants';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { EmailDeliveryNote } from './email-delivery-note';
+import { emptyTemporaryLicenseForm, type TemporaryLicenseFormValues, temporaryLicenseForm } from './license-forms';
 import {
   type LicensedPackage,
   type TemporaryLicense,
@@ -29,7 +33,6 @@ import {
   formatDate,
   formatDateTime,
   temporaryLicenseBadge,
-  temporaryLicenseProblem,
 } from './license-rules';
 
 /** Temporary Licenses of one package (spec seller-app §2, §4, §5): grant trial access by e-mail, revoke it. */
@@ -97,79 +100,47 @@ function TemporaryLicenses({ pkg }: { pkg: LicensedPackage }) {
 
 function CreateLicenseForm({ pkg }: { pkg: LicensedPackage }) {
   const create = useCreateTemporaryLicense(pkg);
-  const [email, setEmail] = useState('');
-  const [durationDays, setDurationDays] = useState<number>(TEMPORARY_LICENSE_DEFAULT_DAYS);
-  const [note, setNote] = useState('');
-  const [emailError, setEmailError] = useState<string>();
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const problem = temporaryLicenseProblem(email);
-    if (problem) {
-      setEmailError(problem);
-      return;
-    }
-    create.mutate(
-      { email: email.trim(), durationDays, note: note.trim() || null },
-      {
-        onSuccess: () => {
-          setEmail('');
-          setNote('');
-          setDurationDays(TEMPORARY_LICENSE_DEFAULT_DAYS);
-        },
-      },
-    );
-  };
+  const form = useForm<TemporaryLicenseFormValues, unknown, z.output<typeof temporaryLicenseForm>>({
+    resolver: zodResolver(temporaryLicenseForm),
+    defaultValues: emptyTemporaryLicenseForm,
+  });
+  const { errors } = form.formState;
+  const email = form.watch('email');
+  const submit = form.handleSubmit((input) =>
+    create.mutate(input, { onSuccess: () => form.reset(emptyTemporaryLicenseForm) }),
+  );
 
   return (
     <form onSubmit={submit} className="space-y-4 rounded-md border bg-muted/30 p-4" noValidate>
       <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
-        <div className="space-y-2">
-          <Label htmlFor="temporary-license-email">Email *</Label>
-          <Input
-            id="temporary-license-email"
-            type="email"
-            placeholder="customer@example.com"
-            value={email}
-            onChange={(event) => {
-              setEmail(event.target.value);
-              setEmailError(undefined);
-            }}
-            aria-invalid={Boolean(emailError)}
-            aria-describedby={emailError ? 'temporary-license-email-error' : undefined}
-            autoComplete="off"
-          />
-          {emailError && (
-            <p id="temporary-license-email-error" className="text-sm text-destructive">
-              {emailError}
-            </p>
+        <FormField id="temporary-license-email" label="Email *" error={errors.email?.message}>
+          {(control) => (
+            <Input
+              {...control}
+              type="email"
+              placeholder="customer@example.com"
+              autoComplete="off"
+              {...form.register('email')}
+            />
           )}
-        </div>
-        <div className="space-y-2">
-          <Label htmlFor="temporary-license-duration">Duration</Label>
-          <NativeSelect
-            id="temporary-license-duration"
-            value={String(durationDays)}
-            onChange={(event) => setDurationDays(Number(event.target.value))}
-          >
-            {TEMPORARY_LICENSE_DURATIONS_DAYS.map((days) => (
-              <option key={days} value={days}>
-                {durationLabel(days)}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
+        </FormField>
+        <FormField id="temporary-license-duration" label="Duration">
+          {(control) => (
+            <NativeSelect {...control} {...form.register('durationDays', { valueAsNumber: true })}>
+              {TEMPORARY_LICENSE_DURATIONS_DAYS.map((days) => (
+                <option key={days} value={days}>
+                  {durationLabel(days)}
+                </option>
+              ))}
+            </NativeSelect>
+          )}
+        </FormField>
       </div>
-      <div className="space-y-2">
-        <Label htmlFor="temporary-license-note">Note (optional)</Label>
-        <Textarea
-          id="temporary-license-note"
-          placeholder="e.g. Evaluation for Acme Corp"
-          value={note}
-          onChange={(event) => setNote(event.target.value)}
-          rows={2}
-        />
-      </div>
+      <FormField id="temporary-license-note" label="Note (optional)" error={errors.note?.message}>
+        {(control) => (
+          <Textarea {...control} placeholder="e.g. Evaluation for Acme Corp" rows={2} {...form.register('note')} />
+        )}
+      </FormField>
       <div className="flex justify-end">
         <Button type="submit" disabled={!email.trim() || create.isPending}>
           {create.isPending ? <Loader2 className="animate-spin" /> : <Mail />}

@@ -1,81 +1,66 @@
 import type { LicenseStability } from '@contract/licenses';
+import { useFormContext } from 'react-hook-form';
 import { LICENSE_VERSION_CONSTRAINT_MAX_LENGTH } from '../../../contract/licenses';
+import { FormField } from '../../components/form-field';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
-import { type LicenseTermsForm, stabilityLabels, type TermsProblems } from './lasting-license-rules';
+import { stabilityLabels } from './lasting-license-rules';
+import type { EditLicenseFormValues } from './license-forms';
 
 // The license dialog's version terms and seats (issue 31): which versions the license covers and how many developer
 // tokens its holder may have. The server checks the constraint with Composer's own parser and names the field.
 
 const stabilityOrder: LicenseStability[] = ['dev', 'alpha', 'beta', 'RC', 'stable'];
 
-export function VersionTermsFields({
-  idPrefix,
-  terms,
-  problems,
-  set,
-}: {
-  idPrefix: string;
-  terms: LicenseTermsForm;
-  problems: TermsProblems;
-  set: <Key extends keyof LicenseTermsForm>(key: Key, value: LicenseTermsForm[Key]) => void;
-}) {
+export function VersionTermsFields({ idPrefix }: { idPrefix: string }) {
+  const { register, formState } = useFormContext<EditLicenseFormValues>();
+  const { errors } = formState;
   return (
     <div className="grid gap-4 sm:grid-cols-3">
-      <div className="space-y-2">
-        <Label htmlFor={`${idPrefix}-version-constraint`}>Versions</Label>
-        <Input
-          id={`${idPrefix}-version-constraint`}
-          placeholder="Every version"
-          maxLength={LICENSE_VERSION_CONSTRAINT_MAX_LENGTH}
-          value={terms.versionConstraint}
-          onChange={(event) => set('versionConstraint', event.target.value)}
-          aria-invalid={Boolean(problems.versionConstraint)}
-          aria-describedby={`${idPrefix}-version-constraint-hint`}
-        />
-        <p
-          id={`${idPrefix}-version-constraint-hint`}
-          className={problems.versionConstraint ? 'text-sm text-destructive' : 'text-xs text-muted-foreground'}
-        >
-          {problems.versionConstraint ?? 'A Composer constraint, e.g. ^2.0. Empty: every version.'}
-        </p>
-      </div>
-      <div className="space-y-2">
-        <Label htmlFor={`${idPrefix}-stability`}>Minimum stability</Label>
-        <NativeSelect
-          id={`${idPrefix}-stability`}
-          value={terms.minimumStability}
-          onChange={(event) => set('minimumStability', event.target.value as LicenseStability)}
-        >
-          {stabilityOrder.map((stability) => (
-            <option key={stability} value={stability}>
-              {stabilityLabels[stability]}
-            </option>
-          ))}
-        </NativeSelect>
-      </div>
-      <div className="space-y-2">
-        <Label htmlFor={`${idPrefix}-seats`}>Developer seats</Label>
-        <Input
-          id={`${idPrefix}-seats`}
-          type="number"
-          inputMode="numeric"
-          min={1}
-          step={1}
-          placeholder="Unlimited"
-          value={terms.seats}
-          onChange={(event) => set('seats', event.target.value)}
-          aria-invalid={Boolean(problems.seats)}
-          aria-describedby={`${idPrefix}-seats-hint`}
-        />
-        <p
-          id={`${idPrefix}-seats-hint`}
-          className={problems.seats ? 'text-sm text-destructive' : 'text-xs text-muted-foreground'}
-        >
-          {problems.seats ?? 'Developer tokens the holder may have. CI and deploy tokens take none.'}
-        </p>
-      </div>
+      <FormField
+        id={`${idPrefix}-version-constraint`}
+        label="Versions"
+        hint="A Composer constraint, e.g. ^2.0. Empty: every version."
+        error={errors.versionConstraint?.message}
+      >
+        {(control) => (
+          <Input
+            {...control}
+            placeholder="Every version"
+            maxLength={LICENSE_VERSION_CONSTRAINT_MAX_LENGTH}
+            {...register('versionConstraint')}
+          />
+        )}
+      </FormField>
+      <FormField id={`${idPrefix}-stability`} label="Minimum stability">
+        {(control) => (
+          <NativeSelect {...control} {...register('minimumStability')}>
+            {stabilityOrder.map((stability) => (
+              <option key={stability} value={stability}>
+                {stabilityLabels[stability]}
+              </option>
+            ))}
+          </NativeSelect>
+        )}
+      </FormField>
+      <FormField
+        id={`${idPrefix}-seats`}
+        label="Developer seats"
+        hint="Developer tokens the holder may have. CI and deploy tokens take none."
+        error={errors.seats?.message}
+      >
+        {(control) => (
+          <Input
+            {...control}
+            type="number"
+            inputMode="numeric"
+            min={1}
+            step={1}
+            placeholder="Unlimited"
+            {...register('seats')}
+          />
+        )}
+      </FormField>
     </div>
   );
 }
