@@ -55,6 +55,8 @@ export const apiV1Meta = z.object({
   period: z.string().optional(),
   /** ISO 4217, lower case, for the money fields in `data`. */
   currency: z.string().optional(),
+  /** A paged list's cursor for its next page (send it as `cursor`), null on the last page. */
+  nextCursor: z.string().nullable().optional(),
 });
 export type ApiV1Meta = z.infer<typeof apiV1Meta>;
 
@@ -248,8 +250,25 @@ export const apiV1Analytics = z.object({
   totalPurchases: z.number().int(),
 });
 
-/** GET /api/v1/licenses filters. */
-export const apiV1LicenseQuery = z.object({
+/** Paged lists (issue 34): `limit` rows per page, newest first; the next page starts after `meta.nextCursor`. */
+export const API_V1_PAGE_DEFAULT = 100;
+export const API_V1_PAGE_MAX = 500;
+export const apiV1PageQuery = z.object({
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(API_V1_PAGE_MAX)
+    .default(API_V1_PAGE_DEFAULT)
+    .meta({ description: `Rows per page, 1 to ${API_V1_PAGE_MAX}; ${API_V1_PAGE_DEFAULT} when left out.` }),
+  cursor: z
+    .string()
+    .max(100)
+    .optional()
+    .meta({ description: 'The meta.nextCursor of the page before; left out for the first page.' }),
+});
+/** GET /api/v1/licenses filters, paged. */
+export const apiV1LicenseQuery = apiV1PageQuery.extend({
   packageId: z.string().max(200).optional(),
   /** The licenses of one product (issue 31). */
   productId: z.string().max(200).optional(),

@@ -110,6 +110,19 @@ export const customer = z.object({
 export type Customer = z.infer<typeof customer>;
 export const customerList = z.array(customer);
 
+/**
+ * GET /api/customers pages (issue 34): `limit` holders, newest first, starting after the holder `after` (the last
+ * id of the page before; a full page means there may be more), those matching `q` (e-mail or a held package's name).
+ */
+export const CUSTOMER_PAGE_DEFAULT = 100;
+export const CUSTOMER_PAGE_MAX = 500;
+export const customerListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(CUSTOMER_PAGE_MAX).default(CUSTOMER_PAGE_DEFAULT),
+  after: z.uuid().optional(),
+  q: z.string().max(200).optional(),
+});
+export type CustomerListQuery = z.infer<typeof customerListQuery>;
+
 /** Nullish for the same reason: a missing e-mail gets 'Email is required', not a schema error. */
 export const regenerateTokenInput = z.object({ email: z.string().max(320).optional() }).nullish();
 export type RegenerateTokenInput = NonNullable<z.infer<typeof regenerateTokenInput>>;

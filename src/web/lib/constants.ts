@@ -96,3 +96,9 @@ export const DNS_PORTAL_SUBDOMAIN = 'portal';
 
 // License holders of a lapsed subscription keep installing this long; the server applies the same rule.
 export { LICENSE_HOLDER_GRACE_DAYS as LAPSED_SUBSCRIPTION_GRACE_DAYS } from '../../contract/billing';
+
+// Access Management's holder list (issue 34): the server pages and searches it.
+/** Holders loaded per page; the next page loads as the seller scrolls to the end or clicks Load more. */
+export const LICENSE_HOLDERS_PAGE_SIZE = 50;
+/** The search is sent to the server once the seller stops typing for this long. */
+export const LICENSE_HOLDER_SEARCH_DELAY_MS = 300;

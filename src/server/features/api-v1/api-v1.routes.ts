@@ -14,6 +14,7 @@ import {
   apiV1License,
   apiV1LicenseQuery,
   apiV1Package,
+  apiV1PageQuery,
   apiV1RegeneratedToken,
   apiV1RegenerateTokenInput,
   apiV1Token,
@@ -166,11 +167,17 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         summary: 'List customers',
         description:
           'Every license holder by e-mail (buyers, and those you licensed by hand or through this API), with the ' +
-          'packages each holds. Analytics’ totalCustomers counts buyers only.',
+          'packages each holds, newest holder first, a page at a time: limit holders (100 unless asked, at most ' +
+          '500) and, in meta.nextCursor, the cursor of the next page (null on the last). Analytics’ ' +
+          'totalCustomers counts buyers only.',
+        querystring: apiV1PageQuery,
         response: okResponses(z.array(apiV1Customer)),
       },
     },
-    async (request) => envelope(await apiV1.listApiCustomers(ctx, request.apiToken.sellerId)),
+    async (request) => {
+      const page = await apiV1.listApiCustomers(ctx, request.apiToken.sellerId, request.query);
+      return envelope(page.customers, { nextCursor: page.nextCursor });
+    },
   );
 
   api.post(
@@ -199,11 +206,18 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         tags: ['Licenses'],
         operationId: 'listLicenses',
         summary: 'List licenses',
+        description:
+          'Your licenses, newest first, of one package, product or holder when asked, a page at a time: limit ' +
+          'licenses (100 unless asked, at most 500) and, in meta.nextCursor, the cursor of the next page (null on ' +
+          'the last).',
         querystring: apiV1LicenseQuery,
         response: okResponses(z.array(apiV1License)),
       },
     },
-    async (request) => envelope(await lastingLicenses.listLicenses(ctx, request.apiToken.sellerId, request.query)),
+    async (request) => {
+      const page = await lastingLicenses.listLicensesPage(ctx, request.apiToken.sellerId, request.query);
+      return envelope(page.licenses, { nextCursor: page.nextCursor });
+    },
   );
 
   api.post(

@@ -12,13 +12,14 @@ import type { License } from '../../../contract/licenses.js';
 import type { Package, UpdatePackageInput } from '../../../contract/packages.js';
 import { setupCommands } from '../../../contract/setup-commands.js';
 import type { AppContext } from '../../context.js';
+import { decodeCursor } from '../../db/keyset-page.js';
 import { newestStable } from '../../lib/composer-versions/version-order.js';
 import { getDashboardAnalytics, utcMonthBounds } from '../analytics/analytics.service.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
 import { distUrl } from '../composer/composer-metadata.service.js';
-import { holderIdsByEmail } from '../credentials/holder-tokens.service.js';
 import { replaceHolderToken } from '../licenses/customers.service.js';
 import { getLicenseSender } from '../licenses/grants.service.js';
+import { findHolderPage } from '../licenses/holder-pages.service.js';
 import { listLicenses } from '../licenses/lasting-licenses.service.js';
 import { createGitPackage } from '../packages/git-packages.service.js';
 import {
@@ -135,18 +136,27 @@ const latest = (dates: (string | null)[]) =>
     .sort()
     .at(-1) ?? null;
 
-/** License holders by e-mail with every package they hold, oldest first within a holder. */
-export async function listApiCustomers(ctx: AppContext, sellerId: string): Promise<ApiV1Customer[]> {
+/**
+ * One page of the license holders (those holding at least one license), newest first, each with every package they
+ * hold, oldest first; with the cursor of the next page, null on the last.
+ */
+export async function listApiCustomers(
+  ctx: AppContext,
+  sellerId: string,
+  page: { limit: number; cursor?: string },
+): Promise<{ customers: ApiV1Customer[]; nextCursor: string | null }> {
   const now = ctx.clock.now();
-  const ids = await holderIdsByEmail(ctx, sellerId);
+  const after = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
+  const { holders, nextCursor } = await findHolderPage(ctx, sellerId, { limit: page.limit, after, licensedOnly: true });
+  const customerIds = holders.map((holder) => holder.id);
   const byEmail = new Map<string, License[]>();
-  for (const license of await listLicenses(ctx, sellerId)) {
+  for (const license of customerIds.length ? await listLicenses(ctx, sellerId, { customerIds }) : []) {
     const held = byEmail.get(license.email) ?? [];
     held.push(license);
     byEmail.set(license.email, held);
   }
-  return [...byEmail].map(([email, held]) => {
-    const packages = [...held].reverse().map((license) => ({
+  const customers = holders.map(({ id, email }) => {
+    const packages = [...(byEmail.get(email) ?? [])].reverse().map((license) => ({
       packageName: license.packageName,
       packageId: license.packageId,
       status: customerPackageStatus(license, now),
@@ -155,7 +165,7 @@ export async function listApiCustomers(ctx: AppContext, sellerId: string): Promi
       lastUsedAt: license.lastUsedAt,
     }));
     return {
-      id: ids.get(email) ?? '',
+      id,
       email,
       packages,
       totalActivePackages: packages.filter((entry) => entry.status === 'active').length,
@@ -163,6 +173,7 @@ export async function listApiCustomers(ctx: AppContext, sellerId: string): Promi
       lastActiveDate: latest(packages.map((entry) => entry.lastUsedAt)),
     };
   });
+  return { customers, nextCursor };
 }
 
 /** Spec §3 analytics; the period is all time, with the current calendar month (UTC) for the monthly figure. */

@@ -1,7 +1,9 @@
-import { asc, desc, eq, sql } from 'drizzle-orm';
+import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
+  CUSTOMER_PAGE_DEFAULT,
   type Customer,
   type CustomerGrant,
+  type CustomerListQuery,
   licenseMessages,
   type RegenerateTokenResponse,
 } from '../../../contract/licenses.js';
@@ -20,11 +22,23 @@ import {
   parseHolderEmail,
   sendLicenseEmail,
 } from './grants.service.js';
+import { findHolderPage, holderPosition } from './holder-pages.service.js';
 
 // License holders as the seller sees them (the Access Management tab), and their tokens.
 
-/** The seller's license holders, newest first, each with every grant they hold (all kinds, all states). */
-export async function listCustomers(ctx: AppContext, sellerId: string): Promise<Customer[]> {
+/**
+ * One page of the seller's license holders, newest first (`after` a holder's id: the page after that holder), each
+ * with every grant they hold (all kinds, all states); `search` keeps the holders whose e-mail or a held package's name
+ * contains it.
+ */
+export async function listCustomers(
+  ctx: AppContext,
+  sellerId: string,
+  query: CustomerListQuery = { limit: CUSTOMER_PAGE_DEFAULT },
+): Promise<Customer[]> {
+  const after = query.after === undefined ? undefined : await holderPosition(ctx, sellerId, query.after);
+  const page = await findHolderPage(ctx, sellerId, { limit: query.limit, after, search: query.q });
+  if (page.holders.length === 0) return [];
   const rows = await ctx.db
     .select({
       customer: customers,
@@ -36,8 +50,13 @@ export async function listCustomers(ctx: AppContext, sellerId: string): Promise<
     .leftJoin(packages, eq(packages.id, grants.packageId))
     // A product's license is named by the product (issue 31).
     .leftJoin(products, eq(products.id, grants.productId))
-    .where(eq(customers.sellerId, sellerId))
-    .orderBy(desc(customers.createdAt), asc(customers.id), asc(grants.createdAt), asc(grants.id));
+    .where(
+      inArray(
+        customers.id,
+        page.holders.map((holder) => holder.id),
+      ),
+    )
+    .orderBy(desc(customers.createdAt), desc(customers.id), asc(grants.createdAt), asc(grants.id));
   const now = ctx.clock.now();
   const byId = new Map<string, Customer>();
   for (const { customer, grant, packageName } of rows) {

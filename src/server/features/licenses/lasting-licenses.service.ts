@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import {
   type IssuedLicense,
   type IssueLicenseInput,
@@ -8,6 +8,7 @@ import {
   type UpdateLicenseInput,
 } from '../../../contract/licenses.js';
 import type { AppContext } from '../../context.js';
+import { decodeCursor, type KeysetPosition, olderThan, pageOf, positionMicros } from '../../db/keyset-page.js';
 import { customers, grants, packages, products } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
@@ -41,9 +42,22 @@ export async function issueLicense(
   return issueLicenses(ctx, seller, actor, { packageId }, input);
 }
 
-async function findLicenseRows(ctx: AppContext, sellerId: string, where: SQL | undefined): Promise<LicenseRow[]> {
-  const rows = await ctx.db
-    .select({ grant: grants, email: customers.email, packageName: packages.name, productName: products.name })
+type LicenseRowAt = LicenseRow & { position: KeysetPosition };
+
+async function findLicenseRows(
+  ctx: AppContext,
+  sellerId: string,
+  where: SQL | undefined,
+  limit?: number,
+): Promise<LicenseRowAt[]> {
+  const query = ctx.db
+    .select({
+      grant: grants,
+      email: customers.email,
+      packageName: packages.name,
+      productName: products.name,
+      micros: positionMicros(grants.createdAt),
+    })
     .from(grants)
     .innerJoin(customers, eq(customers.id, grants.customerId))
     .leftJoin(packages, eq(packages.id, grants.packageId))
@@ -51,9 +65,11 @@ async function findLicenseRows(ctx: AppContext, sellerId: string, where: SQL | u
     .leftJoin(products, eq(products.id, grants.productId))
     .where(and(eq(customers.sellerId, sellerId), where))
     .orderBy(desc(grants.createdAt), desc(grants.id));
-  return rows.map(({ productName, packageName, ...row }) => ({
+  const rows = await (limit === undefined ? query : query.limit(limit));
+  return rows.map(({ productName, packageName, micros, ...row }) => ({
     ...row,
     packageName: packageName ?? productName ?? '',
+    position: { micros, id: row.grant.id },
   }));
 }
 
@@ -68,24 +84,45 @@ export async function getLicense(ctx: AppContext, sellerId: string, licenseId: s
   return presentLicense(await getLicenseRow(ctx, sellerId, licenseId), ctx.clock.now());
 }
 
-/** Every license of the seller's (of one package, or of one holder, when asked), newest first. */
-export async function listLicenses(
+export type LicenseFilter = { packageId?: string; productId?: string; email?: string; customerIds?: string[] };
+
+/** Every license of the seller's (of one package, one product, one holder or some holders, when asked), newest first. */
+export async function listLicenses(ctx: AppContext, sellerId: string, filter: LicenseFilter = {}): Promise<License[]> {
+  return (await listLicensesPage(ctx, sellerId, filter)).licenses;
+}
+
+/**
+ * One page of the seller's licenses, newest first: `limit` of them after `cursor` (the `nextCursor` of the page
+ * before), with the cursor of the next page, or null on the last; every license without `limit`.
+ */
+export async function listLicensesPage(
   ctx: AppContext,
   sellerId: string,
-  filter: { packageId?: string; productId?: string; email?: string } = {},
-): Promise<License[]> {
+  filter: LicenseFilter & { limit?: number; cursor?: string },
+): Promise<{ licenses: License[]; nextCursor: string | null }> {
+  const after = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor);
   if (filter.packageId !== undefined) await getOwnedPackage(ctx, sellerId, filter.packageId);
   if (filter.productId !== undefined) await getOwnedProduct(ctx, sellerId, filter.productId);
   const conditions = and(
     filter.packageId !== undefined ? eq(grants.packageId, filter.packageId) : undefined,
     filter.productId !== undefined ? eq(grants.productId, filter.productId) : undefined,
     filter.email !== undefined ? sql`lower(${customers.email}) = ${normalizeEmail(filter.email)}` : undefined,
+    filter.customerIds !== undefined ? inArray(grants.customerId, filter.customerIds) : undefined,
+    after ? olderThan(grants.createdAt, grants.id, after) : undefined,
   );
   const now = ctx.clock.now();
-  return withEmailDelivery(
-    ctx.db,
-    (await findLicenseRows(ctx, sellerId, conditions)).map((row) => presentLicense(row, now)),
+  const rows = await findLicenseRows(
+    ctx,
+    sellerId,
+    conditions,
+    filter.limit === undefined ? undefined : filter.limit + 1,
   );
+  const page = filter.limit === undefined ? { rows, nextCursor: null } : pageOf(rows, filter.limit);
+  const licenses = await withEmailDelivery(
+    ctx.db,
+    page.rows.map((row) => presentLicense(row, now)),
+  );
+  return { licenses, nextCursor: page.nextCursor };
 }
 
 /**

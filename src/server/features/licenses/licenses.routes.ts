@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   createTemporaryLicenseInput,
   customerList,
+  customerListQuery,
   regenerateTokenInput,
   regenerateTokenResponse,
   temporaryLicense,
@@ -62,8 +63,12 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   api.get(
     '/api/customers',
-    { config: { permission: 'customers:read' }, schema: { response: { 200: customerList } }, onRequest: authenticated },
-    async (request) => customers.listCustomers(ctx, request.seller.id),
+    {
+      config: { permission: 'customers:read' },
+      schema: { querystring: customerListQuery, response: { 200: customerList } },
+      onRequest: authenticated,
+    },
+    async (request) => customers.listCustomers(ctx, request.seller.id, request.query),
   );
 
   api.post(

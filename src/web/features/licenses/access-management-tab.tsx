@@ -1,5 +1,5 @@
 import { KeyRound, Loader2, Search, Users } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -7,27 +7,21 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { Input } from '../../components/ui/input';
 import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
+import { LICENSE_HOLDER_SEARCH_DELAY_MS } from '../../lib/constants';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { CiIdentitiesButton } from './ci-identities-dialog';
 import { HolderTokensButton } from './holder-tokens-dialog';
 import { type Customer, type CustomerGrant, useCustomers, useRegenerateToken } from './license-hooks';
-import {
-  downloadsText,
-  formatDate,
-  formatDateTime,
-  grantKindLabels,
-  grantStatusLabel,
-  searchCustomers,
-} from './license-rules';
+import { downloadsText, formatDate, formatDateTime, grantKindLabels, grantStatusLabel } from './license-rules';
 
 /** Access Management: the seller's license holders and what each may install (issue 3, in place of spec §2's placeholder). */
 export function AccessManagementTab() {
-  const customers = useCustomers();
   const [search, setSearch] = useState('');
+  const searched = useDelayedValue(search.trim(), LICENSE_HOLDER_SEARCH_DELAY_MS);
+  const customers = useCustomers(searched);
   const [regenerating, setRegenerating] = useState<Customer>();
   const regenerate = useRegenerateToken();
-  const all = customers.data ?? [];
-  const shown = searchCustomers(all, search);
+  const shown = customers.data?.pages.flat() ?? [];
 
   return (
     <section className="space-y-6" aria-labelledby="access-management-title">
@@ -63,7 +57,7 @@ export function AccessManagementTab() {
             {errorMessage(customers.error, 'Failed to load license holders')}
           </CardContent>
         </Card>
-      ) : all.length === 0 ? (
+      ) : shown.length === 0 && !searched ? (
         <Card className="border-dashed">
           <CardContent className="flex flex-col items-center gap-3 py-14 text-center">
             <Users className="size-10 text-muted-foreground" />
@@ -80,6 +74,9 @@ export function AccessManagementTab() {
           {shown.map((customer) => (
             <CustomerCard key={customer.id} customer={customer} onRegenerate={() => setRegenerating(customer)} />
           ))}
+          {customers.hasNextPage && (
+            <LoadMore loading={customers.isFetchingNextPage} onLoad={() => customers.fetchNextPage()} />
+          )}
         </div>
       )}
 
@@ -97,6 +94,48 @@ export function AccessManagementTab() {
       />
     </section>
   );
+}
+
+/**
+ * The end of a page of holders: the next page loads when this comes into view as the seller scrolls, or on a click
+ * (keyboards, and browsers that do not tell).
+ */
+function LoadMore({ loading, onLoad }: { loading: boolean; onLoad: () => void }) {
+  const end = useRef<HTMLDivElement>(null);
+  const load = useRef(onLoad);
+  load.current = onLoad;
+  useEffect(() => {
+    const element = end.current;
+    if (!element || loading || typeof IntersectionObserver === 'undefined') return;
+    const observer = new IntersectionObserver(
+      (entries) => entries.some((entry) => entry.isIntersecting) && load.current(),
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [loading]);
+  return (
+    <div ref={end} className="flex justify-center py-2">
+      <Button variant="outline" onClick={onLoad} disabled={loading}>
+        {loading ? (
+          <>
+            <Loader2 className="animate-spin" /> Loading more license holders...
+          </>
+        ) : (
+          'Load more'
+        )}
+      </Button>
+    </div>
+  );
+}
+
+/** The value once it has stopped changing for `delayMs`: a search typed letter by letter asks the server once. */
+function useDelayedValue<T>(value: T, delayMs: number): T {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), delayMs);
+    return () => clearTimeout(timer);
+  }, [value, delayMs]);
+  return settled;
 }
 
 function CustomerCard({ customer, onRegenerate }: { customer: Customer; onRegenerate: () => void }) {

@@ -5,12 +5,21 @@ import type {
   RegenerateTokenResponse,
   TemporaryLicense,
 } from '@contract/licenses';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  infiniteQueryOptions,
+  keepPreviousData,
+  queryOptions,
+  useInfiniteQuery,
+  useMutation,
+  useQuery,
+  useQueryClient,
+} from '@tanstack/react-query';
 import { useCallback } from 'react';
 import { toast } from '../../components/ui/use-toast';
 import { dashboardAnalyticsQuery } from '../../lib/analytics';
 import { apiRequest, getJson } from '../../lib/api-client';
 import { errorMessage } from '../../lib/api-error';
+import { LICENSE_HOLDERS_PAGE_SIZE } from '../../lib/constants';
 
 export type { Customer, CustomerGrant, TemporaryLicense };
 
@@ -30,11 +39,30 @@ export const temporaryLicensesQuery = (packageId: string) =>
 
 export const useTemporaryLicenses = (packageId: string) => useQuery(temporaryLicensesQuery(packageId));
 
-/** License holders, loaded when the Access Management tab is open and afresh each time it opens. */
-export const customersQuery = () =>
-  queryOptions({ queryKey: ['/api/customers'], queryFn: getJson<Customer[]>, refetchOnMount: 'always' });
+const customersPath = (search: string, after: string | undefined) => {
+  const params = new URLSearchParams({ limit: String(LICENSE_HOLDERS_PAGE_SIZE) });
+  if (search) params.set('q', search);
+  if (after) params.set('after', after);
+  return `/api/customers?${params}`;
+};
 
-export const useCustomers = () => useQuery(customersQuery());
+/**
+ * License holders, a page at a time (the server searches them), loaded when the Access Management tab is open and
+ * afresh each time it opens. Without a search the key is every search's prefix: invalidating it reloads them all.
+ * A full page may have a next one, which starts after its last holder.
+ */
+export const customersQuery = (search = '') =>
+  infiniteQueryOptions({
+    queryKey: search ? ['/api/customers', search] : ['/api/customers'],
+    queryFn: ({ pageParam }) => apiRequest<Customer[]>('GET', customersPath(search, pageParam)),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page: Customer[]) => (page.length === LICENSE_HOLDERS_PAGE_SIZE ? page.at(-1)?.id : undefined),
+    refetchOnMount: 'always',
+  });
+
+/** Keeps the holders shown while another search's first page loads. */
+export const useCustomers = (search: string) =>
+  useInfiniteQuery({ ...customersQuery(search), placeholderData: keepPreviousData });
 
 /** A license changes the package's list, the holders and the stat cards (Total Users). */
 function useInvalidateLicenses() {
