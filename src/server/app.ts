@@ -57,6 +57,7 @@ import { seedDefaultPlans } from './features/plans/plans.service.js';
 import { platformRoutes } from './features/platform/platform.routes.js';
 import { portalRoutes } from './features/portal/portal.routes.js';
 import { productRoutes } from './features/products/products.routes.js';
+import { productTestPurchaseRoutes } from './features/sales/product-test-purchase.routes.js';
 import { salesRoutes } from './features/sales/sales.routes.js';
 import { findStoredSandboxMode } from './features/shared/settings/platform-settings.service.js';
 import { subscriptionRoutes } from './features/subscriptions/subscriptions.routes.js';
@@ -322,6 +323,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     await subscriptionRoutes(api, ctx);
     await billingRoutes(api, ctx);
     await salesRoutes(api, ctx);
+    await productTestPurchaseRoutes(api, ctx);
     await adminRoutes(api, ctx);
     await localAdminRoutes(api, ctx);
     await packageRoutes(api, ctx);

@@ -62,8 +62,26 @@ describe('a product’s price and purchase page in a real browser', () => {
     await link.waitFor();
     purchaseUrl = (await link.textContent()) ?? '';
     expect(purchaseUrl).toBe(`http://acme.composer.localhost:${app.port}/purchase?product=${product.id}`);
-    // A test purchase buys a package: the product's dialog offers none.
-    expect(await dialog.getByTestId('test-purchase').count()).toBe(0);
+  });
+
+  it('lets the seller run a test purchase of the product from its Pricing dialog (billing off)', async () => {
+    await page.goto(`${origin}/management?tab=products`);
+    await page
+      .getByTestId('product-card')
+      .filter({ hasText: 'Suite' })
+      .getByRole('button', { name: 'Pricing' })
+      .click();
+    const testPurchase = page.getByRole('dialog', { name: 'Pricing' }).getByTestId('test-purchase');
+    await testPurchase.getByText('grants the product’s packages', { exact: false }).waitFor();
+    await testPurchase.getByLabel('Holder email').fill('suite-tester@example.com');
+    await testPurchase.getByRole('button', { name: 'Run Test Purchase' }).click();
+    await page.waitForURL(/\/purchase\/success\?session_id=/);
+    const complete = page.getByTestId('purchase-complete');
+    await complete.getByText('Test purchase', { exact: true }).waitFor();
+    await complete.getByText('It covers acme/alpha, acme/beta.', { exact: false }).waitFor();
+    expect(await complete.locator('pre code').allTextContents()).toContainEqual(
+      expect.stringContaining('composer require acme/alpha acme/beta'),
+    );
   });
 
   it('shows a buyer the product, its packages and its price on the purchase page', async () => {

@@ -11,6 +11,7 @@ import { AppError } from '../../http/errors.js';
 import { generateToken } from '../../lib/crypto.js';
 import { parseHolderEmail } from '../licenses/grants.service.js';
 import type { Actor } from '../shared/audit/audit.service.js';
+import type { PriceTarget } from './pricing.service.js';
 import { platformFeeCents } from './sale-rules.js';
 import { fulfilSale, getSaleOffer, isTestMode } from './sales.service.js';
 
@@ -26,14 +27,38 @@ const TEST_SESSION_PREFIX = 'cs_packgate_test_';
  * POST /api/repositories/{id}/test-purchase: a completed test sale of the seller's own package (404 for anyone
  * else's), for `email` or the seller's own address. Billing on, buyers pay for real: 409.
  */
-export async function runTestPurchase(
+export function runTestPurchase(
   ctx: AppContext,
   actor: Actor,
   seller: { email: string | null },
   packageId: string,
   input: TestPurchaseInput,
 ): Promise<StartCheckoutResponse> {
-  const offer = await getSaleOffer(ctx, actor.sellerId, { packageId }, { tierId: input.tierId });
+  return runTestSale(ctx, actor, seller, { packageId }, input);
+}
+
+/**
+ * POST /api/products/{productId}/test-purchase: the same for the seller's own product (issue 31): one license
+ * covering every package in it, as a buyer's purchase of the product gives.
+ */
+export function runProductTestPurchase(
+  ctx: AppContext,
+  actor: Actor,
+  seller: { email: string | null },
+  productId: string,
+  input: TestPurchaseInput,
+): Promise<StartCheckoutResponse> {
+  return runTestSale(ctx, actor, seller, { productId }, input);
+}
+
+async function runTestSale(
+  ctx: AppContext,
+  actor: Actor,
+  seller: { email: string | null },
+  target: PriceTarget,
+  input: TestPurchaseInput,
+): Promise<StartCheckoutResponse> {
+  const offer = await getSaleOffer(ctx, actor.sellerId, target, { tierId: input.tierId });
   if (!isTestMode(ctx)) {
     throw new AppError('CONFLICT', salesMessages.testPurchaseBillingOn, {
       suggestion: salesMessages.testPurchaseBillingOnSuggestion,

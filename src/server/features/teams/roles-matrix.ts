@@ -63,6 +63,7 @@ export const ROLES_MATRIX: Record<string, string> = {
   'PUT /api/repositories/:id/pricing-tiers': 'OAD',
   'PUT /api/products/:productId/pricing-tiers': 'OAD',
   'POST /api/repositories/:id/test-purchase': 'OAD',
+  'POST /api/products/:productId/test-purchase': 'OAD',
   // Holders and licenses, temporary and lasting
   'GET /api/customers': 'OADS',
   'POST /api/customers/regenerate-token': 'OADS',

@@ -171,8 +171,7 @@ function PricingForm({ pkg, saved, onClose }: { pkg: PricedPackage; saved: Packa
         </div>
       )}
 
-      {/* A test purchase buys a package; a product's is tried on its purchase page with billing on. */}
-      {isForSale && !pkg.isProduct && <TestPurchase pkg={pkg} tiers={saved.filter((tier) => tier.isActive)} />}
+      {isForSale && <TestPurchase pkg={pkg} tiers={saved.filter((tier) => tier.isActive)} />}
 
       <DialogFooter>
         <Button variant="outline" onClick={onClose}>
@@ -395,7 +394,7 @@ function TierEditor({
 function TestPurchase({ pkg, tiers }: { pkg: PricedPackage; tiers: PackagePrice[] }) {
   const account = usePayoutAccount();
   const user = useCurrentUser();
-  const purchase = useTestPurchase(pkg.id);
+  const purchase = useTestPurchase(pkg.id, pkg.isProduct);
   const id = useId();
   const [tierId, setTierId] = useState(tiers[0]?.id ?? '');
   const [email, setEmail] = useState<string>();
@@ -408,7 +407,8 @@ function TestPurchase({ pkg, tiers }: { pkg: PricedPackage; tiers: PackagePrice[
         <FlaskConical className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden="true" />
         <span>
           <strong>Test purchase.</strong> Billing is off, so buyers cannot check out. Run the whole purchase yourself:
-          it completes at once without payment, grants the package and is marked as a test.
+          it completes at once without payment, grants the {pkg.isProduct ? 'product’s packages' : 'package'} and is
+          marked as a test.
         </span>
       </p>
       <div className="grid gap-3 sm:grid-cols-2">

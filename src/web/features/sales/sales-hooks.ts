@@ -82,15 +82,19 @@ export function useConnectPayoutAccount() {
 }
 
 /**
- * The seller's test purchase of their own package (billing off): completed at once, then the browser opens its
- * success page on the repository host, as a buyer's would.
+ * The seller's test purchase of their own package or product (billing off): completed at once, then the browser
+ * opens its success page on the repository host, as a buyer's would.
  */
-export const runTestPurchase = (packageId: string, input: TestPurchaseInput) =>
-  apiRequest<StartCheckoutResponse>('POST', `/api/repositories/${encodeURIComponent(packageId)}/test-purchase`, input);
+export const runTestPurchase = (id: string, input: TestPurchaseInput, isProduct = false) =>
+  apiRequest<StartCheckoutResponse>(
+    'POST',
+    `/api/${isProduct ? 'products' : 'repositories'}/${encodeURIComponent(id)}/test-purchase`,
+    input,
+  );
 
-export function useTestPurchase(packageId: string) {
+export function useTestPurchase(id: string, isProduct = false) {
   return useMutation({
-    mutationFn: (input: TestPurchaseInput) => runTestPurchase(packageId, input),
+    mutationFn: (input: TestPurchaseInput) => runTestPurchase(id, input, isProduct),
     onSuccess: ({ checkoutUrl }) => window.location.assign(checkoutUrl),
   });
 }
