@@ -1,11 +1,17 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { AlertTriangle, KeyRound, Loader2 } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
 import {
   API_TOKEN_NAME_MAX_LENGTH,
   API_TOKEN_PERMISSION_DESCRIPTIONS,
+  type CreateApiTokenInput,
   type CreatedApiToken,
+  createApiTokenInput,
 } from '../../../contract/developer';
 import { CopyButton } from '../../components/copy-button';
+import { FieldMessage, FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,
@@ -17,6 +23,7 @@ import {
 } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
+import { intoContract } from '../../lib/contract-form';
 import { useCreateApiToken } from './api-token-hooks';
 import {
   API_TOKEN_PERMISSIONS,
@@ -59,6 +66,22 @@ export function CreateApiTokenDialog({
   );
 }
 
+type TokenFormValues = { name: string; permissions: ApiTokenPermission[]; expiration: string };
+
+const tokenFormSchema = z
+  .object({ name: z.string(), permissions: z.array(z.enum(API_TOKEN_PERMISSIONS)), expiration: z.string() })
+  .superRefine(({ expiration }, context) => {
+    const problem = expiryProblem(expiration, new Date());
+    if (problem) context.addIssue({ code: 'custom', path: ['expiration'], message: problem });
+  })
+  .transform(
+    intoContract(createApiTokenInput, ({ name, permissions, expiration }: TokenFormValues) => ({
+      name,
+      permissions,
+      expiresAt: expiryToIso(expiration) ?? null,
+    })),
+  );
+
 function CreateTokenForm({
   onCreated,
   onCancel,
@@ -67,26 +90,20 @@ function CreateTokenForm({
   onCancel: () => void;
 }) {
   const create = useCreateApiToken();
-  const [name, setName] = useState('');
-  const [permissions, setPermissions] = useState<ApiTokenPermission[]>([]);
-  const [expiration, setExpiration] = useState('');
-  // The minimum is "now" when the dialog opened; the check below uses the moment of submission.
+  // react-hook-form (issue 29 item 7): the expiry is checked against the moment of submission, then the values are
+  // turned into the contract's input and checked with its schema, as the server will.
+  const form = useForm<TokenFormValues, unknown, CreateApiTokenInput>({
+    resolver: zodResolver(tokenFormSchema),
+    defaultValues: { name: '', permissions: [], expiration: '' },
+  });
+  const { errors } = form.formState;
+  const [name, permissions] = form.watch(['name', 'permissions']);
+  // The minimum is "now" when the dialog opened; the check uses the moment of submission.
   const [minimum] = useState(() => toDateTimeLocal(new Date()));
-  const [expirationError, setExpirationError] = useState<string>();
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!canCreateToken(name, permissions)) return;
-    const problem = expiryProblem(expiration, new Date());
-    if (problem) {
-      setExpirationError(problem);
-      return;
-    }
-    create.mutate(
-      { name: name.trim(), permissions, expiresAt: expiryToIso(expiration) ?? null },
-      { onSuccess: onCreated },
-    );
-  };
+  const submit = form.handleSubmit((input) => {
+    if (canCreateToken(name, permissions)) create.mutate(input, { onSuccess: onCreated });
+  });
 
   return (
     <form onSubmit={submit} className="space-y-5" noValidate>
@@ -96,17 +113,17 @@ function CreateTokenForm({
           Give the token only the permissions your integration needs. It is shown once, right after you create it.
         </DialogDescription>
       </DialogHeader>
-      <div className="space-y-2">
-        <Label htmlFor="api-token-name">Token Name</Label>
-        <Input
-          id="api-token-name"
-          placeholder="e.g. Store integration"
-          value={name}
-          maxLength={API_TOKEN_NAME_MAX_LENGTH}
-          onChange={(event) => setName(event.target.value)}
-          autoComplete="off"
-        />
-      </div>
+      <FormField id="api-token-name" label="Token Name" error={errors.name?.message}>
+        {(control) => (
+          <Input
+            {...control}
+            placeholder="e.g. Store integration"
+            maxLength={API_TOKEN_NAME_MAX_LENGTH}
+            autoComplete="off"
+            {...form.register('name')}
+          />
+        )}
+      </FormField>
       <fieldset className="space-y-2">
         <legend className="text-sm font-medium">Permissions</legend>
         <div className="grid gap-2 sm:grid-cols-2">
@@ -119,7 +136,11 @@ function CreateTokenForm({
                 type="checkbox"
                 className="mt-0.5 size-4 shrink-0 accent-primary"
                 checked={permissions.includes(permission)}
-                onChange={() => setPermissions((current) => togglePermission(current, permission))}
+                onChange={() =>
+                  form.setValue('permissions', togglePermission(permissions, permission), {
+                    shouldValidate: form.formState.isSubmitted,
+                  })
+                }
               />
               <span className="min-w-0">
                 <span className="block font-mono text-xs font-semibold">{permission}</span>
@@ -130,28 +151,16 @@ function CreateTokenForm({
             </label>
           ))}
         </div>
+        <FieldMessage error={errors.permissions?.message} />
       </fieldset>
-      <div className="space-y-2">
-        <Label htmlFor="api-token-expiration">Expiration (optional)</Label>
-        <Input
-          id="api-token-expiration"
-          type="datetime-local"
-          min={minimum}
-          value={expiration}
-          onChange={(event) => {
-            setExpiration(event.target.value);
-            setExpirationError(undefined);
-          }}
-          aria-invalid={Boolean(expirationError)}
-          aria-describedby="api-token-expiration-hint"
-        />
-        <p
-          id="api-token-expiration-hint"
-          className={expirationError ? 'text-sm text-destructive' : 'text-xs text-muted-foreground'}
-        >
-          {expirationError ?? 'Leave empty for a token that never expires.'}
-        </p>
-      </div>
+      <FormField
+        id="api-token-expiration"
+        label="Expiration (optional)"
+        hint="Leave empty for a token that never expires."
+        error={errors.expiration?.message}
+      >
+        {(control) => <Input {...control} type="datetime-local" min={minimum} {...form.register('expiration')} />}
+      </FormField>
       <DialogFooter>
         <Button variant="outline" onClick={onCancel} disabled={create.isPending}>
           Cancel
