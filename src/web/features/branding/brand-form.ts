@@ -1,6 +1,8 @@
 import type { BrandColorField, BrandSettings, UpdateBrandSettingsInput } from '@contract/branding';
-import { BRAND_COLOR_DEFAULTS, HEX_COLOR } from '../../../contract/branding';
+import { z } from 'zod';
+import { BRAND_COLOR_DEFAULTS, HEX_COLOR, updateBrandSettingsInput } from '../../../contract/branding';
 import { BRAND_COLOR_PLACEHOLDER } from '../../lib/constants';
+import { intoContract } from '../../lib/contract-form';
 
 // The Brand Settings form's values and how they travel to and from the server.
 
@@ -90,6 +92,27 @@ export function saveInputFrom(values: BrandFormValues): UpdateBrandSettingsInput
     emailReplyTo: orNull(values.emailReplyTo),
   };
 }
+
+/** The form's schema (react-hook-form's resolver): its values, sent as saveInputFrom makes them, checked by the contract. */
+export const brandFormSchema = z
+  .object({
+    brandName: z.string(),
+    brandLogo: z.string(),
+    brandHideText: z.boolean(),
+    brandColor: z.string(),
+    brandBackgroundColor: z.string(),
+    brandCardColor: z.string(),
+    brandBorderColor: z.string(),
+    brandTextColor: z.string(),
+    brandSecondaryTextColor: z.string(),
+    brandHeaderColor: z.string(),
+    brandDomain: z.string(),
+    supportEmail: z.string(),
+    emailFromName: z.string(),
+    emailFromAddress: z.string(),
+    emailReplyTo: z.string(),
+  })
+  .transform(intoContract(updateBrandSettingsInput, saveInputFrom));
 
 /** What a colour picker can show: `#RRGGBB`, from `#RGB` too; anything else shows the field's default. */
 export function colorPickerValue(value: string, fallback: string): string {

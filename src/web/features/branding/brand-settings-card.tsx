@@ -1,5 +1,9 @@
+import type { UpdateBrandSettingsInput } from '@contract/branding';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { AlertTriangle, ImageUp, Loader2, Palette, Save } from 'lucide-react';
-import { type ChangeEvent, type FormEvent, type ReactNode, useRef, useState } from 'react';
+import { type ChangeEvent, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
@@ -13,10 +17,10 @@ import { BrandDomainSection } from './brand-domain-section';
 import {
   type BrandFormValues,
   brandColorInputs,
+  brandFormSchema,
   colorPickerValue,
   formValuesFrom,
   isInvalidColor,
-  saveInputFrom,
 } from './brand-form';
 import { BrandPreview, Section } from './brand-preview';
 import { type BrandSettings, uploadLogo, useBrandSettings, useSaveBrandSettings } from './branding-hooks';
@@ -55,20 +59,62 @@ export function BrandSettingsCard() {
   );
 }
 
+/** The Support and E-mail fields, in the order the form shows them. */
+const contactInputs: {
+  field: 'supportEmail' | 'emailFromName' | 'emailFromAddress' | 'emailReplyTo';
+  id: string;
+  label: string;
+  hint: string;
+  placeholder: string;
+  type: 'email' | 'text';
+}[] = [
+  {
+    field: 'supportEmail',
+    id: 'brand-support-email',
+    label: 'Support Email',
+    hint: 'Shown to license holders on your package host.',
+    placeholder: 'support@yourcompany.com',
+    type: 'email',
+  },
+  {
+    field: 'emailFromName',
+    id: 'brand-email-from-name',
+    label: 'E-mail Sender Name',
+    hint: 'The From name of license e-mails.',
+    placeholder: 'Your Company',
+    type: 'text',
+  },
+  {
+    field: 'emailFromAddress',
+    id: 'brand-email-from-address',
+    label: 'E-mail Sender Address',
+    hint: "Where replies go when no Reply-To is set; mail is sent from the platform's address.",
+    placeholder: 'licenses@yourcompany.com',
+    type: 'email',
+  },
+  {
+    field: 'emailReplyTo',
+    id: 'brand-email-reply-to',
+    label: 'Reply-To Address',
+    hint: "Where license holders' replies go.",
+    placeholder: 'support@yourcompany.com',
+    type: 'email',
+  },
+];
+
 function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
-  const [values, setValues] = useState<BrandFormValues>(() => formValuesFrom(settings));
+  // react-hook-form (issue 29 item 7): the values are turned into the contract's input and checked with its schema.
+  const form = useForm<BrandFormValues, unknown, UpdateBrandSettingsInput>({
+    resolver: zodResolver(brandFormSchema),
+    defaultValues: formValuesFrom(settings),
+  });
+  // The preview, the colour checks and the domain's state follow every keystroke.
+  const values = form.watch();
   const [uploadedPreview, setUploadedPreview] = useState<string>();
   const [isUploading, setIsUploading] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const save = useSaveBrandSettings();
   const writeBranding = usePermission('branding:write');
-
-  const set = <Field extends keyof BrandFormValues>(field: Field, value: BrandFormValues[Field]) =>
-    setValues((current) => ({ ...current, [field]: value }));
-  const text = (field: keyof BrandFormValues) => ({
-    value: values[field] as string,
-    onChange: (event: ChangeEvent<HTMLInputElement>) => set(field, event.target.value),
-  });
 
   const logo = uploadedPreview ?? values.brandLogo.trim();
   const hasLogo = Boolean(values.brandLogo.trim());
@@ -86,12 +132,12 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
     setIsUploading(true);
     try {
       const { logoUrl } = await uploadLogo(file);
-      set('brandLogo', logoUrl);
+      form.setValue('brandLogo', logoUrl);
       // A data URL, not an object URL: the page's CSP allows data: images and not blob: ones.
       setUploadedPreview(await readAsDataUrl(file));
       toast({ title: 'Logo uploaded', description: 'Click Save Branding to use it on your package host.' });
     } catch (error) {
-      set('brandLogo', '');
+      form.setValue('brandLogo', '');
       setUploadedPreview(undefined);
       toast({ variant: 'destructive', title: 'Upload failed', description: errorMessage(error, 'Please try again.') });
     } finally {
@@ -99,15 +145,10 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
     }
   };
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = form.handleSubmit((input) => {
     if (!writeBranding.allowed) return;
-    save.mutate(saveInputFrom(values), {
-      onSuccess: (saved) => {
-        setValues(formValuesFrom(saved));
-      },
-    });
-  };
+    save.mutate(input, { onSuccess: (saved) => form.reset(formValuesFrom(saved)) });
+  });
 
   return (
     <form onSubmit={submit} noValidate aria-label="Brand Settings">
@@ -128,7 +169,7 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
                   placeholder="Your Company"
                   maxLength={100}
                   autoComplete="organization"
-                  {...text('brandName')}
+                  {...form.register('brandName')}
                 />
                 <p className="text-xs text-muted-foreground">Shown on your package host and in license e-mails.</p>
               </div>
@@ -139,11 +180,7 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
                     id="brand-logo"
                     placeholder="https://yourcompany.com/logo.svg"
                     inputMode="url"
-                    value={values.brandLogo}
-                    onChange={(event) => {
-                      set('brandLogo', event.target.value);
-                      setUploadedPreview(undefined);
-                    }}
+                    {...form.register('brandLogo', { onChange: () => setUploadedPreview(undefined) })}
                   />
                   <Button
                     type="button"
@@ -171,12 +208,7 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
                 </p>
                 {hasLogo && (
                   <label className="flex items-center gap-2 pt-1 text-sm">
-                    <input
-                      type="checkbox"
-                      className="size-4 accent-primary"
-                      checked={values.brandHideText}
-                      onChange={(event) => set('brandHideText', event.target.checked)}
-                    />
+                    <input type="checkbox" className="size-4 accent-primary" {...form.register('brandHideText')} />
                     Logo only: hide the brand name next to it
                   </label>
                 )}
@@ -195,7 +227,7 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
                       aria-label={`${label} picker`}
                       className="h-10 w-11 shrink-0 cursor-pointer rounded-md border border-input bg-background p-1"
                       value={colorPickerValue(values[field], placeholder)}
-                      onChange={(event) => set(field, event.target.value.toUpperCase())}
+                      onChange={(event) => form.setValue(field, event.target.value.toUpperCase())}
                     />
                     <Input
                       id={`brand-${field}`}
@@ -203,7 +235,7 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
                       placeholder={placeholder}
                       maxLength={7}
                       aria-invalid={isInvalidColor(values[field])}
-                      {...text(field)}
+                      {...form.register(field)}
                     />
                   </div>
                   <p
@@ -220,45 +252,19 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
             <BrandPreview values={values} logo={logo} />
           </Section>
 
-          <BrandDomainSection settings={settings} domain={values.brandDomain} inputProps={text('brandDomain')} />
+          <BrandDomainSection
+            settings={settings}
+            domain={values.brandDomain}
+            inputProps={form.register('brandDomain')}
+          />
 
           <Section title="Support and E-mail">
             <div className="grid gap-4 sm:grid-cols-2">
-              <Field
-                id="brand-support-email"
-                label="Support Email"
-                hint="Shown to license holders on your package host."
-              >
-                <Input
-                  id="brand-support-email"
-                  type="email"
-                  placeholder="support@yourcompany.com"
-                  {...text('supportEmail')}
-                />
-              </Field>
-              <Field id="brand-email-from-name" label="E-mail Sender Name" hint="The From name of license e-mails.">
-                <Input id="brand-email-from-name" placeholder="Your Company" {...text('emailFromName')} />
-              </Field>
-              <Field
-                id="brand-email-from-address"
-                label="E-mail Sender Address"
-                hint="Where replies go when no Reply-To is set; mail is sent from the platform's address."
-              >
-                <Input
-                  id="brand-email-from-address"
-                  type="email"
-                  placeholder="licenses@yourcompany.com"
-                  {...text('emailFromAddress')}
-                />
-              </Field>
-              <Field id="brand-email-reply-to" label="Reply-To Address" hint="Where license holders' replies go.">
-                <Input
-                  id="brand-email-reply-to"
-                  type="email"
-                  placeholder="support@yourcompany.com"
-                  {...text('emailReplyTo')}
-                />
-              </Field>
+              {contactInputs.map(({ field, id, label, hint, placeholder, type }) => (
+                <FormField key={field} id={id} label={label} hint={hint}>
+                  {(control) => <Input {...control} type={type} placeholder={placeholder} {...form.register(field)} />}
+                </FormField>
+              ))}
             </div>
           </Section>
         </CardContent>
@@ -285,14 +291,4 @@ function readAsDataUrl(file: File): Promise<string | undefined> {
     reader.onerror = () => resolve(undefined);
     reader.readAsDataURL(file);
   });
-}
-
-function Field({ id, label, hint, children }: { id: string; label: string; hint: string; children: ReactNode }) {
-  return (
-    <div className="space-y-2">
-      <Label htmlFor={id}>{label}</Label>
-      {children}
-      <p className="text-xs text-muted-foreground">{hint}</p>
-    </div>
-  );
 }
