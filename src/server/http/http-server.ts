@@ -8,7 +8,10 @@ import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 // timeouts are the ones Fastify sets on a server it makes itself (fastify/lib/server.js). A request whose Host is not
 // `hostname[:port]` is refused here, at the edge, before the fast path, the router or any route (issue 28).
 
-/** Answers a raw request and returns true, or returns false to leave it to Fastify; `fallback` hands it over later. */
+/**
+ * Answers a raw request and returns true, or returns false to leave it to Fastify; `fallback` hands it over later.
+ * Whatever it answers carries X-Request-Id (requestIdOf): the edge has not set it.
+ */
 export type RawFastPath = (raw: IncomingMessage, response: ServerResponse, fallback: () => void) => boolean;
 
 type ServerTimeouts = {
@@ -34,19 +37,28 @@ export function createHttpServer(
   /** Whether the request's host (Host, or a trusted proxy's X-Forwarded-Host) is hostname[:port]: request-origin.ts. */
   isHostValid: (raw: IncomingMessage) => boolean,
 ): Server {
+  // Every answer names its request (request-id.ts), whoever writes it: this edge, the fast path (in the one
+  // writeHead of its answer: a header set here first would turn that writeHead into one setHeader per header) or
+  // Fastify (set here, before its handler runs).
+  const toFastify = (raw: IncomingMessage, response: ServerResponse) => {
+    response.setHeader(REQUEST_ID_HEADER, requestIdOf(raw));
+    handler(raw, response);
+  };
   const server = createServer((raw, response) => {
-    // Every answer names its request (request-id.ts), whoever writes it: this edge, the fast path or Fastify.
-    const requestId = requestIdOf(raw);
-    response.setHeader(REQUEST_ID_HEADER, requestId);
     if (!isHostValid(raw)) {
+      const requestId = requestIdOf(raw);
       const body = JSON.stringify({ ...INVALID_HOST_ERROR, requestId });
-      response.writeHead(400, { ...INVALID_HOST_HEADERS, 'content-length': String(Buffer.byteLength(body)) });
+      response.writeHead(400, {
+        ...INVALID_HOST_HEADERS,
+        [REQUEST_ID_HEADER]: requestId,
+        'content-length': String(Buffer.byteLength(body)),
+      });
       response.end(body);
       return;
     }
     const fastPath = fastPathOf();
-    if (fastPath?.(raw, response, () => handler(raw, response))) return;
-    handler(raw, response);
+    if (fastPath?.(raw, response, () => toFastify(raw, response))) return;
+    toFastify(raw, response);
   });
   if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
   if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;

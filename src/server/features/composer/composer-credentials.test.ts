@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { tokenFromAuthorization } from './composer-credentials.js';
+import { sha256Hex } from '../../lib/crypto.js';
+import { createCredentialReader, tokenFromAuthorization } from './composer-credentials.js';
 
 const basic = (credentials: string) => `Basic ${Buffer.from(credentials).toString('base64')}`;
 
@@ -26,5 +27,43 @@ describe('tokenFromAuthorization', () => {
     expect(tokenFromAuthorization(basic('no-colon'))).toBeUndefined();
     expect(tokenFromAuthorization(basic(':'))).toBeUndefined();
     expect(tokenFromAuthorization(`Bearer ${'x'.repeat(300)}`)).toBeUndefined();
+  });
+});
+
+describe('the warm door’s credential reader', () => {
+  it('reads what tokenFromAuthorization reads, with the token’s SHA-256, and nothing from a header without one', () => {
+    const reader = createCredentialReader({ maxEntries: 10, maxBytes: 100_000 });
+    for (const header of ['Bearer pgc_abc', basic('token:pgc_abc'), basic('pgc_abc:')]) {
+      expect(reader.read(header)).toEqual({ token: 'pgc_abc', tokenHash: sha256Hex('pgc_abc') });
+      expect(reader.read(header)).toEqual({ token: 'pgc_abc', tokenHash: sha256Hex('pgc_abc') });
+    }
+    for (const header of [undefined, '', 'Digest abc', `Bearer ${'x'.repeat(300)}`]) {
+      expect(reader.read(header)).toBeUndefined();
+    }
+    expect(reader.size).toBe(3);
+  });
+
+  it('holds at most its count of headers, the least recently used going first', () => {
+    const reader = createCredentialReader({ maxEntries: 3, maxBytes: 100_000 });
+    for (const token of ['pgc_a', 'pgc_b', 'pgc_c']) reader.read(`Bearer ${token}`);
+    reader.read('Bearer pgc_a');
+    reader.read('Bearer pgc_d');
+    expect(reader.size).toBe(3);
+    const held = reader.read('Bearer pgc_b');
+    expect(held?.token).toBe('pgc_b');
+    expect(reader.size).toBe(3);
+  });
+
+  it('holds at most its bytes, and never a header longer than a credential of ours needs', () => {
+    const reader = createCredentialReader({ maxEntries: 10_000, maxBytes: 4_000 });
+    for (let index = 0; index < 1_000; index++) reader.read(`Bearer pgc_${String(index).padStart(40, '0')}`);
+    expect(reader.heldBytes).toBeLessThanOrEqual(4_000);
+    expect(reader.size).toBeGreaterThan(0);
+    expect(reader.size).toBeLessThan(20);
+    const long = basic(`${'u'.repeat(600)}:pgc_long`);
+    const sizeBefore = reader.size;
+    const bytesBefore = reader.heldBytes;
+    expect(reader.read(long)?.token).toBe('pgc_long');
+    expect([reader.size, reader.heldBytes]).toEqual([sizeBefore, bytesBefore]);
   });
 });

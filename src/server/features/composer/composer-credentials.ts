@@ -1,3 +1,6 @@
+import { LRUCache } from 'lru-cache';
+import { sha256Hex } from '../../lib/crypto.js';
+
 // The credential Composer sends. `composer config bearer.{host} {token}` sends `Authorization: Bearer {token}`;
 // `http-basic.{host}` sends the token as the password with any username. A token pasted as the username with an
 // empty password is accepted as well: it is the same secret, and the mistake is common.
@@ -26,3 +29,52 @@ export function tokenFromAuthorization(header: string | undefined): string | und
   if (!token || token.length > MAX_TOKEN_LENGTH) return undefined;
   return token;
 }
+
+/** A credential as the warm door uses it: the token and its SHA-256, the key of its held view. */
+export type ParsedCredential = { token: string; tokenHash: string };
+
+/**
+ * An Authorization header no longer than this is remembered; a longer one is read at each request. Basic carries the
+ * token in base64 beside a user name, so twice the longest token and some room for the name.
+ */
+const MAX_REMEMBERED_HEADER_LENGTH = 640;
+
+/** Rough bytes of one remembered credential: the header and the token as UTF-16, the hex hash, the entry itself. */
+const credentialBytes = (authorization: string, credential: ParsedCredential) =>
+  2 * (authorization.length + credential.token.length + credential.tokenHash.length) + 200;
+
+/**
+ * The warm door's reading of an Authorization header, remembered per header (issue 34): reading a credential costs
+ * its parse and a SHA-256, the same every time the same client asks, at tens of thousands of requests a second.
+ * Only the reading is remembered, never a verdict: whether the token works (revoked, expired, frozen, over a limit)
+ * is decided at each request from the view its hash names. Bounded by count and by bytes, least recently used
+ * first out.
+ */
+export function createCredentialReader(bounds: { maxEntries: number; maxBytes: number }) {
+  const remembered = new LRUCache<string, ParsedCredential>({
+    max: bounds.maxEntries,
+    maxSize: bounds.maxBytes,
+    sizeCalculation: (credential, authorization) => credentialBytes(authorization, credential),
+  });
+  return {
+    /** The token and its hash in an Authorization header, or undefined when it holds none of ours. */
+    read(authorization: string | undefined): ParsedCredential | undefined {
+      if (!authorization) return undefined;
+      const held = remembered.get(authorization);
+      if (held) return held;
+      const token = tokenFromAuthorization(authorization);
+      if (!token) return undefined;
+      const credential = { token, tokenHash: sha256Hex(token) };
+      if (authorization.length <= MAX_REMEMBERED_HEADER_LENGTH) remembered.set(authorization, credential);
+      return credential;
+    },
+    get size() {
+      return remembered.size;
+    },
+    get heldBytes() {
+      return remembered.calculatedSize;
+    },
+  };
+}
+
+export type CredentialReader = ReturnType<typeof createCredentialReader>;

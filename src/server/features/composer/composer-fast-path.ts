@@ -4,12 +4,11 @@ import type { AppContext } from '../../context.js';
 import { type AppHostname, resolveHost } from '../../http/hosts.js';
 import type { RawFastPath } from '../../http/http-server.js';
 import { hostAuthority, hostUrl } from '../../http/public-urls.js';
-import { requestIdOf } from '../../http/request-id.js';
+import { REQUEST_ID_HEADER, requestIdOf } from '../../http/request-id.js';
 import type { RequestOrigin } from '../../http/request-origin.js';
-import { sha256Hex } from '../../lib/crypto.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { TokenView } from './access-view.repository.js';
-import { tokenFromAuthorization } from './composer-credentials.js';
+import { createCredentialReader } from './composer-credentials.js';
 import {
   decideMetadata,
   findHeldMetadataOutcome,
@@ -69,9 +68,16 @@ function doorOf(url: string): Door | undefined {
 /** Remembering a credential for overload shedding hashes it; once a minute per held view is plenty for its 10 min. */
 const REMEMBER_EVERY_MS = 60_000;
 
+/**
+ * Authorization headers whose reading (token and hash) is remembered: every holder of a busy process a few times
+ * over, within 4 MB (composer-credentials.ts: the reading, never whether the token works).
+ */
+const CREDENTIAL_BOUNDS = { maxEntries: 10_000, maxBytes: 4 * 1024 * 1024 };
+
 export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDependencies): RawFastPath {
   const securityHeaders = composerSecurityHeaders(dependencies.securityHeaders);
   const rememberedAt = new WeakMap<TokenView, { authorization: string; at: number }>();
+  const credentials = createCredentialReader(CREDENTIAL_BOUNDS);
   const composerDoors = bindComposerDoors(dependencies.metrics);
   const { observeRequest } = dependencies.metrics;
 
@@ -102,23 +108,17 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     }
   };
 
-  const send = (response: ServerResponse, answer: ComposerAnswer) => {
+  const send = (response: ServerResponse, answer: ComposerAnswer, requestId: string) => {
     try {
-      // Two ways of writing the same bytes, each the cheaper one where it is used (measured on a 2-core machine with
-      // autocannon, `npm run bench` (b) and (c)): an answer with a body has its headers set one by one and its
-      // Content-Length left to Node, which took packages.json from 15-16.5k to 18.5-21k answers a second against
-      // writeHead with an explicit Content-Length; a 304 (no body) is faster through writeHead, 14.4-14.7k answers a
-      // second against 13.7k with its headers set one by one. Why Node's paths differ this much was not found (same
-      // syscalls, same TCP segments).
-      if (answer.body) {
-        response.statusCode = answer.status;
-        if (answer.statusMessage !== undefined) response.statusMessage = answer.statusMessage;
-        for (const name in answer.headers) response.setHeader(name, answer.headers[name] as string);
-        response.end(answer.body);
-      } else {
-        response.writeHead(answer.status, answer.headers);
-        response.end();
-      }
+      // One writeHead with every header and one end with the body, as a bare node:http server writes (issue 34):
+      // no header was set before (http-server.ts leaves X-Request-Id to this door), so Node serializes the answer's
+      // headers once, without a setHeader each, and writes the head and the body together.
+      const headers = answer.headers;
+      headers[REQUEST_ID_HEADER] = requestId;
+      if (answer.body) headers['content-length'] = String(answer.body.length);
+      if (answer.statusMessage === undefined) response.writeHead(answer.status, headers);
+      else response.writeHead(answer.status, answer.statusMessage, headers);
+      response.end(answer.body);
     } catch (error) {
       // The client went away mid-answer; nothing is left to tell it.
       ctx.log.debug({ err: error }, 'a warm Composer answer could not be written');
@@ -157,13 +157,10 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
   };
 
   /** composerAnswer with this door's security headers and, for a refusal, the request's id in its body. */
-  const answerOf = (outcome: ComposerOutcome, raw: IncomingMessage): ComposerAnswer =>
+  const answerOf = (outcome: ComposerOutcome, raw: IncomingMessage, requestId: string): ComposerAnswer =>
     composerAnswer(
       outcome,
-      {
-        acceptEncoding: raw.headers['accept-encoding'],
-        requestId: outcome.kind === 'refused' ? requestIdOf(raw) : undefined,
-      },
+      { acceptEncoding: raw.headers['accept-encoding'], requestId: outcome.kind === 'refused' ? requestId : undefined },
       securityHeaders,
     );
 
@@ -173,14 +170,14 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     if (!door) return false;
     const startedAt = performance.now();
     const authorization = raw.headers.authorization;
-    const token = tokenFromAuthorization(authorization);
-    if (!authorization || !token) return false;
+    const credential = credentials.read(authorization);
+    if (!authorization || !credential) return false;
     // The same parse as Fastify's hook (http/hosts.ts): a Host that is not hostname[:port] goes there for its 400.
     const parsedHost = dependencies.originOf(raw).host;
     if (parsedHost === undefined || parsedHost === 'invalid') return false;
     const host = resolveHost(ctx.config, parsedHost, dependencies.appHostname);
     if (host.kind !== 'repository') return false;
-    const tokenHash = sha256Hex(token);
+    const { token, tokenHash } = credential;
     const view = ctx.composerAccess.findViewOrPassOn(tokenHash);
     if (!view) return false;
     // A token that no longer works is refused by the routes (401 with its reason); one in a rotation's overlap or
@@ -197,9 +194,10 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     };
     // Everything is held in the common case: answered synchronously, without a promise.
     const held = heldOutcome(door, view, target, raw);
+    const requestId = requestIdOf(raw);
     if (held) {
-      const answer = answerOf(held, raw);
-      send(response, answer);
+      const answer = answerOf(held, raw, requestId);
+      send(response, answer, requestId);
       count(door, answer.status, startedAt);
       if (answer.status < 400) remember(view, authorization);
       return true;
@@ -209,8 +207,8 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     const file = { packageName: door.packageName, kind: door.fileKind };
     getMetadata(ctx, target, file, raw.headers['if-modified-since']).then(
       (outcome) => {
-        const answer = answerOf(outcome, raw);
-        send(response, answer);
+        const answer = answerOf(outcome, raw, requestId);
+        send(response, answer, requestId);
         count(door, answer.status, startedAt);
         remember(view, authorization);
       },

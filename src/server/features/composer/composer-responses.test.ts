@@ -1,7 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { type ErrorFacts, errorCodes } from '../../lib/app-error.js';
-import { composerAnswer } from './composer-responses.js';
+import { composerAnswer, httpDate } from './composer-responses.js';
 
 const LAST_MODIFIED = new Date('2026-11-20T10:00:00.250Z');
 const BYTES = Buffer.from('{"packages":{}}');
@@ -92,5 +92,22 @@ describe('a Composer answer', () => {
     );
     expect(forbidden.status).toBe(403);
     expect(forbidden.statusMessage).toBe('Your license ended ? renew it.');
+  });
+});
+
+describe('httpDate', () => {
+  it('formats whole seconds as toUTCString does, the same text for every moment of one second', () => {
+    expect(httpDate(LAST_MODIFIED)).toBe('Fri, 20 Nov 2026 10:00:00 GMT');
+    expect(httpDate(new Date('2026-11-20T10:00:00.999Z'))).toBe('Fri, 20 Nov 2026 10:00:00 GMT');
+    expect(httpDate(new Date('2026-11-20T10:00:01.000Z'))).toBe('Fri, 20 Nov 2026 10:00:01 GMT');
+  });
+
+  it('stays right past its bound of remembered seconds', () => {
+    const start = Date.UTC(2026, 0, 1);
+    for (let second = 0; second < 3_000; second++) {
+      const date = new Date(start + second * 1000);
+      expect(httpDate(date)).toBe(date.toUTCString());
+    }
+    expect(httpDate(new Date(start))).toBe(new Date(start).toUTCString());
   });
 });

@@ -41,13 +41,52 @@ const PACKAGES_JSON_HEADERS = {
   vary: 'Authorization',
 } as const;
 
-/** A p2 file's validators, on its 200 and its 304. */
-function metadataHeaders(lastModified: Date): Record<string, string> {
-  return {
-    'last-modified': lastModified.toUTCString(),
-    'cache-control': 'private, no-cache',
-    vary: 'Authorization, Accept-Encoding',
-  };
+/** A p2 file's validators, on its 200 and its 304; Last-Modified is the answer's own. */
+const METADATA_HEADERS = {
+  'last-modified': '',
+  'cache-control': 'private, no-cache',
+  vary: 'Authorization, Accept-Encoding',
+} as const;
+
+/** The headers of each kind of answer with a door's security headers, merged once per door, copied per answer. */
+type AnswerHeads = {
+  packagesJson: Record<string, string>;
+  notModified: Record<string, string>;
+  metadata: Record<string, string>;
+  gzippedMetadata: Record<string, string>;
+};
+
+const headsByBase = new WeakMap<Record<string, string>, AnswerHeads>();
+
+function headsOf(baseHeaders: Record<string, string>): AnswerHeads {
+  let heads = headsByBase.get(baseHeaders);
+  if (!heads) {
+    const metadata = { ...baseHeaders, ...METADATA_HEADERS, 'content-type': JSON_TYPE };
+    heads = {
+      packagesJson: { ...baseHeaders, ...PACKAGES_JSON_HEADERS },
+      notModified: { ...baseHeaders, ...METADATA_HEADERS },
+      metadata,
+      gzippedMetadata: { ...metadata, 'content-encoding': 'gzip' },
+    };
+    headsByBase.set(baseHeaders, heads);
+  }
+  return heads;
+}
+
+/** Seconds whose HTTP date was formatted; a held p2 file's Last-Modified is the same few values, answer after answer. */
+const httpDates = new Map<number, string>();
+const MAX_HTTP_DATES = 1024;
+
+/** `Fri, 20 Nov 2026 10:00:00 GMT` (whole seconds, as HTTP dates are), formatted once per second value. */
+export function httpDate(date: Date): string {
+  const second = Math.floor(date.getTime() / 1000);
+  let text = httpDates.get(second);
+  if (text === undefined) {
+    if (httpDates.size >= MAX_HTTP_DATES) httpDates.clear();
+    text = date.toUTCString();
+    httpDates.set(second, text);
+  }
+  return text;
 }
 
 /** Whether the client takes gzip: named in Accept-Encoding and not refused with q=0. */
@@ -58,6 +97,8 @@ function acceptsGzip(acceptEncoding: string | undefined): boolean {
     !/\bgzip\s*;\s*q=0(?:\.0*)?\b/i.test(acceptEncoding)
   );
 }
+
+const NO_HEADERS: Record<string, string> = {};
 
 /** What a Composer door decided for one request, before anything is written. */
 export type ComposerOutcome =
@@ -90,21 +131,23 @@ export type ComposerAnswer = {
 export function composerAnswer(
   outcome: ComposerOutcome,
   request: { acceptEncoding?: string; requestId?: string },
-  baseHeaders: Record<string, string> = {},
+  baseHeaders: Record<string, string> = NO_HEADERS,
 ): ComposerAnswer {
+  // Each answer gets a copy of its kind's merged headers (its writer may add to them: the fast path's request id).
   switch (outcome.kind) {
     case 'packages-json':
-      return { status: 200, headers: { ...baseHeaders, ...PACKAGES_JSON_HEADERS }, body: outcome.bytes };
-    case 'not-modified':
-      return { status: 304, headers: { ...baseHeaders, ...metadataHeaders(outcome.lastModified) } };
+      return { status: 200, headers: { ...headsOf(baseHeaders).packagesJson }, body: outcome.bytes };
+    case 'not-modified': {
+      const headers = { ...headsOf(baseHeaders).notModified };
+      headers['last-modified'] = httpDate(outcome.lastModified);
+      return { status: 304, headers };
+    }
     case 'metadata': {
-      const headers = { ...baseHeaders, ...metadataHeaders(outcome.lastModified) };
-      headers['content-type'] = JSON_TYPE;
-      if (acceptsGzip(request.acceptEncoding)) {
-        headers['content-encoding'] = 'gzip';
-        return { status: 200, headers, body: outcome.body.gzipped() };
-      }
-      return { status: 200, headers, body: outcome.body.bytes };
+      const heads = headsOf(baseHeaders);
+      const isGzipped = acceptsGzip(request.acceptEncoding);
+      const headers = { ...(isGzipped ? heads.gzippedMetadata : heads.metadata) };
+      headers['last-modified'] = httpDate(outcome.lastModified);
+      return { status: 200, headers, body: isGzipped ? outcome.body.gzipped() : outcome.body.bytes };
     }
     case 'refused':
       return refusalAnswer(outcome.error, outcome.isQuiet, request.requestId, baseHeaders);
