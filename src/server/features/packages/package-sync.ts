@@ -159,7 +159,7 @@ export async function runSync(
 
   let published: { changed: boolean; versionCount: number; skippedCount: number };
   try {
-    await ctx.db.update(packages).set({ syncStatus: 'syncing', syncError: null }).where(eq(packages.id, packageId));
+    // The task holds the sync's state; the package's sync_status and sync_error follow it (migration 0031's trigger).
     await task.progress(10, `Fetching ${pkg.repositoryFullName} from ${codeHostName(pkg.codeHost)}`);
     const repository = await updatePackageMirror(ctx, pkg);
     // Over SSH a package is named from its URL until its code can be read: composer.json names it now.
@@ -180,8 +180,6 @@ export async function runSync(
     await ctx.db
       .update(packages)
       .set({
-        syncStatus: 'ready',
-        syncError: null,
         lastSyncedAt: now,
         skippedReferences: plan.skipped,
         repositoryFullName: repository.fullName,
@@ -201,11 +199,6 @@ export async function runSync(
       ? describeSyncFailure(ctx, error, pkg.codeHost, gitServerPlaceOf(pkg))
       : 'The package was deleted while it was being synced.';
     ctx.log.warn({ err: error, packageId, taskId: task.id }, 'package sync failed');
-    await ctx.db
-      .update(packages)
-      .set({ syncStatus: 'failed', syncError: message })
-      .where(eq(packages.id, packageId))
-      .catch(() => undefined);
     await task.fail(message);
     // A refusal (credential revoked, repository gone) shows on Management and reaches the seller once.
     await recordAccessRefusal(ctx, pkg, error).catch((noticeError: unknown) => {

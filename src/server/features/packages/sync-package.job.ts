@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { packages } from '../../db/schema/index.js';
 import { defineJob } from '../../jobs/job-definition.js';
 import { resumeTask } from '../tasks/tasks.service.js';
 import { reportRefreshedPackage } from './package-refresh.js';
@@ -57,12 +55,8 @@ export const syncPackageJob = defineJob<AppContext, typeof PACKAGE_SYNC_JOB>({
   },
   async onGiveUp(ctx, payload, error, job) {
     ctx.log.warn({ packageId: payload.packageId, error }, 'package sync failed for good');
-    const message = 'The sync failed. Refresh the package to try again.';
-    await ctx.db
-      .update(packages)
-      .set({ syncStatus: 'failed', syncError: message })
-      .where(eq(packages.id, payload.packageId));
-    await (await resumeTask(ctx, payload.taskId))?.fail(message);
+    // Failing the task fails the package too (the task holds the sync's state: migration 0031's trigger).
+    await (await resumeTask(ctx, payload.taskId))?.fail('The sync failed. Refresh the package to try again.');
     await reportToRefresh(ctx, payload, job.id, true);
   },
 });
