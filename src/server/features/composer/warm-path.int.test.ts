@@ -149,6 +149,8 @@ describe('a change is seen by the very next request', () => {
     const other = { ...holder, token: newToken };
     expect(isServed(await warmLook(app, holder, name), name)).toBe(true);
     expect(isServed(await warmLook(app, other, name), name)).toBe(true);
+    // The warm door remembers the reading of this Authorization header by now (composer-credentials.ts): the token
+    // and its hash, never whether it works, so the next request after the revocation is refused all the same.
     await app.ctx.db.update(holderTokens).set({ revokedAt: NOW }).where(eq(holderTokens.id, holder.tokenId!));
     const old = await requestOnHost(app, HOST, `/p2/${name}.json`, { token: holder.token });
     expect(old.status).toBe(401);
