@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import swagger from '@fastify/swagger';
-import apiReference from '@scalar/fastify-api-reference';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -216,7 +215,37 @@ export async function registerApiDocs(
     if (isReferencePage) reply.header('content-security-policy', referencePageCsp(payload as string));
     return payload;
   });
-  await scope.register(apiReference, {
+  // Scalar's plugin holds its 4.4 MB script as a string with its parsers (about 25 MB of every server's memory):
+  // it is loaded the first time someone opens the reference, in a Fastify instance of its own that this scope asks.
+  let reference: Promise<FastifyInstance> | undefined;
+  const forwardToReference = async (request: FastifyRequest, reply: FastifyReply) => {
+    reference ??= startReference().catch((error: unknown) => {
+      reference = undefined;
+      throw error;
+    });
+    const answer = await (await reference).inject({ method: 'GET', url: request.url });
+    reply.code(answer.statusCode);
+    for (const [name, value] of Object.entries(answer.headers)) {
+      if (value !== undefined && !HOP_HEADERS.has(name)) reply.header(name, value);
+    }
+    return reply.send(answer.payload);
+  };
+  // The plugin's routes: the prefix (a redirect to the page), the page and its script.
+  for (const url of [API_DOCS_PREFIX, `${API_DOCS_PREFIX}/`, `${API_DOCS_PREFIX}/js/scalar.js`]) {
+    scope.get(url, { schema: { hide: true } }, forwardToReference);
+  }
+}
+
+/** Headers of the reference's own answer that the answer relayed to the caller gets anew. */
+const HOP_HEADERS = new Set(['content-length', 'transfer-encoding', 'connection', 'date', 'keep-alive']);
+
+async function startReference(): Promise<FastifyInstance> {
+  const [{ default: Fastify }, { default: apiReference }] = await Promise.all([
+    import('fastify'),
+    import('@scalar/fastify-api-reference'),
+  ]);
+  const reference = Fastify({ logger: false });
+  await reference.register(apiReference, {
     routePrefix: API_DOCS_PREFIX,
     // No hosted fonts, no hosted AI agent, and none of the tool's own links to outside services (its developer
     // toolbar: Configure, Share, Deploy; Generate MCP): the page talks to this server only.
@@ -230,4 +259,6 @@ export async function registerApiDocs(
       mcp: { disabled: true },
     },
   });
+  await reference.ready();
+  return reference;
 }
