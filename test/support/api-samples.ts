@@ -88,8 +88,11 @@ export async function startSampleShop(): Promise<SampleShop> {
   }
 }
 
-/** Runs a pasted command with sh, as a developer's terminal would; its standard output. Throws if it fails. */
-export async function runInShell(command: string): Promise<string> {
-  const { stdout } = await execFileAsync('sh', ['-c', command], { timeout: 30_000 });
+/**
+ * Runs a pasted command with sh, as a developer's terminal would, in `cwd` (where a sample that saves a file leaves
+ * it); its standard output. Throws if it fails.
+ */
+export async function runInShell(command: string, cwd?: string): Promise<string> {
+  const { stdout } = await execFileAsync('sh', ['-c', command], { timeout: 30_000, cwd });
   return stdout;
 }

@@ -262,4 +262,15 @@ export const API_ENDPOINTS: ApiEndpoint[] = [
     permission: 'analytics:read',
   },
   ...TOKEN_AND_WEBHOOK_ENDPOINTS,
+  {
+    id: 'export-account',
+    section: 'account',
+    method: 'GET',
+    path: '/api/v1/export',
+    title: 'Download the account’s data',
+    description:
+      'A .tar.gz archive (not the JSON envelope): data.json with the account and every list, and one CSV per list. Only your own rows; no token, token hash or signing secret. A refusal comes in the error envelope.',
+    permission: '*',
+    saveAs: 'packgate-export.tar.gz',
+  },
 ];

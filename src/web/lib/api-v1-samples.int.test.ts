@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,8 +14,9 @@ import {
 } from './api-v1-samples.js';
 
 // Every cURL sample the /api-docs page shows, pasted into a shell as a developer would (with their token and
-// real ids in place of the placeholders), against the running app: each answers the success envelope. The
-// samples are rendered from the same list as the page, so a sample that drifts from the API fails here.
+// real ids in place of the placeholders), against the running app: each answers the success envelope (the
+// account's export saves its archive instead). The samples are rendered from the same list as the page, so a
+// sample that drifts from the API fails here.
 
 const execFileAsync = promisify(execFile);
 
@@ -29,6 +30,14 @@ let languagesToken: string;
 
 async function runCurl(command: string): Promise<Envelope> {
   return JSON.parse(await runInShell(command)) as Envelope;
+}
+
+/** The file a sample saved is the account's archive: a gzip'd tar whose folder holds data.json. */
+async function expectExportArchive(file: string): Promise<void> {
+  const archive = await readFile(file);
+  expect([...archive.subarray(0, 2)], 'gzip magic bytes').toEqual([0x1f, 0x8b]);
+  const { stdout: listing } = await execFileAsync('tar', ['-tzf', file]);
+  expect(listing.split('\n')).toContainEqual(expect.stringMatching(/^packgate-export-acme-[\d-]+\/data\.json$/));
 }
 
 const endpoint = (id: string): ApiEndpoint => {
@@ -114,8 +123,9 @@ describe('the samples of /api-docs', () => {
     await succeed('rotate-webhook-secret', { ...second, webhookId });
     await succeed('delete-webhook', { ...second, webhookId });
 
-    // A sample added to the page without a run here fails the test.
-    expect([...ran].sort()).toEqual(API_ENDPOINTS.map((candidate) => candidate.id).sort());
+    // A sample added to the page without a run here fails the test; those that save a file run in the test below.
+    const answeringJson = API_ENDPOINTS.filter((candidate) => !candidate.saveAs);
+    expect([...ran].sort()).toEqual(answeringJson.map((candidate) => candidate.id).sort());
   });
 
   it('run as JavaScript (Node) and PHP too', async () => {
@@ -132,5 +142,31 @@ describe('the samples of /api-docs', () => {
     await writeFile(script, phpSample(listPackages, values));
     const php = await execFileAsync('php', [script], { timeout: 30_000 });
     expect(php.stdout).toContain('acme/tools');
+  });
+
+  it("save the account's archive, a gzip'd tar, from the export's cURL, JavaScript and PHP", async () => {
+    const { app } = shop;
+    // The export needs a full-access token of the owner's: the samples' tokens are.
+    const values = { baseUrl: app.ctx.config.publicUrl, token: await shop.newToken('Docs samples, the export') };
+    const fileSamples = API_ENDPOINTS.filter((candidate) => candidate.saveAs);
+    expect(fileSamples.map((candidate) => candidate.id)).toEqual(['export-account']);
+    const exportSample = endpoint('export-account');
+    const saved = (folder: string) => path.join(folder, exportSample.saveAs ?? '');
+
+    const byCurl = await mkdtemp(path.join(app.dataDir, 'export-curl-'));
+    expect(await runInShell(curlSample(exportSample, values), byCurl)).toBe('');
+    await expectExportArchive(saved(byCurl));
+
+    const byNode = await mkdtemp(path.join(app.dataDir, 'export-node-'));
+    await execFileAsync(process.execPath, ['--input-type=module', '-e', javascriptSample(exportSample, values)], {
+      timeout: 30_000,
+      cwd: byNode,
+    });
+    await expectExportArchive(saved(byNode));
+
+    const byPhp = await mkdtemp(path.join(app.dataDir, 'export-php-'));
+    await writeFile(path.join(byPhp, 'export.php'), phpSample(exportSample, values));
+    await execFileAsync('php', ['export.php'], { timeout: 30_000, cwd: byPhp });
+    await expectExportArchive(saved(byPhp));
   });
 });

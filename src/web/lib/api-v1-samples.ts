@@ -92,9 +92,9 @@ const sampleBody = (endpoint: ApiEndpoint, values: SampleValues) =>
 const shellQuote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
 
 export function curlSample(endpoint: ApiEndpoint, values: SampleValues): string {
-  const lines = [
-    `curl${endpoint.method === 'GET' ? '' : ` -X ${endpoint.method}`} ${shellQuote(sampleUrl(endpoint, values))}`,
-  ];
+  const method = endpoint.method === 'GET' ? '' : ` -X ${endpoint.method}`;
+  const output = endpoint.saveAs ? ` -o ${endpoint.saveAs}` : '';
+  const lines = [`curl${method}${output} ${shellQuote(sampleUrl(endpoint, values))}`];
   for (const [name, value] of sampleHeaders(endpoint, values)) lines.push(`  -H ${shellQuote(`${name}: ${value}`)}`);
   const body = sampleBody(endpoint, values);
   if (body) lines.push(`  -d ${shellQuote(JSON.stringify(body))}`);
@@ -113,10 +113,19 @@ export function javascriptSample(endpoint: ApiEndpoint, values: SampleValues): s
     `  headers: {\n${headers}\n  },`,
     ...(body ? [`  body: JSON.stringify(${indent(JSON.stringify(body, null, 2), '  ')}),`] : []),
   ];
+  const request = [`const response = await fetch('${sampleUrl(endpoint, values)}', {`, ...options, '});'];
+  if (endpoint.saveAs) {
+    return [
+      "import { writeFile } from 'node:fs/promises';",
+      '',
+      ...request,
+      '// The file, or on failure the envelope { success: false, error, message, status, code }.',
+      'if (!response.ok) throw new Error((await response.json()).message);',
+      `await writeFile('${endpoint.saveAs}', Buffer.from(await response.arrayBuffer()));`,
+    ].join('\n');
+  }
   return [
-    `const response = await fetch('${sampleUrl(endpoint, values)}', {`,
-    ...options,
-    '});',
+    ...request,
     '// The envelope: { success, data, meta }, or on failure { success: false, error, message, status, code }.',
     'const answer = await response.json();',
     'console.log(answer.success ? answer.data : answer.message);',
@@ -152,8 +161,20 @@ export function phpSample(endpoint: ApiEndpoint, values: SampleValues): string {
     `    CURLOPT_HTTPHEADER => [\n${headers}\n    ],`,
     ...(body ? [`    CURLOPT_POSTFIELDS => json_encode(${phpValue(body, 2)}),`] : []),
     ']);',
-    '$answer = json_decode(curl_exec($curl), true);',
-    "print_r($answer['success'] ? $answer['data'] : $answer['message']);",
+    ...(endpoint.saveAs
+      ? [
+          '$answer = curl_exec($curl);',
+          '// The file, or on failure the envelope { success: false, error, message, status, code }.',
+          'if (curl_getinfo($curl, CURLINFO_RESPONSE_CODE) === 200) {',
+          `    file_put_contents(${phpString(endpoint.saveAs)}, $answer);`,
+          '} else {',
+          "    print_r(json_decode($answer, true)['message']);",
+          '}',
+        ]
+      : [
+          '$answer = json_decode(curl_exec($curl), true);',
+          "print_r($answer['success'] ? $answer['data'] : $answer['message']);",
+        ]),
   ].join('\n');
 }
 

@@ -5,7 +5,15 @@ import type { ApiTokenPermission } from '@contract/developer';
 // that one list, so a test can run each cURL sample against a running server with real ids and a real token put
 // in place of the placeholders.
 
-export type ApiSectionId = 'packages' | 'code-hosts' | 'customers' | 'licenses' | 'analytics' | 'tokens' | 'webhooks';
+export type ApiSectionId =
+  | 'packages'
+  | 'code-hosts'
+  | 'customers'
+  | 'licenses'
+  | 'analytics'
+  | 'tokens'
+  | 'webhooks'
+  | 'account';
 export type ApiMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 
@@ -23,6 +31,8 @@ export type ApiEndpoint = {
   body?: { [key: string]: JsonValue };
   /** POSTs carry an Idempotency-Key: a retry with the same key returns the first answer. */
   idempotencyKey?: string;
+  /** The answer is a file, not the JSON envelope: the samples save it under this name. */
+  saveAs?: string;
 };
 
 export const API_SECTIONS: { id: ApiSectionId; title: string; description: string }[] = [
@@ -56,5 +66,11 @@ export const API_SECTIONS: { id: ApiSectionId; title: string; description: strin
     title: 'Webhooks',
     description:
       'Endpoints of yours that Packgate calls when something happens (a license created, updated, revoked or expired, a purchase completed, a version published, a download limit reached), signed as Standard Webhooks do: check webhook-signature, v1, followed by the base64 HMAC-SHA256 of {webhook-id}.{webhook-timestamp}.{body} with the signing secret. A failed delivery is retried for three days. Reading them needs tokens:read, changing them tokens:write: an endpoint holds a secret, as a token does.',
+  },
+  {
+    id: 'account',
+    title: 'Account',
+    description:
+      'Everything your account holds, to keep or to move: the same archive as Download export on Settings. It names your license holders and sales, more than any one permission reads, so it needs a full-access token.',
   },
 ];

@@ -24,7 +24,8 @@ export async function exportV1Routes(app: FastifyInstance, ctx: AppContext): Pro
           'Answers `packgate-export-{slug}-{date}.tar.gz` (application/gzip, not the JSON envelope): `data.json` with ' +
           `the account and every list, and one CSV per list (${ACCOUNT_EXPORT_LISTS.join(', ')}). Only the ` +
           "seller's own rows; no token, token hash or signing secret. CSV cells that a spreadsheet would read as a " +
-          'formula start with an apostrophe.',
+          'formula start with an apostrophe. Add `-o packgate-export.tar.gz` to the cURL sample to save it: curl ' +
+          'does not write binary data to a terminal.',
         // The archive itself is a stream, not JSON; refusals come in the API's error envelope.
         response: {
           200: z.unknown().describe('The archive, application/gzip: packgate-export-{slug}-{date}.tar.gz'),

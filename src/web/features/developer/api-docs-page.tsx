@@ -1,4 +1,5 @@
 import {
+  Archive,
   BarChart3,
   BookOpen,
   ExternalLink,
@@ -47,6 +48,7 @@ const sectionIcons: Record<ApiSectionId, LucideIcon> = {
   analytics: BarChart3,
   tokens: KeyRound,
   webhooks: Webhook,
+  account: Archive,
 };
 
 const GUIDE_SECTIONS: { id: string; title: string; icon: LucideIcon }[] = [
@@ -143,12 +145,13 @@ export function ApiDocsPage() {
             </p>
             <CodeBlock code={`Authorization: Bearer YOUR_API_TOKEN`} label="Header" />
             <p>
-              Every answer, errors included, is JSON in one envelope: <code className="font-mono">success</code>,{' '}
-              <code className="font-mono">data</code> and <code className="font-mono">meta</code> (provider, apiVersion
-              and, where they apply, total, period and currency). An error carries{' '}
-              <code className="font-mono">error</code>, <code className="font-mono">message</code>, sometimes a{' '}
-              <code className="font-mono">suggestion</code>, the HTTP <code className="font-mono">status</code> and a
-              stable <code className="font-mono">code</code> for your program to test.
+              Every answer, errors included, is JSON in one envelope (the account’s archive aside, a file):{' '}
+              <code className="font-mono">success</code>, <code className="font-mono">data</code> and{' '}
+              <code className="font-mono">meta</code> (provider, apiVersion and, where they apply, total, period and
+              currency). An error carries <code className="font-mono">error</code>,{' '}
+              <code className="font-mono">message</code>, sometimes a <code className="font-mono">suggestion</code>, the
+              HTTP <code className="font-mono">status</code> and a stable <code className="font-mono">code</code> for
+              your program to test.
             </p>
             <p>
               Permissions are written as the API writes them (<code className="font-mono">packages:read</code>,{' '}
