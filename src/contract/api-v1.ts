@@ -159,6 +159,13 @@ export const purchaseLinksSchema = z.object({
   selectedTier: z.string().nullable(),
   links: z.object({ purchasePage: z.string(), directCheckout: z.string(), embedCode: z.string() }),
 });
+/** POST /api/v1/products/{productId}/purchase-links (issue 31): a package's links, naming the product. */
+export const productPurchaseLinksSchema = z.object({
+  productId: z.string(),
+  productName: z.string(),
+  selectedTier: z.string().nullable(),
+  links: purchaseLinksSchema.shape.links,
+});
 
 /**
  * POST /api/v1/packages: a package from one of the seller's code-host repositories (`githubRepoId`, as the Add Package

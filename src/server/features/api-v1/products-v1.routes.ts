@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { productPurchaseLinksSchema, purchaseLinksInput } from '../../../contract/api-v1.js';
 import {
   apiV1CreateProductInput,
   apiV1UpdateProductInput,
@@ -9,6 +10,7 @@ import {
 } from '../../../contract/products.js';
 import type { AppContext } from '../../context.js';
 import * as products from '../products/products.service.js';
+import { createProductPurchaseLinks } from '../sales/product-purchase-links.service.js';
 import { createdResponses, envelope, okResponses } from './envelope.js';
 import { idempotencyHeader } from './openapi.js';
 
@@ -68,6 +70,32 @@ export async function productsV1Routes(app: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request) => envelope(await products.getProduct(ctx, request.apiToken.sellerId, request.params.productId)),
+  );
+
+  api.post(
+    '/products/:productId/purchase-links',
+    {
+      config: { apiPermission: 'packages:read' },
+      schema: {
+        tags: ['Products'],
+        operationId: 'createProductPurchaseLinks',
+        summary: 'Create purchase links for a product',
+        description:
+          'The links of createPurchaseLinks for a product: its purchase page, a direct buy link (the purchase page ' +
+          'with the tier, e-mail and return addresses filled in) and an embed code, on your repository host; one ' +
+          'purchase gives one license covering every package in the product. Nothing is charged or recorded until a ' +
+          'buyer clicks Buy. Errors: 404 NOT_FOUND for an unknown product or tier; 409 CONFLICT while the product ' +
+          'has no prices or (with payments on) you have no payout account that can take payments; 400 ' +
+          'VALIDATION_FAILED for a bad e-mail, return address or a currency other than the tier’s.',
+        params: productIdParams,
+        body: purchaseLinksInput,
+        response: okResponses(productPurchaseLinksSchema),
+      },
+    },
+    async (request) =>
+      envelope(
+        await createProductPurchaseLinks(ctx, request.apiToken.sellerId, request.params.productId, request.body ?? {}),
+      ),
   );
 
   api.patch(

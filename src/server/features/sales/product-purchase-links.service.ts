@@ -1,0 +1,53 @@
+import type { AppContext } from '../../context.js';
+import { parseHolderEmail } from '../licenses/grants.service.js';
+import type { PurchaseLinksRequest } from './purchase-links.service.js';
+import { signPurchaseReturn } from './purchase-return.js';
+import { getSaleOffer, parseReturnUrl, purchasePageUrl } from './sales.service.js';
+
+// API v1's purchase links for a product (issue 31), the shapes of a package's (purchase-links.service.ts): the
+// purchase page (?product=), a direct buy link and a buy button, on the seller's repository host.
+
+export type ProductPurchaseLinks = {
+  productId: string;
+  productName: string;
+  selectedTier: string | null;
+  links: { purchasePage: string; directCheckout: string; embedCode: string };
+};
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/**
+ * POST /api/v1/products/{productId}/purchase-links: checks what a checkout would (an active product with packages, a
+ * known active tier, the currency, a payout account when Stripe is on) and changes nothing. The direct buy link is
+ * the purchase page with every field filled in (tier, e-mail, signed return addresses), whose Buy button starts the
+ * checkout: a GET never starts a sale, as a package's direct link (which redirects to its page) never does.
+ */
+export async function createProductPurchaseLinks(
+  ctx: AppContext,
+  sellerId: string,
+  productId: string,
+  input: PurchaseLinksRequest,
+): Promise<ProductPurchaseLinks> {
+  const email = input.customerEmail ? parseHolderEmail(input.customerEmail) : undefined;
+  const successUrl = parseReturnUrl(input.successUrl);
+  const cancelUrl = parseReturnUrl(input.cancelUrl);
+  const offer = await getSaleOffer(ctx, sellerId, { productId }, { tierId: input.tierId, currency: input.currency });
+  const { item: product, tier, repositoryUrl } = offer;
+  const target = { productId: product.id };
+  const purchasePage = purchasePageUrl(repositoryUrl, target, { tier: tier.id, ...(email ? { email } : {}) });
+  // Checkout checks the return addresses against the sale item's id, a product's here (purchase-return.ts).
+  const sig = signPurchaseReturn(ctx.config.secretKey, { packageId: product.id, successUrl, cancelUrl });
+  const carried = Object.fromEntries(
+    Object.entries({ tier: tier.id, email, successUrl, cancelUrl, sig }).filter((entry): entry is [string, string] =>
+      Boolean(entry[1]),
+    ),
+  );
+  const directCheckout = purchasePageUrl(repositoryUrl, target, carried);
+  const embedCode = `<a href="${escapeHtml(purchasePage)}" class="packgate-buy-button" target="_blank" rel="noopener">Buy ${escapeHtml(product.name)}</a>`;
+  return {
+    productId: product.id,
+    productName: product.name,
+    selectedTier: tier.id,
+    links: { purchasePage, directCheckout, embedCode },
+  };
+}
