@@ -1,5 +1,5 @@
-// `npm run admin -- backup FILE` and `npm run admin -- restore FILE` (see src/server/features/backup/backup.service.ts
-// for the archive and what a restore does).
+// `npm run admin -- backup FILE` and `npm run admin -- restore FILE` (see src/server/features/backup/backup-archive.ts
+// for the archive and backup-restore.service.ts for what a restore does).
 import {
   createReadStream,
   createWriteStream,
@@ -20,14 +20,10 @@ import type { Config } from '../src/server/config.js';
 import { type DatabaseTarget, openDatabase } from '../src/server/db/client.js';
 import { describeSchemaVersion } from '../src/server/db/schema-version.js';
 import { readLocalAdminChannel } from '../src/server/features/admin/local-admin.service.js';
-import {
-  assertRestoreTargetEmpty,
-  BackupError,
-  prepareBackup,
-  restoreBackup,
-  type VerifiedBackup,
-  verifyBackup,
-} from '../src/server/features/backup/backup.service.js';
+import { prepareBackup } from '../src/server/features/backup/backup.service.js';
+import { BackupError, type VerifiedBackup } from '../src/server/features/backup/backup-archive.js';
+import { assertRestoreTargetEmpty, restoreBackup } from '../src/server/features/backup/backup-restore.service.js';
+import { verifyBackup } from '../src/server/features/backup/backup-verify.service.js';
 import { systemClock } from '../src/server/lib/clock.js';
 
 const databaseTargetOf = (config: Config, migrated: boolean): DatabaseTarget =>

@@ -11,7 +11,8 @@ import {
 import type { AppContext } from '../../context.js';
 import { databaseKindOf } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
-import { BackupError, prepareBackup } from '../backup/backup.service.js';
+import { prepareBackup } from '../backup/backup.service.js';
+import { BackupError } from '../backup/backup-archive.js';
 import { createAdminLocally, createLocalAdminChannel, listAdminsLocally } from './local-admin.service.js';
 
 /** The loopback channel of `npm run admin` (see local-admin.service.ts); the file lives while the server listens. */

@@ -38,7 +38,9 @@ import { sales } from '../../db/schema/index.js';
 import { codeSchemaVersion } from '../../db/schema-version.js';
 import { TarWriter } from '../../lib/tar.js';
 import { readLocalAdminChannel } from '../admin/local-admin.service.js';
-import { assertRestoreTargetEmpty, BACKUP_FORMAT, restoreBackup, verifyBackup } from './backup.service.js';
+import { BACKUP_FORMAT } from './backup-archive.js';
+import { assertRestoreTargetEmpty, restoreBackup } from './backup-restore.service.js';
+import { verifyBackup } from './backup-verify.service.js';
 
 // A backup of a running instance (packages, zips, a logo, a license holder, a sale) restores elsewhere, and the
 // restored instance answers the holder's token, issued before the backup, with the same metadata and the same zip
