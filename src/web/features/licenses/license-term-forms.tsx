@@ -2,9 +2,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2, Ticket } from 'lucide-react';
 import { Controller, FormProvider, useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
-import { Input } from '../../components/ui/input';
 import { type IssuedLicense, type License, useIssueLicense, useUpdateLicense } from './lasting-license-hooks';
 import { emptyTermsForm, termsFormOf } from './lasting-license-rules';
 import {
@@ -14,6 +12,7 @@ import {
   issueLicenseForm,
 } from './license-forms';
 import type { LicensedPackage } from './license-hooks';
+import { HolderEmailField } from './license-list-parts';
 import { LicenseTermsFields } from './license-terms-fields';
 import { PackagePicker } from './package-picker';
 
@@ -45,17 +44,7 @@ export function IssueLicenseForm({
         noValidate
         aria-label="Issue a license"
       >
-        <FormField id="license-email" label="Email *" error={errors.email?.message}>
-          {(control) => (
-            <Input
-              {...control}
-              type="email"
-              placeholder="customer@example.com"
-              autoComplete="off"
-              {...form.register('email')}
-            />
-          )}
-        </FormField>
+        <HolderEmailField id="license-email" error={errors.email?.message} registration={form.register('email')} />
         <Controller
           control={form.control}
           name="packageIds"

@@ -1,15 +1,13 @@
-import { CheckCircle2, Loader2, Pencil, RotateCcw, ShieldOff } from 'lucide-react';
+import { CheckCircle2, Pencil, RotateCcw, ShieldOff } from 'lucide-react';
 import { useState } from 'react';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { CopyCommand } from '../../components/copy-command';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
-import { errorMessage } from '../../lib/api-error';
-import { hasNothingLoaded } from '../../lib/query-state';
 import { EmailDeliveryNote } from './email-delivery-note';
 import { type IssuedLicense, type License, usePackageLicenses, useUpdateLicense } from './lasting-license-hooks';
 import type { LicensedPackage } from './license-hooks';
+import { LicenseListSection, RevokeLicenseConfirm } from './license-list-parts';
 import { downloadsText, formatDate, formatDateTime, grantKindLabels, grantStatusLabel } from './license-rules';
 import { EditLicenseForm, IssueLicenseForm } from './license-term-forms';
 
@@ -41,7 +39,6 @@ function Licenses({ pkg }: { pkg: LicensedPackage }) {
   const [mode, setMode] = useState<Mode>({ kind: 'issue' });
   const [revoking, setRevoking] = useState<License>();
   const update = useUpdateLicense(pkg);
-  const list = licenses.data ?? [];
 
   return (
     <div className="min-w-0 space-y-6">
@@ -57,43 +54,30 @@ function Licenses({ pkg }: { pkg: LicensedPackage }) {
           onDone={() => setMode({ kind: 'issue' })}
         />
       )}
-      <section className="space-y-3" aria-labelledby="package-licenses-list">
-        <h3 id="package-licenses-list" className="text-sm font-semibold">
-          All licenses{licenses.data ? ` (${list.length})` : ''}
-        </h3>
-        {licenses.isLoading ? (
-          <p className="flex items-center gap-2 text-sm text-muted-foreground">
-            <Loader2 className="size-4 animate-spin" /> Loading licenses...
-          </p>
-        ) : hasNothingLoaded(licenses) ? (
-          <p className="text-sm text-destructive">{errorMessage(licenses.error, 'Failed to load licenses')}</p>
-        ) : list.length === 0 ? (
-          <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">
-            No licenses yet.
-          </p>
-        ) : (
-          <ul className="divide-y rounded-md border">
-            {list.map((license) => (
-              <LicenseRow
-                key={license.id}
-                license={license}
-                isBusy={update.isPending}
-                onEdit={() => setMode({ kind: 'edit', license })}
-                onRevoke={() => setRevoking(license)}
-                onRestore={() => update.mutate({ license, changes: { status: 'active' } })}
-              />
-            ))}
-          </ul>
-        )}
-      </section>
-      <ConfirmDialog
-        open={Boolean(revoking)}
-        onOpenChange={(open) => !open && setRevoking(undefined)}
-        variant="destructive"
-        title="Revoke License"
-        description={`${revoking?.email} loses access to ${pkg.packageName} on their next Composer request.`}
-        confirmText="Revoke"
+      <LicenseListSection
+        id="package-licenses-list"
+        title="All licenses"
+        licenses={licenses}
+        emptyText="No licenses yet."
+      >
+        {(list) =>
+          list.map((license) => (
+            <LicenseRow
+              key={license.id}
+              license={license}
+              isBusy={update.isPending}
+              onEdit={() => setMode({ kind: 'edit', license })}
+              onRevoke={() => setRevoking(license)}
+              onRestore={() => update.mutate({ license, changes: { status: 'active' } })}
+            />
+          ))
+        }
+      </LicenseListSection>
+      <RevokeLicenseConfirm
+        email={revoking?.email}
+        packageName={pkg.packageName}
         isPending={update.isPending}
+        onCancel={() => setRevoking(undefined)}
         onConfirm={() =>
           revoking &&
           update.mutate(

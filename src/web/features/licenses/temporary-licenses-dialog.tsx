@@ -3,18 +3,14 @@ import { Loader2, Mail, ShieldOff } from 'lucide-react';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { ConfirmDialog } from '../../components/confirm-dialog';
 import { FormField } from '../../components/form-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
-import { Input } from '../../components/ui/input';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Textarea } from '../../components/ui/textarea';
-import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
 import { TEMPORARY_LICENSE_DURATIONS_DAYS } from '../../lib/constants';
-import { hasNothingLoaded } from '../../lib/query-state';
 import { EmailDeliveryNote } from './email-delivery-note';
 import { emptyTemporaryLicenseForm, type TemporaryLicenseFormValues, temporaryLicenseForm } from './license-forms';
 import {
@@ -24,6 +20,7 @@ import {
   useRevokeTemporaryLicense,
   useTemporaryLicenses,
 } from './license-hooks';
+import { HolderEmailField, LicenseListSection, RevokeLicenseConfirm } from './license-list-parts';
 import {
   canRevoke,
   daysLeftText,
@@ -57,41 +54,25 @@ function TemporaryLicenses({ pkg }: { pkg: LicensedPackage }) {
   const licenses = useTemporaryLicenses(pkg.id);
   const [revoking, setRevoking] = useState<TemporaryLicense>();
   const revoke = useRevokeTemporaryLicense(pkg);
-  const list = licenses.data ?? [];
 
   return (
     <div className="space-y-6">
       <CreateLicenseForm pkg={pkg} />
-      <section className="space-y-3" aria-labelledby="temporary-licenses-list">
-        <h3 id="temporary-licenses-list" className="text-sm font-semibold">
-          Licenses{licenses.data ? ` (${list.length})` : ''}
-        </h3>
-        {licenses.isLoading ? (
-          <p className="flex items-center gap-2 text-sm text-muted-foreground">
-            <Loader2 className="size-4 animate-spin" /> Loading licenses...
-          </p>
-        ) : hasNothingLoaded(licenses) ? (
-          <p className="text-sm text-destructive">{errorMessage(licenses.error, 'Failed to load licenses')}</p>
-        ) : list.length === 0 ? (
-          <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">
-            No temporary licenses yet.
-          </p>
-        ) : (
-          <ul className="divide-y rounded-md border">
-            {list.map((license) => (
-              <LicenseRow key={license.id} license={license} onRevoke={() => setRevoking(license)} />
-            ))}
-          </ul>
-        )}
-      </section>
-      <ConfirmDialog
-        open={Boolean(revoking)}
-        onOpenChange={(open) => !open && setRevoking(undefined)}
-        variant="destructive"
-        title="Revoke License"
-        description={`${revoking?.email} loses access to ${pkg.packageName} on their next Composer request.`}
-        confirmText="Revoke"
+      <LicenseListSection
+        id="temporary-licenses-list"
+        title="Licenses"
+        licenses={licenses}
+        emptyText="No temporary licenses yet."
+      >
+        {(list) =>
+          list.map((license) => <LicenseRow key={license.id} license={license} onRevoke={() => setRevoking(license)} />)
+        }
+      </LicenseListSection>
+      <RevokeLicenseConfirm
+        email={revoking?.email}
+        packageName={pkg.packageName}
         isPending={revoke.isPending}
+        onCancel={() => setRevoking(undefined)}
         onConfirm={() => revoking && revoke.mutate(revoking, { onSettled: () => setRevoking(undefined) })}
       />
     </div>
@@ -113,17 +94,11 @@ function CreateLicenseForm({ pkg }: { pkg: LicensedPackage }) {
   return (
     <form onSubmit={submit} className="space-y-4 rounded-md border bg-muted/30 p-4" noValidate>
       <div className="grid gap-4 sm:grid-cols-[1fr_10rem]">
-        <FormField id="temporary-license-email" label="Email *" error={errors.email?.message}>
-          {(control) => (
-            <Input
-              {...control}
-              type="email"
-              placeholder="customer@example.com"
-              autoComplete="off"
-              {...form.register('email')}
-            />
-          )}
-        </FormField>
+        <HolderEmailField
+          id="temporary-license-email"
+          error={errors.email?.message}
+          registration={form.register('email')}
+        />
         <FormField id="temporary-license-duration" label="Duration">
           {(control) => (
             <NativeSelect {...control} {...form.register('durationDays', { valueAsNumber: true })}>
