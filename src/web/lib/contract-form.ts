@@ -9,12 +9,15 @@ import { z } from 'zod';
 export function intoContract<Contract extends z.ZodType, Values>(
   contract: Contract,
   map: (values: Values) => z.input<Contract>,
+  /** Where a contract path that is no form field shows (`{ 'credentials.password': 'password' }`). */
+  fieldOf: Record<string, string> = {},
 ) {
   return (values: Values, context: z.RefinementCtx): z.output<Contract> => {
     const checked = contract.safeParse(map(values));
     if (checked.success) return checked.data;
     for (const issue of checked.error.issues) {
-      context.addIssue({ code: 'custom', path: issue.path.map(String), message: issue.message });
+      const path = issue.path.map(String).join('.');
+      context.addIssue({ code: 'custom', path: (fieldOf[path] ?? path).split('.'), message: issue.message });
     }
     return z.NEVER;
   };

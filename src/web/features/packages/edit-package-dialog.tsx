@@ -1,5 +1,10 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2 } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect } from 'react';
+import { Controller, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { updatePackageInput } from '../../../contract/packages';
+import { FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,
@@ -13,37 +18,43 @@ import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { Switch } from '../../components/ui/switch';
 import { Textarea } from '../../components/ui/textarea';
+import { intoContract } from '../../lib/contract-form';
 import { type Package, useUpdatePackage } from './package-hooks';
-import { EDIT_PACKAGE_NAME_REQUIRED } from './package-rules';
+
+/**
+ * The form's values: the description is a textarea's text, which the contract takes as null when empty; the name and
+ * the rest are checked by the contract's updatePackageInput (the server's own rules and messages).
+ */
+const editPackageForm = z.object({ packageName: z.string(), description: z.string(), isActive: z.boolean() }).transform(
+  intoContract(updatePackageInput, ({ packageName, description, isActive }) => ({
+    packageName,
+    description: description.trim() || null,
+    isActive,
+  })),
+);
+type EditPackageFormValues = z.input<typeof editPackageForm>;
+
+const formValuesOf = (pkg: Package | undefined): EditPackageFormValues => ({
+  packageName: pkg?.packageName ?? '',
+  description: pkg?.description ?? '',
+  isActive: pkg?.isActive ?? true,
+});
 
 /** Edit Package (spec seller-app §2, §4, §5): name, description and the active toggle. */
 export function EditPackageDialog({ pkg, onClose }: { pkg: Package | undefined; onClose: () => void }) {
   const update = useUpdatePackage();
-  const [packageName, setPackageName] = useState('');
-  const [description, setDescription] = useState('');
-  const [isActive, setIsActive] = useState(true);
-  const [nameError, setNameError] = useState<string>();
+  const form = useForm<EditPackageFormValues, unknown, z.output<typeof editPackageForm>>({
+    resolver: zodResolver(editPackageForm),
+    defaultValues: formValuesOf(pkg),
+  });
+  const { errors } = form.formState;
 
+  // The dialog stays mounted between packages: each opening starts from the package's saved values.
   useEffect(() => {
-    if (!pkg) return;
-    setPackageName(pkg.packageName);
-    setDescription(pkg.description ?? '');
-    setIsActive(pkg.isActive);
-    setNameError(undefined);
-  }, [pkg]);
+    if (pkg) form.reset(formValuesOf(pkg));
+  }, [pkg, form]);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!pkg) return;
-    if (!packageName.trim()) {
-      setNameError(EDIT_PACKAGE_NAME_REQUIRED);
-      return;
-    }
-    update.mutate(
-      { id: pkg.id, input: { packageName: packageName.trim(), description: description.trim() || null, isActive } },
-      { onSuccess: onClose },
-    );
-  };
+  const submit = form.handleSubmit((input) => pkg && update.mutate({ id: pkg.id, input }, { onSuccess: onClose }));
 
   return (
     <Dialog open={Boolean(pkg)} onOpenChange={(open) => !open && !update.isPending && onClose()}>
@@ -55,35 +66,14 @@ export function EditPackageDialog({ pkg, onClose }: { pkg: Package | undefined; 
           </DialogDescription>
         </DialogHeader>
         <form id="edit-package-form" onSubmit={submit} className="space-y-4" noValidate>
-          <div className="space-y-2">
-            <Label htmlFor="edit-package-name">Package Name *</Label>
-            <Input
-              id="edit-package-name"
-              className="font-mono"
-              value={packageName}
-              onChange={(event) => {
-                setPackageName(event.target.value);
-                setNameError(undefined);
-              }}
-              aria-invalid={Boolean(nameError)}
-              aria-describedby={nameError ? 'edit-package-name-error' : undefined}
-              autoComplete="off"
-            />
-            {nameError && (
-              <p id="edit-package-name-error" className="text-sm text-destructive">
-                {nameError}
-              </p>
+          <FormField id="edit-package-name" label="Package Name *" error={errors.packageName?.message}>
+            {(control) => (
+              <Input {...control} className="font-mono" autoComplete="off" {...form.register('packageName')} />
             )}
-          </div>
-          <div className="space-y-2">
-            <Label htmlFor="edit-package-description">Description</Label>
-            <Textarea
-              id="edit-package-description"
-              value={description}
-              onChange={(event) => setDescription(event.target.value)}
-              rows={3}
-            />
-          </div>
+          </FormField>
+          <FormField id="edit-package-description" label="Description" error={errors.description?.message}>
+            {(control) => <Textarea {...control} rows={3} {...form.register('description')} />}
+          </FormField>
           <div className="flex items-center justify-between gap-4 rounded-md border p-3">
             <div className="space-y-0.5">
               <Label htmlFor="edit-package-active">Active</Label>
@@ -91,7 +81,13 @@ export function EditPackageDialog({ pkg, onClose }: { pkg: Package | undefined; 
                 An inactive package disappears from every license holder's repository until it is active again.
               </p>
             </div>
-            <Switch id="edit-package-active" checked={isActive} onCheckedChange={setIsActive} />
+            <Controller
+              control={form.control}
+              name="isActive"
+              render={({ field }) => (
+                <Switch id="edit-package-active" checked={field.value} onCheckedChange={field.onChange} />
+              )}
+            />
           </div>
         </form>
         <DialogFooter>

@@ -1,14 +1,19 @@
 import type { CreateGitPackageInput, CreatePackageResponse, Package } from '@contract/packages';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { KeyRound, Loader2, RefreshCw } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { createGitPackageInput } from '../../../contract/packages';
 import { CopyButton } from '../../components/copy-button';
+import { FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api-client';
 import { errorMessage } from '../../lib/api-error';
+import { intoContract } from '../../lib/contract-form';
 import { packagesQuery } from './package-hooks';
 
 // Any git server by URL (issue 30 item 4): HTTPS with a user name and password (or token), or SSH with a deploy key
@@ -77,33 +82,47 @@ export function DeployKeyDetails({ pkg }: { pkg: Pick<Package, 'deployKey' | 'ss
   );
 }
 
+/**
+ * The form's text into the contract's body: a user name and password go only with an HTTPS URL that has a user name
+ * (an SSH URL gets a deploy key instead), and an empty Composer name is left out (composer.json names the package).
+ */
+const gitUrlPackageForm = z
+  .object({ repositoryUrl: z.string(), username: z.string(), password: z.string(), packageName: z.string() })
+  .transform(
+    intoContract(
+      createGitPackageInput,
+      ({ repositoryUrl, username, password, packageName }) => ({
+        repositoryUrl: repositoryUrl.trim(),
+        ...(!SSH_URL.test(repositoryUrl.trim()) && username.trim()
+          ? { credentials: { username: username.trim(), password } }
+          : {}),
+        ...(packageName.trim() ? { packageName: packageName.trim() } : {}),
+      }),
+      { 'credentials.username': 'username', 'credentials.password': 'password' },
+    ),
+  );
+
 /** Add a package from any git server by its URL; over SSH the answer's deploy key is shown before closing. */
 export function GitUrlPackageForm({ onDone }: { onDone: () => void }) {
   const create = useCreateGitPackage();
-  const [repositoryUrl, setRepositoryUrl] = useState('');
-  const [username, setUsername] = useState('');
-  const [password, setPassword] = useState('');
-  const [packageName, setPackageName] = useState('');
+  const form = useForm<z.input<typeof gitUrlPackageForm>, unknown, z.output<typeof gitUrlPackageForm>>({
+    resolver: zodResolver(gitUrlPackageForm),
+    defaultValues: { repositoryUrl: '', username: '', password: '', packageName: '' },
+  });
+  const { errors } = form.formState;
   const [created, setCreated] = useState<CreatePackageResponse>();
+  const repositoryUrl = form.watch('repositoryUrl');
   const isSsh = SSH_URL.test(repositoryUrl.trim());
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    create.mutate(
-      {
-        repositoryUrl: repositoryUrl.trim(),
-        ...(!isSsh && username.trim() ? { credentials: { username: username.trim(), password } } : {}),
-        ...(packageName.trim() ? { packageName: packageName.trim() } : {}),
+  const submit = form.handleSubmit((input) =>
+    create.mutate(input, {
+      onSuccess: (answer) => {
+        toast({ title: 'Success!', description: `Package ${answer.packageName} created` });
+        if (answer.deployKey) setCreated(answer);
+        else onDone();
       },
-      {
-        onSuccess: (answer) => {
-          toast({ title: 'Success!', description: `Package ${answer.packageName} created` });
-          if (answer.deployKey) setCreated(answer);
-          else onDone();
-        },
-      },
-    );
-  };
+    }),
+  );
 
   if (created) {
     return (
@@ -122,57 +141,56 @@ export function GitUrlPackageForm({ onDone }: { onDone: () => void }) {
 
   return (
     <form onSubmit={submit} className="space-y-3" data-testid="git-url-form">
-      <div className="space-y-1">
-        <Label htmlFor="git-url">Repository URL</Label>
-        <Input
-          id="git-url"
-          className="font-mono"
-          placeholder="https://git.example.com/acme/widget.git or git@git.example.com:acme/widget.git"
-          value={repositoryUrl}
-          onChange={(event) => setRepositoryUrl(event.target.value)}
-          autoComplete="off"
-          required
-        />
-        <p className="text-xs text-muted-foreground">
-          {isSsh
+      <FormField
+        id="git-url"
+        label="Repository URL"
+        className="space-y-1"
+        error={errors.repositoryUrl?.message}
+        hint={
+          isSsh
             ? 'Packgate makes a deploy key for this package; you add it to the repository as a read-only key.'
-            : 'Over HTTPS, give a user name and a password or access token that can read the repository.'}
-        </p>
-      </div>
+            : 'Over HTTPS, give a user name and a password or access token that can read the repository.'
+        }
+      >
+        {(control) => (
+          <Input
+            {...control}
+            className="font-mono"
+            placeholder="https://git.example.com/acme/widget.git or git@git.example.com:acme/widget.git"
+            autoComplete="off"
+            required
+            {...form.register('repositoryUrl')}
+          />
+        )}
+      </FormField>
       {!isSsh && (
         <div className="grid gap-3 sm:grid-cols-2">
-          <div className="space-y-1">
-            <Label htmlFor="git-username">User name</Label>
-            <Input
-              id="git-username"
-              value={username}
-              onChange={(event) => setUsername(event.target.value)}
-              autoComplete="off"
-            />
-          </div>
-          <div className="space-y-1">
-            <Label htmlFor="git-password">Password or token</Label>
-            <Input
-              id="git-password"
-              type="password"
-              value={password}
-              onChange={(event) => setPassword(event.target.value)}
-              autoComplete="new-password"
-            />
-          </div>
+          <FormField id="git-username" label="User name" className="space-y-1" error={errors.username?.message}>
+            {(control) => <Input {...control} autoComplete="off" {...form.register('username')} />}
+          </FormField>
+          <FormField id="git-password" label="Password or token" className="space-y-1" error={errors.password?.message}>
+            {(control) => (
+              <Input {...control} type="password" autoComplete="new-password" {...form.register('password')} />
+            )}
+          </FormField>
         </div>
       )}
-      <div className="space-y-1">
-        <Label htmlFor="git-package-name">Composer name (optional)</Label>
-        <Input
-          id="git-package-name"
-          className="font-mono"
-          placeholder="From composer.json"
-          value={packageName}
-          onChange={(event) => setPackageName(event.target.value)}
-          autoComplete="off"
-        />
-      </div>
+      <FormField
+        id="git-package-name"
+        label="Composer name (optional)"
+        className="space-y-1"
+        error={errors.packageName?.message}
+      >
+        {(control) => (
+          <Input
+            {...control}
+            className="font-mono"
+            placeholder="From composer.json"
+            autoComplete="off"
+            {...form.register('packageName')}
+          />
+        )}
+      </FormField>
       <Button type="submit" disabled={create.isPending || !repositoryUrl.trim()}>
         {create.isPending && <Loader2 className="animate-spin" />}
         {isSsh ? 'Create Package and Deploy Key' : 'Create Package from URL'}

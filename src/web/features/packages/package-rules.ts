@@ -86,8 +86,6 @@ export function newPackageProblem(repository: unknown, packageName: string): str
   return undefined;
 }
 
-export const EDIT_PACKAGE_NAME_REQUIRED = 'Package name is required';
-
 /** Dates in en-US (spec seller-app §9), one format across the app. */
 export { formatDate } from '../../lib/format-date';
 

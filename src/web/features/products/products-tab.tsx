@@ -1,17 +1,26 @@
 import type { IssuedLicense, License } from '@contract/licenses';
 import type { Product } from '@contract/products';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type ComponentType, type FormEvent, useState } from 'react';
+import { type ComponentType, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
 import { PRODUCT_DESCRIPTION_MAX_LENGTH, PRODUCT_NAME_MAX_LENGTH } from '../../../contract/products';
+import { FormField } from '../../components/form-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest, getJson } from '../../lib/api-client';
 import { errorMessage } from '../../lib/api-error';
+import {
+  type ProductFormValues,
+  type ProductLicenseFormValues,
+  productForm,
+  productLicenseForm,
+} from './product-forms';
 
 // Management's Products tab (issue 31): a seller groups their packages into a product, licenses a holder for it (one
 // license covering every package in it, including ones added later), and deletes it once no license of it is active.
@@ -81,16 +90,21 @@ function ProductForm({
   onDone: () => void;
 }) {
   const queryClient = useQueryClient();
-  const [name, setName] = useState(product?.name ?? '');
-  const [description, setDescription] = useState(product?.description ?? '');
-  const [chosen, setChosen] = useState<string[]>(product?.packages.map((pkg) => pkg.id) ?? []);
-  const save = useMutation({
-    mutationFn: () => {
-      const body = { name: name.trim(), description: description.trim() || null, packageIds: chosen };
-      return product
-        ? apiRequest<Product>('PATCH', `${PRODUCTS}/${encodeURIComponent(product.id)}`, body)
-        : apiRequest<Product>('POST', PRODUCTS, body);
+  const form = useForm<ProductFormValues, unknown, z.output<typeof productForm>>({
+    resolver: zodResolver(productForm),
+    defaultValues: {
+      name: product?.name ?? '',
+      description: product?.description ?? '',
+      packageIds: product?.packages.map((pkg) => pkg.id) ?? [],
     },
+  });
+  const { errors } = form.formState;
+  const [name, chosen] = form.watch(['name', 'packageIds']);
+  const save = useMutation({
+    mutationFn: (body: z.output<typeof productForm>) =>
+      product
+        ? apiRequest<Product>('PATCH', `${PRODUCTS}/${encodeURIComponent(product.id)}`, body)
+        : apiRequest<Product>('POST', PRODUCTS, body),
     onSuccess: async (saved) => {
       toast({ title: product ? `${saved.name} saved` : `${saved.name} created` });
       await queryClient.invalidateQueries({ queryKey: [PRODUCTS] });
@@ -99,35 +113,27 @@ function ProductForm({
     onError: (error) => failure('The product was not saved', error),
   });
   const toggle = (id: string) =>
-    setChosen((current) => (current.includes(id) ? current.filter((each) => each !== id) : [...current, id]));
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    save.mutate();
-  };
+    form.setValue('packageIds', chosen.includes(id) ? chosen.filter((each) => each !== id) : [...chosen, id]);
+  const submit = form.handleSubmit((body) => save.mutate(body));
   return (
     <Card>
       <CardContent className="p-4 sm:p-6">
         <form className="space-y-4" onSubmit={submit} aria-label={product ? 'Edit product' : 'New product'}>
-          <div className="space-y-2">
-            <Label htmlFor="product-name">Name</Label>
-            <Input
-              id="product-name"
-              maxLength={PRODUCT_NAME_MAX_LENGTH}
-              value={name}
-              onChange={(event) => setName(event.target.value)}
-              required
-            />
-          </div>
-          <div className="space-y-2">
-            <Label htmlFor="product-description">Description (optional)</Label>
-            <Textarea
-              id="product-description"
-              maxLength={PRODUCT_DESCRIPTION_MAX_LENGTH}
-              value={description}
-              onChange={(event) => setDescription(event.target.value)}
-              rows={2}
-            />
-          </div>
+          <FormField id="product-name" label="Name" error={errors.name?.message}>
+            {(control) => (
+              <Input {...control} maxLength={PRODUCT_NAME_MAX_LENGTH} required {...form.register('name')} />
+            )}
+          </FormField>
+          <FormField id="product-description" label="Description (optional)" error={errors.description?.message}>
+            {(control) => (
+              <Textarea
+                {...control}
+                maxLength={PRODUCT_DESCRIPTION_MAX_LENGTH}
+                rows={2}
+                {...form.register('description')}
+              />
+            )}
+          </FormField>
           <fieldset className="space-y-2">
             <legend className="text-sm font-medium">Packages</legend>
             {packages.map((pkg) => (
@@ -223,20 +229,17 @@ function ProductCard({ product, onEdit, onPricing }: { product: Product; onEdit:
 
 function ProductLicenseForm({ product, onDone }: { product: Product; onDone: () => void }) {
   const queryClient = useQueryClient();
-  const [email, setEmail] = useState('');
-  const [versionConstraint, setVersionConstraint] = useState('');
-  const [seats, setSeats] = useState('');
+  const form = useForm<ProductLicenseFormValues, unknown, z.output<ReturnType<typeof productLicenseForm>>>({
+    resolver: zodResolver(productLicenseForm(product.id)),
+    defaultValues: { email: '', versionConstraint: '', seats: '' },
+  });
+  const { errors } = form.formState;
   const issue = useMutation({
-    mutationFn: () =>
-      apiRequest<IssuedLicense>('POST', '/api/licenses', {
-        email: email.trim(),
-        productId: product.id,
-        versionConstraint: versionConstraint.trim() || null,
-        seats: seats.trim() ? Number(seats) : null,
-      }),
-    onSuccess: async () => {
+    mutationFn: (body: z.output<ReturnType<typeof productLicenseForm>>) =>
+      apiRequest<IssuedLicense>('POST', '/api/licenses', body),
+    onSuccess: async (_issued, body) => {
       toast({
-        title: `${email.trim()} is licensed for ${product.name}`,
+        title: `${body.email} is licensed for ${product.name}`,
         description: 'The license e-mail is on its way.',
       });
       await Promise.all([
@@ -247,42 +250,33 @@ function ProductLicenseForm({ product, onDone }: { product: Product; onDone: () 
     },
     onError: (error) => failure('The license was not issued', error),
   });
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    issue.mutate();
-  };
+  const submit = form.handleSubmit((body) => issue.mutate(body));
   return (
     <form className="grid gap-3 sm:grid-cols-4" onSubmit={submit} aria-label={`License ${product.name}`}>
-      <div className="space-y-1 sm:col-span-2">
-        <Label htmlFor={`product-license-email-${product.id}`}>Holder's e-mail</Label>
-        <Input
-          id={`product-license-email-${product.id}`}
-          type="email"
-          value={email}
-          onChange={(event) => setEmail(event.target.value)}
-          required
-        />
-      </div>
-      <div className="space-y-1">
-        <Label htmlFor={`product-license-versions-${product.id}`}>Versions</Label>
-        <Input
-          id={`product-license-versions-${product.id}`}
-          placeholder="Every version"
-          value={versionConstraint}
-          onChange={(event) => setVersionConstraint(event.target.value)}
-        />
-      </div>
-      <div className="space-y-1">
-        <Label htmlFor={`product-license-seats-${product.id}`}>Developer seats</Label>
-        <Input
-          id={`product-license-seats-${product.id}`}
-          type="number"
-          min={1}
-          placeholder="Unlimited"
-          value={seats}
-          onChange={(event) => setSeats(event.target.value)}
-        />
-      </div>
+      <FormField
+        id={`product-license-email-${product.id}`}
+        label="Holder's e-mail"
+        error={errors.email?.message}
+        className="space-y-1 sm:col-span-2"
+      >
+        {(control) => <Input {...control} type="email" required {...form.register('email')} />}
+      </FormField>
+      <FormField
+        id={`product-license-versions-${product.id}`}
+        label="Versions"
+        error={errors.versionConstraint?.message}
+        className="space-y-1"
+      >
+        {(control) => <Input {...control} placeholder="Every version" {...form.register('versionConstraint')} />}
+      </FormField>
+      <FormField
+        id={`product-license-seats-${product.id}`}
+        label="Developer seats"
+        error={errors.seats?.message}
+        className="space-y-1"
+      >
+        {(control) => <Input {...control} type="number" min={1} placeholder="Unlimited" {...form.register('seats')} />}
+      </FormField>
       <div className="sm:col-span-4">
         <Button type="submit" disabled={issue.isPending}>
           Issue license
