@@ -7,8 +7,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { errorMessage } from '../../lib/api-error';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { EndpointCard } from './endpoint-card';
-import { EndpointDialog } from './endpoint-dialog';
-import { SecretDialog } from './signing-secret-dialog';
+import { EndpointDialog, SecretDialog } from './endpoint-dialog';
 import { useDeleteWebhookEndpoint, useWebhookEndpoints } from './webhook-hooks';
 
 /** /webhooks (issue 14): endpoints that receive signed events, their deliveries, test events and redeliveries. */
