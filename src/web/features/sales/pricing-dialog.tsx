@@ -1,5 +1,5 @@
-import { ExternalLink, FlaskConical, Loader2, Plus, Tag, Trash2 } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { ExternalLink, Loader2, Plus, Tag, Trash2 } from 'lucide-react';
+import { type FormEvent, useState } from 'react';
 import {
   MAX_PRICES_PER_PACKAGE,
   PLATFORM_FEE_PERCENT,
@@ -24,7 +24,6 @@ import { NativeSelect } from '../../components/ui/native-select';
 import { Switch } from '../../components/ui/switch';
 import { Tooltip } from '../../components/ui/tooltip';
 import { errorMessage } from '../../lib/api-error';
-import { useCurrentUser } from '../../lib/current-user';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { useRepositoryUrl } from '../../lib/repository-url';
 import {
@@ -40,7 +39,8 @@ import {
   pricingTypeLabels,
   versionProblemsOf,
 } from './pricing-rules';
-import { type PackagePrice, usePayoutAccount, usePrices, useSavePrices, useTestPurchase } from './sales-hooks';
+import { type PackagePrice, usePrices, useSavePrices } from './sales-hooks';
+import { TestPurchase } from './test-purchase';
 
 /** The package a pricing dialog acts on (the packages feature hands it over through the app shell). */
 /** A package, or a product (isProduct; issue 31) whose price sells every package in it. */
@@ -384,69 +384,5 @@ function TierEditor({
         </Badge>
       )}
     </fieldset>
-  );
-}
-
-/**
- * With billing off buyers cannot check out (issue 28): the seller runs a test purchase of a saved tier instead, for
- * their own address or another, and lands on its success page; the sale is marked test wherever it appears.
- */
-function TestPurchase({ pkg, tiers }: { pkg: PricedPackage; tiers: PackagePrice[] }) {
-  const account = usePayoutAccount();
-  const user = useCurrentUser();
-  const purchase = useTestPurchase(pkg.id, pkg.isProduct);
-  const id = useId();
-  const [tierId, setTierId] = useState(tiers[0]?.id ?? '');
-  const [email, setEmail] = useState<string>();
-  if (!account.data?.testMode || tiers.length === 0) return null;
-  const address = email ?? user.data?.email ?? '';
-  const selected = tiers.some((tier) => tier.id === tierId) ? tierId : (tiers[0]?.id ?? '');
-  return (
-    <div className="space-y-3 rounded-md border border-amber-500/50 bg-amber-500/10 p-3" data-testid="test-purchase">
-      <p className="flex items-start gap-2 text-sm">
-        <FlaskConical className="mt-0.5 size-4 shrink-0 text-amber-600" aria-hidden="true" />
-        <span>
-          <strong>Test purchase.</strong> Billing is off, so buyers cannot check out. Run the whole purchase yourself:
-          it completes at once without payment, grants the {pkg.isProduct ? 'product’s packages' : 'package'} and is
-          marked as a test.
-        </span>
-      </p>
-      <div className="grid gap-3 sm:grid-cols-2">
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-tier`}>Tier</Label>
-          <NativeSelect id={`${id}-tier`} value={selected} onChange={(event) => setTierId(event.target.value)}>
-            {tiers.map((tier) => (
-              <option key={tier.id} value={tier.id}>
-                {tier.name}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor={`${id}-email`}>Holder email</Label>
-          <Input
-            id={`${id}-email`}
-            type="email"
-            value={address}
-            onChange={(event) => setEmail(event.target.value)}
-            placeholder="you@example.com"
-          />
-        </div>
-      </div>
-      {purchase.isError && (
-        <p className="text-sm text-destructive" role="alert">
-          {errorMessage(purchase.error, 'The test purchase failed. Please try again.')}
-        </p>
-      )}
-      <Button
-        variant="outline"
-        size="sm"
-        disabled={purchase.isPending || purchase.isSuccess}
-        onClick={() => purchase.mutate({ tierId: selected, ...(address.trim() ? { email: address.trim() } : {}) })}
-      >
-        {purchase.isPending ? <Loader2 className="animate-spin" /> : <FlaskConical />}
-        Run Test Purchase
-      </Button>
-    </div>
   );
 }
