@@ -3,7 +3,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Database } from '../db/client.js';
 import { sessions } from '../db/schema/index.js';
-import { generateToken } from '../lib/crypto.js';
 import { requireUser, type StartSessionOptions, startSession } from './session.js';
 
 // Which organisation a session works in (issue 33): `sessions.organization_id`, null for the person's own account.
@@ -26,7 +25,7 @@ export async function switchSessionOrganization(
 
 /**
  * Signs `personId` in (a fresh session, as every sign-in does) working in `organizationId`: an accepted invitation
- * link proves the address, so it is a sign-in. The session is found again by a one-time marker in its data.
+ * link proves the address, so it is a sign-in.
  */
 export async function startSessionInOrganization(
   ctx: AppContext,
@@ -37,15 +36,7 @@ export async function startSessionInOrganization(
   /** What the sign-in needs further (a pending second factor, enrolment), as for every other first factor. */
   options: StartSessionOptions = {},
 ): Promise<void> {
-  const marker = generateToken('pgj');
-  await startSession(ctx, request, reply, personId, { ...options, data: { ...options.data, joinMarker: marker } });
-  await ctx.db
-    .update(sessions)
-    .set({
-      organizationId: organizationId === personId ? null : organizationId,
-      data: sql`${sessions.data} - 'joinMarker'`,
-    })
-    .where(and(eq(sessions.userId, personId), sql`${sessions.data} ->> 'joinMarker' = ${marker}`));
+  await startSession(ctx, request, reply, personId, { ...options, organizationId });
 }
 
 /**

@@ -129,6 +129,8 @@ export type StartSessionOptions = {
   /** How the person signed in (`link`, `passkey`, `github`, ...), shown on the sessions page. */
   signInMethod?: string;
   secondFactorPending?: boolean;
+  /** The organisation the session works in (issue 33); none: the person's own account. */
+  organizationId?: string;
 };
 
 /** Starts a fresh session (a new id every sign-in) and drops the one the request came with. */
@@ -146,6 +148,8 @@ export async function startSession(
     idHash: sha256Hex(cookieValue),
     userId,
     impersonatorId: options.impersonatorId ?? null,
+    organizationId:
+      options.organizationId === undefined || options.organizationId === userId ? null : options.organizationId,
     createdAt: now,
     lastSeenAt: now,
     expiresAt: new Date(now.getTime() + ctx.config.session.absoluteMs),
