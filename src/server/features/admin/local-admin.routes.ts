@@ -11,8 +11,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { databaseKindOf } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
-import { prepareBackup } from '../backup/backup.service.js';
-import { BackupError } from '../backup/backup-archive.js';
+import { BackupError, prepareBackup } from '../backup/backup.service.js';
 import { createAdminLocally, createLocalAdminChannel, listAdminsLocally } from './local-admin.service.js';
 
 /** The loopback channel of `npm run admin` (see local-admin.service.ts); the file lives while the server listens. */

@@ -27,6 +27,9 @@ import {
   SEQUENCES_ENTRY,
 } from './backup-archive.js';
 
+/** Other domains import services only (lint:dependencies): the local admin's download catches this refusal. */
+export { BackupError } from './backup-archive.js';
+
 // Writing a backup (`npm run admin -- backup FILE`, and the local admin's download); the archive's entries are
 // described in backup-archive.ts.
 //
