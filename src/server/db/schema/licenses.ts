@@ -28,6 +28,8 @@ export const customers = pgTable(
   (table) => [
     uniqueIndex('customers_seller_email_unique').on(table.sellerId, sql`lower(${table.email})`),
     uniqueIndex('customers_token_hash_unique').on(table.tokenHash),
+    // Management's and API v1's holder lists page newest first by (created_at, id) (db/keyset-page.ts, issue 34).
+    index('customers_seller_created_idx').on(table.sellerId, table.createdAt, table.id),
   ],
 );
 
@@ -85,6 +87,8 @@ export const grants = pgTable(
     uniqueIndex('grants_customer_product_unique').on(table.customerId, table.productId),
     index('grants_package_idx').on(table.packageId),
     index('grants_product_idx').on(table.productId),
+    // API v1's license list pages newest first by (created_at, id) (db/keyset-page.ts, issue 34).
+    index('grants_created_idx').on(table.createdAt, table.id),
     check('grants_one_target', sql`num_nonnulls(${table.packageId}, ${table.productId}) = 1`),
   ],
 );

@@ -1,0 +1,2 @@
+CREATE INDEX "customers_seller_created_idx" ON "customers" USING btree ("seller_id","created_at","id");--> statement-breakpoint
+CREATE INDEX "grants_created_idx" ON "grants" USING btree ("created_at","id");
