@@ -3,7 +3,8 @@ import type { CachedPackage, CacheStats } from '../../../contract/admin.js';
 import type { AppContext } from '../../context.js';
 import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { clearAllDists, reportRefreshedPackage, syncPackage } from '../packages/packages.service.js';
+import { clearAllDists } from '../packages/package-changes.service.js';
+import { reportRefreshedPackage, syncPackage } from '../packages/packages.service.js';
 import { type RunningTask, startTask } from '../tasks/tasks.service.js';
 
 // The admin cache panel: the dist zips of every package (object storage under `dists/`), how much of it is
@@ -188,7 +189,7 @@ async function queueRefreshSyncs(ctx: AppContext, adminId: string, task: Running
   }
 }
 
-/** Deletes every dist zip (packages.service clearAllDists) in a `cache-clear` task owned by the admin. */
+/** Deletes every dist zip (package-changes.service clearAllDists) in a `cache-clear` task owned by the admin. */
 export async function clearCache(ctx: AppContext, adminId: string): Promise<{ taskId: string }> {
   const task = await startTask(ctx, { userId: adminId, type: 'cache-clear', message: 'Clearing the package cache' });
   await ctx.jobs.enqueue(CACHE_CLEAR_JOB, { taskId: task.id });

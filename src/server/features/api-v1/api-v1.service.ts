@@ -18,18 +18,13 @@ import { getDashboardAnalytics, utcMonthBounds } from '../analytics/analytics.se
 import { repositoryUrlFor } from '../branding/branding.service.js';
 import { distUrl } from '../composer/composer-metadata.service.js';
 import { replaceHolderToken } from '../licenses/customers.service.js';
-import { getLicenseSender } from '../licenses/grants.service.js';
 import { findHolderPage } from '../licenses/holder-pages.service.js';
 import { listLicenses } from '../licenses/lasting-licenses.service.js';
+import { getLicenseSender } from '../licenses/license-mail.service.js';
 import { createGitPackage } from '../packages/git-packages.service.js';
-import {
-  createPackage,
-  deletePackage,
-  getPackageDetail,
-  listPackagesForOwner,
-  listPackageVersions,
-  updatePackage,
-} from '../packages/packages.service.js';
+import { deletePackage, updatePackage } from '../packages/package-changes.service.js';
+import { createPackage } from '../packages/package-create.service.js';
+import { getPackageDetail, listPackagesForOwner, listPackageVersions } from '../packages/packages.service.js';
 import { createPurchaseLinks, getPackagesPricing, type PackagePricing } from '../sales/purchase-links.service.js';
 import { getSellerSalesTotals } from '../sales/sales-figures.service.js';
 import type { Actor } from '../shared/audit/audit.service.js';

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiV1IdParams } from '../../../contract/api-v1.js';
 import type { AppContext } from '../../context.js';
-import { refreshPackage } from '../packages/packages.service.js';
+import { refreshPackage } from '../packages/package-changes.service.js';
 import { sellerOf } from './api-v1.service.js';
 import { acceptedResponses, envelope } from './envelope.js';
 

@@ -16,13 +16,12 @@ import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import {
   findCustomerByEmail,
   type Grant,
-  getLicenseSender,
   grantGivesAccess,
   isGrantActive,
   parseHolderEmail,
-  sendLicenseEmail,
 } from './grants.service.js';
 import { findHolderPage, holderPosition } from './holder-pages.service.js';
+import { getLicenseSender, sendLicenseEmail } from './license-mail.service.js';
 
 // License holders as the seller sees them (the Access Management tab), and their tokens.
 

@@ -1,11 +1,11 @@
 import type { AppContext } from '../../context.js';
-import type { LicenseSender } from './grants.service.js';
 import { buildHolderNotice, type HolderNoticeInput } from './license-email.js';
+import type { LicenseSender } from './license-mail.service.js';
 
 // Notices to license holders that are not licenses (a security advisory on a package they installed), in the
 // seller's brand and through the same durable mail path as license e-mails.
 
-export { getLicenseSender } from './grants.service.js';
+export { getLicenseSender } from './license-mail.service.js';
 export type { LicenseSender };
 
 /** Sends one notice to one holder; `reference` lets the mail's delivery be looked up later. */

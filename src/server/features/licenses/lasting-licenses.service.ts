@@ -18,7 +18,7 @@ import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import type { SubscriptionUser } from '../subscriptions/subscriptions.service.js';
 import { normalizeEmail } from '../users/users.service.js';
 import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
-import { grantAuditDetails } from './grants.service.js';
+import { grantAuditDetails } from './grant-issuing.service.js';
 import { issueLicenses } from './license-batch.service.js';
 import { type LicenseRow, parseLicenseTermsInput, presentLicense } from './license-terms-input.js';
 import { assertSeatsCoverTokens } from './version-terms.js';

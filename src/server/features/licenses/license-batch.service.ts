@@ -21,14 +21,12 @@ import {
   type CreateGrantResult,
   createGrantIn,
   type GrantTarget,
-  getLicenseSender,
   grantAuditDetails,
-  type LicenseSender,
   loadGrantTarget,
-  parseHolderEmail,
-  sendLicenseEmail,
-} from './grants.service.js';
+} from './grant-issuing.service.js';
+import { parseHolderEmail } from './grants.service.js';
 import { describeGrantCoverage, hasCoverageTerms } from './license-coverage-words.js';
+import { getLicenseSender, type LicenseSender, sendLicenseEmail } from './license-mail.service.js';
 import { parseLicenseTermsInput, presentLicense } from './license-terms-input.js';
 import { findHolderLimit } from './licenses.service.js';
 

@@ -15,16 +15,8 @@ import { getOwnedPackage } from '../packages/packages.service.js';
 import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import { findPlanLimits, requireActiveAccess, type SubscriptionUser } from '../subscriptions/subscriptions.service.js';
 import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
-import {
-  assertRoomForHolder,
-  createGrant,
-  daysRemaining,
-  type Grant,
-  grantAuditDetails,
-  type HolderLimit,
-  isGrantActive,
-  parseHolderEmail,
-} from './grants.service.js';
+import { assertRoomForHolder, createGrant, grantAuditDetails, type HolderLimit } from './grant-issuing.service.js';
+import { daysRemaining, type Grant, isGrantActive, parseHolderEmail } from './grants.service.js';
 
 // Temporary licenses (spec seller-app §3, §5, §7): trial access to one package, by e-mail, for a few days.
 

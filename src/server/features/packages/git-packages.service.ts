@@ -13,17 +13,16 @@ import { connectGitServer, gitServerHost } from '../code-hosts/git-connect.servi
 import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import { requireActiveAccess } from '../subscriptions/subscriptions.service.js';
 import { gitServerAppError } from './git-failures.js';
-import type { PackageRow } from './package-mirror.js';
-import { syncPackage } from './package-sync.js';
-import { manifestName } from './package-versions.js';
 import {
   assertNameFree,
   assertWithinPackageLimit,
   duplicateNameError,
   findPackageLimit,
-  type PackageOwner,
-  presentPackage,
-} from './packages.service.js';
+} from './package-create.service.js';
+import type { PackageRow } from './package-mirror.js';
+import { syncPackage } from './package-sync.js';
+import { manifestName } from './package-versions.js';
+import { type PackageOwner, presentPackage } from './packages.service.js';
 
 // A package from any git server by its URL (issue 30 item 4), for the seller's Add Package and API v1. Over HTTPS the
 // server must accept the user name and password before anything is stored, and composer.json names the package

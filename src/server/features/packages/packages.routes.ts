@@ -19,6 +19,8 @@ import { authenticated } from '../../http/guards.js';
 import { requestActor } from '../shared/audit/audit.service.js';
 import { createGitPackage } from './git-packages.service.js';
 import { receiveGithubWebhook } from './github-webhook.service.js';
+import { deletePackage, refreshPackage, updatePackage } from './package-changes.service.js';
+import { createPackage } from './package-create.service.js';
 import * as packages from './packages.service.js';
 import { requestReconciliation } from './reconcile.job.js';
 
@@ -59,7 +61,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const created = await packages.createPackage(ctx, request.seller, requestActor(request), request.body);
+      const created = await createPackage(ctx, request.seller, requestActor(request), request.body);
       return reply.status(201).send(created);
     },
   );
@@ -98,8 +100,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
       schema: { params: packageIdParams, body: updatePackageInput, response: { 200: packageSchema } },
       onRequest: authenticated,
     },
-    async (request) =>
-      packages.updatePackage(ctx, request.seller, requestActor(request), request.params.id, request.body),
+    async (request) => updatePackage(ctx, request.seller, requestActor(request), request.params.id, request.body),
   );
 
   api.delete(
@@ -110,7 +111,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
       onRequest: authenticated,
     },
     async (request) => {
-      await packages.deletePackage(ctx, request.seller, requestActor(request), request.params.id);
+      await deletePackage(ctx, request.seller, requestActor(request), request.params.id);
       return { success: true as const, id: request.params.id };
     },
   );
@@ -123,7 +124,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const sync = await packages.refreshPackage(ctx, request.seller, request.params.id);
+      const sync = await refreshPackage(ctx, request.seller, request.params.id);
       return reply.status(202).send({ taskId: sync.taskId });
     },
   );

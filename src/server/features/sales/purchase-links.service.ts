@@ -1,6 +1,7 @@
 import { PURCHASE_CHECKOUT_PATH } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
-import { getLicenseSender, parseHolderEmail } from '../licenses/grants.service.js';
+import { parseHolderEmail } from '../licenses/grants.service.js';
+import { getLicenseSender } from '../licenses/license-mail.service.js';
 import { findPackagePrices, type PackagePriceRow } from './pricing.service.js';
 import { signPurchaseReturn } from './purchase-return.js';
 import { getSaleOffer, parseReturnUrl, purchasePageUrl, repositoryUrlOf } from './sales.service.js';

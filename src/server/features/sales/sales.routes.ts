@@ -20,7 +20,7 @@ import {
 } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { getLicenseSender } from '../licenses/grants.service.js';
+import { getLicenseSender } from '../licenses/license-mail.service.js';
 import { requestActor } from '../shared/audit/audit.service.js';
 import { receiveConnectWebhook } from './connect-webhook.service.js';
 import { createOnboardingLink, getPayoutAccount } from './payout.service.js';

@@ -23,15 +23,9 @@ import { DAY_MS } from '../../lib/clock.js';
 import { crashPoint } from '../../lib/crash-points.js';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
-import {
-  createGrantIn,
-  getLicenseSender,
-  type LicenseSender,
-  loadGrantParties,
-  parseHolderEmail,
-  sendGrantEmail,
-  setPurchaseGrantTerms,
-} from '../licenses/grants.service.js';
+import { createGrantIn, loadGrantParties, sendGrantEmail } from '../licenses/grant-issuing.service.js';
+import { parseHolderEmail, setPurchaseGrantTerms } from '../licenses/grants.service.js';
+import { getLicenseSender, type LicenseSender } from '../licenses/license-mail.service.js';
 import { findOwnedProduct } from '../products/products.service.js';
 import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
 import { findHostSeller, findUserById, type SellerIdentity } from '../users/users.service.js';

@@ -1,0 +1,229 @@
+import { randomBytes } from 'node:crypto';
+import { and, count, eq, sql } from 'drizzle-orm';
+import type { CreatePackageResponse } from '../../../contract/packages.js';
+import type {
+  CodeHost,
+  CodeHostUser,
+  CodeHostRepository as HostRepository,
+} from '../../adapters/codehost/code-host.js';
+import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
+import { isUniqueViolation } from '../../db/pg-errors.js';
+import { packages } from '../../db/schema/index.js';
+import { AppError } from '../../http/errors.js';
+import { appUrl } from '../../http/public-urls.js';
+import { encryptSecret } from '../../lib/crypto.js';
+import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import { findPlanLimits, requireActiveAccess } from '../subscriptions/subscriptions.service.js';
+import { withCodeHost } from './code-host-access.js';
+import { webhookPathFor } from './code-host-webhooks.service.js';
+import { openHostForNewPackage } from './package-host.js';
+import type { PackageRow } from './package-mirror.js';
+import { syncPackage } from './package-sync.js';
+import { manifestName } from './package-versions.js';
+import { type PackageOwner, presentPackage } from './packages.service.js';
+
+// Creating a package from a code-host repository: the plan's package limit, the name checks (free, and agreeing
+// with the repository's composer.json), the audited insert (package.created) and the push webhook.
+
+export type CreatePackageValues = {
+  githubRepoId: string;
+  /** The code-host connection the repository is read through; the server's default host when left out. */
+  connectionId?: string;
+  packageName: string;
+  description: string | null;
+  isActive: boolean;
+};
+
+export function duplicateNameError(name: string): AppError {
+  return new AppError('ALREADY_EXISTS', `You already have a package named ${name}.`, {
+    title: 'Package Already Exists',
+    suggestion: 'Choose another package name, or edit the existing package.',
+  });
+}
+
+export type PackageLimit = { tierName: string; maxPackages: number };
+
+/** The plan's package limit for this owner, or undefined when there is none (admins, unlimited tiers). */
+export async function findPackageLimit(ctx: AppContext, user: PackageOwner): Promise<PackageLimit | undefined> {
+  const limits = await findPlanLimits(ctx, user);
+  if (!limits || limits.maxPackages === null) return undefined;
+  return { tierName: limits.tierName, maxPackages: limits.maxPackages };
+}
+
+/** Refuses a package beyond the plan's maxPackages; `db` may be the transaction that inserts it. */
+export async function assertWithinPackageLimit(db: Database, ownerId: string, limit: PackageLimit): Promise<void> {
+  const [owned] = await db.select({ total: count() }).from(packages).where(eq(packages.ownerId, ownerId));
+  if ((owned?.total ?? 0) >= limit.maxPackages) {
+    throw new AppError(
+      'FORBIDDEN',
+      `Your ${limit.tierName} plan allows ${limit.maxPackages} package${limit.maxPackages === 1 ? '' : 's'}.`,
+      { title: 'Package Limit Reached', suggestion: 'Delete a package or change to a larger plan.' },
+    );
+  }
+}
+
+/**
+ * Composer takes a package's name from its repository's composer.json: a package published under another
+ * name would not match what Composer reads, so the name must agree (or composer.json must have none).
+ */
+export async function assertNameMatchesRepository(
+  ctx: AppContext,
+  host: CodeHost,
+  codeHostUser: CodeHostUser,
+  repository: HostRepository,
+  packageName: string,
+): Promise<void> {
+  const branch = repository.defaultBranch ? ` on ${repository.defaultBranch}` : '';
+  const text = await withCodeHost(ctx, () => host.readDefaultBranchFile(codeHostUser, repository, 'composer.json'));
+  if (text === undefined) {
+    throw new AppError('BAD_REQUEST', `${repository.fullName} has no composer.json${branch}.`, {
+      title: 'No composer.json',
+      suggestion: 'Only repositories with a composer.json at the root of their default branch can become packages.',
+    });
+  }
+  const named = manifestName(text);
+  if ('problem' in named) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `The composer.json of ${repository.fullName}${branch} is unusable: ${named.problem}.`,
+      {
+        title: 'Invalid composer.json',
+        suggestion: 'Fix composer.json in the repository, then try again.',
+      },
+    );
+  }
+  if (named.name !== undefined && named.name !== packageName) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `The composer.json of ${repository.fullName} names the package "${named.name}", not "${packageName}"; Composer would refuse the mismatch.`,
+      {
+        title: 'Package Name Mismatch',
+        suggestion: `Use "${named.name}" as the package name, or change the name in composer.json first.`,
+      },
+    );
+  }
+}
+
+export async function assertNameFree(ctx: AppContext, ownerId: string, name: string, exceptId?: string): Promise<void> {
+  const [taken] = await ctx.db
+    .select({ id: packages.id })
+    .from(packages)
+    .where(and(eq(packages.ownerId, ownerId), eq(packages.name, name)))
+    .limit(1);
+  if (taken && taken.id !== exceptId) throw duplicateNameError(name);
+}
+
+/** Creates the package from a code-host repository and starts its first sync. */
+export async function createPackage(
+  ctx: AppContext,
+  user: PackageOwner,
+  actor: Actor,
+  input: CreatePackageValues,
+): Promise<CreatePackageResponse> {
+  await requireActiveAccess(ctx, user);
+  const limit = await findPackageLimit(ctx, user);
+  // Checked early so that a seller at the limit is told before any code-host call; checked again below.
+  if (limit) await assertWithinPackageLimit(ctx.db, user.id, limit);
+  await assertNameFree(ctx, user.id, input.packageName);
+
+  const opened = await withCodeHost(ctx, () =>
+    openHostForNewPackage(ctx, user.id, input.githubRepoId, input.connectionId),
+  );
+  const { host, repository } = opened;
+  const codeHostUser = opened.user;
+  const [existing] = await ctx.db
+    .select({ name: packages.name })
+    .from(packages)
+    .where(
+      and(eq(packages.ownerId, user.id), eq(packages.codeHost, host.kind), eq(packages.repositoryId, repository.id)),
+    )
+    .limit(1);
+  if (existing) {
+    throw new AppError('ALREADY_EXISTS', `${repository.fullName} is already your package ${existing.name}.`, {
+      title: 'Repository Already Added',
+      suggestion: 'Edit or refresh the existing package instead.',
+    });
+  }
+  await assertNameMatchesRepository(ctx, host, codeHostUser, repository, input.packageName);
+
+  // The secret is stored before the hook exists: GitHub sends a signed ping as soon as it is created.
+  const webhookSecret = host.createPushWebhook ? randomBytes(32).toString('hex') : undefined;
+  const now = ctx.clock.now();
+  let row: PackageRow;
+  try {
+    [row] = (await ctx.db.transaction(async (tx) => {
+      if (limit) {
+        // Two creations at the limit must not both pass the count: the second waits for the first's insert.
+        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`package-limit:${user.id}`}))`);
+        await assertWithinPackageLimit(tx, user.id, limit);
+      }
+      const inserted = await tx
+        .insert(packages)
+        .values({
+          ownerId: user.id,
+          codeHost: host.kind,
+          connectionId: opened.connectionId,
+          repositoryId: repository.id,
+          repositoryFullName: repository.fullName,
+          name: input.packageName,
+          description: input.description ?? repository.description,
+          isActive: input.isActive,
+          webhookSecretEncrypted: webhookSecret ? encryptSecret(ctx.config.secretKey, webhookSecret) : null,
+          createdAt: now,
+          updatedAt: now,
+          metadataUpdatedAt: now,
+        })
+        .returning();
+      const created = inserted[0]!;
+      await recordAuditEvent(tx, ctx, actor, {
+        action: 'package.created',
+        targetType: 'package',
+        targetId: created.id,
+        details: { name: created.name, repository: created.repositoryFullName },
+      });
+      return inserted;
+    })) as [PackageRow];
+  } catch (error) {
+    if (isUniqueViolation(error, 'packages_owner_name_unique')) throw duplicateNameError(input.packageName);
+    throw error;
+  }
+  if (webhookSecret) row = await registerWebhook(ctx, host, codeHostUser, repository, row, webhookSecret);
+
+  const sync = await syncPackage(ctx, row.id, { userId: user.id });
+  return { ...presentPackage(row, 0), taskId: sync.taskId };
+}
+
+/** Asks the code host for a push webhook; a refusal (no admin right on the repository) only costs automation. */
+async function registerWebhook(
+  ctx: AppContext,
+  host: CodeHost,
+  codeHostUser: CodeHostUser,
+  repository: HostRepository,
+  row: PackageRow,
+  secret: string,
+): Promise<PackageRow> {
+  try {
+    const hook = await host.createPushWebhook!(codeHostUser, repository, {
+      url: appUrl(ctx.config, webhookPathFor(host.kind)),
+      secret,
+    });
+    const [updated] = await ctx.db
+      .update(packages)
+      .set({ webhookId: hook.id })
+      .where(eq(packages.id, row.id))
+      .returning();
+    return updated ?? row;
+  } catch (error) {
+    ctx.log.warn(
+      { err: error, packageId: row.id, repository: repository.fullName },
+      'push webhook not registered; the seller refreshes by hand',
+    );
+    const [updated] = await ctx.db
+      .update(packages)
+      .set({ webhookSecretEncrypted: null })
+      .where(eq(packages.id, row.id))
+      .returning();
+    return updated ?? row;
+  }
+}
