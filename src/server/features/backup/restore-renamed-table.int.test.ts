@@ -84,5 +84,6 @@ describe('a backup made before pricing_tiers became plans', () => {
     } finally {
       await restored.close();
     }
-  });
+    // Three databases built from the migrations (the source, the target, the target again at the newest schema).
+  }, 180_000);
 });
