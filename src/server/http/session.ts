@@ -5,6 +5,7 @@ import { type OrganizationRole, sessions, users } from '../db/schema/index.js';
 import { generateToken, sha256Hex } from '../lib/crypto.js';
 import { networkOf } from '../lib/network.js';
 import { AppError } from './errors.js';
+import { clearPrincipal, registerPrincipal, sessionPrincipal, setPrincipal } from './principal.js';
 
 export type SessionUser = typeof users.$inferSelect;
 
@@ -167,6 +168,7 @@ export async function startSession(
     maxAge: Math.floor(ctx.config.session.absoluteMs / 1000),
   });
   request.auth = undefined;
+  clearPrincipal(request);
 }
 
 export async function endSession(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -178,10 +180,12 @@ export async function endSession(ctx: AppContext, request: FastifyRequest, reply
   }
   reply.clearCookie(sessionCookieName(ctx), { path: '/' });
   request.auth = undefined;
+  clearPrincipal(request);
 }
 
 export function registerSessions(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('auth', undefined);
+  registerPrincipal(app);
   app.decorateRequest('seller', {
     getter(this: FastifyRequest) {
       return requireUser(this).user;
@@ -196,6 +200,8 @@ export function registerSessions(app: FastifyInstance, ctx: AppContext): void {
     const auth = await loadSession(ctx, request.cookies[sessionCookieName(ctx)]);
     request.auth =
       auth && passesSecondFactorGate(auth, request.routeOptions.config?.secondFactorGate) ? auth : undefined;
+    // The session's principal, built once here; `authenticated` and `adminOnly` (guards.ts) decide on it.
+    if (request.auth) setPrincipal(request, sessionPrincipal(request.auth));
   });
 }
 
