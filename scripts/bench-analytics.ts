@@ -106,7 +106,7 @@ async function benchmark(database: BenchDatabase): Promise<boolean> {
         const apiToken = await createApiToken(
           ctx,
           // Its creator, the seller, as the app records it: a token without one has no permissions.
-          { sellerId, type: 'session', person: { id: sellerId, label: 'Bench Seller' } },
+          { kind: 'system', sellerId, person: { id: sellerId, label: 'Bench Seller' } },
           { name: 'bench', permissions: ['analytics:read'] },
         );
         return { authorization: `Bearer ${apiToken.token}` };

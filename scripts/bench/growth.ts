@@ -94,7 +94,7 @@ export async function measureGrowth(
     const apiToken = await createApiToken(
       ctx,
       // Its creator, the seller, as the app records it: a token without one has no permissions.
-      { sellerId: seller.id, type: 'session', person: { id: seller.id, label: 'Bench Seller' } },
+      { kind: 'system', sellerId: seller.id, person: { id: seller.id, label: 'Bench Seller' } },
       { name: `growth ${holders}`, permissions: ['customers:read'] },
     );
     const composer = { host: repositoryHost, authorization: `Bearer ${heavyToken}` };

@@ -6,7 +6,7 @@ import {
   revokeHolderToken,
   rotateHolderToken,
 } from '../../src/server/features/credentials/holder-tokens.service.js';
-import { sessionActor } from '../../src/server/features/shared/audit/audit.service.js';
+import { systemPrincipal } from '../../src/server/http/principal.js';
 import { HOUR_MS } from '../../src/server/lib/clock.js';
 import { createTempDir, removeTempDir } from '../support/git-fixtures.js';
 import type { TestUser } from '../support/sessions.js';
@@ -52,7 +52,7 @@ async function installsWith(token: string): Promise<{ ok: boolean; output: strin
 const create = (name: string, kind: 'developer' | 'ci' | 'deploy' | 'bot') =>
   createHolderToken(
     app.ctx,
-    sessionActor(seller.id),
+    systemPrincipal(seller.id),
     holder.id,
     { name, kind },
     {
@@ -84,7 +84,7 @@ describe('named tokens with the real composer', () => {
     expect((await installsWith(laptop.token)).ok).toBe(true);
     expect((await installsWith(ci.token)).ok).toBe(true);
 
-    await revokeHolderToken(app.ctx, sessionActor(seller.id), holder.id, laptop.id);
+    await revokeHolderToken(app.ctx, systemPrincipal(seller.id), holder.id, laptop.id);
     const refused = await installsWith(laptop.token);
     expect(refused.ok).toBe(false);
     expect(refused.output).toMatch(/401|[Ii]nvalid credentials|could not be authenticated/);
@@ -94,7 +94,7 @@ describe('named tokens with the real composer', () => {
 
   it('installs with both tokens during a rotation’s overlap and with only the new one after it', async () => {
     const old = await create('Production deploy', 'deploy');
-    const rotated = await rotateHolderToken(app.ctx, sessionActor(seller.id), holder.id, old.id, 2);
+    const rotated = await rotateHolderToken(app.ctx, systemPrincipal(seller.id), holder.id, old.id, 2);
     expect((await installsWith(old.token)).ok).toBe(true);
     expect((await installsWith(rotated.token)).ok).toBe(true);
 

@@ -53,6 +53,8 @@ export type HolderPrincipal = Acting & {
   email: string;
   /** The portal session the holder signed in with (signing out ends it). */
   sessionIdHash: string;
+  /** When the holder's Composer token was issued (the portal's overview shows it). */
+  tokenIssuedAt: Date;
 };
 
 /** Nobody in a request: a job or an outside system's notice acting on an organisation's data (no person). */
@@ -99,6 +101,12 @@ export function organizationOf(principal: Principal): Account {
     throw new AppError('FORBIDDEN', 'This action requires a seller account.');
   }
   return principal.organization;
+}
+
+/** The API token a request acts with (API v1's routes, all behind its bearer guard). */
+export function tokenOf(principal: Principal): TokenPrincipal {
+  if (principal.kind !== 'api_token') throw new AppError('UNAUTHENTICATED', 'An API token is required.');
+  return principal;
 }
 
 const principals = new WeakMap<FastifyRequest, Principal>();

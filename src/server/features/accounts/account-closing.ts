@@ -1,12 +1,13 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import { type Principal, systemPrincipal } from '../../http/principal.js';
 import { deleteSessionsOfOrganization } from '../../http/session-ending.js';
 import { disconnectSessions } from '../../http/session-organization.js';
 import { deleteAllTokensOfOrganization } from '../api-tokens/account-closing.service.js';
 import { eraseBrandPersonalData } from '../branding/account-closing.service.js';
 import { eraseHolderPersonalData, revokeAllHolderAccess } from '../licenses/account-closing.service.js';
 import { deactivateAllPrices, eraseBuyerPersonalData } from '../sales/account-closing.service.js';
-import { type Actor, recordAuditEvent, sessionActor } from '../shared/audit/audit.service.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { eraseAuditPersonalData } from '../shared/audit/audit-erasure.service.js';
 import { eraseAccountIdentity, markAccountClosed } from '../users/account-state.service.js';
 import { findUserById, type User } from '../users/users.service.js';
@@ -35,7 +36,7 @@ export type ClosedAccount = { closedAt: Date; eraseAfter: Date };
 /** Closes the account `actor` acts on once `confirmSlug` repeats its slug; refused with nothing changed otherwise. */
 export async function closeAccount(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   account: User,
   confirmSlug: string,
 ): Promise<ClosedAccount> {
@@ -100,7 +101,7 @@ export async function eraseClosedAccount(ctx: AppContext, accountId: string): Pr
     const prefix = await eraseBrandPersonalData(tx, account.id, now);
     await eraseAuditPersonalData(tx, account.id);
     await eraseAccountIdentity(tx, account.id, now);
-    await recordAuditEvent(tx, ctx, sessionActor(account.id, null), {
+    await recordAuditEvent(tx, ctx, systemPrincipal(account.id), {
       action: 'account.erased',
       targetType: 'account',
       targetId: account.id,

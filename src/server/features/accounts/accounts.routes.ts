@@ -5,7 +5,6 @@ import { accountStatusSchema, closeAccountInput } from '../../../contract/accoun
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
 import { ANY_SIGNED_IN } from '../../http/permissions.js';
-import { requestActor } from '../shared/audit/audit.service.js';
 import * as accounts from './accounts.service.js';
 
 // The Settings page's account routes (issue 35 item 5): session cookie + CSRF like every seller route. Exporting and
@@ -45,7 +44,7 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
     },
     async (request) => {
       const account = request.seller;
-      const closed = await accounts.closeAccount(ctx, requestActor(request), account, request.body.confirmSlug);
+      const closed = await accounts.closeAccount(ctx, request.principal, account, request.body.confirmSlug);
       return {
         success: true as const,
         ...accounts.presentAccountStatus(ctx, { ...account, ...closed }),

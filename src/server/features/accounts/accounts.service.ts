@@ -3,6 +3,7 @@ import type { AccountStatus } from '../../../contract/account.js';
 import type { AppContext } from '../../context.js';
 import { organizationMembers } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import type { TokenPrincipal } from '../../http/principal.js';
 import type { User } from '../users/users.service.js';
 import { accountMessages } from './account-closing.js';
 import { type AccountExport, buildAccountExport } from './account-export.js';
@@ -32,11 +33,9 @@ export function exportDownloadHeaders(archive: AccountExport): Record<string, st
  * The export for an API token: only one the organisation's owner created (a founder, or a member whose role is owner)
  * may take it, as only the owner may on Settings; an admin's full-access token is refused.
  */
-export async function exportAccountForToken(
-  ctx: AppContext,
-  token: { sellerId: string; creator: { id: string } | null; seller: User },
-): Promise<AccountExport> {
-  const creatorId = token.creator?.id;
+export async function exportAccountForToken(ctx: AppContext, token: TokenPrincipal): Promise<AccountExport> {
+  // The token acts for its creator: the principal's person.
+  const creatorId = token.person?.id;
   let isOwner = creatorId === token.sellerId;
   if (!isOwner && creatorId) {
     const [membership] = await ctx.db
@@ -46,7 +45,7 @@ export async function exportAccountForToken(
     isOwner = membership?.role === 'owner';
   }
   if (!isOwner) throw new AppError('FORBIDDEN', accountMessages.exportOwnerOnly);
-  return buildAccountExport(ctx, token.seller);
+  return buildAccountExport(ctx, token.organization);
 }
 
 /** The .tar.gz of the account's data (see account-export.ts), for its owner. */

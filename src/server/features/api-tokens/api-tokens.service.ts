@@ -10,14 +10,9 @@ import {
 import { isTeamPermission, type OrganizationRole, roleCan } from '../../../contract/team.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import { type ActingPerson, type Principal, personLabel } from '../../http/principal.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
-import {
-  type ActingPerson,
-  type Actor,
-  maskTokenId,
-  personLabel,
-  recordAuditEvent,
-} from '../shared/audit/audit.service.js';
+import { maskTokenId, recordAuditEvent } from '../shared/audit/audit.service.js';
 import type { ApiTokenRow, TokenWithCreator } from './api-tokens.repository.js';
 import * as repository from './api-tokens.repository.js';
 
@@ -82,7 +77,7 @@ export async function listApiTokens(ctx: AppContext, sellerId: string): Promise<
  */
 export async function createApiToken(
   ctx: AppContext,
-  actor: Actor & { permissions?: readonly string[] },
+  actor: Principal & { permissions?: readonly string[] },
   input: CreateApiTokenInput,
 ): Promise<CreatedApiToken> {
   const now = ctx.clock.now();
@@ -93,7 +88,7 @@ export async function createApiToken(
   const permissions = [...new Set(input.permissions)];
   if (actor.permissions) {
     const beyond = permissions.filter((permission) => !hasPermission(actor.permissions!, permission));
-    if (beyond.length > 0 && actor.type === 'api_token') {
+    if (beyond.length > 0 && actor.kind === 'api_token') {
       throw new AppError('FORBIDDEN', `This API token cannot grant permissions it does not hold: ${beyond.join(', ')}`);
     }
     if (beyond.length > 0) {
@@ -130,7 +125,7 @@ export async function createApiToken(
 }
 
 /** Permanent from the seller's view: the token disappears from the list and its next request gets 401. */
-export async function deleteApiToken(ctx: AppContext, actor: Actor, tokenId: string): Promise<ApiToken> {
+export async function deleteApiToken(ctx: AppContext, actor: Principal, tokenId: string): Promise<ApiToken> {
   const row = await repository.findLiveToken(ctx, actor.sellerId, tokenId);
   if (!row) throw new AppError('NOT_FOUND', apiTokenMessages.notFound);
   const now = ctx.clock.now();

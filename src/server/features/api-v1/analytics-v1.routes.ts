@@ -29,7 +29,7 @@ export async function analyticsV1Routes(app: FastifyInstance, ctx: AppContext): 
         },
       },
       async (request) => {
-        const answer = await table.read(ctx, request.apiToken.sellerId, request.query);
+        const answer = await table.read(ctx, request.principal.sellerId, request.query);
         return envelope(answer, table.meta?.(answer));
       },
     );

@@ -1,33 +1,15 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiTokenPermission } from '../../../contract/developer.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import {
-  type ApiTokenSeller,
-  type AuthenticatedToken,
-  authenticateApiToken,
-  hasPermission,
-} from '../api-tokens/api-tokens.service.js';
-import type { Actor } from '../shared/audit/audit.service.js';
+import { clearPrincipal, setPrincipal, type TokenPrincipal } from '../../http/principal.js';
+import { type AuthenticatedToken, authenticateApiToken, hasPermission } from '../api-tokens/api-tokens.service.js';
 import type { AuthFailureLimiter } from './auth-failure-limit.js';
 
 // Bearer authentication and permissions of /api/v1. A route names the permission it needs in its config; the
-// handler reads the typed principal the guard vouched for: `request.apiToken`, and `request.apiActor` for the audit.
-
-export type TokenActor = Actor & { type: 'api_token'; permissions: string[]; seller: ApiTokenSeller };
+// bearer guard builds the token's principal once (http/principal.ts) and the handler reads it as `request.principal`.
 
 declare module 'fastify' {
-  interface FastifyRequest {
-    /** Set by /api/v1's bearer guard (authenticateApiRequest); read it through `apiToken`. */
-    apiTokenAuth?: AuthenticatedToken;
-    /**
-     * The API token the request acts with. Every /api/v1 route is behind the bearer guard, which has answered 401
-     * before the handler runs; read without one, it answers 401 too.
-     */
-    readonly apiToken: AuthenticatedToken;
-    /** The acting token, as the audit trail records it. */
-    readonly apiActor: TokenActor;
-  }
   interface FastifyContextConfig {
     /** The API token permission the route needs (spec §6); `*` holds them all. */
     apiPermission?: ApiTokenPermission;
@@ -54,6 +36,7 @@ export function authenticateApiRequest(ctx: AppContext, failures: AuthFailureLim
   return async (request: FastifyRequest, _reply: FastifyReply) => {
     // A bearer token is not ambient like a cookie: /api/v1 ignores sessions, so CSRF does not apply.
     request.auth = undefined;
+    clearPrincipal(request);
     const sent = bearerToken(request);
     let token: AuthenticatedToken;
     try {
@@ -64,7 +47,7 @@ export function authenticateApiRequest(ctx: AppContext, failures: AuthFailureLim
       }
       throw error;
     }
-    request.apiTokenAuth = token;
+    setPrincipal(request, tokenPrincipal(token));
     const needed = request.routeOptions.config.apiPermission;
     if (needed && !hasPermission(token.permissions, needed)) {
       throw new AppError('FORBIDDEN', `This API token lacks the ${needed} permission.`, {
@@ -74,31 +57,15 @@ export function authenticateApiRequest(ctx: AppContext, failures: AuthFailureLim
   };
 }
 
-/** Gives /api/v1's requests their typed principal: `request.apiToken` and `request.apiActor`. */
-export function registerApiTokenPrincipal(app: FastifyInstance): void {
-  app.decorateRequest('apiTokenAuth', undefined);
-  app.decorateRequest('apiToken', {
-    getter(this: FastifyRequest) {
-      return requireApiToken(this);
-    },
-  });
-  app.decorateRequest('apiActor', {
-    getter(this: FastifyRequest): TokenActor {
-      const token = requireApiToken(this);
-      return {
-        type: 'api_token',
-        sellerId: token.sellerId,
-        tokenId: token.id,
-        permissions: token.permissions,
-        // The token acts for the member who created it (issue 33): the audit trail names them.
-        person: token.creator,
-        seller: token.seller,
-      };
-    },
-  });
-}
-
-function requireApiToken(request: FastifyRequest): AuthenticatedToken {
-  if (!request.apiTokenAuth) throw new AppError('UNAUTHENTICATED', 'An API token is required.');
-  return request.apiTokenAuth;
+/** What an authenticated token acts as: the organisation's row came with it, so writes need not read it again. */
+function tokenPrincipal(token: AuthenticatedToken): TokenPrincipal {
+  return {
+    kind: 'api_token',
+    sellerId: token.sellerId,
+    tokenId: token.id,
+    permissions: token.permissions,
+    // The token acts for the member who created it (issue 33): the audit trail names them.
+    person: token.creator,
+    organization: token.seller,
+  };
 }

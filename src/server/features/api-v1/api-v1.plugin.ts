@@ -4,7 +4,7 @@ import type { AppContext } from '../../context.js';
 import { AppError, toAppError } from '../../http/errors.js';
 import { analyticsV1Routes } from './analytics-v1.routes.js';
 import { apiV1Routes } from './api-v1.routes.js';
-import { authenticateApiRequest, registerApiTokenPrincipal } from './api-v1-auth.js';
+import { authenticateApiRequest } from './api-v1-auth.js';
 import { createAuthFailureLimiter } from './auth-failure-limit.js';
 import { codeHostsV1Routes } from './code-hosts-v1.routes.js';
 import { errorEnvelope } from './envelope.js';
@@ -43,7 +43,6 @@ export async function apiV1Plugin(app: FastifyInstance, ctx: AppContext, options
           // First, so that an address past its failed authentications learns nothing, nor spends a token's budget.
           v1.addHook('onRequest', (request) => authFailures.check(request));
           v1.addHook('onRequest', apiV1RateLimitHook(v1));
-          registerApiTokenPrincipal(v1);
           v1.addHook('onRequest', authenticateApiRequest(ctx, authFailures));
           registerIdempotency(v1, ctx);
           v1.setErrorHandler((error, request, reply) => {

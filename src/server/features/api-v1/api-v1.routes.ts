@@ -26,6 +26,7 @@ import {
   purchaseLinksSchema,
 } from '../../../contract/api-v1.js';
 import type { AppContext } from '../../context.js';
+import { organizationOf } from '../../http/principal.js';
 import * as apiTokens from '../api-tokens/api-tokens.service.js';
 import * as lastingLicenses from '../licenses/lasting-licenses.service.js';
 import { issueLicenses } from '../licenses/license-batch.service.js';
@@ -55,7 +56,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         response: okResponses(z.array(apiV1Package)),
       },
     },
-    async (request) => envelope(await apiV1.listApiPackages(ctx, request.apiToken.sellerId)),
+    async (request) => envelope(await apiV1.listApiPackages(ctx, request.principal.sellerId)),
   );
 
   api.get(
@@ -70,7 +71,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         response: okResponses(apiV1Package),
       },
     },
-    async (request) => envelope(await apiV1.getApiPackage(ctx, request.apiToken.sellerId, request.params.id)),
+    async (request) => envelope(await apiV1.getApiPackage(ctx, request.principal.sellerId, request.params.id)),
   );
 
   api.post(
@@ -96,7 +97,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
     },
     async (request) =>
       envelope(
-        await apiV1.createApiPurchaseLinks(ctx, request.apiToken.sellerId, request.params.id, request.body ?? {}),
+        await apiV1.createApiPurchaseLinks(ctx, request.principal.sellerId, request.params.id, request.body ?? {}),
       ),
   );
 
@@ -118,7 +119,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) =>
-      reply.status(201).send(envelope(await apiV1.createApiPackage(ctx, request.apiActor, request.body))),
+      reply.status(201).send(envelope(await apiV1.createApiPackage(ctx, request.principal, request.body))),
   );
 
   api.patch(
@@ -134,7 +135,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         response: okResponses(apiV1Package),
       },
     },
-    async (request) => envelope(await apiV1.updateApiPackage(ctx, request.apiActor, request.params.id, request.body)),
+    async (request) => envelope(await apiV1.updateApiPackage(ctx, request.principal, request.params.id, request.body)),
   );
 
   api.delete(
@@ -151,7 +152,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request) => {
-      await apiV1.deleteApiPackage(ctx, request.apiActor, request.params.id);
+      await apiV1.deleteApiPackage(ctx, request.principal, request.params.id);
       return envelope({ id: request.params.id, deleted: true as const });
     },
   );
@@ -175,7 +176,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request) => {
-      const page = await apiV1.listApiCustomers(ctx, request.apiToken.sellerId, request.query);
+      const page = await apiV1.listApiCustomers(ctx, request.principal.sellerId, request.query);
       return envelope(page.customers, { nextCursor: page.nextCursor });
     },
   );
@@ -194,7 +195,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         response: okResponses(apiV1RegeneratedToken),
       },
     },
-    async (request) => envelope(await apiV1.regenerateHolderToken(ctx, request.apiActor, request.body)),
+    async (request) => envelope(await apiV1.regenerateHolderToken(ctx, request.principal, request.body)),
   );
 
   // Licenses
@@ -215,7 +216,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request) => {
-      const page = await lastingLicenses.listLicensesPage(ctx, request.apiToken.sellerId, request.query);
+      const page = await lastingLicenses.listLicensesPage(ctx, request.principal.sellerId, request.query);
       return envelope(page.licenses, { nextCursor: page.nextCursor });
     },
   );
@@ -236,8 +237,8 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) => {
-      const actor = request.apiActor;
-      const sellerUser = await apiV1.sellerOf(ctx, actor);
+      const actor = request.principal;
+      const sellerUser = organizationOf(actor);
       const { packageId, packageIds, productId, ...terms } = request.body;
       const issued = await issueLicenses(ctx, sellerUser, actor, { packageId, packageIds, productId }, terms);
       return reply.status(201).send(envelope(issued));
@@ -256,7 +257,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         response: okResponses(apiV1License),
       },
     },
-    async (request) => envelope(await lastingLicenses.getLicense(ctx, request.apiToken.sellerId, request.params.id)),
+    async (request) => envelope(await lastingLicenses.getLicense(ctx, request.principal.sellerId, request.params.id)),
   );
 
   api.patch(
@@ -275,7 +276,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request) =>
-      envelope(await lastingLicenses.updateLicense(ctx, request.apiActor, request.params.id, request.body)),
+      envelope(await lastingLicenses.updateLicense(ctx, request.principal, request.params.id, request.body)),
   );
 
   api.delete(
@@ -291,7 +292,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         response: okResponses(apiV1License),
       },
     },
-    async (request) => envelope(await lastingLicenses.revokeLicense(ctx, request.apiActor, request.params.id)),
+    async (request) => envelope(await lastingLicenses.revokeLicense(ctx, request.principal, request.params.id)),
   );
 
   // Analytics
@@ -312,7 +313,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request) => {
-      const { data, period, currency } = await apiV1.getApiAnalytics(ctx, request.apiToken.sellerId);
+      const { data, period, currency } = await apiV1.getApiAnalytics(ctx, request.principal.sellerId);
       return envelope(data, { period, currency });
     },
   );
@@ -329,7 +330,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         response: okResponses(z.array(apiV1Token)),
       },
     },
-    async (request) => envelope(await apiTokens.listApiTokens(ctx, request.apiToken.sellerId)),
+    async (request) => envelope(await apiTokens.listApiTokens(ctx, request.principal.sellerId)),
   );
 
   api.post(
@@ -347,7 +348,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
       },
     },
     async (request, reply) =>
-      reply.status(201).send(envelope(await apiTokens.createApiToken(ctx, request.apiActor, request.body))),
+      reply.status(201).send(envelope(await apiTokens.createApiToken(ctx, request.principal, request.body))),
   );
 
   api.delete(
@@ -363,7 +364,7 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
         response: okResponses(apiV1Token),
       },
     },
-    async (request) => envelope(await apiTokens.deleteApiToken(ctx, request.apiActor, request.params.id)),
+    async (request) => envelope(await apiTokens.deleteApiToken(ctx, request.principal, request.params.id)),
   );
 
   api.get(
@@ -383,7 +384,10 @@ export async function apiV1Routes(app: FastifyInstance, ctx: AppContext): Promis
     async (request) => {
       const { limit = 50, before } = request.query;
       return envelope(
-        await listAuditEvents(ctx, request.apiToken.sellerId, { limit, before: before ? new Date(before) : undefined }),
+        await listAuditEvents(ctx, request.principal.sellerId, {
+          limit,
+          before: before ? new Date(before) : undefined,
+        }),
       );
     },
   );

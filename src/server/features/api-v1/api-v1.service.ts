@@ -13,6 +13,7 @@ import type { Package, UpdatePackageInput } from '../../../contract/packages.js'
 import { setupCommands } from '../../../contract/setup-commands.js';
 import type { AppContext } from '../../context.js';
 import { decodeCursor } from '../../db/keyset-page.js';
+import { organizationOf, type Principal } from '../../http/principal.js';
 import { newestStable } from '../../lib/composer-versions/version-order.js';
 import { getDashboardAnalytics, utcMonthBounds } from '../analytics/analytics.service.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
@@ -27,9 +28,6 @@ import { createPackage } from '../packages/package-create.service.js';
 import { getPackageDetail, listPackagesForOwner, listPackageVersions } from '../packages/packages.service.js';
 import { createPurchaseLinks, getPackagesPricing, type PackagePricing } from '../sales/purchase-links.service.js';
 import { getSellerSalesTotals } from '../sales/sales-figures.service.js';
-import type { Actor } from '../shared/audit/audit.service.js';
-import { getUserById } from '../users/users.service.js';
-import type { TokenActor } from './api-v1-auth.js';
 
 // The read models of API v1 (spec §3): packages with their pricing fields, customers by e-mail, analytics.
 // Prices, purchase links and sales figures come from the sales domain's services (the Dashboard's figures).
@@ -199,7 +197,7 @@ export async function getApiAnalytics(
 /** A new Composer token for the holder, e-mailed unless asked not to, and answered once to the shop. */
 export async function regenerateHolderToken(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   input: { email: string; sendEmail?: boolean },
 ): Promise<z.infer<typeof apiV1RegeneratedToken>> {
   const sendEmail = input.sendEmail !== false;
@@ -224,10 +222,10 @@ export async function regenerateHolderToken(
 /** Creates a package from one of the seller's code-host repositories, as the Add Package dialog does. */
 export async function createApiPackage(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   input: ApiV1CreatePackageInput,
 ): Promise<ApiV1Package> {
-  const owner = await sellerOf(ctx, actor);
+  const owner = organizationOf(actor);
   // The schema lets through exactly one of githubRepoId and repositoryUrl, and a name with githubRepoId.
   const created =
     input.repositoryUrl !== undefined
@@ -251,22 +249,17 @@ export async function createApiPackage(
 
 export async function updateApiPackage(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   packageId: string,
   input: UpdatePackageInput,
 ): Promise<ApiV1Package> {
-  const owner = await sellerOf(ctx, actor);
+  const owner = organizationOf(actor);
   await updatePackage(ctx, owner, actor, packageId, input);
   return getApiPackage(ctx, actor.sellerId, packageId);
 }
 
 /** Deletes the package with its versions and every license of it. */
-export async function deleteApiPackage(ctx: AppContext, actor: Actor, packageId: string): Promise<void> {
-  const owner = await sellerOf(ctx, actor);
+export async function deleteApiPackage(ctx: AppContext, actor: Principal, packageId: string): Promise<void> {
+  const owner = organizationOf(actor);
   await deletePackage(ctx, owner, actor, packageId);
-}
-
-/** The seller a token acts on: read with the token when it authenticated (issue 29 item 3), else from the database. */
-export async function sellerOf(ctx: AppContext, actor: Actor | TokenActor) {
-  return 'seller' in actor && actor.seller.id === actor.sellerId ? actor.seller : getUserById(ctx, actor.sellerId);
 }

@@ -53,7 +53,7 @@ export async function codeHostsV1Routes(app: FastifyInstance, ctx: AppContext): 
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return envelope(await listConnections(ctx, request.apiToken.sellerId));
+      return envelope(await listConnections(ctx, request.principal.sellerId));
     },
   );
 
@@ -76,7 +76,7 @@ export async function codeHostsV1Routes(app: FastifyInstance, ctx: AppContext): 
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const repositories = await withConnectionErrors(() =>
-        listConnectionRepositories(ctx, request.apiToken.sellerId, request.params.connectionId),
+        listConnectionRepositories(ctx, request.principal.sellerId, request.params.connectionId),
       );
       return envelope(
         repositories.map((repository) => ({
@@ -108,8 +108,8 @@ export async function codeHostsV1Routes(app: FastifyInstance, ctx: AppContext): 
       },
     },
     async (request, reply) => {
-      const sellerId = request.apiToken.sellerId;
-      const connection = await connectGitlabToken(ctx, request.apiActor, sellerId, request.body);
+      const sellerId = request.principal.sellerId;
+      const connection = await connectGitlabToken(ctx, request.principal, sellerId, request.body);
       return reply.status(201).send(envelope(await connectionView(ctx, sellerId, connection.id)));
     },
   );
@@ -132,8 +132,8 @@ export async function codeHostsV1Routes(app: FastifyInstance, ctx: AppContext): 
       },
     },
     async (request, reply) => {
-      const sellerId = request.apiToken.sellerId;
-      const connection = await connectBitbucket(ctx, request.apiActor, sellerId, request.body);
+      const sellerId = request.principal.sellerId;
+      const connection = await connectBitbucket(ctx, request.principal, sellerId, request.body);
       return reply.status(201).send(envelope(await connectionView(ctx, sellerId, connection.id)));
     },
   );
@@ -155,7 +155,7 @@ export async function codeHostsV1Routes(app: FastifyInstance, ctx: AppContext): 
     },
     async (request) => {
       const { connectionId } = request.params;
-      await removeConnection(ctx, request.apiActor, request.apiToken.sellerId, connectionId);
+      await removeConnection(ctx, request.principal, request.principal.sellerId, connectionId);
       return envelope({ id: connectionId, deleted: true as const });
     },
   );

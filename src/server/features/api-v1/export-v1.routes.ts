@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { ACCOUNT_EXPORT_LISTS } from '../../../contract/account.js';
 import { apiV1ErrorSchema } from '../../../contract/api-v1.js';
 import type { AppContext } from '../../context.js';
+import { tokenOf } from '../../http/principal.js';
 import * as accounts from '../accounts/accounts.service.js';
 
 // The seller's data export in API v1 (issue 35 item 5): the same archive as Settings' "Download export". It holds
@@ -35,7 +36,7 @@ export async function exportV1Routes(app: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      const archive = await accounts.exportAccountForToken(ctx, request.apiToken);
+      const archive = await accounts.exportAccountForToken(ctx, tokenOf(request.principal));
       return reply.headers(accounts.exportDownloadHeaders(archive)).send(archive.stream);
     },
   );

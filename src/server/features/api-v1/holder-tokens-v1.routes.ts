@@ -37,7 +37,7 @@ export async function holderTokensV1Routes(app: FastifyInstance, ctx: AppContext
       },
     },
     async (request) =>
-      envelope(await holderTokens.listHolderTokens(ctx, request.apiToken.sellerId, request.params.customerId)),
+      envelope(await holderTokens.listHolderTokens(ctx, request.principal.sellerId, request.params.customerId)),
   );
 
   api.post(
@@ -60,7 +60,7 @@ export async function holderTokensV1Routes(app: FastifyInstance, ctx: AppContext
     },
     async (request, reply) => {
       const { customerId } = request.params;
-      const created = await holderTokens.createHolderToken(ctx, request.apiActor, customerId, request.body, {
+      const created = await holderTokens.createHolderToken(ctx, request.principal, customerId, request.body, {
         seats: { limit: await seatLimitForHolder(ctx, customerId) },
         createdBy: 'api',
       });
@@ -89,7 +89,7 @@ export async function holderTokensV1Routes(app: FastifyInstance, ctx: AppContext
       const { customerId, tokenId } = request.params;
       const rotated = await holderTokens.rotateHolderToken(
         ctx,
-        request.apiActor,
+        request.principal,
         customerId,
         tokenId,
         request.body?.overlapHours,
@@ -114,7 +114,7 @@ export async function holderTokensV1Routes(app: FastifyInstance, ctx: AppContext
     },
     async (request) =>
       envelope(
-        await holderTokens.revokeHolderToken(ctx, request.apiActor, request.params.customerId, request.params.tokenId),
+        await holderTokens.revokeHolderToken(ctx, request.principal, request.params.customerId, request.params.tokenId),
       ),
   );
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { tokenOf } from '../../http/principal.js';
 import {
   claimOrReplay,
   type IdempotencyClaim,
@@ -27,7 +28,7 @@ export function registerIdempotency(app: FastifyInstance, ctx: AppContext): void
     if (!key) return;
     const outcome = await claimOrReplay(
       ctx,
-      { sellerId: request.apiToken.sellerId, apiTokenId: request.apiToken.id },
+      { sellerId: request.principal.sellerId, apiTokenId: tokenOf(request.principal).tokenId },
       key,
       requestFingerprint(request.method, request.url, request.body),
     );

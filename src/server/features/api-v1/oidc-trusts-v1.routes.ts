@@ -40,7 +40,7 @@ export async function oidcTrustsV1Routes(app: FastifyInstance, ctx: AppContext):
       },
     },
     async (request) => {
-      const holder = await trusts.getSellersHolder(ctx, request.apiToken.sellerId, request.params.customerId);
+      const holder = await trusts.getSellersHolder(ctx, request.principal.sellerId, request.params.customerId);
       return envelope(await trusts.listOidcTrusts(ctx, holder.id));
     },
   );
@@ -66,7 +66,7 @@ export async function oidcTrustsV1Routes(app: FastifyInstance, ctx: AppContext):
     },
     async (request, reply) => {
       const { customerId } = request.params;
-      const created = await trusts.createOidcTrust(ctx, request.apiActor, customerId, request.body, 'api');
+      const created = await trusts.createOidcTrust(ctx, request.principal, customerId, request.body, 'api');
       return reply.status(201).send(envelope(created));
     },
   );
@@ -88,7 +88,7 @@ export async function oidcTrustsV1Routes(app: FastifyInstance, ctx: AppContext):
     },
     async (request) => {
       const { customerId, trustId } = request.params;
-      await trusts.deleteOidcTrust(ctx, request.apiActor, customerId, trustId);
+      await trusts.deleteOidcTrust(ctx, request.principal, customerId, trustId);
       return envelope({ id: trustId, deleted: true as const });
     },
   );

@@ -3,8 +3,8 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiV1IdParams } from '../../../contract/api-v1.js';
 import type { AppContext } from '../../context.js';
+import { organizationOf } from '../../http/principal.js';
 import { refreshPackage } from '../packages/package-changes.service.js';
-import { sellerOf } from './api-v1.service.js';
 import { acceptedResponses, envelope } from './envelope.js';
 
 // POST /api/v1/packages/{id}/refresh (issue 36): what the Refresh button does, for a seller's own tooling: a git
@@ -32,7 +32,7 @@ export async function packageRefreshV1Routes(app: FastifyInstance, ctx: AppConte
       },
     },
     async (request, reply) => {
-      const owner = await sellerOf(ctx, request.apiActor);
+      const owner = organizationOf(request.principal);
       const sync = await refreshPackage(ctx, owner, request.params.id);
       return reply.status(202).send(envelope({ taskId: sync.taskId }));
     },

@@ -34,7 +34,7 @@ export async function productsV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(z.array(productSchema)),
       },
     },
-    async (request) => envelope(await products.listProducts(ctx, request.apiToken.sellerId)),
+    async (request) => envelope(await products.listProducts(ctx, request.principal.sellerId)),
   );
 
   api.post(
@@ -54,7 +54,7 @@ export async function productsV1Routes(app: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request, reply) =>
-      reply.status(201).send(envelope(await products.createProduct(ctx, request.apiActor, request.body))),
+      reply.status(201).send(envelope(await products.createProduct(ctx, request.principal, request.body))),
   );
 
   api.get(
@@ -69,7 +69,7 @@ export async function productsV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(productSchema),
       },
     },
-    async (request) => envelope(await products.getProduct(ctx, request.apiToken.sellerId, request.params.productId)),
+    async (request) => envelope(await products.getProduct(ctx, request.principal.sellerId, request.params.productId)),
   );
 
   api.post(
@@ -94,7 +94,7 @@ export async function productsV1Routes(app: FastifyInstance, ctx: AppContext): P
     },
     async (request) =>
       envelope(
-        await createProductPurchaseLinks(ctx, request.apiToken.sellerId, request.params.productId, request.body ?? {}),
+        await createProductPurchaseLinks(ctx, request.principal.sellerId, request.params.productId, request.body ?? {}),
       ),
   );
 
@@ -115,7 +115,7 @@ export async function productsV1Routes(app: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request) =>
-      envelope(await products.updateProduct(ctx, request.apiActor, request.params.productId, request.body)),
+      envelope(await products.updateProduct(ctx, request.principal, request.params.productId, request.body)),
   );
 
   api.delete(
@@ -133,7 +133,7 @@ export async function productsV1Routes(app: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request) => {
-      await products.deleteProduct(ctx, request.apiActor, request.params.productId);
+      await products.deleteProduct(ctx, request.principal, request.params.productId);
       return envelope({ id: request.params.productId, deleted: true as const });
     },
   );

@@ -40,7 +40,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(z.array(webhookEndpointSchema)),
       },
     },
-    async (request) => envelope(await webhooks.listEndpoints(ctx, request.apiToken.sellerId)),
+    async (request) => envelope(await webhooks.listEndpoints(ctx, request.principal.sellerId)),
   );
 
   api.post(
@@ -57,7 +57,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request, reply) =>
-      reply.status(201).send(envelope(await webhooks.createEndpoint(ctx, request.apiActor, request.body))),
+      reply.status(201).send(envelope(await webhooks.createEndpoint(ctx, request.principal, request.body))),
   );
 
   api.get(
@@ -72,7 +72,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(webhookEndpointSchema),
       },
     },
-    async (request) => envelope(await webhooks.getEndpoint(ctx, request.apiToken.sellerId, request.params.id)),
+    async (request) => envelope(await webhooks.getEndpoint(ctx, request.principal.sellerId, request.params.id)),
   );
 
   api.patch(
@@ -90,7 +90,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(webhookEndpointSchema),
       },
     },
-    async (request) => envelope(await webhooks.updateEndpoint(ctx, request.apiActor, request.params.id, request.body)),
+    async (request) => envelope(await webhooks.updateEndpoint(ctx, request.principal, request.params.id, request.body)),
   );
 
   api.delete(
@@ -105,7 +105,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(z.object({ id: z.string() })),
       },
     },
-    async (request) => envelope(await webhooks.deleteEndpoint(ctx, request.apiActor, request.params.id)),
+    async (request) => envelope(await webhooks.deleteEndpoint(ctx, request.principal, request.params.id)),
   );
 
   api.post(
@@ -121,7 +121,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(webhookEndpointWithSecretSchema),
       },
     },
-    async (request) => envelope(await webhooks.rotateSecret(ctx, request.apiActor, request.params.id)),
+    async (request) => envelope(await webhooks.rotateSecret(ctx, request.principal, request.params.id)),
   );
 
   api.get(
@@ -137,7 +137,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(z.array(webhookDeliverySchema)),
       },
     },
-    async (request) => envelope(await webhooks.listDeliveries(ctx, request.apiToken.sellerId, request.params.id)),
+    async (request) => envelope(await webhooks.listDeliveries(ctx, request.principal.sellerId, request.params.id)),
   );
 
   api.post(
@@ -154,7 +154,7 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request) =>
-      envelope(await webhooks.redeliver(ctx, request.apiToken.sellerId, request.params.id, request.params.deliveryId)),
+      envelope(await webhooks.redeliver(ctx, request.principal.sellerId, request.params.id, request.params.deliveryId)),
   );
 
   api.post(
@@ -170,6 +170,6 @@ export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): P
         response: okResponses(webhookDeliverySchema),
       },
     },
-    async (request) => envelope(await webhooks.sendTestEvent(ctx, request.apiToken.sellerId, request.params.id)),
+    async (request) => envelope(await webhooks.sendTestEvent(ctx, request.principal.sellerId, request.params.id)),
   );
 }

@@ -2,8 +2,8 @@ import { BITBUCKET_SLUG, fetchBitbucketTarget } from '../../adapters/codehost/bi
 import { CodeHostError } from '../../adapters/codehost/code-host.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
 import { encryptSecret } from '../../lib/crypto.js';
-import type { Actor } from '../shared/audit/audit.service.js';
 import type { CodeHostConnection } from './connection-driver.js';
 import { saveConnection } from './save-connection.js';
 
@@ -24,7 +24,7 @@ function looksLikeAppPassword(input: ConnectBitbucketValues): boolean {
 /** Connects (or reconnects) a Bitbucket workspace or repository, after checking the token with Bitbucket. */
 export async function connectBitbucket(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   ownerId: string,
   input: ConnectBitbucketValues,
 ): Promise<CodeHostConnection> {

@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { connectBitbucketInput, connectedCodeHostSchema } from '../../../contract/code-host-tokens.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { requestActor } from '../shared/audit/audit.service.js';
 import { connectBitbucket } from './bitbucket-connect.service.js';
 
 // Connecting Bitbucket Cloud from the Code hosts page with a workspace or repository access token.
@@ -19,7 +18,7 @@ export async function bitbucketRoutes(app: FastifyInstance, ctx: AppContext): Pr
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const connection = await connectBitbucket(ctx, requestActor(request), request.seller.id, request.body);
+      const connection = await connectBitbucket(ctx, request.principal, request.seller.id, request.body);
       return reply.status(201).send({ id: connection.id, label: connection.label, kind: connection.kind });
     },
   );

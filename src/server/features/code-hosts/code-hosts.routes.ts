@@ -7,7 +7,6 @@ import {
 } from '../../../contract/code-hosts.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { requestActor } from '../shared/audit/audit.service.js';
 import { availableKinds } from './code-host-kinds.js';
 import { listConnectionRepositories, listConnections, removeConnection } from './code-hosts.service.js';
 import { withConnectionErrors } from './connection-errors.js';
@@ -63,7 +62,7 @@ export async function codeHostRoutes(app: FastifyInstance, ctx: AppContext): Pro
       onRequest: authenticated,
     },
     async (request) => {
-      await removeConnection(ctx, requestActor(request), request.seller.id, request.params.id);
+      await removeConnection(ctx, request.principal, request.seller.id, request.params.id);
       return { success: true as const, id: request.params.id };
     },
   );

@@ -5,7 +5,8 @@ import type { CodeHostRepository } from '../../adapters/codehost/code-host.js';
 import type { AppContext } from '../../context.js';
 import { type CodeHostConnectionKind, codeHostConnections, packages, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import type { Principal } from '../../http/principal.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import type { CodeHostConnection, OpenedConnection } from './connection-driver.js';
 import { connectionDrivers } from './connection-drivers.js';
 import { notifyConnectionProblemOnce } from './connection-notice.js';
@@ -134,7 +135,7 @@ export async function listConnectionRepositories(
 /** Stores a new connection, audited as `code_host.connected`. */
 export async function createConnection(
   ctx: AppContext,
-  actor: Actor | undefined,
+  actor: Principal | undefined,
   values: NewConnection,
 ): Promise<CodeHostConnection> {
   const now = ctx.clock.now();
@@ -173,7 +174,7 @@ export async function updateConnection(
  */
 export async function removeConnection(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   ownerId: string,
   connectionId: string,
 ): Promise<void> {

@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
+import type { Principal } from '../../http/principal.js';
 import { encryptSecret } from '../../lib/crypto.js';
-import type { Actor } from '../shared/audit/audit.service.js';
 import {
   type CodeHostConnection,
   createConnection,
@@ -32,7 +32,7 @@ const SCOPES = { basic: 'read (HTTPS)', none: 'public read (HTTPS)', ssh_key: 'r
 /** The owner's connection to this git server for this way in, made or renewed. */
 export async function connectGitServer(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   ownerId: string,
   access: GitServerAccess,
 ): Promise<CodeHostConnection> {

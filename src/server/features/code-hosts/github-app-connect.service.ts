@@ -3,8 +3,8 @@ import { CodeHostError } from '../../adapters/codehost/code-host.js';
 import type { AppContext } from '../../context.js';
 import { codeHostConnections } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
 import { hmacHex, safeEqual } from '../../lib/crypto.js';
-import type { Actor } from '../shared/audit/audit.service.js';
 import {
   type CodeHostConnection,
   createConnection,
@@ -72,7 +72,7 @@ function refused(message: string): AppError {
 /** Checks the installation GitHub sent the seller back with, then stores (or renews) its connection. */
 export async function connectGithubAppInstallation(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   ownerId: string,
   input: { installationId: string; state: string },
 ): Promise<CodeHostConnection> {

@@ -10,9 +10,9 @@ import {
 } from '../../adapters/codehost/gitlab-auth.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
 import { appUrl } from '../../http/public-urls.js';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.js';
-import type { Actor } from '../shared/audit/audit.service.js';
 import type { CodeHostConnection } from './connection-driver.js';
 import { gitlabOAuthClient } from './gitlab-driver.js';
 import { assertReachableHostUrl } from './host-url.js';
@@ -40,7 +40,7 @@ function hostnameOf(baseUrl: string): string {
 /** Connects (or reconnects) GitLab with a pasted access token, after checking it with GitLab. */
 export async function connectGitlabToken(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   ownerId: string,
   input: { token: string; baseUrl?: string },
 ): Promise<CodeHostConnection> {
@@ -125,7 +125,7 @@ export function beginGitlabOAuth(
  */
 export async function finishGitlabOAuth(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   session: { sellerId: string; personId: string },
   input: { code?: string; state?: string; error?: string; cookie?: string },
 ): Promise<CodeHostConnection> {

@@ -9,7 +9,6 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { authenticated } from '../../http/guards.js';
-import { requestActor } from '../shared/audit/audit.service.js';
 import {
   beginGitlabOAuth,
   connectGitlabToken,
@@ -45,7 +44,7 @@ export async function gitlabRoutes(app: FastifyInstance, ctx: AppContext): Promi
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const connection = await connectGitlabToken(ctx, requestActor(request), request.seller.id, request.body);
+      const connection = await connectGitlabToken(ctx, request.principal, request.seller.id, request.body);
       return reply.status(201).send({ id: connection.id, label: connection.label, kind: connection.kind });
     },
   );
@@ -56,7 +55,7 @@ export async function gitlabRoutes(app: FastifyInstance, ctx: AppContext): Promi
     { config: { permission: 'packages:write' }, onRequest: authenticated },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const actor = requestActor(request);
+      const actor = request.principal;
       const { redirectTo, cookie } = beginGitlabOAuth(ctx, {
         sellerId: request.seller.id,
         personId: actor.person?.id ?? request.seller.id,
@@ -84,7 +83,7 @@ export async function gitlabRoutes(app: FastifyInstance, ctx: AppContext): Promi
       reply.header('cache-control', 'no-store');
       const cookie = request.cookies[STATE_COOKIE];
       reply.clearCookie(STATE_COOKIE, { path: GITLAB_CALLBACK_PATH });
-      const actor = requestActor(request);
+      const actor = request.principal;
       try {
         await finishGitlabOAuth(
           ctx,

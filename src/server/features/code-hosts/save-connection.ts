@@ -1,7 +1,7 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { codeHostConnections } from '../../db/schema/index.js';
-import type { Actor } from '../shared/audit/audit.service.js';
+import type { Principal } from '../../http/principal.js';
 import { createConnection, markConnectionWorking, type NewConnection, updateConnection } from './code-hosts.service.js';
 import type { CodeHostConnection } from './connection-driver.js';
 
@@ -11,7 +11,7 @@ import type { CodeHostConnection } from './connection-driver.js';
 /** Creates the connection, or renews the owner's connection of the same kind, host and account. */
 export async function saveConnection(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   values: NewConnection & { externalId: string },
 ): Promise<CodeHostConnection> {
   const [existing] = await ctx.db

@@ -4,7 +4,6 @@ import { z } from 'zod';
 import { customerIdParams, holderTokenParams, holderTokenSchema } from '../../../contract/holder-tokens.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { requestActor } from '../shared/audit/audit.service.js';
 import * as holderTokens from './holder-tokens.service.js';
 
 // Management (issue 32 item 1): the seller sees a holder's named tokens (name, kind, created, last used, expires,
@@ -31,6 +30,6 @@ export async function holderTokenRoutes(app: FastifyInstance, ctx: AppContext): 
       onRequest: authenticated,
     },
     async (request) =>
-      holderTokens.revokeHolderToken(ctx, requestActor(request), request.params.customerId, request.params.tokenId),
+      holderTokens.revokeHolderToken(ctx, request.principal, request.params.customerId, request.params.tokenId),
   );
 }

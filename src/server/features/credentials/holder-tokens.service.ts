@@ -11,8 +11,9 @@ import { licenseMessages } from '../../../contract/licenses.js';
 import type { AppContext } from '../../context.js';
 import { customers, holderTokens } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
 import { HOUR_MS } from '../../lib/clock.js';
-import { type Actor, recordAuditEvent, type Transaction } from '../shared/audit/audit.service.js';
+import { recordAuditEvent, type Transaction } from '../shared/audit/audit.service.js';
 import { findSellerIdentity } from '../users/users.service.js';
 import { type HolderTokenCreator, type HolderTokenRow, issueHolderToken } from './holder-token-issue.js';
 
@@ -109,7 +110,7 @@ async function sellerName(ctx: AppContext, sellerId: string): Promise<string> {
 /** A new named token for the holder, answered once. A developer token beyond the holder's seats is refused (409). */
 export async function createHolderToken(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   customerId: string,
   input: CreateHolderTokenInput,
   options: { seats: SeatRule; createdBy: HolderTokenCreator },
@@ -172,7 +173,7 @@ async function lockHolderToken(tx: Transaction, customerId: string, tokenId: str
  */
 export async function rotateHolderToken(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   customerId: string,
   tokenId: string,
   overlapHours: number = ROTATION_OVERLAP_DEFAULT_HOURS,
@@ -212,7 +213,7 @@ export async function rotateHolderToken(
 /** Revokes the token at once: its next Composer request is refused. Revoking a revoked token answers it unchanged. */
 export async function revokeHolderToken(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   customerId: string,
   tokenId: string,
 ): Promise<HolderToken> {

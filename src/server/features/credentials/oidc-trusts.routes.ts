@@ -14,7 +14,6 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { authenticated } from '../../http/guards.js';
-import { requestActor } from '../shared/audit/audit.service.js';
 import { exchangeOidcToken } from './oidc-exchange.service.js';
 import * as trusts from './oidc-trusts.service.js';
 
@@ -48,7 +47,7 @@ export async function oidcTrustRoutes(app: FastifyInstance, ctx: AppContext): Pr
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const actor = requestActor(request);
+      const actor = request.principal;
       const created = await trusts.createOidcTrust(ctx, actor, request.params.customerId, request.body, 'seller');
       return reply.status(201).send(created);
     },
@@ -62,7 +61,7 @@ export async function oidcTrustRoutes(app: FastifyInstance, ctx: AppContext): Pr
       onRequest: authenticated,
     },
     async (request) =>
-      trusts.deleteOidcTrust(ctx, requestActor(request), request.params.customerId, request.params.trustId),
+      trusts.deleteOidcTrust(ctx, request.principal, request.params.customerId, request.params.trustId),
   );
 
   api.post(

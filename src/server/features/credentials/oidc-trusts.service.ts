@@ -8,7 +8,8 @@ import {
 import type { AppContext } from '../../context.js';
 import { customers, oidcTrusts } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import type { Principal } from '../../http/principal.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { revokeTokensOfTrust } from './holder-token-issue.js';
 import { checkIssuerAddress, IssuerFetchError } from './oidc-http.js';
 import { issuerAccess } from './oidc-keys.js';
@@ -78,7 +79,7 @@ async function checkIssuerAddressAllowed(ctx: AppContext, issuer: string): Promi
 /** Adds a trusted CI identity for the holder `customerId` of `actor.sellerId`. */
 export async function createOidcTrust(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   customerId: string,
   input: OidcTrustInput,
   createdBy: TrustCreator,
@@ -114,7 +115,7 @@ export async function createOidcTrust(
 /** Removes a trusted CI identity: its next job token is refused; tokens it already gave end by their own expiry. */
 export async function deleteOidcTrust(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   customerId: string,
   trustId: string,
 ): Promise<OidcTrust> {

@@ -3,10 +3,11 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { customers, holderTokens } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { systemPrincipal } from '../../http/principal.js';
 import { HOUR_MS } from '../../lib/clock.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { isWellFormedHolderToken } from '../../lib/holder-token-format.js';
-import { recordAuditEvent, sessionActor } from '../shared/audit/audit.service.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { getUserById } from '../users/users.service.js';
 import type { HolderTokenRow } from './holder-token-issue.js';
 import type { SecretScanningKeys } from './secret-scanning-keys.js';
@@ -110,7 +111,7 @@ async function handleLeak(ctx: AppContext, report: Report): Promise<boolean> {
   // The seller reads what GitHub's report did in their audit trail, written with the change (no member acted).
   await ctx.db.transaction(async (tx) => {
     await tx.update(holderTokens).set(changes).where(eq(holderTokens.id, found.token.id));
-    await recordAuditEvent(tx, ctx, sessionActor(found.sellerId, null), {
+    await recordAuditEvent(tx, ctx, systemPrincipal(found.sellerId), {
       action: action === 'revoke' ? 'customer.token_leak_revoked' : 'customer.token_leak_marked',
       targetType: 'customer',
       targetId: found.token.customerId,

@@ -13,7 +13,6 @@ import { authenticated } from '../../http/guards.js';
 import { effectiveRole } from '../../http/permissions.js';
 import { requireUser } from '../../http/session.js';
 import * as apiTokens from '../api-tokens/api-tokens.service.js';
-import { requestActor } from '../shared/audit/audit.service.js';
 
 // The /api-tokens page's calls (spec §7): session + CSRF (the CSRF hook covers every state-changing /api call).
 export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -43,7 +42,7 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
     async (request, reply) => {
       // A member's token never does more than the member's role (issue 33).
       const permissions = apiTokens.apiPermissionsOfRole(effectiveRole(requireUser(request)) ?? 'owner');
-      const created = await apiTokens.createApiToken(ctx, { ...requestActor(request), permissions }, request.body);
+      const created = await apiTokens.createApiToken(ctx, { ...request.principal, permissions }, request.body);
       return reply.status(201).headers(noStore).send(created);
     },
   );
@@ -55,6 +54,6 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
       schema: { params: z.object({ id: entityId }), response: { 200: apiTokenSchema } },
       preValidation: authenticated,
     },
-    async (request) => apiTokens.deleteApiToken(ctx, requestActor(request), request.params.id),
+    async (request) => apiTokens.deleteApiToken(ctx, request.principal, request.params.id),
   );
 }

@@ -10,9 +10,10 @@ import {
 import type { AppContext } from '../../context.js';
 import { customers, grants, packages, products } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
 import { replaceDefaultHolderToken } from '../credentials/holder-tokens.service.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import {
   findCustomerByEmail,
   type Grant,
@@ -112,7 +113,7 @@ export function presentCustomerGrant(grant: Grant, packageName: string, now: Dat
  */
 export async function regenerateToken(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   emailInput: string | undefined,
 ): Promise<RegenerateTokenResponse> {
   const replaced = await replaceHolderToken(ctx, actor, emailInput, { notify: true });
@@ -134,7 +135,7 @@ export type ReplacedHolderToken = { email: string; token: string; tokenIssuedAt:
  */
 export async function replaceHolderToken(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   emailInput: string | undefined,
   options: { notify: boolean; byHolder?: boolean },
 ): Promise<ReplacedHolderToken> {

@@ -4,10 +4,11 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { customers, grants, type MinimumStability } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
 import { issueFirstHolderToken } from '../credentials/holder-tokens.service.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
 import { getOwnedProduct } from '../products/products.service.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { grantGivesAccess, isGrantActive } from './grant-rules.js';
 import * as repository from './grants.repository.js';
@@ -88,7 +89,7 @@ export async function assertRoomForHolder(
  */
 export async function createGrant(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   input: CreateGrantInput,
   options: { notify?: boolean } = {},
 ): Promise<CreateGrantResult> {

@@ -13,7 +13,6 @@ import { packageIdParams } from '../../../contract/packages.js';
 import { productIdParams } from '../../../contract/products.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { requestActor } from '../shared/audit/audit.service.js';
 import * as lastingLicenses from './lasting-licenses.service.js';
 import { issueLicenses } from './license-batch.service.js';
 
@@ -44,13 +43,7 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
     },
     async (request, reply) => {
       const user = request.seller;
-      const issued = await lastingLicenses.issueLicense(
-        ctx,
-        user,
-        requestActor(request),
-        request.params.id,
-        request.body,
-      );
+      const issued = await lastingLicenses.issueLicense(ctx, user, request.principal, request.params.id, request.body);
       return reply.status(201).headers(noStore).send(issued);
     },
   );
@@ -82,7 +75,7 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
       const issued = await issueLicenses(
         ctx,
         request.seller,
-        requestActor(request),
+        request.principal,
         { packageId, packageIds, productId },
         terms,
       );
@@ -97,7 +90,6 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
       schema: { params: licenseIdParams, body: updateLicenseInput, response: { 200: license } },
       preValidation: authenticated,
     },
-    async (request) =>
-      lastingLicenses.updateLicense(ctx, requestActor(request), request.params.licenseId, request.body),
+    async (request) => lastingLicenses.updateLicense(ctx, request.principal, request.params.licenseId, request.body),
   );
 }

@@ -11,10 +11,11 @@ import type { AppContext } from '../../context.js';
 import { decodeCursor, type KeysetPosition, olderThan, pageOf, positionMicros } from '../../db/keyset-page.js';
 import { customers, grants, packages, products } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
 import { getOwnedProduct } from '../products/products.service.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import type { SubscriptionUser } from '../subscriptions/subscriptions.service.js';
 import { normalizeEmail } from '../users/users.service.js';
 import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
@@ -35,7 +36,7 @@ import { assertSeatsCoverTokens } from './version-terms.js';
 export async function issueLicense(
   ctx: AppContext,
   seller: SubscriptionUser,
-  actor: Actor,
+  actor: Principal,
   packageId: string,
   input: IssueLicenseInput,
 ): Promise<IssuedLicense> {
@@ -131,7 +132,7 @@ export async function listLicensesPage(
  */
 export async function updateLicense(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   licenseId: string,
   input: UpdateLicenseInput,
 ): Promise<License> {
@@ -174,7 +175,7 @@ export async function updateLicense(
 }
 
 /** Revokes any of the seller's licenses; revoking a revoked one changes nothing and answers it again. */
-export async function revokeLicense(ctx: AppContext, actor: Actor, licenseId: string): Promise<License> {
+export async function revokeLicense(ctx: AppContext, actor: Principal, licenseId: string): Promise<License> {
   const row = await getLicenseRow(ctx, actor.sellerId, licenseId);
   if (row.grant.status === 'revoked') return presentLicense(row, ctx.clock.now());
   return updateLicense(ctx, actor, licenseId, { status: 'revoked' });

@@ -11,9 +11,10 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { requireActiveAccess, type SubscriptionUser } from '../subscriptions/subscriptions.service.js';
 import {
   assertRoomForHolder,
@@ -70,7 +71,7 @@ export async function loadLicenseTargets(
 export async function issueLicenses(
   ctx: AppContext,
   seller: SubscriptionUser,
-  actor: Actor,
+  actor: Principal,
   targetsInput: LicenseTargets,
   input: IssueLicenseInput,
 ): Promise<IssuedLicense> {

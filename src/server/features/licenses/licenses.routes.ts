@@ -13,7 +13,6 @@ import {
 import { packageIdParams } from '../../../contract/packages.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { requestActor } from '../shared/audit/audit.service.js';
 import * as customers from './customers.service.js';
 import * as licenses from './licenses.service.js';
 
@@ -42,7 +41,7 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
       const license = await licenses.createTemporaryLicense(
         ctx,
         request.seller,
-        requestActor(request),
+        request.principal,
         request.params.id,
         request.body ?? {},
       );
@@ -58,7 +57,7 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
       onRequest: authenticated,
     },
     async (request) =>
-      licenses.revokeTemporaryLicense(ctx, requestActor(request), request.params.id, request.params.licenseId),
+      licenses.revokeTemporaryLicense(ctx, request.principal, request.params.id, request.params.licenseId),
   );
 
   api.get(
@@ -78,6 +77,6 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
       schema: { body: regenerateTokenInput, response: { 200: regenerateTokenResponse } },
       onRequest: authenticated,
     },
-    async (request) => customers.regenerateToken(ctx, requestActor(request), request.body?.email),
+    async (request) => customers.regenerateToken(ctx, request.principal, request.body?.email),
   );
 }

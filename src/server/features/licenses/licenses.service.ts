@@ -9,10 +9,11 @@ import {
 import type { AppContext } from '../../context.js';
 import { customers, grants } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { findPlanLimits, requireActiveAccess, type SubscriptionUser } from '../subscriptions/subscriptions.service.js';
 import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { assertRoomForHolder, createGrant, grantAuditDetails, type HolderLimit } from './grant-issuing.service.js';
@@ -70,7 +71,7 @@ export function parseDuration(durationDays: number | undefined): number {
 export async function createTemporaryLicense(
   ctx: AppContext,
   seller: SubscriptionUser,
-  actor: Actor,
+  actor: Principal,
   packageId: string,
   input: CreateTemporaryLicenseInput,
 ): Promise<TemporaryLicense> {
@@ -109,7 +110,7 @@ export async function findHolderLimit(ctx: AppContext, seller: SubscriptionUser)
  */
 export async function revokeTemporaryLicense(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   packageId: string,
   licenseId: string,
 ): Promise<TemporaryLicense> {

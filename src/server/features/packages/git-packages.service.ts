@@ -8,9 +8,10 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
 import { encryptSecret } from '../../lib/crypto.js';
 import { connectGitServer, gitServerHost } from '../code-hosts/git-connect.service.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { requireActiveAccess } from '../subscriptions/subscriptions.service.js';
 import { gitServerAppError } from './git-failures.js';
 import {
@@ -136,7 +137,7 @@ type Prepared = {
 async function prepareHttps(
   ctx: AppContext,
   owner: PackageOwner,
-  actor: Actor,
+  actor: Principal,
   url: URL,
   input: CreateGitPackageValues,
 ): Promise<Prepared> {
@@ -169,7 +170,7 @@ async function prepareHttps(
 async function prepareSsh(
   ctx: AppContext,
   owner: PackageOwner,
-  actor: Actor,
+  actor: Principal,
   url: URL,
   input: CreateGitPackageValues,
 ): Promise<Prepared> {
@@ -214,7 +215,7 @@ async function prepareSsh(
 export async function createGitPackage(
   ctx: AppContext,
   owner: PackageOwner,
-  actor: Actor,
+  actor: Principal,
   input: CreateGitPackageValues,
 ): Promise<CreatePackageResponse> {
   await requireActiveAccess(ctx, owner);

@@ -1,9 +1,10 @@
 import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import { packages } from '../../db/schema/index.js';
+import type { Principal } from '../../http/principal.js';
 import { type CodeHostConnection, findConnectionsOf, openConnection } from '../code-hosts/code-hosts.service.js';
 import { connectGithubAppInstallation } from '../code-hosts/github-app-connect.service.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 
 // Switching from the old GitHub OAuth grant to the GitHub App (issue 30 item 1): once the App is installed on the
 // same repositories, the seller's GitHub packages move to the App's connection. GitHub's repository ids do not
@@ -14,7 +15,7 @@ export type GithubAppConnected = { connection: CodeHostConnection; movedPackages
 /** POST /api/code-hosts/github-app: verifies and stores the installation, then moves packages it can read to it. */
 export async function connectGithubApp(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   ownerId: string,
   input: { installationId: string; state: string },
 ): Promise<GithubAppConnected> {
@@ -29,7 +30,7 @@ export async function connectGithubApp(
  */
 export async function movePackagesToInstallation(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   ownerId: string,
   connection: CodeHostConnection,
 ): Promise<string[]> {

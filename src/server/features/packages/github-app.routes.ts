@@ -8,7 +8,6 @@ import {
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
 import { githubAppInstallUrl } from '../code-hosts/github-app-connect.service.js';
-import { requestActor } from '../shared/audit/audit.service.js';
 import { connectGithubApp } from './github-app-switch.service.js';
 import { receiveGithubAppWebhook } from './github-app-webhook.service.js';
 
@@ -41,7 +40,7 @@ export async function githubAppRoutes(app: FastifyInstance, ctx: AppContext): Pr
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const connected = await connectGithubApp(ctx, requestActor(request), request.seller.id, request.body);
+      const connected = await connectGithubApp(ctx, request.principal, request.seller.id, request.body);
       return reply.status(201).send({
         connectionId: connected.connection.id,
         label: connected.connection.label,

@@ -7,7 +7,8 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import type { Principal } from '../../http/principal.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { requireActiveAccess } from '../subscriptions/subscriptions.service.js';
 import { withCodeHost } from './code-host-access.js';
 import { assertNameFree, assertNameMatchesRepository, duplicateNameError } from './package-create.service.js';
@@ -27,7 +28,7 @@ const DELETE_WAIT_FOR_SYNC_MS = 30_000;
 export async function updatePackage(
   ctx: AppContext,
   user: PackageOwner,
-  actor: Actor,
+  actor: Principal,
   packageId: string,
   input: UpdatePackageInput,
 ): Promise<Package> {
@@ -85,7 +86,7 @@ export async function updatePackage(
 export async function deletePackage(
   ctx: AppContext,
   user: PackageOwner,
-  actor: Actor,
+  actor: Principal,
   packageId: string,
 ): Promise<void> {
   const row = await getOwnedPackage(ctx, user.id, packageId);

@@ -11,9 +11,10 @@ import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
 import { appUrl } from '../../http/public-urls.js';
 import { encryptSecret } from '../../lib/crypto.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { findPlanLimits, requireActiveAccess } from '../subscriptions/subscriptions.service.js';
 import { withCodeHost } from './code-host-access.js';
 import { webhookPathFor } from './code-host-webhooks.service.js';
@@ -118,7 +119,7 @@ export async function assertNameFree(ctx: AppContext, ownerId: string, name: str
 export async function createPackage(
   ctx: AppContext,
   user: PackageOwner,
-  actor: Actor,
+  actor: Principal,
   input: CreatePackageValues,
 ): Promise<CreatePackageResponse> {
   await requireActiveAccess(ctx, user);

@@ -16,7 +16,6 @@ import {
 } from '../../../contract/packages.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { requestActor } from '../shared/audit/audit.service.js';
 import { createGitPackage } from './git-packages.service.js';
 import { receiveGithubWebhook } from './github-webhook.service.js';
 import { deletePackage, refreshPackage, updatePackage } from './package-changes.service.js';
@@ -61,7 +60,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const created = await createPackage(ctx, request.seller, requestActor(request), request.body);
+      const created = await createPackage(ctx, request.seller, request.principal, request.body);
       return reply.status(201).send(created);
     },
   );
@@ -75,7 +74,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const created = await createGitPackage(ctx, request.seller, requestActor(request), request.body);
+      const created = await createGitPackage(ctx, request.seller, request.principal, request.body);
       return reply.status(201).send(created);
     },
   );
@@ -100,7 +99,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
       schema: { params: packageIdParams, body: updatePackageInput, response: { 200: packageSchema } },
       onRequest: authenticated,
     },
-    async (request) => updatePackage(ctx, request.seller, requestActor(request), request.params.id, request.body),
+    async (request) => updatePackage(ctx, request.seller, request.principal, request.params.id, request.body),
   );
 
   api.delete(
@@ -111,7 +110,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
       onRequest: authenticated,
     },
     async (request) => {
-      await deletePackage(ctx, request.seller, requestActor(request), request.params.id);
+      await deletePackage(ctx, request.seller, request.principal, request.params.id);
       return { success: true as const, id: request.params.id };
     },
   );

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { oidcTrust, oidcTrustIdParams, oidcTrustInput, oidcTrustList } from '../../../contract/oidc-trusts.js';
 import type { AppContext } from '../../context.js';
+import { findPrincipal } from '../../http/principal.js';
 import * as trusts from '../credentials/oidc-trusts.service.js';
-import { sessionActor } from '../shared/audit/audit.service.js';
 import * as portal from './portal.service.js';
 
 // The holder's trusted CI identities in the portal (issue 32 item 3). Registered inside the portal's scope
@@ -19,7 +19,7 @@ export async function portalOidcRoutes(app: FastifyInstance, ctx: AppContext, si
     { schema: { response: { 200: oidcTrustList } }, onRequest: signedIn },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return trusts.listOidcTrusts(ctx, portal.requireHolder(request.portalHolder).customerId);
+      return trusts.listOidcTrusts(ctx, portal.requireHolder(findPrincipal(request)).customerId);
     },
   );
 
@@ -27,8 +27,8 @@ export async function portalOidcRoutes(app: FastifyInstance, ctx: AppContext, si
     '/api/portal/oidc-trusts',
     { schema: { body: oidcTrustInput, response: { 201: oidcTrust } }, onRequest: signedIn },
     async (request, reply) => {
-      const holder = portal.requireHolder(request.portalHolder);
-      const actor = sessionActor(holder.sellerId);
+      const holder = portal.requireHolder(findPrincipal(request));
+      const actor = holder;
       const created = await trusts.createOidcTrust(ctx, actor, holder.customerId, request.body, 'holder');
       return reply.status(201).send(created);
     },
@@ -38,8 +38,8 @@ export async function portalOidcRoutes(app: FastifyInstance, ctx: AppContext, si
     '/api/portal/oidc-trusts/:trustId',
     { schema: { params: oidcTrustIdParams, response: { 200: oidcTrust } }, onRequest: signedIn },
     async (request) => {
-      const holder = portal.requireHolder(request.portalHolder);
-      return trusts.deleteOidcTrust(ctx, sessionActor(holder.sellerId), holder.customerId, request.params.trustId);
+      const holder = portal.requireHolder(findPrincipal(request));
+      return trusts.deleteOidcTrust(ctx, holder, holder.customerId, request.params.trustId);
     },
   );
 }

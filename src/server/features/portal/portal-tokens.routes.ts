@@ -9,9 +9,9 @@ import {
   rotateHolderTokenInput,
 } from '../../../contract/holder-tokens.js';
 import type { AppContext } from '../../context.js';
+import { findPrincipal } from '../../http/principal.js';
 import * as holderTokens from '../credentials/holder-tokens.service.js';
 import { seatLimitForHolder } from '../licenses/seats.service.js';
-import { sessionActor } from '../shared/audit/audit.service.js';
 import * as portal from './portal.service.js';
 
 // The holder's named Composer tokens in the portal (issue 32 items 1 and 2): list, create (shown once), rotate with
@@ -28,7 +28,7 @@ export async function portalTokenRoutes(app: FastifyInstance, ctx: AppContext, s
     { schema: { response: { 200: z.array(holderTokenSchema) } }, onRequest: signedIn },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const holder = portal.requireHolder(request.portalHolder);
+      const holder = portal.requireHolder(findPrincipal(request));
       return holderTokens.listHolderTokens(ctx, holder.sellerId, holder.customerId);
     },
   );
@@ -37,14 +37,11 @@ export async function portalTokenRoutes(app: FastifyInstance, ctx: AppContext, s
     '/api/portal/tokens',
     { schema: { body: createHolderTokenInput, response: { 201: createdHolderTokenSchema } }, onRequest: signedIn },
     async (request, reply) => {
-      const holder = portal.requireHolder(request.portalHolder);
-      const created = await holderTokens.createHolderToken(
-        ctx,
-        sessionActor(holder.sellerId),
-        holder.customerId,
-        request.body,
-        { seats: { limit: await seatLimitForHolder(ctx, holder.customerId) }, createdBy: 'holder' },
-      );
+      const holder = portal.requireHolder(findPrincipal(request));
+      const created = await holderTokens.createHolderToken(ctx, holder, holder.customerId, request.body, {
+        seats: { limit: await seatLimitForHolder(ctx, holder.customerId) },
+        createdBy: 'holder',
+      });
       return reply.header('cache-control', 'no-store').status(201).send(created);
     },
   );
@@ -60,10 +57,10 @@ export async function portalTokenRoutes(app: FastifyInstance, ctx: AppContext, s
       onRequest: signedIn,
     },
     async (request, reply) => {
-      const holder = portal.requireHolder(request.portalHolder);
+      const holder = portal.requireHolder(findPrincipal(request));
       const rotated = await holderTokens.rotateHolderToken(
         ctx,
-        sessionActor(holder.sellerId),
+        holder,
         holder.customerId,
         request.params.tokenId,
         request.body?.overlapHours,
@@ -77,13 +74,8 @@ export async function portalTokenRoutes(app: FastifyInstance, ctx: AppContext, s
     '/api/portal/tokens/:tokenId',
     { schema: { params: portalTokenParams, response: { 200: holderTokenSchema } }, onRequest: signedIn },
     async (request) => {
-      const holder = portal.requireHolder(request.portalHolder);
-      return holderTokens.revokeHolderToken(
-        ctx,
-        sessionActor(holder.sellerId),
-        holder.customerId,
-        request.params.tokenId,
-      );
+      const holder = portal.requireHolder(findPrincipal(request));
+      return holderTokens.revokeHolderToken(ctx, holder, holder.customerId, request.params.tokenId);
     },
   );
 }

@@ -13,6 +13,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { csrfTokenFor } from '../../http/csrf.js';
 import { AppError } from '../../http/errors.js';
+import { findPrincipal, type HolderPrincipal, setPrincipal } from '../../http/principal.js';
 import { appUrl, hostUrl } from '../../http/public-urls.js';
 import { safeEqual } from '../../lib/crypto.js';
 import { exportHolderData } from '../licenses/holder-export.service.js';
@@ -21,12 +22,6 @@ import { portalOidcRoutes } from './portal-oidc.routes.js';
 import { portalTokenRoutes } from './portal-tokens.routes.js';
 
 // The license holder's portal API, on a seller's repository host only (GET /portal is the web app's page).
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    portalHolder?: portal.PortalHolder;
-  }
-}
 
 const RATE_WINDOW = '1 minute';
 /**
@@ -47,15 +42,21 @@ function cookieName(ctx: AppContext): string {
   return ctx.config.isHttps ? '__Host-packgate_portal' : 'packgate_portal';
 }
 
+/** The holder signed in to this portal, if any (a seller's session on the same host is not one). */
+function signedInHolder(request: FastifyRequest): HolderPrincipal | undefined {
+  const principal = findPrincipal(request);
+  return principal?.kind === 'portal_holder' ? principal : undefined;
+}
+
 export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
     const api = scope.withTypeProvider<ZodTypeProvider>();
-    scope.decorateRequest('portalHolder', undefined);
-
-    // Before anything is parsed: a host of no seller has no portal, and the session counts on this host only.
+    // Before anything is parsed: a host of no seller has no portal, and the session counts on this host only. The
+    // holder's principal is built here, once (http/principal.ts); `signedIn` and the handlers read it.
     scope.addHook('onRequest', async (request) => {
       await portal.getHostSeller(ctx, request.requestHost);
-      request.portalHolder = await portal.findHolder(ctx, request.requestHost, request.cookies[cookieName(ctx)]);
+      const holder = await portal.findHolder(ctx, request.requestHost, request.cookies[cookieName(ctx)]);
+      if (holder) setPrincipal(request, holder);
     });
     // A signed-in seller's session is checked by the app's CSRF hook; a holder's portal calls are checked here,
     // against the token GET /api/csrf-token gives this browser on this host.
@@ -66,7 +67,8 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
 
     api.get('/api/portal/session', { schema: { response: { 200: portalSessionResponse } } }, async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return request.portalHolder ? { email: request.portalHolder.email } : null;
+      const holder = signedInHolder(request);
+      return holder ? { email: holder.email } : null;
     });
 
     api.post(
@@ -94,7 +96,7 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
       async (request, reply) => {
         const started = await portal.verifySignInLink(ctx, request.requestHost, request.body?.token);
         // A new session id at every sign-in; the one the browser came with (if any) ends.
-        await portal.signOut(ctx, request.portalHolder);
+        await portal.signOut(ctx, findPrincipal(request));
         reply.setCookie(cookieName(ctx), started.cookieValue, {
           path: '/',
           httpOnly: true,
@@ -110,7 +112,7 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
       '/api/portal/sign-out',
       { schema: { response: { 200: portalMessageResponse } } },
       async (request, reply) => {
-        await portal.signOut(ctx, request.portalHolder);
+        await portal.signOut(ctx, findPrincipal(request));
         reply.clearCookie(cookieName(ctx), { path: '/' });
         return { message: portalMessages.signedOut };
       },
@@ -121,13 +123,13 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
       { schema: { response: { 200: portalOverviewResponse } }, onRequest: signedIn },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
-        return portal.getOverview(ctx, request.requestHost, portal.requireHolder(request.portalHolder));
+        return portal.getOverview(ctx, request.requestHost, portal.requireHolder(findPrincipal(request)));
       },
     );
 
     // "Download my data" (issue 35): the holder's own licenses and downloads with this seller, as a JSON file.
     api.get('/api/portal/export', { onRequest: signedIn }, async (request, reply) => {
-      const holder = portal.requireHolder(request.portalHolder);
+      const holder = portal.requireHolder(findPrincipal(request));
       const data = await exportHolderData(ctx, holder.sellerId, holder.customerId);
       const day = data.exportedAt.slice(0, 10);
       return reply
@@ -146,13 +148,13 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
             max: ROTATIONS_PER_HOUR,
             timeWindow: '1 hour',
             keyGenerator: (request: FastifyRequest) =>
-              `portal-holder:${request.portalHolder?.customerId ?? request.ip}`,
+              `portal-holder:${signedInHolder(request)?.customerId ?? request.ip}`,
           },
         },
       },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
-        return portal.rotateToken(ctx, portal.requireHolder(request.portalHolder));
+        return portal.rotateToken(ctx, portal.requireHolder(findPrincipal(request)));
       },
     );
 
@@ -162,7 +164,7 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
 }
 
 async function signedIn(request: FastifyRequest): Promise<void> {
-  portal.requireHolder(request.portalHolder);
+  portal.requireHolder(findPrincipal(request));
 }
 
 function requirePortalCsrf(ctx: AppContext, request: FastifyRequest, reply: FastifyReply): void {

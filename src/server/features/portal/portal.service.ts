@@ -11,13 +11,13 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { RequestHost } from '../../http/hosts.js';
+import type { HolderPrincipal, Principal } from '../../http/principal.js';
 import { DAY_MS, HOUR_MS } from '../../lib/clock.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { findHostBrand, getEmailBrand, repositoryUrlFor } from '../branding/branding.service.js';
 import { replaceHolderToken } from '../licenses/customers.service.js';
 import { findCustomerByEmail } from '../licenses/grants.service.js';
 import { describeGrantCoverage } from '../licenses/license-coverage.service.js';
-import { sessionActor } from '../shared/audit/audit.service.js';
 import { findHostSeller, normalizeEmail, type SellerIdentity } from '../users/users.service.js';
 import * as repository from './portal.repository.js';
 import { licenseStanding } from './portal-license-state.js';
@@ -42,15 +42,6 @@ export const SESSION_ABSOLUTE_MS = 7 * DAY_MS;
 export const SESSION_IDLE_MS = 12 * HOUR_MS;
 // Refreshing lastSeenAt on every request would turn each read into a write.
 const LAST_SEEN_RESOLUTION_MS = 60_000;
-
-/** The holder a portal session stands for, on the host it was loaded for. */
-export type PortalHolder = {
-  sessionIdHash: string;
-  sellerId: string;
-  customerId: string;
-  email: string;
-  tokenIssuedAt: Date;
-};
 
 /** The seller whose host this is, or 404: the portal exists on repository hosts of a seller only. */
 export async function getHostSeller(ctx: AppContext, host: RequestHost): Promise<SellerIdentity> {
@@ -158,7 +149,7 @@ export async function findHolder(
   ctx: AppContext,
   host: RequestHost,
   cookieValue: string | undefined,
-): Promise<PortalHolder | undefined> {
+): Promise<HolderPrincipal | undefined> {
   if (!cookieValue || host.kind !== 'repository' || !host.seller) return undefined;
   const idHash = sha256Hex(cookieValue);
   const now = ctx.clock.now();
@@ -171,25 +162,33 @@ export async function findHolder(
   }
   if (idleMs > LAST_SEEN_RESOLUTION_MS) await repository.touchSession(ctx, idHash, now);
   return {
+    kind: 'portal_holder',
     sessionIdHash: idHash,
     sellerId: row.sellerId,
+    person: null,
     customerId: row.customerId,
     email: row.email,
     tokenIssuedAt: row.tokenIssuedAt,
   };
 }
 
-export function requireHolder(holder: PortalHolder | undefined): PortalHolder {
+/** The holder the portal's hook signed in (http/principal.ts); any other principal, or none, is not one. */
+export function requireHolder(principal: Principal | undefined): HolderPrincipal {
+  const holder = principal?.kind === 'portal_holder' ? principal : undefined;
   if (!holder) throw new AppError('UNAUTHENTICATED', portalMessages.signInRequired);
   return holder;
 }
 
-export async function signOut(ctx: AppContext, holder: PortalHolder | undefined): Promise<void> {
-  if (holder) await repository.deleteSession(ctx, holder.sessionIdHash);
+export async function signOut(ctx: AppContext, principal: Principal | undefined): Promise<void> {
+  if (principal?.kind === 'portal_holder') await repository.deleteSession(ctx, principal.sessionIdHash);
 }
 
 /** GET /api/portal/licenses: every license the signed-in holder has from this seller, as Composer treats it. */
-export async function getOverview(ctx: AppContext, host: RequestHost, holder: PortalHolder): Promise<PortalOverview> {
+export async function getOverview(
+  ctx: AppContext,
+  host: RequestHost,
+  holder: HolderPrincipal,
+): Promise<PortalOverview> {
   const seller = await getHostSeller(ctx, host);
   const [held, receipts, hostBrand, emailBrand] = await Promise.all([
     repository.listHeldGrants(ctx, holder.customerId),
@@ -259,8 +258,8 @@ export async function getOverview(ctx: AppContext, host: RequestHost, holder: Po
  * the token and e-mails it in the seller's brand); the old one is refused from its next request. The seller's
  * audit trail records it as the dashboard's and API v1's resets are, done by the license holder.
  */
-export async function rotateToken(ctx: AppContext, holder: PortalHolder): Promise<PortalRotateTokenResponse> {
-  const replaced = await replaceHolderToken(ctx, sessionActor(holder.sellerId), holder.email, {
+export async function rotateToken(ctx: AppContext, holder: HolderPrincipal): Promise<PortalRotateTokenResponse> {
+  const replaced = await replaceHolderToken(ctx, holder, holder.email, {
     notify: true,
     byHolder: true,
   });

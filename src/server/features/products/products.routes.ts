@@ -10,7 +10,6 @@ import {
 } from '../../../contract/products.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { requestActor } from '../shared/audit/audit.service.js';
 import * as products from './products.service.js';
 
 // Management's Products section (session + CSRF): the same rules as API v1's /products.
@@ -35,7 +34,7 @@ export async function productRoutes(app: FastifyInstance, ctx: AppContext): Prom
       preValidation: authenticated,
     },
     async (request, reply) =>
-      reply.status(201).send(await products.createProduct(ctx, requestActor(request), request.body)),
+      reply.status(201).send(await products.createProduct(ctx, request.principal, request.body)),
   );
 
   api.get(
@@ -55,7 +54,7 @@ export async function productRoutes(app: FastifyInstance, ctx: AppContext): Prom
       schema: { params: productIdParams, body: updateProductInput, response: { 200: productSchema } },
       preValidation: authenticated,
     },
-    async (request) => products.updateProduct(ctx, requestActor(request), request.params.productId, request.body),
+    async (request) => products.updateProduct(ctx, request.principal, request.params.productId, request.body),
   );
 
   api.delete(
@@ -65,6 +64,6 @@ export async function productRoutes(app: FastifyInstance, ctx: AppContext): Prom
       schema: { params: productIdParams, response: { 200: z.object({ deleted: z.literal(true) }) } },
       preValidation: authenticated,
     },
-    async (request) => products.deleteProduct(ctx, requestActor(request), request.params.productId),
+    async (request) => products.deleteProduct(ctx, request.principal, request.params.productId),
   );
 }

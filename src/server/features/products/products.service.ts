@@ -10,7 +10,8 @@ import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { grants, packages, productPackages, products } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import type { Principal } from '../../http/principal.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 
 // Products (issue 31): a seller groups their own packages under a name. This domain writes products and
 // product_packages; a license of a product (licenses domain) covers the product's packages as they are at each request.
@@ -120,7 +121,7 @@ async function assertNameFree(ctx: AppContext, sellerId: string, name: string, e
   }
 }
 
-export async function createProduct(ctx: AppContext, actor: Actor, input: CreateProductInput): Promise<Product> {
+export async function createProduct(ctx: AppContext, actor: Principal, input: CreateProductInput): Promise<Product> {
   const sellerId = actor.sellerId;
   const packageIds = await checkedPackageIds(ctx, sellerId, input.packageIds);
   await assertNameFree(ctx, sellerId, input.name);
@@ -157,7 +158,7 @@ export async function createProduct(ctx: AppContext, actor: Actor, input: Create
  */
 export async function updateProduct(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   productId: string,
   input: UpdateProductInput,
 ): Promise<Product> {
@@ -222,7 +223,7 @@ async function replacePackages(
  * Deletes a product. Refused while a license of it is active: deleting would end those holders' access without a
  * word to them; the seller revokes the licenses first (their ended licenses go with the product).
  */
-export async function deleteProduct(ctx: AppContext, actor: Actor, productId: string): Promise<{ deleted: true }> {
+export async function deleteProduct(ctx: AppContext, actor: Principal, productId: string): Promise<{ deleted: true }> {
   const product = await getOwnedProduct(ctx, actor.sellerId, productId);
   await ctx.db.transaction(async (tx) => {
     // Checked in the deleting transaction, with the product's row locked, so a license issued meanwhile is seen.

@@ -4,7 +4,6 @@ import { productIdParams } from '../../../contract/products.js';
 import { startCheckoutResponse, testPurchaseInput } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { requestActor } from '../shared/audit/audit.service.js';
 import { runProductTestPurchase } from './test-purchase.service.js';
 
 // The seller's test purchase of a product (billing off, issue 31), beside the package's
@@ -19,6 +18,6 @@ export async function productTestPurchaseRoutes(app: FastifyInstance, ctx: AppCo
       onRequest: authenticated,
     },
     async (request) =>
-      runProductTestPurchase(ctx, requestActor(request), request.seller, request.params.productId, request.body),
+      runProductTestPurchase(ctx, request.principal, request.seller, request.params.productId, request.body),
   );
 }

@@ -9,13 +9,14 @@ import {
 } from '../../../contract/team.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import { memberPrincipal, type Principal, personLabel } from '../../http/principal.js';
 import { appUrl } from '../../http/public-urls.js';
 import type { RequestAuth } from '../../http/session.js';
 import { organizationName } from '../../http/session-user.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { getEmailBrand } from '../branding/branding.service.js';
-import { type Actor, personLabel, recordAuditEvent, sessionActor } from '../shared/audit/audit.service.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { createUser, findUserByEmail, normalizeEmail } from '../users/users.service.js';
 import type { InvitationRow, PersonRow } from './teams.repository.js';
 import * as repository from './teams.repository.js';
@@ -51,7 +52,7 @@ export async function listInvitations(ctx: AppContext, auth: RequestAuth): Promi
 export async function inviteMember(
   ctx: AppContext,
   auth: RequestAuth,
-  actor: Actor,
+  actor: Principal,
   input: CreateInvitationInput,
 ): Promise<TeamInvitation> {
   const organization = auth.user;
@@ -134,7 +135,7 @@ export async function resendInvitation(
 export async function withdrawInvitation(
   ctx: AppContext,
   auth: RequestAuth,
-  actor: Actor,
+  actor: Principal,
   invitationId: string,
 ): Promise<void> {
   const now = ctx.clock.now();
@@ -224,7 +225,7 @@ export async function acceptInvitation(
         createdAt: now,
       },
     );
-    await recordAuditEvent(tx, ctx, sessionActor(organization.id, { id: joiner.id, label: personLabel(joiner) }), {
+    await recordAuditEvent(tx, ctx, memberPrincipal(organization, joiner, invitation.role), {
       action: 'member.joined',
       targetType: 'member',
       targetId: joiner.id,

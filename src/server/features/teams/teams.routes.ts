@@ -24,7 +24,6 @@ import { ANY_SIGNED_IN } from '../../http/permissions.js';
 import { requireUser } from '../../http/session.js';
 import { startSessionInOrganization, switchSessionOrganization } from '../../http/session-organization.js';
 import { firstFactorSessionOptions } from '../auth/second-factor.service.js';
-import { requestActor } from '../shared/audit/audit.service.js';
 import * as invitations from './invitations.service.js';
 import * as teams from './teams.service.js';
 
@@ -61,7 +60,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
       teams.changeMemberRole(
         ctx,
         requireUser(request),
-        requestActor(request),
+        request.principal,
         request.params.memberId,
         request.body.role as OrganizationRole,
       ),
@@ -71,7 +70,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
     '/api/team/members/:memberId',
     { config: { permission: 'team:manage' }, schema: { params: memberParams }, onRequest: authenticated },
     async (request, reply) => {
-      await teams.removeMember(ctx, requireUser(request), requestActor(request), request.params.memberId);
+      await teams.removeMember(ctx, requireUser(request), request.principal, request.params.memberId);
       return reply.status(204).send();
     },
   );
@@ -96,7 +95,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
     async (request, reply) =>
       reply
         .status(201)
-        .send(await invitations.inviteMember(ctx, requireUser(request), requestActor(request), request.body)),
+        .send(await invitations.inviteMember(ctx, requireUser(request), request.principal, request.body)),
   );
 
   api.post(
@@ -113,7 +112,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
     '/api/team/invitations/:id',
     { config: { permission: 'team:manage' }, schema: { params: invitationParams }, onRequest: authenticated },
     async (request, reply) => {
-      await invitations.withdrawInvitation(ctx, requireUser(request), requestActor(request), request.params.id);
+      await invitations.withdrawInvitation(ctx, requireUser(request), request.principal, request.params.id);
       return reply.status(204).send();
     },
   );

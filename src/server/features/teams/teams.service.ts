@@ -2,11 +2,12 @@ import type { OrganizationRole, OrganizationSummary, TeamMember, TeamMembers } f
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { effectiveRole } from '../../http/permissions.js';
+import type { Principal } from '../../http/principal.js';
 import type { RequestAuth } from '../../http/session.js';
 import { deleteSessionsInOrganization, disconnectSessions } from '../../http/session-organization.js';
 import { organizationName } from '../../http/session-user.js';
 import { deleteTokensOfMember } from '../api-tokens/api-tokens.service.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { findPlanLimits } from '../subscriptions/subscriptions.service.js';
 import type { PersonRow } from './teams.repository.js';
 import * as repository from './teams.repository.js';
@@ -144,7 +145,7 @@ function assertKeepsAnOwner(members: EffectiveMember[], target: EffectiveMember)
 export async function changeMemberRole(
   ctx: AppContext,
   auth: RequestAuth,
-  actor: Actor,
+  actor: Principal,
   memberId: string,
   role: OrganizationRole,
 ): Promise<TeamMember> {
@@ -179,7 +180,12 @@ export async function changeMemberRole(
  * DELETE /api/team/members/:memberId: the member's sessions working in the organisation end and the API tokens they
  * created in it are deleted, in the same transaction; their open sockets close after it.
  */
-export async function removeMember(ctx: AppContext, auth: RequestAuth, actor: Actor, memberId: string): Promise<void> {
+export async function removeMember(
+  ctx: AppContext,
+  auth: RequestAuth,
+  actor: Principal,
+  memberId: string,
+): Promise<void> {
   const organization = auth.user;
   const endedSessions = await ctx.db.transaction(async (tx) => {
     await repository.lockTeam({ db: tx }, organization.id);

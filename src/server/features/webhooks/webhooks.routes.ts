@@ -12,14 +12,13 @@ import {
 } from '../../../contract/webhooks.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { requestActor } from '../shared/audit/audit.service.js';
 import * as webhooks from './webhooks.service.js';
 
 // The Webhooks page's endpoints (session + CSRF). API v1 offers the same through api-v1/webhooks-v1.routes.ts.
 
 export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
-  const actorOf = (request: FastifyRequest) => requestActor(request);
+  const actorOf = (request: FastifyRequest) => request.principal;
   // Every webhook screen and command needs webhooks:write (there is no read-only view of endpoints and secrets).
   const guard = { onRequest: authenticated, config: { permission: 'webhooks:write' as const } };
 

@@ -19,9 +19,10 @@ import {
 import type { AppContext } from '../../context.js';
 import { webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
 import { findLatestJobsByReference } from '../../jobs/jobs.repository.js';
 import { encryptSecret } from '../../lib/crypto.js';
-import { type Actor, recordAuditEvent, type Transaction } from '../shared/audit/audit.service.js';
+import { recordAuditEvent, type Transaction } from '../shared/audit/audit.service.js';
 import {
   eventBody,
   messageReference,
@@ -96,7 +97,7 @@ export async function getEndpoint(ctx: AppContext, sellerId: string, endpointId:
 async function audit(
   tx: Transaction,
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   action: string,
   endpoint: EndpointRow,
   extra = {},
@@ -111,7 +112,7 @@ async function audit(
 
 export async function createEndpoint(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   input: CreateWebhookEndpointInput,
 ): Promise<WebhookEndpointWithSecret> {
   const { sellerId } = actor;
@@ -150,7 +151,7 @@ export async function createEndpoint(
 
 export async function updateEndpoint(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   endpointId: string,
   input: UpdateWebhookEndpointInput,
 ): Promise<WebhookEndpoint> {
@@ -184,7 +185,7 @@ export async function updateEndpoint(
 /** A new secret at once; deliveries from now on are signed with it (the old one stops verifying). */
 export async function rotateSecret(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   endpointId: string,
 ): Promise<WebhookEndpointWithSecret> {
   const row = await getEndpointRow(ctx, actor.sellerId, endpointId);
@@ -201,7 +202,7 @@ export async function rotateSecret(
   return { ...presentEndpoint(updated), secret };
 }
 
-export async function deleteEndpoint(ctx: AppContext, actor: Actor, endpointId: string): Promise<{ id: string }> {
+export async function deleteEndpoint(ctx: AppContext, actor: Principal, endpointId: string): Promise<{ id: string }> {
   const row = await getEndpointRow(ctx, actor.sellerId, endpointId);
   await ctx.db.transaction(async (tx) => {
     await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id));

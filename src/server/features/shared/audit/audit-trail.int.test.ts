@@ -8,9 +8,9 @@ import { startTestApp, type TestApp } from '../../../../../test/support/test-app
 import type { CreatedApiToken } from '../../../../contract/developer.js';
 import type { TemporaryLicense } from '../../../../contract/licenses.js';
 import { auditEvents, customers } from '../../../db/schema/index.js';
+import { systemPrincipal } from '../../../http/principal.js';
 import { replaceHolderToken } from '../../licenses/customers.service.js';
 import { findCustomerByToken } from '../../licenses/grants.service.js';
-import { sessionActor } from './audit.service.js';
 
 // One home per use case (issue 29): the same change leaves the same audit event whichever door made it (the
 // dashboard's session routes, API v1, the portal: see portal.int.test.ts), written in the change's transaction.
@@ -161,7 +161,7 @@ describe("a holder's token reset", () => {
       mailer: { ...app.ctx.mailer, send: () => Promise.reject(new Error('refused')) },
     };
     await expect(
-      replaceHolderToken(refusingMail, sessionActor(seller.user.id), holder!.email, { notify: true }),
+      replaceHolderToken(refusingMail, systemPrincipal(seller.user.id), holder!.email, { notify: true }),
     ).rejects.toThrow('refused');
 
     expect(await eventsFor(holder!.id)).toHaveLength(before.length);
@@ -172,7 +172,7 @@ describe("a holder's token reset", () => {
   it('is written before the command returns, with the change it records', async () => {
     const [holder] = await app.ctx.db.select().from(customers).where(eq(customers.email, 'trial@example.com'));
     const before = await eventsFor(holder!.id);
-    const replaced = await replaceHolderToken(app.ctx, sessionActor(seller.user.id), holder!.email, {
+    const replaced = await replaceHolderToken(app.ctx, systemPrincipal(seller.user.id), holder!.email, {
       notify: false,
     });
     expect((await findCustomerByToken(app.ctx, replaced.token))?.id).toBe(holder!.id);

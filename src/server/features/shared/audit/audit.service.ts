@@ -4,7 +4,7 @@ import type { AuditEvent } from '../../../../contract/api-v1.js';
 import type { AppContext } from '../../../context.js';
 import type { Database } from '../../../db/client.js';
 import { auditEvents } from '../../../db/schema/index.js';
-import { requireUser } from '../../../http/session.js';
+import type { Principal } from '../../../http/principal.js';
 
 // The audit trail: every command a seller's data goes through (packages, licenses temporary and lasting, a holder's
 // token, API tokens, webhook endpoints, test purchases). The command lives in its domain, takes the acting principal
@@ -12,32 +12,16 @@ import { requireUser } from '../../../http/session.js';
 // event commits with the change or not at all, and one change has one event name. recordAuditEvent accepts only an
 // open transaction, so no after-commit write path can come back. A seller reads theirs through GET /api/v1/audit-events.
 
-/** The member who acted (issue 33): a signed-in person, or the creator of the API token that acted. */
-export type ActingPerson = { id: string; label: string };
-
 /**
- * Who acted: a signed-in person (a member of the organisation, an admin acting as its owner, or a holder in the
- * portal), or an API token; `person` names the member (for a token, its creator), null where none acted.
+ * The acting principal as the audit trail records it: a signed-in person (a member, an admin as an organisation's
+ * owner), a portal holder, the platform (all `session`), or an API token; its `person` names the member who acted.
+ * @deprecated Sales' files still name it so until their split lands; read `Principal` (http/principal.ts).
  */
-export type Actor = { sellerId: string; person?: ActingPerson | null } & (
-  | { type: 'session' }
-  | { type: 'api_token'; tokenId: string }
-);
+export type Actor = Principal;
 
-/** How the audit trail names a person at the time they act: their display name, else their e-mail address. */
-export function personLabel(person: { displayName: string | null; email: string | null; slug?: string }): string {
-  return person.displayName?.trim() || person.email || person.slug || 'Unknown';
-}
-
-/** The actor of a request signed in with a session cookie, acting on `sellerId`'s data (a portal holder: no member). */
-export function sessionActor(sellerId: string, person?: ActingPerson | null): Actor {
-  return { type: 'session', sellerId, person: person ?? null };
-}
-
-/** The actor of a signed-in seller request: the organisation it works on and the member who signed in. */
-export function requestActor(request: FastifyRequest): Actor {
-  const auth = requireUser(request);
-  return sessionActor(auth.user.id, { id: auth.person.id, label: personLabel(auth.person) });
+/** @deprecated The principal the session built (sales' routes until their split lands): read `request.principal`. */
+export function requestActor(request: FastifyRequest): Principal {
+  return request.principal;
 }
 
 /** An open transaction (the callback argument of `db.transaction`), never the database itself. */
@@ -61,13 +45,13 @@ export type AuditRecord = {
 export async function recordAuditEvent(
   tx: Transaction,
   ctx: Pick<AppContext, 'clock'>,
-  actor: Actor,
+  actor: Principal,
   event: AuditRecord,
 ): Promise<void> {
   await tx.insert(auditEvents).values({
     userId: actor.sellerId,
-    actorType: actor.type,
-    actorTokenMasked: actor.type === 'api_token' ? maskTokenId(actor.tokenId) : null,
+    actorType: actor.kind === 'api_token' ? 'api_token' : 'session',
+    actorTokenMasked: actor.kind === 'api_token' ? maskTokenId(actor.tokenId) : null,
     actorUserId: actor.person?.id ?? null,
     actorLabel: actor.person?.label ?? null,
     action: event.action,
