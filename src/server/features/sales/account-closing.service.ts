@@ -1,6 +1,6 @@
-import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { packagePrices, sales } from '../../db/schema/index.js';
+import { deactivateSellerPrices } from './pricing.repository.js';
+import { eraseBuyerEmails } from './sales.repository.js';
 
 // Closing a seller's account (issue 35), called by the accounts domain inside its transaction: every price stops
 // being offered (getSaleOffer also refuses a closed seller's checkout), and after the retention the buyers' e-mail
@@ -15,21 +15,11 @@ export const SELLER_CLOSED_MESSAGE =
 export const ERASED_BUYER_EMAIL = 'erased@erased.invalid';
 
 /** Sets every price of the seller inactive; answers how many were active. */
-export async function deactivateAllPrices(db: Pick<Database, 'update'>, sellerId: string, now: Date): Promise<number> {
-  const stopped = await db
-    .update(packagePrices)
-    .set({ isActive: false, updatedAt: now })
-    .where(and(eq(packagePrices.sellerId, sellerId), eq(packagePrices.isActive, true)))
-    .returning({ id: packagePrices.id });
-  return stopped.length;
+export function deactivateAllPrices(db: Pick<Database, 'update'>, sellerId: string, now: Date): Promise<number> {
+  return deactivateSellerPrices(db, sellerId, now);
 }
 
 /** Replaces the buyers' addresses on the seller's sales and drops any sealed token still waiting for its buyer. */
-export async function eraseBuyerPersonalData(db: Pick<Database, 'update'>, sellerId: string): Promise<number> {
-  const erased = await db
-    .update(sales)
-    .set({ customerEmail: ERASED_BUYER_EMAIL, sealedToken: null })
-    .where(and(eq(sales.sellerId, sellerId), isNotNull(sales.customerEmail)))
-    .returning({ id: sales.id });
-  return erased.length;
+export function eraseBuyerPersonalData(db: Pick<Database, 'update'>, sellerId: string): Promise<number> {
+  return eraseBuyerEmails(db, sellerId, ERASED_BUYER_EMAIL);
 }

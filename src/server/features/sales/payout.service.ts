@@ -1,15 +1,20 @@
-import { and, eq } from 'drizzle-orm';
 import { type OnboardingLink, type PayoutAccount, salesMessages } from '../../../contract/sales.js';
 import type { ConnectAccount } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
-import { payoutAccounts } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { appUrl } from '../../http/public-urls.js';
+import {
+  deleteSellerPayoutAccounts,
+  findPayoutRow,
+  insertPayoutRow,
+  isKnownPayoutAccount,
+  type PayoutRow,
+  storePayoutState,
+} from './payout.repository.js';
 
 // The seller's payout account: a Stripe Connect Express account, onboarded through Account Links. What Stripe says
 // is stored on each read that may have changed it (account.updated, the seller's return from onboarding).
 
-type PayoutRow = typeof payoutAccounts.$inferSelect;
 type SellerRef = { id: string; email: string | null };
 
 const TEST_MODE_ACCOUNT: PayoutAccount = {
@@ -47,39 +52,24 @@ export function presentPayoutAccount(row: PayoutRow | undefined): PayoutAccount 
   };
 }
 
-async function findRow(ctx: AppContext, sellerId: string): Promise<PayoutRow | undefined> {
-  const [row] = await ctx.db
-    .select()
-    .from(payoutAccounts)
-    .where(and(eq(payoutAccounts.sellerId, sellerId), eq(payoutAccounts.mode, modeOf(ctx))))
-    .limit(1);
-  return row;
+function findRow(ctx: AppContext, sellerId: string): Promise<PayoutRow | undefined> {
+  return findPayoutRow(ctx.db, sellerId, modeOf(ctx));
 }
 
-async function store(ctx: AppContext, account: ConnectAccount): Promise<PayoutRow | undefined> {
-  const [row] = await ctx.db
-    .update(payoutAccounts)
-    .set({
-      chargesEnabled: account.chargesEnabled,
-      payoutsEnabled: account.payoutsEnabled,
-      detailsSubmitted: account.detailsSubmitted,
-      disabledReason: account.disabledReason,
-      updatedAt: ctx.clock.now(),
-    })
-    .where(eq(payoutAccounts.stripeAccountId, account.id))
-    .returning();
-  return row;
+function store(ctx: AppContext, account: ConnectAccount): Promise<PayoutRow | undefined> {
+  return storePayoutState(ctx.db, account.id, {
+    chargesEnabled: account.chargesEnabled,
+    payoutsEnabled: account.payoutsEnabled,
+    detailsSubmitted: account.detailsSubmitted,
+    disabledReason: account.disabledReason,
+    updatedAt: ctx.clock.now(),
+  });
 }
 
 /** account.updated (and any doubt): read the account again from Stripe and keep what it says. */
 export async function syncPayoutAccount(ctx: AppContext, accountId: string): Promise<void> {
   if (ctx.payments.kind !== 'stripe') return;
-  const [known] = await ctx.db
-    .select({ id: payoutAccounts.stripeAccountId })
-    .from(payoutAccounts)
-    .where(eq(payoutAccounts.stripeAccountId, accountId))
-    .limit(1);
-  if (!known) return;
+  if (!(await isKnownPayoutAccount(ctx.db, accountId))) return;
   await store(ctx, await ctx.payments.connect.retrieveAccount(accountId));
 }
 
@@ -124,24 +114,20 @@ export async function createOnboardingLink(
   let row = await findRow(ctx, seller.id);
   if (!row) {
     // An account of the other mode (the admin switched between sandbox and live) cannot take these payments.
-    await ctx.db.delete(payoutAccounts).where(eq(payoutAccounts.sellerId, seller.id));
+    await deleteSellerPayoutAccounts(ctx.db, seller.id);
     const account = await connect.createAccount({ sellerId: seller.id, email: seller.email });
     const now = ctx.clock.now();
-    [row] = await ctx.db
-      .insert(payoutAccounts)
-      .values({
-        sellerId: seller.id,
-        stripeAccountId: account.id,
-        mode: modeOf(ctx),
-        chargesEnabled: account.chargesEnabled,
-        payoutsEnabled: account.payoutsEnabled,
-        detailsSubmitted: account.detailsSubmitted,
-        disabledReason: account.disabledReason,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflictDoNothing()
-      .returning();
+    row = await insertPayoutRow(ctx.db, {
+      sellerId: seller.id,
+      stripeAccountId: account.id,
+      mode: modeOf(ctx),
+      chargesEnabled: account.chargesEnabled,
+      payoutsEnabled: account.payoutsEnabled,
+      detailsSubmitted: account.detailsSubmitted,
+      disabledReason: account.disabledReason,
+      createdAt: now,
+      updatedAt: now,
+    });
     // Two clicks at once: the first account stored wins; the other stays unused at Stripe.
     row ??= await findRow(ctx, seller.id);
     if (!row) throw new AppError('CONFLICT', 'The payout account changed meanwhile; try again');

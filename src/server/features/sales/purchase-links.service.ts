@@ -2,7 +2,7 @@ import { PURCHASE_CHECKOUT_PATH } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
 import { parseHolderEmail } from '../licenses/grants.service.js';
 import { getLicenseSender } from '../licenses/license-mail.service.js';
-import { findPackagePrices, type PackagePriceRow } from './pricing.service.js';
+import { findPackagePrices, type PackagePriceRow } from './pricing.repository.js';
 import { signPurchaseReturn } from './purchase-return.js';
 import { getSaleOffer, parseReturnUrl, purchasePageUrl, repositoryUrlOf } from './sales.service.js';
 
@@ -82,7 +82,7 @@ export async function getPackagesPricing(
 ): Promise<Map<string, PackagePricing>> {
   const [prices, sender] = await Promise.all([
     findPackagePrices(
-      ctx,
+      ctx.db,
       owned.map((pkg) => pkg.id),
     ),
     getLicenseSender(ctx, sellerId),

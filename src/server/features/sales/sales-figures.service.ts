@@ -1,4 +1,3 @@
-import { and, countDistinct, desc, eq, gte, inArray, sql } from 'drizzle-orm';
 import {
   type AdminSalesFigures,
   BILLING_OFF_REVENUE_NOTE,
@@ -9,8 +8,15 @@ import {
   type SellerSalesSummary,
 } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
-import { packagePrices, packages, platformInvoices, sales } from '../../db/schema/index.js';
+import { findSellerPriceCurrency } from './pricing.repository.js';
 import { isTestMode } from './sales.service.js';
+import {
+  findRecentPlatformInvoices,
+  findRecentSales,
+  sumPaidSales,
+  sumPlatformInvoices,
+  sumSellerSales,
+} from './sales-figures.repository.js';
 
 // What sales add up to: the seller's Dashboard card and API v1 analytics, and the admin's Overview. Money that
 // moved only: paid payments (refunded ones and lost disputes no longer count). The seller's figures never count
@@ -23,31 +29,16 @@ const toNumber = (value: unknown) => Number(value ?? 0);
 
 /** The seller's currency: that of their prices (one per seller), USD before they have any. */
 async function sellerCurrency(ctx: AppContext, sellerId: string): Promise<string> {
-  const [row] = await ctx.db
-    .select({ currency: packagePrices.currency })
-    .from(packagePrices)
-    .where(eq(packagePrices.sellerId, sellerId))
-    .limit(1);
-  return row?.currency ?? DEFAULT_CURRENCY;
+  return (await findSellerPriceCurrency(ctx.db, sellerId)) ?? DEFAULT_CURRENCY;
 }
 
 export type SellerSalesTotals = Omit<SellerSalesSummary, 'recentSales'>;
 
 /** The seller's sales totals (also API v1 analytics' sales fields): paid sales, test purchases left out. */
 export async function getSellerSalesTotals(ctx: AppContext, sellerId: string): Promise<SellerSalesTotals> {
-  const counted = and(eq(sales.sellerId, sellerId), eq(sales.status, 'paid'), eq(sales.isTest, false));
   const monthStart = startOfMonthUtc(ctx.clock.now());
-  const [[totals], currency] = await Promise.all([
-    ctx.db
-      .select({
-        totalCents: sql<string>`coalesce(sum(${sales.amountCents}), 0)`,
-        monthlyCents: sql<string>`coalesce(sum(${sales.amountCents}) filter (where ${sales.paidAt} >= ${monthStart.toISOString()}), 0)`,
-        feesCents: sql<string>`coalesce(sum(${sales.feeCents}), 0)`,
-        purchases: sql<string>`count(*) filter (where ${sales.kind} = 'purchase')`,
-        customers: countDistinct(sql`lower(${sales.customerEmail})`),
-      })
-      .from(sales)
-      .where(counted),
+  const [totals, currency] = await Promise.all([
+    sumSellerSales(ctx.db, sellerId, monthStart),
     sellerCurrency(ctx, sellerId),
   ]);
   const totalSalesCents = toNumber(totals?.totalCents);
@@ -68,13 +59,7 @@ export async function getSellerSalesTotals(ctx: AppContext, sellerId: string): P
 export async function getSellerSalesSummary(ctx: AppContext, sellerId: string): Promise<SellerSalesSummary> {
   const [totals, recent] = await Promise.all([
     getSellerSalesTotals(ctx, sellerId),
-    ctx.db
-      .select({ sale: sales, packageName: packages.name })
-      .from(sales)
-      .innerJoin(packages, eq(packages.id, sales.packageId))
-      .where(and(eq(sales.sellerId, sellerId), inArray(sales.status, ['paid', 'refunded', 'disputed'])))
-      .orderBy(desc(sales.paidAt))
-      .limit(RECENT_SALES_LIMIT),
+    findRecentSales(ctx.db, RECENT_SALES_LIMIT, sellerId),
   ]);
   return {
     ...totals,
@@ -99,35 +84,15 @@ export async function getSellerSalesSummary(ctx: AppContext, sellerId: string): 
  */
 export async function getAdminSalesFigures(ctx: AppContext): Promise<AdminSalesFigures> {
   const billingOff = isTestMode(ctx);
-  const [[real], [test], [invoices], recentSales, recentInvoices] = await Promise.all([
-    ctx.db
-      .select({
-        count: sql<string>`count(*)`,
-        grossCents: sql<string>`coalesce(sum(${sales.amountCents}), 0)`,
-        feesCents: sql<string>`coalesce(sum(${sales.feeCents}), 0)`,
-      })
-      .from(sales)
-      .where(and(eq(sales.status, 'paid'), eq(sales.isTest, false))),
-    ctx.db
-      .select({
-        count: sql<string>`count(*)`,
-        grossCents: sql<string>`coalesce(sum(${sales.amountCents}), 0)`,
-        feesCents: sql<string>`coalesce(sum(${sales.feeCents}), 0)`,
-      })
-      .from(sales)
-      .where(and(eq(sales.status, 'paid'), eq(sales.isTest, true))),
-    ctx.db.select({ cents: sql<string>`coalesce(sum(${platformInvoices.amountPaidCents}), 0)` }).from(platformInvoices),
-    ctx.db
-      .select({ sale: sales, packageName: packages.name })
-      .from(sales)
-      .innerJoin(packages, eq(packages.id, sales.packageId))
-      .where(and(inArray(sales.status, ['paid', 'refunded', 'disputed']), gte(sales.paidAt, new Date(0))))
-      .orderBy(desc(sales.paidAt))
-      .limit(RECENT_TRANSACTIONS_LIMIT),
-    ctx.db.select().from(platformInvoices).orderBy(desc(platformInvoices.paidAt)).limit(RECENT_TRANSACTIONS_LIMIT),
+  const [real, test, invoicesSum, recentSales, recentInvoices] = await Promise.all([
+    sumPaidSales(ctx.db, false),
+    sumPaidSales(ctx.db, true),
+    sumPlatformInvoices(ctx.db),
+    findRecentSales(ctx.db, RECENT_TRANSACTIONS_LIMIT),
+    findRecentPlatformInvoices(ctx.db, RECENT_TRANSACTIONS_LIMIT),
   ]);
   const feesCents = toNumber(real?.feesCents);
-  const invoicesCents = toNumber(invoices?.cents);
+  const invoicesCents = toNumber(invoicesSum);
   const transactions: RecentTransaction[] = [
     ...recentSales.map(({ sale, packageName }) => ({
       id: sale.id,

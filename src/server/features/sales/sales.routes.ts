@@ -22,17 +22,11 @@ import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
 import { getLicenseSender } from '../licenses/license-mail.service.js';
 import { requestActor } from '../shared/audit/audit.service.js';
+import { getPurchaseResult, startCheckout } from './checkout.service.js';
 import { receiveConnectWebhook } from './connect-webhook.service.js';
 import { createOnboardingLink, getPayoutAccount } from './payout.service.js';
 import { listPrices, replacePrices } from './pricing.service.js';
-import {
-  getHostSeller,
-  getPurchasePage,
-  getPurchaseResult,
-  purchasePageUrl,
-  repositoryUrlOf,
-  startCheckout,
-} from './sales.service.js';
+import { getHostSeller, getPurchasePage, purchasePageUrl, repositoryUrlOf } from './sales.service.js';
 import { getSellerSalesSummary } from './sales-figures.service.js';
 import { runTestPurchase } from './test-purchase.service.js';
 

@@ -1,4 +1,3 @@
-import { and, eq } from 'drizzle-orm';
 import {
   PURCHASE_SUCCESS_PATH,
   type StartCheckoutResponse,
@@ -6,14 +5,15 @@ import {
   type TestPurchaseInput,
 } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
-import { sales } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { generateToken } from '../../lib/crypto.js';
 import { parseHolderEmail } from '../licenses/grants.service.js';
 import type { Actor } from '../shared/audit/audit.service.js';
-import type { PriceTarget } from './pricing.service.js';
+import type { PriceTarget } from './pricing.repository.js';
+import { fulfilSale } from './sale-fulfilment.service.js';
 import { platformFeeCents } from './sale-rules.js';
-import { fulfilSale, getSaleOffer, isTestMode } from './sales.service.js';
+import { deletePendingSale, insertSale } from './sales.repository.js';
+import { getSaleOffer, isTestMode } from './sales.service.js';
 
 // The seller's test purchase (DESIGN "Selling", issue 28): with billing off no buyer can check out, and the signed-in
 // seller runs the whole flow on their own package instead: a sale marked test, paid at once, fulfilled as a paid one
@@ -70,29 +70,26 @@ async function runTestSale(
   const { tier, item, repositoryUrl } = offer;
   const now = ctx.clock.now();
   const sessionId = `${TEST_SESSION_PREFIX}${generateToken('s').slice(2)}`;
-  const [pending] = await ctx.db
-    .insert(sales)
-    .values({
-      sellerId: actor.sellerId,
-      ...item.target,
-      priceId: tier.id,
-      kind: 'purchase',
-      isTest: true,
-      pricingType: tier.pricingType,
-      tierName: tier.name,
-      customerEmail: email,
-      amountCents: tier.priceCents,
-      feeCents: platformFeeCents(tier.priceCents),
-      currency: tier.currency,
-      checkoutSessionId: sessionId,
-      createdAt: now,
-    })
-    .returning();
+  const pending = await insertSale(ctx.db, {
+    sellerId: actor.sellerId,
+    ...item.target,
+    priceId: tier.id,
+    kind: 'purchase',
+    isTest: true,
+    pricingType: tier.pricingType,
+    tierName: tier.name,
+    customerEmail: email,
+    amountCents: tier.priceCents,
+    feeCents: platformFeeCents(tier.priceCents),
+    currency: tier.currency,
+    checkoutSessionId: sessionId,
+    createdAt: now,
+  });
   try {
-    await fulfilSale(ctx, pending!, { email, paidAt: now, amountCents: tier.priceCents }, { actor });
+    await fulfilSale(ctx, pending, { email, paidAt: now, amountCents: tier.priceCents }, { actor });
   } catch (error) {
     // Nothing is waiting to complete a test sale: one that failed is not left behind as pending.
-    await ctx.db.delete(sales).where(and(eq(sales.id, pending!.id), eq(sales.status, 'pending')));
+    await deletePendingSale(ctx.db, pending.id);
     throw error;
   }
   return {
