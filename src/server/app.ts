@@ -257,7 +257,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
     accessFeed: () => composerAccess.status(),
   });
   // The payment mode is read once, at start-up: the admin's Settings card says a restart applies a change.
-  ctx.payments = createPayments(
+  ctx.payments = await createPayments(
     config.stripe,
     resolveSandboxMode(await findStoredSandboxMode(ctx), config.stripe),
     app.log,
