@@ -1,12 +1,13 @@
 import type { AuthUser } from '../../contract/auth.js';
 import { effectiveRole, permissionsOf } from './permissions.js';
-import type { RequestAuth, SessionUser } from './session.js';
+import type { Account } from './principal.js';
+import type { RequestAuth } from './session.js';
 
 // The signed-in user as every route that answers with one presents it (sign-in, /api/auth/user,
 // impersonation, debug); it sits beside the session so that no feature reaches into another for it.
 
 /** What the web app may know about a user: never the code-host token, only whether one is stored. */
-export function presentAuthUser(user: SessionUser, impersonator?: SessionUser): AuthUser {
+export function presentAuthUser(user: Account, impersonator?: Account): AuthUser {
   return {
     id: user.id,
     userType: user.userType,
@@ -23,7 +24,7 @@ export function presentAuthUser(user: SessionUser, impersonator?: SessionUser): 
 }
 
 /** How an organisation (a seller account) is named to its members: its display name, code-host name, else its slug. */
-export function organizationName(organization: Pick<SessionUser, 'displayName' | 'githubUsername' | 'slug'>): string {
+export function organizationName(organization: Pick<Account, 'displayName' | 'githubUsername' | 'slug'>): string {
   return organization.displayName?.trim() || organization.githubUsername?.trim() || organization.slug;
 }
 

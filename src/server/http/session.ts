@@ -5,9 +5,7 @@ import { type OrganizationRole, sessions, users } from '../db/schema/index.js';
 import { generateToken, sha256Hex } from '../lib/crypto.js';
 import { networkOf } from '../lib/network.js';
 import { AppError } from './errors.js';
-import { clearPrincipal, registerPrincipal, sessionPrincipal, setPrincipal } from './principal.js';
-
-export type SessionUser = typeof users.$inferSelect;
+import { type Account, clearPrincipal, registerPrincipal, sessionPrincipal, setPrincipal } from './principal.js';
 
 export type RequestAuth = {
   sessionIdHash: string;
@@ -15,13 +13,13 @@ export type RequestAuth = {
    * The seller account the request acts on: the organisation the person works in this session (issue 33). Every
    * seller table names this account as its owner, so seller routes read `request.seller` and need not know members.
    */
-  user: SessionUser;
+  user: Account;
   /** The person who signed in (or whom an admin impersonates): who acted, for the audit trail. */
-  person: SessionUser;
+  person: Account;
   /** The person's role in the organisation; null for an admin's own account. */
   role: OrganizationRole | null;
   /** Set while an admin views the app as another user. */
-  impersonator?: SessionUser;
+  impersonator?: Account;
   data: Record<string, unknown>;
   /** Signed in by link or GitHub by a person with a second factor, not yet passed (issue 33). */
   secondFactorPending?: boolean;
@@ -47,9 +45,9 @@ declare module 'fastify' {
      * the `authenticated` guard (http/guards.ts), which has answered 401 before the handler runs, so the handler
      * reads it without a second check. Read without a session (a route that forgot its guard), it answers 401 too.
      */
-    readonly seller: SessionUser;
+    readonly seller: Account;
     /** The admin the request answers to (the signed-in admin, or the one behind an impersonation); see `adminOnly`. */
-    readonly admin: SessionUser;
+    readonly admin: Account;
   }
 }
 
@@ -58,12 +56,12 @@ export function requireUser(request: FastifyRequest): RequestAuth {
   return request.auth;
 }
 
-export function isAdmin(user: SessionUser): boolean {
+export function isAdmin(user: Account): boolean {
   return user.userType === 'admin';
 }
 
 /** Admin endpoints answer to the signed-in admin, or to the admin behind an impersonation. */
-export function requireAdmin(request: FastifyRequest): SessionUser {
+export function requireAdmin(request: FastifyRequest): Account {
   const auth = requireUser(request);
   const admin = auth.impersonator ?? auth.user;
   if (!isAdmin(admin)) throw new AppError('FORBIDDEN', 'This action requires an administrator account.');
@@ -94,7 +92,7 @@ export async function loadSession(ctx: AppContext, cookieValue: string | undefin
   if (now.getTime() - row.session.lastSeenAt.getTime() > LAST_SEEN_RESOLUTION_MS) {
     await ctx.db.update(sessions).set({ lastSeenAt: now }).where(eq(sessions.idHash, idHash));
   }
-  let impersonator: SessionUser | undefined;
+  let impersonator: Account | undefined;
   if (row.session.impersonatorId) {
     [impersonator] = await ctx.db.select().from(users).where(eq(users.id, row.session.impersonatorId)).limit(1);
   }
@@ -115,8 +113,8 @@ export async function loadSession(ctx: AppContext, cookieValue: string | undefin
  * (after a transfer of ownership); in another organisation only a membership row gives a role.
  */
 function roleInOrganization(
-  person: SessionUser,
-  organization: SessionUser,
+  person: Account,
+  organization: Account,
   memberRole: OrganizationRole | null,
 ): OrganizationRole | null {
   if (memberRole) return memberRole;

@@ -4,7 +4,7 @@ import type { Passkey } from '../../../contract/security.js';
 import type { AppContext } from '../../context.js';
 import { userPasskeys, users, webauthnChallenges } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import type { SessionUser } from '../../http/session.js';
+import type { Account } from '../../http/principal.js';
 import { replaceRecoveryCodes } from './recovery-codes.service.js';
 import { hasSecondFactor } from './second-factor.service.js';
 
@@ -90,7 +90,7 @@ const notVerified = (what: string) =>
     suggestion: 'Start again from the button; each passkey prompt works once and for five minutes.',
   });
 
-export async function passkeyRegistrationOptions(ctx: AppContext, person: SessionUser) {
+export async function passkeyRegistrationOptions(ctx: AppContext, person: Account) {
   const existing = await ctx.db
     .select({ credentialId: userPasskeys.credentialId, transports: userPasskeys.transports })
     .from(userPasskeys)
@@ -121,7 +121,7 @@ export async function passkeyRegistrationOptions(ctx: AppContext, person: Sessio
  */
 export async function registerPasskey(
   ctx: AppContext,
-  person: SessionUser,
+  person: Account,
   input: { response: Record<string, unknown>; name: string },
 ): Promise<{ passkey: Passkey; recoveryCodes?: string[] }> {
   const response = input.response as unknown as RegistrationResponseJSON;
@@ -169,7 +169,7 @@ export async function registerPasskey(
  * Options for a passkey sign-in: for the person whose second factor is pending, their own passkeys; otherwise any
  * discoverable passkey of this site (the browser offers the person's own).
  */
-export async function passkeyAuthenticationOptions(ctx: AppContext, pendingPerson?: SessionUser) {
+export async function passkeyAuthenticationOptions(ctx: AppContext, pendingPerson?: Account) {
   const { rpID } = relyingParty(ctx);
   const allowCredentials = pendingPerson
     ? (
@@ -193,8 +193,8 @@ export async function passkeyAuthenticationOptions(ctx: AppContext, pendingPerso
 export async function authenticateWithPasskey(
   ctx: AppContext,
   input: { response: Record<string, unknown> },
-  pendingPerson?: SessionUser,
-): Promise<SessionUser> {
+  pendingPerson?: Account,
+): Promise<Account> {
   const response = input.response as unknown as AuthenticationResponseJSON;
   const refused = (why: string) =>
     new AppError('UNAUTHENTICATED', `Sign-in with this passkey was refused: ${why}.`, {

@@ -6,7 +6,8 @@ import {
 import type { SecondFactorState } from '../../../contract/security.js';
 import type { AppContext } from '../../context.js';
 import { userPasskeys, userTotpSecrets } from '../../db/schema/index.js';
-import type { RequestAuth, SessionUser } from '../../http/session.js';
+import type { Account } from '../../http/principal.js';
+import type { RequestAuth } from '../../http/session.js';
 import { MUST_ENROL_SECOND_FACTOR } from '../../http/session.js';
 import { readBooleanSetting } from '../shared/settings/platform-settings.service.js';
 import { countUnusedRecoveryCodes } from './recovery-codes.service.js';
@@ -37,11 +38,7 @@ export async function hasSecondFactor(ctx: Pick<AppContext, 'db'>, userId: strin
 }
 
 /** Admins when the admins' setting is on; a seller when the owners' setting is on and they own the organisation. */
-export async function isSecondFactorRequired(
-  ctx: AppContext,
-  person: SessionUser,
-  role: string | null,
-): Promise<boolean> {
+export async function isSecondFactorRequired(ctx: AppContext, person: Account, role: string | null): Promise<boolean> {
   if (person.userType === 'admin') return readBooleanSetting(ctx, REQUIRE_SECOND_FACTOR_ADMINS_SETTING);
   if (role !== 'owner') return false;
   return readBooleanSetting(ctx, REQUIRE_SECOND_FACTOR_OWNERS_SETTING);
@@ -53,7 +50,7 @@ export async function isSecondFactorRequired(
  */
 export async function firstFactorSessionOptions(
   ctx: AppContext,
-  person: SessionUser,
+  person: Account,
   method: FirstFactor,
 ): Promise<{ signInMethod: string; secondFactorPending: boolean; data?: Record<string, unknown> }> {
   if (await hasSecondFactor(ctx, person.id)) return { signInMethod: method, secondFactorPending: true };

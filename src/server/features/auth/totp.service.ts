@@ -5,7 +5,7 @@ import type { TotpEnrolment } from '../../../contract/security.js';
 import type { AppContext } from '../../context.js';
 import { userTotpSecrets } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import type { SessionUser } from '../../http/session.js';
+import type { Account } from '../../http/principal.js';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.js';
 import { replaceRecoveryCodes } from './recovery-codes.service.js';
 import { hasSecondFactor } from './second-factor.service.js';
@@ -20,7 +20,7 @@ const PERIOD_SECONDS = 30;
 /** One step either side, for clocks that drift. */
 const WINDOW = 1;
 
-function totpFor(person: SessionUser, secret: Secret): TOTP {
+function totpFor(person: Account, secret: Secret): TOTP {
   return new TOTP({
     issuer: 'Packgate',
     label: person.email ?? person.githubUsername ?? person.slug,
@@ -45,7 +45,7 @@ const wrongCode = () =>
   });
 
 /** Starts (or restarts) an enrolment: a new secret, not usable until a first code confirms it. */
-export async function beginTotpEnrolment(ctx: AppContext, person: SessionUser): Promise<TotpEnrolment> {
+export async function beginTotpEnrolment(ctx: AppContext, person: Account): Promise<TotpEnrolment> {
   const [existing] = await ctx.db
     .select({ confirmedAt: userTotpSecrets.confirmedAt })
     .from(userTotpSecrets)
@@ -69,7 +69,7 @@ export async function beginTotpEnrolment(ctx: AppContext, person: SessionUser): 
   return { uri, secret: secret.base32, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
 }
 
-async function readSecret(ctx: AppContext, person: SessionUser, confirmed: boolean) {
+async function readSecret(ctx: AppContext, person: Account, confirmed: boolean) {
   const [row] = await ctx.db
     .select()
     .from(userTotpSecrets)
@@ -87,7 +87,7 @@ async function readSecret(ctx: AppContext, person: SessionUser, confirmed: boole
 /** Confirms an enrolment with its first code; answers the first recovery codes when this is the first factor. */
 export async function confirmTotpEnrolment(
   ctx: AppContext,
-  person: SessionUser,
+  person: Account,
   code: string,
 ): Promise<{ recoveryCodes?: string[] }> {
   const pending = await readSecret(ctx, person, false);
@@ -111,7 +111,7 @@ export async function confirmTotpEnrolment(
  * Checks a code of the person's confirmed authenticator app and records its step in the same statement, so that a
  * code (or an earlier one) is never accepted twice, even by two requests at once.
  */
-export async function verifyTotpCode(ctx: AppContext, person: SessionUser, code: string): Promise<void> {
+export async function verifyTotpCode(ctx: AppContext, person: Account, code: string): Promise<void> {
   const enrolled = await readSecret(ctx, person, true);
   if (!enrolled) throw new AppError('NOT_FOUND', 'No authenticator app is set up for this account.');
   const step = matchingStep(ctx, enrolled.totp, code);

@@ -23,9 +23,9 @@ import {
   computeSubscriptionStatus,
   findSubscription,
   getSubscriptionStatus,
+  type PlanAccount,
   type PlatformSubscription,
   repositoryStanding,
-  type SubscriptionUser,
   setCustomerIfMissing,
   updateSubscription,
   upsertSubscription,
@@ -38,7 +38,8 @@ import { applyChange, resolvePrice, syncProviderSubscription } from './provider-
 // webhook, after each change made here); with billing off the record is the whole truth and choosing a plan
 // activates it at once (billing-periods.ts rolls its periods). Queries live in billing.repository.ts.
 
-export type BillingUser = SubscriptionUser & { email: string | null };
+/** The account row's fields billing reads: its plan and the e-mail address Stripe bills. */
+export type BillingAccount = PlanAccount & { email: string | null };
 
 const CANCEL_URL_PATH = '/subscribe?cancelled=true';
 
@@ -85,7 +86,7 @@ async function requirePlan(ctx: AppContext, tierId: string | undefined): Promise
   return tier;
 }
 
-function refuseAdmins(user: BillingUser): void {
+function refuseAdmins(user: BillingAccount): void {
   if (user.userType === 'admin') {
     throw new AppError('BAD_REQUEST', 'Administrators have full access without a subscription.', {
       suggestion: 'Impersonate a seller to see their billing.',
@@ -96,7 +97,7 @@ function refuseAdmins(user: BillingUser): void {
 /** Billing off: the chosen plan runs at once; a plan already running changes tier and keeps its period. */
 async function activateWithoutBilling(
   ctx: AppContext,
-  user: BillingUser,
+  user: BillingAccount,
   tier: Plan,
   current: PlatformSubscription | undefined,
 ): Promise<void> {
@@ -136,7 +137,7 @@ function hasOpenStripeSubscription(current: PlatformSubscription | undefined): c
 export async function createSubscription(
   ctx: AppContext,
   payments: Payments,
-  user: BillingUser,
+  user: BillingAccount,
   input: CreateSubscriptionInput,
 ): Promise<RedirectUrlResponse> {
   refuseAdmins(user);
@@ -193,7 +194,7 @@ export async function createSubscription(
 export async function verifyCheckout(
   ctx: AppContext,
   payments: Payments,
-  user: BillingUser,
+  user: BillingAccount,
   input: VerifyCheckoutInput,
 ): Promise<VerifyCheckoutResponse> {
   const sessionId = input?.sessionId || undefined;
@@ -217,7 +218,7 @@ export async function verifyCheckout(
 export async function openCustomerPortal(
   ctx: AppContext,
   payments: Payments,
-  user: BillingUser,
+  user: BillingAccount,
   input: CustomerPortalInput,
 ): Promise<RedirectUrlResponse> {
   const returnUrl = sameOriginUrl(ctx, input?.returnUrl, BILLING_PATH);
@@ -246,7 +247,7 @@ function noSubscriptionToCancel(): AppError {
 export async function cancelSubscription(
   ctx: AppContext,
   payments: Payments,
-  user: BillingUser,
+  user: BillingAccount,
   input: CancelSubscriptionInput,
 ): Promise<CancelSubscriptionResponse> {
   refuseAdmins(user);
@@ -282,7 +283,7 @@ export async function cancelSubscription(
 export async function getStripeConfig(
   ctx: AppContext,
   payments: Payments,
-  user: Pick<BillingUser, 'userType'>,
+  user: Pick<BillingAccount, 'userType'>,
 ): Promise<StripeConfigResponse> {
   const stored = resolveSandboxMode(await findStoredSandboxMode(ctx), ctx.config.stripe);
   return {
@@ -303,7 +304,7 @@ export async function getStripeConfig(
 export async function getBillingOverview(
   ctx: AppContext,
   payments: Payments,
-  user: BillingUser,
+  user: BillingAccount,
 ): Promise<BillingOverview> {
   const now = ctx.clock.now();
   const current = user.userType === 'admin' ? undefined : await findSubscription(ctx, user.id);

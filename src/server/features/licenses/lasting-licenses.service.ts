@@ -16,7 +16,7 @@ import { withEmailDelivery } from '../../jobs/mail-delivery.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
 import { getOwnedProduct } from '../products/products.service.js';
 import { recordAuditEvent } from '../shared/audit/audit.service.js';
-import type { SubscriptionUser } from '../subscriptions/subscriptions.service.js';
+import type { PlanAccount } from '../subscriptions/subscriptions.service.js';
 import { normalizeEmail } from '../users/users.service.js';
 import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { grantAuditDetails } from './grant-issuing.service.js';
@@ -35,7 +35,7 @@ import { assertSeatsCoverTokens } from './version-terms.js';
  */
 export async function issueLicense(
   ctx: AppContext,
-  seller: SubscriptionUser,
+  seller: PlanAccount,
   actor: Principal,
   packageId: string,
   input: IssueLicenseInput,

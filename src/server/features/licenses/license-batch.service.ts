@@ -15,7 +15,7 @@ import type { Principal } from '../../http/principal.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
 import { recordAuditEvent } from '../shared/audit/audit.service.js';
-import { requireActiveAccess, type SubscriptionUser } from '../subscriptions/subscriptions.service.js';
+import { type PlanAccount, requireActiveAccess } from '../subscriptions/subscriptions.service.js';
 import {
   assertRoomForHolder,
   type CreateGrantInput,
@@ -70,7 +70,7 @@ export async function loadLicenseTargets(
  */
 export async function issueLicenses(
   ctx: AppContext,
-  seller: SubscriptionUser,
+  seller: PlanAccount,
   actor: Principal,
   targetsInput: LicenseTargets,
   input: IssueLicenseInput,

@@ -14,7 +14,7 @@ import { withEmailDelivery } from '../../jobs/mail-delivery.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
 import { recordAuditEvent } from '../shared/audit/audit.service.js';
-import { findPlanLimits, requireActiveAccess, type SubscriptionUser } from '../subscriptions/subscriptions.service.js';
+import { findPlanLimits, type PlanAccount, requireActiveAccess } from '../subscriptions/subscriptions.service.js';
 import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { assertRoomForHolder, createGrant, grantAuditDetails, type HolderLimit } from './grant-issuing.service.js';
 import { daysRemaining, type Grant, isGrantActive, parseHolderEmail } from './grants.service.js';
@@ -70,7 +70,7 @@ export function parseDuration(durationDays: number | undefined): number {
  */
 export async function createTemporaryLicense(
   ctx: AppContext,
-  seller: SubscriptionUser,
+  seller: PlanAccount,
   actor: Principal,
   packageId: string,
   input: CreateTemporaryLicenseInput,
@@ -98,7 +98,7 @@ export async function createTemporaryLicense(
 }
 
 /** The tier's maxCustomers caps distinct license holders (-1: unlimited; admins: no plan, no cap). */
-export async function findHolderLimit(ctx: AppContext, seller: SubscriptionUser): Promise<HolderLimit | undefined> {
+export async function findHolderLimit(ctx: AppContext, seller: PlanAccount): Promise<HolderLimit | undefined> {
   const limits = await findPlanLimits(ctx, seller);
   if (!limits || limits.maxHolders === null) return undefined;
   return { tierName: limits.tierName, maxHolders: limits.maxHolders };

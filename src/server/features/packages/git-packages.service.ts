@@ -23,7 +23,7 @@ import {
 import type { PackageRow } from './package-mirror.js';
 import { syncPackage } from './package-sync.js';
 import { manifestName } from './package-versions.js';
-import { type PackageOwner, presentPackage } from './packages.service.js';
+import { type PackageAccount, presentPackage } from './packages.service.js';
 
 // A package from any git server by its URL (issue 30 item 4), for the seller's Add Package and API v1. Over HTTPS the
 // server must accept the user name and password before anything is stored, and composer.json names the package
@@ -136,7 +136,7 @@ type Prepared = {
 
 async function prepareHttps(
   ctx: AppContext,
-  owner: PackageOwner,
+  owner: PackageAccount,
   actor: Principal,
   url: URL,
   input: CreateGitPackageValues,
@@ -169,7 +169,7 @@ async function prepareHttps(
 
 async function prepareSsh(
   ctx: AppContext,
-  owner: PackageOwner,
+  owner: PackageAccount,
   actor: Principal,
   url: URL,
   input: CreateGitPackageValues,
@@ -214,7 +214,7 @@ async function prepareSsh(
 /** Creates the package from a git server's URL; over HTTPS its first sync starts at once. */
 export async function createGitPackage(
   ctx: AppContext,
-  owner: PackageOwner,
+  owner: PackageAccount,
   actor: Principal,
   input: CreateGitPackageValues,
 ): Promise<CreatePackageResponse> {

@@ -16,7 +16,7 @@ import { distPrefixFor } from './package-dists.js';
 import { openPackageHost } from './package-host.js';
 import { type PackageRow, packageMirrorDir } from './package-mirror.js';
 import { type SyncHandle, syncPackage, waitForPackageSync } from './package-sync.js';
-import { countVersions, getOwnedPackage, type PackageOwner, presentPackage } from './packages.service.js';
+import { countVersions, getOwnedPackage, type PackageAccount, presentPackage } from './packages.service.js';
 
 // Changing a package after it exists: update (package.updated), delete (package.deleted, with its webhook, mirror
 // and zips), refresh, and the admin's clear of every built zip. Each audited change is in its own transaction.
@@ -27,7 +27,7 @@ const DELETE_WAIT_FOR_SYNC_MS = 30_000;
 /** PUT /api/repositories/{id}: name (checked against composer.json again), description, active switch. */
 export async function updatePackage(
   ctx: AppContext,
-  user: PackageOwner,
+  user: PackageAccount,
   actor: Principal,
   packageId: string,
   input: UpdatePackageInput,
@@ -85,7 +85,7 @@ export async function updatePackage(
 /** Deletes the package (its versions and licenses go with it), its webhook, mirror and zips. */
 export async function deletePackage(
   ctx: AppContext,
-  user: PackageOwner,
+  user: PackageAccount,
   actor: Principal,
   packageId: string,
 ): Promise<void> {
@@ -121,7 +121,7 @@ export async function deletePackage(
 }
 
 /** POST /api/repositories/{id}/refresh: a new sync from the code host. */
-export async function refreshPackage(ctx: AppContext, user: PackageOwner, packageId: string): Promise<SyncHandle> {
+export async function refreshPackage(ctx: AppContext, user: PackageAccount, packageId: string): Promise<SyncHandle> {
   const row = await getOwnedPackage(ctx, user.id, packageId);
   await requireActiveAccess(ctx, user);
   return syncPackage(ctx, row.id, { userId: user.id });

@@ -22,7 +22,7 @@ import { openHostForNewPackage } from './package-host.js';
 import type { PackageRow } from './package-mirror.js';
 import { syncPackage } from './package-sync.js';
 import { manifestName } from './package-versions.js';
-import { type PackageOwner, presentPackage } from './packages.service.js';
+import { type PackageAccount, presentPackage } from './packages.service.js';
 
 // Creating a package from a code-host repository: the plan's package limit, the name checks (free, and agreeing
 // with the repository's composer.json), the audited insert (package.created) and the push webhook.
@@ -46,7 +46,7 @@ export function duplicateNameError(name: string): AppError {
 export type PackageLimit = { tierName: string; maxPackages: number };
 
 /** The plan's package limit for this owner, or undefined when there is none (admins, unlimited tiers). */
-export async function findPackageLimit(ctx: AppContext, user: PackageOwner): Promise<PackageLimit | undefined> {
+export async function findPackageLimit(ctx: AppContext, user: PackageAccount): Promise<PackageLimit | undefined> {
   const limits = await findPlanLimits(ctx, user);
   if (!limits || limits.maxPackages === null) return undefined;
   return { tierName: limits.tierName, maxPackages: limits.maxPackages };
@@ -118,7 +118,7 @@ export async function assertNameFree(ctx: AppContext, ownerId: string, name: str
 /** Creates the package from a code-host repository and starts its first sync. */
 export async function createPackage(
   ctx: AppContext,
-  user: PackageOwner,
+  user: PackageAccount,
   actor: Principal,
   input: CreatePackageValues,
 ): Promise<CreatePackageResponse> {

@@ -24,8 +24,11 @@ export { reportRefreshedPackage } from './package-refresh.js';
 export { type SyncHandle, type SyncOutcome, syncPackage } from './package-sync.js';
 export type { PackageRow, PackageVersionRow };
 
-/** What the packages domain needs of the signed-in user. */
-export type PackageOwner = Pick<
+/**
+ * What the packages domain reads of the organisation's account row (its plan, its code-host token): data, not who
+ * acts; a channel passes `organizationOf(principal)` (http/principal.ts).
+ */
+export type PackageAccount = Pick<
   typeof users.$inferSelect,
   'id' | 'userType' | 'selectedTier' | 'githubAccessTokenEncrypted'
 >;
@@ -142,7 +145,7 @@ export async function getPackageDetail(ctx: AppContext, ownerId: string, package
  * GET /api/github/repositories: what the seller may turn into packages from the server's default host (the local
  * folder, or the seller's GitHub connection). Add Package reads every connection's through /api/code-hosts.
  */
-export async function listCodeHostRepositories(ctx: AppContext, user: PackageOwner): Promise<CodeHostRepository[]> {
+export async function listCodeHostRepositories(ctx: AppContext, user: PackageAccount): Promise<CodeHostRepository[]> {
   const repositories = await withCodeHost(ctx, async () => {
     const { host, user: hostUser } = await openDefaultHost(ctx, user.id);
     return host.listRepositories(hostUser);

@@ -29,8 +29,8 @@ export {
   upsertSubscription,
 } from './subscriptions.repository.js';
 
-/** The fields of a user the subscription rules look at. */
-export type SubscriptionUser = Pick<typeof users.$inferSelect, 'id' | 'userType' | 'selectedTier'>;
+/** The fields of an organisation's account row the subscription rules look at (its plan): data, not who acts. */
+export type PlanAccount = Pick<typeof users.$inferSelect, 'id' | 'userType' | 'selectedTier'>;
 
 /** Anything that can run a select: the database or an open transaction. */
 type Reader = Pick<Database, 'select'>;
@@ -45,7 +45,7 @@ export async function findSubscription(ctx: AppContext, userId: string): Promise
 }
 
 /** The user's subscription status now (spec seller-app §3); for the user a session acts as. */
-export async function getSubscriptionStatus(ctx: AppContext, user: SubscriptionUser): Promise<SubscriptionStatus> {
+export async function getSubscriptionStatus(ctx: AppContext, user: PlanAccount): Promise<SubscriptionStatus> {
   const subscription = user.userType === 'admin' ? undefined : await findSubscription(ctx, user.id);
   return computeSubscriptionStatus(user, subscription, ctx.clock.now());
 }
@@ -65,7 +65,7 @@ const capOf = (limit: number): number | null => (limit === UNLIMITED || limit < 
  * The one reading of a seller's plan limits (packages, license holders): the tier of the seller's subscription.
  * Undefined for admins (no plan, no cap) and for sellers who never chose a plan.
  */
-export async function findPlanLimits(ctx: AppContext, user: SubscriptionUser): Promise<PlanLimits | undefined> {
+export async function findPlanLimits(ctx: AppContext, user: PlanAccount): Promise<PlanLimits | undefined> {
   if (user.userType === 'admin') return undefined;
   const subscription = await findSubscription(ctx, user.id);
   const tier = subscription ? await findPlan(ctx, subscription.tierId) : undefined;
@@ -79,12 +79,12 @@ export async function findPlanLimits(ctx: AppContext, user: SubscriptionUser): P
 }
 
 /** True for admins, running trials and active subscriptions. */
-export async function hasActiveAccess(ctx: AppContext, user: SubscriptionUser): Promise<boolean> {
+export async function hasActiveAccess(ctx: AppContext, user: PlanAccount): Promise<boolean> {
   return (await getSubscriptionStatus(ctx, user)).hasAccess;
 }
 
 /** For other domains' services: refuses features that need a trial or subscription (403). */
-export async function requireActiveAccess(ctx: AppContext, user: SubscriptionUser): Promise<void> {
+export async function requireActiveAccess(ctx: AppContext, user: PlanAccount): Promise<void> {
   const status = await getSubscriptionStatus(ctx, user);
   if (status.hasAccess) return;
   throw new AppError('FORBIDDEN', 'An active subscription or free trial is required for this action.', {
@@ -103,7 +103,7 @@ export async function requireActiveAccess(ctx: AppContext, user: SubscriptionUse
  */
 export async function startTrial(
   ctx: AppContext,
-  user: SubscriptionUser,
+  user: PlanAccount,
   tierId: string | undefined,
 ): Promise<StartTrialResponse> {
   if (!tierId) {
