@@ -14,7 +14,7 @@ export type FeatureLayers = { channels: string[]; domains: string[] };
 /**
  * Layers from the bottom up. A module may import its own layer or one below it, never one above; folders of one
  * layer may import each other as long as no loop forms; a channel never imports another channel.
- * - base: lib/ (pure helpers) and config.ts
+ * - base: lib/ (pure helpers), config.ts and its parts in config/
  * - infrastructure: db/, adapters/ (outside systems; they know no feature)
  * - frame: http/, jobs/, observability/ (the request and job machinery features stand on, and what measures it)
  * - shared: features/shared/<name>/ (audit, settings, inbound webhooks: used by domains, knowing none)
@@ -52,7 +52,7 @@ export function layerOf(folder: string, layers: FeatureLayers): Layer | null {
     if (layers.domains.includes(name)) return 'domain';
     return null;
   }
-  if (folder === 'lib' || folder === 'config.ts' || folder === 'env-file.ts') return 'base';
+  if (folder === 'lib' || folder === 'config.ts' || folder === 'config' || folder === 'env-file.ts') return 'base';
   if (folder === 'db' || folder === 'adapters') return 'infrastructure';
   if (folder === 'http' || folder === 'jobs' || folder === 'observability') return 'frame';
   return 'root';
