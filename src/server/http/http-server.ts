@@ -9,10 +9,15 @@ import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 // `hostname[:port]` is refused here, at the edge, before the fast path, the router or any route (issue 28).
 
 /**
- * Answers a raw request and returns true, or returns false to leave it to Fastify; `fallback` hands it over later.
- * Whatever it answers carries X-Request-Id (requestIdOf): the edge has not set it.
+ * Answers a raw request and returns true, or returns false to leave it to Fastify; `fallback(raw, response)` hands it
+ * over later (one function for every request: no closure is made per request). Whatever it answers carries
+ * X-Request-Id (requestIdOf): the edge has not set it.
  */
-export type RawFastPath = (raw: IncomingMessage, response: ServerResponse, fallback: () => void) => boolean;
+export type RawFastPath = (
+  raw: IncomingMessage,
+  response: ServerResponse,
+  fallback: (raw: IncomingMessage, response: ServerResponse) => void,
+) => boolean;
 
 type ServerTimeouts = {
   keepAliveTimeout?: number;
@@ -57,7 +62,7 @@ export function createHttpServer(
       return;
     }
     const fastPath = fastPathOf();
-    if (fastPath?.(raw, response, () => toFastify(raw, response))) return;
+    if (fastPath?.(raw, response, toFastify)) return;
     toFastify(raw, response);
   });
   if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;

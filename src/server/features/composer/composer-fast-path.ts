@@ -97,8 +97,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
               ? composerDoors.notFound
               : undefined;
     if (series) {
-      series.count.inc();
-      series.duration.observe(seconds);
+      series.observe(seconds);
     } else {
       observeRequest(
         door.kind === 'packages' ? composerRouteLabels.packages : composerRouteLabels.metadata,
@@ -213,7 +212,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
         remember(view, authorization);
       },
       // Anything else (the view changed meanwhile, an error): the routes answer it in full, with its warning.
-      () => fallback(),
+      () => fallback(raw, response),
     );
     return true;
   };
