@@ -103,6 +103,22 @@ export function organizationOf(principal: Principal): Account {
   return principal.organization;
 }
 
+/** The organisation a signed-in session works in (`request.seller`); any other principal is not signed in. */
+export function signedInOrganizationOf(principal: Principal): Account {
+  if (principal.kind !== 'member' && principal.kind !== 'admin') {
+    throw new AppError('UNAUTHENTICATED', 'Please log in to access this resource.');
+  }
+  return principal.organization;
+}
+
+/** The admin a session answers to (`request.admin`): the signed-in admin, or the one behind an impersonation. */
+export function adminOf(principal: Principal): Account {
+  if (principal.kind !== 'admin' || principal.admin.userType !== 'admin') {
+    throw new AppError('FORBIDDEN', 'This action requires an administrator account.');
+  }
+  return principal.admin;
+}
+
 /** The API token a request acts with (API v1's routes, all behind its bearer guard). */
 export function tokenOf(principal: Principal): TokenPrincipal {
   if (principal.kind !== 'api_token') throw new AppError('UNAUTHENTICATED', 'An API token is required.');

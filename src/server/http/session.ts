@@ -5,7 +5,15 @@ import { type OrganizationRole, sessions, users } from '../db/schema/index.js';
 import { generateToken, sha256Hex } from '../lib/crypto.js';
 import { networkOf } from '../lib/network.js';
 import { AppError } from './errors.js';
-import { type Account, clearPrincipal, registerPrincipal, sessionPrincipal, setPrincipal } from './principal.js';
+import {
+  type Account,
+  adminOf,
+  clearPrincipal,
+  registerPrincipal,
+  sessionPrincipal,
+  setPrincipal,
+  signedInOrganizationOf,
+} from './principal.js';
 
 export type RequestAuth = {
   sessionIdHash: string;
@@ -62,10 +70,8 @@ export function isAdmin(user: Account): boolean {
 
 /** Admin endpoints answer to the signed-in admin, or to the admin behind an impersonation. */
 export function requireAdmin(request: FastifyRequest): Account {
-  const auth = requireUser(request);
-  const admin = auth.impersonator ?? auth.user;
-  if (!isAdmin(admin)) throw new AppError('FORBIDDEN', 'This action requires an administrator account.');
-  return admin;
+  requireUser(request);
+  return adminOf(request.principal);
 }
 
 // Refreshing lastSeenAt on every request would turn each read into a write.
@@ -184,9 +190,11 @@ export async function endSession(ctx: AppContext, request: FastifyRequest, reply
 export function registerSessions(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('auth', undefined);
   registerPrincipal(app);
+  // `seller` and `admin` are the principal's rows, not a second notion of who acts.
   app.decorateRequest('seller', {
     getter(this: FastifyRequest) {
-      return requireUser(this).user;
+      requireUser(this);
+      return signedInOrganizationOf(this.principal);
     },
   });
   app.decorateRequest('admin', {

@@ -21,7 +21,7 @@ import { distUrl } from '../composer/composer-metadata.service.js';
 import { replaceHolderToken } from '../licenses/customers.service.js';
 import { findHolderPage } from '../licenses/holder-pages.service.js';
 import { listLicenses } from '../licenses/lasting-licenses.service.js';
-import { getLicenseSender } from '../licenses/license-mail.service.js';
+import { getLicenseMailSeller } from '../licenses/license-mail.service.js';
 import { createGitPackage } from '../packages/git-packages.service.js';
 import { deletePackage, updatePackage } from '../packages/package-changes.service.js';
 import { createPackage } from '../packages/package-create.service.js';
@@ -33,7 +33,7 @@ import { getSellerSalesTotals } from '../sales/sales-figures.service.js';
 // Prices, purchase links and sales figures come from the sales domain's services (the Dashboard's figures).
 
 export async function sellerRepositoryUrl(ctx: AppContext, sellerId: string): Promise<string> {
-  const sender = await getLicenseSender(ctx, sellerId);
+  const sender = await getLicenseMailSeller(ctx, sellerId);
   return repositoryUrlFor(ctx, { slug: sender.slug, brandDomain: sender.brand.verifiedDomain });
 }
 
@@ -202,7 +202,7 @@ export async function regenerateHolderToken(
 ): Promise<z.infer<typeof apiV1RegeneratedToken>> {
   const sendEmail = input.sendEmail !== false;
   const replaced = await replaceHolderToken(ctx, actor, input.email, { notify: sendEmail });
-  const sender = await getLicenseSender(ctx, actor.sellerId);
+  const sender = await getLicenseMailSeller(ctx, actor.sellerId);
   const repositoryUrl = repositoryUrlFor(ctx, { slug: sender.slug, brandDomain: sender.brand.verifiedDomain });
   const [firstPackage] = (await listLicenses(ctx, actor.sellerId, { email: replaced.email })).map(
     (license) => license.packageName,

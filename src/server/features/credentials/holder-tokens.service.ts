@@ -14,7 +14,7 @@ import { AppError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { HOUR_MS } from '../../lib/clock.js';
 import { recordAuditEvent, type Transaction } from '../shared/audit/audit.service.js';
-import { findSellerIdentity } from '../users/users.service.js';
+import { findSellerProfile } from '../users/users.service.js';
 import { type HolderTokenCreator, type HolderTokenRow, issueHolderToken } from './holder-token-issue.js';
 
 // What other domains use of holder-token-issue.ts (a domain reaches another through its services only).
@@ -103,7 +103,7 @@ async function countSeatedDeveloperTokens(tx: Transaction, customerId: string, n
 }
 
 async function sellerName(ctx: AppContext, sellerId: string): Promise<string> {
-  const seller = await findSellerIdentity(ctx, { id: sellerId });
+  const seller = await findSellerProfile(ctx, { id: sellerId });
   return seller?.displayName?.trim() || seller?.githubUsername || seller?.slug || 'the seller';
 }
 

@@ -22,7 +22,7 @@ import {
   parseHolderEmail,
 } from './grants.service.js';
 import { findHolderPage, holderPosition } from './holder-pages.service.js';
-import { getLicenseSender, sendLicenseEmail } from './license-mail.service.js';
+import { getLicenseMailSeller, sendLicenseEmail } from './license-mail.service.js';
 
 // License holders as the seller sees them (the Access Management tab), and their tokens.
 
@@ -143,7 +143,7 @@ export async function replaceHolderToken(
   const email = parseHolderEmail(emailInput);
   const customer = await findCustomerByEmail(ctx.db, sellerId, email);
   if (!customer) throw new AppError('NOT_FOUND', licenseMessages.customerNotFound);
-  const seller = await getLicenseSender(ctx, sellerId);
+  const seller = await getLicenseMailSeller(ctx, sellerId);
   const now = ctx.clock.now();
 
   const issued = await ctx.db.transaction(async (tx) => {

@@ -21,7 +21,7 @@ import {
 } from './grants.service.js';
 import { describeGrantCoverage, hasCoverageTerms } from './license-coverage-words.js';
 import type { LicenseEmailInput, LicenseTerms } from './license-email.js';
-import { getLicenseSender, type LicenseSender, sendLicenseEmail } from './license-mail.service.js';
+import { getLicenseMailSeller, type LicenseMailSeller, sendLicenseEmail } from './license-mail.service.js';
 import { assertSeatsCoverTokens } from './version-terms.js';
 
 // Issuing a license: the rules every way of issuing one shares (temporary licenses, manual and lasting ones, sales,
@@ -136,7 +136,7 @@ export function grantAuditDetails(
 export type GrantTarget = { packageId: string | null; productId: string | null; name: string; packageNames: string[] };
 
 /** The seller (with their brand) and what a grant is about, loaded before the transaction that writes it. */
-export type GrantParties = { seller: LicenseSender; target: GrantTarget };
+export type GrantParties = { seller: LicenseMailSeller; target: GrantTarget };
 
 /**
  * What createGrant reads before its transaction (a query outside an open transaction waits for it on PGlite): a
@@ -147,7 +147,10 @@ export async function loadGrantParties(
   sellerId: string,
   what: string | { productId: string },
 ): Promise<GrantParties> {
-  const [seller, target] = await Promise.all([getLicenseSender(ctx, sellerId), loadGrantTarget(ctx, sellerId, what)]);
+  const [seller, target] = await Promise.all([
+    getLicenseMailSeller(ctx, sellerId),
+    loadGrantTarget(ctx, sellerId, what),
+  ]);
   return { seller, target };
 }
 
@@ -274,7 +277,7 @@ export async function createGrantIn(
 export async function sendGrantEmail(
   ctx: AppContext,
   tx: Database,
-  seller: LicenseSender,
+  seller: LicenseMailSeller,
   result: CreateGrantResult,
   input: CreateGrantInput,
   options: { queueOnly?: boolean } = {},

@@ -7,7 +7,7 @@ import { type customers, grants, type packages } from '../../db/schema/index.js'
 import { AppError } from '../../http/errors.js';
 import { clientNetwork } from '../../lib/client-network.js';
 import { findLiveHolderToken } from '../credentials/holder-tokens.service.js';
-import { findSellerIdentity, normalizeEmail, type SellerIdentity } from '../users/users.service.js';
+import { findSellerProfile, normalizeEmail, type SellerProfile } from '../users/users.service.js';
 import { emitLicenseChange } from '../webhooks/webhook-events.service.js';
 import * as repository from './grants.repository.js';
 
@@ -18,7 +18,7 @@ import * as repository from './grants.repository.js';
 export type Grant = typeof grants.$inferSelect;
 export type CustomerRecord = typeof customers.$inferSelect;
 export type PackageRecord = typeof packages.$inferSelect;
-type Seller = SellerIdentity;
+type Seller = SellerProfile;
 /** The database or an open transaction. */
 export type Queryable = Pick<Database, 'select' | 'insert' | 'update' | 'execute'>;
 
@@ -82,7 +82,7 @@ function downloadToCount(
 }
 
 export async function getSeller(ctx: Pick<AppContext, 'db'>, sellerId: string): Promise<Seller> {
-  const seller = await findSellerIdentity(ctx, { id: sellerId });
+  const seller = await findSellerProfile(ctx, { id: sellerId });
   if (!seller) throw new AppError('NOT_FOUND', 'Seller not found');
   return seller;
 }

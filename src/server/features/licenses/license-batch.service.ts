@@ -27,7 +27,7 @@ import {
 } from './grant-issuing.service.js';
 import { parseHolderEmail } from './grants.service.js';
 import { describeGrantCoverage, hasCoverageTerms } from './license-coverage-words.js';
-import { getLicenseSender, type LicenseSender, sendLicenseEmail } from './license-mail.service.js';
+import { getLicenseMailSeller, type LicenseMailSeller, sendLicenseEmail } from './license-mail.service.js';
 import { parseLicenseTermsInput, presentLicense } from './license-terms-input.js';
 import { findHolderLimit } from './licenses.service.js';
 
@@ -82,7 +82,7 @@ export async function issueLicenses(
   await requireActiveAccess(ctx, seller);
   const holderLimit = await findHolderLimit(ctx, seller);
   if (holderLimit) await assertRoomForHolder(ctx.db, seller.id, email, holderLimit);
-  const sender = await getLicenseSender(ctx, seller.id);
+  const sender = await getLicenseMailSeller(ctx, seller.id);
   const sendEmail = input.sendEmail !== false;
   const grantInput: CreateGrantInput = {
     email,
@@ -146,7 +146,7 @@ const packageNamesOf = (results: CreateGrantResult[]) => [
 async function sendBatchEmail(
   ctx: AppContext,
   tx: Database,
-  sender: LicenseSender,
+  sender: LicenseMailSeller,
   results: CreateGrantResult[],
   input: CreateGrantInput,
 ): Promise<void> {

@@ -27,7 +27,7 @@ import {
   parseConstraints,
 } from '../../lib/composer-versions/version-constraints.js';
 import { InvalidVersionError, normalizeVersion } from '../../lib/composer-versions/version-parser.js';
-import { getLicenseSender, sendHolderNotice } from '../licenses/holder-notice.service.js';
+import { getLicenseMailSeller, sendHolderNotice } from '../licenses/holder-notice.service.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
 
 // A package's life after release, as the seller steers it (issue 13): security advisories, abandonment and yanked
@@ -338,7 +338,7 @@ export async function sendAdvisoryNotices(ctx: AppContext, advisoryId: string): 
     return normalized !== undefined && matchesConstraint(constraint, normalized);
   });
   if (affected.length === 0) return 0;
-  const sender = await getLicenseSender(ctx, pkg.ownerId);
+  const sender = await getLicenseMailSeller(ctx, pkg.ownerId);
   let sent = 0;
   for (const holder of affected) {
     const [taken] = await ctx.db

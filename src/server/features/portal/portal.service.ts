@@ -18,7 +18,7 @@ import { findHostBrand, getEmailBrand, repositoryUrlFor } from '../branding/bran
 import { replaceHolderToken } from '../licenses/customers.service.js';
 import { findCustomerByEmail } from '../licenses/grants.service.js';
 import { describeGrantCoverage } from '../licenses/license-coverage.service.js';
-import { findHostSeller, normalizeEmail, type SellerIdentity } from '../users/users.service.js';
+import { findHostSeller, normalizeEmail, type SellerProfile } from '../users/users.service.js';
 import * as repository from './portal.repository.js';
 import { licenseStanding } from './portal-license-state.js';
 
@@ -44,7 +44,7 @@ export const SESSION_IDLE_MS = 12 * HOUR_MS;
 const LAST_SEEN_RESOLUTION_MS = 60_000;
 
 /** The seller whose host this is, or 404: the portal exists on repository hosts of a seller only. */
-export async function getHostSeller(ctx: AppContext, host: RequestHost): Promise<SellerIdentity> {
+export async function getHostSeller(ctx: AppContext, host: RequestHost): Promise<SellerProfile> {
   const seller = await findHostSeller(ctx, host);
   if (!seller) throw new AppError('NOT_FOUND', portalMessages.notAPortalHost);
   return seller;

@@ -13,7 +13,7 @@ import { AppError } from '../../http/errors.js';
 import type { RequestHost } from '../../http/hosts.js';
 import { decryptSecret } from '../../lib/crypto.js';
 import { parseHolderEmail } from '../licenses/grants.service.js';
-import { getLicenseSender } from '../licenses/license-mail.service.js';
+import { getLicenseMailSeller } from '../licenses/license-mail.service.js';
 import { findOwnedProduct } from '../products/products.service.js';
 import type { PriceTarget } from './pricing.repository.js';
 import { assertSignedPurchaseReturn } from './purchase-return.js';
@@ -161,7 +161,7 @@ export async function getPurchaseResult(
     throw new AppError('NOT_FOUND', salesMessages.saleNotFound);
   }
   if (sale.status === 'pending') sale = await applyCheckoutSession(ctx, sale);
-  const sender = await getLicenseSender(ctx, seller.id);
+  const sender = await getLicenseMailSeller(ctx, seller.id);
   const repositoryUrl = repositoryUrlOf(ctx, sender);
   const { packageName, productName, packageNames } = await soldNames(ctx, sale);
   const now = ctx.clock.now();

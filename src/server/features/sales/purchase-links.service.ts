@@ -1,7 +1,7 @@
 import { PURCHASE_CHECKOUT_PATH } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
 import { parseHolderEmail } from '../licenses/grants.service.js';
-import { getLicenseSender } from '../licenses/license-mail.service.js';
+import { getLicenseMailSeller } from '../licenses/license-mail.service.js';
 import { findPackagePrices, type PackagePriceRow } from './pricing.repository.js';
 import { signPurchaseReturn } from './purchase-return.js';
 import { getSaleOffer, parseReturnUrl, purchasePageUrl, repositoryUrlOf } from './sales.service.js';
@@ -85,7 +85,7 @@ export async function getPackagesPricing(
       ctx.db,
       owned.map((pkg) => pkg.id),
     ),
-    getLicenseSender(ctx, sellerId),
+    getLicenseMailSeller(ctx, sellerId),
   ]);
   const repositoryUrl = repositoryUrlOf(ctx, sender);
   return new Map(

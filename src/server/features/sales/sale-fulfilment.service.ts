@@ -1,11 +1,12 @@
 import type { AppContext } from '../../context.js';
+import type { Principal } from '../../http/principal.js';
 import { grantMailReference, sendQueuedMail } from '../../jobs/mail-delivery.js';
 import { addMonths } from '../../lib/calendar.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { crashPoint } from '../../lib/crash-points.js';
 import { encryptSecret } from '../../lib/crypto.js';
 import { createGrantIn, loadGrantParties, sendGrantEmail } from '../licenses/grant-issuing.service.js';
-import { type Actor, recordAuditEvent } from '../shared/audit/audit.service.js';
+import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { emitWebhookEvent } from '../webhooks/webhook-events.service.js';
 import { platformFeeCents, subscriptionAccessEnd } from './sale-rules.js';
 import {
@@ -71,7 +72,7 @@ export async function fulfilSale(
   sale: Sale,
   facts: PaymentFacts,
   /** The seller running a test purchase: the audit trail records `sale.test_purchase` by them, with the sale. */
-  options: { actor?: Actor } = {},
+  options: { actor?: Principal } = {},
 ): Promise<Sale> {
   if (sale.status !== 'pending') return sale;
   // Read before the transaction: on PGlite a query outside an open transaction waits for it.

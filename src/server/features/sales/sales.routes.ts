@@ -20,8 +20,7 @@ import {
 } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { getLicenseSender } from '../licenses/license-mail.service.js';
-import { requestActor } from '../shared/audit/audit.service.js';
+import { getLicenseMailSeller } from '../licenses/license-mail.service.js';
 import { getPurchaseResult, startCheckout } from './checkout.service.js';
 import { receiveConnectWebhook } from './connect-webhook.service.js';
 import { createOnboardingLink, getPayoutAccount } from './payout.service.js';
@@ -112,7 +111,7 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
       schema: { params: packageIdParams, body: testPurchaseInput, response: { 200: startCheckoutResponse } },
       onRequest: authenticated,
     },
-    async (request) => runTestPurchase(ctx, requestActor(request), request.seller, request.params.id, request.body),
+    async (request) => runTestPurchase(ctx, request.principal, request.seller, request.params.id, request.body),
   );
   api.get(
     '/api/sales/summary',
@@ -157,7 +156,7 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
     const carried = Object.fromEntries(
       Object.entries(fields).filter((entry): entry is [string, string] => Boolean(entry[1])),
     );
-    const repositoryUrl = repositoryUrlOf(ctx, await getLicenseSender(ctx, seller.id));
+    const repositoryUrl = repositoryUrlOf(ctx, await getLicenseMailSeller(ctx, seller.id));
     return reply.headers(noStore).redirect(purchasePageUrl(repositoryUrl, packageId, carried), 303);
   });
   api.get(

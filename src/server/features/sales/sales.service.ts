@@ -4,9 +4,9 @@ import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { RequestHost } from '../../http/hosts.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
-import { getLicenseSender, type LicenseSender } from '../licenses/license-mail.service.js';
+import { getLicenseMailSeller, type LicenseMailSeller } from '../licenses/license-mail.service.js';
 import { findOwnedProduct } from '../products/products.service.js';
-import { findHostSeller, findUserById, type SellerIdentity } from '../users/users.service.js';
+import { findHostSeller, findUserById, type SellerProfile } from '../users/users.service.js';
 import { SELLER_CLOSED_MESSAGE } from './account-closing.service.js';
 import { findEnabledPayoutAccount } from './payout.service.js';
 import { findTargetPrices, type PackagePriceRow, type PriceTarget } from './pricing.repository.js';
@@ -36,7 +36,7 @@ export function connectOf(ctx: AppContext): ConnectGateway {
 }
 
 /** The seller whose repository host this is; 404 on the app's own host or the bare Composer host. */
-export async function getHostSeller(ctx: AppContext, host: RequestHost): Promise<SellerIdentity> {
+export async function getHostSeller(ctx: AppContext, host: RequestHost): Promise<SellerProfile> {
   const seller = await findHostSeller(ctx, host);
   if (!seller) throw new AppError('NOT_FOUND', salesMessages.packageNotForSale);
   return seller;
@@ -72,7 +72,7 @@ async function findSaleItem(ctx: AppContext, sellerId: string, target: PriceTarg
   return { id, name, description, isActive, target: { packageId: id }, packages: [] };
 }
 
-export function repositoryUrlOf(ctx: AppContext, seller: LicenseSender): string {
+export function repositoryUrlOf(ctx: AppContext, seller: LicenseMailSeller): string {
   return repositoryUrlFor(ctx, { slug: seller.slug, brandDomain: seller.brand.verifiedDomain });
 }
 
@@ -100,7 +100,7 @@ export async function getPurchasePage(ctx: AppContext, host: RequestHost, target
   const item = await findSaleItem(ctx, seller.id, target);
   const tiers = item?.isActive ? await activePrices(ctx, item.target) : [];
   if (!item || tiers.length === 0) throw new AppError('NOT_FOUND', salesMessages.packageNotForSale);
-  const sender = await getLicenseSender(ctx, seller.id);
+  const sender = await getLicenseMailSeller(ctx, seller.id);
   return {
     package: { id: item.id, packageName: item.name, description: item.description },
     product: 'productId' in item.target ? { id: item.id, name: item.name, packages: item.packages } : null,
@@ -132,7 +132,7 @@ export function paymentsNotSetUp(): AppError {
   return new AppError('CONFLICT', salesMessages.paymentsNotSetUp);
 }
 
-export type SaleOffer = { seller: LicenseSender; item: SaleItem; tier: PackagePriceRow; repositoryUrl: string };
+export type SaleOffer = { seller: LicenseMailSeller; item: SaleItem; tier: PackagePriceRow; repositoryUrl: string };
 
 /**
  * What a checkout sells, checked: the seller's active package, an active tier of it (the first when none is named),
@@ -180,7 +180,7 @@ export async function getSaleOffer(
     }
     payoutAccountId = account.stripeAccountId;
   }
-  const seller = await getLicenseSender(ctx, sellerId);
+  const seller = await getLicenseMailSeller(ctx, sellerId);
   return { seller, item, tier, repositoryUrl: repositoryUrlOf(ctx, seller), payoutAccountId };
 }
 

@@ -6,9 +6,9 @@ import {
 } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import type { Principal } from '../../http/principal.js';
 import { generateToken } from '../../lib/crypto.js';
 import { parseHolderEmail } from '../licenses/grants.service.js';
-import type { Actor } from '../shared/audit/audit.service.js';
 import type { PriceTarget } from './pricing.repository.js';
 import { fulfilSale } from './sale-fulfilment.service.js';
 import { platformFeeCents } from './sale-rules.js';
@@ -29,7 +29,7 @@ const TEST_SESSION_PREFIX = 'cs_packgate_test_';
  */
 export function runTestPurchase(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   seller: { email: string | null },
   packageId: string,
   input: TestPurchaseInput,
@@ -43,7 +43,7 @@ export function runTestPurchase(
  */
 export function runProductTestPurchase(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   seller: { email: string | null },
   productId: string,
   input: TestPurchaseInput,
@@ -53,7 +53,7 @@ export function runProductTestPurchase(
 
 async function runTestSale(
   ctx: AppContext,
-  actor: Actor,
+  actor: Principal,
   seller: { email: string | null },
   target: PriceTarget,
   input: TestPurchaseInput,

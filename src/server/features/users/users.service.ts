@@ -34,21 +34,21 @@ export async function getUserById(deps: UsersDeps, id: string): Promise<User> {
   return user;
 }
 
-/** How a seller is named to holders and buyers: their repository host's slug and the brand's fallbacks. */
-export type SellerIdentity = Pick<User, 'id' | 'slug' | 'displayName' | 'githubUsername'>;
-const sellerIdentity = {
+/** How a seller is named to holders and buyers (a row shape, not who acts): their host slug and the brand fallbacks. */
+export type SellerProfile = Pick<User, 'id' | 'slug' | 'displayName' | 'githubUsername'>;
+const sellerProfile = {
   id: users.id,
   slug: users.slug,
   displayName: users.displayName,
   githubUsername: users.githubUsername,
 };
 
-export async function findSellerIdentity(
+export async function findSellerProfile(
   deps: Pick<AppContext, 'db'>,
   by: { id: string } | { slug: string },
-): Promise<SellerIdentity | undefined> {
+): Promise<SellerProfile | undefined> {
   const [seller] = await deps.db
-    .select(sellerIdentity)
+    .select(sellerProfile)
     .from(users)
     .where('id' in by ? eq(users.id, by.id) : eq(users.slug, by.slug))
     .limit(1);
@@ -59,8 +59,8 @@ export async function findSellerIdentity(
 export async function findHostSeller(
   deps: Pick<AppContext, 'db'>,
   host: RequestHost,
-): Promise<SellerIdentity | undefined> {
-  return host.kind === 'repository' && host.seller ? findSellerIdentity(deps, { slug: host.seller.slug }) : undefined;
+): Promise<SellerProfile | undefined> {
+  return host.kind === 'repository' && host.seller ? findSellerProfile(deps, { slug: host.seller.slug }) : undefined;
 }
 
 export async function findUserByEmail(deps: UsersDeps, email: string): Promise<User | undefined> {

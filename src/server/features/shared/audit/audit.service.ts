@@ -1,5 +1,4 @@
 import { and, desc, eq, lt } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
 import type { AuditEvent } from '../../../../contract/api-v1.js';
 import type { AppContext } from '../../../context.js';
 import type { Database } from '../../../db/client.js';
@@ -11,18 +10,6 @@ import type { Principal } from '../../../http/principal.js';
 // and writes its event inside its own transaction, whichever door called it (the dashboard, API v1, the portal): the
 // event commits with the change or not at all, and one change has one event name. recordAuditEvent accepts only an
 // open transaction, so no after-commit write path can come back. A seller reads theirs through GET /api/v1/audit-events.
-
-/**
- * The acting principal as the audit trail records it: a signed-in person (a member, an admin as an organisation's
- * owner), a portal holder, the platform (all `session`), or an API token; its `person` names the member who acted.
- * @deprecated Sales' files still name it so until their split lands; read `Principal` (http/principal.ts).
- */
-export type Actor = Principal;
-
-/** @deprecated The principal the session built (sales' routes until their split lands): read `request.principal`. */
-export function requestActor(request: FastifyRequest): Principal {
-  return request.principal;
-}
 
 /** An open transaction (the callback argument of `db.transaction`), never the database itself. */
 export type Transaction = Parameters<Parameters<Database['transaction']>[0]>[0];
@@ -41,7 +28,11 @@ export type AuditRecord = {
   details?: Record<string, unknown>;
 };
 
-/** Writes the event in the command's transaction `tx`: it exists exactly when the change it records does. */
+/**
+ * Writes the event in the command's transaction `tx`: it exists exactly when the change it records does. The actor is
+ * derived from the principal (http/principal.ts): an API token is recorded as `api_token` with its masked id, anyone
+ * else (a member, an admin, a portal holder, the platform) as `session`; `person` names the member who acted.
+ */
 export async function recordAuditEvent(
   tx: Transaction,
   ctx: Pick<AppContext, 'clock'>,
