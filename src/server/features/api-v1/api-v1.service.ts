@@ -13,7 +13,7 @@ import type { Package, UpdatePackageInput } from '../../../contract/packages.js'
 import { setupCommands } from '../../../contract/setup-commands.js';
 import type { AppContext } from '../../context.js';
 import { decodeCursor } from '../../db/keyset-page.js';
-import { organizationOf, type Principal } from '../../http/principal.js';
+import type { Principal } from '../../http/principal.js';
 import { newestStable } from '../../lib/composer-versions/version-order.js';
 import { getDashboardAnalytics, utcMonthBounds } from '../analytics/analytics.service.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
@@ -225,18 +225,17 @@ export async function createApiPackage(
   actor: Principal,
   input: ApiV1CreatePackageInput,
 ): Promise<ApiV1Package> {
-  const owner = organizationOf(actor);
   // The schema lets through exactly one of githubRepoId and repositoryUrl, and a name with githubRepoId.
   const created =
     input.repositoryUrl !== undefined
-      ? await createGitPackage(ctx, owner, actor, {
+      ? await createGitPackage(ctx, actor, {
           repositoryUrl: input.repositoryUrl,
           credentials: input.credentials,
           packageName: input.packageName,
           description: input.description ?? null,
           isActive: input.isActive ?? true,
         })
-      : await createPackage(ctx, owner, actor, {
+      : await createPackage(ctx, actor, {
           githubRepoId: String(input.githubRepoId),
           // A repository of one of the seller's connections (GitLab, Bitbucket, the GitHub App, ...).
           connectionId: input.connectionId,
@@ -253,13 +252,11 @@ export async function updateApiPackage(
   packageId: string,
   input: UpdatePackageInput,
 ): Promise<ApiV1Package> {
-  const owner = organizationOf(actor);
-  await updatePackage(ctx, owner, actor, packageId, input);
+  await updatePackage(ctx, actor, packageId, input);
   return getApiPackage(ctx, actor.sellerId, packageId);
 }
 
 /** Deletes the package with its versions and every license of it. */
 export async function deleteApiPackage(ctx: AppContext, actor: Principal, packageId: string): Promise<void> {
-  const owner = organizationOf(actor);
-  await deletePackage(ctx, owner, actor, packageId);
+  await deletePackage(ctx, actor, packageId);
 }

@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiV1IdParams } from '../../../contract/api-v1.js';
 import type { AppContext } from '../../context.js';
-import { organizationOf } from '../../http/principal.js';
 import { refreshPackage } from '../packages/package-changes.service.js';
 import { acceptedResponses, envelope } from './envelope.js';
 
@@ -32,8 +31,7 @@ export async function packageRefreshV1Routes(app: FastifyInstance, ctx: AppConte
       },
     },
     async (request, reply) => {
-      const owner = organizationOf(request.principal);
-      const sync = await refreshPackage(ctx, owner, request.params.id);
+      const sync = await refreshPackage(ctx, request.principal, request.params.id);
       return reply.status(202).send(envelope({ taskId: sync.taskId }));
     },
   );

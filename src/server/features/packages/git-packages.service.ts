@@ -8,7 +8,7 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import type { Principal } from '../../http/principal.js';
+import { organizationOf, type Principal } from '../../http/principal.js';
 import { encryptSecret } from '../../lib/crypto.js';
 import { connectGitServer, gitServerHost } from '../code-hosts/git-connect.service.js';
 import { recordAuditEvent } from '../shared/audit/audit.service.js';
@@ -214,10 +214,10 @@ async function prepareSsh(
 /** Creates the package from a git server's URL; over HTTPS its first sync starts at once. */
 export async function createGitPackage(
   ctx: AppContext,
-  owner: PackageAccount,
   actor: Principal,
   input: CreateGitPackageValues,
 ): Promise<CreatePackageResponse> {
+  const owner = organizationOf(actor);
   await requireActiveAccess(ctx, owner);
   const limit = await findPackageLimit(ctx, owner);
   if (limit) await assertWithinPackageLimit(ctx.db, owner.id, limit);

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import type { Principal } from '../../http/principal.js';
+import { organizationOf, type Principal } from '../../http/principal.js';
 import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { requireActiveAccess } from '../subscriptions/subscriptions.service.js';
 import { withCodeHost } from './code-host-access.js';
@@ -27,11 +27,11 @@ const DELETE_WAIT_FOR_SYNC_MS = 30_000;
 /** PUT /api/repositories/{id}: name (checked against composer.json again), description, active switch. */
 export async function updatePackage(
   ctx: AppContext,
-  user: PackageAccount,
   actor: Principal,
   packageId: string,
   input: UpdatePackageInput,
 ): Promise<Package> {
+  const user = organizationOf(actor);
   const row = await getOwnedPackage(ctx, user.id, packageId);
   const changes: Partial<typeof packages.$inferInsert> = {};
   if (input.packageName !== undefined && input.packageName !== row.name) {
@@ -83,12 +83,8 @@ export async function updatePackage(
 }
 
 /** Deletes the package (its versions and licenses go with it), its webhook, mirror and zips. */
-export async function deletePackage(
-  ctx: AppContext,
-  user: PackageAccount,
-  actor: Principal,
-  packageId: string,
-): Promise<void> {
+export async function deletePackage(ctx: AppContext, actor: Principal, packageId: string): Promise<void> {
+  const user = organizationOf(actor);
   const row = await getOwnedPackage(ctx, user.id, packageId);
   await ctx.db.transaction(async (tx) => {
     const [deleted] = await tx
@@ -121,7 +117,8 @@ export async function deletePackage(
 }
 
 /** POST /api/repositories/{id}/refresh: a new sync from the code host. */
-export async function refreshPackage(ctx: AppContext, user: PackageAccount, packageId: string): Promise<SyncHandle> {
+export async function refreshPackage(ctx: AppContext, actor: Principal, packageId: string): Promise<SyncHandle> {
+  const user = organizationOf(actor);
   const row = await getOwnedPackage(ctx, user.id, packageId);
   await requireActiveAccess(ctx, user);
   return syncPackage(ctx, row.id, { userId: user.id });

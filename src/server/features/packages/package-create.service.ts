@@ -11,7 +11,7 @@ import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
-import type { Principal } from '../../http/principal.js';
+import { organizationOf, type Principal } from '../../http/principal.js';
 import { appUrl } from '../../http/public-urls.js';
 import { encryptSecret } from '../../lib/crypto.js';
 import { recordAuditEvent } from '../shared/audit/audit.service.js';
@@ -118,10 +118,10 @@ export async function assertNameFree(ctx: AppContext, ownerId: string, name: str
 /** Creates the package from a code-host repository and starts its first sync. */
 export async function createPackage(
   ctx: AppContext,
-  user: PackageAccount,
   actor: Principal,
   input: CreatePackageValues,
 ): Promise<CreatePackageResponse> {
+  const user = organizationOf(actor);
   await requireActiveAccess(ctx, user);
   const limit = await findPackageLimit(ctx, user);
   // Checked early so that a seller at the limit is told before any code-host call; checked again below.

@@ -60,7 +60,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const created = await createPackage(ctx, request.seller, request.principal, request.body);
+      const created = await createPackage(ctx, request.principal, request.body);
       return reply.status(201).send(created);
     },
   );
@@ -74,7 +74,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const created = await createGitPackage(ctx, request.seller, request.principal, request.body);
+      const created = await createGitPackage(ctx, request.principal, request.body);
       return reply.status(201).send(created);
     },
   );
@@ -99,7 +99,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
       schema: { params: packageIdParams, body: updatePackageInput, response: { 200: packageSchema } },
       onRequest: authenticated,
     },
-    async (request) => updatePackage(ctx, request.seller, request.principal, request.params.id, request.body),
+    async (request) => updatePackage(ctx, request.principal, request.params.id, request.body),
   );
 
   api.delete(
@@ -110,7 +110,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
       onRequest: authenticated,
     },
     async (request) => {
-      await deletePackage(ctx, request.seller, request.principal, request.params.id);
+      await deletePackage(ctx, request.principal, request.params.id);
       return { success: true as const, id: request.params.id };
     },
   );
@@ -123,7 +123,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const sync = await refreshPackage(ctx, request.seller, request.params.id);
+      const sync = await refreshPackage(ctx, request.principal, request.params.id);
       return reply.status(202).send({ taskId: sync.taskId });
     },
   );
