@@ -237,12 +237,3 @@ export async function revokeHolderToken(
   });
   return presentHolderToken(row, now);
 }
-
-/** The seller's holders' ids by e-mail address: API v1 names each customer by the id its token routes take. */
-export async function holderIdsByEmail(ctx: AppContext, sellerId: string): Promise<Map<string, string>> {
-  const rows = await ctx.db
-    .select({ id: customers.id, email: customers.email })
-    .from(customers)
-    .where(eq(customers.sellerId, sellerId));
-  return new Map(rows.map((row) => [row.email, row.id]));
-}
