@@ -109,7 +109,7 @@ export async function codeHostsV1Routes(app: FastifyInstance, ctx: AppContext): 
     },
     async (request, reply) => {
       const sellerId = request.principal.sellerId;
-      const connection = await connectGitlabToken(ctx, request.principal, sellerId, request.body);
+      const connection = await connectGitlabToken(ctx, request.principal, request.body);
       return reply.status(201).send(envelope(await connectionView(ctx, sellerId, connection.id)));
     },
   );
@@ -133,7 +133,7 @@ export async function codeHostsV1Routes(app: FastifyInstance, ctx: AppContext): 
     },
     async (request, reply) => {
       const sellerId = request.principal.sellerId;
-      const connection = await connectBitbucket(ctx, request.principal, sellerId, request.body);
+      const connection = await connectBitbucket(ctx, request.principal, request.body);
       return reply.status(201).send(envelope(await connectionView(ctx, sellerId, connection.id)));
     },
   );
@@ -155,7 +155,7 @@ export async function codeHostsV1Routes(app: FastifyInstance, ctx: AppContext): 
     },
     async (request) => {
       const { connectionId } = request.params;
-      await removeConnection(ctx, request.principal, request.principal.sellerId, connectionId);
+      await removeConnection(ctx, request.principal, connectionId);
       return envelope({ id: connectionId, deleted: true as const });
     },
   );

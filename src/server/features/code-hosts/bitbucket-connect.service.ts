@@ -25,9 +25,9 @@ function looksLikeAppPassword(input: ConnectBitbucketValues): boolean {
 export async function connectBitbucket(
   ctx: AppContext,
   actor: Principal,
-  ownerId: string,
   input: ConnectBitbucketValues,
 ): Promise<CodeHostConnection> {
+  const ownerId = actor.sellerId;
   if (looksLikeAppPassword(input)) throw new AppError('BAD_REQUEST', APP_PASSWORDS_ENDED);
   const workspace = input.workspace.trim().toLowerCase();
   const repository = input.repository?.trim().toLowerCase() || undefined;

@@ -18,7 +18,7 @@ export async function bitbucketRoutes(app: FastifyInstance, ctx: AppContext): Pr
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const connection = await connectBitbucket(ctx, request.principal, request.seller.id, request.body);
+      const connection = await connectBitbucket(ctx, request.principal, request.body);
       return reply.status(201).send({ id: connection.id, label: connection.label, kind: connection.kind });
     },
   );

@@ -62,7 +62,7 @@ export async function codeHostRoutes(app: FastifyInstance, ctx: AppContext): Pro
       onRequest: authenticated,
     },
     async (request) => {
-      await removeConnection(ctx, request.principal, request.seller.id, request.params.id);
+      await removeConnection(ctx, request.principal, request.params.id);
       return { success: true as const, id: request.params.id };
     },
   );

@@ -172,12 +172,8 @@ export async function updateConnection(
  * Removes the connection. Its packages keep serving every published version; they sync no more until moved to another
  * connection, and Management says so. Audited as `code_host.removed`.
  */
-export async function removeConnection(
-  ctx: AppContext,
-  actor: Principal,
-  ownerId: string,
-  connectionId: string,
-): Promise<void> {
+export async function removeConnection(ctx: AppContext, actor: Principal, connectionId: string): Promise<void> {
+  const ownerId = actor.sellerId;
   const row = await getOwnedConnection(ctx, ownerId, connectionId);
   await ctx.db.transaction(async (tx) => {
     const [deleted] = await tx

@@ -73,9 +73,9 @@ function refused(message: string): AppError {
 export async function connectGithubAppInstallation(
   ctx: AppContext,
   actor: Principal,
-  ownerId: string,
   input: { installationId: string; state: string },
 ): Promise<CodeHostConnection> {
+  const ownerId = actor.sellerId;
   const state = unseal(ctx, input.state);
   const now = ctx.clock.now().getTime();
   if (!state || state.ownerId !== ownerId || now - state.issuedAt > STATE_TTL_MS) {

@@ -41,9 +41,9 @@ function hostnameOf(baseUrl: string): string {
 export async function connectGitlabToken(
   ctx: AppContext,
   actor: Principal,
-  ownerId: string,
   input: { token: string; baseUrl?: string },
 ): Promise<CodeHostConnection> {
+  const ownerId = actor.sellerId;
   const baseUrl = input.baseUrl ? await assertReachableHostUrl(ctx, input.baseUrl, 'baseUrl') : ctx.config.gitlab.url;
   let identity: Awaited<ReturnType<typeof fetchGitlabIdentity>>;
   let details: Awaited<ReturnType<typeof fetchGitlabTokenDetails>>;

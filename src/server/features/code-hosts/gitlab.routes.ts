@@ -44,7 +44,7 @@ export async function gitlabRoutes(app: FastifyInstance, ctx: AppContext): Promi
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const connection = await connectGitlabToken(ctx, request.principal, request.seller.id, request.body);
+      const connection = await connectGitlabToken(ctx, request.principal, request.body);
       return reply.status(201).send({ id: connection.id, label: connection.label, kind: connection.kind });
     },
   );

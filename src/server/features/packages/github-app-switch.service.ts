@@ -16,10 +16,10 @@ export type GithubAppConnected = { connection: CodeHostConnection; movedPackages
 export async function connectGithubApp(
   ctx: AppContext,
   actor: Principal,
-  ownerId: string,
   input: { installationId: string; state: string },
 ): Promise<GithubAppConnected> {
-  const connection = await connectGithubAppInstallation(ctx, actor, ownerId, input);
+  const ownerId = actor.sellerId;
+  const connection = await connectGithubAppInstallation(ctx, actor, input);
   const movedPackages = await movePackagesToInstallation(ctx, actor, ownerId, connection);
   return { connection, movedPackages };
 }

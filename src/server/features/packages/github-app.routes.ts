@@ -40,7 +40,7 @@ export async function githubAppRoutes(app: FastifyInstance, ctx: AppContext): Pr
       onRequest: authenticated,
     },
     async (request, reply) => {
-      const connected = await connectGithubApp(ctx, request.principal, request.seller.id, request.body);
+      const connected = await connectGithubApp(ctx, request.principal, request.body);
       return reply.status(201).send({
         connectionId: connected.connection.id,
         label: connected.connection.label,
