@@ -17,7 +17,6 @@ export async function productTestPurchaseRoutes(app: FastifyInstance, ctx: AppCo
       schema: { params: productIdParams, body: testPurchaseInput, response: { 200: startCheckoutResponse } },
       onRequest: authenticated,
     },
-    async (request) =>
-      runProductTestPurchase(ctx, request.principal, request.seller, request.params.productId, request.body),
+    async (request) => runProductTestPurchase(ctx, request.principal, request.params.productId, request.body),
   );
 }

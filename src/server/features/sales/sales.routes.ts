@@ -111,7 +111,7 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
       schema: { params: packageIdParams, body: testPurchaseInput, response: { 200: startCheckoutResponse } },
       onRequest: authenticated,
     },
-    async (request) => runTestPurchase(ctx, request.principal, request.seller, request.params.id, request.body),
+    async (request) => runTestPurchase(ctx, request.principal, request.params.id, request.body),
   );
   api.get(
     '/api/sales/summary',

@@ -6,7 +6,7 @@ import {
 } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import type { Principal } from '../../http/principal.js';
+import { organizationOf, type Principal } from '../../http/principal.js';
 import { generateToken } from '../../lib/crypto.js';
 import { parseHolderEmail } from '../licenses/grants.service.js';
 import type { PriceTarget } from './pricing.repository.js';
@@ -30,11 +30,10 @@ const TEST_SESSION_PREFIX = 'cs_packgate_test_';
 export function runTestPurchase(
   ctx: AppContext,
   actor: Principal,
-  seller: { email: string | null },
   packageId: string,
   input: TestPurchaseInput,
 ): Promise<StartCheckoutResponse> {
-  return runTestSale(ctx, actor, seller, { packageId }, input);
+  return runTestSale(ctx, actor, { packageId }, input);
 }
 
 /**
@@ -44,17 +43,15 @@ export function runTestPurchase(
 export function runProductTestPurchase(
   ctx: AppContext,
   actor: Principal,
-  seller: { email: string | null },
   productId: string,
   input: TestPurchaseInput,
 ): Promise<StartCheckoutResponse> {
-  return runTestSale(ctx, actor, seller, { productId }, input);
+  return runTestSale(ctx, actor, { productId }, input);
 }
 
 async function runTestSale(
   ctx: AppContext,
   actor: Principal,
-  seller: { email: string | null },
   target: PriceTarget,
   input: TestPurchaseInput,
 ): Promise<StartCheckoutResponse> {
@@ -64,7 +61,8 @@ async function runTestSale(
       suggestion: salesMessages.testPurchaseBillingOnSuggestion,
     });
   }
-  const address = input.email?.trim() || seller.email;
+  // The organisation's own address when none is given.
+  const address = input.email?.trim() || organizationOf(actor).email;
   if (!address) throw new AppError('VALIDATION_FAILED', salesMessages.emailRequired);
   const email = parseHolderEmail(address);
   const { tier, item, repositoryUrl } = offer;
