@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import type { AppContext } from '../../context.js';
-import { defineJob } from '../../jobs/job-definition.js';
-import { releaseInboundDelivery } from '../shared/inbound-webhooks/inbound-deliveries.service.js';
+import { defineStripeEventJob } from '../shared/inbound-webhooks/stripe-event-jobs.service.js';
 import { recordPaidInvoice, syncProviderSubscription } from './provider-sync.js';
 import {
   BILLING_EVENT_JOB,
@@ -29,12 +27,13 @@ declare module '../../jobs/job-definition.js' {
   }
 }
 
-export const billingEventJob = defineJob<AppContext, typeof BILLING_EVENT_JOB>({
+export const billingEventJob = defineStripeEventJob({
   kind: BILLING_EVENT_JOB,
   payload: billingEventPayload,
   maxAttempts: BILLING_EVENT_MAX_ATTEMPTS,
-  retryDelayMs: (failedAttempt) => Math.min(BILLING_EVENT_MAX_DELAY_MS, 5_000 * 2 ** (failedAttempt - 1)),
-  async handler(ctx, payload) {
+  maxDelayMs: BILLING_EVENT_MAX_DELAY_MS,
+  deliveryKey: (eventId) => eventId,
+  async apply(ctx, payload) {
     const payments = ctx.payments;
     // The payment mode changes only with a restart: an event stored under another mode waits for it.
     if (payments.kind !== 'stripe') throw new Error('Stripe billing is not configured on this server');
@@ -47,15 +46,7 @@ export const billingEventJob = defineJob<AppContext, typeof BILLING_EVENT_JOB>({
     if (INVOICE_PAID_EVENTS.has(payload.type) && payload.invoiceId) {
       await recordPaidInvoice(ctx, payments, payload.invoiceId, userId);
     }
-    ctx.log.info({ eventId: payload.eventId, type: payload.type, userId }, 'Stripe event applied');
-    return {};
+    return { userId };
   },
-  async onGiveUp(ctx, payload, error) {
-    ctx.log.error(
-      { eventId: payload.eventId, type: payload.type, error },
-      'a Stripe billing event could not be applied',
-    );
-    // Forgotten, so that resending it from Stripe's dashboard applies it.
-    await releaseInboundDelivery(ctx, 'stripe', payload.eventId);
-  },
+  messages: { applied: 'Stripe event applied', givenUp: 'a Stripe billing event could not be applied' },
 });

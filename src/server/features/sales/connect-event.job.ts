@@ -1,7 +1,5 @@
 import { z } from 'zod';
-import type { AppContext } from '../../context.js';
-import { defineJob } from '../../jobs/job-definition.js';
-import { releaseInboundDelivery } from '../shared/inbound-webhooks/inbound-deliveries.service.js';
+import { defineStripeEventJob } from '../shared/inbound-webhooks/stripe-event-jobs.service.js';
 import {
   applyEvent,
   CONNECT_EVENT_JOB,
@@ -26,30 +24,20 @@ declare module '../../jobs/job-definition.js' {
   }
 }
 
-export const connectEventJob = defineJob<AppContext, typeof CONNECT_EVENT_JOB>({
+export const connectEventJob = defineStripeEventJob({
   kind: CONNECT_EVENT_JOB,
   payload: connectEventPayload,
   maxAttempts: CONNECT_EVENT_MAX_ATTEMPTS,
-  retryDelayMs: (failedAttempt) => Math.min(CONNECT_EVENT_MAX_DELAY_MS, 5_000 * 2 ** (failedAttempt - 1)),
-  async handler(ctx, payload) {
+  maxDelayMs: CONNECT_EVENT_MAX_DELAY_MS,
+  deliveryKey,
+  async apply(ctx, payload) {
     await applyEvent(ctx, {
       id: payload.eventId,
       type: payload.type,
       account: payload.account,
       objectId: payload.objectId,
     });
-    ctx.log.info(
-      { eventId: payload.eventId, type: payload.type, account: payload.account },
-      'Stripe Connect event applied',
-    );
-    return {};
+    return { account: payload.account };
   },
-  async onGiveUp(ctx, payload, error) {
-    ctx.log.error(
-      { eventId: payload.eventId, type: payload.type, error },
-      'a Stripe Connect event could not be applied',
-    );
-    // Forgotten, so that resending it from Stripe's dashboard applies it.
-    await releaseInboundDelivery(ctx, 'stripe', deliveryKey(payload.eventId));
-  },
+  messages: { applied: 'Stripe Connect event applied', givenUp: 'a Stripe Connect event could not be applied' },
 });
