@@ -32,7 +32,7 @@ import { type BenchDatabase, benchDatabases, startBenchApp } from './bench/bench
 import { answerCounter, measureComposerInstall } from './bench/composer-figures.js';
 import { median, placeStatic } from './bench/composer-install.js';
 import { GROWTH_SETS, measureGrowth } from './bench/growth.js';
-import { measureMemory, printMemory } from './bench/memory.js';
+import { MEMORY_GOALS, measureMemory, printMemory } from './bench/memory.js';
 import { measureMetadataDoors } from './bench/metadata-doors.js';
 import {
   type DownloadResult,
@@ -227,7 +227,7 @@ async function benchmark(database: BenchDatabase): Promise<void> {
       database.target.kind === 'postgres' ? { kind: 'postgres', adminUrl: database.adminUrl! } : { kind: 'pglite' },
       { tokens: SCALE_TOKENS, packages: SCALE_PACKAGES },
     );
-    printMemory(memory, database.target.kind === 'postgres' ? { idle: 200, warm: 300 } : { idle: 300, warm: 400 });
+    printMemory(memory, MEMORY_GOALS[database.target.kind]);
 
     // (i) cost as the work grows (bench/growth.ts)
     console.log(

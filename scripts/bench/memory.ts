@@ -9,10 +9,12 @@ import type { AppContext } from '../../src/server/context.js';
 import { openDatabase } from '../../src/server/db/client.js';
 import { temporaryPostgres } from './bench-app.js';
 import { execFileAsync, freePort, stopChild } from './processes.js';
+import { type ResidentParts, residentParts } from './resident-parts.js';
 import { seedScale, seedSeller } from './seed.js';
 
-// Memory of the server as it is run (issue 34 item 3): the built server (`node --enable-source-maps main.js`, as
-// `npm start`) in a process of its own, so that the figure holds nothing of the bench, tsx or the load generator.
+// Memory of the server as it is run (issue 34 item 3): the built server, started with `npm start`'s own Node.js
+// options (read from package.json), in a process of its own, so that the figure holds nothing of the bench, tsx or
+// the load generator.
 // Its resident memory (VmRSS) idle on a fresh data folder or database, then after a restart on the same data with
 // `tokens` holders and `packages` packages seeded, then once every holder's packages.json and p2 file were asked
 // (the warm path holds every view), with what the warm path says it holds (/metrics).
@@ -43,6 +45,16 @@ function buildServer(): Promise<string> {
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
+/** The Node.js options of `npm start` (`node <options> dist/server/main.js`), so that the bench runs what it runs. */
+async function startOptions(): Promise<string[]> {
+  const { scripts } = JSON.parse(await readFile('package.json', 'utf8')) as { scripts: { start: string } };
+  const words = scripts.start.trim().split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'dist/server/main.js') {
+    throw new Error(`npm start is not "node <options> dist/server/main.js": ${scripts.start}`);
+  }
+  return words.slice(1, -1);
+}
+
 /** Resident and peak resident memory of a process, from /proc (Linux). */
 async function residentMemory(pid: number): Promise<{ rss: number; peak: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -56,7 +68,7 @@ const METRICS_TOKEN = randomBytes(16).toString('hex');
 
 async function startServer(main: string, env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--enable-source-maps', main], {
+  const child = spawn(process.execPath, [...(await startOptions()), main], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
@@ -118,10 +130,12 @@ type HeldParts = { warmPath: number; heapUsed: number; heapTotal: number; extern
 export type MemoryFigures = {
   idle: number;
   idleParts: HeldParts;
+  idleResident: ResidentParts;
   seeded: number;
   warm: number;
   peak: number;
   warmParts: HeldParts;
+  warmResident: ResidentParts;
 };
 
 /**
@@ -145,6 +159,7 @@ export async function measureMemory(
     server = await startServer(main, env);
     await settle();
     const idle = (await residentMemory(server.child.pid!)).rss;
+    const idleResident = await residentParts(server.child.pid!);
     const idleParts = await heldParts(server.port);
     await stopChild(server.child, 'SIGTERM', 30_000);
 
@@ -174,7 +189,17 @@ export async function measureMemory(
     );
     await settle();
     const warm = await residentMemory(server.child.pid!);
-    return { idle, idleParts, seeded, warm: warm.rss, peak: warm.peak, warmParts: await heldParts(server.port) };
+    const warmResident = await residentParts(server.child.pid!);
+    return {
+      idle,
+      idleParts,
+      idleResident,
+      seeded,
+      warm: warm.rss,
+      peak: warm.peak,
+      warmParts: await heldParts(server.port),
+      warmResident,
+    };
   } finally {
     if (server) await stopChild(server.child, 'SIGTERM', 30_000);
     await postgres?.drop();
@@ -185,10 +210,22 @@ export async function measureMemory(
 const parts = (held: HeldParts) =>
   `V8 heap ${megabytes(held.heapUsed)} used of ${megabytes(held.heapTotal)}, external ${megabytes(held.external)} (PGlite's WebAssembly memory at its full size, resident or not, and Buffers)`;
 
+/** The resident parts (bench/resident-parts.ts), V8's heap as V8 counts it taken out of the anonymous rest. */
+const residentLine = (resident: ResidentParts, held: HeldParts) =>
+  `      resident by part: files (node, ICU, libraries) ${megabytes(resident.files)}, V8 heap ${megabytes(held.heapTotal)}, ` +
+  `other anonymous (Buffers, stacks) ${megabytes(Math.max(0, resident.otherAnonymous - held.heapTotal))}, ` +
+  `C allocator ${megabytes(resident.cAllocator)}, WebAssembly memory ${megabytes(resident.webAssemblyMemory)}, ` +
+  `compiled code ${megabytes(resident.compiledCode)}`;
+
 export function printMemory(figures: MemoryFigures, goals: { idle: number; warm: number }): void {
   console.log(
     `    idle on a fresh data folder or database: ${megabytes(figures.idle)}  (goal ≤ ${goals.idle} MB); ${parts(figures.idleParts)}\n` +
+      `${residentLine(figures.idleResident, figures.idleParts)}\n` +
       `    restarted on the seeded data: ${megabytes(figures.seeded)}\n` +
-      `    every view warm: ${megabytes(figures.warm)}  (goal ≤ ${goals.warm} MB; peak ${megabytes(figures.peak)}); ${parts(figures.warmParts)}; the warm path holds ${megabytes(figures.warmParts.warmPath)}`,
+      `    every view warm: ${megabytes(figures.warm)}  (goal ≤ ${goals.warm} MB; peak ${megabytes(figures.peak)}); ${parts(figures.warmParts)}; the warm path holds ${megabytes(figures.warmParts.warmPath)}\n` +
+      `${residentLine(figures.warmResident, figures.warmParts)}`,
   );
 }
+
+/** The goals of issue 34 item 3, in MB. */
+export const MEMORY_GOALS = { pglite: { idle: 300, warm: 400 }, postgres: { idle: 200, warm: 300 } } as const;
