@@ -67,6 +67,17 @@ export function apiPermissionsOfRole(role: OrganizationRole | null): string[] {
   return apiPermissionsWithin([FULL_ACCESS], role);
 }
 
+/**
+ * What the principal may put in a new token: a token what it holds; a member what their role allows (issue 33); an
+ * admin, on their own account or as an organisation's owner, what an owner may. The platform is not limited.
+ */
+function grantablePermissions(actor: Principal): readonly string[] | undefined {
+  if (actor.kind === 'api_token') return actor.permissions;
+  if (actor.kind === 'member') return apiPermissionsOfRole(actor.role);
+  if (actor.kind === 'admin') return apiPermissionsOfRole('owner');
+  return undefined;
+}
+
 export async function listApiTokens(ctx: AppContext, sellerId: string): Promise<ApiToken[]> {
   return (await repository.listLiveTokens(ctx, sellerId)).map(presentApiToken);
 }
@@ -77,7 +88,7 @@ export async function listApiTokens(ctx: AppContext, sellerId: string): Promise<
  */
 export async function createApiToken(
   ctx: AppContext,
-  actor: Principal & { permissions?: readonly string[] },
+  actor: Principal,
   input: CreateApiTokenInput,
 ): Promise<CreatedApiToken> {
   const now = ctx.clock.now();
@@ -86,15 +97,16 @@ export async function createApiToken(
     throw new AppError('VALIDATION_FAILED', apiTokenMessages.expiryInPast);
   }
   const permissions = [...new Set(input.permissions)];
-  if (actor.permissions) {
-    const beyond = permissions.filter((permission) => !hasPermission(actor.permissions!, permission));
+  const grantable = grantablePermissions(actor);
+  if (grantable) {
+    const beyond = permissions.filter((permission) => !hasPermission(grantable, permission));
     if (beyond.length > 0 && actor.kind === 'api_token') {
       throw new AppError('FORBIDDEN', `This API token cannot grant permissions it does not hold: ${beyond.join(', ')}`);
     }
     if (beyond.length > 0) {
       // A member's tokens never do more than the member's role (issue 33).
       throw new AppError('FORBIDDEN', `Your role cannot grant these API token permissions: ${beyond.join(', ')}`, {
-        suggestion: `Choose among: ${actor.permissions.join(', ')}.`,
+        suggestion: `Choose among: ${grantable.join(', ')}.`,
       });
     }
   }

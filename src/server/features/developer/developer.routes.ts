@@ -10,8 +10,6 @@ import {
 import { entityId } from '../../../contract/ids.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { effectiveRole } from '../../http/permissions.js';
-import { requireUser } from '../../http/session.js';
 import * as apiTokens from '../api-tokens/api-tokens.service.js';
 
 // The /api-tokens page's calls (spec §7): session + CSRF (the CSRF hook covers every state-changing /api call).
@@ -40,9 +38,8 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
       preValidation: authenticated,
     },
     async (request, reply) => {
-      // A member's token never does more than the member's role (issue 33).
-      const permissions = apiTokens.apiPermissionsOfRole(effectiveRole(requireUser(request)) ?? 'owner');
-      const created = await apiTokens.createApiToken(ctx, { ...request.principal, permissions }, request.body);
+      // A member's token never does more than the member's role (issue 33): createApiToken reads it off the principal.
+      const created = await apiTokens.createApiToken(ctx, request.principal, request.body);
       return reply.status(201).headers(noStore).send(created);
     },
   );
