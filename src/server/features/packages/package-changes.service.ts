@@ -16,7 +16,7 @@ import { distPrefixFor } from './package-dists.js';
 import { openPackageHost } from './package-host.js';
 import { type PackageRow, packageMirrorDir } from './package-mirror.js';
 import { type SyncHandle, syncPackage, waitForPackageSync } from './package-sync.js';
-import { countVersions, getOwnedPackage, type PackageAccount, presentPackage } from './packages.service.js';
+import { countVersions, getOwnedPackage, presentPackage } from './packages.service.js';
 
 // Changing a package after it exists: update (package.updated), delete (package.deleted, with its webhook, mirror
 // and zips), refresh, and the admin's clear of every built zip. Each audited change is in its own transaction.
