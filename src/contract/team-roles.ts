@@ -22,7 +22,8 @@ export const ROLE_DESCRIPTIONS: Record<OrganizationRole, string> = {
   viewer: 'Read-only dashboard and analytics.',
 };
 
-export const TEAM_PERMISSIONS = [
+/** What a developer may do: the packages, their prices and licenses, holders, API tokens and webhooks. */
+const DEVELOPER_PERMISSIONS = [
   'dashboard:read',
   'analytics:read',
   'packages:read',
@@ -33,31 +34,25 @@ export const TEAM_PERMISSIONS = [
   'tokens:read',
   'tokens:write',
   'webhooks:write',
+] as const;
+
+/** The plan, payouts and the organisation itself (closing it, transferring ownership). */
+const OWNER_PERMISSIONS = ['plan:manage', 'payouts:manage', 'organization:manage'] as const;
+
+export const TEAM_PERMISSIONS = [
+  ...DEVELOPER_PERMISSIONS,
   'branding:write',
   'team:manage',
-  'plan:manage',
-  'payouts:manage',
-  'organization:manage',
+  ...OWNER_PERMISSIONS,
 ] as const;
 export type TeamPermission = (typeof TEAM_PERMISSIONS)[number];
 
-const OWNER_ONLY: readonly TeamPermission[] = ['plan:manage', 'payouts:manage', 'organization:manage'];
+const OWNER_ONLY: readonly TeamPermission[] = OWNER_PERMISSIONS;
 
 export const ROLE_PERMISSIONS: Record<OrganizationRole, readonly TeamPermission[]> = {
   owner: TEAM_PERMISSIONS,
   admin: TEAM_PERMISSIONS.filter((permission) => !OWNER_ONLY.includes(permission)),
-  developer: [
-    'dashboard:read',
-    'analytics:read',
-    'packages:read',
-    'packages:write',
-    'prices:write',
-    'customers:read',
-    'customers:write',
-    'tokens:read',
-    'tokens:write',
-    'webhooks:write',
-  ],
+  developer: DEVELOPER_PERMISSIONS,
   support: ['dashboard:read', 'packages:read', 'customers:read', 'customers:write'],
   viewer: ['dashboard:read', 'analytics:read', 'packages:read'],
 };
