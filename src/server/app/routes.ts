@@ -31,7 +31,6 @@ import { planRoutes } from '../features/plans/plans.routes.js';
 import { platformRoutes } from '../features/platform/platform.routes.js';
 import { portalRoutes } from '../features/portal/portal.routes.js';
 import { productRoutes } from '../features/products/products.routes.js';
-import { productTestPurchaseRoutes } from '../features/sales/product-test-purchase.routes.js';
 import { salesRoutes } from '../features/sales/sales.routes.js';
 import { subscriptionRoutes } from '../features/subscriptions/subscriptions.routes.js';
 import { taskRoutes } from '../features/tasks/tasks.routes.js';
@@ -57,7 +56,6 @@ export async function registerRoutes(
     await subscriptionRoutes(api, ctx);
     await billingRoutes(api, ctx);
     await salesRoutes(api, ctx);
-    await productTestPurchaseRoutes(api, ctx);
     await adminRoutes(api, ctx);
     await localAdminRoutes(api, ctx);
     await packageRoutes(api, ctx);

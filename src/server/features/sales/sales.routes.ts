@@ -24,6 +24,7 @@ import { getLicenseMailSeller } from '../licenses/license-mail.service.js';
 import { getPurchaseResult, startCheckout } from './checkout.service.js';
 import { receiveConnectWebhook } from './connect-webhook.service.js';
 import { createOnboardingLink, getPayoutAccount } from './payout.service.js';
+import type { PriceTarget } from './pricing.repository.js';
 import { listPrices, replacePrices } from './pricing.service.js';
 import { getHostSeller, getPurchasePage, purchasePageUrl, repositoryUrlOf } from './sales.service.js';
 import { getSellerSalesSummary } from './sales-figures.service.js';
@@ -67,52 +68,12 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
     },
     async (request) => createOnboardingLink(ctx, request.seller, request.body),
   );
-  api.get(
-    '/api/repositories/:id/pricing-tiers',
-    {
-      config: { permission: 'packages:read' },
-      schema: { params: packageIdParams, response: { 200: packagePriceList } },
-      onRequest: authenticated,
-    },
-    async (request) => listPrices(ctx, request.seller.id, { packageId: request.params.id }),
-  );
-  api.put(
-    '/api/repositories/:id/pricing-tiers',
-    {
-      config: { permission: 'prices:write' },
-      schema: { params: packageIdParams, body: replacePricesInput, response: { 200: packagePriceList } },
-      onRequest: authenticated,
-    },
-    async (request) => replacePrices(ctx, request.seller.id, { packageId: request.params.id }, request.body),
-  );
-  // A product's prices (issue 31): the same tiers, selling every package in the product with one license.
-  api.get(
-    '/api/products/:productId/pricing-tiers',
-    {
-      config: { permission: 'packages:read' },
-      schema: { params: productIdParams, response: { 200: packagePriceList } },
-      onRequest: authenticated,
-    },
-    async (request) => listPrices(ctx, request.seller.id, { productId: request.params.productId }),
-  );
-  api.put(
-    '/api/products/:productId/pricing-tiers',
-    {
-      config: { permission: 'prices:write' },
-      schema: { params: productIdParams, body: replacePricesInput, response: { 200: packagePriceList } },
-      onRequest: authenticated,
-    },
-    async (request) => replacePrices(ctx, request.seller.id, { productId: request.params.productId }, request.body),
-  );
-  api.post(
-    '/api/repositories/:id/test-purchase',
-    {
-      config: { permission: 'prices:write' },
-      schema: { params: packageIdParams, body: testPurchaseInput, response: { 200: startCheckoutResponse } },
-      onRequest: authenticated,
-    },
-    async (request) => runTestPurchase(ctx, request.principal, request.params.id, request.body),
-  );
+  // A package's prices and test purchase, and a product's (issue 31): the same tiers, permissions, bodies and
+  // answers; a product's sell every package in it with one license.
+  priceTargetRoutes(api, ctx, '/api/repositories/:id', packageIdParams, (params) => ({ packageId: params.id }));
+  priceTargetRoutes(api, ctx, '/api/products/:productId', productIdParams, (params) => ({
+    productId: params.productId,
+  }));
   api.get(
     '/api/sales/summary',
     {
@@ -186,4 +147,44 @@ async function connectWebhookRoutes(app: FastifyInstance, options: { ctx: AppCon
       Array.isArray(signature) ? signature[0] : signature,
     );
   });
+}
+
+/** GET and PUT {path}/pricing-tiers and POST {path}/test-purchase of one kind of price target. */
+function priceTargetRoutes<Params extends z.ZodType<Record<string, string>>>(
+  app: FastifyInstance,
+  ctx: AppContext,
+  path: string,
+  params: Params,
+  targetOf: (params: z.output<Params>) => PriceTarget,
+): void {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  api.get(
+    `${path}/pricing-tiers`,
+    {
+      config: { permission: 'packages:read' },
+      schema: { params, response: { 200: packagePriceList } },
+      onRequest: authenticated,
+    },
+    async (request) => listPrices(ctx, request.seller.id, targetOf(request.params as z.output<Params>)),
+  );
+  api.put(
+    `${path}/pricing-tiers`,
+    {
+      config: { permission: 'prices:write' },
+      schema: { params, body: replacePricesInput, response: { 200: packagePriceList } },
+      onRequest: authenticated,
+    },
+    async (request) =>
+      replacePrices(ctx, request.seller.id, targetOf(request.params as z.output<Params>), request.body),
+  );
+  api.post(
+    `${path}/test-purchase`,
+    {
+      config: { permission: 'prices:write' },
+      schema: { params, body: testPurchaseInput, response: { 200: startCheckoutResponse } },
+      onRequest: authenticated,
+    },
+    async (request) =>
+      runTestPurchase(ctx, request.principal, targetOf(request.params as z.output<Params>), request.body),
+  );
 }

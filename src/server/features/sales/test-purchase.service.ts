@@ -24,32 +24,12 @@ import { getSaleOffer, isTestMode } from './sales.service.js';
 const TEST_SESSION_PREFIX = 'cs_packgate_test_';
 
 /**
- * POST /api/repositories/{id}/test-purchase: a completed test sale of the seller's own package (404 for anyone
- * else's), for `email` or the seller's own address. Billing on, buyers pay for real: 409.
+ * POST /api/repositories/{id}/test-purchase and /api/products/{productId}/test-purchase: a completed test sale of
+ * the seller's own package or product (404 for anyone else's; a product's license covers every package in it, as a
+ * buyer's purchase of the product gives), for `email` or the seller's own address. Billing on, buyers pay for
+ * real: 409.
  */
-export function runTestPurchase(
-  ctx: AppContext,
-  actor: Principal,
-  packageId: string,
-  input: TestPurchaseInput,
-): Promise<StartCheckoutResponse> {
-  return runTestSale(ctx, actor, { packageId }, input);
-}
-
-/**
- * POST /api/products/{productId}/test-purchase: the same for the seller's own product (issue 31): one license
- * covering every package in it, as a buyer's purchase of the product gives.
- */
-export function runProductTestPurchase(
-  ctx: AppContext,
-  actor: Principal,
-  productId: string,
-  input: TestPurchaseInput,
-): Promise<StartCheckoutResponse> {
-  return runTestSale(ctx, actor, { productId }, input);
-}
-
-async function runTestSale(
+export async function runTestPurchase(
   ctx: AppContext,
   actor: Principal,
   target: PriceTarget,
