@@ -4,8 +4,9 @@ import {
   CodeHostError,
   type CodeHostRepository,
   type CodeHostUser,
-  composerNameOf,
+  describeRepository,
   type PushWebhook,
+  readDefaultBranchFile,
 } from './code-host.js';
 import {
   callHostApi,
@@ -113,8 +114,9 @@ export class BitbucketCodeHost implements CodeHost {
     repository: CodeHostRepository,
     filePath: string,
   ): Promise<string | undefined> {
-    if (!repository.defaultBranch) return undefined;
-    return this.readFile(requireToken(user), repository.fullName, repository.defaultBranch, filePath);
+    return readDefaultBranchFile(repository, filePath, (ref, file) =>
+      this.readFile(requireToken(user), repository.fullName, ref, file),
+    );
   }
 
   async createPushWebhook(
@@ -158,21 +160,18 @@ export class BitbucketCodeHost implements CodeHost {
     return parseJson<BitbucketRepository>(HOST, answer);
   }
 
-  private async describe(token: string, repository: BitbucketRepository): Promise<CodeHostRepository> {
-    const defaultBranch = repository.mainbranch?.name ?? null;
-    const composerJson = defaultBranch
-      ? await this.readFile(token, repository.full_name, defaultBranch, 'composer.json')
-      : undefined;
-    return {
-      id: repository.uuid,
-      name: repository.name,
-      fullName: repository.full_name,
-      description: repository.description || null,
-      private: repository.is_private !== false,
-      defaultBranch,
-      hasComposerJson: composerJson !== undefined,
-      composerName: composerNameOf(composerJson),
-    };
+  private describe(token: string, repository: BitbucketRepository): Promise<CodeHostRepository> {
+    return describeRepository(
+      {
+        id: repository.uuid,
+        name: repository.name,
+        fullName: repository.full_name,
+        description: repository.description || null,
+        private: repository.is_private !== false,
+        defaultBranch: repository.mainbranch?.name ?? null,
+      },
+      (ref, filePath) => this.readFile(token, repository.full_name, ref, filePath),
+    );
   }
 
   /** A file at `ref` (GET /repositories/{full_name}/src/{ref}/{path}); undefined when missing. */

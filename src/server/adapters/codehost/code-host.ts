@@ -37,6 +37,30 @@ export type CodeHostRepository = {
   composerName: string | null;
 };
 
+/** Reads one file of a repository at a ref; undefined when the file (or the ref) is missing. */
+export type RepositoryFileReader = (ref: string, filePath: string) => Promise<string | undefined>;
+
+/**
+ * A repository of a host's API as the port describes it (GitLab, Bitbucket): the host's facts, and what its default
+ * branch's composer.json says. An empty repository has no default branch, so no composer.json.
+ */
+export async function describeRepository(
+  facts: Omit<CodeHostRepository, 'hasComposerJson' | 'composerName'>,
+  readFile: RepositoryFileReader,
+): Promise<CodeHostRepository> {
+  const composerJson = await readDefaultBranchFile(facts, 'composer.json', readFile);
+  return { ...facts, hasComposerJson: composerJson !== undefined, composerName: composerNameOf(composerJson) };
+}
+
+/** A file of the repository's default branch; undefined without one. */
+export function readDefaultBranchFile(
+  repository: Pick<CodeHostRepository, 'defaultBranch'>,
+  filePath: string,
+  readFile: RepositoryFileReader,
+): Promise<string | undefined> {
+  return repository.defaultBranch ? readFile(repository.defaultBranch, filePath) : Promise.resolve(undefined);
+}
+
 /** The `name` a composer.json declares, lower-cased; null when missing, not a string, or not JSON. */
 export function composerNameOf(composerJson: string | undefined): string | null {
   if (composerJson === undefined) return null;

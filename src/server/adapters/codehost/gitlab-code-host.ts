@@ -4,8 +4,9 @@ import {
   CodeHostError,
   type CodeHostRepository,
   type CodeHostUser,
-  composerNameOf,
+  describeRepository,
   type PushWebhook,
+  readDefaultBranchFile,
 } from './code-host.js';
 import { callHostApi, hostApiError, mapWithConcurrency, parseJson, withoutTrailingSlashes } from './host-api.js';
 
@@ -89,8 +90,9 @@ export class GitlabCodeHost implements CodeHost {
     repository: CodeHostRepository,
     filePath: string,
   ): Promise<string | undefined> {
-    if (!repository.defaultBranch) return undefined;
-    return this.readFile(requireToken(user), repository.id, repository.defaultBranch, filePath);
+    return readDefaultBranchFile(repository, filePath, (ref, file) =>
+      this.readFile(requireToken(user), repository.id, ref, file),
+    );
   }
 
   async createPushWebhook(
@@ -126,22 +128,18 @@ export class GitlabCodeHost implements CodeHost {
     throw hostApiError(HOST, answer);
   }
 
-  private async describe(token: string, project: GitlabProject): Promise<CodeHostRepository> {
-    const defaultBranch = project.default_branch ?? null;
-    // An empty project has no default branch, so no composer.json.
-    const composerJson = defaultBranch
-      ? await this.readFile(token, String(project.id), defaultBranch, 'composer.json')
-      : undefined;
-    return {
-      id: String(project.id),
-      name: project.name,
-      fullName: project.path_with_namespace,
-      description: project.description || null,
-      private: project.visibility !== 'public',
-      defaultBranch,
-      hasComposerJson: composerJson !== undefined,
-      composerName: composerNameOf(composerJson),
-    };
+  private describe(token: string, project: GitlabProject): Promise<CodeHostRepository> {
+    return describeRepository(
+      {
+        id: String(project.id),
+        name: project.name,
+        fullName: project.path_with_namespace,
+        description: project.description || null,
+        private: project.visibility !== 'public',
+        defaultBranch: project.default_branch ?? null,
+      },
+      (ref, filePath) => this.readFile(token, String(project.id), ref, filePath),
+    );
   }
 
   /** A file at `ref` through the repository files API; undefined when the file or the ref is missing. */
