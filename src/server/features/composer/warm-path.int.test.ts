@@ -1,7 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -15,12 +12,11 @@ import {
   jsonOf,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
+import { eventually, startSecondProcess } from '../../../../test/support/second-process.js';
 import type { TestUser } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, testDatabaseKind } from '../../../../test/support/test-app.js';
 import type { P2File, PackagesJson } from '../../../contract/composer.js';
 import { CHANGE_FEED_APPLICATION_NAME } from '../../adapters/change-feed/postgres-change-feed.js';
-import { buildApp } from '../../app.js';
-import { loadConfig } from '../../config.js';
 import {
   grants,
   holderTokens,
@@ -283,54 +279,13 @@ describe('a change is seen by the very next request', () => {
   });
 });
 
-/** Polls until `check` holds, failing loudly after `timeoutMs`: for what another process learns asynchronously. */
-async function eventually(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`Not within ${timeoutMs} ms: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 // Two processes sharing one PostgreSQL: a second app on the first one's database, as a second process would be.
 if (testDatabaseKind() === 'postgres') {
   describe('two processes sharing one PostgreSQL', () => {
     let second: TestApp;
 
     beforeAll(async () => {
-      const url = (app.ctx.db as unknown as { $client: { options: { connectionString: string } } }).$client.options
-        .connectionString;
-      const dataDir = mkdtempSync(path.join(tmpdir(), 'packgate-test-'));
-      const config = loadConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATA_DIR: dataDir,
-        LOG_LEVEL: 'silent',
-        SECRET_KEY: randomBytes(32).toString('hex'),
-        OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
-      });
-      // One object store for both, as processes behind one load balancer share one bucket.
-      config.storage = app.ctx.config.storage;
-      const built = await buildApp({
-        config,
-        clock: app.clock,
-        database: { kind: 'postgres', url, migrated: true },
-        logger: false,
-      });
-      const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
-      const port = Number(new URL(address).port);
-      built.ctx.config.publicUrl = `http://localhost:${port}`;
-      second = {
-        ...built,
-        baseUrl: `http://127.0.0.1:${port}`,
-        port,
-        dataDir,
-        clock: app.clock,
-        async close() {
-          await built.close();
-          rmSync(dataDir, { recursive: true, force: true });
-        },
-      };
+      second = await startSecondProcess(app);
       // Both feeds listen, so that both processes answer from what they hold.
       await eventually('both change feeds listen', () => app.ctx.composerAccess.isTrusted);
       await eventually('both change feeds listen', () => second.ctx.composerAccess.isTrusted);
