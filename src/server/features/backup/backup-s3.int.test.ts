@@ -14,12 +14,11 @@ import {
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeS3, startFakeS3 } from '../../../../test/fakes/s3.js';
-import { createDatabaseFromTemplate } from '../../../../test/support/database-template.js';
-import { startTestApp, type TestApp, testDatabaseKind } from '../../../../test/support/test-app.js';
+import { emptyRestoreTarget } from '../../../../test/support/restore-target.js';
+import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { P2File } from '../../../contract/composer.js';
 import { createStorage } from '../../adapters/storage/create-storage.js';
 import { loadConfig } from '../../config.js';
-import type { DatabaseTarget } from '../../db/client.js';
 
 // Backups of an instance whose zips and logos live in S3 object storage (issue 35 item 3): `npm run admin -- backup`
 // reads the objects from the bucket, `npm run admin -- restore` writes them into another, empty bucket beside an
@@ -38,17 +37,7 @@ let widget: FixturePackage;
 let logoKey: string;
 
 /** An empty database and data folder of the suite's kind, with `bucket`'s settings. */
-async function emptyTarget(bucket: FakeS3) {
-  const dataDir = mkdtempSync(path.join(work, 'target-'));
-  if (testDatabaseKind() === 'pglite') {
-    const database: DatabaseTarget = { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') };
-    return { dataDir, database, env: { ...bucket.env } };
-  }
-  const created = await createDatabaseFromTemplate(process.env.TEST_DATABASE_URL!, 'template1');
-  removals.push(created.drop);
-  const database: DatabaseTarget = { kind: 'postgres', url: created.url };
-  return { dataDir, database, env: { ...bucket.env, DATABASE_URL: created.url } };
-}
+const emptyTarget = (bucket: FakeS3) => emptyRestoreTarget(work, removals, bucket.env);
 
 /** Runs an admin command with its console captured: its exit code and what it printed as errors. */
 async function admin(command: () => Promise<number>) {

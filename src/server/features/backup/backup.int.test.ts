@@ -26,8 +26,8 @@ import {
   jsonOf,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
-import { createDatabaseFromTemplate } from '../../../../test/support/database-template.js';
-import { startTestApp, type TestApp, testDatabaseKind } from '../../../../test/support/test-app.js';
+import { emptyRestoreTarget } from '../../../../test/support/restore-target.js';
+import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { P2File } from '../../../contract/composer.js';
 import { LOCAL_ADMIN_BACKUP_PATH } from '../../../contract/local-admin.js';
 import { setupCommands } from '../../../contract/setup-commands.js';
@@ -58,16 +58,7 @@ let widget: FixturePackage;
 let before: { packages: Buffer; p2: Buffer; zip: Buffer; sales: number };
 
 /** An empty database and data folder of the suite's kind, to restore into. */
-async function emptyTarget(): Promise<{ dataDir: string; database: DatabaseTarget; env: Record<string, string> }> {
-  const dataDir = mkdtempSync(path.join(work, 'target-'));
-  removals.push(async () => rmSync(dataDir, { recursive: true, force: true }));
-  if (testDatabaseKind() === 'pglite') {
-    return { dataDir, database: { kind: 'pglite', dataDir: path.join(dataDir, 'pglite') }, env: {} };
-  }
-  const database = await createDatabaseFromTemplate(process.env.TEST_DATABASE_URL!, 'template1');
-  removals.push(database.drop);
-  return { dataDir, database: { kind: 'postgres', url: database.url }, env: { DATABASE_URL: database.url } };
-}
+const emptyTarget = () => emptyRestoreTarget(work, removals);
 
 const distPath = (p2: Buffer, version: string) => {
   const entry = jsonOf<P2File>({ status: 200, statusMessage: '', headers: {}, body: p2 }).packages['acme/widget']!.find(
