@@ -1,13 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createPackage,
-  type FixturePackage,
-  jsonOf,
-  requestOnHost,
-} from '../../../../test/composer/repository-fixtures.js';
+import { type FixturePackage, jsonOf, requestOnHost } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeStripe, type FakeStripeEvent, startFakeStripe } from '../../../../test/fakes/stripe.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
+import { seedProductShop } from '../../../../test/support/product-shop.js';
 import { settleProviderEvents } from '../../../../test/support/provider-events.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
@@ -20,7 +16,7 @@ import {
   type StartCheckoutResponse,
   salesMessages,
 } from '../../../contract/sales.js';
-import { grants, packagePrices, platformSubscriptions, sales } from '../../db/schema/index.js';
+import { grants, packagePrices, sales } from '../../db/schema/index.js';
 
 // Selling a product (issue 31 item 2): the seller prices a product as they price a package, the buyer buys it on the
 // seller's host through Stripe Checkout (the fake), and the one license the sale gives covers every package in the
@@ -34,7 +30,6 @@ let seller: SignedIn;
 let other: SignedIn;
 let accountId: string;
 let widget: FixturePackage;
-let gizmo: FixturePackage;
 let suite: Product;
 let theirs: Product;
 let tier: PackagePrice;
@@ -55,12 +50,6 @@ async function send(event: FakeStripeEvent): Promise<void> {
   await settleProviderEvents(app);
 }
 
-async function createProduct(as: SignedIn, name: string, packageIds: string[]): Promise<Product> {
-  const response = await as.client.post('/api/products', { name, description: `The ${name}`, packageIds });
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as Product;
-}
-
 const p2Status = async (name: string, token: string) =>
   (await requestOnHost(app, HOST, `/p2/${name}.json`, { token })).status;
 
@@ -69,20 +58,7 @@ beforeAll(async () => {
   app = await startTestApp({ clock, env: stripe.env() });
   seller = await signInSeller(app, { slug: 'acme' });
   other = await signInSeller(app, { slug: 'rival' });
-  await app.ctx.db.insert(platformSubscriptions).values({
-    userId: seller.user.id,
-    status: 'active',
-    tierId: 'enterprise',
-    currentPeriodEnd: new Date('2027-06-01T00:00:00Z'),
-  });
-  const released = { releasedAt: '2026-01-10T10:00:00Z' };
-  widget = await createPackage(app, seller.user, 'acme/widget', [{ version: 'v1.0.0', ...released }]);
-  gizmo = await createPackage(app, seller.user, 'acme/gizmo', [{ version: 'v1.0.0', ...released }]);
-  // Not in the product: the product's license must not reach it.
-  await createPackage(app, seller.user, 'acme/gadget', [{ version: 'v1.0.0', ...released }]);
-  const foreign = await createPackage(app, other.user, 'rival/thing', [{ version: 'v1.0.0', ...released }]);
-  suite = await createProduct(seller, 'Acme Suite', [widget.id, gizmo.id]);
-  theirs = await createProduct(other, 'Rival Suite', [foreign.id]);
+  ({ widget, suite, theirs } = await seedProductShop(app, seller, other));
   // A payout account that takes payments, as Stripe reports it.
   const link = await seller.client.post('/api/sales/payout-account/onboarding-link', { returnPath: '/dashboard' });
   expect(link.status, await link.clone().text()).toBe(200);

@@ -1,16 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  createPackage,
-  type FixturePackage,
-  jsonOf,
-  requestOnHost,
-} from '../../../../test/composer/repository-fixtures.js';
+import { jsonOf, requestOnHost } from '../../../../test/composer/repository-fixtures.js';
+import { seedProductShop } from '../../../../test/support/product-shop.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
 import type { Product } from '../../../contract/products.js';
 import type { PackagePrice, PurchaseResult, StartCheckoutResponse } from '../../../contract/sales.js';
-import { grants, platformSubscriptions, sales } from '../../db/schema/index.js';
+import { grants, sales } from '../../db/schema/index.js';
 
 // The seller's test purchase of a product with billing off (issue 31): as for a package, the sale completes at once,
 // marked test, and its one license covers every package in the product, which the success page names and the token
@@ -21,19 +17,11 @@ const clock = new TestClock(new Date('2026-03-01T12:00:00Z'));
 let app: TestApp;
 let seller: SignedIn;
 let other: SignedIn;
-let widget: FixturePackage;
-let gizmo: FixturePackage;
 let suite: Product;
 let theirs: Product;
 let tier: PackagePrice;
 
 const testPurchasePath = (productId: string) => `/api/products/${productId}/test-purchase`;
-
-async function createProduct(as: SignedIn, name: string, packageIds: string[]): Promise<Product> {
-  const response = await as.client.post('/api/products', { name, description: `The ${name}`, packageIds });
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as Product;
-}
 
 const p2Status = async (name: string, token: string) =>
   (await requestOnHost(app, HOST, `/p2/${name}.json`, { token })).status;
@@ -42,19 +30,7 @@ beforeAll(async () => {
   app = await startTestApp({ clock });
   seller = await signInSeller(app, { slug: 'acme', email: 'owner@acme.example' });
   other = await signInSeller(app, { slug: 'rival' });
-  await app.ctx.db.insert(platformSubscriptions).values({
-    userId: seller.user.id,
-    status: 'active',
-    tierId: 'enterprise',
-    currentPeriodEnd: new Date('2027-06-01T00:00:00Z'),
-  });
-  const released = { releasedAt: '2026-01-10T10:00:00Z' };
-  widget = await createPackage(app, seller.user, 'acme/widget', [{ version: 'v1.0.0', ...released }]);
-  gizmo = await createPackage(app, seller.user, 'acme/gizmo', [{ version: 'v1.0.0', ...released }]);
-  await createPackage(app, seller.user, 'acme/gadget', [{ version: 'v1.0.0', ...released }]);
-  const foreign = await createPackage(app, other.user, 'rival/thing', [{ version: 'v1.0.0', ...released }]);
-  suite = await createProduct(seller, 'Acme Suite', [widget.id, gizmo.id]);
-  theirs = await createProduct(other, 'Rival Suite', [foreign.id]);
+  ({ suite, theirs } = await seedProductShop(app, seller, other));
   const priced = await seller.client.put(`/api/products/${suite.id}/pricing-tiers`, {
     tiers: [{ name: 'Suite', pricingType: 'one_time', updateMonths: 12, priceCents: 9900, currency: 'usd' }],
   });
