@@ -210,10 +210,13 @@ export async function measureMemory(
 const parts = (held: HeldParts) =>
   `V8 heap ${megabytes(held.heapUsed)} used of ${megabytes(held.heapTotal)}, external ${megabytes(held.external)} (PGlite's WebAssembly memory at its full size, resident or not, and Buffers)`;
 
-/** The resident parts (bench/resident-parts.ts), V8's heap as V8 counts it taken out of the anonymous rest. */
+/**
+ * The resident parts (bench/resident-parts.ts). V8's heap is within the anonymous rest; what V8 has committed is given
+ * beside it, not taken out, since a committed page is not always resident.
+ */
 const residentLine = (resident: ResidentParts, held: HeldParts) =>
-  `      resident by part: files (node, ICU, libraries) ${megabytes(resident.files)}, V8 heap ${megabytes(held.heapTotal)}, ` +
-  `other anonymous (Buffers, stacks) ${megabytes(Math.max(0, resident.otherAnonymous - held.heapTotal))}, ` +
+  `      resident by part: files (node, ICU, libraries) ${megabytes(resident.files)}, ` +
+  `V8 heap and other anonymous (Buffers, stacks) ${megabytes(resident.otherAnonymous)} (V8 heap committed ${megabytes(held.heapTotal)}), ` +
   `C allocator ${megabytes(resident.cAllocator)}, WebAssembly memory ${megabytes(resident.webAssemblyMemory)}, ` +
   `compiled code ${megabytes(resident.compiledCode)}`;
 
