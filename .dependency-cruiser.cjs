@@ -20,7 +20,8 @@ module.exports = {
     },
     {
       name: 'config-imports-no-adapter',
-      comment: 'config.ts and config/ only read settings; adapters are chosen from the settings by the composition root.',
+      comment:
+        'config.ts and config/ only read settings; adapters are chosen from the settings by the composition root.',
       severity: 'error',
       from: { path: '^src/server/config(\\.ts$|/)' },
       to: { path: '^src/server/adapters/' },
