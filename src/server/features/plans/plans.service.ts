@@ -1,4 +1,3 @@
-import { asc, eq, notInArray } from 'drizzle-orm';
 import {
   DEFAULT_TRIAL_DAYS,
   MAX_TRIAL_DAYS,
@@ -12,10 +11,18 @@ import {
 } from '../../../contract/plans.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { plans } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { findStoredValue, storeValue } from '../shared/settings/platform-settings.service.js';
 import { defaultPlans } from './default-plans.js';
+import {
+  deletePlansNotIn,
+  findPlanRow,
+  hasAnyPlan,
+  insertPlansIfAbsent,
+  type PlanRow,
+  selectPlansInOrder,
+  upsertPlan,
+} from './plans.repository.js';
 
 /**
  * Counts paying subscribers and trial users per tier. The subscriptions domain owns those rows and
@@ -28,8 +35,6 @@ export type CountPlanMembers = (
 ) => Promise<Map<string, { subscriberCount: number; trialCount: number }>>;
 
 export const TRIAL_DAYS_SETTING = 'trial_days';
-
-type PlanRow = typeof plans.$inferSelect;
 
 function toPlan(row: PlanRow): Plan {
   return {
@@ -54,9 +59,8 @@ function toPlan(row: PlanRow): Plan {
  * removed stay removed; two processes starting together both insert and the loser's rows are ignored.
  */
 export async function seedDefaultPlans(ctx: AppContext): Promise<void> {
-  const [existing] = await ctx.db.select({ id: plans.id }).from(plans).limit(1);
-  if (existing) return;
-  await ctx.db.insert(plans).values(defaultPlans).onConflictDoNothing({ target: plans.id });
+  if (await hasAnyPlan(ctx.db)) return;
+  await insertPlansIfAbsent(ctx.db, defaultPlans);
 }
 
 /** Length of a new trial; existing trials keep the end they were given when they started. */
@@ -68,12 +72,12 @@ export async function getTrialDays(ctx: AppContext): Promise<number> {
 }
 
 export async function listPlans(ctx: AppContext): Promise<Plan[]> {
-  const rows = await ctx.db.select().from(plans).orderBy(asc(plans.sortOrder), asc(plans.id));
+  const rows = await selectPlansInOrder(ctx.db);
   return rows.map(toPlan);
 }
 
 export async function findPlan(ctx: AppContext, tierId: string): Promise<Plan | undefined> {
-  const [row] = await ctx.db.select().from(plans).where(eq(plans.id, tierId)).limit(1);
+  const row = await findPlanRow(ctx.db, tierId);
   return row ? toPlan(row) : undefined;
 }
 
@@ -138,10 +142,7 @@ export async function savePlanConfiguration(
   const now = ctx.clock.now();
   const keptIds = input.tiers.map((tier) => tier.id);
   await ctx.db.transaction(async (tx) => {
-    const removed = await tx
-      .delete(plans)
-      .where(notInArray(plans.id, keptIds))
-      .returning({ id: plans.id, name: plans.name });
+    const removed = await deletePlansNotIn(tx, keptIds);
     if (removed.length > 0) {
       const members = await countPlanMembers(
         ctx,
@@ -158,13 +159,7 @@ export async function savePlanConfiguration(
         }
       }
     }
-    for (const tier of input.tiers) {
-      const values = { ...tier, updatedAt: now };
-      await tx
-        .insert(plans)
-        .values({ ...values, createdAt: now })
-        .onConflictDoUpdate({ target: plans.id, set: values });
-    }
+    for (const tier of input.tiers) await upsertPlan(tx, { ...tier, updatedAt: now }, now);
     await storeValue(tx, TRIAL_DAYS_SETTING, String(input.trialDays), now);
   });
   ctx.log.info({ tiers: keptIds, trialDays: input.trialDays }, 'tier configuration saved');
