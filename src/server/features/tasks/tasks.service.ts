@@ -1,13 +1,19 @@
-import { desc, eq } from 'drizzle-orm';
 import type { TaskProgressEvent, TaskStatus, TaskType } from '../../../contract/realtime.js';
 import type { AppContext } from '../../context.js';
-import { tasks } from '../../db/schema/index.js';
+import {
+  findTaskRow,
+  insertTask,
+  lockTaskRow,
+  selectRecentTasks,
+  type TaskRow,
+  updateTaskState,
+} from './tasks.repository.js';
 
 // Background work a user watches: each task is a row (so that a page opened later can catch up) and a
 // stream of task-progress events to the user's sockets, started → progress … → completed or failed,
 // all with the same taskId (spec seller-app §3, §4).
 
-export type TaskRow = typeof tasks.$inferSelect;
+export type { TaskRow } from './tasks.repository.js';
 
 export type StartTaskInput = {
   /** Who watches the task: the events go to this user's sockets. */
@@ -43,20 +49,16 @@ export function presentTask(row: TaskRow): TaskProgressEvent {
 /** Records the task and sends its `started` event. */
 export async function startTask(ctx: AppContext, input: StartTaskInput): Promise<RunningTask> {
   const now = ctx.clock.now();
-  const [row] = await ctx.db
-    .insert(tasks)
-    .values({
-      userId: input.userId,
-      type: input.type,
-      status: 'started',
-      progress: 0,
-      message: input.message,
-      data: input.data ?? {},
-      createdAt: now,
-      updatedAt: now,
-    })
-    .returning();
-  const task = row!;
+  const task = await insertTask(ctx.db, {
+    userId: input.userId,
+    type: input.type,
+    status: 'started',
+    progress: 0,
+    message: input.message,
+    data: input.data ?? {},
+    createdAt: now,
+    updatedAt: now,
+  });
   ctx.realtime.sendToUser(input.userId, 'task-progress', presentTask(task));
   return reportingTask(ctx, task);
 }
@@ -66,7 +68,7 @@ export async function startTask(ctx: AppContext, input: StartTaskInput): Promise
  * again after a restart). Undefined when the task is gone (its user was deleted).
  */
 export async function resumeTask(ctx: AppContext, taskId: string): Promise<RunningTask | undefined> {
-  const [row] = await ctx.db.select().from(tasks).where(eq(tasks.id, taskId)).limit(1);
+  const row = await findTaskRow(ctx.db, taskId);
   return row ? reportingTask(ctx, row) : undefined;
 }
 
@@ -91,10 +93,7 @@ function reportingTask(ctx: AppContext, task: TaskRow): RunningTask {
       data,
     };
     try {
-      await ctx.db
-        .update(tasks)
-        .set({ status, progress: lastPercent, message, data, updatedAt })
-        .where(eq(tasks.id, task.id));
+      await updateTaskState(ctx.db, task.id, { status, progress: lastPercent, message, data, updatedAt });
     } catch (error) {
       ctx.log.warn({ err: error, taskId: task.id }, 'could not record task progress');
     }
@@ -113,12 +112,7 @@ function reportingTask(ctx: AppContext, task: TaskRow): RunningTask {
 
 /** The user's latest tasks, newest first, each as its latest event. */
 export async function listRecentTasks(ctx: AppContext, userId: string, limit: number): Promise<TaskProgressEvent[]> {
-  const rows = await ctx.db
-    .select()
-    .from(tasks)
-    .where(eq(tasks.userId, userId))
-    .orderBy(desc(tasks.createdAt), desc(tasks.id))
-    .limit(limit);
+  const rows = await selectRecentTasks(ctx.db, userId, limit);
   return rows.map(presentTask);
 }
 
@@ -144,7 +138,7 @@ export async function recordBatchItem(
   describe: BatchReport,
 ): Promise<void> {
   const events = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx.select().from(tasks).where(eq(tasks.id, taskId)).for('update');
+    const row = await lockTaskRow(tx, taskId);
     if (!row || row.status === 'completed' || row.status === 'failed') return [];
     const items = Array.isArray(row.data.items) ? (row.data.items as BatchItem[]) : [];
     if (items.some((each) => each.key === item.key)) return [];
@@ -161,10 +155,7 @@ export async function recordBatchItem(
         ? undefined
         : { ...progressed, status: failed.length > 0 ? 'failed' : 'completed', message: endMessage };
     const last = ended ?? progressed;
-    await tx
-      .update(tasks)
-      .set({ status: last.status, progress, message: last.message, data, updatedAt })
-      .where(eq(tasks.id, taskId));
+    await updateTaskState(tx, taskId, { status: last.status, progress, message: last.message, data, updatedAt });
     return ended ? [progressed, ended] : [progressed];
   });
   for (const row of events) ctx.realtime.sendToUser(row.userId, 'task-progress', presentTask(row));
