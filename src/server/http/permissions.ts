@@ -8,7 +8,8 @@ import {
 } from '../../contract/team.js';
 import { AppError } from './errors.js';
 import { authenticated } from './guards.js';
-import { isAdmin, type RequestAuth, requireUser } from './session.js';
+import { type SessionPrincipal, signedInOf } from './principal.js';
+import { isAdmin, requireUser } from './session.js';
 
 // Role enforcement on every seller route (issue 33). A route the signed-in seller uses declares the permission it
 // needs in its config (`config: { permission: 'packages:write' }`); one hook, before validation, answers 403 with
@@ -38,22 +39,26 @@ export type DeclaredRoute = {
   isSellerRoute: boolean;
 };
 
-/** The role the session acts with: an admin impersonating a seller acts as its owner, whatever the founder's role. */
-export function effectiveRole(auth: RequestAuth): OrganizationRole | null {
-  return auth.impersonator ? 'owner' : auth.role;
+/**
+ * The role the person acts with: a member's role; an admin viewing the app as a seller acts as its owner, whatever
+ * the founder's role; an admin's own account has none.
+ */
+export function effectiveRole(principal: SessionPrincipal): OrganizationRole | null {
+  if (principal.kind === 'member') return principal.role;
+  return principal.actingAs === 'owner' ? 'owner' : null;
 }
 
 /** What the person may do in the organisation the session works in; an admin's own account may do everything. */
-export function permissionsOf(auth: RequestAuth): readonly TeamPermission[] {
-  const role = effectiveRole(auth);
+export function permissionsOf(principal: SessionPrincipal): readonly TeamPermission[] {
+  const role = effectiveRole(principal);
   if (role) return TEAM_PERMISSIONS.filter((permission) => roleCan(role, permission));
-  return isAdmin(auth.user) ? TEAM_PERMISSIONS : [];
+  return principal.kind === 'admin' && isAdmin(principal.admin) ? TEAM_PERMISSIONS : [];
 }
 
 /** Throws the contract's 403 unless the session's role holds `permission` (services call it for finer checks). */
-export function requirePermission(auth: RequestAuth, permission: TeamPermission): void {
-  if (permissionsOf(auth).includes(permission)) return;
-  const role: OrganizationRole = effectiveRole(auth) ?? 'viewer';
+export function requirePermission(principal: SessionPrincipal, permission: TeamPermission): void {
+  if (permissionsOf(principal).includes(permission)) return;
+  const role: OrganizationRole = effectiveRole(principal) ?? 'viewer';
   throw new AppError('FORBIDDEN', forbiddenMessage(role, permission));
 }
 
@@ -64,8 +69,8 @@ export const CLOSED_ACCOUNT_MESSAGE =
  * A closed account (issue 35) stays readable, and its owner may still download the export, until the erasure; nothing
  * in it changes any more, so closing cannot be undone by issuing licenses or adding packages afterwards.
  */
-function refuseChangesToClosedAccount(auth: RequestAuth, permission: TeamPermission): void {
-  if (!auth.user.closedAt) return;
+function refuseChangesToClosedAccount(principal: SessionPrincipal, permission: TeamPermission): void {
+  if (!principal.organization.closedAt) return;
   if (permission.endsWith(':read') || permission === 'organization:manage') return;
   throw new AppError('FORBIDDEN', CLOSED_ACCOUNT_MESSAGE);
 }
@@ -93,9 +98,10 @@ export function registerPermissionCheck(app: FastifyInstance): void {
   app.addHook('preValidation', async (request: FastifyRequest) => {
     const needed = request.routeOptions.config?.permission;
     if (!needed) return;
-    const auth = requireUser(request);
+    requireUser(request);
     if (needed === ANY_SIGNED_IN) return;
-    requirePermission(auth, needed);
-    refuseChangesToClosedAccount(auth, needed);
+    const principal = signedInOf(request.principal);
+    requirePermission(principal, needed);
+    refuseChangesToClosedAccount(principal, needed);
   });
 }

@@ -36,7 +36,12 @@ export type AdminPrincipal = Acting & {
   admin: Account;
   organization: Account;
   actingAs: 'admin' | 'owner';
+  /** The person's row the session shows: the admin, or the organisation's person the admin views the app as. */
+  viewedAs: Account;
 };
+
+/** Who a signed-in session acts as: a member of the organisation it works in, or an admin. */
+export type SessionPrincipal = MemberPrincipal | AdminPrincipal;
 
 /** An API token of an organisation, with what it may do now; its organisation's row was read with it. */
 export type TokenPrincipal = Acting & {
@@ -78,11 +83,13 @@ export function sessionPrincipal(auth: {
   person: Account;
   role: OrganizationRole | null;
   impersonator?: Account;
-}): MemberPrincipal | AdminPrincipal {
+}): SessionPrincipal {
   const acting = { sellerId: auth.user.id, person: actingPerson(auth.person), organization: auth.user };
-  if (auth.impersonator) return { ...acting, kind: 'admin', admin: auth.impersonator, actingAs: 'owner' };
+  if (auth.impersonator) {
+    return { ...acting, kind: 'admin', admin: auth.impersonator, actingAs: 'owner', viewedAs: auth.person };
+  }
   if (auth.role) return { ...acting, kind: 'member', member: auth.person, role: auth.role };
-  return { ...acting, kind: 'admin', admin: auth.user, actingAs: 'admin' };
+  return { ...acting, kind: 'admin', admin: auth.user, actingAs: 'admin', viewedAs: auth.person };
 }
 
 /** A person acting in an organisation outside a signed-in request (accepting an invitation). */
@@ -103,12 +110,22 @@ export function organizationOf(principal: Principal): Account {
   return principal.organization;
 }
 
-/** The organisation a signed-in session works in (`request.seller`); any other principal is not signed in. */
-export function signedInOrganizationOf(principal: Principal): Account {
+/** A signed-in session's principal; any other principal (a token, a holder, the platform) is not signed in. */
+export function signedInOf(principal: Principal): SessionPrincipal {
   if (principal.kind !== 'member' && principal.kind !== 'admin') {
     throw new AppError('UNAUTHENTICATED', 'Please log in to access this resource.');
   }
-  return principal.organization;
+  return principal;
+}
+
+/** The organisation a signed-in session works in (`request.seller`). */
+export function signedInOrganizationOf(principal: Principal): Account {
+  return signedInOf(principal).organization;
+}
+
+/** The signed-in person's own row: the member, the admin, or the person an admin views the app as. */
+export function signedInPersonOf(principal: SessionPrincipal): Account {
+  return principal.kind === 'member' ? principal.member : principal.viewedAs;
 }
 
 /** The admin a session answers to (`request.admin`): the signed-in admin, or the one behind an impersonation. */

@@ -1,6 +1,6 @@
 import type { AuthUser } from '../../contract/auth.js';
 import { effectiveRole, permissionsOf } from './permissions.js';
-import type { Account } from './principal.js';
+import { type Account, sessionPrincipal } from './principal.js';
 import type { RequestAuth } from './session.js';
 
 // The signed-in user as every route that answers with one presents it (sign-in, /api/auth/user,
@@ -30,7 +30,9 @@ export function organizationName(organization: Pick<Account, 'displayName' | 'gi
 
 /** GET /api/auth/user: the account, the organisation the session works in and what the role may do there (issue 33). */
 export function presentSession(auth: RequestAuth): AuthUser {
-  const role = effectiveRole(auth);
+  // Built from the session presented, which may be one the request has just started (no guard set its principal).
+  const principal = sessionPrincipal(auth);
+  const role = effectiveRole(principal);
   return {
     ...presentAuthUser(auth.user, auth.impersonator),
     ...(role
@@ -43,6 +45,6 @@ export function presentSession(auth: RequestAuth): AuthUser {
           },
         }
       : {}),
-    permissions: [...permissionsOf(auth)],
+    permissions: [...permissionsOf(principal)],
   };
 }

@@ -9,7 +9,7 @@ import {
 } from '../../../contract/team.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { memberPrincipal, type Principal, personLabel } from '../../http/principal.js';
+import { memberPrincipal, personLabel, type SessionPrincipal, signedInPersonOf } from '../../http/principal.js';
 import { appUrl } from '../../http/public-urls.js';
 import type { RequestAuth } from '../../http/session.js';
 import { organizationName } from '../../http/session-user.js';
@@ -43,23 +43,23 @@ function presentInvitation(invitation: InvitationRow, invitedByEmail: string | n
 }
 
 /** GET /api/team/invitations: the pending ones. */
-export async function listInvitations(ctx: AppContext, auth: RequestAuth): Promise<TeamInvitation[]> {
-  const rows = await repository.listPendingInvitations(ctx, auth.user.id, ctx.clock.now());
+export async function listInvitations(ctx: AppContext, principal: SessionPrincipal): Promise<TeamInvitation[]> {
+  const rows = await repository.listPendingInvitations(ctx, principal.organization.id, ctx.clock.now());
   return rows.map(({ invitation, invitedByEmail }) => presentInvitation(invitation, invitedByEmail));
 }
 
 /** POST /api/team/invitations: refuses, writing nothing, what the team or the plan does not allow. */
 export async function inviteMember(
   ctx: AppContext,
-  auth: RequestAuth,
-  actor: Principal,
+  principal: SessionPrincipal,
   input: CreateInvitationInput,
 ): Promise<TeamInvitation> {
-  const organization = auth.user;
+  const { organization } = principal;
+  const inviter = signedInPersonOf(principal);
   const email = normalizeEmail(input.email);
   const role = input.role as OrganizationRole;
-  if (role === 'owner' && !isOwner(auth)) throw new AppError('FORBIDDEN', teamMessages.ownerOnly);
-  if (auth.person.email && normalizeEmail(auth.person.email) === email) {
+  if (role === 'owner' && !isOwner(principal)) throw new AppError('FORBIDDEN', teamMessages.ownerOnly);
+  if (inviter.email && normalizeEmail(inviter.email) === email) {
     throw new AppError('VALIDATION_FAILED', teamMessages.ownAddress);
   }
   const limit = await memberLimit(ctx, organization);
@@ -88,13 +88,13 @@ export async function inviteMember(
         email,
         role,
         tokenHash: sha256Hex(token),
-        invitedById: auth.person.id,
+        invitedById: inviter.id,
         createdAt: now,
         lastSentAt: now,
         expiresAt: new Date(now.getTime() + INVITATION_VALIDITY_MS),
       },
     );
-    await recordAuditEvent(tx, ctx, actor, {
+    await recordAuditEvent(tx, ctx, principal, {
       action: 'member.invited',
       targetType: 'invitation',
       targetId: inserted.id,
@@ -102,17 +102,17 @@ export async function inviteMember(
     });
     return inserted;
   });
-  await sendInvitation(ctx, organization, auth.person, invitation, token);
-  return presentInvitation(invitation, auth.person.email);
+  await sendInvitation(ctx, organization, inviter, invitation, token);
+  return presentInvitation(invitation, inviter.email);
 }
 
 /** POST /api/team/invitations/:id/resend: a new link (the old one stops working), valid 7 days from now. */
 export async function resendInvitation(
   ctx: AppContext,
-  auth: RequestAuth,
+  principal: SessionPrincipal,
   invitationId: string,
 ): Promise<TeamInvitation> {
-  const organization = auth.user;
+  const { organization } = principal;
   const now = ctx.clock.now();
   const found = await repository.findInvitation(ctx, organization.id, invitationId);
   if (!found || !isPending(found.invitation, now)) throw new AppError('NOT_FOUND', teamMessages.invitationNotFound);
@@ -127,24 +127,23 @@ export async function resendInvitation(
     now,
   );
   if (!renewed) throw new AppError('NOT_FOUND', teamMessages.invitationNotFound);
-  await sendInvitation(ctx, organization, auth.person, renewed, token);
+  await sendInvitation(ctx, organization, signedInPersonOf(principal), renewed, token);
   return presentInvitation(renewed, found.invitedByEmail);
 }
 
 /** DELETE /api/team/invitations/:id: its link stops working. */
 export async function withdrawInvitation(
   ctx: AppContext,
-  auth: RequestAuth,
-  actor: Principal,
+  principal: SessionPrincipal,
   invitationId: string,
 ): Promise<void> {
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
-    const found = await repository.findInvitation({ db: tx }, auth.user.id, invitationId);
+    const found = await repository.findInvitation({ db: tx }, principal.organization.id, invitationId);
     if (!found || !(await repository.markWithdrawn({ db: tx }, invitationId, now))) {
       throw new AppError('NOT_FOUND', teamMessages.invitationNotFound);
     }
-    await recordAuditEvent(tx, ctx, actor, {
+    await recordAuditEvent(tx, ctx, principal, {
       action: 'invitation.withdrawn',
       targetType: 'invitation',
       targetId: invitationId,

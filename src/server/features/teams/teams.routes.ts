@@ -21,7 +21,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
 import { ANY_SIGNED_IN } from '../../http/permissions.js';
-import { requireUser } from '../../http/session.js';
+import { signedInOf } from '../../http/principal.js';
 import { startSessionInOrganization, switchSessionOrganization } from '../../http/session-organization.js';
 import { firstFactorSessionOptions } from '../auth/second-factor.service.js';
 import * as invitations from './invitations.service.js';
@@ -46,7 +46,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
       schema: { response: { 200: teamMembersSchema } },
       onRequest: authenticated,
     },
-    async (request) => teams.listMembers(ctx, requireUser(request)),
+    async (request) => teams.listMembers(ctx, signedInOf(request.principal)),
   );
 
   api.patch(
@@ -59,8 +59,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
     async (request) =>
       teams.changeMemberRole(
         ctx,
-        requireUser(request),
-        request.principal,
+        signedInOf(request.principal),
         request.params.memberId,
         request.body.role as OrganizationRole,
       ),
@@ -70,7 +69,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
     '/api/team/members/:memberId',
     { config: { permission: 'team:manage' }, schema: { params: memberParams }, onRequest: authenticated },
     async (request, reply) => {
-      await teams.removeMember(ctx, requireUser(request), request.principal, request.params.memberId);
+      await teams.removeMember(ctx, signedInOf(request.principal), request.params.memberId);
       return reply.status(204).send();
     },
   );
@@ -82,7 +81,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
       schema: { response: { 200: teamInvitationsSchema } },
       onRequest: authenticated,
     },
-    async (request) => ({ invitations: await invitations.listInvitations(ctx, requireUser(request)) }),
+    async (request) => ({ invitations: await invitations.listInvitations(ctx, signedInOf(request.principal)) }),
   );
 
   api.post(
@@ -93,9 +92,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
       onRequest: authenticated,
     },
     async (request, reply) =>
-      reply
-        .status(201)
-        .send(await invitations.inviteMember(ctx, requireUser(request), request.principal, request.body)),
+      reply.status(201).send(await invitations.inviteMember(ctx, signedInOf(request.principal), request.body)),
   );
 
   api.post(
@@ -105,14 +102,14 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
       schema: { params: invitationParams, response: { 200: teamInvitationSchema } },
       onRequest: authenticated,
     },
-    async (request) => invitations.resendInvitation(ctx, requireUser(request), request.params.id),
+    async (request) => invitations.resendInvitation(ctx, signedInOf(request.principal), request.params.id),
   );
 
   api.delete(
     '/api/team/invitations/:id',
     { config: { permission: 'team:manage' }, schema: { params: invitationParams }, onRequest: authenticated },
     async (request, reply) => {
-      await invitations.withdrawInvitation(ctx, requireUser(request), request.principal, request.params.id);
+      await invitations.withdrawInvitation(ctx, signedInOf(request.principal), request.params.id);
       return reply.status(204).send();
     },
   );
@@ -154,7 +151,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
       schema: { response: { 200: organizationsSchema } },
       onRequest: authenticated,
     },
-    async (request) => ({ organizations: await teams.listOrganizations(ctx, requireUser(request)) }),
+    async (request) => ({ organizations: await teams.listOrganizations(ctx, signedInOf(request.principal)) }),
   );
 
   api.post(
@@ -165,7 +162,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
       onRequest: authenticated,
     },
     async (request) => {
-      const chosen = await teams.chooseOrganization(ctx, requireUser(request), request.body.organizationId);
+      const chosen = await teams.chooseOrganization(ctx, signedInOf(request.principal), request.body.organizationId);
       await switchSessionOrganization(ctx, request, chosen.id);
       return chosen;
     },

@@ -2,8 +2,7 @@ import type { OrganizationRole, OrganizationSummary, TeamMember, TeamMembers } f
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { effectiveRole } from '../../http/permissions.js';
-import type { Principal } from '../../http/principal.js';
-import type { RequestAuth } from '../../http/session.js';
+import { type SessionPrincipal, signedInPersonOf } from '../../http/principal.js';
 import { deleteSessionsInOrganization, disconnectSessions } from '../../http/session-organization.js';
 import { organizationName } from '../../http/session-user.js';
 import { deleteTokensOfMember } from '../api-tokens/api-tokens.service.js';
@@ -90,8 +89,8 @@ function presentMember(member: EffectiveMember, organizationId: string, viewerId
 }
 
 /** An admin's own account (no role) may do what an owner may. */
-export function isOwner(auth: RequestAuth): boolean {
-  const role = effectiveRole(auth);
+export function isOwner(principal: SessionPrincipal): boolean {
+  const role = effectiveRole(principal);
   return role === null || role === 'owner';
 }
 
@@ -115,13 +114,15 @@ export function limitReached(limit: { tierName: string; max: number }): AppError
 }
 
 /** GET /api/team/members. */
-export async function listMembers(ctx: AppContext, auth: RequestAuth): Promise<TeamMembers> {
-  const members = await effectiveMembers(ctx, auth.user);
-  const limit = await memberLimit(ctx, auth.user);
+export async function listMembers(ctx: AppContext, principal: SessionPrincipal): Promise<TeamMembers> {
+  const { organization } = principal;
+  const members = await effectiveMembers(ctx, organization);
+  const limit = await memberLimit(ctx, organization);
+  const viewerId = signedInPersonOf(principal).id;
   return {
-    members: members.map((member) => presentMember(member, auth.user.id, auth.person.id)),
+    members: members.map((member) => presentMember(member, organization.id, viewerId)),
     limit: limit?.max ?? null,
-    yourRole: effectiveRole(auth) ?? 'owner',
+    yourRole: effectiveRole(principal) ?? 'owner',
   };
 }
 
@@ -144,17 +145,16 @@ function assertKeepsAnOwner(members: EffectiveMember[], target: EffectiveMember)
 /** PATCH /api/team/members/:memberId. */
 export async function changeMemberRole(
   ctx: AppContext,
-  auth: RequestAuth,
-  actor: Principal,
+  principal: SessionPrincipal,
   memberId: string,
   role: OrganizationRole,
 ): Promise<TeamMember> {
-  const organization = auth.user;
+  const { organization } = principal;
   const changed = await ctx.db.transaction(async (tx) => {
     await repository.lockTeam({ db: tx }, organization.id);
     const members = await effectiveMembers({ db: tx }, organization);
     const target = requireMember(members, memberId);
-    if ((role === 'owner' || target.role === 'owner') && !isOwner(auth)) {
+    if ((role === 'owner' || target.role === 'owner') && !isOwner(principal)) {
       throw new AppError('FORBIDDEN', teamMessages.ownerOnly);
     }
     if (target.role === role) return target;
@@ -165,7 +165,7 @@ export async function changeMemberRole(
           { db: tx },
           { organizationId: organization.id, userId: target.person.id, role, createdAt: target.joinedAt },
         );
-    await recordAuditEvent(tx, ctx, actor, {
+    await recordAuditEvent(tx, ctx, principal, {
       action: 'member.role_changed',
       targetType: 'member',
       targetId: target.person.id,
@@ -173,20 +173,15 @@ export async function changeMemberRole(
     });
     return { ...target, id: row.id, hasRow: true, role };
   });
-  return presentMember(changed, organization.id, auth.person.id);
+  return presentMember(changed, organization.id, signedInPersonOf(principal).id);
 }
 
 /**
  * DELETE /api/team/members/:memberId: the member's sessions working in the organisation end and the API tokens they
  * created in it are deleted, in the same transaction; their open sockets close after it.
  */
-export async function removeMember(
-  ctx: AppContext,
-  auth: RequestAuth,
-  actor: Principal,
-  memberId: string,
-): Promise<void> {
-  const organization = auth.user;
+export async function removeMember(ctx: AppContext, principal: SessionPrincipal, memberId: string): Promise<void> {
+  const { organization } = principal;
   const endedSessions = await ctx.db.transaction(async (tx) => {
     await repository.lockTeam({ db: tx }, organization.id);
     const members = await effectiveMembers({ db: tx }, organization);
@@ -194,13 +189,13 @@ export async function removeMember(
     if (target.person.id === organization.id) {
       throw new AppError('FORBIDDEN', teamMessages.founder, { suggestion: teamMessages.founderSuggestion });
     }
-    if (target.role === 'owner' && !isOwner(auth)) throw new AppError('FORBIDDEN', teamMessages.ownerOnly);
+    if (target.role === 'owner' && !isOwner(principal)) throw new AppError('FORBIDDEN', teamMessages.ownerOnly);
     assertKeepsAnOwner(members, target);
     await repository.deleteMember({ db: tx }, target.id);
     const now = ctx.clock.now();
     const tokensDeleted = await deleteTokensOfMember(tx, organization.id, target.person.id, now);
     const sessions = await deleteSessionsInOrganization(tx, organization.id, target.person.id);
-    await recordAuditEvent(tx, ctx, actor, {
+    await recordAuditEvent(tx, ctx, principal, {
       action: 'member.removed',
       targetType: 'member',
       targetId: target.person.id,
@@ -212,8 +207,9 @@ export async function removeMember(
 }
 
 /** GET /api/organizations: the person's own account (a seller's) and every organisation they are a member of. */
-export async function listOrganizations(ctx: AppContext, auth: RequestAuth): Promise<OrganizationSummary[]> {
-  const person = auth.person;
+export async function listOrganizations(ctx: AppContext, principal: SessionPrincipal): Promise<OrganizationSummary[]> {
+  const person = signedInPersonOf(principal);
+  const currentId = principal.organization.id;
   const memberships = await repository.listMembershipsOf(ctx, person.id);
   const summaries: OrganizationSummary[] = [];
   if (person.userType === 'seller' && !memberships.some(({ organization }) => organization.id === person.id)) {
@@ -222,7 +218,7 @@ export async function listOrganizations(ctx: AppContext, auth: RequestAuth): Pro
       name: organizationName(person),
       slug: person.slug,
       role: 'owner',
-      isCurrent: auth.user.id === person.id,
+      isCurrent: currentId === person.id,
     });
   }
   for (const { organization, role } of memberships) {
@@ -231,7 +227,7 @@ export async function listOrganizations(ctx: AppContext, auth: RequestAuth): Pro
       name: organizationName(organization),
       slug: organization.slug,
       role,
-      isCurrent: auth.user.id === organization.id,
+      isCurrent: currentId === organization.id,
     });
   }
   return summaries;
@@ -240,11 +236,13 @@ export async function listOrganizations(ctx: AppContext, auth: RequestAuth): Pro
 /** POST /api/organizations/current: the organisation to work in, if the person is a member of it. */
 export async function chooseOrganization(
   ctx: AppContext,
-  auth: RequestAuth,
+  principal: SessionPrincipal,
   organizationId: string,
 ): Promise<OrganizationSummary> {
-  if (auth.impersonator) throw new AppError('FORBIDDEN', teamMessages.impersonating);
-  const chosen = (await listOrganizations(ctx, auth)).find((organization) => organization.id === organizationId);
+  if (principal.kind === 'admin' && principal.actingAs === 'owner') {
+    throw new AppError('FORBIDDEN', teamMessages.impersonating);
+  }
+  const chosen = (await listOrganizations(ctx, principal)).find((organization) => organization.id === organizationId);
   if (!chosen) throw new AppError('NOT_FOUND', teamMessages.organizationNotFound);
   return { ...chosen, isCurrent: true };
 }
