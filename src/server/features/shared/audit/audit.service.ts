@@ -1,9 +1,8 @@
-import { and, desc, eq, lt } from 'drizzle-orm';
 import type { AuditEvent } from '../../../../contract/api-v1.js';
 import type { AppContext } from '../../../context.js';
 import type { Database } from '../../../db/client.js';
-import { auditEvents } from '../../../db/schema/index.js';
 import type { Principal } from '../../../http/principal.js';
+import * as repository from './audit.repository.js';
 
 // The audit trail: every command a seller's data goes through (packages, licenses temporary and lasting, a holder's
 // token, API tokens, webhook endpoints, test purchases). The command lives in its domain, takes the acting principal
@@ -39,7 +38,7 @@ export async function recordAuditEvent(
   actor: Principal,
   event: AuditRecord,
 ): Promise<void> {
-  await tx.insert(auditEvents).values({
+  await repository.insertAuditEvent(tx, {
     userId: actor.sellerId,
     actorType: actor.kind === 'api_token' ? 'api_token' : 'session',
     actorTokenMasked: actor.kind === 'api_token' ? maskTokenId(actor.tokenId) : null,
@@ -59,12 +58,7 @@ export async function listAuditEvents(
   sellerId: string,
   page: { limit: number; before?: Date },
 ): Promise<AuditEvent[]> {
-  const rows = await ctx.db
-    .select()
-    .from(auditEvents)
-    .where(and(eq(auditEvents.userId, sellerId), page.before ? lt(auditEvents.createdAt, page.before) : undefined))
-    .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
-    .limit(page.limit);
+  const rows = await repository.selectAuditEventsOfSeller(ctx.db, sellerId, page);
   return rows.map((row) => ({
     id: row.id,
     action: row.action,

@@ -1,16 +1,16 @@
-import { and, eq, lt } from 'drizzle-orm';
 import type { AppContext } from '../../../context.js';
 import type { Database } from '../../../db/client.js';
-import { webhookDeliveries } from '../../../db/schema/index.js';
 import type { JobKind, JobPayloads } from '../../../jobs/job-definition.js';
 import { DAY_MS } from '../../../lib/clock.js';
+import type { InboundWebhookSource } from './inbound-deliveries.repository.js';
+import * as repository from './inbound-deliveries.repository.js';
 
 // The webhooks we receive (GitHub's pushes, Stripe's billing and Connect events) are redelivered on timeouts and on
 // request; a repeated delivery must do nothing new. This module alone writes webhook_deliveries: the receivers claim
 // a delivery before they act on it and give it back when acting failed, or (payment providers' events) record the
 // delivery together with the durable job that applies it, so that an event answered 200 is never lost.
 
-export type InboundWebhookSource = (typeof webhookDeliveries.$inferInsert)['source'];
+export type { InboundWebhookSource };
 
 /** Longer than any sender retries (Stripe: 3 days) or than a redelivery is likely asked for by hand. */
 const DELIVERY_MEMORY_MS = 30 * DAY_MS;
@@ -30,20 +30,9 @@ export async function claimInboundDelivery(
 ): Promise<boolean> {
   const db = options.db ?? ctx.db;
   const now = ctx.clock.now();
-  const recorded = await db
-    .insert(webhookDeliveries)
-    .values({ source, deliveryId: key(deliveryId), receivedAt: now })
-    .onConflictDoNothing()
-    .returning({ deliveryId: webhookDeliveries.deliveryId });
-  await db
-    .delete(webhookDeliveries)
-    .where(
-      and(
-        eq(webhookDeliveries.source, source),
-        lt(webhookDeliveries.receivedAt, new Date(now.getTime() - DELIVERY_MEMORY_MS)),
-      ),
-    );
-  return recorded.length > 0;
+  const isNew = await repository.insertDeliveryIfNew(db, source, key(deliveryId), now);
+  await repository.deleteDeliveriesReceivedBefore(db, source, new Date(now.getTime() - DELIVERY_MEMORY_MS));
+  return isNew;
 }
 
 /** Gives back a delivery whose handling failed, so that the sender's retry applies it. */
@@ -52,9 +41,7 @@ export async function releaseInboundDelivery(
   source: InboundWebhookSource,
   deliveryId: string,
 ): Promise<void> {
-  await ctx.db
-    .delete(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.source, source), eq(webhookDeliveries.deliveryId, key(deliveryId))));
+  await repository.deleteDelivery(ctx.db, source, key(deliveryId));
 }
 
 /**

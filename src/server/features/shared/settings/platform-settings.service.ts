@@ -1,4 +1,3 @@
-import { and, eq, exists, isNotNull, or, sql } from 'drizzle-orm';
 import {
   type PlatformSetting,
   type PlatformSettingKey,
@@ -11,8 +10,8 @@ import {
 import { defaultSandboxMode } from '../../../adapters/payments/create-payments.js';
 import type { AppContext } from '../../../context.js';
 import type { Database } from '../../../db/client.js';
-import { platformSettings, userPasskeys, users, userTotpSecrets } from '../../../db/schema/index.js';
 import { AppError } from '../../../http/errors.js';
+import * as repository from './platform-settings.repository.js';
 
 // The admin's platform settings (spec admin §3, Settings card). Only known keys are listed and accepted: the
 // table also holds settings that other screens own (the trial length belongs to the tier dialog), which read and
@@ -21,21 +20,13 @@ import { AppError } from '../../../http/errors.js';
 const isKnownKey = (key: string): key is PlatformSettingKey => (platformSettingKeys as readonly string[]).includes(key);
 
 /** A setting's stored value, undefined when never set. */
-export async function findStoredValue(ctx: Pick<AppContext, 'db'>, key: string): Promise<string | undefined> {
-  const [row] = await ctx.db
-    .select({ value: platformSettings.value })
-    .from(platformSettings)
-    .where(eq(platformSettings.key, key))
-    .limit(1);
-  return row?.value;
+export function findStoredValue(ctx: Pick<AppContext, 'db'>, key: string): Promise<string | undefined> {
+  return repository.selectSettingValue(ctx.db, key);
 }
 
 /** Stores a setting's value; `db` may be a transaction the caller holds. */
-export async function storeValue(db: Database, key: string, value: string, now: Date): Promise<void> {
-  await db
-    .insert(platformSettings)
-    .values({ key, value, updatedAt: now })
-    .onConflictDoUpdate({ target: platformSettings.key, set: { value, updatedAt: now } });
+export function storeValue(db: Database, key: string, value: string, now: Date): Promise<void> {
+  return repository.upsertSettingValue(db, key, value, now);
 }
 
 async function defaultValue(ctx: AppContext, key: PlatformSettingKey): Promise<string> {
@@ -43,33 +34,11 @@ async function defaultValue(ctx: AppContext, key: PlatformSettingKey): Promise<s
     case STRIPE_SANDBOX_MODE_SETTING:
       return String(defaultSandboxMode(ctx.config.stripe));
     case REQUIRE_SECOND_FACTOR_ADMINS_SETTING:
-      return String(await anyAdminHasSecondFactor(ctx));
+      // Requiring a second factor of admins is on by default once one of them has one.
+      return String(await repository.anyAdminHasSecondFactor(ctx.db));
     case REQUIRE_SECOND_FACTOR_OWNERS_SETTING:
       return 'false';
   }
-}
-
-/** Whether an admin has a passkey or a confirmed authenticator app: requiring one for admins is on by default then. */
-async function anyAdminHasSecondFactor(ctx: Pick<AppContext, 'db'>): Promise<boolean> {
-  const [row] = await ctx.db
-    .select({ id: users.id })
-    .from(users)
-    .where(
-      and(
-        eq(users.userType, 'admin'),
-        or(
-          exists(ctx.db.select({ one: sql`1` }).from(userPasskeys).where(eq(userPasskeys.userId, users.id))),
-          exists(
-            ctx.db
-              .select({ one: sql`1` })
-              .from(userTotpSecrets)
-              .where(and(eq(userTotpSecrets.userId, users.id), isNotNull(userTotpSecrets.confirmedAt))),
-          ),
-        ),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
 }
 
 /** A boolean setting's value, its default applied (the second-factor policy reads it on every sign-in). */
