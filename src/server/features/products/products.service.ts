@@ -1,4 +1,3 @@
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { isEntityId } from '../../../contract/ids.js';
 import {
   type CreateProductInput,
@@ -8,15 +7,15 @@ import {
 } from '../../../contract/products.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { grants, packages, productPackages, products } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { recordAuditEvent } from '../shared/audit/audit.service.js';
+import type { ProductRow } from './products.repository.js';
+import * as repository from './products.repository.js';
 
 // Products (issue 31): a seller groups their own packages under a name. This domain writes products and
 // product_packages; a license of a product (licenses domain) covers the product's packages as they are at each request.
 
-type ProductRow = typeof products.$inferSelect;
 type Reader = Pick<Database, 'select'>;
 
 /** One of the seller's products with its packages' ids and names; undefined for another seller's or an unknown id. */
@@ -26,10 +25,7 @@ export async function findOwnedProduct(
   productId: string,
 ): Promise<(ProductRow & { packages: { id: string; name: string }[] }) | undefined> {
   if (!isEntityId(productId)) return undefined;
-  const [row] = await db
-    .select()
-    .from(products)
-    .where(and(eq(products.id, productId), eq(products.ownerId, sellerId)));
+  const row = await repository.findProductOfSeller(db, sellerId, productId);
   if (!row) return undefined;
   return { ...row, packages: await productPackagesOf(db, [row.id]).then((byId) => byId.get(row.id) ?? []) };
 }
@@ -47,12 +43,7 @@ async function productPackagesOf(
 ): Promise<Map<string, { id: string; name: string }[]>> {
   const byProduct = new Map<string, { id: string; name: string }[]>();
   if (productIds.length === 0) return byProduct;
-  const rows = await db
-    .select({ productId: productPackages.productId, id: packages.id, name: packages.name })
-    .from(productPackages)
-    .innerJoin(packages, eq(packages.id, productPackages.packageId))
-    .where(inArray(productPackages.productId, productIds))
-    .orderBy(asc(packages.name));
+  const rows = await repository.selectPackagesOfProducts(db, productIds);
   for (const row of rows) {
     const list = byProduct.get(row.productId) ?? [];
     list.push({ id: row.id, name: row.name });
@@ -63,11 +54,7 @@ async function productPackagesOf(
 
 async function activeLicenseCounts(db: Reader, productIds: string[]): Promise<Map<string, number>> {
   if (productIds.length === 0) return new Map();
-  const rows = await db
-    .select({ productId: grants.productId, total: count() })
-    .from(grants)
-    .where(and(inArray(grants.productId, productIds), eq(grants.status, 'active')))
-    .groupBy(grants.productId);
+  const rows = await repository.countActiveLicensesOfProducts(db, productIds);
   return new Map(rows.map((row) => [row.productId!, Number(row.total)]));
 }
 
@@ -86,7 +73,7 @@ async function presentProducts(db: Reader, rows: ProductRow[]): Promise<Product[
 }
 
 export async function listProducts(ctx: AppContext, sellerId: string): Promise<Product[]> {
-  const rows = await ctx.db.select().from(products).where(eq(products.ownerId, sellerId)).orderBy(asc(products.name));
+  const rows = await repository.selectProductsOfSeller(ctx.db, sellerId);
   return presentProducts(ctx.db, rows);
 }
 
@@ -103,19 +90,13 @@ async function checkedPackageIds(ctx: AppContext, sellerId: string, packageIds: 
     throw new AppError('VALIDATION_FAILED', productMessages.packageTwice);
   }
   if (!packageIds.every(isEntityId)) throw new AppError('VALIDATION_FAILED', productMessages.packageUnknown);
-  const owned = await ctx.db
-    .select({ id: packages.id })
-    .from(packages)
-    .where(and(inArray(packages.id, packageIds), eq(packages.ownerId, sellerId)));
+  const owned = await repository.selectOwnedPackageIds(ctx.db, sellerId, packageIds);
   if (owned.length !== packageIds.length) throw new AppError('VALIDATION_FAILED', productMessages.packageUnknown);
   return packageIds;
 }
 
 async function assertNameFree(ctx: AppContext, sellerId: string, name: string, exceptId?: string): Promise<void> {
-  const [taken] = await ctx.db
-    .select({ id: products.id })
-    .from(products)
-    .where(and(eq(products.ownerId, sellerId), sql`lower(${products.name}) = ${name.toLowerCase()}`));
+  const taken = await repository.findProductNamed(ctx.db, sellerId, name);
   if (taken && taken.id !== exceptId) {
     throw new AppError('CONFLICT', productMessages.nameTaken, { suggestion: 'Choose another name for the product.' });
   }
@@ -127,26 +108,21 @@ export async function createProduct(ctx: AppContext, actor: Principal, input: Cr
   await assertNameFree(ctx, sellerId, input.name);
   const now = ctx.clock.now();
   const created = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(products)
-      .values({
-        ownerId: sellerId,
-        name: input.name,
-        description: input.description || null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    await tx
-      .insert(productPackages)
-      .values(packageIds.map((packageId) => ({ productId: row!.id, packageId, addedAt: now })));
+    const row = await repository.insertProduct(tx, {
+      ownerId: sellerId,
+      name: input.name,
+      description: input.description || null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await repository.insertProductPackages(tx, row.id, packageIds, now);
     await recordAuditEvent(tx, ctx, actor, {
       action: 'product.created',
       targetType: 'product',
-      targetId: row!.id,
-      details: { name: row!.name, packageIds },
+      targetId: row.id,
+      details: { name: row.name, packageIds },
     });
-    return row!;
+    return row;
   });
   const [presented] = await presentProducts(ctx.db, [created]);
   return presented!;
@@ -172,26 +148,22 @@ export async function updateProduct(
   if (input.name !== undefined) await assertNameFree(ctx, sellerId, input.name, current.id);
   const now = ctx.clock.now();
   const updated = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .update(products)
-      .set({
-        ...(input.name !== undefined ? { name: input.name } : {}),
-        ...(input.description !== undefined ? { description: input.description || null } : {}),
-        updatedAt: now,
-      })
-      .where(eq(products.id, current.id))
-      .returning();
+    const row = await repository.updateProductRow(tx, current.id, {
+      ...(input.name !== undefined ? { name: input.name } : {}),
+      ...(input.description !== undefined ? { description: input.description || null } : {}),
+      updatedAt: now,
+    });
     if (packageIds) await replacePackages(tx, current.id, current.packages, packageIds, now);
     await recordAuditEvent(tx, ctx, actor, {
       action: 'product.updated',
       targetType: 'product',
       targetId: current.id,
       details: {
-        name: row!.name,
+        name: row.name,
         changed: Object.keys(input).filter((key) => input[key as keyof UpdateProductInput] !== undefined),
       },
     });
-    return row!;
+    return row;
   });
   const [presented] = await presentProducts(ctx.db, [updated]);
   return presented!;
@@ -210,12 +182,10 @@ async function replacePackages(
   const removed = [...had].filter((id) => !wanted.has(id));
   const added = after.filter((id) => !had.has(id));
   if (removed.length > 0) {
-    await tx
-      .delete(productPackages)
-      .where(and(eq(productPackages.productId, productId), inArray(productPackages.packageId, removed)));
+    await repository.deleteProductPackages(tx, productId, removed);
   }
   if (added.length > 0) {
-    await tx.insert(productPackages).values(added.map((packageId) => ({ productId, packageId, addedAt: now })));
+    await repository.insertProductPackages(tx, productId, added, now);
   }
 }
 
@@ -227,14 +197,14 @@ export async function deleteProduct(ctx: AppContext, actor: Principal, productId
   const product = await getOwnedProduct(ctx, actor.sellerId, productId);
   await ctx.db.transaction(async (tx) => {
     // Checked in the deleting transaction, with the product's row locked, so a license issued meanwhile is seen.
-    await tx.select({ id: products.id }).from(products).where(eq(products.id, product.id)).for('update');
+    await repository.lockProduct(tx, product.id);
     const active = (await activeLicenseCounts(tx, [product.id])).get(product.id) ?? 0;
     if (active > 0) {
       throw new AppError('CONFLICT', productMessages.hasLicenses, {
         suggestion: `Revoke its ${active} active license${active === 1 ? '' : 's'} on Management, then delete it.`,
       });
     }
-    await tx.delete(products).where(eq(products.id, product.id));
+    await repository.deleteProductRow(tx, product.id);
     await recordAuditEvent(tx, ctx, actor, {
       action: 'product.deleted',
       targetType: 'product',
