@@ -1,8 +1,7 @@
-import { count, eq } from 'drizzle-orm';
 import type { AdminStats } from '../../../contract/admin.js';
 import type { AppContext } from '../../context.js';
-import { packages, users } from '../../db/schema/index.js';
 import { getAdminSalesFigures } from '../sales/sales-figures.service.js';
+import * as repository from './admin.repository.js';
 
 /**
  * The admin Overview figures (spec admin §3). The money comes from sales (issue 11): platformRevenue counts what
@@ -10,14 +9,14 @@ import { getAdminSalesFigures } from '../sales/sales-figures.service.js';
  * with billing off it is 0 and revenueNote says why. totalSales counts paid sales (test sales while billing is off).
  */
 export async function getAdminStats(ctx: AppContext): Promise<AdminStats> {
-  const [[userCount], [packageCount], money] = await Promise.all([
-    ctx.db.select({ total: count() }).from(users),
-    ctx.db.select({ total: count() }).from(packages).where(eq(packages.isActive, true)),
+  const [totalUsers, activePackages, money] = await Promise.all([
+    repository.countAccounts(ctx.db),
+    repository.countActivePackages(ctx.db),
     getAdminSalesFigures(ctx),
   ]);
   return {
-    totalUsers: userCount?.total ?? 0,
-    activePackages: packageCount?.total ?? 0,
+    totalUsers,
+    activePackages,
     ...money,
   };
 }

@@ -1,21 +1,16 @@
-import { asc, desc, eq } from 'drizzle-orm';
 import type { AdminUserListItem } from '../../../contract/admin.js';
 import type { AppContext } from '../../context.js';
-import { platformSubscriptions, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { computeSubscriptionStatus } from '../subscriptions/subscriptions.service.js';
 import { getUserById, type User } from '../users/users.service.js';
+import * as repository from './admin.repository.js';
 
 /**
  * All accounts for the Users tab; sellers are 'user' there (spec admin §3). One query (users with their
  * subscription record), then each status computed by the same pure rule the seller's own status call uses.
  */
 export async function listUsersForAdmin(ctx: AppContext): Promise<AdminUserListItem[]> {
-  const rows = await ctx.db
-    .select({ user: users, subscription: platformSubscriptions })
-    .from(users)
-    .leftJoin(platformSubscriptions, eq(platformSubscriptions.userId, users.id))
-    .orderBy(desc(users.createdAt), asc(users.email));
+  const rows = await repository.selectAccountsWithSubscriptions(ctx.db);
   const now = ctx.clock.now();
   return rows.map(({ user, subscription }) => {
     const status = computeSubscriptionStatus(user, subscription ?? undefined, now);

@@ -1,11 +1,10 @@
-import { asc, eq } from 'drizzle-orm';
 import type { CachedPackage, CacheStats } from '../../../contract/admin.js';
 import type { AppContext } from '../../context.js';
-import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { clearAllDists } from '../packages/package-changes.service.js';
 import { reportRefreshedPackage, syncPackage } from '../packages/packages.service.js';
 import { type RunningTask, startTask } from '../tasks/tasks.service.js';
+import * as repository from './admin.repository.js';
 
 // The admin cache panel: the dist zips of every package (object storage under `dists/`), how much of it is
 // built, and two tasks the admin watches: `cache-refresh` (queues each package's sync, a durable job that builds
@@ -44,21 +43,7 @@ export function formatBytes(bytes: number): string {
 }
 
 async function packageFigures(ctx: AppContext): Promise<PackageFigures[]> {
-  const rows = await ctx.db
-    .select({
-      id: packages.id,
-      name: packages.name,
-      isActive: packages.isActive,
-      accessProblem: packages.accessProblem,
-      versionId: packageVersions.id,
-      distKey: packageVersions.distKey,
-      distSha1: packageVersions.distSha1,
-      distSize: packageVersions.distSize,
-      distBuiltAt: packageVersions.distBuiltAt,
-    })
-    .from(packages)
-    .leftJoin(packageVersions, eq(packageVersions.packageId, packages.id))
-    .orderBy(asc(packages.name), asc(packages.id));
+  const rows = await repository.selectPackagesWithDists(ctx.db);
   const byPackage = new Map<string, PackageFigures & { keys: Set<string> }>();
   for (const row of rows) {
     let figures = byPackage.get(row.id);
@@ -135,11 +120,7 @@ export async function refreshAllPackages(
   ctx: AppContext,
   adminId: string,
 ): Promise<{ taskId: string; packageCount: number }> {
-  const targets = await ctx.db
-    .select({ id: packages.id, name: packages.name })
-    .from(packages)
-    .where(eq(packages.isActive, true))
-    .orderBy(asc(packages.name), asc(packages.id));
+  const targets = await repository.selectActivePackageTargets(ctx.db);
   const task = await startTask(ctx, {
     userId: adminId,
     type: 'cache-refresh',
@@ -152,11 +133,7 @@ export async function refreshAllPackages(
 
 /** Refreshes one package (active or not) in a `cache-refresh` task; 404 for an unknown id. */
 export async function refreshPackage(ctx: AppContext, adminId: string, packageId: string): Promise<{ taskId: string }> {
-  const [target] = await ctx.db
-    .select({ id: packages.id, name: packages.name })
-    .from(packages)
-    .where(eq(packages.id, packageId))
-    .limit(1);
+  const target = await repository.findPackageTarget(ctx.db, packageId);
   if (!target) throw new AppError('NOT_FOUND', 'Package not found');
   const task = await startTask(ctx, {
     userId: adminId,
