@@ -1,9 +1,8 @@
-import { and, eq } from 'drizzle-orm';
 import type { AccountStatus } from '../../../contract/account.js';
 import type { AppContext } from '../../context.js';
-import { organizationMembers } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { TokenPrincipal } from '../../http/principal.js';
+import { roleIn } from '../teams/teams.service.js';
 import type { User } from '../users/users.service.js';
 import { accountMessages } from './account-closing.js';
 import { type AccountExport, buildAccountExport } from './account-export.js';
@@ -36,14 +35,7 @@ export function exportDownloadHeaders(archive: AccountExport): Record<string, st
 export async function exportAccountForToken(ctx: AppContext, token: TokenPrincipal): Promise<AccountExport> {
   // The token acts for its creator: the principal's person.
   const creatorId = token.person?.id;
-  let isOwner = creatorId === token.sellerId;
-  if (!isOwner && creatorId) {
-    const [membership] = await ctx.db
-      .select({ role: organizationMembers.role })
-      .from(organizationMembers)
-      .where(and(eq(organizationMembers.organizationId, token.sellerId), eq(organizationMembers.userId, creatorId)));
-    isOwner = membership?.role === 'owner';
-  }
+  const isOwner = creatorId !== undefined && (await roleIn(ctx, token.sellerId, creatorId)) === 'owner';
   if (!isOwner) throw new AppError('FORBIDDEN', accountMessages.exportOwnerOnly);
   return buildAccountExport(ctx, token.organization);
 }

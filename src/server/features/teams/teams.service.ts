@@ -94,6 +94,16 @@ export function isOwner(principal: SessionPrincipal): boolean {
   return role === null || role === 'owner';
 }
 
+/** The person's role in the organisation: `owner` for its founder, undefined for someone not a member. */
+export async function roleIn(
+  ctx: Pick<AppContext, 'db'>,
+  organizationId: string,
+  personId: string,
+): Promise<OrganizationRole | undefined> {
+  if (personId === organizationId) return 'owner';
+  return (await repository.findMemberRow(ctx, organizationId, personId))?.role;
+}
+
 /** The plan's member limit (null: none), its owner included. */
 export async function memberLimit(ctx: AppContext, organization: PersonRow) {
   const limits = await findPlanLimits(ctx, organization);
