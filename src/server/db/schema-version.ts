@@ -2,6 +2,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type SQL, sql } from 'drizzle-orm';
+import { rowsOf } from './result-rows.js';
 
 /** What these functions need of a database (client.ts's Database, which imports this module). */
 type Database = { execute(query: SQL): PromiseLike<unknown> };
@@ -38,8 +39,6 @@ export function codeSchemaVersion(migrationsFolder: string): SchemaVersion {
 
 /** The migrations a database records; `unknown` holds those this code's journal does not have (a newer schema). */
 export type DatabaseSchema = SchemaVersion & { unknown: number };
-
-const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 
 export async function databaseSchemaVersion(db: Database, migrationsFolder: string): Promise<DatabaseSchema> {
   const [exists] = rowsOf<{ present: boolean }>(

@@ -1,6 +1,5 @@
 import type { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
-import { sql } from 'drizzle-orm';
 import packageJson from '../../../../package.json' with { type: 'json' };
 import type { DatabaseKind } from '../../db/client.js';
 import type { SchemaVersion } from '../../db/schema-version.js';
@@ -64,9 +63,7 @@ export class BackupError extends Error {
   }
 }
 
-export const rowsOf = <T>(result: unknown): T[] => (result as { rows: T[] }).rows;
 export const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;
-export const qualified = (table: string) => sql.raw(`public.${quoteIdent(table)}`);
 
 export async function readWhole(body: AsyncIterable<Buffer>, size: number, max: number, what: string): Promise<Buffer> {
   if (size > max) throw new BackupError(`${what} is larger than a Packgate backup's would be`);

@@ -2,22 +2,19 @@ import { rmSync } from 'node:fs';
 import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
-import { sql } from 'drizzle-orm';
 import type { ObjectStorage } from '../../adapters/storage/object-storage.js';
 import { applyMigrations, type Database, type DatabaseKind, migrationsFolder } from '../../db/client.js';
 import { codeSchemaVersion, partialMigrationsFolder, type SchemaVersion } from '../../db/schema-version.js';
 import { readTar } from '../../lib/tar.js';
+import * as repository from './backup.repository.js';
 import {
   BATCH_BYTES,
   BackupError,
   MAX_MANIFEST_BYTES,
   NOTHING_CHANGED,
   OBJECTS_PREFIX,
-  qualified,
-  quoteIdent,
   ROWS_PER_BATCH,
   readWhole,
-  rowsOf,
   SEQUENCES_ENTRY,
   unzipped,
   type VerifiedBackup,
@@ -36,12 +33,7 @@ export type RestoreTarget = { db: Database; kind: DatabaseKind; storage: ObjectS
 /** Throws BackupError unless the database (when given) has no tables and the storage (when given) no objects. */
 export async function assertRestoreTargetEmpty(target: { db?: Database; storage?: ObjectStorage }): Promise<void> {
   if (target.db) {
-    const [tables] = rowsOf<{ n: number }>(
-      await target.db.execute(sql`
-        select count(*)::int as n from pg_tables where schemaname = 'public'
-          or (schemaname = 'drizzle' and tablename = '__drizzle_migrations')`),
-    );
-    const n = Number(tables?.n ?? 0);
+    const n = await repository.countTables(target.db);
     if (n > 0) {
       throw new BackupError(
         `The database is not empty (it holds ${n} table${n === 1 ? '' : 's'}): a backup restores only into an ` +
@@ -87,7 +79,7 @@ export async function restoreBackup(
   await target.db.transaction(async (tx) => {
     const db = tx as unknown as Database;
     const tables = manifest.tables.map((table) => table.name);
-    for (const table of tables) await db.execute(sql`alter table ${qualified(table)} disable trigger user`);
+    for (const table of tables) await repository.setTableTriggers(db, table, false);
     for (; !pending.done && !pending.value.name.startsWith(OBJECTS_PREFIX); pending = await entries.next()) {
       const entry = pending.value;
       const table = tableOf.get(entry.name);
@@ -101,12 +93,12 @@ export async function restoreBackup(
         }>;
         for (const { name, lastValue } of sequences) {
           if (lastValue !== null) {
-            await db.execute(sql`select setval(${`public.${quoteIdent(name)}`}::regclass, ${lastValue}::bigint, true)`);
+            await repository.setSequenceValue(db, name, lastValue);
           }
         }
       }
     }
-    for (const table of tables) await db.execute(sql`alter table ${qualified(table)} enable trigger user`);
+    for (const table of tables) await repository.setTableTriggers(db, table, true);
   });
   await applyMigrations(target.db, target.kind);
   let objects = 0;
@@ -130,9 +122,7 @@ async function loadTable(db: Database, table: string, body: AsyncIterable<Buffer
   let batchBytes = 0;
   const flush = async () => {
     if (batch.length === 0) return;
-    await db.execute(
-      sql`insert into ${qualified(table)} select * from json_populate_recordset(null::${qualified(table)}, ${`[${batch.join(',')}]`}::json)`,
-    );
+    await repository.insertJsonRows(db, table, batch);
     rows += batch.length;
     batch = [];
     batchBytes = 0;

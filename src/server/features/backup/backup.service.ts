@@ -5,11 +5,11 @@ import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
-import { sql } from 'drizzle-orm';
 import type { ObjectStorage } from '../../adapters/storage/object-storage.js';
 import { type Database, type DatabaseKind, migrationsFolder } from '../../db/client.js';
 import { codeSchemaVersion, databaseSchemaVersion, describeSchemaVersion } from '../../db/schema-version.js';
 import { TarWriter } from '../../lib/tar.js';
+import * as repository from './backup.repository.js';
 import {
   BACKUP_FORMAT,
   BACKUP_FORMAT_VERSION,
@@ -20,9 +20,7 @@ import {
   MANIFEST_ENTRY,
   OBJECTS_PREFIX,
   PACKGATE_VERSION,
-  qualified,
   ROWS_PER_BATCH,
-  rowsOf,
   SECRET_ENTRY,
   SEQUENCES_ENTRY,
 } from './backup-archive.js';
@@ -41,18 +39,8 @@ export { BackupError } from './backup-archive.js';
 
 /** The public tables, parents before children (a table's foreign keys point to tables earlier in the list). */
 async function tablesInRestoreOrder(db: Database): Promise<string[]> {
-  const tables = rowsOf<{ name: string }>(
-    await db.execute(sql`
-      select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
-      where n.nspname = 'public' and c.relkind in ('r', 'p') and not c.relispartition order by c.relname`),
-  ).map((row) => row.name);
-  const edges = rowsOf<{ child: string; parent: string }>(
-    await db.execute(sql`
-      select child.relname as child, parent.relname as parent from pg_constraint co
-      join pg_class child on child.oid = co.conrelid join pg_class parent on parent.oid = co.confrelid
-      join pg_namespace n on n.oid = child.relnamespace
-      where co.contype = 'f' and n.nspname = 'public'`),
-  );
+  const tables = await repository.selectPublicTables(db);
+  const edges = await repository.selectForeignKeyEdges(db);
   const parents = new Map(tables.map((table) => [table, new Set<string>()]));
   for (const { child, parent } of edges) if (child !== parent) parents.get(child)?.add(parent);
   const ordered: string[] = [];
@@ -110,11 +98,7 @@ export async function prepareBackup(source: BackupSource): Promise<PreparedBacku
           const file = path.join(staging, `${String(index).padStart(3, '0')}-${name}.jsonl`);
           dumped.push({ name, file, rows: await dumpTable(db, name, file) });
         }
-        const sequences = rowsOf<{ name: string; lastValue: string | null }>(
-          await db.execute(sql`
-            select sequencename as name, last_value::text as "lastValue" from pg_sequences
-            where schemaname = 'public' order by sequencename`),
-        );
+        const sequences = await repository.selectSequences(db);
         return { tables: dumped, sequences };
       },
       { isolationLevel: 'repeatable read', accessMode: 'read only' },
@@ -150,20 +134,16 @@ async function dumpTable(db: Database, table: string, file: string): Promise<num
   const out = createWriteStream(file);
   let rows = 0;
   try {
-    await db.execute(
-      sql`declare packgate_backup_rows no scroll cursor for select row_to_json(t)::text as r from ${qualified(table)} t`,
-    );
+    await repository.openTableRows(db, table);
     for (;;) {
-      const batch = rowsOf<{ r: string }>(
-        await db.execute(sql.raw(`fetch ${ROWS_PER_BATCH} from packgate_backup_rows`)),
-      );
+      const batch = await repository.fetchTableRows(db, ROWS_PER_BATCH);
       if (batch.length === 0) break;
       // A json (not jsonb) column keeps its text as written, line breaks included: such a row is written again.
-      const text = batch.map(({ r }) => (r.includes('\n') ? JSON.stringify(JSON.parse(r)) : r)).join('\n');
+      const text = batch.map((r) => (r.includes('\n') ? JSON.stringify(JSON.parse(r)) : r)).join('\n');
       if (!out.write(`${text}\n`)) await once(out, 'drain');
       rows += batch.length;
     }
-    await db.execute(sql.raw('close packgate_backup_rows'));
+    await repository.closeTableRows(db);
   } finally {
     await new Promise<void>((resolve, reject) =>
       out.end((error?: Error | null) => (error ? reject(error) : resolve())),

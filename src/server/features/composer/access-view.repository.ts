@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { rowsOf } from '../../db/result-rows.js';
 import {
   customers,
   grants,
@@ -45,10 +46,6 @@ const sellerColumns = sql`u.user_type as seller_user_type, ps.status as seller_s
   ps.trial_ends_at as seller_trial_ends_at, ps.current_period_end as seller_period_end,
   ps.cancel_at_period_end as seller_cancel_at_period_end, ps.access_ended_at as seller_access_ended_at,
   ps.updated_at as seller_subscription_updated_at`;
-
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
 
 // PGlite and node-postgres both return timestamptz as Date; a string is accepted in case a driver does not.
 function toDate(value: Date | string): Date {

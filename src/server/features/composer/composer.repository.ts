@@ -1,15 +1,12 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { rowsOf } from '../../db/result-rows.js';
 import { packageAbandonments, packageVersions, securityAdvisories, versionYanks } from '../../db/schema/index.js';
 
 // The Composer repository's queries of a package's versions. A token's view is one statement (access-view.repository.ts)
 // and a package's versions another; the warm path keeps both (access-cache.ts) and answers from them without a round
 // trip. The dist door decides from the same view and keeps a package's archives (one more statement), so a warm
 // download's only round trip is its count.
-
-function rowsOf<T>(result: unknown): T[] {
-  return (result as { rows: T[] }).rows;
-}
 
 export type MetadataVersionRow = {
   version: string;
