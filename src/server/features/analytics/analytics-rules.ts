@@ -1,27 +1,17 @@
-import { DAY_MS } from '../../lib/clock.js';
+import { addMonths, addUtcDays, utcDay, utcWeekStart } from '../../lib/calendar.js';
 
 // Pure rules of the seller's analytics: periods as UTC days, buckets, version lines and CSV.
 
-/** `YYYY-MM-DD` of the UTC day `time` falls in. */
-export function utcDay(time: Date): string {
-  return time.toISOString().slice(0, 10);
-}
-
-function addDays(day: string, days: number): string {
-  return utcDay(new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS));
-}
+export { utcDay };
 
 /** The last `days` UTC days ending with today, as inclusive `YYYY-MM-DD` bounds. */
 export function periodDays(now: Date, days: number): { from: string; to: string } {
   const to = utcDay(now);
-  return { from: addDays(to, -(days - 1)), to };
+  return { from: addUtcDays(to, -(days - 1)), to };
 }
 
 /** The Monday (UTC) of the ISO week `day` falls in. */
-export function weekStart(day: string): string {
-  const weekday = new Date(`${day}T00:00:00Z`).getUTCDay(); // 0 = Sunday
-  return addDays(day, -((weekday + 6) % 7));
-}
+export const weekStart = utcWeekStart;
 
 /**
  * Every bucket from `from` to `to` with its downloads, zeros included: one per day, or one per week whose start is
@@ -33,7 +23,7 @@ export function fillBuckets(
   bucket: 'day' | 'week',
 ): { start: string; downloads: number }[] {
   const points: { start: string; downloads: number }[] = [];
-  for (let day = period.from; day <= period.to; day = addDays(day, 1)) {
+  for (let day = period.from; day <= period.to; day = addUtcDays(day, 1)) {
     const downloads = counts.get(day) ?? 0;
     const start = bucket === 'day' || day === period.from ? day : weekStart(day);
     const last = points[points.length - 1];
@@ -61,23 +51,9 @@ export function compareVersionsDescending(a: string, b: string): number {
   return bare(b).localeCompare(bare(a), 'en', { numeric: true });
 }
 
-/** The first instant of the UTC calendar month `months` before the month of `now`, same day and time when it exists. */
+/** The same day and time `months` UTC calendar months before `now` (31 March minus one month is 28/29 February). */
 export function monthsBefore(now: Date, months: number): Date {
-  const target = new Date(
-    Date.UTC(
-      now.getUTCFullYear(),
-      now.getUTCMonth() - months,
-      1,
-      now.getUTCHours(),
-      now.getUTCMinutes(),
-      now.getUTCSeconds(),
-      now.getUTCMilliseconds(),
-    ),
-  );
-  // The same day of the month, or the month's last day (31 March minus one month is 28/29 February).
-  const lastDay = new Date(Date.UTC(target.getUTCFullYear(), target.getUTCMonth() + 1, 0)).getUTCDate();
-  target.setUTCDate(Math.min(now.getUTCDate(), lastDay));
-  return target;
+  return addMonths(now, -months);
 }
 
 export type CsvCell = string | number | null | undefined;

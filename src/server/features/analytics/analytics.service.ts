@@ -26,6 +26,7 @@ import {
 } from '../../../contract/analytics.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import { addMonths, utcMonthStart } from '../../lib/calendar.js';
 import * as repository from './analytics.repository.js';
 import {
   type CsvCell,
@@ -43,9 +44,8 @@ type VersionCount = VersionAdoption['packages'][number]['versions'][number];
 
 /** The first instant of the calendar month (UTC) that `now` falls in, and of the next one. */
 export function utcMonthBounds(now: Date): { start: Date; end: Date } {
-  const start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  const end = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-  return { start, end };
+  const start = utcMonthStart(now);
+  return { start, end: addMonths(start, 1) };
 }
 
 /**

@@ -8,6 +8,7 @@ import {
   type SellerSalesSummary,
 } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
+import { utcMonthStart } from '../../lib/calendar.js';
 import { findSellerPriceCurrency } from './pricing.repository.js';
 import { isTestMode } from './sales.service.js';
 import {
@@ -24,7 +25,6 @@ import {
 
 const RECENT_SALES_LIMIT = 10;
 
-const startOfMonthUtc = (now: Date) => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
 const toNumber = (value: unknown) => Number(value ?? 0);
 
 /** The seller's currency: that of their prices (one per seller), USD before they have any. */
@@ -36,7 +36,7 @@ export type SellerSalesTotals = Omit<SellerSalesSummary, 'recentSales'>;
 
 /** The seller's sales totals (also API v1 analytics' sales fields): paid sales, test purchases left out. */
 export async function getSellerSalesTotals(ctx: AppContext, sellerId: string): Promise<SellerSalesTotals> {
-  const monthStart = startOfMonthUtc(ctx.clock.now());
+  const monthStart = utcMonthStart(ctx.clock.now());
   const [totals, currency] = await Promise.all([
     sumSellerSales(ctx.db, sellerId, monthStart),
     sellerCurrency(ctx, sellerId),
