@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { CloneSource } from '../git/git-mirror.js';
 import {
   type CodeHost,
@@ -8,14 +9,7 @@ import {
   type PushWebhook,
   readDefaultBranchFile,
 } from './code-host.js';
-import {
-  callHostApi,
-  type HostApiAnswer,
-  hostApiError,
-  mapWithConcurrency,
-  parseJson,
-  withoutTrailingSlashes,
-} from './host-api.js';
+import { callHostApi, type HostApiAnswer, hostApiError, parseJson, withoutTrailingSlashes } from './host-api.js';
 
 // Bitbucket Cloud through REST API 2.0 with a workspace or repository access token (docs: "Access Tokens", scopes
 // repository and webhook). An access token belongs to a workspace or to one repository, not to a person, so a host
@@ -83,7 +77,7 @@ export class BitbucketCodeHost implements CodeHost {
         url = typeof data.next === 'string' && data.next.startsWith(`${this.apiUrl}/`) ? data.next : undefined;
       }
     }
-    const repositories = await mapWithConcurrency(found, COMPOSER_CHECK_CONCURRENCY, (repository) =>
+    const repositories = await pLimit(COMPOSER_CHECK_CONCURRENCY).map(found, (repository) =>
       this.describe(token, repository),
     );
     return repositories.sort((a, b) => a.fullName.localeCompare(b.fullName) || a.id.localeCompare(b.id));

@@ -1,4 +1,5 @@
 import { Octokit } from '@octokit/rest';
+import pLimit from 'p-limit';
 import type { CloneSource } from '../git/git-mirror.js';
 import {
   type CodeHost,
@@ -62,7 +63,7 @@ export class GithubCodeHost implements CodeHost {
     const listed = await call(() =>
       octokit.paginate(octokit.rest.repos.listForAuthenticatedUser, { affiliation: AFFILIATION, per_page: 100 }),
     );
-    const repositories = await mapWithConcurrency(listed as GithubRepository[], COMPOSER_CHECK_CONCURRENCY, (repo) =>
+    const repositories = await pLimit(COMPOSER_CHECK_CONCURRENCY).map(listed as GithubRepository[], (repo) =>
       this.describe(octokit, user, repo),
     );
     return repositories.sort((a, b) => a.fullName.localeCompare(b.fullName) || a.id.localeCompare(b.id));
@@ -74,10 +75,8 @@ export class GithubCodeHost implements CodeHost {
     const listed = await call(() =>
       octokit.paginate(octokit.rest.apps.listReposAccessibleToInstallation, { per_page: 100 }),
     );
-    const repositories = await mapWithConcurrency(
-      listed as unknown as GithubRepository[],
-      COMPOSER_CHECK_CONCURRENCY,
-      (repo) => this.describe(octokit, user, repo),
+    const repositories = await pLimit(COMPOSER_CHECK_CONCURRENCY).map(listed as unknown as GithubRepository[], (repo) =>
+      this.describe(octokit, user, repo),
     );
     return repositories.sort((a, b) => a.fullName.localeCompare(b.fullName) || a.id.localeCompare(b.id));
   }
@@ -289,17 +288,4 @@ function githubMessage(error: HttpError): string {
   const data = error.response?.data as { message?: unknown } | undefined;
   const message = typeof data?.message === 'string' ? data.message : 'no details';
   return message.length > 200 ? `${message.slice(0, 197)}...` : message;
-}
-
-async function mapWithConcurrency<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  });
-  await Promise.all(workers);
-  return results;
 }

@@ -1,3 +1,4 @@
+import pLimit from 'p-limit';
 import type { CloneSource } from '../git/git-mirror.js';
 import {
   type CodeHost,
@@ -8,7 +9,7 @@ import {
   type PushWebhook,
   readDefaultBranchFile,
 } from './code-host.js';
-import { callHostApi, hostApiError, mapWithConcurrency, parseJson, withoutTrailingSlashes } from './host-api.js';
+import { callHostApi, hostApiError, parseJson, withoutTrailingSlashes } from './host-api.js';
 
 // GitLab (gitlab.com or self-managed) through REST API v4 with an OAuth token (scopes read_api and read_repository)
 // or a project/group access token. The API answers which projects the credential can read and whether their
@@ -60,7 +61,7 @@ export class GitlabCodeHost implements CodeHost {
       projects.push(...batch);
       if (!answer.headers.get('x-next-page') || batch.length < PAGE_SIZE) break;
     }
-    const repositories = await mapWithConcurrency(projects, COMPOSER_CHECK_CONCURRENCY, (project) =>
+    const repositories = await pLimit(COMPOSER_CHECK_CONCURRENCY).map(projects, (project) =>
       this.describe(token, project),
     );
     return repositories.sort((a, b) => a.fullName.localeCompare(b.fullName) || a.id.localeCompare(b.id));

@@ -135,17 +135,3 @@ export function withoutTrailingSlashes(url: string): string {
   while (end > 0 && url.charCodeAt(end - 1) === 47) end--;
   return url.slice(0, end);
 }
-
-/** Runs `work` over `items`, at most `limit` at a time, keeping order. */
-export async function mapWithConcurrency<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  });
-  await Promise.all(workers);
-  return results;
-}

@@ -1,5 +1,6 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
+import pLimit from 'p-limit';
 import { GitError, runGit } from '../git/git-command.js';
 import type { CloneSource } from '../git/git-mirror.js';
 import { readFileAt } from '../git/git-repository.js';
@@ -31,7 +32,7 @@ export class LocalCodeHost implements CodeHost {
 
   async listRepositories(_user: CodeHostUser): Promise<CodeHostRepository[]> {
     const found = await this.findRepositories();
-    const repositories = await mapWithConcurrency(found, INSPECT_CONCURRENCY, (repository) => this.inspect(repository));
+    const repositories = await pLimit(INSPECT_CONCURRENCY).map(found, (repository) => this.inspect(repository));
     return repositories.sort((a, b) => a.fullName.localeCompare(b.fullName) || a.id.localeCompare(b.id));
   }
 
@@ -179,17 +180,4 @@ async function repositoryKind(dir: string): Promise<RepositoryKind | undefined> 
     isFolder(path.join(dir, 'refs')),
   ]);
   return head && objects && refs ? 'bare' : undefined;
-}
-
-async function mapWithConcurrency<T, R>(items: T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index]!);
-    }
-  });
-  await Promise.all(workers);
-  return results;
 }
