@@ -1,4 +1,3 @@
-import { and, eq, sql } from 'drizzle-orm';
 import { COMPOSER_NAME_PATTERN, type CreatePackageResponse } from '../../../contract/packages.js';
 import type { CodeHostUser } from '../../adapters/codehost/code-host.js';
 import { repositoryFullNameOf } from '../../adapters/codehost/git-server-code-host.js';
@@ -6,7 +5,6 @@ import { generateDeployKey } from '../../adapters/git/deploy-key.js';
 import { hostKeyFingerprint, pinSshHostKey, withoutTrailing } from '../../adapters/git/git-remote.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
-import { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { organizationOf, type Principal } from '../../http/principal.js';
 import { encryptSecret } from '../../lib/crypto.js';
@@ -23,6 +21,7 @@ import {
 import type { PackageRow } from './package-mirror.js';
 import { syncPackage } from './package-sync.js';
 import { manifestName } from './package-versions.js';
+import { findPackageNameOfRepository, insertPackageRow, lockPackageLimitOf } from './packages.repository.js';
 import { type PackageAccount, presentPackage } from './packages.service.js';
 
 // A package from any git server by its URL (issue 30 item 4), for the seller's Add Package and API v1. Over HTTPS the
@@ -223,13 +222,9 @@ export async function createGitPackage(
   if (limit) await assertWithinPackageLimit(ctx.db, owner.id, limit);
   const url = parseRepositoryUrl(input.repositoryUrl, ctx.config.codeHostAllowPrivateNetworks);
   if (input.packageName) await assertNameFree(ctx, owner.id, input.packageName);
-  const [existing] = await ctx.db
-    .select({ name: packages.name })
-    .from(packages)
-    .where(and(eq(packages.ownerId, owner.id), eq(packages.codeHost, 'git'), eq(packages.repositoryId, url.href)))
-    .limit(1);
-  if (existing) {
-    throw new AppError('ALREADY_EXISTS', `${url.href} is already your package ${existing.name}.`, {
+  const existingName = await findPackageNameOfRepository(ctx.db, owner.id, 'git', url.href);
+  if (existingName !== undefined) {
+    throw new AppError('ALREADY_EXISTS', `${url.href} is already your package ${existingName}.`, {
       title: 'Repository Already Added',
       suggestion: 'Edit or refresh the existing package instead.',
     });
@@ -245,38 +240,35 @@ export async function createGitPackage(
   try {
     row = await ctx.db.transaction(async (tx) => {
       if (limit) {
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`package-limit:${owner.id}`}))`);
+        await lockPackageLimitOf(tx, owner.id);
         await assertWithinPackageLimit(tx, owner.id, limit);
       }
-      const [created] = await tx
-        .insert(packages)
-        .values({
-          ownerId: owner.id,
-          codeHost: 'git',
-          connectionId: prepared.connectionId,
-          repositoryUrl: url.href,
-          repositoryId: url.href,
-          repositoryFullName: repositoryFullNameOf(url),
-          name: prepared.name,
-          description: input.description,
-          isActive: input.isActive,
-          ...prepared.keys,
-          // Over SSH nothing can be read before the seller adds the key: the package says so until Sync now.
-          syncError: isSsh
-            ? 'Add the deploy key shown with this package to the repository as a read-only deploy key, then click Sync now.'
-            : null,
-          createdAt: now,
-          updatedAt: now,
-          metadataUpdatedAt: now,
-        })
-        .returning();
+      const created = await insertPackageRow(tx, {
+        ownerId: owner.id,
+        codeHost: 'git',
+        connectionId: prepared.connectionId,
+        repositoryUrl: url.href,
+        repositoryId: url.href,
+        repositoryFullName: repositoryFullNameOf(url),
+        name: prepared.name,
+        description: input.description,
+        isActive: input.isActive,
+        ...prepared.keys,
+        // Over SSH nothing can be read before the seller adds the key: the package says so until Sync now.
+        syncError: isSsh
+          ? 'Add the deploy key shown with this package to the repository as a read-only deploy key, then click Sync now.'
+          : null,
+        createdAt: now,
+        updatedAt: now,
+        metadataUpdatedAt: now,
+      });
       await recordAuditEvent(tx, ctx, actor, {
         action: 'package.created',
         targetType: 'package',
-        targetId: created!.id,
-        details: { name: created!.name, repository: created!.repositoryFullName },
+        targetId: created.id,
+        details: { name: created.name, repository: created.repositoryFullName },
       });
-      return created!;
+      return created;
     });
   } catch (error) {
     if (isUniqueViolation(error, 'packages_owner_name_unique')) throw duplicateNameError(prepared.name);

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { and, count, eq, sql } from 'drizzle-orm';
 import type { CreatePackageResponse } from '../../../contract/packages.js';
 import type {
   CodeHost,
@@ -9,7 +8,6 @@ import type {
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
-import { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { organizationOf, type Principal } from '../../http/principal.js';
 import { appUrl } from '../../http/public-urls.js';
@@ -22,6 +20,14 @@ import { openHostForNewPackage } from './package-host.js';
 import type { PackageRow } from './package-mirror.js';
 import { syncPackage } from './package-sync.js';
 import { manifestName } from './package-versions.js';
+import {
+  countPackagesOfOwner,
+  findPackageIdByName,
+  findPackageNameOfRepository,
+  insertPackageRow,
+  lockPackageLimitOf,
+  updatePackageRow,
+} from './packages.repository.js';
 import { type PackageAccount, presentPackage } from './packages.service.js';
 
 // Creating a package from a code-host repository: the plan's package limit, the name checks (free, and agreeing
@@ -54,8 +60,7 @@ export async function findPackageLimit(ctx: AppContext, user: PackageAccount): P
 
 /** Refuses a package beyond the plan's maxPackages; `db` may be the transaction that inserts it. */
 export async function assertWithinPackageLimit(db: Database, ownerId: string, limit: PackageLimit): Promise<void> {
-  const [owned] = await db.select({ total: count() }).from(packages).where(eq(packages.ownerId, ownerId));
-  if ((owned?.total ?? 0) >= limit.maxPackages) {
+  if ((await countPackagesOfOwner(db, ownerId)) >= limit.maxPackages) {
     throw new AppError(
       'FORBIDDEN',
       `Your ${limit.tierName} plan allows ${limit.maxPackages} package${limit.maxPackages === 1 ? '' : 's'}.`,
@@ -107,12 +112,8 @@ export async function assertNameMatchesRepository(
 }
 
 export async function assertNameFree(ctx: AppContext, ownerId: string, name: string, exceptId?: string): Promise<void> {
-  const [taken] = await ctx.db
-    .select({ id: packages.id })
-    .from(packages)
-    .where(and(eq(packages.ownerId, ownerId), eq(packages.name, name)))
-    .limit(1);
-  if (taken && taken.id !== exceptId) throw duplicateNameError(name);
+  const takenId = await findPackageIdByName(ctx.db, ownerId, name);
+  if (takenId !== undefined && takenId !== exceptId) throw duplicateNameError(name);
 }
 
 /** Creates the package from a code-host repository and starts its first sync. */
@@ -133,15 +134,9 @@ export async function createPackage(
   );
   const { host, repository } = opened;
   const codeHostUser = opened.user;
-  const [existing] = await ctx.db
-    .select({ name: packages.name })
-    .from(packages)
-    .where(
-      and(eq(packages.ownerId, user.id), eq(packages.codeHost, host.kind), eq(packages.repositoryId, repository.id)),
-    )
-    .limit(1);
-  if (existing) {
-    throw new AppError('ALREADY_EXISTS', `${repository.fullName} is already your package ${existing.name}.`, {
+  const existingName = await findPackageNameOfRepository(ctx.db, user.id, host.kind, repository.id);
+  if (existingName !== undefined) {
+    throw new AppError('ALREADY_EXISTS', `${repository.fullName} is already your package ${existingName}.`, {
       title: 'Repository Already Added',
       suggestion: 'Edit or refresh the existing package instead.',
     });
@@ -153,38 +148,34 @@ export async function createPackage(
   const now = ctx.clock.now();
   let row: PackageRow;
   try {
-    [row] = (await ctx.db.transaction(async (tx) => {
+    row = await ctx.db.transaction(async (tx) => {
       if (limit) {
         // Two creations at the limit must not both pass the count: the second waits for the first's insert.
-        await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`package-limit:${user.id}`}))`);
+        await lockPackageLimitOf(tx, user.id);
         await assertWithinPackageLimit(tx, user.id, limit);
       }
-      const inserted = await tx
-        .insert(packages)
-        .values({
-          ownerId: user.id,
-          codeHost: host.kind,
-          connectionId: opened.connectionId,
-          repositoryId: repository.id,
-          repositoryFullName: repository.fullName,
-          name: input.packageName,
-          description: input.description ?? repository.description,
-          isActive: input.isActive,
-          webhookSecretEncrypted: webhookSecret ? encryptSecret(ctx.config.secretKey, webhookSecret) : null,
-          createdAt: now,
-          updatedAt: now,
-          metadataUpdatedAt: now,
-        })
-        .returning();
-      const created = inserted[0]!;
+      const created = await insertPackageRow(tx, {
+        ownerId: user.id,
+        codeHost: host.kind,
+        connectionId: opened.connectionId,
+        repositoryId: repository.id,
+        repositoryFullName: repository.fullName,
+        name: input.packageName,
+        description: input.description ?? repository.description,
+        isActive: input.isActive,
+        webhookSecretEncrypted: webhookSecret ? encryptSecret(ctx.config.secretKey, webhookSecret) : null,
+        createdAt: now,
+        updatedAt: now,
+        metadataUpdatedAt: now,
+      });
       await recordAuditEvent(tx, ctx, actor, {
         action: 'package.created',
         targetType: 'package',
         targetId: created.id,
         details: { name: created.name, repository: created.repositoryFullName },
       });
-      return inserted;
-    })) as [PackageRow];
+      return created;
+    });
   } catch (error) {
     if (isUniqueViolation(error, 'packages_owner_name_unique')) throw duplicateNameError(input.packageName);
     throw error;
@@ -209,22 +200,12 @@ async function registerWebhook(
       url: appUrl(ctx.config, webhookPathFor(host.kind)),
       secret,
     });
-    const [updated] = await ctx.db
-      .update(packages)
-      .set({ webhookId: hook.id })
-      .where(eq(packages.id, row.id))
-      .returning();
-    return updated ?? row;
+    return (await updatePackageRow(ctx.db, row.id, { webhookId: hook.id })) ?? row;
   } catch (error) {
     ctx.log.warn(
       { err: error, packageId: row.id, repository: repository.fullName },
       'push webhook not registered; the seller refreshes by hand',
     );
-    const [updated] = await ctx.db
-      .update(packages)
-      .set({ webhookSecretEncrypted: null })
-      .where(eq(packages.id, row.id))
-      .returning();
-    return updated ?? row;
+    return (await updatePackageRow(ctx.db, row.id, { webhookSecretEncrypted: null })) ?? row;
   }
 }

@@ -1,13 +1,19 @@
-import { and, eq } from 'drizzle-orm';
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { packages } from '../../db/schema/index.js';
+import { packages, packageVersions } from '../../db/schema/index.js';
 import type { PackageRow } from './package-mirror.js';
 
-// The queries of the packages table that the package service's rules stand on.
+// The queries of the packages and package_versions tables that the package services' rules stand on.
+
+/** The database or an open transaction. */
+type Queryable = Pick<Database, 'select' | 'insert' | 'update' | 'delete'>;
+
+type PackageVersionRow = typeof packageVersions.$inferSelect;
+export type NewPackageRow = typeof packages.$inferInsert;
 
 /** The owner's package row, or undefined for an unknown id and for another seller's package alike. */
 export async function findOwnedPackage(
-  db: Pick<Database, 'select'>,
+  db: Pick<Queryable, 'select'>,
   ownerId: string,
   packageId: string,
 ): Promise<PackageRow | undefined> {
@@ -17,4 +23,89 @@ export async function findOwnedPackage(
     .where(and(eq(packages.id, packageId), eq(packages.ownerId, ownerId)))
     .limit(1);
   return row;
+}
+
+export async function countPackageVersions(db: Pick<Queryable, 'select'>, packageId: string): Promise<number> {
+  const [row] = await db
+    .select({ total: count() })
+    .from(packageVersions)
+    .where(eq(packageVersions.packageId, packageId));
+  return row?.total ?? 0;
+}
+
+/** The owner's package rows, newest first, each with its number of versions. */
+export function selectPackagesOfOwnerWithVersionCounts(
+  db: Pick<Queryable, 'select'>,
+  ownerId: string,
+): Promise<{ pkg: PackageRow; versionCount: number }[]> {
+  return db
+    .select({ pkg: packages, versionCount: count(packageVersions.id) })
+    .from(packages)
+    .leftJoin(packageVersions, eq(packageVersions.packageId, packages.id))
+    .where(eq(packages.ownerId, ownerId))
+    .groupBy(packages.id)
+    .orderBy(desc(packages.createdAt), desc(packages.id));
+}
+
+/** The package's version rows, tags newest release first, then branches by name. */
+export function selectPackageVersions(db: Pick<Queryable, 'select'>, packageId: string): Promise<PackageVersionRow[]> {
+  return db
+    .select()
+    .from(packageVersions)
+    .where(eq(packageVersions.packageId, packageId))
+    .orderBy(asc(packageVersions.kind), desc(packageVersions.releasedAt), asc(packageVersions.version));
+}
+
+export async function countPackagesOfOwner(db: Pick<Queryable, 'select'>, ownerId: string): Promise<number> {
+  const [owned] = await db.select({ total: count() }).from(packages).where(eq(packages.ownerId, ownerId));
+  return owned?.total ?? 0;
+}
+
+/** The id of the owner's package of that name, if any. */
+export async function findPackageIdByName(
+  db: Pick<Queryable, 'select'>,
+  ownerId: string,
+  name: string,
+): Promise<string | undefined> {
+  const [taken] = await db
+    .select({ id: packages.id })
+    .from(packages)
+    .where(and(eq(packages.ownerId, ownerId), eq(packages.name, name)))
+    .limit(1);
+  return taken?.id;
+}
+
+/** The name of the owner's package made from that code-host repository, if any. */
+export async function findPackageNameOfRepository(
+  db: Pick<Queryable, 'select'>,
+  ownerId: string,
+  codeHost: PackageRow['codeHost'],
+  repositoryId: string,
+): Promise<string | undefined> {
+  const [existing] = await db
+    .select({ name: packages.name })
+    .from(packages)
+    .where(and(eq(packages.ownerId, ownerId), eq(packages.codeHost, codeHost), eq(packages.repositoryId, repositoryId)))
+    .limit(1);
+  return existing?.name;
+}
+
+/** Holds the owner's package-limit lock until the transaction ends: creations at the limit wait for each other. */
+export async function lockPackageLimitOf(tx: Pick<Database, 'execute'>, ownerId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`package-limit:${ownerId}`}))`);
+}
+
+export async function insertPackageRow(db: Pick<Queryable, 'insert'>, values: NewPackageRow): Promise<PackageRow> {
+  const [created] = await db.insert(packages).values(values).returning();
+  return created!;
+}
+
+/** Writes the given columns of a package; answers the row as written, or undefined when it is gone. */
+export async function updatePackageRow(
+  db: Pick<Queryable, 'update'>,
+  packageId: string,
+  values: Partial<NewPackageRow>,
+): Promise<PackageRow | undefined> {
+  const [updated] = await db.update(packages).set(values).where(eq(packages.id, packageId)).returning();
+  return updated;
 }

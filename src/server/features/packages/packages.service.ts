@@ -1,17 +1,21 @@
-import { asc, count, desc, eq } from 'drizzle-orm';
 import { isEntityId } from '../../../contract/ids.js';
 import type { CodeHostRepository, Package, PackageDetail } from '../../../contract/packages.js';
 import type { CodeHost, CodeHostUser } from '../../adapters/codehost/code-host.js';
 import { CodeHostError } from '../../adapters/codehost/code-host.js';
 import type { AppContext } from '../../context.js';
-import { packages, packageVersions, type users } from '../../db/schema/index.js';
+import type { users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { findConnectionsOf, legacyGithubGrantOf, openConnection } from '../code-hosts/code-hosts.service.js';
 import { withCodeHost } from './code-host-access.js';
 import type { PackageVersionRow } from './package-dists.js';
 import { removedConnectionProblem } from './package-host.js';
 import type { PackageRow } from './package-mirror.js';
-import { findOwnedPackage } from './packages.repository.js';
+import {
+  countPackageVersions,
+  findOwnedPackage,
+  selectPackagesOfOwnerWithVersionCounts,
+  selectPackageVersions,
+} from './packages.repository.js';
 
 // The seller's packages, read: which repository each comes from, its Composer name, description and switch, its
 // versions, and the repositories the default host offers. Every query is scoped to the owner from the session;
@@ -65,22 +69,12 @@ export function presentPackage(row: PackageRow, versionCount: number, connection
 }
 
 export async function countVersions(ctx: AppContext, packageId: string): Promise<number> {
-  const [row] = await ctx.db
-    .select({ total: count() })
-    .from(packageVersions)
-    .where(eq(packageVersions.packageId, packageId));
-  return row?.total ?? 0;
+  return countPackageVersions(ctx.db, packageId);
 }
 
 /** The owner's packages, newest first, with their version counts. */
 export async function listPackagesForOwner(ctx: AppContext, ownerId: string): Promise<Package[]> {
-  const rows = await ctx.db
-    .select({ pkg: packages, versionCount: count(packageVersions.id) })
-    .from(packages)
-    .leftJoin(packageVersions, eq(packageVersions.packageId, packages.id))
-    .where(eq(packages.ownerId, ownerId))
-    .groupBy(packages.id)
-    .orderBy(desc(packages.createdAt), desc(packages.id));
+  const rows = await selectPackagesOfOwnerWithVersionCounts(ctx.db, ownerId);
   const problems = await connectionProblemsOf(ctx, ownerId);
   return rows.map((row) =>
     presentPackage(row.pkg, row.versionCount, row.pkg.connectionId ? problems.get(row.pkg.connectionId) : null),
@@ -114,11 +108,7 @@ export async function getOwnedPackage(
 
 /** The package's published versions, tags newest release first, then branches by name. */
 export async function listPackageVersions(ctx: AppContext, packageId: string): Promise<PackageVersionRow[]> {
-  return ctx.db
-    .select()
-    .from(packageVersions)
-    .where(eq(packageVersions.packageId, packageId))
-    .orderBy(asc(packageVersions.kind), desc(packageVersions.releasedAt), asc(packageVersions.version));
+  return selectPackageVersions(ctx.db, packageId);
 }
 
 export async function getPackageDetail(ctx: AppContext, ownerId: string, packageId: string): Promise<PackageDetail> {
