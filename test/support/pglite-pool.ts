@@ -1,5 +1,6 @@
 import { PGlite } from '@electric-sql/pglite';
-import { type LentPglite, pgliteStartParams } from '../../src/server/db/client.js';
+import type { LentPglite } from '../../src/server/db/client.js';
+import { pgliteStartParams } from '../../src/server/db/pglite-client.js';
 
 // Test apps on PGlite borrow their database from this worker's pool. Starting a PGlite from the migrated template
 // (unpacking the dump, instantiating the WebAssembly, starting PostgreSQL) costs about 0.4 s of CPU and leaves a few

@@ -1,7 +1,6 @@
 import cookie from '@fastify/cookie';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
 import type { AppContext } from '../context.js';
 import { findSellerByCustomDomain } from '../features/branding/custom-domains.js';
 import { routeLabel } from '../features/composer/composer-metrics.js';
@@ -41,8 +40,9 @@ export async function registerRequestHooks(app: FastifyInstance, ctx: AppContext
     done();
   });
   // Per-route limits (`config: { rateLimit: {...} }`); counters in Redis when several processes share the load.
+  // ioredis is loaded only when Redis is configured: a single process never needs its few MB.
   const rateLimitRedis = config.redisUrl
-    ? new Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1 })
+    ? new (await import('ioredis')).Redis(config.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1 })
     : undefined;
   // ioredis reconnects by itself; an outage must be logged, not crash the process.
   rateLimitRedis?.on('error', (error) => app.log.warn({ err: error }, 'rate-limit Redis unavailable'));

@@ -1,4 +1,4 @@
-import pg from 'pg';
+import type pg from 'pg';
 
 // One dedicated PostgreSQL connection that LISTENs to a channel for as long as the process runs: how a process
 // learns of the writes of the other processes sharing the database. It says when it is listening and when it is not
@@ -67,7 +67,10 @@ export function startPostgresChangeFeed(options: {
 
   const connect = async () => {
     if (isClosed) return;
-    const next = new pg.Client({
+    // node-postgres is loaded with the first connection: a process on PGlite never starts a feed and never needs it.
+    const { Client } = (await import('pg')).default;
+    if (isClosed) return;
+    const next = new Client({
       connectionString: options.url,
       application_name: CHANGE_FEED_APPLICATION_NAME,
       keepAlive: true,

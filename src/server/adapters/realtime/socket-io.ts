@@ -1,7 +1,6 @@
 import type { IncomingMessage } from 'node:http';
-import { createAdapter } from '@socket.io/redis-adapter';
 import type { FastifyBaseLogger } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
 import {
   type AuthenticatedPayload,
@@ -86,7 +85,12 @@ export function createRealtime(
   async function connectRedis(server: AppServer, url: string): Promise<void> {
     // Events published while Redis is down are dropped rather than queued; the subscriptions instead
     // wait for the connection, so that fan-out starts working whenever Redis comes up.
-    const publisher = new Redis(url, { connectTimeout: 2_000, maxRetriesPerRequest: 1 });
+    // Loaded only when Redis is configured: a single process never needs the adapter or ioredis.
+    const [{ Redis: RedisClient }, { createAdapter }] = await Promise.all([
+      import('ioredis'),
+      import('@socket.io/redis-adapter'),
+    ]);
+    const publisher = new RedisClient(url, { connectTimeout: 2_000, maxRetriesPerRequest: 1 });
     const subscriber = publisher.duplicate({ maxRetriesPerRequest: null });
     for (const client of [publisher, subscriber]) {
       client.on('error', (error) => log.warn({ err: error }, 'realtime: Redis error'));
