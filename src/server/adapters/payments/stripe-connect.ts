@@ -12,6 +12,7 @@ import type {
   ConnectInvoice,
   ConnectSubscription,
 } from './payments.js';
+import { callStripe } from './stripe-call.js';
 
 // Stripe Connect through the official library (docs.stripe.com/connect): Express accounts and Account Links for
 // onboarding, Checkout Sessions created on the seller's account (the `Stripe-Account` header: the library's
@@ -97,27 +98,8 @@ export class StripeConnectGateway implements ConnectGateway {
     private readonly log: FastifyBaseLogger,
   ) {}
 
-  private async call<T>(what: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      if (error instanceof Stripe.errors.StripeError) {
-        this.log.warn(
-          { stripe: { type: error.type, code: error.code, statusCode: error.statusCode, message: error.message } },
-          `Stripe Connect call failed: ${what}`,
-        );
-        if (error instanceof Stripe.errors.StripeConnectionError || (error.statusCode ?? 500) >= 500) {
-          throw new AppError('UNAVAILABLE', 'The payment provider could not be reached.', {
-            suggestion: 'Try again in a minute.',
-          });
-        }
-        throw new AppError('UNAVAILABLE', `The payment provider refused the request: ${error.message}`, {
-          suggestion: 'Try again, or contact support if it keeps happening.',
-        });
-      }
-      throw error;
-    }
+  private call<T>(what: string, run: () => Promise<T>): Promise<T> {
+    return callStripe(this.log, 'Stripe Connect', what, run);
   }
 
   createAccount(seller: { sellerId: string; email: string | null }): Promise<ConnectAccount> {

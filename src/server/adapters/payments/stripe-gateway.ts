@@ -13,6 +13,7 @@ import type {
   StripeGateway,
   SubscriptionState,
 } from './payments.js';
+import { callStripe } from './stripe-call.js';
 import { StripeConnectGateway, toInvoice, verifyStripeEvent } from './stripe-connect.js';
 
 // Stripe through its official library (docs.stripe.com/api). The library is pointed at STRIPE_API_URL by host,
@@ -125,27 +126,8 @@ export class StripePaymentsGateway implements StripeGateway {
   }
 
   /** Runs a Stripe call, turning its failures into the app's errors (a seller reads them). */
-  private async call<T>(what: string, run: () => Promise<T>): Promise<T> {
-    try {
-      return await run();
-    } catch (error) {
-      if (error instanceof AppError) throw error;
-      if (error instanceof Stripe.errors.StripeError) {
-        this.log.warn(
-          { stripe: { type: error.type, code: error.code, statusCode: error.statusCode, message: error.message } },
-          `Stripe call failed: ${what}`,
-        );
-        if (error instanceof Stripe.errors.StripeConnectionError || (error.statusCode ?? 500) >= 500) {
-          throw new AppError('UNAVAILABLE', 'The payment provider could not be reached.', {
-            suggestion: 'Try again in a minute.',
-          });
-        }
-        throw new AppError('UNAVAILABLE', `The payment provider refused the request: ${error.message}`, {
-          suggestion: 'Try again, or contact support if it keeps happening.',
-        });
-      }
-      throw error;
-    }
+  private call<T>(what: string, run: () => Promise<T>): Promise<T> {
+    return callStripe(this.log, 'Stripe', what, run);
   }
 
   async findOrCreateCustomer(user: { id: string; email: string | null }): Promise<string> {
