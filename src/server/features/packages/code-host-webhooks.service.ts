@@ -1,11 +1,10 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { and, eq, isNotNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { decryptSecret } from '../../lib/crypto.js';
 import { claimInboundDelivery } from '../shared/inbound-webhooks/inbound-deliveries.service.js';
 import { syncPackage } from './package-sync.js';
+import { selectWebhookPackagesOfRepository, type WebhookCandidate } from './packages.repository.js';
 
 // Push webhooks of GitLab and Bitbucket Cloud. Each package's hook has its own secret (packages.webhook_secret):
 // GitLab sends it back verbatim in X-Gitlab-Token (docs.gitlab.com: "Webhooks", "Validate requests with a secret
@@ -69,22 +68,11 @@ function bitbucketSignatureMatches(secret: string, rawBody: Buffer, signature: s
   return timingSafeEqual(expected, Buffer.from(match[1]!, 'hex'));
 }
 
-type Candidate = { id: string; ownerId: string; secret: string | null };
-
-async function candidatesFor(ctx: AppContext, codeHost: 'gitlab' | 'bitbucket', repositoryId: string) {
-  return ctx.db
-    .select({ id: packages.id, ownerId: packages.ownerId, secret: packages.webhookSecretEncrypted })
-    .from(packages)
-    .where(
-      and(
-        eq(packages.codeHost, codeHost),
-        eq(packages.repositoryId, repositoryId),
-        isNotNull(packages.webhookSecretEncrypted),
-      ),
-    );
-}
-
-function matching(ctx: AppContext, candidates: Candidate[], verify: (secret: string) => boolean): Candidate[] {
+function matching(
+  ctx: AppContext,
+  candidates: WebhookCandidate[],
+  verify: (secret: string) => boolean,
+): WebhookCandidate[] {
   return candidates.filter((candidate) => {
     try {
       return verify(decryptSecret(ctx.config.secretKey, candidate.secret!));
@@ -98,7 +86,7 @@ async function syncMatched(
   ctx: AppContext,
   source: 'gitlab' | 'bitbucket',
   delivery: HostDelivery,
-  matched: Candidate[],
+  matched: WebhookCandidate[],
   isSyncEvent: boolean,
 ): Promise<HostWebhookAnswer> {
   const event = delivery.event ?? 'unknown';
@@ -127,7 +115,9 @@ export async function receiveGitlabWebhook(ctx: AppContext, delivery: HostDelive
   const rawId = payload.project_id ?? project?.id;
   const projectId = typeof rawId === 'number' || typeof rawId === 'string' ? String(rawId) : undefined;
   if (!projectId) throw new AppError('BAD_REQUEST', 'The webhook payload names no project.');
-  const matched = matching(ctx, await candidatesFor(ctx, 'gitlab', projectId), (secret) => sameText(secret, token));
+  const matched = matching(ctx, await selectWebhookPackagesOfRepository(ctx.db, 'gitlab', projectId), (secret) =>
+    sameText(secret, token),
+  );
   if (matched.length === 0) throw refused('X-Gitlab-Token');
   return syncMatched(ctx, 'gitlab', delivery, matched, GITLAB_SYNC_EVENTS.has(delivery.event ?? ''));
 }
@@ -140,7 +130,7 @@ export async function receiveBitbucketWebhook(ctx: AppContext, delivery: HostDel
   const repository = payload.repository as { uuid?: unknown } | undefined;
   const repositoryId = typeof repository?.uuid === 'string' ? repository.uuid : undefined;
   if (!repositoryId) throw new AppError('BAD_REQUEST', 'The webhook payload names no repository.');
-  const matched = matching(ctx, await candidatesFor(ctx, 'bitbucket', repositoryId), (secret) =>
+  const matched = matching(ctx, await selectWebhookPackagesOfRepository(ctx.db, 'bitbucket', repositoryId), (secret) =>
     bitbucketSignatureMatches(secret, delivery.rawBody, signature),
   );
   if (matched.length === 0) throw refused('X-Hub-Signature');

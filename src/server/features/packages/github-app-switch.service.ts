@@ -1,10 +1,9 @@
-import { and, eq, inArray, isNull, or } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { packages } from '../../db/schema/index.js';
 import type { Principal } from '../../http/principal.js';
 import { type CodeHostConnection, findConnectionsOf, openConnection } from '../code-hosts/code-hosts.service.js';
 import { connectGithubAppInstallation } from '../code-hosts/github-app-connect.service.js';
 import { recordAuditEvent } from '../shared/audit/audit.service.js';
+import { movePackagesToConnection, selectGithubPackagesOnConnectionsOrNone } from './packages.repository.js';
 
 // Switching from the old GitHub OAuth grant to the GitHub App (issue 30 item 1): once the App is installed on the
 // same repositories, the seller's GitHub packages move to the App's connection. GitHub's repository ids do not
@@ -35,31 +34,11 @@ export async function movePackagesToInstallation(
   connection: CodeHostConnection,
 ): Promise<string[]> {
   const oauth = await findConnectionsOf(ctx, ownerId, ['github_oauth']);
-  const movable = await ctx.db
-    .select({
-      id: packages.id,
-      name: packages.name,
-      repositoryId: packages.repositoryId,
-      repositoryFullName: packages.repositoryFullName,
-      connectionId: packages.connectionId,
-      webhookId: packages.webhookId,
-    })
-    .from(packages)
-    .where(
-      and(
-        eq(packages.ownerId, ownerId),
-        eq(packages.codeHost, 'github'),
-        oauth.length > 0
-          ? or(
-              isNull(packages.connectionId),
-              inArray(
-                packages.connectionId,
-                oauth.map((row) => row.id),
-              ),
-            )
-          : isNull(packages.connectionId),
-      ),
-    );
+  const movable = await selectGithubPackagesOnConnectionsOrNone(
+    ctx.db,
+    ownerId,
+    oauth.map((row) => row.id),
+  );
   if (movable.length === 0) return [];
   const opened = await openConnection(ctx, connection);
   const readable = new Set((await opened.host.listRepositories(opened.user)).map((repository) => repository.id));
@@ -67,23 +46,12 @@ export async function movePackagesToInstallation(
   if (moving.length === 0) return [];
   await removeOAuthWebhooks(ctx, moving);
   await ctx.db.transaction(async (tx) => {
-    await tx
-      .update(packages)
-      // The App's own webhook hears these repositories now; the per-repository hooks of the OAuth grant are gone.
-      .set({
-        connectionId: connection.id,
-        webhookId: null,
-        webhookSecretEncrypted: null,
-        accessProblem: null,
-        accessProblemSince: null,
-        accessProblemNotifiedAt: null,
-      })
-      .where(
-        inArray(
-          packages.id,
-          moving.map((pkg) => pkg.id),
-        ),
-      );
+    // The App's own webhook hears these repositories now; the per-repository hooks of the OAuth grant are gone.
+    await movePackagesToConnection(
+      tx,
+      moving.map((pkg) => pkg.id),
+      connection.id,
+    );
     await recordAuditEvent(tx, ctx, actor, {
       action: 'package.connection_changed',
       targetType: 'code_host_connection',

@@ -1,13 +1,16 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { and, eq, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { markConnectionBroken, markConnectionWorking } from '../code-hosts/code-hosts.service.js';
 import { findInstallationConnections, forgetInstallationToken } from '../code-hosts/github-app-connect.service.js';
 import { claimInboundDelivery } from '../shared/inbound-webhooks/inbound-deliveries.service.js';
 import type { GithubDelivery, GithubWebhookAnswer } from './github-webhook.service.js';
 import { syncPackage } from './package-sync.js';
+import {
+  renameRepositoryOfPackages,
+  selectPackagesOfConnectionRepositories,
+  setAccessProblemOfConnectionRepositories,
+} from './packages.repository.js';
 
 // The GitHub App's one webhook (docs.github.com "Webhook events and payloads"), signed with GITHUB_APP_WEBHOOK_SECRET
 // in X-Hub-Signature-256. Every event names its installation; Packgate acts on the packages of that installation's
@@ -109,10 +112,13 @@ export async function receiveGithubAppWebhook(ctx: AppContext, delivery: GithubD
   if (event === 'repository' && repositoryId) {
     const action = payload.action ?? '';
     if (action === 'renamed' && payload.repository?.full_name) {
-      await ctx.db
-        .update(packages)
-        .set({ repositoryFullName: payload.repository.full_name.slice(0, 300), updatedAt: ctx.clock.now() })
-        .where(and(inArray(packages.connectionId, connectionIds), eq(packages.repositoryId, repositoryId)));
+      await renameRepositoryOfPackages(
+        ctx.db,
+        connectionIds,
+        repositoryId,
+        payload.repository.full_name.slice(0, 300),
+        ctx.clock.now(),
+      );
     } else if (PROBLEMS[action]) {
       await setAccessProblem(ctx, connectionIds, [repositoryId], PROBLEMS[action]!);
     } else if (action === 'unarchived') {
@@ -125,10 +131,7 @@ export async function receiveGithubAppWebhook(ctx: AppContext, delivery: GithubD
 
 async function packagesOf(ctx: AppContext, connectionIds: string[], repositoryIds: string[]) {
   if (repositoryIds.length === 0) return [];
-  return ctx.db
-    .select({ id: packages.id, ownerId: packages.ownerId })
-    .from(packages)
-    .where(and(inArray(packages.connectionId, connectionIds), inArray(packages.repositoryId, repositoryIds)));
+  return selectPackagesOfConnectionRepositories(ctx.db, connectionIds, repositoryIds);
 }
 
 /** Sets (or with null clears) the access problem of the installation's packages of these repositories. */
@@ -139,14 +142,5 @@ async function setAccessProblem(
   problem: string | null,
 ): Promise<void> {
   if (repositoryIds.length === 0) return;
-  const now = ctx.clock.now();
-  await ctx.db
-    .update(packages)
-    .set({
-      accessProblem: problem,
-      accessProblemSince: problem ? now : null,
-      accessProblemNotifiedAt: null,
-      updatedAt: now,
-    })
-    .where(and(inArray(packages.connectionId, connectionIds), inArray(packages.repositoryId, repositoryIds)));
+  await setAccessProblemOfConnectionRepositories(ctx.db, connectionIds, repositoryIds, problem, ctx.clock.now());
 }

@@ -1,11 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { and, eq, isNotNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { decryptSecret } from '../../lib/crypto.js';
 import { claimInboundDelivery } from '../shared/inbound-webhooks/inbound-deliveries.service.js';
 import { syncPackage } from './package-sync.js';
+import { selectWebhookPackagesOfRepository } from './packages.repository.js';
 
 // GitHub's push webhook (docs.github.com: "Validating webhook deliveries", "Webhook events and payloads"):
 // the body is signed with HMAC-SHA256 under the hook's secret (one per package) in X-Hub-Signature-256,
@@ -65,16 +64,7 @@ export async function receiveGithubWebhook(ctx: AppContext, delivery: GithubDeli
     typeof repository?.id === 'number' || typeof repository?.id === 'string' ? String(repository.id) : undefined;
   if (!repositoryId) throw new AppError('BAD_REQUEST', 'The webhook payload names no repository.');
 
-  const candidates = await ctx.db
-    .select({ id: packages.id, ownerId: packages.ownerId, secret: packages.webhookSecretEncrypted })
-    .from(packages)
-    .where(
-      and(
-        eq(packages.codeHost, 'github'),
-        eq(packages.repositoryId, repositoryId),
-        isNotNull(packages.webhookSecretEncrypted),
-      ),
-    );
+  const candidates = await selectWebhookPackagesOfRepository(ctx.db, 'github', repositoryId);
   // Each package's hook has its own secret: the signature says which package the delivery is for.
   const matched = candidates.filter((candidate) => {
     try {

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { packages, packageVersions } from '../../db/schema/index.js';
 import type { PackageRow } from './package-mirror.js';
@@ -108,4 +108,116 @@ export async function updatePackageRow(
 ): Promise<PackageRow | undefined> {
   const [updated] = await db.update(packages).set(values).where(eq(packages.id, packageId)).returning();
   return updated;
+}
+
+/** A package a push webhook may be for, with its hook's encrypted secret. */
+export type WebhookCandidate = { id: string; ownerId: string; secret: string | null };
+
+/** The packages of that code-host repository that have a push webhook's secret. */
+export function selectWebhookPackagesOfRepository(
+  db: Pick<Queryable, 'select'>,
+  codeHost: PackageRow['codeHost'],
+  repositoryId: string,
+): Promise<WebhookCandidate[]> {
+  return db
+    .select({ id: packages.id, ownerId: packages.ownerId, secret: packages.webhookSecretEncrypted })
+    .from(packages)
+    .where(
+      and(
+        eq(packages.codeHost, codeHost),
+        eq(packages.repositoryId, repositoryId),
+        isNotNull(packages.webhookSecretEncrypted),
+      ),
+    );
+}
+
+/** The owner's GitHub packages that sync through one of these connections, or through none. */
+export function selectGithubPackagesOnConnectionsOrNone(
+  db: Pick<Queryable, 'select'>,
+  ownerId: string,
+  connectionIds: string[],
+): Promise<Pick<PackageRow, 'id' | 'name' | 'repositoryId' | 'repositoryFullName' | 'connectionId' | 'webhookId'>[]> {
+  return db
+    .select({
+      id: packages.id,
+      name: packages.name,
+      repositoryId: packages.repositoryId,
+      repositoryFullName: packages.repositoryFullName,
+      connectionId: packages.connectionId,
+      webhookId: packages.webhookId,
+    })
+    .from(packages)
+    .where(
+      and(
+        eq(packages.ownerId, ownerId),
+        eq(packages.codeHost, 'github'),
+        connectionIds.length > 0
+          ? or(isNull(packages.connectionId), inArray(packages.connectionId, connectionIds))
+          : isNull(packages.connectionId),
+      ),
+    );
+}
+
+/** Moves the packages to the connection, without their per-repository webhook and with no access problem. */
+export async function movePackagesToConnection(
+  db: Pick<Queryable, 'update'>,
+  packageIds: string[],
+  connectionId: string,
+): Promise<void> {
+  await db
+    .update(packages)
+    .set({
+      connectionId,
+      webhookId: null,
+      webhookSecretEncrypted: null,
+      accessProblem: null,
+      accessProblemSince: null,
+      accessProblemNotifiedAt: null,
+    })
+    .where(inArray(packages.id, packageIds));
+}
+
+/** The packages read through one of the connections from one of the repositories. */
+export function selectPackagesOfConnectionRepositories(
+  db: Pick<Queryable, 'select'>,
+  connectionIds: string[],
+  repositoryIds: string[],
+): Promise<{ id: string; ownerId: string }[]> {
+  return db
+    .select({ id: packages.id, ownerId: packages.ownerId })
+    .from(packages)
+    .where(and(inArray(packages.connectionId, connectionIds), inArray(packages.repositoryId, repositoryIds)));
+}
+
+/** Writes the repository's new full name on the packages read through one of the connections from it. */
+export async function renameRepositoryOfPackages(
+  db: Pick<Queryable, 'update'>,
+  connectionIds: string[],
+  repositoryId: string,
+  fullName: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(packages)
+    .set({ repositoryFullName: fullName, updatedAt: now })
+    .where(and(inArray(packages.connectionId, connectionIds), eq(packages.repositoryId, repositoryId)));
+}
+
+/** Sets (or with null clears) the access problem of the connections' packages of these repositories. */
+export async function setAccessProblemOfConnectionRepositories(
+  db: Pick<Queryable, 'update'>,
+  connectionIds: string[],
+  repositoryIds: string[],
+  problem: string | null,
+  now: Date,
+): Promise<void> {
+  await db
+    .update(packages)
+    .set({
+      accessProblem: problem,
+      accessProblemSince: problem ? now : null,
+      accessProblemNotifiedAt: null,
+      updatedAt: now,
+    })
+    .where(and(inArray(packages.connectionId, connectionIds), inArray(packages.repositoryId, repositoryIds)));
 }
