@@ -1,10 +1,14 @@
+import { recoveryCodeRequest, totpCodeRequest } from '@contract/security';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { KeyRound, Loader2 } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { apiRequest } from '../../lib/api-client';
 import { errorMessage } from '../../lib/api-error';
 import { CURRENT_USER_PATH } from '../../lib/current-user';
@@ -13,10 +17,11 @@ import { signInWithPasskey } from '../../lib/passkeys';
 // The verify step of a sign-in whose second factor is pending (issue 33 item 5): a passkey, an authenticator code or
 // a recovery code. Loaded only when a session needs it, not with every first page.
 
+type CodeRequest = z.output<typeof recoveryCodeRequest>;
+
 export default function VerifySecondFactor({ methods }: { methods: string[] }) {
   const queryClient = useQueryClient();
-  const [totpCode, setTotpCode] = useState('');
-  const [recoveryCode, setRecoveryCode] = useState('');
+  // The server's refusal of the last attempt, whichever factor it was.
   const [error, setError] = useState<string | null>(null);
   const done = async () => {
     setError(null);
@@ -26,19 +31,15 @@ export default function VerifySecondFactor({ methods }: { methods: string[] }) {
   const onError = (cause: unknown) => setError(errorMessage(cause, 'That did not work. Please try again.'));
   const passkey = useMutation({ mutationFn: signInWithPasskey, onSuccess: done, onError });
   const totp = useMutation({
-    mutationFn: () => apiRequest('POST', '/api/auth/totp/verify', { code: totpCode.trim() }),
+    mutationFn: (input: CodeRequest) => apiRequest('POST', '/api/auth/totp/verify', input),
     onSuccess: done,
     onError,
   });
   const recovery = useMutation({
-    mutationFn: () => apiRequest('POST', '/api/auth/recovery-codes/verify', { code: recoveryCode.trim() }),
+    mutationFn: (input: CodeRequest) => apiRequest('POST', '/api/auth/recovery-codes/verify', input),
     onSuccess: done,
     onError,
   });
-  const submit = (mutate: () => void) => (event: FormEvent) => {
-    event.preventDefault();
-    mutate();
-  };
   return (
     <div className="container mx-auto flex max-w-md flex-col gap-4 px-4 py-12">
       <Card>
@@ -59,35 +60,30 @@ export default function VerifySecondFactor({ methods }: { methods: string[] }) {
             </Button>
           )}
           {methods.includes('totp') && (
-            <form className="grid gap-2" onSubmit={submit(() => totp.mutate())}>
-              <Label htmlFor="totp-code">Authenticator code</Label>
-              <Input
-                id="totp-code"
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={8}
-                value={totpCode}
-                onChange={(event) => setTotpCode(event.target.value)}
-              />
-              <Button type="submit" variant="outline" disabled={totp.isPending || totpCode.trim().length < 6}>
-                Verify Code
-              </Button>
-            </form>
+            <CodeForm
+              schema={totpCodeRequest}
+              id="totp-code"
+              label="Authenticator code"
+              minimumLength={6}
+              input={{ inputMode: 'numeric', autoComplete: 'one-time-code', maxLength: 8 }}
+              isSending={totp.isPending}
+              onSubmit={totp.mutate}
+            >
+              Verify Code
+            </CodeForm>
           )}
           {methods.includes('recovery_code') && (
-            <form className="grid gap-2" onSubmit={submit(() => recovery.mutate())}>
-              <Label htmlFor="recovery-code">Recovery code</Label>
-              <Input
-                id="recovery-code"
-                autoComplete="off"
-                maxLength={40}
-                value={recoveryCode}
-                onChange={(event) => setRecoveryCode(event.target.value)}
-              />
-              <Button type="submit" variant="outline" disabled={recovery.isPending || !recoveryCode.trim()}>
-                Use Recovery Code
-              </Button>
-            </form>
+            <CodeForm
+              schema={recoveryCodeRequest}
+              id="recovery-code"
+              label="Recovery code"
+              minimumLength={1}
+              input={{ autoComplete: 'off', maxLength: 40 }}
+              isSending={recovery.isPending}
+              onSubmit={recovery.mutate}
+            >
+              Use Recovery Code
+            </CodeForm>
           )}
           <p className="text-xs text-muted-foreground">
             Lost every factor? Only a recovery code or another owner of your organisation can get you back in.
@@ -95,5 +91,46 @@ export default function VerifySecondFactor({ methods }: { methods: string[] }) {
         </CardContent>
       </Card>
     </div>
+  );
+}
+
+/**
+ * One code's form, react-hook-form over the contract's request schema (issue 29 item 7): the code is checked as the
+ * route will check it, and what is sent is the schema's output (trimmed, an authenticator code without its spaces).
+ */
+function CodeForm({
+  schema,
+  id,
+  label,
+  minimumLength,
+  input,
+  isSending,
+  onSubmit,
+  children,
+}: {
+  schema: z.ZodType<CodeRequest, { code: string }>;
+  id: string;
+  label: string;
+  /** The button stays disabled until the trimmed code is this long. */
+  minimumLength: number;
+  input: React.ComponentProps<typeof Input>;
+  isSending: boolean;
+  onSubmit: (request: CodeRequest) => void;
+  children: React.ReactNode;
+}) {
+  const form = useForm<{ code: string }, unknown, CodeRequest>({
+    resolver: zodResolver(schema),
+    defaultValues: { code: '' },
+  });
+  const code = form.watch('code');
+  return (
+    <form className="grid gap-2" onSubmit={form.handleSubmit(onSubmit)} noValidate>
+      <FormField id={id} label={label} className="grid gap-2 space-y-0" error={form.formState.errors.code?.message}>
+        {(control) => <Input {...control} {...input} {...form.register('code')} />}
+      </FormField>
+      <Button type="submit" variant="outline" disabled={isSending || code.trim().length < minimumLength}>
+        {children}
+      </Button>
+    </form>
   );
 }
