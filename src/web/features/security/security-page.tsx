@@ -3,41 +3,21 @@ import {
   RECOVERY_CODE_COUNT,
   type SecurityOverview,
   type SignedInSession,
-  type TotpEnrolment,
 } from '@contract/security';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { KeyRound, Loader2, ShieldCheck } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Loader2 } from 'lucide-react';
+import { useState } from 'react';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
-import { toast } from '../../components/ui/use-toast';
 import { apiRequest, getJson } from '../../lib/api-client';
 import { errorMessage } from '../../lib/api-error';
-import { CURRENT_USER_PATH } from '../../lib/current-user';
-import { formatDate, formatDateTime } from '../../lib/format-date';
-import { registerPasskey } from '../../lib/passkeys';
+import { formatDateTime } from '../../lib/format-date';
+import { PasskeysCard } from './passkeys-card';
+import { failed, SECURITY_PATH, SESSIONS_PATH, useRefresh } from './security-hooks';
+import { TotpCard } from './totp-card';
 
 // The Security page (issue 33 item 5): the person's passkeys, authenticator app, recovery codes and signed-in sessions.
-
-const SECURITY_PATH = '/api/auth/security';
-const SESSIONS_PATH = '/api/auth/sessions';
-
-function useRefresh() {
-  const queryClient = useQueryClient();
-  return () =>
-    Promise.all([
-      queryClient.invalidateQueries({ queryKey: [SECURITY_PATH] }),
-      queryClient.invalidateQueries({ queryKey: [SESSIONS_PATH] }),
-      queryClient.invalidateQueries({ queryKey: [CURRENT_USER_PATH] }),
-    ]);
-}
-
-function failed(error: unknown) {
-  toast({ title: 'That did not work', description: errorMessage(error, 'Please try again.'), variant: 'destructive' });
-}
 
 export function SecurityPage() {
   const overview = useQuery({ queryKey: [SECURITY_PATH], queryFn: getJson<SecurityOverview> });
@@ -99,196 +79,6 @@ function RecoveryCodesShown({ codes, onDone }: { codes: string[]; onDone: () => 
     </Card>
   );
 }
-
-function PasskeysCard({ overview, onCodes }: { overview: SecurityOverview; onCodes: (codes: string[]) => void }) {
-  const refresh = useRefresh();
-  const [name, setName] = useState('');
-  const add = useMutation({
-    mutationFn: () => registerPasskey(name.trim() || 'Passkey'),
-    onSuccess: async (result) => {
-      setName('');
-      if (result.recoveryCodes) onCodes(result.recoveryCodes);
-      toast({ title: 'Passkey added' });
-      await refresh();
-    },
-    onError: failed,
-  });
-  const rename = useMutation({
-    mutationFn: ({ id, newName }: { id: string; newName: string }) =>
-      apiRequest('PATCH', `/api/auth/passkeys/${id}`, { name: newName }),
-    onSuccess: refresh,
-    onError: failed,
-  });
-  const remove = useMutation({
-    mutationFn: (id: string) => apiRequest('DELETE', `/api/auth/passkeys/${id}`),
-    onSuccess: refresh,
-    onError: failed,
-  });
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <KeyRound className="size-5" /> Passkeys
-        </CardTitle>
-        <CardDescription>Sign in with your device's fingerprint, face or screen lock, without a link.</CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-4">
-        {overview.passkeys.length === 0 && <p className="text-sm text-muted-foreground">No passkeys yet.</p>}
-        <ul className="divide-y">
-          {overview.passkeys.map((passkey) => (
-            <li
-              key={passkey.id}
-              className="flex flex-wrap items-center justify-between gap-2 py-2"
-              data-testid="passkey"
-            >
-              <div>
-                <p className="font-medium">{passkey.name}</p>
-                <p className="text-xs text-muted-foreground">
-                  Added {formatDate(passkey.createdAt)}
-                  {passkey.lastUsedAt ? ` · last used ${formatDate(passkey.lastUsedAt)}` : ''}
-                </p>
-              </div>
-              <div className="flex gap-2">
-                <Button
-                  variant="outline"
-                  size="sm"
-                  onClick={() => {
-                    const newName = window.prompt('New name for this passkey', passkey.name)?.trim();
-                    if (newName) rename.mutate({ id: passkey.id, newName });
-                  }}
-                >
-                  Rename
-                </Button>
-                <Button
-                  variant="outline"
-                  size="sm"
-                  onClick={() => {
-                    if (window.confirm(`Remove the passkey "${passkey.name}"?`)) remove.mutate(passkey.id);
-                  }}
-                >
-                  Remove
-                </Button>
-              </div>
-            </li>
-          ))}
-        </ul>
-        <form
-          className="flex flex-wrap items-end gap-2"
-          onSubmit={(event: FormEvent) => {
-            event.preventDefault();
-            add.mutate();
-          }}
-        >
-          <div className="grid gap-1">
-            <Label htmlFor="passkey-name">Name</Label>
-            <Input
-              id="passkey-name"
-              value={name}
-              maxLength={100}
-              placeholder="e.g. MacBook Touch ID"
-              onChange={(event) => setName(event.target.value)}
-            />
-          </div>
-          <Button type="submit" disabled={add.isPending}>
-            {add.isPending && <Loader2 className="animate-spin" />}
-            Add Passkey
-          </Button>
-        </form>
-      </CardContent>
-    </Card>
-  );
-}
-
-function TotpCard({ overview, onCodes }: { overview: SecurityOverview; onCodes: (codes: string[]) => void }) {
-  const refresh = useRefresh();
-  const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
-  const [code, setCode] = useState('');
-  const begin = useMutation({
-    mutationFn: () => apiRequest<TotpEnrolment>('POST', '/api/auth/totp/enrolment'),
-    onSuccess: setEnrolment,
-    onError: failed,
-  });
-  const confirm = useMutation({
-    mutationFn: () =>
-      apiRequest<{ recoveryCodes?: string[] }>('POST', '/api/auth/totp/enrolment/confirm', { code: code.trim() }),
-    onSuccess: async (result) => {
-      setEnrolment(null);
-      setCode('');
-      if (result.recoveryCodes) onCodes(result.recoveryCodes);
-      toast({ title: 'Authenticator app set up' });
-      await refresh();
-    },
-    onError: failed,
-  });
-  const remove = useMutation({
-    mutationFn: () => apiRequest('DELETE', '/api/auth/totp'),
-    onSuccess: refresh,
-    onError: failed,
-  });
-  return (
-    <Card>
-      <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <ShieldCheck className="size-5" /> Authenticator App
-          {overview.totpEnabled && <Badge>On</Badge>}
-        </CardTitle>
-        <CardDescription>
-          A six-digit code from an app such as 1Password, Authy or Google Authenticator.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-4">
-        {overview.totpEnabled ? (
-          <Button
-            variant="outline"
-            onClick={() => {
-              if (window.confirm('Remove the authenticator app?')) remove.mutate();
-            }}
-          >
-            Remove Authenticator App
-          </Button>
-        ) : enrolment ? (
-          <form
-            className="space-y-3"
-            onSubmit={(event: FormEvent) => {
-              event.preventDefault();
-              confirm.mutate();
-            }}
-          >
-            <p className="text-sm">Scan this code with your authenticator app, then enter the code it shows.</p>
-            <img src={enrolment.qrCode} alt="QR code for your authenticator app" className="size-48 bg-white" />
-            <p className="text-sm">
-              Or type this key: <code data-testid="totp-secret">{enrolment.secret}</code>
-            </p>
-            <p className="break-all text-xs text-muted-foreground" data-testid="totp-uri">
-              {enrolment.uri}
-            </p>
-            <div className="flex items-end gap-2">
-              <div className="grid gap-1">
-                <Label htmlFor="totp-confirm-code">Code</Label>
-                <Input
-                  id="totp-confirm-code"
-                  inputMode="numeric"
-                  autoComplete="one-time-code"
-                  maxLength={8}
-                  value={code}
-                  onChange={(event) => setCode(event.target.value)}
-                />
-              </div>
-              <Button type="submit" disabled={confirm.isPending || code.trim().length < 6}>
-                Confirm
-              </Button>
-            </div>
-          </form>
-        ) : (
-          <Button onClick={() => begin.mutate()} disabled={begin.isPending}>
-            Set Up Authenticator App
-          </Button>
-        )}
-      </CardContent>
-    </Card>
-  );
-}
-
 function RecoveryCodesCard({ overview, onCodes }: { overview: SecurityOverview; onCodes: (codes: string[]) => void }) {
   const refresh = useRefresh();
   const regenerate = useMutation({

@@ -1,0 +1,130 @@
+import { passkeyRegistrationRequest, type SecurityOverview } from '@contract/security';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation } from '@tanstack/react-query';
+import { KeyRound, Loader2 } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { FormField } from '../../components/form-field';
+import { Button } from '../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Input } from '../../components/ui/input';
+import { toast } from '../../components/ui/use-toast';
+import { apiRequest } from '../../lib/api-client';
+import { intoContract } from '../../lib/contract-form';
+import { formatDate } from '../../lib/format-date';
+import { registerPasskey } from '../../lib/passkeys';
+import { failed, useRefresh } from './security-hooks';
+
+// The passkey's name, optional: an empty one becomes the contract's default ("Passkey").
+const passkeyNameForm = z.object({ name: z.string() }).transform(
+  intoContract(passkeyRegistrationRequest.pick({ name: true }), ({ name }: { name: string }) => ({
+    name: name.trim() || undefined,
+  })),
+);
+
+export function PasskeysCard({
+  overview,
+  onCodes,
+}: {
+  overview: SecurityOverview;
+  onCodes: (codes: string[]) => void;
+}) {
+  const refresh = useRefresh();
+  // react-hook-form over the contract's registration schema (issue 29 item 7).
+  const form = useForm<{ name: string }, unknown, z.output<typeof passkeyNameForm>>({
+    resolver: zodResolver(passkeyNameForm),
+    defaultValues: { name: '' },
+  });
+  const add = useMutation({
+    mutationFn: ({ name }: z.output<typeof passkeyNameForm>) => registerPasskey(name),
+    onSuccess: async (result) => {
+      form.reset();
+      if (result.recoveryCodes) onCodes(result.recoveryCodes);
+      toast({ title: 'Passkey added' });
+      await refresh();
+    },
+    onError: failed,
+  });
+  const rename = useMutation({
+    mutationFn: ({ id, newName }: { id: string; newName: string }) =>
+      apiRequest('PATCH', `/api/auth/passkeys/${id}`, { name: newName }),
+    onSuccess: refresh,
+    onError: failed,
+  });
+  const remove = useMutation({
+    mutationFn: (id: string) => apiRequest('DELETE', `/api/auth/passkeys/${id}`),
+    onSuccess: refresh,
+    onError: failed,
+  });
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <KeyRound className="size-5" /> Passkeys
+        </CardTitle>
+        <CardDescription>Sign in with your device's fingerprint, face or screen lock, without a link.</CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        {overview.passkeys.length === 0 && <p className="text-sm text-muted-foreground">No passkeys yet.</p>}
+        <ul className="divide-y">
+          {overview.passkeys.map((passkey) => (
+            <li
+              key={passkey.id}
+              className="flex flex-wrap items-center justify-between gap-2 py-2"
+              data-testid="passkey"
+            >
+              <div>
+                <p className="font-medium">{passkey.name}</p>
+                <p className="text-xs text-muted-foreground">
+                  Added {formatDate(passkey.createdAt)}
+                  {passkey.lastUsedAt ? ` · last used ${formatDate(passkey.lastUsedAt)}` : ''}
+                </p>
+              </div>
+              <div className="flex gap-2">
+                <Button
+                  variant="outline"
+                  size="sm"
+                  onClick={() => {
+                    const newName = window.prompt('New name for this passkey', passkey.name)?.trim();
+                    if (newName) rename.mutate({ id: passkey.id, newName });
+                  }}
+                >
+                  Rename
+                </Button>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  onClick={() => {
+                    if (window.confirm(`Remove the passkey "${passkey.name}"?`)) remove.mutate(passkey.id);
+                  }}
+                >
+                  Remove
+                </Button>
+              </div>
+            </li>
+          ))}
+        </ul>
+        <form
+          className="flex flex-wrap items-end gap-2"
+          onSubmit={form.handleSubmit((input) => add.mutate(input))}
+          noValidate
+        >
+          <FormField
+            id="passkey-name"
+            label="Name"
+            className="grid gap-1 space-y-0"
+            error={form.formState.errors.name?.message}
+          >
+            {(control) => (
+              <Input {...control} maxLength={100} placeholder="e.g. MacBook Touch ID" {...form.register('name')} />
+            )}
+          </FormField>
+          <Button type="submit" disabled={add.isPending}>
+            {add.isPending && <Loader2 className="animate-spin" />}
+            Add Passkey
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
