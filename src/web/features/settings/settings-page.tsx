@@ -1,12 +1,14 @@
-import { SALES_RECORD_RETENTION_YEARS } from '@contract/account';
+import { type CloseAccountInput, closeAccountInput, SALES_RECORD_RETENTION_YEARS } from '@contract/account';
 import { CLIENT_ROUTES } from '@contract/client-routes';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Download, Loader2, TriangleAlert } from 'lucide-react';
-import { useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Link, useLocation } from 'wouter';
+import type { z } from 'zod';
+import { FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
 import { errorMessage } from '../../lib/api-error';
 import { formatDate } from '../../lib/format-date';
@@ -24,7 +26,12 @@ export function SettingsPage() {
   const manage = usePermission('organization:manage');
   const closeAccount = useCloseAccount();
   const [, navigate] = useLocation();
-  const [typed, setTyped] = useState('');
+  // react-hook-form over the contract's schema (issue 29 item 7); Close account waits for the slug itself.
+  const form = useForm<z.input<typeof closeAccountInput>, unknown, CloseAccountInput>({
+    resolver: zodResolver(closeAccountInput),
+    defaultValues: { confirmSlug: '' },
+  });
+  const typed = form.watch('confirmSlug');
   const account = status.data;
   const retentionDays = account?.retentionDays ?? 30;
   const eraseDate = account?.eraseAfter
@@ -97,38 +104,39 @@ export function SettingsPage() {
           <CardContent>
             <form
               className="space-y-3"
-              onSubmit={(event) => {
-                event.preventDefault();
-                closeAccount.mutate(
-                  { confirmSlug: typed },
-                  {
-                    onSuccess: () => {
-                      toast({
-                        title: 'Account Closed',
-                        description: `Sign in again to download your data until ${eraseDate}.`,
-                      });
-                      navigate(CLIENT_ROUTES.landing);
-                    },
-                    onError: (error) =>
-                      toast({
-                        variant: 'destructive',
-                        title: 'The account was not closed',
-                        description: errorMessage(error, 'Please try again in a moment.'),
-                      }),
+              noValidate
+              onSubmit={form.handleSubmit((input) =>
+                closeAccount.mutate(input, {
+                  onSuccess: () => {
+                    toast({
+                      title: 'Account Closed',
+                      description: `Sign in again to download your data until ${eraseDate}.`,
+                    });
+                    navigate(CLIENT_ROUTES.landing);
                   },
-                );
-              }}
+                  onError: (error) =>
+                    toast({
+                      variant: 'destructive',
+                      title: 'The account was not closed',
+                      description: errorMessage(error, 'Please try again in a moment.'),
+                    }),
+                }),
+              )}
             >
-              <Label htmlFor="confirm-slug">
-                Type <strong>{account?.slug ?? '…'}</strong> to confirm
-              </Label>
-              <Input
+              <FormField
                 id="confirm-slug"
-                autoComplete="off"
-                value={typed}
-                onChange={(event) => setTyped(event.target.value)}
-                disabled={!manage.allowed}
-              />
+                label={
+                  <>
+                    Type <strong>{account?.slug ?? '…'}</strong> to confirm
+                  </>
+                }
+                className="space-y-3"
+                error={form.formState.errors.confirmSlug?.message}
+              >
+                {(control) => (
+                  <Input {...control} autoComplete="off" disabled={!manage.allowed} {...form.register('confirmSlug')} />
+                )}
+              </FormField>
               <Button
                 type="submit"
                 variant="destructive"
