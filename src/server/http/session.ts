@@ -82,6 +82,15 @@ export function sessionCookieName(ctx: AppContext): string {
 }
 
 /** Loads the session behind the cookie (one query) and applies the idle and absolute timeouts. */
+/** A session's row by the hash of its cookie (the debug page shows its dates). */
+export async function findSessionRow(
+  ctx: Pick<AppContext, 'db'>,
+  idHash: string,
+): Promise<typeof sessions.$inferSelect | undefined> {
+  const [row] = await ctx.db.select().from(sessions).where(eq(sessions.idHash, idHash)).limit(1);
+  return row;
+}
+
 export async function loadSession(ctx: AppContext, cookieValue: string | undefined): Promise<RequestAuth | undefined> {
   if (!cookieValue) return undefined;
   const idHash = sha256Hex(cookieValue);

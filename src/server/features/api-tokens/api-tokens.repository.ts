@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
 import { apiTokens, type OrganizationRole, organizationMembers, users } from '../../db/schema/index.js';
 
 // Queries of the api_tokens table. Every read a seller makes is scoped to their user id.
@@ -107,4 +108,18 @@ export async function touchLastUsed(ctx: Db, tokenId: string, now: Date, resolut
     .update(apiTokens)
     .set({ lastUsedAt: now })
     .where(and(eq(apiTokens.id, tokenId), or(isNull(apiTokens.lastUsedAt), lt(apiTokens.lastUsedAt, staleBefore))));
+}
+
+/** Marks every live API token of the organisation deleted (`db` may be a transaction); answers how many. */
+export async function markAllTokensOfOrganizationDeleted(
+  db: Pick<Database, 'update'>,
+  organizationId: string,
+  now: Date,
+): Promise<number> {
+  const deleted = await db
+    .update(apiTokens)
+    .set({ deletedAt: now, isActive: false })
+    .where(and(eq(apiTokens.userId, organizationId), isNull(apiTokens.deletedAt)))
+    .returning({ id: apiTokens.id });
+  return deleted.length;
 }

@@ -1,8 +1,6 @@
-import { eq } from 'drizzle-orm';
 import type { DebugSession } from '../../../contract/auth.js';
 import type { AppContext } from '../../context.js';
-import { sessions } from '../../db/schema/index.js';
-import type { RequestAuth } from '../../http/session.js';
+import { findSessionRow, type RequestAuth } from '../../http/session.js';
 import { presentSession } from '../../http/session-user.js';
 
 /** Everything the /logout-test page shows about the caller's session (debug routes only). */
@@ -11,9 +9,7 @@ export async function describeSession(
   auth: RequestAuth | undefined,
   cookies: { session: boolean; csrf: boolean },
 ): Promise<DebugSession> {
-  const [row] = auth
-    ? await ctx.db.select().from(sessions).where(eq(sessions.idHash, auth.sessionIdHash)).limit(1)
-    : [];
+  const row = auth ? await findSessionRow(ctx, auth.sessionIdHash) : undefined;
   return {
     authenticated: Boolean(auth),
     user: auth ? presentSession(auth) : null,
