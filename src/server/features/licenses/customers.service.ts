@@ -1,4 +1,3 @@
-import { asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
   CUSTOMER_PAGE_DEFAULT,
   type Customer,
@@ -8,7 +7,6 @@ import {
   type RegenerateTokenResponse,
 } from '../../../contract/licenses.js';
 import type { AppContext } from '../../context.js';
-import { customers, grants, packages, products } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
@@ -22,6 +20,7 @@ import {
   parseHolderEmail,
 } from './grants.service.js';
 import { findHolderPage, holderPosition } from './holder-pages.service.js';
+import { markHolderTokenIssued, selectHolderPackageGrants, selectHoldersWithGrants } from './holders.repository.js';
 import { getLicenseMailSeller, sendLicenseEmail } from './license-mail.service.js';
 
 // License holders as the seller sees them (the Access Management tab), and their tokens.
@@ -39,24 +38,10 @@ export async function listCustomers(
   const after = query.after === undefined ? undefined : await holderPosition(ctx, sellerId, query.after);
   const page = await findHolderPage(ctx, sellerId, { limit: query.limit, after, search: query.q });
   if (page.holders.length === 0) return [];
-  const rows = await ctx.db
-    .select({
-      customer: customers,
-      grant: grants,
-      packageName: sql<string | null>`coalesce(${packages.name}, ${products.name})`,
-    })
-    .from(customers)
-    .leftJoin(grants, eq(grants.customerId, customers.id))
-    .leftJoin(packages, eq(packages.id, grants.packageId))
-    // A product's license is named by the product (issue 31).
-    .leftJoin(products, eq(products.id, grants.productId))
-    .where(
-      inArray(
-        customers.id,
-        page.holders.map((holder) => holder.id),
-      ),
-    )
-    .orderBy(desc(customers.createdAt), desc(customers.id), asc(grants.createdAt), asc(grants.id));
+  const rows = await selectHoldersWithGrants(
+    ctx.db,
+    page.holders.map((holder) => holder.id),
+  );
   const now = ctx.clock.now();
   const byId = new Map<string, Customer>();
   for (const { customer, grant, packageName } of rows) {
@@ -149,7 +134,7 @@ export async function replaceHolderToken(
   const issued = await ctx.db.transaction(async (tx) => {
     // The holder's default named token is replaced; tokens they named themselves keep working (issue 32).
     const replaced = await replaceDefaultHolderToken(ctx, tx, customer.id, options.byHolder ? 'holder' : 'seller');
-    await tx.update(customers).set({ tokenIssuedAt: now }).where(eq(customers.id, customer.id));
+    await markHolderTokenIssued(tx, customer.id, now);
     await recordAuditEvent(tx, ctx, actor, {
       action: 'customer.token_regenerated',
       targetType: 'customer',
@@ -157,12 +142,7 @@ export async function replaceHolderToken(
       details: { email: customer.email, emailSent: options.notify, by: options.byHolder ? 'license_holder' : 'seller' },
     });
     if (!options.notify) return replaced;
-    const held = await tx
-      .select({ grant: grants, packageName: packages.name, isPackageActive: packages.isActive })
-      .from(grants)
-      .innerJoin(packages, eq(packages.id, grants.packageId))
-      .where(eq(grants.customerId, customer.id))
-      .orderBy(asc(packages.name));
+    const held = await selectHolderPackageGrants(tx, customer.id);
     const packageNames = held
       .filter((row) => row.isPackageActive && grantGivesAccess(row.grant, now))
       .map((row) => row.packageName);

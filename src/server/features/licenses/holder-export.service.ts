@@ -1,7 +1,6 @@
-import { and, asc, eq, gt, inArray } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { customers, downloads, grants, packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
+import { findSellersHolder, selectDownloadsOfGrantsAfter, selectHolderPackageGrants } from './holders.repository.js';
 
 // A license holder's own data from one seller (issue 35 item 5): "Download my data" in the holder's portal. Only the
 // rows of the signed-in holder (the portal's session names the holder and the seller): their address, their licenses
@@ -21,28 +20,15 @@ const iso = (value: Date | null) => value?.toISOString() ?? null;
 
 /** The holder's licenses and downloads with `sellerId`; NOT_FOUND when the holder is not that seller's. */
 export async function exportHolderData(ctx: AppContext, sellerId: string, customerId: string): Promise<HolderExport> {
-  const [holder] = await ctx.db
-    .select()
-    .from(customers)
-    .where(and(eq(customers.id, customerId), eq(customers.sellerId, sellerId)));
+  const holder = await findSellersHolder(ctx.db, sellerId, customerId);
   if (!holder) throw new AppError('NOT_FOUND', 'License holder not found');
-  const held = await ctx.db
-    .select({ grant: grants, packageName: packages.name })
-    .from(grants)
-    .innerJoin(packages, eq(packages.id, grants.packageId))
-    .where(eq(grants.customerId, holder.id))
-    .orderBy(asc(packages.name));
+  const held = await selectHolderPackageGrants(ctx.db, holder.id);
   const grantIds = held.map((row) => row.grant.id);
   const names = new Map(held.map((row) => [row.grant.id, row.packageName]));
   const downloaded: Record<string, unknown>[] = [];
   let after = 0;
   while (grantIds.length > 0) {
-    const page = await ctx.db
-      .select()
-      .from(downloads)
-      .where(and(inArray(downloads.grantId, grantIds), gt(downloads.id, after)))
-      .orderBy(asc(downloads.id))
-      .limit(DOWNLOAD_PAGE_ROWS);
+    const page = await selectDownloadsOfGrantsAfter(ctx.db, grantIds, after, DOWNLOAD_PAGE_ROWS);
     for (const row of page) {
       downloaded.push({
         licenseId: row.grantId,

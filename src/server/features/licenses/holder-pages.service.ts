@@ -1,13 +1,12 @@
-import { and, desc, eq, exists, ilike, or, type SQL, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { type KeysetPosition, olderThan, pageOf, positionMicros } from '../../db/keyset-page.js';
-import { customers, grants, packages, products } from '../../db/schema/index.js';
+import { type KeysetPosition, pageOf } from '../../db/keyset-page.js';
 import { AppError } from '../../http/errors.js';
+import { findHolderPositionMicros, type HolderRow, selectHolderPageRows } from './holders.repository.js';
 
 // A seller's license holders one page at a time, newest first (issue 34 item 4): Management's Access Management
 // and API v1's customer list read 100,000 holders this way without loading them all.
 
-export type HolderOnPage = typeof customers.$inferSelect & { position: KeysetPosition };
+export type HolderOnPage = HolderRow & { position: KeysetPosition };
 
 export type HolderPageQuery = {
   limit: number;
@@ -30,19 +29,13 @@ export async function findHolderPage(
   query: HolderPageQuery,
 ): Promise<{ holders: HolderOnPage[]; nextCursor: string | null }> {
   const search = query.search?.trim();
-  const rows = await ctx.db
-    .select({ customer: customers, micros: positionMicros(customers.createdAt) })
-    .from(customers)
-    .where(
-      and(
-        eq(customers.sellerId, sellerId),
-        query.after ? olderThan(customers.createdAt, customers.id, query.after) : undefined,
-        query.licensedOnly ? exists(grantsOfHolder(ctx.db)) : undefined,
-        search ? holderMatches(ctx.db, search) : undefined,
-      ),
-    )
-    .orderBy(desc(customers.createdAt), desc(customers.id))
-    .limit(query.limit + 1);
+  const rows = await selectHolderPageRows(ctx.db, sellerId, {
+    // One row more than the page tells whether another page follows.
+    limit: query.limit + 1,
+    after: query.after,
+    licensedOnly: query.licensedOnly,
+    search: search || undefined,
+  });
   const page = pageOf(
     rows.map(({ customer, micros }) => ({ ...customer, position: { micros, id: customer.id } })),
     query.limit,
@@ -52,28 +45,7 @@ export async function findHolderPage(
 
 /** Where the page after this holder starts (Management's `after`); a holder not the seller's is refused (400). */
 export async function holderPosition(ctx: AppContext, sellerId: string, customerId: string): Promise<KeysetPosition> {
-  const [row] = await ctx.db
-    .select({ micros: positionMicros(customers.createdAt) })
-    .from(customers)
-    .where(and(eq(customers.id, customerId), eq(customers.sellerId, sellerId)));
-  if (!row) throw new AppError('VALIDATION_FAILED', holderPageMessages.holderGone);
-  return { micros: row.micros, id: customerId };
-}
-
-type Db = AppContext['db'];
-
-const grantsOfHolder = (db: Db) => db.select({ one: sql`1` }).from(grants).where(eq(grants.customerId, customers.id));
-
-/** The search as a LIKE pattern: its own % and _ are plain characters. */
-const containing = (search: string) => `%${search.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-
-function holderMatches(db: Db, search: string): SQL | undefined {
-  const pattern = containing(search);
-  const heldNames = db
-    .select({ one: sql`1` })
-    .from(grants)
-    .leftJoin(packages, eq(packages.id, grants.packageId))
-    .leftJoin(products, eq(products.id, grants.productId))
-    .where(and(eq(grants.customerId, customers.id), or(ilike(packages.name, pattern), ilike(products.name, pattern))));
-  return or(ilike(customers.email, pattern), exists(heldNames));
+  const micros = await findHolderPositionMicros(ctx.db, sellerId, customerId);
+  if (micros === undefined) throw new AppError('VALIDATION_FAILED', holderPageMessages.holderGone);
+  return { micros, id: customerId };
 }
