@@ -1,21 +1,12 @@
-import { and, asc, eq, gt, isNotNull, lte, sql } from 'drizzle-orm';
 import type { WebhookEventType } from '../../../contract/webhooks.js';
 import { createAddressResolver } from '../../adapters/http-delivery/public-address.js';
 import { createWebhookSender, type WebhookSender } from '../../adapters/http-delivery/webhook-sender.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import {
-  customers,
-  grants,
-  packages,
-  users,
-  webhookAttempts,
-  webhookEndpoints,
-  webhookLicenseExpiries,
-  webhookMessages,
-} from '../../db/schema/index.js';
 import { appUrl } from '../../http/public-urls.js';
 import { decryptSecret } from '../../lib/crypto.js';
+import { findUserById } from '../users/users.service.js';
+import * as repository from './webhook-delivery.repository.js';
 import { generateMessageId, webhookHeaders } from './webhook-signing.js';
 
 // Deliveries of webhooks as durable jobs (src/server/jobs): one job per message (event × endpoint). An attempt
@@ -96,23 +87,14 @@ export async function queueWebhookEvent(
   options: { db?: Database } = {},
 ): Promise<number> {
   const db = options.db ?? ctx.db;
-  const endpoints = await db
-    .select({ id: webhookEndpoints.id })
-    .from(webhookEndpoints)
-    .where(
-      and(
-        eq(webhookEndpoints.sellerId, sellerId),
-        eq(webhookEndpoints.isEnabled, true),
-        sql`${type} = any(${webhookEndpoints.events})`,
-      ),
-    );
-  if (endpoints.length === 0) return 0;
+  const endpointIds = await repository.selectListeningEndpointIds(db, sellerId, type);
+  if (endpointIds.length === 0) return 0;
   const now = ctx.clock.now();
   const body = eventBody(type, now, data);
-  for (const endpoint of endpoints) {
-    await queueMessage(ctx, db, endpoint.id, type, body, WEBHOOK_DELIVERY_JOB);
+  for (const endpointId of endpointIds) {
+    await queueMessage(ctx, db, endpointId, type, body, WEBHOOK_DELIVERY_JOB);
   }
-  return endpoints.length;
+  return endpointIds.length;
 }
 
 export async function queueMessage(
@@ -125,9 +107,15 @@ export async function queueMessage(
 ): Promise<string> {
   const now = ctx.clock.now();
   const messageId = generateMessageId();
-  await db
-    .insert(webhookMessages)
-    .values({ id: messageId, endpointId, eventType: type, body, status: 'pending', createdAt: now, updatedAt: now });
+  await repository.insertMessage(db, {
+    id: messageId,
+    endpointId,
+    eventType: type,
+    body,
+    status: 'pending',
+    createdAt: now,
+    updatedAt: now,
+  });
   await ctx.jobs.enqueue(jobKind, { messageId, trigger: 'scheduled' } satisfies DeliveryPayload, {
     db,
     reference: messageReference(messageId),
@@ -151,11 +139,7 @@ export async function attemptDelivery(
   signal: AbortSignal,
   isLastAttempt: boolean,
 ): Promise<Record<string, unknown>> {
-  const [found] = await ctx.db
-    .select({ message: webhookMessages, endpoint: webhookEndpoints })
-    .from(webhookMessages)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookMessages.endpointId))
-    .where(eq(webhookMessages.id, payload.messageId));
+  const found = await repository.findMessageWithEndpoint(ctx.db, payload.messageId);
   // Deleted with its endpoint: nothing left to deliver.
   if (!found) return { skipped: 'gone' };
   const { message, endpoint } = found;
@@ -180,7 +164,7 @@ export async function attemptDelivery(
         : result.status >= 300 && result.status < 400
           ? `Answered ${result.status}: redirects are not followed`
           : `Answered ${result.status}`;
-  await ctx.db.insert(webhookAttempts).values({
+  await repository.insertAttempt(ctx.db, {
     messageId: message.id,
     attemptedAt,
     durationMs: result.durationMs,
@@ -189,41 +173,27 @@ export async function attemptDelivery(
     error,
     trigger: payload.trigger,
   });
-  await ctx.db
-    .update(webhookMessages)
-    .set({
-      attemptCount: sql`${webhookMessages.attemptCount} + 1`,
-      updatedAt: attemptedAt,
-      ...(isSuccess ? { status: 'delivered' as const } : isLastAttempt ? { status: 'failed' as const } : {}),
-    })
-    .where(eq(webhookMessages.id, message.id));
+  await repository.countAttempt(
+    ctx.db,
+    message.id,
+    attemptedAt,
+    isSuccess ? 'delivered' : isLastAttempt ? 'failed' : undefined,
+  );
   if (!isSuccess) throw new Error(error ?? 'not delivered');
   return { status: result.kind === 'answered' ? result.status : null };
 }
 
 async function setMessageStatus(ctx: AppContext, messageId: string, status: 'pending' | 'delivered' | 'failed') {
-  await ctx.db
-    .update(webhookMessages)
-    .set({ status, updatedAt: ctx.clock.now() })
-    .where(eq(webhookMessages.id, messageId));
+  await repository.setMessageStatus(ctx.db, messageId, status, ctx.clock.now());
 }
 
 /** Three days of failures: the endpoint is disabled and its seller told, once. */
 export async function giveUp(ctx: AppContext, messageId: string): Promise<void> {
   await setMessageStatus(ctx, messageId, 'failed');
   const now = ctx.clock.now();
-  const [disabled] = await ctx.db
-    .update(webhookEndpoints)
-    .set({ isEnabled: false, disabledReason: 'failing', disabledAt: now, updatedAt: now })
-    .where(
-      and(
-        eq(webhookEndpoints.isEnabled, true),
-        sql`${webhookEndpoints.id} = (select ${webhookMessages.endpointId} from ${webhookMessages} where ${webhookMessages.id} = ${messageId})`,
-      ),
-    )
-    .returning();
+  const disabled = await repository.disableFailingEndpointOfMessage(ctx.db, messageId, now);
   if (!disabled) return;
-  const [seller] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, disabled.sellerId));
+  const seller = await findUserById(ctx, disabled.sellerId);
   ctx.log.warn({ endpointId: disabled.id }, 'webhook endpoint disabled after three days of failed deliveries');
   if (!seller?.email) return;
   const page = appUrl(ctx.config, '/webhooks');
@@ -246,33 +216,12 @@ export async function giveUp(ctx: AppContext, messageId: string): Promise<void> 
  * listens to the event are looked at.
  */
 export async function announceExpiredLicenses(ctx: AppContext, since: Date, now: Date): Promise<number> {
-  const listening = sql`exists (select 1 from ${webhookEndpoints} where ${webhookEndpoints.sellerId} = ${packages.ownerId} and ${webhookEndpoints.isEnabled} and 'license.expired' = any(${webhookEndpoints.events}))`;
-  const expired = await ctx.db
-    .select({ grant: grants, email: customers.email, packageName: packages.name, sellerId: packages.ownerId })
-    .from(grants)
-    .innerJoin(packages, eq(packages.id, grants.packageId))
-    .innerJoin(customers, eq(customers.id, grants.customerId))
-    .where(
-      and(
-        isNotNull(grants.expiresAt),
-        gt(grants.expiresAt, since),
-        lte(grants.expiresAt, now),
-        eq(grants.status, 'active'),
-        listening,
-      ),
-    )
-    .orderBy(asc(grants.expiresAt))
-    .limit(EXPIRY_SCAN_BATCH);
+  const expired = await repository.selectLicensesExpiredBetween(ctx.db, since, now, EXPIRY_SCAN_BATCH);
   let announced = 0;
   for (const row of expired) {
     const expiresAt = row.grant.expiresAt!;
     await ctx.db.transaction(async (tx) => {
-      const [claimed] = await tx
-        .insert(webhookLicenseExpiries)
-        .values({ grantId: row.grant.id, expiresAt, announcedAt: now })
-        .onConflictDoNothing()
-        .returning();
-      if (!claimed) return;
+      if (!(await repository.claimLicenseExpiry(tx, row.grant.id, expiresAt, now))) return;
       announced++;
       await queueWebhookEvent(
         ctx,

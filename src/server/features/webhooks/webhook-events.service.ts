@@ -1,9 +1,8 @@
-import { eq } from 'drizzle-orm';
 import type { WebhookEventType } from '../../../contract/webhooks.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { customers, grants, packages, webhookAnnouncements } from '../../db/schema/index.js';
 import { licenseEventData, queueWebhookEvent } from './webhook-delivery.js';
+import { claimAnnouncement, findLicenseOfEvent, findPackageOwnerAndName } from './webhook-events.repository.js';
 
 // What other domains call when something a seller's systems may listen to happens (issue 14). One call per event;
 // the seller's endpoints that listen to it each get a signed, retried delivery.
@@ -32,10 +31,7 @@ export async function emitVersionPublished(
   options: { db?: Database } = {},
 ): Promise<number> {
   const db = options.db ?? ctx.db;
-  const [pkg] = await db
-    .select({ ownerId: packages.ownerId, name: packages.name })
-    .from(packages)
-    .where(eq(packages.id, packageId));
+  const pkg = await findPackageOwnerAndName(db, packageId);
   if (!pkg) return 0;
   return queueWebhookEvent(
     ctx,
@@ -57,24 +53,12 @@ export async function emitVersionPublished(
  * change of terms moves the grant's updatedAt and starts a new one), however many downloads race for the last one.
  */
 export async function emitDownloadLimitReached(ctx: AppContext, grantId: string): Promise<number> {
-  const [row] = await ctx.db
-    .select({ grant: grants, email: customers.email, packageName: packages.name, sellerId: packages.ownerId })
-    .from(grants)
-    .innerJoin(customers, eq(customers.id, grants.customerId))
-    .innerJoin(packages, eq(packages.id, grants.packageId))
-    .where(eq(grants.id, grantId));
+  const row = await findLicenseOfEvent(ctx.db, grantId);
   if (!row || row.grant.downloadLimit === null || row.grant.downloadCount < row.grant.downloadLimit) return 0;
   const { grant } = row;
   return ctx.db.transaction(async (tx) => {
-    const [claimed] = await tx
-      .insert(webhookAnnouncements)
-      .values({
-        key: `download.limit_reached:${grant.id}:${grant.updatedAt.toISOString()}`,
-        announcedAt: ctx.clock.now(),
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!claimed) return 0;
+    const key = `download.limit_reached:${grant.id}:${grant.updatedAt.toISOString()}`;
+    if (!(await claimAnnouncement(tx, key, ctx.clock.now()))) return 0;
     const data = licenseEventData(grant, { email: row.email, packageName: row.packageName });
     return queueWebhookEvent(ctx, row.sellerId, 'download.limit_reached', data, { db: tx });
   });
@@ -88,12 +72,7 @@ export async function emitLicenseChange(
   options: { db?: Database } = {},
 ): Promise<number> {
   const db = options.db ?? ctx.db;
-  const [row] = await db
-    .select({ grant: grants, email: customers.email, packageName: packages.name, sellerId: packages.ownerId })
-    .from(grants)
-    .innerJoin(customers, eq(customers.id, grants.customerId))
-    .innerJoin(packages, eq(packages.id, grants.packageId))
-    .where(eq(grants.id, grantId));
+  const row = await findLicenseOfEvent(db, grantId);
   if (!row) return 0;
   return queueWebhookEvent(
     ctx,

@@ -1,4 +1,3 @@
-import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
   type CreateWebhookEndpointInput,
   webhookMessages as messages,
@@ -17,7 +16,6 @@ import {
   WebhookTargetError,
 } from '../../adapters/http-delivery/public-address.js';
 import type { AppContext } from '../../context.js';
-import { webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { findLatestJobsByReference } from '../../jobs/jobs.repository.js';
@@ -31,12 +29,12 @@ import {
   WEBHOOK_SINGLE_ATTEMPT_JOB,
 } from './webhook-delivery.js';
 import { generateWebhookSecret } from './webhook-signing.js';
+import type { EndpointRow, MessageRow, NewEndpointRow } from './webhooks.repository.js';
+import * as repository from './webhooks.repository.js';
 
 // The seller's webhook endpoints (issue 14), the same rules for the Webhooks page and API v1: register (secret
 // shown once), list, edit, enable or disable, rotate the secret, delete; the deliveries of each with their
 // attempts; redeliver one; send a test event.
-
-type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
 function presentEndpoint(row: EndpointRow): WebhookEndpoint {
   return {
@@ -72,20 +70,13 @@ async function checkTargetUrl(ctx: AppContext, raw: string): Promise<string> {
 }
 
 async function getEndpointRow(ctx: AppContext, sellerId: string, endpointId: string): Promise<EndpointRow> {
-  const [row] = await ctx.db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.sellerId, sellerId)));
+  const row = await repository.findEndpointOfSeller(ctx.db, sellerId, endpointId);
   if (!row) throw new AppError('NOT_FOUND', messages.endpointNotFound);
   return row;
 }
 
 export async function listEndpoints(ctx: AppContext, sellerId: string): Promise<WebhookEndpoint[]> {
-  const rows = await ctx.db
-    .select()
-    .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.sellerId, sellerId))
-    .orderBy(webhookEndpoints.createdAt, webhookEndpoints.id);
+  const rows = await repository.selectEndpointsOfSeller(ctx.db, sellerId);
   return rows.map(presentEndpoint);
 }
 
@@ -121,30 +112,23 @@ export async function createEndpoint(
   const now = ctx.clock.now();
   const row = await ctx.db.transaction(async (tx) => {
     // Two registrations at the limit must not both pass the count.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`webhook-endpoints:${sellerId}`}))`);
-    const [existing] = await tx
-      .select({ total: count() })
-      .from(webhookEndpoints)
-      .where(eq(webhookEndpoints.sellerId, sellerId));
-    if ((existing?.total ?? 0) >= WEBHOOK_LIMITS.maxEndpoints) {
+    await repository.lockEndpointsOfSeller(tx, sellerId);
+    if ((await repository.countEndpointsOfSeller(tx, sellerId)) >= WEBHOOK_LIMITS.maxEndpoints) {
       throw new AppError('CONFLICT', messages.tooManyEndpoints, {
         suggestion: 'Delete an endpoint you no longer use, or let one endpoint listen to several events.',
       });
     }
-    const [inserted] = await tx
-      .insert(webhookEndpoints)
-      .values({
-        sellerId,
-        url,
-        description: input.description || null,
-        events: [...new Set(input.events)],
-        secretSealed: encryptSecret(ctx.config.secretKey, secret),
-        createdAt: now,
-        updatedAt: now,
-      })
-      .returning();
-    await audit(tx, ctx, actor, 'webhook.created', inserted!);
-    return inserted!;
+    const inserted = await repository.insertEndpoint(tx, {
+      sellerId,
+      url,
+      description: input.description || null,
+      events: [...new Set(input.events)],
+      secretSealed: encryptSecret(ctx.config.secretKey, secret),
+      createdAt: now,
+      updatedAt: now,
+    });
+    await audit(tx, ctx, actor, 'webhook.created', inserted);
+    return inserted;
   });
   return { ...presentEndpoint(row), secret };
 }
@@ -157,7 +141,7 @@ export async function updateEndpoint(
 ): Promise<WebhookEndpoint> {
   const row = await getEndpointRow(ctx, actor.sellerId, endpointId);
   const now = ctx.clock.now();
-  const changes: Partial<typeof webhookEndpoints.$inferInsert> = {};
+  const changes: Partial<NewEndpointRow> = {};
   if (input.url !== undefined) changes.url = await checkTargetUrl(ctx, input.url);
   if (input.events !== undefined) changes.events = [...new Set(input.events)];
   if (input.description !== undefined) changes.description = input.description || null;
@@ -171,11 +155,7 @@ export async function updateEndpoint(
     throw new AppError('VALIDATION_FAILED', messages.nothingToUpdate);
   }
   const updated = await ctx.db.transaction(async (tx) => {
-    const [changed] = await tx
-      .update(webhookEndpoints)
-      .set({ ...changes, updatedAt: now })
-      .where(eq(webhookEndpoints.id, row.id))
-      .returning();
+    const changed = await repository.updateEndpointRow(tx, row.id, { ...changes, updatedAt: now });
     await audit(tx, ctx, actor, 'webhook.updated', changed ?? row, { changed: Object.keys(changes) });
     return changed ?? row;
   });
@@ -191,11 +171,10 @@ export async function rotateSecret(
   const row = await getEndpointRow(ctx, actor.sellerId, endpointId);
   const secret = generateWebhookSecret();
   const updated = await ctx.db.transaction(async (tx) => {
-    const [changed] = await tx
-      .update(webhookEndpoints)
-      .set({ secretSealed: encryptSecret(ctx.config.secretKey, secret), updatedAt: ctx.clock.now() })
-      .where(eq(webhookEndpoints.id, row.id))
-      .returning();
+    const changed = await repository.updateEndpointRow(tx, row.id, {
+      secretSealed: encryptSecret(ctx.config.secretKey, secret),
+      updatedAt: ctx.clock.now(),
+    });
     await audit(tx, ctx, actor, 'webhook.secret_rotated', changed ?? row);
     return changed ?? row;
   });
@@ -205,7 +184,7 @@ export async function rotateSecret(
 export async function deleteEndpoint(ctx: AppContext, actor: Principal, endpointId: string): Promise<{ id: string }> {
   const row = await getEndpointRow(ctx, actor.sellerId, endpointId);
   await ctx.db.transaction(async (tx) => {
-    await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.id, row.id));
+    await repository.deleteEndpointRow(tx, row.id);
     await audit(tx, ctx, actor, 'webhook.deleted', row);
   });
   return { id: row.id };
@@ -218,28 +197,13 @@ export async function listDeliveries(
   endpointId: string,
 ): Promise<WebhookDelivery[]> {
   const endpoint = await getEndpointRow(ctx, sellerId, endpointId);
-  const rows = await ctx.db
-    .select()
-    .from(webhookMessages)
-    .where(eq(webhookMessages.endpointId, endpoint.id))
-    .orderBy(desc(webhookMessages.createdAt), desc(webhookMessages.id))
-    .limit(WEBHOOK_LIMITS.deliveriesListed);
+  const rows = await repository.selectLatestMessagesOfEndpoint(ctx.db, endpoint.id, WEBHOOK_LIMITS.deliveriesListed);
   return presentDeliveries(ctx, rows);
 }
 
-async function presentDeliveries(
-  ctx: AppContext,
-  rows: (typeof webhookMessages.$inferSelect)[],
-): Promise<WebhookDelivery[]> {
+async function presentDeliveries(ctx: AppContext, rows: MessageRow[]): Promise<WebhookDelivery[]> {
   const ids = rows.map((row) => row.id);
-  const attempts =
-    ids.length === 0
-      ? []
-      : await ctx.db
-          .select()
-          .from(webhookAttempts)
-          .where(inArray(webhookAttempts.messageId, ids))
-          .orderBy(webhookAttempts.attemptedAt, webhookAttempts.id);
+  const attempts = await repository.selectAttemptsOfMessages(ctx.db, ids);
   const jobs = await findLatestJobsByReference(ctx.db, ids.map(messageReference), WEBHOOK_DELIVERY_JOB);
   return rows.map((row) => {
     const job = jobs.get(messageReference(row.id));
@@ -265,10 +229,7 @@ async function presentDeliveries(
 }
 
 async function getDelivery(ctx: AppContext, endpointId: string, deliveryId: string) {
-  const [row] = await ctx.db
-    .select()
-    .from(webhookMessages)
-    .where(and(eq(webhookMessages.id, deliveryId), eq(webhookMessages.endpointId, endpointId)));
+  const row = await repository.findMessageOfEndpoint(ctx.db, endpointId, deliveryId);
   if (!row) throw new AppError('NOT_FOUND', messages.deliveryNotFound);
   return row;
 }
@@ -290,11 +251,7 @@ export async function redeliver(
   requireEnabled(endpoint);
   const row = await getDelivery(ctx, endpoint.id, deliveryId);
   const now = ctx.clock.now();
-  const [pending] = await ctx.db
-    .update(webhookMessages)
-    .set({ status: 'pending', updatedAt: now })
-    .where(eq(webhookMessages.id, row.id))
-    .returning();
+  const pending = await repository.markMessagePending(ctx.db, row.id, now);
   await ctx.jobs.enqueue(
     WEBHOOK_SINGLE_ATTEMPT_JOB,
     { messageId: row.id, trigger: 'redelivery' },
