@@ -1,6 +1,5 @@
-import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { brandSettings } from '../../db/schema/index.js';
+import { clearBrandPersonalData } from './branding.repository.js';
 
 // Erasing a closed seller account's personal data (issue 35): the brand's logo and the addresses and names its
 // e-mails went out with. The accounts domain calls it in its erasure's transaction, then removes the stored logos.
@@ -11,17 +10,6 @@ export async function eraseBrandPersonalData(
   sellerId: string,
   now: Date,
 ): Promise<string> {
-  await db
-    .update(brandSettings)
-    .set({
-      brandLogo: null,
-      brandName: null,
-      supportEmail: null,
-      emailFromName: null,
-      emailFromAddress: null,
-      emailReplyTo: null,
-      updatedAt: now,
-    })
-    .where(eq(brandSettings.userId, sellerId));
+  await clearBrandPersonalData(db, sellerId, now);
   return `logos/${sellerId}/`;
 }

@@ -1,4 +1,3 @@
-import { eq, sql } from 'drizzle-orm';
 import {
   BRAND_COLOR_DEFAULTS,
   type BrandSettings,
@@ -10,7 +9,6 @@ import {
 } from '../../../contract/branding.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
-import { brandSettings, users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { RequestHost } from '../../http/hosts.js';
 import { appUrl } from '../../http/public-urls.js';
@@ -20,6 +18,8 @@ import {
   parseBrandSettingsInput,
   senderNameProblem,
 } from './brand-settings-input.js';
+import type { BrandRow, BrandSeller } from './branding.repository.js';
+import * as repository from './branding.repository.js';
 import { type CnameResolver, checkCname, forgetCustomDomains } from './custom-domains.js';
 import { repositoryUrlFor } from './repository-url.js';
 
@@ -31,8 +31,7 @@ export { type RepositorySeller, repositoryUrlFor } from './repository-url.js';
 // custom-domain verification, and what license e-mails take from it. Unset colours and name read the spec's
 // defaults, so every reader gets a complete brand without knowing them.
 
-type BrandRow = typeof brandSettings.$inferSelect;
-type Seller = Pick<typeof users.$inferSelect, 'id' | 'slug' | 'displayName' | 'githubUsername' | 'email'>;
+type Seller = BrandSeller;
 
 /** The name a seller is known by before they choose a brand name: display name, username, e-mail's local part. */
 export function defaultBrandName(seller: Pick<Seller, 'displayName' | 'githubUsername' | 'email' | 'slug'>): string {
@@ -41,23 +40,12 @@ export function defaultBrandName(seller: Pick<Seller, 'displayName' | 'githubUse
   );
 }
 
-async function findBrandRow(ctx: Pick<AppContext, 'db'>, userId: string): Promise<BrandRow | undefined> {
-  const [row] = await ctx.db.select().from(brandSettings).where(eq(brandSettings.userId, userId)).limit(1);
-  return row;
+function findBrandRow(ctx: Pick<AppContext, 'db'>, userId: string): Promise<BrandRow | undefined> {
+  return repository.findBrandRow(ctx.db, userId);
 }
 
 async function getSeller(ctx: Pick<AppContext, 'db'>, userId: string): Promise<Seller> {
-  const [seller] = await ctx.db
-    .select({
-      id: users.id,
-      slug: users.slug,
-      displayName: users.displayName,
-      githubUsername: users.githubUsername,
-      email: users.email,
-    })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
+  const seller = await repository.findBrandSeller(ctx.db, userId);
   if (!seller) throw new AppError('NOT_FOUND', 'User not found');
   return seller;
 }
@@ -133,25 +121,15 @@ export async function updateBrandSettings(
   }
 
   if (changes.brandDomain) {
-    const [taken] = await ctx.db
-      .select({ userId: brandSettings.userId })
-      .from(brandSettings)
-      .where(
-        sql`lower(${brandSettings.brandDomain}) = ${changes.brandDomain} and ${brandSettings.userId} <> ${userId} and ${brandSettings.brandDomainVerifiedAt} is not null`,
-      )
-      .limit(1);
-    if (taken) throw domainTakenError(changes.brandDomain);
+    if (await repository.isDomainVerifiedByAnother(ctx.db, changes.brandDomain, userId))
+      throw domainTakenError(changes.brandDomain);
   }
 
   // undefined keeps the saved value; Drizzle leaves undefined keys out of the statement.
   const values = { ...changes, updatedAt: ctx.clock.now() };
   const isDomainChanged = changes.brandDomain !== undefined && changes.brandDomain !== (current?.brandDomain ?? null);
   const update = isDomainChanged ? { ...values, brandDomainVerifiedAt: null } : values;
-  const [saved] = await ctx.db
-    .insert(brandSettings)
-    .values({ userId, ...update, brandHideText: update.brandHideText ?? false })
-    .onConflictDoUpdate({ target: brandSettings.userId, set: update })
-    .returning();
+  const saved = await repository.upsertBrand(ctx.db, userId, update, update.brandHideText ?? false);
   if (isDomainChanged) forgetCustomDomains(ctx, current?.brandDomain, changes.brandDomain);
   return presentSettings(ctx, seller, saved);
 }
@@ -165,12 +143,7 @@ function domainTakenError(domain: string): AppError {
 /** GET /api/branding/host: the brand of the seller whose package host this is; null anywhere else. */
 export async function findHostBrand(ctx: AppContext, host: RequestHost): Promise<HostBrand | null> {
   if (host.kind !== 'repository' || !host.seller) return null;
-  const [found] = await ctx.db
-    .select({ seller: users, brand: brandSettings })
-    .from(users)
-    .leftJoin(brandSettings, eq(brandSettings.userId, users.id))
-    .where(eq(users.slug, host.seller.slug))
-    .limit(1);
+  const found = await repository.findSellerWithBrandBySlug(ctx.db, host.seller.slug);
   if (!found) return null;
   const brand = found.brand ?? undefined;
   return {
@@ -204,12 +177,13 @@ export async function verifyBrandDomain(
   if (check.verified || check.isDefinite) {
     let updated: BrandRow | undefined;
     try {
-      [updated] = await ctx.db
-        .update(brandSettings)
-        .set({ brandDomainVerifiedAt: check.verified ? ctx.clock.now() : null })
-        // Only if the domain is still the one checked: a save in between wins.
-        .where(sql`${brandSettings.userId} = ${userId} and ${brandSettings.brandDomain} = ${row.brandDomain}`)
-        .returning();
+      // Only if the domain is still the one checked: a save in between wins.
+      updated = await repository.setDomainVerifiedAt(
+        ctx.db,
+        userId,
+        row.brandDomain,
+        check.verified ? ctx.clock.now() : null,
+      );
     } catch (error) {
       if (isUniqueViolation(error, 'brand_settings_verified_domain_unique')) throw domainTakenError(row.brandDomain);
       throw error;

@@ -1,8 +1,7 @@
-import { and, eq, isNotNull, sql } from 'drizzle-orm';
 import type { CnameResolver } from '../../adapters/dns/cname-resolver.js';
 import type { AppContext } from '../../context.js';
-import { brandSettings, users } from '../../db/schema/index.js';
 import type { SellerSelector } from '../../http/hosts.js';
+import { findSlugByVerifiedDomain, findSlugByVerifiedZone } from './branding.repository.js';
 
 // Custom Composer hosts (DESIGN "Hosts"): a seller points a name of their own (composer.acme.com) at their own
 // repository host {slug}.COMPOSER_DOMAIN with a CNAME, verifies it here, and from then on a request whose Host is
@@ -42,14 +41,8 @@ export async function findSellerByCustomDomain(
 }
 
 async function findByBrandDomain(ctx: CustomDomainContext, hostname: string): Promise<SellerSelector | undefined> {
-  const [row] = await ctx.db
-    .select({ slug: users.slug })
-    .from(brandSettings)
-    .innerJoin(users, eq(users.id, brandSettings.userId))
-    // lower(brand_domain) is what the unique index covers, so this is an index lookup.
-    .where(and(sql`lower(${brandSettings.brandDomain}) = ${hostname}`, isNotNull(brandSettings.brandDomainVerifiedAt)))
-    .limit(1);
-  return row ? { slug: row.slug } : undefined;
+  const slug = await findSlugByVerifiedDomain(ctx.db, hostname);
+  return slug ? { slug } : undefined;
 }
 
 async function findByPortalHost(ctx: CustomDomainContext, hostname: string): Promise<SellerSelector | undefined> {
@@ -57,22 +50,8 @@ async function findByPortalHost(ctx: CustomDomainContext, hostname: string): Pro
   if (!hostname.startsWith(prefix)) return undefined;
   const zone = hostname.slice(prefix.length);
   if (!zone.includes('.')) return undefined;
-  const domain = sql`lower(${brandSettings.brandDomain})`;
-  const [row] = await ctx.db
-    .select({ slug: users.slug })
-    .from(brandSettings)
-    .innerJoin(users, eq(users.id, brandSettings.userId))
-    .where(
-      and(
-        isNotNull(brandSettings.brandDomainVerifiedAt),
-        // zoneOfDomain in SQL: a name of three or more labels lives in the zone after its first label, a name of
-        // two labels is its own zone. Verified names are few, and misses are cached like every other answer.
-        sql`(substr(${domain}, strpos(${domain}, '.') + 1) = ${zone} and ${domain} like '%.%.%')
-          or (${domain} = ${zone} and ${domain} not like '%.%.%')`,
-      ),
-    )
-    .limit(1);
-  return row ? { slug: row.slug } : undefined;
+  const slug = await findSlugByVerifiedZone(ctx.db, zone);
+  return slug ? { slug } : undefined;
 }
 
 /** Drops cached answers for these names (and their portal hosts) in this process, after a save or a verification. */
