@@ -1,9 +1,9 @@
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, count, eq, gt, inArray, isNull } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { platformSubscriptions } from '../../db/schema/index.js';
 
-// The writes of the sellers' plan records (platform_subscriptions) other than a trial's start: billing's provider
-// sync and checkout reach them through subscriptions.service.ts, so that this domain alone writes the table.
+// The queries of the sellers' plan records (platform_subscriptions): billing's provider sync and checkout reach the
+// writes through subscriptions.service.ts, so that this domain alone writes the table.
 
 type Queryable = Pick<Database, 'select' | 'insert' | 'update'>;
 export type PlatformSubscription = typeof platformSubscriptions.$inferSelect;
@@ -47,4 +47,58 @@ export async function setCustomerIfMissing(db: Queryable, userId: string, custom
     .update(platformSubscriptions)
     .set({ providerCustomerId: customerId })
     .where(and(eq(platformSubscriptions.userId, userId), isNull(platformSubscriptions.providerCustomerId)));
+}
+
+export async function findSubscriptionOf(db: Queryable, userId: string): Promise<PlatformSubscription | undefined> {
+  const [row] = await db.select().from(platformSubscriptions).where(eq(platformSubscriptions.userId, userId)).limit(1);
+  return row;
+}
+
+/** Inserts a trial's record unless the seller has one: true when this insert made it (two clicks racing: one wins). */
+export async function insertTrialIfAbsent(
+  db: Queryable,
+  row: typeof platformSubscriptions.$inferInsert,
+): Promise<boolean> {
+  const inserted = await db
+    .insert(platformSubscriptions)
+    .values(row)
+    .onConflictDoNothing({ target: platformSubscriptions.userId })
+    .returning({ userId: platformSubscriptions.userId });
+  return inserted.length > 0;
+}
+
+/** Paying subscribers (active, or inactive while a failed payment is retried) per tier. */
+export function countSubscribersByTier(
+  db: Pick<Database, 'select'>,
+  tierIds: string[],
+): Promise<{ tierId: string; total: number }[]> {
+  return db
+    .select({ tierId: platformSubscriptions.tierId, total: count() })
+    .from(platformSubscriptions)
+    .where(
+      and(
+        inArray(platformSubscriptions.tierId, tierIds),
+        inArray(platformSubscriptions.status, ['active', 'inactive']),
+      ),
+    )
+    .groupBy(platformSubscriptions.tierId);
+}
+
+/** Trials still running at `now` per tier. */
+export function countRunningTrialsByTier(
+  db: Pick<Database, 'select'>,
+  tierIds: string[],
+  now: Date,
+): Promise<{ tierId: string; total: number }[]> {
+  return db
+    .select({ tierId: platformSubscriptions.tierId, total: count() })
+    .from(platformSubscriptions)
+    .where(
+      and(
+        inArray(platformSubscriptions.tierId, tierIds),
+        eq(platformSubscriptions.status, 'trial'),
+        gt(platformSubscriptions.trialEndsAt, now),
+      ),
+    )
+    .groupBy(platformSubscriptions.tierId);
 }

@@ -1,4 +1,3 @@
-import { and, count, eq, gt, inArray } from 'drizzle-orm';
 import { UNLIMITED } from '../../../contract/plans.js';
 import {
   SELECT_TIER_MESSAGE,
@@ -7,12 +6,13 @@ import {
 } from '../../../contract/subscriptions.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { platformSubscriptions, type users } from '../../db/schema/index.js';
+import type { users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { findPlan, getTrialDays } from '../plans/plans.service.js';
 import { computeSubscriptionStatus } from './subscription-status.js';
 import type { PlatformSubscription } from './subscriptions.repository.js';
+import * as repository from './subscriptions.repository.js';
 
 // The pure subscription rules other domains apply to facts they read themselves (Composer's hot path reads
 // the seller's subscription in the same statement as the token, billing and admin present statuses).
@@ -35,13 +35,8 @@ export type PlanAccount = Pick<typeof users.$inferSelect, 'id' | 'userType' | 's
 /** Anything that can run a select: the database or an open transaction. */
 type Reader = Pick<Database, 'select'>;
 
-export async function findSubscription(ctx: AppContext, userId: string): Promise<PlatformSubscription | undefined> {
-  const [row] = await ctx.db
-    .select()
-    .from(platformSubscriptions)
-    .where(eq(platformSubscriptions.userId, userId))
-    .limit(1);
-  return row;
+export function findSubscription(ctx: AppContext, userId: string): Promise<PlatformSubscription | undefined> {
+  return repository.findSubscriptionOf(ctx.db, userId);
 }
 
 /** The user's subscription status now (spec seller-app §3); for the user a session acts as. */
@@ -130,20 +125,16 @@ export async function startTrial(
   const trialDays = await getTrialDays(ctx);
   const now = ctx.clock.now();
   // Two clicks racing: the primary key lets exactly one insert through.
-  const inserted = await ctx.db
-    .insert(platformSubscriptions)
-    .values({
-      userId: user.id,
-      status: 'trial',
-      tierId: tier.id,
-      trialStartedAt: now,
-      trialEndsAt: new Date(now.getTime() + trialDays * DAY_MS),
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing({ target: platformSubscriptions.userId })
-    .returning({ userId: platformSubscriptions.userId });
-  if (inserted.length === 0) return alreadyActive();
+  const isNew = await repository.insertTrialIfAbsent(ctx.db, {
+    userId: user.id,
+    status: 'trial',
+    tierId: tier.id,
+    trialStartedAt: now,
+    trialEndsAt: new Date(now.getTime() + trialDays * DAY_MS),
+    createdAt: now,
+    updatedAt: now,
+  });
+  if (!isNew) return alreadyActive();
 
   ctx.log.info({ userId: user.id, tierId: tier.id, trialDays }, 'free trial started');
   return {
@@ -170,27 +161,8 @@ export async function countPlanMembers(
   if (tierIds.length === 0) return members;
   const now = ctx.clock.now();
   const [subscribers, trials] = await Promise.all([
-    reader
-      .select({ tierId: platformSubscriptions.tierId, total: count() })
-      .from(platformSubscriptions)
-      .where(
-        and(
-          inArray(platformSubscriptions.tierId, tierIds),
-          inArray(platformSubscriptions.status, ['active', 'inactive']),
-        ),
-      )
-      .groupBy(platformSubscriptions.tierId),
-    reader
-      .select({ tierId: platformSubscriptions.tierId, total: count() })
-      .from(platformSubscriptions)
-      .where(
-        and(
-          inArray(platformSubscriptions.tierId, tierIds),
-          eq(platformSubscriptions.status, 'trial'),
-          gt(platformSubscriptions.trialEndsAt, now),
-        ),
-      )
-      .groupBy(platformSubscriptions.tierId),
+    repository.countSubscribersByTier(reader, tierIds),
+    repository.countRunningTrialsByTier(reader, tierIds, now),
   ]);
   for (const row of subscribers) members.get(row.tierId)!.subscriberCount = row.total;
   for (const row of trials) members.get(row.tierId)!.trialCount = row.total;
