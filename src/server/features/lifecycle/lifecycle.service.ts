@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type {
   AbandonPackageInput,
   Advisory,
@@ -8,18 +7,6 @@ import type {
 } from '../../../contract/lifecycle.js';
 import { abandonPackageInput, createAdvisoryInput, yankVersionInput } from '../../../contract/lifecycle.js';
 import type { AppContext } from '../../context.js';
-import type { Database } from '../../db/client.js';
-import {
-  advisoryNotices,
-  customers,
-  grantLastDownloads,
-  grants,
-  packageAbandonments,
-  packages,
-  packageVersions,
-  securityAdvisories,
-  versionYanks,
-} from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import {
   InvalidConstraintError,
@@ -29,6 +16,8 @@ import {
 import { InvalidVersionError, normalizeVersion } from '../../lib/composer-versions/version-parser.js';
 import { getLicenseMailSeller, sendHolderNotice } from '../licenses/holder-notice.service.js';
 import { getOwnedPackage } from '../packages/packages.service.js';
+import type { AdvisoryRow } from './lifecycle.repository.js';
+import * as repository from './lifecycle.repository.js';
 
 // A package's life after release, as the seller steers it (issue 13): security advisories, abandonment and yanked
 // versions. The Composer repository serves all three from the lifecycle tables (features/composer); every change
@@ -38,25 +27,20 @@ import { getOwnedPackage } from '../packages/packages.service.js';
 export const ADVISORY_NOTICE_JOB = 'advisory-notices';
 export const ADVISORY_NOTICE_MAX_ATTEMPTS = 5;
 
-type Queryable = Pick<Database, 'execute' | 'update'>;
-
 /**
  * The metadata's Last-Modified moves to now, and at least one whole second past what any holder was last served
  * (a holder's Last-Modified is the later of the package's metadata time and their grant's): HTTP dates have
  * seconds, and a change in the same second as the last fetch would otherwise answer that fetch's 304.
  */
-async function touchMetadata(db: Queryable, ctx: Pick<AppContext, 'clock'>, packageId: string): Promise<void> {
-  const now = ctx.clock.now().toISOString();
-  await db.execute(sql`
-    update ${packages}
-    set metadata_updated_at = greatest(
-      ${now}::timestamptz,
-      metadata_updated_at + interval '1 second',
-      (select max(g.updated_at) from ${grants} g where g.package_id = ${packageId}) + interval '1 second')
-    where id = ${packageId}`);
+function touchMetadata(
+  db: Parameters<typeof repository.touchPackageMetadata>[0],
+  ctx: Pick<AppContext, 'clock'>,
+  packageId: string,
+): Promise<void> {
+  return repository.touchPackageMetadata(db, packageId, ctx.clock.now());
 }
 
-function presentAdvisory(row: typeof securityAdvisories.$inferSelect, notifiedHolders: number): Advisory {
+function presentAdvisory(row: AdvisoryRow, notifiedHolders: number): Advisory {
   return {
     id: row.id,
     advisoryId: row.advisoryKey,
@@ -75,27 +59,9 @@ function presentAdvisory(row: typeof securityAdvisories.$inferSelect, notifiedHo
 /** Everything the seller's lifecycle dialog shows of one of their packages. */
 export async function getLifecycle(ctx: AppContext, ownerId: string, packageId: string): Promise<PackageLifecycle> {
   const pkg = await getOwnedPackage(ctx, ownerId, packageId);
-  const [abandonment] = await ctx.db
-    .select()
-    .from(packageAbandonments)
-    .where(eq(packageAbandonments.packageId, pkg.id));
-  const advisories = await ctx.db
-    .select({
-      advisory: securityAdvisories,
-      notified: sql<number>`(select count(*)::int from ${advisoryNotices} n where n.advisory_id = ${securityAdvisories.id})`,
-    })
-    .from(securityAdvisories)
-    .where(eq(securityAdvisories.packageId, pkg.id))
-    .orderBy(desc(securityAdvisories.createdAt), desc(securityAdvisories.id));
-  const versions = await ctx.db
-    .select({ version: packageVersions, yank: versionYanks })
-    .from(packageVersions)
-    .leftJoin(
-      versionYanks,
-      and(eq(versionYanks.packageId, packageVersions.packageId), eq(versionYanks.version, packageVersions.version)),
-    )
-    .where(and(eq(packageVersions.packageId, pkg.id), eq(packageVersions.kind, 'tag')))
-    .orderBy(desc(packageVersions.releasedAt), asc(packageVersions.version));
+  const abandonment = await repository.findAbandonment(ctx.db, pkg.id);
+  const advisories = await repository.selectAdvisoriesWithNoticeCounts(ctx.db, pkg.id);
+  const versions = await repository.selectTagsWithYanks(ctx.db, pkg.id);
   return {
     packageId: pkg.id,
     packageName: pkg.name,
@@ -140,30 +106,20 @@ export async function publishAdvisory(
   const now = ctx.clock.now();
   const reportedAt = values.reportedAt ? new Date(`${values.reportedAt}T00:00:00Z`) : now;
   const created = await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(securityAdvisories)
-      .values({
-        packageId: pkg.id,
-        advisoryKey: `PKGT-${randomBytes(8).toString('hex').toUpperCase()}`,
-        title: values.title,
-        affectedVersions,
-        severity: values.severity,
-        cve: values.cve ?? null,
-        link: values.link ?? null,
-        reportedAt,
-        createdAt: now,
-      })
-      .returning();
+    const row = await repository.insertAdvisory(tx, {
+      packageId: pkg.id,
+      advisoryKey: `PKGT-${randomBytes(8).toString('hex').toUpperCase()}`,
+      title: values.title,
+      affectedVersions,
+      severity: values.severity,
+      cve: values.cve ?? null,
+      link: values.link ?? null,
+      reportedAt,
+      createdAt: now,
+    });
     await touchMetadata(tx, ctx, pkg.id);
-    await ctx.jobs.enqueue(
-      ADVISORY_NOTICE_JOB,
-      { advisoryId: row!.id },
-      {
-        db: tx,
-        reference: `advisory:${row!.id}`,
-      },
-    );
-    return row!;
+    await ctx.jobs.enqueue(ADVISORY_NOTICE_JOB, { advisoryId: row.id }, { db: tx, reference: `advisory:${row.id}` });
+    return row;
   });
   ctx.jobs.wake();
   return presentAdvisory(created, 0);
@@ -178,13 +134,10 @@ export async function withdrawAdvisory(
 ): Promise<PackageLifecycle> {
   const pkg = await getOwnedPackage(ctx, ownerId, packageId);
   await ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .select({ id: securityAdvisories.id, withdrawnAt: securityAdvisories.withdrawnAt })
-      .from(securityAdvisories)
-      .where(and(eq(securityAdvisories.packageId, pkg.id), eq(securityAdvisories.advisoryKey, advisoryId)));
+    const row = await repository.findAdvisoryByKey(tx, pkg.id, advisoryId);
     if (!row) throw new AppError('NOT_FOUND', 'Advisory not found');
     if (row.withdrawnAt) return;
-    await tx.update(securityAdvisories).set({ withdrawnAt: ctx.clock.now() }).where(eq(securityAdvisories.id, row.id));
+    await repository.markAdvisoryWithdrawn(tx, row.id, ctx.clock.now());
     await touchMetadata(tx, ctx, pkg.id);
   });
   return getLifecycle(ctx, ownerId, packageId);
@@ -206,13 +159,7 @@ export async function abandonPackage(
   }
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
-    await tx
-      .insert(packageAbandonments)
-      .values({ packageId: pkg.id, replacement: replacement ?? null, abandonedAt: now })
-      .onConflictDoUpdate({
-        target: packageAbandonments.packageId,
-        set: { replacement: replacement ?? null },
-      });
+    await repository.upsertAbandonment(tx, pkg.id, replacement ?? null, now);
     await touchMetadata(tx, ctx, pkg.id);
   });
   return getLifecycle(ctx, ownerId, packageId);
@@ -226,20 +173,13 @@ export async function reviveAbandonedPackage(
 ): Promise<PackageLifecycle> {
   const pkg = await getOwnedPackage(ctx, ownerId, packageId);
   await ctx.db.transaction(async (tx) => {
-    const removed = await tx
-      .delete(packageAbandonments)
-      .where(eq(packageAbandonments.packageId, pkg.id))
-      .returning({ packageId: packageAbandonments.packageId });
-    if (removed.length > 0) await touchMetadata(tx, ctx, pkg.id);
+    if (await repository.deleteAbandonment(tx, pkg.id)) await touchMetadata(tx, ctx, pkg.id);
   });
   return getLifecycle(ctx, ownerId, packageId);
 }
 
 async function getTagVersion(ctx: AppContext, packageId: string, version: string) {
-  const [row] = await ctx.db
-    .select({ version: packageVersions.version, kind: packageVersions.kind })
-    .from(packageVersions)
-    .where(and(eq(packageVersions.packageId, packageId), eq(packageVersions.version, version)));
+  const row = await repository.findVersionKind(ctx.db, packageId, version);
   if (!row) throw new AppError('NOT_FOUND', `Version ${version} not found`);
   if (row.kind !== 'tag') {
     throw new AppError('VALIDATION_FAILED', `${version} is a branch: only released versions (tags) can be yanked.`, {
@@ -265,10 +205,7 @@ export async function yankVersion(
   const row = await getTagVersion(ctx, pkg.id, version);
   const now = ctx.clock.now();
   await ctx.db.transaction(async (tx) => {
-    await tx
-      .insert(versionYanks)
-      .values({ packageId: pkg.id, version: row.version, reason, yankedAt: now })
-      .onConflictDoUpdate({ target: [versionYanks.packageId, versionYanks.version], set: { reason } });
+    await repository.upsertYank(tx, pkg.id, row.version, reason, now);
     await touchMetadata(tx, ctx, pkg.id);
   });
   return getLifecycle(ctx, ownerId, packageId);
@@ -283,11 +220,8 @@ export async function unyankVersion(
 ): Promise<PackageLifecycle> {
   const pkg = await getOwnedPackage(ctx, ownerId, packageId);
   await ctx.db.transaction(async (tx) => {
-    const removed = await tx
-      .delete(versionYanks)
-      .where(and(eq(versionYanks.packageId, pkg.id), eq(versionYanks.version, version)))
-      .returning({ version: versionYanks.version });
-    if (removed.length === 0) throw new AppError('NOT_FOUND', `Version ${version} is not yanked`);
+    if (!(await repository.deleteYank(tx, pkg.id, version)))
+      throw new AppError('NOT_FOUND', `Version ${version} is not yanked`);
     await touchMetadata(tx, ctx, pkg.id);
   });
   return getLifecycle(ctx, ownerId, packageId);
@@ -307,32 +241,11 @@ function normalizedOrUndefined(version: string): string | undefined {
  * and holder (a notice row is taken first, so a retried job never mails twice). Revoked licenses are left out.
  */
 export async function sendAdvisoryNotices(ctx: AppContext, advisoryId: string): Promise<number> {
-  const [found] = await ctx.db
-    .select({ advisory: securityAdvisories, pkg: packages })
-    .from(securityAdvisories)
-    .innerJoin(packages, eq(packages.id, securityAdvisories.packageId))
-    .where(and(eq(securityAdvisories.id, advisoryId), isNull(securityAdvisories.withdrawnAt)));
+  const found = await repository.findLiveAdvisoryWithPackage(ctx.db, advisoryId);
   if (!found) return 0;
   const { advisory, pkg } = found;
   const constraint = parseConstraints(advisory.affectedVersions);
-  const installed = await ctx.db
-    .select({
-      customerId: customers.id,
-      email: customers.email,
-      version: grantLastDownloads.version,
-      normalizedVersion: packageVersions.normalizedVersion,
-    })
-    .from(grantLastDownloads)
-    .innerJoin(grants, and(eq(grants.id, grantLastDownloads.grantId), eq(grants.status, 'active')))
-    .innerJoin(customers, eq(customers.id, grantLastDownloads.customerId))
-    .leftJoin(
-      packageVersions,
-      and(
-        eq(packageVersions.packageId, grantLastDownloads.packageId),
-        eq(packageVersions.version, grantLastDownloads.version),
-      ),
-    )
-    .where(eq(grantLastDownloads.packageId, pkg.id));
+  const installed = await repository.selectInstalledVersionsOfPackage(ctx.db, pkg.id);
   const affected = installed.filter((holder) => {
     const normalized = holder.normalizedVersion ?? normalizedOrUndefined(holder.version);
     return normalized !== undefined && matchesConstraint(constraint, normalized);
@@ -341,12 +254,7 @@ export async function sendAdvisoryNotices(ctx: AppContext, advisoryId: string): 
   const sender = await getLicenseMailSeller(ctx, pkg.ownerId);
   let sent = 0;
   for (const holder of affected) {
-    const [taken] = await ctx.db
-      .insert(advisoryNotices)
-      .values({ advisoryId: advisory.id, customerId: holder.customerId, installedVersion: holder.version })
-      .onConflictDoNothing()
-      .returning({ customerId: advisoryNotices.customerId });
-    if (!taken) continue;
+    if (!(await repository.claimAdvisoryNotice(ctx.db, advisory.id, holder.customerId, holder.version))) continue;
     await sendHolderNotice(ctx, sender, holder.email, advisoryNotice(advisory, pkg.name, holder.version), {
       reference: `advisory:${advisory.id}:${holder.customerId}`,
     });
@@ -357,10 +265,7 @@ export async function sendAdvisoryNotices(ctx: AppContext, advisoryId: string): 
 
 /** The e-mail's words: what is affected, how bad, where to read more, and the command that shows it. */
 export function advisoryNotice(
-  advisory: Pick<
-    typeof securityAdvisories.$inferSelect,
-    'title' | 'affectedVersions' | 'severity' | 'cve' | 'link' | 'advisoryKey'
-  >,
+  advisory: Pick<AdvisoryRow, 'title' | 'affectedVersions' | 'severity' | 'cve' | 'link' | 'advisoryKey'>,
   packageName: string,
   installedVersion: string,
 ): { subject: string; parts: ({ paragraph: string } | { commands: string[] })[] } {
