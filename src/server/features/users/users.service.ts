@@ -1,13 +1,12 @@
-import { asc, desc, eq, like, or, sql } from 'drizzle-orm';
 import { isEntityId } from '../../../contract/ids.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
-import { users } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { RequestHost } from '../../http/hosts.js';
 import { firstFreeSlug, slugBase } from './slug.js';
+import * as repository from './users.repository.js';
 
-export type User = typeof users.$inferSelect;
+export type User = repository.UserRow;
 export type UserType = User['userType'];
 
 /** The users service needs only the database and a clock, so the admin command line can call it too. */
@@ -24,8 +23,7 @@ export function normalizeEmail(email: string): string {
 export async function findUserById(deps: UsersDeps, id: string): Promise<User | undefined> {
   // A malformed id would make PostgreSQL reject the uuid cast; to the caller it is simply nobody.
   if (!isEntityId(id)) return undefined;
-  const [user] = await deps.db.select().from(users).where(eq(users.id, id)).limit(1);
-  return user;
+  return repository.findUserRowById(deps.db, id);
 }
 
 export async function getUserById(deps: UsersDeps, id: string): Promise<User> {
@@ -36,23 +34,25 @@ export async function getUserById(deps: UsersDeps, id: string): Promise<User> {
 
 /** How a seller is named to holders and buyers (a row shape, not who acts): their host slug and the brand fallbacks. */
 export type SellerProfile = Pick<User, 'id' | 'slug' | 'displayName' | 'githubUsername'>;
-const sellerProfile = {
-  id: users.id,
-  slug: users.slug,
-  displayName: users.displayName,
-  githubUsername: users.githubUsername,
-};
 
 export async function findSellerProfile(
   deps: Pick<AppContext, 'db'>,
   by: { id: string } | { slug: string },
 ): Promise<SellerProfile | undefined> {
-  const [seller] = await deps.db
-    .select(sellerProfile)
-    .from(users)
-    .where('id' in by ? eq(users.id, by.id) : eq(users.slug, by.slug))
-    .limit(1);
-  return seller;
+  const seller =
+    'id' in by
+      ? isEntityId(by.id)
+        ? await repository.findUserRowById(deps.db, by.id)
+        : undefined
+      : await repository.findUserRowBySlug(deps.db, by.slug);
+  return (
+    seller && {
+      id: seller.id,
+      slug: seller.slug,
+      displayName: seller.displayName,
+      githubUsername: seller.githubUsername,
+    }
+  );
 }
 
 /** The seller whose repository host the request came to; undefined on the app's own host and the bare Composer host. */
@@ -64,26 +64,20 @@ export async function findHostSeller(
 }
 
 export async function findUserByEmail(deps: UsersDeps, email: string): Promise<User | undefined> {
-  const [user] = await deps.db
-    .select()
-    .from(users)
-    .where(sql`lower(${users.email}) = ${normalizeEmail(email)}`)
-    .limit(1);
-  return user;
+  return repository.findUserRowByEmail(deps.db, normalizeEmail(email));
 }
 
 export async function findUserByGithubId(deps: UsersDeps, githubId: number): Promise<User | undefined> {
-  const [user] = await deps.db.select().from(users).where(eq(users.githubId, githubId)).limit(1);
-  return user;
+  return repository.findUserRowByGithubId(deps.db, githubId);
 }
 
 /** Every account, newest first (the admin Users tab). */
 export async function listUsers(deps: UsersDeps): Promise<User[]> {
-  return deps.db.select().from(users).orderBy(desc(users.createdAt), asc(users.email));
+  return repository.selectUsersNewestFirst(deps.db);
 }
 
 export async function listAdmins(deps: UsersDeps): Promise<User[]> {
-  return deps.db.select().from(users).where(eq(users.userType, 'admin')).orderBy(asc(users.createdAt));
+  return repository.selectAdmins(deps.db);
 }
 
 export type NewUser = {
@@ -105,17 +99,13 @@ export async function createUser(deps: UsersDeps, values: NewUser): Promise<User
   for (let attempt = 1; ; attempt++) {
     const slug = firstFreeSlug(base, await slugsStartingWith(deps, base));
     try {
-      const [user] = await deps.db
-        .insert(users)
-        .values({
-          ...values,
-          email: values.email ? normalizeEmail(values.email) : null,
-          slug,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .returning();
-      return user!;
+      return await repository.insertUser(deps.db, {
+        ...values,
+        email: values.email ? normalizeEmail(values.email) : null,
+        slug,
+        createdAt: now,
+        updatedAt: now,
+      });
     } catch (error) {
       if (attempt >= SLUG_ATTEMPTS || !isUniqueViolation(error, 'users_slug_unique')) throw error;
     }
@@ -123,15 +113,11 @@ export async function createUser(deps: UsersDeps, values: NewUser): Promise<User
 }
 
 export async function updateUser(deps: UsersDeps, id: string, patch: Partial<NewUser>): Promise<User> {
-  const [user] = await deps.db
-    .update(users)
-    .set({
-      ...patch,
-      ...(patch.email ? { email: normalizeEmail(patch.email) } : {}),
-      updatedAt: deps.clock.now(),
-    })
-    .where(eq(users.id, id))
-    .returning();
+  const user = await repository.updateUserRow(deps.db, id, {
+    ...patch,
+    ...(patch.email ? { email: normalizeEmail(patch.email) } : {}),
+    updatedAt: deps.clock.now(),
+  });
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
   return user;
 }
@@ -164,18 +150,13 @@ export async function createOrPromoteAdmin(
   return { user: await updateUser(deps, existing.id, { userType: 'admin' }), outcome: 'promoted' };
 }
 
-async function slugsStartingWith(deps: UsersDeps, base: string): Promise<Set<string>> {
-  // base holds only [a-z0-9-], so it needs no LIKE escaping.
-  const rows = await deps.db
-    .select({ slug: users.slug })
-    .from(users)
-    .where(or(eq(users.slug, base), like(users.slug, `${base}-%`)));
-  return new Set(rows.map((row) => row.slug));
+function slugsStartingWith(deps: UsersDeps, base: string): Promise<Set<string>> {
+  return repository.selectSlugsStartingWith(deps.db, base);
 }
 
 /** The seller's choice for their holders' tokens a secret scanner reports (issue 32): revoke at once, or mark and keep. */
 export async function setLeakedTokenAction(deps: UsersDeps, id: string, action: 'revoke' | 'mark'): Promise<User> {
-  const [user] = await deps.db.update(users).set({ leakedTokenAction: action }).where(eq(users.id, id)).returning();
+  const user = await repository.updateUserRow(deps.db, id, { leakedTokenAction: action });
   if (!user) throw new AppError('NOT_FOUND', 'User not found');
   return user;
 }
