@@ -1,12 +1,12 @@
-import { and, asc, count, eq, inArray, ne, or, sql } from 'drizzle-orm';
 import type { CodeHostConnection as ConnectionView } from '../../../contract/code-hosts.js';
 import { isEntityId } from '../../../contract/ids.js';
 import type { CodeHostRepository } from '../../adapters/codehost/code-host.js';
 import type { AppContext } from '../../context.js';
-import { type CodeHostConnectionKind, codeHostConnections, packages, users } from '../../db/schema/index.js';
+import type { CodeHostConnectionKind, codeHostConnections } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { recordAuditEvent } from '../shared/audit/audit.service.js';
+import * as repository from './code-hosts.repository.js';
 import type { CodeHostConnection, OpenedConnection } from './connection-driver.js';
 import { connectionDrivers } from './connection-drivers.js';
 import { notifyConnectionProblemOnce } from './connection-notice.js';
@@ -43,12 +43,7 @@ export async function findConnection(
   connectionId: string,
 ): Promise<CodeHostConnection | undefined> {
   if (!isEntityId(connectionId)) return undefined;
-  const [row] = await ctx.db
-    .select()
-    .from(codeHostConnections)
-    .where(eq(codeHostConnections.id, connectionId))
-    .limit(1);
-  return row;
+  return repository.findConnectionRow(ctx.db, connectionId);
 }
 
 /** The owner's connection; NOT_FOUND for an unknown id and another seller's connection alike. */
@@ -86,11 +81,7 @@ export async function findConnectionsOf(
   ownerId: string,
   kinds?: CodeHostConnectionKind[],
 ): Promise<CodeHostConnection[]> {
-  return ctx.db
-    .select()
-    .from(codeHostConnections)
-    .where(and(eq(codeHostConnections.ownerId, ownerId), kinds ? inArray(codeHostConnections.kind, kinds) : undefined))
-    .orderBy(asc(codeHostConnections.createdAt), asc(codeHostConnections.id));
+  return repository.selectConnectionsOf(ctx.db, ownerId, kinds);
 }
 
 /** What a connection may access, in words (its driver's, else its stored scopes). */
@@ -101,11 +92,7 @@ export function describeAccess(connection: CodeHostConnection): string {
 /** GET /api/code-hosts: the owner's connections with what each may access and how many packages use it. */
 export async function listConnections(ctx: AppContext, ownerId: string): Promise<ConnectionView[]> {
   const rows = await findConnectionsOf(ctx, ownerId);
-  const counts = await ctx.db
-    .select({ connectionId: packages.connectionId, total: count() })
-    .from(packages)
-    .where(eq(packages.ownerId, ownerId))
-    .groupBy(packages.connectionId);
+  const counts = await repository.countPackagesByConnection(ctx.db, ownerId);
   const countOf = new Map(counts.map((row) => [row.connectionId, row.total]));
   return rows.map((row) => ({
     id: row.id,
@@ -140,19 +127,16 @@ export async function createConnection(
 ): Promise<CodeHostConnection> {
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(codeHostConnections)
-      .values({ ...values, createdAt: now, updatedAt: now })
-      .returning();
+    const row = await repository.insertConnection(tx, { ...values, createdAt: now, updatedAt: now });
     if (actor) {
       await recordAuditEvent(tx, ctx, actor, {
         action: 'code_host.connected',
         targetType: 'code_host_connection',
-        targetId: row!.id,
-        details: { kind: row!.kind, label: row!.label },
+        targetId: row.id,
+        details: { kind: row.kind, label: row.label },
       });
     }
-    return row!;
+    return row;
   });
 }
 
@@ -162,10 +146,7 @@ export async function updateConnection(
   connectionId: string,
   changes: Partial<Omit<NewConnection, 'ownerId' | 'kind' | 'createdById'>>,
 ): Promise<void> {
-  await ctx.db
-    .update(codeHostConnections)
-    .set({ ...changes, updatedAt: ctx.clock.now() })
-    .where(eq(codeHostConnections.id, connectionId));
+  await repository.updateConnectionRow(ctx.db, connectionId, { ...changes, updatedAt: ctx.clock.now() });
 }
 
 /**
@@ -176,11 +157,8 @@ export async function removeConnection(ctx: AppContext, actor: Principal, connec
   const ownerId = actor.sellerId;
   const row = await getOwnedConnection(ctx, ownerId, connectionId);
   await ctx.db.transaction(async (tx) => {
-    const [deleted] = await tx
-      .delete(codeHostConnections)
-      .where(and(eq(codeHostConnections.id, row.id), eq(codeHostConnections.ownerId, ownerId)))
-      .returning({ id: codeHostConnections.id });
-    if (!deleted) throw new AppError('NOT_FOUND', 'Code host connection not found');
+    if (!(await repository.deleteConnectionOf(tx, ownerId, row.id)))
+      throw new AppError('NOT_FOUND', 'Code host connection not found');
     await recordAuditEvent(tx, ctx, actor, {
       action: 'code_host.removed',
       targetType: 'code_host_connection',
@@ -197,24 +175,13 @@ export async function removeConnection(ctx: AppContext, actor: Principal, connec
 export async function markConnectionBroken(ctx: AppContext, connectionId: string, problem: string): Promise<void> {
   const now = ctx.clock.now();
   // Only a new problem resets the notice: syncs meeting the same refusal at once must not e-mail twice.
-  await ctx.db
-    .update(codeHostConnections)
-    .set({ status: 'broken', problem, problemSince: now, problemNotifiedAt: null, updatedAt: now })
-    .where(
-      and(
-        eq(codeHostConnections.id, connectionId),
-        or(ne(codeHostConnections.status, 'broken'), sql`${codeHostConnections.problem} is distinct from ${problem}`),
-      ),
-    );
+  await repository.markBrokenWithNewProblem(ctx.db, connectionId, problem, now);
   await notifyConnectionProblemOnce(ctx, connectionId);
 }
 
 /** The host accepted the connection again: its problem is over. */
 export async function markConnectionWorking(ctx: AppContext, connectionId: string): Promise<void> {
-  await ctx.db
-    .update(codeHostConnections)
-    .set({ status: 'active', problem: null, problemSince: null, problemNotifiedAt: null, updatedAt: ctx.clock.now() })
-    .where(and(eq(codeHostConnections.id, connectionId), eq(codeHostConnections.status, 'broken')));
+  await repository.markWorkingIfBroken(ctx.db, connectionId, ctx.clock.now());
 }
 
 /** The owner's local-folder connection, made the first time they add a package from the folder. */
@@ -229,11 +196,7 @@ export async function legacyGithubGrantOf(
   ctx: AppContext,
   ownerId: string,
 ): Promise<(NewConnection & { secretEncrypted: string }) | undefined> {
-  const [owner] = await ctx.db
-    .select({ token: users.githubAccessTokenEncrypted, scopes: users.githubScopes, login: users.githubUsername })
-    .from(users)
-    .where(eq(users.id, ownerId))
-    .limit(1);
+  const owner = await repository.findLegacyGithubGrant(ctx.db, ownerId);
   if (!owner?.token) return undefined;
   const scopes = owner.scopes?.split(/[\s,]+/).filter(Boolean);
   // Sign-in asks only for the identity now: such a grant reads no code and never becomes a connection.

@@ -1,7 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { codeHostConnections, users } from '../../db/schema/index.js';
 import { appUrl } from '../../http/public-urls.js';
+import { claimProblemNotice, findOwnerEmail } from './code-hosts.repository.js';
 
 // The one e-mail a seller gets when a code host stops accepting a connection's credential (issue 30 item 6): sent
 // once per problem, however many syncs meet it, by claiming problemNotifiedAt in the same statement that checks it
@@ -9,27 +8,13 @@ import { appUrl } from '../../http/public-urls.js';
 
 /** E-mails the connection's owner about its current problem unless that was done already. */
 export async function notifyConnectionProblemOnce(ctx: AppContext, connectionId: string): Promise<boolean> {
-  const [claimed] = await ctx.db
-    .update(codeHostConnections)
-    .set({ problemNotifiedAt: ctx.clock.now() })
-    .where(
-      and(
-        eq(codeHostConnections.id, connectionId),
-        eq(codeHostConnections.status, 'broken'),
-        isNull(codeHostConnections.problemNotifiedAt),
-      ),
-    )
-    .returning({
-      ownerId: codeHostConnections.ownerId,
-      label: codeHostConnections.label,
-      problem: codeHostConnections.problem,
-    });
+  const claimed = await claimProblemNotice(ctx.db, connectionId, ctx.clock.now());
   if (!claimed) return false;
-  const [owner] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, claimed.ownerId)).limit(1);
-  if (!owner?.email) return true;
+  const email = await findOwnerEmail(ctx.db, claimed.ownerId);
+  if (!email) return true;
   const link = appUrl(ctx.config, '/code-hosts');
   await ctx.mailer.send({
-    to: owner.email,
+    to: email,
     subject: `Packgate can no longer read your code from ${claimed.label}`,
     text: [
       `The code host refused the credential of your connection ${claimed.label}.`,

@@ -1,10 +1,9 @@
-import { and, eq } from 'drizzle-orm';
 import { CodeHostError } from '../../adapters/codehost/code-host.js';
 import type { AppContext } from '../../context.js';
-import { codeHostConnections } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { hmacHex, safeEqual } from '../../lib/crypto.js';
+import { selectInstallationConnections } from './code-hosts.repository.js';
 import {
   type CodeHostConnection,
   createConnection,
@@ -97,10 +96,7 @@ export async function connectGithubAppInstallation(
   }
 
   const externalId = String(installation.id);
-  const holders = await ctx.db
-    .select()
-    .from(codeHostConnections)
-    .where(and(eq(codeHostConnections.kind, 'github_app'), eq(codeHostConnections.externalId, externalId)));
+  const holders = await selectInstallationConnections(ctx.db, externalId);
   if (holders.some((holder) => holder.ownerId !== ownerId)) {
     throw new AppError('ALREADY_EXISTS', 'Another Packgate account has already connected this installation.', {
       title: 'Installation In Use',
@@ -138,10 +134,7 @@ export async function findInstallationConnections(
   ctx: Pick<AppContext, 'db'>,
   installationId: string,
 ): Promise<CodeHostConnection[]> {
-  return ctx.db
-    .select()
-    .from(codeHostConnections)
-    .where(and(eq(codeHostConnections.kind, 'github_app'), eq(codeHostConnections.externalId, installationId)));
+  return selectInstallationConnections(ctx.db, installationId);
 }
 
 /** Drops the installation's cached token (uninstalled, suspended): the next opening asks GitHub again. */

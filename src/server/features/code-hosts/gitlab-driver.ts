@@ -1,11 +1,10 @@
-import { eq } from 'drizzle-orm';
 import { CodeHostError } from '../../adapters/codehost/code-host.js';
 import { type GitlabOAuthClient, refreshGitlabTokens } from '../../adapters/codehost/gitlab-auth.js';
 import { GitlabCodeHost } from '../../adapters/codehost/gitlab-code-host.js';
 import type { AppContext } from '../../context.js';
-import { codeHostConnections } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.js';
+import { lockConnectionRow, updateConnectionRow } from './code-hosts.repository.js';
 import type { CodeHostConnection, ConnectionDriver } from './connection-driver.js';
 
 // GitLab connections: an OAuth grant (read_api, read_repository) whose two-hour access token is renewed before it
@@ -77,11 +76,7 @@ async function currentOAuthToken(ctx: AppContext, connection: CodeHostConnection
   }
   let refused: CodeHostError | undefined;
   const token = await ctx.db.transaction(async (tx) => {
-    const [locked] = await tx
-      .select()
-      .from(codeHostConnections)
-      .where(eq(codeHostConnections.id, connection.id))
-      .for('update');
+    const locked = await lockConnectionRow(tx, connection.id);
     if (!locked) throw new CodeHostError('UNAUTHORIZED', 'The GitLab connection was removed.');
     // Another process renewed it while we waited for the lock.
     if (isFresh(locked, ctx.clock.now())) return storedSecret(ctx, locked);
@@ -98,16 +93,13 @@ async function currentOAuthToken(ctx: AppContext, connection: CodeHostConnection
     }
     try {
       const renewed = await refreshGitlabTokens(client, refreshToken, ctx.clock.now());
-      await tx
-        .update(codeHostConnections)
-        .set({
-          secretEncrypted: encryptSecret(ctx.config.secretKey, renewed.accessToken),
-          refreshTokenEncrypted: encryptSecret(ctx.config.secretKey, renewed.refreshToken),
-          tokenExpiresAt: renewed.expiresAt,
-          scopes: renewed.scopes.join(' '),
-          updatedAt: ctx.clock.now(),
-        })
-        .where(eq(codeHostConnections.id, connection.id));
+      await updateConnectionRow(tx, connection.id, {
+        secretEncrypted: encryptSecret(ctx.config.secretKey, renewed.accessToken),
+        refreshTokenEncrypted: encryptSecret(ctx.config.secretKey, renewed.refreshToken),
+        tokenExpiresAt: renewed.expiresAt,
+        scopes: renewed.scopes.join(' '),
+        updatedAt: ctx.clock.now(),
+      });
       return renewed.accessToken;
     } catch (error) {
       if (error instanceof CodeHostError && error.code === 'UNAUTHORIZED') {

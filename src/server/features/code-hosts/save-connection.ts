@@ -1,7 +1,6 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { codeHostConnections } from '../../db/schema/index.js';
 import type { Principal } from '../../http/principal.js';
+import { findConnectionRow, findSameAccountConnection } from './code-hosts.repository.js';
 import { createConnection, markConnectionWorking, type NewConnection, updateConnection } from './code-hosts.service.js';
 import type { CodeHostConnection } from './connection-driver.js';
 
@@ -14,26 +13,11 @@ export async function saveConnection(
   actor: Principal,
   values: NewConnection & { externalId: string },
 ): Promise<CodeHostConnection> {
-  const [existing] = await ctx.db
-    .select()
-    .from(codeHostConnections)
-    .where(
-      and(
-        eq(codeHostConnections.ownerId, values.ownerId),
-        eq(codeHostConnections.kind, values.kind),
-        eq(codeHostConnections.externalId, values.externalId),
-        values.baseUrl ? eq(codeHostConnections.baseUrl, values.baseUrl) : isNull(codeHostConnections.baseUrl),
-      ),
-    )
-    .limit(1);
+  const existing = await findSameAccountConnection(ctx.db, values);
   if (!existing) return createConnection(ctx, actor, values);
   const { ownerId: _owner, kind: _kind, createdById: _creator, ...changes } = values;
   await updateConnection(ctx, existing.id, changes);
   await markConnectionWorking(ctx, existing.id);
-  const [renewed] = await ctx.db
-    .select()
-    .from(codeHostConnections)
-    .where(eq(codeHostConnections.id, existing.id))
-    .limit(1);
+  const renewed = await findConnectionRow(ctx.db, existing.id);
   return renewed ?? existing;
 }
