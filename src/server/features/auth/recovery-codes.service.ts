@@ -1,10 +1,9 @@
 import { randomInt } from 'node:crypto';
-import { and, count, eq, isNull } from 'drizzle-orm';
 import { RECOVERY_CODE_COUNT } from '../../../contract/security.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { userRecoveryCodes } from '../../db/schema/index.js';
 import { sha256Hex } from '../../lib/crypto.js';
+import * as repository from './second-factor.repository.js';
 
 // Ten one-time recovery codes (issue 33): made when a person enrols their first second factor and on request (a new
 // set replaces the old one), shown once, kept only as SHA-256 (each code carries 50 random bits, out of reach of a
@@ -27,33 +26,20 @@ function normalise(code: string): string {
 /** Replaces the person's codes with a new set of ten; answers them, once. `db` may be the caller's transaction. */
 export async function replaceRecoveryCodes(db: Database, userId: string, now: Date): Promise<string[]> {
   const codes = Array.from({ length: RECOVERY_CODE_COUNT }, newCode);
-  await db.delete(userRecoveryCodes).where(eq(userRecoveryCodes.userId, userId));
-  await db
-    .insert(userRecoveryCodes)
-    .values(codes.map((code) => ({ userId, codeHash: sha256Hex(normalise(code)), createdAt: now })));
+  await repository.replaceRecoveryCodeHashes(
+    db,
+    userId,
+    codes.map((code) => sha256Hex(normalise(code))),
+    now,
+  );
   return codes;
 }
 
-export async function countUnusedRecoveryCodes(ctx: Pick<AppContext, 'db'>, userId: string): Promise<number> {
-  const [row] = await ctx.db
-    .select({ remaining: count() })
-    .from(userRecoveryCodes)
-    .where(and(eq(userRecoveryCodes.userId, userId), isNull(userRecoveryCodes.usedAt)));
-  return row?.remaining ?? 0;
+export function countUnusedRecoveryCodes(ctx: Pick<AppContext, 'db'>, userId: string): Promise<number> {
+  return repository.countUnusedRecoveryCodes(ctx.db, userId);
 }
 
 /** Marks the code used when it is one of the person's unused codes; one statement, so a code works once. */
-export async function useRecoveryCode(ctx: AppContext, userId: string, code: string): Promise<boolean> {
-  const used = await ctx.db
-    .update(userRecoveryCodes)
-    .set({ usedAt: ctx.clock.now() })
-    .where(
-      and(
-        eq(userRecoveryCodes.userId, userId),
-        eq(userRecoveryCodes.codeHash, sha256Hex(normalise(code))),
-        isNull(userRecoveryCodes.usedAt),
-      ),
-    )
-    .returning({ id: userRecoveryCodes.id });
-  return used.length > 0;
+export function useRecoveryCode(ctx: AppContext, userId: string, code: string): Promise<boolean> {
+  return repository.markRecoveryCodeUsed(ctx.db, userId, sha256Hex(normalise(code)), ctx.clock.now());
 }

@@ -1,16 +1,15 @@
-import { and, count, eq, isNotNull } from 'drizzle-orm';
 import {
   REQUIRE_SECOND_FACTOR_ADMINS_SETTING,
   REQUIRE_SECOND_FACTOR_OWNERS_SETTING,
 } from '../../../contract/billing.js';
 import type { SecondFactorState } from '../../../contract/security.js';
 import type { AppContext } from '../../context.js';
-import { userPasskeys, userTotpSecrets } from '../../db/schema/index.js';
 import type { Account } from '../../http/principal.js';
 import type { RequestAuth } from '../../http/session.js';
 import { MUST_ENROL_SECOND_FACTOR } from '../../http/session.js';
 import { readBooleanSetting } from '../shared/settings/platform-settings.service.js';
 import { countUnusedRecoveryCodes } from './recovery-codes.service.js';
+import * as repository from './second-factor.repository.js';
 
 // Sign-in with a second factor (issue 33 item 5): who has one, who must have one (the admin's platform settings),
 // and what a first-factor sign-in (e-mailed link, GitHub, an invitation link) starts: a session with the second
@@ -18,18 +17,12 @@ import { countUnusedRecoveryCodes } from './recovery-codes.service.js';
 
 export type FirstFactor = 'link' | 'github';
 
-export async function passkeyCount(ctx: Pick<AppContext, 'db'>, userId: string): Promise<number> {
-  const [row] = await ctx.db.select({ n: count() }).from(userPasskeys).where(eq(userPasskeys.userId, userId));
-  return row?.n ?? 0;
+export function passkeyCount(ctx: Pick<AppContext, 'db'>, userId: string): Promise<number> {
+  return repository.countPasskeys(ctx.db, userId);
 }
 
 export async function hasConfirmedTotp(ctx: Pick<AppContext, 'db'>, userId: string): Promise<boolean> {
-  const [row] = await ctx.db
-    .select({ userId: userTotpSecrets.userId })
-    .from(userTotpSecrets)
-    .where(and(eq(userTotpSecrets.userId, userId), isNotNull(userTotpSecrets.confirmedAt)))
-    .limit(1);
-  return row !== undefined;
+  return (await repository.findTotp(ctx.db, userId, true)) !== undefined;
 }
 
 /** A passkey or a confirmed authenticator app (recovery codes are the fallback, not a factor of their own). */

@@ -1,13 +1,12 @@
-import { and, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import { Secret, TOTP } from 'otpauth';
 import QRCode from 'qrcode';
 import type { TotpEnrolment } from '../../../contract/security.js';
 import type { AppContext } from '../../context.js';
-import { userTotpSecrets } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Account } from '../../http/principal.js';
 import { decryptSecret, encryptSecret } from '../../lib/crypto.js';
 import { replaceRecoveryCodes } from './recovery-codes.service.js';
+import * as repository from './second-factor.repository.js';
 import { hasSecondFactor } from './second-factor.service.js';
 
 // The authenticator app (TOTP, RFC 6238) of issue 33 item 5, through `otpauth`: maintained, dependency-free, typed,
@@ -46,40 +45,20 @@ const wrongCode = () =>
 
 /** Starts (or restarts) an enrolment: a new secret, not usable until a first code confirms it. */
 export async function beginTotpEnrolment(ctx: AppContext, person: Account): Promise<TotpEnrolment> {
-  const [existing] = await ctx.db
-    .select({ confirmedAt: userTotpSecrets.confirmedAt })
-    .from(userTotpSecrets)
-    .where(eq(userTotpSecrets.userId, person.id))
-    .limit(1);
-  if (existing?.confirmedAt) {
+  if (await repository.findTotpConfirmedAt(ctx.db, person.id)) {
     throw new AppError('CONFLICT', 'An authenticator app is already set up. Remove it first to set up another.');
   }
   const secret = new Secret({ size: 20 });
   const sealed = encryptSecret(ctx.config.secretKey, secret.base32);
   const now = ctx.clock.now();
-  await ctx.db
-    .insert(userTotpSecrets)
-    .values({ userId: person.id, secretSealed: sealed, createdAt: now })
-    .onConflictDoUpdate({
-      target: userTotpSecrets.userId,
-      set: { secretSealed: sealed, createdAt: now, lastUsedStep: null, confirmedAt: null },
-    });
+  await repository.upsertPendingTotp(ctx.db, person.id, sealed, now);
   const uri = totpFor(person, secret).toString();
   const svg = await QRCode.toString(uri, { type: 'svg', margin: 1, errorCorrectionLevel: 'M' });
   return { uri, secret: secret.base32, qrCode: `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}` };
 }
 
 async function readSecret(ctx: AppContext, person: Account, confirmed: boolean) {
-  const [row] = await ctx.db
-    .select()
-    .from(userTotpSecrets)
-    .where(
-      and(
-        eq(userTotpSecrets.userId, person.id),
-        confirmed ? isNotNull(userTotpSecrets.confirmedAt) : isNull(userTotpSecrets.confirmedAt),
-      ),
-    )
-    .limit(1);
+  const row = await repository.findTotp(ctx.db, person.id, confirmed);
   if (!row) return undefined;
   return { row, totp: totpFor(person, Secret.fromBase32(decryptSecret(ctx.config.secretKey, row.secretSealed))) };
 }
@@ -97,12 +76,8 @@ export async function confirmTotpEnrolment(
   const hadFactor = await hasSecondFactor(ctx, person.id);
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const confirmed = await tx
-      .update(userTotpSecrets)
-      .set({ confirmedAt: now, lastUsedStep: step })
-      .where(and(eq(userTotpSecrets.userId, person.id), isNull(userTotpSecrets.confirmedAt)))
-      .returning({ userId: userTotpSecrets.userId });
-    if (confirmed.length === 0) throw new AppError('CONFLICT', 'The authenticator app was already set up.');
+    if (!(await repository.confirmPendingTotp(tx, person.id, step, now)))
+      throw new AppError('CONFLICT', 'The authenticator app was already set up.');
     return hadFactor ? {} : { recoveryCodes: await replaceRecoveryCodes(tx, person.id, now) };
   });
 }
@@ -116,25 +91,12 @@ export async function verifyTotpCode(ctx: AppContext, person: Account, code: str
   if (!enrolled) throw new AppError('NOT_FOUND', 'No authenticator app is set up for this account.');
   const step = matchingStep(ctx, enrolled.totp, code);
   if (step === undefined) throw wrongCode();
-  const accepted = await ctx.db
-    .update(userTotpSecrets)
-    .set({ lastUsedStep: step })
-    .where(
-      and(
-        eq(userTotpSecrets.userId, person.id),
-        or(isNull(userTotpSecrets.lastUsedStep), lt(userTotpSecrets.lastUsedStep, step)),
-      ),
-    )
-    .returning({ userId: userTotpSecrets.userId });
-  if (accepted.length === 0) {
+  if (!(await repository.advanceTotpStep(ctx.db, person.id, step))) {
     throw new AppError('VALIDATION_FAILED', 'That code was already used. Wait for the next code from your app.');
   }
 }
 
 export async function removeTotp(ctx: AppContext, userId: string): Promise<void> {
-  const removed = await ctx.db
-    .delete(userTotpSecrets)
-    .where(eq(userTotpSecrets.userId, userId))
-    .returning({ userId: userTotpSecrets.userId });
-  if (removed.length === 0) throw new AppError('NOT_FOUND', 'No authenticator app is set up for this account.');
+  if (!(await repository.deleteTotp(ctx.db, userId)))
+    throw new AppError('NOT_FOUND', 'No authenticator app is set up for this account.');
 }
