@@ -1,4 +1,3 @@
-import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import {
   adminLinkSentMessage,
   MAGIC_LINK_VALIDITY_MINUTES,
@@ -7,7 +6,6 @@ import {
   sellerLinkSentMessage,
 } from '../../../contract/auth.js';
 import type { AppContext } from '../../context.js';
-import { magicLinks } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { appUrl } from '../../http/public-urls.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
@@ -18,8 +16,9 @@ import {
   type User,
   updateUser,
 } from '../users/users.service.js';
+import * as repository from './magic-links.repository.js';
 
-export type MagicLinkPurpose = (typeof magicLinks.$inferSelect)['purpose'];
+export type MagicLinkPurpose = repository.MagicLinkPurposeValue;
 
 const VALIDITY_MS = MAGIC_LINK_VALIDITY_MINUTES * 60_000;
 
@@ -122,18 +121,7 @@ export async function consumeMagicLink(
 ): Promise<ConsumeResult> {
   const tokenHash = sha256Hex(token.trim());
   const now = ctx.clock.now();
-  const [link] = await ctx.db
-    .update(magicLinks)
-    .set({ usedAt: now })
-    .where(
-      and(
-        eq(magicLinks.tokenHash, tokenHash),
-        eq(magicLinks.purpose, purpose),
-        isNull(magicLinks.usedAt),
-        gt(magicLinks.expiresAt, now),
-      ),
-    )
-    .returning();
+  const link = await repository.spendLink(ctx.db, tokenHash, purpose, now);
   if (!link) return { ok: false, reason: await whyUnusable(ctx, tokenHash, purpose) };
 
   if (purpose === 'admin') {
@@ -178,7 +166,7 @@ export function magicLinkError(reason: ConsumeFailure): AppError {
 }
 
 async function whyUnusable(ctx: AppContext, tokenHash: string, purpose: MagicLinkPurpose): Promise<ConsumeFailure> {
-  const [link] = await ctx.db.select().from(magicLinks).where(eq(magicLinks.tokenHash, tokenHash)).limit(1);
+  const link = await repository.findLinkByTokenHash(ctx.db, tokenHash);
   if (!link || link.purpose !== purpose) return 'invalid';
   if (link.usedAt) return 'used';
   return 'expired';
@@ -194,7 +182,7 @@ async function createLink(
   if (await isAddressThrottled(ctx, email)) return undefined;
   const token = generateToken('pgml');
   const now = ctx.clock.now();
-  await ctx.db.insert(magicLinks).values({
+  await repository.insertLink(ctx.db, {
     tokenHash: sha256Hex(token),
     email,
     purpose,
@@ -208,28 +196,13 @@ async function createLink(
 /** Whether a seller link went to this mailbox in the current window (the per-client-address limit spares the rest). */
 export async function hasMailboxHadSellerLink(ctx: AppContext, emailInput: string): Promise<boolean> {
   const windowStart = new Date(ctx.clock.now().getTime() - LINK_WINDOW_MS);
-  const [link] = await ctx.db
-    .select({ id: magicLinks.id })
-    .from(magicLinks)
-    .where(
-      and(
-        sql`lower(${magicLinks.email}) = ${normalizeEmail(emailInput)}`,
-        eq(magicLinks.purpose, 'seller'),
-        gt(magicLinks.createdAt, windowStart),
-      ),
-    )
-    .limit(1);
-  return link !== undefined;
+  return repository.hasLinkSince(ctx.db, normalizeEmail(emailInput), 'seller', windowStart);
 }
 
 // Counted in the database rather than in memory so the limit holds across processes and restarts.
 async function isAddressThrottled(ctx: AppContext, email: string): Promise<boolean> {
   const windowStart = new Date(ctx.clock.now().getTime() - LINK_WINDOW_MS);
-  const [recent] = await ctx.db
-    .select({ sent: count() })
-    .from(magicLinks)
-    .where(and(sql`lower(${magicLinks.email}) = ${email}`, gt(magicLinks.createdAt, windowStart)));
-  return (recent?.sent ?? 0) >= LINKS_PER_ADDRESS;
+  return (await repository.countLinksSince(ctx.db, email, windowStart)) >= LINKS_PER_ADDRESS;
 }
 
 /** Whether the mail went out; a failure is logged (without the link). */

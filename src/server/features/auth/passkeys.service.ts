@@ -1,10 +1,9 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
-import { and, asc, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { Passkey } from '../../../contract/security.js';
 import type { AppContext } from '../../context.js';
-import { userPasskeys, users, webauthnChallenges } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Account } from '../../http/principal.js';
+import * as repository from './passkeys.repository.js';
 import { replaceRecoveryCodes } from './recovery-codes.service.js';
 import { hasSecondFactor } from './second-factor.service.js';
 
@@ -41,8 +40,7 @@ async function storeChallenge(
   userId: string | null,
 ): Promise<void> {
   const now = ctx.clock.now();
-  await ctx.db.delete(webauthnChallenges).where(lt(webauthnChallenges.expiresAt, now));
-  await ctx.db.insert(webauthnChallenges).values({
+  await repository.storeChallengeRow(ctx.db, {
     purpose,
     challenge,
     userId,
@@ -71,18 +69,7 @@ async function takeChallenge(
 ): Promise<string | undefined> {
   const challenge = signedChallenge(clientDataJSON);
   if (!challenge) return undefined;
-  const [taken] = await ctx.db
-    .delete(webauthnChallenges)
-    .where(
-      and(
-        eq(webauthnChallenges.challenge, challenge),
-        eq(webauthnChallenges.purpose, purpose),
-        userId === null ? isNull(webauthnChallenges.userId) : eq(webauthnChallenges.userId, userId),
-        gt(webauthnChallenges.expiresAt, ctx.clock.now()),
-      ),
-    )
-    .returning({ challenge: webauthnChallenges.challenge });
-  return taken?.challenge;
+  return repository.takeChallengeRow(ctx.db, challenge, purpose, userId, ctx.clock.now());
 }
 
 const notVerified = (what: string) =>
@@ -91,10 +78,7 @@ const notVerified = (what: string) =>
   });
 
 export async function passkeyRegistrationOptions(ctx: AppContext, person: Account) {
-  const existing = await ctx.db
-    .select({ credentialId: userPasskeys.credentialId, transports: userPasskeys.transports })
-    .from(userPasskeys)
-    .where(eq(userPasskeys.userId, person.id));
+  const existing = await repository.selectCredentialsOf(ctx.db, person.id);
   if (existing.length >= MAX_PASSKEYS) {
     throw new AppError('CONFLICT', `You already have ${MAX_PASSKEYS} passkeys; remove one before adding another.`);
   }
@@ -146,19 +130,15 @@ export async function registerPasskey(
   const hadFactor = await hasSecondFactor(ctx, person.id);
   const now = ctx.clock.now();
   return ctx.db.transaction(async (tx) => {
-    const [row] = await tx
-      .insert(userPasskeys)
-      .values({
-        userId: person.id,
-        credentialId: credential.id,
-        publicKey: Buffer.from(credential.publicKey).toString('base64url'),
-        counter: credential.counter,
-        transports: credential.transports ?? [],
-        name: input.name,
-        createdAt: now,
-      })
-      .onConflictDoNothing()
-      .returning();
+    const row = await repository.insertPasskeyIfNew(tx, {
+      userId: person.id,
+      credentialId: credential.id,
+      publicKey: Buffer.from(credential.publicKey).toString('base64url'),
+      counter: credential.counter,
+      transports: credential.transports ?? [],
+      name: input.name,
+      createdAt: now,
+    });
     if (!row) throw new AppError('ALREADY_EXISTS', 'This passkey is already registered.');
     const recoveryCodes = hadFactor ? undefined : await replaceRecoveryCodes(tx, person.id, now);
     return { passkey: presentPasskey(row), ...(recoveryCodes ? { recoveryCodes } : {}) };
@@ -172,12 +152,10 @@ export async function registerPasskey(
 export async function passkeyAuthenticationOptions(ctx: AppContext, pendingPerson?: Account) {
   const { rpID } = relyingParty(ctx);
   const allowCredentials = pendingPerson
-    ? (
-        await ctx.db
-          .select({ id: userPasskeys.credentialId, transports: userPasskeys.transports })
-          .from(userPasskeys)
-          .where(eq(userPasskeys.userId, pendingPerson.id))
-      ).map((row) => ({ id: row.id, transports: row.transports }))
+    ? (await repository.selectCredentialsOf(ctx.db, pendingPerson.id)).map((row) => ({
+        id: row.credentialId,
+        transports: row.transports,
+      }))
     : undefined;
   const { generateAuthenticationOptions } = await webauthn();
   const options = await generateAuthenticationOptions({ rpID, allowCredentials, userVerification: 'preferred' });
@@ -200,13 +178,7 @@ export async function authenticateWithPasskey(
     new AppError('UNAUTHENTICATED', `Sign-in with this passkey was refused: ${why}.`, {
       suggestion: 'Try again, or sign in with an e-mailed link.',
     });
-  const [found] = await ctx.db
-    .select({ passkey: userPasskeys, user: users })
-    .from(userPasskeys)
-    .innerJoin(users, eq(users.id, userPasskeys.userId))
-    .where(eq(userPasskeys.credentialId, String(response.id)))
-    .orderBy(asc(userPasskeys.createdAt))
-    .limit(1);
+  const found = await repository.findPasskeyWithPerson(ctx.db, String(response.id));
   if (!found) throw refused('this passkey is not registered here');
   if (pendingPerson && found.user.id !== pendingPerson.id) throw refused('this passkey belongs to someone else');
   const handle = response.response?.userHandle;
@@ -240,14 +212,16 @@ export async function authenticateWithPasskey(
     throw refused(error instanceof Error ? error.message.slice(0, 200) : 'invalid response');
   }
   if (!verification.verified) throw refused('the signature does not match');
-  await ctx.db
-    .update(userPasskeys)
-    .set({ counter: verification.authenticationInfo.newCounter, lastUsedAt: ctx.clock.now() })
-    .where(eq(userPasskeys.id, found.passkey.id));
+  await repository.recordPasskeyUse(
+    ctx.db,
+    found.passkey.id,
+    verification.authenticationInfo.newCounter,
+    ctx.clock.now(),
+  );
   return found.user;
 }
 
-function presentPasskey(row: typeof userPasskeys.$inferSelect): Passkey {
+function presentPasskey(row: repository.PasskeyRow): Passkey {
   return {
     id: row.id,
     name: row.name,
@@ -257,28 +231,17 @@ function presentPasskey(row: typeof userPasskeys.$inferSelect): Passkey {
 }
 
 export async function listPasskeys(ctx: AppContext, userId: string): Promise<Passkey[]> {
-  const rows = await ctx.db
-    .select()
-    .from(userPasskeys)
-    .where(eq(userPasskeys.userId, userId))
-    .orderBy(asc(userPasskeys.createdAt));
+  const rows = await repository.selectPasskeysOf(ctx.db, userId);
   return rows.map(presentPasskey);
 }
 
 export async function renamePasskey(ctx: AppContext, userId: string, passkeyId: string, name: string) {
-  const [row] = await ctx.db
-    .update(userPasskeys)
-    .set({ name })
-    .where(and(eq(userPasskeys.id, passkeyId), eq(userPasskeys.userId, userId)))
-    .returning();
+  const row = await repository.renamePasskeyOf(ctx.db, userId, passkeyId, name);
   if (!row) throw new AppError('NOT_FOUND', 'Passkey not found.');
   return presentPasskey(row);
 }
 
 export async function deletePasskey(ctx: AppContext, userId: string, passkeyId: string): Promise<void> {
-  const deleted = await ctx.db
-    .delete(userPasskeys)
-    .where(and(eq(userPasskeys.id, passkeyId), eq(userPasskeys.userId, userId)))
-    .returning({ id: userPasskeys.id });
-  if (deleted.length === 0) throw new AppError('NOT_FOUND', 'Passkey not found.');
+  if (!(await repository.deletePasskeyOf(ctx.db, userId, passkeyId)))
+    throw new AppError('NOT_FOUND', 'Passkey not found.');
 }
