@@ -1,7 +1,5 @@
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { AppContext } from '../../context.js';
-import { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { defineJob } from '../../jobs/job-definition.js';
 import {
@@ -11,6 +9,7 @@ import {
   type DistBuildResult,
   distKeyFor,
 } from './package-dists.js';
+import { findPackageRow } from './package-sync.repository.js';
 
 // The `dist-build` job (package-dists.ts queues or joins it): builds a version's zip (or finds it stored) and
 // records it on the commit's version rows.
@@ -29,7 +28,7 @@ export const distBuildJob = defineJob<AppContext, typeof DIST_BUILD_JOB>({
   maxAttempts: DIST_BUILD_MAX_ATTEMPTS,
   singletonKey: ({ packageId, commit }) => distKeyFor(packageId, commit),
   async handler(ctx, { packageId, commit }): Promise<DistBuildResult> {
-    const [pkg] = await ctx.db.select().from(packages).where(eq(packages.id, packageId)).limit(1);
+    const pkg = await findPackageRow(ctx.db, packageId);
     if (!pkg) return { isPackageGone: true };
     return buildDist(ctx, pkg, commit);
   },

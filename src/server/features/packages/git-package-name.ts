@@ -1,9 +1,8 @@
-import { and, eq, isNull } from 'drizzle-orm';
 import { readFileAt } from '../../adapters/git/git-repository.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
-import { packages } from '../../db/schema/index.js';
 import type { PackageRow } from './package-mirror.js';
+import { renameUnsyncedPackage } from './package-sync.repository.js';
 import { manifestName } from './package-versions.js';
 
 // A package added from a git server over SSH cannot be read before the seller adds its deploy key, so it is named
@@ -22,11 +21,7 @@ export async function adoptComposerName(
   const named = text === undefined ? {} : manifestName(text);
   if (!('name' in named) || !named.name || named.name === pkg.name) return pkg;
   try {
-    const [renamed] = await ctx.db
-      .update(packages)
-      .set({ name: named.name, updatedAt: ctx.clock.now(), metadataUpdatedAt: ctx.clock.now() })
-      .where(and(eq(packages.id, pkg.id), isNull(packages.lastSyncedAt)))
-      .returning();
+    const renamed = await renameUnsyncedPackage(ctx.db, pkg.id, named.name, ctx.clock.now());
     return renamed ?? pkg;
   } catch (error) {
     // The seller has another package of that name: this one keeps its own, which Edit can change.

@@ -1,8 +1,6 @@
-import { and, eq, isNotNull, isNull } from 'drizzle-orm';
 import { CodeHostError } from '../../adapters/codehost/code-host.js';
 import { GitError } from '../../adapters/git/git-command.js';
 import type { AppContext } from '../../context.js';
-import { packages, users } from '../../db/schema/index.js';
 import { appUrl } from '../../http/public-urls.js';
 import {
   credentialProblem,
@@ -10,8 +8,11 @@ import {
   markConnectionBroken,
   markConnectionWorking,
 } from '../code-hosts/code-hosts.service.js';
+import { findUserById } from '../users/users.service.js';
 import { describeGitServerFailure, gitServerPlaceOf } from './git-failures.js';
 import type { PackageRow } from './package-mirror.js';
+import * as repository from './package-sync.repository.js';
+import { updatePackageRow } from './packages.repository.js';
 
 // A credential or repository that stops working is seen, not silent (issue 30 item 6). When a sync meets a refusal
 // (the host answers 401/403, git's authentication fails, the repository is gone), the package says what happened and
@@ -82,20 +83,14 @@ export async function recordAccessRefusal(ctx: AppContext, pkg: PackageRow, erro
   if (!refusal) return;
   const now = ctx.clock.now();
   const isNewProblem = pkg.accessProblem !== refusal.problem;
-  await ctx.db
-    .update(packages)
-    .set({
-      accessProblem: refusal.problem,
-      ...(isNewProblem ? { accessProblemSince: now, accessProblemNotifiedAt: null } : {}),
-    })
-    .where(eq(packages.id, pkg.id));
+  await updatePackageRow(ctx.db, pkg.id, {
+    accessProblem: refusal.problem,
+    ...(isNewProblem ? { accessProblemSince: now, accessProblemNotifiedAt: null } : {}),
+  });
   if (refusal.scope === 'connection' && pkg.connectionId) {
     // The connection's own e-mail covers its packages: one e-mail for the connection, not one per package.
     await markConnectionBroken(ctx, pkg.connectionId, refusal.problem);
-    await ctx.db
-      .update(packages)
-      .set({ accessProblemNotifiedAt: now })
-      .where(and(eq(packages.id, pkg.id), isNull(packages.accessProblemNotifiedAt)));
+    await repository.markAccessProblemNotified(ctx.db, pkg.id, now);
     return;
   }
   await notifyPackageProblemOnce(ctx, pkg.id);
@@ -103,21 +98,14 @@ export async function recordAccessRefusal(ctx: AppContext, pkg: PackageRow, erro
 
 /** A good sync: the package's problem, and its connection's, are over. */
 export async function clearAccessProblem(ctx: AppContext, pkg: Pick<PackageRow, 'id' | 'connectionId'>): Promise<void> {
-  await ctx.db
-    .update(packages)
-    .set({ accessProblem: null, accessProblemSince: null, accessProblemNotifiedAt: null })
-    .where(and(eq(packages.id, pkg.id), isNotNull(packages.accessProblem)));
+  await repository.clearAccessProblemOf(ctx.db, pkg.id);
   if (pkg.connectionId) await markConnectionWorking(ctx, pkg.connectionId);
 }
 
 async function notifyPackageProblemOnce(ctx: AppContext, packageId: string): Promise<void> {
-  const [claimed] = await ctx.db
-    .update(packages)
-    .set({ accessProblemNotifiedAt: ctx.clock.now() })
-    .where(and(eq(packages.id, packageId), isNotNull(packages.accessProblem), isNull(packages.accessProblemNotifiedAt)))
-    .returning({ ownerId: packages.ownerId, name: packages.name, problem: packages.accessProblem });
+  const claimed = await repository.claimAccessProblemNotice(ctx.db, packageId, ctx.clock.now());
   if (!claimed) return;
-  const [owner] = await ctx.db.select({ email: users.email }).from(users).where(eq(users.id, claimed.ownerId)).limit(1);
+  const owner = await findUserById(ctx, claimed.ownerId);
   if (!owner?.email) return;
   const link = appUrl(ctx.config, '/management');
   await ctx.mailer.send({

@@ -1,11 +1,9 @@
 import { rm } from 'node:fs/promises';
-import { and, eq, isNotNull } from 'drizzle-orm';
 import type { Package, UpdatePackageInput } from '../../../contract/packages.js';
 import { GitError } from '../../adapters/git/git-command.js';
 import { PrivateAddressError } from '../../adapters/git/remote-address.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
-import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { organizationOf, type Principal } from '../../http/principal.js';
 import { recordAuditEvent } from '../shared/audit/audit.service.js';
@@ -16,6 +14,8 @@ import { distPrefixFor } from './package-dists.js';
 import { openPackageHost } from './package-host.js';
 import { type PackageRow, packageMirrorDir } from './package-mirror.js';
 import { type SyncHandle, syncPackage, waitForPackageSync } from './package-sync.js';
+import * as repository from './package-sync.repository.js';
+import type { NewPackageRow } from './packages.repository.js';
 import { countVersions, getOwnedPackage, presentPackage } from './packages.service.js';
 
 // Changing a package after it exists: update (package.updated), delete (package.deleted, with its webhook, mirror
@@ -33,7 +33,7 @@ export async function updatePackage(
 ): Promise<Package> {
   const user = organizationOf(actor);
   const row = await getOwnedPackage(ctx, user.id, packageId);
-  const changes: Partial<typeof packages.$inferInsert> = {};
+  const changes: Partial<NewPackageRow> = {};
   if (input.packageName !== undefined && input.packageName !== row.name) {
     await assertNameFree(ctx, user.id, input.packageName, row.id);
     // A package whose host cannot be reached (connection removed, host no longer configured) keeps its check for
@@ -59,11 +59,11 @@ export async function updatePackage(
   try {
     updated = await ctx.db.transaction(async (tx) => {
       // Name and switch decide what Composer is served: the metadata's Last-Modified moves with them.
-      const [changed] = await tx
-        .update(packages)
-        .set({ ...changes, updatedAt: now, metadataUpdatedAt: now })
-        .where(and(eq(packages.id, row.id), eq(packages.ownerId, user.id)))
-        .returning();
+      const changed = await repository.updateOwnedPackage(tx, user.id, row.id, {
+        ...changes,
+        updatedAt: now,
+        metadataUpdatedAt: now,
+      });
       if (!changed) return undefined;
       await recordAuditEvent(tx, ctx, actor, {
         action: 'package.updated',
@@ -87,11 +87,8 @@ export async function deletePackage(ctx: AppContext, actor: Principal, packageId
   const user = organizationOf(actor);
   const row = await getOwnedPackage(ctx, user.id, packageId);
   await ctx.db.transaction(async (tx) => {
-    const [deleted] = await tx
-      .delete(packages)
-      .where(and(eq(packages.id, row.id), eq(packages.ownerId, user.id)))
-      .returning({ id: packages.id });
-    if (!deleted) throw new AppError('NOT_FOUND', 'Package not found');
+    if (!(await repository.deleteOwnedPackage(tx, user.id, row.id)))
+      throw new AppError('NOT_FOUND', 'Package not found');
     await recordAuditEvent(tx, ctx, actor, {
       action: 'package.deleted',
       targetType: 'package',
@@ -133,10 +130,7 @@ const ALL_DISTS_PREFIX = 'dists/';
  * and builds it. `onRowsForgotten` reports the halfway point.
  */
 export async function clearAllDists(ctx: AppContext, onRowsForgotten?: () => Promise<void>): Promise<number> {
-  await ctx.db
-    .update(packageVersions)
-    .set({ distKey: null, distSha1: null, distSize: null, distBuiltAt: null })
-    .where(isNotNull(packageVersions.distKey));
+  await repository.forgetAllDists(ctx.db);
   await onRowsForgotten?.();
   return ctx.storage.deletePrefix(ALL_DISTS_PREFIX);
 }

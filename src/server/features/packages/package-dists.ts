@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
-import { and, eq, isNotNull, isNull, or } from 'drizzle-orm';
 import { GitError } from '../../adapters/git/git-command.js';
 import { archiveZip } from '../../adapters/git/git-repository.js';
 import type { AppContext } from '../../context.js';
-import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError, type ErrorCode } from '../../http/errors.js';
 import type { RunningTask } from '../tasks/tasks.service.js';
 import { type PackageRow, packageMirrorDir, updatePackageMirror } from './package-mirror.js';
+import * as repository from './package-sync.repository.js';
+import { updatePackageRow } from './packages.repository.js';
 
 // Dist zips: `git archive` of the exact commit, built once per commit and kept in object storage at
 // `dists/{packageId}/{commit}.zip` with its SHA-1 (Composer's `dist.shasum`) and size on every version row
@@ -32,7 +32,7 @@ type DistBuildPayload = { packageId: string; commit: string };
 export type DistBuildResult = DistInfo | { isPackageGone: true };
 type StoredAppError = { code: ErrorCode; message: string; title: string; suggestion?: string };
 
-export type PackageVersionRow = typeof packageVersions.$inferSelect;
+export type PackageVersionRow = repository.VersionRow;
 export type CachedVersion = PackageVersionRow & { distKey: string; distSha1: string; distSize: number };
 type DistInfo = { key: string; sha1: string; size: number };
 
@@ -65,7 +65,7 @@ function isCached(version: PackageVersionRow): version is CachedVersion {
  */
 export async function ensureDist(ctx: AppContext, version: PackageVersionRow): Promise<CachedVersion> {
   if (isCached(version) && (await ctx.storage.head(version.distKey))) return version;
-  const [pkg] = await ctx.db.select().from(packages).where(eq(packages.id, version.packageId)).limit(1);
+  const pkg = await repository.findPackageRow(ctx.db, version.packageId);
   if (!pkg) throw new AppError('NOT_FOUND', 'Package not found');
   const dist = await buildDistOnce(ctx, pkg, version.commit);
   return { ...version, distKey: dist.key, distSha1: dist.sha1, distSize: dist.size };
@@ -110,15 +110,16 @@ async function buildDistAsJob(ctx: AppContext, packageId: string, commit: string
 export async function buildDist(ctx: AppContext, pkg: PackageRow, commit: string): Promise<DistInfo> {
   const key = distKeyFor(pkg.id, commit);
   const dist = (await findStoredDist(ctx, pkg.id, commit, key)) ?? (await archiveIntoStorage(ctx, pkg, commit, key));
-  const ofCommit = and(eq(packageVersions.packageId, pkg.id), eq(packageVersions.commit, commit));
-  const published = await ctx.db.select({ sha1: packageVersions.distSha1 }).from(packageVersions).where(ofCommit);
-  await ctx.db
-    .update(packageVersions)
-    .set({ distKey: dist.key, distSha1: dist.sha1, distSize: dist.size, distBuiltAt: ctx.clock.now() })
-    .where(ofCommit);
-  if (published.some((row) => row.sha1 !== null && row.sha1 !== dist.sha1)) {
+  const published = await repository.selectDistShasOfCommit(ctx.db, pkg.id, commit);
+  await repository.setDistOfCommit(ctx.db, pkg.id, commit, {
+    distKey: dist.key,
+    distSha1: dist.sha1,
+    distSize: dist.size,
+    distBuiltAt: ctx.clock.now(),
+  });
+  if (published.some((sha1) => sha1 !== null && sha1 !== dist.sha1)) {
     // A rebuilt zip with other bytes (another git version) changes dist.shasum: clients must refetch metadata.
-    await ctx.db.update(packages).set({ metadataUpdatedAt: ctx.clock.now() }).where(eq(packages.id, pkg.id));
+    await updatePackageRow(ctx.db, pkg.id, { metadataUpdatedAt: ctx.clock.now() });
   }
   return dist;
 }
@@ -132,18 +133,7 @@ async function findStoredDist(
 ): Promise<DistInfo | undefined> {
   const stored = await ctx.storage.head(key);
   if (!stored) return undefined;
-  const [known] = await ctx.db
-    .select({ sha1: packageVersions.distSha1, size: packageVersions.distSize })
-    .from(packageVersions)
-    .where(
-      and(
-        eq(packageVersions.packageId, packageId),
-        eq(packageVersions.commit, commit),
-        eq(packageVersions.distKey, key),
-        isNotNull(packageVersions.distSha1),
-      ),
-    )
-    .limit(1);
+  const known = await repository.findRecordedDist(ctx.db, packageId, commit, key);
   if (known?.sha1 && known.size === stored.size) return { key, sha1: known.sha1, size: stored.size };
   // Hashing what is stored is cheaper than building it again, and keeps the shasum true to the bytes served.
   const object = await ctx.storage.get(key);
@@ -182,19 +172,11 @@ export async function preCachePackage(
   packageId: string,
   task: RunningTask,
 ): Promise<{ built: number; failed: number; total: number }> {
-  const missing = await ctx.db
-    .selectDistinct({ commit: packageVersions.commit })
-    .from(packageVersions)
-    .where(
-      and(
-        eq(packageVersions.packageId, packageId),
-        or(isNull(packageVersions.distKey), isNull(packageVersions.distSha1), isNull(packageVersions.distSize)),
-      ),
-    );
+  const missing = await repository.selectCommitsWithoutDist(ctx.db, packageId);
   let built = 0;
   let failed = 0;
   for (const [index, { commit }] of missing.entries()) {
-    const [pkg] = await ctx.db.select().from(packages).where(eq(packages.id, packageId)).limit(1);
+    const pkg = await repository.findPackageRow(ctx.db, packageId);
     if (!pkg) break;
     try {
       await buildDistOnce(ctx, pkg, commit, { isInline: true });
@@ -211,12 +193,7 @@ export async function preCachePackage(
 /** Removes stored zips that no version of the package points at any more (moved branches, deleted tags). */
 export async function deleteUnusedDists(ctx: AppContext, packageId: string, keys: string[]): Promise<void> {
   for (const key of new Set(keys)) {
-    const [stillUsed] = await ctx.db
-      .select({ id: packageVersions.id })
-      .from(packageVersions)
-      .where(and(eq(packageVersions.packageId, packageId), eq(packageVersions.distKey, key)))
-      .limit(1);
-    if (stillUsed) continue;
+    if (await repository.isDistKeyUsed(ctx.db, packageId, key)) continue;
     await ctx.storage.delete(key).catch((error: unknown) => {
       ctx.log.warn({ err: error, key }, 'could not delete an unused dist zip');
     });

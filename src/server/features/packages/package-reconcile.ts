@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { asc, eq } from 'drizzle-orm';
 import { isSameReferences, listLocalReferences, listSourceReferences } from '../../adapters/git/source-references.js';
 import type { AppContext } from '../../context.js';
-import { packages } from '../../db/schema/index.js';
 import { openPackageHost } from './package-host.js';
 import { type PackageRow, packageMirrorDir } from './package-mirror.js';
 import { syncPackage } from './package-sync.js';
+import { selectPackagesInCreationOrder } from './package-sync.repository.js';
+import { updatePackageRow } from './packages.repository.js';
 
 // Tags are never missed (issue 30 item 5): GitHub sends no event when more than three tags are pushed at once, drops
 // payloads over 25 MB, and every host's webhooks can fail. Reconciliation asks each package's remote for its branches
@@ -43,11 +43,7 @@ export async function reconcilePackage(ctx: AppContext, pkg: PackageRow): Promis
     if (!pkg.accessProblem && pkg.syncStatus !== 'failed') await queueSync().catch(() => undefined);
     outcome = 'unreadable';
   }
-  await ctx.db
-    .update(packages)
-    .set({ lastReconciledAt: ctx.clock.now() })
-    .where(eq(packages.id, pkg.id))
-    .catch(() => undefined);
+  await updatePackageRow(ctx.db, pkg.id, { lastReconciledAt: ctx.clock.now() }).catch(() => undefined);
   return outcome;
 }
 
@@ -56,11 +52,7 @@ export async function reconcilePackages(
   ctx: AppContext,
   options: { ownerId?: string; signal?: AbortSignal } = {},
 ): Promise<ReconcileSummary> {
-  const rows = await ctx.db
-    .select()
-    .from(packages)
-    .where(options.ownerId ? eq(packages.ownerId, options.ownerId) : undefined)
-    .orderBy(asc(packages.createdAt), asc(packages.id));
+  const rows = await selectPackagesInCreationOrder(ctx.db, options.ownerId);
   const summary: ReconcileSummary = { checked: 0, synced: 0, unreadable: 0 };
   for (const pkg of rows) {
     if (options.signal?.aborted) break;

@@ -1,7 +1,5 @@
-import { count, eq } from 'drizzle-orm';
 import { listReferences, readFilesAt } from '../../adapters/git/git-repository.js';
 import type { AppContext } from '../../context.js';
-import { packages, packageVersions } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { JobRow } from '../../jobs/jobs.repository.js';
 import { type RunningTask, startTask } from '../tasks/tasks.service.js';
@@ -12,7 +10,9 @@ import { adoptComposerName } from './git-package-name.js';
 import { clearAccessProblem, recordAccessRefusal } from './package-access-problems.js';
 import { deleteUnusedDists, type PackageVersionRow, preCachePackage } from './package-dists.js';
 import { type PackageRow, packageMirrorDir, updatePackageMirror } from './package-mirror.js';
+import * as repository from './package-sync.repository.js';
 import { type ComputedVersion, planVersions, publicationTime } from './package-versions.js';
+import { selectPackageVersions, updatePackageRow } from './packages.repository.js';
 
 // A package sync is a durable job (src/server/jobs): the `github-sync` task brings the mirror up to date and
 // publishes the versions Composer would read from it, then the `package-pre-cache` task builds the missing
@@ -87,11 +87,7 @@ export async function syncPackage(
   // A sync of a cache refresh queues its own job, which tells the refresh when it ends.
   const queued = options.refreshTaskId ? undefined : await ctx.jobs.findQueued(PACKAGE_SYNC_JOB, key);
   if (queued) return handleFor(ctx, queued);
-  const [pkg] = await ctx.db
-    .select({ name: packages.name, codeHost: packages.codeHost })
-    .from(packages)
-    .where(eq(packages.id, packageId))
-    .limit(1);
+  const pkg = await repository.findPackageNameAndHost(ctx.db, packageId);
   if (!pkg) throw new AppError('NOT_FOUND', 'Package not found');
   const isRunning = await ctx.jobs.hasRunning(key);
   const task = await startTask(ctx, {
@@ -112,10 +108,7 @@ export async function syncPackage(
  * or GIT_REPOS_DIR gone): their syncs fail until it is set up again, and the log is where the operator looks.
  */
 export async function warnOfPackagesOnMissingHosts(ctx: AppContext): Promise<void> {
-  const byHost = await ctx.db
-    .select({ codeHost: packages.codeHost, count: count() })
-    .from(packages)
-    .groupBy(packages.codeHost);
+  const byHost = await repository.countPackagesByCodeHost(ctx.db);
   for (const { codeHost, count: packageCount } of byHost) {
     if (ctx.codeHosts[codeHost] || packageCount === 0) continue;
     const remedy =
@@ -140,8 +133,7 @@ export async function waitForPackageSync(ctx: AppContext, packageId: string, tim
 }
 
 async function findPackage(ctx: AppContext, packageId: string): Promise<PackageRow | undefined> {
-  const [pkg] = await ctx.db.select().from(packages).where(eq(packages.id, packageId)).limit(1);
-  return pkg;
+  return repository.findPackageRow(ctx.db, packageId);
 }
 
 export async function runSync(
@@ -177,15 +169,12 @@ export async function runSync(
     const applied = await publishVersions(ctx, packageId, plan.versions);
     published = { changed: applied.changed, versionCount: plan.versions.length, skippedCount: plan.skipped.length };
     const now = ctx.clock.now();
-    await ctx.db
-      .update(packages)
-      .set({
-        lastSyncedAt: now,
-        skippedReferences: plan.skipped,
-        repositoryFullName: repository.fullName,
-        ...(applied.changed ? { metadataUpdatedAt: now } : {}),
-      })
-      .where(eq(packages.id, packageId));
+    await updatePackageRow(ctx.db, packageId, {
+      lastSyncedAt: now,
+      skippedReferences: plan.skipped,
+      repositoryFullName: repository.fullName,
+      ...(applied.changed ? { metadataUpdatedAt: now } : {}),
+    });
     const skippedNote = plan.skipped.length > 0 ? `, ${plan.skipped.length} skipped` : '';
     await task.complete(`Synced ${pkg.name}: ${plan.versions.length} versions${skippedNote}`, {
       versionCount: plan.versions.length,
@@ -284,7 +273,7 @@ async function publishVersions(
 ): Promise<{ changed: boolean; unusedDistKeys: string[] }> {
   return ctx.db.transaction(async (tx) => {
     const now = ctx.clock.now();
-    const existing = await tx.select().from(packageVersions).where(eq(packageVersions.packageId, packageId));
+    const existing = await selectPackageVersions(tx, packageId);
     const existingByVersion = new Map(existing.map((row) => [row.version, row]));
     const wanted = new Set(versions.map((version) => version.version));
     const wantedCommits = new Set(versions.map((version) => version.commit));
@@ -301,7 +290,7 @@ async function publishVersions(
 
     for (const row of existing) {
       if (wanted.has(row.version)) continue;
-      await tx.delete(packageVersions).where(eq(packageVersions.id, row.id));
+      await repository.deleteVersionRow(tx, row.id);
       changed = true;
       if (row.distKey && !wantedCommits.has(row.commit)) unusedDistKeys.push(row.distKey);
     }
@@ -322,7 +311,7 @@ async function publishVersions(
         composerJson: version.composerJson,
       };
       if (!row) {
-        await tx.insert(packageVersions).values({
+        await repository.insertVersionRow(tx, {
           packageId,
           version: version.version,
           ...values,
@@ -335,10 +324,10 @@ async function publishVersions(
       } else if (!isSameVersion(row, version)) {
         // The same commit keeps its zip and its publication time; another commit is a new publication.
         const isSameCommit = row.commit === version.commit;
-        await tx
-          .update(packageVersions)
-          .set({ ...values, ...(isSameCommit ? {} : { ...dist, publishedAt: publicationTime(version, now) }) })
-          .where(eq(packageVersions.id, row.id));
+        await repository.updateVersionRow(tx, row.id, {
+          ...values,
+          ...(isSameCommit ? {} : { ...dist, publishedAt: publicationTime(version, now) }),
+        });
         if (!isSameCommit && row.distKey && !wantedCommits.has(row.commit)) unusedDistKeys.push(row.distKey);
         changed = true;
       }
