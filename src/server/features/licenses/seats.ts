@@ -1,7 +1,6 @@
-import { and, count, eq, gt, isNotNull, isNull, min, or } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { grants, holderTokens } from '../../db/schema/index.js';
+import { countLiveDeveloperTokens, selectSmallestSeatsOfHolder } from './seats.repository.js';
 
 // Developer seats (issue 31). A license may say how many developer tokens its holder may have at once; CI, deploy and
 // bot tokens never take a seat. Every token of a holder installs every package the holder is licensed for, so each
@@ -12,12 +11,6 @@ import { grants, holderTokens } from '../../db/schema/index.js';
 
 type Reader = Pick<Database, 'select'>;
 
-const givesAccess = (now: Date) =>
-  and(
-    eq(grants.status, 'active'),
-    or(isNull(grants.expiresAt), gt(grants.expiresAt, now), eq(grants.endMode, 'updates')),
-  );
-
 /**
  * How many developer tokens the holder may have at once; null = unlimited. features/credentials asks this before it
  * creates a developer token (a holder at the limit is refused, naming the seats).
@@ -27,25 +20,10 @@ export async function seatLimitForHolder(
   customerId: string,
   db: Reader = ctx.db,
 ): Promise<number | null> {
-  const [row] = await db
-    .select({ limit: min(grants.seats) })
-    .from(grants)
-    .where(and(eq(grants.customerId, customerId), isNotNull(grants.seats), givesAccess(ctx.clock.now())));
-  return row?.limit ?? null;
+  return selectSmallestSeatsOfHolder(db, customerId, ctx.clock.now());
 }
 
 /** The holder's developer tokens that take a seat now: not revoked and not past their expiry. */
 export async function countDeveloperTokens(db: Reader, customerId: string, now: Date): Promise<number> {
-  const [row] = await db
-    .select({ total: count() })
-    .from(holderTokens)
-    .where(
-      and(
-        eq(holderTokens.customerId, customerId),
-        eq(holderTokens.kind, 'developer'),
-        isNull(holderTokens.revokedAt),
-        or(isNull(holderTokens.expiresAt), gt(holderTokens.expiresAt, now)),
-      ),
-    );
-  return Number(row?.total ?? 0);
+  return countLiveDeveloperTokens(db, customerId, now);
 }
