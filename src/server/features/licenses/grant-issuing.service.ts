@@ -1,8 +1,7 @@
-import { and, eq, sql } from 'drizzle-orm';
 import type { GrantEndMode, GrantKind } from '../../../contract/licenses.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { customers, grants, type MinimumStability } from '../../db/schema/index.js';
+import type { MinimumStability } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { issueFirstHolderToken } from '../credentials/holder-tokens.service.js';
@@ -22,6 +21,7 @@ import {
 import { describeGrantCoverage, hasCoverageTerms } from './license-coverage-words.js';
 import type { LicenseEmailInput, LicenseTerms } from './license-email.js';
 import { getLicenseMailSeller, type LicenseMailSeller, sendLicenseEmail } from './license-mail.service.js';
+import * as licenses from './licenses.repository.js';
 import { assertSeatsCoverTokens } from './version-terms.js';
 
 // Issuing a license: the rules every way of issuing one shares (temporary licenses, manual and lasting ones, sales,
@@ -203,14 +203,15 @@ export async function createGrantIn(
   };
   if (input.holderLimit) {
     // Two licenses for new holders at the cap must not both pass the count: the second waits for the first.
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`holder-limit:${sellerId}`}))`);
+    await licenses.lockHolderLimitOf(tx, sellerId);
     await assertRoomForHolder(tx, sellerId, email, input.holderLimit);
   }
-  const [insertedCustomer] = await tx
-    .insert(customers)
-    .values({ sellerId, email, tokenIssuedAt: now, createdAt: now })
-    .onConflictDoNothing()
-    .returning();
+  const insertedCustomer = await licenses.insertCustomerIfNew(tx, {
+    sellerId,
+    email,
+    tokenIssuedAt: now,
+    createdAt: now,
+  });
   const customer = insertedCustomer ?? (await findCustomerByEmail(tx, sellerId, email));
   if (!customer) throw new Error('License holder vanished while being created');
   // A new holder's first named token (features/credentials keeps every holder token, issue 32).
@@ -221,32 +222,19 @@ export async function createGrantIn(
   // Seats below the developer tokens the holder already has are refused (a new holder has only their first token).
   await assertSeatsCoverTokens(tx, customer.id, input.seats, now);
   const targetColumns = { packageId: target.packageId, productId: target.productId };
-  const [insertedGrant] = await tx
-    .insert(grants)
-    .values({
-      customerId: customer.id,
-      ...targetColumns,
-      ...terms,
-      ...versionTerms,
-      note: input.note ?? null,
-      createdAt: now,
-    })
-    .onConflictDoNothing()
-    .returning();
+  const insertedGrant = await licenses.insertGrantIfNew(tx, {
+    customerId: customer.id,
+    ...targetColumns,
+    ...terms,
+    ...versionTerms,
+    note: input.note ?? null,
+    createdAt: now,
+  });
   let grant: Grant;
   if (insertedGrant) {
     grant = insertedGrant;
   } else {
-    const [existing] = await tx
-      .select()
-      .from(grants)
-      .where(
-        and(
-          eq(grants.customerId, customer.id),
-          target.packageId ? eq(grants.packageId, target.packageId) : eq(grants.productId, target.productId!),
-        ),
-      )
-      .for('update');
+    const existing = await licenses.lockHolderGrant(tx, customer.id, targetColumns);
     if (!existing) throw new Error('Grant vanished while being renewed');
     grant = await renewGrant(
       tx,
@@ -336,16 +324,12 @@ async function renewGrant(
   ) {
     expiresAt = existing.expiresAt;
   }
-  const [renewed] = await tx
-    .update(grants)
-    .set({
-      ...terms,
-      expiresAt,
-      note: terms.note ?? existing.note,
-      // A new limit applies to the new term; without one the running count is only history.
-      ...(terms.downloadLimit !== null ? { downloadCount: 0 } : {}),
-    })
-    .where(eq(grants.id, existing.id))
-    .returning();
+  const renewed = await licenses.updateGrantRow(tx, existing.id, {
+    ...terms,
+    expiresAt,
+    note: terms.note ?? existing.note,
+    // A new limit applies to the new term; without one the running count is only history.
+    ...(terms.downloadLimit !== null ? { downloadCount: 0 } : {}),
+  });
   return renewed!;
 }

@@ -1,15 +1,15 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { type GrantEndMode, licenseMessages } from '../../../contract/licenses.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { type customers, grants, type packages } from '../../db/schema/index.js';
+import type { customers, grants, packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { clientNetwork } from '../../lib/client-network.js';
 import { findLiveHolderToken } from '../credentials/holder-tokens.service.js';
 import { findSellerProfile, normalizeEmail, type SellerProfile } from '../users/users.service.js';
 import { emitLicenseChange } from '../webhooks/webhook-events.service.js';
 import * as repository from './grants.repository.js';
+import * as licenses from './licenses.repository.js';
 
 // License holders (customers) and their grants as Composer's doors and the sales see them: the holder a token
 // belongs to, the download count against a grant's limit, the holder's e-mail check, and the terms a purchase gives.
@@ -118,13 +118,9 @@ export async function setPurchaseGrantTerms(
   options: { db?: Database } = {},
 ): Promise<Grant | undefined> {
   const db = options.db ?? ctx.db;
-  const [current] = await db
-    .select()
-    .from(grants)
-    .where(and(eq(grants.id, grantId), eq(grants.kind, 'purchase')))
-    .limit(1);
+  const current = await licenses.findPurchaseGrant(db, grantId);
   if (!current) return undefined;
-  const changes: Partial<typeof grants.$inferInsert> = {};
+  const changes: licenses.GrantChanges = {};
   if (terms.expiresAt !== undefined && current.expiresAt?.getTime() !== terms.expiresAt?.getTime()) {
     changes.expiresAt = terms.expiresAt;
   }
@@ -136,11 +132,7 @@ export async function setPurchaseGrantTerms(
     Object.assign(changes, { status: 'active', revokedAt: null });
   }
   if (Object.keys(changes).length === 0) return current;
-  const [updated] = await db
-    .update(grants)
-    .set(changes)
-    .where(and(eq(grants.id, grantId), eq(grants.kind, 'purchase')))
-    .returning();
+  const updated = await licenses.updatePurchaseGrant(db, grantId, changes);
   if (updated) {
     const event = updated.status === 'revoked' ? 'license.revoked' : 'license.updated';
     await emitLicenseChange(ctx, updated.id, event, { db });

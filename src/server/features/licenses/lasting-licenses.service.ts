@@ -1,4 +1,3 @@
-import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import {
   type IssuedLicense,
   type IssueLicenseInput,
@@ -8,8 +7,7 @@ import {
   type UpdateLicenseInput,
 } from '../../../contract/licenses.js';
 import type { AppContext } from '../../context.js';
-import { decodeCursor, type KeysetPosition, olderThan, pageOf, positionMicros } from '../../db/keyset-page.js';
-import { customers, grants, packages, products } from '../../db/schema/index.js';
+import { decodeCursor, type KeysetPosition, pageOf } from '../../db/keyset-page.js';
 import { AppError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
@@ -22,6 +20,7 @@ import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.s
 import { grantAuditDetails } from './grant-issuing.service.js';
 import { issueLicenses } from './license-batch.service.js';
 import { type LicenseRow, parseLicenseTermsInput, presentLicense } from './license-terms-input.js';
+import * as repository from './licenses.repository.js';
 import { assertSeatsCoverTokens } from './version-terms.js';
 
 // Lasting licenses (issue 16): the terms a seller sets by hand in Management and a shop sets through API v1,
@@ -48,35 +47,20 @@ type LicenseRowAt = LicenseRow & { position: KeysetPosition };
 async function findLicenseRows(
   ctx: AppContext,
   sellerId: string,
-  where: SQL | undefined,
+  filter: repository.LicenseFilterQuery,
   limit?: number,
 ): Promise<LicenseRowAt[]> {
-  const query = ctx.db
-    .select({
-      grant: grants,
-      email: customers.email,
-      packageName: packages.name,
-      productName: products.name,
-      micros: positionMicros(grants.createdAt),
-    })
-    .from(grants)
-    .innerJoin(customers, eq(customers.id, grants.customerId))
-    .leftJoin(packages, eq(packages.id, grants.packageId))
-    // A product's license (issue 31) is named by the product.
-    .leftJoin(products, eq(products.id, grants.productId))
-    .where(and(eq(customers.sellerId, sellerId), where))
-    .orderBy(desc(grants.createdAt), desc(grants.id));
-  const rows = await (limit === undefined ? query : query.limit(limit));
+  const rows = await repository.selectLicensesOfSeller(ctx.db, sellerId, filter, limit);
   return rows.map(({ productName, packageName, micros, ...row }) => ({
     ...row,
     packageName: packageName ?? productName ?? '',
-    position: { micros, id: row.grant.id },
+    position: { micros: String(micros), id: row.grant.id },
   }));
 }
 
 /** The seller's license, any kind; another seller's is not found (the route's entityId has refused a malformed id). */
 async function getLicenseRow(ctx: AppContext, sellerId: string, licenseId: string): Promise<LicenseRow> {
-  const [row] = await findLicenseRows(ctx, sellerId, eq(grants.id, licenseId));
+  const [row] = await findLicenseRows(ctx, sellerId, { licenseId });
   if (!row) throw new AppError('NOT_FOUND', licenseMessages.licenseNotFound);
   return row;
 }
@@ -104,13 +88,13 @@ export async function listLicensesPage(
   const after = filter.cursor === undefined ? undefined : decodeCursor(filter.cursor);
   if (filter.packageId !== undefined) await getOwnedPackage(ctx, sellerId, filter.packageId);
   if (filter.productId !== undefined) await getOwnedProduct(ctx, sellerId, filter.productId);
-  const conditions = and(
-    filter.packageId !== undefined ? eq(grants.packageId, filter.packageId) : undefined,
-    filter.productId !== undefined ? eq(grants.productId, filter.productId) : undefined,
-    filter.email !== undefined ? sql`lower(${customers.email}) = ${normalizeEmail(filter.email)}` : undefined,
-    filter.customerIds !== undefined ? inArray(grants.customerId, filter.customerIds) : undefined,
-    after ? olderThan(grants.createdAt, grants.id, after) : undefined,
-  );
+  const conditions: repository.LicenseFilterQuery = {
+    packageId: filter.packageId,
+    productId: filter.productId,
+    email: filter.email === undefined ? undefined : normalizeEmail(filter.email),
+    customerIds: filter.customerIds,
+    after,
+  };
   const now = ctx.clock.now();
   const rows = await findLicenseRows(
     ctx,
@@ -144,7 +128,7 @@ export async function updateLicense(
   }
   // Fewer seats than the holder's developer tokens would lock developers out unseen: refused, nothing written.
   await assertSeatsCoverTokens(ctx.db, row.grant.customerId, terms.seats, now);
-  const changes: Partial<typeof grants.$inferInsert> = { ...terms };
+  const changes: repository.GrantChanges = { ...terms };
   if (input.status === 'revoked' && row.grant.status !== 'revoked') {
     Object.assign(changes, { status: 'revoked', revokedAt: now });
   } else if (input.status === 'active' && row.grant.status !== 'active') {
@@ -158,7 +142,7 @@ export async function updateLicense(
         ? 'license.restored'
         : 'license.updated';
   const updated = await ctx.db.transaction(async (tx) => {
-    const [changed] = await tx.update(grants).set(changes).where(eq(grants.id, row.grant.id)).returning();
+    const changed = await repository.updateGrantRow(tx, row.grant.id, changes);
     const grant = changed ?? row.grant;
     await emitWebhookEvent(ctx, actor.sellerId, event, licenseEventData(grant, { ...row }), { db: tx });
     await recordAuditEvent(tx, ctx, actor, {

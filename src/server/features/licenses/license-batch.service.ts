@@ -1,4 +1,3 @@
-import { and, eq, inArray } from 'drizzle-orm';
 import { isEntityId } from '../../../contract/ids.js';
 import {
   type IssuedLicense,
@@ -9,7 +8,6 @@ import {
 import { setupCommands, TOKEN_PLACEHOLDER } from '../../../contract/setup-commands.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
@@ -29,6 +27,7 @@ import { parseHolderEmail } from './grants.service.js';
 import { describeGrantCoverage, hasCoverageTerms } from './license-coverage-words.js';
 import { getLicenseMailSeller, type LicenseMailSeller, sendLicenseEmail } from './license-mail.service.js';
 import { parseLicenseTermsInput, presentLicense } from './license-terms-input.js';
+import { selectOwnedPackageNames } from './licenses.repository.js';
 import { findHolderLimit } from './licenses.service.js';
 
 // Lasting licenses given in one call (issue 31): one package, several packages (one license each), or a product (one
@@ -52,10 +51,7 @@ export async function loadLicenseTargets(
   if (ids.length === 0) throw new AppError('VALIDATION_FAILED', licenseTargetMessages.packagesEmpty);
   if (new Set(ids).size !== ids.length) throw new AppError('VALIDATION_FAILED', licenseTargetMessages.packageTwice);
   if (!ids.every(isEntityId)) throw new AppError('VALIDATION_FAILED', licenseTargetMessages.packageUnknown);
-  const owned = await ctx.db
-    .select({ id: packages.id, name: packages.name })
-    .from(packages)
-    .where(and(inArray(packages.id, ids), eq(packages.ownerId, sellerId)));
+  const owned = await selectOwnedPackageNames(ctx.db, sellerId, ids);
   if (owned.length !== ids.length) throw new AppError('VALIDATION_FAILED', licenseTargetMessages.packageUnknown);
   const byId = new Map(owned.map((pkg) => [pkg.id, pkg]));
   return ids.map((id) => {

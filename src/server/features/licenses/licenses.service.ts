@@ -1,4 +1,3 @@
-import { and, desc, eq } from 'drizzle-orm';
 import {
   type CreateTemporaryLicenseInput,
   DEFAULT_TEMPORARY_LICENSE_DURATION,
@@ -7,7 +6,6 @@ import {
   type TemporaryLicense,
 } from '../../../contract/licenses.js';
 import type { AppContext } from '../../context.js';
-import { customers, grants } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { withEmailDelivery } from '../../jobs/mail-delivery.js';
@@ -18,6 +16,7 @@ import { findPlanLimits, type PlanAccount, requireActiveAccess } from '../subscr
 import { emitWebhookEvent, licenseEventData } from '../webhooks/webhook-events.service.js';
 import { assertRoomForHolder, createGrant, grantAuditDetails, type HolderLimit } from './grant-issuing.service.js';
 import { daysRemaining, type Grant, isGrantActive, parseHolderEmail } from './grants.service.js';
+import * as repository from './licenses.repository.js';
 
 // Temporary licenses (spec seller-app §3, §5, §7): trial access to one package, by e-mail, for a few days.
 
@@ -43,12 +42,7 @@ export async function listTemporaryLicenses(
   packageId: string,
 ): Promise<TemporaryLicense[]> {
   const pkg = await getOwnedPackage(ctx, sellerId, packageId);
-  const rows = await ctx.db
-    .select({ grant: grants, email: customers.email })
-    .from(grants)
-    .innerJoin(customers, eq(customers.id, grants.customerId))
-    .where(and(eq(grants.packageId, pkg.id), eq(grants.kind, 'temporary'), eq(customers.sellerId, sellerId)))
-    .orderBy(desc(grants.createdAt), desc(grants.id));
+  const rows = await repository.selectTemporaryLicenses(ctx.db, sellerId, pkg.id);
   const now = ctx.clock.now();
   return withEmailDelivery(
     ctx.db,
@@ -117,27 +111,11 @@ export async function revokeTemporaryLicense(
   const { sellerId } = actor;
   const pkg = await getOwnedPackage(ctx, sellerId, packageId);
   const now = ctx.clock.now();
-  const [found] = await ctx.db
-    .select({ grant: grants, email: customers.email })
-    .from(grants)
-    .innerJoin(customers, eq(customers.id, grants.customerId))
-    .where(
-      and(
-        eq(grants.id, licenseId),
-        eq(grants.packageId, pkg.id),
-        eq(grants.kind, 'temporary'),
-        eq(customers.sellerId, sellerId),
-      ),
-    )
-    .limit(1);
+  const [found] = await repository.selectTemporaryLicenses(ctx.db, sellerId, pkg.id, licenseId);
   if (!found) throw new AppError('NOT_FOUND', licenseMessages.licenseNotFound);
   if (found.grant.status === 'revoked') return presentTemporaryLicense(found.grant, found.email, now);
   const revoked = await ctx.db.transaction(async (tx) => {
-    const [changed] = await tx
-      .update(grants)
-      .set({ status: 'revoked', revokedAt: now })
-      .where(and(eq(grants.id, found.grant.id), eq(grants.status, 'active')))
-      .returning();
+    const changed = await repository.revokeActiveGrant(tx, found.grant.id, now);
     if (!changed) return undefined;
     const parties = { email: found.email, packageName: pkg.name };
     await emitWebhookEvent(ctx, sellerId, 'license.revoked', licenseEventData(changed, parties), { db: tx });
