@@ -1,15 +1,23 @@
-import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { customers, type HolderTokenKind, holderTokens } from '../../db/schema/index.js';
+import type { HolderTokenKind } from '../../db/schema/index.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { generateHolderToken, holderTokenHint } from '../../lib/holder-token-format.js';
+import {
+  findLiveHolderTokenByHash,
+  type HolderTokenRow,
+  insertHolderToken,
+  markHolderTokenUsed,
+  revokeHolderTokensNamed,
+  revokeTokensMintedByTrust,
+  revokeTokensOfSellersHolders,
+} from './holder-tokens.repository.js';
 
 // Issuing a license holder's Composer token (issue 32): the one place a holder_tokens row is born, whoever asks (a
 // sale or a new license, the holder in the portal, the seller on API v1, an OIDC exchange). Only the SHA-256 is kept,
 // the same hash the Composer door computes from the token it receives; the token itself is answered once.
 
-export type HolderTokenRow = typeof holderTokens.$inferSelect;
+export type { HolderTokenRow };
 export type HolderTokenCreator = HolderTokenRow['createdBy'];
 
 /** The database or an open transaction. */
@@ -38,21 +46,17 @@ export async function issueHolderToken(
   input: IssueHolderTokenInput,
 ): Promise<{ token: string; row: HolderTokenRow }> {
   const token = generateHolderToken();
-  const [row] = await db
-    .insert(holderTokens)
-    .values({
-      customerId: input.customerId,
-      name: input.name,
-      kind: input.kind,
-      tokenHash: sha256Hex(token),
-      tokenHint: holderTokenHint(token),
-      createdBy: input.createdBy,
-      expiresAt: input.expiresAt ?? null,
-      oidcTrustId: input.oidcTrustId ?? null,
-      createdAt: ctx.clock.now(),
-    })
-    .returning();
-  if (!row) throw new Error('The new holder token was not written');
+  const row = await insertHolderToken(db, {
+    customerId: input.customerId,
+    name: input.name,
+    kind: input.kind,
+    tokenHash: sha256Hex(token),
+    tokenHint: holderTokenHint(token),
+    createdBy: input.createdBy,
+    expiresAt: input.expiresAt ?? null,
+    oidcTrustId: input.oidcTrustId ?? null,
+    createdAt: ctx.clock.now(),
+  });
   return { token, row };
 }
 
@@ -76,81 +80,33 @@ export async function replaceDefaultHolderToken(
   customerId: string,
   createdBy: HolderTokenCreator,
 ): Promise<{ token: string; row: HolderTokenRow }> {
-  const now = ctx.clock.now();
-  await db
-    .update(holderTokens)
-    .set({ revokedAt: now })
-    .where(
-      and(
-        eq(holderTokens.customerId, customerId),
-        eq(holderTokens.name, DEFAULT_HOLDER_TOKEN_NAME),
-        isNull(holderTokens.revokedAt),
-      ),
-    );
+  await revokeHolderTokensNamed(db, customerId, DEFAULT_HOLDER_TOKEN_NAME, ctx.clock.now());
   return issueFirstHolderToken(ctx, db, customerId, createdBy);
 }
 
 /** Closing a seller's account (issue 35): every token of every holder of theirs stops working; answers how many. */
-export async function revokeSellersHolderTokens(db: TokenWriter, sellerId: string, now: Date): Promise<number> {
-  const revoked = await db
-    .update(holderTokens)
-    .set({ revokedAt: now })
-    .where(
-      and(
-        isNull(holderTokens.revokedAt),
-        inArray(
-          holderTokens.customerId,
-          sql`(select ${customers.id} from ${customers} where ${customers.sellerId} = ${sellerId})`,
-        ),
-      ),
-    )
-    .returning({ id: holderTokens.id });
-  return revoked.length;
+export function revokeSellersHolderTokens(db: TokenWriter, sellerId: string, now: Date): Promise<number> {
+  return revokeTokensOfSellersHolders(db, sellerId, now);
 }
 
 /**
  * Revokes the short-lived tokens a CI identity minted that still work, when the holder stops trusting it: they would
  * otherwise keep installing for up to 30 minutes. Answers how many.
  */
-export async function revokeTokensOfTrust(db: TokenWriter, trustId: string, now: Date): Promise<number> {
-  const revoked = await db
-    .update(holderTokens)
-    .set({ revokedAt: now })
-    .where(and(eq(holderTokens.oidcTrustId, trustId), isNull(holderTokens.revokedAt)))
-    .returning({ id: holderTokens.id });
-  return revoked.length;
+export function revokeTokensOfTrust(db: TokenWriter, trustId: string, now: Date): Promise<number> {
+  return revokeTokensMintedByTrust(db, trustId, now);
 }
 
 /** Composer's door records a token's use at most once a minute: a write only when the last one is older. */
 export async function recordHolderTokenUse(db: TokenWriter, tokenId: string, now: Date): Promise<void> {
-  const minuteAgo = new Date(now.getTime() - 60_000).toISOString();
-  await db
-    .update(holderTokens)
-    .set({ lastUsedAt: now })
-    .where(
-      and(
-        eq(holderTokens.id, tokenId),
-        sql`(${holderTokens.lastUsedAt} is null or ${holderTokens.lastUsedAt} < ${minuteAgo})`,
-      ),
-    );
+  await markHolderTokenUsed(db, tokenId, now, new Date(now.getTime() - 60_000));
 }
 
 /** The token's row while it opens Composer (not revoked, not past its expiry or overlap); undefined otherwise. */
-export async function findLiveHolderToken(
+export function findLiveHolderToken(
   db: Pick<Database, 'select'>,
   token: string,
   now: Date,
 ): Promise<HolderTokenRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(holderTokens)
-    .where(
-      and(
-        eq(holderTokens.tokenHash, sha256Hex(token)),
-        isNull(holderTokens.revokedAt),
-        sql`(${holderTokens.expiresAt} is null or ${holderTokens.expiresAt} > ${now.toISOString()})`,
-      ),
-    )
-    .limit(1);
-  return row;
+  return findLiveHolderTokenByHash(db, sha256Hex(token), now);
 }

@@ -1,4 +1,3 @@
-import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import {
   type CreatedHolderToken,
   type CreateHolderTokenInput,
@@ -9,13 +8,20 @@ import {
 } from '../../../contract/holder-tokens.js';
 import { licenseMessages } from '../../../contract/licenses.js';
 import type { AppContext } from '../../context.js';
-import { customers, holderTokens } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { HOUR_MS } from '../../lib/clock.js';
 import { recordAuditEvent, type Transaction } from '../shared/audit/audit.service.js';
 import { findSellerProfile } from '../users/users.service.js';
 import { type HolderTokenCreator, type HolderTokenRow, issueHolderToken } from './holder-token-issue.js';
+import {
+  countSeatedDeveloperTokens,
+  findHolderTokenForUpdate,
+  findSellersHolderContact,
+  lockHolderSeats,
+  selectTokensOfHolder,
+  updateHolderToken,
+} from './holder-tokens.repository.js';
 
 // What other domains use of holder-token-issue.ts (a domain reaches another through its services only).
 export {
@@ -64,11 +70,7 @@ export function presentHolderToken(row: HolderTokenRow, now: Date): HolderToken 
 
 /** The seller's holder (NOT_FOUND for another seller's, so ids of others reveal nothing). */
 async function getSellersHolder(ctx: AppContext, sellerId: string, customerId: string) {
-  const [holder] = await ctx.db
-    .select({ id: customers.id, email: customers.email, sellerId: customers.sellerId })
-    .from(customers)
-    .where(and(eq(customers.id, customerId), eq(customers.sellerId, sellerId)))
-    .limit(1);
+  const holder = await findSellersHolderContact(ctx.db, sellerId, customerId);
   if (!holder) throw new AppError('NOT_FOUND', licenseMessages.customerNotFound);
   return holder;
 }
@@ -76,30 +78,9 @@ async function getSellersHolder(ctx: AppContext, sellerId: string, customerId: s
 /** Every token of the holder, oldest first (never the tokens themselves: only their hints). */
 export async function listHolderTokens(ctx: AppContext, sellerId: string, customerId: string): Promise<HolderToken[]> {
   await getSellersHolder(ctx, sellerId, customerId);
-  const rows = await ctx.db
-    .select()
-    .from(holderTokens)
-    .where(eq(holderTokens.customerId, customerId))
-    .orderBy(asc(holderTokens.createdAt), asc(holderTokens.id));
+  const rows = await selectTokensOfHolder(ctx.db, customerId);
   const now = ctx.clock.now();
   return rows.map((row) => presentHolderToken(row, now));
-}
-
-/** Developer tokens that hold a seat: working, and not on their way out after a rotation. */
-async function countSeatedDeveloperTokens(tx: Transaction, customerId: string, now: Date): Promise<number> {
-  const [row] = await tx
-    .select({ count: sql<number>`count(*)::int` })
-    .from(holderTokens)
-    .where(
-      and(
-        eq(holderTokens.customerId, customerId),
-        eq(holderTokens.kind, 'developer'),
-        isNull(holderTokens.revokedAt),
-        isNull(holderTokens.replacedById),
-        sql`(${holderTokens.expiresAt} is null or ${holderTokens.expiresAt} > ${now.toISOString()})`,
-      ),
-    );
-  return row?.count ?? 0;
 }
 
 async function sellerName(ctx: AppContext, sellerId: string): Promise<string> {
@@ -129,7 +110,8 @@ export async function createHolderToken(
   const issued = await ctx.db.transaction(async (tx) => {
     if (limit !== null) {
       // Two developer tokens asked at once at the last seat must not both pass the count: the second waits.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`holder-seats:${holder.id}`}))`);
+      await lockHolderSeats(tx, holder.id);
+      // Developer tokens that hold a seat: working, and not on their way out after a rotation.
       if ((await countSeatedDeveloperTokens(tx, holder.id, now)) >= limit) {
         throw new AppError(
           'CONFLICT',
@@ -158,11 +140,7 @@ export async function createHolderToken(
 
 /** The holder's token, locked for the change that follows (NOT_FOUND for another holder's). */
 async function lockHolderToken(tx: Transaction, customerId: string, tokenId: string): Promise<HolderTokenRow> {
-  const [row] = await tx
-    .select()
-    .from(holderTokens)
-    .where(and(eq(holderTokens.id, tokenId), eq(holderTokens.customerId, customerId)))
-    .for('update');
+  const row = await findHolderTokenForUpdate(tx, customerId, tokenId);
   if (!row) throw new AppError('NOT_FOUND', holderTokenMessages.notFound);
   return row;
 }
@@ -195,10 +173,7 @@ export async function rotateHolderToken(
     });
     const overlapEnd = new Date(now.getTime() + overlapHours * HOUR_MS);
     const endsAt = old.expiresAt && old.expiresAt < overlapEnd ? old.expiresAt : overlapEnd;
-    await tx
-      .update(holderTokens)
-      .set({ replacedById: created.row.id, rotatedAt: now, expiresAt: endsAt })
-      .where(eq(holderTokens.id, old.id));
+    await updateHolderToken(tx, old.id, { replacedById: created.row.id, rotatedAt: now, expiresAt: endsAt });
     await recordAuditEvent(tx, ctx, actor, {
       action: 'customer.token_rotated',
       targetType: 'customer',
@@ -222,11 +197,7 @@ export async function revokeHolderToken(
   const row = await ctx.db.transaction(async (tx) => {
     const token = await lockHolderToken(tx, holder.id, tokenId);
     if (token.revokedAt) return token;
-    const [revoked] = await tx
-      .update(holderTokens)
-      .set({ revokedAt: now })
-      .where(eq(holderTokens.id, token.id))
-      .returning();
+    const revoked = await updateHolderToken(tx, token.id, { revokedAt: now });
     await recordAuditEvent(tx, ctx, actor, {
       action: 'customer.token_revoked',
       targetType: 'customer',

@@ -1,4 +1,3 @@
-import { and, eq, lt } from 'drizzle-orm';
 import {
   normalizeIssuer,
   OIDC_TOKEN_LIFETIME_MINUTES,
@@ -6,7 +5,6 @@ import {
   subjectMatches,
 } from '../../../contract/oidc-trusts.js';
 import type { AppContext } from '../../context.js';
-import { customers, oidcTokenUses, oidcTrusts } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { RequestHost } from '../../http/hosts.js';
 import { sha256Hex } from '../../lib/crypto.js';
@@ -14,6 +12,13 @@ import { findHostSeller } from '../users/users.service.js';
 import { issueHolderToken } from './holder-token-issue.js';
 import { CLOCK_TOLERANCE_SECONDS, readUnverified, shown, type VerifiedJobToken, verifyJobToken } from './oidc-jwt.js';
 import { oidcKeyStore } from './oidc-keys.js';
+import {
+  deleteExpiredTokenUses,
+  insertTokenUseOnce,
+  markTrustUsed,
+  type OidcTrustRow,
+  selectSellersTrustsOfIssuer,
+} from './oidc-trusts.repository.js';
 
 // The exchange (issue 32 item 3): a CI job posts its OIDC token to its seller's repository host and gets a
 // read-only Composer token for the license holder whose trusted CI identity the token matches. Only the trusts of
@@ -25,7 +30,7 @@ import { oidcKeyStore } from './oidc-keys.js';
 // job token proves who asks at the moment of the exchange, and the short, fixed lifetime bounds what a leaked
 // Composer token is worth. It is kind `ci`, so it takes no seat, and it can only read (the repository has no writes).
 
-type Trust = typeof oidcTrusts.$inferSelect;
+type Trust = OidcTrustRow;
 
 const LIFETIME_MS = OIDC_TOKEN_LIFETIME_MINUTES * 60_000;
 const NAME_MAX = 100;
@@ -46,13 +51,8 @@ async function getHostSellerId(ctx: AppContext, host: RequestHost): Promise<{ id
 }
 
 /** The trusts of the seller's holders that name this issuer. */
-async function trustsOfIssuer(ctx: AppContext, sellerId: string, issuer: string): Promise<Trust[]> {
-  const rows = await ctx.db
-    .select({ trust: oidcTrusts })
-    .from(oidcTrusts)
-    .innerJoin(customers, eq(customers.id, oidcTrusts.customerId))
-    .where(and(eq(customers.sellerId, sellerId), eq(oidcTrusts.issuer, issuer)));
-  return rows.map((row) => row.trust);
+function trustsOfIssuer(ctx: AppContext, sellerId: string, issuer: string): Promise<Trust[]> {
+  return selectSellersTrustsOfIssuer(ctx.db, sellerId, issuer);
 }
 
 /** The one holder's trust the verified token satisfies: exact subjects before wildcards; several holders → refused. */
@@ -107,21 +107,17 @@ export async function exchangeOidcToken(
   const expiresAt = new Date(now.getTime() + LIFETIME_MS);
   return ctx.db.transaction(async (tx) => {
     // Uses whose job token has expired can never be replayed: dropping them keeps the table small.
-    await tx.delete(oidcTokenUses).where(lt(oidcTokenUses.expiresAt, now));
-    const [use] = await tx
-      .insert(oidcTokenUses)
-      .values({
-        tokenHash: useKey(verified, jwt),
-        trustId: trust.id,
-        expiresAt: new Date((verified.exp + CLOCK_TOLERANCE_SECONDS) * 1000),
-        usedAt: now,
-      })
-      .onConflictDoNothing()
-      .returning();
-    if (!use) {
+    await deleteExpiredTokenUses(tx, now);
+    const isFirstUse = await insertTokenUseOnce(tx, {
+      tokenHash: useKey(verified, jwt),
+      trustId: trust.id,
+      expiresAt: new Date((verified.exp + CLOCK_TOLERANCE_SECONDS) * 1000),
+      usedAt: now,
+    });
+    if (!isFirstUse) {
       throw refused('This job token has already been exchanged: each one works once.', 'Request a new job token.');
     }
-    await tx.update(oidcTrusts).set({ lastUsedAt: now }).where(eq(oidcTrusts.id, trust.id));
+    await markTrustUsed(tx, trust.id, now);
     const { token } = await issueHolderToken(ctx, tx, {
       customerId: trust.customerId,
       name: `CI: ${trust.name}`.slice(0, NAME_MAX),

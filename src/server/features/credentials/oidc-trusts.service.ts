@@ -1,4 +1,3 @@
-import { and, asc, count, eq } from 'drizzle-orm';
 import {
   OIDC_TRUSTS_PER_HOLDER,
   type OidcTrust,
@@ -6,20 +5,27 @@ import {
   oidcTrustMessages,
 } from '../../../contract/oidc-trusts.js';
 import type { AppContext } from '../../context.js';
-import { customers, oidcTrusts } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
 import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { revokeTokensOfTrust } from './holder-token-issue.js';
+import { findSellersHolderContact } from './holder-tokens.repository.js';
 import { checkIssuerAddress, IssuerFetchError } from './oidc-http.js';
 import { issuerAccess } from './oidc-keys.js';
 import { parseIssuer } from './oidc-trust-rules.js';
+import {
+  countTrustsOfHolder,
+  deleteTrustOfHolder,
+  insertOidcTrust,
+  type OidcTrustRow,
+  selectTrustsOfHolder,
+} from './oidc-trusts.repository.js';
 
 // A holder's trusted CI identities (issue 32 item 3): the holder in the portal, the seller on Management or API
 // v1 lists, adds and removes them. Every door names the holder by its customer row; the seller's doors first check
 // that the holder is theirs (404 otherwise, as for any id of another seller).
 
-type TrustRow = typeof oidcTrusts.$inferSelect;
+type TrustRow = OidcTrustRow;
 export type TrustCreator = TrustRow['createdBy'];
 
 /** How long registering waits on DNS for the issuer's name. */
@@ -44,21 +50,13 @@ export async function getSellersHolder(
   sellerId: string,
   customerId: string,
 ): Promise<{ id: string; sellerId: string }> {
-  const [holder] = await ctx.db
-    .select({ id: customers.id, sellerId: customers.sellerId })
-    .from(customers)
-    .where(and(eq(customers.id, customerId), eq(customers.sellerId, sellerId)))
-    .limit(1);
+  const holder = await findSellersHolderContact(ctx.db, sellerId, customerId);
   if (!holder) throw new AppError('NOT_FOUND', 'Customer not found');
-  return holder;
+  return { id: holder.id, sellerId: holder.sellerId };
 }
 
 export async function listOidcTrusts(ctx: Pick<AppContext, 'db'>, customerId: string): Promise<OidcTrust[]> {
-  const rows = await ctx.db
-    .select()
-    .from(oidcTrusts)
-    .where(eq(oidcTrusts.customerId, customerId))
-    .orderBy(asc(oidcTrusts.createdAt), asc(oidcTrusts.id));
+  const rows = await selectTrustsOfHolder(ctx.db, customerId);
   return rows.map(present);
 }
 
@@ -88,27 +86,24 @@ export async function createOidcTrust(
   await checkIssuerAddressAllowed(ctx, issuer);
   return ctx.db.transaction(async (tx) => {
     await getSellersHolder({ db: tx }, actor.sellerId, customerId);
-    const [held] = await tx.select({ n: count() }).from(oidcTrusts).where(eq(oidcTrusts.customerId, customerId));
-    if ((held?.n ?? 0) >= OIDC_TRUSTS_PER_HOLDER) throw new AppError('VALIDATION_FAILED', oidcTrustMessages.tooMany);
-    const [row] = await tx
-      .insert(oidcTrusts)
-      .values({
-        customerId,
-        name: input.name,
-        issuer,
-        audience: input.audience,
-        subject: input.subject,
-        createdBy,
-        createdAt: ctx.clock.now(),
-      })
-      .returning();
+    if ((await countTrustsOfHolder(tx, customerId)) >= OIDC_TRUSTS_PER_HOLDER)
+      throw new AppError('VALIDATION_FAILED', oidcTrustMessages.tooMany);
+    const row = await insertOidcTrust(tx, {
+      customerId,
+      name: input.name,
+      issuer,
+      audience: input.audience,
+      subject: input.subject,
+      createdBy,
+      createdAt: ctx.clock.now(),
+    });
     await recordAuditEvent(tx, ctx, actor, {
       action: 'customer.oidc_trust_created',
       targetType: 'customer',
       targetId: customerId,
-      details: { trustId: row!.id, name: input.name, issuer, audience: input.audience, subject: input.subject },
+      details: { trustId: row.id, name: input.name, issuer, audience: input.audience, subject: input.subject },
     });
-    return present(row!);
+    return present(row);
   });
 }
 
@@ -121,10 +116,7 @@ export async function deleteOidcTrust(
 ): Promise<OidcTrust> {
   return ctx.db.transaction(async (tx) => {
     await getSellersHolder({ db: tx }, actor.sellerId, customerId);
-    const [row] = await tx
-      .delete(oidcTrusts)
-      .where(and(eq(oidcTrusts.id, trustId), eq(oidcTrusts.customerId, customerId)))
-      .returning();
+    const row = await deleteTrustOfHolder(tx, customerId, trustId);
     if (!row) throw new AppError('NOT_FOUND', oidcTrustMessages.notFound);
     const tokensRevoked = await revokeTokensOfTrust(tx, trustId, ctx.clock.now());
     await recordAuditEvent(tx, ctx, actor, {

@@ -1,7 +1,5 @@
 import { verify } from 'node:crypto';
-import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { customers, holderTokens } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import { systemPrincipal } from '../../http/principal.js';
 import { HOUR_MS } from '../../lib/clock.js';
@@ -10,6 +8,7 @@ import { isWellFormedHolderToken } from '../../lib/holder-token-format.js';
 import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { getUserById } from '../users/users.service.js';
 import type { HolderTokenRow } from './holder-token-issue.js';
+import { findHolderTokenWithHolderByHash, updateHolderToken } from './holder-tokens.repository.js';
 import type { SecretScanningKeys } from './secret-scanning-keys.js';
 
 // GitHub's secret scanning partner program (issue 32 item 4): GitHub finds a `pgc_` token in public code, an issue or
@@ -91,12 +90,7 @@ export async function receiveSecretScanningReport(ctx: AppContext, rawBody: Buff
 }
 
 async function handleLeak(ctx: AppContext, report: Report): Promise<boolean> {
-  const [found] = await ctx.db
-    .select({ token: holderTokens, email: customers.email, sellerId: customers.sellerId })
-    .from(holderTokens)
-    .innerJoin(customers, eq(customers.id, holderTokens.customerId))
-    .where(eq(holderTokens.tokenHash, sha256Hex(report.token)))
-    .limit(1);
+  const found = await findHolderTokenWithHolderByHash(ctx.db, sha256Hex(report.token));
   if (!found) return false;
   if (found.token.revokedAt) return true; // already dealt with: nothing more to write or tell
   const seller = await getUserById(ctx, found.sellerId);
@@ -110,7 +104,7 @@ async function handleLeak(ctx: AppContext, report: Report): Promise<boolean> {
       : { leakedAt: now, leakUrl: report.url, expiresAt: current && current < keptUntil ? current : keptUntil };
   // The seller reads what GitHub's report did in their audit trail, written with the change (no member acted).
   await ctx.db.transaction(async (tx) => {
-    await tx.update(holderTokens).set(changes).where(eq(holderTokens.id, found.token.id));
+    await updateHolderToken(tx, found.token.id, changes);
     await recordAuditEvent(tx, ctx, systemPrincipal(found.sellerId), {
       action: action === 'revoke' ? 'customer.token_leak_revoked' : 'customer.token_leak_marked',
       targetType: 'customer',
