@@ -55,7 +55,11 @@ export function selectTokensOfHolder(db: Pick<Database, 'select'>, customerId: s
 }
 
 /** Developer tokens not revoked, not replaced by a rotation and not past their expiry at `now`. */
-export async function countSeatedDeveloperTokens(db: Queryable, customerId: string, now: Date): Promise<number> {
+export async function countSeatedDeveloperTokens(
+  db: Pick<Database, 'select'>,
+  customerId: string,
+  now: Date,
+): Promise<number> {
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(holderTokens)

@@ -32,6 +32,8 @@ export {
   revokeSellersHolderTokens,
   type TokenWriter,
 } from './holder-token-issue.js';
+/** Developer tokens holding a seat at `now`: the licenses domain checks a license's new seats against them. */
+export { countSeatedDeveloperTokens } from './holder-tokens.repository.js';
 
 // The holder's named tokens as people manage them (issue 32): list, create (developer tokens take seats), rotate
 // with an overlap, revoke. Every door (the portal, Management, API v1) calls these, and each leaves one audit event.

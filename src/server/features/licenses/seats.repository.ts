@@ -1,6 +1,6 @@
-import { and, count, eq, gt, isNotNull, isNull, min, or } from 'drizzle-orm';
+import { and, eq, gt, isNotNull, isNull, min, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { grants, holderTokens } from '../../db/schema/index.js';
+import { grants } from '../../db/schema/index.js';
 
 // The reads behind developer seats (seats.ts says the rules).
 
@@ -20,21 +20,4 @@ export async function selectSmallestSeatsOfHolder(db: Reader, customerId: string
     .from(grants)
     .where(and(eq(grants.customerId, customerId), isNotNull(grants.seats), givesAccess(now)));
   return row?.limit ?? null;
-}
-
-/** The holder's developer tokens neither revoked nor expired at `now`. */
-export async function countLiveDeveloperTokens(db: Reader, customerId: string, now: Date): Promise<number> {
-  // holder_tokens belongs to the credentials domain; the seat count is read here as before.
-  const [row] = await db
-    .select({ total: count() })
-    .from(holderTokens)
-    .where(
-      and(
-        eq(holderTokens.customerId, customerId),
-        eq(holderTokens.kind, 'developer'),
-        isNull(holderTokens.revokedAt),
-        or(isNull(holderTokens.expiresAt), gt(holderTokens.expiresAt, now)),
-      ),
-    );
-  return Number(row?.total ?? 0);
 }

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
-import { countLiveDeveloperTokens, selectSmallestSeatsOfHolder } from './seats.repository.js';
+import { countSeatedDeveloperTokens } from '../credentials/holder-tokens.service.js';
+import { selectSmallestSeatsOfHolder } from './seats.repository.js';
 
 // Developer seats (issue 31). A license may say how many developer tokens its holder may have at once; CI, deploy and
 // bot tokens never take a seat. Every token of a holder installs every package the holder is licensed for, so each
@@ -23,7 +24,10 @@ export async function seatLimitForHolder(
   return selectSmallestSeatsOfHolder(db, customerId, ctx.clock.now());
 }
 
-/** The holder's developer tokens that take a seat now: not revoked and not past their expiry. */
-export async function countDeveloperTokens(db: Reader, customerId: string, now: Date): Promise<number> {
-  return countLiveDeveloperTokens(db, customerId, now);
+/**
+ * The holder's developer tokens that take a seat now, counted as the credentials domain counts them when it issues
+ * one: not revoked, not replaced by a rotation, not past their expiry.
+ */
+export function countDeveloperTokens(db: Reader, customerId: string, now: Date): Promise<number> {
+  return countSeatedDeveloperTokens(db, customerId, now);
 }
