@@ -1,4 +1,4 @@
-import { and, count, eq, gt, inArray, isNull } from 'drizzle-orm';
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { platformSubscriptions } from '../../db/schema/index.js';
 
@@ -67,38 +67,23 @@ export async function insertTrialIfAbsent(
   return inserted.length > 0;
 }
 
-/** Paying subscribers (active, or inactive while a failed payment is retried) per tier. */
-export function countSubscribersByTier(
-  db: Pick<Database, 'select'>,
-  tierIds: string[],
-): Promise<{ tierId: string; total: number }[]> {
-  return db
-    .select({ tierId: platformSubscriptions.tierId, total: count() })
-    .from(platformSubscriptions)
-    .where(
-      and(
-        inArray(platformSubscriptions.tierId, tierIds),
-        inArray(platformSubscriptions.status, ['active', 'inactive']),
-      ),
-    )
-    .groupBy(platformSubscriptions.tierId);
-}
-
-/** Trials still running at `now` per tier. */
-export function countRunningTrialsByTier(
+/**
+ * Per tier, in one statement: paying subscribers (active, or inactive while a failed payment is retried) and trials
+ * still running at `now`. Tiers with neither are absent.
+ */
+export function countMembersByTier(
   db: Pick<Database, 'select'>,
   tierIds: string[],
   now: Date,
-): Promise<{ tierId: string; total: number }[]> {
+): Promise<{ tierId: string; subscribers: number; trials: number }[]> {
+  const { status, trialEndsAt } = platformSubscriptions;
   return db
-    .select({ tierId: platformSubscriptions.tierId, total: count() })
+    .select({
+      tierId: platformSubscriptions.tierId,
+      subscribers: sql<number>`(count(*) filter (where ${status} in ('active', 'inactive')))::int`,
+      trials: sql<number>`(count(*) filter (where ${status} = 'trial' and ${trialEndsAt} > ${now}))::int`,
+    })
     .from(platformSubscriptions)
-    .where(
-      and(
-        inArray(platformSubscriptions.tierId, tierIds),
-        eq(platformSubscriptions.status, 'trial'),
-        gt(platformSubscriptions.trialEndsAt, now),
-      ),
-    )
+    .where(inArray(platformSubscriptions.tierId, tierIds))
     .groupBy(platformSubscriptions.tierId);
 }

@@ -160,11 +160,8 @@ export async function countPlanMembers(
   const members = new Map<string, PlanMembers>(tierIds.map((id) => [id, { subscriberCount: 0, trialCount: 0 }]));
   if (tierIds.length === 0) return members;
   const now = ctx.clock.now();
-  const [subscribers, trials] = await Promise.all([
-    repository.countSubscribersByTier(reader, tierIds),
-    repository.countRunningTrialsByTier(reader, tierIds, now),
-  ]);
-  for (const row of subscribers) members.get(row.tierId)!.subscriberCount = row.total;
-  for (const row of trials) members.get(row.tierId)!.trialCount = row.total;
+  for (const row of await repository.countMembersByTier(reader, tierIds, now)) {
+    members.set(row.tierId, { subscriberCount: Number(row.subscribers), trialCount: Number(row.trials) });
+  }
   return members;
 }
