@@ -50,6 +50,15 @@ describe('Security & Lifecycle', () => {
     await dialog.getByText('No advisories published.').waitFor();
 
     await dialog.getByLabel('Title *').fill('Path traversal in the gizmo cache');
+    // The contract's own rules run in the form: a malformed CVE is refused at its field and nothing is sent.
+    await dialog.getByLabel('Affected versions *').fill('<1.1.0');
+    await dialog.getByLabel('CVE').fill('CVE-26');
+    await dialog.getByRole('button', { name: 'Publish Advisory' }).click();
+    await dialog.getByText('CVE must look like CVE-2026-12345').waitFor();
+    expect(await dialog.getByLabel('CVE').getAttribute('aria-invalid')).toBe('true');
+    expect((await lifecycle()).advisories).toEqual([]);
+    await dialog.getByLabel('CVE').fill('');
+
     await dialog.getByLabel('Affected versions *').fill('>=1.0,');
     await dialog.getByRole('button', { name: 'Publish Advisory' }).click();
     await page

@@ -11,7 +11,8 @@ import {
 import { SortableContext, verticalListSortingStrategy } from '@dnd-kit/sortable';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loader2, Plus } from 'lucide-react';
-import { useState } from 'react';
+import { type ChangeEvent, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,
@@ -89,8 +90,12 @@ function TierConfigurationForm({
   const queryClient = useQueryClient();
   const save = useSavePlanConfiguration();
   const [tiers, setTiers] = useState(() => withSortOrder([...initialTiers].sort((a, b) => a.sortOrder - b.sortOrder)));
-  const [trialDays, setTrialDays] = useState(initialTrialDays);
-  const [trialDaysText, setTrialDaysText] = useState(String(initialTrialDays));
+  // Trial days as typed, and the days saved: out-of-range input is ignored (spec admin §4), so the saved value is the
+  // last whole number from 0 to 90 the field held.
+  const trialForm = useForm<{ trialDaysText: string; trialDays: number }>({
+    defaultValues: { trialDaysText: String(initialTrialDays), trialDays: initialTrialDays },
+  });
+  const trialDays = trialForm.watch('trialDays');
   // Tiers whose price field holds what cannot be saved ("12.345", "-5", "abc"): Save waits until they are fixed.
   const [badPrices, setBadPrices] = useState<ReadonlySet<string>>(new Set());
   const markPrice = (tierId: string, isBad: boolean) =>
@@ -163,12 +168,12 @@ function TierConfigurationForm({
               max={90}
               step={1}
               placeholder={String(TRIAL_DAYS_PLACEHOLDER)}
-              value={trialDaysText}
-              onChange={(event) => {
-                setTrialDaysText(event.target.value);
-                const days = parseTrialDaysInput(event.target.value);
-                if (days !== undefined) setTrialDays(days);
-              }}
+              {...trialForm.register('trialDaysText', {
+                onChange: (event: ChangeEvent<HTMLInputElement>) => {
+                  const days = parseTrialDaysInput(event.target.value);
+                  if (days !== undefined) trialForm.setValue('trialDays', days);
+                },
+              })}
             />
             <p className="text-xs text-muted-foreground">
               New sellers get {trialDays} day{trialDays === 1 ? '' : 's'} free (0 to 90).

@@ -1,7 +1,12 @@
 import { CLIENT_ROUTES } from '@contract/client-routes';
+import { createPackageInput } from '@contract/packages';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckCircle2, FileCode2, GitBranch, Loader2, Lock, RefreshCw } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
+import { Controller, useForm } from 'react-hook-form';
 import { Link } from 'wouter';
+import { z } from 'zod';
+import { FormField } from '../../components/form-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import {
@@ -19,6 +24,7 @@ import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
 import { REPOSITORY_REFRESH_DELAY_MS } from '../../lib/constants';
+import { intoContract } from '../../lib/contract-form';
 import { usePublicConfig } from '../../lib/public-config';
 import { GitUrlPackageForm } from './git-url-package';
 import { type Package, useCreatePackage, usePackages } from './package-hooks';
@@ -30,7 +36,20 @@ import {
 } from './package-rules';
 import { type PickedRepository, useRepositoryGroups } from './repository-groups';
 
-const emptyDetails: PackageDetails = { packageName: '', description: '' };
+/**
+ * The package's details as the form holds them (the inputs' text and the switch), checked by the contract's own
+ * rules for those fields; the picked repository is not a field: it comes from the list on the left.
+ */
+const packageDetailsForm = z
+  .object({ packageName: z.string(), description: z.string(), isActive: z.boolean() })
+  .transform(
+    intoContract(
+      createPackageInput.pick({ packageName: true, description: true, isActive: true }),
+      ({ packageName, description, isActive }) => ({ packageName, description: description.trim() || null, isActive }),
+    ),
+  );
+type PackageDetailsFormValues = z.input<typeof packageDetailsForm>;
+const emptyDetails: PackageDetailsFormValues = { packageName: '', description: '', isActive: true };
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Add New Package (spec seller-app §2, §4, §5): pick a repository, then name the package. */
@@ -40,14 +59,16 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
   const { data: config } = usePublicConfig();
   const create = useCreatePackage();
   const [selected, setSelected] = useState<PickedRepository>();
-  const [details, setDetails] = useState<PackageDetails>(emptyDetails);
-  const [isActive, setIsActive] = useState(true);
+  const form = useForm<PackageDetailsFormValues, unknown, z.output<typeof packageDetailsForm>>({
+    resolver: zodResolver(packageDetailsForm),
+    defaultValues: emptyDetails,
+  });
+  const { errors } = form.formState;
   const [isRefreshing, setIsRefreshing] = useState(false);
 
   const reset = () => {
     setSelected(undefined);
-    setDetails(emptyDetails);
-    setIsActive(true);
+    form.reset(emptyDetails);
     create.reset();
   };
 
@@ -60,7 +81,10 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
 
   const select = (repository: PickedRepository) => {
     if (!repository.hasComposerJson || existing.has(repository.githubId)) return;
-    setDetails((current) => prefillPackageDetails(current, selected, repository));
+    const current: PackageDetails = form.getValues();
+    const prefilled = prefillPackageDetails(current, selected, repository);
+    form.setValue('packageName', prefilled.packageName);
+    form.setValue('description', prefilled.description);
     setSelected(repository);
   };
 
@@ -84,10 +108,10 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
     }
   };
 
-  const problem = newPackageProblem(selected, details.packageName);
+  const packageName = form.watch('packageName');
+  const problem = newPackageProblem(selected, packageName);
 
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
+  const submit = form.handleSubmit((details) => {
     if (problem || !selected) {
       toast({ variant: 'destructive', title: 'Error', description: problem });
       return;
@@ -97,13 +121,11 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
         githubRepoId: selected.githubId,
         ...(selected.connectionId ? { connectionId: selected.connectionId } : {}),
         fullName: selected.fullName,
-        packageName: details.packageName.trim(),
-        description: details.description.trim() || null,
-        isActive,
+        ...details,
       },
       { onSuccess: close },
     );
-  };
+  });
 
   return (
     <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : !create.isPending && close())}>
@@ -127,7 +149,7 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
           </p>
         )}
 
-        <form id="add-package-form" onSubmit={submit} className="grid gap-6 md:grid-cols-2">
+        <form id="add-package-form" onSubmit={submit} className="grid gap-6 md:grid-cols-2" noValidate>
           <section className="min-w-0 space-y-3" aria-labelledby="add-package-step-1">
             <div className="flex items-center justify-between gap-2">
               <StepHeading id="add-package-step-1" step={1} title="Select Repository" done={Boolean(selected)} />
@@ -182,40 +204,48 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
               id="add-package-step-2"
               step={2}
               title="Package Details"
-              done={Boolean(selected && details.packageName.trim())}
+              done={Boolean(selected && packageName.trim())}
             />
             <fieldset disabled={!selected} className="space-y-4 disabled:opacity-60">
-              <div className="space-y-2">
-                <Label htmlFor="add-package-name">Package Name *</Label>
-                <Input
-                  id="add-package-name"
-                  className="font-mono"
-                  placeholder="vendor/package"
-                  value={details.packageName}
-                  onChange={(event) => setDetails({ ...details, packageName: event.target.value })}
-                  autoComplete="off"
-                  required
-                />
-                <p className="text-xs text-muted-foreground">
-                  What license holders type after composer require: vendor/package, lower case.
-                </p>
-              </div>
-              <div className="space-y-2">
-                <Label htmlFor="add-package-description">Description</Label>
-                <Textarea
-                  id="add-package-description"
-                  placeholder="What the package does"
-                  value={details.description}
-                  onChange={(event) => setDetails({ ...details, description: event.target.value })}
-                  rows={3}
-                />
-              </div>
+              <FormField
+                id="add-package-name"
+                label="Package Name *"
+                hint="What license holders type after composer require: vendor/package, lower case."
+                error={errors.packageName?.message}
+              >
+                {(control) => (
+                  <Input
+                    {...control}
+                    className="font-mono"
+                    placeholder="vendor/package"
+                    autoComplete="off"
+                    required
+                    {...form.register('packageName')}
+                  />
+                )}
+              </FormField>
+              <FormField id="add-package-description" label="Description" error={errors.description?.message}>
+                {(control) => (
+                  <Textarea
+                    {...control}
+                    placeholder="What the package does"
+                    rows={3}
+                    {...form.register('description')}
+                  />
+                )}
+              </FormField>
               <div className="flex items-center justify-between gap-4 rounded-md border p-3">
                 <div className="space-y-0.5">
                   <Label htmlFor="add-package-active">Active</Label>
                   <p className="text-xs text-muted-foreground">Only active packages can be installed.</p>
                 </div>
-                <Switch id="add-package-active" checked={isActive} onCheckedChange={setIsActive} />
+                <Controller
+                  control={form.control}
+                  name="isActive"
+                  render={({ field }) => (
+                    <Switch id="add-package-active" checked={field.value} onCheckedChange={field.onChange} />
+                  )}
+                />
               </div>
             </fieldset>
             <NextSteps />

@@ -1,12 +1,20 @@
-import { ADVISORY_SEVERITIES, type AdvisorySeverity } from '@contract/lifecycle';
+import {
+  type AbandonPackageInput,
+  type AdvisorySeverity,
+  abandonPackageInput,
+  type YankVersionInput,
+  yankVersionInput,
+} from '@contract/lifecycle';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2 } from 'lucide-react';
-import { type FormEvent, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import type { z } from 'zod';
+import { FieldMessage, FormField } from '../../components/form-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
-import { NativeSelect } from '../../components/ui/native-select';
 import { Tabs } from '../../components/ui/tabs';
 import { formatDate } from '../../lib/format-date';
 import { usePermission } from '../../lib/permissions';
@@ -14,13 +22,13 @@ import {
   type PackageLifecycle,
   useAbandonPackage,
   useLifecycle,
-  usePublishAdvisory,
   useReviveAbandonedPackage,
   useUnyankVersion,
   useWithdrawAdvisory,
   useYankVersion,
 } from './lifecycle-hooks';
 import type { Package } from './package-hooks';
+import { PublishAdvisoryForm } from './publish-advisory-form';
 
 type Section = 'advisories' | 'versions' | 'abandon';
 
@@ -84,38 +92,7 @@ export function LifecycleDialog({ pkg, onClose }: { pkg: Package | undefined; on
 }
 
 function AdvisoriesSection({ packageId, lifecycle }: { packageId: string; lifecycle: PackageLifecycle }) {
-  const publish = usePublishAdvisory(packageId);
   const withdraw = useWithdrawAdvisory(packageId);
-  const [title, setTitle] = useState('');
-  const [affectedVersions, setAffectedVersions] = useState('');
-  const [severity, setSeverity] = useState<AdvisorySeverity>('high');
-  const [cve, setCve] = useState('');
-  const [link, setLink] = useState('');
-  const [reportedAt, setReportedAt] = useState('');
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    publish.mutate(
-      {
-        title,
-        affectedVersions,
-        severity,
-        cve: cve.trim() || null,
-        link: link.trim() || null,
-        ...(reportedAt ? { reportedAt } : {}),
-      },
-      {
-        onSuccess: () => {
-          setTitle('');
-          setAffectedVersions('');
-          setCve('');
-          setLink('');
-          setReportedAt('');
-        },
-      },
-    );
-  };
-
   return (
     <div className="space-y-4 pt-4">
       {lifecycle.advisories.length === 0 ? (
@@ -150,79 +127,13 @@ function AdvisoriesSection({ packageId, lifecycle }: { packageId: string; lifecy
           ))}
         </ul>
       )}
-      <form onSubmit={submit} className="grid gap-3 rounded-md border p-3 sm:grid-cols-2" noValidate>
-        <p className="text-sm font-medium sm:col-span-2">Publish an advisory</p>
-        <div className="space-y-1.5 sm:col-span-2">
-          <Label htmlFor="advisory-title">Title *</Label>
-          <Input id="advisory-title" value={title} onChange={(event) => setTitle(event.target.value)} />
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor="advisory-affected">Affected versions *</Label>
-          <Input
-            id="advisory-affected"
-            className="font-mono"
-            placeholder=">=1.0,<1.4.2"
-            value={affectedVersions}
-            onChange={(event) => setAffectedVersions(event.target.value)}
-          />
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor="advisory-severity">Severity</Label>
-          <NativeSelect
-            id="advisory-severity"
-            value={severity}
-            onChange={(event) => setSeverity(event.target.value as AdvisorySeverity)}
-          >
-            {ADVISORY_SEVERITIES.map((value) => (
-              <option key={value} value={value}>
-                {value}
-              </option>
-            ))}
-          </NativeSelect>
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor="advisory-cve">CVE</Label>
-          <Input
-            id="advisory-cve"
-            placeholder="CVE-2026-12345"
-            value={cve}
-            onChange={(event) => setCve(event.target.value)}
-          />
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor="advisory-date">Reported on</Label>
-          <Input
-            id="advisory-date"
-            type="date"
-            value={reportedAt}
-            onChange={(event) => setReportedAt(event.target.value)}
-          />
-        </div>
-        <div className="space-y-1.5 sm:col-span-2">
-          <Label htmlFor="advisory-link">Link</Label>
-          <Input
-            id="advisory-link"
-            type="url"
-            placeholder="https://"
-            value={link}
-            onChange={(event) => setLink(event.target.value)}
-          />
-        </div>
-        <div className="flex justify-end sm:col-span-2">
-          <Button type="submit" disabled={publish.isPending || !title.trim() || !affectedVersions.trim()}>
-            {publish.isPending && <Loader2 className="animate-spin" />}
-            Publish Advisory
-          </Button>
-        </div>
-      </form>
+      <PublishAdvisoryForm packageId={packageId} />
     </div>
   );
 }
 
 function VersionsSection({ packageId, lifecycle }: { packageId: string; lifecycle: PackageLifecycle }) {
-  const yank = useYankVersion(packageId);
   const unyank = useUnyankVersion(packageId);
-  const [reasons, setReasons] = useState<Record<string, string>>({});
   if (lifecycle.versions.length === 0) {
     return <p className="pt-4 text-sm text-muted-foreground">No released versions (tags) yet.</p>;
   }
@@ -250,23 +161,7 @@ function VersionsSection({ packageId, lifecycle }: { packageId: string; lifecycl
               Restore
             </Button>
           ) : (
-            <div className="flex gap-2">
-              <Input
-                aria-label={`Reason for yanking ${version.version}`}
-                placeholder="Reason"
-                className="h-9 sm:w-56"
-                value={reasons[version.version] ?? ''}
-                onChange={(event) => setReasons({ ...reasons, [version.version]: event.target.value })}
-              />
-              <Button
-                variant="destructive"
-                size="sm"
-                disabled={yank.isPending || !(reasons[version.version] ?? '').trim()}
-                onClick={() => yank.mutate({ version: version.version, reason: reasons[version.version] ?? '' })}
-              >
-                Yank
-              </Button>
-            </div>
+            <YankVersionForm packageId={packageId} version={version.version} />
           )}
         </li>
       ))}
@@ -275,9 +170,7 @@ function VersionsSection({ packageId, lifecycle }: { packageId: string; lifecycl
 }
 
 function AbandonSection({ packageId, lifecycle }: { packageId: string; lifecycle: PackageLifecycle }) {
-  const abandon = useAbandonPackage(packageId);
   const revive = useReviveAbandonedPackage(packageId);
-  const [replacement, setReplacement] = useState('');
   if (lifecycle.abandoned) {
     return (
       <div className="space-y-3 pt-4">
@@ -297,29 +190,59 @@ function AbandonSection({ packageId, lifecycle }: { packageId: string; lifecycle
       </div>
     );
   }
+  return <AbandonForm packageId={packageId} />;
+}
+
+/** The reason is what holders' Composer prints beside the version it leaves out, so it is required. */
+function YankVersionForm({ packageId, version }: { packageId: string; version: string }) {
+  const yank = useYankVersion(packageId);
+  const form = useForm<YankVersionInput, unknown, z.output<typeof yankVersionInput>>({
+    resolver: zodResolver(yankVersionInput),
+    defaultValues: { reason: '' },
+  });
+  const reason = form.watch('reason');
+  const submit = form.handleSubmit(({ reason }) => yank.mutate({ version, reason }));
   return (
-    <form
-      className="space-y-3 pt-4"
-      noValidate
-      onSubmit={(event) => {
-        event.preventDefault();
-        abandon.mutate({ replacement: replacement.trim() || null });
-      }}
-    >
+    <form className="flex flex-col gap-1" onSubmit={submit} noValidate>
+      <div className="flex gap-2">
+        <Input
+          aria-label={`Reason for yanking ${version}`}
+          aria-invalid={Boolean(form.formState.errors.reason)}
+          placeholder="Reason"
+          className="h-9 sm:w-56"
+          {...form.register('reason')}
+        />
+        <Button type="submit" variant="destructive" size="sm" disabled={yank.isPending || !reason.trim()}>
+          Yank
+        </Button>
+      </div>
+      <FieldMessage error={form.formState.errors.reason?.message} />
+    </form>
+  );
+}
+
+function AbandonForm({ packageId }: { packageId: string }) {
+  const abandon = useAbandonPackage(packageId);
+  const form = useForm<AbandonPackageInput, unknown, z.output<typeof abandonPackageInput>>({
+    resolver: zodResolver(abandonPackageInput),
+    defaultValues: { replacement: '' },
+  });
+  const submit = form.handleSubmit((input) => abandon.mutate(input));
+  return (
+    <form className="space-y-3 pt-4" noValidate onSubmit={submit}>
       <p className="text-sm text-muted-foreground">
         Composer warns every holder who has this package installed that it is abandoned, and names the replacement if
         you give one. Installs keep working.
       </p>
-      <div className="space-y-1.5">
-        <Label htmlFor="abandon-replacement">Replacement package</Label>
-        <Input
-          id="abandon-replacement"
-          className="font-mono"
-          placeholder="vendor/package"
-          value={replacement}
-          onChange={(event) => setReplacement(event.target.value)}
-        />
-      </div>
+      <FormField
+        id="abandon-replacement"
+        label="Replacement package"
+        error={form.formState.errors.replacement?.message}
+      >
+        {(control) => (
+          <Input {...control} className="font-mono" placeholder="vendor/package" {...form.register('replacement')} />
+        )}
+      </FormField>
       <Button type="submit" variant="destructive" disabled={abandon.isPending}>
         Mark Abandoned
       </Button>

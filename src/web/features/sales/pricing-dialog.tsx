@@ -1,14 +1,9 @@
-import { ExternalLink, Loader2, Plus, Tag, Trash2 } from 'lucide-react';
-import { type FormEvent, useState } from 'react';
-import {
-  MAX_PRICES_PER_PACKAGE,
-  PLATFORM_FEE_PERCENT,
-  PURCHASE_PAGE_PATH,
-  SALE_CURRENCIES,
-} from '../../../contract/sales';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { ExternalLink, Loader2, Plus, Tag } from 'lucide-react';
+import { useFieldArray, useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { MAX_PRICES_PER_PACKAGE, PLATFORM_FEE_PERCENT, PURCHASE_PAGE_PATH } from '../../../contract/sales';
 import { CopyButton } from '../../components/copy-button';
-import { PriceInput } from '../../components/price-input';
-import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,
@@ -18,25 +13,19 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog';
-import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
-import { NativeSelect } from '../../components/ui/native-select';
-import { Switch } from '../../components/ui/switch';
 import { Tooltip } from '../../components/ui/tooltip';
 import { errorMessage } from '../../lib/api-error';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { useRepositoryUrl } from '../../lib/repository-url';
+import { PriceTierEditor, type PricingFormValues } from './price-tier-editor';
 import {
   canAddTier,
-  intervalLabels,
   newPriceForm,
   type PriceForm,
-  type PriceProblems,
   type PricingProblems,
   priceFormOf,
   priceInputOf,
   pricingProblems,
-  pricingTypeLabels,
   versionProblemsOf,
 } from './pricing-rules';
 import { type PackagePrice, usePrices, useSavePrices } from './sales-hooks';
@@ -83,35 +72,57 @@ function PricingLoader({ pkg, onClose }: { pkg: PricedPackage; onClose: () => vo
   return <PricingForm pkg={pkg} saved={pricing.data} onClose={onClose} />;
 }
 
+/** The tiers as typed, checked by the pricing rules (the server's, worded as it words them), each problem at its field. */
+const pricingForm = z.object({ tiers: z.array(z.custom<PriceForm>()) }).superRefine(({ tiers }, context) => {
+  const problems = pricingProblems(tiers);
+  tiers.forEach((tier, index) => {
+    for (const [field, message] of Object.entries(problems[tier.key] ?? {})) {
+      context.addIssue({ code: 'custom', path: ['tiers', index, field], message });
+    }
+  });
+});
+
 function PricingForm({ pkg, saved, onClose }: { pkg: PricedPackage; saved: PackagePrice[]; onClose: () => void }) {
   const save = useSavePrices(pkg);
-  const [tiers, setTiers] = useState<PriceForm[]>(() => saved.map(priceFormOf));
-  const [problems, setProblems] = useState<PricingProblems>({});
+  const form = useForm<PricingFormValues>({
+    resolver: zodResolver(pricingForm),
+    defaultValues: { tiers: saved.map(priceFormOf) },
+    // Problems are shown from a Save until the next edit, as the seller may be mid-way through fixing them.
+    reValidateMode: 'onSubmit',
+  });
+  // A tier's own `id` is the saved price's: the field array keeps its row identity under another name.
+  const rows = useFieldArray({ control: form.control, name: 'tiers', keyName: 'rowKey' });
+  const tiers = form.watch('tiers');
   const repositoryUrl = useRepositoryUrl();
   const purchaseUrl =
     repositoryUrl &&
     `${repositoryUrl}${PURCHASE_PAGE_PATH}?${pkg.isProduct ? 'product' : 'package'}=${encodeURIComponent(pkg.id)}`;
   const isForSale = saved.some((tier) => tier.isActive);
 
-  const update = (key: string, changes: Partial<PriceForm>) => {
-    setTiers((current) => current.map((tier) => (tier.key === key ? { ...tier, ...changes } : tier)));
-    setProblems({});
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    const found = pricingProblems(tiers);
-    setProblems(found);
-    if (Object.keys(found).length > 0) return;
-    save.mutate(tiers.map(priceInputOf), {
-      onSuccess: (next) => setTiers(next.map(priceFormOf)),
-      onError: (error) => setProblems(versionProblemsOf(errorMessage(error, ''), tiers)),
+  const showProblems = (problems: PricingProblems, sent: readonly PriceForm[]) =>
+    sent.forEach((tier, index) => {
+      for (const [field, message] of Object.entries(problems[tier.key] ?? {})) {
+        form.setError(`tiers.${index}.${field as keyof PricingProblems[string]}`, { message });
+      }
     });
-  };
+
+  const submit = form.handleSubmit(({ tiers: sent }) =>
+    save.mutate(sent.map(priceInputOf), {
+      onSuccess: (next) => form.reset({ tiers: next.map(priceFormOf) }),
+      onError: (error) => showProblems(versionProblemsOf(errorMessage(error, ''), sent), sent),
+    }),
+  );
 
   return (
-    <form onSubmit={submit} noValidate aria-label="Pricing tiers" className="min-w-0 space-y-4">
-      {tiers.length === 0 ? (
+    <form
+      onSubmit={submit}
+      // Any edit takes the problems away until the next Save: the seller may be half-way through fixing them.
+      onInput={() => form.clearErrors()}
+      noValidate
+      aria-label="Pricing tiers"
+      className="min-w-0 space-y-4"
+    >
+      {rows.fields.length === 0 ? (
         <div className="flex flex-col items-center gap-2 rounded-md border border-dashed p-6 text-center">
           <Tag className="size-8 text-muted-foreground" aria-hidden="true" />
           <p className="font-medium">No prices yet</p>
@@ -122,16 +133,14 @@ function PricingForm({ pkg, saved, onClose }: { pkg: PricedPackage; saved: Packa
         </div>
       ) : (
         <ol className="space-y-3">
-          {tiers.map((tier, index) => (
-            <li key={tier.key}>
-              <TierEditor
-                tier={tier}
+          {rows.fields.map((row, index) => (
+            <li key={row.rowKey}>
+              <PriceTierEditor
+                form={form}
                 index={index}
-                problems={problems[tier.key] ?? {}}
-                onChange={(changes) => update(tier.key, changes)}
                 onRemove={() => {
-                  setTiers((current) => current.filter((other) => other.key !== tier.key));
-                  setProblems({});
+                  rows.remove(index);
+                  form.clearErrors();
                 }}
               />
             </li>
@@ -139,7 +148,7 @@ function PricingForm({ pkg, saved, onClose }: { pkg: PricedPackage; saved: Packa
         </ol>
       )}
       {canAddTier(tiers) ? (
-        <Button variant="outline" onClick={() => setTiers((current) => [...current, newPriceForm(current)])}>
+        <Button variant="outline" onClick={() => rows.append(newPriceForm(form.getValues('tiers')))}>
           <Plus /> Add Tier
         </Button>
       ) : (
@@ -183,206 +192,5 @@ function PricingForm({ pkg, saved, onClose }: { pkg: PricedPackage; saved: Packa
         </Button>
       </DialogFooter>
     </form>
-  );
-}
-
-function TierEditor({
-  tier,
-  index,
-  problems,
-  onChange,
-  onRemove,
-}: {
-  tier: PriceForm;
-  index: number;
-  problems: PriceProblems;
-  onChange: (changes: Partial<PriceForm>) => void;
-  onRemove: () => void;
-}) {
-  const id = (field: string) => `tier-${tier.key}-${field}`;
-  const error = (field: keyof PriceProblems) =>
-    problems[field] && (
-      <p id={id(`${field}-error`)} className="text-sm text-destructive">
-        {problems[field]}
-      </p>
-    );
-  const invalid = (field: keyof PriceProblems) => ({
-    'aria-invalid': Boolean(problems[field]),
-    'aria-describedby': problems[field] ? id(`${field}-error`) : undefined,
-  });
-
-  return (
-    <fieldset
-      className="min-w-0 space-y-3 rounded-md border p-4"
-      data-testid="pricing-tier"
-      aria-label={`Tier ${index + 1}`}
-    >
-      <div className="flex flex-wrap items-center gap-3">
-        <div className="min-w-0 flex-1 basis-full space-y-1.5 sm:basis-auto">
-          <Label htmlFor={id('name')}>Name</Label>
-          <Input
-            id={id('name')}
-            value={tier.name}
-            maxLength={100}
-            onChange={(event) => onChange({ name: event.target.value })}
-            {...invalid('name')}
-          />
-          {error('name')}
-        </div>
-        <div className="flex w-full items-center gap-2 sm:w-auto sm:pt-5">
-          <Switch
-            id={id('active')}
-            checked={tier.isActive}
-            onCheckedChange={(isActive) => onChange({ isActive })}
-            aria-label="Active"
-          />
-          <Label htmlFor={id('active')} className="text-sm">
-            Active
-          </Label>
-          <Tooltip content={tier.salesCount > 0 ? 'Has sales: saving keeps it, inactive' : 'Remove tier'}>
-            <Button
-              variant="ghost"
-              size="icon"
-              className="ml-auto size-9 text-muted-foreground hover:text-destructive sm:ml-0"
-              onClick={onRemove}
-              aria-label={`Remove ${tier.name || `tier ${index + 1}`}`}
-            >
-              <Trash2 />
-            </Button>
-          </Tooltip>
-        </div>
-      </div>
-
-      <div className="grid gap-3 sm:grid-cols-2">
-        <div className="space-y-1.5">
-          <Label htmlFor={id('type')}>Type</Label>
-          <NativeSelect
-            id={id('type')}
-            value={tier.pricingType}
-            onChange={(event) =>
-              onChange({ pricingType: event.target.value === 'subscription' ? 'subscription' : 'one_time' })
-            }
-          >
-            <option value="one_time">{pricingTypeLabels.one_time}</option>
-            <option value="subscription">{pricingTypeLabels.subscription}</option>
-          </NativeSelect>
-        </div>
-        {tier.pricingType === 'one_time' ? (
-          <div className="space-y-1.5">
-            <Label htmlFor={id('updateMonths')}>Months of updates</Label>
-            <Input
-              id={id('updateMonths')}
-              type="number"
-              inputMode="numeric"
-              min={1}
-              step={1}
-              value={tier.updateMonths}
-              onChange={(event) => onChange({ updateMonths: event.target.value })}
-              {...invalid('updateMonths')}
-            />
-            {error('updateMonths') ?? (
-              <p className="text-xs text-muted-foreground">
-                Versions released in this period stay installable for good; later ones need a new purchase.
-              </p>
-            )}
-          </div>
-        ) : (
-          <div className="grid grid-cols-2 gap-3">
-            <div className="space-y-1.5">
-              <Label htmlFor={id('interval')}>Billed</Label>
-              <NativeSelect
-                id={id('interval')}
-                value={tier.interval}
-                onChange={(event) => onChange({ interval: event.target.value === 'year' ? 'year' : 'month' })}
-              >
-                <option value="month">{intervalLabels.month}</option>
-                <option value="year">{intervalLabels.year}</option>
-              </NativeSelect>
-            </div>
-            <div className="space-y-1.5">
-              <Label htmlFor={id('trialDays')}>Trial days</Label>
-              <Input
-                id={id('trialDays')}
-                type="number"
-                inputMode="numeric"
-                min={0}
-                step={1}
-                placeholder="None"
-                value={tier.trialDays}
-                onChange={(event) => onChange({ trialDays: event.target.value })}
-                {...invalid('trialDays')}
-              />
-            </div>
-            <div className="col-span-2">{error('trialDays')}</div>
-          </div>
-        )}
-      </div>
-
-      <div className="grid gap-3 sm:grid-cols-2">
-        <div className="grid grid-cols-[1fr_6.5rem] gap-3">
-          <div className="space-y-1.5">
-            <Label htmlFor={id('price')}>Price</Label>
-            <PriceInput
-              id={id('price')}
-              placeholder="49.00"
-              value={tier.price}
-              onValueChange={(price) => onChange({ price })}
-              {...invalid('price')}
-            />
-          </div>
-          <div className="space-y-1.5">
-            <Label htmlFor={id('currency')}>Currency</Label>
-            <NativeSelect
-              id={id('currency')}
-              value={tier.currency}
-              onChange={(event) => onChange({ currency: event.target.value })}
-              {...invalid('currency')}
-            >
-              {SALE_CURRENCIES.map((currency) => (
-                <option key={currency} value={currency}>
-                  {currency.toUpperCase()}
-                </option>
-              ))}
-            </NativeSelect>
-          </div>
-          <div className="col-span-2 empty:hidden">
-            {error('price')}
-            {error('currency')}
-          </div>
-        </div>
-        <div className="space-y-1.5 sm:col-span-2">
-          <Label htmlFor={id('versionConstraint')}>Versions (optional)</Label>
-          <Input
-            id={id('versionConstraint')}
-            maxLength={200}
-            className="font-mono"
-            placeholder="Every version; or a Composer constraint such as ^2.0"
-            value={tier.versionConstraint}
-            onChange={(event) => onChange({ versionConstraint: event.target.value })}
-            {...invalid('versionConstraint')}
-          />
-          {error('versionConstraint') ?? (
-            <p className="text-xs text-muted-foreground">
-              The license bought with this tier covers these versions only, e.g. ^2.0 for a "Version 2 licence".
-            </p>
-          )}
-        </div>
-        <div className="space-y-1.5">
-          <Label htmlFor={id('description')}>Description (optional)</Label>
-          <Input
-            id={id('description')}
-            maxLength={1000}
-            placeholder="e.g. For one production site"
-            value={tier.description}
-            onChange={(event) => onChange({ description: event.target.value })}
-          />
-        </div>
-      </div>
-      {tier.salesCount > 0 && (
-        <Badge variant="secondary">
-          {tier.salesCount} {tier.salesCount === 1 ? 'sale' : 'sales'}
-        </Badge>
-      )}
-    </fieldset>
   );
 }

@@ -1,7 +1,10 @@
 import { salesMessages } from '@contract/sales';
+import { zodResolver } from '@hookform/resolvers/zod';
 import { Ban, CheckCircle2, Info, Loader2, PackageX } from 'lucide-react';
-import { type FormEvent, useId, useState } from 'react';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'wouter';
+import { z } from 'zod';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
@@ -71,6 +74,15 @@ function NotForSale({ message = 'This package is not for sale' }: { message?: st
   );
 }
 
+/** The buyer's address, checked as the server checks it and sent trimmed. */
+const buyerForm = z
+  .object({ email: z.string() })
+  .superRefine(({ email }, context) => {
+    const problem = buyerEmailProblem(email);
+    if (problem) context.addIssue({ code: 'custom', path: ['email'], message: problem });
+  })
+  .transform(({ email }) => ({ email: email.trim() }));
+
 function Offer({
   page,
   preselectedTier,
@@ -86,29 +98,28 @@ function Offer({
 }) {
   const checkout = useStartCheckout();
   const emailId = useId();
-  const [email, setEmail] = useState(initialEmail);
-  const [emailError, setEmailError] = useState<string>();
+  // One address for every tier's Buy button; a refused address is focused and its message stays until it is edited.
+  const form = useForm<z.input<typeof buyerForm>, unknown, z.output<typeof buyerForm>>({
+    resolver: zodResolver(buyerForm),
+    defaultValues: { email: initialEmail },
+    reValidateMode: 'onSubmit',
+  });
+  const emailError = form.formState.errors.email?.message;
   const [buying, setBuying] = useState<string>();
 
-  const buy = (tierId: string) => (event: FormEvent) => {
-    event.preventDefault();
-    const problem = buyerEmailProblem(email);
-    setEmailError(problem);
-    if (problem) {
-      document.getElementById(emailId)?.focus();
-      return;
-    }
-    setBuying(tierId);
-    checkout.mutate(
-      {
-        ...link,
-        ...(page.product ? { productId: page.product.id } : { packageId: page.package.id }),
-        tierId,
-        email: email.trim(),
-      },
-      { onError: () => setBuying(undefined) },
-    );
-  };
+  const buy = (tierId: string) =>
+    form.handleSubmit(({ email }) => {
+      setBuying(tierId);
+      checkout.mutate(
+        {
+          ...link,
+          ...(page.product ? { productId: page.product.id } : { packageId: page.package.id }),
+          tierId,
+          email,
+        },
+        { onError: () => setBuying(undefined) },
+      );
+    });
 
   return (
     <div className="space-y-8">
@@ -153,11 +164,7 @@ function Offer({
             type="email"
             autoComplete="email"
             placeholder="you@example.com"
-            value={email}
-            onChange={(event) => {
-              setEmail(event.target.value);
-              setEmailError(undefined);
-            }}
+            {...form.register('email', { onChange: () => form.clearErrors('email') })}
             aria-invalid={Boolean(emailError)}
             aria-describedby={`${emailId}-hint`}
           />

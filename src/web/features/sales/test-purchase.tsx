@@ -1,12 +1,27 @@
+import { zodResolver } from '@hookform/resolvers/zod';
 import { FlaskConical, Loader2 } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useEffect, useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { testPurchaseInput } from '../../../contract/sales';
+import { FieldMessage } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { errorMessage } from '../../lib/api-error';
+import { intoContract } from '../../lib/contract-form';
 import { useCurrentUser } from '../../lib/current-user';
 import { type PackagePrice, usePayoutAccount, useTestPurchase } from './sales-hooks';
+
+/** The tier picked and the holder's address; an empty address is the seller's own (the server's default). */
+const testPurchaseForm = z.object({ tierId: z.string(), email: z.string() }).transform(
+  intoContract(testPurchaseInput, ({ tierId, email }) => ({
+    tierId,
+    ...(email.trim() ? { email: email.trim() } : {}),
+  })),
+);
+type TestPurchaseFormValues = z.input<typeof testPurchaseForm>;
 
 /**
  * With billing off buyers cannot check out (issue 28): the seller runs a test purchase of a saved tier instead, for
@@ -17,11 +32,23 @@ export function TestPurchase({ pkg, tiers }: { pkg: { id: string; isProduct?: bo
   const user = useCurrentUser();
   const purchase = useTestPurchase(pkg.id, pkg.isProduct);
   const id = useId();
-  const [tierId, setTierId] = useState(tiers[0]?.id ?? '');
-  const [email, setEmail] = useState<string>();
+  const form = useForm<TestPurchaseFormValues, unknown, z.output<typeof testPurchaseForm>>({
+    resolver: zodResolver(testPurchaseForm),
+    defaultValues: { tierId: tiers[0]?.id ?? '', email: '' },
+  });
+  // The seller's own address fills the field once known, unless they have typed another.
+  const ownEmail = user.data?.email;
+  useEffect(() => {
+    if (ownEmail && !form.getFieldState('email').isDirty) form.resetField('email', { defaultValue: ownEmail });
+  }, [ownEmail, form]);
+  // A tier removed since (the list is the saved active tiers) falls back to the first.
+  const tierId = form.watch('tierId');
+  useEffect(() => {
+    if (!tiers.some((tier) => tier.id === tierId)) form.setValue('tierId', tiers[0]?.id ?? '');
+  }, [tiers, tierId, form]);
   if (!account.data?.testMode || tiers.length === 0) return null;
-  const address = email ?? user.data?.email ?? '';
-  const selected = tiers.some((tier) => tier.id === tierId) ? tierId : (tiers[0]?.id ?? '');
+  // Not a <form>: this sits inside the Pricing dialog's own form.
+  const run = form.handleSubmit((input) => purchase.mutate(input));
   return (
     <div className="space-y-3 rounded-md border border-amber-500/50 bg-amber-500/10 p-3" data-testid="test-purchase">
       <p className="flex items-start gap-2 text-sm">
@@ -35,7 +62,7 @@ export function TestPurchase({ pkg, tiers }: { pkg: { id: string; isProduct?: bo
       <div className="grid gap-3 sm:grid-cols-2">
         <div className="space-y-1.5">
           <Label htmlFor={`${id}-tier`}>Tier</Label>
-          <NativeSelect id={`${id}-tier`} value={selected} onChange={(event) => setTierId(event.target.value)}>
+          <NativeSelect id={`${id}-tier`} {...form.register('tierId')}>
             {tiers.map((tier) => (
               <option key={tier.id} value={tier.id}>
                 {tier.name}
@@ -48,10 +75,11 @@ export function TestPurchase({ pkg, tiers }: { pkg: { id: string; isProduct?: bo
           <Input
             id={`${id}-email`}
             type="email"
-            value={address}
-            onChange={(event) => setEmail(event.target.value)}
             placeholder="you@example.com"
+            aria-invalid={Boolean(form.formState.errors.email)}
+            {...form.register('email')}
           />
+          <FieldMessage error={form.formState.errors.email?.message} />
         </div>
       </div>
       {purchase.isError && (
@@ -63,7 +91,7 @@ export function TestPurchase({ pkg, tiers }: { pkg: { id: string; isProduct?: bo
         variant="outline"
         size="sm"
         disabled={purchase.isPending || purchase.isSuccess}
-        onClick={() => purchase.mutate({ tierId: selected, ...(address.trim() ? { email: address.trim() } : {}) })}
+        onClick={() => void run()}
       >
         {purchase.isPending ? <Loader2 className="animate-spin" /> : <FlaskConical />}
         Run Test Purchase

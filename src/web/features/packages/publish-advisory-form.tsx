@@ -1,0 +1,101 @@
+import { ADVISORY_SEVERITIES, createAdvisoryInput } from '@contract/lifecycle';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Loader2 } from 'lucide-react';
+import { useForm } from 'react-hook-form';
+import { z } from 'zod';
+import { FormField } from '../../components/form-field';
+import { Button } from '../../components/ui/button';
+import { Input } from '../../components/ui/input';
+import { NativeSelect } from '../../components/ui/native-select';
+import { intoContract } from '../../lib/contract-form';
+import { usePublishAdvisory } from './lifecycle-hooks';
+
+/**
+ * The form's values are the inputs' text; the contract's createAdvisoryInput checks them with the server's own rules
+ * and messages. An empty CVE or link is none, an empty day is today (left out).
+ */
+const advisoryForm = z
+  .object({
+    title: z.string(),
+    affectedVersions: z.string(),
+    severity: z.enum(ADVISORY_SEVERITIES),
+    cve: z.string(),
+    link: z.string(),
+    reportedAt: z.string(),
+  })
+  .transform(
+    intoContract(createAdvisoryInput, ({ title, affectedVersions, severity, cve, link, reportedAt }) => ({
+      title,
+      affectedVersions,
+      severity,
+      cve: cve.trim() || null,
+      link: link.trim() || null,
+      ...(reportedAt ? { reportedAt } : {}),
+    })),
+  );
+type AdvisoryFormValues = z.input<typeof advisoryForm>;
+
+const EMPTY_ADVISORY: AdvisoryFormValues = {
+  title: '',
+  affectedVersions: '',
+  severity: 'high',
+  cve: '',
+  link: '',
+  reportedAt: '',
+};
+
+/** Publish an advisory (issue 13): what `composer audit` shows holders of the affected versions. */
+export function PublishAdvisoryForm({ packageId }: { packageId: string }) {
+  const publish = usePublishAdvisory(packageId);
+  const form = useForm<AdvisoryFormValues, unknown, z.output<typeof advisoryForm>>({
+    resolver: zodResolver(advisoryForm),
+    defaultValues: EMPTY_ADVISORY,
+  });
+  const { errors } = form.formState;
+  // The two required fields keep the button disabled until they have text, as before the form library.
+  const [title, affectedVersions] = form.watch(['title', 'affectedVersions']);
+  // The server's refusal (an unparsable constraint) shows as the mutation's toast; a success starts a new form.
+  const submit = form.handleSubmit((input) =>
+    publish.mutate(input, { onSuccess: () => form.reset({ ...EMPTY_ADVISORY, severity: input.severity }) }),
+  );
+
+  return (
+    <form onSubmit={submit} className="grid gap-3 rounded-md border p-3 sm:grid-cols-2" noValidate>
+      <p className="text-sm font-medium sm:col-span-2">Publish an advisory</p>
+      <FormField id="advisory-title" label="Title *" error={errors.title?.message} className="sm:col-span-2">
+        {(control) => <Input {...control} {...form.register('title')} />}
+      </FormField>
+      <FormField id="advisory-affected" label="Affected versions *" error={errors.affectedVersions?.message}>
+        {(control) => (
+          <Input {...control} className="font-mono" placeholder=">=1.0,<1.4.2" {...form.register('affectedVersions')} />
+        )}
+      </FormField>
+      <FormField id="advisory-severity" label="Severity" error={errors.severity?.message}>
+        {(control) => (
+          <NativeSelect {...control} {...form.register('severity')}>
+            {ADVISORY_SEVERITIES.map((value) => (
+              <option key={value} value={value}>
+                {value}
+              </option>
+            ))}
+          </NativeSelect>
+        )}
+      </FormField>
+      <FormField id="advisory-cve" label="CVE" error={errors.cve?.message}>
+        {(control) => <Input {...control} placeholder="CVE-2026-12345" {...form.register('cve')} />}
+      </FormField>
+      <FormField id="advisory-date" label="Reported on" error={errors.reportedAt?.message}>
+        {(control) => <Input {...control} type="date" {...form.register('reportedAt')} />}
+      </FormField>
+      <FormField id="advisory-link" label="Link" error={errors.link?.message} className="sm:col-span-2">
+        {(control) => <Input {...control} type="url" placeholder="https://" {...form.register('link')} />}
+      </FormField>
+      <div className="flex justify-end sm:col-span-2">
+        <Button type="submit" disabled={publish.isPending || !title.trim() || !affectedVersions.trim()}>
+          {publish.isPending && <Loader2 className="animate-spin" />}
+          Publish Advisory
+        </Button>
+      </div>
+    </form>
+  );
+}
