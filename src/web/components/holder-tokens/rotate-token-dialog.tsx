@@ -15,7 +15,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@web/components/ui/dialog';
-import { Input } from '@web/components/ui/input';
+import { WholeNumberInput } from '@web/components/whole-number-input';
 import { errorMessage } from '@web/lib/api-error';
 import { Loader2, RefreshCw } from 'lucide-react';
 import { useForm } from 'react-hook-form';
@@ -107,15 +107,7 @@ function RotateForm({
         error={errors.overlapHours?.message}
       >
         {(control) => (
-          <Input
-            {...control}
-            type="number"
-            inputMode="numeric"
-            min={0}
-            max={ROTATION_OVERLAP_MAX_HOURS}
-            step={1}
-            {...form.register('overlapHours')}
-          />
+          <WholeNumberInput {...control} min={0} max={ROTATION_OVERLAP_MAX_HOURS} {...form.register('overlapHours')} />
         )}
       </FormField>
       <FormAlert message={errors.root?.server?.message} />

@@ -5,6 +5,7 @@ import { FormField } from '../../components/form-field';
 import { Input } from '../../components/ui/input';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Textarea } from '../../components/ui/textarea';
+import { WholeNumberInput } from '../../components/whole-number-input';
 import { endModeHints, endModeLabels, minimumExpiryDay } from './lasting-license-rules';
 import type { EditLicenseFormValues } from './license-forms';
 import { VersionTermsFields } from './version-terms-fields';
@@ -38,13 +39,10 @@ export function LicenseTermsFields({ idPrefix }: { idPrefix: string }) {
           error={errors.downloadLimit?.message}
         >
           {(control) => (
-            <Input
+            <WholeNumberInput
               {...control}
-              type="number"
-              inputMode="numeric"
               min={1}
               max={LICENSE_DOWNLOAD_LIMIT_MAX}
-              step={1}
               placeholder="Unlimited"
               {...register('downloadLimit')}
             />

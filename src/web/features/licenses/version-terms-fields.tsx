@@ -4,6 +4,7 @@ import { LICENSE_VERSION_CONSTRAINT_MAX_LENGTH } from '../../../contract/license
 import { FormField } from '../../components/form-field';
 import { Input } from '../../components/ui/input';
 import { NativeSelect } from '../../components/ui/native-select';
+import { WholeNumberInput } from '../../components/whole-number-input';
 import { stabilityLabels } from './lasting-license-rules';
 import type { EditLicenseFormValues } from './license-forms';
 
@@ -49,17 +50,7 @@ export function VersionTermsFields({ idPrefix }: { idPrefix: string }) {
         hint="Developer tokens the holder may have. CI and deploy tokens take none."
         error={errors.seats?.message}
       >
-        {(control) => (
-          <Input
-            {...control}
-            type="number"
-            inputMode="numeric"
-            min={1}
-            step={1}
-            placeholder="Unlimited"
-            {...register('seats')}
-          />
-        )}
+        {(control) => <WholeNumberInput {...control} min={1} placeholder="Unlimited" {...register('seats')} />}
       </FormField>
     </div>
   );

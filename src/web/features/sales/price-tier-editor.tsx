@@ -10,6 +10,7 @@ import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Switch } from '../../components/ui/switch';
 import { Tooltip } from '../../components/ui/tooltip';
+import { WholeNumberInput } from '../../components/whole-number-input';
 import { intervalLabels, type PriceForm, pricingTypeLabels } from './pricing-rules';
 
 /** The Pricing dialog's form: its tiers as typed. */
@@ -88,16 +89,7 @@ export function PriceTierEditor({
             hint="Versions released in this period stay installable for good; later ones need a new purchase."
             error={problems?.updateMonths?.message}
           >
-            {(control) => (
-              <Input
-                {...control}
-                type="number"
-                inputMode="numeric"
-                min={1}
-                step={1}
-                {...form.register(field('updateMonths'))}
-              />
-            )}
+            {(control) => <WholeNumberInput {...control} min={1} {...form.register(field('updateMonths'))} />}
           </FormField>
         ) : (
           <div className="grid grid-cols-2 gap-3">
@@ -111,15 +103,7 @@ export function PriceTierEditor({
             </FormField>
             <FormField id={id('trialDays')} label="Trial days" error={problems?.trialDays?.message}>
               {(control) => (
-                <Input
-                  {...control}
-                  type="number"
-                  inputMode="numeric"
-                  min={0}
-                  step={1}
-                  placeholder="None"
-                  {...form.register(field('trialDays'))}
-                />
+                <WholeNumberInput {...control} min={0} placeholder="None" {...form.register(field('trialDays'))} />
               )}
             </FormField>
           </div>
