@@ -84,10 +84,14 @@ export type BenchApp = {
   close(): Promise<void>;
 };
 
-/** Packgate on `database`, listening on a free loopback port, with a work folder under the system's temp folder. */
-export async function startBenchApp(database: BenchDatabase, workPrefix: string): Promise<BenchApp> {
+/** Packgate on `database` (with `env` over the bench's settings), listening on a free loopback port, with a work folder under the system's temp folder. */
+export async function startBenchApp(
+  database: BenchDatabase,
+  workPrefix: string,
+  env: Record<string, string> = {},
+): Promise<BenchApp> {
   const workDir = await mkdtemp(path.join(tmpdir(), workPrefix));
-  const config = benchConfig(path.join(workDir, 'data'));
+  const config = benchConfig(path.join(workDir, 'data'), env);
   const built = await buildApp({ config, database: database.target, logger: false });
   const close = async () => {
     await built.close();

@@ -1,0 +1,219 @@
+import { request as httpRequest } from 'node:http';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import type { AppContext } from '../../src/server/context.js';
+import { platformSubscriptions, sessions } from '../../src/server/db/schema/index.js';
+import { sessionCookieName } from '../../src/server/http/session.js';
+import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
+import { createPackageRepository, createTempDir, removeTempDir } from '../../test/support/git-fixtures.js';
+import { startGitHttpServer } from '../../test/support/git-http-server.js';
+import { TestClient } from '../../test/support/http-client.js';
+import { type BenchDatabase, benchDatabases, startBenchApp } from './bench-app.js';
+import { seedHolder, seedSeller } from './seed.js';
+
+// `npx tsx scripts/bench/sync-growth.ts`: cost as a seller's code grows (issue 34 item 4). For each set, on a fresh
+// database: a git server on loopback (git http-backend behind basic auth) holds `packages` repositories of `tags`
+// releases each; the seller adds every one through POST /api/repositories/from-url, as the Add Package dialog does,
+// and the bench times
+//   - adding them all (the requests; each enqueues its sync),
+//   - the first version installable: a holder of the first package gets its p2 metadata with versions and the zip
+//     of one, built on demand if the pre-cache has not reached it yet,
+//   - every version synced (package_versions holds packages × tags rows, plus the branch),
+//   - every zip built (the pre-cache tasks done).
+// Sets are `packages x tags`, in turn: BENCH_SYNC_SETS (default 10x10,100x10), BENCH_SCALE=large 100x100,1000x100.
+// Printed with how each time grew against how the versions grew, so that a reader sees what is linear.
+
+const SETS = (
+  process.env.BENCH_SYNC_SETS ?? (process.env.BENCH_SCALE === 'large' ? '100x100,1000x100' : '10x10,100x10')
+)
+  .split(',')
+  .map((set) => {
+    const [packages, tags] = set.split('x').map(Number);
+    if (!packages || !tags) throw new Error(`BENCH_SYNC_SETS: "${set}" is not packages x tags (e.g. 100x10)`);
+    return { packages, tags };
+  });
+/** How long the bench waits for a set's syncs and zips before it gives up. */
+const TIMEOUT_MS = Number(process.env.BENCH_SYNC_TIMEOUT_S ?? 7_200) * 1000;
+const credentials = { username: 'bench-reader', password: 'bench-password' };
+
+type Answer = { status: number; body: Buffer };
+
+function get(port: number, urlPath: string, headers: Record<string, string>): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const outgoing = httpRequest({ host: '127.0.0.1', port, path: urlPath, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
+    });
+    outgoing.on('error', reject);
+    outgoing.end();
+  });
+}
+
+const delay = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function until<T>(what: string, started: number, check: () => Promise<T | undefined>): Promise<T> {
+  for (;;) {
+    const found = await check();
+    if (found !== undefined) return found;
+    if (performance.now() - started > TIMEOUT_MS) throw new Error(`${what}: not reached in ${TIMEOUT_MS / 1000} s`);
+    await delay(100);
+  }
+}
+
+async function countOf(ctx: AppContext, query: ReturnType<typeof sql>): Promise<number> {
+  const result = (await ctx.db.execute(query)) as unknown as { rows: { n: number | string }[] };
+  return Number(result.rows[0]?.n ?? 0);
+}
+
+/** The repositories of a set, made once with git fast-import: `vendor/package-N`, tags v1.0.0 to v1.0.{tags-1}. */
+async function makeRepositories(root: string, packages: number, tags: number): Promise<void> {
+  const tagNames = Array.from({ length: tags }, (_, index) => `v1.${Math.floor(index / 10)}.${index % 10}`);
+  for (let index = 0; index < packages; index++) {
+    await createPackageRepository(path.join(root, 'bench', `package-${index}.git`), {
+      name: `bench/package-${index}`,
+      tags: tagNames,
+      bare: true,
+    });
+  }
+}
+
+type SetFigures = {
+  versions: number;
+  add: number;
+  firstInstallable: number;
+  /** Versions still without a zip when the first one was installable. */
+  zipsMissingThen: number;
+  synced: number;
+  zips: number;
+};
+
+/** When a holder of bench/package-0 first gets its metadata with a version and that version's zip. */
+function waitUntilInstallable(ctx: AppContext, port: number, token: string, started: number) {
+  const composer = { host: `bench.composer.localhost:${port}`, authorization: `Bearer ${token}` };
+  return until('the first version installable', started, async () => {
+    const metadata = await get(port, '/p2/bench/package-0.json', composer);
+    if (metadata.status !== 200) return undefined;
+    const versions = (
+      JSON.parse(metadata.body.toString()) as { packages: Record<string, { dist?: { url: string } }[]> }
+    ).packages['bench/package-0'];
+    const distUrl = versions?.find((version) => version.dist)?.dist?.url;
+    if (!distUrl) return undefined;
+    const zip = await get(port, new URL(distUrl).pathname, composer);
+    if (zip.status !== 200) throw new Error(`the first zip answered ${zip.status}`);
+    const ms = performance.now() - started;
+    const zipsMissing = await countOf(ctx, sql`select count(*)::int as n from package_versions where dist_key is null`);
+    return { ms, zipsMissing };
+  });
+}
+
+async function measureSet(database: BenchDatabase, packages: number, tags: number): Promise<SetFigures> {
+  const workspace = await createTempDir('packgate-sync-growth-');
+  const repos = path.join(workspace, 'repos');
+  const madeStarted = performance.now();
+  await makeRepositories(repos, packages, tags);
+  console.log(
+    `    ${packages} repositories of ${tags} tags made in ${((performance.now() - madeStarted) / 1000).toFixed(0)} s`,
+  );
+  const gitServer = await startGitHttpServer(repos, { credentials });
+  // The git server is on loopback, which Packgate refuses by default (a seller must not reach the host's network).
+  const { built, address, close } = await startBenchApp(database, 'packgate-sync-', {
+    CODE_HOST_ALLOW_PRIVATE_NETWORKS: 'true',
+  });
+  const ctx = built.ctx;
+  const port = Number(new URL(address).port);
+  try {
+    const seller = await seedSeller(ctx, 'bench');
+    const now = new Date();
+    // The Enterprise plan: no limit on packages.
+    await ctx.db.insert(platformSubscriptions).values({
+      userId: seller.id,
+      status: 'trial',
+      tierId: 'enterprise',
+      trialStartedAt: now,
+      trialEndsAt: new Date(now.getTime() + 14 * 86_400_000),
+    });
+    const cookieValue = generateToken('pgs');
+    await ctx.db.insert(sessions).values({
+      idHash: sha256Hex(cookieValue),
+      userId: seller.id,
+      createdAt: now,
+      lastSeenAt: now,
+      expiresAt: new Date(now.getTime() + 86_400_000),
+    });
+    // A browser-like client: the session cookie and the CSRF token the dashboard sends.
+    const client = new TestClient(address);
+    client.setCookie(sessionCookieName(ctx), cookieValue);
+
+    const started = performance.now();
+    const packageIds: string[] = [];
+    let firstInstallable: Promise<{ ms: number; zipsMissing: number }> | undefined;
+    for (let index = 0; index < packages; index++) {
+      const answer = await client.post('/api/repositories/from-url', {
+        repositoryUrl: `${gitServer.url}/bench/package-${index}.git`,
+        credentials,
+        isActive: true,
+      });
+      if (answer.status !== 201) {
+        throw new Error(`adding package ${index} answered ${answer.status}: ${await answer.text()}`);
+      }
+      packageIds.push(((await answer.json()) as { id: string }).id);
+      // From the first package on, its holder tries to install while the others are still being added.
+      if (index === 0)
+        firstInstallable = waitUntilInstallable(ctx, port, await seedHolder(ctx, seller.id, packageIds), started);
+    }
+    const add = performance.now() - started;
+    const first = await firstInstallable!;
+
+    const versions = packages * (tags + 1);
+    const synced = await until('every version synced', started, async () =>
+      (await countOf(ctx, sql`select count(*)::int as n from package_versions`)) >= versions
+        ? performance.now() - started
+        : undefined,
+    );
+    const zips = await until('every zip built', started, async () =>
+      (await countOf(ctx, sql`select count(*)::int as n from package_versions where dist_key is null`)) === 0
+        ? performance.now() - started
+        : undefined,
+    );
+    return { versions, add, firstInstallable: first.ms, zipsMissingThen: first.zipsMissing, synced, zips };
+  } finally {
+    await close();
+    await gitServer.close();
+    await removeTempDir(workspace);
+  }
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`.padStart(9);
+
+for (const open of benchDatabases('packgate_sync_growth')) {
+  const figures: SetFigures[] = [];
+  let label = '';
+  for (const { packages, tags } of SETS) {
+    const database = await open();
+    label = database.label;
+    console.log(`\n${database.label}: ${packages} packages of ${tags} tags, from a fresh database`);
+    const set = await measureSet(database, packages, tags);
+    figures.push(set);
+    console.log(`    ${seconds(set.add)}  every package added (${(set.add / packages).toFixed(0)} ms each)`);
+    console.log(
+      `    ${seconds(set.firstInstallable)}  the first version installable (metadata and its zip; ${set.zipsMissingThen} versions then without a zip)`,
+    );
+    console.log(
+      `    ${seconds(set.synced)}  every version synced (${set.versions.toLocaleString('en-US')}; ${(set.synced / set.versions).toFixed(1)} ms each)`,
+    );
+    console.log(`    ${seconds(set.zips)}  every zip built (${(set.zips / set.versions).toFixed(1)} ms a version)`);
+  }
+  if (figures.length < 2) continue;
+  const first = figures[0]!;
+  const last = figures.at(-1)!;
+  console.log(`\n${label}: grew while the versions grew ${(last.versions / first.versions).toFixed(1)}×`);
+  for (const [name, key] of [
+    ['every package added', 'add'],
+    ['the first version installable', 'firstInstallable'],
+    ['every version synced', 'synced'],
+    ['every zip built', 'zips'],
+  ] as const) {
+    console.log(`    ${(last[key] / first[key]).toFixed(2).padStart(7)}×  ${name}`);
+  }
+}
