@@ -4,24 +4,22 @@ import { repositoryFullNameOf } from '../../adapters/codehost/git-server-code-ho
 import { generateDeployKey } from '../../adapters/git/deploy-key.js';
 import { hostKeyFingerprint, pinSshHostKey, withoutTrailing } from '../../adapters/git/git-remote.js';
 import type { AppContext } from '../../context.js';
-import { isUniqueViolation } from '../../db/pg-errors.js';
 import { AppError } from '../../http/errors.js';
 import { organizationOf, type Principal } from '../../http/principal.js';
 import { encryptSecret } from '../../lib/crypto.js';
 import { connectGitServer, gitServerHost } from '../code-hosts/git-connect.service.js';
-import { recordAuditEvent } from '../shared/audit/audit.service.js';
 import { requireActiveAccess } from '../subscriptions/subscriptions.service.js';
 import { gitServerAppError } from './git-failures.js';
 import {
   assertNameFree,
   assertWithinPackageLimit,
-  duplicateNameError,
   findPackageLimit,
+  insertPackageAudited,
 } from './package-create.service.js';
 import type { PackageRow } from './package-mirror.js';
 import { syncPackage } from './package-sync.js';
 import { manifestName } from './package-versions.js';
-import { findPackageNameOfRepository, insertPackageRow, lockPackageLimitOf } from './packages.repository.js';
+import { findPackageNameOfRepository } from './packages.repository.js';
 import { type PackageAccount, presentPackage } from './packages.service.js';
 
 // A package from any git server by its URL (issue 30 item 4), for the seller's Add Package and API v1. Over HTTPS the
@@ -236,44 +234,25 @@ export async function createGitPackage(
   await assertNameFree(ctx, owner.id, prepared.name);
 
   const now = ctx.clock.now();
-  let row: PackageRow;
-  try {
-    row = await ctx.db.transaction(async (tx) => {
-      if (limit) {
-        await lockPackageLimitOf(tx, owner.id);
-        await assertWithinPackageLimit(tx, owner.id, limit);
-      }
-      const created = await insertPackageRow(tx, {
-        ownerId: owner.id,
-        codeHost: 'git',
-        connectionId: prepared.connectionId,
-        repositoryUrl: url.href,
-        repositoryId: url.href,
-        repositoryFullName: repositoryFullNameOf(url),
-        name: prepared.name,
-        description: input.description,
-        isActive: input.isActive,
-        ...prepared.keys,
-        // Over SSH nothing can be read before the seller adds the key: the package says so until Sync now.
-        syncError: isSsh
-          ? 'Add the deploy key shown with this package to the repository as a read-only deploy key, then click Sync now.'
-          : null,
-        createdAt: now,
-        updatedAt: now,
-        metadataUpdatedAt: now,
-      });
-      await recordAuditEvent(tx, ctx, actor, {
-        action: 'package.created',
-        targetType: 'package',
-        targetId: created.id,
-        details: { name: created.name, repository: created.repositoryFullName },
-      });
-      return created;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, 'packages_owner_name_unique')) throw duplicateNameError(prepared.name);
-    throw error;
-  }
+  const row = await insertPackageAudited(ctx, actor, limit, {
+    ownerId: owner.id,
+    codeHost: 'git',
+    connectionId: prepared.connectionId,
+    repositoryUrl: url.href,
+    repositoryId: url.href,
+    repositoryFullName: repositoryFullNameOf(url),
+    name: prepared.name,
+    description: input.description,
+    isActive: input.isActive,
+    ...prepared.keys,
+    // Over SSH nothing can be read before the seller adds the key: the package says so until Sync now.
+    syncError: isSsh
+      ? 'Add the deploy key shown with this package to the repository as a read-only deploy key, then click Sync now.'
+      : null,
+    createdAt: now,
+    updatedAt: now,
+    metadataUpdatedAt: now,
+  });
   const taskId = isSsh ? null : (await syncPackage(ctx, row.id, { userId: owner.id })).taskId;
   return { ...presentPackage(row, 0), taskId };
 }

@@ -26,6 +26,7 @@ import {
   findPackageNameOfRepository,
   insertPackageRow,
   lockPackageLimitOf,
+  type NewPackageRow,
   updatePackageRow,
 } from './packages.repository.js';
 import { type PackageAccount, presentPackage } from './packages.service.js';
@@ -66,6 +67,38 @@ export async function assertWithinPackageLimit(db: Database, ownerId: string, li
       `Your ${limit.tierName} plan allows ${limit.maxPackages} package${limit.maxPackages === 1 ? '' : 's'}.`,
       { title: 'Package Limit Reached', suggestion: 'Delete a package or change to a larger plan.' },
     );
+  }
+}
+
+/**
+ * Inserts a new package and its `package.created` audit event in one transaction, within the plan's limit: two
+ * creations at the limit must not both pass the count, so the second waits for the first's insert. A name taken
+ * meanwhile is refused in words.
+ */
+export async function insertPackageAudited(
+  ctx: AppContext,
+  actor: Principal,
+  limit: PackageLimit | undefined,
+  values: NewPackageRow,
+): Promise<PackageRow> {
+  try {
+    return await ctx.db.transaction(async (tx) => {
+      if (limit) {
+        await lockPackageLimitOf(tx, values.ownerId);
+        await assertWithinPackageLimit(tx, values.ownerId, limit);
+      }
+      const created = await insertPackageRow(tx, values);
+      await recordAuditEvent(tx, ctx, actor, {
+        action: 'package.created',
+        targetType: 'package',
+        targetId: created.id,
+        details: { name: created.name, repository: created.repositoryFullName },
+      });
+      return created;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, 'packages_owner_name_unique')) throw duplicateNameError(values.name);
+    throw error;
   }
 }
 
@@ -146,40 +179,20 @@ export async function createPackage(
   // The secret is stored before the hook exists: GitHub sends a signed ping as soon as it is created.
   const webhookSecret = host.createPushWebhook ? randomBytes(32).toString('hex') : undefined;
   const now = ctx.clock.now();
-  let row: PackageRow;
-  try {
-    row = await ctx.db.transaction(async (tx) => {
-      if (limit) {
-        // Two creations at the limit must not both pass the count: the second waits for the first's insert.
-        await lockPackageLimitOf(tx, user.id);
-        await assertWithinPackageLimit(tx, user.id, limit);
-      }
-      const created = await insertPackageRow(tx, {
-        ownerId: user.id,
-        codeHost: host.kind,
-        connectionId: opened.connectionId,
-        repositoryId: repository.id,
-        repositoryFullName: repository.fullName,
-        name: input.packageName,
-        description: input.description ?? repository.description,
-        isActive: input.isActive,
-        webhookSecretEncrypted: webhookSecret ? encryptSecret(ctx.config.secretKey, webhookSecret) : null,
-        createdAt: now,
-        updatedAt: now,
-        metadataUpdatedAt: now,
-      });
-      await recordAuditEvent(tx, ctx, actor, {
-        action: 'package.created',
-        targetType: 'package',
-        targetId: created.id,
-        details: { name: created.name, repository: created.repositoryFullName },
-      });
-      return created;
-    });
-  } catch (error) {
-    if (isUniqueViolation(error, 'packages_owner_name_unique')) throw duplicateNameError(input.packageName);
-    throw error;
-  }
+  let row = await insertPackageAudited(ctx, actor, limit, {
+    ownerId: user.id,
+    codeHost: host.kind,
+    connectionId: opened.connectionId,
+    repositoryId: repository.id,
+    repositoryFullName: repository.fullName,
+    name: input.packageName,
+    description: input.description ?? repository.description,
+    isActive: input.isActive,
+    webhookSecretEncrypted: webhookSecret ? encryptSecret(ctx.config.secretKey, webhookSecret) : null,
+    createdAt: now,
+    updatedAt: now,
+    metadataUpdatedAt: now,
+  });
   if (webhookSecret) row = await registerWebhook(ctx, host, codeHostUser, repository, row, webhookSecret);
 
   const sync = await syncPackage(ctx, row.id, { userId: user.id });
