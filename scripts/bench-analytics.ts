@@ -14,10 +14,7 @@
 // BENCH_KEEP_DATABASE).
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../src/server/context.js';
-import { sessions } from '../src/server/db/schema/index.js';
 import { createApiToken } from '../src/server/features/api-tokens/api-tokens.service.js';
-import { sessionCookieName } from '../src/server/http/session.js';
-import { generateToken, sha256Hex } from '../src/server/lib/crypto.js';
 import {
   ANALYTICS_HOLDERS,
   ANALYTICS_PACKAGES,
@@ -26,6 +23,7 @@ import {
   seedAnalyticsDownloads,
 } from './bench/analytics-seed.js';
 import { type BenchDatabase, benchDatabases, startBenchApp } from './bench/bench-app.js';
+import { seedSellerSession } from './bench/seed.js';
 
 /**
  * The download counts measured, in turn, on one seller (issue 34 item 4: how each figure grows): BENCH_DOWNLOADS as a
@@ -99,16 +97,8 @@ async function benchmark(database: BenchDatabase): Promise<boolean> {
 
       const set = new Map<string, number>();
       p50s.push(set);
-      const cookieValue = generateToken('pgs');
-      const now = new Date();
-      await ctx.db.insert(sessions).values({
-        idHash: sha256Hex(cookieValue),
-        userId: sellerId,
-        createdAt: now,
-        lastSeenAt: now,
-        expiresAt: new Date(now.getTime() + 86_400_000),
-      });
-      const session = { cookie: `${sessionCookieName(ctx)}=${cookieValue}` };
+      const cookie = await seedSellerSession(ctx, sellerId);
+      const session = { cookie: `${cookie.name}=${cookie.value}` };
       // API v1 allows 30 requests a minute per token: each endpoint is timed with a token of its own.
       const bearer = async () => {
         const apiToken = await createApiToken(

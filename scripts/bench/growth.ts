@@ -2,11 +2,8 @@ import { request as httpRequest } from 'node:http';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../src/server/context.js';
 import { databaseKindOf } from '../../src/server/db/client.js';
-import { sessions } from '../../src/server/db/schema/index.js';
 import { createApiToken } from '../../src/server/features/api-tokens/api-tokens.service.js';
-import { sessionCookieName } from '../../src/server/http/session.js';
-import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
-import { type ScaleSeed, seedHolder, seedScale } from './seed.js';
+import { type ScaleSeed, seedHolder, seedScale, seedSellerSession } from './seed.js';
 
 // Cost as the work grows (issue 34 item 4): one seller's holders grow from the first set to the next (default 1,000
 // then 10,000; BENCH_SCALE=large: 10,000 then 100,000), seeded incrementally on the same database, and at each set
@@ -63,16 +60,8 @@ export async function measureGrowth(
   seller: { id: string; slug: string },
   repositoryHost: string,
 ): Promise<void> {
-  const cookieValue = generateToken('pgs');
-  const now = new Date();
-  await ctx.db.insert(sessions).values({
-    idHash: sha256Hex(cookieValue),
-    userId: seller.id,
-    createdAt: now,
-    lastSeenAt: now,
-    expiresAt: new Date(now.getTime() + 86_400_000),
-  });
-  const session = { cookie: `${sessionCookieName(ctx)}=${cookieValue}` };
+  const cookie = await seedSellerSession(ctx, seller.id);
+  const session = { cookie: `${cookie.name}=${cookie.value}` };
   const figures: Figures[] = [];
   let seeded = 0;
   let packages: ScaleSeed['packages'] = [];

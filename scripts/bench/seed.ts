@@ -2,7 +2,16 @@ import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppContext } from '../../src/server/context.js';
-import { customers, grants, holderTokens, packages, packageVersions, users } from '../../src/server/db/schema/index.js';
+import {
+  customers,
+  grants,
+  holderTokens,
+  packages,
+  packageVersions,
+  sessions,
+  users,
+} from '../../src/server/db/schema/index.js';
+import { sessionCookieName } from '../../src/server/http/session.js';
 import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
 import { execFileAsync } from './processes.js';
 
@@ -17,6 +26,20 @@ export async function seedSeller(ctx: AppContext, slug: string): Promise<{ id: s
     .values({ userType: 'seller', email: `${slug}@bench.test`, slug, displayName: 'Bench Seller' })
     .returning();
   return { id: seller!.id, slug };
+}
+
+/** A day-long session of the seller, as signing in makes one: answers its cookie's name and value. */
+export async function seedSellerSession(ctx: AppContext, sellerId: string): Promise<{ name: string; value: string }> {
+  const value = generateToken('pgs');
+  const now = new Date();
+  await ctx.db.insert(sessions).values({
+    idHash: sha256Hex(value),
+    userId: sellerId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + 86_400_000),
+  });
+  return { name: sessionCookieName(ctx), value };
 }
 
 function manifestFor(name: string, index: number): Record<string, unknown> {

@@ -2,14 +2,12 @@ import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../src/server/context.js';
-import { platformSubscriptions, sessions } from '../../src/server/db/schema/index.js';
-import { sessionCookieName } from '../../src/server/http/session.js';
-import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
+import { platformSubscriptions } from '../../src/server/db/schema/index.js';
 import { createPackageRepository, createTempDir, removeTempDir } from '../../test/support/git-fixtures.js';
 import { startGitHttpServer } from '../../test/support/git-http-server.js';
 import { TestClient } from '../../test/support/http-client.js';
 import { type BenchDatabase, benchDatabases, startBenchApp } from './bench-app.js';
-import { seedHolder, seedSeller } from './seed.js';
+import { seedHolder, seedSeller, seedSellerSession } from './seed.js';
 
 // `npx tsx scripts/bench/sync-growth.ts`: cost as a seller's code grows (issue 34 item 4). For each set, on a fresh
 // database: a git server on loopback (git http-backend behind basic auth) holds `packages` repositories of `tags`
@@ -133,17 +131,10 @@ async function measureSet(database: BenchDatabase, packages: number, tags: numbe
       trialStartedAt: now,
       trialEndsAt: new Date(now.getTime() + 14 * 86_400_000),
     });
-    const cookieValue = generateToken('pgs');
-    await ctx.db.insert(sessions).values({
-      idHash: sha256Hex(cookieValue),
-      userId: seller.id,
-      createdAt: now,
-      lastSeenAt: now,
-      expiresAt: new Date(now.getTime() + 86_400_000),
-    });
+    const cookie = await seedSellerSession(ctx, seller.id);
     // A browser-like client: the session cookie and the CSRF token the dashboard sends.
     const client = new TestClient(address);
-    client.setCookie(sessionCookieName(ctx), cookieValue);
+    client.setCookie(cookie.name, cookie.value);
 
     const started = performance.now();
     const packageIds: string[] = [];

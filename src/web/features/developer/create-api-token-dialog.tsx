@@ -10,6 +10,7 @@ import {
   type CreatedApiToken,
   createApiTokenInput,
 } from '../../../contract/developer';
+import { ChoiceCard } from '../../components/choice-card';
 import { CopyButton } from '../../components/copy-button';
 import { FieldMessage, FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
@@ -128,27 +129,20 @@ function CreateTokenForm({
         <legend className="text-sm font-medium">Permissions</legend>
         <div className="grid gap-2 sm:grid-cols-2">
           {API_TOKEN_PERMISSIONS.map((permission) => (
-            <label
+            <ChoiceCard
               key={permission}
-              className="flex cursor-pointer items-start gap-3 rounded-md border p-3 text-sm hover:bg-accent has-[:checked]:border-primary has-[:checked]:bg-primary/5"
-            >
-              <input
-                type="checkbox"
-                className="mt-0.5 size-4 shrink-0 accent-primary"
-                checked={permissions.includes(permission)}
-                onChange={() =>
+              input={{
+                type: 'checkbox',
+                checked: permissions.includes(permission),
+                onChange: () =>
                   form.setValue('permissions', togglePermission(permissions, permission), {
                     shouldValidate: form.formState.isSubmitted,
-                  })
-                }
-              />
-              <span className="min-w-0">
-                <span className="block font-mono text-xs font-semibold">{permission}</span>
-                <span className="block text-xs text-muted-foreground">
-                  {API_TOKEN_PERMISSION_DESCRIPTIONS[permission]}
-                </span>
-              </span>
-            </label>
+                  }),
+              }}
+              label={permission}
+              labelClassName="font-mono text-xs font-semibold"
+              description={API_TOKEN_PERMISSION_DESCRIPTIONS[permission]}
+            />
           ))}
         </div>
         <FieldMessage error={errors.permissions?.message} />

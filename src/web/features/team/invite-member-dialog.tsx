@@ -9,6 +9,8 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2, Send } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { ChoiceCard } from '../../components/choice-card';
+import { FormAlert } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import {
   Dialog,
@@ -86,33 +88,17 @@ function InviteForm({ roles, onDone }: { roles: readonly OrganizationRole[]; onD
         <legend className="text-sm font-medium">Role</legend>
         <div className="grid gap-2">
           {roles.map((role) => (
-            <label
+            <ChoiceCard
               key={role}
-              className="flex cursor-pointer items-start gap-3 rounded-md border p-3 text-sm hover:bg-accent has-[:checked]:border-primary has-[:checked]:bg-primary/5"
-            >
-              <input
-                type="radio"
-                value={role}
-                className="mt-0.5 size-4 shrink-0 accent-primary"
-                {...form.register('role')}
-              />
-              <span className="min-w-0">
-                <span className="block font-medium">{ROLE_LABELS[role]}</span>
-                <span className="block text-xs text-muted-foreground">{ROLE_DESCRIPTIONS[role]}</span>
-              </span>
-            </label>
+              input={{ type: 'radio', value: role, ...form.register('role') }}
+              label={ROLE_LABELS[role]}
+              description={ROLE_DESCRIPTIONS[role]}
+            />
           ))}
         </div>
         {errors.role && <p className="text-sm text-destructive">{errors.role.message}</p>}
       </fieldset>
-      {errors.root?.server && (
-        <p
-          role="alert"
-          className="rounded-md border border-destructive/40 bg-destructive/10 p-3 text-sm text-destructive"
-        >
-          {errors.root.server.message}
-        </p>
-      )}
+      <FormAlert message={errors.root?.server?.message} />
       <DialogFooter>
         <Button variant="outline" onClick={onDone} disabled={invite.isPending}>
           Cancel

@@ -12,6 +12,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2 } from 'lucide-react';
 import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
+import { ChoiceCard } from '../../components/choice-card';
 import { CopyButton } from '../../components/copy-button';
 import { FieldMessage, FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
@@ -134,21 +135,13 @@ function EndpointForm({
         <legend className="text-sm font-medium">Events</legend>
         <div className="grid gap-2 sm:grid-cols-2">
           {WEBHOOK_EVENT_TYPES.map((event) => (
-            <label
+            <ChoiceCard
               key={event}
-              className="flex cursor-pointer items-start gap-3 rounded-md border p-3 text-sm hover:bg-accent has-[:checked]:border-primary has-[:checked]:bg-primary/5"
-            >
-              <input
-                type="checkbox"
-                className="mt-0.5 size-4 shrink-0 accent-primary"
-                checked={events.includes(event)}
-                onChange={() => toggle(event)}
-              />
-              <span className="min-w-0">
-                <span className="block font-mono text-xs font-semibold">{event}</span>
-                <span className="block text-xs text-muted-foreground">{WEBHOOK_EVENT_DESCRIPTIONS[event]}</span>
-              </span>
-            </label>
+              input={{ type: 'checkbox', checked: events.includes(event), onChange: () => toggle(event) }}
+              label={event}
+              labelClassName="font-mono text-xs font-semibold"
+              description={WEBHOOK_EVENT_DESCRIPTIONS[event]}
+            />
           ))}
         </div>
         <FieldMessage error={errors.events?.message} />
