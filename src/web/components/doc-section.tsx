@@ -35,3 +35,30 @@ export function DocSection({
     </section>
   );
 }
+
+/** A documentation page's sections as links: a row that scrolls on a phone, a column that stays in view beside them. */
+export function DocNav({
+  label,
+  sections,
+}: {
+  label: string;
+  sections: readonly { id: string; title: string; icon: LucideIcon }[];
+}) {
+  return (
+    <nav aria-label={label} className="lg:sticky lg:top-20 lg:self-start">
+      <ul className="flex gap-2 overflow-x-auto pb-2 text-sm lg:flex-col lg:gap-1 lg:overflow-visible lg:pb-0">
+        {sections.map(({ id, title, icon: Icon }) => (
+          <li key={id} className="shrink-0">
+            <a
+              href={`#${id}`}
+              className="flex items-center gap-2 rounded-md px-3 py-2 text-muted-foreground hover:bg-accent hover:text-foreground"
+            >
+              <Icon className="size-4" aria-hidden="true" />
+              {title}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -18,7 +18,7 @@ import {
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { API_V1_AUTH_FAILURE_LIMIT, API_V1_RATE_LIMIT, API_V1_VERSION } from '../../../contract/developer';
-import { DocSection } from '../../components/doc-section';
+import { DocNav, DocSection } from '../../components/doc-section';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -119,21 +119,7 @@ export function ApiDocsPage() {
       </header>
 
       <div className="mt-8 grid grid-cols-[minmax(0,1fr)] gap-10 lg:grid-cols-[13rem_minmax(0,1fr)]">
-        <nav aria-label="API sections" className="lg:sticky lg:top-20 lg:self-start">
-          <ul className="flex gap-2 overflow-x-auto pb-2 text-sm lg:flex-col lg:gap-1 lg:overflow-visible lg:pb-0">
-            {GUIDE_SECTIONS.map(({ id, title, icon: Icon }) => (
-              <li key={id} className="shrink-0">
-                <a
-                  href={`#${id}`}
-                  className="flex items-center gap-2 rounded-md px-3 py-2 text-muted-foreground hover:bg-accent hover:text-foreground"
-                >
-                  <Icon className="size-4" aria-hidden="true" />
-                  {title}
-                </a>
-              </li>
-            ))}
-          </ul>
-        </nav>
+        <DocNav label="API sections" sections={GUIDE_SECTIONS} />
 
         <div className="min-w-0 space-y-12">
           <DocSection links="paragraphs" id="getting-started" title="Getting Started" icon={Rocket}>

@@ -19,7 +19,7 @@ import { API_V1_RATE_LIMIT } from '../../../contract/developer';
 import { TEMPORARY_LICENSE_DURATIONS } from '../../../contract/licenses';
 import { setupCommandSteps, TOKEN_PLACEHOLDER } from '../../../contract/setup-commands';
 import { CopyCommand } from '../../components/copy-command';
-import { DocSection } from '../../components/doc-section';
+import { DocNav, DocSection } from '../../components/doc-section';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
 import { API_ENDPOINTS, curlSample } from '../../lib/api-v1-samples';
@@ -81,23 +81,10 @@ export function DocumentationPage() {
       </header>
 
       <div className="mt-8 grid grid-cols-[minmax(0,1fr)] gap-10 lg:grid-cols-[14rem_minmax(0,1fr)]">
-        <nav aria-label="On this page" className="lg:sticky lg:top-20 lg:self-start">
-          <ul className="flex gap-2 overflow-x-auto pb-2 text-sm lg:flex-col lg:gap-1 lg:overflow-visible lg:pb-0">
-            {[...SECTIONS, { id: 'support-section', title: 'Contact Support', icon: LifeBuoy }].map(
-              ({ id, title, icon: Icon }) => (
-                <li key={id} className="shrink-0">
-                  <a
-                    href={`#${id}`}
-                    className="flex items-center gap-2 rounded-md px-3 py-2 text-muted-foreground hover:bg-accent hover:text-foreground"
-                  >
-                    <Icon className="size-4" aria-hidden="true" />
-                    {title}
-                  </a>
-                </li>
-              ),
-            )}
-          </ul>
-        </nav>
+        <DocNav
+          label="On this page"
+          sections={[...SECTIONS, { id: 'support-section', title: 'Contact Support', icon: LifeBuoy }]}
+        />
 
         <div className="min-w-0 space-y-12">
           <DocSection id="getting-started" title="Getting Started" icon={Rocket}>
