@@ -53,7 +53,16 @@ export function PriceTierEditor({
             control={form.control}
             name={field('isActive')}
             render={({ field: active }) => (
-              <Switch id={id('active')} checked={active.value} onCheckedChange={active.onChange} aria-label="Active" />
+              <Switch
+                id={id('active')}
+                checked={active.value}
+                // A switch is a button, not an input: the form's onInput does not see it, so it clears the problems itself.
+                onCheckedChange={(checked) => {
+                  active.onChange(checked);
+                  form.clearErrors();
+                }}
+                aria-label="Active"
+              />
             )}
           />
           <Label htmlFor={id('active')} className="text-sm">
