@@ -246,8 +246,8 @@ export function checkNginxConfig(resources: Resources, upstreamPorts: number[]):
 
 /**
  * A `git` first on the PATH of the processes that holds the clone and fetch of one repository while a gate
- * file exists, so that a test can catch a sync mid-job: it writes the id of the process that called it (its
- * parent) to `entered`, waits while the gate is closed, gives up when that process is gone, and otherwise runs
+ * file exists, so that a test can catch a sync mid-job: it writes the id of the server that called it (its
+ * parent's parent: git is started by the server's launcher process) to `entered`, waits while the gate is closed, gives up when that process is gone, and otherwise runs
  * the real git unchanged. Every other call goes straight to the real git.
  */
 export type GitGate = {
@@ -279,12 +279,14 @@ for arg in "$@"; do
   esac
 done
 if [ "$gated" = yes ] && [ "$transfer" = yes ] && [ -e ${quote(gateFile)} ]; then
-  echo "$PPID" >> ${quote(enteredFile)}
+  # git's parent is the server's launcher process (process-launcher.ts); the server is the launcher's parent.
+  server=$(sed -n 's/^PPid:[[:space:]]*//p' /proc/$PPID/status)
+  echo "$server" >> ${quote(enteredFile)}
   while [ -e ${quote(gateFile)} ]; do
-    kill -0 "$PPID" 2>/dev/null || exit 1
+    kill -0 "$server" 2>/dev/null || exit 1
     sleep 0.05
   done
-  kill -0 "$PPID" 2>/dev/null || exit 1
+  kill -0 "$server" 2>/dev/null || exit 1
 fi
 exec ${quote(realGit)} "$@"
 `,

@@ -1,8 +1,9 @@
-import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { launchProcess } from '../process-launcher/process-launcher.js';
 
 // Every git call of the server goes through here: argument arrays (no shell), a clean environment (no
 // inherited GIT_DIR, no system or global configuration, no credential helper, never a prompt) and a
-// timeout. Settings that must not show in `ps` (credentials) travel as GIT_CONFIG_* variables.
+// timeout. git is started by the server's launcher process, never forked from the server itself
+// (process-launcher.ts says why). Settings that must not show in `ps` (credentials) travel as GIT_CONFIG_* variables.
 
 export type GitErrorCode =
   | 'INVALID_ARGUMENT'
@@ -132,85 +133,95 @@ export function classifyStderr(stderr: string): GitErrorCode {
   return 'FAILED';
 }
 
-type ExecError = Error & { code?: string | number; killed?: boolean; signal?: string | null };
+type ExitCause = {
+  /** The spawn error's code (ENOENT: git is not installed). */
+  code?: string;
+  /** Killed by us: the timeout, the caller's signal, or output past its bound. */
+  cause?: 'timeout' | 'aborted' | 'too-large';
+  signal?: string | null;
+};
 
-function toGitError(error: ExecError, stderr: string, args: string[], options: GitCallOptions): GitError {
+function toGitError(exit: ExitCause, stderr: string, args: string[], options: GitCallOptions): GitError {
   const command = subcommandOf(args);
   const detail = summariseStderr(stderr, options.secrets);
-  if (error.code === 'ENOENT') return new GitError('GIT_UNAVAILABLE', command, 'the git command is not installed');
-  if (error.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') return new GitError('OUTPUT_TOO_LARGE', command, detail);
-  if (error.code === 'ABORT_ERR') return new GitError('FAILED', command, detail || 'stopped');
-  if (error.killed) return new GitError('TIMEOUT', command, detail);
-  if (error.signal) return new GitError('FAILED', command, detail || `killed by ${error.signal}`);
+  if (exit.code === 'ENOENT') return new GitError('GIT_UNAVAILABLE', command, 'the git command is not installed');
+  if (exit.cause === 'too-large') return new GitError('OUTPUT_TOO_LARGE', command, detail);
+  if (exit.cause === 'aborted') return new GitError('FAILED', command, detail || 'stopped');
+  if (exit.cause === 'timeout') return new GitError('TIMEOUT', command, detail);
+  if (exit.signal) return new GitError('FAILED', command, detail || `killed by ${exit.signal}`);
+  if (exit.code) return new GitError('FAILED', command, detail || exit.code);
   return new GitError(classifyStderr(stderr), command, detail);
 }
 
+type GitRun = {
+  stdout: NodeJS.ReadableStream;
+  /** Settles when git has exited: on success, or with a GitError. */
+  done: Promise<void>;
+  /** Kills git (SIGKILL); `done` then fails with `cause`. */
+  stop(cause: NonNullable<ExitCause['cause']>): void;
+};
+
+/** Starts git through the launcher with its timeout and the caller's signal watched. */
+function startGit(args: string[], options: GitCallOptions & { input?: string | Buffer }): GitRun {
+  const launched = launchProcess('git', gitArguments(args, options), {
+    env: gitEnvironment(options),
+    input: options.input,
+  });
+  let stderr = '';
+  let stoppedFor: ExitCause['cause'];
+  const stop = (cause: NonNullable<ExitCause['cause']>) => {
+    stoppedFor ??= cause;
+    launched.kill();
+  };
+  const timer = setTimeout(() => stop('timeout'), options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  const onAbort = () => stop('aborted');
+  if (options.signal?.aborted) onAbort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
+  launched.stderr.setEncoding('utf8');
+  launched.stderr.on('data', (chunk: string) => {
+    if (stderr.length < 64 * 1024) stderr += chunk;
+  });
+  const done = launched.exited.then(
+    (exit) => {
+      if (exit.code === 0 && !stoppedFor) return;
+      throw toGitError({ cause: stoppedFor, signal: exit.signal }, stderr, args, options);
+    },
+    (error: { code?: string }) => {
+      throw toGitError({ code: error.code ?? 'FAILED', cause: stoppedFor }, stderr, args, options);
+    },
+  );
+  const settled = () => {
+    clearTimeout(timer);
+    options.signal?.removeEventListener('abort', onAbort);
+  };
+  done.then(settled, settled);
+  done.catch(() => {});
+  return { stdout: launched.stdout, done, stop };
+}
+
 /** Runs git to completion and returns its stdout; throws GitError on a non-zero exit or a timeout. */
-export function runGit(
+export async function runGit(
   args: string[],
   options: GitCallOptions & { input?: string | Buffer; maxOutputBytes?: number } = {},
 ): Promise<Buffer> {
-  const fullArgs = gitArguments(args, options);
-  return new Promise((resolve, reject) => {
-    const child = execFile(
-      'git',
-      fullArgs,
-      {
-        env: gitEnvironment(options),
-        encoding: 'buffer',
-        timeout: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-        killSignal: 'SIGKILL',
-        maxBuffer: options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES,
-        windowsHide: true,
-        signal: options.signal,
-      },
-      (error, stdout, stderr) => {
-        if (error) reject(toGitError(error as ExecError, stderr.toString('utf8'), args, options));
-        else resolve(stdout);
-      },
-    );
-    // git may exit before reading all of its input (e.g. a bad repository); that is reported above.
-    child.stdin?.on('error', () => {});
-    child.stdin?.end(options.input ?? '');
+  const maxBytes = options.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES;
+  const git = startGit(args, { ...options, input: options.input ?? '' });
+  const chunks: Buffer[] = [];
+  let size = 0;
+  git.stdout.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > maxBytes) git.stop('too-large');
+    else chunks.push(chunk);
   });
+  await git.done;
+  return Buffer.concat(chunks);
 }
 
 /** Starts git with its stdout left to the caller (for `git archive`); `done` settles when git exits. */
 export function spawnGit(
   args: string[],
   options: GitCallOptions = {},
-): { child: ChildProcess; stdout: NodeJS.ReadableStream; done: Promise<void> } {
-  const child = spawn('git', gitArguments(args, options), {
-    env: gitEnvironment(options),
-    stdio: ['ignore', 'pipe', 'pipe'],
-    windowsHide: true,
-  });
-  let stderr = '';
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    child.kill('SIGKILL');
-  }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  child.stderr!.setEncoding('utf8');
-  child.stderr!.on('data', (chunk: string) => {
-    if (stderr.length < 64 * 1024) stderr += chunk;
-  });
-  const done = new Promise<void>((resolve, reject) => {
-    child.once('error', (error: ExecError) => {
-      clearTimeout(timer);
-      reject(toGitError(error, stderr, args, options));
-    });
-    child.once('close', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) return resolve();
-      if (timedOut)
-        return reject(new GitError('TIMEOUT', subcommandOf(args), summariseStderr(stderr, options.secrets)));
-      const error: ExecError = new Error('git exited');
-      error.code = code ?? undefined;
-      error.signal = signal;
-      reject(toGitError(error, stderr, args, options));
-    });
-  });
-  done.catch(() => {});
-  return { child, stdout: child.stdout!, done };
+): { stdout: NodeJS.ReadableStream; done: Promise<void>; kill(): void } {
+  const git = startGit(args, options);
+  return { stdout: git.stdout, done: git.done, kill: () => git.stop('aborted') };
 }

@@ -238,7 +238,7 @@ export function streamZipArchive(repositoryDir: string, commit: string, options:
     },
   );
   output.on('close', () => {
-    if (git.child.exitCode === null && git.child.signalCode === null) git.child.kill('SIGKILL');
+    git.kill();
   });
 
   const sha1 = result.then((value) => value.sha1);
