@@ -1,10 +1,12 @@
+import { fork } from 'node:child_process';
+import { once } from 'node:events';
 import { request as httpRequest } from 'node:http';
 import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../src/server/context.js';
 import { platformSubscriptions } from '../../src/server/db/schema/index.js';
 import { createPackageRepository, createTempDir, removeTempDir } from '../../test/support/git-fixtures.js';
-import { startGitHttpServer } from '../../test/support/git-http-server.js';
 import { TestClient } from '../../test/support/http-client.js';
 import { type BenchDatabase, benchDatabases, startBenchApp } from './bench-app.js';
 import { seedHolder, seedSeller, seedSellerSession } from './seed.js';
@@ -84,6 +86,8 @@ type SetFigures = {
   zipsMissingThen: number;
   synced: number;
   zips: number;
+  /** The server's event loop delay while the set synced (p99 and max, ms): how long a Composer request could wait. */
+  loopDelay: { p99: number; max: number };
 };
 
 /** When a holder of bench/package-0 first gets its metadata with a version and that version's zip. */
@@ -105,6 +109,24 @@ function waitUntilInstallable(ctx: AppContext, port: number, token: string, star
   });
 }
 
+/** The git server in a process of its own (git-server-process.ts says why); `close` ends it. */
+async function startGitServerProcess(repos: string): Promise<{ url: string; close(): Promise<void> }> {
+  const child = fork(new URL('./git-server-process.ts', import.meta.url), [
+    repos,
+    credentials.username,
+    credentials.password,
+  ]);
+  const [message] = (await once(child, 'message')) as [{ url: string }];
+  return {
+    url: message.url,
+    close: async () => {
+      const exited = once(child, 'exit');
+      child.disconnect();
+      await exited;
+    },
+  };
+}
+
 async function measureSet(database: BenchDatabase, packages: number, tags: number): Promise<SetFigures> {
   const workspace = await createTempDir('packgate-sync-growth-');
   const repos = path.join(workspace, 'repos');
@@ -113,7 +135,7 @@ async function measureSet(database: BenchDatabase, packages: number, tags: numbe
   console.log(
     `    ${packages} repositories of ${tags} tags made in ${((performance.now() - madeStarted) / 1000).toFixed(0)} s`,
   );
-  const gitServer = await startGitHttpServer(repos, { credentials });
+  const gitServer = await startGitServerProcess(repos);
   // The git server is on loopback, which Packgate refuses by default (a seller must not reach the host's network).
   const { built, address, close } = await startBenchApp(database, 'packgate-sync-', {
     CODE_HOST_ALLOW_PRIVATE_NETWORKS: 'true',
@@ -136,6 +158,8 @@ async function measureSet(database: BenchDatabase, packages: number, tags: numbe
     const client = new TestClient(address);
     client.setCookie(cookie.name, cookie.value);
 
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
     const started = performance.now();
     const packageIds: string[] = [];
     let firstInstallable: Promise<{ ms: number; zipsMissing: number }> | undefined;
@@ -167,7 +191,16 @@ async function measureSet(database: BenchDatabase, packages: number, tags: numbe
         ? performance.now() - started
         : undefined,
     );
-    return { versions, add, firstInstallable: first.ms, zipsMissingThen: first.zipsMissing, synced, zips };
+    loopDelay.disable();
+    return {
+      versions,
+      add,
+      firstInstallable: first.ms,
+      zipsMissingThen: first.zipsMissing,
+      synced,
+      zips,
+      loopDelay: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
+    };
   } finally {
     await close();
     await gitServer.close();
@@ -194,6 +227,9 @@ for (const open of benchDatabases('packgate_sync_growth')) {
       `    ${seconds(set.synced)}  every version synced (${set.versions.toLocaleString('en-US')}; ${(set.synced / set.versions).toFixed(1)} ms each)`,
     );
     console.log(`    ${seconds(set.zips)}  every zip built (${(set.zips / set.versions).toFixed(1)} ms a version)`);
+    console.log(
+      `    ${`${set.loopDelay.p99.toFixed(1)} ms`.padStart(9)}  the event loop's delay meanwhile, p99 (max ${set.loopDelay.max.toFixed(1)} ms)`,
+    );
   }
   if (figures.length < 2) continue;
   const first = figures[0]!;
