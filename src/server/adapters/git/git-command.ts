@@ -1,3 +1,4 @@
+import { finished } from 'node:stream/promises';
 import { launchProcess } from '../process-launcher/process-launcher.js';
 
 // Every git call of the server goes through here: argument arrays (no shell), a clean environment (no
@@ -213,7 +214,8 @@ export async function runGit(
     if (size > maxBytes) git.stop('too-large');
     else chunks.push(chunk);
   });
-  await git.done;
+  // The output may still be flowing to its listener when git's exit is reported.
+  await Promise.all([git.done, finished(git.stdout)]);
   return Buffer.concat(chunks);
 }
 
