@@ -2,10 +2,14 @@ import { sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 
 // The download rollups (schema/analytics.ts) are kept by the downloads table's two statement triggers: the rollups
-// (migrations 0011 and 0016) and each holder's running total (0021, 0023), one aggregated statement per table. A bulk load of millions of rows (the analytics bench's
-// 10,000,000) is faster without it: the trigger is switched off while the rows go in, and each rollup is then made
-// anew from the whole table in one grouped pass, with the same rules as the trigger's (a network counted once per
-// holder and day; the last download by time, then by id).
+// (migrations 0011 and 0016) and each holder's running total (0021, 0023), one aggregated statement per table. A bulk
+// load of millions of rows (the analytics bench's 10,000,000) is faster without them: the triggers are switched off
+// while the rows go in, and each rollup is then made anew from the whole table in one grouped pass, with the same
+// rules as the triggers' (a network counted once per holder and day; the last download by time, then by id).
+//
+// For an offline load only (the bench and its test): switching a trigger off holds an ACCESS EXCLUSIVE lock on
+// downloads until the transaction ends, so on a serving database every dist download (which inserts a row) would
+// wait for the whole load, and the rebuild truncates every seller's rollups.
 
 const ROLLUP_TABLES = [
   'download_package_days',

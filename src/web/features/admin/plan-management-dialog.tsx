@@ -22,9 +22,9 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../components/ui/dialog';
-import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
+import { WholeNumberInput } from '../../components/whole-number-input';
 import { errorMessage } from '../../lib/api-error';
 import { TRIAL_DAYS_PLACEHOLDER } from '../../lib/constants';
 import { hasNothingLoaded } from '../../lib/query-state';
@@ -161,12 +161,10 @@ function TierConfigurationForm({
           <h3 className="font-semibold">Free Trial Period</h3>
           <div className="grid max-w-xs gap-2">
             <Label htmlFor="trial-days">Trial Days</Label>
-            <Input
+            <WholeNumberInput
               id="trial-days"
-              type="number"
               min={0}
               max={90}
-              step={1}
               placeholder={String(TRIAL_DAYS_PLACEHOLDER)}
               {...trialForm.register('trialDaysText', {
                 onChange: (event: ChangeEvent<HTMLInputElement>) => {
