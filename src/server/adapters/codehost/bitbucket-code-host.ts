@@ -1,13 +1,14 @@
-import pLimit from 'p-limit';
 import type { CloneSource } from '../git/git-mirror.js';
 import {
   type CodeHost,
   CodeHostError,
   type CodeHostRepository,
   type CodeHostUser,
+  describeListed,
   describeRepository,
   type PushWebhook,
   readDefaultBranchFile,
+  requireAccessToken,
 } from './code-host.js';
 import { callHostApi, type HostApiAnswer, hostApiError, parseJson, withoutTrailingSlashes } from './host-api.js';
 
@@ -30,7 +31,6 @@ export type BitbucketCodeHostSettings = {
 const HOST = 'Bitbucket';
 const PAGE_SIZE = 100;
 const MAX_PAGES = 20;
-const COMPOSER_CHECK_CONCURRENCY = 8;
 /** `{xxxxxxxx-xxxx-...}`: how Bitbucket writes the uuids that name repositories through renames. */
 const UUID = /^\{[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\}$/i;
 /** Workspace and repository slugs: lower-case letters, digits, `-`, `_`, `.`. */
@@ -61,7 +61,7 @@ export class BitbucketCodeHost implements CodeHost {
   }
 
   async listRepositories(user: CodeHostUser): Promise<CodeHostRepository[]> {
-    const token = requireToken(user);
+    const token = requireAccessToken(user, HOST);
     const found: BitbucketRepository[] = [];
     if (this.settings.repositorySlug) {
       found.push(await this.fetchRepository(token, this.settings.repositorySlug));
@@ -77,15 +77,12 @@ export class BitbucketCodeHost implements CodeHost {
         url = typeof data.next === 'string' && data.next.startsWith(`${this.apiUrl}/`) ? data.next : undefined;
       }
     }
-    const repositories = await pLimit(COMPOSER_CHECK_CONCURRENCY).map(found, (repository) =>
-      this.describe(token, repository),
-    );
-    return repositories.sort((a, b) => a.fullName.localeCompare(b.fullName) || a.id.localeCompare(b.id));
+    return describeListed(found, (repository) => this.describe(token, repository));
   }
 
   async getRepository(user: CodeHostUser, id: string): Promise<CodeHostRepository> {
     if (!UUID.test(id)) throw repositoryNotFound(id);
-    const token = requireToken(user);
+    const token = requireAccessToken(user, HOST);
     const repository = await this.fetchRepository(token, id);
     // A repository access token reads one repository; a workspace token its workspace. Nothing else is ours.
     const [workspace, slug] = repository.full_name.toLowerCase().split('/');
@@ -99,7 +96,7 @@ export class BitbucketCodeHost implements CodeHost {
   async cloneSource(user: CodeHostUser, repository: CodeHostRepository): Promise<CloneSource> {
     return {
       source: `${this.webUrl}/${repository.fullName}.git`,
-      auth: { token: requireToken(user), username: 'x-token-auth' },
+      auth: { token: requireAccessToken(user, HOST), username: 'x-token-auth' },
     };
   }
 
@@ -109,7 +106,7 @@ export class BitbucketCodeHost implements CodeHost {
     filePath: string,
   ): Promise<string | undefined> {
     return readDefaultBranchFile(repository, filePath, (ref, file) =>
-      this.readFile(requireToken(user), repository.fullName, ref, file),
+      this.readFile(requireAccessToken(user, HOST), repository.fullName, ref, file),
     );
   }
 
@@ -122,7 +119,7 @@ export class BitbucketCodeHost implements CodeHost {
       host: HOST,
       url: `${this.repositoryUrl(repository.fullName)}/hooks`,
       method: 'POST',
-      token: requireToken(user),
+      token: requireAccessToken(user, HOST),
       // Bitbucket signs each delivery with the secret: X-Hub-Signature: sha256=<HMAC-SHA256 of the body>.
       json: { description: 'Packgate', url: hook.url, active: true, secret: hook.secret, events: ['repo:push'] },
     });
@@ -138,7 +135,7 @@ export class BitbucketCodeHost implements CodeHost {
       host: HOST,
       url: `${this.repositoryUrl(repositoryFullName)}/hooks/${encodeURIComponent(hookId)}`,
       method: 'DELETE',
-      token: requireToken(user),
+      token: requireAccessToken(user, HOST),
     });
     if (answer.status === 204 || answer.status === 200 || answer.status === 404) return;
     throw hostApiError(HOST, answer);
@@ -215,11 +212,6 @@ export async function fetchBitbucketTarget(
     // Bitbucket names what an access token may do in this header (its scopes, comma-separated).
     scopes: answer.headers.get('x-oauth-scopes'),
   };
-}
-
-function requireToken(user: CodeHostUser): string {
-  if (!user.accessToken) throw new CodeHostError('UNAUTHORIZED', 'Bitbucket is not connected to this account.');
-  return user.accessToken;
 }
 
 function repositoryNotFound(id: string): CodeHostError {

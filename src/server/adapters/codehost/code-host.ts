@@ -1,9 +1,11 @@
+import pLimit from 'p-limit';
 import type { CloneSource } from '../git/git-mirror.js';
 
 // A code host supplies what only it knows: which repositories a seller may use, and how to clone them.
 // Tags, branches, composer.json per reference and zips then come from a mirror clone (adapters/git),
-// never from one API call per tag. Two implementations: the local folder (GIT_REPOS_DIR, the embedded
-// default) and GitHub / GitHub Enterprise Server through its REST API with the seller's token.
+// never from one API call per tag. The implementations: the local folder (GIT_REPOS_DIR, the embedded
+// default); GitHub / GitHub Enterprise Server, GitLab and Bitbucket through their REST APIs with the seller's
+// token; any git server by URL (git-server-code-host.ts).
 
 export type { CloneSource, GitAuth } from '../git/git-mirror.js';
 
@@ -50,6 +52,24 @@ export async function describeRepository(
 ): Promise<CodeHostRepository> {
   const composerJson = await readDefaultBranchFile(facts, 'composer.json', readFile);
   return { ...facts, hasComposerJson: composerJson !== undefined, composerName: composerNameOf(composerJson) };
+}
+
+/** How many listed repositories are described at once: each reads its composer.json from the host. */
+const DESCRIBE_CONCURRENCY = 8;
+
+/** Describes every repository a host listed, a few at a time, in the picker's order: by full name, then id. */
+export async function describeListed<T>(
+  listed: readonly T[],
+  describe: (item: T) => Promise<CodeHostRepository>,
+): Promise<CodeHostRepository[]> {
+  const repositories = await pLimit(DESCRIBE_CONCURRENCY).map(listed, describe);
+  return repositories.sort((a, b) => a.fullName.localeCompare(b.fullName) || a.id.localeCompare(b.id));
+}
+
+/** The seller's access token for a host's API, or the refusal that says the host is not connected. */
+export function requireAccessToken(user: CodeHostUser, host: 'GitHub' | 'GitLab' | 'Bitbucket'): string {
+  if (!user.accessToken) throw new CodeHostError('UNAUTHORIZED', `${host} is not connected to this account.`);
+  return user.accessToken;
 }
 
 /** A file of the repository's default branch; undefined without one. */

@@ -1,5 +1,4 @@
 import { Octokit } from '@octokit/rest';
-import pLimit from 'p-limit';
 import type { CloneSource } from '../git/git-mirror.js';
 import {
   type CodeHost,
@@ -7,7 +6,9 @@ import {
   type CodeHostRepository,
   type CodeHostUser,
   composerNameOf,
+  describeListed,
   type PushWebhook,
+  requireAccessToken,
 } from './code-host.js';
 
 // GitHub and GitHub Enterprise Server through the REST API with the seller's own OAuth token (scope `repo`).
@@ -24,7 +25,6 @@ import {
 export type GithubCodeHostSettings = { webUrl: string; apiUrl: string };
 
 const REQUEST_TIMEOUT_MS = 15_000;
-const COMPOSER_CHECK_CONCURRENCY = 8;
 const COMPOSER_CHECK_TTL_MS = 60 * 60_000;
 const COMPOSER_CHECK_CACHE_LIMIT = 20_000;
 const AFFILIATION = 'owner,collaborator,organization_member';
@@ -63,10 +63,7 @@ export class GithubCodeHost implements CodeHost {
     const listed = await call(() =>
       octokit.paginate(octokit.rest.repos.listForAuthenticatedUser, { affiliation: AFFILIATION, per_page: 100 }),
     );
-    const repositories = await pLimit(COMPOSER_CHECK_CONCURRENCY).map(listed as GithubRepository[], (repo) =>
-      this.describe(octokit, user, repo),
-    );
-    return repositories.sort((a, b) => a.fullName.localeCompare(b.fullName) || a.id.localeCompare(b.id));
+    return describeListed(listed as GithubRepository[], (repo) => this.describe(octokit, user, repo));
   }
 
   /** The repositories a GitHub App installation was given (the user's token is the installation's), by fullName. */
@@ -75,10 +72,7 @@ export class GithubCodeHost implements CodeHost {
     const listed = await call(() =>
       octokit.paginate(octokit.rest.apps.listReposAccessibleToInstallation, { per_page: 100 }),
     );
-    const repositories = await pLimit(COMPOSER_CHECK_CONCURRENCY).map(listed as unknown as GithubRepository[], (repo) =>
-      this.describe(octokit, user, repo),
-    );
-    return repositories.sort((a, b) => a.fullName.localeCompare(b.fullName) || a.id.localeCompare(b.id));
+    return describeListed(listed as unknown as GithubRepository[], (repo) => this.describe(octokit, user, repo));
   }
 
   async getRepository(user: CodeHostUser, id: string): Promise<CodeHostRepository> {
@@ -99,7 +93,7 @@ export class GithubCodeHost implements CodeHost {
   }
 
   async cloneSource(user: CodeHostUser, repository: CodeHostRepository): Promise<CloneSource> {
-    const token = requireToken(user);
+    const token = requireAccessToken(user, 'GitHub');
     return { source: `${this.settings.webUrl}/${repository.fullName}.git`, auth: { token } };
   }
 
@@ -140,7 +134,7 @@ export class GithubCodeHost implements CodeHost {
   }
 
   private client(user: CodeHostUser): Octokit {
-    const token = requireToken(user);
+    const token = requireAccessToken(user, 'GitHub');
     return new Octokit({
       auth: token,
       baseUrl: this.settings.apiUrl,
@@ -215,13 +209,6 @@ async function readContents(octokit: Octokit, fullName: string, filePath: string
   const file = data as { type?: string; encoding?: string; content?: string };
   if (file.type !== 'file' || typeof file.content !== 'string') return undefined;
   return file.encoding === 'base64' ? Buffer.from(file.content, 'base64').toString('utf8') : file.content;
-}
-
-function requireToken(user: CodeHostUser): string {
-  if (!user.accessToken) {
-    throw new CodeHostError('UNAUTHORIZED', 'GitHub is not connected to this account.');
-  }
-  return user.accessToken;
 }
 
 function splitFullName(fullName: string): [string, string] {

@@ -1,13 +1,14 @@
-import pLimit from 'p-limit';
 import type { CloneSource } from '../git/git-mirror.js';
 import {
   type CodeHost,
   CodeHostError,
   type CodeHostRepository,
   type CodeHostUser,
+  describeListed,
   describeRepository,
   type PushWebhook,
   readDefaultBranchFile,
+  requireAccessToken,
 } from './code-host.js';
 import { callHostApi, hostApiError, parseJson, withoutTrailingSlashes } from './host-api.js';
 
@@ -26,7 +27,6 @@ const HOST = 'GitLab';
 const PAGE_SIZE = 100;
 /** A bound on the projects listed (20 pages of 100): beyond it the seller picks by search on GitLab's side. */
 const MAX_PAGES = 20;
-const COMPOSER_CHECK_CONCURRENCY = 8;
 
 /** The fields of GitLab's project (docs.gitlab.com: "Projects API") that Packgate reads. */
 export type GitlabProject = {
@@ -48,7 +48,7 @@ export class GitlabCodeHost implements CodeHost {
   }
 
   async listRepositories(user: CodeHostUser): Promise<CodeHostRepository[]> {
-    const token = requireToken(user);
+    const token = requireAccessToken(user, HOST);
     const projects: GitlabProject[] = [];
     for (let page = 1; page <= MAX_PAGES; page++) {
       // membership=true: what the credential was given, not every public project of the instance.
@@ -61,16 +61,13 @@ export class GitlabCodeHost implements CodeHost {
       projects.push(...batch);
       if (!answer.headers.get('x-next-page') || batch.length < PAGE_SIZE) break;
     }
-    const repositories = await pLimit(COMPOSER_CHECK_CONCURRENCY).map(projects, (project) =>
-      this.describe(token, project),
-    );
-    return repositories.sort((a, b) => a.fullName.localeCompare(b.fullName) || a.id.localeCompare(b.id));
+    return describeListed(projects, (project) => this.describe(token, project));
   }
 
   async getRepository(user: CodeHostUser, id: string): Promise<CodeHostRepository> {
     // The numeric project id follows a project through renames and transfers, unlike its path.
     if (!/^\d{1,20}$/.test(id)) throw projectNotFound(id);
-    const token = requireToken(user);
+    const token = requireAccessToken(user, HOST);
     const answer = await this.call({ token, path: `/projects/${id}` });
     if (answer.status === 404) throw projectNotFound(id);
     if (answer.status !== 200) throw hostApiError(HOST, answer);
@@ -78,7 +75,7 @@ export class GitlabCodeHost implements CodeHost {
   }
 
   async cloneSource(user: CodeHostUser, repository: CodeHostRepository): Promise<CloneSource> {
-    const token = requireToken(user);
+    const token = requireAccessToken(user, HOST);
     // GitLab takes any user name with an OAuth or access token as password; `oauth2` is the documented one.
     return {
       source: `${withoutTrailingSlashes(this.settings.baseUrl)}/${repository.fullName}.git`,
@@ -92,7 +89,7 @@ export class GitlabCodeHost implements CodeHost {
     filePath: string,
   ): Promise<string | undefined> {
     return readDefaultBranchFile(repository, filePath, (ref, file) =>
-      this.readFile(requireToken(user), repository.id, ref, file),
+      this.readFile(requireAccessToken(user, HOST), repository.id, ref, file),
     );
   }
 
@@ -102,7 +99,7 @@ export class GitlabCodeHost implements CodeHost {
     hook: PushWebhook,
   ): Promise<{ id: string }> {
     const answer = await this.call({
-      token: requireToken(user),
+      token: requireAccessToken(user, HOST),
       path: `/projects/${repository.id}/hooks`,
       method: 'POST',
       json: {
@@ -121,7 +118,7 @@ export class GitlabCodeHost implements CodeHost {
   async deletePushWebhook(user: CodeHostUser, repositoryFullName: string, hookId: string): Promise<void> {
     if (!/^\d{1,20}$/.test(hookId)) return;
     const answer = await this.call({
-      token: requireToken(user),
+      token: requireAccessToken(user, HOST),
       path: `/projects/${encodeURIComponent(repositoryFullName)}/hooks/${hookId}`,
       method: 'DELETE',
     });
@@ -169,11 +166,6 @@ export class GitlabCodeHost implements CodeHost {
       json: options.json,
     });
   }
-}
-
-function requireToken(user: CodeHostUser): string {
-  if (!user.accessToken) throw new CodeHostError('UNAUTHORIZED', 'GitLab is not connected to this account.');
-  return user.accessToken;
 }
 
 function projectNotFound(id: string): CodeHostError {

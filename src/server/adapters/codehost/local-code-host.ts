@@ -1,6 +1,5 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import pLimit from 'p-limit';
 import { GitError, runGit } from '../git/git-command.js';
 import type { CloneSource } from '../git/git-mirror.js';
 import { readFileAt } from '../git/git-repository.js';
@@ -10,6 +9,7 @@ import {
   type CodeHostRepository,
   type CodeHostUser,
   composerNameOf,
+  describeListed,
 } from './code-host.js';
 
 // The embedded default's code host: git repositories in one folder (GIT_REPOS_DIR), bare (`widget.git`)
@@ -17,7 +17,6 @@ import {
 // (`acme/widget`). There are no accounts: every seller on this host sees the same repositories.
 
 const GIT_DEFAULT_DESCRIPTION = /^Unnamed repository; edit this file 'description' to name the repository\.?$/;
-const INSPECT_CONCURRENCY = 8;
 
 type RepositoryKind = 'bare' | 'worktree';
 type FoundRepository = { id: string; dir: string; kind: RepositoryKind; owner?: string };
@@ -32,8 +31,7 @@ export class LocalCodeHost implements CodeHost {
 
   async listRepositories(_user: CodeHostUser): Promise<CodeHostRepository[]> {
     const found = await this.findRepositories();
-    const repositories = await pLimit(INSPECT_CONCURRENCY).map(found, (repository) => this.inspect(repository));
-    return repositories.sort((a, b) => a.fullName.localeCompare(b.fullName) || a.id.localeCompare(b.id));
+    return describeListed(found, (repository) => this.inspect(repository));
   }
 
   async getRepository(_user: CodeHostUser, id: string): Promise<CodeHostRepository> {
