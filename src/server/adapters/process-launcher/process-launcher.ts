@@ -141,7 +141,8 @@ export class ProcessLauncher {
       this.failAll('the process launcher stopped');
     };
     helper.once('exit', ended);
-    helper.once('error', ended);
+    // Every 'error' is listened to (a failed fork, a message that could not be sent): one unheard would end the server.
+    helper.on('error', ended);
     return helper;
   }
 
