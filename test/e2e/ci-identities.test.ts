@@ -1,12 +1,9 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { portalSessions } from '../../src/server/db/schema/index.js';
-import { DAY_MS } from '../../src/server/lib/clock.js';
-import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
-import { createGrant, createHolder, createPackage } from '../composer/repository-fixtures.js';
-import { type SignedIn, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, photograph, type TestBrowser } from './support/browser.js';
+import type { SignedIn } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
+import { openSignedInPage, photograph, type TestBrowser } from './support/browser.js';
+import { type HolderPortal, openHolderPortal } from './support/holder-portal.js';
 
 // CI without a stored secret in the browser (issue 32 item 3): a license holder registers a trusted CI identity
 // for GitHub Actions in the portal on the seller's host and reads the workflow steps naming that host; the seller
@@ -19,37 +16,17 @@ let app: TestApp;
 let browser: TestBrowser;
 let seller: SignedIn;
 let portalOrigin: string;
-let context: BrowserContext;
 let page: Page;
 
+let portal: HolderPortal | undefined;
+
 beforeAll(async () => {
-  app = await startTestApp();
-  portalOrigin = `http://acme.composer.localhost:${app.port}`;
-  seller = await signInSeller(app, { slug: 'acme' });
-  expect((await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' })).status).toBe(200);
-  const widget = await createPackage(app, seller.user, 'acme/widget', [
-    { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
-  ]);
-  const holder = await createHolder(app, seller.user, HOLDER);
-  await createGrant(app, holder, widget);
-  // A portal session as the e-mailed link makes it (signing in by link is portal.test.ts's subject).
-  const cookie = generateToken('pgps');
-  const now = app.clock.now();
-  await app.ctx.db.insert(portalSessions).values({
-    idHash: sha256Hex(cookie),
-    customerId: holder.id,
-    createdAt: now,
-    lastSeenAt: now,
-    expiresAt: new Date(now.getTime() + 7 * DAY_MS),
-  });
-  browser = await launchBrowser();
-  ({ context, page } = await openSignedInPage(browser, portalOrigin, { cookieName: 'packgate_portal', cookie }));
+  portal = await openHolderPortal(HOLDER);
+  ({ app, browser, seller, portalOrigin, page } = portal);
 }, 180_000);
 
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await app?.close();
+  await portal?.close();
 });
 
 describe('trusted CI identities', () => {

@@ -1,15 +1,15 @@
 import { eq } from 'drizzle-orm';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { holderTokens, portalSessions } from '../../src/server/db/schema/index.js';
+import { holderTokens } from '../../src/server/db/schema/index.js';
 import { findCustomerByToken } from '../../src/server/features/licenses/grants.service.js';
-import { DAY_MS, HOUR_MS } from '../../src/server/lib/clock.js';
-import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
+import { HOUR_MS } from '../../src/server/lib/clock.js';
+import { sha256Hex } from '../../src/server/lib/crypto.js';
 import { isWellFormedHolderToken } from '../../src/server/lib/holder-token-format.js';
-import { createGrant, createHolder, createPackage } from '../composer/repository-fixtures.js';
-import { type SignedIn, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, photograph, type TestBrowser } from './support/browser.js';
+import type { SignedIn } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
+import { openSignedInPage, photograph, type TestBrowser } from './support/browser.js';
+import { type HolderPortal, openHolderPortal } from './support/holder-portal.js';
 
 // Named Composer tokens in the browser (issue 32): the holder creates one in the portal (shown once, copied), rotates
 // it (the old one says when it stops working) and revokes the new one; the seller sees the holder's tokens on
@@ -21,37 +21,17 @@ let app: TestApp;
 let browser: TestBrowser;
 let seller: SignedIn;
 let portalOrigin: string;
-let context: BrowserContext;
 let page: Page;
 
+let portal: HolderPortal | undefined;
+
 beforeAll(async () => {
-  app = await startTestApp();
-  portalOrigin = `http://acme.composer.localhost:${app.port}`;
-  seller = await signInSeller(app, { slug: 'acme' });
-  expect((await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' })).status).toBe(200);
-  const widget = await createPackage(app, seller.user, 'acme/widget', [
-    { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
-  ]);
-  const holder = await createHolder(app, seller.user, HOLDER);
-  await createGrant(app, holder, widget);
-  // A portal session as the e-mailed link makes it (signing in by link is portal.test.ts's subject).
-  const cookie = generateToken('pgps');
-  const now = app.clock.now();
-  await app.ctx.db.insert(portalSessions).values({
-    idHash: sha256Hex(cookie),
-    customerId: holder.id,
-    createdAt: now,
-    lastSeenAt: now,
-    expiresAt: new Date(now.getTime() + 7 * DAY_MS),
-  });
-  browser = await launchBrowser();
-  ({ context, page } = await openSignedInPage(browser, portalOrigin, { cookieName: 'packgate_portal', cookie }));
+  portal = await openHolderPortal(HOLDER);
+  ({ app, browser, seller, portalOrigin, page } = portal);
 }, 180_000);
 
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await app?.close();
+  await portal?.close();
 });
 
 describe('named Composer tokens', () => {

@@ -4,9 +4,8 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { API_V1_RATE_LIMIT } from '../../src/contract/developer.js';
-import { portalSessions } from '../../src/server/db/schema/index.js';
 import { sessionCookieName } from '../../src/server/http/session.js';
-import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
+import { DAY_MS } from '../../src/server/lib/clock.js';
 import { createGrant, createHolder, createPackage, createSeller } from '../composer/repository-fixtures.js';
 import { startBusyStallMonitor } from './busy-stall-monitor.js';
 import { checkAnswer, checkHostRefusal, type Violation } from './fuzz-answers.js';
@@ -14,7 +13,7 @@ import { type FuzzFixtures, hostileHosts, InputGenerator, type Route } from './f
 import { FUZZ_SHARDS, isRepositoryHostRoute, jsonRoutes, routesOf, shardRoutes } from './fuzz-routes.js';
 import { giveTrial } from './packages.js';
 import { sendRaw } from './raw-http.js';
-import { createTestSession } from './sessions.js';
+import { createPortalSession, createTestSession } from './sessions.js';
 import { startTestApp, type TestApp } from './test-app.js';
 
 // Hostile input against every route the app has, found from the router itself so that routes added later
@@ -128,15 +127,7 @@ export function fuzzShard(shard: number, testFile: string): void {
 
   /** A license holder signed in to the portal on the repository host (a session of its own per route), with CSRF. */
   async function portalHolderHeaders(): Promise<Record<string, string>> {
-    const session = generateToken('pgps');
-    const now = app.clock.now();
-    await app.ctx.db.insert(portalSessions).values({
-      idHash: sha256Hex(session),
-      customerId: fixtures.portalHolder.id,
-      createdAt: now,
-      lastSeenAt: now,
-      expiresAt: new Date(now.getTime() + 86_400_000),
-    });
+    const session = await createPortalSession(app, fixtures.portalHolder.id, DAY_MS);
     const portalCookie = `${app.ctx.config.isHttps ? '__Host-packgate_portal' : 'packgate_portal'}=${session}`;
     const host = `${REPOSITORY_HOST}:${app.port}`;
     const answer = await app.app.inject({

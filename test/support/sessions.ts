@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { sessions, users } from '../../src/server/db/schema/index.js';
+import { portalSessions, sessions, users } from '../../src/server/db/schema/index.js';
 import { sessionCookieName } from '../../src/server/http/session.js';
+import { DAY_MS } from '../../src/server/lib/clock.js';
 import { generateToken, sha256Hex } from '../../src/server/lib/crypto.js';
 import { TestClient } from './http-client.js';
 import type { TestApp } from './test-app.js';
@@ -53,6 +54,23 @@ export async function createTestSession(
     createdAt: now,
     lastSeenAt: now,
     expiresAt: options.expiresAt ?? new Date(now.getTime() + app.ctx.config.session.absoluteMs),
+  });
+  return cookieValue;
+}
+
+/**
+ * Inserts a license holder's portal session, as the e-mailed sign-in link makes it (signing in by link is
+ * portal.int.test.ts's subject), and returns its cookie value (`packgate_portal` over http).
+ */
+export async function createPortalSession(app: TestApp, customerId: string, lifetimeMs = 7 * DAY_MS): Promise<string> {
+  const cookieValue = generateToken('pgps');
+  const now = app.ctx.clock.now();
+  await app.ctx.db.insert(portalSessions).values({
+    idHash: sha256Hex(cookieValue),
+    customerId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + lifetimeMs),
   });
   return cookieValue;
 }

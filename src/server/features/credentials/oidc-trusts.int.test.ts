@@ -8,12 +8,10 @@ import {
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
 import { startFakeDns } from '../../../../test/fakes/dns.js';
-import { type SignedIn, signIn } from '../../../../test/support/sessions.js';
+import { createPortalSession, type SignedIn, signIn } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { OidcTrust } from '../../../contract/oidc-trusts.js';
-import { auditEvents, oidcTrusts, portalSessions } from '../../db/schema/index.js';
-import { DAY_MS } from '../../lib/clock.js';
-import { generateToken, sha256Hex } from '../../lib/crypto.js';
+import { auditEvents, oidcTrusts } from '../../db/schema/index.js';
 
 // Registering trusted CI identities (issue 32 item 3): the seller on Management and API v1, the holder in the
 // portal; each door checks the same rules (bounded lengths, an https issuer that is not on a private network, a
@@ -39,15 +37,7 @@ async function trustCount(): Promise<number> {
 
 /** A holder's portal on the seller's host: a session made as sign-in makes it, and the host's CSRF token. */
 async function portalOf(target: FixtureHolder, host: string) {
-  const session = generateToken('pgps');
-  const now = app.clock.now();
-  await app.ctx.db.insert(portalSessions).values({
-    idHash: sha256Hex(session),
-    customerId: target.id,
-    createdAt: now,
-    lastSeenAt: now,
-    expiresAt: new Date(now.getTime() + 7 * DAY_MS),
-  });
+  const session = await createPortalSession(app, target.id);
   const csrfAnswer = await requestOnHost(app, host, '/api/csrf-token', {
     headers: { cookie: `packgate_portal=${session}` },
   });

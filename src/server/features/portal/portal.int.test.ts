@@ -13,7 +13,7 @@ import {
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
-import type { TestUser } from '../../../../test/support/sessions.js';
+import { createPortalSession, type TestUser } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import { SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS } from '../../../contract/auth-messages.js';
 import {
@@ -22,9 +22,8 @@ import {
   portalLinkSentMessage,
   portalMessages,
 } from '../../../contract/portal.js';
-import { auditEvents, brandSettings, portalSessions, sales } from '../../db/schema/index.js';
+import { auditEvents, brandSettings, sales } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
-import { generateToken, sha256Hex } from '../../lib/crypto.js';
 import { LINKS_PER_HOLDER } from './portal.service.js';
 
 // The license holder's portal over HTTP, on sellers' hosts: sign-in by e-mailed link, tenancy, license states,
@@ -133,15 +132,7 @@ async function holderOf(seller: TestUser, email = `holder-${++holderCounter}@exa
 
 /** A portal session made in the database, as sign-in makes it, in a browser on the given host. */
 async function signedInBrowser(holder: FixtureHolder, host: string): Promise<HostBrowser> {
-  const cookie = generateToken('pgps');
-  const now = app.clock.now();
-  await app.ctx.db.insert(portalSessions).values({
-    idHash: sha256Hex(cookie),
-    customerId: holder.id,
-    createdAt: now,
-    lastSeenAt: now,
-    expiresAt: new Date(now.getTime() + 7 * DAY_MS),
-  });
+  const cookie = await createPortalSession(app, holder.id);
   const browser = new HostBrowser(app, host);
   browser.setCookie(COOKIE, cookie);
   return browser;

@@ -99,9 +99,23 @@ function current(): TestApp {
 
 type Child = { child: ChildProcess; port: number; output(): string; exited: Promise<NodeJS.Signals | number | null> };
 
-/** The real server in a process of its own, which kills itself at `crashAt`. */
+/**
+ * The real server in a process of its own, which kills itself at `crashAt`. It is given a port of its own (the
+ * crash must happen in that process, not on a port the test chose for another), below Linux's ephemeral ports
+ * (32768 and up), where an outgoing connection of any other test could hold the same number; a port taken all the
+ * same is tried again with another.
+ */
 async function startCrashingServer(crashAt: CrashPoint): Promise<Child> {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startCrashingServerOn(20_000 + Math.floor(Math.random() * 12_000), crashAt);
+    } catch (error) {
+      if (attempt >= 5 || !String(error).includes('EADDRINUSE')) throw error;
+    }
+  }
+}
+
+async function startCrashingServerOn(port: number, crashAt: CrashPoint): Promise<Child> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'src/server/main.ts')], {
     cwd: root,
     env: {
