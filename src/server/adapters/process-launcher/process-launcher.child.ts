@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import type { LauncherReport, LauncherRequest } from './launcher-protocol.js';
 
 // The launcher's own process: it starts the commands the server asks for and relays their output and exit. It
-// imports nothing but Node, so it stays small (about 40 MB), and a fork of it copies little (see
+// imports nothing but Node, so it stays small (43 MB resident, built), and a fork of it copies little (see
 // process-launcher.ts for why that matters). It ends with the server: when the IPC channel closes, every command
 // it still runs is killed.
 
