@@ -111,10 +111,10 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     try {
       // One writeHead with every header and one end with the body, as a bare node:http server writes (issue 34):
       // no header was set before (http-server.ts leaves X-Request-Id to this door), so Node serializes the answer's
-      // headers once, without a setHeader each, and writes the head and the body together.
+      // header list once, without a setHeader each, and writes the head and the body together.
       const headers = answer.headers;
-      headers[REQUEST_ID_HEADER] = requestId;
-      if (answer.body) headers['content-length'] = String(answer.body.length);
+      headers.push(REQUEST_ID_HEADER, requestId);
+      if (answer.body) headers.push('content-length', String(answer.body.length));
       if (answer.statusMessage === undefined) response.writeHead(answer.status, headers);
       else response.writeHead(answer.status, answer.statusMessage, headers);
       response.end(answer.body);

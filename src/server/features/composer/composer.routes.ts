@@ -14,6 +14,7 @@ import {
   type ComposerOutcome,
   composerAnswer,
   composerSecurityHeaders,
+  headerRecord,
   JSON_TYPE,
   jsonBytes,
 } from './composer-responses.js';
@@ -49,7 +50,7 @@ function repositoryRequest(ctx: AppContext, request: FastifyRequest): Repository
 function send(reply: FastifyReply, request: FastifyRequest, outcome: ComposerOutcome): FastifyReply {
   const answer: ComposerAnswer = composerAnswer(outcome, { acceptEncoding: request.headers['accept-encoding'] });
   if (answer.statusMessage !== undefined) reply.raw.statusMessage = answer.statusMessage;
-  return reply.code(answer.status).headers(answer.headers).send(answer.body);
+  return reply.code(answer.status).headers(headerRecord(answer.headers)).send(answer.body);
 }
 
 export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
