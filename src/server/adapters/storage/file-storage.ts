@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { promisify } from 'node:util';
+import { OpenFile } from './file-sender.js';
 import {
   assertValidKey,
   assertValidPrefix,
@@ -100,13 +101,14 @@ export class FileStorage implements ObjectStorage {
   /**
    * An object that fits in one read chunk (most package zips are a few KB) comes back read whole: as a stream it
    * took two reads (the bytes, then the end) and a close, each a trip through libuv's thread pool, and cost a 1 KB
-   * zip's download 100-150 µs of CPU against 25-30 µs. Larger objects stream.
+   * zip's download 100-150 µs of CPU against 25-30 µs. A larger one comes back as the open file, for
+   * sendOpenFile (file-sender.ts).
    */
   async openBody(key: string): Promise<ObjectBody | undefined> {
     const opened = await this.openFile(key);
     if (!opened) return undefined;
     const { descriptor, stats } = opened;
-    if (stats.size > READ_CHUNK_BYTES) return { size: stats.size, content: streamFrom(descriptor) };
+    if (stats.size > READ_CHUNK_BYTES) return { size: stats.size, content: new OpenFile(descriptor) };
     try {
       const content = await readWhole(descriptor, stats.size);
       return { size: content.length, content };

@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import { closeOpenFile, OpenFile } from './file-sender.js';
 
 // Object storage for package zips and logos: files under DATA_DIR/storage by default, any S3-compatible
 // service in production. Keys look like S3 keys (`dists/42/1.0.0.0-1a2b3c.zip`) and are validated the same
@@ -10,13 +11,16 @@ export type StoredObject = ObjectInfo & { stream: Readable };
 
 /**
  * An object's bytes and their length, for a sender that knows what it is sending (a dist is always a zip): a small
- * object may come already read whole, which costs less than a stream's reads and close (see FileStorage.openBody).
+ * object may come already read whole, which costs less than a stream's reads and close, and a large stored file as
+ * the open file itself, which file-sender.ts sends faster than a stream (see FileStorage.openBody); S3's objects
+ * come as streams.
  */
-export type ObjectBody = { size: number; content: Buffer | Readable };
+export type ObjectBody = { size: number; content: Buffer | Readable | OpenFile };
 
-/** Lets go of a body that will not be sent: a stream holds a file or a connection open. */
+/** Lets go of a body that will not be sent: a stream or an open file holds a file or a connection open. */
 export function discardBody(body: ObjectBody): void {
-  if (!Buffer.isBuffer(body.content)) body.content.destroy();
+  if (body.content instanceof OpenFile) closeOpenFile(body.content);
+  else if (!Buffer.isBuffer(body.content)) body.content.destroy();
 }
 
 export type PutOptions = { contentType: string };

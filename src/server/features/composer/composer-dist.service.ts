@@ -1,4 +1,3 @@
-import type { Readable } from 'node:stream';
 import { isComposerPackageName } from '../../../contract/composer.js';
 import { discardBody, type ObjectBody } from '../../adapters/storage/object-storage.js';
 import type { AppContext } from '../../context.js';
@@ -38,8 +37,8 @@ import {
 // The Composer repository's downloads: one zip per request, authorized from the token's view at the request's time
 // (held or read, repository-request.ts) and counted. Always answered through the routes (composer.routes.ts).
 
-/** A zip to send: small ones read whole (a Buffer), larger ones as a stream. */
-export type DistDownload = { content: Buffer | Readable; size: number; fileName: string };
+/** A zip to send: small ones read whole (a Buffer), larger ones as the open file (file-sender.ts) or a stream (S3). */
+export type DistDownload = { content: ObjectBody['content']; size: number; fileName: string };
 
 /** The version's zip from storage; built (once, by the packages domain) when it was never built or was cleared. */
 async function openArchive(ctx: AppContext, version: DistVersionRow): Promise<ObjectBody | undefined> {

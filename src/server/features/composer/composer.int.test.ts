@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createGrant,
@@ -424,6 +425,32 @@ describe('dist downloads', () => {
     expect(recorded.map((row) => [row.grantId, row.version])).toEqual([[grant!.id, 'v1.0.0']]);
     // The client's network (loopback's /24) feeds the seller's sharing signal; the address itself is never stored.
     expect(recorded[0]!.clientNetwork).toBe('127.0.0.0/24');
+  });
+
+  it('sends a zip of several read chunks from its file whole, with the headers of a small one, and counts it', async () => {
+    const { name, holder, pkg } = await licensedPackage({ downloadLimit: 5 });
+    await requestOnHost(app, ACME_HOST, downloadPath(name, 'v1.0.0'), { token: holder.token });
+    const [version] = await app.ctx.db
+      .select()
+      .from(packageVersions)
+      .where(and(eq(packageVersions.packageId, pkg.id), eq(packageVersions.version, 'v1.0.0')));
+    // The stored zip, replaced by one of a size a real package reaches (file-sender.ts reads 256 KB at a time).
+    const large = randomBytes(3 * 256 * 1024 + 4321);
+    await app.ctx.storage.put(version!.distKey!, large, { contentType: 'application/zip' });
+
+    const response = await requestOnHost(app, ACME_HOST, downloadPath(name, 'v1.0.0'), { token: holder.token });
+    expect(response.status).toBe(200);
+    expect(response.headers).toMatchObject({
+      'content-type': 'application/zip',
+      'content-length': String(large.length),
+      'content-disposition': `attachment; filename="${name.replace('/', '-')}-v1.0.0.zip"`,
+      'cache-control': 'private, no-store',
+      'x-content-type-options': 'nosniff',
+    });
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(response.body.equals(large)).toBe(true);
+    const [grant] = await app.ctx.db.select().from(grants).where(eq(grants.packageId, pkg.id));
+    expect(grant!.downloadCount).toBe(2);
   });
 
   it('answers a download without a limit before counting it, and counts it before any other request is answered', async () => {

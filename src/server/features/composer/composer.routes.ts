@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { composerPaths, notifyBatchInput } from '../../../contract/composer.js';
+import { OpenFile, sendOpenFile } from '../../adapters/storage/file-sender.js';
 import type { AppContext } from '../../context.js';
 import { AppError, toAppError } from '../../http/errors.js';
 import { hostAuthority, hostUrl } from '../../http/public-urls.js';
@@ -110,12 +111,21 @@ export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Pro
       async (request, reply) => {
         const { vendor, package: name, version } = request.params;
         const download = await openDistDownload(ctx, repositoryRequest(ctx, request), `${vendor}/${name}`, version);
-        return reply
-          .header('content-type', 'application/zip')
-          .header('content-length', String(download.size))
-          .header('content-disposition', `attachment; filename="${download.fileName}"`)
-          .header('cache-control', 'private, no-store')
-          .send(download.content);
+        const headers = {
+          'content-type': 'application/zip',
+          'content-length': String(download.size),
+          'content-disposition': `attachment; filename="${download.fileName}"`,
+          'cache-control': 'private, no-store',
+        };
+        if (download.content instanceof OpenFile) {
+          // A large stored zip is written from its file here (file-sender.ts); Fastify's onResponse hooks still
+          // count and log it when the response finishes.
+          reply.hijack();
+          reply.raw.writeHead(200, headers);
+          sendOpenFile(reply.raw, download.content, download.size);
+          return reply;
+        }
+        return reply.headers(headers).send(download.content);
       },
     );
 
