@@ -18,6 +18,7 @@ import {
 import type { Payments } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
 import { adminOnly, authenticated } from '../../http/guards.js';
+import { acceptRawBodies, firstHeader, rawBodyOf } from '../../http/raw-body.js';
 import { listPlatformSettings, updatePlatformSetting } from '../shared/settings/platform-settings.service.js';
 import * as billing from './billing.service.js';
 import { receiveStripeWebhook } from './stripe-webhook.service.js';
@@ -120,23 +121,14 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Prom
  */
 async function stripeWebhookRoutes(app: FastifyInstance, options: { ctx: AppContext; payments: Payments }) {
   const { ctx, payments } = options;
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => {
-    done(null, body);
-  });
+  acceptRawBodies(app, WEBHOOK_BODY_LIMIT);
   app
     .withTypeProvider<ZodTypeProvider>()
     .post(
       '/api/stripe/webhook',
       { bodyLimit: WEBHOOK_BODY_LIMIT, schema: { response: { 200: stripeWebhookResponse } } },
       async (request) => {
-        const signature = request.headers['stripe-signature'];
-        return receiveStripeWebhook(
-          ctx,
-          payments,
-          Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-          Array.isArray(signature) ? signature[0] : signature,
-        );
+        return receiveStripeWebhook(ctx, payments, rawBodyOf(request), firstHeader(request, 'stripe-signature'));
       },
     );
 }

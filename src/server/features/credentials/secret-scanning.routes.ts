@@ -1,5 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
+import { acceptRawBodies, firstHeader, rawBodyOf } from '../../http/raw-body.js';
 import {
   receiveSecretScanningReport,
   SECRET_SCANNING_PATH,
@@ -12,26 +13,18 @@ import { createSecretScanningKeys } from './secret-scanning-keys.js';
 
 const REPORT_BODY_LIMIT = 1024 * 1024;
 
-function header(request: FastifyRequest, name: string): string | undefined {
-  const value = request.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
 export async function secretScanningRoutes(app: FastifyInstance, options: { ctx: AppContext }): Promise<void> {
   const { ctx } = options;
   const keys = createSecretScanningKeys(ctx.config.secretScanningKeysUrl);
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: REPORT_BODY_LIMIT }, (_request, body, done) => {
-    done(null, body);
-  });
+  acceptRawBodies(app, REPORT_BODY_LIMIT);
 
   app.post(SECRET_SCANNING_PATH, { bodyLimit: REPORT_BODY_LIMIT }, async (request) => {
-    const rawBody = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+    const rawBody = rawBodyOf(request);
     await verifySecretScanningSignature(
       keys,
       rawBody,
-      header(request, 'github-public-key-identifier'),
-      header(request, 'github-public-key-signature'),
+      firstHeader(request, 'github-public-key-identifier'),
+      firstHeader(request, 'github-public-key-signature'),
     );
     return receiveSecretScanningReport(ctx, rawBody);
   });

@@ -7,6 +7,7 @@ import {
 } from '../../../contract/code-hosts.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
+import { acceptRawBodies, firstHeader, rawBodyOf } from '../../http/raw-body.js';
 import { githubAppInstallUrl } from '../code-hosts/github-app-connect.service.js';
 import { connectGithubApp } from './github-app-switch.service.js';
 import { receiveGithubAppWebhook } from './github-app-webhook.service.js';
@@ -55,21 +56,14 @@ export async function githubAppRoutes(app: FastifyInstance, ctx: AppContext): Pr
 /** The signature covers the exact bytes GitHub sent: this route alone reads its body raw. */
 async function githubAppWebhookRoutes(app: FastifyInstance, options: { ctx: AppContext }): Promise<void> {
   const { ctx } = options;
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => {
-    done(null, body);
-  });
+  acceptRawBodies(app, WEBHOOK_BODY_LIMIT);
   app.post('/api/webhooks/github-app', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
-    const header = (name: string) => {
-      const value = request.headers[name];
-      return Array.isArray(value) ? value[0] : value;
-    };
     const answer = await receiveGithubAppWebhook(ctx, {
-      event: header('x-github-event'),
-      deliveryId: header('x-github-delivery'),
-      signature: header('x-hub-signature-256'),
-      contentType: header('content-type'),
-      rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+      event: firstHeader(request, 'x-github-event'),
+      deliveryId: firstHeader(request, 'x-github-delivery'),
+      signature: firstHeader(request, 'x-hub-signature-256'),
+      contentType: firstHeader(request, 'content-type'),
+      rawBody: rawBodyOf(request),
     });
     return reply.status(answer.status).send(answer.body);
   });

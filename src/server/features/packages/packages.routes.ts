@@ -16,6 +16,7 @@ import {
 } from '../../../contract/packages.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
+import { acceptRawBodies, firstHeader, rawBodyOf } from '../../http/raw-body.js';
 import { createGitPackage } from './git-packages.service.js';
 import { receiveGithubWebhook } from './github-webhook.service.js';
 import { deletePackage, refreshPackage, updatePackage } from './package-changes.service.js';
@@ -148,22 +149,15 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
  */
 async function githubWebhookRoutes(app: FastifyInstance, options: { ctx: AppContext }): Promise<void> {
   const { ctx } = options;
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => {
-    done(null, body);
-  });
+  acceptRawBodies(app, WEBHOOK_BODY_LIMIT);
 
   app.post('/api/webhooks/github', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
-    const header = (name: string) => {
-      const value = request.headers[name];
-      return Array.isArray(value) ? value[0] : value;
-    };
     const answer = await receiveGithubWebhook(ctx, {
-      event: header('x-github-event'),
-      deliveryId: header('x-github-delivery'),
-      signature: header('x-hub-signature-256'),
-      contentType: header('content-type'),
-      rawBody: Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
+      event: firstHeader(request, 'x-github-event'),
+      deliveryId: firstHeader(request, 'x-github-delivery'),
+      signature: firstHeader(request, 'x-hub-signature-256'),
+      contentType: firstHeader(request, 'content-type'),
+      rawBody: rawBodyOf(request),
     });
     return reply.status(answer.status).send(answer.body);
   });

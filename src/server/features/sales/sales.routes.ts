@@ -20,6 +20,7 @@ import {
 } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
+import { acceptRawBodies, firstHeader, rawBodyOf } from '../../http/raw-body.js';
 import { getLicenseMailSeller } from '../licenses/license-mail.service.js';
 import { getPurchaseResult, startCheckout } from './checkout.service.js';
 import { receiveConnectWebhook } from './connect-webhook.service.js';
@@ -135,17 +136,9 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
 /** The signature covers the exact bytes Stripe sent: this route alone reads its body raw. */
 async function connectWebhookRoutes(app: FastifyInstance, options: { ctx: AppContext }) {
   const { ctx } = options;
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: WEBHOOK_BODY_LIMIT }, (_request, body, done) => {
-    done(null, body);
-  });
+  acceptRawBodies(app, WEBHOOK_BODY_LIMIT);
   app.post('/api/stripe/connect-webhook', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request) => {
-    const signature = request.headers['stripe-signature'];
-    return receiveConnectWebhook(
-      ctx,
-      Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0),
-      Array.isArray(signature) ? signature[0] : signature,
-    );
+    return receiveConnectWebhook(ctx, rawBodyOf(request), firstHeader(request, 'stripe-signature'));
   });
 }
 
