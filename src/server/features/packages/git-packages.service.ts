@@ -18,7 +18,7 @@ import {
 } from './package-create.service.js';
 import type { PackageRow } from './package-mirror.js';
 import { syncPackage } from './package-sync.js';
-import { manifestName } from './package-versions.js';
+import { requireManifestName } from './package-versions.js';
 import { findPackageNameOfRepository } from './packages.repository.js';
 import { type PackageAccount, presentPackage } from './packages.service.js';
 
@@ -92,31 +92,18 @@ function nameFromPath(url: URL): string | undefined {
 
 /** The package name composer.json of the default branch declares, checked against the one given. */
 function nameFromManifest(text: string | undefined, given: string | undefined, fullName: string): string {
-  if (text === undefined) {
-    throw new AppError('BAD_REQUEST', `repositoryUrl: ${fullName} has no composer.json on its default branch.`, {
-      title: 'No composer.json',
-      suggestion: 'Only repositories with a composer.json at the root of their default branch can become packages.',
-    });
-  }
-  const named = manifestName(text);
-  if ('problem' in named) {
+  const declared = requireManifestName(text, {
+    missing: `repositoryUrl: ${fullName} has no composer.json on its default branch.`,
+    unusable: (problem) => `repositoryUrl: the composer.json of ${fullName} is unusable: ${problem}.`,
+  });
+  if (given && declared && declared !== given) {
     throw new AppError(
       'BAD_REQUEST',
-      `repositoryUrl: the composer.json of ${fullName} is unusable: ${named.problem}.`,
-      {
-        title: 'Invalid composer.json',
-        suggestion: 'Fix composer.json in the repository, then try again.',
-      },
+      `packageName: the composer.json of ${fullName} names the package "${declared}", not "${given}"; Composer would refuse the mismatch.`,
+      { title: 'Package Name Mismatch', suggestion: `Use "${declared}", or leave packageName out.` },
     );
   }
-  if (given && named.name && named.name !== given) {
-    throw new AppError(
-      'BAD_REQUEST',
-      `packageName: the composer.json of ${fullName} names the package "${named.name}", not "${given}"; Composer would refuse the mismatch.`,
-      { title: 'Package Name Mismatch', suggestion: `Use "${named.name}", or leave packageName out.` },
-    );
-  }
-  const name = given ?? named.name;
+  const name = given ?? declared;
   if (!name) {
     throw new AppError('BAD_REQUEST', `packageName: the composer.json of ${fullName} declares no name.`, {
       suggestion: 'Give packageName, or add a name to composer.json.',

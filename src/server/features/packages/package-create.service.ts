@@ -19,7 +19,7 @@ import { webhookPathFor } from './code-host-webhooks.service.js';
 import { openHostForNewPackage } from './package-host.js';
 import type { PackageRow } from './package-mirror.js';
 import { syncPackage } from './package-sync.js';
-import { manifestName } from './package-versions.js';
+import { requireManifestName } from './package-versions.js';
 import {
   countPackagesOfOwner,
   findPackageIdByName,
@@ -115,30 +115,17 @@ export async function assertNameMatchesRepository(
 ): Promise<void> {
   const branch = repository.defaultBranch ? ` on ${repository.defaultBranch}` : '';
   const text = await withCodeHost(ctx, () => host.readDefaultBranchFile(codeHostUser, repository, 'composer.json'));
-  if (text === undefined) {
-    throw new AppError('BAD_REQUEST', `${repository.fullName} has no composer.json${branch}.`, {
-      title: 'No composer.json',
-      suggestion: 'Only repositories with a composer.json at the root of their default branch can become packages.',
-    });
-  }
-  const named = manifestName(text);
-  if ('problem' in named) {
+  const declared = requireManifestName(text, {
+    missing: `${repository.fullName} has no composer.json${branch}.`,
+    unusable: (problem) => `The composer.json of ${repository.fullName}${branch} is unusable: ${problem}.`,
+  });
+  if (declared !== undefined && declared !== packageName) {
     throw new AppError(
       'BAD_REQUEST',
-      `The composer.json of ${repository.fullName}${branch} is unusable: ${named.problem}.`,
-      {
-        title: 'Invalid composer.json',
-        suggestion: 'Fix composer.json in the repository, then try again.',
-      },
-    );
-  }
-  if (named.name !== undefined && named.name !== packageName) {
-    throw new AppError(
-      'BAD_REQUEST',
-      `The composer.json of ${repository.fullName} names the package "${named.name}", not "${packageName}"; Composer would refuse the mismatch.`,
+      `The composer.json of ${repository.fullName} names the package "${declared}", not "${packageName}"; Composer would refuse the mismatch.`,
       {
         title: 'Package Name Mismatch',
-        suggestion: `Use "${named.name}" as the package name, or change the name in composer.json first.`,
+        suggestion: `Use "${declared}" as the package name, or change the name in composer.json first.`,
       },
     );
   }

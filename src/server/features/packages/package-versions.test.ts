@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GitReference } from '../../adapters/git/git-repository.js';
-import { manifestName, planVersions, publicationTime } from './package-versions.js';
+import { manifestName, planVersions, publicationTime, requireManifestName } from './package-versions.js';
 
 let counter = 0;
 function reference(kind: 'tag' | 'branch', name: string, commit = `c${++counter}`.padEnd(40, '0')): GitReference {
@@ -171,5 +171,34 @@ describe('manifestName', () => {
     expect(manifestName('{"description": "no name"}')).toEqual({});
     expect(manifestName('{"name": 42}')).toEqual({ problem: 'the name in composer.json is not a string' });
     expect(manifestName('nope')).toHaveProperty('problem');
+  });
+});
+
+describe('requireManifestName', () => {
+  const wording = {
+    missing: 'acme/notes has no composer.json on main.',
+    unusable: (problem: string) => `The composer.json of acme/notes on main is unusable: ${problem}.`,
+  };
+
+  it('gives the declared name, lower-cased, or none', () => {
+    expect(requireManifestName('{"name": "Acme/Notes"}', wording)).toBe('acme/notes');
+    expect(requireManifestName('{"description": "no name"}', wording)).toBeUndefined();
+  });
+
+  it("refuses a missing or unusable composer.json in the asking door's words", () => {
+    expect(() => requireManifestName(undefined, wording)).toThrow(
+      expect.objectContaining({
+        code: 'BAD_REQUEST',
+        title: 'No composer.json',
+        message: 'acme/notes has no composer.json on main.',
+      }),
+    );
+    expect(() => requireManifestName('{"name": 42}', wording)).toThrow(
+      expect.objectContaining({
+        title: 'Invalid composer.json',
+        message: 'The composer.json of acme/notes on main is unusable: the name in composer.json is not a string.',
+        suggestion: 'Fix composer.json in the repository, then try again.',
+      }),
+    );
   });
 });

@@ -1,5 +1,6 @@
 import type { SkippedReference } from '../../../contract/packages.js';
 import type { GitReference } from '../../adapters/git/git-repository.js';
+import { AppError } from '../../http/errors.js';
 import {
   InvalidVersionError,
   normalizeVersion,
@@ -200,4 +201,28 @@ export function manifestName(text: string): { name?: string } | { problem: strin
   if (name === undefined) return {};
   if (typeof name !== 'string') return { problem: 'the name in composer.json is not a string' };
   return { name: name.trim().toLowerCase() };
+}
+
+/**
+ * The name a default branch's composer.json declares (none: undefined), or the BAD_REQUEST a seller reads when the
+ * file is missing or unusable; `missing` and `unusable` say it in the words of the door that asked.
+ */
+export function requireManifestName(
+  text: string | undefined,
+  wording: { missing: string; unusable: (problem: string) => string },
+): string | undefined {
+  if (text === undefined) {
+    throw new AppError('BAD_REQUEST', wording.missing, {
+      title: 'No composer.json',
+      suggestion: 'Only repositories with a composer.json at the root of their default branch can become packages.',
+    });
+  }
+  const named = manifestName(text);
+  if ('problem' in named) {
+    throw new AppError('BAD_REQUEST', wording.unusable(named.problem), {
+      title: 'Invalid composer.json',
+      suggestion: 'Fix composer.json in the repository, then try again.',
+    });
+  }
+  return named.name;
 }
