@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { openSync } from 'node:fs';
-import { readdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { descriptorsBackTo, openDescriptorCount } from '../../../../test/support/descriptors.js';
 import { createTempDir, removeTempDir } from '../../../../test/support/git-fixtures.js';
 import { receiveOpenFile } from '../../../../test/support/open-file.js';
 import { OpenFile, SEND_CHUNK_BYTES } from './file-sender.js';
@@ -23,19 +24,6 @@ async function openedFile(name: string, size: number): Promise<{ bytes: Buffer; 
   const target = path.join(dir, name);
   await writeFile(target, bytes);
   return { bytes, file: new OpenFile(openSync(target, 'r')) };
-}
-
-async function openDescriptorCount(): Promise<number> {
-  return (await readdir('/proc/self/fd')).length;
-}
-
-/** Waits, with a bound, for this process's open descriptors to fall back to `count` (closing is not awaited). */
-async function descriptorsBackTo(count: number): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while ((await openDescriptorCount()) > count) {
-    if (Date.now() > deadline) throw new Error(`descriptors left open: ${(await openDescriptorCount()) - count}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('sendOpenFile', () => {

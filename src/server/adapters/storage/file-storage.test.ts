@@ -4,6 +4,7 @@ import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { descriptorsBackTo, openDescriptorCount } from '../../../../test/support/descriptors.js';
 import { createTempDir, removeTempDir } from '../../../../test/support/git-fixtures.js';
 import { receiveOpenFile } from '../../../../test/support/open-file.js';
 import { storageDirFor } from '../../config.js';
@@ -34,11 +35,6 @@ async function contentOf(body: ObjectBody): Promise<Buffer> {
   if (Buffer.isBuffer(body.content)) return body.content;
   if (body.content instanceof OpenFile) return receiveOpenFile(body.content, body.size);
   return readAll(body.content);
-}
-
-/** This process's open file descriptors (Linux). */
-async function openDescriptorCount(): Promise<number> {
-  return (await readdir('/proc/self/fd')).length;
 }
 
 describe('FileStorage', () => {
@@ -93,12 +89,7 @@ describe('FileStorage', () => {
     }
 
     // Closing is not awaited by openBody (the answer does not wait for it): wait, with a bound, for the count to fall.
-    const deadline = Date.now() + 10_000;
-    while ((await openDescriptorCount()) > openBefore) {
-      if (Date.now() > deadline)
-        throw new Error(`descriptors left open: ${(await openDescriptorCount()) - openBefore}`);
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await descriptorsBackTo(openBefore);
   });
 
   it('stores a stream', async () => {
