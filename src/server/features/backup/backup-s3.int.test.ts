@@ -1,19 +1,16 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupCommand, restoreCommand } from '../../../../scripts/backup-commands.js';
 import {
-  createGrant,
-  createHolder,
-  createPackage,
-  createSeller,
   type FixtureHolder,
   type FixturePackage,
   jsonOf,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeS3, startFakeS3 } from '../../../../test/fakes/s3.js';
+import { createLicensedWidget, runAdminCommand } from '../../../../test/support/backup-source.js';
 import { emptyRestoreTarget } from '../../../../test/support/restore-target.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { P2File } from '../../../contract/composer.js';
@@ -39,19 +36,6 @@ let logoKey: string;
 /** An empty database and data folder of the suite's kind, with `bucket`'s settings. */
 const emptyTarget = (bucket: FakeS3) => emptyRestoreTarget(work, removals, bucket.env);
 
-/** Runs an admin command with its console captured: its exit code and what it printed as errors. */
-async function admin(command: () => Promise<number>) {
-  const errors: string[] = [];
-  const errorSpy = vi.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line));
-  const logSpy = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-  try {
-    return { code: await command(), message: errors.join('\n') };
-  } finally {
-    errorSpy.mockRestore();
-    logSpy.mockRestore();
-  }
-}
-
 /** The zip of acme/widget v1.1.0 as the holder downloads it from `app`. */
 async function downloadedZip(app: TestApp): Promise<Buffer> {
   const p2 = await requestOnHost(app, HOST, '/p2/acme/widget.json', { token: holder.token });
@@ -73,14 +57,10 @@ async function keysIn(bucket: FakeS3): Promise<string[]> {
 beforeAll(async () => {
   sourceBucket = await startFakeS3({ bucket: 'packgate-source' });
   source = await startTestApp({ env: sourceBucket.env });
-  const acme = await createSeller(source, 'acme');
-  widget = await createPackage(source, acme, 'acme/widget', [
-    { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
-    { version: 'v1.1.0', releasedAt: '2026-02-10T10:00:00Z' },
-  ]);
-  holder = await createHolder(source, acme);
-  await createGrant(source, holder, widget);
-  logoKey = `logos/${acme.id}/logo.png`;
+  const licensed = await createLicensedWidget(source);
+  widget = licensed.widget;
+  holder = licensed.holder;
+  logoKey = `logos/${licensed.acme.id}/logo.png`;
   await source.ctx.storage.put(logoKey, Buffer.from('a logo'), { contentType: 'image/png' });
   // The zips and the logo are in the bucket, not in the data folder.
   expect(await keysIn(sourceBucket)).toEqual(
@@ -88,7 +68,7 @@ beforeAll(async () => {
   );
 
   // `npm run admin -- backup FILE` with the running server's own settings (on PGlite the server writes it).
-  const backup = await admin(() => backupCommand(source.ctx.config, archive));
+  const backup = await runAdminCommand(() => backupCommand(source.ctx.config, archive));
   expect(backup).toEqual({ code: 0, message: '' });
 }, 180_000);
 
@@ -105,7 +85,9 @@ describe('a backup of an instance that stores objects in S3', () => {
     removals.push(() => targetBucket.close());
     const target = await emptyTarget(targetBucket);
     removals.push(async () => rmSync(target.dataDir, { recursive: true, force: true }));
-    const restore = await admin(() => restoreCommand(loadConfig({ DATA_DIR: target.dataDir, ...target.env }), archive));
+    const restore = await runAdminCommand(() =>
+      restoreCommand(loadConfig({ DATA_DIR: target.dataDir, ...target.env }), archive),
+    );
     expect(restore).toEqual({ code: 0, message: '' });
     expect(await keysIn(targetBucket)).toEqual(await keysIn(sourceBucket));
 
@@ -128,7 +110,9 @@ describe('a backup of an instance that stores objects in S3', () => {
     const target = await emptyTarget(sourceBucket);
     removals.push(async () => rmSync(target.dataDir, { recursive: true, force: true }));
     const keysBefore = await keysIn(sourceBucket);
-    const restore = await admin(() => restoreCommand(loadConfig({ DATA_DIR: target.dataDir, ...target.env }), archive));
+    const restore = await runAdminCommand(() =>
+      restoreCommand(loadConfig({ DATA_DIR: target.dataDir, ...target.env }), archive),
+    );
     expect(restore.code).toBe(1);
     expect(restore.message).toMatch(/The object storage is not empty \(it holds .+\).* Nothing was changed\./s);
     expect(await keysIn(sourceBucket)).toEqual(keysBefore);

@@ -13,19 +13,16 @@ import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import { count } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { restoreCommand } from '../../../../scripts/backup-commands.js';
 import { runComposer } from '../../../../test/composer/composer-cli.js';
 import {
-  createGrant,
-  createHolder,
-  createPackage,
-  createSeller,
   type FixtureHolder,
   type FixturePackage,
   jsonOf,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
+import { createLicensedWidget, runAdminCommand } from '../../../../test/support/backup-source.js';
 import { emptyRestoreTarget } from '../../../../test/support/restore-target.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { P2File } from '../../../contract/composer.js';
@@ -106,15 +103,11 @@ async function answers(app: TestApp) {
 
 beforeAll(async () => {
   source = await startTestApp();
-  const acme = await createSeller(source, 'acme');
-  widget = await createPackage(source, acme, 'acme/widget', [
-    { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
-    { version: 'v1.1.0', releasedAt: '2026-02-10T10:00:00Z' },
-  ]);
-  holder = await createHolder(source, acme);
-  await createGrant(source, holder, widget);
+  const licensed = await createLicensedWidget(source);
+  widget = licensed.widget;
+  holder = licensed.holder;
   await source.ctx.db.insert(sales).values({
-    sellerId: acme.id,
+    sellerId: licensed.acme.id,
     packageId: widget.id,
     kind: 'purchase',
     status: 'paid',
@@ -126,7 +119,9 @@ beforeAll(async () => {
     currency: 'usd',
     paidAt: new Date('2026-02-20T10:00:00Z'),
   });
-  await source.ctx.storage.put(`logos/${acme.id}/logo.png`, Buffer.from('a logo'), { contentType: 'image/png' });
+  await source.ctx.storage.put(`logos/${licensed.acme.id}/logo.png`, Buffer.from('a logo'), {
+    contentType: 'image/png',
+  });
   before = await answers(source);
   expect(before.sales).toBe(1);
 
@@ -205,16 +200,7 @@ describe('a restore', () => {
   async function restore(file: string, target?: { dataDir: string; env: Record<string, string> }) {
     const into = target ?? (await emptyTarget());
     const config = loadConfig({ DATA_DIR: into.dataDir, ...into.env });
-    const errors: string[] = [];
-    const spy = vi.spyOn(console, 'error').mockImplementation((line: string) => void errors.push(line));
-    const logSpy = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-    try {
-      const code = await restoreCommand(config, file);
-      return { code, message: errors.join('\n'), into };
-    } finally {
-      spy.mockRestore();
-      logSpy.mockRestore();
-    }
+    return { ...(await runAdminCommand(() => restoreCommand(config, file))), into };
   }
 
   /** The target holds what it held before: no database tables, no stored objects. */
