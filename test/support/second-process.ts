@@ -45,6 +45,17 @@ export async function startSecondProcess(first: TestApp): Promise<TestApp> {
   };
 }
 
+/**
+ * A second process (see startSecondProcess) once both its change feed and the first's listen, so that each answers
+ * from what it holds and learns the other's writes through its feed.
+ */
+export async function startListeningSecondProcess(first: TestApp): Promise<TestApp> {
+  const second = await startSecondProcess(first);
+  await eventually('both change feeds listen', () => first.ctx.composerAccess.isTrusted);
+  await eventually('both change feeds listen', () => second.ctx.composerAccess.isTrusted);
+  return second;
+}
+
 /** Polls until `check` holds, failing loudly after `timeoutMs`: for what another process learns asynchronously. */
 export async function eventually(
   what: string,

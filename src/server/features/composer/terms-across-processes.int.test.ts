@@ -9,7 +9,7 @@ import {
   createSeller,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
-import { eventually, startSecondProcess } from '../../../../test/support/second-process.js';
+import { eventually, startListeningSecondProcess } from '../../../../test/support/second-process.js';
 import type { TestUser } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, testDatabaseKind } from '../../../../test/support/test-app.js';
 import { holderTokens, productPackages } from '../../db/schema/index.js';
@@ -81,10 +81,7 @@ if (testDatabaseKind() === 'postgres') {
     let second: TestApp;
 
     beforeAll(async () => {
-      second = await startSecondProcess(app);
-      // Both feeds listen, so that both processes answer from what they hold.
-      await eventually('both change feeds listen', () => app.ctx.composerAccess.isTrusted);
-      await eventually('both change feeds listen', () => second.ctx.composerAccess.isTrusted);
+      second = await startListeningSecondProcess(app);
     });
 
     afterAll(async () => {

@@ -12,7 +12,7 @@ import {
   jsonOf,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
-import { eventually, startSecondProcess } from '../../../../test/support/second-process.js';
+import { eventually, startListeningSecondProcess } from '../../../../test/support/second-process.js';
 import type { TestUser } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, testDatabaseKind } from '../../../../test/support/test-app.js';
 import type { P2File, PackagesJson } from '../../../contract/composer.js';
@@ -285,10 +285,7 @@ if (testDatabaseKind() === 'postgres') {
     let second: TestApp;
 
     beforeAll(async () => {
-      second = await startSecondProcess(app);
-      // Both feeds listen, so that both processes answer from what they hold.
-      await eventually('both change feeds listen', () => app.ctx.composerAccess.isTrusted);
-      await eventually('both change feeds listen', () => second.ctx.composerAccess.isTrusted);
+      second = await startListeningSecondProcess(app);
     });
 
     afterAll(async () => {
