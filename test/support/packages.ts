@@ -42,6 +42,16 @@ export async function giveExpiredTrial(app: TestApp, userId: string, tierId = 'e
   });
 }
 
+/** Gives the seller a paid plan of the tier running until `currentPeriodEnd`, past any trial's end. */
+export async function giveActivePlan(
+  app: TestApp,
+  userId: string,
+  currentPeriodEnd: Date,
+  tierId = 'enterprise',
+): Promise<void> {
+  await app.ctx.db.insert(platformSubscriptions).values({ userId, status: 'active', tierId, currentPeriodEnd });
+}
+
 /** Waits for the package's running and queued background syncs (sync and pre-cache); throws at the bound. */
 export async function waitForSync(app: TestApp, packageId: string, timeoutMs = 60_000): Promise<void> {
   // waitForPackageSync gives up quietly at its bound (a server must not hang on a stuck sync); a test must not.

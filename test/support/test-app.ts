@@ -34,6 +34,9 @@ export type TestApp = BuiltApp & {
   databaseTarget?: DatabaseTarget;
 };
 
+/** Session settings under which a test's sign-ins stay valid while it moves the clock weeks or months ahead. */
+export const YEAR_LONG_SESSIONS = { SESSION_IDLE_MINUTES: String(365 * 24 * 60), SESSION_ABSOLUTE_DAYS: '365' };
+
 /** Which database the server suite runs on: PGlite always, PostgreSQL when the project says so. */
 export function testDatabaseKind(): 'pglite' | 'postgres' {
   return process.env.PACKGATE_TEST_DB === 'postgres' ? 'postgres' : 'pglite';

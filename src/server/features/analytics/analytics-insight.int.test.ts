@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
 import { insertPackage } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
+import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
 import type {
   DashboardAnalytics,
   DownloadSeries,
@@ -77,7 +77,7 @@ describe('seller analytics', () => {
   beforeAll(async () => {
     app = await startTestApp({
       clock: new TestClock(now),
-      env: { SESSION_IDLE_MINUTES: String(365 * 24 * 60), SESSION_ABSOLUTE_DAYS: '365' },
+      env: YEAR_LONG_SESSIONS,
     });
     seller = await signInSeller(app);
     other = await signInSeller(app);

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPackage, type FixturePackage, requestOnHost } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeStripe, startFakeStripe } from '../../../../test/fakes/stripe.js';
+import { giveActivePlan } from '../../../../test/support/packages.js';
 import { settleProviderEvents } from '../../../../test/support/provider-events.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
+import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
 import type { CreatedApiToken } from '../../../contract/developer.js';
 import {
   type PackagePrice,
@@ -11,14 +12,7 @@ import {
   type StartCheckoutResponse,
   salesMessages,
 } from '../../../contract/sales.js';
-import {
-  customers,
-  grants,
-  packagePrices,
-  payoutAccounts,
-  platformSubscriptions,
-  sales,
-} from '../../db/schema/index.js';
+import { customers, grants, packagePrices, payoutAccounts, sales } from '../../db/schema/index.js';
 
 // Selling through API v1 (spec §3 "API v1 package", "Purchase-links response", "API v1 analytics", customers): the
 // pricing fields of packages, purchase links with billing off and with Stripe, the customers a sale makes, the
@@ -27,22 +21,16 @@ import {
 
 const NOW = new Date('2026-03-10T12:00:00Z');
 const HOST = 'acme.composer.localhost';
-const MAX_MINUTES = String(365 * 24 * 60);
 
 type Started = { app: TestApp; seller: SignedIn; token: string; widget: FixturePackage; dormant: FixturePackage };
 
 async function startSeller(env: Record<string, string> = {}): Promise<Started> {
   const app = await startTestApp({
     clock: new TestClock(NOW),
-    env: { SESSION_IDLE_MINUTES: MAX_MINUTES, SESSION_ABSOLUTE_DAYS: '365', ...env },
+    env: { ...YEAR_LONG_SESSIONS, ...env },
   });
   const seller = await signInSeller(app, { slug: 'acme' });
-  await app.ctx.db.insert(platformSubscriptions).values({
-    userId: seller.user.id,
-    status: 'active',
-    tierId: 'enterprise',
-    currentPeriodEnd: new Date('2027-03-01T00:00:00Z'),
-  });
+  await giveActivePlan(app, seller.user.id, new Date('2027-03-01T00:00:00Z'));
   const created = await seller.client.post('/api/developer/tokens', { name: 'shop', permissions: ['*'] });
   expect(created.status).toBe(201);
   const { token } = (await created.json()) as CreatedApiToken;

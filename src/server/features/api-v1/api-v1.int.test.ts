@@ -6,7 +6,7 @@ import { createPackageRepository } from '../../../../test/support/git-fixtures.j
 import { readOutbox } from '../../../../test/support/outbox.js';
 import { giveTrial, insertPackage, waitForSync } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
+import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
 import { API_TOKEN_PERMISSIONS, type ApiTokenPermission, type CreatedApiToken } from '../../../contract/developer.js';
 import { apiTokens, auditEvents, grants, idempotencyKeys, packages, packageVersions } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
@@ -69,7 +69,7 @@ describe('API v1', () => {
   beforeAll(async () => {
     app = await startTestApp({
       clock,
-      env: { SESSION_IDLE_MINUTES: String(365 * 24 * 60), SESSION_ABSOLUTE_DAYS: '365' },
+      env: YEAR_LONG_SESSIONS,
     });
     const reposDir = path.join(app.dataDir, 'repos');
     for (const name of ['repo-one', 'repo-two']) {

@@ -1,13 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPackage, jsonOf, requestOnHost } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeStripe, startFakeStripe } from '../../../../test/fakes/stripe.js';
+import { giveActivePlan } from '../../../../test/support/packages.js';
 import { settleProviderEvents } from '../../../../test/support/provider-events.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
 import type { CreatedApiToken } from '../../../contract/developer.js';
 import type { Product } from '../../../contract/products.js';
 import type { PackagePrice, StartCheckoutResponse } from '../../../contract/sales.js';
-import { platformSubscriptions, sales } from '../../db/schema/index.js';
+import { sales } from '../../db/schema/index.js';
 
 // API v1's purchase links for a product (issue 31), the shapes of a package's: the purchase page names the product,
 // the direct buy link carries the tier, the e-mail and the signed return addresses, and a checkout started from its
@@ -50,12 +51,7 @@ beforeAll(async () => {
   app = await startTestApp({ clock, env: stripe.env() });
   seller = await signInSeller(app, { slug: 'acme' });
   const other = await signInSeller(app, { slug: 'rival' });
-  await app.ctx.db.insert(platformSubscriptions).values({
-    userId: seller.user.id,
-    status: 'active',
-    tierId: 'enterprise',
-    currentPeriodEnd: new Date('2027-06-01T00:00:00Z'),
-  });
+  await giveActivePlan(app, seller.user.id, new Date('2027-06-01T00:00:00Z'));
   const released = { releasedAt: '2026-01-10T10:00:00Z' };
   const widget = await createPackage(app, seller.user, 'acme/widget', [{ version: 'v1.0.0', ...released }]);
   const gizmo = await createPackage(app, seller.user, 'acme/gizmo', [{ version: 'v1.0.0', ...released }]);

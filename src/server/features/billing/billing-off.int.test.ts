@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
+import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
 import type {
   BillingOverview,
   CancelSubscriptionResponse,
@@ -25,7 +25,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({
     clock,
-    env: { SESSION_IDLE_MINUTES: String(365 * 24 * 60), SESSION_ABSOLUTE_DAYS: '365' },
+    env: YEAR_LONG_SESSIONS,
   });
 });
 

@@ -4,7 +4,7 @@ import { type FakeStripe, startFakeStripe } from '../../../../test/fakes/stripe.
 import { TestClient } from '../../../../test/support/http-client.js';
 import { settleProviderEvents } from '../../../../test/support/provider-events.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
+import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
 import type { AdminStats } from '../../../contract/admin.js';
 import type {
   BillingOverview,
@@ -39,7 +39,7 @@ beforeAll(async () => {
   stripe = await startFakeStripe({ now: () => clock.now() });
   app = await startTestApp({
     clock,
-    env: { ...stripe.env(), SESSION_IDLE_MINUTES: String(365 * 24 * 60), SESSION_ABSOLUTE_DAYS: '365' },
+    env: { ...stripe.env(), ...YEAR_LONG_SESSIONS },
   });
   webhookUrl = `${app.baseUrl}/api/stripe/webhook`;
 });

@@ -12,6 +12,7 @@ import {
   jsonOf,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
+import { giveActivePlan } from '../../../../test/support/packages.js';
 import { eventually, startListeningSecondProcess } from '../../../../test/support/second-process.js';
 import type { TestUser } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, testDatabaseKind } from '../../../../test/support/test-app.js';
@@ -179,12 +180,7 @@ describe('a change is seen by the very next request', () => {
     const pkg = await createPackage(app, lapsing, name, [{ version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' }]);
     const holder = await createHolder(app, lapsing, 'lapsing@example.com');
     await createGrant(app, holder, pkg);
-    await app.ctx.db.insert(platformSubscriptions).values({
-      userId: lapsing.id,
-      status: 'active',
-      tierId: 'growth',
-      currentPeriodEnd: new Date(NOW.getTime() + 20 * DAY_MS),
-    });
+    await giveActivePlan(app, lapsing.id, new Date(NOW.getTime() + 20 * DAY_MS), 'growth');
     const get = (urlPath: string) => requestOnHost(app, host, urlPath, { token: holder.token });
     await get(`/p2/${name}.json`);
     expect((await get(`/p2/${name}.json`)).status).toBe(200);

@@ -5,7 +5,7 @@ import { TestClient } from '../../../../test/support/http-client.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
 import { insertPackage } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
+import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
 import { type Customer, licenseMessages, type TemporaryLicense } from '../../../contract/licenses.js';
 import { customers, downloads, grants, holderTokens, type packages } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
@@ -89,7 +89,7 @@ describe('licenses and license holders', () => {
   beforeAll(async () => {
     app = await startTestApp({
       clock,
-      env: { SESSION_IDLE_MINUTES: String(365 * 24 * 60), SESSION_ABSOLUTE_DAYS: '365' },
+      env: YEAR_LONG_SESSIONS,
     });
     sellerA = await signInSeller(app, { slug: 'acme', githubUsername: 'acme-dev' });
     sellerB = await signInSeller(app, { slug: 'bobco' });

@@ -8,9 +8,10 @@ import {
 } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeStripe, type FakeStripeEvent, startFakeStripe } from '../../../../test/fakes/stripe.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
+import { giveActivePlan } from '../../../../test/support/packages.js';
 import { settleProviderEvents } from '../../../../test/support/provider-events.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
+import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
 import type { P2File } from '../../../contract/composer.js';
 import {
   type PackagePrice,
@@ -19,7 +20,7 @@ import {
   type StartCheckoutResponse,
   salesMessages,
 } from '../../../contract/sales.js';
-import { brandSettings, grants, payoutAccounts, platformSubscriptions, sales } from '../../db/schema/index.js';
+import { brandSettings, grants, payoutAccounts, sales } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
 
 // Selling through Stripe Connect, against the fake Stripe and the real Connect webhook route with signed events:
@@ -130,16 +131,11 @@ beforeAll(async () => {
   stripe = await startFakeStripe({ now: () => clock.now() });
   app = await startTestApp({
     clock,
-    env: { ...stripe.env(), SESSION_IDLE_MINUTES: String(365 * 24 * 60), SESSION_ABSOLUTE_DAYS: '365' },
+    env: { ...stripe.env(), ...YEAR_LONG_SESSIONS },
   });
   webhookUrl = `${app.baseUrl}/api/stripe/connect-webhook`;
   seller = await signInSeller(app, { slug: 'acme' });
-  await app.ctx.db.insert(platformSubscriptions).values({
-    userId: seller.user.id,
-    status: 'active',
-    tierId: 'enterprise',
-    currentPeriodEnd: new Date('2027-06-01T00:00:00Z'),
-  });
+  await giveActivePlan(app, seller.user.id, new Date('2027-06-01T00:00:00Z'));
   await app.ctx.db.insert(brandSettings).values({ userId: seller.user.id, brandName: BRAND, emailFromName: BRAND });
   widget = await createPackage(app, seller.user, 'acme/widget', [
     { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },

@@ -7,8 +7,9 @@ import {
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
+import { giveActivePlan } from '../../../../test/support/packages.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
+import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
 import type { AdminStats } from '../../../contract/admin.js';
 import type { P2File } from '../../../contract/composer.js';
 import {
@@ -19,7 +20,7 @@ import {
   type StartCheckoutResponse,
   salesMessages,
 } from '../../../contract/sales.js';
-import { auditEvents, customers, grants, platformSubscriptions, sales } from '../../db/schema/index.js';
+import { auditEvents, customers, grants, sales } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
 
 // Selling with billing off (the embedded default; DESIGN "Selling", issue 28): no buyer can check out, paid or
@@ -85,18 +86,13 @@ async function testPurchase(packageId: string, tierId: string, email?: string): 
 beforeAll(async () => {
   app = await startTestApp({
     clock,
-    env: { SESSION_IDLE_MINUTES: String(365 * 24 * 60), SESSION_ABSOLUTE_DAYS: '365' },
+    env: YEAR_LONG_SESSIONS,
   });
   seller = await signInSeller(app, { slug: 'acme', email: 'owner@acme.example' });
   otherSeller = await signInSeller(app, { slug: 'globex' });
   admin = await signInAdmin(app);
   // A paying seller: the clock moves past a trial's end in these tests.
-  await app.ctx.db.insert(platformSubscriptions).values({
-    userId: seller.user.id,
-    status: 'active',
-    tierId: 'enterprise',
-    currentPeriodEnd: new Date('2027-03-01T00:00:00Z'),
-  });
+  await giveActivePlan(app, seller.user.id, new Date('2027-03-01T00:00:00Z'));
   widget = await createPackage(app, seller.user, 'acme/widget', [
     { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
     { version: 'v1.1.0', releasedAt: '2026-03-20T10:00:00Z' },

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
 import { signIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
+import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
 import type { PlanConfiguration } from '../../../contract/plans.js';
 import type { StartTrialResponse, SubscriptionStatus } from '../../../contract/subscriptions.js';
 import { platformSubscriptions } from '../../db/schema/index.js';
@@ -26,7 +26,7 @@ describe('platform subscription', () => {
     // Sessions must outlive the weeks the clock is moved forward.
     app = await startTestApp({
       clock,
-      env: { SESSION_IDLE_MINUTES: String(365 * 24 * 60), SESSION_ABSOLUTE_DAYS: '365' },
+      env: YEAR_LONG_SESSIONS,
     });
   });
   afterAll(async () => {

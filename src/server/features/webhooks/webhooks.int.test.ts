@@ -6,12 +6,12 @@ import { type FakeDns, startFakeDns } from '../../../../test/fakes/dns.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../../test/fakes/webhook-receiver.js';
 import { createPackageRepository } from '../../../../test/support/git-fixtures.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
-import { waitForSync } from '../../../../test/support/packages.js';
+import { giveActivePlan, waitForSync } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
+import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
 import type { CreatedApiToken } from '../../../contract/developer.js';
 import type { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from '../../../contract/webhooks.js';
-import { platformSubscriptions, webhookMessages } from '../../db/schema/index.js';
+import { webhookMessages } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { setPurchaseGrantTerms } from '../licenses/grants.service.js';
 import {
@@ -120,19 +120,13 @@ beforeAll(async () => {
     env: {
       WEBHOOK_ALLOWED_HOSTS: '127.0.0.1',
       DNS_SERVERS: dns.server,
-      SESSION_IDLE_MINUTES: String(365 * 24 * 60),
-      SESSION_ABSOLUTE_DAYS: '365',
+      ...YEAR_LONG_SESSIONS,
     },
     jobTimings: { pollMs: 20 },
   });
   seller = await signInSeller(app, { slug: 'acme' });
   // A paying seller: the clock moves past a trial's end here.
-  await app.ctx.db.insert(platformSubscriptions).values({
-    userId: seller.user.id,
-    status: 'active',
-    tierId: 'enterprise',
-    currentPeriodEnd: new Date('2028-03-01T00:00:00Z'),
-  });
+  await giveActivePlan(app, seller.user.id, new Date('2028-03-01T00:00:00Z'));
   widgetId = (
     await createPackage(app, seller.user, 'acme/widget', [{ version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' }])
   ).id;
