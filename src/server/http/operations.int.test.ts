@@ -10,10 +10,11 @@ import {
   jsonOf,
   requestOnHost,
 } from '../../../test/composer/repository-fixtures.js';
+import { addPackageFromDashboard } from '../../../test/support/dashboard-packages.js';
 import { createDatabaseFromTemplate, loadPgliteTemplate } from '../../../test/support/database-template.js';
 import { createPackageRepository } from '../../../test/support/git-fixtures.js';
 import { TestClient } from '../../../test/support/http-client.js';
-import { giveTrial, waitForSync } from '../../../test/support/packages.js';
+import { giveTrial } from '../../../test/support/packages.js';
 import { createTestUser, type SignedIn, signInSeller } from '../../../test/support/sessions.js';
 import { startTestApp, type TestApp, testDatabaseKind } from '../../../test/support/test-app.js';
 import { apiErrorSchema } from '../../contract/errors.js';
@@ -73,16 +74,14 @@ describe('the operator’s doors of a running app', () => {
     });
     seller = await signInSeller(app, { slug: SELLER_SLUG });
     await giveTrial(app, seller.user.id);
-    const created = await seller.client.post('/api/repositories', {
+    const created = await addPackageFromDashboard(app, seller, {
       githubRepoId: 'ops/widget.git',
       fullName: 'ops/widget',
       packageName: 'ops/widget',
       description: 'Widgets',
       isActive: true,
     });
-    expect(created.status).toBe(201);
-    packageId = ((await created.json()) as { id: string }).id;
-    await waitForSync(app, packageId);
+    packageId = created.id;
     holder = await createHolder(app, seller.user, 'ops-holder@example.com');
     await createGrant(app, holder, { id: packageId });
   });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrant, createHolder, requestOnHost } from '../../../../test/composer/repository-fixtures.js';
+import { addPackageFromDashboard } from '../../../../test/support/dashboard-packages.js';
 import { createPackageRepository } from '../../../../test/support/git-fixtures.js';
 import { TestClient } from '../../../../test/support/http-client.js';
 import {
@@ -11,7 +12,6 @@ import {
   readStored,
   sha1Hex,
   type WatchedSocket,
-  waitForSync,
   watchTasks,
 } from '../../../../test/support/packages.js';
 import { createTestUser, type SignedIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
@@ -24,7 +24,6 @@ import type {
   CacheStats,
   CacheTaskResponse,
 } from '../../../contract/admin.js';
-import type { CreatePackageResponse } from '../../../contract/packages.js';
 import type { TaskProgressEvent } from '../../../contract/realtime.js';
 import { BILLING_OFF_REVENUE_NOTE } from '../../../contract/sales.js';
 import { packageVersions, platformSubscriptions } from '../../db/schema/index.js';
@@ -40,17 +39,14 @@ let widgetId: string;
 let gadgetId: string;
 
 async function createPackage(name: string, isActive: boolean): Promise<string> {
-  const response = await seller.client.post('/api/repositories', {
+  const created = await addPackageFromDashboard(app, seller, {
     githubRepoId: `${name}.git`,
     fullName: name,
     packageName: name,
     description: '',
     isActive,
   });
-  expect(response.status).toBe(201);
-  const { id } = (await response.json()) as CreatePackageResponse;
-  await waitForSync(app, id);
-  return id;
+  return created.id;
 }
 
 async function getJson<T>(client: TestClient, url: string): Promise<T> {

@@ -4,12 +4,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addPackageFromDashboard } from '../../../../test/support/dashboard-packages.js';
 import { createPackageRepository, createTempDir } from '../../../../test/support/git-fixtures.js';
 import { giveTrial, waitForSync } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { CreatedApiToken } from '../../../contract/developer.js';
-import type { CreatePackageResponse } from '../../../contract/packages.js';
 import { packageVersions } from '../../db/schema/index.js';
 
 // A new tag in the local repository folder without a click (issue 36): the git hook the README describes
@@ -64,16 +64,14 @@ beforeAll(async () => {
   await createPackageRepository(bare, { name: 'acme/widget', tags: ['v1.0.0'], branches: ['main'], bare: true });
   seller = await signInSeller(app, { slug: 'acme' });
   await giveTrial(app, seller.user.id);
-  const created = await seller.client.post('/api/repositories', {
+  const created = await addPackageFromDashboard(app, seller, {
     githubRepoId: 'acme/widget.git',
     fullName: 'acme/widget',
     packageName: 'acme/widget',
     description: '',
     isActive: true,
   });
-  expect(created.status).toBe(201);
-  packageId = ((await created.json()) as CreatePackageResponse).id;
-  await waitForSync(app, packageId);
+  packageId = created.id;
 
   // The hook installed as the README says.
   const hook = path.join(bare, 'hooks', 'post-receive');

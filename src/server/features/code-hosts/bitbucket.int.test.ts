@@ -7,6 +7,7 @@ import {
   type FakeBitbucketRepository,
   startFakeBitbucket,
 } from '../../../../test/fakes/bitbucket.js';
+import { addPackageFromDashboard } from '../../../../test/support/dashboard-packages.js';
 import { createPackageRepository, createTempDir, removeTempDir } from '../../../../test/support/git-fixtures.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
 import { giveTrial, waitForSync } from '../../../../test/support/packages.js';
@@ -14,7 +15,7 @@ import { type SignedIn, signInAdmin, signInSeller } from '../../../../test/suppo
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { CachedPackage } from '../../../contract/admin.js';
 import type { CodeHostOverview } from '../../../contract/code-hosts.js';
-import type { CreatePackageResponse, PackageDetail } from '../../../contract/packages.js';
+import type { PackageDetail } from '../../../contract/packages.js';
 import { codeHostConnections } from '../../db/schema/index.js';
 
 // Bitbucket Cloud connections against a fake Bitbucket (API 2.0, access tokens, git over HTTP, signed webhooks):
@@ -110,7 +111,7 @@ describe('Bitbucket Cloud', () => {
   });
 
   it('adds a package, clones it with the token, and syncs on a push signed with its secret only', async () => {
-    const created = await seller.client.post('/api/repositories', {
+    const created = await addPackageFromDashboard(app, seller, {
       githubRepoId: repository.uuid,
       connectionId,
       fullName: 'acme/gadget',
@@ -118,10 +119,7 @@ describe('Bitbucket Cloud', () => {
       description: '',
       isActive: true,
     });
-    const body = (await created.json()) as CreatePackageResponse & { message?: string };
-    expect(created.status, body.message).toBe(201);
-    packageId = body.id;
-    await waitForSync(app, packageId);
+    packageId = created.id;
     const detail = (await (await seller.client.get(`/api/repositories/${packageId}`)).json()) as PackageDetail;
     expect(detail.versions.map((version) => version.version).sort()).toEqual(['dev-main', 'v2.0.0']);
     expect(repository.hooks).toHaveLength(1);

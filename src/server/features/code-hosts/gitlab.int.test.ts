@@ -3,13 +3,14 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrant, createHolder, jsonOf, requestOnHost } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeGitlab, type FakeGitlabProject, startFakeGitlab } from '../../../../test/fakes/gitlab.js';
+import { addPackageFromDashboard } from '../../../../test/support/dashboard-packages.js';
 import { createPackageRepository, createTempDir, removeTempDir } from '../../../../test/support/git-fixtures.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
 import { giveTrial, waitForSync } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { CodeHostOverview } from '../../../contract/code-hosts.js';
-import type { CreatePackageResponse, PackageDetail } from '../../../contract/packages.js';
+import type { PackageDetail } from '../../../contract/packages.js';
 import { codeHostConnections, packages } from '../../db/schema/index.js';
 
 // GitLab connections against a fake GitLab (OAuth with PKCE and rotating refresh tokens, API v4, git over HTTP):
@@ -43,7 +44,7 @@ async function gitlabConnection(ownerId: string) {
 }
 
 async function addPackage(signedIn: SignedIn, connectionId: string, name: string): Promise<string> {
-  const response = await signedIn.client.post('/api/repositories', {
+  const created = await addPackageFromDashboard(app, signedIn, {
     githubRepoId: String(project.id),
     connectionId,
     fullName: project.path,
@@ -51,10 +52,7 @@ async function addPackage(signedIn: SignedIn, connectionId: string, name: string
     description: '',
     isActive: true,
   });
-  const body = (await response.json()) as CreatePackageResponse & { message?: string };
-  expect(response.status, body.message).toBe(201);
-  await waitForSync(app, body.id);
-  return body.id;
+  return created.id;
 }
 
 async function refresh(signedIn: SignedIn, packageId: string): Promise<void> {

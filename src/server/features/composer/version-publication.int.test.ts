@@ -8,12 +8,12 @@ import {
   jsonOf,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
+import { addPackageFromDashboard } from '../../../../test/support/dashboard-packages.js';
 import { createPackageRepository, git, type PackageRepository } from '../../../../test/support/git-fixtures.js';
 import { giveTrial, waitForSync } from '../../../../test/support/packages.js';
 import { type SignedIn, signIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { P2File } from '../../../contract/composer.js';
-import type { CreatePackageResponse } from '../../../contract/packages.js';
 import { packageVersions, platformSubscriptions } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { syncPackage } from '../packages/package-sync.js';
@@ -68,17 +68,14 @@ async function publishedPackage(): Promise<Published> {
     bare: true,
   });
   // A session of its own: the tests move the clock past a session's lifetime.
-  const { client } = await signIn(app, { user: seller.user });
-  const response = await client.post('/api/repositories', {
+  const ownSession = await signIn(app, { user: seller.user });
+  const { id: packageId } = await addPackageFromDashboard(app, ownSession, {
     githubRepoId: `acme/${repositoryName}`,
     fullName: `acme/widget-${packageCounter}`,
     packageName: name,
     description: '',
     isActive: true,
   });
-  expect(response.status).toBe(201);
-  const packageId = ((await response.json()) as CreatePackageResponse).id;
-  await waitForSync(app, packageId);
   const windowEnd = new Date(app.clock.now().getTime() + 5 * DAY_MS);
   const frozen = await createHolder(app, seller.user, `frozen-${packageCounter}@example.com`);
   await createGrant(app, frozen, { id: packageId }, { expiresAt: windowEnd, endMode: 'updates' });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeGitHub, startFakeGitHub } from '../../../../test/fakes/github.js';
+import { addPackageFromDashboard } from '../../../../test/support/dashboard-packages.js';
 import {
   createPackageRepository,
   createTempDir,
@@ -12,7 +13,7 @@ import {
 import { giveTrial, waitForSync } from '../../../../test/support/packages.js';
 import { type SignedIn, signIn, signInSeller, type TestUser } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, testDatabaseKind } from '../../../../test/support/test-app.js';
-import type { CreatePackageResponse, PackageDetail } from '../../../contract/packages.js';
+import type { PackageDetail } from '../../../contract/packages.js';
 import { type RecentTasks, taskLabel } from '../../../contract/tasks.js';
 import type { DatabaseTarget } from '../../db/client.js';
 
@@ -88,16 +89,14 @@ beforeAll(async () => {
   const seller = await signInSeller(first);
   owner = seller.user;
   await giveTrial(first, owner.id);
-  const created = await seller.client.post('/api/repositories', {
+  const created = await addPackageFromDashboard(first, seller, {
     githubRepoId: 'acme/widget.git',
     fullName: 'acme/widget',
     packageName: 'acme/widget',
     description: '',
     isActive: true,
   });
-  expect(created.status).toBe(201);
-  packageId = ((await created.json()) as CreatePackageResponse).id;
-  await waitForSync(first, packageId);
+  packageId = created.id;
 });
 
 afterAll(async () => {

@@ -6,6 +6,7 @@ import { runComposer } from '../../../../test/composer/composer-cli.js';
 import { createGrant, createHolder } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeGitHub, type FakeGithubRepo, startFakeGitHub } from '../../../../test/fakes/github.js';
 import { attachGithubApp, type FakeGithubApp, type FakeInstallation } from '../../../../test/fakes/github-app.js';
+import { addPackageFromDashboard } from '../../../../test/support/dashboard-packages.js';
 import {
   createPackageRepository,
   createTempDir,
@@ -163,14 +164,11 @@ describe('a package through the GitHub App', () => {
   });
 
   it('adds a package and syncs it with an installation token that is never stored', async () => {
-    const response = await seller.client.post('/api/repositories', {
+    created = await addPackageFromDashboard(app, seller, {
       githubRepoId: String(widgetRepo.id),
       connectionId,
       packageName: 'acme/widget',
     });
-    expect(response.status).toBe(201);
-    created = (await response.json()) as CreatePackageResponse;
-    await waitForSync(app, created.id);
     const pkg = await detail(seller, created.id);
     expect(pkg).toMatchObject({ connectionId, codeHost: 'github', hasWebhook: false, accessProblem: null });
     expect(pkg.versions.map((version) => version.version)).toEqual(['dev-main', 'v1.0.0']);
@@ -302,13 +300,10 @@ describe('switching from the OAuth grant to the App', () => {
         githubScopes: 'repo,read:user',
       })
       .where(eq(users.id, oldSeller.user.id));
-    const created = await oldSeller.client.post('/api/repositories', {
+    const { id: packageId } = await addPackageFromDashboard(app, oldSeller, {
       githubRepoId: String(libraryRepo.id),
       packageName: 'octo/library',
     });
-    expect(created.status).toBe(201);
-    const { id: packageId } = (await created.json()) as CreatePackageResponse;
-    await waitForSync(app, packageId);
     const before = await detail(oldSeller, packageId);
     const holder = await createHolder(app, oldSeller.user, 'library-holder@example.com');
     const license = await createGrant(app, holder, { id: packageId }, { downloadCount: 3 });

@@ -1,11 +1,12 @@
 import { rm } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addPackageFromDashboard } from '../../../../test/support/dashboard-packages.js';
 import { createPackageRepository } from '../../../../test/support/git-fixtures.js';
 import { giveTrial, waitForSync } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
-import type { CreatePackageResponse, PackageDetail } from '../../../contract/packages.js';
+import type { PackageDetail } from '../../../contract/packages.js';
 import type { TaskProgressEvent } from '../../../contract/realtime.js';
 import { packages, tasks } from '../../db/schema/index.js';
 import { resumeTask } from './tasks.service.js';
@@ -37,15 +38,12 @@ async function bothViews(packageId: string, taskId: string) {
 
 describe('one state per package sync', () => {
   it('shows the same state in the Tasks view and on the package through a successful and a failed sync', async () => {
-    const created = await seller.client.post('/api/repositories', {
+    const { id, taskId } = await addPackageFromDashboard(app, seller, {
       githubRepoId: 'acme/flaky.git',
       packageName: 'acme/flaky',
       description: '',
       isActive: true,
     });
-    expect(created.status).toBe(201);
-    const { id, taskId } = (await created.json()) as CreatePackageResponse;
-    await waitForSync(app, id);
 
     expect(taskId).toEqual(expect.any(String));
     const synced = await bothViews(id, taskId!);
