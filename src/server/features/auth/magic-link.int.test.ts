@@ -20,10 +20,12 @@ import { LINKS_PER_ADDRESS } from './magic-link.service.js';
 
 const MINUTE = 60_000;
 
+function mailsTo(app: TestApp, to: string) {
+  return readOutbox(app.dataDir).filter((message) => message.to.includes(to));
+}
+
 function lastMailTo(app: TestApp, to: string) {
-  const mail = readOutbox(app.dataDir)
-    .filter((message) => message.to.includes(to))
-    .at(-1);
+  const mail = mailsTo(app, to).at(-1);
   if (!mail) throw new Error(`No mail to ${to} in the outbox`);
   return mail;
 }
@@ -179,17 +181,16 @@ describe('admin magic links requested or verified again and again', () => {
   it('stops e-mailing links to one address after five in 15 minutes, then allows it again', async () => {
     await createTestUser(app, { userType: 'admin', email: 'flood@example.com' });
     const client = new TestClient(app.baseUrl);
-    const mailsTo = () => readOutbox(app.dataDir).filter((mail) => mail.to.includes('flood@example.com'));
     for (let attempt = 0; attempt < LINKS_PER_ADDRESS + 2; attempt++) {
       expect(
         (await client.post('/api/auth/magic-link', { email: 'flood@example.com', userType: 'admin' })).status,
       ).toBe(200);
     }
-    expect(mailsTo()).toHaveLength(LINKS_PER_ADDRESS);
+    expect(mailsTo(app, 'flood@example.com')).toHaveLength(LINKS_PER_ADDRESS);
 
     app.clock.advance(16 * MINUTE);
     await client.post('/api/auth/magic-link', { email: 'flood@example.com', userType: 'admin' });
-    expect(mailsTo()).toHaveLength(LINKS_PER_ADDRESS + 1);
+    expect(mailsTo(app, 'flood@example.com')).toHaveLength(LINKS_PER_ADDRESS + 1);
   });
 });
 
@@ -204,11 +205,13 @@ describe("magic links requested in someone else's name from many addresses", () 
   });
 
   const from = (clientAddress: string) => ({ headers: { 'x-forwarded-for': clientAddress } });
+  const askLink = (client: TestClient, email: string, userType: 'admin' | 'seller', clientAddress: string) =>
+    client.post('/api/auth/magic-link', { email, userType }, from(clientAddress));
   async function flood(email: string, userType: 'admin' | 'seller', network: string) {
     const attacker = new TestClient(app.baseUrl);
     for (const address of [`${network}.1`, `${network}.2`, `${network}.3`]) {
       for (let attempt = 0; attempt < 2 * LINKS_PER_ADDRESS; attempt++) {
-        const response = await attacker.post('/api/auth/magic-link', { email, userType }, from(address));
+        const response = await askLink(attacker, email, userType, address);
         expect(response.status).toBe(200);
       }
     }
@@ -227,25 +230,11 @@ describe("magic links requested in someone else's name from many addresses", () 
     await createTestUser(app, { userType: 'admin', email: 'patient@example.com' });
     const client = new TestClient(app.baseUrl);
     for (let attempt = 0; attempt < LINKS_PER_ADDRESS; attempt++) {
-      await client.post(
-        '/api/auth/magic-link',
-        { email: 'patient@example.com', userType: 'admin' },
-        from('203.0.113.40'),
-      );
+      await askLink(client, 'patient@example.com', 'admin', '203.0.113.40');
     }
-    const throttled = await client.post(
-      '/api/auth/magic-link',
-      { email: 'patient@example.com', userType: 'admin' },
-      from('203.0.113.40'),
-    );
-    const unknown = await client.post(
-      '/api/auth/magic-link',
-      { email: 'stranger@example.com', userType: 'admin' },
-      from('203.0.113.41'),
-    );
-    expect(readOutbox(app.dataDir).filter((mail) => mail.to.includes('patient@example.com'))).toHaveLength(
-      LINKS_PER_ADDRESS,
-    );
+    const throttled = await askLink(client, 'patient@example.com', 'admin', '203.0.113.40');
+    const unknown = await askLink(client, 'stranger@example.com', 'admin', '203.0.113.41');
+    expect(mailsTo(app, 'patient@example.com')).toHaveLength(LINKS_PER_ADDRESS);
     const throttledAnswer = await answerOf(throttled, 'patient@example.com');
     expect(throttledAnswer).toEqual(await answerOf(unknown, 'stranger@example.com'));
     expect(JSON.parse(throttledAnswer.text)).toEqual({
@@ -256,26 +245,12 @@ describe("magic links requested in someone else's name from many addresses", () 
 
   it("answers a throttled seller's request exactly as a first request for an unknown address, saying repeats within 15 minutes go unsent", async () => {
     const client = new TestClient(app.baseUrl);
-    const first = await client.post(
-      '/api/auth/magic-link',
-      { email: 'newcomer@example.com', userType: 'seller' },
-      from('203.0.113.50'),
-    );
+    const first = await askLink(client, 'newcomer@example.com', 'seller', '203.0.113.50');
     for (let attempt = 0; attempt < LINKS_PER_ADDRESS; attempt++) {
-      await client.post(
-        '/api/auth/magic-link',
-        { email: 'eager@example.com', userType: 'seller' },
-        from('203.0.113.51'),
-      );
+      await askLink(client, 'eager@example.com', 'seller', '203.0.113.51');
     }
-    const throttled = await client.post(
-      '/api/auth/magic-link',
-      { email: 'eager@example.com', userType: 'seller' },
-      from('203.0.113.51'),
-    );
-    expect(readOutbox(app.dataDir).filter((mail) => mail.to.includes('eager@example.com'))).toHaveLength(
-      LINKS_PER_ADDRESS,
-    );
+    const throttled = await askLink(client, 'eager@example.com', 'seller', '203.0.113.51');
+    expect(mailsTo(app, 'eager@example.com')).toHaveLength(LINKS_PER_ADDRESS);
     const throttledAnswer = await answerOf(throttled, 'eager@example.com');
     expect(throttledAnswer).toEqual(await answerOf(first, 'newcomer@example.com'));
     expect(JSON.parse(throttledAnswer.text)).toEqual({
@@ -289,15 +264,9 @@ describe("magic links requested in someone else's name from many addresses", () 
     await flood('target@example.com', 'admin', '203.0.113');
 
     const owner = new TestClient(app.baseUrl);
-    const asked = await owner.post(
-      '/api/auth/magic-link',
-      { email: 'target@example.com', userType: 'admin' },
-      from('198.51.100.20'),
-    );
+    const asked = await askLink(owner, 'target@example.com', 'admin', '198.51.100.20');
     expect(asked.status).toBe(200);
-    expect(readOutbox(app.dataDir).filter((mail) => mail.to.includes('target@example.com'))).toHaveLength(
-      LINKS_PER_ADDRESS,
-    );
+    expect(mailsTo(app, 'target@example.com')).toHaveLength(LINKS_PER_ADDRESS);
 
     const verified = await owner.post(
       '/api/auth/verify-magic-link',
@@ -311,13 +280,9 @@ describe("magic links requested in someone else's name from many addresses", () 
   it('still lets a seller ask and sign in with the latest link, five mails at most', async () => {
     await flood('shop@example.com', 'seller', '192.0.2');
     const owner = new TestClient(app.baseUrl);
-    const asked = await owner.post(
-      '/api/auth/magic-link',
-      { email: 'shop@example.com', userType: 'seller' },
-      from('198.51.100.21'),
-    );
+    const asked = await askLink(owner, 'shop@example.com', 'seller', '198.51.100.21');
     expect(asked.status).toBe(200);
-    const mails = readOutbox(app.dataDir).filter((mail) => mail.to.includes('shop@example.com'));
+    const mails = mailsTo(app, 'shop@example.com');
     expect(mails).toHaveLength(LINKS_PER_ADDRESS);
 
     const link = findLink(mails.at(-1)!.body, /http\S+\/api\/auth\/magic-link\/callback\?token=\S+/);
@@ -385,7 +350,6 @@ describe('seller sign-in links from an office behind one address', () => {
       { email, userType: 'seller' },
       { headers: { 'x-forwarded-for': clientAddress } },
     );
-  const mailsTo = (email: string) => readOutbox(app.dataDir).filter((mail) => mail.to.includes(email));
 
   it('e-mails each of ten colleagues their link after one of them asked six times', async () => {
     const ask = askFrom('203.0.113.60');
@@ -397,11 +361,11 @@ describe('seller sign-in links from an office behind one address', () => {
       );
     }
     // The sixth is answered like the others and sends nothing.
-    expect(mailsTo('impatient@office.example')).toHaveLength(LINKS_PER_ADDRESS);
+    expect(mailsTo(app, 'impatient@office.example')).toHaveLength(LINKS_PER_ADDRESS);
 
     for (let colleague = 1; colleague <= 10; colleague++) {
       expect((await ask(`colleague${colleague}@office.example`)).status).toBe(200);
-      expect(mailsTo(`colleague${colleague}@office.example`)).toHaveLength(1);
+      expect(mailsTo(app, `colleague${colleague}@office.example`)).toHaveLength(1);
     }
   });
 
@@ -416,7 +380,7 @@ describe('seller sign-in links from an office behind one address', () => {
 
     const newcomer = await ask('newcomer@team.example');
     expect(newcomer.status).toBe(200);
-    expect(mailsTo('newcomer@team.example')).toHaveLength(1);
+    expect(mailsTo(app, 'newcomer@team.example')).toHaveLength(1);
   });
 
   it('stops an address that asks for links to ever more mailboxes', async () => {
@@ -426,7 +390,7 @@ describe('seller sign-in links from an office behind one address', () => {
     }
     const refused = await ask('one-more@elsewhere.example');
     expect(refused.status).toBe(429);
-    expect(mailsTo('one-more@elsewhere.example')).toHaveLength(0);
+    expect(mailsTo(app, 'one-more@elsewhere.example')).toHaveLength(0);
   });
 });
 
