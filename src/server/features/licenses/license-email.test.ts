@@ -1,22 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { buildLicenseEmail, describeLicenseEnd, formatLicenseDate, TOKEN_PLACEHOLDER } from './license-email.js';
+import {
+  buildLicenseEmail,
+  describeLicenseEnd,
+  formatLicenseDate,
+  type LicenseEmailInput,
+  TOKEN_PLACEHOLDER,
+} from './license-email.js';
 
 const repositoryUrl = 'http://acme.composer.localhost:5000';
 const token = 'pgc_abcdefghijklmnopqrstuvwxyz012345';
 const expiresAt = new Date('2026-03-08T12:00:00Z');
 const temporary = { kind: 'temporary' as const, durationDays: 7, expiresAt, endMode: 'access' as const };
 
+/** The e-mail to a new holder of acme/widget on the 7-day temporary license, with `fields` added or changed. */
+const newHolderMail = (fields: Partial<LicenseEmailInput> = {}) =>
+  buildLicenseEmail({
+    reason: 'new-holder',
+    repositoryUrl,
+    sellerSlug: 'acme',
+    token,
+    packageNames: ['acme/widget'],
+    license: temporary,
+    ...fields,
+  });
+
 describe('the license e-mail', () => {
   it('gives a new holder the URL, the token and the commands in the order they must run', () => {
-    const mail = buildLicenseEmail({
-      reason: 'new-holder',
-      sellerName: 'Acme Corp',
-      repositoryUrl,
-      sellerSlug: 'acme',
-      token,
-      packageNames: ['acme/widget'],
-      license: temporary,
-    });
+    const mail = newHolderMail({ sellerName: 'Acme Corp' });
     expect(mail.subject).toBe('Your access to acme/widget from Acme Corp');
     expect(mail.text).toContain('Acme Corp has given you a 7-day temporary license for acme/widget.');
     expect(mail.text).toContain('It ends on March 8, 2026 at 12:00 PM UTC;');
@@ -34,15 +44,7 @@ describe('the license e-mail', () => {
   });
 
   it('shows a new holder where else a token goes, each with a placeholder of its kind and never the delivered token', () => {
-    const mail = buildLicenseEmail({
-      reason: 'new-holder',
-      sellerName: 'Acme Corp',
-      repositoryUrl,
-      sellerSlug: 'acme',
-      token,
-      packageNames: ['acme/widget'],
-      license: temporary,
-    });
+    const mail = newHolderMail({ sellerName: 'Acme Corp' });
     const elsewhere = mail.text.slice(mail.text.indexOf('For CI, deployments and update bots'));
     for (const title of ['COMPOSER_AUTH', 'Docker build secret', 'GitHub Actions', 'GitLab CI', 'Laravel Forge']) {
       expect(elsewhere).toContain(title);
@@ -57,14 +59,7 @@ describe('the license e-mail', () => {
   });
 
   it('names nobody when the seller has no name', () => {
-    const mail = buildLicenseEmail({
-      reason: 'new-holder',
-      repositoryUrl,
-      sellerSlug: 'acme',
-      token,
-      packageNames: ['acme/widget'],
-      license: temporary,
-    });
+    const mail = newHolderMail();
     expect(mail.subject).toBe('Your access to acme/widget');
     expect(mail.text).toContain('You have been given a 7-day temporary license for acme/widget.');
     expect(mail.text).toContain('Ask the seller to issue a new one');
@@ -132,27 +127,12 @@ describe('the license e-mail', () => {
   });
 
   it('leaves secure-http out over https', () => {
-    const mail = buildLicenseEmail({
-      reason: 'new-holder',
-      repositoryUrl: 'https://acme.composer.packgate.example',
-      sellerSlug: 'acme',
-      token,
-      packageNames: ['acme/widget'],
-      license: temporary,
-    });
+    const mail = newHolderMail({ repositoryUrl: 'https://acme.composer.packgate.example' });
     expect(mail.text).not.toContain('secure-http');
   });
 
   it('escapes what the HTML shows', () => {
-    const mail = buildLicenseEmail({
-      reason: 'new-holder',
-      sellerName: '<script>alert(1)</script>',
-      repositoryUrl,
-      sellerSlug: 'acme',
-      token,
-      packageNames: ['acme/widget'],
-      license: temporary,
-    });
+    const mail = newHolderMail({ sellerName: '<script>alert(1)</script>' });
     expect(mail.html).not.toContain('<script>');
     expect(mail.html).toContain('&lt;script&gt;');
   });
@@ -169,17 +149,7 @@ describe('license terms in words', () => {
 });
 
 describe("the seller's brand in the license e-mail", () => {
-  const branded = (brand: Parameters<typeof buildLicenseEmail>[0]['brand']) =>
-    buildLicenseEmail({
-      reason: 'new-holder',
-      sellerName: 'Acme Tools',
-      repositoryUrl,
-      sellerSlug: 'acme',
-      token,
-      packageNames: ['acme/widget'],
-      license: temporary,
-      brand,
-    });
+  const branded = (brand: LicenseEmailInput['brand']) => newHolderMail({ sellerName: 'Acme Tools', brand });
 
   it('shows the brand name in the accent colour, the logo, and the support address in the footer', () => {
     const mail = branded({
@@ -208,15 +178,7 @@ describe("the seller's brand in the license e-mail", () => {
   });
 
   it('escapes the brand name', () => {
-    const mail = buildLicenseEmail({
-      reason: 'new-holder',
-      sellerName: '<b>Acme</b>',
-      repositoryUrl,
-      sellerSlug: 'acme',
-      token,
-      packageNames: ['acme/widget'],
-      brand: {},
-    });
+    const mail = newHolderMail({ sellerName: '<b>Acme</b>', license: undefined, brand: {} });
     expect(mail.html).toContain('&lt;b&gt;Acme&lt;/b&gt;');
     expect(mail.html).not.toContain('<b>Acme</b>');
   });
