@@ -90,3 +90,25 @@ export class TestClient {
     throw new Error(`Too many redirects from ${url}`);
   }
 }
+
+// biome-ignore lint/suspicious/noExplicitAny: the envelopes of many endpoints, read field by field
+export type ApiV1Answer = { status: number; body: any };
+
+/** A request as an API v1 client sends it: the token as bearer, the body as JSON. Answers the status and JSON body. */
+export async function callApiV1(
+  baseUrl: string,
+  token: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<ApiV1Answer> {
+  const response = await fetch(new URL(path, baseUrl), {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}

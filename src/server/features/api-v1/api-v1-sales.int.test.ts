@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPackage, type FixturePackage, requestOnHost } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeStripe, startFakeStripe } from '../../../../test/fakes/stripe.js';
+import { callApiV1 } from '../../../../test/support/http-client.js';
 import { giveActivePlan } from '../../../../test/support/packages.js';
 import { settleProviderEvents } from '../../../../test/support/provider-events.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
@@ -41,18 +42,8 @@ async function startSeller(env: Record<string, string> = {}): Promise<Started> {
   return { app, seller, token, widget, dormant };
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: answers of several endpoints, read field by field
-async function call(app: TestApp, token: string, method: string, path: string, body?: unknown): Promise<any> {
-  const response = await fetch(new URL(path, app.baseUrl), {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: response.status, body: await response.json() };
-}
+const call = (app: TestApp, token: string, method: string, path: string, body?: unknown) =>
+  callApiV1(app.baseUrl, token, method, path, body);
 
 async function putTiers(seller: SignedIn, packageId: string, tiers: unknown[]) {
   const response = await seller.client.put(`/api/repositories/${packageId}/pricing-tiers`, { tiers });

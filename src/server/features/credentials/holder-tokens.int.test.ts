@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callApiV1 } from '../../../../test/support/http-client.js';
 import { insertPackage } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
@@ -22,18 +23,8 @@ describe('API v1 customer tokens', () => {
   let holderId: string;
   let otherSellersHolderId: string;
 
-  // biome-ignore lint/suspicious/noExplicitAny: answers read field by field
-  async function call(method: string, pathname: string, body?: unknown): Promise<{ status: number; body: any }> {
-    const response = await fetch(new URL(`/api/v1${pathname}`, app.baseUrl), {
-      method,
-      headers: {
-        authorization: `Bearer ${apiToken}`,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    return { status: response.status, body: await response.json() };
-  }
+  const call = (method: string, pathname: string, body?: unknown) =>
+    callApiV1(app.baseUrl, apiToken, method, `/api/v1${pathname}`, body);
 
   /** API v1 allows 30 requests a minute per token: each test that makes many starts with a token of its own. */
   async function freshApiToken() {

@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { callApiV1 } from '../../../../test/support/http-client.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
 import { giveTrial, insertPackage } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
@@ -23,18 +24,8 @@ describe('products and license terms (API v1)', () => {
   let token: string;
   const ids: Record<string, string> = {};
 
-  async function call(method: string, pathname: string, body?: unknown) {
-    const response = await fetch(new URL(`/api/v1${pathname}`, app.baseUrl), {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-      },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    // biome-ignore lint/suspicious/noExplicitAny: answers read field by field
-    return { status: response.status, body: (await response.json()) as any };
-  }
+  const call = (method: string, pathname: string, body?: unknown) =>
+    callApiV1(app.baseUrl, token, method, `/api/v1${pathname}`, body);
 
   const mailsTo = (email: string) => readOutbox(app.dataDir).filter((mail) => mail.to.includes(email));
   const productCount = async () => (await app.ctx.db.select().from(products)).length;

@@ -5,6 +5,7 @@ import { createPackage, requestOnHost } from '../../../../test/composer/reposito
 import { type FakeDns, startFakeDns } from '../../../../test/fakes/dns.js';
 import { startWebhookReceiver, type WebhookReceiver } from '../../../../test/fakes/webhook-receiver.js';
 import { createPackageRepository } from '../../../../test/support/git-fixtures.js';
+import { callApiV1 } from '../../../../test/support/http-client.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
 import { giveActivePlan, waitForSync } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
@@ -32,19 +33,8 @@ let seller: SignedIn;
 let token: string;
 const receivers: WebhookReceiver[] = [];
 
-async function v1(method: string, pathname: string, body?: unknown) {
-  const response = await fetch(new URL(`/api/v1${pathname}`, app.baseUrl), {
-    method,
-    headers: {
-      authorization: `Bearer ${token}`,
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: envelopes of many endpoints, read field by field
-  const json = (await response.json()) as any;
-  return { status: response.status, body: json };
-}
+const v1 = (method: string, pathname: string, body?: unknown) =>
+  callApiV1(app.baseUrl, token, method, `/api/v1${pathname}`, body);
 
 /** The Webhooks page's API (session + CSRF): the same service, without API v1's per-token rate limit. */
 async function page(method: string, pathname: string, body?: unknown) {

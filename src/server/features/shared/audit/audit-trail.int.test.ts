@@ -2,6 +2,7 @@ import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPackageRepository } from '../../../../../test/support/git-fixtures.js';
+import { callApiV1 } from '../../../../../test/support/http-client.js';
 import { giveTrial } from '../../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../../test/support/test-app.js';
@@ -19,18 +20,8 @@ let app: TestApp;
 let seller: SignedIn;
 let apiToken: CreatedApiToken;
 
-async function v1(method: string, pathname: string, body?: unknown) {
-  const response = await fetch(new URL(`/api/v1${pathname}`, app.baseUrl), {
-    method,
-    headers: {
-      authorization: `Bearer ${apiToken.token}`,
-      ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
-    },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: API v1's envelopes, read field by field
-  return { status: response.status, body: (await response.json()) as any };
-}
+const v1 = (method: string, pathname: string, body?: unknown) =>
+  callApiV1(app.baseUrl, apiToken.token, method, `/api/v1${pathname}`, body);
 
 async function eventsFor(targetId: string) {
   return app.ctx.db
