@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPackage, jsonOf, requestOnHost } from '../../../../test/composer/repository-fixtures.js';
+import { jsonOf, requestOnHost } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeStripe, startFakeStripe } from '../../../../test/fakes/stripe.js';
-import { giveActivePlan } from '../../../../test/support/packages.js';
-import { settleProviderEvents } from '../../../../test/support/provider-events.js';
+import { callApiV1 } from '../../../../test/support/http-client.js';
+import { enablePayouts, priceSuite, seedProductShop } from '../../../../test/support/product-shop.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
 import type { CreatedApiToken } from '../../../contract/developer.js';
@@ -25,55 +25,22 @@ let suite: Product;
 let theirs: Product;
 let tier: PackagePrice;
 
-async function createProduct(as: SignedIn, name: string, packageIds: string[]): Promise<Product> {
-  const response = await as.client.post('/api/products', { name, description: `The ${name}`, packageIds });
-  expect(response.status, await response.clone().text()).toBe(201);
-  return (await response.json()) as Product;
-}
-
 async function apiToken(permissions: string[]): Promise<string> {
   const created = await seller.client.post('/api/developer/tokens', { name: 'shop', permissions });
   return ((await created.json()) as CreatedApiToken).token;
 }
 
-async function purchaseLinks(productId: string, token: string, body: unknown) {
-  const response = await fetch(new URL(`/api/v1/products/${productId}/purchase-links`, app.baseUrl), {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  // biome-ignore lint/suspicious/noExplicitAny: the envelope, read field by field
-  return { status: response.status, body: (await response.json()) as any };
-}
+const purchaseLinks = (productId: string, token: string, body: unknown) =>
+  callApiV1(app.baseUrl, token, 'POST', `/api/v1/products/${productId}/purchase-links`, body);
 
 beforeAll(async () => {
   stripe = await startFakeStripe({ now: () => clock.now() });
   app = await startTestApp({ clock, env: stripe.env() });
   seller = await signInSeller(app, { slug: 'acme' });
   const other = await signInSeller(app, { slug: 'rival' });
-  await giveActivePlan(app, seller.user.id, new Date('2027-06-01T00:00:00Z'));
-  const released = { releasedAt: '2026-01-10T10:00:00Z' };
-  const widget = await createPackage(app, seller.user, 'acme/widget', [{ version: 'v1.0.0', ...released }]);
-  const gizmo = await createPackage(app, seller.user, 'acme/gizmo', [{ version: 'v1.0.0', ...released }]);
-  const foreign = await createPackage(app, other.user, 'rival/thing', [{ version: 'v1.0.0', ...released }]);
-  suite = await createProduct(seller, 'Acme Suite', [widget.id, gizmo.id]);
-  theirs = await createProduct(other, 'Rival Suite', [foreign.id]);
-  const priced = await seller.client.put(`/api/products/${suite.id}/pricing-tiers`, {
-    tiers: [{ name: 'Suite', pricingType: 'one_time', updateMonths: 12, priceCents: 9900, currency: 'usd' }],
-  });
-  expect(priced.status, await priced.clone().text()).toBe(200);
-  tier = ((await priced.json()) as PackagePrice[])[0]!;
-  // A payout account that takes payments, as Stripe reports it.
-  const link = await seller.client.post('/api/sales/payout-account/onboarding-link', { returnPath: '/dashboard' });
-  expect(link.status, await link.clone().text()).toBe(200);
-  const accountId = [...stripe.accounts.values()][0]!.id;
-  stripe.enableAccount(accountId);
-  const delivered = await stripe.deliver(
-    `${app.baseUrl}/api/stripe/connect-webhook`,
-    stripe.event('account.updated', stripe.accounts.get(accountId)!, { account: accountId }),
-  );
-  expect(delivered.status).toBe(200);
-  await settleProviderEvents(app);
+  ({ suite, theirs } = await seedProductShop(app, seller, other));
+  tier = await priceSuite(seller, suite);
+  await enablePayouts(app, stripe, seller);
 });
 
 afterAll(async () => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixturePackage, jsonOf, requestOnHost } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeStripe, type FakeStripeEvent, startFakeStripe } from '../../../../test/fakes/stripe.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
-import { seedProductShop } from '../../../../test/support/product-shop.js';
+import { enablePayouts, seedProductShop } from '../../../../test/support/product-shop.js';
 import { settleProviderEvents } from '../../../../test/support/provider-events.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
@@ -59,12 +59,7 @@ beforeAll(async () => {
   seller = await signInSeller(app, { slug: 'acme' });
   other = await signInSeller(app, { slug: 'rival' });
   ({ widget, suite, theirs } = await seedProductShop(app, seller, other));
-  // A payout account that takes payments, as Stripe reports it.
-  const link = await seller.client.post('/api/sales/payout-account/onboarding-link', { returnPath: '/dashboard' });
-  expect(link.status, await link.clone().text()).toBe(200);
-  accountId = [...stripe.accounts.values()][0]!.id;
-  stripe.enableAccount(accountId);
-  await send(stripe.event('account.updated', stripe.accounts.get(accountId)!, { account: accountId }));
+  accountId = await enablePayouts(app, stripe, seller);
 });
 
 afterAll(async () => {

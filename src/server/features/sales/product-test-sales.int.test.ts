@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jsonOf, requestOnHost } from '../../../../test/composer/repository-fixtures.js';
-import { seedProductShop } from '../../../../test/support/product-shop.js';
+import { priceSuite, seedProductShop } from '../../../../test/support/product-shop.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
 import type { Product } from '../../../contract/products.js';
@@ -31,11 +31,7 @@ beforeAll(async () => {
   seller = await signInSeller(app, { slug: 'acme', email: 'owner@acme.example' });
   other = await signInSeller(app, { slug: 'rival' });
   ({ suite, theirs } = await seedProductShop(app, seller, other));
-  const priced = await seller.client.put(`/api/products/${suite.id}/pricing-tiers`, {
-    tiers: [{ name: 'Suite', pricingType: 'one_time', updateMonths: 12, priceCents: 9900, currency: 'usd' }],
-  });
-  expect(priced.status, await priced.clone().text()).toBe(200);
-  tier = ((await priced.json()) as PackagePrice[])[0]!;
+  tier = await priceSuite(seller, suite);
 });
 
 afterAll(async () => {
