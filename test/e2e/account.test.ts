@@ -2,9 +2,10 @@ import { crc32, deflateSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeDns, startFakeDns } from '../fakes/dns.js';
-import { type SignedIn, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import type { SignedIn } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
+import type { TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 /** A solid-colour PNG of the given size: big enough to see, small enough to write here. */
 function solidPng(width: number, height: number, [red, green, blue]: [number, number, number]): Buffer {
@@ -47,13 +48,11 @@ describe("the seller's account in a real browser", () => {
   beforeAll(async () => {
     dns = await startFakeDns();
     // No STRIPE_* settings: billing is off, a chosen plan activates without a charge.
-    app = await startTestApp({ env: { DNS_SERVERS: dns.server } });
-    origin = app.ctx.config.publicUrl;
-    seller = await signInSeller(app, { slug: 'acme' });
+    ({ app, origin, seller, browser, context, page } = await openSellerPage({
+      app: { env: { DNS_SERVERS: dns.server } },
+    }));
     const trial = await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' });
     expect(trial.status).toBe(200);
-    browser = await launchBrowser();
-    ({ context, page } = await openSignedInPage(browser, origin, seller));
   });
 
   afterAll(async () => {

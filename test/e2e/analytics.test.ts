@@ -3,9 +3,10 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, downloads, grants, packages } from '../../src/server/db/schema/index.js';
 import { sha256Hex } from '../../src/server/lib/crypto.js';
-import { type SignedIn, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, photograph, type TestBrowser } from './support/browser.js';
+import type { SignedIn } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
+import { photograph, type TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 // The Analytics page in a real browser: the figures drawn equal the downloads the database holds, and the charts fit
 // desktop and phone widths, light and dark (photographed into SHOTS_DIR when it is set, for a person to look at).
@@ -25,9 +26,7 @@ describe('seller analytics in a real browser', () => {
   }
 
   beforeAll(async () => {
-    app = await startTestApp();
-    origin = app.ctx.config.publicUrl;
-    seller = await signInSeller(app, { slug: 'acme' });
+    ({ app, origin, seller, browser, page } = await openSellerPage());
     const trial = await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' });
     expect(trial.status).toBe(200);
 
@@ -82,9 +81,6 @@ describe('seller analytics in a real browser', () => {
       });
     }
     await db.insert(downloads).values(rows);
-
-    browser = await launchBrowser();
-    ({ page } = await openSignedInPage(browser, origin, seller));
   });
 
   afterAll(async () => {

@@ -2,10 +2,9 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeGitHub, startFakeGitHub } from '../fakes/github.js';
 import { attachGithubApp, type FakeGithubApp } from '../fakes/github-app.js';
-import { giveTrial } from '../support/packages.js';
-import { type SignedIn, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import type { TestApp } from '../support/test-app.js';
+import type { TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 // The Code hosts page in a real browser (issue 30 item 7): the seller installs the GitHub App from it (the fake
 // GitHub's install page sends them back through the Setup URL), Add Package lists the installation's repositories,
@@ -18,13 +17,14 @@ describe('Code hosts', () => {
   let browser: TestBrowser;
   let page: Page;
   let origin: string;
-  let seller: SignedIn;
 
   beforeAll(async () => {
     github = await startFakeGitHub();
     githubApp = attachGithubApp(github);
-    app = await startTestApp({ env: { ...github.env(), ...githubApp.env() } });
-    origin = app.ctx.config.publicUrl;
+    ({ app, origin, browser, page } = await openSellerPage({
+      app: { env: { ...github.env(), ...githubApp.env() } },
+      onTrial: true,
+    }));
     github.addUser({ login: 'acme' });
     const widget = github.addRepo({
       owner: 'acme',
@@ -38,10 +38,6 @@ describe('Code hosts', () => {
       accountLogin: 'acme',
       repos: [widget],
     });
-    seller = await signInSeller(app, { slug: 'acme' });
-    await giveTrial(app, seller.user.id);
-    browser = await launchBrowser();
-    ({ page } = await openSignedInPage(browser, origin, seller));
   });
 
   afterAll(async () => {

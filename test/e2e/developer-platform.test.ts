@@ -4,10 +4,11 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ComposerRun, runComposer } from '../composer/composer-cli.js';
 import { createTempDir, removeTempDir } from '../support/git-fixtures.js';
-import { addSyncedPackage, giveTrial } from '../support/packages.js';
-import { type SignedIn, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp, TestClock } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import { addSyncedPackage } from '../support/packages.js';
+import type { SignedIn } from '../support/sessions.js';
+import { type TestApp, TestClock } from '../support/test-app.js';
+import type { TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 // A seller's shop on the developer platform, end to end: a token made on /api-tokens and read once, API v1
 // called with it, a license created through the API installed by the real composer client, revoked through
@@ -69,13 +70,11 @@ async function installInFreshProject(name: string, setupCommands: string[]) {
 beforeAll(async () => {
   workDir = await createTempDir('packgate-e2e-developer-');
   // On today's date, as the composer tests do: metadata dates and the app's clock must agree.
-  app = await startTestApp({ clock: new TestClock(new Date()) });
-  origin = app.ctx.config.publicUrl;
-  seller = await signInSeller(app, { slug: 'acme' });
-  await giveTrial(app, seller.user.id);
+  ({ app, origin, seller, browser, context, page } = await openSellerPage({
+    app: { clock: new TestClock(new Date()) },
+    onTrial: true,
+  }));
   packageId = await addSyncedPackage(app, seller, 'acme/widget');
-  browser = await launchBrowser();
-  ({ context, page } = await openSignedInPage(browser, origin, seller));
 });
 
 afterAll(async () => {

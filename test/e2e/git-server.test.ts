@@ -3,11 +3,10 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
 import { startGitHttpServer, type TestGitHttpServer } from '../support/git-http-server.js';
-import { giveTrial } from '../support/packages.js';
-import { type SignedIn, signInSeller } from '../support/sessions.js';
 import { type SshGitServer, startSshGitServer } from '../support/ssh-git-server.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import type { TestApp } from '../support/test-app.js';
+import type { TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 // Any git server in a real browser (issue 30 item 4): the seller adds a repository by its URL in Add Package, over
 // HTTPS with a user name and password, and over SSH, where the deploy key to add and the pinned host key's
@@ -22,7 +21,6 @@ describe('Add Package from any git server', () => {
   let browser: TestBrowser;
   let page: Page;
   let origin: string;
-  let seller: SignedIn;
 
   beforeAll(async () => {
     workspace = await createTempDir('packgate-e2e-git-');
@@ -35,12 +33,10 @@ describe('Add Package from any git server', () => {
     }
     http = await startGitHttpServer(path.join(workspace, 'repos'), { credentials });
     ssh = await startSshGitServer(path.join(workspace, 'repos'));
-    app = await startTestApp({ env: { CODE_HOST_ALLOW_PRIVATE_NETWORKS: 'true' } });
-    origin = app.ctx.config.publicUrl;
-    seller = await signInSeller(app, { slug: 'acme' });
-    await giveTrial(app, seller.user.id);
-    browser = await launchBrowser();
-    ({ page } = await openSignedInPage(browser, origin, seller));
+    ({ app, origin, browser, page } = await openSellerPage({
+      app: { env: { CODE_HOST_ALLOW_PRIVATE_NETWORKS: 'true' } },
+      onTrial: true,
+    }));
   });
 
   afterAll(async () => {

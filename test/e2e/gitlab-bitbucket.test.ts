@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeBitbucket, startFakeBitbucket } from '../fakes/bitbucket.js';
 import { type FakeGitlab, startFakeGitlab } from '../fakes/gitlab.js';
 import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
-import { giveTrial } from '../support/packages.js';
-import { type SignedIn, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import type { TestApp } from '../support/test-app.js';
+import type { TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 // GitLab and Bitbucket Cloud on the Code hosts page in a real browser (issue 30 items 2, 3 and 6): Connect GitLab
 // goes through the fake GitLab's consent page and back; a Bitbucket workspace token is pasted in its form; Add
@@ -21,7 +20,6 @@ describe('GitLab and Bitbucket on Code hosts', () => {
   let browser: TestBrowser;
   let page: Page;
   let origin: string;
-  let seller: SignedIn;
   let bitbucketToken: string;
 
   beforeAll(async () => {
@@ -38,14 +36,10 @@ describe('GitLab and Bitbucket on Code hosts', () => {
     gitlab.addUser({ username: 'ada' });
     gitlab.setApprovingUser('ada');
     bitbucketToken = bitbucket.issueAccessToken({ workspace: 'acme' });
-    app = await startTestApp({
-      env: { ...gitlab.env(), ...bitbucket.env(), CODE_HOST_ALLOW_PRIVATE_NETWORKS: 'true' },
-    });
-    origin = app.ctx.config.publicUrl;
-    seller = await signInSeller(app, { slug: 'acme' });
-    await giveTrial(app, seller.user.id);
-    browser = await launchBrowser();
-    ({ page } = await openSignedInPage(browser, origin, seller));
+    ({ app, origin, browser, page } = await openSellerPage({
+      app: { env: { ...gitlab.env(), ...bitbucket.env(), CODE_HOST_ALLOW_PRIVATE_NETWORKS: 'true' } },
+      onTrial: true,
+    }));
   });
 
   afterAll(async () => {

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers } from '../../src/server/db/schema/index.js';
 import { LICENSE_HOLDERS_PAGE_SIZE } from '../../src/web/lib/constants.js';
-import { type SignedIn, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import type { SignedIn } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
 import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import { startAppWithSeller } from './support/seller-page.js';
 
 // Access Management pages its holders (issue 34 item 4): the first page, then the next one as the seller scrolls
 // to the end or clicks Load more; the search asks the server, so it finds a holder not loaded yet.
@@ -16,8 +17,7 @@ let browser: TestBrowser;
 let seller: SignedIn;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  seller = await signInSeller(app, { slug: 'pages' });
+  ({ app, seller } = await startAppWithSeller({ seller: { slug: 'pages' } }));
   expect((await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' })).status).toBe(200);
   // Holder 1 is the oldest: newest first, the first page ends at holder 11.
   const start = Date.parse('2026-01-01T00:00:00Z');

@@ -1,10 +1,11 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../support/outbox.js';
-import { addSyncedPackage, giveTrial } from '../support/packages.js';
-import { signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import { addSyncedPackage } from '../support/packages.js';
+import type { SignedIn } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
+import type { TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 // A customer who paid elsewhere gets a lasting license by hand, from a package's Licenses dialog in
 // Management, with the same terms the API takes; the seller changes the terms, revokes and restores it.
@@ -18,13 +19,9 @@ let origin: string;
 const toast = (text: string) => page.getByText(text, { exact: true }).first().waitFor();
 
 beforeAll(async () => {
-  app = await startTestApp();
-  origin = app.ctx.config.publicUrl;
-  const seller = await signInSeller(app, { slug: 'acme' });
-  await giveTrial(app, seller.user.id);
+  let seller: SignedIn;
+  ({ app, origin, seller, browser, context, page } = await openSellerPage({ onTrial: true }));
   await addSyncedPackage(app, seller, 'acme/widget');
-  browser = await launchBrowser();
-  ({ context, page } = await openSignedInPage(browser, origin, seller));
 });
 
 afterAll(async () => {

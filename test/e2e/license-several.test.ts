@@ -1,10 +1,11 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../support/outbox.js';
-import { addSyncedPackage, giveTrial } from '../support/packages.js';
-import { signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import { addSyncedPackage } from '../support/packages.js';
+import type { SignedIn } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
+import type { TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 // Issue 31 in Management: a seller gives one holder several packages from one Licenses dialog (one e-mail naming
 // them all), and sells a pricing tier for a version range that the purchase page shows beside the tier.
@@ -18,14 +19,10 @@ let origin: string;
 let widgetId: string;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  origin = app.ctx.config.publicUrl;
-  const seller = await signInSeller(app, { slug: 'acme' });
-  await giveTrial(app, seller.user.id);
+  let seller: SignedIn;
+  ({ app, origin, seller, browser, context, page } = await openSellerPage({ onTrial: true }));
   widgetId = await addSyncedPackage(app, seller, 'acme/widget');
   await addSyncedPackage(app, seller, 'acme/gadget');
-  browser = await launchBrowser();
-  ({ context, page } = await openSignedInPage(browser, origin, seller));
 });
 
 afterAll(async () => {

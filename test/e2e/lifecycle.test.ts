@@ -1,10 +1,11 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PackageLifecycle } from '../../src/contract/lifecycle.js';
-import { addSyncedPackage, giveTrial } from '../support/packages.js';
-import { type SignedIn, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import { addSyncedPackage } from '../support/packages.js';
+import type { SignedIn } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
+import type { TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 // The seller's Security & Lifecycle dialog, opened from the package card's menu: a constraint Composer could not
 // read is refused with the reason, an advisory is published and withdrawn, a version yanked with its reason and
@@ -25,13 +26,8 @@ async function lifecycle(): Promise<PackageLifecycle> {
 }
 
 beforeAll(async () => {
-  app = await startTestApp();
-  origin = app.ctx.config.publicUrl;
-  seller = await signInSeller(app, { slug: 'acme' });
-  await giveTrial(app, seller.user.id);
+  ({ app, origin, seller, browser, context, page } = await openSellerPage({ onTrial: true }));
   packageId = await addSyncedPackage(app, seller, 'acme/gizmo', ['v1.0.0', 'v1.1.0']);
-  browser = await launchBrowser();
-  ({ context, page } = await openSignedInPage(browser, origin, seller));
 });
 
 afterAll(async () => {

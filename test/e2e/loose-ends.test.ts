@@ -7,10 +7,11 @@ import type { TaskType } from '../../src/contract/realtime.js';
 import { type RunningTask, startTask } from '../../src/server/features/tasks/tasks.service.js';
 import { sha256Hex } from '../../src/server/lib/crypto.js';
 import { createPackageRepository } from '../support/git-fixtures.js';
-import { addSyncedPackage, giveTrial } from '../support/packages.js';
+import { addSyncedPackage } from '../support/packages.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import type { TestApp } from '../support/test-app.js';
 import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import { startAppWithSeller } from './support/seller-page.js';
 
 const distWeb = path.resolve(import.meta.dirname, '../../dist/web');
 
@@ -87,8 +88,7 @@ describe('the web app’s loose ends in a real browser (issue 12)', () => {
   let seller: SignedIn;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    origin = app.ctx.config.publicUrl;
+    ({ app, origin, seller } = await startAppWithSeller({ onTrial: true }));
     // Names that differ only at their end: a phone must still tell them apart.
     for (const name of ['widget-extras-for-laravel', 'widget-extras-for-symfony']) {
       await createPackageRepository(path.join(app.ctx.config.gitReposDir, 'acme', `${name}.git`), {
@@ -97,8 +97,6 @@ describe('the web app’s loose ends in a real browser (issue 12)', () => {
         bare: true,
       });
     }
-    seller = await signInSeller(app, { slug: 'acme' });
-    await giveTrial(app, seller.user.id);
     await addSyncedPackage(app, seller, 'acme/widget');
     browser = await launchBrowser();
   });

@@ -4,9 +4,10 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
 import { readOutbox } from '../support/outbox.js';
-import { type SignedIn, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import type { SignedIn } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
+import type { TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 /** GET on the app's port with the Host a Composer client would send (Node does not resolve *.localhost names). */
 function getFromHost(
@@ -56,13 +57,9 @@ describe('package management in a real browser', () => {
       name: 'acme/notes',
       withoutComposerJson: true,
     });
-    app = await startTestApp({ env: { GIT_REPOS_DIR: reposDir } });
-    origin = app.ctx.config.publicUrl;
-    seller = await signInSeller(app, { slug: 'acme' });
+    ({ app, origin, seller, browser, page } = await openSellerPage({ app: { env: { GIT_REPOS_DIR: reposDir } } }));
     const trial = await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' });
     expect(trial.status).toBe(200);
-    browser = await launchBrowser();
-    ({ page } = await openSignedInPage(browser, origin, seller));
   });
 
   afterAll(async () => {

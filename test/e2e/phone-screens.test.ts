@@ -2,10 +2,10 @@ import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, grants, packages } from '../../src/server/db/schema/index.js';
 import { sha256Hex } from '../../src/server/lib/crypto.js';
-import { giveTrial } from '../support/packages.js';
-import { type SignedIn, signInAdmin, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { type SignedIn, signInAdmin } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
 import { launchBrowser, openSignedInPage, photograph, type TestBrowser } from './support/browser.js';
+import { startAppWithSeller } from './support/seller-page.js';
 
 // Issue 36, the screens: what a person reads on a phone (390 px) and on a desktop (1280 px) must be usable. A command
 // box wraps a command only at its spaces (its Copy button no longer takes 40% of the row), Access Management shows
@@ -76,11 +76,8 @@ describe('the screens on a phone and a desktop (issue 36)', () => {
   let admin: SignedIn;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    origin = app.ctx.config.publicUrl;
-    seller = await signInSeller(app, { slug: 'acme' });
+    ({ app, origin, seller } = await startAppWithSeller({ onTrial: true }));
     admin = await signInAdmin(app);
-    await giveTrial(app, seller.user.id);
     const db = app.ctx.db;
     const [widget, toolkit] = await db
       .insert(packages)

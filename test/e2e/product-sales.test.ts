@@ -1,10 +1,11 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../../src/contract/products.js';
-import { giveTrial, insertPackage } from '../support/packages.js';
-import { type SignedIn, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import { insertPackage } from '../support/packages.js';
+import type { SignedIn } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
+import type { TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 // Pricing a product in a real browser (issue 31 item 2): the Products tab's Pricing button opens the pricing dialog for
 // the product, its purchase link names the product, and a buyer's purchase page shows the product with the packages
@@ -21,10 +22,7 @@ describe('a product’s price and purchase page in a real browser', () => {
   let purchaseUrl: string;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    origin = app.ctx.config.publicUrl;
-    seller = await signInSeller(app, { slug: 'acme' });
-    await giveTrial(app, seller.user.id);
+    ({ app, origin, seller, browser, page } = await openSellerPage({ onTrial: true }));
     const alpha = await insertPackage(app, seller.user.id, 'acme/alpha');
     const beta = await insertPackage(app, seller.user.id, 'acme/beta');
     const created = await seller.client.post('/api/products', {
@@ -34,8 +32,6 @@ describe('a product’s price and purchase page in a real browser', () => {
     });
     expect(created.status, await created.clone().text()).toBe(201);
     product = (await created.json()) as Product;
-    browser = await launchBrowser();
-    ({ page } = await openSignedInPage(browser, origin, seller));
   });
 
   afterAll(async () => {

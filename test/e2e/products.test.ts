@@ -1,10 +1,11 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../support/outbox.js';
-import { giveTrial, insertPackage } from '../support/packages.js';
-import { type SignedIn, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import { insertPackage } from '../support/packages.js';
+import type { SignedIn } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
+import type { TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 // Management's Products tab in a real browser (issue 31): the seller makes a product of two packages and licenses a
 // holder for it; the holder gets one e-mail naming both packages.
@@ -17,15 +18,10 @@ describe('products on Management in a real browser', () => {
   let seller: SignedIn;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    origin = app.ctx.config.publicUrl;
-    seller = await signInSeller(app, { slug: 'acme' });
-    await giveTrial(app, seller.user.id);
+    ({ app, origin, seller, browser, page } = await openSellerPage({ onTrial: true }));
     await insertPackage(app, seller.user.id, 'acme/alpha');
     await insertPackage(app, seller.user.id, 'acme/beta');
     await insertPackage(app, seller.user.id, 'acme/gamma');
-    browser = await launchBrowser();
-    ({ page } = await openSignedInPage(browser, origin, seller));
   });
 
   afterAll(async () => {

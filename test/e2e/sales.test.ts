@@ -6,10 +6,11 @@ import { type ComposerRun, runComposer } from '../composer/composer-cli.js';
 import { createTempDir, removeTempDir } from '../support/git-fixtures.js';
 import { benignSvg } from '../support/logo-fixtures.js';
 import { readOutbox } from '../support/outbox.js';
-import { addSyncedPackage, giveTrial } from '../support/packages.js';
-import { type SignedIn, signInAdmin, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp, TestClock } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import { addSyncedPackage } from '../support/packages.js';
+import { type SignedIn, signInAdmin } from '../support/sessions.js';
+import { type TestApp, TestClock } from '../support/test-app.js';
+import { openSignedInPage, type TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 // Selling end to end with billing off (the embedded default) on a fresh database: the seller prices a package in the
 // Pricing dialog; a buyer in a browser of their own opens the purchase link on the seller's branded repository host
@@ -54,11 +55,15 @@ function composer(cwd: string, args: string[]): Promise<ComposerRun> {
 beforeAll(async () => {
   workDir = await createTempDir('packgate-e2e-sales-');
   // On today's date, as the composer tests do: metadata dates and the app's clock must agree.
-  app = await startTestApp({ clock: new TestClock(new Date()) });
-  origin = app.ctx.config.publicUrl;
-  seller = await signInSeller(app, { slug: 'acme' });
+  ({
+    app,
+    origin,
+    seller,
+    browser,
+    context: sellerContext,
+    page: sellerPage,
+  } = await openSellerPage({ app: { clock: new TestClock(new Date()) }, onTrial: true }));
   admin = await signInAdmin(app, { email: 'boss@example.com' });
-  await giveTrial(app, seller.user.id);
   packageId = await addSyncedPackage(app, seller, 'acme/widget');
 
   // The seller's brand: the purchase and success pages wear it.
@@ -79,9 +84,6 @@ beforeAll(async () => {
     supportEmail: 'help@acme.example',
   });
   expect(branded.status).toBe(200);
-
-  browser = await launchBrowser();
-  ({ context: sellerContext, page: sellerPage } = await openSignedInPage(browser, origin, seller));
 });
 
 afterAll(async () => {

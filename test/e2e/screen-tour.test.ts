@@ -2,10 +2,11 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { THEME_STORAGE_KEY } from '../../src/web/lib/theme.js';
-import { addSyncedPackage, giveTrial } from '../support/packages.js';
-import { type SignedIn, signInAdmin, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { addSyncedPackage } from '../support/packages.js';
+import { type SignedIn, signInAdmin } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
 import { launchBrowser, newSignedInContext, openSignedInPage, type TestBrowser } from './support/browser.js';
+import { startAppWithSeller } from './support/seller-page.js';
 
 // Issue 12 asks to go through every screen as a new user would, at phone and desktop widths, light and dark. This
 // tour opens each seller, admin, signed-out and license-holder screen that way and fails on what a person would
@@ -42,12 +43,9 @@ describe('a tour of every screen at 390 and 1280 px, light and dark (issue 12)',
   let packageId: string;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    origin = app.ctx.config.publicUrl;
+    ({ app, origin, seller } = await startAppWithSeller({ onTrial: true }));
     portalOrigin = `http://acme.composer.localhost:${app.port}`;
     admin = await signInAdmin(app);
-    seller = await signInSeller(app, { slug: 'acme' });
-    await giveTrial(app, seller.user.id);
     packageId = await addSyncedPackage(app, seller, 'acme/widget');
     // For sale, so that the purchase page shows its offer.
     const priced = await seller.client.put(`/api/repositories/${packageId}/pricing-tiers`, {

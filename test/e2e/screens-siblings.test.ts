@@ -1,10 +1,11 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addSyncedPackage, giveTrial } from '../support/packages.js';
-import { type SignedIn, signInAdmin, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { addSyncedPackage } from '../support/packages.js';
+import { type SignedIn, signInAdmin } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
 import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import { startAppWithSeller } from './support/seller-page.js';
 
 // Issue 12's remaining loose ends and their siblings, in Chromium: keyboard tier drag, loaded data kept when a
 // refetch fails, the code host named in Add Package, the payout card and the Pricing dialog's hints.
@@ -32,11 +33,8 @@ describe('the screens’ remaining loose ends in a real browser (issue 12)', () 
   let seller: SignedIn;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    origin = app.ctx.config.publicUrl;
+    ({ app, origin, seller } = await startAppWithSeller({ onTrial: true }));
     admin = await signInAdmin(app);
-    seller = await signInSeller(app, { slug: 'acme' });
-    await giveTrial(app, seller.user.id);
     await addSyncedPackage(app, seller, 'acme/widget');
     browser = await launchBrowser();
   });

@@ -1,8 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SignedIn, signIn, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import { type SignedIn, signIn } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
+import { openSignedInPage, type TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 // The Settings page in a real browser (issue 35 item 5): the owner reaches it from the account menu, downloads the
 // export, and closes the account by typing its slug; signing in again shows the account closed with the export.
@@ -15,11 +16,7 @@ describe('Settings: your data and closing the account', () => {
   let seller: SignedIn;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    origin = app.ctx.config.publicUrl;
-    seller = await signInSeller(app, { slug: 'acme' });
-    browser = await launchBrowser();
-    ({ page } = await openSignedInPage(browser, origin, seller));
+    ({ app, origin, seller, browser, page } = await openSellerPage());
   });
 
   afterAll(async () => {

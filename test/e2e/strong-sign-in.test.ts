@@ -3,9 +3,10 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client.js';
 import { findLink, readOutbox } from '../support/outbox.js';
-import { type SignedIn, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import type { SignedIn } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
+import type { TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 // Strong sign-in in Chromium (issue 33, "Done when"): Chrome's virtual authenticator (the DevTools protocol's
 // WebAuthn domain) stands in for a device's passkey; authenticator codes are computed with otpauth, the library the
@@ -23,11 +24,7 @@ describe('strong sign-in in a real browser', () => {
   let totpSecret = '';
 
   beforeAll(async () => {
-    app = await startTestApp();
-    origin = app.ctx.config.publicUrl;
-    owner = await signInSeller(app, { slug: 'strong' });
-    browser = await launchBrowser();
-    ({ context, page } = await openSignedInPage(browser, origin, owner));
+    ({ app, origin, seller: owner, browser, context, page } = await openSellerPage({ seller: { slug: 'strong' } }));
     cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     await cdp.send('WebAuthn.addVirtualAuthenticator', {

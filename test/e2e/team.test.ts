@@ -1,10 +1,10 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findLink, readOutbox } from '../support/outbox.js';
-import { giveTrial } from '../support/packages.js';
-import { type SignedIn, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
+import type { SignedIn } from '../support/sessions.js';
+import type { TestApp } from '../support/test-app.js';
+import type { TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 // Issue 33 in a real browser: an owner invites a developer and a support member from the Team page, each accepts from
 // the e-mail's link and sees what their role allows, and the owner changes a role and removes a member, whose next
@@ -22,12 +22,13 @@ describe('a seller team in a real browser', () => {
   const invitees: { context: BrowserContext; page: Page }[] = [];
 
   beforeAll(async () => {
-    app = await startTestApp();
-    origin = app.ctx.config.publicUrl;
-    owner = await signInSeller(app, { slug: 'acme', githubUsername: 'acme' });
-    await giveTrial(app, owner.user.id);
-    browser = await launchBrowser();
-    ({ page: ownerPage } = await openSignedInPage(browser, origin, owner));
+    ({
+      app,
+      origin,
+      seller: owner,
+      browser,
+      page: ownerPage,
+    } = await openSellerPage({ seller: { slug: 'acme', githubUsername: 'acme' }, onTrial: true }));
   });
 
   afterAll(async () => {

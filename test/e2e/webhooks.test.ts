@@ -1,9 +1,9 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.js';
-import { type SignedIn, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, photograph, type TestBrowser } from './support/browser.js';
+import type { TestApp } from '../support/test-app.js';
+import { photograph, type TestBrowser } from './support/browser.js';
+import { openSellerPage } from './support/seller-page.js';
 
 // The Webhooks page in a real browser: add an endpoint (secret shown once, copied), send a test event that a
 // receiver on loopback verifies, see its delivery with status, code and timing, disable the endpoint; photographed
@@ -14,16 +14,13 @@ describe('the Webhooks page in a real browser', () => {
   let browser: TestBrowser;
   let page: Page;
   let origin: string;
-  let seller: SignedIn;
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    app = await startTestApp({ env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }, jobTimings: { pollMs: 50 } });
-    origin = app.ctx.config.publicUrl;
-    seller = await signInSeller(app, { slug: 'acme' });
+    ({ app, origin, browser, page } = await openSellerPage({
+      app: { env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }, jobTimings: { pollMs: 50 } },
+    }));
     receiver = await startWebhookReceiver({ now: () => app.clock.now() });
-    browser = await launchBrowser();
-    ({ page } = await openSignedInPage(browser, origin, seller));
   });
 
   afterAll(async () => {

@@ -1,9 +1,10 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { createGrant, createHolder, createPackage } from '../../composer/repository-fixtures.js';
-import { createPortalSession, type SignedIn, signInSeller } from '../../support/sessions.js';
-import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { createPortalSession, type SignedIn } from '../../support/sessions.js';
+import type { TestApp } from '../../support/test-app.js';
 import { launchBrowser, openSignedInPage, type TestBrowser } from './browser.js';
+import { startAppWithSeller } from './seller-page.js';
 
 /** A license holder's portal open in a browser, with the app and the seller behind it. */
 export type HolderPortal = {
@@ -23,11 +24,10 @@ export type HolderPortal = {
  * session as the e-mailed link makes it: signing in by link is portal.test.ts's subject).
  */
 export async function openHolderPortal(holderEmail: string): Promise<HolderPortal> {
-  const app = await startTestApp();
+  const { app, seller } = await startAppWithSeller();
   let browser: TestBrowser | undefined;
   try {
     const portalOrigin = `http://acme.composer.localhost:${app.port}`;
-    const seller = await signInSeller(app, { slug: 'acme' });
     expect((await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' })).status).toBe(200);
     const widget = await createPackage(app, seller.user, 'acme/widget', [
       { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },

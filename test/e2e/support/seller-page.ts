@@ -1,0 +1,49 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { giveTrial } from '../../support/packages.js';
+import { type SignedIn, signInSeller } from '../../support/sessions.js';
+import { startTestApp, type TestApp } from '../../support/test-app.js';
+import { launchBrowser, openSignedInPage, type TestBrowser } from './browser.js';
+
+export type SellerAppOptions = {
+  /** What the app starts with: the settings of the fakes it talks to, a clock. */
+  app?: Parameters<typeof startTestApp>[0];
+  /** The seller's user; the slug `acme` unless said. */
+  seller?: Parameters<typeof signInSeller>[1];
+  /** Gives the seller a running trial (straight in the database), which adding packages needs. */
+  onTrial?: boolean;
+};
+
+/** The app with a seller signed in: what the browser tests start from. */
+export type SellerApp = { app: TestApp; origin: string; seller: SignedIn };
+
+/** Starts the app and signs a seller in (closing the app again when that fails). */
+export async function startAppWithSeller(options: SellerAppOptions = {}): Promise<SellerApp> {
+  const app = await startTestApp(options.app);
+  try {
+    const seller = await signInSeller(app, options.seller ?? { slug: 'acme' });
+    if (options.onTrial) await giveTrial(app, seller.user.id);
+    return { app, origin: app.ctx.config.publicUrl, seller };
+  } catch (error) {
+    await app.close();
+    throw error;
+  }
+}
+
+/** {@link SellerApp} with the browser launched and one of the seller's pages open in it, not yet navigated. */
+export type SellerPage = SellerApp & { browser: TestBrowser; context: BrowserContext; page: Page };
+
+/** {@link startAppWithSeller}, then a browser with a page signed in as the seller; the caller closes browser and app. */
+export async function openSellerPage(options: SellerAppOptions = {}): Promise<SellerPage> {
+  const started = await startAppWithSeller(options);
+  let browser: TestBrowser | undefined;
+  try {
+    browser = await launchBrowser();
+    const { context, page } = await openSignedInPage(browser, started.origin, started.seller);
+    return { ...started, browser, context, page };
+  } catch (error) {
+    // Nothing half-made outlives a failed set-up.
+    await browser?.close();
+    await started.app.close();
+    throw error;
+  }
+}
