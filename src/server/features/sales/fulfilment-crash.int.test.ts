@@ -5,16 +5,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { and, count, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import {
-  createPackage,
-  type FixturePackage,
-  jsonOf,
-  requestOnHost,
-} from '../../../../test/composer/repository-fixtures.js';
+import { createPackage, type FixturePackage } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeStripe, type FakeStripeEvent, startFakeStripe } from '../../../../test/fakes/stripe.js';
 import { createDatabaseFromTemplate, loadPgliteTemplate } from '../../../../test/support/database-template.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
 import { settleProviderEvents } from '../../../../test/support/provider-events.js';
+import { purchasePageJson } from '../../../../test/support/purchase-pages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { type TestApp, TestClock, testDatabaseKind } from '../../../../test/support/test-app.js';
 import type { PackagePrice, PurchaseResult, StartCheckoutResponse } from '../../../contract/sales.js';
@@ -205,13 +201,7 @@ async function settleMail(): Promise<void> {
   }
 }
 
-async function onHost<T>(path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await requestOnHost(current(), HOST, path, {
-    method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: jsonOf<T>(response) };
-}
+const onHost = <T>(path: string, body?: unknown) => purchasePageJson<T>(current(), HOST, path, body);
 
 async function startCheckout(packageId: string, tierId: string, email: string): Promise<string> {
   const started = await onHost<StartCheckoutResponse>('/api/purchase/checkout', { packageId, tierId, email });

@@ -5,6 +5,7 @@ import { type FakeStripe, type FakeStripeEvent, startFakeStripe } from '../../..
 import { readOutbox } from '../../../../test/support/outbox.js';
 import { enablePayouts, seedProductShop } from '../../../../test/support/product-shop.js';
 import { settleProviderEvents } from '../../../../test/support/provider-events.js';
+import { purchasePageJson } from '../../../../test/support/purchase-pages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
 import type { P2File } from '../../../contract/composer.js';
@@ -36,13 +37,7 @@ let tier: PackagePrice;
 
 const tiersPath = (productId: string) => `/api/products/${productId}/pricing-tiers`;
 
-async function onHost<T>(path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await requestOnHost(app, HOST, path, {
-    method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: jsonOf<T>(response) };
-}
+const onHost = <T>(path: string, body?: unknown) => purchasePageJson<T>(app, HOST, path, body);
 
 async function send(event: FakeStripeEvent): Promise<void> {
   const response = await stripe.deliver(`${app.baseUrl}/api/stripe/connect-webhook`, event);

@@ -10,6 +10,7 @@ import { type FakeStripe, type FakeStripeEvent, startFakeStripe } from '../../..
 import { readOutbox } from '../../../../test/support/outbox.js';
 import { giveActivePlan } from '../../../../test/support/packages.js';
 import { settleProviderEvents } from '../../../../test/support/provider-events.js';
+import { purchasePageJson } from '../../../../test/support/purchase-pages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
 import type { P2File } from '../../../contract/composer.js';
@@ -46,13 +47,7 @@ let gadget: FixturePackage;
 
 const tiersPath = (id: string) => `/api/repositories/${id}/pricing-tiers`;
 
-async function onHost<T>(path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await requestOnHost(app, HOST, path, {
-    method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: jsonOf<T>(response) };
-}
+const onHost = <T>(path: string, body?: unknown) => purchasePageJson<T>(app, HOST, path, body);
 
 async function putTiers(packageId: string, tiers: unknown[]): Promise<PackagePrice[]> {
   const response = await seller.client.put(tiersPath(packageId), { tiers });

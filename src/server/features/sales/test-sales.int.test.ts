@@ -8,6 +8,7 @@ import {
 } from '../../../../test/composer/repository-fixtures.js';
 import { readOutbox } from '../../../../test/support/outbox.js';
 import { giveActivePlan } from '../../../../test/support/packages.js';
+import { purchasePageJson } from '../../../../test/support/purchase-pages.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
 import type { AdminStats } from '../../../contract/admin.js';
@@ -44,13 +45,7 @@ const tiersPath = (id: string) => `/api/repositories/${id}/pricing-tiers`;
 const testPurchasePath = (id: string) => `/api/repositories/${id}/test-purchase`;
 const oneTime = { name: 'Lifetime', pricingType: 'one_time', updateMonths: 1, priceCents: 1999, currency: 'usd' };
 
-async function onHost<T>(path: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const response = await requestOnHost(app, HOST, path, {
-    method: body === undefined ? 'GET' : 'POST',
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: response.status, body: jsonOf<T>(response) };
-}
+const onHost = <T>(path: string, body?: unknown) => purchasePageJson<T>(app, HOST, path, body);
 
 async function putTiers(packageId: string, tiers: unknown[]) {
   const response = await seller.client.put(tiersPath(packageId), { tiers });
