@@ -5,6 +5,7 @@ import { attachGithubApp, type FakeGithubApp } from '../fakes/github-app.js';
 import type { TestApp } from '../support/test-app.js';
 import type { TestBrowser } from './support/browser.js';
 import { openSellerPage } from './support/seller-page.js';
+import { openFromAccountMenu } from './support/seller-screens.js';
 
 // The Code hosts page in a real browser (issue 30 item 7): the seller installs the GitHub App from it (the fake
 // GitHub's install page sends them back through the Setup URL), Add Package lists the installation's repositories,
@@ -47,10 +48,7 @@ describe('Code hosts', () => {
   });
 
   it('installs the GitHub App from Code hosts and lists the connection with what it may access', async () => {
-    await page.goto(`${origin}/dashboard`);
-    await page.getByRole('button', { name: /Account menu/ }).click();
-    await page.getByRole('menuitem', { name: 'Code hosts' }).click();
-    await page.waitForURL(`${origin}/code-hosts`);
+    await openFromAccountMenu(page, origin, 'Code hosts', '/code-hosts');
     await page.getByTestId('no-connections').waitFor();
 
     await page.getByTestId('install-github-app').click();

@@ -6,6 +6,7 @@ import type { SignedIn } from '../support/sessions.js';
 import type { TestApp } from '../support/test-app.js';
 import type { TestBrowser } from './support/browser.js';
 import { openSellerPage } from './support/seller-page.js';
+import { openPackageAction } from './support/seller-screens.js';
 
 // A customer who paid elsewhere gets a lasting license by hand, from a package's Licenses dialog in
 // Management, with the same terms the API takes; the seller changes the terms, revokes and restores it.
@@ -33,10 +34,7 @@ afterAll(async () => {
 describe('lasting licenses in Management', () => {
   it('issues a license without expiry and with a download limit, e-mailing the holder', async () => {
     await page.goto(`${origin}/management`);
-    const card = page.getByTestId('package-card').filter({ hasText: 'acme/widget' });
-    await card.getByRole('button', { name: 'Actions for acme/widget' }).click();
-    await page.getByRole('menuitem', { name: 'Licenses', exact: true }).click();
-    const dialog = page.getByRole('dialog', { name: 'Licenses' });
+    const dialog = await openPackageAction(page, 'acme/widget', 'Licenses');
     await dialog.getByText('No licenses yet.').waitFor();
 
     const issue = dialog.getByRole('button', { name: 'Issue License' });

@@ -6,6 +6,7 @@ import type { SignedIn } from '../support/sessions.js';
 import type { TestApp } from '../support/test-app.js';
 import type { TestBrowser } from './support/browser.js';
 import { openSellerPage } from './support/seller-page.js';
+import { openPackageAction, openPackagePricing } from './support/seller-screens.js';
 
 // Issue 31 in Management: a seller gives one holder several packages from one Licenses dialog (one e-mail naming
 // them all), and sells a pricing tier for a version range that the purchase page shows beside the tier.
@@ -32,17 +33,10 @@ afterAll(async () => {
   await app?.close();
 });
 
-async function openLicenses(packageName: string) {
-  const card = page.getByTestId('package-card').filter({ hasText: packageName });
-  await card.getByRole('button', { name: `Actions for ${packageName}` }).click();
-  await page.getByRole('menuitem', { name: 'Licenses', exact: true }).click();
-  return page.getByRole('dialog', { name: 'Licenses' });
-}
-
 describe('several packages and version ranges in Management', () => {
   it('gives one holder two packages in one go, with one e-mail naming both', async () => {
     await page.goto(`${origin}/management`);
-    const dialog = await openLicenses('acme/widget');
+    const dialog = await openPackageAction(page, 'acme/widget', 'Licenses');
     await dialog.getByText('No licenses yet.').waitFor();
 
     const widget = dialog.getByRole('checkbox', { name: 'acme/widget' });
@@ -73,7 +67,7 @@ describe('several packages and version ranges in Management', () => {
     // Escape would first close the toast (Radix layers): close the dialog the way a seller does.
     await dialog.getByRole('button', { name: 'Close' }).click();
     await dialog.waitFor({ state: 'hidden' });
-    const gadgetDialog = await openLicenses('acme/gadget');
+    const gadgetDialog = await openPackageAction(page, 'acme/gadget', 'Licenses');
     await gadgetDialog.getByRole('listitem').filter({ hasText: 'team@example.com' }).first().waitFor();
     await gadgetDialog.getByRole('button', { name: 'Close' }).click();
     await gadgetDialog.waitFor({ state: 'hidden' });
@@ -81,9 +75,7 @@ describe('several packages and version ranges in Management', () => {
 
   it('sells a tier for versions ^2.0 and shows the range beside it on the purchase page', async () => {
     await page.goto(`${origin}/management`);
-    const card = page.getByTestId('package-card').filter({ hasText: 'acme/widget' });
-    await card.getByRole('button', { name: 'Pricing' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Pricing' });
+    const dialog = await openPackagePricing(page, 'acme/widget');
     await dialog.getByText('No prices yet').waitFor();
     await dialog.getByRole('button', { name: 'Add Tier' }).click();
     const tier = dialog.getByTestId('pricing-tier');

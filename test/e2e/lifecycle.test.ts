@@ -6,6 +6,7 @@ import type { SignedIn } from '../support/sessions.js';
 import type { TestApp } from '../support/test-app.js';
 import type { TestBrowser } from './support/browser.js';
 import { openSellerPage } from './support/seller-page.js';
+import { openPackageAction } from './support/seller-screens.js';
 
 // The seller's Security & Lifecycle dialog, opened from the package card's menu: a constraint Composer could not
 // read is refused with the reason, an advisory is published and withdrawn, a version yanked with its reason and
@@ -39,10 +40,7 @@ afterAll(async () => {
 describe('Security & Lifecycle', () => {
   it('publishes, yanks and abandons from the package card', async () => {
     await page.goto(`${origin}/management`);
-    const card = page.getByTestId('package-card').filter({ hasText: 'acme/gizmo' });
-    await card.getByRole('button', { name: 'Actions for acme/gizmo' }).click();
-    await page.getByRole('menuitem', { name: 'Security & Lifecycle' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Security & Lifecycle' });
+    const dialog = await openPackageAction(page, 'acme/gizmo', 'Security & Lifecycle');
     await dialog.getByText('No advisories published.').waitFor();
 
     await dialog.getByLabel('Title *').fill('Path traversal in the gizmo cache');

@@ -11,6 +11,7 @@ import { type SignedIn, signInAdmin } from '../support/sessions.js';
 import { type TestApp, TestClock } from '../support/test-app.js';
 import { openSignedInPage, type TestBrowser } from './support/browser.js';
 import { openSellerPage } from './support/seller-page.js';
+import { openPackagePricing } from './support/seller-screens.js';
 
 // Selling end to end with billing off (the embedded default) on a fresh database: the seller prices a package in the
 // Pricing dialog; a buyer in a browser of their own opens the purchase link on the seller's branded repository host
@@ -106,9 +107,7 @@ describe('selling a package with billing off', () => {
 
   it('sets a price in the Pricing dialog and gets the purchase link', async () => {
     await sellerPage.goto(`${origin}/management`);
-    const card = sellerPage.getByTestId('package-card').filter({ hasText: 'acme/widget' });
-    await card.getByRole('button', { name: 'Pricing' }).click();
-    const dialog = sellerPage.getByRole('dialog', { name: 'Pricing' });
+    const dialog = await openPackagePricing(sellerPage, 'acme/widget');
     await dialog.getByText('No prices yet').waitFor();
 
     await dialog.getByRole('button', { name: 'Add Tier' }).click();
@@ -165,9 +164,7 @@ describe('selling a package with billing off', () => {
     });
     const page = sellerPage;
     await page.goto(`${origin}/management`);
-    const card = page.getByTestId('package-card').filter({ hasText: 'acme/widget' });
-    await card.getByRole('button', { name: 'Pricing' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Pricing' });
+    const dialog = await openPackagePricing(page, 'acme/widget');
     const testPurchase = dialog.getByTestId('test-purchase');
     await testPurchase.waitFor();
     await testPurchase.getByLabel('Holder email').fill('buyer@example.com');

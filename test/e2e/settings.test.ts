@@ -4,6 +4,7 @@ import { type SignedIn, signIn } from '../support/sessions.js';
 import type { TestApp } from '../support/test-app.js';
 import { openSignedInPage, type TestBrowser } from './support/browser.js';
 import { openSellerPage } from './support/seller-page.js';
+import { openFromAccountMenu } from './support/seller-screens.js';
 
 // The Settings page in a real browser (issue 35 item 5): the owner reaches it from the account menu, downloads the
 // export, and closes the account by typing its slug; signing in again shows the account closed with the export.
@@ -25,10 +26,7 @@ describe('Settings: your data and closing the account', () => {
   });
 
   it('downloads the export and closes the account once the slug is typed', async () => {
-    await page.goto(`${origin}/dashboard`);
-    await page.getByRole('button', { name: /Account menu/ }).click();
-    await page.getByRole('menuitem', { name: 'Settings' }).click();
-    await page.waitForURL(`${origin}/settings`);
+    await openFromAccountMenu(page, origin, 'Settings', '/settings');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-export').click()]);
     expect(download.suggestedFilename()).toMatch(/^packgate-export-acme-\d{4}-\d{2}-\d{2}\.tar\.gz$/);
