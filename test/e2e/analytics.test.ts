@@ -3,6 +3,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { customers, downloads, grants, packages } from '../../src/server/db/schema/index.js';
 import { sha256Hex } from '../../src/server/lib/crypto.js';
+import { insertPackage } from '../support/packages.js';
 import type { SignedIn } from '../support/sessions.js';
 import type { TestApp } from '../support/test-app.js';
 import { photograph, type TestBrowser } from './support/browser.js';
@@ -31,18 +32,10 @@ describe('seller analytics in a real browser', () => {
     expect(trial.status).toBe(200);
 
     const db = app.ctx.db;
-    const pkgs = await db
-      .insert(packages)
-      .values(
-        ['acme/widget', 'acme/gadget'].map((name) => ({
-          ownerId: seller.user.id,
-          codeHost: 'local' as const,
-          repositoryId: name,
-          repositoryFullName: name,
-          name,
-        })),
-      )
-      .returning();
+    const pkgs = [
+      await insertPackage(app, seller.user.id, 'acme/widget'),
+      await insertPackage(app, seller.user.id, 'acme/gadget'),
+    ];
     const holders = await db
       .insert(customers)
       .values(

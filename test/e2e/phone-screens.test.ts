@@ -1,7 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { customers, grants, packages } from '../../src/server/db/schema/index.js';
+import { customers, grants } from '../../src/server/db/schema/index.js';
 import { sha256Hex } from '../../src/server/lib/crypto.js';
+import { insertPackage } from '../support/packages.js';
 import { type SignedIn, signInAdmin } from '../support/sessions.js';
 import type { TestApp } from '../support/test-app.js';
 import { launchBrowser, openSignedInPage, photograph, type TestBrowser } from './support/browser.js';
@@ -79,18 +80,9 @@ describe('the screens on a phone and a desktop (issue 36)', () => {
     ({ app, origin, seller } = await startAppWithSeller({ onTrial: true }));
     admin = await signInAdmin(app);
     const db = app.ctx.db;
-    const [widget, toolkit] = await db
-      .insert(packages)
-      .values(
-        ['acme/widget', 'acme/enterprise-reporting-toolkit', 'voku/portable-ascii'].map((name) => ({
-          ownerId: seller.user.id,
-          codeHost: 'local' as const,
-          repositoryId: name,
-          repositoryFullName: name,
-          name,
-        })),
-      )
-      .returning();
+    const widget = await insertPackage(app, seller.user.id, 'acme/widget');
+    const toolkit = await insertPackage(app, seller.user.id, 'acme/enterprise-reporting-toolkit');
+    await insertPackage(app, seller.user.id, 'voku/portable-ascii');
     const [first, second] = await db
       .insert(customers)
       .values(
@@ -104,10 +96,10 @@ describe('the screens on a phone and a desktop (issue 36)', () => {
     const now = app.clock.now().getTime();
     // Different contents per holder, so that tables sizing their own columns would not line up.
     await db.insert(grants).values([
-      { customerId: first!.id, packageId: widget!.id, kind: 'manual' as const },
+      { customerId: first!.id, packageId: widget.id, kind: 'manual' as const },
       {
         customerId: second!.id,
-        packageId: toolkit!.id,
+        packageId: toolkit.id,
         kind: 'temporary' as const,
         expiresAt: new Date(now + 30 * DAY),
         endMode: 'updates' as const,
@@ -117,7 +109,7 @@ describe('the screens on a phone and a desktop (issue 36)', () => {
       },
       {
         customerId: second!.id,
-        packageId: widget!.id,
+        packageId: widget.id,
         kind: 'purchase' as const,
         status: 'revoked' as const,
         revokedAt: new Date(now - DAY),
