@@ -1,9 +1,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SignedIn } from '../support/sessions.js';
 import type { TestApp } from '../support/test-app.js';
-import { openSignedInPage, photograph, type TestBrowser } from './support/browser.js';
-import { type HolderPortal, openHolderPortal } from './support/holder-portal.js';
+import { photograph } from './support/browser.js';
+import { type HolderPortal, onHolderCardInManagement, openHolderPortal } from './support/holder-portal.js';
 
 // CI without a stored secret in the browser (issue 32 item 3): a license holder registers a trusted CI identity
 // for GitHub Actions in the portal on the seller's host and reads the workflow steps naming that host; the seller
@@ -13,16 +12,14 @@ const HOLDER = 'ci-holder@example.com';
 const SUBJECT = 'repo:holder-co/shop:ref:refs/heads/main';
 
 let app: TestApp;
-let browser: TestBrowser;
-let seller: SignedIn;
 let portalOrigin: string;
 let page: Page;
 
-let portal: HolderPortal | undefined;
+let portal: HolderPortal;
 
 beforeAll(async () => {
   portal = await openHolderPortal(HOLDER);
-  ({ app, browser, seller, portalOrigin, page } = portal);
+  ({ app, portalOrigin, page } = portal);
 }, 180_000);
 
 afterAll(async () => {
@@ -65,20 +62,13 @@ describe('trusted CI identities', () => {
   });
 
   it("shows the holder's identity to the seller on Management", async () => {
-    const origin = app.ctx.config.publicUrl;
-    const management = await openSignedInPage(browser, origin, seller);
-    try {
-      await management.page.goto(`${origin}/management`);
-      await management.page.getByRole('tab', { name: 'Access Management' }).click();
-      const holder = management.page.getByTestId('license-holder').filter({ hasText: HOLDER });
+    await onHolderCardInManagement(portal, HOLDER, async (management, holder) => {
       await holder.getByRole('button', { name: 'CI identities' }).click();
-      const dialog = management.page.getByRole('dialog', { name: 'Trusted CI identities' });
+      const dialog = management.getByRole('dialog', { name: 'Trusted CI identities' });
       await dialog.getByTestId('ci-identity-subject').getByText(SUBJECT).waitFor();
       expect(await dialog.getByTestId('ci-steps-github').textContent()).toContain(
         `${portalOrigin}/api/composer/oidc-token`,
       );
-    } finally {
-      await management.context.close();
-    }
+    });
   });
 });

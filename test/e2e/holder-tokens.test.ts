@@ -6,10 +6,9 @@ import { findCustomerByToken } from '../../src/server/features/licenses/grants.s
 import { HOUR_MS } from '../../src/server/lib/clock.js';
 import { sha256Hex } from '../../src/server/lib/crypto.js';
 import { isWellFormedHolderToken } from '../../src/server/lib/holder-token-format.js';
-import type { SignedIn } from '../support/sessions.js';
 import type { TestApp } from '../support/test-app.js';
-import { openSignedInPage, photograph, type TestBrowser } from './support/browser.js';
-import { type HolderPortal, openHolderPortal } from './support/holder-portal.js';
+import { photograph } from './support/browser.js';
+import { type HolderPortal, onHolderCardInManagement, openHolderPortal } from './support/holder-portal.js';
 
 // Named Composer tokens in the browser (issue 32): the holder creates one in the portal (shown once, copied), rotates
 // it (the old one says when it stops working) and revokes the new one; the seller sees the holder's tokens on
@@ -18,16 +17,14 @@ import { type HolderPortal, openHolderPortal } from './support/holder-portal.js'
 const HOLDER = 'tokens-holder@example.com';
 
 let app: TestApp;
-let browser: TestBrowser;
-let seller: SignedIn;
 let portalOrigin: string;
 let page: Page;
 
-let portal: HolderPortal | undefined;
+let portal: HolderPortal;
 
 beforeAll(async () => {
   portal = await openHolderPortal(HOLDER);
-  ({ app, browser, seller, portalOrigin, page } = portal);
+  ({ app, portalOrigin, page } = portal);
 }, 180_000);
 
 afterAll(async () => {
@@ -97,25 +94,18 @@ describe('named Composer tokens', () => {
   });
 
   it("shows the holder's tokens to the seller on Management, who revokes one", async () => {
-    const origin = app.ctx.config.publicUrl;
-    const management = await openSignedInPage(browser, origin, seller);
-    try {
-      await management.page.goto(`${origin}/management`);
-      await management.page.getByRole('tab', { name: 'Access Management' }).click();
-      const holder = management.page.getByTestId('license-holder').filter({ hasText: HOLDER });
+    await onHolderCardInManagement(portal, HOLDER, async (management, holder) => {
       await holder.getByRole('button', { name: 'Tokens' }).click();
-      const dialog = management.page.getByRole('dialog', { name: 'Composer tokens' });
+      const dialog = management.getByRole('dialog', { name: 'Composer tokens' });
       const first = dialog.getByTestId('holder-token').filter({ hasText: 'Composer token' });
       await first.waitFor();
       expect(await dialog.getByRole('button', { name: 'Create token' }).count()).toBe(0);
       await first.getByRole('button', { name: 'Revoke' }).click();
-      await management.page
+      await management
         .getByRole('dialog', { name: /^(Rotate|Revoke) “/ })
         .getByRole('button', { name: 'Revoke' })
         .click();
       await first.getByTestId('holder-token-state').getByText('Revoked').waitFor();
-    } finally {
-      await management.context.close();
-    }
+    });
   });
 });

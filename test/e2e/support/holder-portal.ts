@@ -1,4 +1,4 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { createGrant, createHolder, createPackage } from '../../composer/repository-fixtures.js';
 import { createPortalSession, type SignedIn } from '../../support/sessions.js';
@@ -56,5 +56,25 @@ export async function openHolderPortal(holderEmail: string): Promise<HolderPorta
     await browser?.close();
     await app.close();
     throw error;
+  }
+}
+
+/**
+ * Runs `steps` as the seller on Management's Access Management tab, at the holder's card, in a page of its own that
+ * is closed after: what the seller sees of what the holder did in the portal.
+ */
+export async function onHolderCardInManagement(
+  portal: HolderPortal,
+  holderEmail: string,
+  steps: (management: Page, holder: Locator) => Promise<void>,
+): Promise<void> {
+  const origin = portal.app.ctx.config.publicUrl;
+  const management = await openSignedInPage(portal.browser, origin, portal.seller);
+  try {
+    await management.page.goto(`${origin}/management`);
+    await management.page.getByRole('tab', { name: 'Access Management' }).click();
+    await steps(management.page, management.page.getByTestId('license-holder').filter({ hasText: holderEmail }));
+  } finally {
+    await management.context.close();
   }
 }
