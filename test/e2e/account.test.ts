@@ -42,11 +42,11 @@ describe("the seller's account in a real browser", () => {
   let context: BrowserContext;
   let page: Page;
   let origin: string;
-  let seller: SignedIn;
   let dns: FakeDns;
 
   beforeAll(async () => {
     dns = await startFakeDns();
+    let seller: SignedIn;
     // No STRIPE_* settings: billing is off, a chosen plan activates without a charge.
     ({ app, origin, seller, browser, context, page } = await openSellerPage({
       app: { env: { DNS_SERVERS: dns.server } },

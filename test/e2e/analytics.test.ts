@@ -19,7 +19,6 @@ describe('seller analytics in a real browser', () => {
   let browser: TestBrowser;
   let page: Page;
   let origin: string;
-  let seller: SignedIn;
 
   async function counted(query: ReturnType<typeof sql>): Promise<{ day: string; n: number }[]> {
     const result = (await app.ctx.db.execute(query)) as unknown as { rows: { day: string; n: number }[] };
@@ -27,6 +26,7 @@ describe('seller analytics in a real browser', () => {
   }
 
   beforeAll(async () => {
+    let seller: SignedIn;
     ({ app, origin, seller, browser, page } = await openSellerPage());
     const trial = await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' });
     expect(trial.status).toBe(200);

@@ -17,11 +17,11 @@ describe('a product’s price and purchase page in a real browser', () => {
   let page: Page;
   let buyerContext: BrowserContext | undefined;
   let origin: string;
-  let seller: SignedIn;
   let product: Product;
   let purchaseUrl: string;
 
   beforeAll(async () => {
+    let seller: SignedIn;
     ({ app, origin, seller, browser, page } = await openSellerPage({ onTrial: true }));
     const alpha = await insertPackage(app, seller.user.id, 'acme/alpha');
     const beta = await insertPackage(app, seller.user.id, 'acme/beta');

@@ -15,9 +15,9 @@ describe('products on Management in a real browser', () => {
   let browser: TestBrowser;
   let page: Page;
   let origin: string;
-  let seller: SignedIn;
 
   beforeAll(async () => {
+    let seller: SignedIn;
     ({ app, origin, seller, browser, page } = await openSellerPage({ onTrial: true }));
     await insertPackage(app, seller.user.id, 'acme/alpha');
     await insertPackage(app, seller.user.id, 'acme/beta');
