@@ -22,6 +22,18 @@ export function readOutbox(dataDir: string): { to: string; subject: string; body
   });
 }
 
+/** The mails the app wrote to `address`, oldest first. */
+export function mailsTo(dataDir: string, address: string): { to: string; subject: string; body: string }[] {
+  return readOutbox(dataDir).filter((mail) => mail.to.includes(address));
+}
+
+/** The newest mail to `address`; throws when there is none. */
+export function lastMailTo(dataDir: string, address: string): { to: string; subject: string; body: string } {
+  const mail = mailsTo(dataDir, address).at(-1);
+  if (!mail) throw new Error(`No mail to ${address} in the outbox`);
+  return mail;
+}
+
 export function findLink(body: string, pattern: RegExp): string {
   const match = body.match(pattern);
   if (!match) throw new Error(`No link matching ${pattern} in:\n${body}`);

@@ -7,7 +7,7 @@ import {
   type FixtureHolder,
   type FixturePackage,
 } from '../../../test/composer/repository-fixtures.js';
-import { readOutbox } from '../../../test/support/outbox.js';
+import { mailsTo } from '../../../test/support/outbox.js';
 import { sendRaw } from '../../../test/support/raw-http.js';
 import type { TestUser } from '../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
@@ -83,7 +83,7 @@ describe('the Host header at the edge', () => {
     );
     expectErrorShape(asked, 400);
     expect(JSON.parse(asked.body).message).toMatch(/host/i);
-    expect(readOutbox(app.dataDir).filter((mail) => mail.to.includes(holder.email))).toEqual([]);
+    expect(mailsTo(app.dataDir, holder.email)).toEqual([]);
   });
 
   it('refuses Hosts that are not hostname[:port] before any route, in the error shape', async () => {
@@ -140,7 +140,7 @@ describe('the Host header at the edge', () => {
       );
       expect(asked.status, asked.body).toBe(200);
     }
-    const mails = readOutbox(app.dataDir).filter((mail) => mail.to.includes(holder.email));
+    const mails = mailsTo(app.dataDir, holder.email);
     expect(mails).toHaveLength(2);
     for (const mail of mails) {
       const links = portalLinksIn(mail.body);

@@ -3,7 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPackageRepository } from '../../../../test/support/git-fixtures.js';
-import { readOutbox } from '../../../../test/support/outbox.js';
+import { mailsTo, readOutbox } from '../../../../test/support/outbox.js';
 import { giveTrial, insertPackage, waitForSync } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
@@ -239,7 +239,7 @@ describe('API v1', () => {
       expect(issued.setupCommands).toContain(
         `composer config bearer.acme.composer.localhost:${app.port} ${issued.composerToken}`,
       );
-      const mail = readOutbox(app.dataDir).filter((entry) => entry.to.includes('lasting@example.com'));
+      const mail = mailsTo(app.dataDir, 'lasting@example.com');
       expect(mail).toHaveLength(1);
       expect(mail[0]!.body).toContain(issued.composerToken);
       expect(await findCustomerByToken(app.ctx, issued.composerToken)).toBeDefined();
@@ -583,7 +583,7 @@ describe('API v1', () => {
       expect(answers.filter((answer) => answer.headers.get('idempotent-replayed') === 'true')).toHaveLength(9);
       const holders = await call(full.token, 'GET', '/api/v1/licenses?email=idempotent@example.com');
       expect(holders.body.data).toHaveLength(1);
-      expect(readOutbox(app.dataDir).filter((mail) => mail.to.includes('idempotent@example.com'))).toHaveLength(1);
+      expect(mailsTo(app.dataDir, 'idempotent@example.com')).toHaveLength(1);
 
       // The stored answer holds the holder's Composer token, sealed.
       const rows = await app.ctx.db.select().from(idempotencyKeys);

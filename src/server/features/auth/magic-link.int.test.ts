@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeSmtp } from '../../../../test/fakes/smtp.js';
 import { TestClient } from '../../../../test/support/http-client.js';
-import { findLink, readOutbox } from '../../../../test/support/outbox.js';
+import { findLink, lastMailTo, mailsTo, readOutbox } from '../../../../test/support/outbox.js';
 import { createTestUser, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import {
@@ -20,18 +20,8 @@ import { LINKS_PER_ADDRESS } from './magic-link.service.js';
 
 const MINUTE = 60_000;
 
-function mailsTo(app: TestApp, to: string) {
-  return readOutbox(app.dataDir).filter((message) => message.to.includes(to));
-}
-
-function lastMailTo(app: TestApp, to: string) {
-  const mail = mailsTo(app, to).at(-1);
-  if (!mail) throw new Error(`No mail to ${to} in the outbox`);
-  return mail;
-}
-
 function tokenFromAdminMail(app: TestApp, to: string): string {
-  const link = findLink(lastMailTo(app, to).body, /http\S+\/admin\/login\?token=\S+/);
+  const link = findLink(lastMailTo(app.dataDir, to).body, /http\S+\/admin\/login\?token=\S+/);
   return new URL(link).searchParams.get('token')!;
 }
 
@@ -57,7 +47,7 @@ describe('admin magic links', () => {
     const body = (await response.json()) as MagicLinkResponse;
     expect(body).toEqual({ success: true, message: expect.stringContaining('root@example.com') });
 
-    const mail = lastMailTo(app, 'root@example.com');
+    const mail = lastMailTo(app.dataDir, 'root@example.com');
     const link = findLink(mail.body, /http\S+\/admin\/login\?token=\S+/);
     expect(link.startsWith(`${app.ctx.config.publicUrl}/admin/login?token=pgml_`)).toBe(true);
     const token = new URL(link).searchParams.get('token')!;
@@ -186,11 +176,11 @@ describe('admin magic links requested or verified again and again', () => {
         (await client.post('/api/auth/magic-link', { email: 'flood@example.com', userType: 'admin' })).status,
       ).toBe(200);
     }
-    expect(mailsTo(app, 'flood@example.com')).toHaveLength(LINKS_PER_ADDRESS);
+    expect(mailsTo(app.dataDir, 'flood@example.com')).toHaveLength(LINKS_PER_ADDRESS);
 
     app.clock.advance(16 * MINUTE);
     await client.post('/api/auth/magic-link', { email: 'flood@example.com', userType: 'admin' });
-    expect(mailsTo(app, 'flood@example.com')).toHaveLength(LINKS_PER_ADDRESS + 1);
+    expect(mailsTo(app.dataDir, 'flood@example.com')).toHaveLength(LINKS_PER_ADDRESS + 1);
   });
 });
 
@@ -234,7 +224,7 @@ describe("magic links requested in someone else's name from many addresses", () 
     }
     const throttled = await askLink(client, 'patient@example.com', 'admin', '203.0.113.40');
     const unknown = await askLink(client, 'stranger@example.com', 'admin', '203.0.113.41');
-    expect(mailsTo(app, 'patient@example.com')).toHaveLength(LINKS_PER_ADDRESS);
+    expect(mailsTo(app.dataDir, 'patient@example.com')).toHaveLength(LINKS_PER_ADDRESS);
     const throttledAnswer = await answerOf(throttled, 'patient@example.com');
     expect(throttledAnswer).toEqual(await answerOf(unknown, 'stranger@example.com'));
     expect(JSON.parse(throttledAnswer.text)).toEqual({
@@ -250,7 +240,7 @@ describe("magic links requested in someone else's name from many addresses", () 
       await askLink(client, 'eager@example.com', 'seller', '203.0.113.51');
     }
     const throttled = await askLink(client, 'eager@example.com', 'seller', '203.0.113.51');
-    expect(mailsTo(app, 'eager@example.com')).toHaveLength(LINKS_PER_ADDRESS);
+    expect(mailsTo(app.dataDir, 'eager@example.com')).toHaveLength(LINKS_PER_ADDRESS);
     const throttledAnswer = await answerOf(throttled, 'eager@example.com');
     expect(throttledAnswer).toEqual(await answerOf(first, 'newcomer@example.com'));
     expect(JSON.parse(throttledAnswer.text)).toEqual({
@@ -266,7 +256,7 @@ describe("magic links requested in someone else's name from many addresses", () 
     const owner = new TestClient(app.baseUrl);
     const asked = await askLink(owner, 'target@example.com', 'admin', '198.51.100.20');
     expect(asked.status).toBe(200);
-    expect(mailsTo(app, 'target@example.com')).toHaveLength(LINKS_PER_ADDRESS);
+    expect(mailsTo(app.dataDir, 'target@example.com')).toHaveLength(LINKS_PER_ADDRESS);
 
     const verified = await owner.post(
       '/api/auth/verify-magic-link',
@@ -282,7 +272,7 @@ describe("magic links requested in someone else's name from many addresses", () 
     const owner = new TestClient(app.baseUrl);
     const asked = await askLink(owner, 'shop@example.com', 'seller', '198.51.100.21');
     expect(asked.status).toBe(200);
-    const mails = mailsTo(app, 'shop@example.com');
+    const mails = mailsTo(app.dataDir, 'shop@example.com');
     expect(mails).toHaveLength(LINKS_PER_ADDRESS);
 
     const link = findLink(mails.at(-1)!.body, /http\S+\/api\/auth\/magic-link\/callback\?token=\S+/);
@@ -361,11 +351,11 @@ describe('seller sign-in links from an office behind one address', () => {
       );
     }
     // The sixth is answered like the others and sends nothing.
-    expect(mailsTo(app, 'impatient@office.example')).toHaveLength(LINKS_PER_ADDRESS);
+    expect(mailsTo(app.dataDir, 'impatient@office.example')).toHaveLength(LINKS_PER_ADDRESS);
 
     for (let colleague = 1; colleague <= 10; colleague++) {
       expect((await ask(`colleague${colleague}@office.example`)).status).toBe(200);
-      expect(mailsTo(app, `colleague${colleague}@office.example`)).toHaveLength(1);
+      expect(mailsTo(app.dataDir, `colleague${colleague}@office.example`)).toHaveLength(1);
     }
   });
 
@@ -380,7 +370,7 @@ describe('seller sign-in links from an office behind one address', () => {
 
     const newcomer = await ask('newcomer@team.example');
     expect(newcomer.status).toBe(200);
-    expect(mailsTo(app, 'newcomer@team.example')).toHaveLength(1);
+    expect(mailsTo(app.dataDir, 'newcomer@team.example')).toHaveLength(1);
   });
 
   it('stops an address that asks for links to ever more mailboxes', async () => {
@@ -390,7 +380,7 @@ describe('seller sign-in links from an office behind one address', () => {
     }
     const refused = await ask('one-more@elsewhere.example');
     expect(refused.status).toBe(429);
-    expect(mailsTo(app, 'one-more@elsewhere.example')).toHaveLength(0);
+    expect(mailsTo(app.dataDir, 'one-more@elsewhere.example')).toHaveLength(0);
   });
 });
 
@@ -425,7 +415,7 @@ describe('seller sign-in by e-mail link (GitHub not configured)', () => {
   });
 
   function sellerLink(to: string): string {
-    return findLink(lastMailTo(app, to).body, /http\S+\/api\/auth\/magic-link\/callback\?token=\S+/);
+    return findLink(lastMailTo(app.dataDir, to).body, /http\S+\/api\/auth\/magic-link\/callback\?token=\S+/);
   }
 
   it('sends "Sign in with GitHub" to the e-mail sign-in form, keeping the chosen tier', async () => {
@@ -522,7 +512,7 @@ describe('magic-link tokens in the log', () => {
         email: 'local@example.com',
         userType: 'seller',
       });
-      const link = findLink(lastMailTo(app, 'local@example.com').body, /pgml_[\w-]+/);
+      const link = findLink(lastMailTo(app.dataDir, 'local@example.com').body, /pgml_[\w-]+/);
       expect(log.lines.join('')).toContain(link);
     } finally {
       await app.close();

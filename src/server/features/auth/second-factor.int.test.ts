@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
-import { findLink, readOutbox } from '../../../../test/support/outbox.js';
+import { findLink, lastMailTo } from '../../../../test/support/outbox.js';
 import { giveTrial } from '../../../../test/support/packages.js';
 import { createTestUser, signIn, signInAdmin, signInSeller, type TestUser } from '../../../../test/support/sessions.js';
 import { SoftwareAuthenticator } from '../../../../test/support/software-authenticator.js';
@@ -45,9 +45,7 @@ describe('strong sign-in', () => {
   async function sellerLinkSignIn(email: string): Promise<TestClient> {
     const client = new TestClient(app.baseUrl);
     await client.post('/api/auth/magic-link', { email, userType: 'seller' });
-    const mail = readOutbox(app.dataDir)
-      .filter((message) => message.to.includes(email))
-      .at(-1)!;
+    const mail = lastMailTo(app.dataDir, email);
     await client.get(findLink(mail.body, /http\S+\/api\/auth\/magic-link\/callback\?token=\S+/));
     return client;
   }
@@ -175,9 +173,7 @@ describe('strong sign-in', () => {
     expect((await team.client.post('/api/team/invitations', { email: invitee.email, role: 'developer' })).status).toBe(
       201,
     );
-    const mail = readOutbox(app.dataDir)
-      .filter((message) => message.to.includes('invitee-pk@example.com'))
-      .at(-1)!;
+    const mail = lastMailTo(app.dataDir, 'invitee-pk@example.com');
     const link = findLink(mail.body, /http:\/\/localhost:\d+\/team\/join\?token=[A-Za-z0-9_%-]+/);
     const token = decodeURIComponent(new URL(link).searchParams.get('token')!);
 
@@ -306,9 +302,7 @@ describe('the second factor for admins', () => {
   async function adminLinkSignIn(email: string) {
     const client = new TestClient(app.baseUrl);
     await client.post('/api/auth/magic-link', { email, userType: 'admin' });
-    const mail = readOutbox(app.dataDir)
-      .filter((message) => message.to.includes(email))
-      .at(-1)!;
+    const mail = lastMailTo(app.dataDir, email);
     const token = new URL(findLink(mail.body, /http\S+\/admin\/login\?token=\S+/)).searchParams.get('token')!;
     const verified = (await (await client.post('/api/auth/verify-magic-link', { token })).json()) as {
       user: AuthUser;

@@ -9,7 +9,7 @@ import {
 } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeDns, startFakeDns } from '../../../../test/fakes/dns.js';
 import { tinyPng } from '../../../../test/support/logo-fixtures.js';
-import { readOutbox } from '../../../../test/support/outbox.js';
+import { lastMailTo } from '../../../../test/support/outbox.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import {
@@ -412,7 +412,7 @@ describe('license e-mails', () => {
     });
     expect(response.status).toBe(201);
 
-    const mail = readOutbox(app.dataDir).findLast((message) => message.to.includes('buyer@example.com'))!;
+    const mail = lastMailTo(app.dataDir, 'buyer@example.com');
     expect(mail.body).toMatch(/^From: "?Acme Licensing"? <no-reply@packgate\.localhost>/m);
     expect(mail.body).toMatch(/^Reply-To: sales@acme\.test/m);
     expect(mail.subject).toContain('from Acme Tools');
@@ -432,7 +432,7 @@ describe('license e-mails', () => {
       { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
     ]);
     await acme.client.post(`/api/repositories/${pkg.id}/temporary-licenses`, { email: 'second@example.com' });
-    const mail = readOutbox(app.dataDir).findLast((message) => message.to.includes('second@example.com'))!;
+    const mail = lastMailTo(app.dataDir, 'second@example.com');
     expect(mail.body).toMatch(/^From: "?Acme Tools"? <no-reply@packgate\.localhost>/m);
     expect(mail.body).toMatch(/^Reply-To: licenses@acme\.test/m);
   });
@@ -453,7 +453,7 @@ describe('license e-mails', () => {
       { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
     ]);
     await acme.client.post(`/api/repositories/${pkg.id}/temporary-licenses`, { email: 'third@example.com' });
-    const mail = readOutbox(app.dataDir).findLast((message) => message.to.includes('third@example.com'))!;
+    const mail = lastMailTo(app.dataDir, 'third@example.com');
     const from = /^From: (.*)$/m.exec(mail.body)?.[1];
     expect(from).toBe('Packgate <no-reply@packgate.localhost>');
   });

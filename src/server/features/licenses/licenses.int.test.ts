@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
-import { readOutbox } from '../../../../test/support/outbox.js';
+import { lastMailTo, mailsTo } from '../../../../test/support/outbox.js';
 import { insertPackage } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
@@ -65,8 +65,6 @@ describe('licenses and license holders', () => {
     };
   }
 
-  const mailsTo = (email: string) => readOutbox(app.dataDir).filter((mail) => mail.to.includes(email));
-  const lastMailTo = (email: string) => mailsTo(email).at(-1)!;
   const tokensIn = (body: string) => [...new Set(body.match(TOKEN_PATTERN) ?? [])];
 
   /** The hashes of the holder's tokens that still work (the named tokens of issue 32). */
@@ -126,7 +124,7 @@ describe('licenses and license holders', () => {
       revokedAt: null,
     });
 
-    const mails = mailsTo(email);
+    const mails = mailsTo(app.dataDir, email);
     expect(mails).toHaveLength(1);
     const mail = mails[0]!;
     expect(mail.subject).toBe('Your access to acme/widget from acme-dev');
@@ -172,8 +170,8 @@ describe('licenses and license holders', () => {
     expect(after?.id).toBe(before?.id);
     expect(await tokenHashesOf(after!.id)).toEqual(await tokenHashesOf(before!.id));
     expect(await tokenHashesOf(after!.id)).toHaveLength(1);
-    const mail = lastMailTo(email);
-    expect(mailsTo(email)).toHaveLength(2);
+    const mail = lastMailTo(app.dataDir, email);
+    expect(mailsTo(app.dataDir, email)).toHaveLength(2);
     expect(mail.subject).toBe('acme/gadget was added to your access from acme-dev');
     expect(mail.body).toContain('acme-dev has added acme/gadget to your access: a 14-day temporary license.');
     expect(mail.body).toContain(`Repository URL: ${repositoryUrl()}`);
@@ -188,7 +186,7 @@ describe('licenses and license holders', () => {
     const longer = await issue(sellerA, widget.id, { email, durationDays: 30, note: 'Extended' });
     expect(longer.status).toBe(201);
     expect(longer.body).toMatchObject({ id: first.body.id, daysRemaining: 30, note: 'Extended' });
-    expect(lastMailTo(email).subject).toBe('Your license for acme/widget was renewed');
+    expect(lastMailTo(app.dataDir, email).subject).toBe('Your license for acme/widget was renewed');
 
     const shorter = await issue(sellerA, widget.id, { email, durationDays: 1 });
     expect(shorter.body).toMatchObject({ id: first.body.id, daysRemaining: 30, note: 'Extended' });
@@ -275,7 +273,7 @@ describe('licenses and license holders', () => {
   it('regenerates a token by e-mail, and the old one stops working', async () => {
     const email = uniqueEmail('regenerate');
     await issue(sellerA, widget.id, { email, durationDays: 7 });
-    const [oldToken] = tokensIn(lastMailTo(email).body);
+    const [oldToken] = tokensIn(lastMailTo(app.dataDir, email).body);
     const before = await customerRow(email);
 
     clock.advance(DAY_MS);
@@ -288,7 +286,7 @@ describe('licenses and license holders', () => {
       tokenIssuedAt: clock.now().toISOString(),
     });
 
-    const mail = lastMailTo(email);
+    const mail = lastMailTo(app.dataDir, email);
     expect(mail.subject).toBe('Your new Composer token for acme-dev');
     const [newToken, ...others] = tokensIn(mail.body);
     expect(others).toEqual([]);
@@ -380,7 +378,7 @@ describe('licenses and license holders', () => {
     const email = uniqueEmail('shared');
     await issue(sellerA, widget.id, { email, durationDays: 7 });
     await issue(sellerB, bobTool.id, { email, durationDays: 7 });
-    const mails = mailsTo(email);
+    const mails = mailsTo(app.dataDir, email);
     expect(mails).toHaveLength(2);
     const [tokenA] = tokensIn(mails[0]!.body);
     const [tokenB] = tokensIn(mails[1]!.body);

@@ -8,7 +8,7 @@ import {
   jsonOf,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
-import { readOutbox } from '../../../../test/support/outbox.js';
+import { mailsTo, readOutbox } from '../../../../test/support/outbox.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { PackagesJson } from '../../../contract/composer.js';
@@ -178,8 +178,8 @@ describe('security advisories', () => {
     ).json()) as PackageLifecycle;
     expect(lifecycle.advisories[0]?.notifiedHolders).toBe(1);
     expect(await sendAdvisoryNotices(app.ctx, lifecycle.advisories[0]!.id)).toBe(0);
-    expect(readOutbox(app.dataDir).filter((mail) => mail.to.includes(holder.email))).toHaveLength(1);
-    expect(readOutbox(app.dataDir).filter((mail) => mail.to.includes(unaffected.email))).toHaveLength(0);
+    expect(mailsTo(app.dataDir, holder.email)).toHaveLength(1);
+    expect(mailsTo(app.dataDir, unaffected.email)).toHaveLength(0);
   });
 });
 

@@ -12,7 +12,7 @@ import {
   type RawResponse,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
-import { readOutbox } from '../../../../test/support/outbox.js';
+import { mailsTo } from '../../../../test/support/outbox.js';
 import { createPortalSession, type TestUser } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import { SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS } from '../../../contract/auth-messages.js';
@@ -138,10 +138,6 @@ async function signedInBrowser(holder: FixtureHolder, host: string): Promise<Hos
   return browser;
 }
 
-function mailsTo(email: string) {
-  return readOutbox(app.dataDir).filter((mail) => mail.to.includes(email));
-}
-
 function portalLinkIn(body: string): string {
   const match = /http:\/\/[^\s"<>]+\/portal\?token=[A-Za-z0-9_%-]+/.exec(body);
   if (!match) throw new Error(`No portal link in:\n${body}`);
@@ -156,7 +152,7 @@ describe('signing in by e-mailed link', () => {
     const asked = await browser.json<{ message: string }>('POST', '/api/portal/sign-in', { email: holder.email });
     expect(asked).toEqual({ status: 200, body: { message: portalLinkSentMessage(holder.email) } });
 
-    const [mail] = mailsTo(holder.email);
+    const [mail] = mailsTo(app.dataDir, holder.email);
     expect(mail?.subject).toBe('Sign in to your Acme Tools licenses');
     expect(mail?.body).toContain('help@acme.test');
     const link = new URL(portalLinkIn(mail!.body));
@@ -184,19 +180,19 @@ describe('signing in by e-mailed link', () => {
     const unknown = await browser.request('POST', '/api/portal/sign-in', { email: 'nobody@example.com' });
     expect(unknown.status).toBe(known.status);
     expect(unknown.body.toString()).toBe(known.body.toString().replace(holder.email, 'nobody@example.com'));
-    expect(mailsTo('nobody@example.com')).toEqual([]);
+    expect(mailsTo(app.dataDir, 'nobody@example.com')).toEqual([]);
     // A holder of another seller only is nobody on this host.
     const globexOnly = await holderOf(globex);
     const other = await browser.json('POST', '/api/portal/sign-in', { email: globexOnly.email });
     expect(other.body).toEqual({ message: portalLinkSentMessage(globexOnly.email) });
-    expect(mailsTo(globexOnly.email)).toEqual([]);
+    expect(mailsTo(app.dataDir, globexOnly.email)).toEqual([]);
   });
 
   it('refuses a link after 30 minutes', async () => {
     const holder = await holderOf(acme);
     const browser = new HostBrowser(app, ACME_HOST);
     await browser.request('POST', '/api/portal/sign-in', { email: holder.email });
-    const token = new URL(portalLinkIn(mailsTo(holder.email)[0]!.body)).searchParams.get('token')!;
+    const token = new URL(portalLinkIn(mailsTo(app.dataDir, holder.email)[0]!.body)).searchParams.get('token')!;
     app.clock.advance(30 * 60_000 + 1);
     try {
       const late = await browser.request('POST', '/api/portal/sign-in/verify', { token });
@@ -210,7 +206,7 @@ describe('signing in by e-mailed link', () => {
   it("does not accept one seller's link on another seller's host, and leaves it usable on its own", async () => {
     const holder = await holderOf(acme);
     await new HostBrowser(app, ACME_HOST).request('POST', '/api/portal/sign-in', { email: holder.email });
-    const token = new URL(portalLinkIn(mailsTo(holder.email)[0]!.body)).searchParams.get('token')!;
+    const token = new URL(portalLinkIn(mailsTo(app.dataDir, holder.email)[0]!.body)).searchParams.get('token')!;
     const elsewhere = await new HostBrowser(app, GLOBEX_HOST).request('POST', '/api/portal/sign-in/verify', { token });
     expect(elsewhere.status).toBe(400);
     expect(errorOf(elsewhere)).toMatchObject({ code: 'BAD_REQUEST', message: portalMessages.linkInvalid });
@@ -238,7 +234,7 @@ describe('the per-holder limit', () => {
       expect(answer).toEqual({ status: 200, body: { message: portalLinkSentMessage(holder.email) } });
     }
     const throttled = await browser.request('POST', '/api/portal/sign-in', { email: holder.email });
-    expect(readOutbox(own.dataDir).filter((mail) => mail.to.includes(holder.email))).toHaveLength(LINKS_PER_HOLDER);
+    expect(mailsTo(own.dataDir, holder.email)).toHaveLength(LINKS_PER_HOLDER);
 
     // Nothing was sent, and the answer is an unknown address's, word for word, saying why a link may not come.
     const unknown = await browser.request('POST', '/api/portal/sign-in', { email: 'stranger@example.com' });
@@ -271,7 +267,7 @@ describe('holders behind one address', () => {
     for (let colleague = 1; colleague <= 12; colleague++) {
       const holder = await createHolder(own, seller, `colleague${colleague}@office.example`);
       expect((await browser.request('POST', '/api/portal/sign-in', { email: holder.email })).status).toBe(200);
-      expect(readOutbox(own.dataDir).filter((mail) => mail.to.includes(holder.email))).toHaveLength(1);
+      expect(mailsTo(own.dataDir, holder.email)).toHaveLength(1);
     }
   });
 
@@ -542,7 +538,7 @@ describe('rotating the token', () => {
 
     expect((await requestOnHost(app, ACME_HOST, '/packages.json', { token: holder.token })).status).toBe(401);
     expect((await requestOnHost(app, ACME_HOST, '/packages.json', { token: rotated.body.token })).status).toBe(200);
-    expect(mailsTo(holder.email).some((mail) => mail.body.includes(rotated.body.token))).toBe(true);
+    expect(mailsTo(app.dataDir, holder.email).some((mail) => mail.body.includes(rotated.body.token))).toBe(true);
 
     const events = await app.ctx.db
       .select()

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { callApiV1 } from '../../../../test/support/http-client.js';
-import { readOutbox } from '../../../../test/support/outbox.js';
+import { mailsTo } from '../../../../test/support/outbox.js';
 import { giveTrial, insertPackage } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
@@ -27,7 +27,6 @@ describe('products and license terms (API v1)', () => {
   const call = (method: string, pathname: string, body?: unknown) =>
     callApiV1(app.baseUrl, token, method, `/api/v1${pathname}`, body);
 
-  const mailsTo = (email: string) => readOutbox(app.dataDir).filter((mail) => mail.to.includes(email));
   const productCount = async () => (await app.ctx.db.select().from(products)).length;
   const grantsOf = async (email: string) =>
     app.ctx.db
@@ -137,7 +136,7 @@ describe('products and license terms (API v1)', () => {
     });
     expect(issued.body.data.setupCommands.join('\n')).toContain('composer require acme/a acme/b acme/c');
 
-    const mails = mailsTo(email);
+    const mails = mailsTo(app.dataDir, email);
     expect(mails).toHaveLength(1);
     for (const name of ['acme/a', 'acme/b', 'acme/c']) expect(mails[0]!.body).toContain(name);
     expect(mails[0]!.body).toContain(
@@ -158,7 +157,7 @@ describe('products and license terms (API v1)', () => {
       .from(productPackages)
       .where(eq(productPackages.productId, productId));
     expect(covered.map((row) => row.packageId).sort()).toEqual([ids.a, ids.b, ids.c, ids.d].sort());
-    expect(mailsTo(email)).toHaveLength(1);
+    expect(mailsTo(app.dataDir, email)).toHaveLength(1);
 
     // The product's licenses are listed by product, and a product with an active license cannot be deleted.
     const listed = await call('GET', `/licenses?productId=${productId}`);
@@ -180,7 +179,7 @@ describe('products and license terms (API v1)', () => {
     expect(both.status).toBe(400);
     expect(both.body.message).toMatch(/exactly one of packageId, packageIds or productId/);
     expect(await grantsOf(email)).toHaveLength(0);
-    expect(mailsTo(email)).toHaveLength(0);
+    expect(mailsTo(app.dataDir, email)).toHaveLength(0);
 
     const issued = await call('POST', '/licenses', { email, packageIds: [ids.a, ids.b, ids.e] });
     expect(issued.status).toBe(201);
@@ -191,7 +190,7 @@ describe('products and license terms (API v1)', () => {
     ]);
     expect(issued.body.data.composerToken).toMatch(/^pgc_/);
     expect(await grantsOf(email)).toHaveLength(3);
-    const mails = mailsTo(email);
+    const mails = mailsTo(app.dataDir, email);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toContain('acme/a, acme/b, acme/e');
     // The setup commands once, requiring every package in one command.
@@ -215,7 +214,7 @@ describe('products and license terms (API v1)', () => {
       expect(answer.body.message).toMatch(message);
     }
     expect(await grantsOf(email)).toHaveLength(0);
-    expect(mailsTo(email)).toHaveLength(0);
+    expect(mailsTo(app.dataDir, email)).toHaveLength(0);
 
     const issued = await call('POST', '/licenses', { email, packageId: ids.a, versionConstraint: '>=2.0 <3.0' });
     expect(issued.status).toBe(201);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
-import { findLink, readOutbox } from '../../../../test/support/outbox.js';
+import { findLink, lastMailTo } from '../../../../test/support/outbox.js';
 import { giveTrial } from '../../../../test/support/packages.js';
 import { type SignedIn, signIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
@@ -42,10 +42,7 @@ describe('seller teams', () => {
 
   /** The link of the newest invitation e-mail to `email`. */
   function invitationLink(email: string): string {
-    const mail = readOutbox(app.dataDir)
-      .filter((candidate) => candidate.to.includes(email))
-      .at(-1);
-    if (!mail) throw new Error(`no invitation e-mail to ${email}`);
+    const mail = lastMailTo(app.dataDir, email);
     return findLink(mail.body, /http:\/\/localhost:\d+\/team\/join\?token=[A-Za-z0-9_%-]+/);
   }
   const tokenOf = (link: string) => decodeURIComponent(new URL(link).searchParams.get('token')!);
@@ -80,7 +77,7 @@ describe('seller teams', () => {
 
     const link = invitationLink(email);
     expect(link.startsWith(app.ctx.config.publicUrl)).toBe(true);
-    const mail = readOutbox(app.dataDir).findLast((candidate) => candidate.to.includes(email))!;
+    const mail = lastMailTo(app.dataDir, email);
     expect(mail.subject).toContain('invited you to join');
 
     const browser = new TestClient(app.baseUrl);
