@@ -1,11 +1,10 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runComposer } from '../../../../test/composer/composer-cli.js';
 import { createGrant, createHolder } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeDns, startFakeDns } from '../../../../test/fakes/dns.js';
 import { createPackageRepository, createTempDir, removeTempDir } from '../../../../test/support/git-fixtures.js';
 import { startGitHttpServer, type TestGitHttpServer } from '../../../../test/support/git-http-server.js';
+import { requireAsHolder } from '../../../../test/support/holder-composer.js';
 import { giveTrial, waitForSync } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { type SshGitServer, startSshGitServer } from '../../../../test/support/ssh-git-server.js';
@@ -79,21 +78,9 @@ async function installWithComposer(packageId: string, name: string, constraint: 
   const holder = await createHolder(app, seller.user, `holder-${name.replace('/', '-')}@example.com`);
   await createGrant(app, holder, { id: packageId });
   const project = path.join(workspace, `project-${name.replace('/', '-')}`);
-  await mkdir(project, { recursive: true });
-  const manifest = { name: 'holder/project', repositories: { 'packagist.org': false }, require: {} };
-  await writeFile(path.join(project, 'composer.json'), JSON.stringify(manifest));
-  const host = `acme.${app.ctx.config.composerDomain}:${app.port}`;
-  for (const args of [
-    ['config', 'repositories.acme', 'composer', `http://${host}`],
-    ['config', 'secure-http', 'false'],
-    ['config', `bearer.${host}`, holder.token],
-    ['require', `${name}:${constraint}`],
-  ]) {
-    const run = await runComposer(project, args, { home: path.join(workspace, 'composer-home'), audit: false });
-    expect(run.code, run.output).toBe(0);
-  }
-  const lock = JSON.parse(await readFile(path.join(project, 'composer.lock'), 'utf8'));
-  return lock.packages.find((entry: { name: string }) => entry.name === name).version;
+  const home = path.join(workspace, 'composer-home');
+  const locked = await requireAsHolder(app, holder.token, { project, home }, `${name}:${constraint}`);
+  return locked.find((entry) => entry.name === name)!.version;
 }
 
 describe('a git server over HTTPS with a user name and password', () => {

@@ -1,4 +1,3 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import {
   type PackageRepository,
   removeTempDir,
 } from '../../../../test/support/git-fixtures.js';
+import { requireAsHolder } from '../../../../test/support/holder-composer.js';
 import { giveTrial, waitForSync } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
@@ -227,21 +227,8 @@ describe('a package through the GitHub App', () => {
     await createGrant(app, holder, { id: created.id });
     const home = path.join(workspace, 'composer-home');
     const project = path.join(workspace, 'project');
-    await mkdir(project, { recursive: true });
-    const manifest = { name: 'holder/project', repositories: { 'packagist.org': false }, require: {} };
-    await writeFile(path.join(project, 'composer.json'), JSON.stringify(manifest));
-    const host = `acme.${app.ctx.config.composerDomain}:${app.port}`;
-    for (const args of [
-      ['config', 'repositories.acme', 'composer', `http://${host}`],
-      ['config', 'secure-http', 'false'],
-      ['config', `bearer.${host}`, holder.token],
-      ['require', 'acme/widget:^1.0'],
-    ]) {
-      const run = await runComposer(project, args, { home, audit: false });
-      expect(run.code, run.output).toBe(0);
-    }
-    const lock = JSON.parse(await readFile(path.join(project, 'composer.lock'), 'utf8'));
-    expect(lock.packages[0]).toMatchObject({ name: 'acme/widget', version: 'v1.1.0' });
+    const locked = await requireAsHolder(app, holder.token, { project, home }, 'acme/widget:^1.0');
+    expect(locked[0]).toMatchObject({ name: 'acme/widget', version: 'v1.1.0' });
   });
 
   it('shows a repository taken out of the installation as the package’s access problem', async () => {
