@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { request as httpRequest } from 'node:http';
+import { type Agent, request as httpRequest } from 'node:http';
 import {
   customers,
   grants,
@@ -212,6 +212,8 @@ export type ComposerRequestOptions = {
   basicPassword?: string;
   headers?: Record<string, string>;
   body?: string;
+  /** The connection's agent (a keep-alive one sends several requests on one connection); a new connection by default. */
+  agent?: Agent;
 };
 
 /** One HTTP request to the test app on 127.0.0.1 with the given Host header. */
@@ -229,7 +231,14 @@ export function requestOnHost(
   if (options.body !== undefined) headers['content-type'] ??= 'application/json';
   return new Promise((resolve, reject) => {
     const outgoing = httpRequest(
-      { host: '127.0.0.1', port: app.port, path, method: options.method ?? 'GET', headers, agent: false },
+      {
+        host: '127.0.0.1',
+        port: app.port,
+        path,
+        method: options.method ?? 'GET',
+        headers,
+        agent: options.agent ?? false,
+      },
       (response) => {
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));

@@ -36,6 +36,19 @@ export function createRequestOrigin(
 ): (raw: IncomingMessage) => RequestOrigin {
   const isTrusted =
     trustProxy === false ? () => false : typeof trustProxy === 'function' ? trustProxy : proxyAddr.compile(trustProxy);
+  /**
+   * Each connection's last host as written and as parsed. A client names the same host on every request of a
+   * connection: comparing the text costs less than parsing it again (issue 34), and the parse is the same object, which
+   * the Composer fast path keeps what it resolves from.
+   */
+  const lastHostOn = new WeakMap<object, { text: string; host: ParsedHost | 'invalid' }>();
+  const hostOn = (socket: object | null, text: string): ParsedHost | 'invalid' => {
+    const last = socket === null ? undefined : lastHostOn.get(socket);
+    if (last !== undefined && last.text === text) return last.host;
+    const host = parseHostHeader(text) ?? 'invalid';
+    if (socket !== null) lastHostOn.set(socket, { text, host });
+    return host;
+  };
   return (raw) => {
     // Read once per request: the edge (http-server.ts), the fast path and Fastify's hook all ask.
     const held = (raw as RawWithOrigin)[ORIGIN];
@@ -46,7 +59,7 @@ export function createRequestOrigin(
     const forwardedProto = isFromProxy ? singleHeader(raw.headers['x-forwarded-proto']) : undefined;
     const hostHeader = forwardedHost ? lastEntry(forwardedHost) : raw.headers.host;
     const origin: RequestOrigin = {
-      host: hostHeader === undefined ? undefined : (parseHostHeader(hostHeader) ?? 'invalid'),
+      host: hostHeader === undefined ? undefined : hostOn(socket, hostHeader),
       protocol: forwardedProto
         ? lastEntry(forwardedProto)
         : (socket as TLSSocket | undefined)?.encrypted

@@ -43,6 +43,23 @@ describe('the warm door’s credential reader', () => {
     expect(reader.size).toBe(3);
   });
 
+  it('reads each request of a connection anew when its header differs from the last one’s', () => {
+    const reader = createCredentialReader({ maxEntries: 10, maxBytes: 100_000 });
+    const connection = {};
+    const otherConnection = {};
+    expect(reader.readOn(connection, 'Bearer pgc_first')?.token).toBe('pgc_first');
+    expect(reader.readOn(connection, 'Bearer pgc_first')?.token).toBe('pgc_first');
+    // Another token on the same connection is that token, never the connection's last one.
+    expect(reader.readOn(connection, 'Bearer pgc_second')).toEqual({
+      token: 'pgc_second',
+      tokenHash: sha256Hex('pgc_second'),
+    });
+    expect(reader.readOn(connection, undefined)).toBeUndefined();
+    expect(reader.readOn(connection, 'Digest pgc_second')).toBeUndefined();
+    expect(reader.readOn(connection, basic('token:pgc_first'))?.token).toBe('pgc_first');
+    expect(reader.readOn(otherConnection, 'Bearer pgc_second')?.token).toBe('pgc_second');
+  });
+
   it('holds at most its count of headers, the least recently used going first', () => {
     const reader = createCredentialReader({ maxEntries: 3, maxBytes: 100_000 });
     for (const token of ['pgc_a', 'pgc_b', 'pgc_c']) reader.read(`Bearer ${token}`);

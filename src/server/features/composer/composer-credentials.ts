@@ -56,16 +56,30 @@ export function createCredentialReader(bounds: { maxEntries: number; maxBytes: n
     maxSize: bounds.maxBytes,
     sizeCalculation: (credential, authorization) => credentialBytes(authorization, credential),
   });
+  /**
+   * Each connection's last header and its reading. Composer sends the same header on every request of a connection,
+   * and comparing two strings costs less than hashing the new one for the lookup (0.2 µs a request, issue 34).
+   */
+  const lastOnConnection = new WeakMap<object, { authorization: string; credential: ParsedCredential }>();
+  const read = (authorization: string | undefined): ParsedCredential | undefined => {
+    if (!authorization) return undefined;
+    const held = remembered.get(authorization);
+    if (held) return held;
+    const token = tokenFromAuthorization(authorization);
+    if (!token) return undefined;
+    const credential = { token, tokenHash: sha256Hex(token) };
+    if (authorization.length <= MAX_REMEMBERED_HEADER_LENGTH) remembered.set(authorization, credential);
+    return credential;
+  };
   return {
     /** The token and its hash in an Authorization header, or undefined when it holds none of ours. */
-    read(authorization: string | undefined): ParsedCredential | undefined {
-      if (!authorization) return undefined;
-      const held = remembered.get(authorization);
-      if (held) return held;
-      const token = tokenFromAuthorization(authorization);
-      if (!token) return undefined;
-      const credential = { token, tokenHash: sha256Hex(token) };
-      if (authorization.length <= MAX_REMEMBERED_HEADER_LENGTH) remembered.set(authorization, credential);
+    read,
+    /** read, for a request on `connection` (its socket): the same reading as the connection's last request's when the header is the same. */
+    readOn(connection: object, authorization: string | undefined): ParsedCredential | undefined {
+      const last = lastOnConnection.get(connection);
+      if (last !== undefined && last.authorization === authorization) return last.credential;
+      const credential = read(authorization);
+      if (credential && authorization) lastOnConnection.set(connection, { authorization, credential });
       return credential;
     },
     get size() {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Agent } from 'node:http';
 import { sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -200,6 +201,41 @@ describe('the warm fast path', () => {
     expect(jsonOf<{ warnings?: unknown }>(fromRoutes).warnings).toBeUndefined();
     expect(observed(fromFastPath)).toEqual(observed(fromRoutes));
     expect(logged.requestLines().slice(afterWarm)).toEqual([]);
+  });
+
+  it("answers each request of one connection for its own token and host, when they change from the last request's", async () => {
+    const { app } = logged;
+    const first = await licensedHolder(app, seller, 'fast/one-connection');
+    const otherSeller = await createSeller(app, 'fastother');
+    const second = await licensedHolder(app, otherSeller, 'fastother/lib');
+    const otherHost = 'fastother.composer.localhost';
+    await readThroughRoutes(logged, HOST, first.token, '/packages.json');
+    await readThroughRoutes(logged, otherHost, second.token, '/packages.json');
+    // One connection for every request below: the fast path keeps a connection's last credential and host.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    let connections = 0;
+    const createConnection = agent.createConnection.bind(agent);
+    agent.createConnection = (...args: Parameters<typeof createConnection>) => {
+      connections++;
+      return createConnection(...args);
+    };
+    const available = async (host: string, token: string) => {
+      const response = await requestOnHost(app, host, '/packages.json', { token, agent });
+      expect(response.status).toBe(200);
+      return jsonOf<{ 'available-packages': string[] }>(response)['available-packages'];
+    };
+    try {
+      const before = logged.requestLines().length;
+      expect(await available(HOST, first.token)).toEqual(['fast/one-connection']);
+      expect(await available(otherHost, second.token)).toEqual(['fastother/lib']);
+      expect(await available(otherHost, first.token)).toEqual([]);
+      expect(await available(HOST, second.token)).toEqual([]);
+      expect(await available(HOST, first.token)).toEqual(['fast/one-connection']);
+      expect(connections).toBe(1);
+      expect(logged.requestLines().slice(before)).toEqual([]);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('leaves other answers to the routes: another seller, the app host, HEAD', async () => {

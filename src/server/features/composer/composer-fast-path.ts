@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { composerPaths } from '../../../contract/composer.js';
 import type { AppContext } from '../../context.js';
-import { type AppHostname, resolveHost } from '../../http/hosts.js';
+import type { ParsedHost } from '../../http/host-header.js';
+import { type AppHostname, type RequestHost, resolveHost } from '../../http/hosts.js';
 import type { RawFastPath } from '../../http/http-server.js';
 import { hostAuthority, hostUrl } from '../../http/public-urls.js';
 import { REQUEST_ID_HEADER, requestIdOf } from '../../http/request-id.js';
@@ -74,12 +75,36 @@ const REMEMBER_EVERY_MS = 60_000;
  */
 const CREDENTIAL_BOUNDS = { maxEntries: 10_000, maxBytes: 4 * 1024 * 1024 };
 
+/** A repository host as the routes name it, resolved from a parsed Host under the configuration it was resolved with. */
+type ResolvedHost = { publicUrl: string; composerDomain: string; host: RequestHost; authHost: string; baseUrl: string };
+
 export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDependencies): RawFastPath {
   const securityHeaders = composerSecurityHeaders(dependencies.securityHeaders);
   const rememberedAt = new WeakMap<TokenView, { authorization: string; at: number }>();
   const credentials = createCredentialReader(CREDENTIAL_BOUNDS);
   const composerDoors = bindComposerDoors(dependencies.metrics);
   const { observeRequest } = dependencies.metrics;
+  // Kept per parsed host: request-origin.ts gives a connection's requests the same parse while the Host stays the
+  // same, so a warm request resolves nothing and builds no URL (issue 34). PUBLIC_URL or COMPOSER_DOMAIN changing (tests) resolves anew.
+  const resolvedHosts = new WeakMap<ParsedHost, ResolvedHost>();
+  const resolvedHostOf = (parsed: ParsedHost): ResolvedHost => {
+    const { publicUrl, composerDomain } = ctx.config;
+    let resolved = resolvedHosts.get(parsed);
+    if (resolved === undefined || resolved.publicUrl !== publicUrl || resolved.composerDomain !== composerDomain) {
+      const host = resolveHost(ctx.config, parsed, dependencies.appHostname);
+      const hostname = host.kind === 'repository' ? host.hostname : parsed.hostname;
+      resolved = {
+        publicUrl,
+        composerDomain,
+        host,
+        // The resolved name with PUBLIC_URL's scheme and port, as the routes name it; never the header as written.
+        authHost: hostAuthority(ctx.config, hostname),
+        baseUrl: hostUrl(ctx.config, hostname),
+      };
+      resolvedHosts.set(parsed, resolved);
+    }
+    return resolved;
+  };
 
   /** One increment and one observation per answer, on a series bound at start-up. */
   const count = (door: Door, status: number, startedAt: number) => {
@@ -125,14 +150,15 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     }
   };
 
-  const remember = (view: TokenView, authorization: string) => {
+  const remember = (view: TokenView, authorization: string, now: Date) => {
     // The token's last use, written at most once a minute by the app's clock (a map lookup otherwise): no warm
     // answer waits for it.
-    noteTokenUse(ctx, view);
-    const now = Date.now();
+    noteTokenUse(ctx, view, now);
+    // Overload shedding's memory runs on the process's own time, whatever clock the app is given.
+    const at = Date.now();
     const last = rememberedAt.get(view);
-    if (last && last.authorization === authorization && now - last.at < REMEMBER_EVERY_MS) return;
-    rememberedAt.set(view, { authorization, at: now });
+    if (last && last.authorization === authorization && at - last.at < REMEMBER_EVERY_MS) return;
+    rememberedAt.set(view, { authorization, at });
     dependencies.onAnswered(authorization);
   };
 
@@ -142,10 +168,11 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     view: TokenView,
     target: RepositoryRequest,
     raw: IncomingMessage,
+    now: Date,
   ): ComposerOutcome | undefined => {
-    if (door.kind === 'packages') return { kind: 'packages-json', bytes: packagesJsonBytes(ctx, view, target) };
+    if (door.kind === 'packages') return { kind: 'packages-json', bytes: packagesJsonBytes(ctx, view, target, now) };
     const file = { packageName: door.packageName, kind: door.fileKind };
-    const decided = decideMetadata(ctx, view, target, file);
+    const decided = decideMetadata(ctx, view, target, file, now);
     if (decided.kind === 'refused') {
       // A p2 file the token does not license is a plain, fast 404 (the route's isQuietNotFound), as fast as its 200;
       // one whose licenses refuse now says why, through the routes.
@@ -169,36 +196,37 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     if (!door) return false;
     const startedAt = performance.now();
     const authorization = raw.headers.authorization;
-    const credential = credentials.read(authorization);
+    const credential = credentials.readOn(raw.socket, authorization);
     if (!authorization || !credential) return false;
     // The same parse as Fastify's hook (http/hosts.ts): a Host that is not hostname[:port] goes there for its 400.
     const parsedHost = dependencies.originOf(raw).host;
     if (parsedHost === undefined || parsedHost === 'invalid') return false;
-    const host = resolveHost(ctx.config, parsedHost, dependencies.appHostname);
+    const { host, authHost, baseUrl } = resolvedHostOf(parsedHost);
     if (host.kind !== 'repository') return false;
     const { token, tokenHash } = credential;
     const view = ctx.composerAccess.findViewOrPassOn(tokenHash);
     if (!view) return false;
     // A token that no longer works is refused by the routes (401 with its reason); one in a rotation's overlap or
     // reported as leaked still works here, and packages.json says so.
-    if (tokenStanding(view.token, ctx.clock.now(), '').kind === 'refused') return false;
+    // One reading of the clock for every decision of this request (the routes' services read it themselves).
+    const now = ctx.clock.now();
+    if (tokenStanding(view.token, now, '').kind === 'refused') return false;
 
     const target: RepositoryRequest = {
       seller: host.seller,
       token,
       tokenHash,
-      // The resolved name with PUBLIC_URL's scheme and port, as the routes name it; never the header as written.
-      authHost: hostAuthority(ctx.config, host.hostname),
-      baseUrl: hostUrl(ctx.config, host.hostname),
+      authHost,
+      baseUrl,
     };
     // Everything is held in the common case: answered synchronously, without a promise.
-    const held = heldOutcome(door, view, target, raw);
+    const held = heldOutcome(door, view, target, raw, now);
     const requestId = requestIdOf(raw);
     if (held) {
       const answer = answerOf(held, raw, requestId);
       send(response, answer, requestId);
       count(door, answer.status, startedAt);
-      if (answer.status < 400) remember(view, authorization);
+      if (answer.status < 400) remember(view, authorization, now);
       return true;
     }
     // The package's versions are not held yet (or a refusal must say why): the service reads them and keeps them.
@@ -209,7 +237,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
         const answer = answerOf(outcome, raw, requestId);
         send(response, answer, requestId);
         count(door, answer.status, startedAt);
-        remember(view, authorization);
+        remember(view, authorization, now);
       },
       // Anything else (the view changed meanwhile, an error): the routes answer it in full, with its warning.
       () => fallback(raw, response),

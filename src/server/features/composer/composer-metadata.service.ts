@@ -56,8 +56,13 @@ export async function getPackagesJson(ctx: AppContext, request: RepositoryReques
  * packages.json of a held view, as bytes (the warm path): decided at the request's time like getPackagesJson, and
  * serialized again only when the decision differs from the one this view last answered.
  */
-export function packagesJsonBytes(ctx: AppContext, view: TokenView, request: RepositoryRequest): Buffer {
-  const outcome = decidePackagesJson(view, request, ctx.clock.now());
+export function packagesJsonBytes(
+  ctx: AppContext,
+  view: TokenView,
+  request: RepositoryRequest,
+  now: Date = ctx.clock.now(),
+): Buffer {
+  const outcome = decidePackagesJson(view, request, now);
   return ctx.composerAccess.packagesJsonBody(view, outcome.available, outcome.warnings, () =>
     jsonBytes(renderPackagesJson(outcome)),
   );
@@ -101,10 +106,11 @@ export function decideMetadata(
   view: TokenView,
   request: RepositoryRequest,
   file: { packageName: string; kind: 'tag' | 'branch' },
+  /** The request's time; the warm door reads the clock once per request for all its decisions. */
+  now: Date = ctx.clock.now(),
 ): MetadataDecision {
   const access = isOnHost(view, request) ? view.packages.get(file.packageName) : undefined;
   if (!access) return { kind: 'refused', packageName: file.packageName };
-  const now = ctx.clock.now();
   // Past the grace period a lapsed seller's packages are as absent as unlicensed ones: a plain 404.
   if (repositoryStanding(view.seller, now).kind === 'closed') {
     return { kind: 'refused', packageName: file.packageName };

@@ -89,9 +89,8 @@ const lastUseWrittenAt = new WeakMap<TokenView, number>();
  * Records that the token was used, at most once a minute, without waiting for it: the answer never waits on this
  * write, and a failed write loses a hint, nothing else.
  */
-export function noteTokenUse(ctx: AppContext, view: TokenView): void {
+export function noteTokenUse(ctx: AppContext, view: TokenView, now: Date = ctx.clock.now()): void {
   const { tokenId } = view.token;
-  const now = ctx.clock.now();
   const last = lastUseWrittenAt.get(view) ?? view.token.lastUsedAt?.getTime();
   if (last !== undefined && now.getTime() - last < TOKEN_USE_RESOLUTION_MS) return;
   lastUseWrittenAt.set(view, now.getTime());
