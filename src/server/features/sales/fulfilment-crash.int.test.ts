@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPackage, type FixturePackage } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeStripe, type FakeStripeEvent, startFakeStripe } from '../../../../test/fakes/stripe.js';
 import { createDatabaseFromTemplate, loadPgliteTemplate } from '../../../../test/support/database-template.js';
-import { readOutbox } from '../../../../test/support/outbox.js';
+import { mailsTo } from '../../../../test/support/outbox.js';
 import { settleProviderEvents } from '../../../../test/support/provider-events.js';
 import { purchasePageJson } from '../../../../test/support/purchase-pages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
@@ -253,7 +253,7 @@ async function countsFor(email: string, packageId: string, paymentIntentId: stri
     : [];
   return {
     licenses: licenses.map((row) => row.grant),
-    emails: readOutbox(dataDir).filter((mail) => mail.to.includes(email)).length,
+    emails: mailsTo(dataDir, email).length,
     mailJobs: mailJobs[0]!.total,
     fees,
   };

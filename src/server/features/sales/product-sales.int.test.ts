@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FixturePackage, jsonOf, requestOnHost } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeStripe, type FakeStripeEvent, startFakeStripe } from '../../../../test/fakes/stripe.js';
-import { readOutbox } from '../../../../test/support/outbox.js';
+import { mailsTo } from '../../../../test/support/outbox.js';
 import { enablePayouts, seedProductShop } from '../../../../test/support/product-shop.js';
 import { settleProviderEvents } from '../../../../test/support/provider-events.js';
 import { purchasePageJson } from '../../../../test/support/purchase-pages.js';
@@ -178,7 +178,7 @@ describe('buying a product', () => {
     expect(licenses[0]).toMatchObject({ kind: 'purchase', status: 'active', packageId: null });
 
     // The e-mailed token installs both packages of the product and nothing else of the seller's.
-    const mail = readOutbox(app.dataDir).filter((entry) => entry.to.includes(buyer));
+    const mail = mailsTo(app.dataDir, buyer);
     expect(mail).toHaveLength(1);
     const token = /pgc_[A-Za-z0-9]{36}/.exec(mail[0]!.body)![0];
     expect(await p2Status('acme/widget', token)).toBe(200);

@@ -7,7 +7,7 @@ import {
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeStripe, type FakeStripeEvent, startFakeStripe } from '../../../../test/fakes/stripe.js';
-import { readOutbox } from '../../../../test/support/outbox.js';
+import { mailsTo } from '../../../../test/support/outbox.js';
 import { giveActivePlan } from '../../../../test/support/packages.js';
 import { settleProviderEvents } from '../../../../test/support/provider-events.js';
 import { purchasePageJson } from '../../../../test/support/purchase-pages.js';
@@ -270,7 +270,7 @@ describe('a one-time purchase', () => {
     expect(result).toMatchObject({ status: 'complete', testMode: false, repositoryUrl: `http://${HOST}:${app.port}` });
     expect(result.token).toMatch(TOKEN_PATTERN);
     token = result.token!;
-    const mail = readOutbox(app.dataDir).filter((entry) => entry.to.includes(buyer));
+    const mail = mailsTo(app.dataDir, buyer);
     expect(mail).toHaveLength(1);
     expect(mail[0]!.body).toContain(token);
     expect(mail[0]!.body).toContain(BRAND);

@@ -6,7 +6,7 @@ import {
   jsonOf,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
-import { readOutbox } from '../../../../test/support/outbox.js';
+import { mailsTo, readOutbox } from '../../../../test/support/outbox.js';
 import { giveActivePlan } from '../../../../test/support/packages.js';
 import { purchasePageJson } from '../../../../test/support/purchase-pages.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
@@ -310,8 +310,8 @@ describe('the seller’s test purchase', () => {
     const [audit] = await app.ctx.db.select().from(auditEvents).where(eq(auditEvents.action, 'sale.test_purchase'));
     expect(audit).toMatchObject({ userId: seller.user.id, actorType: 'session', targetId: sale!.id });
 
-    await expect.poll(() => readOutbox(app.dataDir).filter((entry) => entry.to.includes(buyer)).length).toBe(1);
-    const [mail] = readOutbox(app.dataDir).filter((entry) => entry.to.includes(buyer));
+    await expect.poll(() => mailsTo(app.dataDir, buyer).length).toBe(1);
+    const [mail] = mailsTo(app.dataDir, buyer);
     expect(mail!.body).toContain(token);
     expect(mail!.body).toContain(`http://${HOST}:${app.port}`);
     expect(mail!.subject).toMatch(/^\[Test\] /);
