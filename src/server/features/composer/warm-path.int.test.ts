@@ -63,6 +63,24 @@ async function licensed(options: Parameters<typeof createGrant>[3] = {}) {
   return { name, pkg, holder, grant };
 }
 
+/** Writes tag v1.1.0 of the package, released 2026-02-27, straight to the database as another writer's sync would. */
+async function addTagV110(
+  packageId: string,
+  fields: Pick<typeof packageVersions.$inferInsert, 'commit' | 'composerJson'> &
+    Partial<typeof packageVersions.$inferInsert>,
+) {
+  await app.ctx.db.insert(packageVersions).values({
+    packageId,
+    version: 'v1.1.0',
+    normalizedVersion: '1.1.0.0',
+    kind: 'tag',
+    reference: 'v1.1.0',
+    releasedAt: new Date('2026-02-27T10:00:00Z'),
+    publishedAt: new Date('2026-02-27T10:00:00Z'),
+    ...fields,
+  });
+}
+
 type Door = { packagesJson: PackagesJson; metadataStatus: number; metadata?: P2File };
 
 /** What the holder sees at the two metadata doors, asked twice so that the second answer comes from what is held. */
@@ -196,17 +214,7 @@ describe('a change is seen by the very next request', () => {
     const { name, holder, pkg } = await licensed();
     const before = await warmLook(app, holder, name);
     expect(before.metadata?.packages[name]?.map((version) => version.version)).toEqual(['v1.0.0']);
-    await app.ctx.db.insert(packageVersions).values({
-      packageId: pkg.id,
-      version: 'v1.1.0',
-      normalizedVersion: '1.1.0.0',
-      kind: 'tag',
-      reference: 'v1.1.0',
-      commit: 'b'.repeat(40),
-      releasedAt: new Date('2026-02-27T10:00:00Z'),
-      publishedAt: new Date('2026-02-27T10:00:00Z'),
-      composerJson: { name, require: { php: '>=8.1' } },
-    });
+    await addTagV110(pkg.id, { commit: 'b'.repeat(40), composerJson: { name, require: { php: '>=8.1' } } });
     const after = await look(app, holder, name);
     expect(after.metadata?.packages[name]?.map((version) => version.version)).toEqual(['v1.1.0', 'v1.0.0']);
   });
@@ -227,15 +235,8 @@ describe('a change is seen by the very next request', () => {
     expect((await download(app, holder, name, 'v1.0.0')).status).toBe(200);
     expect((await download(app, holder, name, 'v1.1.0')).status).toBe(404);
     const [held] = await app.ctx.db.select().from(packageVersions).where(eq(packageVersions.packageId, pkg.id));
-    await app.ctx.db.insert(packageVersions).values({
-      packageId: pkg.id,
-      version: 'v1.1.0',
-      normalizedVersion: '1.1.0.0',
-      kind: 'tag',
-      reference: 'v1.1.0',
+    await addTagV110(pkg.id, {
       commit: 'c'.repeat(40),
-      releasedAt: new Date('2026-02-27T10:00:00Z'),
-      publishedAt: new Date('2026-02-27T10:00:00Z'),
       composerJson: { name },
       distKey: held!.distKey,
       distSha1: held!.distSha1,
