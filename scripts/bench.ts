@@ -35,6 +35,7 @@ import { GROWTH_SETS, measureGrowth } from './bench/growth.js';
 import { MEMORY_GOALS, measureMemory, printMemory } from './bench/memory.js';
 import { measureMetadataDoors } from './bench/metadata-doors.js';
 import {
+  answerHeadersOf,
   type DownloadResult,
   runDownloads,
   type StaticServer,
@@ -134,7 +135,10 @@ async function benchmark(database: BenchDatabase): Promise<void> {
     const index = await get(port, host, '/packages.json', metadataToken);
     await placeStatic(staticRoot, '/figures/packages.json', index.body);
     nginx = await startNginx(workDir, staticRoot);
-    bare = await startBareNode({ [metadataPath]: served.body, '/figures/packages.json': index.body }, workDir);
+    bare = await startBareNode({ [metadataPath]: served.body, '/figures/packages.json': index.body }, workDir, {
+      [metadataPath]: answerHeadersOf(served.headers),
+      '/figures/packages.json': answerHeadersOf(index.headers),
+    });
     const fromNginx = await fetch(`${nginx.url}${metadataPath}`);
     if (!Buffer.from(await fromNginx.arrayBuffer()).equals(served.body)) throw new Error('nginx serves other bytes');
 
@@ -149,6 +153,7 @@ async function benchmark(database: BenchDatabase): Promise<void> {
       packagesJsonStaticPath: '/figures/packages.json',
       nginx,
       bareNode: bare,
+      asAnswered: true,
       turns: { seconds: SECONDS, runs: RUNS, connections: CONNECTIONS },
     });
 

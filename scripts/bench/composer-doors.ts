@@ -9,13 +9,13 @@
 // BENCH_PROFILE_SECONDS=N instead loads only our server for N s per figure under V8's sampling profiler, writes
 // <database>-<figure>.cpuprofile into BENCH_PROFILE_DIR (the system's temp folder) and prints its top entries.
 import { chmod } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BenchDatabase, benchDatabases, startBenchApp } from './bench-app.js';
 import { placeStatic } from './composer-install.js';
 import { measureMetadataDoors } from './metadata-doors.js';
-import { runLoad, type StaticServer, startBareNode, startNginx, stopChildren } from './processes.js';
+import { answerHeadersOf, runLoad, type StaticServer, startBareNode, startNginx, stopChildren } from './processes.js';
 import { profileWhile } from './profile.js';
 import { seedHolder, seedPackage, seedSeller } from './seed.js';
 import { line, measureInTurns, ownCpuMicros, ratio, ratioInTurns, requestRate, type TurnOptions } from './turns.js';
@@ -33,21 +33,24 @@ const METADATA_TAGS = 20;
 
 /** fetch() may not set Host, which names the repository: a plain request instead. */
 function get(port: number, urlPath: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; lastModified: string; body: Buffer }>((resolve, reject) => {
-    const outgoing = httpRequest({ host: '127.0.0.1', port, path: urlPath, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          lastModified: String(response.headers['last-modified']),
-          body: Buffer.concat(chunks),
-        }),
-      );
-    });
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
+  return new Promise<{ status: number; lastModified: string; headers: IncomingHttpHeaders; body: Buffer }>(
+    (resolve, reject) => {
+      const outgoing = httpRequest({ host: '127.0.0.1', port, path: urlPath, headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            lastModified: String(response.headers['last-modified']),
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      });
+      outgoing.on('error', reject);
+      outgoing.end();
+    },
+  );
 }
 
 async function doors(database: BenchDatabase): Promise<void> {
@@ -115,6 +118,10 @@ async function doors(database: BenchDatabase): Promise<void> {
     bareNode = await startBareNode(
       { [metadataPath]: p2Answer.body, '/figures/packages.json': indexAnswer.body },
       workDir,
+      {
+        [metadataPath]: answerHeadersOf(p2Answer.headers),
+        '/figures/packages.json': answerHeadersOf(indexAnswer.headers),
+      },
     );
 
     await measureMetadataDoors({
@@ -126,6 +133,7 @@ async function doors(database: BenchDatabase): Promise<void> {
       packagesJsonStaticPath: '/figures/packages.json',
       nginx,
       bareNode,
+      asAnswered: true,
       turns: TURNS,
       only: ONLY,
     });

@@ -40,6 +40,12 @@ export type MetadataDoors = {
   packagesJsonStaticPath: string;
   nginx: StaticServer;
   bareNode: StaticServer;
+  /**
+   * Whether the bare server also answers `/as-answered<path>` with Packgate's own headers (startBareNode's
+   * answerHeaders): then (a) and (b) set the door beside the same answer from a bare server, which tells the door's own
+   * cost from its headers' (Node.js's writeHead checks and writes each header: a cost per header, not per door).
+   */
+  asAnswered?: boolean;
   turns: TurnOptions;
   /** The figures to take: p2, packages, 304, 404 (all by default). */
   only?: Set<string>;
@@ -92,18 +98,25 @@ export async function measureMetadataDoors(doors: MetadataDoors): Promise<void> 
     expectStatus: 200,
     ...(server === doors.bareNode ? { serverCpuMicros: () => bareNodeCpuMicros(server) } : {}),
   });
-  /** Ours counted and uncounted, nginx's and bare Node.js's, in turns. */
+  /** Ours counted and uncounted, nginx's and bare Node.js's (and its answer with our headers), in turns. */
   const againstBaselines = async (urlPath: string, staticPath: string) => {
-    const [counted, notCounted, nginx, bareNode] = await measureInTurns(
+    const [counted, notCounted, nginx, bareNode, bareAsAnswered] = await measureInTurns(
       [
         ours(urlPath, doors.auth, 200),
         uncounted(ours(urlPath, doors.auth, 200)),
         fromStatic(doors.nginx, staticPath),
         fromStatic(doors.bareNode, staticPath),
+        ...(doors.asAnswered ? [fromStatic(doors.bareNode, `/as-answered${staticPath}`)] : []),
       ],
       doors.turns,
     );
     printAgainstBaselines(counted!, nginx!, bareNode!);
+    if (bareAsAnswered) {
+      console.log(line("bare node:http, with Packgate's headers:", bareAsAnswered));
+      console.log(
+        `    Packgate / bare Node.js with the same headers: ${ratio(ratioInTurns(counted!, bareAsAnswered, requestRate))} req/s, CPU ${counted!.cpuMicrosPerRequest.toFixed(1)} / ${bareAsAnswered.cpuMicrosPerRequest.toFixed(1)} µs/request (the door's own cost); those headers / bare Node.js's three: ${ratio(ratioInTurns(bareAsAnswered, bareNode!, requestRate))}`,
+      );
+    }
     console.log(line('Packgate, its /metrics counting off:', notCounted!));
     console.log(
       `    counting on / off: ${ratio(ratioInTurns(counted!, notCounted!, requestRate))} req/s, CPU ${counted!.cpuMicrosPerRequest.toFixed(1)} / ${notCounted!.cpuMicrosPerRequest.toFixed(1)} µs/request`,

@@ -1,5 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import type { IncomingHttpHeaders } from 'node:http';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -233,11 +234,28 @@ export async function runDownloads(options: {
 
 export type BareNodeServer = StaticServer;
 
+/** Headers that each answer has its own of, or that Node.js writes itself: not part of what an answer is made of. */
+const PER_ANSWER_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'x-request-id']);
+
+/** The headers Packgate answered with, as the bare server's `/as-answered` paths repeat them (bare-node.mjs). */
+export function answerHeadersOf(headers: IncomingHttpHeaders): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (typeof value === 'string' && !PER_ANSWER_HEADERS.has(name)) kept[name] = value;
+  }
+  return kept;
+}
+
 /**
  * A bare `node:http` server in a process of its own, answering each of `files` (URL path → bytes) from memory with
- * one writeHead: the ceiling of one Node.js process for the same bytes, beside nginx's.
+ * one writeHead: the ceiling of one Node.js process for the same bytes, beside nginx's. With `answerHeaders` (URL path
+ * → headers, answerHeadersOf), it also answers `/as-answered<path>` with those headers, as the warm door does.
  */
-export async function startBareNode(files: Record<string, Buffer>, workDir: string): Promise<BareNodeServer> {
+export async function startBareNode(
+  files: Record<string, Buffer>,
+  workDir: string,
+  answerHeaders: Record<string, Record<string, string>> = {},
+): Promise<BareNodeServer> {
   const folder = await mkdtemp(path.join(workDir, 'bare-node-'));
   const manifest: Record<string, string> = {};
   for (const [index, [urlPath, bytes]] of Object.entries(files).entries()) {
@@ -246,7 +264,12 @@ export async function startBareNode(files: Record<string, Buffer>, workDir: stri
     manifest[urlPath] = file;
   }
   const child = spawn(process.execPath, [path.resolve('scripts/bench/bare-node.mjs')], {
-    env: { ...process.env, NODE_OPTIONS: '', BARE_NODE_FILES: JSON.stringify(manifest) },
+    env: {
+      ...process.env,
+      NODE_OPTIONS: '',
+      BARE_NODE_FILES: JSON.stringify(manifest),
+      BARE_NODE_ANSWER_HEADERS: JSON.stringify(answerHeaders),
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.add(child);
