@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppContext } from '../../src/server/context.js';
 import { openDatabase } from '../../src/server/db/client.js';
+import { npmStartOptions } from '../npm-start-options.js';
 import { temporaryPostgres } from './bench-app.js';
 import { execFileAsync, freePort, stopChild } from './processes.js';
 import { type ResidentParts, residentParts } from './resident-parts.js';
@@ -45,16 +46,6 @@ function buildServer(): Promise<string> {
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
-/** The Node.js options of `npm start` (`node <options> dist/server/main.js`), so that the bench runs what it runs. */
-async function startOptions(): Promise<string[]> {
-  const { scripts } = JSON.parse(await readFile('package.json', 'utf8')) as { scripts: { start: string } };
-  const words = scripts.start.trim().split(/\s+/);
-  if (words[0] !== 'node' || words.at(-1) !== 'dist/server/main.js') {
-    throw new Error(`npm start is not "node <options> dist/server/main.js": ${scripts.start}`);
-  }
-  return words.slice(1, -1);
-}
-
 /** Resident and peak resident memory of a process, from /proc (Linux). */
 async function residentMemory(pid: number): Promise<{ rss: number; peak: number }> {
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
@@ -68,7 +59,7 @@ const METRICS_TOKEN = randomBytes(16).toString('hex');
 
 async function startServer(main: string, env: Record<string, string>): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...(await startOptions()), main], {
+  const child = spawn(process.execPath, [...npmStartOptions(), main], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',

@@ -1,4 +1,4 @@
-// The production build as an operator runs it: `node dist/server/main.js` (what `npm start` runs), no tsx, in a
+// The production build as an operator runs it: `node <npm start's options> dist/server/main.js`, no tsx, in a
 // folder of its own, stopped by signals. Needs `npm run build` first (`npm test` does it).
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
@@ -7,6 +7,7 @@ import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { npmStartOptions } from '../../scripts/npm-start-options.js';
 import { readOutbox } from '../support/outbox.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -68,7 +69,7 @@ async function startBuiltServer(env: Record<string, string | undefined> = {}, fr
   const port = await freePort();
   const environment: NodeJS.ProcessEnv = { ...baseEnvironment(dataDir), PORT: String(port), ...env };
   for (const [name, value] of Object.entries(environment)) if (value === undefined) delete environment[name];
-  const child = spawn(process.execPath, ['--enable-source-maps', builtServer], {
+  const child = spawn(process.execPath, [...npmStartOptions(path.join(root, 'package.json')), builtServer], {
     cwd: freshFolder(),
     env: environment,
     stdio: ['ignore', 'pipe', 'pipe'],

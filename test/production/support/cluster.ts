@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { io as connect, type Socket } from 'socket.io-client';
+import { npmStartOptions } from '../../../scripts/npm-start-options.js';
 import type { TaskProgressEvent } from '../../../src/contract/realtime.js';
 
 // Several built Packgate processes (`node dist/server/main.js`, as production runs them) behind Debian's nginx
@@ -99,7 +100,7 @@ export type PackgateProcess = {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
-/** Starts `node dist/server/main.js` with only the given settings, and waits until /api/health answers 200. */
+/** Starts `node dist/server/main.js` as npm start does, with only the given settings, and waits until /api/health answers 200. */
 export async function startPackgate(
   resources: Resources,
   name: string,
@@ -109,7 +110,7 @@ export async function startPackgate(
 ): Promise<PackgateProcess> {
   const dataDir = resources.folder(`packgate-cluster-${name}-`);
   const child = resources.child(
-    spawn(process.execPath, ['--enable-source-maps', builtServer], {
+    spawn(process.execPath, [...npmStartOptions(path.join(root, 'package.json')), builtServer], {
       cwd: dataDir,
       env: {
         PATH: options.path ?? process.env.PATH,

@@ -9,7 +9,7 @@ import type { ServerResponse } from 'node:http';
 // resident while the downloads ran. This sender: 1.42-1.57 GB/s with 41 MB more (a bare node:http server of each
 // kind side by side, wrk -c100, 2026-11-29). Issue 34, item 1's 10 MB dist figure.
 
-/** Bytes read at a time: fewer trips through libuv's thread pool and fewer writes than a stream's 64 KB. */
+/** Bytes read at a time: fewer trips through libuv's thread pool and fewer writes than the file stream's 96 KB. */
 export const SEND_CHUNK_BYTES = 256 * 1024;
 
 /** Chunks kept for the next downloads once theirs is over: 4 MB; a burst beyond that lets its chunks go. */
