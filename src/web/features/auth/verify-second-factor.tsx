@@ -1,9 +1,7 @@
 import { recoveryCodeRequest, totpCodeRequest } from '@contract/security';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { KeyRound, Loader2 } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
@@ -13,6 +11,7 @@ import { apiRequest } from '../../lib/api-client';
 import { errorMessage } from '../../lib/api-error';
 import { CURRENT_USER_PATH } from '../../lib/current-user';
 import { signInWithPasskey } from '../../lib/passkeys';
+import { useSchemaForm } from '../../lib/schema-form';
 
 // The verify step of a sign-in whose second factor is pending (issue 33 item 5): a passkey, an authenticator code or
 // a recovery code. Loaded only when a session needs it, not with every first page.
@@ -118,10 +117,7 @@ function CodeForm({
   onSubmit: (request: CodeRequest) => void;
   children: React.ReactNode;
 }) {
-  const form = useForm<{ code: string }, unknown, CodeRequest>({
-    resolver: zodResolver(schema),
-    defaultValues: { code: '' },
-  });
+  const form = useSchemaForm(schema, { code: '' });
   const code = form.watch('code');
   return (
     <form className="grid gap-2" onSubmit={form.handleSubmit(onSubmit)} noValidate>

@@ -1,8 +1,5 @@
-import type { UpdateBrandSettingsInput } from '@contract/branding';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { AlertTriangle, ImageUp, Loader2, Palette, Save } from 'lucide-react';
 import { type ChangeEvent, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
@@ -13,15 +10,9 @@ import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
 import { usePermission } from '../../lib/permissions';
 import { hasNothingLoaded } from '../../lib/query-state';
+import { useSchemaForm } from '../../lib/schema-form';
 import { BrandDomainSection } from './brand-domain-section';
-import {
-  type BrandFormValues,
-  brandColorInputs,
-  brandFormSchema,
-  colorPickerValue,
-  formValuesFrom,
-  isInvalidColor,
-} from './brand-form';
+import { brandColorInputs, brandFormSchema, colorPickerValue, formValuesFrom, isInvalidColor } from './brand-form';
 import { BrandPreview, Section } from './brand-preview';
 import { type BrandSettings, uploadLogo, useBrandSettings, useSaveBrandSettings } from './branding-hooks';
 import { LOGO_INPUT_ACCEPT, logoFileProblem } from './logo-file';
@@ -104,10 +95,7 @@ const contactInputs: {
 
 function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
   // react-hook-form (issue 29 item 7): the values are turned into the contract's input and checked with its schema.
-  const form = useForm<BrandFormValues, unknown, UpdateBrandSettingsInput>({
-    resolver: zodResolver(brandFormSchema),
-    defaultValues: formValuesFrom(settings),
-  });
+  const form = useSchemaForm(brandFormSchema, formValuesFrom(settings));
   // The preview, the colour checks and the domain's state follow every keystroke.
   const values = form.watch();
   const [uploadedPreview, setUploadedPreview] = useState<string>();

@@ -1,16 +1,10 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2, Ticket } from 'lucide-react';
-import { Controller, FormProvider, useForm } from 'react-hook-form';
-import type { z } from 'zod';
+import { Controller, FormProvider } from 'react-hook-form';
 import { Button } from '../../components/ui/button';
+import { useSchemaForm } from '../../lib/schema-form';
 import { type IssuedLicense, type License, useIssueLicense, useUpdateLicense } from './lasting-license-hooks';
 import { emptyTermsForm, termsFormOf } from './lasting-license-rules';
-import {
-  type EditLicenseFormValues,
-  editLicenseForm,
-  type IssueLicenseFormValues,
-  issueLicenseForm,
-} from './license-forms';
+import { editLicenseForm, issueLicenseForm } from './license-forms';
 import type { LicensedPackage } from './license-hooks';
 import { HolderEmailField } from './license-list-parts';
 import { LicenseTermsFields } from './license-terms-fields';
@@ -27,10 +21,7 @@ export function IssueLicenseForm({
   onIssued: (issued: IssuedLicense) => void;
 }) {
   const issue = useIssueLicense(pkg);
-  const form = useForm<IssueLicenseFormValues, unknown, z.output<typeof issueLicenseForm>>({
-    resolver: zodResolver(issueLicenseForm),
-    defaultValues: { ...emptyTermsForm, email: '', sendEmail: true, packageIds: [pkg.id] },
-  });
+  const form = useSchemaForm(issueLicenseForm, { ...emptyTermsForm, email: '', sendEmail: true, packageIds: [pkg.id] });
   const { errors } = form.formState;
   const email = form.watch('email');
   const packageIds = form.watch('packageIds');
@@ -76,10 +67,7 @@ export function EditLicenseForm({
   onDone: () => void;
 }) {
   const update = useUpdateLicense(pkg);
-  const form = useForm<EditLicenseFormValues, unknown, z.output<typeof editLicenseForm>>({
-    resolver: zodResolver(editLicenseForm),
-    defaultValues: termsFormOf(license),
-  });
+  const form = useSchemaForm(editLicenseForm, termsFormOf(license));
   const submit = form.handleSubmit((changes) => update.mutate({ license, changes }, { onSuccess: onDone }));
 
   return (

@@ -1,8 +1,6 @@
 import { salesMessages } from '@contract/sales';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Ban, CheckCircle2, Info, Loader2, PackageX } from 'lucide-react';
 import { useId, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useSearchParams } from 'wouter';
 import { z } from 'zod';
 import { Badge } from '../../components/ui/badge';
@@ -13,6 +11,7 @@ import { Label } from '../../components/ui/label';
 import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
 import { hasNothingLoaded } from '../../lib/query-state';
+import { useSchemaForm } from '../../lib/schema-form';
 import { BuyerPageShell } from './buyer-page-shell';
 import { accessText, buyerEmailProblem, formatCents, termsText, versionsText } from './pricing-rules';
 import { type PurchasePage as PurchasePageData, usePurchasePage, useStartCheckout } from './sales-hooks';
@@ -99,11 +98,7 @@ function Offer({
   const checkout = useStartCheckout();
   const emailId = useId();
   // One address for every tier's Buy button; a refused address is focused and its message stays until it is edited.
-  const form = useForm<z.input<typeof buyerForm>, unknown, z.output<typeof buyerForm>>({
-    resolver: zodResolver(buyerForm),
-    defaultValues: { email: initialEmail },
-    reValidateMode: 'onSubmit',
-  });
+  const form = useSchemaForm(buyerForm, { email: initialEmail }, { reValidateMode: 'onSubmit' });
   const emailError = form.formState.errors.email?.message;
   const [buying, setBuying] = useState<string>();
 

@@ -1,7 +1,5 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { FlaskConical, Loader2 } from 'lucide-react';
 import { useEffect, useId } from 'react';
-import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { testPurchaseInput } from '../../../contract/sales';
 import { FieldMessage } from '../../components/form-field';
@@ -12,6 +10,7 @@ import { NativeSelect } from '../../components/ui/native-select';
 import { errorMessage } from '../../lib/api-error';
 import { intoContract } from '../../lib/contract-form';
 import { useCurrentUser } from '../../lib/current-user';
+import { useSchemaForm } from '../../lib/schema-form';
 import { type PackagePrice, usePayoutAccount, useTestPurchase } from './sales-hooks';
 
 /** The tier picked and the holder's address; an empty address is the seller's own (the server's default). */
@@ -21,7 +20,6 @@ const testPurchaseForm = z.object({ tierId: z.string(), email: z.string() }).tra
     ...(email.trim() ? { email: email.trim() } : {}),
   })),
 );
-type TestPurchaseFormValues = z.input<typeof testPurchaseForm>;
 
 /**
  * With billing off buyers cannot check out (issue 28): the seller runs a test purchase of a saved tier instead, for
@@ -32,10 +30,7 @@ export function TestPurchase({ pkg, tiers }: { pkg: { id: string; isProduct?: bo
   const user = useCurrentUser();
   const purchase = useTestPurchase(pkg.id, pkg.isProduct);
   const id = useId();
-  const form = useForm<TestPurchaseFormValues, unknown, z.output<typeof testPurchaseForm>>({
-    resolver: zodResolver(testPurchaseForm),
-    defaultValues: { tierId: tiers[0]?.id ?? '', email: '' },
-  });
+  const form = useSchemaForm(testPurchaseForm, { tierId: tiers[0]?.id ?? '', email: '' });
   // The seller's own address fills the field once known, unless they have typed another.
   const ownEmail = user.data?.email;
   useEffect(() => {
