@@ -1,5 +1,7 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
+import type { FieldValues, Path, RegisterOptions, UseFormReturn } from 'react-hook-form';
 import { cn } from '../lib/cn';
+import { Input } from './ui/input';
 import { Label } from './ui/label';
 
 /** What a field's control needs so that a screen reader reads its label, hint and error with it. */
@@ -43,6 +45,36 @@ export function FormField({
       })}
       <FieldMessage id={messageId} hint={hint} error={error} />
     </div>
+  );
+}
+
+/**
+ * A FormField whose control is an Input registered with the form under `name`, showing that field's error. The
+ * other props go to the Input; `fieldClassName` is the row's.
+ */
+export function FormInput<Values extends FieldValues, Context, Output>({
+  form,
+  name,
+  registerOptions,
+  id,
+  label,
+  hint,
+  fieldClassName,
+  ...input
+}: {
+  form: UseFormReturn<Values, Context, Output>;
+  name: Path<Values>;
+  registerOptions?: RegisterOptions<Values, Path<Values>>;
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode;
+  fieldClassName?: string;
+} & Omit<ComponentProps<typeof Input>, keyof FieldControlProps | 'name' | 'form'>) {
+  const { error } = form.getFieldState(name, form.formState);
+  return (
+    <FormField id={id} label={label} hint={hint} error={error?.message} className={fieldClassName}>
+      {(control) => <Input {...control} {...input} {...form.register(name, registerOptions)} />}
+    </FormField>
   );
 }
 

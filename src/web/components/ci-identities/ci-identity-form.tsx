@@ -1,13 +1,11 @@
 import { SUBJECT_EXAMPLES } from '@contract/oidc-ci-steps';
 import { OIDC_ISSUER_PRESETS, OIDC_TRUST_LIMITS } from '@contract/oidc-trusts';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { FormAlert, FormField } from '@web/components/form-field';
+import { FormAlert, FormField, FormInput } from '@web/components/form-field';
 import { Button } from '@web/components/ui/button';
-import { Input } from '@web/components/ui/input';
 import { NativeSelect } from '@web/components/ui/native-select';
 import { errorMessage } from '@web/lib/api-error';
+import { useSchemaForm } from '@web/lib/schema-form';
 import { Loader2, Plus } from 'lucide-react';
-import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { useAddOidcTrust } from './ci-identities-hooks';
 
@@ -39,13 +37,15 @@ const ciIdentityForm = z.object({
   audience: z.string().trim().max(OIDC_TRUST_LIMITS.audience),
   subject: z.string().trim().min(1, 'Give the subject the job’s token carries.').max(OIDC_TRUST_LIMITS.subject),
 });
-type CiIdentityFormValues = z.infer<typeof ciIdentityForm>;
 
 export function CiIdentityForm({ basePath, defaultAudience }: { basePath: string; defaultAudience: string }) {
   const add = useAddOidcTrust(basePath);
-  const form = useForm<CiIdentityFormValues>({
-    resolver: zodResolver(ciIdentityForm),
-    defaultValues: { name: '', choice: 'github', issuerUrl: '', audience: defaultAudience, subject: '' },
+  const form = useSchemaForm(ciIdentityForm, {
+    name: '',
+    choice: 'github',
+    issuerUrl: '',
+    audience: defaultAudience,
+    subject: '',
   });
   const { errors } = form.formState;
   const [choice, name, subject] = form.watch(['choice', 'name', 'subject']);
@@ -70,16 +70,14 @@ export function CiIdentityForm({ basePath, defaultAudience }: { basePath: string
     <form onSubmit={submit} className="space-y-4 rounded-md border p-4" noValidate data-testid="ci-identity-form">
       <p className="text-sm font-medium">Add a trusted CI identity</p>
       <div className="grid gap-4 sm:grid-cols-2">
-        <FormField id="ci-identity-name" label="Name" error={errors.name?.message}>
-          {(control) => (
-            <Input
-              {...control}
-              maxLength={OIDC_TRUST_LIMITS.name}
-              placeholder="Shop deploys from main"
-              {...form.register('name')}
-            />
-          )}
-        </FormField>
+        <FormInput
+          form={form}
+          name="name"
+          id="ci-identity-name"
+          label="Name"
+          maxLength={OIDC_TRUST_LIMITS.name}
+          placeholder="Shop deploys from main"
+        />
         <FormField id="ci-identity-issuer" label="CI system" error={errors.choice?.message}>
           {(control) => (
             <NativeSelect {...control} {...form.register('choice')}>
@@ -92,35 +90,31 @@ export function CiIdentityForm({ basePath, defaultAudience }: { basePath: string
           )}
         </FormField>
         {presetIssuer(choice) === undefined && (
-          <FormField
+          <FormInput
+            form={form}
+            name="issuerUrl"
             id="ci-identity-issuer-url"
             label="Issuer URL"
-            error={errors.issuerUrl?.message}
-            className="sm:col-span-2"
-          >
-            {(control) => (
-              <Input
-                {...control}
-                maxLength={OIDC_TRUST_LIMITS.issuer}
-                placeholder="https://gitlab.example.com"
-                {...form.register('issuerUrl')}
-              />
-            )}
-          </FormField>
+            fieldClassName="sm:col-span-2"
+            maxLength={OIDC_TRUST_LIMITS.issuer}
+            placeholder="https://gitlab.example.com"
+          />
         )}
-        <FormField id="ci-identity-audience" label="Audience" error={errors.audience?.message}>
-          {(control) => <Input {...control} maxLength={OIDC_TRUST_LIMITS.audience} {...form.register('audience')} />}
-        </FormField>
-        <FormField id="ci-identity-subject" label="Subject" error={errors.subject?.message}>
-          {(control) => (
-            <Input
-              {...control}
-              maxLength={OIDC_TRUST_LIMITS.subject}
-              placeholder={subjectExample}
-              {...form.register('subject')}
-            />
-          )}
-        </FormField>
+        <FormInput
+          form={form}
+          name="audience"
+          id="ci-identity-audience"
+          label="Audience"
+          maxLength={OIDC_TRUST_LIMITS.audience}
+        />
+        <FormInput
+          form={form}
+          name="subject"
+          id="ci-identity-subject"
+          label="Subject"
+          maxLength={OIDC_TRUST_LIMITS.subject}
+          placeholder={subjectExample}
+        />
       </div>
       <p className="text-xs text-muted-foreground">
         The subject must match the job's token exactly, for example <code>{subjectExample}</code>. To trust every branch

@@ -6,20 +6,17 @@ import {
   holderTokenKindLabels,
   holderTokenKindValues,
 } from '@contract/holder-tokens';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { ConfirmDialog } from '@web/components/confirm-dialog';
 import { CopyButton } from '@web/components/copy-button';
-import { FormAlert, FormField } from '@web/components/form-field';
+import { FormAlert, FormField, FormInput } from '@web/components/form-field';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
-import { Input } from '@web/components/ui/input';
 import { NativeSelect } from '@web/components/ui/native-select';
 import { errorMessage } from '@web/lib/api-error';
 import { formatDateTime } from '@web/lib/format-date';
+import { useSchemaForm } from '@web/lib/schema-form';
 import { Plus, RefreshCw, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
 import { useCreateHolderToken, useHolderTokens, useRevokeHolderToken } from './holder-tokens-hooks';
 import { RotateTokenDialog } from './rotate-token-dialog';
 
@@ -162,10 +159,7 @@ function NewTokenForm({ basePath, onCreated }: { basePath: string; onCreated: (t
   const create = useCreateHolderToken(basePath);
   // react-hook-form with the contract's schema (issue 29): the server's rules checked before sending, its refusal
   // shown as the form's error.
-  const form = useForm<z.input<typeof createHolderTokenInput>, unknown, z.output<typeof createHolderTokenInput>>({
-    resolver: zodResolver(createHolderTokenInput),
-    defaultValues: { name: '', kind: 'developer' },
-  });
+  const form = useSchemaForm(createHolderTokenInput, { name: '', kind: 'developer' });
   const { errors } = form.formState;
   const submit = form.handleSubmit((input) =>
     create.mutateAsync(input).then(
@@ -181,16 +175,14 @@ function NewTokenForm({ basePath, onCreated }: { basePath: string; onCreated: (t
     <form onSubmit={submit} className="space-y-3 rounded-md border p-4" noValidate data-testid="holder-token-form">
       <p className="text-sm font-medium">Create a token</p>
       <div className="grid gap-3 sm:grid-cols-2">
-        <FormField id="holder-token-name" label="Name" error={errors.name?.message}>
-          {(control) => (
-            <Input
-              {...control}
-              maxLength={HOLDER_TOKEN_NAME_MAX}
-              placeholder="Ana's laptop, GitHub Actions, Production deploy"
-              {...form.register('name')}
-            />
-          )}
-        </FormField>
+        <FormInput
+          form={form}
+          name="name"
+          id="holder-token-name"
+          label="Name"
+          maxLength={HOLDER_TOKEN_NAME_MAX}
+          placeholder="Ana's laptop, GitHub Actions, Production deploy"
+        />
         <FormField id="holder-token-kind" label="Kind" error={errors.kind?.message}>
           {(control) => (
             <NativeSelect {...control} {...form.register('kind')}>

@@ -4,21 +4,19 @@ import {
   type VerifyMagicLinkResponse,
   verifyMagicLinkRequest,
 } from '@contract/auth';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { ArrowLeft, Info, KeyRound, Loader2, Mail, ShieldCheck } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { Redirect, useSearch } from 'wouter';
 import { MAGIC_LINK_VALIDITY_MINUTES } from '../../../contract/auth-messages';
-import { FormField } from '../../components/form-field';
+import { FormInput } from '../../components/form-field';
 import { PasskeySignInButton } from '../../components/passkey-sign-in-button';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card';
-import { Input } from '../../components/ui/input';
 import { toast, toastAfterReload } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api-client';
 import { isAdmin, useCurrentUser } from '../../lib/current-user';
+import { useSchemaForm } from '../../lib/schema-form';
 import { magicLinkRequestFailure, tokenVerificationFailure } from './admin-login-messages';
 
 type Step = 'email' | 'token';
@@ -35,11 +33,8 @@ export function AdminLoginPage() {
   const { data: user } = useCurrentUser();
   const [step, setStep] = useState<Step>(tokenFromLink ? 'token' : 'email');
   // react-hook-form over the contract's schemas (issue 29 item 7), one form per step.
-  const emailForm = useForm<{ email: string }>({ resolver: zodResolver(adminEmail), defaultValues: { email: '' } });
-  const tokenForm = useForm<{ token: string }>({
-    resolver: zodResolver(verifyMagicLinkRequest),
-    defaultValues: { token: tokenFromLink },
-  });
+  const emailForm = useSchemaForm(adminEmail, { email: '' });
+  const tokenForm = useSchemaForm(verifyMagicLinkRequest, { token: tokenFromLink });
   const autoSubmitted = useRef(false);
 
   const requestLink = useMutation({
@@ -104,24 +99,19 @@ export function AdminLoginPage() {
         <CardContent>
           {step === 'email' ? (
             <form onSubmit={submitEmail} className="grid gap-4">
-              <FormField
+              <FormInput
+                form={emailForm}
+                name="email"
+                registerOptions={{ setValueAs: (value: string) => value.trim() }}
                 id="admin-email"
                 label="Admin Email Address"
-                className="grid gap-2 space-y-0"
-                error={emailForm.formState.errors.email?.message}
-              >
-                {(control) => (
-                  <Input
-                    {...control}
-                    type="email"
-                    autoComplete="email"
-                    placeholder="admin@example.com"
-                    required
-                    autoFocus
-                    {...emailForm.register('email', { setValueAs: (value: string) => value.trim() })}
-                  />
-                )}
-              </FormField>
+                fieldClassName="grid gap-2 space-y-0"
+                type="email"
+                autoComplete="email"
+                placeholder="admin@example.com"
+                required
+                autoFocus
+              />
               <Button type="submit" disabled={requestLink.isPending}>
                 {requestLink.isPending ? <Loader2 className="animate-spin" /> : <Mail />}
                 Send Magic Link
@@ -137,25 +127,19 @@ export function AdminLoginPage() {
             </form>
           ) : (
             <form onSubmit={submitToken} className="grid gap-4">
-              <FormField
+              <FormInput
+                form={tokenForm}
+                name="token"
                 id="admin-token"
                 label="Magic Link Token"
-                className="grid gap-2 space-y-0"
-                error={tokenForm.formState.errors.token?.message}
-              >
-                {(control) => (
-                  <Input
-                    {...control}
-                    autoComplete="off"
-                    spellCheck={false}
-                    placeholder="Paste the token from the email"
-                    required
-                    autoFocus={!tokenFromLink}
-                    className="font-mono"
-                    {...tokenForm.register('token')}
-                  />
-                )}
-              </FormField>
+                fieldClassName="grid gap-2 space-y-0"
+                autoComplete="off"
+                spellCheck={false}
+                placeholder="Paste the token from the email"
+                required
+                autoFocus={!tokenFromLink}
+                className="font-mono"
+              />
               <Button type="submit" disabled={isVerifying}>
                 {isVerifying && <Loader2 className="animate-spin" />}
                 Login

@@ -1,20 +1,18 @@
 import { type MagicLinkResponse, magicLinkRequest } from '@contract/auth';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { Loader2, Mail, MailCheck } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { useLocation, useSearch } from 'wouter';
 import { sellerLinkSentMessage } from '../../../contract/auth-messages';
-import { FormField } from '../../components/form-field';
+import { FormInput } from '../../components/form-field';
 import { PasskeySignInButton } from '../../components/passkey-sign-in-button';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
-import { Input } from '../../components/ui/input';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api-client';
 import { errorMessage } from '../../lib/api-error';
 import { useCurrentUser } from '../../lib/current-user';
+import { useSchemaForm } from '../../lib/schema-form';
 import { readSignInQuery, withoutSignInParams } from './sign-in-params';
 
 /**
@@ -63,7 +61,7 @@ function EmailSignInForm({ tier, errorMessage: linkError }: { tier?: string; err
   });
 
   // react-hook-form over the contract's schema (issue 29 item 7); the browser's own e-mail check runs first.
-  const form = useForm<{ email: string }>({ resolver: zodResolver(signInEmail), defaultValues: { email: '' } });
+  const form = useSchemaForm(signInEmail, { email: '' });
   const email = form.watch('email');
   const submit = form.handleSubmit(({ email: address }) => request.mutate(address));
 
@@ -99,24 +97,19 @@ function EmailSignInForm({ tier, errorMessage: linkError }: { tier?: string; err
           {linkError}
         </p>
       )}
-      <FormField
+      <FormInput
+        form={form}
+        name="email"
+        registerOptions={{ setValueAs: (value: string) => value.trim() }}
         id="sign-in-email"
         label="Email Address"
-        className="grid gap-2 space-y-0"
-        error={form.formState.errors.email?.message}
-      >
-        {(control) => (
-          <Input
-            {...control}
-            type="email"
-            autoComplete="email"
-            placeholder="you@example.com"
-            required
-            autoFocus
-            {...form.register('email', { setValueAs: (value: string) => value.trim() })}
-          />
-        )}
-      </FormField>
+        fieldClassName="grid gap-2 space-y-0"
+        type="email"
+        autoComplete="email"
+        placeholder="you@example.com"
+        required
+        autoFocus
+      />
       <Button type="submit" disabled={request.isPending || !email.trim()}>
         {request.isPending ? <Loader2 className="animate-spin" /> : <Mail />}
         Send Sign-in Link

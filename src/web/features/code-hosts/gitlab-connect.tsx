@@ -1,12 +1,9 @@
-import { type ConnectGitlabTokenInput, connectGitlabTokenInput } from '@contract/code-host-tokens';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { connectGitlabTokenInput } from '@contract/code-host-tokens';
 import { CheckCircle2, Loader2, TriangleAlert } from 'lucide-react';
-import { useForm } from 'react-hook-form';
 import { useSearch } from 'wouter';
-import type { z } from 'zod';
-import { FormField } from '../../components/form-field';
+import { FormInput } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
-import { Input } from '../../components/ui/input';
+import { useSchemaForm } from '../../lib/schema-form';
 import {
   connectOutcome,
   GITLAB_AUTHORIZE_PATH,
@@ -22,11 +19,7 @@ export function GitlabConnect({ disabled }: { disabled: boolean }) {
   const connect = useConnectGitlabToken();
   const search = new URLSearchParams(useSearch());
   // react-hook-form over the contract's schema (issue 29 item 7): what the server checks is checked first.
-  const form = useForm<ConnectGitlabTokenInput, unknown, z.output<typeof connectGitlabTokenInput>>({
-    resolver: zodResolver(connectGitlabTokenInput),
-    defaultValues: { token: '', baseUrl: '' },
-  });
-  const { errors } = form.formState;
+  const form = useSchemaForm(connectGitlabTokenInput, { token: '', baseUrl: '' });
   const token = form.watch('token');
 
   const submit = form.handleSubmit((input) =>
@@ -60,39 +53,27 @@ export function GitlabConnect({ disabled }: { disabled: boolean }) {
         </div>
       )}
       <form className="space-y-3" onSubmit={submit} data-testid="gitlab-token-form">
-        <FormField
+        <FormInput
+          form={form}
+          name="token"
           id="gitlab-token"
           label="Access token"
-          className="space-y-1"
+          fieldClassName="space-y-1"
           hint="A project or group access token with the Reporter role and the scopes read_api and read_repository (add api only if you want Packgate to add a push webhook; without it new tags are found every few hours)."
-          error={errors.token?.message}
-        >
-          {(control) => (
-            <Input
-              {...control}
-              type="password"
-              autoComplete="off"
-              placeholder="glpat-..."
-              required
-              {...form.register('token')}
-            />
-          )}
-        </FormField>
-        <FormField
+          type="password"
+          autoComplete="off"
+          placeholder="glpat-..."
+          required
+        />
+        <FormInput
+          form={form}
+          name="baseUrl"
           id="gitlab-url"
           label="GitLab address (self-managed only)"
-          className="space-y-1"
-          error={errors.baseUrl?.message}
-        >
-          {(control) => (
-            <Input
-              {...control}
-              type="url"
-              placeholder={options.data?.defaultUrl ?? 'https://gitlab.com'}
-              {...form.register('baseUrl')}
-            />
-          )}
-        </FormField>
+          fieldClassName="space-y-1"
+          type="url"
+          placeholder={options.data?.defaultUrl ?? 'https://gitlab.com'}
+        />
         <Button type="submit" variant="outline" disabled={disabled || connect.isPending || token.trim() === ''}>
           {connect.isPending && <Loader2 className="animate-spin" />}
           Connect with token

@@ -1,19 +1,17 @@
 import type { CreateGitPackageInput, CreatePackageResponse, Package } from '@contract/packages';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { KeyRound, Loader2, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import { createGitPackageInput } from '../../../contract/packages';
 import { CopyButton } from '../../components/copy-button';
-import { FormField } from '../../components/form-field';
+import { FormInput } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
-import { Input } from '../../components/ui/input';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api-client';
 import { errorMessage } from '../../lib/api-error';
 import { intoContract } from '../../lib/contract-form';
+import { useSchemaForm } from '../../lib/schema-form';
 import { packagesQuery } from './package-hooks';
 
 // Any git server by URL (issue 30 item 4): HTTPS with a user name and password (or token), or SSH with a deploy key
@@ -105,11 +103,7 @@ const gitUrlPackageForm = z
 /** Add a package from any git server by its URL; over SSH the answer's deploy key is shown before closing. */
 export function GitUrlPackageForm({ onDone }: { onDone: () => void }) {
   const create = useCreateGitPackage();
-  const form = useForm<z.input<typeof gitUrlPackageForm>, unknown, z.output<typeof gitUrlPackageForm>>({
-    resolver: zodResolver(gitUrlPackageForm),
-    defaultValues: { repositoryUrl: '', username: '', password: '', packageName: '' },
-  });
-  const { errors } = form.formState;
+  const form = useSchemaForm(gitUrlPackageForm, { repositoryUrl: '', username: '', password: '', packageName: '' });
   const [created, setCreated] = useState<CreatePackageResponse>();
   const repositoryUrl = form.watch('repositoryUrl');
   const isSsh = SSH_URL.test(repositoryUrl.trim());
@@ -141,56 +135,53 @@ export function GitUrlPackageForm({ onDone }: { onDone: () => void }) {
 
   return (
     <form onSubmit={submit} className="space-y-3" data-testid="git-url-form">
-      <FormField
+      <FormInput
+        form={form}
+        name="repositoryUrl"
         id="git-url"
         label="Repository URL"
-        className="space-y-1"
-        error={errors.repositoryUrl?.message}
+        fieldClassName="space-y-1"
         hint={
           isSsh
             ? 'Packgate makes a deploy key for this package; you add it to the repository as a read-only key.'
             : 'Over HTTPS, give a user name and a password or access token that can read the repository.'
         }
-      >
-        {(control) => (
-          <Input
-            {...control}
-            className="font-mono"
-            placeholder="https://git.example.com/acme/widget.git or git@git.example.com:acme/widget.git"
-            autoComplete="off"
-            required
-            {...form.register('repositoryUrl')}
-          />
-        )}
-      </FormField>
+        className="font-mono"
+        placeholder="https://git.example.com/acme/widget.git or git@git.example.com:acme/widget.git"
+        autoComplete="off"
+        required
+      />
       {!isSsh && (
         <div className="grid gap-3 sm:grid-cols-2">
-          <FormField id="git-username" label="User name" className="space-y-1" error={errors.username?.message}>
-            {(control) => <Input {...control} autoComplete="off" {...form.register('username')} />}
-          </FormField>
-          <FormField id="git-password" label="Password or token" className="space-y-1" error={errors.password?.message}>
-            {(control) => (
-              <Input {...control} type="password" autoComplete="new-password" {...form.register('password')} />
-            )}
-          </FormField>
+          <FormInput
+            form={form}
+            name="username"
+            id="git-username"
+            label="User name"
+            fieldClassName="space-y-1"
+            autoComplete="off"
+          />
+          <FormInput
+            form={form}
+            name="password"
+            id="git-password"
+            label="Password or token"
+            fieldClassName="space-y-1"
+            type="password"
+            autoComplete="new-password"
+          />
         </div>
       )}
-      <FormField
+      <FormInput
+        form={form}
+        name="packageName"
         id="git-package-name"
         label="Composer name (optional)"
-        className="space-y-1"
-        error={errors.packageName?.message}
-      >
-        {(control) => (
-          <Input
-            {...control}
-            className="font-mono"
-            placeholder="From composer.json"
-            autoComplete="off"
-            {...form.register('packageName')}
-          />
-        )}
-      </FormField>
+        fieldClassName="space-y-1"
+        className="font-mono"
+        placeholder="From composer.json"
+        autoComplete="off"
+      />
       <Button type="submit" disabled={create.isPending || !repositoryUrl.trim()}>
         {create.isPending && <Loader2 className="animate-spin" />}
         {isSsh ? 'Create Package and Deploy Key' : 'Create Package from URL'}

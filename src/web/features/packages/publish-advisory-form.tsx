@@ -1,13 +1,11 @@
 import { ADVISORY_SEVERITIES, createAdvisoryInput } from '@contract/lifecycle';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2 } from 'lucide-react';
-import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { FormField } from '../../components/form-field';
+import { FormField, FormInput } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
-import { Input } from '../../components/ui/input';
 import { NativeSelect } from '../../components/ui/native-select';
 import { intoContract } from '../../lib/contract-form';
+import { useSchemaForm } from '../../lib/schema-form';
 import { usePublishAdvisory } from './lifecycle-hooks';
 
 /**
@@ -47,10 +45,7 @@ const EMPTY_ADVISORY: AdvisoryFormValues = {
 /** Publish an advisory (issue 13): what `composer audit` shows holders of the affected versions. */
 export function PublishAdvisoryForm({ packageId }: { packageId: string }) {
   const publish = usePublishAdvisory(packageId);
-  const form = useForm<AdvisoryFormValues, unknown, z.output<typeof advisoryForm>>({
-    resolver: zodResolver(advisoryForm),
-    defaultValues: EMPTY_ADVISORY,
-  });
+  const form = useSchemaForm(advisoryForm, EMPTY_ADVISORY);
   const { errors } = form.formState;
   // The two required fields keep the button disabled until they have text, as before the form library.
   const [title, affectedVersions] = form.watch(['title', 'affectedVersions']);
@@ -62,14 +57,15 @@ export function PublishAdvisoryForm({ packageId }: { packageId: string }) {
   return (
     <form onSubmit={submit} className="grid gap-3 rounded-md border p-3 sm:grid-cols-2" noValidate>
       <p className="text-sm font-medium sm:col-span-2">Publish an advisory</p>
-      <FormField id="advisory-title" label="Title *" error={errors.title?.message} className="sm:col-span-2">
-        {(control) => <Input {...control} {...form.register('title')} />}
-      </FormField>
-      <FormField id="advisory-affected" label="Affected versions *" error={errors.affectedVersions?.message}>
-        {(control) => (
-          <Input {...control} className="font-mono" placeholder=">=1.0,<1.4.2" {...form.register('affectedVersions')} />
-        )}
-      </FormField>
+      <FormInput form={form} name="title" id="advisory-title" label="Title *" fieldClassName="sm:col-span-2" />
+      <FormInput
+        form={form}
+        name="affectedVersions"
+        id="advisory-affected"
+        label="Affected versions *"
+        className="font-mono"
+        placeholder=">=1.0,<1.4.2"
+      />
       <FormField id="advisory-severity" label="Severity" error={errors.severity?.message}>
         {(control) => (
           <NativeSelect {...control} {...form.register('severity')}>
@@ -81,15 +77,17 @@ export function PublishAdvisoryForm({ packageId }: { packageId: string }) {
           </NativeSelect>
         )}
       </FormField>
-      <FormField id="advisory-cve" label="CVE" error={errors.cve?.message}>
-        {(control) => <Input {...control} placeholder="CVE-2026-12345" {...form.register('cve')} />}
-      </FormField>
-      <FormField id="advisory-date" label="Reported on" error={errors.reportedAt?.message}>
-        {(control) => <Input {...control} type="date" {...form.register('reportedAt')} />}
-      </FormField>
-      <FormField id="advisory-link" label="Link" error={errors.link?.message} className="sm:col-span-2">
-        {(control) => <Input {...control} type="url" placeholder="https://" {...form.register('link')} />}
-      </FormField>
+      <FormInput form={form} name="cve" id="advisory-cve" label="CVE" placeholder="CVE-2026-12345" />
+      <FormInput form={form} name="reportedAt" id="advisory-date" label="Reported on" type="date" />
+      <FormInput
+        form={form}
+        name="link"
+        id="advisory-link"
+        label="Link"
+        fieldClassName="sm:col-span-2"
+        type="url"
+        placeholder="https://"
+      />
       <div className="flex justify-end sm:col-span-2">
         <Button type="submit" disabled={publish.isPending || !title.trim() || !affectedVersions.trim()}>
           {publish.isPending && <Loader2 className="animate-spin" />}

@@ -1,14 +1,12 @@
 import { portalMessages } from '@contract/portal';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { FormAlert, FormField } from '@web/components/form-field';
+import { FormAlert, FormInput } from '@web/components/form-field';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '@web/components/ui/card';
-import { Input } from '@web/components/ui/input';
 import { errorMessage } from '@web/lib/api-error';
 import type { PublicBrand } from '@web/lib/host-brand';
 import { Loader2, Mail } from 'lucide-react';
-import { useForm } from 'react-hook-form';
 import { z } from 'zod';
+import { useSchemaForm } from '../../lib/schema-form';
 import { useRequestSignInLink } from './portal-hooks';
 
 const PORTAL_EMAIL_MAX = 320;
@@ -21,10 +19,7 @@ export function SignInForm({ brand, linkProblem }: { brand: PublicBrand; linkPro
   const request = useRequestSignInLink();
   // react-hook-form (issue 29): an empty address is refused before sending; the server's refusal (not an e-mail
   // address, too many links) is the form's error.
-  const form = useForm<z.input<typeof signInForm>, unknown, z.output<typeof signInForm>>({
-    resolver: zodResolver(signInForm),
-    defaultValues: { email: '' },
-  });
+  const form = useSchemaForm(signInForm, { email: '' });
   const { errors } = form.formState;
   const email = form.watch('email');
   const submit = form.handleSubmit(({ email: address }) =>
@@ -51,18 +46,16 @@ export function SignInForm({ brand, linkProblem }: { brand: PublicBrand; linkPro
           </p>
         ) : (
           <form onSubmit={submit} className="space-y-4" noValidate>
-            <FormField id="portal-email" label="E-mail address" error={errors.email?.message}>
-              {(control) => (
-                <Input
-                  {...control}
-                  type="email"
-                  autoComplete="email"
-                  placeholder="you@example.com"
-                  maxLength={PORTAL_EMAIL_MAX}
-                  {...form.register('email')}
-                />
-              )}
-            </FormField>
+            <FormInput
+              form={form}
+              name="email"
+              id="portal-email"
+              label="E-mail address"
+              type="email"
+              autoComplete="email"
+              placeholder="you@example.com"
+              maxLength={PORTAL_EMAIL_MAX}
+            />
             {errors.root?.server && (
               <p className="text-sm text-destructive" role="alert">
                 {errors.root.server.message}

@@ -1,26 +1,19 @@
 import type { IssuedLicense, License } from '@contract/licenses';
 import type { Product } from '@contract/products';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, useState } from 'react';
-import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
 import { PRODUCT_DESCRIPTION_MAX_LENGTH, PRODUCT_NAME_MAX_LENGTH } from '../../../contract/products';
-import { FormField } from '../../components/form-field';
+import { FormField, FormInput } from '../../components/form-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
-import { Input } from '../../components/ui/input';
 import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest, getJson } from '../../lib/api-client';
 import { errorMessage } from '../../lib/api-error';
-import {
-  type ProductFormValues,
-  type ProductLicenseFormValues,
-  productForm,
-  productLicenseForm,
-} from './product-forms';
+import { useSchemaForm } from '../../lib/schema-form';
+import { productForm, productLicenseForm } from './product-forms';
 
 // Management's Products tab (issue 31): a seller groups their packages into a product, licenses a holder for it (one
 // license covering every package in it, including ones added later), and deletes it once no license of it is active.
@@ -90,13 +83,10 @@ function ProductForm({
   onDone: () => void;
 }) {
   const queryClient = useQueryClient();
-  const form = useForm<ProductFormValues, unknown, z.output<typeof productForm>>({
-    resolver: zodResolver(productForm),
-    defaultValues: {
-      name: product?.name ?? '',
-      description: product?.description ?? '',
-      packageIds: product?.packages.map((pkg) => pkg.id) ?? [],
-    },
+  const form = useSchemaForm(productForm, {
+    name: product?.name ?? '',
+    description: product?.description ?? '',
+    packageIds: product?.packages.map((pkg) => pkg.id) ?? [],
   });
   const { errors } = form.formState;
   const [name, chosen] = form.watch(['name', 'packageIds']);
@@ -119,11 +109,14 @@ function ProductForm({
     <Card>
       <CardContent className="p-4 sm:p-6">
         <form className="space-y-4" onSubmit={submit} aria-label={product ? 'Edit product' : 'New product'}>
-          <FormField id="product-name" label="Name" error={errors.name?.message}>
-            {(control) => (
-              <Input {...control} maxLength={PRODUCT_NAME_MAX_LENGTH} required {...form.register('name')} />
-            )}
-          </FormField>
+          <FormInput
+            form={form}
+            name="name"
+            id="product-name"
+            label="Name"
+            maxLength={PRODUCT_NAME_MAX_LENGTH}
+            required
+          />
           <FormField id="product-description" label="Description (optional)" error={errors.description?.message}>
             {(control) => (
               <Textarea
@@ -229,11 +222,7 @@ function ProductCard({ product, onEdit, onPricing }: { product: Product; onEdit:
 
 function ProductLicenseForm({ product, onDone }: { product: Product; onDone: () => void }) {
   const queryClient = useQueryClient();
-  const form = useForm<ProductLicenseFormValues, unknown, z.output<ReturnType<typeof productLicenseForm>>>({
-    resolver: zodResolver(productLicenseForm(product.id)),
-    defaultValues: { email: '', versionConstraint: '', seats: '' },
-  });
-  const { errors } = form.formState;
+  const form = useSchemaForm(productLicenseForm(product.id), { email: '', versionConstraint: '', seats: '' });
   const issue = useMutation({
     mutationFn: (body: z.output<ReturnType<typeof productLicenseForm>>) =>
       apiRequest<IssuedLicense>('POST', '/api/licenses', body),
@@ -253,30 +242,33 @@ function ProductLicenseForm({ product, onDone }: { product: Product; onDone: () 
   const submit = form.handleSubmit((body) => issue.mutate(body));
   return (
     <form className="grid gap-3 sm:grid-cols-4" onSubmit={submit} aria-label={`License ${product.name}`}>
-      <FormField
+      <FormInput
+        form={form}
+        name="email"
         id={`product-license-email-${product.id}`}
         label="Holder's e-mail"
-        error={errors.email?.message}
-        className="space-y-1 sm:col-span-2"
-      >
-        {(control) => <Input {...control} type="email" required {...form.register('email')} />}
-      </FormField>
-      <FormField
+        fieldClassName="space-y-1 sm:col-span-2"
+        type="email"
+        required
+      />
+      <FormInput
+        form={form}
+        name="versionConstraint"
         id={`product-license-versions-${product.id}`}
         label="Versions"
-        error={errors.versionConstraint?.message}
-        className="space-y-1"
-      >
-        {(control) => <Input {...control} placeholder="Every version" {...form.register('versionConstraint')} />}
-      </FormField>
-      <FormField
+        fieldClassName="space-y-1"
+        placeholder="Every version"
+      />
+      <FormInput
+        form={form}
+        name="seats"
         id={`product-license-seats-${product.id}`}
         label="Developer seats"
-        error={errors.seats?.message}
-        className="space-y-1"
-      >
-        {(control) => <Input {...control} type="number" min={1} placeholder="Unlimited" {...form.register('seats')} />}
-      </FormField>
+        fieldClassName="space-y-1"
+        type="number"
+        min={1}
+        placeholder="Unlimited"
+      />
       <div className="sm:col-span-4">
         <Button type="submit" disabled={issue.isPending}>
           Issue license

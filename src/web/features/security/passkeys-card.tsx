@@ -1,18 +1,16 @@
 import { passkeyRegistrationRequest, type SecurityOverview } from '@contract/security';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { KeyRound, Loader2 } from 'lucide-react';
-import { useForm } from 'react-hook-form';
 import { z } from 'zod';
-import { FormField } from '../../components/form-field';
+import { FormInput } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Input } from '../../components/ui/input';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api-client';
 import { intoContract } from '../../lib/contract-form';
 import { formatDate } from '../../lib/format-date';
 import { registerPasskey } from '../../lib/passkeys';
+import { useSchemaForm } from '../../lib/schema-form';
 import { failed, useRefresh } from './security-hooks';
 
 // The passkey's name, optional: an empty one becomes the contract's default ("Passkey").
@@ -31,10 +29,7 @@ export function PasskeysCard({
 }) {
   const refresh = useRefresh();
   // react-hook-form over the contract's registration schema (issue 29 item 7).
-  const form = useForm<{ name: string }, unknown, z.output<typeof passkeyNameForm>>({
-    resolver: zodResolver(passkeyNameForm),
-    defaultValues: { name: '' },
-  });
+  const form = useSchemaForm(passkeyNameForm, { name: '' });
   const add = useMutation({
     mutationFn: ({ name }: z.output<typeof passkeyNameForm>) => registerPasskey(name),
     onSuccess: async (result) => {
@@ -109,16 +104,15 @@ export function PasskeysCard({
           onSubmit={form.handleSubmit((input) => add.mutate(input))}
           noValidate
         >
-          <FormField
+          <FormInput
+            form={form}
+            name="name"
             id="passkey-name"
             label="Name"
-            className="grid gap-1 space-y-0"
-            error={form.formState.errors.name?.message}
-          >
-            {(control) => (
-              <Input {...control} maxLength={100} placeholder="e.g. MacBook Touch ID" {...form.register('name')} />
-            )}
-          </FormField>
+            fieldClassName="grid gap-1 space-y-0"
+            maxLength={100}
+            placeholder="e.g. MacBook Touch ID"
+          />
           <Button type="submit" disabled={add.isPending}>
             {add.isPending && <Loader2 className="animate-spin" />}
             Add Passkey

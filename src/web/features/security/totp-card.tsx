@@ -1,27 +1,22 @@
 import { type SecurityOverview, type TotpEnrolment, totpCodeRequest } from '@contract/security';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation } from '@tanstack/react-query';
 import { ShieldCheck } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import type { z } from 'zod';
-import { FormField } from '../../components/form-field';
+import { FormInput } from '../../components/form-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Input } from '../../components/ui/input';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api-client';
+import { useSchemaForm } from '../../lib/schema-form';
 import { failed, useRefresh } from './security-hooks';
 
 export function TotpCard({ overview, onCodes }: { overview: SecurityOverview; onCodes: (codes: string[]) => void }) {
   const refresh = useRefresh();
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   // react-hook-form over the contract's code schema (issue 29 item 7): what is sent is its output, without spaces.
-  const form = useForm<{ code: string }, unknown, z.output<typeof totpCodeRequest>>({
-    resolver: zodResolver(totpCodeRequest),
-    defaultValues: { code: '' },
-  });
+  const form = useSchemaForm(totpCodeRequest, { code: '' });
   const code = form.watch('code');
   const begin = useMutation({
     mutationFn: () => apiRequest<TotpEnrolment>('POST', '/api/auth/totp/enrolment'),
@@ -77,22 +72,16 @@ export function TotpCard({ overview, onCodes }: { overview: SecurityOverview; on
               {enrolment.uri}
             </p>
             <div className="flex items-end gap-2">
-              <FormField
+              <FormInput
+                form={form}
+                name="code"
                 id="totp-confirm-code"
                 label="Code"
-                className="grid gap-1 space-y-0"
-                error={form.formState.errors.code?.message}
-              >
-                {(control) => (
-                  <Input
-                    {...control}
-                    inputMode="numeric"
-                    autoComplete="one-time-code"
-                    maxLength={8}
-                    {...form.register('code')}
-                  />
-                )}
-              </FormField>
+                fieldClassName="grid gap-1 space-y-0"
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={8}
+              />
               <Button type="submit" disabled={confirm.isPending || code.trim().length < 6}>
                 Confirm
               </Button>

@@ -1,18 +1,15 @@
-import { type CloseAccountInput, closeAccountInput, SALES_RECORD_RETENTION_YEARS } from '@contract/account';
+import { closeAccountInput, SALES_RECORD_RETENTION_YEARS } from '@contract/account';
 import { CLIENT_ROUTES } from '@contract/client-routes';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Download, Loader2, TriangleAlert } from 'lucide-react';
-import { useForm } from 'react-hook-form';
 import { Link, useLocation } from 'wouter';
-import type { z } from 'zod';
-import { FormField } from '../../components/form-field';
+import { FormInput } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Input } from '../../components/ui/input';
 import { toast } from '../../components/ui/use-toast';
 import { errorMessage } from '../../lib/api-error';
 import { formatDate } from '../../lib/format-date';
 import { usePermission } from '../../lib/permissions';
+import { useSchemaForm } from '../../lib/schema-form';
 import { LeakedTokensCard } from './leaked-tokens-card';
 import { ACCOUNT_EXPORT_PATH, useAccountStatus, useCloseAccount } from './settings-hooks';
 
@@ -27,10 +24,7 @@ export function SettingsPage() {
   const closeAccount = useCloseAccount();
   const [, navigate] = useLocation();
   // react-hook-form over the contract's schema (issue 29 item 7); Close account waits for the slug itself.
-  const form = useForm<z.input<typeof closeAccountInput>, unknown, CloseAccountInput>({
-    resolver: zodResolver(closeAccountInput),
-    defaultValues: { confirmSlug: '' },
-  });
+  const form = useSchemaForm(closeAccountInput, { confirmSlug: '' });
   const typed = form.watch('confirmSlug');
   const account = status.data;
   const retentionDays = account?.retentionDays ?? 30;
@@ -123,20 +117,19 @@ export function SettingsPage() {
                 }),
               )}
             >
-              <FormField
+              <FormInput
+                form={form}
+                name="confirmSlug"
                 id="confirm-slug"
                 label={
                   <>
                     Type <strong>{account?.slug ?? '…'}</strong> to confirm
                   </>
                 }
-                className="space-y-3"
-                error={form.formState.errors.confirmSlug?.message}
-              >
-                {(control) => (
-                  <Input {...control} autoComplete="off" disabled={!manage.allowed} {...form.register('confirmSlug')} />
-                )}
-              </FormField>
+                fieldClassName="space-y-3"
+                autoComplete="off"
+                disabled={!manage.allowed}
+              />
               <Button
                 type="submit"
                 variant="destructive"
