@@ -1,5 +1,6 @@
 import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '../lib/cn';
+import { FieldMessage } from './form-field';
 
 /**
  * One choice of a set (a role, a permission, an event) as a card: the checkbox or radio, its name and what it means;
@@ -25,5 +26,26 @@ export function ChoiceCard({
         <span className="block text-xs text-muted-foreground">{description}</span>
       </span>
     </label>
+  );
+}
+
+/** A set of choice cards under its legend, and under them the set's error (nothing chosen, or a choice refused). */
+export function ChoiceSet({
+  legend,
+  error,
+  gridClassName = 'grid gap-2 sm:grid-cols-2',
+  children,
+}: {
+  legend: ReactNode;
+  error: string | undefined;
+  gridClassName?: string;
+  children: ReactNode;
+}) {
+  return (
+    <fieldset className="space-y-2">
+      <legend className="text-sm font-medium">{legend}</legend>
+      <div className={gridClassName}>{children}</div>
+      <FieldMessage error={error} />
+    </fieldset>
   );
 }

@@ -4,21 +4,13 @@ import {
   ROTATION_OVERLAP_DEFAULT_HOURS,
   ROTATION_OVERLAP_MAX_HOURS,
 } from '@contract/holder-tokens';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { DialogFormButtons, DialogHeading } from '@web/components/form-dialog';
 import { FormAlert, FormField } from '@web/components/form-field';
-import { Button } from '@web/components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '@web/components/ui/dialog';
+import { Dialog, DialogContent } from '@web/components/ui/dialog';
 import { WholeNumberInput } from '@web/components/whole-number-input';
 import { errorMessage } from '@web/lib/api-error';
-import { Loader2, RefreshCw } from 'lucide-react';
-import { useForm } from 'react-hook-form';
+import { useSchemaForm } from '@web/lib/schema-form';
+import { RefreshCw } from 'lucide-react';
 import { z } from 'zod';
 import { useRotateHolderToken } from './holder-tokens-hooks';
 
@@ -76,10 +68,7 @@ function RotateForm({
   onRotated: (created: CreatedHolderToken) => void;
 }) {
   const rotate = useRotateHolderToken(basePath);
-  const form = useForm<z.input<typeof rotateForm>, unknown, z.output<typeof rotateForm>>({
-    resolver: zodResolver(rotateForm),
-    defaultValues: { overlapHours: String(ROTATION_OVERLAP_DEFAULT_HOURS) },
-  });
+  const form = useSchemaForm(rotateForm, { overlapHours: String(ROTATION_OVERLAP_DEFAULT_HOURS) });
   const { errors } = form.formState;
   const submit = form.handleSubmit(({ overlapHours }) =>
     rotate.mutateAsync({ tokenId: token.id, overlapHours }).then(
@@ -93,13 +82,11 @@ function RotateForm({
   );
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
-      <DialogHeader>
-        <DialogTitle>Rotate “{token.name}”?</DialogTitle>
-        <DialogDescription className="pt-2">
-          You get a new token with the same name. The current one keeps working for the hours you choose, so you can
-          switch every machine to the new one.
-        </DialogDescription>
-      </DialogHeader>
+      <DialogHeading
+        title={<>Rotate “{token.name}”?</>}
+        descriptionClassName="pt-2"
+        description="You get a new token with the same name. The current one keeps working for the hours you choose, so you can switch every machine to the new one."
+      />
       <FormField
         id="rotate-overlap-hours"
         label="Old token keeps working for (hours)"
@@ -111,15 +98,12 @@ function RotateForm({
         )}
       </FormField>
       <FormAlert message={errors.root?.server?.message} />
-      <DialogFooter>
-        <Button variant="outline" onClick={onDone} disabled={rotate.isPending}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={rotate.isPending}>
-          {rotate.isPending ? <Loader2 className="animate-spin" /> : <RefreshCw aria-hidden="true" />}
-          Rotate
-        </Button>
-      </DialogFooter>
+      <DialogFormButtons
+        submitLabel="Rotate"
+        icon={<RefreshCw aria-hidden="true" />}
+        isPending={rotate.isPending}
+        onCancel={onDone}
+      />
     </form>
   );
 }

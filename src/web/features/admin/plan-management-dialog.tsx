@@ -13,15 +13,9 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loader2, Plus } from 'lucide-react';
 import { type ChangeEvent, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { TitledDialog } from '../../components/form-dialog';
 import { Button } from '../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../components/ui/dialog';
+import { DialogFooter } from '../../components/ui/dialog';
 import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
 import { WholeNumberInput } from '../../components/whole-number-input';
@@ -36,17 +30,14 @@ import { tierKeyboardCoordinates } from './tier-keyboard-coordinates';
 /** The Platform Tier Management dialog (spec admin §2, §4, §5): edits stay local until Save Configuration. */
 export function PlanManagementDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
-    <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-w-3xl">
-        <DialogHeader>
-          <DialogTitle>Platform Tier Management</DialogTitle>
-          <DialogDescription>
-            Configure the free trial and the subscription tiers sellers can choose. Drag tiers to reorder them.
-          </DialogDescription>
-        </DialogHeader>
-        {open && <TierConfigurationLoader onClose={() => onOpenChange(false)} />}
-      </DialogContent>
-    </Dialog>
+    <TitledDialog
+      open={open}
+      onClose={() => onOpenChange(false)}
+      title="Platform Tier Management"
+      description="Configure the free trial and the subscription tiers sellers can choose. Drag tiers to reorder them."
+    >
+      {open && <TierConfigurationLoader onClose={() => onOpenChange(false)} />}
+    </TitledDialog>
   );
 }
 

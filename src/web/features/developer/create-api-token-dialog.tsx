@@ -1,30 +1,22 @@
-import { zodResolver } from '@hookform/resolvers/zod';
-import { AlertTriangle, KeyRound, Loader2 } from 'lucide-react';
+import { AlertTriangle, KeyRound } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
 import { z } from 'zod';
 import {
   API_TOKEN_NAME_MAX_LENGTH,
   API_TOKEN_PERMISSION_DESCRIPTIONS,
-  type CreateApiTokenInput,
   type CreatedApiToken,
   createApiTokenInput,
 } from '../../../contract/developer';
-import { ChoiceCard } from '../../components/choice-card';
+import { ChoiceCard, ChoiceSet } from '../../components/choice-card';
 import { CopyButton } from '../../components/copy-button';
-import { FieldMessage, FormField } from '../../components/form-field';
+import { DialogFormButtons, DialogHeading } from '../../components/form-dialog';
+import { FormInput } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../components/ui/dialog';
+import { Dialog, DialogContent, DialogFooter } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { intoContract } from '../../lib/contract-form';
+import { useSchemaForm } from '../../lib/schema-form';
 import { useCreateApiToken } from './api-token-hooks';
 import {
   API_TOKEN_PERMISSIONS,
@@ -93,10 +85,7 @@ function CreateTokenForm({
   const create = useCreateApiToken();
   // react-hook-form (issue 29 item 7): the expiry is checked against the moment of submission, then the values are
   // turned into the contract's input and checked with its schema, as the server will.
-  const form = useForm<TokenFormValues, unknown, CreateApiTokenInput>({
-    resolver: zodResolver(tokenFormSchema),
-    defaultValues: { name: '', permissions: [], expiration: '' },
-  });
+  const form = useSchemaForm(tokenFormSchema, { name: '', permissions: [], expiration: '' });
   const { errors } = form.formState;
   const [name, permissions] = form.watch(['name', 'permissions']);
   // The minimum is "now" when the dialog opened; the check uses the moment of submission.
@@ -108,62 +97,53 @@ function CreateTokenForm({
 
   return (
     <form onSubmit={submit} className="space-y-5" noValidate>
-      <DialogHeader>
-        <DialogTitle>Create API Token</DialogTitle>
-        <DialogDescription>
-          Give the token only the permissions your integration needs. It is shown once, right after you create it.
-        </DialogDescription>
-      </DialogHeader>
-      <FormField id="api-token-name" label="Token Name" error={errors.name?.message}>
-        {(control) => (
-          <Input
-            {...control}
-            placeholder="e.g. Store integration"
-            maxLength={API_TOKEN_NAME_MAX_LENGTH}
-            autoComplete="off"
-            {...form.register('name')}
+      <DialogHeading
+        title="Create API Token"
+        description="Give the token only the permissions your integration needs. It is shown once, right after you create it."
+      />
+      <FormInput
+        form={form}
+        name="name"
+        id="api-token-name"
+        label="Token Name"
+        placeholder="e.g. Store integration"
+        maxLength={API_TOKEN_NAME_MAX_LENGTH}
+        autoComplete="off"
+      />
+      <ChoiceSet legend="Permissions" error={errors.permissions?.message}>
+        {API_TOKEN_PERMISSIONS.map((permission) => (
+          <ChoiceCard
+            key={permission}
+            input={{
+              type: 'checkbox',
+              checked: permissions.includes(permission),
+              onChange: () =>
+                form.setValue('permissions', togglePermission(permissions, permission), {
+                  shouldValidate: form.formState.isSubmitted,
+                }),
+            }}
+            label={permission}
+            labelClassName="font-mono text-xs font-semibold"
+            description={API_TOKEN_PERMISSION_DESCRIPTIONS[permission]}
           />
-        )}
-      </FormField>
-      <fieldset className="space-y-2">
-        <legend className="text-sm font-medium">Permissions</legend>
-        <div className="grid gap-2 sm:grid-cols-2">
-          {API_TOKEN_PERMISSIONS.map((permission) => (
-            <ChoiceCard
-              key={permission}
-              input={{
-                type: 'checkbox',
-                checked: permissions.includes(permission),
-                onChange: () =>
-                  form.setValue('permissions', togglePermission(permissions, permission), {
-                    shouldValidate: form.formState.isSubmitted,
-                  }),
-              }}
-              label={permission}
-              labelClassName="font-mono text-xs font-semibold"
-              description={API_TOKEN_PERMISSION_DESCRIPTIONS[permission]}
-            />
-          ))}
-        </div>
-        <FieldMessage error={errors.permissions?.message} />
-      </fieldset>
-      <FormField
+        ))}
+      </ChoiceSet>
+      <FormInput
+        form={form}
+        name="expiration"
         id="api-token-expiration"
         label="Expiration (optional)"
         hint="Leave empty for a token that never expires."
-        error={errors.expiration?.message}
-      >
-        {(control) => <Input {...control} type="datetime-local" min={minimum} {...form.register('expiration')} />}
-      </FormField>
-      <DialogFooter>
-        <Button variant="outline" onClick={onCancel} disabled={create.isPending}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={!canCreateToken(name, permissions) || create.isPending}>
-          {create.isPending ? <Loader2 className="animate-spin" /> : <KeyRound />}
-          Create
-        </Button>
-      </DialogFooter>
+        type="datetime-local"
+        min={minimum}
+      />
+      <DialogFormButtons
+        submitLabel="Create"
+        icon={<KeyRound />}
+        isPending={create.isPending}
+        canSubmit={canCreateToken(name, permissions)}
+        onCancel={onCancel}
+      />
     </form>
   );
 }
@@ -179,13 +159,15 @@ function CreatedToken({
 }) {
   return (
     <div className="min-w-0 space-y-5">
-      <DialogHeader>
-        <DialogTitle>API Token Created</DialogTitle>
-        <DialogDescription>
-          <span className="font-medium text-foreground">{created.name}</span> can now call the API with{' '}
-          {created.permissions.map(permissionLabel).join(', ')}.
-        </DialogDescription>
-      </DialogHeader>
+      <DialogHeading
+        title="API Token Created"
+        description={
+          <>
+            <span className="font-medium text-foreground">{created.name}</span> can now call the API with{' '}
+            {created.permissions.map(permissionLabel).join(', ')}.
+          </>
+        }
+      />
       <div className="flex items-start gap-3 rounded-md border border-amber-500/40 bg-amber-500/10 p-3 text-sm text-amber-800 dark:text-amber-300">
         <AlertTriangle className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
         <p>Copy this token now and keep it somewhere safe. It is shown only once: you cannot see it again.</p>

@@ -1,9 +1,9 @@
 import { CheckCircle2, Pencil, RotateCcw, ShieldOff } from 'lucide-react';
 import { useState } from 'react';
 import { CopyCommand } from '../../components/copy-command';
+import { TitledDialog } from '../../components/form-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { EmailDeliveryNote } from './email-delivery-note';
 import { type IssuedLicense, type License, usePackageLicenses, useUpdateLicense } from './lasting-license-hooks';
 import type { LicensedPackage } from './license-hooks';
@@ -19,18 +19,19 @@ type Mode = { kind: 'issue' } | { kind: 'edit'; license: License } | { kind: 'is
  */
 export function LicensesDialog({ pkg, onClose }: { pkg: LicensedPackage | undefined; onClose: () => void }) {
   return (
-    <Dialog open={Boolean(pkg)} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-w-3xl">
-        <DialogHeader>
-          <DialogTitle>Licenses</DialogTitle>
-          <DialogDescription>
-            Lasting licenses for <span className="font-mono text-foreground">{pkg?.packageName}</span>, for customers
-            who paid elsewhere or need terms of their own. Your store can do the same through the API.
-          </DialogDescription>
-        </DialogHeader>
-        {pkg && <Licenses key={pkg.id} pkg={pkg} />}
-      </DialogContent>
-    </Dialog>
+    <TitledDialog
+      open={Boolean(pkg)}
+      onClose={onClose}
+      title="Licenses"
+      description={
+        <>
+          Lasting licenses for <span className="font-mono text-foreground">{pkg?.packageName}</span>, for customers who
+          paid elsewhere or need terms of their own. Your store can do the same through the API.
+        </>
+      }
+    >
+      {pkg && <Licenses key={pkg.id} pkg={pkg} />}
+    </TitledDialog>
   );
 }
 

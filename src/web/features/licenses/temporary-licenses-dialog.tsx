@@ -1,18 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Loader2, Mail, ShieldOff } from 'lucide-react';
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
+import { TitledDialog } from '../../components/form-dialog';
 import { FormField } from '../../components/form-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Textarea } from '../../components/ui/textarea';
 import { cn } from '../../lib/cn';
 import { TEMPORARY_LICENSE_DURATIONS_DAYS } from '../../lib/constants';
+import { useSchemaForm } from '../../lib/schema-form';
 import { EmailDeliveryNote } from './email-delivery-note';
-import { emptyTemporaryLicenseForm, type TemporaryLicenseFormValues, temporaryLicenseForm } from './license-forms';
+import { emptyTemporaryLicenseForm, temporaryLicenseForm } from './license-forms';
 import {
   type LicensedPackage,
   type TemporaryLicense,
@@ -35,18 +33,19 @@ import {
 /** Temporary Licenses of one package (spec seller-app §2, §4, §5): grant trial access by e-mail, revoke it. */
 export function TemporaryLicensesDialog({ pkg, onClose }: { pkg: LicensedPackage | undefined; onClose: () => void }) {
   return (
-    <Dialog open={Boolean(pkg)} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-w-3xl">
-        <DialogHeader>
-          <DialogTitle>Temporary Licenses</DialogTitle>
-          <DialogDescription>
-            Grant time-limited access to <span className="font-mono text-foreground">{pkg?.packageName}</span>. The
-            license holder receives the repository URL, a token and the setup commands by e-mail.
-          </DialogDescription>
-        </DialogHeader>
-        {pkg && <TemporaryLicenses key={pkg.id} pkg={pkg} />}
-      </DialogContent>
-    </Dialog>
+    <TitledDialog
+      open={Boolean(pkg)}
+      onClose={onClose}
+      title="Temporary Licenses"
+      description={
+        <>
+          Grant time-limited access to <span className="font-mono text-foreground">{pkg?.packageName}</span>. The
+          license holder receives the repository URL, a token and the setup commands by e-mail.
+        </>
+      }
+    >
+      {pkg && <TemporaryLicenses key={pkg.id} pkg={pkg} />}
+    </TitledDialog>
   );
 }
 
@@ -81,10 +80,7 @@ function TemporaryLicenses({ pkg }: { pkg: LicensedPackage }) {
 
 function CreateLicenseForm({ pkg }: { pkg: LicensedPackage }) {
   const create = useCreateTemporaryLicense(pkg);
-  const form = useForm<TemporaryLicenseFormValues, unknown, z.output<typeof temporaryLicenseForm>>({
-    resolver: zodResolver(temporaryLicenseForm),
-    defaultValues: emptyTemporaryLicenseForm,
-  });
+  const form = useSchemaForm(temporaryLicenseForm, emptyTemporaryLicenseForm);
   const { errors } = form.formState;
   const email = form.watch('email');
   const submit = form.handleSubmit((input) =>

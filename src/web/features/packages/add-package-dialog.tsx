@@ -1,31 +1,22 @@
 import { CLIENT_ROUTES } from '@contract/client-routes';
 import { createPackageInput } from '@contract/packages';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { CheckCircle2, Loader2, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
-import { Controller, useForm } from 'react-hook-form';
 import { Link } from 'wouter';
 import { z } from 'zod';
-import { FormField } from '../../components/form-field';
+import { TitledDialog } from '../../components/form-dialog';
+import { FormField, FormInput } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../components/ui/dialog';
-import { Input } from '../../components/ui/input';
-import { Label } from '../../components/ui/label';
-import { Switch } from '../../components/ui/switch';
+import { DialogFooter } from '../../components/ui/dialog';
 import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
 import { cn } from '../../lib/cn';
 import { REPOSITORY_REFRESH_DELAY_MS } from '../../lib/constants';
 import { intoContract } from '../../lib/contract-form';
 import { usePublicConfig } from '../../lib/public-config';
+import { useSchemaForm } from '../../lib/schema-form';
 import { GitUrlPackageForm } from './git-url-package';
+import { PackageActiveSwitch } from './package-active-switch';
 import { useCreatePackage, usePackages } from './package-hooks';
 import {
   newPackageProblem,
@@ -59,10 +50,7 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
   const { data: config } = usePublicConfig();
   const create = useCreatePackage();
   const [selected, setSelected] = useState<PickedRepository>();
-  const form = useForm<PackageDetailsFormValues, unknown, z.output<typeof packageDetailsForm>>({
-    resolver: zodResolver(packageDetailsForm),
-    defaultValues: emptyDetails,
-  });
+  const form = useSchemaForm(packageDetailsForm, emptyDetails);
   const { errors } = form.formState;
   const [isRefreshing, setIsRefreshing] = useState(false);
 
@@ -128,155 +116,131 @@ export function AddPackageDialog({ open, onOpenChange }: { open: boolean; onOpen
   });
 
   return (
-    <Dialog open={open} onOpenChange={(next) => (next ? onOpenChange(true) : !create.isPending && close())}>
-      <DialogContent className="max-w-4xl">
-        <DialogHeader>
-          <DialogTitle>Add New Package</DialogTitle>
-          <DialogDescription>
-            Turn a private repository with a composer.json into a Composer package your license holders can install.
-          </DialogDescription>
-        </DialogHeader>
-        {repositories.offerGithubApp && (
-          <p
-            className="rounded-md border border-amber-500/50 bg-amber-500/10 p-3 text-sm"
-            data-testid="github-app-offer"
-          >
-            Your GitHub connection can read and write every repository your account reaches.{' '}
-            <Link href={CLIENT_ROUTES.codeHosts} className="font-medium underline">
-              Install the GitHub App
-            </Link>{' '}
-            to give Packgate read access to the repositories you pick only; your packages move to it.
-          </p>
-        )}
+    <TitledDialog
+      open={open}
+      onClose={() => !create.isPending && close()}
+      className="max-w-4xl"
+      title="Add New Package"
+      description="Turn a private repository with a composer.json into a Composer package your license holders can install."
+    >
+      {repositories.offerGithubApp && (
+        <p className="rounded-md border border-amber-500/50 bg-amber-500/10 p-3 text-sm" data-testid="github-app-offer">
+          Your GitHub connection can read and write every repository your account reaches.{' '}
+          <Link href={CLIENT_ROUTES.codeHosts} className="font-medium underline">
+            Install the GitHub App
+          </Link>{' '}
+          to give Packgate read access to the repositories you pick only; your packages move to it.
+        </p>
+      )}
 
-        <form id="add-package-form" onSubmit={submit} className="grid gap-6 md:grid-cols-2" noValidate>
-          <section className="min-w-0 space-y-3" aria-labelledby="add-package-step-1">
-            <div className="flex items-center justify-between gap-2">
-              <StepHeading id="add-package-step-1" step={1} title="Select Repository" done={Boolean(selected)} />
-              <Button
-                type="button"
-                variant="outline"
-                size="sm"
-                onClick={refresh}
-                disabled={isRefreshing || repositories.isFetching}
-              >
-                <RefreshCw className={cn((isRefreshing || repositories.isFetching) && 'animate-spin')} />
-                Refresh
-              </Button>
-            </div>
-            {repositories.groups.length === 0 && !repositories.isLoading ? (
-              <RepositoryList
-                repositories={[]}
-                isLoading={false}
-                error={undefined}
-                existing={existing}
-                selectedId={undefined}
-                onSelect={select}
-              />
-            ) : repositories.groups.length === 0 ? (
-              <RepositoryList
-                repositories={undefined}
-                isLoading
-                error={undefined}
-                existing={existing}
-                selectedId={undefined}
-                onSelect={select}
-              />
-            ) : (
-              repositories.groups.map((group) => (
-                <div key={group.key} className="space-y-2" data-testid="repository-group">
-                  {group.label && <p className="text-xs font-medium text-muted-foreground">{group.label}</p>}
-                  <RepositoryList
-                    repositories={group.repositories}
-                    isLoading={group.isLoading}
-                    error={group.error}
-                    existing={existing}
-                    selectedId={selected?.connectionId === group.connectionId ? selected?.githubId : undefined}
-                    onSelect={select}
-                  />
-                </div>
-              ))
-            )}
-          </section>
-
-          <section className="min-w-0 space-y-4" aria-labelledby="add-package-step-2">
-            <StepHeading
-              id="add-package-step-2"
-              step={2}
-              title="Package Details"
-              done={Boolean(selected && packageName.trim())}
+      <form id="add-package-form" onSubmit={submit} className="grid gap-6 md:grid-cols-2" noValidate>
+        <section className="min-w-0 space-y-3" aria-labelledby="add-package-step-1">
+          <div className="flex items-center justify-between gap-2">
+            <StepHeading id="add-package-step-1" step={1} title="Select Repository" done={Boolean(selected)} />
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              onClick={refresh}
+              disabled={isRefreshing || repositories.isFetching}
+            >
+              <RefreshCw className={cn((isRefreshing || repositories.isFetching) && 'animate-spin')} />
+              Refresh
+            </Button>
+          </div>
+          {repositories.groups.length === 0 && !repositories.isLoading ? (
+            <RepositoryList
+              repositories={[]}
+              isLoading={false}
+              error={undefined}
+              existing={existing}
+              selectedId={undefined}
+              onSelect={select}
             />
-            <fieldset disabled={!selected} className="space-y-4 disabled:opacity-60">
-              <FormField
-                id="add-package-name"
-                label="Package Name *"
-                hint="What license holders type after composer require: vendor/package, lower case."
-                error={errors.packageName?.message}
-              >
-                {(control) => (
-                  <Input
-                    {...control}
-                    className="font-mono"
-                    placeholder="vendor/package"
-                    autoComplete="off"
-                    required
-                    {...form.register('packageName')}
-                  />
-                )}
-              </FormField>
-              <FormField id="add-package-description" label="Description" error={errors.description?.message}>
-                {(control) => (
-                  <Textarea
-                    {...control}
-                    placeholder="What the package does"
-                    rows={3}
-                    {...form.register('description')}
-                  />
-                )}
-              </FormField>
-              <div className="flex items-center justify-between gap-4 rounded-md border p-3">
-                <div className="space-y-0.5">
-                  <Label htmlFor="add-package-active">Active</Label>
-                  <p className="text-xs text-muted-foreground">Only active packages can be installed.</p>
-                </div>
-                <Controller
-                  control={form.control}
-                  name="isActive"
-                  render={({ field }) => (
-                    <Switch id="add-package-active" checked={field.value} onCheckedChange={field.onChange} />
-                  )}
+          ) : repositories.groups.length === 0 ? (
+            <RepositoryList
+              repositories={undefined}
+              isLoading
+              error={undefined}
+              existing={existing}
+              selectedId={undefined}
+              onSelect={select}
+            />
+          ) : (
+            repositories.groups.map((group) => (
+              <div key={group.key} className="space-y-2" data-testid="repository-group">
+                {group.label && <p className="text-xs font-medium text-muted-foreground">{group.label}</p>}
+                <RepositoryList
+                  repositories={group.repositories}
+                  isLoading={group.isLoading}
+                  error={group.error}
+                  existing={existing}
+                  selectedId={selected?.connectionId === group.connectionId ? selected?.githubId : undefined}
+                  onSelect={select}
                 />
               </div>
-            </fieldset>
-            <NextSteps />
-          </section>
-        </form>
+            ))
+          )}
+        </section>
 
-        <details className="rounded-md border p-3" data-testid="git-url-section">
-          <summary className="cursor-pointer text-sm font-medium">
-            Or add a repository from any git server by its URL
-          </summary>
-          <div className="pt-3">
-            <GitUrlPackageForm onDone={close} />
-          </div>
-        </details>
+        <section className="min-w-0 space-y-4" aria-labelledby="add-package-step-2">
+          <StepHeading
+            id="add-package-step-2"
+            step={2}
+            title="Package Details"
+            done={Boolean(selected && packageName.trim())}
+          />
+          <fieldset disabled={!selected} className="space-y-4 disabled:opacity-60">
+            <FormInput
+              form={form}
+              name="packageName"
+              id="add-package-name"
+              label="Package Name *"
+              hint="What license holders type after composer require: vendor/package, lower case."
+              className="font-mono"
+              placeholder="vendor/package"
+              autoComplete="off"
+              required
+            />
+            <FormField id="add-package-description" label="Description" error={errors.description?.message}>
+              {(control) => (
+                <Textarea {...control} placeholder="What the package does" rows={3} {...form.register('description')} />
+              )}
+            </FormField>
+            <PackageActiveSwitch
+              id="add-package-active"
+              control={form.control}
+              hint="Only active packages can be installed."
+            />
+          </fieldset>
+          <NextSteps />
+        </section>
+      </form>
 
-        <DialogFooter className="items-center gap-2 sm:justify-between">
-          <p className="text-sm text-muted-foreground" aria-live="polite">
-            {problem}
-          </p>
-          <div className="flex flex-col-reverse gap-2 sm:flex-row">
-            <Button type="button" variant="outline" onClick={close} disabled={create.isPending}>
-              Cancel
-            </Button>
-            <Button type="submit" form="add-package-form" disabled={Boolean(problem) || create.isPending}>
-              {create.isPending && <Loader2 className="animate-spin" />}
-              Create Package
-            </Button>
-          </div>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+      <details className="rounded-md border p-3" data-testid="git-url-section">
+        <summary className="cursor-pointer text-sm font-medium">
+          Or add a repository from any git server by its URL
+        </summary>
+        <div className="pt-3">
+          <GitUrlPackageForm onDone={close} />
+        </div>
+      </details>
+
+      <DialogFooter className="items-center gap-2 sm:justify-between">
+        <p className="text-sm text-muted-foreground" aria-live="polite">
+          {problem}
+        </p>
+        <div className="flex flex-col-reverse gap-2 sm:flex-row">
+          <Button type="button" variant="outline" onClick={close} disabled={create.isPending}>
+            Cancel
+          </Button>
+          <Button type="submit" form="add-package-form" disabled={Boolean(problem) || create.isPending}>
+            {create.isPending && <Loader2 className="animate-spin" />}
+            Create Package
+          </Button>
+        </div>
+      </DialogFooter>
+    </TitledDialog>
   );
 }
 

@@ -1,23 +1,15 @@
-import {
-  type AbandonPackageInput,
-  type AdvisorySeverity,
-  abandonPackageInput,
-  type YankVersionInput,
-  yankVersionInput,
-} from '@contract/lifecycle';
-import { zodResolver } from '@hookform/resolvers/zod';
+import { type AdvisorySeverity, abandonPackageInput, yankVersionInput } from '@contract/lifecycle';
 import { Loader2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
-import { FieldMessage, FormField } from '../../components/form-field';
+import { TitledDialog } from '../../components/form-dialog';
+import { FieldMessage, FormInput } from '../../components/form-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
 import { Input } from '../../components/ui/input';
 import { Tabs } from '../../components/ui/tabs';
 import { formatDate } from '../../lib/format-date';
 import { usePermission } from '../../lib/permissions';
+import { useSchemaForm } from '../../lib/schema-form';
 import {
   type PackageLifecycle,
   useAbandonPackage,
@@ -59,35 +51,36 @@ export function LifecycleDialog({ pkg, onClose }: { pkg: Package | undefined; on
   }, [pkg]);
 
   return (
-    <Dialog open={Boolean(pkg)} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-w-3xl">
-        <DialogHeader>
-          <DialogTitle>Security & Lifecycle</DialogTitle>
-          <DialogDescription>
-            What license holders of <span className="font-mono">{pkg?.packageName}</span> see in their terminal:
-            advisories in composer audit, yanked versions on update, and Composer's abandoned warning.
-          </DialogDescription>
-        </DialogHeader>
-        {writePackages.reason && <p className="text-sm text-muted-foreground">{writePackages.reason}</p>}
-        <Tabs tabs={SECTIONS} value={section} onValueChange={setSection} label="Lifecycle sections">
-          <fieldset disabled={!writePackages.allowed} title={writePackages.reason} className="contents">
-            {!pkg || lifecycle.isLoading ? (
-              <p className="flex items-center gap-2 py-8 text-muted-foreground">
-                <Loader2 className="size-4 animate-spin" /> Loading...
-              </p>
-            ) : !lifecycle.data ? (
-              <p className="py-8 text-sm text-destructive">Unable to load this package's lifecycle.</p>
-            ) : section === 'advisories' ? (
-              <AdvisoriesSection packageId={pkg.id} lifecycle={lifecycle.data} />
-            ) : section === 'versions' ? (
-              <VersionsSection packageId={pkg.id} lifecycle={lifecycle.data} />
-            ) : (
-              <AbandonSection packageId={pkg.id} lifecycle={lifecycle.data} />
-            )}
-          </fieldset>
-        </Tabs>
-      </DialogContent>
-    </Dialog>
+    <TitledDialog
+      open={Boolean(pkg)}
+      onClose={onClose}
+      title="Security & Lifecycle"
+      description={
+        <>
+          What license holders of <span className="font-mono">{pkg?.packageName}</span> see in their terminal:
+          advisories in composer audit, yanked versions on update, and Composer's abandoned warning.
+        </>
+      }
+    >
+      {writePackages.reason && <p className="text-sm text-muted-foreground">{writePackages.reason}</p>}
+      <Tabs tabs={SECTIONS} value={section} onValueChange={setSection} label="Lifecycle sections">
+        <fieldset disabled={!writePackages.allowed} title={writePackages.reason} className="contents">
+          {!pkg || lifecycle.isLoading ? (
+            <p className="flex items-center gap-2 py-8 text-muted-foreground">
+              <Loader2 className="size-4 animate-spin" /> Loading...
+            </p>
+          ) : !lifecycle.data ? (
+            <p className="py-8 text-sm text-destructive">Unable to load this package's lifecycle.</p>
+          ) : section === 'advisories' ? (
+            <AdvisoriesSection packageId={pkg.id} lifecycle={lifecycle.data} />
+          ) : section === 'versions' ? (
+            <VersionsSection packageId={pkg.id} lifecycle={lifecycle.data} />
+          ) : (
+            <AbandonSection packageId={pkg.id} lifecycle={lifecycle.data} />
+          )}
+        </fieldset>
+      </Tabs>
+    </TitledDialog>
   );
 }
 
@@ -196,10 +189,7 @@ function AbandonSection({ packageId, lifecycle }: { packageId: string; lifecycle
 /** The reason is what holders' Composer prints beside the version it leaves out, so it is required. */
 function YankVersionForm({ packageId, version }: { packageId: string; version: string }) {
   const yank = useYankVersion(packageId);
-  const form = useForm<YankVersionInput, unknown, z.output<typeof yankVersionInput>>({
-    resolver: zodResolver(yankVersionInput),
-    defaultValues: { reason: '' },
-  });
+  const form = useSchemaForm(yankVersionInput, { reason: '' });
   const reason = form.watch('reason');
   const submit = form.handleSubmit(({ reason }) => yank.mutate({ version, reason }));
   return (
@@ -223,10 +213,7 @@ function YankVersionForm({ packageId, version }: { packageId: string; version: s
 
 function AbandonForm({ packageId }: { packageId: string }) {
   const abandon = useAbandonPackage(packageId);
-  const form = useForm<AbandonPackageInput, unknown, z.output<typeof abandonPackageInput>>({
-    resolver: zodResolver(abandonPackageInput),
-    defaultValues: { replacement: '' },
-  });
+  const form = useSchemaForm(abandonPackageInput, { replacement: '' });
   const submit = form.handleSubmit((input) => abandon.mutate(input));
   return (
     <form className="space-y-3 pt-4" noValidate onSubmit={submit}>
@@ -234,15 +221,14 @@ function AbandonForm({ packageId }: { packageId: string }) {
         Composer warns every holder who has this package installed that it is abandoned, and names the replacement if
         you give one. Installs keep working.
       </p>
-      <FormField
+      <FormInput
+        form={form}
+        name="replacement"
         id="abandon-replacement"
         label="Replacement package"
-        error={form.formState.errors.replacement?.message}
-      >
-        {(control) => (
-          <Input {...control} className="font-mono" placeholder="vendor/package" {...form.register('replacement')} />
-        )}
-      </FormField>
+        className="font-mono"
+        placeholder="vendor/package"
+      />
       <Button type="submit" variant="destructive" disabled={abandon.isPending}>
         Mark Abandoned
       </Button>

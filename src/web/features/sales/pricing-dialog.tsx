@@ -1,23 +1,16 @@
-import { zodResolver } from '@hookform/resolvers/zod';
 import { ExternalLink, Loader2, Plus, Tag } from 'lucide-react';
-import { useFieldArray, useForm } from 'react-hook-form';
+import { useFieldArray } from 'react-hook-form';
 import { z } from 'zod';
 import { MAX_PRICES_PER_PACKAGE, PLATFORM_FEE_PERCENT, PURCHASE_PAGE_PATH } from '../../../contract/sales';
 import { CopyButton } from '../../components/copy-button';
+import { DialogFormButtons, TitledDialog } from '../../components/form-dialog';
 import { Button } from '../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../components/ui/dialog';
 import { Tooltip } from '../../components/ui/tooltip';
 import { errorMessage } from '../../lib/api-error';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { useRepositoryUrl } from '../../lib/repository-url';
-import { PriceTierEditor, type PricingFormValues } from './price-tier-editor';
+import { useSchemaForm } from '../../lib/schema-form';
+import { PriceTierEditor } from './price-tier-editor';
 import {
   canAddTier,
   newPriceForm,
@@ -42,18 +35,19 @@ export type PricedPackage = { id: string; packageName: string; isProduct?: boole
  */
 export function PricingDialog({ pkg, onClose }: { pkg: PricedPackage | undefined; onClose: () => void }) {
   return (
-    <Dialog open={Boolean(pkg)} onOpenChange={(open) => !open && onClose()}>
-      <DialogContent className="max-w-3xl">
-        <DialogHeader>
-          <DialogTitle>Pricing</DialogTitle>
-          <DialogDescription>
-            What <span className="font-mono text-foreground">{pkg?.packageName}</span> costs on its purchase page.
-            Buyers pay into your payout account; the platform keeps {PLATFORM_FEE_PERCENT}% of each sale.
-          </DialogDescription>
-        </DialogHeader>
-        {pkg && <PricingLoader key={pkg.id} pkg={pkg} onClose={onClose} />}
-      </DialogContent>
-    </Dialog>
+    <TitledDialog
+      open={Boolean(pkg)}
+      onClose={onClose}
+      title="Pricing"
+      description={
+        <>
+          What <span className="font-mono text-foreground">{pkg?.packageName}</span> costs on its purchase page. Buyers
+          pay into your payout account; the platform keeps {PLATFORM_FEE_PERCENT}% of each sale.
+        </>
+      }
+    >
+      {pkg && <PricingLoader key={pkg.id} pkg={pkg} onClose={onClose} />}
+    </TitledDialog>
   );
 }
 
@@ -84,12 +78,8 @@ const pricingForm = z.object({ tiers: z.array(z.custom<PriceForm>()) }).superRef
 
 function PricingForm({ pkg, saved, onClose }: { pkg: PricedPackage; saved: PackagePrice[]; onClose: () => void }) {
   const save = useSavePrices(pkg);
-  const form = useForm<PricingFormValues>({
-    resolver: zodResolver(pricingForm),
-    defaultValues: { tiers: saved.map(priceFormOf) },
-    // Problems are shown from a Save until the next edit, as the seller may be mid-way through fixing them.
-    reValidateMode: 'onSubmit',
-  });
+  // Problems are shown from a Save until the next edit, as the seller may be mid-way through fixing them.
+  const form = useSchemaForm(pricingForm, { tiers: saved.map(priceFormOf) }, { reValidateMode: 'onSubmit' });
   // A tier's own `id` is the saved price's: the field array keeps its row identity under another name.
   const rows = useFieldArray({ control: form.control, name: 'tiers', keyName: 'rowKey' });
   const tiers = form.watch('tiers');
@@ -182,15 +172,13 @@ function PricingForm({ pkg, saved, onClose }: { pkg: PricedPackage; saved: Packa
 
       {isForSale && <TestPurchase pkg={pkg} tiers={saved.filter((tier) => tier.isActive)} />}
 
-      <DialogFooter>
-        <Button variant="outline" onClick={onClose}>
-          Close
-        </Button>
-        <Button type="submit" disabled={save.isPending}>
-          {save.isPending && <Loader2 className="animate-spin" />}
-          Save Pricing
-        </Button>
-      </DialogFooter>
+      <DialogFormButtons
+        submitLabel="Save Pricing"
+        isPending={save.isPending}
+        onCancel={onClose}
+        cancelLabel="Close"
+        canCancelWhilePending
+      />
     </form>
   );
 }

@@ -8,23 +8,13 @@ import {
   type WebhookEndpointWithSecret,
   type WebhookEventType,
 } from '@contract/webhooks';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { Loader2 } from 'lucide-react';
-import { useForm } from 'react-hook-form';
-import type { z } from 'zod';
-import { ChoiceCard } from '../../components/choice-card';
+import { ChoiceCard, ChoiceSet } from '../../components/choice-card';
 import { CopyButton } from '../../components/copy-button';
-import { FieldMessage, FormField } from '../../components/form-field';
+import { DialogFormButtons, DialogHeading, TitledDialog } from '../../components/form-dialog';
+import { FormInput } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
-import {
-  Dialog,
-  DialogContent,
-  DialogDescription,
-  DialogFooter,
-  DialogHeader,
-  DialogTitle,
-} from '../../components/ui/dialog';
-import { Input } from '../../components/ui/input';
+import { Dialog, DialogContent, DialogFooter } from '../../components/ui/dialog';
+import { useSchemaForm } from '../../lib/schema-form';
 import { useCreateWebhookEndpoint, useUpdateWebhookEndpoint } from './webhook-hooks';
 
 /** Adds an endpoint, or edits one: its URL, description and events. */
@@ -69,13 +59,10 @@ function EndpointForm({
   const create = useCreateWebhookEndpoint();
   const update = useUpdateWebhookEndpoint();
   // react-hook-form over the contract's schema (issue 29 item 7): the rules the server applies, checked first.
-  const form = useForm<z.input<typeof createWebhookEndpointInput>, unknown, CreateWebhookEndpointInput>({
-    resolver: zodResolver(createWebhookEndpointInput),
-    defaultValues: {
-      url: endpoint?.url ?? '',
-      description: endpoint?.description ?? '',
-      events: endpoint?.events ?? [],
-    },
+  const form = useSchemaForm(createWebhookEndpointInput, {
+    url: endpoint?.url ?? '',
+    description: endpoint?.description ?? '',
+    events: endpoint?.events ?? [],
   });
   const { errors } = form.formState;
   const [url, events] = form.watch(['url', 'events']);
@@ -101,60 +88,49 @@ function EndpointForm({
 
   return (
     <form onSubmit={submit} className="space-y-5" noValidate>
-      <DialogHeader>
-        <DialogTitle>{endpoint ? 'Edit Endpoint' : 'Add Endpoint'}</DialogTitle>
-        <DialogDescription>
-          Packgate sends a signed POST to this URL for each event you pick. Only public http(s) addresses are allowed.
-        </DialogDescription>
-      </DialogHeader>
-      <FormField id="webhook-url" label="Endpoint URL" error={errors.url?.message}>
-        {(control) => (
-          <Input
-            {...control}
-            type="url"
-            inputMode="url"
-            placeholder="https://shop.example.com/packgate/webhooks"
-            maxLength={WEBHOOK_LIMITS.urlMaxLength}
-            autoComplete="off"
-            {...form.register('url')}
+      <DialogHeading
+        title={endpoint ? 'Edit Endpoint' : 'Add Endpoint'}
+        description="Packgate sends a signed POST to this URL for each event you pick. Only public http(s) addresses are allowed."
+      />
+      <FormInput
+        form={form}
+        name="url"
+        id="webhook-url"
+        label="Endpoint URL"
+        type="url"
+        inputMode="url"
+        placeholder="https://shop.example.com/packgate/webhooks"
+        maxLength={WEBHOOK_LIMITS.urlMaxLength}
+        autoComplete="off"
+      />
+      <FormInput
+        form={form}
+        name="description"
+        id="webhook-description"
+        label="Description (optional)"
+        placeholder="e.g. Shop fulfilment"
+        maxLength={WEBHOOK_LIMITS.descriptionMaxLength}
+        autoComplete="off"
+      />
+      <ChoiceSet legend="Events" error={errors.events?.message}>
+        {WEBHOOK_EVENT_TYPES.map((event) => (
+          <ChoiceCard
+            key={event}
+            input={{ type: 'checkbox', checked: events.includes(event), onChange: () => toggle(event) }}
+            label={event}
+            labelClassName="font-mono text-xs font-semibold"
+            description={WEBHOOK_EVENT_DESCRIPTIONS[event]}
           />
-        )}
-      </FormField>
-      <FormField id="webhook-description" label="Description (optional)" error={errors.description?.message}>
-        {(control) => (
-          <Input
-            {...control}
-            placeholder="e.g. Shop fulfilment"
-            maxLength={WEBHOOK_LIMITS.descriptionMaxLength}
-            autoComplete="off"
-            {...form.register('description')}
-          />
-        )}
-      </FormField>
-      <fieldset className="space-y-2">
-        <legend className="text-sm font-medium">Events</legend>
-        <div className="grid gap-2 sm:grid-cols-2">
-          {WEBHOOK_EVENT_TYPES.map((event) => (
-            <ChoiceCard
-              key={event}
-              input={{ type: 'checkbox', checked: events.includes(event), onChange: () => toggle(event) }}
-              label={event}
-              labelClassName="font-mono text-xs font-semibold"
-              description={WEBHOOK_EVENT_DESCRIPTIONS[event]}
-            />
-          ))}
-        </div>
-        <FieldMessage error={errors.events?.message} />
-      </fieldset>
-      <DialogFooter className="gap-2">
-        <Button type="button" variant="outline" onClick={onCancel}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={!canSave}>
-          {isPending && <Loader2 className="animate-spin" />}
-          {endpoint ? 'Save' : 'Add Endpoint'}
-        </Button>
-      </DialogFooter>
+        ))}
+      </ChoiceSet>
+      <DialogFormButtons
+        className="gap-2"
+        submitLabel={endpoint ? 'Save' : 'Add Endpoint'}
+        isPending={isPending}
+        canSubmit={canSave}
+        onCancel={onCancel}
+        canCancelWhilePending
+      />
     </form>
   );
 }
@@ -162,25 +138,27 @@ function EndpointForm({
 /** Shows a new or rotated signing secret once. */
 export function SecretDialog({ endpoint, onDone }: { endpoint?: WebhookEndpointWithSecret; onDone: () => void }) {
   return (
-    <Dialog open={endpoint !== undefined} onOpenChange={(open) => !open && onDone()}>
-      <DialogContent className="max-w-2xl">
-        <DialogHeader>
-          <DialogTitle>Signing Secret</DialogTitle>
-          <DialogDescription>
-            Copy this secret into your system now: it is shown once. Use it to verify the webhook-signature header of
-            each request to {endpoint?.url}.
-          </DialogDescription>
-        </DialogHeader>
-        <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-          <code className="min-w-0 flex-1 break-all rounded-md border bg-muted px-3 py-2 font-mono text-sm">
-            {endpoint?.secret}
-          </code>
-          <CopyButton value={endpoint?.secret ?? ''} label="Copy" />
-        </div>
-        <DialogFooter>
-          <Button onClick={onDone}>Done</Button>
-        </DialogFooter>
-      </DialogContent>
-    </Dialog>
+    <TitledDialog
+      open={endpoint !== undefined}
+      onClose={onDone}
+      className="max-w-2xl"
+      title="Signing Secret"
+      description={
+        <>
+          Copy this secret into your system now: it is shown once. Use it to verify the webhook-signature header of each
+          request to {endpoint?.url}.
+        </>
+      }
+    >
+      <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+        <code className="min-w-0 flex-1 break-all rounded-md border bg-muted px-3 py-2 font-mono text-sm">
+          {endpoint?.secret}
+        </code>
+        <CopyButton value={endpoint?.secret ?? ''} label="Copy" />
+      </div>
+      <DialogFooter>
+        <Button onClick={onDone}>Done</Button>
+      </DialogFooter>
+    </TitledDialog>
   );
 }
