@@ -42,11 +42,12 @@ export function createRequestOrigin(
    * the Composer fast path keeps what it resolves from.
    */
   const lastHostOn = new WeakMap<object, { text: string; host: ParsedHost | 'invalid' }>();
-  const hostOn = (socket: object | null, text: string): ParsedHost | 'invalid' => {
-    const last = socket === null ? undefined : lastHostOn.get(socket);
+  const hostOn = (socket: object | null | undefined, text: string): ParsedHost | 'invalid' => {
+    // A request made in process (Fastify's inject) may have no socket: it is parsed each time.
+    const last = socket ? lastHostOn.get(socket) : undefined;
     if (last !== undefined && last.text === text) return last.host;
     const host = parseHostHeader(text) ?? 'invalid';
-    if (socket !== null) lastHostOn.set(socket, { text, host });
+    if (socket) lastHostOn.set(socket, { text, host });
     return host;
   };
   return (raw) => {
