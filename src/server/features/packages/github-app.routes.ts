@@ -7,15 +7,12 @@ import {
 } from '../../../contract/code-hosts.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { acceptRawBodies, firstHeader, rawBodyOf } from '../../http/raw-body.js';
 import { githubAppInstallUrl } from '../code-hosts/github-app-connect.service.js';
 import { connectGithubApp } from './github-app-switch.service.js';
 import { receiveGithubAppWebhook } from './github-app-webhook.service.js';
+import { githubWebhookRoute } from './github-webhook-route.js';
 
 // The GitHub App's doors (issue 30 item 1): where to install it, the seller's return from GitHub, and its webhook.
-
-/** GitHub caps webhook payloads at 25 MB; what the App hears is far smaller. */
-const WEBHOOK_BODY_LIMIT = 10 * 1024 * 1024;
 
 export async function githubAppRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -50,21 +47,5 @@ export async function githubAppRoutes(app: FastifyInstance, ctx: AppContext): Pr
     },
   );
 
-  await app.register(githubAppWebhookRoutes, { ctx });
-}
-
-/** The signature covers the exact bytes GitHub sent: this route alone reads its body raw. */
-async function githubAppWebhookRoutes(app: FastifyInstance, options: { ctx: AppContext }): Promise<void> {
-  const { ctx } = options;
-  acceptRawBodies(app, WEBHOOK_BODY_LIMIT);
-  app.post('/api/webhooks/github-app', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
-    const answer = await receiveGithubAppWebhook(ctx, {
-      event: firstHeader(request, 'x-github-event'),
-      deliveryId: firstHeader(request, 'x-github-delivery'),
-      signature: firstHeader(request, 'x-hub-signature-256'),
-      contentType: firstHeader(request, 'content-type'),
-      rawBody: rawBodyOf(request),
-    });
-    return reply.status(answer.status).send(answer.body);
-  });
+  await app.register(githubWebhookRoute('/api/webhooks/github-app', receiveGithubAppWebhook), { ctx });
 }

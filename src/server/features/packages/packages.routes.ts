@@ -16,16 +16,13 @@ import {
 } from '../../../contract/packages.js';
 import type { AppContext } from '../../context.js';
 import { authenticated } from '../../http/guards.js';
-import { acceptRawBodies, firstHeader, rawBodyOf } from '../../http/raw-body.js';
 import { createGitPackage } from './git-packages.service.js';
 import { receiveGithubWebhook } from './github-webhook.service.js';
+import { githubWebhookRoute } from './github-webhook-route.js';
 import { deletePackage, refreshPackage, updatePackage } from './package-changes.service.js';
 import { createPackage } from './package-create.service.js';
 import * as packages from './packages.service.js';
 import { requestReconciliation } from './reconcile.job.js';
-
-/** GitHub caps webhook payloads at 25 MB; a push of tags and branches is far smaller. */
-const WEBHOOK_BODY_LIMIT = 10 * 1024 * 1024;
 
 export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
@@ -140,25 +137,5 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
     async (request, reply) => reply.status(202).send({ jobId: await requestReconciliation(ctx, request.seller.id) }),
   );
 
-  await app.register(githubWebhookRoutes, { ctx });
-}
-
-/**
- * The signature covers the exact bytes GitHub sent, so this route alone reads its body raw: an encapsulated
- * plugin with its own content-type parser, leaving JSON parsing everywhere else as it is.
- */
-async function githubWebhookRoutes(app: FastifyInstance, options: { ctx: AppContext }): Promise<void> {
-  const { ctx } = options;
-  acceptRawBodies(app, WEBHOOK_BODY_LIMIT);
-
-  app.post('/api/webhooks/github', { bodyLimit: WEBHOOK_BODY_LIMIT }, async (request, reply) => {
-    const answer = await receiveGithubWebhook(ctx, {
-      event: firstHeader(request, 'x-github-event'),
-      deliveryId: firstHeader(request, 'x-github-delivery'),
-      signature: firstHeader(request, 'x-hub-signature-256'),
-      contentType: firstHeader(request, 'content-type'),
-      rawBody: rawBodyOf(request),
-    });
-    return reply.status(answer.status).send(answer.body);
-  });
+  await app.register(githubWebhookRoute('/api/webhooks/github', receiveGithubWebhook), { ctx });
 }
