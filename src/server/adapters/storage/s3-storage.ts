@@ -94,12 +94,7 @@ export class S3Storage implements ObjectStorage {
     try {
       const response = await client.send(new sdk.GetObjectCommand({ Bucket: this.bucket, Key: key }));
       if (!(response.Body instanceof Readable)) throw new Error('S3 answered without a readable body');
-      return {
-        stream: response.Body,
-        size: response.ContentLength ?? 0,
-        contentType: response.ContentType ?? DEFAULT_CONTENT_TYPE,
-        lastModified: response.LastModified ?? new Date(0),
-      };
+      return { stream: response.Body, ...objectInfoOf(response) };
     } catch (error) {
       if (isNotFound(sdk, error)) return undefined;
       throw error;
@@ -117,11 +112,7 @@ export class S3Storage implements ObjectStorage {
     const { sdk, client } = await this.connect();
     try {
       const response = await client.send(new sdk.HeadObjectCommand({ Bucket: this.bucket, Key: key }));
-      return {
-        size: response.ContentLength ?? 0,
-        contentType: response.ContentType ?? DEFAULT_CONTENT_TYPE,
-        lastModified: response.LastModified ?? new Date(0),
-      };
+      return objectInfoOf(response);
     } catch (error) {
       if (isNotFound(sdk, error)) return undefined;
       throw error;
@@ -186,6 +177,15 @@ export class S3Storage implements ObjectStorage {
       continuationToken = response.IsTruncated ? response.NextContinuationToken : undefined;
     } while (continuationToken);
   }
+}
+
+/** What GetObject and HeadObject both answer about an object, with defaults for what S3 left out. */
+function objectInfoOf(response: { ContentLength?: number; ContentType?: string; LastModified?: Date }): ObjectInfo {
+  return {
+    size: response.ContentLength ?? 0,
+    contentType: response.ContentType ?? DEFAULT_CONTENT_TYPE,
+    lastModified: response.LastModified ?? new Date(0),
+  };
 }
 
 function isNotFound(sdk: AwsSdk, error: unknown): boolean {
