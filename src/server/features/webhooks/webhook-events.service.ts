@@ -1,4 +1,3 @@
-import type { WebhookEventType } from '../../../contract/webhooks.js';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
 import { licenseEventData, queueWebhookEvent } from './webhook-delivery.js';
@@ -11,15 +10,7 @@ import { claimAnnouncement, findLicenseOfEvent, findPackageOwnerAndName } from '
  * Sends the event to the seller's endpoints that listen to it. Inside a transaction pass it as `db`: the
  * deliveries are queued with the change and vanish with it if it rolls back.
  */
-export function emitWebhookEvent(
-  ctx: AppContext,
-  sellerId: string,
-  type: WebhookEventType,
-  data: Record<string, unknown>,
-  options: { db?: Database } = {},
-): Promise<number> {
-  return queueWebhookEvent(ctx, sellerId, type, data, options);
-}
+export const emitWebhookEvent = queueWebhookEvent;
 
 export { licenseEventData };
 
