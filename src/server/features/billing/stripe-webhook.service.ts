@@ -2,8 +2,7 @@ import type { StripeWebhookResponse } from '../../../contract/billing.js';
 import type { Payments } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { crashPoint } from '../../lib/crash-points.js';
-import { recordInboundEvent } from '../shared/inbound-webhooks/inbound-deliveries.service.js';
+import { recordStripeEvent } from '../shared/inbound-webhooks/stripe-event-jobs.service.js';
 
 // Stripe's webhooks (docs.stripe.com/webhooks): signed over the raw body, delivered at least once, in no
 // guaranteed order. Each event is stored once (its id recorded with the job that applies it) and applied by that
@@ -68,9 +67,5 @@ export async function receiveStripeWebhook(
     invoiceId: event.invoiceId,
     created: event.created.toISOString(),
   };
-  if (!(await recordInboundEvent(ctx, 'stripe', event.id, { kind: BILLING_EVENT_JOB, payload }))) {
-    return { received: true, type: event.type, duplicate: true };
-  }
-  crashPoint(ctx, 'event-recorded');
-  return { received: true, type: event.type };
+  return recordStripeEvent(ctx, event.type, event.id, { kind: BILLING_EVENT_JOB, payload });
 }

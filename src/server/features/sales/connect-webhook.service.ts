@@ -1,8 +1,7 @@
 import type { ConnectEvent } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { crashPoint } from '../../lib/crash-points.js';
-import { recordInboundEvent } from '../shared/inbound-webhooks/inbound-deliveries.service.js';
+import { recordStripeEvent } from '../shared/inbound-webhooks/stripe-event-jobs.service.js';
 import { syncPayoutAccount } from './payout.service.js';
 import { endSalesPaidBy } from './refunds.service.js';
 import { applyInvoice, syncSubscription } from './renewals.service.js';
@@ -67,11 +66,7 @@ export async function receiveConnectWebhook(
     account: event.account,
     objectId: event.objectId,
   };
-  if (!(await recordInboundEvent(ctx, 'stripe', deliveryKey(event.id), { kind: CONNECT_EVENT_JOB, payload }))) {
-    return { received: true, type: event.type, duplicate: true };
-  }
-  crashPoint(ctx, 'event-recorded');
-  return { received: true, type: event.type };
+  return recordStripeEvent(ctx, event.type, deliveryKey(event.id), { kind: CONNECT_EVENT_JOB, payload });
 }
 
 export async function applyEvent(

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../../context.js';
 import { defineJob, type JobDefinition, type JobKind, type JobPayloads } from '../../../jobs/job-definition.js';
-import { releaseInboundDelivery } from './inbound-deliveries.service.js';
+import { crashPoint } from '../../../lib/crash-points.js';
+import { recordInboundEvent, releaseInboundDelivery } from './inbound-deliveries.service.js';
 
 // The job that applies one stored Stripe event (billing's platform events, sales' Connect events): recorded with
 // its delivery before the webhook is answered, retried with backoff up to a cap, and, once its attempts are spent,
@@ -38,4 +39,21 @@ export function defineStripeEventJob<Kind extends JobKind>(options: {
       await releaseInboundDelivery(ctx, 'stripe', options.deliveryKey(eventId));
     },
   });
+}
+
+/**
+ * Stores a verified Stripe event with the job that applies it, then answers Stripe: received, or a duplicate of one
+ * stored before. The crash point (after storing, before answering) is where the crash tests stop a process.
+ */
+export async function recordStripeEvent<Kind extends JobKind>(
+  ctx: AppContext,
+  type: string,
+  deliveryKey: string,
+  job: { kind: Kind; payload: JobPayloads[Kind] },
+): Promise<{ received: true; type: string; duplicate?: true }> {
+  if (!(await recordInboundEvent(ctx, 'stripe', deliveryKey, job))) {
+    return { received: true, type, duplicate: true };
+  }
+  crashPoint(ctx, 'event-recorded');
+  return { received: true, type };
 }
