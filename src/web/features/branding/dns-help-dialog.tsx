@@ -5,6 +5,19 @@ import { DNS_RECORD_TTL_SECONDS } from '../../lib/constants';
 import { composerTargetNote, dnsPropagationNote, dnsRecords } from './dns-records';
 
 /** DNS setup help (spec seller-app §2, §9): the CNAME records of a custom domain and how long they take. */
+/** The copy button beside a record's target, in the phone's list and the desktop's table alike. */
+function CopyTargetButton({ record }: { record: { name: string; value: string } }) {
+  return (
+    <CopyButton
+      value={record.value}
+      size="icon"
+      variant="ghost"
+      label={`Copy ${record.name} target`}
+      className="size-8 shrink-0"
+    />
+  );
+}
+
 export function DnsHelpDialog({
   open,
   onOpenChange,
@@ -44,13 +57,7 @@ export function DnsHelpDialog({
                 <p className="flex items-center gap-1">
                   <span className="shrink-0 text-xs text-muted-foreground">Points to</span>
                   <span className="min-w-0 font-mono break-all">{record.value}</span>
-                  <CopyButton
-                    value={record.value}
-                    size="icon"
-                    variant="ghost"
-                    label={`Copy ${record.name} target`}
-                    className="size-8 shrink-0"
-                  />
+                  <CopyTargetButton record={record} />
                 </p>
               </li>
             ))}
@@ -76,13 +83,7 @@ export function DnsHelpDialog({
                     <td className="px-3 py-2">
                       <span className="flex items-center gap-1">
                         <span className="font-mono break-all">{record.value}</span>
-                        <CopyButton
-                          value={record.value}
-                          size="icon"
-                          variant="ghost"
-                          label={`Copy ${record.name} target`}
-                          className="size-8 shrink-0"
-                        />
+                        <CopyTargetButton record={record} />
                       </span>
                     </td>
                     <td className="px-3 py-2 font-mono">{record.ttl}</td>
