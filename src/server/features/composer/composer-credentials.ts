@@ -74,7 +74,10 @@ export function createCredentialReader(bounds: { maxEntries: number; maxBytes: n
   return {
     /** The token and its hash in an Authorization header, or undefined when it holds none of ours. */
     read,
-    /** read, for a request on `connection` (its socket): the same reading as the connection's last request's when the header is the same. */
+    /**
+     * read, for a request on `connection` (its socket): the connection's last reading when the header is the same as
+     * its last request's, else read anew.
+     */
     readOn(connection: object, authorization: string | undefined): ParsedCredential | undefined {
       const last = lastOnConnection.get(connection);
       if (last !== undefined && last.authorization === authorization) return last.credential;

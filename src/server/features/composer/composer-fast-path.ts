@@ -75,7 +75,7 @@ const REMEMBER_EVERY_MS = 60_000;
  */
 const CREDENTIAL_BOUNDS = { maxEntries: 10_000, maxBytes: 4 * 1024 * 1024 };
 
-/** A repository host as the routes name it, resolved from a parsed Host under the configuration it was resolved with. */
+/** A repository host as the routes name it, from a parsed Host, with the configuration it was resolved under. */
 type ResolvedHost = { publicUrl: string; composerDomain: string; host: RequestHost; authHost: string; baseUrl: string };
 
 export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDependencies): RawFastPath {
@@ -85,7 +85,8 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
   const composerDoors = bindComposerDoors(dependencies.metrics);
   const { observeRequest } = dependencies.metrics;
   // Kept per parsed host: request-origin.ts gives a connection's requests the same parse while the Host stays the
-  // same, so a warm request resolves nothing and builds no URL (issue 34). PUBLIC_URL or COMPOSER_DOMAIN changing (tests) resolves anew.
+  // same, so a warm request resolves nothing and builds no URL (issue 34). A changed PUBLIC_URL or COMPOSER_DOMAIN
+  // (tests change them) resolves anew.
   const resolvedHosts = new WeakMap<ParsedHost, ResolvedHost>();
   const resolvedHostOf = (parsed: ParsedHost): ResolvedHost => {
     const { publicUrl, composerDomain } = ctx.config;
