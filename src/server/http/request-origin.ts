@@ -46,7 +46,8 @@ export function createRequestOrigin(
     // A request made in process (Fastify's inject) may have no socket: it is parsed each time.
     const last = socket ? lastHostOn.get(socket) : undefined;
     if (last !== undefined && last.text === text) return last.host;
-    const host = parseHostHeader(text) ?? 'invalid';
+    // Frozen: the same parse now answers every request of the connection, so none may change it for the next.
+    const host = Object.freeze(parseHostHeader(text)) ?? 'invalid';
     if (socket) lastHostOn.set(socket, { text, host });
     return host;
   };

@@ -228,9 +228,11 @@ export class ComposerAccessCache {
 
   /** The body of one variant (host and freeze date) of a versions entry, rendered and gzipped once while held. */
   body(entry: VersionsEntry, variant: string, render: () => string): RenderedBody {
-    const last = entry.lastBody;
-    const key = last !== undefined && last.variant === variant ? last.key : `b ${entry.fill} ${variant}`;
-    if (last?.key !== key) entry.lastBody = { variant, key };
+    let key = entry.lastBody?.variant === variant ? entry.lastBody.key : undefined;
+    if (key === undefined) {
+      key = `b ${entry.fill} ${variant}`;
+      entry.lastBody = { variant, key };
+    }
     const held = this.isTrusted ? this.entries.get(key) : undefined;
     if (held?.kind === 'body') return held.body;
     const bytes = Buffer.from(render());

@@ -58,6 +58,11 @@ describe('the warm door’s credential reader', () => {
     expect(reader.readOn(connection, 'Digest pgc_second')).toBeUndefined();
     expect(reader.readOn(connection, basic('token:pgc_first'))?.token).toBe('pgc_first');
     expect(reader.readOn(otherConnection, 'Bearer pgc_second')?.token).toBe('pgc_second');
+    // A header longer than the reader keeps is read at each request, on a connection too.
+    const long = basic(`${'u'.repeat(600)}:pgc_long`);
+    expect(reader.readOn(connection, long)?.token).toBe('pgc_long');
+    expect(reader.readOn(connection, long)?.token).toBe('pgc_long');
+    expect(reader.readOn(connection, 'Bearer pgc_first')?.token).toBe('pgc_first');
   });
 
   it('holds at most its count of headers, the least recently used going first', () => {

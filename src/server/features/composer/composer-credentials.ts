@@ -82,7 +82,10 @@ export function createCredentialReader(bounds: { maxEntries: number; maxBytes: n
       const last = lastOnConnection.get(connection);
       if (last !== undefined && last.authorization === authorization) return last.credential;
       const credential = read(authorization);
-      if (credential && authorization) lastOnConnection.set(connection, { authorization, credential });
+      // The same bound as the reader's own: a longer header is read at each request, on any connection.
+      if (credential && authorization && authorization.length <= MAX_REMEMBERED_HEADER_LENGTH) {
+        lastOnConnection.set(connection, { authorization, credential });
+      }
       return credential;
     },
     get size() {
