@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Database, HardDrive, Loader2, Package, RefreshCw, Trash2 } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { LoadingLine } from '../../components/loading-line';
 import { TaskProgressList } from '../../components/task-progress';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -136,9 +137,7 @@ export function CacheTab() {
         </CardHeader>
         <CardContent>
           {packages.isLoading ? (
-            <p className="flex items-center gap-2 text-sm text-muted-foreground">
-              <Loader2 className="size-4 animate-spin" /> Loading packages...
-            </p>
+            <LoadingLine className="text-sm">Loading packages...</LoadingLine>
           ) : hasNothingLoaded(packages) ? (
             <p className="text-sm text-destructive">{errorMessage(packages.error, 'Failed to load packages')}</p>
           ) : (packages.data ?? []).length === 0 ? (

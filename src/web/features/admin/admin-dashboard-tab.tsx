@@ -1,6 +1,7 @@
 import { formatCents, NO_TRANSACTIONS_TEXT } from '@contract/sales';
-import { DollarSign, Loader2, Package, Receipt, ShoppingCart, Users } from 'lucide-react';
+import { DollarSign, Package, Receipt, ShoppingCart, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { LoadingLine } from '../../components/loading-line';
 import { Badge } from '../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { errorMessage } from '../../lib/api-error';
@@ -49,9 +50,7 @@ export function DashboardTab() {
           </CardHeader>
           <CardContent>
             {users.isLoading ? (
-              <p className="flex items-center gap-2 text-sm text-muted-foreground">
-                <Loader2 className="size-4 animate-spin" /> Loading users...
-              </p>
+              <LoadingLine className="text-sm">Loading users...</LoadingLine>
             ) : hasNothingLoaded(users) ? (
               <p className="text-sm text-destructive">{errorMessage(users.error, 'Failed to load users')}</p>
             ) : recentUsers(users.data).length === 0 ? (
@@ -80,9 +79,7 @@ export function DashboardTab() {
           </CardHeader>
           <CardContent>
             {stats.isLoading ? (
-              <p className="flex items-center gap-2 text-sm text-muted-foreground">
-                <Loader2 className="size-4 animate-spin" /> Loading transactions...
-              </p>
+              <LoadingLine className="text-sm">Loading transactions...</LoadingLine>
             ) : statsFailed ? (
               <p className="text-sm text-destructive">-</p>
             ) : (stats.data?.recentTransactions ?? []).length === 0 ? (

@@ -1,6 +1,7 @@
 import { Loader2, LogOut, Search, UserCog } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'wouter';
+import { LoadingLine } from '../../components/loading-line';
 import { Avatar, AvatarFallback, AvatarImage } from '../../components/ui/avatar';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -88,9 +89,7 @@ function UsersTab() {
         </CardHeader>
         <CardContent>
           {users.isLoading ? (
-            <p className="flex items-center gap-2 text-sm text-muted-foreground">
-              <Loader2 className="size-4 animate-spin" /> Loading users...
-            </p>
+            <LoadingLine className="text-sm">Loading users...</LoadingLine>
           ) : hasNothingLoaded(users) ? (
             <p className="text-sm text-destructive">{errorMessage(users.error, 'Failed to load users')}</p>
           ) : (

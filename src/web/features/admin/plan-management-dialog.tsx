@@ -14,6 +14,7 @@ import { Loader2, Plus } from 'lucide-react';
 import { type ChangeEvent, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { TitledDialog } from '../../components/form-dialog';
+import { LoadingLine } from '../../components/loading-line';
 import { Button } from '../../components/ui/button';
 import { DialogFooter } from '../../components/ui/dialog';
 import { Label } from '../../components/ui/label';
@@ -55,11 +56,7 @@ function TierConfigurationLoader({ onClose }: { onClose: () => void }) {
       </p>
     );
   if (!configuration.isFetchedAfterMount || !configuration.data)
-    return (
-      <p className="flex items-center gap-2 text-sm text-muted-foreground">
-        <Loader2 className="size-4 animate-spin" /> Loading tiers...
-      </p>
-    );
+    return <LoadingLine className="text-sm">Loading tiers...</LoadingLine>;
   return (
     <TierConfigurationForm
       initialTiers={configuration.data.tiers}

@@ -1,8 +1,9 @@
 import type { CodeHostConnection, CodeHostOverview } from '@contract/code-hosts';
-import { FolderGit2, GitBranch, Loader2, Trash2, TriangleAlert } from 'lucide-react';
+import { FolderGit2, GitBranch, Trash2, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { GithubIcon } from '../../components/github-icon';
+import { LoadingLine } from '../../components/loading-line';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -68,9 +69,7 @@ export function CodeHostsPage() {
         </CardHeader>
         <CardContent>
           {overview.isLoading ? (
-            <p className="flex items-center gap-2 text-sm text-muted-foreground">
-              <Loader2 className="size-4 animate-spin" /> Loading connections...
-            </p>
+            <LoadingLine className="text-sm">Loading connections...</LoadingLine>
           ) : overview.error ? (
             <p className="text-sm text-destructive">{errorMessage(overview.error, 'Failed to load connections')}</p>
           ) : connections.length === 0 ? (

@@ -3,6 +3,7 @@ import { CheckCircle2, Loader2, TriangleAlert } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, useSearch } from 'wouter';
 import { GithubIcon } from '../../components/github-icon';
+import { LoadingLine } from '../../components/loading-line';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../components/ui/use-toast';
 import { errorMessage } from '../../lib/api-error';
@@ -61,9 +62,7 @@ export function GithubAppSetupPage() {
       ) : connect.isError ? (
         <Notice tone="error">{errorMessage(connect.error, 'The installation could not be connected.')}</Notice>
       ) : (
-        <p className="flex items-center gap-2 text-muted-foreground">
-          <Loader2 className="size-4 animate-spin" /> Checking the installation with GitHub...
-        </p>
+        <LoadingLine>Checking the installation with GitHub...</LoadingLine>
       )}
       <Button asChild variant="outline">
         <Link href={CLIENT_ROUTES.codeHosts}>Back to Code hosts</Link>

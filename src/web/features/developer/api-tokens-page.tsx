@@ -1,7 +1,8 @@
-import { BookOpen, Clock, KeyRound, Loader2, Plus, ShieldOff, Trash2 } from 'lucide-react';
+import { BookOpen, Clock, KeyRound, Plus, ShieldOff, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { LoadingLine } from '../../components/loading-line';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -68,9 +69,9 @@ export function ApiTokensPage() {
           Your Tokens{tokens.data ? ` (${list.length})` : ''}
         </h2>
         {tokens.isLoading ? (
-          <p className="flex items-center gap-2 py-10 text-muted-foreground">
-            <Loader2 className="size-5 animate-spin" /> Loading API tokens...
-          </p>
+          <LoadingLine large className="py-10">
+            Loading API tokens...
+          </LoadingLine>
         ) : hasNothingLoaded(tokens) ? (
           <Card>
             <CardContent className="p-6 text-sm text-destructive">

@@ -1,6 +1,7 @@
 import { KeyRound, Loader2, Search, Users } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { LoadingLine } from '../../components/loading-line';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -48,9 +49,9 @@ export function AccessManagementTab() {
       </div>
 
       {customers.isLoading ? (
-        <p className="flex items-center justify-center gap-2 py-16 text-muted-foreground">
-          <Loader2 className="size-5 animate-spin" /> Loading license holders...
-        </p>
+        <LoadingLine large className="justify-center py-16">
+          Loading license holders...
+        </LoadingLine>
       ) : hasNothingLoaded(customers) ? (
         <Card>
           <CardContent className="p-6 text-sm text-destructive">

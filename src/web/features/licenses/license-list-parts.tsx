@@ -1,9 +1,9 @@
 import type { UseQueryResult } from '@tanstack/react-query';
-import { Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { FormField } from '../../components/form-field';
+import { LoadingLine } from '../../components/loading-line';
 import { Input } from '../../components/ui/input';
 import { errorMessage } from '../../lib/api-error';
 import { hasNothingLoaded } from '../../lib/query-state';
@@ -32,9 +32,7 @@ export function LicenseListSection<License>({
         {licenses.data ? ` (${list.length})` : ''}
       </h3>
       {licenses.isLoading ? (
-        <p className="flex items-center gap-2 text-sm text-muted-foreground">
-          <Loader2 className="size-4 animate-spin" /> Loading licenses...
-        </p>
+        <LoadingLine className="text-sm">Loading licenses...</LoadingLine>
       ) : hasNothingLoaded(licenses) ? (
         <p className="text-sm text-destructive">{errorMessage(licenses.error, 'Failed to load licenses')}</p>
       ) : list.length === 0 ? (

@@ -1,8 +1,8 @@
 import { type AdvisorySeverity, abandonPackageInput, yankVersionInput } from '@contract/lifecycle';
-import { Loader2 } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { TitledDialog } from '../../components/form-dialog';
 import { FieldMessage, FormInput } from '../../components/form-field';
+import { LoadingLine } from '../../components/loading-line';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
@@ -66,9 +66,7 @@ export function LifecycleDialog({ pkg, onClose }: { pkg: Package | undefined; on
       <Tabs tabs={SECTIONS} value={section} onValueChange={setSection} label="Lifecycle sections">
         <fieldset disabled={!writePackages.allowed} title={writePackages.reason} className="contents">
           {!pkg || lifecycle.isLoading ? (
-            <p className="flex items-center gap-2 py-8 text-muted-foreground">
-              <Loader2 className="size-4 animate-spin" /> Loading...
-            </p>
+            <LoadingLine className="py-8">Loading...</LoadingLine>
           ) : !lifecycle.data ? (
             <p className="py-8 text-sm text-destructive">Unable to load this package's lifecycle.</p>
           ) : section === 'advisories' ? (

@@ -1,7 +1,8 @@
-import { Loader2, PackagePlus, Plus, Search } from 'lucide-react';
+import { PackagePlus, Plus, Search } from 'lucide-react';
 import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { LoadingLine } from '../../components/loading-line';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
 import { Input } from '../../components/ui/input';
@@ -221,9 +222,9 @@ function Overview({
       </div>
 
       {packages.isLoading ? (
-        <p className="flex items-center justify-center gap-2 py-16 text-muted-foreground">
-          <Loader2 className="size-5 animate-spin" /> Loading packages...
-        </p>
+        <LoadingLine large className="justify-center py-16">
+          Loading packages...
+        </LoadingLine>
       ) : hasNothingLoaded(packages) ? (
         <EmptyState
           title="Unable to load packages"

@@ -1,9 +1,10 @@
-import { ExternalLink, Loader2, Plus, Tag } from 'lucide-react';
+import { ExternalLink, Plus, Tag } from 'lucide-react';
 import { useFieldArray } from 'react-hook-form';
 import { z } from 'zod';
 import { MAX_PRICES_PER_PACKAGE, PLATFORM_FEE_PERCENT, PURCHASE_PAGE_PATH } from '../../../contract/sales';
 import { CopyButton } from '../../components/copy-button';
 import { DialogFormButtons, TitledDialog } from '../../components/form-dialog';
+import { LoadingLine } from '../../components/loading-line';
 import { Button } from '../../components/ui/button';
 import { Tooltip } from '../../components/ui/tooltip';
 import { errorMessage } from '../../lib/api-error';
@@ -54,11 +55,7 @@ export function PricingDialog({ pkg, onClose }: { pkg: PricedPackage | undefined
 function PricingLoader({ pkg, onClose }: { pkg: PricedPackage; onClose: () => void }) {
   const pricing = usePrices(pkg);
   if (pricing.isLoading) {
-    return (
-      <p className="flex items-center gap-2 py-6 text-sm text-muted-foreground">
-        <Loader2 className="size-4 animate-spin" /> Loading pricing...
-      </p>
-    );
+    return <LoadingLine className="py-6 text-sm">Loading pricing...</LoadingLine>;
   }
   if (hasNothingLoaded(pricing) || !pricing.data) {
     return <p className="text-sm text-destructive">{errorMessage(pricing.error, 'Failed to load pricing')}</p>;

@@ -3,6 +3,7 @@ import { Ban, CheckCircle2, Info, Loader2, PackageX } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { z } from 'zod';
+import { LoadingLine } from '../../components/loading-line';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
@@ -33,9 +34,9 @@ export function PurchasePage() {
       {!packageId ? (
         <NotForSale />
       ) : page.isLoading ? (
-        <p className="flex items-center justify-center gap-2 py-20 text-muted-foreground" aria-busy="true">
-          <Loader2 className="size-5 animate-spin" /> Loading...
-        </p>
+        <LoadingLine large className="justify-center py-20" aria-busy="true">
+          Loading...
+        </LoadingLine>
       ) : hasNothingLoaded(page) || !page.data ? (
         <NotForSale message={errorMessage(page.error, 'This package is not for sale')} />
       ) : (

@@ -12,6 +12,7 @@ import {
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { type PayoutAccountState, PLATFORM_FEE_PERCENT } from '../../../contract/sales';
+import { LoadingLine } from '../../components/loading-line';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -81,9 +82,7 @@ function PayoutAccountCard() {
       </CardHeader>
       <CardContent className="space-y-4 text-sm">
         {account.isLoading ? (
-          <p className="flex items-center gap-2 text-muted-foreground">
-            <Loader2 className="size-4 animate-spin" /> Loading payout account...
-          </p>
+          <LoadingLine>Loading payout account...</LoadingLine>
         ) : hasNothingLoaded(account) || !account.data ? (
           <p className="text-destructive">{errorMessage(account.error, 'Failed to load the payout account')}</p>
         ) : (
@@ -183,9 +182,7 @@ function SalesCard() {
       </CardHeader>
       <CardContent className="space-y-4 text-sm">
         {summary.isLoading ? (
-          <p className="flex items-center gap-2 text-muted-foreground">
-            <Loader2 className="size-4 animate-spin" /> Loading sales...
-          </p>
+          <LoadingLine>Loading sales...</LoadingLine>
         ) : hasNothingLoaded(summary) || !summary.data ? (
           <p className="text-destructive">{errorMessage(summary.error, 'Failed to load sales')}</p>
         ) : (

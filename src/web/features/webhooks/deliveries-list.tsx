@@ -1,5 +1,6 @@
 import type { WebhookDelivery, WebhookEndpoint } from '@contract/webhooks';
-import { Loader2, RefreshCw } from 'lucide-react';
+import { RefreshCw } from 'lucide-react';
+import { LoadingLine } from '../../components/loading-line';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { errorMessage } from '../../lib/api-error';
@@ -19,11 +20,7 @@ export function DeliveriesList({ endpoint }: { endpoint: WebhookEndpoint }) {
   const { redeliver } = useSendToEndpoint(endpoint.id);
   const list = deliveries.data ?? [];
   if (deliveries.isLoading) {
-    return (
-      <p className="flex items-center gap-2 py-4 text-sm text-muted-foreground">
-        <Loader2 className="size-4 animate-spin" /> Loading deliveries...
-      </p>
-    );
+    return <LoadingLine className="py-4 text-sm">Loading deliveries...</LoadingLine>;
   }
   if (hasNothingLoaded(deliveries)) {
     return (

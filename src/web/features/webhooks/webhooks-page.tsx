@@ -1,7 +1,8 @@
 import { WEBHOOK_LIMITS, type WebhookEndpoint, type WebhookEndpointWithSecret } from '@contract/webhooks';
-import { Loader2, Plus, Webhook } from 'lucide-react';
+import { Plus, Webhook } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { LoadingLine } from '../../components/loading-line';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { errorMessage } from '../../lib/api-error';
@@ -44,9 +45,9 @@ export function WebhooksPage() {
           Endpoints{endpoints.data ? ` (${list.length} of ${WEBHOOK_LIMITS.maxEndpoints})` : ''}
         </h2>
         {endpoints.isLoading ? (
-          <p className="flex items-center gap-2 py-10 text-muted-foreground">
-            <Loader2 className="size-5 animate-spin" /> Loading endpoints...
-          </p>
+          <LoadingLine large className="py-10">
+            Loading endpoints...
+          </LoadingLine>
         ) : hasNothingLoaded(endpoints) ? (
           <Card>
             <CardContent className="p-6 text-sm text-destructive">
