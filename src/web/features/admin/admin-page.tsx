@@ -1,12 +1,12 @@
-import { Loader2, LogOut, Search, UserCog } from 'lucide-react';
+import { Loader2, LogOut, UserCog } from 'lucide-react';
 import { useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { LoadingLine } from '../../components/loading-line';
+import { SearchField } from '../../components/search-field';
 import { Avatar, AvatarFallback, AvatarImage } from '../../components/ui/avatar';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Input } from '../../components/ui/input';
 import { Tabs } from '../../components/ui/tabs';
 import { errorMessage } from '../../lib/api-error';
 import { IMPERSONATION_LIST_MAX_HEIGHT } from '../../lib/constants';
@@ -119,17 +119,12 @@ function ImpersonationCard({ users, isLoading }: { users: AdminUserListItem[]; i
         <CardDescription>Search by email, then view the app as that user.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">
-        <div className="relative">
-          <Search className="absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input
-            type="search"
-            className="pl-9"
-            placeholder="user@example.com"
-            aria-label="Search users by email"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-          />
-        </div>
+        <SearchField
+          placeholder="user@example.com"
+          aria-label="Search users by email"
+          value={search}
+          onValueChange={setSearch}
+        />
         <div className="overflow-y-auto rounded-md border" style={{ maxHeight: IMPERSONATION_LIST_MAX_HEIGHT }}>
           {!search.trim() ? (
             <p className="p-4 text-center text-sm text-muted-foreground">Enter email to search</p>

@@ -1,11 +1,11 @@
-import { KeyRound, Loader2, Search, Users } from 'lucide-react';
+import { KeyRound, Loader2, Users } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { LoadingLine } from '../../components/loading-line';
+import { SearchField } from '../../components/search-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { Input } from '../../components/ui/input';
 import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
 import { LICENSE_HOLDER_SEARCH_DELAY_MS } from '../../lib/constants';
@@ -35,17 +35,13 @@ export function AccessManagementTab() {
             Everyone holding a token for your repository, with each package they may install.
           </p>
         </div>
-        <div className="relative sm:w-72">
-          <Search className="absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input
-            type="search"
-            className="pl-9"
-            placeholder="Search by email or package..."
-            aria-label="Search license holders"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-          />
-        </div>
+        <SearchField
+          className="sm:w-72"
+          placeholder="Search by email or package..."
+          aria-label="Search license holders"
+          value={search}
+          onValueChange={setSearch}
+        />
       </div>
 
       {customers.isLoading ? (

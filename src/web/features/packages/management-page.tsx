@@ -1,11 +1,11 @@
-import { PackagePlus, Plus, Search } from 'lucide-react';
+import { PackagePlus, Plus } from 'lucide-react';
 import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { LoadingLine } from '../../components/loading-line';
+import { SearchField } from '../../components/search-field';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
-import { Input } from '../../components/ui/input';
 import { NativeSelect } from '../../components/ui/native-select';
 import { Tabs } from '../../components/ui/tabs';
 import { Tooltip } from '../../components/ui/tooltip';
@@ -196,17 +196,13 @@ function Overview({
     <div className="space-y-6">
       <StatCards />
       <div className="flex flex-col gap-3 sm:flex-row">
-        <div className="relative flex-1">
-          <Search className="absolute left-3 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" />
-          <Input
-            type="search"
-            className="pl-9"
-            placeholder="Search packages..."
-            aria-label="Search packages"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-          />
-        </div>
+        <SearchField
+          className="flex-1"
+          placeholder="Search packages..."
+          aria-label="Search packages"
+          value={search}
+          onValueChange={setSearch}
+        />
         <NativeSelect
           className="sm:w-48"
           aria-label="Filter packages"
