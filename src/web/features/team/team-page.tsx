@@ -135,16 +135,7 @@ function MembersTable({
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-sm">
-        <thead className="text-left text-muted-foreground">
-          <tr className="border-b">
-            <th className="py-2 pr-4 font-medium">Member</th>
-            <th className="py-2 pr-4 font-medium">Role</th>
-            <th className="py-2 pr-4 font-medium">Joined</th>
-            <th className="py-2 font-medium">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads titles={['Member', 'Role', 'Joined']} />
         <tbody>
           {members.map((member) => {
             const label = member.email ?? member.displayName ?? 'Member';
@@ -227,23 +218,31 @@ function MembersTable({
   );
 }
 
+/** A table's header row: a column a title, then the actions column, named for screen readers only. */
+function ColumnHeads({ titles }: { titles: string[] }) {
+  return (
+    <thead className="text-left text-muted-foreground">
+      <tr className="border-b">
+        {titles.map((title) => (
+          <th key={title} className="py-2 pr-4 font-medium">
+            {title}
+          </th>
+        ))}
+        <th className="py-2 font-medium">
+          <span className="sr-only">Actions</span>
+        </th>
+      </tr>
+    </thead>
+  );
+}
+
 function InvitationsTable({ invitations }: { invitations: TeamInvitation[] }) {
   const resend = useResendInvitation();
   const withdraw = useWithdrawInvitation();
   return (
     <div className="overflow-x-auto">
       <table className="w-full text-sm">
-        <thead className="text-left text-muted-foreground">
-          <tr className="border-b">
-            <th className="py-2 pr-4 font-medium">E-mail</th>
-            <th className="py-2 pr-4 font-medium">Role</th>
-            <th className="py-2 pr-4 font-medium">Sent</th>
-            <th className="py-2 pr-4 font-medium">Expires</th>
-            <th className="py-2 font-medium">
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <ColumnHeads titles={['E-mail', 'Role', 'Sent', 'Expires']} />
         <tbody>
           {invitations.map((invitation) => (
             <tr
