@@ -1,13 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
 import { CreditCard, Loader2 } from 'lucide-react';
 import { Link } from 'wouter';
-import { errorMessage } from '../lib/api-error';
 import {
   goTo,
   opensBillingPortal,
   requestCustomerPortal,
   useBillingOverview,
 } from '../lib/subscriptions/billing-portal';
+import { failureToast } from './failure-toast';
 import { Button } from './ui/button';
 import { toast } from './ui/use-toast';
 
@@ -21,8 +21,7 @@ export function useCustomerPortal() {
       if (response?.url) goTo(response.url);
       else toast({ variant: 'destructive', title: 'Error', description: PORTAL_FAILED });
     },
-    onError: (error) =>
-      toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, PORTAL_FAILED) }),
+    onError: (error) => failureToast('Error', error, PORTAL_FAILED),
   });
 }
 

@@ -1,9 +1,8 @@
 import type { CachedPackage, CacheRefreshAllResponse, CacheStats, CacheTaskResponse } from '@contract/admin';
 import type { TaskProgressEvent } from '@contract/realtime';
 import { queryOptions, useMutation, useQuery } from '@tanstack/react-query';
-import { toast } from '../../components/ui/use-toast';
+import { failureToast } from '../../components/failure-toast';
 import { apiRequest, getJson } from '../../lib/api-client';
-import { errorMessage } from '../../lib/api-error';
 import { ADMIN_POLL_INTERVAL_MS } from '../../lib/constants';
 import { isTaskRunning } from '../../lib/task-progress';
 
@@ -18,26 +17,25 @@ export const cachedPackagesQuery = () =>
 export const useCacheStats = () => useQuery({ ...cacheStatsQuery(), refetchInterval: ADMIN_POLL_INTERVAL_MS });
 export const useCachedPackages = () => useQuery({ ...cachedPackagesQuery(), refetchInterval: ADMIN_POLL_INTERVAL_MS });
 
-const failureToast = (fallback: string) => (error: unknown) =>
-  toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, fallback) });
+const errorToast = (fallback: string) => (error: unknown) => failureToast('Error', error, fallback);
 
 export const useRefreshAllCache = () =>
   useMutation({
     mutationFn: () => apiRequest<CacheRefreshAllResponse>('POST', '/api/admin/cache/refresh-all'),
-    onError: failureToast('Failed to refresh cache'),
+    onError: errorToast('Failed to refresh cache'),
   });
 
 export const useRefreshPackageCache = () =>
   useMutation({
     mutationFn: (packageId: string) =>
       apiRequest<CacheTaskResponse>('POST', `/api/admin/cache/refresh/${encodeURIComponent(packageId)}`),
-    onError: failureToast('Failed to refresh package cache'),
+    onError: errorToast('Failed to refresh package cache'),
   });
 
 export const useClearCache = () =>
   useMutation({
     mutationFn: () => apiRequest<CacheTaskResponse>('POST', '/api/admin/cache/clear'),
-    onError: failureToast('Failed to clear cache'),
+    onError: errorToast('Failed to clear cache'),
   });
 
 export type CacheTaskType = Extract<TaskProgressEvent['type'], 'cache-refresh' | 'cache-clear'>;

@@ -1,9 +1,9 @@
 import type { PlatformSetting, StripeConfigResponse } from '@contract/billing';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { STRIPE_SANDBOX_MODE_SETTING, stripeEnvironmentVariables } from '../../../contract/billing';
+import { failureToast } from '../../components/failure-toast';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest, getJson } from '../../lib/api-client';
-import { errorMessage } from '../../lib/api-error';
 
 export const PLATFORM_SETTINGS_PATH = '/api/admin/platform-settings';
 
@@ -91,8 +91,7 @@ export function useUpdateSandboxMode() {
         description: `Sandbox mode ${isSandbox ? 'enabled' : 'disabled'}. Restart the server for the change to take effect.`,
       });
     },
-    onError: (error) =>
-      toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, 'Failed to update setting') }),
+    onError: (error) => failureToast('Error', error, 'Failed to update setting'),
     onSettled: () => {
       void queryClient.invalidateQueries({ queryKey: platformSettingsQuery().queryKey });
       void queryClient.invalidateQueries({ queryKey: stripeConfigQuery().queryKey });

@@ -5,12 +5,12 @@ import {
 } from '@contract/billing';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ShieldCheck } from 'lucide-react';
+import { failureToast } from '../../components/failure-toast';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';
 import { Switch } from '../../components/ui/switch';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api-client';
-import { errorMessage } from '../../lib/api-error';
 import { PLATFORM_SETTINGS_PATH, platformSettingsQuery, usePlatformSettings } from './admin-settings';
 
 // The second-factor policy (issue 33 item 5): whether admins and organisation owners must have a passkey or an
@@ -36,8 +36,7 @@ export function SecondFactorPolicyCard() {
     mutationFn: (setting: { key: string; value: string }) =>
       apiRequest<PlatformSetting>('PUT', PLATFORM_SETTINGS_PATH, setting),
     onSuccess: () => toast({ title: 'Setting Updated' }),
-    onError: (error) =>
-      toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, 'Failed to update setting') }),
+    onError: (error) => failureToast('Error', error, 'Failed to update setting'),
     onSettled: () => queryClient.invalidateQueries({ queryKey: platformSettingsQuery().queryKey }),
   });
   const isOn = (key: string) => settings.data?.find((setting) => setting.key === key)?.value === 'true';

@@ -7,6 +7,7 @@ import type {
 } from '@contract/billing';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
+import { failureToast } from '../../components/failure-toast';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest, getJson } from '../../lib/api-client';
 import { errorMessage } from '../../lib/api-error';
@@ -56,7 +57,7 @@ export function useStartCheckout(onFailure: () => void) {
     onError: (error) => {
       setPendingTier(null);
       onFailure();
-      toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, CREATE_SUBSCRIPTION_FAILED) });
+      failureToast('Error', error, CREATE_SUBSCRIPTION_FAILED);
     },
   });
   return { startCheckout: (tier: string) => mutation.mutate(tier), pendingTier };

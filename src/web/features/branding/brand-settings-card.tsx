@@ -1,5 +1,6 @@
 import { AlertTriangle, ImageUp, Loader2, Palette, Save } from 'lucide-react';
 import { type ChangeEvent, useRef, useState } from 'react';
+import { failureToast } from '../../components/failure-toast';
 import { FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
@@ -127,7 +128,7 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
     } catch (error) {
       form.setValue('brandLogo', '');
       setUploadedPreview(undefined);
-      toast({ variant: 'destructive', title: 'Upload failed', description: errorMessage(error, 'Please try again.') });
+      failureToast('Upload failed', error, 'Please try again.');
     } finally {
       setIsUploading(false);
     }

@@ -6,9 +6,9 @@ import type {
 } from '@contract/branding';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LOGO_FIELD } from '../../../contract/branding';
+import { failureToast } from '../../components/failure-toast';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest, getJson } from '../../lib/api-client';
-import { errorMessage } from '../../lib/api-error';
 
 export type { BrandSettings, UpdateBrandSettingsInput };
 
@@ -25,8 +25,7 @@ export function useSaveBrandSettings() {
       queryClient.setQueryData(brandSettingsQuery().queryKey, saved);
       toast({ title: 'Branding Saved', description: 'Default branding settings saved successfully.' });
     },
-    onError: (error) =>
-      toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, 'Failed to save branding') }),
+    onError: (error) => failureToast('Error', error, 'Failed to save branding'),
   });
 }
 
@@ -50,7 +49,6 @@ export function useVerifyDomain() {
         variant: result.verified ? 'default' : 'destructive',
       });
     },
-    onError: (error) =>
-      toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, 'Failed to verify domain') }),
+    onError: (error) => failureToast('Error', error, 'Failed to verify domain'),
   });
 }

@@ -1,8 +1,8 @@
 import type { ConnectBitbucketInput, ConnectGitlabTokenInput } from '@contract/code-host-tokens';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { failureToast } from '../../components/failure-toast';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest, getJson } from '../../lib/api-client';
-import { errorMessage } from '../../lib/api-error';
 
 // Connecting GitLab and Bitbucket Cloud (issue 30 items 2 and 3): the token forms and GitLab's OAuth option.
 
@@ -42,7 +42,6 @@ export function connectOutcome(host: string, onConnected: () => void) {
       onConnected();
       toast({ title: `${host} connected`, description: `${connected.label} is connected.` });
     },
-    onError: (error: unknown) =>
-      toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, 'Failed to connect') }),
+    onError: (error: unknown) => failureToast('Error', error, 'Failed to connect'),
   };
 }

@@ -2,10 +2,10 @@ import { CLIENT_ROUTES } from '@contract/client-routes';
 import { CheckCircle2, Loader2, TriangleAlert } from 'lucide-react';
 import { useEffect, useRef } from 'react';
 import { Link, useSearch } from 'wouter';
+import { failureToast } from '../../components/failure-toast';
 import { GithubIcon } from '../../components/github-icon';
 import { LoadingLine } from '../../components/loading-line';
 import { Button } from '../../components/ui/button';
-import { toast } from '../../components/ui/use-toast';
 import { errorMessage } from '../../lib/api-error';
 import { useConnectGithubApp, useGithubAppInstall } from './code-hosts-hooks';
 
@@ -17,8 +17,7 @@ export function GithubAppConnect({ disabled }: { disabled: boolean }) {
   const start = () =>
     install.mutate(undefined, {
       onSuccess: ({ url }) => window.location.assign(url),
-      onError: (error) =>
-        toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, 'Failed to start') }),
+      onError: (error) => failureToast('Error', error, 'Failed to start'),
     });
   return (
     <Button onClick={start} disabled={disabled || install.isPending} data-testid="install-github-app">

@@ -1,8 +1,8 @@
 import type { ApiToken, CreateApiTokenInput, CreatedApiToken } from '@contract/developer';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { failureToast } from '../../components/failure-toast';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest, getJson } from '../../lib/api-client';
-import { errorMessage } from '../../lib/api-error';
 
 const TOKENS_PATH = '/api/developer/tokens';
 
@@ -11,9 +11,6 @@ export const apiTokensQuery = () =>
   queryOptions({ queryKey: [TOKENS_PATH], queryFn: getJson<ApiToken[]>, refetchOnMount: 'always' });
 
 export const useApiTokens = () => useQuery(apiTokensQuery());
-
-const failureToast = (title: string, error: unknown) =>
-  toast({ variant: 'destructive', title, description: errorMessage(error, 'Please try again in a moment.') });
 
 /** Creates a token; the answer holds the plaintext, which the dialog shows once. */
 export function useCreateApiToken() {

@@ -1,10 +1,10 @@
 import type { IssuedLicense, IssueLicenseInput, License, UpdateLicenseInput } from '@contract/licenses';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import { failureToast } from '../../components/failure-toast';
 import { toast } from '../../components/ui/use-toast';
 import { dashboardAnalyticsQuery } from '../../lib/analytics';
 import { apiRequest, getJson } from '../../lib/api-client';
-import { errorMessage } from '../../lib/api-error';
 import { customersQuery, type LicensedPackage, temporaryLicensesQuery } from './license-hooks';
 
 export type { IssuedLicense, License };
@@ -31,9 +31,6 @@ function useInvalidatePackageLicenses(packageId: string) {
     [queryClient, packageId],
   );
 }
-
-const failureToast = (title: string, error: unknown) =>
-  toast({ variant: 'destructive', title, description: errorMessage(error, 'Please try again in a moment.') });
 
 /**
  * Issues a license for the dialog's package, or with `packageIds` (issue 31) one license per package for the same

@@ -15,10 +15,10 @@ import {
   useQueryClient,
 } from '@tanstack/react-query';
 import { useCallback } from 'react';
+import { failureToast } from '../../components/failure-toast';
 import { toast } from '../../components/ui/use-toast';
 import { dashboardAnalyticsQuery } from '../../lib/analytics';
 import { apiRequest, getJson } from '../../lib/api-client';
-import { errorMessage } from '../../lib/api-error';
 import { LICENSE_HOLDERS_PAGE_SIZE } from '../../lib/constants';
 
 export type { Customer, CustomerGrant, TemporaryLicense };
@@ -77,9 +77,6 @@ function useInvalidateLicenses() {
     [queryClient],
   );
 }
-
-const failureToast = (title: string, error: unknown) =>
-  toast({ variant: 'destructive', title, description: errorMessage(error, 'Please try again in a moment.') });
 
 export function useCreateTemporaryLicense(pkg: LicensedPackage) {
   const invalidate = useInvalidateLicenses();

@@ -5,11 +5,11 @@ import { useState } from 'react';
 import { z } from 'zod';
 import { createGitPackageInput } from '../../../contract/packages';
 import { CopyButton } from '../../components/copy-button';
+import { failureToast } from '../../components/failure-toast';
 import { FormInput } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api-client';
-import { errorMessage } from '../../lib/api-error';
 import { intoContract } from '../../lib/contract-form';
 import { useSchemaForm } from '../../lib/schema-form';
 import { packagesQuery } from './package-hooks';
@@ -25,8 +25,7 @@ export function useCreateGitPackage() {
     mutationFn: (input: CreateGitPackageInput) =>
       apiRequest<CreatePackageResponse>('POST', '/api/repositories/from-url', input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: packagesQuery().queryKey }),
-    onError: (error) =>
-      toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, 'Failed to create package') }),
+    onError: (error) => failureToast('Error', error, 'Failed to create package'),
   });
 }
 
@@ -42,8 +41,7 @@ export function useReconcilePackages() {
       });
       return queryClient.invalidateQueries({ queryKey: packagesQuery().queryKey });
     },
-    onError: (error) =>
-      toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, 'Failed to check for tags') }),
+    onError: (error) => failureToast('Error', error, 'Failed to check for tags'),
   });
 }
 

@@ -1,8 +1,8 @@
 import type { AbandonPackageInput, Advisory, CreateAdvisoryInput, PackageLifecycle } from '@contract/lifecycle';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { failureToast } from '../../components/failure-toast';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest, getJson } from '../../lib/api-client';
-import { errorMessage } from '../../lib/api-error';
 
 // A package's security advisories, abandonment and yanked versions (issue 13), which license holders' Composer shows.
 
@@ -27,8 +27,7 @@ function useLifecycleMutation<Variables>(
       toast({ title: messages.success });
       return queryClient.invalidateQueries({ queryKey: lifecycleQuery(packageId).queryKey });
     },
-    onError: (error) =>
-      toast({ variant: 'destructive', title: 'Error', description: errorMessage(error, messages.failure) }),
+    onError: (error) => failureToast('Error', error, messages.failure),
   });
 }
 

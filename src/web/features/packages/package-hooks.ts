@@ -7,10 +7,10 @@ import type {
 } from '@contract/packages';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
+import { failureToast } from '../../components/failure-toast';
 import { toast } from '../../components/ui/use-toast';
 import { dashboardAnalyticsQuery } from '../../lib/analytics';
 import { apiRequest, getJson } from '../../lib/api-client';
-import { errorMessage } from '../../lib/api-error';
 import { useTaskProgress } from '../../lib/task-progress';
 import { finishedPackageTasks } from './package-rules';
 
@@ -36,9 +36,6 @@ function useInvalidatePackages() {
     [queryClient],
   );
 }
-
-const failureToast = (title: string, error: unknown, fallback: string) =>
-  toast({ variant: 'destructive', title, description: errorMessage(error, fallback) });
 
 export function useCreatePackage() {
   const invalidate = useInvalidatePackages();

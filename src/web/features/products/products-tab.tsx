@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type ComponentType, useState } from 'react';
 import type { z } from 'zod';
 import { PRODUCT_DESCRIPTION_MAX_LENGTH, PRODUCT_NAME_MAX_LENGTH } from '../../../contract/products';
+import { failureToast } from '../../components/failure-toast';
 import { FormField, FormInput } from '../../components/form-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -11,7 +12,6 @@ import { Card, CardContent } from '../../components/ui/card';
 import { Textarea } from '../../components/ui/textarea';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest, getJson } from '../../lib/api-client';
-import { errorMessage } from '../../lib/api-error';
 import { useSchemaForm } from '../../lib/schema-form';
 import { productForm, productLicenseForm } from './product-forms';
 
@@ -22,9 +22,6 @@ type PackageOption = { id: string; packageName: string };
 
 const PRODUCTS = '/api/products';
 const productLicensesPath = (productId: string) => `/api/products/${encodeURIComponent(productId)}/licenses`;
-
-const failure = (title: string, error: unknown) =>
-  toast({ variant: 'destructive', title, description: errorMessage(error, 'Please try again in a moment.') });
 
 /** The Pricing dialog of the sales feature, which the shell passes in: features do not import each other. */
 type PricingDialogComponent = ComponentType<{
@@ -100,7 +97,7 @@ function ProductForm({
       await queryClient.invalidateQueries({ queryKey: [PRODUCTS] });
       onDone();
     },
-    onError: (error) => failure('The product was not saved', error),
+    onError: (error) => failureToast('The product was not saved', error),
   });
   const toggle = (id: string) =>
     form.setValue('packageIds', chosen.includes(id) ? chosen.filter((each) => each !== id) : [...chosen, id]);
@@ -161,7 +158,7 @@ function ProductCard({ product, onEdit, onPricing }: { product: Product; onEdit:
       toast({ title: `${product.name} deleted` });
       await queryClient.invalidateQueries({ queryKey: [PRODUCTS] });
     },
-    onError: (error) => failure('The product was not deleted', error),
+    onError: (error) => failureToast('The product was not deleted', error),
   });
   return (
     <Card data-testid="product-card">
@@ -237,7 +234,7 @@ function ProductLicenseForm({ product, onDone }: { product: Product; onDone: () 
       ]);
       onDone();
     },
-    onError: (error) => failure('The license was not issued', error),
+    onError: (error) => failureToast('The license was not issued', error),
   });
   const submit = form.handleSubmit((body) => issue.mutate(body));
   return (

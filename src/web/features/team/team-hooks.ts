@@ -11,9 +11,9 @@ import type {
   UpdateMemberInput,
 } from '@contract/team';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { failureToast } from '../../components/failure-toast';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest, getJson } from '../../lib/api-client';
-import { errorMessage } from '../../lib/api-error';
 
 const MEMBERS_PATH = '/api/team/members';
 const INVITATIONS_PATH = '/api/team/invitations';
@@ -43,9 +43,6 @@ export const invitationPreviewQuery = (token: string) =>
   });
 export const useInvitationPreview = (token: string) =>
   useQuery({ ...invitationPreviewQuery(token), enabled: token.length > 0 });
-
-const failureToast = (title: string, error: unknown) =>
-  toast({ variant: 'destructive', title, description: errorMessage(error, 'Please try again in a moment.') });
 
 function useInvalidateTeam() {
   const queryClient = useQueryClient();

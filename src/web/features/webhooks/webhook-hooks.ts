@@ -6,9 +6,9 @@ import type {
   WebhookEndpointWithSecret,
 } from '@contract/webhooks';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { failureToast } from '../../components/failure-toast';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest, getJson } from '../../lib/api-client';
-import { errorMessage } from '../../lib/api-error';
 
 const WEBHOOKS_PATH = '/api/webhooks';
 const endpointPath = (id: string) => `${WEBHOOKS_PATH}/${encodeURIComponent(id)}`;
@@ -26,9 +26,6 @@ export const webhookDeliveriesQuery = (endpointId: string) =>
     refetchInterval: DELIVERIES_REFRESH_MS,
   });
 export const useWebhookDeliveries = (endpointId: string) => useQuery(webhookDeliveriesQuery(endpointId));
-
-const failureToast = (title: string, error: unknown) =>
-  toast({ variant: 'destructive', title, description: errorMessage(error, 'Please try again in a moment.') });
 
 function useInvalidateEndpoints() {
   const queryClient = useQueryClient();
