@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigint, date, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, date, index, integer, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { belongsTo, timestamptz } from './columns.js';
 import { customers, grants } from './licenses.js';
 import { packages } from './packages.js';
 import { users } from './users.js';
@@ -14,13 +15,9 @@ import { users } from './users.js';
 export const downloadPackageDays = pgTable(
   'download_package_days',
   {
-    packageId: uuid('package_id')
-      .notNull()
-      .references(() => packages.id, { onDelete: 'cascade' }),
+    packageId: belongsTo('package_id', () => packages.id),
     day: date('day', { mode: 'string' }).notNull(),
-    sellerId: uuid('seller_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    sellerId: belongsTo('seller_id', () => users.id),
     downloads: bigint('downloads', { mode: 'number' }).notNull(),
   },
   (table) => [
@@ -36,15 +33,11 @@ export const downloadPackageDays = pgTable(
 export const downloadGrantDays = pgTable(
   'download_grant_days',
   {
-    grantId: uuid('grant_id')
-      .notNull()
-      .references(() => grants.id, { onDelete: 'cascade' }),
+    grantId: belongsTo('grant_id', () => grants.id),
     day: date('day', { mode: 'string' }).notNull(),
     network: text('network').notNull(),
     sellerId: uuid('seller_id').notNull(),
-    customerId: uuid('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
+    customerId: belongsTo('customer_id', () => customers.id),
     packageId: uuid('package_id').notNull(),
     downloads: bigint('downloads', { mode: 'number' }).notNull(),
   },
@@ -66,7 +59,7 @@ export const grantLastDownloads = pgTable(
     customerId: uuid('customer_id').notNull(),
     packageId: uuid('package_id').notNull(),
     version: text('version').notNull(),
-    downloadedAt: timestamp('downloaded_at', { withTimezone: true }).notNull(),
+    downloadedAt: timestamptz('downloaded_at').notNull(),
   },
   (table) => [
     index('grant_last_downloads_seller_package_idx').on(table.sellerId, table.packageId),
@@ -83,9 +76,7 @@ export const grantLastDownloads = pgTable(
 export const downloadHolderDays = pgTable(
   'download_holder_days',
   {
-    customerId: uuid('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
+    customerId: belongsTo('customer_id', () => customers.id),
     day: date('day', { mode: 'string' }).notNull(),
     sellerId: uuid('seller_id').notNull(),
     downloads: bigint('downloads', { mode: 'number' }).notNull(),
@@ -110,9 +101,7 @@ export const downloadHolderDays = pgTable(
 export const downloadHolderDayNetworks = pgTable(
   'download_holder_day_networks',
   {
-    customerId: uuid('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
+    customerId: belongsTo('customer_id', () => customers.id),
     day: date('day', { mode: 'string' }).notNull(),
     network: text('network').notNull(),
   },

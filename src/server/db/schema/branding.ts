@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { timestamptz, timestamptzNow } from './columns.js';
 import { users } from './users.js';
 
 /** A seller's brand: their package host page and the e-mails their license holders receive. */
@@ -25,12 +26,12 @@ export const brandSettings = pgTable(
      * claim: several sellers may claim one name, and the first to verify it gets it.
      */
     brandDomain: text('brand_domain'),
-    brandDomainVerifiedAt: timestamp('brand_domain_verified_at', { withTimezone: true }),
+    brandDomainVerifiedAt: timestamptz('brand_domain_verified_at'),
     supportEmail: text('support_email'),
     emailFromName: text('email_from_name'),
     emailFromAddress: text('email_from_address'),
     emailReplyTo: text('email_reply_to'),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamptzNow('updated_at'),
   },
   (table) => [
     // Only a verified domain is reserved: an unverified claim must not keep the real owner out.

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { belongsTo, timestamptz, timestamptzNow, uuidPrimaryKey } from './columns.js';
 import { users } from './users.js';
 
 // Code hosts (features/code-hosts writes these, issue 30): where a seller's code comes from. A package belongs to
@@ -24,11 +25,9 @@ export type CodeHostConnectionKind = (typeof codeHostConnectionKinds)[number];
 export const codeHostConnections = pgTable(
   'code_host_connections',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidPrimaryKey(),
     /** The organisation (seller account) that owns the connection. */
-    ownerId: uuid('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    ownerId: belongsTo('owner_id', () => users.id),
     kind: text('kind', { enum: codeHostConnectionKinds }).notNull(),
     /** What the seller sees: `acme on github.com`, `gitlab.example.com (group acme)`, `git.example.com`. */
     label: text('label').notNull(),
@@ -49,7 +48,7 @@ export const codeHostConnections = pgTable(
     /** Sealed OAuth refresh token (GitLab), rotated before the access token expires. */
     refreshTokenEncrypted: text('refresh_token_encrypted'),
     /** When the access token stops working (GitLab OAuth: two hours; access tokens: their expiry), if known. */
-    tokenExpiresAt: timestamp('token_expires_at', { withTimezone: true }),
+    tokenExpiresAt: timestamptz('token_expires_at'),
     /** What the credential may access, as the host states it (scopes, App permissions), shown on Code hosts. */
     scopes: text('scopes'),
     /** Sealed secret of a connection-level webhook (GitLab group hook, Bitbucket workspace hook), if any. */
@@ -60,13 +59,13 @@ export const codeHostConnections = pgTable(
       .default('active'),
     /** What happened and what to do, in words a seller understands; null while active. */
     problem: text('problem'),
-    problemSince: timestamp('problem_since', { withTimezone: true }),
+    problemSince: timestamptz('problem_since'),
     /** When the seller was e-mailed about the current problem: one e-mail per problem, not one per attempt. */
-    problemNotifiedAt: timestamp('problem_notified_at', { withTimezone: true }),
+    problemNotifiedAt: timestamptz('problem_notified_at'),
     /** The member who connected it (null for connections made by the migration or by the host's own event). */
     createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptzNow('created_at'),
+    updatedAt: timestamptzNow('updated_at'),
   },
   (table) => [
     index('code_host_connections_owner_idx').on(table.ownerId),

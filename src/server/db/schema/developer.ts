@@ -1,4 +1,5 @@
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { belongsTo, timestamptz, timestamptzNow, uuidPrimaryKey } from './columns.js';
 import { users } from './users.js';
 
 /**
@@ -8,21 +9,19 @@ import { users } from './users.js';
 export const apiTokens = pgTable(
   'api_tokens',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    userId: belongsTo('user_id', () => users.id),
     name: text('name').notNull(),
     /** The member who created the token (issue 33): it never does more than that member's role allows. */
     createdById: uuid('created_by_id').references(() => users.id, { onDelete: 'set null' }),
     tokenHash: text('token_hash').notNull(),
     permissions: jsonb('permissions').$type<string[]>().notNull(),
     isActive: boolean('is_active').notNull().default(true),
-    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    expiresAt: timestamptz('expires_at'),
     /** Written at most once a minute, so that reads do not each become a write. */
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    lastUsedAt: timestamptz('last_used_at'),
+    createdAt: timestamptzNow('created_at'),
+    deletedAt: timestamptz('deleted_at'),
   },
   (table) => [
     uniqueIndex('api_tokens_token_hash_unique').on(table.tokenHash),
@@ -40,12 +39,8 @@ export const apiTokens = pgTable(
 export const idempotencyKeys = pgTable(
   'idempotency_keys',
   {
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-    apiTokenId: uuid('api_token_id')
-      .notNull()
-      .references(() => apiTokens.id, { onDelete: 'cascade' }),
+    userId: belongsTo('user_id', () => users.id),
+    apiTokenId: belongsTo('api_token_id', () => apiTokens.id),
     key: text('key').notNull(),
     /** SHA-256 of method, path and body: the same key with another request is refused. */
     requestHash: text('request_hash').notNull(),
@@ -54,8 +49,8 @@ export const idempotencyKeys = pgTable(
       .default('pending'),
     responseStatus: integer('response_status'),
     responseBodySealed: text('response_body_sealed'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamptzNow('created_at'),
+    expiresAt: timestamptz('expires_at').notNull(),
   },
   (table) => [
     uniqueIndex('idempotency_keys_token_key_unique').on(table.apiTokenId, table.key),
@@ -67,11 +62,9 @@ export const idempotencyKeys = pgTable(
 export const auditEvents = pgTable(
   'audit_events',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidPrimaryKey(),
     /** The seller whose data changed, and who may read the event. */
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: belongsTo('user_id', () => users.id),
     /** `session` (a signed-in person) or `api_token`. */
     actorType: text('actor_type', { enum: ['session', 'api_token'] }).notNull(),
     /** The acting API token's id, masked (`1a2b3c4d…`); null for sessions. */
@@ -84,7 +77,7 @@ export const auditEvents = pgTable(
     targetType: text('target_type').notNull(),
     targetId: text('target_id'),
     details: jsonb('details').$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptzNow('created_at'),
   },
   (table) => [index('audit_events_user_time_idx').on(table.userId, table.createdAt)],
 );

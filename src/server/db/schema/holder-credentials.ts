@@ -1,4 +1,5 @@
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { belongsTo, timestamptz, timestamptzNow, uuidPrimaryKey } from './columns.js';
 import { customers } from './licenses.js';
 
 // A license holder's credentials (features/credentials writes these, issue 32): named Composer tokens of kinds
@@ -10,10 +11,8 @@ export type HolderTokenKind = (typeof holderTokenKinds)[number];
 export const holderTokens = pgTable(
   'holder_tokens',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    customerId: uuid('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    customerId: belongsTo('customer_id', () => customers.id),
     /** "Ana's laptop", "GitHub Actions", "Production deploy". */
     name: text('name').notNull(),
     /** Developer tokens take a seat where a license limits seats; the other kinds never do. */
@@ -26,19 +25,19 @@ export const holderTokens = pgTable(
     createdBy: text('created_by', { enum: ['holder', 'seller', 'api', 'sale', 'oidc', 'migration'] })
       .notNull()
       .default('seller'),
-    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    expiresAt: timestamptz('expires_at'),
     /** Written at most once a minute. */
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    lastUsedAt: timestamptz('last_used_at'),
     /** Set when rotated: the token that replaces it. The old one works until `expiresAt` (the overlap's end). */
     replacedById: uuid('replaced_by_id'),
-    rotatedAt: timestamp('rotated_at', { withTimezone: true }),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    rotatedAt: timestamptz('rotated_at'),
+    revokedAt: timestamptz('revoked_at'),
     /** Reported by a secret scanner: when, and where it was found. */
-    leakedAt: timestamp('leaked_at', { withTimezone: true }),
+    leakedAt: timestamptz('leaked_at'),
     leakUrl: text('leak_url'),
     /** The CI identity an OIDC-exchanged token was minted for. */
     oidcTrustId: uuid('oidc_trust_id'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptzNow('created_at'),
   },
   (table) => [
     uniqueIndex('holder_tokens_token_hash_unique').on(table.tokenHash),
@@ -50,10 +49,8 @@ export const holderTokens = pgTable(
 export const oidcTrusts = pgTable(
   'oidc_trusts',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    customerId: uuid('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    customerId: belongsTo('customer_id', () => customers.id),
     name: text('name').notNull(),
     /** `https://token.actions.githubusercontent.com`, `https://gitlab.com`, or any issuer URL. */
     issuer: text('issuer').notNull(),
@@ -63,8 +60,8 @@ export const oidcTrusts = pgTable(
     createdBy: text('created_by', { enum: ['holder', 'seller', 'api'] })
       .notNull()
       .default('holder'),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    lastUsedAt: timestamptz('last_used_at'),
+    createdAt: timestamptzNow('created_at'),
   },
   (table) => [index('oidc_trusts_customer_idx').on(table.customerId), index('oidc_trusts_issuer_idx').on(table.issuer)],
 );
@@ -74,11 +71,9 @@ export const oidcTokenUses = pgTable(
   'oidc_token_uses',
   {
     tokenHash: text('token_hash').primaryKey(),
-    trustId: uuid('trust_id')
-      .notNull()
-      .references(() => oidcTrusts.id, { onDelete: 'cascade' }),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }).notNull().defaultNow(),
+    trustId: belongsTo('trust_id', () => oidcTrusts.id),
+    expiresAt: timestamptz('expires_at').notNull(),
+    usedAt: timestamptzNow('used_at'),
   },
   (table) => [index('oidc_token_uses_expires_idx').on(table.expiresAt)],
 );

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { timestamptz, uuidPrimaryKey } from './columns.js';
 
 /**
  * Background work that must survive a restart and run once across processes (src/server/jobs): package syncs,
@@ -10,7 +11,7 @@ import { index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } fr
 export const jobs = pgTable(
   'jobs',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidPrimaryKey(),
     kind: text('kind').notNull(),
     payload: jsonb('payload').$type<Record<string, unknown>>().notNull().default({}),
     status: text('status', { enum: ['queued', 'running', 'completed', 'failed'] }).notNull(),
@@ -22,14 +23,14 @@ export const jobs = pgTable(
     reference: text('reference'),
     attempts: integer('attempts').notNull().default(0),
     maxAttempts: integer('max_attempts').notNull(),
-    runAt: timestamp('run_at', { withTimezone: true }).notNull(),
+    runAt: timestamptz('run_at').notNull(),
     lockedBy: text('locked_by'),
-    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    lockedUntil: timestamptz('locked_until'),
     lastError: text('last_error'),
     result: jsonb('result').$type<Record<string, unknown>>(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
-    finishedAt: timestamp('finished_at', { withTimezone: true }),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
+    finishedAt: timestamptz('finished_at'),
   },
   (table) => [
     index('jobs_due_idx').on(table.status, table.runAt),

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { bigserial, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigserial, check, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { belongsTo, timestamptz, timestamptzNow, uuidPrimaryKey } from './columns.js';
 import { packages } from './packages.js';
 import { products } from './products.js';
 import { users } from './users.js';
@@ -11,10 +12,8 @@ import { users } from './users.js';
 export const customers = pgTable(
   'customers',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    sellerId: uuid('seller_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    sellerId: belongsTo('seller_id', () => users.id),
     email: text('email').notNull(),
     /**
      * SHA-256 of the holder's first Composer token, from before named tokens (issue 32): holder_tokens holds every
@@ -22,8 +21,8 @@ export const customers = pgTable(
      * created since.
      */
     tokenHash: text('token_hash'),
-    tokenIssuedAt: timestamp('token_issued_at', { withTimezone: true }).notNull().defaultNow(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    tokenIssuedAt: timestamptzNow('token_issued_at'),
+    createdAt: timestamptzNow('created_at'),
   },
   (table) => [
     uniqueIndex('customers_seller_email_unique').on(table.sellerId, sql`lower(${table.email})`),
@@ -43,10 +42,8 @@ export type MinimumStability = (typeof minimumStabilities)[number];
 export const grants = pgTable(
   'grants',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    customerId: uuid('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    customerId: belongsTo('customer_id', () => customers.id),
     /** The package licensed; null when the license is for a product. Exactly one of packageId and productId is set. */
     packageId: uuid('package_id').references(() => packages.id, { onDelete: 'cascade' }),
     /** The product licensed (issue 31): covers every package in it, as the product is at each request. */
@@ -61,26 +58,23 @@ export const grants = pgTable(
     status: text('status', { enum: ['active', 'revoked'] })
       .notNull()
       .default('active'),
-    expiresAt: timestamp('expires_at', { withTimezone: true }),
+    expiresAt: timestamptz('expires_at'),
     /** At expiry: `access` ends everything; `updates` freezes (versions released before expiry stay installable). */
     endMode: text('end_mode', { enum: ['access', 'updates'] })
       .notNull()
       .default('access'),
     downloadLimit: integer('download_limit'),
     downloadCount: integer('download_count').notNull().default(0),
-    lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
+    lastUsedAt: timestamptz('last_used_at'),
     note: text('note'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    revokedAt: timestamp('revoked_at', { withTimezone: true }),
+    createdAt: timestamptzNow('created_at'),
+    revokedAt: timestamptz('revoked_at'),
     /**
      * Any change the seller makes (expiry, end mode, status, limit) moves it: it takes part in the Last-Modified
      * of the holder's metadata, which must change whenever what the grant shows changes. Download counting and
      * lastUsedAt are written with raw SQL and leave it alone.
      */
-    updatedAt: timestamp('updated_at', { withTimezone: true })
-      .notNull()
-      .defaultNow()
-      .$onUpdate(() => new Date()),
+    updatedAt: timestamptzNow('updated_at').$onUpdate(() => new Date()),
   },
   (table) => [
     uniqueIndex('grants_customer_package_unique').on(table.customerId, table.packageId),
@@ -97,14 +91,10 @@ export const downloads = pgTable(
   'downloads',
   {
     id: bigserial('id', { mode: 'number' }).primaryKey(),
-    grantId: uuid('grant_id')
-      .notNull()
-      .references(() => grants.id, { onDelete: 'cascade' }),
-    packageId: uuid('package_id')
-      .notNull()
-      .references(() => packages.id, { onDelete: 'cascade' }),
+    grantId: belongsTo('grant_id', () => grants.id),
+    packageId: belongsTo('package_id', () => packages.id),
     version: text('version').notNull(),
-    downloadedAt: timestamp('downloaded_at', { withTimezone: true }).notNull().defaultNow(),
+    downloadedAt: timestamptzNow('downloaded_at'),
     /** The client's network, never its address: `203.0.113.0/24` (IPv4) or `2001:db8:1::/48` (IPv6); null if unknown. */
     clientNetwork: text('client_network'),
   },

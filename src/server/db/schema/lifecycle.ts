@@ -1,4 +1,5 @@
-import { index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { belongsTo, timestamptz, timestamptzNow, uuidPrimaryKey } from './columns.js';
 import { customers } from './licenses.js';
 import { packages } from './packages.js';
 
@@ -10,10 +11,8 @@ import { packages } from './packages.js';
 export const securityAdvisories = pgTable(
   'security_advisories',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    packageId: uuid('package_id')
-      .notNull()
-      .references(() => packages.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    packageId: belongsTo('package_id', () => packages.id),
     /** Composer's `advisoryId` and the source's `remoteId`: `PKGT-` and 16 hex digits, stable for the advisory. */
     advisoryKey: text('advisory_key').notNull().unique(),
     title: text('title').notNull(),
@@ -22,9 +21,9 @@ export const securityAdvisories = pgTable(
     severity: text('severity', { enum: ['low', 'medium', 'high', 'critical'] }).notNull(),
     cve: text('cve'),
     link: text('link'),
-    reportedAt: timestamp('reported_at', { withTimezone: true }).notNull(),
-    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    reportedAt: timestamptz('reported_at').notNull(),
+    withdrawnAt: timestamptz('withdrawn_at'),
+    createdAt: timestamptzNow('created_at'),
   },
   (table) => [index('security_advisories_package_idx').on(table.packageId)],
 );
@@ -33,15 +32,11 @@ export const securityAdvisories = pgTable(
 export const advisoryNotices = pgTable(
   'advisory_notices',
   {
-    advisoryId: uuid('advisory_id')
-      .notNull()
-      .references(() => securityAdvisories.id, { onDelete: 'cascade' }),
-    customerId: uuid('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
+    advisoryId: belongsTo('advisory_id', () => securityAdvisories.id),
+    customerId: belongsTo('customer_id', () => customers.id),
     /** The version the holder last downloaded, which the advisory affects. */
     installedVersion: text('installed_version').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptzNow('created_at'),
   },
   (table) => [primaryKey({ columns: [table.advisoryId, table.customerId] })],
 );
@@ -52,20 +47,18 @@ export const packageAbandonments = pgTable('package_abandonments', {
     .references(() => packages.id, { onDelete: 'cascade' }),
   /** The package to use instead (vendor/package), or null: Composer then says no replacement was suggested. */
   replacement: text('replacement'),
-  abandonedAt: timestamp('abandoned_at', { withTimezone: true }).notNull().defaultNow(),
+  abandonedAt: timestamptzNow('abandoned_at'),
 });
 
 /** A version withdrawn from the metadata; its zip stays downloadable for lock files that name it. */
 export const versionYanks = pgTable(
   'version_yanks',
   {
-    packageId: uuid('package_id')
-      .notNull()
-      .references(() => packages.id, { onDelete: 'cascade' }),
+    packageId: belongsTo('package_id', () => packages.id),
     /** The version as Composer shows it (`v1.2.0`), matching package_versions.version. */
     version: text('version').notNull(),
     reason: text('reason').notNull(),
-    yankedAt: timestamp('yanked_at', { withTimezone: true }).notNull().defaultNow(),
+    yankedAt: timestamptzNow('yanked_at'),
   },
   (table) => [primaryKey({ columns: [table.packageId, table.version] })],
 );

@@ -1,4 +1,5 @@
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { belongsTo, timestamptz, timestamptzNow, uuidPrimaryKey } from './columns.js';
 import { users } from './users.js';
 
 /**
@@ -13,18 +14,14 @@ export type OrganizationRole = (typeof organizationRoles)[number];
 export const organizationMembers = pgTable(
   'organization_members',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidPrimaryKey(),
     /** The organisation: the seller account whose data the member works on. */
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    organizationId: belongsTo('organization_id', () => users.id),
     /** The person who signs in. */
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: belongsTo('user_id', () => users.id),
     role: text('role', { enum: organizationRoles }).notNull(),
     invitedById: uuid('invited_by_id').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptzNow('created_at'),
   },
   (table) => [
     uniqueIndex('organization_members_org_user_unique').on(table.organizationId, table.userId),
@@ -36,20 +33,18 @@ export const organizationMembers = pgTable(
 export const organizationInvitations = pgTable(
   'organization_invitations',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    organizationId: uuid('organization_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    organizationId: belongsTo('organization_id', () => users.id),
     email: text('email').notNull(),
     role: text('role', { enum: organizationRoles }).notNull(),
     tokenHash: text('token_hash').notNull(),
     invitedById: uuid('invited_by_id').references(() => users.id, { onDelete: 'set null' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    lastSentAt: timestamp('last_sent_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    acceptedAt: timestamp('accepted_at', { withTimezone: true }),
+    createdAt: timestamptzNow('created_at'),
+    lastSentAt: timestamptzNow('last_sent_at'),
+    expiresAt: timestamptz('expires_at').notNull(),
+    acceptedAt: timestamptz('accepted_at'),
     acceptedById: uuid('accepted_by_id').references(() => users.id, { onDelete: 'set null' }),
-    withdrawnAt: timestamp('withdrawn_at', { withTimezone: true }),
+    withdrawnAt: timestamptz('withdrawn_at'),
   },
   (table) => [
     uniqueIndex('organization_invitations_token_hash_unique').on(table.tokenHash),

@@ -1,5 +1,6 @@
-import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { codeHostConnections } from './code-hosts.js';
+import { belongsTo, timestamptz, timestamptzNow, uuidPrimaryKey } from './columns.js';
 import { users } from './users.js';
 
 // Packages (features/packages writes these): a seller's packages and the versions a sync found. The holders,
@@ -8,10 +9,8 @@ import { users } from './users.js';
 export const packages = pgTable(
   'packages',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    ownerId: uuid('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    ownerId: belongsTo('owner_id', () => users.id),
     codeHost: text('code_host', { enum: ['github', 'gitlab', 'bitbucket', 'git', 'local'] }).notNull(),
     /**
      * The code-host connection the package syncs through (issue 30); null for packages whose connection was removed
@@ -28,15 +27,15 @@ export const packages = pgTable(
     sshHostKey: text('ssh_host_key'),
     sshHostKeyFingerprint: text('ssh_host_key_fingerprint'),
     /** When reconciliation last compared the remote's tags and branches with what is published. */
-    lastReconciledAt: timestamp('last_reconciled_at', { withTimezone: true }),
+    lastReconciledAt: timestamptz('last_reconciled_at'),
     /**
      * Why the host refuses this package's code (repository gone, access removed, deploy key refused) and what to do;
      * null while it works. Composer keeps serving what was published.
      */
     accessProblem: text('access_problem'),
-    accessProblemSince: timestamp('access_problem_since', { withTimezone: true }),
+    accessProblemSince: timestamptz('access_problem_since'),
     /** When the seller was e-mailed about the current access problem: once per problem. */
-    accessProblemNotifiedAt: timestamp('access_problem_notified_at', { withTimezone: true }),
+    accessProblemNotifiedAt: timestamptz('access_problem_notified_at'),
     /** The code host's id of the repository (GitHub's numeric id, or the local folder's relative path). */
     repositoryId: text('repository_id').notNull(),
     repositoryFullName: text('repository_full_name').notNull(),
@@ -48,7 +47,7 @@ export const packages = pgTable(
       .notNull()
       .default('pending'),
     syncError: text('sync_error'),
-    lastSyncedAt: timestamp('last_synced_at', { withTimezone: true }),
+    lastSyncedAt: timestamptz('last_synced_at'),
     /** Tags and branches Composer would skip, with the reason, shown to the seller. */
     skippedReferences: jsonb('skipped_references')
       .$type<{ reference: string; reason: string }[]>()
@@ -59,9 +58,9 @@ export const packages = pgTable(
     /** The code host's id of that webhook, to remove it when the package is deleted. */
     webhookId: text('webhook_id'),
     /** Changes whenever the published versions change: Last-Modified of the metadata. */
-    metadataUpdatedAt: timestamp('metadata_updated_at', { withTimezone: true }).notNull().defaultNow(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    metadataUpdatedAt: timestamptzNow('metadata_updated_at'),
+    createdAt: timestamptzNow('created_at'),
+    updatedAt: timestamptzNow('updated_at'),
   },
   (table) => [
     uniqueIndex('packages_owner_name_unique').on(table.ownerId, table.name),
@@ -75,10 +74,8 @@ export const packages = pgTable(
 export const packageVersions = pgTable(
   'package_versions',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    packageId: uuid('package_id')
-      .notNull()
-      .references(() => packages.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    packageId: belongsTo('package_id', () => packages.id),
     /** As Composer shows it: `v1.0.0`, `1.x-dev`, `dev-main`. */
     version: text('version').notNull(),
     normalizedVersion: text('normalized_version').notNull(),
@@ -86,20 +83,20 @@ export const packageVersions = pgTable(
     reference: text('reference').notNull(),
     commit: text('commit').notNull(),
     /** When the commit was made (git's author date): shown to people, never used to decide access. */
-    releasedAt: timestamp('released_at', { withTimezone: true }).notNull(),
+    releasedAt: timestamptz('released_at').notNull(),
     /**
      * When this version was published: the moment Packgate first saw the reference at this commit, never earlier
      * than the tag's own date where git has one (an annotated tag's tagger date). What an update window compares
      * with (issue 28): no date a committer can set decides access.
      */
-    publishedAt: timestamp('published_at', { withTimezone: true }).notNull(),
+    publishedAt: timestamptz('published_at').notNull(),
     composerJson: jsonb('composer_json').$type<Record<string, unknown>>().notNull(),
     distKey: text('dist_key'),
     distSha1: text('dist_sha1'),
     distSize: integer('dist_size'),
     /** When the zip was last built or found in storage (the admin cache panel's Last Updated); null without one. */
-    distBuiltAt: timestamp('dist_built_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    distBuiltAt: timestamptz('dist_built_at'),
+    createdAt: timestamptzNow('created_at'),
   },
   (table) => [uniqueIndex('package_versions_package_version_unique').on(table.packageId, table.version)],
 );

@@ -1,10 +1,11 @@
-import { boolean, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, integer, jsonb, pgTable, primaryKey, text, uuid } from 'drizzle-orm/pg-core';
+import { timestamptz, timestamptzNow } from './columns.js';
 import { users } from './users.js';
 
 export const platformSettings = pgTable('platform_settings', {
   key: text('key').primaryKey(),
   value: text('value').notNull(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  updatedAt: timestamptzNow('updated_at'),
 });
 
 export const plans = pgTable('plans', {
@@ -22,8 +23,8 @@ export const plans = pgTable('plans', {
   isMostPopular: boolean('is_most_popular').notNull().default(false),
   isFeatured: boolean('is_featured').notNull().default(false),
   sortOrder: integer('sort_order').notNull().default(0),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: timestamptzNow('created_at'),
+  updatedAt: timestamptzNow('updated_at'),
 });
 
 export const platformSubscriptions = pgTable('platform_subscriptions', {
@@ -33,9 +34,9 @@ export const platformSubscriptions = pgTable('platform_subscriptions', {
   /** trial, active, inactive (payment failed) or expired (ended); trial expiry is computed from trialEndsAt. */
   status: text('status', { enum: ['trial', 'active', 'inactive', 'expired'] }).notNull(),
   tierId: text('tier_id').notNull(),
-  trialStartedAt: timestamp('trial_started_at', { withTimezone: true }),
-  trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
-  currentPeriodEnd: timestamp('current_period_end', { withTimezone: true }),
+  trialStartedAt: timestamptz('trial_started_at'),
+  trialEndsAt: timestamptz('trial_ends_at'),
+  currentPeriodEnd: timestamptz('current_period_end'),
   cancelAtPeriodEnd: boolean('cancel_at_period_end').notNull().default(false),
   providerCustomerId: text('provider_customer_id'),
   providerSubscriptionId: text('provider_subscription_id'),
@@ -43,14 +44,14 @@ export const platformSubscriptions = pgTable('platform_subscriptions', {
    * When a paid subscription stopped giving access (a failed payment, or its end); null while it gives access.
    * The license holders' grace period counts from here (a trial's from trialEndsAt).
    */
-  accessEndedAt: timestamp('access_ended_at', { withTimezone: true }),
+  accessEndedAt: timestamptz('access_ended_at'),
   /**
    * When the provider's state last written here was fetched: a webhook that fetched earlier but wrote later
    * must not overwrite a newer state.
    */
-  providerSyncedAt: timestamp('provider_synced_at', { withTimezone: true }),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  providerSyncedAt: timestamptz('provider_synced_at'),
+  createdAt: timestamptzNow('created_at'),
+  updatedAt: timestamptzNow('updated_at'),
 });
 
 /**
@@ -66,7 +67,7 @@ export const stripePrices = pgTable(
     currency: text('currency').notNull(),
     productId: text('product_id').notNull(),
     priceId: text('price_id').notNull(),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptzNow('created_at'),
   },
   (table) => [primaryKey({ columns: [table.tierId, table.mode, table.priceCents, table.currency] })],
 );

@@ -1,4 +1,5 @@
-import { index, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { belongsTo, timestamptz, timestamptzNow, uuidPrimaryKey } from './columns.js';
 import { customers } from './licenses.js';
 
 // The license holder's portal (issue 13): sign-in links and sessions of one holder (customer) on one seller's host.
@@ -7,15 +8,13 @@ import { customers } from './licenses.js';
 export const portalSignInLinks = pgTable(
   'portal_sign_in_links',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidPrimaryKey(),
     /** SHA-256 of the link's token; the token itself is only in the e-mail. */
     tokenHash: text('token_hash').notNull(),
-    customerId: uuid('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
+    customerId: belongsTo('customer_id', () => customers.id),
+    createdAt: timestamptzNow('created_at'),
+    expiresAt: timestamptz('expires_at').notNull(),
+    usedAt: timestamptz('used_at'),
   },
   (table) => [
     uniqueIndex('portal_sign_in_links_token_hash_unique').on(table.tokenHash),
@@ -28,12 +27,10 @@ export const portalSessions = pgTable(
   {
     /** SHA-256 of the cookie value; the cookie itself is never stored. */
     idHash: text('id_hash').primaryKey(),
-    customerId: uuid('customer_id')
-      .notNull()
-      .references(() => customers.id, { onDelete: 'cascade' }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    customerId: belongsTo('customer_id', () => customers.id),
+    createdAt: timestamptzNow('created_at'),
+    lastSeenAt: timestamptzNow('last_seen_at'),
+    expiresAt: timestamptz('expires_at').notNull(),
   },
   (table) => [index('portal_sessions_customer_idx').on(table.customerId)],
 );

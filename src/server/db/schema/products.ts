@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { index, pgTable, primaryKey, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { belongsTo, timestamptzNow, uuidPrimaryKey } from './columns.js';
 import { packages } from './packages.js';
 import { users } from './users.js';
 
@@ -9,14 +10,12 @@ import { users } from './users.js';
 export const products = pgTable(
   'products',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    ownerId: uuid('owner_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    ownerId: belongsTo('owner_id', () => users.id),
     name: text('name').notNull(),
     description: text('description'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptzNow('created_at'),
+    updatedAt: timestamptzNow('updated_at'),
   },
   (table) => [
     uniqueIndex('products_owner_name_unique').on(table.ownerId, sql`lower(${table.name})`),
@@ -27,13 +26,9 @@ export const products = pgTable(
 export const productPackages = pgTable(
   'product_packages',
   {
-    productId: uuid('product_id')
-      .notNull()
-      .references(() => products.id, { onDelete: 'cascade' }),
-    packageId: uuid('package_id')
-      .notNull()
-      .references(() => packages.id, { onDelete: 'cascade' }),
-    addedAt: timestamp('added_at', { withTimezone: true }).notNull().defaultNow(),
+    productId: belongsTo('product_id', () => products.id),
+    packageId: belongsTo('package_id', () => packages.id),
+    addedAt: timestamptzNow('added_at'),
   },
   (table) => [
     primaryKey({ columns: [table.productId, table.packageId] }),

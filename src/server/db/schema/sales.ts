@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { belongsTo, timestamptz, timestamptzNow, uuidPrimaryKey } from './columns.js';
 import { customers, grants } from './licenses.js';
 import { packages } from './packages.js';
 import { products } from './products.js';
@@ -20,8 +21,8 @@ export const payoutAccounts = pgTable('payout_accounts', {
   detailsSubmitted: boolean('details_submitted').notNull().default(false),
   /** Stripe's requirements.disabled_reason, when it restricted the account. */
   disabledReason: text('disabled_reason'),
-  createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  createdAt: timestamptzNow('created_at'),
+  updatedAt: timestamptzNow('updated_at'),
 });
 
 /**
@@ -31,14 +32,12 @@ export const payoutAccounts = pgTable('payout_accounts', {
 export const packagePrices = pgTable(
   'package_prices',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidPrimaryKey(),
     packageId: uuid('package_id').references(() => packages.id, { onDelete: 'cascade' }),
     productId: uuid('product_id').references(() => products.id, { onDelete: 'cascade' }),
     /** The Composer constraint the license bought with this price carries; null = every version. */
     versionConstraint: text('version_constraint'),
-    sellerId: uuid('seller_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    sellerId: belongsTo('seller_id', () => users.id),
     name: text('name').notNull(),
     description: text('description'),
     pricingType: text('pricing_type', { enum: ['one_time', 'subscription'] }).notNull(),
@@ -49,8 +48,8 @@ export const packagePrices = pgTable(
     currency: text('currency').notNull(),
     isActive: boolean('is_active').notNull().default(true),
     sortOrder: integer('sort_order').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptzNow('created_at'),
+    updatedAt: timestamptzNow('updated_at'),
   },
   (table) => [
     index('package_prices_package_idx').on(table.packageId),
@@ -67,10 +66,8 @@ export const packagePrices = pgTable(
 export const sales = pgTable(
   'sales',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    sellerId: uuid('seller_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    sellerId: belongsTo('seller_id', () => users.id),
     /** The package sold; null when a product was sold (productId). */
     packageId: uuid('package_id').references(() => packages.id, { onDelete: 'cascade' }),
     productId: uuid('product_id').references(() => products.id, { onDelete: 'set null' }),
@@ -97,12 +94,12 @@ export const sales = pgTable(
     invoiceId: text('invoice_id'),
     /** The buyer's new Composer token, sealed under SECRET_KEY, for the success page until tokenVisibleUntil. */
     sealedToken: text('sealed_token'),
-    tokenVisibleUntil: timestamp('token_visible_until', { withTimezone: true }),
+    tokenVisibleUntil: timestamptz('token_visible_until'),
     /** The buyer already held a token of this seller: the package was added to it. */
     hadToken: boolean('had_token').notNull().default(false),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    paidAt: timestamp('paid_at', { withTimezone: true }),
-    endedAt: timestamp('ended_at', { withTimezone: true }),
+    createdAt: timestamptzNow('created_at'),
+    paidAt: timestamptz('paid_at'),
+    endedAt: timestamptz('ended_at'),
   },
   (table) => [
     uniqueIndex('sales_checkout_session_unique').on(table.checkoutSessionId),
@@ -120,5 +117,5 @@ export const platformInvoices = pgTable('platform_invoices', {
   userId: uuid('user_id').references(() => users.id, { onDelete: 'set null' }),
   amountPaidCents: integer('amount_paid_cents').notNull(),
   currency: text('currency').notNull(),
-  paidAt: timestamp('paid_at', { withTimezone: true }).notNull(),
+  paidAt: timestamptz('paid_at').notNull(),
 });

@@ -1,4 +1,5 @@
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { belongsTo, timestamptz, uuidPrimaryKey } from './columns.js';
 import { grants } from './licenses.js';
 import { users } from './users.js';
 
@@ -9,10 +10,8 @@ import { users } from './users.js';
 export const webhookEndpoints = pgTable(
   'webhook_endpoints',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    sellerId: uuid('seller_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    sellerId: belongsTo('seller_id', () => users.id),
     url: text('url').notNull(),
     description: text('description'),
     events: text('events').array().notNull(),
@@ -21,9 +20,9 @@ export const webhookEndpoints = pgTable(
     isEnabled: boolean('is_enabled').notNull().default(true),
     /** Why it was disabled: by the seller, or after deliveries kept failing. */
     disabledReason: text('disabled_reason', { enum: ['seller', 'failing'] }),
-    disabledAt: timestamp('disabled_at', { withTimezone: true }),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    disabledAt: timestamptz('disabled_at'),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
   },
   (table) => [index('webhook_endpoints_seller_idx').on(table.sellerId, table.createdAt)],
 );
@@ -33,16 +32,14 @@ export const webhookMessages = pgTable(
   'webhook_messages',
   {
     id: text('id').primaryKey(),
-    endpointId: uuid('endpoint_id')
-      .notNull()
-      .references(() => webhookEndpoints.id, { onDelete: 'cascade' }),
+    endpointId: belongsTo('endpoint_id', () => webhookEndpoints.id),
     eventType: text('event_type').notNull(),
     /** The JSON body as signed and sent: `{type, timestamp, data}`. */
     body: text('body').notNull(),
     status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
     attemptCount: integer('attempt_count').notNull().default(0),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull(),
+    createdAt: timestamptz('created_at').notNull(),
+    updatedAt: timestamptz('updated_at').notNull(),
   },
   (table) => [index('webhook_messages_endpoint_idx').on(table.endpointId, table.createdAt)],
 );
@@ -50,11 +47,11 @@ export const webhookMessages = pgTable(
 export const webhookAttempts = pgTable(
   'webhook_attempts',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidPrimaryKey(),
     messageId: text('message_id')
       .notNull()
       .references(() => webhookMessages.id, { onDelete: 'cascade' }),
-    attemptedAt: timestamp('attempted_at', { withTimezone: true }).notNull(),
+    attemptedAt: timestamptz('attempted_at').notNull(),
     durationMs: integer('duration_ms').notNull(),
     /** The receiver's HTTP status; null when no answer came (refused address, timeout, connection error). */
     responseStatus: integer('response_status'),
@@ -70,11 +67,9 @@ export const webhookAttempts = pgTable(
 export const webhookLicenseExpiries = pgTable(
   'webhook_license_expiries',
   {
-    grantId: uuid('grant_id')
-      .notNull()
-      .references(() => grants.id, { onDelete: 'cascade' }),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    announcedAt: timestamp('announced_at', { withTimezone: true }).notNull(),
+    grantId: belongsTo('grant_id', () => grants.id),
+    expiresAt: timestamptz('expires_at').notNull(),
+    announcedAt: timestamptz('announced_at').notNull(),
   },
   (table) => [primaryKey({ columns: [table.grantId, table.expiresAt] })],
 );
@@ -82,5 +77,5 @@ export const webhookLicenseExpiries = pgTable(
 /** Other once-only events, by a key naming the occurrence (e.g. a license's download limit reached in one term). */
 export const webhookAnnouncements = pgTable('webhook_announcements', {
   key: text('key').primaryKey(),
-  announcedAt: timestamp('announced_at', { withTimezone: true }).notNull(),
+  announcedAt: timestamptz('announced_at').notNull(),
 });

@@ -1,4 +1,5 @@
-import { index, integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, text } from 'drizzle-orm/pg-core';
+import { belongsTo, timestamptzNow, uuidPrimaryKey } from './columns.js';
 import { users } from './users.js';
 
 // Tasks (features/tasks writes this): the progress a seller watches. Moved out of packages.ts without changing a
@@ -8,10 +9,8 @@ import { users } from './users.js';
 export const tasks = pgTable(
   'tasks',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    id: uuidPrimaryKey(),
+    userId: belongsTo('user_id', () => users.id),
     type: text('type', {
       enum: ['cache-refresh', 'cache-clear', 'package-pre-cache', 'github-sync', 'database-operation'],
     }).notNull(),
@@ -19,8 +18,8 @@ export const tasks = pgTable(
     progress: integer('progress').notNull().default(0),
     message: text('message').notNull().default(''),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptzNow('created_at'),
+    updatedAt: timestamptzNow('updated_at'),
   },
   (table) => [index('tasks_user_idx').on(table.userId, table.createdAt)],
 );

@@ -1,10 +1,11 @@
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, index, jsonb, pgTable, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { belongsTo, timestamptz, timestamptzNow, uuidPrimaryKey } from './columns.js';
 
 export const users = pgTable(
   'users',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidPrimaryKey(),
     userType: text('user_type', { enum: ['seller', 'admin'] })
       .notNull()
       .default('seller'),
@@ -21,9 +22,9 @@ export const users = pgTable(
     /** Tier remembered from `?tier=` at sign-in, preselected in the plan chooser. */
     selectedTier: text('selected_tier'),
     /** When the seller closed the account (issue 35): licenses and tokens revoked, sales stopped. */
-    closedAt: timestamp('closed_at', { withTimezone: true }),
+    closedAt: timestamptz('closed_at'),
     /** When the retention job erases the closed account's personal data (sales kept for tax law). */
-    eraseAfter: timestamp('erase_after', { withTimezone: true }),
+    eraseAfter: timestamptz('erase_after'),
     /**
      * What happens to a holder's token a secret scanner reports as leaked (issue 32): `revoke` at once, or `mark` it
      * leaked and keep it working for 24 hours while the holder replaces it.
@@ -31,8 +32,8 @@ export const users = pgTable(
     leakedTokenAction: text('leaked_token_action', { enum: ['revoke', 'mark'] })
       .notNull()
       .default('revoke'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    createdAt: timestamptzNow('created_at'),
+    updatedAt: timestamptzNow('updated_at'),
   },
   (table) => [
     uniqueIndex('users_email_unique').on(sql`lower(${table.email})`),
@@ -46,9 +47,7 @@ export const sessions = pgTable(
   {
     /** SHA-256 of the cookie value; the cookie itself is never stored. */
     idHash: text('id_hash').primaryKey(),
-    userId: uuid('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
+    userId: belongsTo('user_id', () => users.id),
     /** The admin behind an impersonation; userId is then the impersonated user. */
     impersonatorId: uuid('impersonator_id').references(() => users.id, { onDelete: 'cascade' }),
     /** The organisation the person works in this session (issue 33); null = their own account. */
@@ -59,9 +58,9 @@ export const sessions = pgTable(
     signInMethod: text('sign_in_method'),
     /** The network the session came from (an IPv4 /24 or IPv6 /48), shown as its place on the sessions page. */
     network: text('network'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    lastSeenAt: timestamp('last_seen_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    createdAt: timestamptzNow('created_at'),
+    lastSeenAt: timestamptzNow('last_seen_at'),
+    expiresAt: timestamptz('expires_at').notNull(),
     userAgent: text('user_agent'),
     data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
   },
@@ -71,14 +70,14 @@ export const sessions = pgTable(
 export const magicLinks = pgTable(
   'magic_links',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuidPrimaryKey(),
     tokenHash: text('token_hash').notNull(),
     email: text('email').notNull(),
     purpose: text('purpose', { enum: ['admin', 'seller'] }).notNull(),
     selectedTier: text('selected_tier'),
-    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
-    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: timestamptzNow('created_at'),
+    expiresAt: timestamptz('expires_at').notNull(),
+    usedAt: timestamptz('used_at'),
   },
   (table) => [
     uniqueIndex('magic_links_token_hash_unique').on(table.tokenHash),

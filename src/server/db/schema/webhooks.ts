@@ -1,4 +1,5 @@
-import { index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { index, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { timestamptzNow } from './columns.js';
 
 /**
  * Webhook deliveries already handled, by the sender's delivery id (GitHub's X-GitHub-Delivery): senders
@@ -9,7 +10,7 @@ export const webhookDeliveries = pgTable(
   {
     source: text('source', { enum: ['github', 'gitlab', 'bitbucket', 'stripe'] }).notNull(),
     deliveryId: text('delivery_id').notNull(),
-    receivedAt: timestamp('received_at', { withTimezone: true }).notNull().defaultNow(),
+    receivedAt: timestamptzNow('received_at'),
   },
   (table) => [
     primaryKey({ columns: [table.source, table.deliveryId] }),
