@@ -16,6 +16,7 @@ import {
   REPOSITORY_URL_MAX_LENGTH,
   updatePackageInput,
 } from './packages.js';
+import { purchaseLinkCheckoutFields, sellerSalesFigures } from './sales.js';
 import { createWebhookEndpointInput, updateWebhookEndpointInput } from './webhooks.js';
 
 // The public API v1 (spec admin-and-developer-platform §3, §6, §7; issue 16): what a seller's systems send to
@@ -141,9 +142,7 @@ export const purchaseLinksInput = z
   .object({
     tierId: z.string().max(200).optional(),
     customerEmail: z.string().max(320).optional(),
-    successUrl: z.string().max(2000).optional(),
-    cancelUrl: z.string().max(2000).optional(),
-    currency: z.string().max(10).optional(),
+    ...purchaseLinkCheckoutFields.shape,
   })
   .meta({ examples: [{ customerEmail: 'buyer@example.com', successUrl: 'https://shop.example.com/thanks' }] });
 /**
@@ -243,18 +242,12 @@ export const apiV1RegeneratedToken = z.object({
 });
 
 /**
- * Spec §3 API v1 analytics: the Dashboard's sales figures. Sales count paid payments (purchases and renewals; refunded
- * ones and lost disputes no longer count; never the seller's test purchases) in the seller's currency (meta.currency);
- * monthly: the current calendar month (UTC). totalCustomers: distinct buyers; totalPurchases: purchases (not renewals).
+ * Spec §3 API v1 analytics: the Dashboard's sales figures (sales count paid payments, purchases and renewals), in the
+ * seller's currency (meta.currency), and the number of active packages.
  */
 export const apiV1Analytics = z.object({
   activePackages: z.number().int(),
-  totalSalesCents: z.number().int(),
-  totalSalesFormatted: z.string(),
-  monthlySalesCents: z.number().int(),
-  monthlySalesFormatted: z.string(),
-  totalCustomers: z.number().int(),
-  totalPurchases: z.number().int(),
+  ...sellerSalesFigures.shape,
 });
 
 /** Paged lists (issue 34): `limit` rows per page, newest first; the next page starts after `meta.nextCursor`. */

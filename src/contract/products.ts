@@ -45,11 +45,7 @@ export const createProductInput = z.object({
 export type CreateProductInput = z.infer<typeof createProductInput>;
 
 /** PATCH /api/products/{id} and /api/v1/products/{id}: fields left out keep their value; packageIds replaces the set. */
-export const updateProductInput = z.object({
-  name: productName.optional(),
-  description: productDescription,
-  packageIds: productPackageIds.optional(),
-});
+export const updateProductInput = createProductInput.partial();
 export type UpdateProductInput = z.infer<typeof updateProductInput>;
 
 export const productIdParams = z.object({ productId: entityId });

@@ -213,6 +213,16 @@ export const purchasePackageParams = z.object({ id: entityId });
 export const purchaseSessionParams = z.object({ sessionId: z.string().max(300) });
 
 /**
+ * What a purchase link made through API v1 carries on to the checkout: where Checkout returns to, and the currency
+ * the link was written for (POST /api/v1/packages/{id}/purchase-links takes them, the purchase page passes them on).
+ */
+export const purchaseLinkCheckoutFields = z.object({
+  successUrl: z.string().max(2000).optional(),
+  cancelUrl: z.string().max(2000).optional(),
+  currency: z.string().max(10).optional(),
+});
+
+/**
  * currency, when given, must be the tier's (a buy button written for another currency is refused). successUrl and
  * cancelUrl come from a purchase link made through API v1 and need its `sig` (the purchase page passes all three
  * on from its address): without it anyone could send a buyer's checkout session to an address of theirs.
@@ -223,9 +233,7 @@ export const startCheckoutInput = z.object({
   productId: z.string().max(200).optional(),
   tierId: z.string().max(200),
   email: z.string().max(320).optional(),
-  currency: z.string().max(10).optional(),
-  successUrl: z.string().max(2000).optional(),
-  cancelUrl: z.string().max(2000).optional(),
+  ...purchaseLinkCheckoutFields.shape,
   sig: z.string().max(200).optional(),
 });
 export type StartCheckoutInput = z.infer<typeof startCheckoutInput>;
@@ -293,17 +301,21 @@ export const sellerSale = z.object({
 export type SellerSale = z.infer<typeof sellerSale>;
 
 /**
- * The seller's Dashboard sales card. Amounts count paid sales (refunded and lost disputes excluded), gross
- * (before the platform fee), never test purchases (no money moved); recentSales lists those too, `test` true.
- * monthly: the current calendar month (UTC).
+ * A seller's sales figures, as the Dashboard's sales card and API v1's analytics give them. Amounts count paid sales
+ * (refunded and lost disputes excluded), gross (before the platform fee), never test purchases (no money moved);
+ * monthly: the current calendar month (UTC). totalCustomers: distinct buyers; totalPurchases: purchases (not renewals).
  */
-export const sellerSalesSummary = z.object({
+export const sellerSalesFigures = z.object({
   totalSalesCents: z.number().int(),
   totalSalesFormatted: z.string(),
   monthlySalesCents: z.number().int(),
   monthlySalesFormatted: z.string(),
-  totalPurchases: z.number().int(),
   totalCustomers: z.number().int(),
+  totalPurchases: z.number().int(),
+});
+
+/** The seller's Dashboard sales card: the figures, and recentSales listing test purchases too, `test` true. */
+export const sellerSalesSummary = sellerSalesFigures.extend({
   feesCents: z.number().int(),
   currency: z.string(),
   recentSales: z.array(sellerSale),

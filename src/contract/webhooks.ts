@@ -70,10 +70,7 @@ export const createWebhookEndpointInput = z.object({
 });
 export type CreateWebhookEndpointInput = z.infer<typeof createWebhookEndpointInput>;
 
-export const updateWebhookEndpointInput = z.object({
-  url: webhookUrl.optional(),
-  events: webhookEvents.optional(),
-  description: webhookDescription,
+export const updateWebhookEndpointInput = createWebhookEndpointInput.partial().extend({
   isEnabled: z.boolean().optional().describe('Disable to stop deliveries; enabling again resumes them.'),
 });
 export type UpdateWebhookEndpointInput = z.infer<typeof updateWebhookEndpointInput>;
