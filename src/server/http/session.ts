@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
+import { firstRow } from '../db/result-rows.js';
 import { type OrganizationRole, sessions, users } from '../db/schema/index.js';
 import { generateToken, sha256Hex } from '../lib/crypto.js';
 import { networkOf } from '../lib/network.js';
@@ -87,8 +88,7 @@ export async function findSessionRow(
   ctx: Pick<AppContext, 'db'>,
   idHash: string,
 ): Promise<typeof sessions.$inferSelect | undefined> {
-  const [row] = await ctx.db.select().from(sessions).where(eq(sessions.idHash, idHash)).limit(1);
-  return row;
+  return firstRow(ctx.db.select().from(sessions).where(eq(sessions.idHash, idHash)).limit(1));
 }
 
 export async function loadSession(ctx: AppContext, cookieValue: string | undefined): Promise<RequestAuth | undefined> {

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/client.js';
 import { isUniqueViolation } from '../db/pg-errors.js';
+import { firstRow, hasAnyRow, writtenRow } from '../db/result-rows.js';
 import { jobs } from '../db/schema/index.js';
 
 // The queries of the jobs table. Claiming is one statement (`UPDATE … WHERE id = (SELECT … FOR UPDATE SKIP
@@ -29,25 +30,27 @@ export type NewJob = {
 
 export async function insertJob(db: Queryable, job: NewJob, now: Date): Promise<JobRow> {
   const status = job.status ?? 'queued';
-  const [row] = await db
-    .insert(jobs)
-    .values({
-      kind: job.kind,
-      payload: job.payload,
-      status,
-      maxAttempts: job.maxAttempts,
-      concurrencyKey: job.concurrencyKey ?? null,
-      singletonKey: job.singletonKey ?? null,
-      reference: job.reference ?? null,
-      runAt: job.runAt,
-      attempts: job.attempts ?? 0,
-      lastError: job.lastError ?? null,
-      createdAt: now,
-      updatedAt: now,
-      finishedAt: status === 'completed' ? now : null,
-    })
-    .returning();
-  return row!;
+  return writtenRow(
+    db
+      .insert(jobs)
+      .values({
+        kind: job.kind,
+        payload: job.payload,
+        status,
+        maxAttempts: job.maxAttempts,
+        concurrencyKey: job.concurrencyKey ?? null,
+        singletonKey: job.singletonKey ?? null,
+        reference: job.reference ?? null,
+        runAt: job.runAt,
+        attempts: job.attempts ?? 0,
+        lastError: job.lastError ?? null,
+        createdAt: now,
+        updatedAt: now,
+        finishedAt: status === 'completed' ? now : null,
+      })
+      .returning(),
+    'The new job',
+  );
 }
 
 /**
@@ -59,41 +62,42 @@ export async function insertSingletonJob(
   job: NewJob & { singletonKey: string },
   now: Date,
 ): Promise<JobRow | undefined> {
-  const [row] = await db
-    .insert(jobs)
-    .values({
-      kind: job.kind,
-      payload: job.payload,
-      status: 'queued',
-      maxAttempts: job.maxAttempts,
-      concurrencyKey: job.concurrencyKey ?? null,
-      singletonKey: job.singletonKey,
-      reference: job.reference ?? null,
-      runAt: job.runAt,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflictDoNothing({
-      target: jobs.singletonKey,
-      where: sql`${jobs.status} in ('queued', 'running') and ${jobs.singletonKey} is not null`,
-    })
-    .returning();
-  return row;
+  return firstRow(
+    db
+      .insert(jobs)
+      .values({
+        kind: job.kind,
+        payload: job.payload,
+        status: 'queued',
+        maxAttempts: job.maxAttempts,
+        concurrencyKey: job.concurrencyKey ?? null,
+        singletonKey: job.singletonKey,
+        reference: job.reference ?? null,
+        runAt: job.runAt,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing({
+        target: jobs.singletonKey,
+        where: sql`${jobs.status} in ('queued', 'running') and ${jobs.singletonKey} is not null`,
+      })
+      .returning(),
+  );
 }
 
 /** The queued or running job of a singleton key, if there is one. */
 export async function findUnfinishedSingletonJob(db: Database, singletonKey: string): Promise<JobRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.singletonKey, singletonKey), inArray(jobs.status, ['queued', 'running'])))
-    .limit(1);
-  return row;
+  return firstRow(
+    db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.singletonKey, singletonKey), inArray(jobs.status, ['queued', 'running'])))
+      .limit(1),
+  );
 }
 
 export async function findJob(db: Database, id: string): Promise<JobRow | undefined> {
-  const [row] = await db.select().from(jobs).where(eq(jobs.id, id)).limit(1);
-  return row;
+  return firstRow(db.select().from(jobs).where(eq(jobs.id, id)).limit(1));
 }
 
 export async function findJobs(db: Database, ids: string[]): Promise<JobRow[]> {
@@ -103,13 +107,14 @@ export async function findJobs(db: Database, ids: string[]): Promise<JobRow[]> {
 
 /** The oldest queued job of a key, which a new request of the same work may join instead of queueing another. */
 export async function findQueuedJob(db: Database, kind: string, concurrencyKey: string): Promise<JobRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(jobs)
-    .where(and(eq(jobs.kind, kind), eq(jobs.concurrencyKey, concurrencyKey), eq(jobs.status, 'queued')))
-    .orderBy(asc(jobs.createdAt))
-    .limit(1);
-  return row;
+  return firstRow(
+    db
+      .select()
+      .from(jobs)
+      .where(and(eq(jobs.kind, kind), eq(jobs.concurrencyKey, concurrencyKey), eq(jobs.status, 'queued')))
+      .orderBy(asc(jobs.createdAt))
+      .limit(1),
+  );
 }
 
 export async function findUnfinishedJobs(db: Database, concurrencyKey: string): Promise<JobRow[]> {
@@ -120,12 +125,13 @@ export async function findUnfinishedJobs(db: Database, concurrencyKey: string): 
 }
 
 export async function hasRunningJob(db: Database, concurrencyKey: string): Promise<boolean> {
-  const [row] = await db
-    .select({ id: jobs.id })
-    .from(jobs)
-    .where(and(eq(jobs.concurrencyKey, concurrencyKey), eq(jobs.status, 'running')))
-    .limit(1);
-  return Boolean(row);
+  return hasAnyRow(
+    db
+      .select({ id: jobs.id })
+      .from(jobs)
+      .where(and(eq(jobs.concurrencyKey, concurrencyKey), eq(jobs.status, 'running')))
+      .limit(1),
+  );
 }
 
 /** The newest job about `reference` (e.g. the last e-mail of a license), per reference. */
@@ -197,12 +203,13 @@ export async function claimJob(db: Database, options: ClaimOptions): Promise<Job
 
 /** Renews the lease; false when the job is no longer this runner's (another runner took it over). */
 export async function renewLease(db: Database, id: string, workerId: string, lockedUntil: Date, now: Date) {
-  const rows = await db
-    .update(jobs)
-    .set({ lockedUntil, updatedAt: now })
-    .where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId), eq(jobs.status, 'running')))
-    .returning({ id: jobs.id });
-  return rows.length > 0;
+  return hasAnyRow(
+    db
+      .update(jobs)
+      .set({ lockedUntil, updatedAt: now })
+      .where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId), eq(jobs.status, 'running')))
+      .returning({ id: jobs.id }),
+  );
 }
 
 /** Records the end of an attempt, if the job is still this runner's. */
@@ -239,12 +246,13 @@ export async function finishAttempt(
             ...(outcome.error !== null ? { lastError: outcome.error } : {}),
             ...(outcome.refundAttempt ? { attempts: sql`greatest(${jobs.attempts} - 1, 0)` } : {}),
           };
-  const [row] = await db
-    .update(jobs)
-    .set(values)
-    .where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId), eq(jobs.status, 'running')))
-    .returning();
-  return row;
+  return firstRow(
+    db
+      .update(jobs)
+      .set(values)
+      .where(and(eq(jobs.id, id), eq(jobs.lockedBy, workerId), eq(jobs.status, 'running')))
+      .returning(),
+  );
 }
 
 /**

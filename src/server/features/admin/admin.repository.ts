@@ -1,5 +1,6 @@
 import { asc, count, desc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow } from '../../db/result-rows.js';
 import { packages, packageVersions, platformSubscriptions, users } from '../../db/schema/index.js';
 
 // The admin area's platform-wide reads. The admin is a channel: it reads across every seller's data (accounts with
@@ -62,10 +63,7 @@ export function selectActivePackageTargets(db: Reader): Promise<PackageTarget[]>
 }
 
 export async function findPackageTarget(db: Reader, packageId: string): Promise<PackageTarget | undefined> {
-  const [target] = await db
-    .select({ id: packages.id, name: packages.name })
-    .from(packages)
-    .where(eq(packages.id, packageId))
-    .limit(1);
-  return target;
+  return firstRow(
+    db.select({ id: packages.id, name: packages.name }).from(packages).where(eq(packages.id, packageId)).limit(1),
+  );
 }

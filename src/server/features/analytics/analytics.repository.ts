@@ -1,5 +1,6 @@
 import { and, asc, count, countDistinct, desc, eq, gt, gte, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow } from '../../db/result-rows.js';
 import {
   customers,
   downloadGrantDays,
@@ -96,21 +97,23 @@ export async function holderDownloadsByDay(
 }
 
 export async function findSellerPackage(db: Database, sellerId: string, packageId: string) {
-  const [row] = await db
-    .select({ id: packages.id, name: packages.name })
-    .from(packages)
-    .where(and(eq(packages.id, packageId), eq(packages.ownerId, sellerId)))
-    .limit(1);
-  return row;
+  return firstRow(
+    db
+      .select({ id: packages.id, name: packages.name })
+      .from(packages)
+      .where(and(eq(packages.id, packageId), eq(packages.ownerId, sellerId)))
+      .limit(1),
+  );
 }
 
 export async function findSellerCustomerByEmail(db: Database, sellerId: string, email: string) {
-  const [row] = await db
-    .select({ id: customers.id, email: customers.email })
-    .from(customers)
-    .where(and(eq(customers.sellerId, sellerId), sql`lower(${customers.email}) = ${email.toLowerCase()}`))
-    .limit(1);
-  return row;
+  return firstRow(
+    db
+      .select({ id: customers.id, email: customers.email })
+      .from(customers)
+      .where(and(eq(customers.sellerId, sellerId), sql`lower(${customers.email}) = ${email.toLowerCase()}`))
+      .limit(1),
+  );
 }
 
 /** A holder's running total of downloads on the last day with downloads up to `day` (0 before their first). */

@@ -2,6 +2,7 @@ import { and, desc, eq, isNull, lt, or } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppContext } from '../../context.js';
 import type { Database } from '../../db/client.js';
+import { firstRow, hasAnyRow, writtenRow } from '../../db/result-rows.js';
 import { apiTokens, type OrganizationRole, organizationMembers, users } from '../../db/schema/index.js';
 
 // Queries of the api_tokens table. Every read a seller makes is scoped to their user id.
@@ -10,9 +11,7 @@ export type ApiTokenRow = typeof apiTokens.$inferSelect;
 type Db = Pick<AppContext, 'db'>;
 
 export async function insertApiToken(ctx: Db, values: typeof apiTokens.$inferInsert): Promise<ApiTokenRow> {
-  const [row] = await ctx.db.insert(apiTokens).values(values).returning();
-  if (!row) throw new Error('API token insert returned nothing');
-  return row;
+  return writtenRow(ctx.db.insert(apiTokens).values(values).returning(), 'The new API token');
 }
 
 /** The seller's tokens that were not deleted, newest first. */
@@ -25,12 +24,13 @@ export async function listLiveTokens(ctx: Db, userId: string): Promise<ApiTokenR
 }
 
 export async function findLiveToken(ctx: Db, userId: string, tokenId: string): Promise<ApiTokenRow | undefined> {
-  const [row] = await ctx.db
-    .select()
-    .from(apiTokens)
-    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId), isNull(apiTokens.deletedAt)))
-    .limit(1);
-  return row;
+  return firstRow(
+    ctx.db
+      .select()
+      .from(apiTokens)
+      .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId), isNull(apiTokens.deletedAt)))
+      .limit(1),
+  );
 }
 
 export type TokenWithCreator = {
@@ -54,23 +54,24 @@ export async function findTokenByHash(ctx: Db, tokenHash: string): Promise<Token
   // No coalesce to the account: a token whose creator's row is gone (created_by_id set null) has no one to act
   // for, so it gets no permissions rather than the founder's (migration 0027 filled the creator of older tokens).
   const creatorId = apiTokens.createdById;
-  const [row] = await ctx.db
-    .select({
-      token: apiTokens,
-      seller,
-      creator: { id: creator.id, displayName: creator.displayName, email: creator.email, slug: creator.slug },
-      creatorRole: organizationMembers.role,
-    })
-    .from(apiTokens)
-    .innerJoin(seller, eq(seller.id, apiTokens.userId))
-    .leftJoin(creator, eq(creator.id, creatorId))
-    .leftJoin(
-      organizationMembers,
-      and(eq(organizationMembers.organizationId, apiTokens.userId), eq(organizationMembers.userId, creatorId)),
-    )
-    .where(eq(apiTokens.tokenHash, tokenHash))
-    .limit(1);
-  return row;
+  return firstRow(
+    ctx.db
+      .select({
+        token: apiTokens,
+        seller,
+        creator: { id: creator.id, displayName: creator.displayName, email: creator.email, slug: creator.slug },
+        creatorRole: organizationMembers.role,
+      })
+      .from(apiTokens)
+      .innerJoin(seller, eq(seller.id, apiTokens.userId))
+      .leftJoin(creator, eq(creator.id, creatorId))
+      .leftJoin(
+        organizationMembers,
+        and(eq(organizationMembers.organizationId, apiTokens.userId), eq(organizationMembers.userId, creatorId)),
+      )
+      .where(eq(apiTokens.tokenHash, tokenHash))
+      .limit(1),
+  );
 }
 
 /**
@@ -93,12 +94,13 @@ export async function markTokensOfCreatorDeleted(
 
 /** Soft delete: the row stays so that the token's next request hears it was deleted. False if already gone. */
 export async function markTokenDeleted(ctx: Db, userId: string, tokenId: string, now: Date): Promise<boolean> {
-  const deleted = await ctx.db
-    .update(apiTokens)
-    .set({ deletedAt: now, isActive: false })
-    .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId), isNull(apiTokens.deletedAt)))
-    .returning({ id: apiTokens.id });
-  return deleted.length > 0;
+  return hasAnyRow(
+    ctx.db
+      .update(apiTokens)
+      .set({ deletedAt: now, isActive: false })
+      .where(and(eq(apiTokens.id, tokenId), eq(apiTokens.userId, userId), isNull(apiTokens.deletedAt)))
+      .returning({ id: apiTokens.id }),
+  );
 }
 
 /** Sets lastUsedAt unless it was set within the resolution: concurrent requests write it once. */

@@ -1,5 +1,6 @@
 import { and, eq, lte } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import { firstRow, hasAnyRow } from '../../db/result-rows.js';
 import { idempotencyKeys } from '../../db/schema/index.js';
 
 // Queries of the idempotency_keys table. A key belongs to the API token that sent it (unique per token), never to
@@ -20,21 +21,23 @@ export async function claimKey(
     expiresAt: Date;
   },
 ): Promise<boolean> {
-  const inserted = await ctx.db
-    .insert(idempotencyKeys)
-    .values({ ...values, state: 'pending' })
-    .onConflictDoNothing({ target: [idempotencyKeys.apiTokenId, idempotencyKeys.key] })
-    .returning({ key: idempotencyKeys.key });
-  return inserted.length > 0;
+  return hasAnyRow(
+    ctx.db
+      .insert(idempotencyKeys)
+      .values({ ...values, state: 'pending' })
+      .onConflictDoNothing({ target: [idempotencyKeys.apiTokenId, idempotencyKeys.key] })
+      .returning({ key: idempotencyKeys.key }),
+  );
 }
 
 export async function findKey(ctx: Db, apiTokenId: string, key: string): Promise<IdempotencyRow | undefined> {
-  const [row] = await ctx.db
-    .select()
-    .from(idempotencyKeys)
-    .where(and(eq(idempotencyKeys.apiTokenId, apiTokenId), eq(idempotencyKeys.key, key)))
-    .limit(1);
-  return row;
+  return firstRow(
+    ctx.db
+      .select()
+      .from(idempotencyKeys)
+      .where(and(eq(idempotencyKeys.apiTokenId, apiTokenId), eq(idempotencyKeys.key, key)))
+      .limit(1),
+  );
 }
 
 export async function completeKey(

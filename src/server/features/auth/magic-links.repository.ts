@@ -1,5 +1,6 @@
 import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, hasAnyRow } from '../../db/result-rows.js';
 import { magicLinks } from '../../db/schema/index.js';
 
 // The queries of e-mailed sign-in links (the magic_links table, which this domain alone writes). Addresses are
@@ -17,24 +18,24 @@ export async function spendLink(
   purpose: MagicLinkPurposeValue,
   now: Date,
 ): Promise<MagicLinkRow | undefined> {
-  const [link] = await db
-    .update(magicLinks)
-    .set({ usedAt: now })
-    .where(
-      and(
-        eq(magicLinks.tokenHash, tokenHash),
-        eq(magicLinks.purpose, purpose),
-        isNull(magicLinks.usedAt),
-        gt(magicLinks.expiresAt, now),
-      ),
-    )
-    .returning();
-  return link;
+  return firstRow(
+    db
+      .update(magicLinks)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(magicLinks.tokenHash, tokenHash),
+          eq(magicLinks.purpose, purpose),
+          isNull(magicLinks.usedAt),
+          gt(magicLinks.expiresAt, now),
+        ),
+      )
+      .returning(),
+  );
 }
 
 export async function findLinkByTokenHash(db: Queryable, tokenHash: string): Promise<MagicLinkRow | undefined> {
-  const [link] = await db.select().from(magicLinks).where(eq(magicLinks.tokenHash, tokenHash)).limit(1);
-  return link;
+  return firstRow(db.select().from(magicLinks).where(eq(magicLinks.tokenHash, tokenHash)).limit(1));
 }
 
 export async function insertLink(db: Queryable, values: typeof magicLinks.$inferInsert): Promise<void> {
@@ -48,14 +49,19 @@ export async function hasLinkSince(
   purpose: MagicLinkPurposeValue,
   since: Date,
 ): Promise<boolean> {
-  const [link] = await db
-    .select({ id: magicLinks.id })
-    .from(magicLinks)
-    .where(
-      and(sql`lower(${magicLinks.email}) = ${email}`, eq(magicLinks.purpose, purpose), gt(magicLinks.createdAt, since)),
-    )
-    .limit(1);
-  return link !== undefined;
+  return hasAnyRow(
+    db
+      .select({ id: magicLinks.id })
+      .from(magicLinks)
+      .where(
+        and(
+          sql`lower(${magicLinks.email}) = ${email}`,
+          eq(magicLinks.purpose, purpose),
+          gt(magicLinks.createdAt, since),
+        ),
+      )
+      .limit(1),
+  );
 }
 
 /** How many links went to the address after `since`. */

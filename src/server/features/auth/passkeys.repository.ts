@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, isNull, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, hasAnyRow } from '../../db/result-rows.js';
 import { userPasskeys, users, webauthnChallenges } from '../../db/schema/index.js';
 
 // The queries of passkeys and their one-time WebAuthn challenges (user_passkeys, webauthn_challenges, which this
@@ -57,8 +58,7 @@ export async function insertPasskeyIfNew(
   db: Queryable,
   values: typeof userPasskeys.$inferInsert,
 ): Promise<PasskeyRow | undefined> {
-  const [row] = await db.insert(userPasskeys).values(values).onConflictDoNothing().returning();
-  return row;
+  return firstRow(db.insert(userPasskeys).values(values).onConflictDoNothing().returning());
 }
 
 /** The passkey of that credential id, with its person. */
@@ -66,14 +66,15 @@ export async function findPasskeyWithPerson(
   db: Queryable,
   credentialId: string,
 ): Promise<{ passkey: PasskeyRow; user: typeof users.$inferSelect } | undefined> {
-  const [found] = await db
-    .select({ passkey: userPasskeys, user: users })
-    .from(userPasskeys)
-    .innerJoin(users, eq(users.id, userPasskeys.userId))
-    .where(eq(userPasskeys.credentialId, credentialId))
-    .orderBy(asc(userPasskeys.createdAt))
-    .limit(1);
-  return found;
+  return firstRow(
+    db
+      .select({ passkey: userPasskeys, user: users })
+      .from(userPasskeys)
+      .innerJoin(users, eq(users.id, userPasskeys.userId))
+      .where(eq(userPasskeys.credentialId, credentialId))
+      .orderBy(asc(userPasskeys.createdAt))
+      .limit(1),
+  );
 }
 
 export async function recordPasskeyUse(db: Queryable, passkeyId: string, counter: number, now: Date): Promise<void> {
@@ -92,19 +93,21 @@ export async function renamePasskeyOf(
   passkeyId: string,
   name: string,
 ): Promise<PasskeyRow | undefined> {
-  const [row] = await db
-    .update(userPasskeys)
-    .set({ name })
-    .where(and(eq(userPasskeys.id, passkeyId), eq(userPasskeys.userId, userId)))
-    .returning();
-  return row;
+  return firstRow(
+    db
+      .update(userPasskeys)
+      .set({ name })
+      .where(and(eq(userPasskeys.id, passkeyId), eq(userPasskeys.userId, userId)))
+      .returning(),
+  );
 }
 
 /** Deletes the person's passkey: false when they have none of that id. */
 export async function deletePasskeyOf(db: Queryable, userId: string, passkeyId: string): Promise<boolean> {
-  const deleted = await db
-    .delete(userPasskeys)
-    .where(and(eq(userPasskeys.id, passkeyId), eq(userPasskeys.userId, userId)))
-    .returning({ id: userPasskeys.id });
-  return deleted.length > 0;
+  return hasAnyRow(
+    db
+      .delete(userPasskeys)
+      .where(and(eq(userPasskeys.id, passkeyId), eq(userPasskeys.userId, userId)))
+      .returning({ id: userPasskeys.id }),
+  );
 }

@@ -1,5 +1,6 @@
 import { and, count, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, hasAnyRow } from '../../db/result-rows.js';
 import { userPasskeys, userRecoveryCodes, userTotpSecrets } from '../../db/schema/index.js';
 
 // The queries of a person's second factors (user_totp_secrets, user_recovery_codes, and the count of user_passkeys),
@@ -16,17 +17,18 @@ export async function countPasskeys(db: Queryable, userId: string): Promise<numb
 
 /** The person's authenticator app: the confirmed one, or the one being set up (`confirmed` false). */
 export async function findTotp(db: Queryable, userId: string, confirmed: boolean): Promise<TotpRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(userTotpSecrets)
-    .where(
-      and(
-        eq(userTotpSecrets.userId, userId),
-        confirmed ? isNotNull(userTotpSecrets.confirmedAt) : isNull(userTotpSecrets.confirmedAt),
-      ),
-    )
-    .limit(1);
-  return row;
+  return firstRow(
+    db
+      .select()
+      .from(userTotpSecrets)
+      .where(
+        and(
+          eq(userTotpSecrets.userId, userId),
+          confirmed ? isNotNull(userTotpSecrets.confirmedAt) : isNull(userTotpSecrets.confirmedAt),
+        ),
+      )
+      .limit(1),
+  );
 }
 
 /** When the person's authenticator app was confirmed: null while set up, undefined without one. */
@@ -52,36 +54,36 @@ export async function upsertPendingTotp(db: Queryable, userId: string, secretSea
 
 /** Confirms the secret being set up at the step of its first code: false when none was waiting. */
 export async function confirmPendingTotp(db: Queryable, userId: string, step: number, now: Date): Promise<boolean> {
-  const confirmed = await db
-    .update(userTotpSecrets)
-    .set({ confirmedAt: now, lastUsedStep: step })
-    .where(and(eq(userTotpSecrets.userId, userId), isNull(userTotpSecrets.confirmedAt)))
-    .returning({ userId: userTotpSecrets.userId });
-  return confirmed.length > 0;
+  return hasAnyRow(
+    db
+      .update(userTotpSecrets)
+      .set({ confirmedAt: now, lastUsedStep: step })
+      .where(and(eq(userTotpSecrets.userId, userId), isNull(userTotpSecrets.confirmedAt)))
+      .returning({ userId: userTotpSecrets.userId }),
+  );
 }
 
 /** Records the step of an accepted code if it is later than the last one: false when it is not (a code works once). */
 export async function advanceTotpStep(db: Queryable, userId: string, step: number): Promise<boolean> {
-  const accepted = await db
-    .update(userTotpSecrets)
-    .set({ lastUsedStep: step })
-    .where(
-      and(
-        eq(userTotpSecrets.userId, userId),
-        or(isNull(userTotpSecrets.lastUsedStep), lt(userTotpSecrets.lastUsedStep, step)),
-      ),
-    )
-    .returning({ userId: userTotpSecrets.userId });
-  return accepted.length > 0;
+  return hasAnyRow(
+    db
+      .update(userTotpSecrets)
+      .set({ lastUsedStep: step })
+      .where(
+        and(
+          eq(userTotpSecrets.userId, userId),
+          or(isNull(userTotpSecrets.lastUsedStep), lt(userTotpSecrets.lastUsedStep, step)),
+        ),
+      )
+      .returning({ userId: userTotpSecrets.userId }),
+  );
 }
 
 /** Removes the person's authenticator app: false when there was none. */
 export async function deleteTotp(db: Queryable, userId: string): Promise<boolean> {
-  const removed = await db
-    .delete(userTotpSecrets)
-    .where(eq(userTotpSecrets.userId, userId))
-    .returning({ userId: userTotpSecrets.userId });
-  return removed.length > 0;
+  return hasAnyRow(
+    db.delete(userTotpSecrets).where(eq(userTotpSecrets.userId, userId)).returning({ userId: userTotpSecrets.userId }),
+  );
 }
 
 /** Replaces the person's recovery codes by these hashes. */
@@ -110,16 +112,17 @@ export async function markRecoveryCodeUsed(
   codeHash: string,
   now: Date,
 ): Promise<boolean> {
-  const used = await db
-    .update(userRecoveryCodes)
-    .set({ usedAt: now })
-    .where(
-      and(
-        eq(userRecoveryCodes.userId, userId),
-        eq(userRecoveryCodes.codeHash, codeHash),
-        isNull(userRecoveryCodes.usedAt),
-      ),
-    )
-    .returning({ id: userRecoveryCodes.id });
-  return used.length > 0;
+  return hasAnyRow(
+    db
+      .update(userRecoveryCodes)
+      .set({ usedAt: now })
+      .where(
+        and(
+          eq(userRecoveryCodes.userId, userId),
+          eq(userRecoveryCodes.codeHash, codeHash),
+          isNull(userRecoveryCodes.usedAt),
+        ),
+      )
+      .returning({ id: userRecoveryCodes.id }),
+  );
 }

@@ -1,6 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backupCommand, restoreCommand } from '../../../../scripts/backup-commands.js';
 import {
@@ -11,7 +9,7 @@ import {
 } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeS3, startFakeS3 } from '../../../../test/fakes/s3.js';
 import { createLicensedWidget, runAdminCommand } from '../../../../test/support/backup-source.js';
-import { emptyRestoreTarget } from '../../../../test/support/restore-target.js';
+import { backupWorkspace } from '../../../../test/support/restore-target.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { P2File } from '../../../contract/composer.js';
 import { createStorage } from '../../adapters/storage/create-storage.js';
@@ -23,18 +21,13 @@ import { loadConfig } from '../../config.js';
 // backup. A restore into a bucket that already holds objects is refused and changes nothing.
 
 const HOST = 'acme.composer.localhost';
-const work = mkdtempSync(path.join(tmpdir(), 'packgate-backup-s3-test-'));
-const archive = path.join(work, 'backup.tar.gz');
-const removals: Array<() => Promise<void>> = [];
+const { dir: work, archive, removals, emptyTarget } = backupWorkspace('packgate-backup-s3-test-');
 
 let sourceBucket: FakeS3;
 let source: TestApp;
 let holder: FixtureHolder;
 let widget: FixturePackage;
 let logoKey: string;
-
-/** An empty database and data folder of the suite's kind, with `bucket`'s settings. */
-const emptyTarget = (bucket: FakeS3) => emptyRestoreTarget(work, removals, bucket.env);
 
 /** The zip of acme/widget v1.1.0 as the holder downloads it from `app`. */
 async function downloadedZip(app: TestApp): Promise<Buffer> {
@@ -75,15 +68,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await source?.close();
   await sourceBucket?.close();
-  for (const remove of removals.reverse()) await remove();
-  rmSync(work, { recursive: true, force: true });
 });
 
 describe('a backup of an instance that stores objects in S3', () => {
   it('restores into an empty bucket and database, and serves the same zip bytes', async () => {
     const targetBucket = await startFakeS3({ bucket: 'packgate-restored' });
     removals.push(() => targetBucket.close());
-    const target = await emptyTarget(targetBucket);
+    const target = await emptyTarget(targetBucket.env);
     removals.push(async () => rmSync(target.dataDir, { recursive: true, force: true }));
     const restore = await runAdminCommand(() =>
       restoreCommand(loadConfig({ DATA_DIR: target.dataDir, ...target.env }), archive),
@@ -107,7 +98,7 @@ describe('a backup of an instance that stores objects in S3', () => {
   });
 
   it('refuses a bucket that already holds objects, and changes neither it nor the database', async () => {
-    const target = await emptyTarget(sourceBucket);
+    const target = await emptyTarget(sourceBucket.env);
     removals.push(async () => rmSync(target.dataDir, { recursive: true, force: true }));
     const keysBefore = await keysIn(sourceBucket);
     const restore = await runAdminCommand(() =>

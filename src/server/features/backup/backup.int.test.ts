@@ -1,14 +1,4 @@
-import {
-  createReadStream,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import { gzipSync } from 'node:zlib';
@@ -23,7 +13,7 @@ import {
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
 import { createLicensedWidget, runAdminCommand } from '../../../../test/support/backup-source.js';
-import { emptyRestoreTarget } from '../../../../test/support/restore-target.js';
+import { backupWorkspace } from '../../../../test/support/restore-target.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { P2File } from '../../../contract/composer.js';
 import { LOCAL_ADMIN_BACKUP_PATH } from '../../../contract/local-admin.js';
@@ -45,17 +35,12 @@ import { verifyBackup } from './backup-verify.service.js';
 // and changes nothing.
 
 const HOST = 'acme.composer.localhost';
-const work = mkdtempSync(path.join(tmpdir(), 'packgate-backup-test-'));
-const archive = path.join(work, 'backup.tar.gz');
-const removals: Array<() => Promise<void>> = [];
+const { dir: work, archive, emptyTarget } = backupWorkspace('packgate-backup-test-');
 
 let source: TestApp;
 let holder: FixtureHolder;
 let widget: FixturePackage;
 let before: { packages: Buffer; p2: Buffer; zip: Buffer; sales: number };
-
-/** An empty database and data folder of the suite's kind, to restore into. */
-const emptyTarget = () => emptyRestoreTarget(work, removals);
 
 const distPath = (p2: Buffer, version: string) => {
   const entry = jsonOf<P2File>({ status: 200, statusMessage: '', headers: {}, body: p2 }).packages['acme/widget']!.find(
@@ -137,8 +122,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await source?.close();
-  for (const remove of removals.reverse()) await remove();
-  rmSync(work, { recursive: true, force: true });
 });
 
 describe('a backup of a running instance', () => {

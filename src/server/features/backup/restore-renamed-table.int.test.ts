@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { backupCommand, restoreCommand } from '../../../../scripts/backup-commands.js';
 import { createDatabaseFromTemplate } from '../../../../test/support/database-template.js';
+import { backupWorkspace } from '../../../../test/support/restore-target.js';
 import { testDatabaseKind } from '../../../../test/support/test-app.js';
 import { loadConfig } from '../../config.js';
 import { applyMigrations, type DatabaseTarget, migrationsFolder, openDatabase } from '../../db/client.js';
@@ -14,14 +14,8 @@ import { partialMigrationsFolder, readJournal } from '../../db/schema-version.js
 // version, loads the rows under the names the archive has, then runs the later migrations. Shown with the
 // platform's plans, the table pricing_tiers until migration 0030_plans_table renamed it plans.
 
-const work = mkdtempSync(path.join(tmpdir(), 'packgate-renamed-table-'));
-const removals: Array<() => Promise<void>> = [];
+const { dir: work, removals } = backupWorkspace('packgate-renamed-table-');
 const SECRET_KEY = 'renamed-table-test-secret-key-0123456789';
-
-afterAll(async () => {
-  for (const remove of removals.reverse()) await remove();
-  rmSync(work, { recursive: true, force: true });
-});
 
 /** A data folder and an empty database of the suite's kind, and the configuration that names them. */
 async function emptyInstance(name: string) {

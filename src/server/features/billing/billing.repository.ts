@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { hasAnyRow } from '../../db/result-rows.js';
 import { platformInvoices, stripePrices, users } from '../../db/schema/index.js';
 
 // The queries of platform billing: the Stripe prices made for tiers and the platform invoices paid. The sellers'
@@ -43,8 +44,7 @@ export async function findTierIdForPrice(db: Queryable, priceId: string, mode: P
 }
 
 export async function sellerExists(db: Queryable, userId: string): Promise<boolean> {
-  const [owner] = await db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1);
-  return owner !== undefined;
+  return hasAnyRow(db.select({ id: users.id }).from(users).where(eq(users.id, userId)).limit(1));
 }
 
 /** A paid platform invoice, once: the same invoice reported again (invoice.paid and payment_succeeded) adds nothing. */
@@ -52,10 +52,7 @@ export async function recordPlatformInvoice(
   db: Queryable,
   invoice: typeof platformInvoices.$inferInsert,
 ): Promise<boolean> {
-  const inserted = await db
-    .insert(platformInvoices)
-    .values(invoice)
-    .onConflictDoNothing()
-    .returning({ id: platformInvoices.id });
-  return inserted.length > 0;
+  return hasAnyRow(
+    db.insert(platformInvoices).values(invoice).onConflictDoNothing().returning({ id: platformInvoices.id }),
+  );
 }

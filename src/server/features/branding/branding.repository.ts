@@ -1,5 +1,6 @@
 import { and, eq, isNotNull, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, hasAnyRow, writtenRow } from '../../db/result-rows.js';
 import { brandSettings, users } from '../../db/schema/index.js';
 
 // The queries of a seller's brand (the brand_settings table, which this domain alone writes). The seller's name and
@@ -12,35 +13,36 @@ export type BrandChanges = Partial<Omit<typeof brandSettings.$inferInsert, 'user
 export type BrandSeller = Pick<typeof users.$inferSelect, 'id' | 'slug' | 'displayName' | 'githubUsername' | 'email'>;
 
 export async function findBrandRow(db: Queryable, userId: string): Promise<BrandRow | undefined> {
-  const [row] = await db.select().from(brandSettings).where(eq(brandSettings.userId, userId)).limit(1);
-  return row;
+  return firstRow(db.select().from(brandSettings).where(eq(brandSettings.userId, userId)).limit(1));
 }
 
 export async function findBrandSeller(db: Queryable, userId: string): Promise<BrandSeller | undefined> {
-  const [seller] = await db
-    .select({
-      id: users.id,
-      slug: users.slug,
-      displayName: users.displayName,
-      githubUsername: users.githubUsername,
-      email: users.email,
-    })
-    .from(users)
-    .where(eq(users.id, userId))
-    .limit(1);
-  return seller;
+  return firstRow(
+    db
+      .select({
+        id: users.id,
+        slug: users.slug,
+        displayName: users.displayName,
+        githubUsername: users.githubUsername,
+        email: users.email,
+      })
+      .from(users)
+      .where(eq(users.id, userId))
+      .limit(1),
+  );
 }
 
 /** Whether another seller has verified `domain` (lower case). */
 export async function isDomainVerifiedByAnother(db: Queryable, domain: string, userId: string): Promise<boolean> {
-  const [taken] = await db
-    .select({ userId: brandSettings.userId })
-    .from(brandSettings)
-    .where(
-      sql`lower(${brandSettings.brandDomain}) = ${domain} and ${brandSettings.userId} <> ${userId} and ${brandSettings.brandDomainVerifiedAt} is not null`,
-    )
-    .limit(1);
-  return taken !== undefined;
+  return hasAnyRow(
+    db
+      .select({ userId: brandSettings.userId })
+      .from(brandSettings)
+      .where(
+        sql`lower(${brandSettings.brandDomain}) = ${domain} and ${brandSettings.userId} <> ${userId} and ${brandSettings.brandDomainVerifiedAt} is not null`,
+      )
+      .limit(1),
+  );
 }
 
 /** Writes the brand's changed fields, creating its row the first time. */
@@ -50,12 +52,14 @@ export async function upsertBrand(
   changes: BrandChanges,
   brandHideText: boolean,
 ): Promise<BrandRow> {
-  const [saved] = await db
-    .insert(brandSettings)
-    .values({ userId, ...changes, brandHideText })
-    .onConflictDoUpdate({ target: brandSettings.userId, set: changes })
-    .returning();
-  return saved!;
+  return writtenRow(
+    db
+      .insert(brandSettings)
+      .values({ userId, ...changes, brandHideText })
+      .onConflictDoUpdate({ target: brandSettings.userId, set: changes })
+      .returning(),
+    'The brand',
+  );
 }
 
 /** The seller of that slug with their brand (null when they never saved one). */
@@ -63,13 +67,14 @@ export async function findSellerWithBrandBySlug(
   db: Queryable,
   slug: string,
 ): Promise<{ seller: typeof users.$inferSelect; brand: BrandRow | null } | undefined> {
-  const [found] = await db
-    .select({ seller: users, brand: brandSettings })
-    .from(users)
-    .leftJoin(brandSettings, eq(brandSettings.userId, users.id))
-    .where(eq(users.slug, slug))
-    .limit(1);
-  return found;
+  return firstRow(
+    db
+      .select({ seller: users, brand: brandSettings })
+      .from(users)
+      .leftJoin(brandSettings, eq(brandSettings.userId, users.id))
+      .where(eq(users.slug, slug))
+      .limit(1),
+  );
 }
 
 /** Sets or clears the domain's verification, only if the brand's domain is still `domain`; undefined otherwise. */
@@ -79,12 +84,13 @@ export async function setDomainVerifiedAt(
   domain: string,
   verifiedAt: Date | null,
 ): Promise<BrandRow | undefined> {
-  const [updated] = await db
-    .update(brandSettings)
-    .set({ brandDomainVerifiedAt: verifiedAt })
-    .where(sql`${brandSettings.userId} = ${userId} and ${brandSettings.brandDomain} = ${domain}`)
-    .returning();
-  return updated;
+  return firstRow(
+    db
+      .update(brandSettings)
+      .set({ brandDomainVerifiedAt: verifiedAt })
+      .where(sql`${brandSettings.userId} = ${userId} and ${brandSettings.brandDomain} = ${domain}`)
+      .returning(),
+  );
 }
 
 /** Clears the logo and the brand's contact fields. */

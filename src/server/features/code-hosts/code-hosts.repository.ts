@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, hasAnyRow, writtenRow } from '../../db/result-rows.js';
 import { type CodeHostConnectionKind, codeHostConnections, packages, users } from '../../db/schema/index.js';
 
 // The queries of code-host connections (the code_host_connections table, which this domain alone writes). Two reads
@@ -13,18 +14,12 @@ export type NewConnectionRow = typeof codeHostConnections.$inferInsert;
 export type ConnectionChanges = Partial<Omit<NewConnectionRow, 'id' | 'ownerId' | 'kind' | 'createdAt'>>;
 
 export async function findConnectionRow(db: Queryable, connectionId: string): Promise<ConnectionRow | undefined> {
-  const [row] = await db.select().from(codeHostConnections).where(eq(codeHostConnections.id, connectionId)).limit(1);
-  return row;
+  return firstRow(db.select().from(codeHostConnections).where(eq(codeHostConnections.id, connectionId)).limit(1));
 }
 
 /** The connection's row, locked until the transaction `tx` ends. */
 export async function lockConnectionRow(tx: Queryable, connectionId: string): Promise<ConnectionRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(codeHostConnections)
-    .where(eq(codeHostConnections.id, connectionId))
-    .for('update');
-  return row;
+  return firstRow(tx.select().from(codeHostConnections).where(eq(codeHostConnections.id, connectionId)).for('update'));
 }
 
 /** The owner's connections (of those kinds when given), oldest first. */
@@ -45,19 +40,20 @@ export async function findSameAccountConnection(
   db: Queryable,
   key: { ownerId: string; kind: CodeHostConnectionKind; externalId: string; baseUrl?: string | null },
 ): Promise<ConnectionRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(codeHostConnections)
-    .where(
-      and(
-        eq(codeHostConnections.ownerId, key.ownerId),
-        eq(codeHostConnections.kind, key.kind),
-        eq(codeHostConnections.externalId, key.externalId),
-        key.baseUrl ? eq(codeHostConnections.baseUrl, key.baseUrl) : isNull(codeHostConnections.baseUrl),
-      ),
-    )
-    .limit(1);
-  return row;
+  return firstRow(
+    db
+      .select()
+      .from(codeHostConnections)
+      .where(
+        and(
+          eq(codeHostConnections.ownerId, key.ownerId),
+          eq(codeHostConnections.kind, key.kind),
+          eq(codeHostConnections.externalId, key.externalId),
+          key.baseUrl ? eq(codeHostConnections.baseUrl, key.baseUrl) : isNull(codeHostConnections.baseUrl),
+        ),
+      )
+      .limit(1),
+  );
 }
 
 /** The connections of a GitHub App installation, whoever owns them. */
@@ -81,8 +77,7 @@ export function countPackagesByConnection(
 }
 
 export async function insertConnection(db: Queryable, values: NewConnectionRow): Promise<ConnectionRow> {
-  const [row] = await db.insert(codeHostConnections).values(values).returning();
-  return row!;
+  return writtenRow(db.insert(codeHostConnections).values(values).returning(), 'The new code host connection');
 }
 
 export async function updateConnectionRow(
@@ -95,11 +90,12 @@ export async function updateConnectionRow(
 
 /** Deletes the owner's connection: true when there was one. */
 export async function deleteConnectionOf(db: Queryable, ownerId: string, connectionId: string): Promise<boolean> {
-  const deleted = await db
-    .delete(codeHostConnections)
-    .where(and(eq(codeHostConnections.id, connectionId), eq(codeHostConnections.ownerId, ownerId)))
-    .returning({ id: codeHostConnections.id });
-  return deleted.length > 0;
+  return hasAnyRow(
+    db
+      .delete(codeHostConnections)
+      .where(and(eq(codeHostConnections.id, connectionId), eq(codeHostConnections.ownerId, ownerId)))
+      .returning({ id: codeHostConnections.id }),
+  );
 }
 
 /** Marks the connection broken, unless it already is with that same problem (the notice is then not reset). */
@@ -134,22 +130,23 @@ export async function claimProblemNotice(
   connectionId: string,
   now: Date,
 ): Promise<{ ownerId: string; label: string; problem: string | null } | undefined> {
-  const [claimed] = await db
-    .update(codeHostConnections)
-    .set({ problemNotifiedAt: now })
-    .where(
-      and(
-        eq(codeHostConnections.id, connectionId),
-        eq(codeHostConnections.status, 'broken'),
-        isNull(codeHostConnections.problemNotifiedAt),
-      ),
-    )
-    .returning({
-      ownerId: codeHostConnections.ownerId,
-      label: codeHostConnections.label,
-      problem: codeHostConnections.problem,
-    });
-  return claimed;
+  return firstRow(
+    db
+      .update(codeHostConnections)
+      .set({ problemNotifiedAt: now })
+      .where(
+        and(
+          eq(codeHostConnections.id, connectionId),
+          eq(codeHostConnections.status, 'broken'),
+          isNull(codeHostConnections.problemNotifiedAt),
+        ),
+      )
+      .returning({
+        ownerId: codeHostConnections.ownerId,
+        label: codeHostConnections.label,
+        problem: codeHostConnections.problem,
+      }),
+  );
 }
 
 export async function findOwnerEmail(db: Queryable, ownerId: string): Promise<string | null | undefined> {
@@ -162,10 +159,11 @@ export async function findLegacyGithubGrant(
   db: Queryable,
   ownerId: string,
 ): Promise<{ token: string | null; scopes: string | null; login: string | null } | undefined> {
-  const [owner] = await db
-    .select({ token: users.githubAccessTokenEncrypted, scopes: users.githubScopes, login: users.githubUsername })
-    .from(users)
-    .where(eq(users.id, ownerId))
-    .limit(1);
-  return owner;
+  return firstRow(
+    db
+      .select({ token: users.githubAccessTokenEncrypted, scopes: users.githubScopes, login: users.githubUsername })
+      .from(users)
+      .where(eq(users.id, ownerId))
+      .limit(1),
+  );
 }

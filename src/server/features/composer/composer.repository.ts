@@ -1,6 +1,6 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { rowsOf } from '../../db/result-rows.js';
+import { firstRow, rowsOf } from '../../db/result-rows.js';
 import { packageAbandonments, packageVersions, securityAdvisories, versionYanks } from '../../db/schema/index.js';
 
 // The Composer repository's queries of a package's versions. A token's view is one statement (access-view.repository.ts)
@@ -126,6 +126,5 @@ export async function findDistVersions(db: Database, packageId: string): Promise
 
 /** The whole version row, for the rare download whose zip must be built first. */
 export async function findVersionRow(db: Database, versionId: string) {
-  const [row] = await db.select().from(packageVersions).where(eq(packageVersions.id, versionId)).limit(1);
-  return row;
+  return firstRow(db.select().from(packageVersions).where(eq(packageVersions.id, versionId)).limit(1));
 }

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, writtenRow } from '../../db/result-rows.js';
 import { customers, type HolderTokenKind, holderTokens } from '../../db/schema/index.js';
 
 // The queries of license holders' Composer tokens (the `holder_tokens` table, which this domain alone writes).
@@ -31,18 +32,17 @@ export async function findSellersHolderContact(
   sellerId: string,
   customerId: string,
 ): Promise<{ id: string; email: string; sellerId: string } | undefined> {
-  const [holder] = await db
-    .select({ id: customers.id, email: customers.email, sellerId: customers.sellerId })
-    .from(customers)
-    .where(and(eq(customers.id, customerId), eq(customers.sellerId, sellerId)))
-    .limit(1);
-  return holder;
+  return firstRow(
+    db
+      .select({ id: customers.id, email: customers.email, sellerId: customers.sellerId })
+      .from(customers)
+      .where(and(eq(customers.id, customerId), eq(customers.sellerId, sellerId)))
+      .limit(1),
+  );
 }
 
 export async function insertHolderToken(db: Queryable, values: NewHolderTokenValues): Promise<HolderTokenRow> {
-  const [row] = await db.insert(holderTokens).values(values).returning();
-  if (!row) throw new Error('The new holder token was not written');
-  return row;
+  return writtenRow(db.insert(holderTokens).values(values).returning(), 'The new holder token');
 }
 
 /** Every token of the holder, oldest first. */
@@ -86,12 +86,13 @@ export async function findHolderTokenForUpdate(
   customerId: string,
   tokenId: string,
 ): Promise<HolderTokenRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(holderTokens)
-    .where(and(eq(holderTokens.id, tokenId), eq(holderTokens.customerId, customerId)))
-    .for('update');
-  return row;
+  return firstRow(
+    tx
+      .select()
+      .from(holderTokens)
+      .where(and(eq(holderTokens.id, tokenId), eq(holderTokens.customerId, customerId)))
+      .for('update'),
+  );
 }
 
 /** Writes the token's changes; answers its row after them. */
@@ -102,8 +103,7 @@ export async function updateHolderToken(
     Pick<HolderTokenRow, 'replacedById' | 'rotatedAt' | 'expiresAt' | 'revokedAt' | 'leakedAt' | 'leakUrl'>
   >,
 ): Promise<HolderTokenRow | undefined> {
-  const [row] = await db.update(holderTokens).set(changes).where(eq(holderTokens.id, tokenId)).returning();
-  return row;
+  return firstRow(db.update(holderTokens).set(changes).where(eq(holderTokens.id, tokenId)).returning());
 }
 
 /** Revokes the holder's working tokens of this name. */
@@ -166,12 +166,13 @@ export async function findLiveHolderTokenByHash(
   tokenHash: string,
   now: Date,
 ): Promise<HolderTokenRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(holderTokens)
-    .where(and(eq(holderTokens.tokenHash, tokenHash), isNull(holderTokens.revokedAt), notExpiredAt(now)))
-    .limit(1);
-  return row;
+  return firstRow(
+    db
+      .select()
+      .from(holderTokens)
+      .where(and(eq(holderTokens.tokenHash, tokenHash), isNull(holderTokens.revokedAt), notExpiredAt(now)))
+      .limit(1),
+  );
 }
 
 /** The token with this hash, whatever its state, with its holder's e-mail and seller (`customers`: licenses domain). */
@@ -179,11 +180,12 @@ export async function findHolderTokenWithHolderByHash(
   db: Pick<Database, 'select'>,
   tokenHash: string,
 ): Promise<{ token: HolderTokenRow; email: string; sellerId: string } | undefined> {
-  const [found] = await db
-    .select({ token: holderTokens, email: customers.email, sellerId: customers.sellerId })
-    .from(holderTokens)
-    .innerJoin(customers, eq(customers.id, holderTokens.customerId))
-    .where(eq(holderTokens.tokenHash, tokenHash))
-    .limit(1);
-  return found;
+  return firstRow(
+    db
+      .select({ token: holderTokens, email: customers.email, sellerId: customers.sellerId })
+      .from(holderTokens)
+      .innerJoin(customers, eq(customers.id, holderTokens.customerId))
+      .where(eq(holderTokens.tokenHash, tokenHash))
+      .limit(1),
+  );
 }

@@ -1,5 +1,6 @@
 import { and, asc, count, eq, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, hasAnyRow, writtenRow } from '../../db/result-rows.js';
 import { customers, oidcTokenUses, oidcTrusts } from '../../db/schema/index.js';
 
 // The queries of holders' trusted CI identities and of the job tokens exchanged for them (the `oidc_trusts` and
@@ -27,9 +28,7 @@ export async function countTrustsOfHolder(db: Queryable, customerId: string): Pr
 }
 
 export async function insertOidcTrust(db: Queryable, values: NewOidcTrustRow): Promise<OidcTrustRow> {
-  const [row] = await db.insert(oidcTrusts).values(values).returning();
-  if (!row) throw new Error('The new trusted CI identity was not written');
-  return row;
+  return writtenRow(db.insert(oidcTrusts).values(values).returning(), 'The new trusted CI identity');
 }
 
 /** Deletes the holder's trust; answers it, or undefined when the holder has no trust of that id. */
@@ -38,11 +37,12 @@ export async function deleteTrustOfHolder(
   customerId: string,
   trustId: string,
 ): Promise<OidcTrustRow | undefined> {
-  const [row] = await db
-    .delete(oidcTrusts)
-    .where(and(eq(oidcTrusts.id, trustId), eq(oidcTrusts.customerId, customerId)))
-    .returning();
-  return row;
+  return firstRow(
+    db
+      .delete(oidcTrusts)
+      .where(and(eq(oidcTrusts.id, trustId), eq(oidcTrusts.customerId, customerId)))
+      .returning(),
+  );
 }
 
 /** The trusts naming this issuer of every holder of the seller (the `customers` table is the licenses domain's). */
@@ -70,6 +70,5 @@ export async function deleteExpiredTokenUses(db: Queryable, now: Date): Promise<
 
 /** Records a job token's use once: answers false when its hash was already recorded. */
 export async function insertTokenUseOnce(db: Queryable, values: NewOidcTokenUseRow): Promise<boolean> {
-  const [use] = await db.insert(oidcTokenUses).values(values).onConflictDoNothing().returning();
-  return use !== undefined;
+  return hasAnyRow(db.insert(oidcTokenUses).values(values).onConflictDoNothing().returning());
 }

@@ -1,5 +1,6 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow } from '../../db/result-rows.js';
 import { customers, downloads, grants } from '../../db/schema/index.js';
 
 // The queries of license holders (customers), grants and downloads that grants.service.ts's rules stand on.
@@ -9,8 +10,7 @@ export type Queryable = Pick<Database, 'select' | 'insert' | 'update' | 'execute
 export type CustomerRow = typeof customers.$inferSelect;
 
 export async function findCustomerById(db: Queryable, customerId: string): Promise<CustomerRow | undefined> {
-  const [customer] = await db.select().from(customers).where(eq(customers.id, customerId)).limit(1);
-  return customer;
+  return firstRow(db.select().from(customers).where(eq(customers.id, customerId)).limit(1));
 }
 
 /** The seller's holder of an e-mail address, whatever its case; `email` is already normalised. */
@@ -19,12 +19,13 @@ export async function findCustomerByNormalizedEmail(
   sellerId: string,
   email: string,
 ): Promise<CustomerRow | undefined> {
-  const [customer] = await db
-    .select()
-    .from(customers)
-    .where(and(eq(customers.sellerId, sellerId), sql`lower(${customers.email}) = ${email}`))
-    .limit(1);
-  return customer;
+  return firstRow(
+    db
+      .select()
+      .from(customers)
+      .where(and(eq(customers.sellerId, sellerId), sql`lower(${customers.email}) = ${email}`))
+      .limit(1),
+  );
 }
 
 export async function countHolders(db: Queryable, sellerId: string): Promise<number> {

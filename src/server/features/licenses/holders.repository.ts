@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, exists, gt, ilike, inArray, isNotNull, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { type KeysetPosition, olderThan, positionMicros } from '../../db/keyset-page.js';
+import { firstRow } from '../../db/result-rows.js';
 import { customers, downloads, grants, packages, products } from '../../db/schema/index.js';
 
 // The queries of license holders (customers) as the seller lists them, as they take their own data away, and as
@@ -107,11 +108,12 @@ export async function findSellersHolder(
   sellerId: string,
   customerId: string,
 ): Promise<HolderRow | undefined> {
-  const [holder] = await db
-    .select()
-    .from(customers)
-    .where(and(eq(customers.id, customerId), eq(customers.sellerId, sellerId)));
-  return holder;
+  return firstRow(
+    db
+      .select()
+      .from(customers)
+      .where(and(eq(customers.id, customerId), eq(customers.sellerId, sellerId))),
+  );
 }
 
 /** The holder's package grants (not a product's), by package name, with the package's name and whether it is active. */

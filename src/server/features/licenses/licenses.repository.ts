@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { type KeysetPosition, olderThan, positionMicros } from '../../db/keyset-page.js';
+import { firstRow } from '../../db/result-rows.js';
 import { customers, grants, packages, products } from '../../db/schema/index.js';
 
 // The queries of licenses (the grants table, which this domain alone writes) and of issuing them (customers). A
@@ -74,17 +75,17 @@ export async function updateGrantRow(
   grantId: string,
   changes: GrantChanges,
 ): Promise<GrantRow | undefined> {
-  const [changed] = await db.update(grants).set(changes).where(eq(grants.id, grantId)).returning();
-  return changed;
+  return firstRow(db.update(grants).set(changes).where(eq(grants.id, grantId)).returning());
 }
 
 export async function findPurchaseGrant(db: Queryable, grantId: string): Promise<GrantRow | undefined> {
-  const [grant] = await db
-    .select()
-    .from(grants)
-    .where(and(eq(grants.id, grantId), eq(grants.kind, 'purchase')))
-    .limit(1);
-  return grant;
+  return firstRow(
+    db
+      .select()
+      .from(grants)
+      .where(and(eq(grants.id, grantId), eq(grants.kind, 'purchase')))
+      .limit(1),
+  );
 }
 
 /** Changes a purchase's license; undefined when there is none of that id. */
@@ -93,12 +94,13 @@ export async function updatePurchaseGrant(
   grantId: string,
   changes: GrantChanges,
 ): Promise<GrantRow | undefined> {
-  const [updated] = await db
-    .update(grants)
-    .set(changes)
-    .where(and(eq(grants.id, grantId), eq(grants.kind, 'purchase')))
-    .returning();
-  return updated;
+  return firstRow(
+    db
+      .update(grants)
+      .set(changes)
+      .where(and(eq(grants.id, grantId), eq(grants.kind, 'purchase')))
+      .returning(),
+  );
 }
 
 /** The seller's temporary licenses of a package (or the one of that id), newest first, with their holder's address. */
@@ -125,12 +127,13 @@ export function selectTemporaryLicenses(
 
 /** Revokes a license that is active; undefined when it is not. */
 export async function revokeActiveGrant(db: Queryable, grantId: string, now: Date): Promise<GrantRow | undefined> {
-  const [changed] = await db
-    .update(grants)
-    .set({ status: 'revoked', revokedAt: now })
-    .where(and(eq(grants.id, grantId), eq(grants.status, 'active')))
-    .returning();
-  return changed;
+  return firstRow(
+    db
+      .update(grants)
+      .set({ status: 'revoked', revokedAt: now })
+      .where(and(eq(grants.id, grantId), eq(grants.status, 'active')))
+      .returning(),
+  );
 }
 
 /** The seller's packages among the ids, with their names (a license names its package). */
@@ -155,14 +158,12 @@ export async function insertCustomerIfNew(
   db: Queryable,
   values: typeof customers.$inferInsert,
 ): Promise<CustomerRow | undefined> {
-  const [inserted] = await db.insert(customers).values(values).onConflictDoNothing().returning();
-  return inserted;
+  return firstRow(db.insert(customers).values(values).onConflictDoNothing().returning());
 }
 
 /** Inserts the license unless the holder has one of that package or product (then undefined). */
 export async function insertGrantIfNew(db: Queryable, values: NewGrantRow): Promise<GrantRow | undefined> {
-  const [inserted] = await db.insert(grants).values(values).onConflictDoNothing().returning();
-  return inserted;
+  return firstRow(db.insert(grants).values(values).onConflictDoNothing().returning());
 }
 
 /** The holder's license of the package or product, locked until the transaction `tx` ends. */
@@ -171,15 +172,16 @@ export async function lockHolderGrant(
   customerId: string,
   target: { packageId: string | null; productId: string | null },
 ): Promise<GrantRow | undefined> {
-  const [existing] = await tx
-    .select()
-    .from(grants)
-    .where(
-      and(
-        eq(grants.customerId, customerId),
-        target.packageId ? eq(grants.packageId, target.packageId) : eq(grants.productId, target.productId!),
-      ),
-    )
-    .for('update');
-  return existing;
+  return firstRow(
+    tx
+      .select()
+      .from(grants)
+      .where(
+        and(
+          eq(grants.customerId, customerId),
+          target.packageId ? eq(grants.packageId, target.packageId) : eq(grants.productId, target.productId!),
+        ),
+      )
+      .for('update'),
+  );
 }

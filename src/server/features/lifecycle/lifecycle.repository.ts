@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, hasAnyRow, writtenRow } from '../../db/result-rows.js';
 import {
   advisoryNotices,
   customers,
@@ -38,8 +39,7 @@ export async function touchPackageMetadata(db: Pick<Database, 'execute'>, packag
 }
 
 export async function findAbandonment(db: Queryable, packageId: string) {
-  const [row] = await db.select().from(packageAbandonments).where(eq(packageAbandonments.packageId, packageId));
-  return row;
+  return firstRow(db.select().from(packageAbandonments).where(eq(packageAbandonments.packageId, packageId)));
 }
 
 /** The package's advisories, newest first, each with how many holders were told of it. */
@@ -68,16 +68,16 @@ export function selectTagsWithYanks(db: Queryable, packageId: string) {
 }
 
 export async function insertAdvisory(db: Queryable, values: NewAdvisoryRow): Promise<AdvisoryRow> {
-  const [row] = await db.insert(securityAdvisories).values(values).returning();
-  return row!;
+  return writtenRow(db.insert(securityAdvisories).values(values).returning(), 'The new security advisory');
 }
 
 export async function findAdvisoryByKey(db: Queryable, packageId: string, advisoryKey: string) {
-  const [row] = await db
-    .select({ id: securityAdvisories.id, withdrawnAt: securityAdvisories.withdrawnAt })
-    .from(securityAdvisories)
-    .where(and(eq(securityAdvisories.packageId, packageId), eq(securityAdvisories.advisoryKey, advisoryKey)));
-  return row;
+  return firstRow(
+    db
+      .select({ id: securityAdvisories.id, withdrawnAt: securityAdvisories.withdrawnAt })
+      .from(securityAdvisories)
+      .where(and(eq(securityAdvisories.packageId, packageId), eq(securityAdvisories.advisoryKey, advisoryKey))),
+  );
 }
 
 export async function markAdvisoryWithdrawn(db: Queryable, advisoryId: string, now: Date): Promise<void> {
@@ -99,19 +99,21 @@ export async function upsertAbandonment(
 
 /** Removes the abandoned mark: true when there was one. */
 export async function deleteAbandonment(db: Queryable, packageId: string): Promise<boolean> {
-  const removed = await db
-    .delete(packageAbandonments)
-    .where(eq(packageAbandonments.packageId, packageId))
-    .returning({ packageId: packageAbandonments.packageId });
-  return removed.length > 0;
+  return hasAnyRow(
+    db
+      .delete(packageAbandonments)
+      .where(eq(packageAbandonments.packageId, packageId))
+      .returning({ packageId: packageAbandonments.packageId }),
+  );
 }
 
 export async function findVersionKind(db: Queryable, packageId: string, version: string) {
-  const [row] = await db
-    .select({ version: packageVersions.version, kind: packageVersions.kind })
-    .from(packageVersions)
-    .where(and(eq(packageVersions.packageId, packageId), eq(packageVersions.version, version)));
-  return row;
+  return firstRow(
+    db
+      .select({ version: packageVersions.version, kind: packageVersions.kind })
+      .from(packageVersions)
+      .where(and(eq(packageVersions.packageId, packageId), eq(packageVersions.version, version))),
+  );
 }
 
 /** Yanks a version, or changes the reason of its yank. */
@@ -130,11 +132,12 @@ export async function upsertYank(
 
 /** Takes a yank back: true when the version was yanked. */
 export async function deleteYank(db: Queryable, packageId: string, version: string): Promise<boolean> {
-  const removed = await db
-    .delete(versionYanks)
-    .where(and(eq(versionYanks.packageId, packageId), eq(versionYanks.version, version)))
-    .returning({ version: versionYanks.version });
-  return removed.length > 0;
+  return hasAnyRow(
+    db
+      .delete(versionYanks)
+      .where(and(eq(versionYanks.packageId, packageId), eq(versionYanks.version, version)))
+      .returning({ version: versionYanks.version }),
+  );
 }
 
 /** A published (not withdrawn) advisory with its package. */
@@ -142,12 +145,13 @@ export async function findLiveAdvisoryWithPackage(
   db: Queryable,
   advisoryId: string,
 ): Promise<{ advisory: AdvisoryRow; pkg: PackageRow } | undefined> {
-  const [found] = await db
-    .select({ advisory: securityAdvisories, pkg: packages })
-    .from(securityAdvisories)
-    .innerJoin(packages, eq(packages.id, securityAdvisories.packageId))
-    .where(and(eq(securityAdvisories.id, advisoryId), isNull(securityAdvisories.withdrawnAt)));
-  return found;
+  return firstRow(
+    db
+      .select({ advisory: securityAdvisories, pkg: packages })
+      .from(securityAdvisories)
+      .innerJoin(packages, eq(packages.id, securityAdvisories.packageId))
+      .where(and(eq(securityAdvisories.id, advisoryId), isNull(securityAdvisories.withdrawnAt))),
+  );
 }
 
 /** Each active license holder's last downloaded version of the package (with its normalized form when known). */
@@ -179,10 +183,11 @@ export async function claimAdvisoryNotice(
   customerId: string,
   installedVersion: string,
 ): Promise<boolean> {
-  const [taken] = await db
-    .insert(advisoryNotices)
-    .values({ advisoryId, customerId, installedVersion })
-    .onConflictDoNothing()
-    .returning({ customerId: advisoryNotices.customerId });
-  return taken !== undefined;
+  return hasAnyRow(
+    db
+      .insert(advisoryNotices)
+      .values({ advisoryId, customerId, installedVersion })
+      .onConflictDoNothing()
+      .returning({ customerId: advisoryNotices.customerId }),
+  );
 }

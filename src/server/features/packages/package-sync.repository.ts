@@ -1,5 +1,6 @@
 import { and, asc, count, eq, isNotNull, isNull, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, hasAnyRow } from '../../db/result-rows.js';
 import { packages, packageVersions } from '../../db/schema/index.js';
 import type { PackageRow } from './package-mirror.js';
 
@@ -13,20 +14,20 @@ export type NewVersionRow = typeof packageVersions.$inferInsert;
 export type DistColumns = Pick<VersionRow, 'distKey' | 'distSha1' | 'distSize' | 'distBuiltAt'>;
 
 export async function findPackageRow(db: Queryable, packageId: string): Promise<PackageRow | undefined> {
-  const [pkg] = await db.select().from(packages).where(eq(packages.id, packageId)).limit(1);
-  return pkg;
+  return firstRow(db.select().from(packages).where(eq(packages.id, packageId)).limit(1));
 }
 
 export async function findPackageNameAndHost(
   db: Queryable,
   packageId: string,
 ): Promise<Pick<PackageRow, 'name' | 'codeHost'> | undefined> {
-  const [pkg] = await db
-    .select({ name: packages.name, codeHost: packages.codeHost })
-    .from(packages)
-    .where(eq(packages.id, packageId))
-    .limit(1);
-  return pkg;
+  return firstRow(
+    db
+      .select({ name: packages.name, codeHost: packages.codeHost })
+      .from(packages)
+      .where(eq(packages.id, packageId))
+      .limit(1),
+  );
 }
 
 /** How many packages each code host serves. */
@@ -50,12 +51,13 @@ export async function renameUnsyncedPackage(
   name: string,
   now: Date,
 ): Promise<PackageRow | undefined> {
-  const [renamed] = await db
-    .update(packages)
-    .set({ name, updatedAt: now, metadataUpdatedAt: now })
-    .where(and(eq(packages.id, packageId), isNull(packages.lastSyncedAt)))
-    .returning();
-  return renamed;
+  return firstRow(
+    db
+      .update(packages)
+      .set({ name, updatedAt: now, metadataUpdatedAt: now })
+      .where(and(eq(packages.id, packageId), isNull(packages.lastSyncedAt)))
+      .returning(),
+  );
 }
 
 /** Changes the owner's package; undefined when the owner has no package of that id. */
@@ -65,21 +67,23 @@ export async function updateOwnedPackage(
   packageId: string,
   changes: Partial<typeof packages.$inferInsert>,
 ): Promise<PackageRow | undefined> {
-  const [changed] = await db
-    .update(packages)
-    .set(changes)
-    .where(and(eq(packages.id, packageId), eq(packages.ownerId, ownerId)))
-    .returning();
-  return changed;
+  return firstRow(
+    db
+      .update(packages)
+      .set(changes)
+      .where(and(eq(packages.id, packageId), eq(packages.ownerId, ownerId)))
+      .returning(),
+  );
 }
 
 /** Deletes the owner's package (its versions and licenses go with it): false when there was none. */
 export async function deleteOwnedPackage(db: Queryable, ownerId: string, packageId: string): Promise<boolean> {
-  const deleted = await db
-    .delete(packages)
-    .where(and(eq(packages.id, packageId), eq(packages.ownerId, ownerId)))
-    .returning({ id: packages.id });
-  return deleted.length > 0;
+  return hasAnyRow(
+    db
+      .delete(packages)
+      .where(and(eq(packages.id, packageId), eq(packages.ownerId, ownerId)))
+      .returning({ id: packages.id }),
+  );
 }
 
 /** Marks the package's problem as told (the connection's own e-mail covers it), unless it was. */
@@ -104,12 +108,15 @@ export async function claimAccessProblemNotice(
   packageId: string,
   now: Date,
 ): Promise<{ ownerId: string; name: string; problem: string | null } | undefined> {
-  const [claimed] = await db
-    .update(packages)
-    .set({ accessProblemNotifiedAt: now })
-    .where(and(eq(packages.id, packageId), isNotNull(packages.accessProblem), isNull(packages.accessProblemNotifiedAt)))
-    .returning({ ownerId: packages.ownerId, name: packages.name, problem: packages.accessProblem });
-  return claimed;
+  return firstRow(
+    db
+      .update(packages)
+      .set({ accessProblemNotifiedAt: now })
+      .where(
+        and(eq(packages.id, packageId), isNotNull(packages.accessProblem), isNull(packages.accessProblemNotifiedAt)),
+      )
+      .returning({ ownerId: packages.ownerId, name: packages.name, problem: packages.accessProblem }),
+  );
 }
 
 export async function deleteVersionRow(db: Queryable, versionId: string): Promise<void> {
@@ -161,19 +168,20 @@ export async function findRecordedDist(
   commit: string,
   key: string,
 ): Promise<{ sha1: string | null; size: number | null } | undefined> {
-  const [known] = await db
-    .select({ sha1: packageVersions.distSha1, size: packageVersions.distSize })
-    .from(packageVersions)
-    .where(
-      and(
-        eq(packageVersions.packageId, packageId),
-        eq(packageVersions.commit, commit),
-        eq(packageVersions.distKey, key),
-        isNotNull(packageVersions.distSha1),
-      ),
-    )
-    .limit(1);
-  return known;
+  return firstRow(
+    db
+      .select({ sha1: packageVersions.distSha1, size: packageVersions.distSize })
+      .from(packageVersions)
+      .where(
+        and(
+          eq(packageVersions.packageId, packageId),
+          eq(packageVersions.commit, commit),
+          eq(packageVersions.distKey, key),
+          isNotNull(packageVersions.distSha1),
+        ),
+      )
+      .limit(1),
+  );
 }
 
 /** The commits of the package's versions that have no zip recorded. */
@@ -191,12 +199,13 @@ export function selectCommitsWithoutDist(db: Queryable, packageId: string): Prom
 
 /** Whether a version of the package still points at the zip under `key`. */
 export async function isDistKeyUsed(db: Queryable, packageId: string, key: string): Promise<boolean> {
-  const [stillUsed] = await db
-    .select({ id: packageVersions.id })
-    .from(packageVersions)
-    .where(and(eq(packageVersions.packageId, packageId), eq(packageVersions.distKey, key)))
-    .limit(1);
-  return stillUsed !== undefined;
+  return hasAnyRow(
+    db
+      .select({ id: packageVersions.id })
+      .from(packageVersions)
+      .where(and(eq(packageVersions.packageId, packageId), eq(packageVersions.distKey, key)))
+      .limit(1),
+  );
 }
 
 /** Every version forgets its zip. */

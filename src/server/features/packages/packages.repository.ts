@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, writtenRow } from '../../db/result-rows.js';
 import { packages, packageVersions } from '../../db/schema/index.js';
 import type { PackageRow } from './package-mirror.js';
 
@@ -17,12 +18,13 @@ export async function findOwnedPackage(
   ownerId: string,
   packageId: string,
 ): Promise<PackageRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(packages)
-    .where(and(eq(packages.id, packageId), eq(packages.ownerId, ownerId)))
-    .limit(1);
-  return row;
+  return firstRow(
+    db
+      .select()
+      .from(packages)
+      .where(and(eq(packages.id, packageId), eq(packages.ownerId, ownerId)))
+      .limit(1),
+  );
 }
 
 export async function countPackageVersions(db: Pick<Queryable, 'select'>, packageId: string): Promise<number> {
@@ -96,8 +98,7 @@ export async function lockPackageLimitOf(tx: Pick<Database, 'execute'>, ownerId:
 }
 
 export async function insertPackageRow(db: Pick<Queryable, 'insert'>, values: NewPackageRow): Promise<PackageRow> {
-  const [created] = await db.insert(packages).values(values).returning();
-  return created!;
+  return writtenRow(db.insert(packages).values(values).returning(), 'The new package');
 }
 
 /** Writes the given columns of a package; answers the row as written, or undefined when it is gone. */
@@ -106,8 +107,7 @@ export async function updatePackageRow(
   packageId: string,
   values: Partial<NewPackageRow>,
 ): Promise<PackageRow | undefined> {
-  const [updated] = await db.update(packages).set(values).where(eq(packages.id, packageId)).returning();
-  return updated;
+  return firstRow(db.update(packages).set(values).where(eq(packages.id, packageId)).returning());
 }
 
 /** A package a push webhook may be for, with its hook's encrypted secret. */

@@ -1,5 +1,6 @@
 import { asc, eq, notInArray } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, hasAnyRow } from '../../db/result-rows.js';
 import { plans } from '../../db/schema/index.js';
 
 // The queries of the platform's plans (the `plans` table, which this domain alone writes).
@@ -11,8 +12,7 @@ export type PlanRow = typeof plans.$inferSelect;
 export type NewPlanRow = typeof plans.$inferInsert;
 
 export async function hasAnyPlan(db: Queryable): Promise<boolean> {
-  const [existing] = await db.select({ id: plans.id }).from(plans).limit(1);
-  return existing !== undefined;
+  return hasAnyRow(db.select({ id: plans.id }).from(plans).limit(1));
 }
 
 /** Inserts plans, leaving a plan another process inserted first as it is. */
@@ -25,8 +25,7 @@ export function selectPlansInOrder(db: Queryable): Promise<PlanRow[]> {
 }
 
 export async function findPlanRow(db: Queryable, planId: string): Promise<PlanRow | undefined> {
-  const [row] = await db.select().from(plans).where(eq(plans.id, planId)).limit(1);
-  return row;
+  return firstRow(db.select().from(plans).where(eq(plans.id, planId)).limit(1));
 }
 
 /** Deletes every plan whose id is not in `keptIds`; answers the deleted plans' ids and names. */

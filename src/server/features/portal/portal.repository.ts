@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
+import { firstRow } from '../../db/result-rows.js';
 import {
   customers,
   grants,
@@ -64,13 +65,14 @@ export async function findLinkOfSeller(
   tokenHash: string,
   sellerId: string,
 ): Promise<{ usedAt: Date | null; expiresAt: Date } | undefined> {
-  const [link] = await ctx.db
-    .select({ usedAt: portalSignInLinks.usedAt, expiresAt: portalSignInLinks.expiresAt })
-    .from(portalSignInLinks)
-    .innerJoin(customers, eq(customers.id, portalSignInLinks.customerId))
-    .where(and(eq(portalSignInLinks.tokenHash, tokenHash), eq(customers.sellerId, sellerId)))
-    .limit(1);
-  return link;
+  return firstRow(
+    ctx.db
+      .select({ usedAt: portalSignInLinks.usedAt, expiresAt: portalSignInLinks.expiresAt })
+      .from(portalSignInLinks)
+      .innerJoin(customers, eq(customers.id, portalSignInLinks.customerId))
+      .where(and(eq(portalSignInLinks.tokenHash, tokenHash), eq(customers.sellerId, sellerId)))
+      .limit(1),
+  );
 }
 
 export async function insertSession(
@@ -96,21 +98,22 @@ export async function findSessionOnHost(
   sellerSlug: string,
   now: Date,
 ): Promise<SessionRow | undefined> {
-  const [row] = await ctx.db
-    .select({
-      idHash: portalSessions.idHash,
-      lastSeenAt: portalSessions.lastSeenAt,
-      customerId: customers.id,
-      sellerId: customers.sellerId,
-      email: customers.email,
-      tokenIssuedAt: customers.tokenIssuedAt,
-    })
-    .from(portalSessions)
-    .innerJoin(customers, eq(customers.id, portalSessions.customerId))
-    .innerJoin(users, eq(users.id, customers.sellerId))
-    .where(and(eq(portalSessions.idHash, idHash), eq(users.slug, sellerSlug), gt(portalSessions.expiresAt, now)))
-    .limit(1);
-  return row;
+  return firstRow(
+    ctx.db
+      .select({
+        idHash: portalSessions.idHash,
+        lastSeenAt: portalSessions.lastSeenAt,
+        customerId: customers.id,
+        sellerId: customers.sellerId,
+        email: customers.email,
+        tokenIssuedAt: customers.tokenIssuedAt,
+      })
+      .from(portalSessions)
+      .innerJoin(customers, eq(customers.id, portalSessions.customerId))
+      .innerJoin(users, eq(users.id, customers.sellerId))
+      .where(and(eq(portalSessions.idHash, idHash), eq(users.slug, sellerSlug), gt(portalSessions.expiresAt, now)))
+      .limit(1),
+  );
 }
 
 export async function touchSession(ctx: Db, idHash: string, now: Date): Promise<void> {

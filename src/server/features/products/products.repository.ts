@@ -1,5 +1,6 @@
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, writtenRow } from '../../db/result-rows.js';
 import { grants, packages, productPackages, products } from '../../db/schema/index.js';
 
 // The queries of products (the `products` and `product_packages` tables, which this domain alone writes). Two reads
@@ -18,11 +19,12 @@ export async function findProductOfSeller(
   sellerId: string,
   productId: string,
 ): Promise<ProductRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(products)
-    .where(and(eq(products.id, productId), eq(products.ownerId, sellerId)));
-  return row;
+  return firstRow(
+    db
+      .select()
+      .from(products)
+      .where(and(eq(products.id, productId), eq(products.ownerId, sellerId))),
+  );
 }
 
 export function selectProductsOfSeller(db: Pick<Database, 'select'>, sellerId: string): Promise<ProductRow[]> {
@@ -72,16 +74,16 @@ export async function findProductNamed(
   sellerId: string,
   name: string,
 ): Promise<{ id: string } | undefined> {
-  const [taken] = await db
-    .select({ id: products.id })
-    .from(products)
-    .where(and(eq(products.ownerId, sellerId), sql`lower(${products.name}) = ${name.toLowerCase()}`));
-  return taken;
+  return firstRow(
+    db
+      .select({ id: products.id })
+      .from(products)
+      .where(and(eq(products.ownerId, sellerId), sql`lower(${products.name}) = ${name.toLowerCase()}`)),
+  );
 }
 
 export async function insertProduct(db: Queryable, values: NewProductRow): Promise<ProductRow> {
-  const [row] = await db.insert(products).values(values).returning();
-  return row!;
+  return writtenRow(db.insert(products).values(values).returning(), 'The new product');
 }
 
 export async function updateProductRow(
@@ -89,8 +91,10 @@ export async function updateProductRow(
   productId: string,
   changes: Partial<Pick<ProductRow, 'name' | 'description'>> & { updatedAt: Date },
 ): Promise<ProductRow> {
-  const [row] = await db.update(products).set(changes).where(eq(products.id, productId)).returning();
-  return row!;
+  return writtenRow(
+    db.update(products).set(changes).where(eq(products.id, productId)).returning(),
+    "The product's change",
+  );
 }
 
 export async function insertProductPackages(

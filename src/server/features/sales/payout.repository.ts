@@ -1,4 +1,5 @@
 import { and, eq } from 'drizzle-orm';
+import { firstRow, hasAnyRow } from '../../db/result-rows.js';
 import { payoutAccounts } from '../../db/schema/index.js';
 import type { Queryable } from './sales.repository.js';
 
@@ -17,21 +18,23 @@ export async function findPayoutRow(
   sellerId: string,
   mode: 'test' | 'live',
 ): Promise<PayoutRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(payoutAccounts)
-    .where(and(eq(payoutAccounts.sellerId, sellerId), eq(payoutAccounts.mode, mode)))
-    .limit(1);
-  return row;
+  return firstRow(
+    db
+      .select()
+      .from(payoutAccounts)
+      .where(and(eq(payoutAccounts.sellerId, sellerId), eq(payoutAccounts.mode, mode)))
+      .limit(1),
+  );
 }
 
 export async function isKnownPayoutAccount(db: Queryable, stripeAccountId: string): Promise<boolean> {
-  const [known] = await db
-    .select({ id: payoutAccounts.stripeAccountId })
-    .from(payoutAccounts)
-    .where(eq(payoutAccounts.stripeAccountId, stripeAccountId))
-    .limit(1);
-  return Boolean(known);
+  return hasAnyRow(
+    db
+      .select({ id: payoutAccounts.stripeAccountId })
+      .from(payoutAccounts)
+      .where(eq(payoutAccounts.stripeAccountId, stripeAccountId))
+      .limit(1),
+  );
 }
 
 export async function storePayoutState(
@@ -39,12 +42,9 @@ export async function storePayoutState(
   stripeAccountId: string,
   state: PayoutState,
 ): Promise<PayoutRow | undefined> {
-  const [row] = await db
-    .update(payoutAccounts)
-    .set(state)
-    .where(eq(payoutAccounts.stripeAccountId, stripeAccountId))
-    .returning();
-  return row;
+  return firstRow(
+    db.update(payoutAccounts).set(state).where(eq(payoutAccounts.stripeAccountId, stripeAccountId)).returning(),
+  );
 }
 
 export async function deleteSellerPayoutAccounts(db: Queryable, sellerId: string): Promise<void> {
@@ -53,6 +53,5 @@ export async function deleteSellerPayoutAccounts(db: Queryable, sellerId: string
 
 /** Undefined when the seller has one already (two clicks at once: the first stored wins). */
 export async function insertPayoutRow(db: Queryable, values: NewPayoutRow): Promise<PayoutRow | undefined> {
-  const [row] = await db.insert(payoutAccounts).values(values).onConflictDoNothing().returning();
-  return row;
+  return firstRow(db.insert(payoutAccounts).values(values).onConflictDoNothing().returning());
 }

@@ -1,4 +1,5 @@
 import { and, countDistinct, desc, eq, gte, inArray, sql } from 'drizzle-orm';
+import { firstRow } from '../../db/result-rows.js';
 import { packages, platformInvoices, sales } from '../../db/schema/index.js';
 import type { Queryable } from './sales.repository.js';
 
@@ -8,17 +9,18 @@ const ENDED_OR_PAID = ['paid', 'refunded', 'disputed'] as const;
 
 /** The seller's paid sales, test purchases left out: totals, this month's (from `monthStart`), fees, buyers. */
 export async function sumSellerSales(db: Queryable, sellerId: string, monthStart: Date) {
-  const [totals] = await db
-    .select({
-      totalCents: sql<string>`coalesce(sum(${sales.amountCents}), 0)`,
-      monthlyCents: sql<string>`coalesce(sum(${sales.amountCents}) filter (where ${sales.paidAt} >= ${monthStart.toISOString()}), 0)`,
-      feesCents: sql<string>`coalesce(sum(${sales.feeCents}), 0)`,
-      purchases: sql<string>`count(*) filter (where ${sales.kind} = 'purchase')`,
-      customers: countDistinct(sql`lower(${sales.customerEmail})`),
-    })
-    .from(sales)
-    .where(and(eq(sales.sellerId, sellerId), eq(sales.status, 'paid'), eq(sales.isTest, false)));
-  return totals;
+  return firstRow(
+    db
+      .select({
+        totalCents: sql<string>`coalesce(sum(${sales.amountCents}), 0)`,
+        monthlyCents: sql<string>`coalesce(sum(${sales.amountCents}) filter (where ${sales.paidAt} >= ${monthStart.toISOString()}), 0)`,
+        feesCents: sql<string>`coalesce(sum(${sales.feeCents}), 0)`,
+        purchases: sql<string>`count(*) filter (where ${sales.kind} = 'purchase')`,
+        customers: countDistinct(sql`lower(${sales.customerEmail})`),
+      })
+      .from(sales)
+      .where(and(eq(sales.sellerId, sellerId), eq(sales.status, 'paid'), eq(sales.isTest, false))),
+  );
 }
 
 /** The latest paid, refunded or disputed sales (the seller's, or everyone's), with their package's name. */
@@ -39,15 +41,16 @@ export function findRecentSales(db: Queryable, limit: number, sellerId?: string)
 
 /** Every seller's paid sales, real or test: how many, gross and fees. */
 export async function sumPaidSales(db: Queryable, isTest: boolean) {
-  const [sums] = await db
-    .select({
-      count: sql<string>`count(*)`,
-      grossCents: sql<string>`coalesce(sum(${sales.amountCents}), 0)`,
-      feesCents: sql<string>`coalesce(sum(${sales.feeCents}), 0)`,
-    })
-    .from(sales)
-    .where(and(eq(sales.status, 'paid'), eq(sales.isTest, isTest)));
-  return sums;
+  return firstRow(
+    db
+      .select({
+        count: sql<string>`count(*)`,
+        grossCents: sql<string>`coalesce(sum(${sales.amountCents}), 0)`,
+        feesCents: sql<string>`coalesce(sum(${sales.feeCents}), 0)`,
+      })
+      .from(sales)
+      .where(and(eq(sales.status, 'paid'), eq(sales.isTest, isTest))),
+  );
 }
 
 /** What the platform's own subscription invoices brought in. */

@@ -1,6 +1,7 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { isEntityId } from '../../../contract/ids.js';
 import type { Database } from '../../db/client.js';
+import { firstRow, writtenRow } from '../../db/result-rows.js';
 import { packagePrices, packages, sales } from '../../db/schema/index.js';
 
 // The queries of the sales table (and the package and price rows a sale reads) that the checkout, fulfilment,
@@ -19,13 +20,11 @@ export type SalePayment = Pick<
 export type SaleLicense = Pick<NewSale, 'customerId' | 'grantId' | 'hadToken' | 'sealedToken' | 'tokenVisibleUntil'>;
 
 export async function findSale(db: Queryable, saleId: string): Promise<Sale | undefined> {
-  const [sale] = await db.select().from(sales).where(eq(sales.id, saleId)).limit(1);
-  return sale;
+  return firstRow(db.select().from(sales).where(eq(sales.id, saleId)).limit(1));
 }
 
 export async function findSaleBySession(db: Queryable, sessionId: string): Promise<Sale | undefined> {
-  const [sale] = await db.select().from(sales).where(eq(sales.checkoutSessionId, sessionId)).limit(1);
-  return sale;
+  return firstRow(db.select().from(sales).where(eq(sales.checkoutSessionId, sessionId)).limit(1));
 }
 
 /** The sales a payment of the seller's account paid (a purchase or a renewal). */
@@ -42,14 +41,15 @@ export async function findSubscriptionPurchase(
   account: string,
   subscriptionId: string,
 ): Promise<Sale | undefined> {
-  const [purchase] = await db
-    .select()
-    .from(sales)
-    .where(
-      and(eq(sales.stripeAccountId, account), eq(sales.subscriptionId, subscriptionId), eq(sales.kind, 'purchase')),
-    )
-    .limit(1);
-  return purchase;
+  return firstRow(
+    db
+      .select()
+      .from(sales)
+      .where(
+        and(eq(sales.stripeAccountId, account), eq(sales.subscriptionId, subscriptionId), eq(sales.kind, 'purchase')),
+      )
+      .limit(1),
+  );
 }
 
 /** The grant of a subscription's purchase (a renewal's refund ends it). */
@@ -63,14 +63,12 @@ export async function findSubscriptionGrantId(db: Queryable, subscriptionId: str
 }
 
 export async function insertSale(db: Queryable, values: NewSale): Promise<Sale> {
-  const [sale] = await db.insert(sales).values(values).returning();
-  return sale!;
+  return writtenRow(db.insert(sales).values(values).returning(), 'The new sale');
 }
 
 /** A renewal's sale, once per invoice: undefined when the invoice's sale exists already. */
 export async function insertRenewal(db: Queryable, values: NewSale): Promise<Sale | undefined> {
-  const [renewal] = await db.insert(sales).values(values).onConflictDoNothing().returning();
-  return renewal;
+  return firstRow(db.insert(sales).values(values).onConflictDoNothing().returning());
 }
 
 export async function setCheckoutSession(db: Queryable, saleId: string, checkoutSessionId: string): Promise<void> {
@@ -83,12 +81,13 @@ export async function setPaymentIntent(db: Queryable, saleId: string, paymentInt
 
 /** Marks a pending sale paid; undefined when it is no longer pending (another caller claimed it). */
 export async function claimPendingSale(db: Queryable, saleId: string, payment: SalePayment): Promise<Sale | undefined> {
-  const [claimed] = await db
-    .update(sales)
-    .set({ status: 'paid', ...payment })
-    .where(and(eq(sales.id, saleId), eq(sales.status, 'pending')))
-    .returning();
-  return claimed;
+  return firstRow(
+    db
+      .update(sales)
+      .set({ status: 'paid', ...payment })
+      .where(and(eq(sales.id, saleId), eq(sales.status, 'pending')))
+      .returning(),
+  );
 }
 
 export async function recordSaleLicense(
@@ -96,18 +95,18 @@ export async function recordSaleLicense(
   saleId: string,
   license: SaleLicense,
 ): Promise<Sale | undefined> {
-  const [done] = await db.update(sales).set(license).where(eq(sales.id, saleId)).returning();
-  return done;
+  return firstRow(db.update(sales).set(license).where(eq(sales.id, saleId)).returning());
 }
 
 /** A pending sale whose checkout expired; undefined when it is no longer pending. */
 export async function expirePendingSale(db: Queryable, saleId: string, endedAt: Date): Promise<Sale | undefined> {
-  const [expired] = await db
-    .update(sales)
-    .set({ status: 'expired', endedAt })
-    .where(and(eq(sales.id, saleId), eq(sales.status, 'pending')))
-    .returning();
-  return expired;
+  return firstRow(
+    db
+      .update(sales)
+      .set({ status: 'expired', endedAt })
+      .where(and(eq(sales.id, saleId), eq(sales.status, 'pending')))
+      .returning(),
+  );
 }
 
 /** A paid sale ended by a refund or a lost dispute; undefined when it is no longer paid. */
@@ -117,12 +116,13 @@ export async function endPaidSale(
   status: 'refunded' | 'disputed',
   endedAt: Date,
 ): Promise<Sale | undefined> {
-  const [ended] = await db
-    .update(sales)
-    .set({ status, endedAt })
-    .where(and(eq(sales.id, saleId), eq(sales.status, 'paid')))
-    .returning();
-  return ended;
+  return firstRow(
+    db
+      .update(sales)
+      .set({ status, endedAt })
+      .where(and(eq(sales.id, saleId), eq(sales.status, 'paid')))
+      .returning(),
+  );
 }
 
 export async function deletePendingSale(db: Queryable, saleId: string): Promise<void> {
@@ -132,12 +132,13 @@ export async function deletePendingSale(db: Queryable, saleId: string): Promise<
 /** The seller's package (undefined for another seller's or a malformed id). */
 export async function findSellerPackage(db: Queryable, sellerId: string, packageId: string) {
   if (!isEntityId(packageId)) return undefined;
-  const [pkg] = await db
-    .select()
-    .from(packages)
-    .where(and(eq(packages.id, packageId), eq(packages.ownerId, sellerId)))
-    .limit(1);
-  return pkg;
+  return firstRow(
+    db
+      .select()
+      .from(packages)
+      .where(and(eq(packages.id, packageId), eq(packages.ownerId, sellerId)))
+      .limit(1),
+  );
 }
 
 export async function findPackageName(db: Queryable, packageId: string): Promise<string | undefined> {
@@ -146,8 +147,7 @@ export async function findPackageName(db: Queryable, packageId: string): Promise
 }
 
 export async function findPrice(db: Queryable, priceId: string) {
-  const [price] = await db.select().from(packagePrices).where(eq(packagePrices.id, priceId)).limit(1);
-  return price;
+  return firstRow(db.select().from(packagePrices).where(eq(packagePrices.id, priceId)).limit(1));
 }
 
 /** Replaces the buyers' addresses on the seller's sales and drops any sealed token still waiting for its buyer. */

@@ -1,5 +1,6 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, hasAnyRow } from '../../db/result-rows.js';
 import { platformSubscriptions } from '../../db/schema/index.js';
 
 // The queries of the sellers' plan records (platform_subscriptions): billing's provider sync and checkout reach the
@@ -14,18 +15,14 @@ export async function findSubscriptionBy(
   column: typeof platformSubscriptions.providerSubscriptionId | typeof platformSubscriptions.providerCustomerId,
   value: string,
 ): Promise<PlatformSubscription | undefined> {
-  const [row] = await db.select().from(platformSubscriptions).where(eq(column, value)).limit(1);
-  return row;
+  return firstRow(db.select().from(platformSubscriptions).where(eq(column, value)).limit(1));
 }
 
 /** The seller's record, locked until the transaction `tx` ends. */
 export async function lockSubscription(tx: Queryable, userId: string): Promise<PlatformSubscription | undefined> {
-  const [current] = await tx
-    .select()
-    .from(platformSubscriptions)
-    .where(eq(platformSubscriptions.userId, userId))
-    .for('update');
-  return current;
+  return firstRow(
+    tx.select().from(platformSubscriptions).where(eq(platformSubscriptions.userId, userId)).for('update'),
+  );
 }
 
 export async function updateSubscription(db: Queryable, userId: string, values: SubscriptionValues): Promise<void> {
@@ -50,8 +47,7 @@ export async function setCustomerIfMissing(db: Queryable, userId: string, custom
 }
 
 export async function findSubscriptionOf(db: Queryable, userId: string): Promise<PlatformSubscription | undefined> {
-  const [row] = await db.select().from(platformSubscriptions).where(eq(platformSubscriptions.userId, userId)).limit(1);
-  return row;
+  return firstRow(db.select().from(platformSubscriptions).where(eq(platformSubscriptions.userId, userId)).limit(1));
 }
 
 /** Inserts a trial's record unless the seller has one: true when this insert made it (two clicks racing: one wins). */
@@ -59,12 +55,13 @@ export async function insertTrialIfAbsent(
   db: Queryable,
   row: typeof platformSubscriptions.$inferInsert,
 ): Promise<boolean> {
-  const inserted = await db
-    .insert(platformSubscriptions)
-    .values(row)
-    .onConflictDoNothing({ target: platformSubscriptions.userId })
-    .returning({ userId: platformSubscriptions.userId });
-  return inserted.length > 0;
+  return hasAnyRow(
+    db
+      .insert(platformSubscriptions)
+      .values(row)
+      .onConflictDoNothing({ target: platformSubscriptions.userId })
+      .returning({ userId: platformSubscriptions.userId }),
+  );
 }
 
 /**

@@ -1,5 +1,6 @@
 import { desc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, writtenRow } from '../../db/result-rows.js';
 import { tasks } from '../../db/schema/index.js';
 
 // The queries of tasks a user watches (the `tasks` table, which this domain alone writes).
@@ -13,19 +14,16 @@ export type NewTaskRow = typeof tasks.$inferInsert;
 export type TaskState = Pick<TaskRow, 'status' | 'progress' | 'message' | 'data' | 'updatedAt'>;
 
 export async function insertTask(db: Queryable, values: NewTaskRow): Promise<TaskRow> {
-  const [row] = await db.insert(tasks).values(values).returning();
-  return row!;
+  return writtenRow(db.insert(tasks).values(values).returning(), 'The new task');
 }
 
 export async function findTaskRow(db: Queryable, taskId: string): Promise<TaskRow | undefined> {
-  const [row] = await db.select().from(tasks).where(eq(tasks.id, taskId)).limit(1);
-  return row;
+  return firstRow(db.select().from(tasks).where(eq(tasks.id, taskId)).limit(1));
 }
 
 /** The task, its row locked until the transaction `tx` ends (parts of a batch ending at once count one by one). */
 export async function lockTaskRow(tx: Queryable, taskId: string): Promise<TaskRow | undefined> {
-  const [row] = await tx.select().from(tasks).where(eq(tasks.id, taskId)).for('update');
-  return row;
+  return firstRow(tx.select().from(tasks).where(eq(tasks.id, taskId)).for('update'));
 }
 
 export async function updateTaskState(db: Queryable, taskId: string, state: TaskState): Promise<void> {

@@ -1,6 +1,7 @@
 import { and, asc, count, desc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
+import { firstRow, hasAnyRow, writtenRow } from '../../db/result-rows.js';
 import { type OrganizationRole, organizationInvitations, organizationMembers, users } from '../../db/schema/index.js';
 
 // Queries of organization_members and organization_invitations (issue 33); only the teams domain writes them.
@@ -31,12 +32,13 @@ export async function listMemberRows(ctx: Db, organizationId: string): Promise<M
 }
 
 export async function findMemberRow(ctx: Db, organizationId: string, userId: string): Promise<MemberRow | undefined> {
-  const [row] = await ctx.db
-    .select()
-    .from(organizationMembers)
-    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)))
-    .limit(1);
-  return row;
+  return firstRow(
+    ctx.db
+      .select()
+      .from(organizationMembers)
+      .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)))
+      .limit(1),
+  );
 }
 
 export async function findMemberRowById(
@@ -44,12 +46,13 @@ export async function findMemberRowById(
   organizationId: string,
   memberId: string,
 ): Promise<MemberRow | undefined> {
-  const [row] = await ctx.db
-    .select()
-    .from(organizationMembers)
-    .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.id, memberId)))
-    .limit(1);
-  return row;
+  return firstRow(
+    ctx.db
+      .select()
+      .from(organizationMembers)
+      .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.id, memberId)))
+      .limit(1),
+  );
 }
 
 export async function insertMember(ctx: Db, values: typeof organizationMembers.$inferInsert): Promise<MemberRow> {
@@ -61,13 +64,10 @@ export async function insertMember(ctx: Db, values: typeof organizationMembers.$
 }
 
 export async function updateMemberRole(ctx: Db, memberId: string, role: OrganizationRole): Promise<MemberRow> {
-  const [row] = await ctx.db
-    .update(organizationMembers)
-    .set({ role })
-    .where(eq(organizationMembers.id, memberId))
-    .returning();
-  if (!row) throw new Error('membership update returned nothing');
-  return row;
+  return writtenRow(
+    ctx.db.update(organizationMembers).set({ role }).where(eq(organizationMembers.id, memberId)).returning(),
+    "The member's new role",
+  );
 }
 
 export async function deleteMember(ctx: Db, memberId: string): Promise<void> {
@@ -136,18 +136,19 @@ export async function findPendingInvitationTo(
   email: string,
   now: Date,
 ): Promise<InvitationRow | undefined> {
-  const [row] = await ctx.db
-    .select()
-    .from(organizationInvitations)
-    .where(
-      and(
-        eq(organizationInvitations.organizationId, organizationId),
-        sql`lower(${organizationInvitations.email}) = ${email}`,
-        pending(now),
-      ),
-    )
-    .limit(1);
-  return row;
+  return firstRow(
+    ctx.db
+      .select()
+      .from(organizationInvitations)
+      .where(
+        and(
+          eq(organizationInvitations.organizationId, organizationId),
+          sql`lower(${organizationInvitations.email}) = ${email}`,
+          pending(now),
+        ),
+      )
+      .limit(1),
+  );
 }
 
 export async function findInvitation(
@@ -155,37 +156,37 @@ export async function findInvitation(
   organizationId: string,
   invitationId: string,
 ): Promise<InvitationWithInviter | undefined> {
-  const [row] = await ctx.db
-    .select({ invitation: organizationInvitations, invitedByEmail: users.email })
-    .from(organizationInvitations)
-    .leftJoin(users, eq(users.id, organizationInvitations.invitedById))
-    .where(
-      and(eq(organizationInvitations.organizationId, organizationId), eq(organizationInvitations.id, invitationId)),
-    )
-    .limit(1);
-  return row;
+  return firstRow(
+    ctx.db
+      .select({ invitation: organizationInvitations, invitedByEmail: users.email })
+      .from(organizationInvitations)
+      .leftJoin(users, eq(users.id, organizationInvitations.invitedById))
+      .where(
+        and(eq(organizationInvitations.organizationId, organizationId), eq(organizationInvitations.id, invitationId)),
+      )
+      .limit(1),
+  );
 }
 
 export async function findInvitationByTokenHash(
   ctx: Db,
   tokenHash: string,
 ): Promise<{ invitation: InvitationRow; organization: PersonRow } | undefined> {
-  const [row] = await ctx.db
-    .select({ invitation: organizationInvitations, organization: users })
-    .from(organizationInvitations)
-    .innerJoin(users, eq(users.id, organizationInvitations.organizationId))
-    .where(eq(organizationInvitations.tokenHash, tokenHash))
-    .limit(1);
-  return row;
+  return firstRow(
+    ctx.db
+      .select({ invitation: organizationInvitations, organization: users })
+      .from(organizationInvitations)
+      .innerJoin(users, eq(users.id, organizationInvitations.organizationId))
+      .where(eq(organizationInvitations.tokenHash, tokenHash))
+      .limit(1),
+  );
 }
 
 export async function insertInvitation(
   ctx: Db,
   values: typeof organizationInvitations.$inferInsert,
 ): Promise<InvitationRow> {
-  const [row] = await ctx.db.insert(organizationInvitations).values(values).returning();
-  if (!row) throw new Error('invitation insert returned nothing');
-  return row;
+  return writtenRow(ctx.db.insert(organizationInvitations).values(values).returning(), 'The new invitation');
 }
 
 /** A new link for a pending invitation; undefined when it is no longer pending. */
@@ -195,48 +196,52 @@ export async function renewInvitation(
   values: { tokenHash: string; lastSentAt: Date; expiresAt: Date },
   now: Date,
 ): Promise<InvitationRow | undefined> {
-  const [row] = await ctx.db
-    .update(organizationInvitations)
-    .set(values)
-    .where(and(eq(organizationInvitations.id, invitationId), pending(now)))
-    .returning();
-  return row;
+  return firstRow(
+    ctx.db
+      .update(organizationInvitations)
+      .set(values)
+      .where(and(eq(organizationInvitations.id, invitationId), pending(now)))
+      .returning(),
+  );
 }
 
 export async function markWithdrawn(ctx: Db, invitationId: string, now: Date): Promise<boolean> {
-  const rows = await ctx.db
-    .update(organizationInvitations)
-    .set({ withdrawnAt: now })
-    .where(and(eq(organizationInvitations.id, invitationId), pending(now)))
-    .returning({ id: organizationInvitations.id });
-  return rows.length > 0;
+  return hasAnyRow(
+    ctx.db
+      .update(organizationInvitations)
+      .set({ withdrawnAt: now })
+      .where(and(eq(organizationInvitations.id, invitationId), pending(now)))
+      .returning({ id: organizationInvitations.id }),
+  );
 }
 
 /** Spends the invitation: false when another request spent, withdrew or outlived it first (single use). */
 export async function markAccepted(ctx: Db, invitationId: string, personId: string, now: Date): Promise<boolean> {
-  const rows = await ctx.db
-    .update(organizationInvitations)
-    .set({ acceptedAt: now, acceptedById: personId })
-    .where(and(eq(organizationInvitations.id, invitationId), pending(now)))
-    .returning({ id: organizationInvitations.id });
-  return rows.length > 0;
+  return hasAnyRow(
+    ctx.db
+      .update(organizationInvitations)
+      .set({ acceptedAt: now, acceptedById: personId })
+      .where(and(eq(organizationInvitations.id, invitationId), pending(now)))
+      .returning({ id: organizationInvitations.id }),
+  );
 }
 
 /** True when `email` names a person who is a member of the organisation (its founder included). */
 export async function isMemberAddress(ctx: Db, organizationId: string, email: string): Promise<boolean> {
-  const [row] = await ctx.db
-    .select({ id: users.id })
-    .from(users)
-    .leftJoin(
-      organizationMembers,
-      and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, users.id)),
-    )
-    .where(
-      and(
-        sql`lower(${users.email}) = ${email}`,
-        or(eq(users.id, organizationId), sql`${organizationMembers.id} is not null`),
-      ),
-    )
-    .limit(1);
-  return Boolean(row);
+  return hasAnyRow(
+    ctx.db
+      .select({ id: users.id })
+      .from(users)
+      .leftJoin(
+        organizationMembers,
+        and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, users.id)),
+      )
+      .where(
+        and(
+          sql`lower(${users.email}) = ${email}`,
+          or(eq(users.id, organizationId), sql`${organizationMembers.id} is not null`),
+        ),
+      )
+      .limit(1),
+  );
 }

@@ -1,5 +1,6 @@
 import { and, asc, desc, eq, isNull, like, or, type SQL, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, hasAnyRow, writtenRow } from '../../db/result-rows.js';
 import { users } from '../../db/schema/index.js';
 
 // The queries of accounts (the users table, which this domain alone writes): people and organisations.
@@ -11,8 +12,7 @@ export type NewUserRow = typeof users.$inferInsert;
 export type UserChanges = Partial<Omit<NewUserRow, 'id' | 'createdAt'>>;
 
 async function findUserWhere(db: Queryable, where: SQL): Promise<UserRow | undefined> {
-  const [user] = await db.select().from(users).where(where).limit(1);
-  return user;
+  return firstRow(db.select().from(users).where(where).limit(1));
 }
 
 export const findUserRowById = (db: Queryable, id: string) => findUserWhere(db, eq(users.id, id));
@@ -33,14 +33,12 @@ export function selectAdmins(db: Queryable): Promise<UserRow[]> {
 }
 
 export async function insertUser(db: Queryable, values: NewUserRow): Promise<UserRow> {
-  const [user] = await db.insert(users).values(values).returning();
-  return user!;
+  return writtenRow(db.insert(users).values(values).returning(), 'The new user');
 }
 
 /** Changes an account; undefined when there is none with that id. */
 export async function updateUserRow(db: Queryable, id: string, changes: UserChanges): Promise<UserRow | undefined> {
-  const [user] = await db.update(users).set(changes).where(eq(users.id, id)).returning();
-  return user;
+  return firstRow(db.update(users).set(changes).where(eq(users.id, id)).returning());
 }
 
 /** The slugs equal to `base` or starting with `base-` (`base` holds only [a-z0-9-], so it needs no LIKE escaping). */
@@ -59,12 +57,13 @@ export async function markAccountClosed(
   closedAt: Date,
   eraseAfter: Date,
 ): Promise<boolean> {
-  const closed = await db
-    .update(users)
-    .set({ closedAt, eraseAfter, updatedAt: closedAt })
-    .where(and(eq(users.id, id), isNull(users.closedAt)))
-    .returning({ id: users.id });
-  return closed.length > 0;
+  return hasAnyRow(
+    db
+      .update(users)
+      .set({ closedAt, eraseAfter, updatedAt: closedAt })
+      .where(and(eq(users.id, id), isNull(users.closedAt)))
+      .returning({ id: users.id }),
+  );
 }
 
 /** Empties the account's identity: e-mail, names, avatar and code-host identity (the slug stays). */

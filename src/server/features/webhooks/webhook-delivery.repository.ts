@@ -1,5 +1,6 @@
 import { and, asc, eq, gt, isNotNull, lte, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, hasAnyRow } from '../../db/result-rows.js';
 import {
   customers,
   grants,
@@ -41,12 +42,13 @@ export async function findMessageWithEndpoint(
   db: Queryable,
   messageId: string,
 ): Promise<{ message: MessageRow; endpoint: EndpointRow } | undefined> {
-  const [found] = await db
-    .select({ message: webhookMessages, endpoint: webhookEndpoints })
-    .from(webhookMessages)
-    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookMessages.endpointId))
-    .where(eq(webhookMessages.id, messageId));
-  return found;
+  return firstRow(
+    db
+      .select({ message: webhookMessages, endpoint: webhookEndpoints })
+      .from(webhookMessages)
+      .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookMessages.endpointId))
+      .where(eq(webhookMessages.id, messageId)),
+  );
 }
 
 export async function insertAttempt(db: Queryable, values: typeof webhookAttempts.$inferInsert): Promise<void> {
@@ -85,17 +87,18 @@ export async function disableFailingEndpointOfMessage(
   messageId: string,
   now: Date,
 ): Promise<EndpointRow | undefined> {
-  const [disabled] = await db
-    .update(webhookEndpoints)
-    .set({ isEnabled: false, disabledReason: 'failing', disabledAt: now, updatedAt: now })
-    .where(
-      and(
-        eq(webhookEndpoints.isEnabled, true),
-        sql`${webhookEndpoints.id} = (select ${webhookMessages.endpointId} from ${webhookMessages} where ${webhookMessages.id} = ${messageId})`,
-      ),
-    )
-    .returning();
-  return disabled;
+  return firstRow(
+    db
+      .update(webhookEndpoints)
+      .set({ isEnabled: false, disabledReason: 'failing', disabledAt: now, updatedAt: now })
+      .where(
+        and(
+          eq(webhookEndpoints.isEnabled, true),
+          sql`${webhookEndpoints.id} = (select ${webhookMessages.endpointId} from ${webhookMessages} where ${webhookMessages.id} = ${messageId})`,
+        ),
+      )
+      .returning(),
+  );
 }
 
 /**
@@ -134,10 +137,7 @@ export async function claimLicenseExpiry(
   expiresAt: Date,
   announcedAt: Date,
 ): Promise<boolean> {
-  const [claimed] = await db
-    .insert(webhookLicenseExpiries)
-    .values({ grantId, expiresAt, announcedAt })
-    .onConflictDoNothing()
-    .returning();
-  return claimed !== undefined;
+  return hasAnyRow(
+    db.insert(webhookLicenseExpiries).values({ grantId, expiresAt, announcedAt }).onConflictDoNothing().returning(),
+  );
 }

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, hasAnyRow } from '../../db/result-rows.js';
 import { customers, grants, packages, webhookAnnouncements } from '../../db/schema/index.js';
 
 // The reads behind the events other domains announce, and the once-only claim of an announcement (the
@@ -15,22 +16,21 @@ export async function findPackageOwnerAndName(
   db: Reader,
   packageId: string,
 ): Promise<{ ownerId: string; name: string } | undefined> {
-  const [pkg] = await db
-    .select({ ownerId: packages.ownerId, name: packages.name })
-    .from(packages)
-    .where(eq(packages.id, packageId));
-  return pkg;
+  return firstRow(
+    db.select({ ownerId: packages.ownerId, name: packages.name }).from(packages).where(eq(packages.id, packageId)),
+  );
 }
 
 /** The license with its holder's address, its package's name and its seller. */
 export async function findLicenseOfEvent(db: Reader, grantId: string): Promise<LicenseOfEvent | undefined> {
-  const [row] = await db
-    .select({ grant: grants, email: customers.email, packageName: packages.name, sellerId: packages.ownerId })
-    .from(grants)
-    .innerJoin(customers, eq(customers.id, grants.customerId))
-    .innerJoin(packages, eq(packages.id, grants.packageId))
-    .where(eq(grants.id, grantId));
-  return row;
+  return firstRow(
+    db
+      .select({ grant: grants, email: customers.email, packageName: packages.name, sellerId: packages.ownerId })
+      .from(grants)
+      .innerJoin(customers, eq(customers.id, grants.customerId))
+      .innerJoin(packages, eq(packages.id, grants.packageId))
+      .where(eq(grants.id, grantId)),
+  );
 }
 
 /** Records an announcement by its key: true the first time, false when it was made before. */
@@ -39,10 +39,5 @@ export async function claimAnnouncement(
   key: string,
   announcedAt: Date,
 ): Promise<boolean> {
-  const [claimed] = await db
-    .insert(webhookAnnouncements)
-    .values({ key, announcedAt })
-    .onConflictDoNothing()
-    .returning();
-  return claimed !== undefined;
+  return hasAnyRow(db.insert(webhookAnnouncements).values({ key, announcedAt }).onConflictDoNothing().returning());
 }

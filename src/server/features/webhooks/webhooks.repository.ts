@@ -1,5 +1,6 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
+import { firstRow, writtenRow } from '../../db/result-rows.js';
 import { webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/schema/index.js';
 
 // The queries of a seller's webhook endpoints and their deliveries (the webhook_endpoints, webhook_messages and
@@ -18,11 +19,12 @@ export async function findEndpointOfSeller(
   sellerId: string,
   endpointId: string,
 ): Promise<EndpointRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.sellerId, sellerId)));
-  return row;
+  return firstRow(
+    db
+      .select()
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.id, endpointId), eq(webhookEndpoints.sellerId, sellerId))),
+  );
 }
 
 /** The seller's endpoints, oldest first. */
@@ -48,8 +50,7 @@ export async function countEndpointsOfSeller(db: Queryable, sellerId: string): P
 }
 
 export async function insertEndpoint(db: Queryable, values: NewEndpointRow): Promise<EndpointRow> {
-  const [row] = await db.insert(webhookEndpoints).values(values).returning();
-  return row!;
+  return writtenRow(db.insert(webhookEndpoints).values(values).returning(), 'The new webhook endpoint');
 }
 
 /** Changes an endpoint; undefined when it is gone. */
@@ -58,8 +59,7 @@ export async function updateEndpointRow(
   endpointId: string,
   changes: Partial<NewEndpointRow>,
 ): Promise<EndpointRow | undefined> {
-  const [row] = await db.update(webhookEndpoints).set(changes).where(eq(webhookEndpoints.id, endpointId)).returning();
-  return row;
+  return firstRow(db.update(webhookEndpoints).set(changes).where(eq(webhookEndpoints.id, endpointId)).returning());
 }
 
 export async function deleteEndpointRow(db: Queryable, endpointId: string): Promise<void> {
@@ -99,11 +99,12 @@ export async function findMessageOfEndpoint(
   endpointId: string,
   messageId: string,
 ): Promise<MessageRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(webhookMessages)
-    .where(and(eq(webhookMessages.id, messageId), eq(webhookMessages.endpointId, endpointId)));
-  return row;
+  return firstRow(
+    db
+      .select()
+      .from(webhookMessages)
+      .where(and(eq(webhookMessages.id, messageId), eq(webhookMessages.endpointId, endpointId))),
+  );
 }
 
 /** The messages' attempts, oldest first. */
@@ -118,10 +119,11 @@ export function selectAttemptsOfMessages(db: Queryable, messageIds: string[]): P
 
 /** Sets a message pending again; undefined when it is gone. */
 export async function markMessagePending(db: Queryable, messageId: string, now: Date): Promise<MessageRow | undefined> {
-  const [row] = await db
-    .update(webhookMessages)
-    .set({ status: 'pending', updatedAt: now })
-    .where(eq(webhookMessages.id, messageId))
-    .returning();
-  return row;
+  return firstRow(
+    db
+      .update(webhookMessages)
+      .set({ status: 'pending', updatedAt: now })
+      .where(eq(webhookMessages.id, messageId))
+      .returning(),
+  );
 }

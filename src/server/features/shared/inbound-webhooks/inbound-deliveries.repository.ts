@@ -1,5 +1,6 @@
 import { and, eq, lt } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
+import { hasAnyRow } from '../../../db/result-rows.js';
 import { webhookDeliveries } from '../../../db/schema/index.js';
 
 // The queries of the webhooks we receive (the `webhook_deliveries` table, which inbound-deliveries.service.ts alone
@@ -17,12 +18,13 @@ export async function insertDeliveryIfNew(
   deliveryId: string,
   receivedAt: Date,
 ): Promise<boolean> {
-  const recorded = await db
-    .insert(webhookDeliveries)
-    .values({ source, deliveryId, receivedAt })
-    .onConflictDoNothing()
-    .returning({ deliveryId: webhookDeliveries.deliveryId });
-  return recorded.length > 0;
+  return hasAnyRow(
+    db
+      .insert(webhookDeliveries)
+      .values({ source, deliveryId, receivedAt })
+      .onConflictDoNothing()
+      .returning({ deliveryId: webhookDeliveries.deliveryId }),
+  );
 }
 
 export async function deleteDeliveriesReceivedBefore(

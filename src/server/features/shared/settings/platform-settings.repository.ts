@@ -1,5 +1,6 @@
 import { and, eq, exists, isNotNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../../db/client.js';
+import { hasAnyRow } from '../../../db/result-rows.js';
 import { platformSettings, userPasskeys, users, userTotpSecrets } from '../../../db/schema/index.js';
 
 // The queries of the platform's settings (the `platform_settings` table, which platform-settings.service.ts alone
@@ -29,23 +30,24 @@ export async function upsertSettingValue(db: Queryable, key: string, value: stri
  * shared infrastructure sits below every domain and may not call one; it only reads.
  */
 export async function anyAdminHasSecondFactor(db: Queryable): Promise<boolean> {
-  const [row] = await db
-    .select({ id: users.id })
-    .from(users)
-    .where(
-      and(
-        eq(users.userType, 'admin'),
-        or(
-          exists(db.select({ one: sql`1` }).from(userPasskeys).where(eq(userPasskeys.userId, users.id))),
-          exists(
-            db
-              .select({ one: sql`1` })
-              .from(userTotpSecrets)
-              .where(and(eq(userTotpSecrets.userId, users.id), isNotNull(userTotpSecrets.confirmedAt))),
+  return hasAnyRow(
+    db
+      .select({ id: users.id })
+      .from(users)
+      .where(
+        and(
+          eq(users.userType, 'admin'),
+          or(
+            exists(db.select({ one: sql`1` }).from(userPasskeys).where(eq(userPasskeys.userId, users.id))),
+            exists(
+              db
+                .select({ one: sql`1` })
+                .from(userTotpSecrets)
+                .where(and(eq(userTotpSecrets.userId, users.id), isNotNull(userTotpSecrets.confirmedAt))),
+            ),
           ),
         ),
-      ),
-    )
-    .limit(1);
-  return row !== undefined;
+      )
+      .limit(1),
+  );
 }
