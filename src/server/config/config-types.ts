@@ -14,9 +14,12 @@ export type StorageConfig =
       kind: 's3';
       bucket: string;
       region: string;
+      /** For S3-compatible services (MinIO, R2, Ceph, ...); AWS when absent. */
       endpoint?: string;
+      /** Without keys the AWS SDK's default credential chain applies (e.g. an instance role). */
       accessKeyId?: string;
       secretAccessKey?: string;
+      /** `https://endpoint/bucket/key` rather than `https://bucket.endpoint/key`; most S3-compatible services want it. */
       forcePathStyle?: boolean;
     };
 

@@ -18,6 +18,7 @@ import { OpenFile } from './file-sender.js';
 import {
   assertValidKey,
   assertValidPrefix,
+  DEFAULT_CONTENT_TYPE,
   type ObjectBody,
   type ObjectInfo,
   type ObjectStorage,
@@ -26,7 +27,6 @@ import {
   type StoredObject,
 } from './object-storage.js';
 
-const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 // Objects are read in chunks of this size (Node's default is 64 KiB). A 10 MB zip to 100 clients at once went from
 // 0.80 to 0.94-1.0 times nginx's MB/s: fewer reads and socket writes for the same bytes. Memory stays bounded: a
 // slow client holds about two chunks. 256 KiB did worse (0.58, 130 MB more RSS), likely because glibc's malloc maps

@@ -25,6 +25,9 @@ export function discardBody(body: ObjectBody): void {
 
 export type PutOptions = { contentType: string };
 
+/** The content type of an object stored without one. */
+export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
+
 export interface ObjectStorage {
   /** Writes the whole object; readers see the old object or the new one, never a part. */
   put(key: string, body: Buffer | Readable, options: PutOptions): Promise<void>;

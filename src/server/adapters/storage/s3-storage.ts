@@ -1,8 +1,10 @@
 import { Readable } from 'node:stream';
 import type { S3Client } from '@aws-sdk/client-s3';
+import type { StorageConfig } from '../../config.js';
 import {
   assertValidKey,
   assertValidPrefix,
+  DEFAULT_CONTENT_TYPE,
   type ObjectBody,
   type ObjectInfo,
   type ObjectStorage,
@@ -11,19 +13,8 @@ import {
   type StoredObject,
 } from './object-storage.js';
 
-export type S3StorageConfig = {
-  bucket: string;
-  region: string;
-  /** For S3-compatible services (MinIO, R2, Ceph, ...); AWS when absent. */
-  endpoint?: string;
-  /** Without keys the AWS SDK's default credential chain applies (e.g. an instance role). */
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  /** `https://endpoint/bucket/key` rather than `https://bucket.endpoint/key`; most S3-compatible services want it. */
-  forcePathStyle?: boolean;
-};
-
-const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
+/** The bucket and how to reach it, as the S3_* settings give them (config-types.ts). */
+export type S3StorageConfig = Omit<Extract<StorageConfig, { kind: 's3' }>, 'kind'>;
 
 type AwsSdk = typeof import('@aws-sdk/client-s3') & Pick<typeof import('@aws-sdk/lib-storage'), 'Upload'>;
 
