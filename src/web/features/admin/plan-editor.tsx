@@ -9,6 +9,7 @@ import { tierIcon } from '../../components/plan-chooser';
 import { PriceInput } from '../../components/price-input';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
+import { LabelledCheckbox } from '../../components/ui/checkbox';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
@@ -24,6 +25,13 @@ import {
 } from './plan-editing';
 
 type TierFieldTexts = { price: string; customers: string; packages: string; members: string };
+
+/** The tier's limits: each a whole-number field (kept as typed) that sets one of the tier's values. */
+const limitFields = [
+  { name: 'customers', id: 'customers', label: 'Max Customers', key: 'maxCustomers' },
+  { name: 'packages', id: 'packages', label: 'Max Packages', key: 'maxPackages' },
+  { name: 'members', id: 'team-members', label: 'Team Members', key: 'maxTeamMembers' },
+] as const;
 
 /**
  * One tier in the Platform Tier Management dialog: its fields, its subscribers and its drag handle. A field holding
@@ -158,58 +166,23 @@ export function TierEditor({
             </p>
           )}
         </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor={field('customers')}>Max Customers</Label>
-          <Input
-            id={field('customers')}
-            type="number"
-            min={1}
-            step={1}
-            placeholder="Unlimited"
-            {...limitField('customers', 'maxCustomers')}
-          />
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor={field('packages')}>Max Packages</Label>
-          <Input
-            id={field('packages')}
-            type="number"
-            min={1}
-            step={1}
-            placeholder="Unlimited"
-            {...limitField('packages', 'maxPackages')}
-          />
-        </div>
-        <div className="grid gap-1.5">
-          <Label htmlFor={field('team-members')}>Team Members</Label>
-          <Input
-            id={field('team-members')}
-            type="number"
-            min={1}
-            step={1}
-            placeholder="Unlimited"
-            {...limitField('members', 'maxTeamMembers')}
-          />
-        </div>
+        {limitFields.map(({ name, id, label, key }) => (
+          <div key={name} className="grid gap-1.5">
+            <Label htmlFor={field(id)}>{label}</Label>
+            <Input id={field(id)} type="number" min={1} step={1} placeholder="Unlimited" {...limitField(name, key)} />
+          </div>
+        ))}
         <div className="flex items-end gap-6 pb-2">
-          <label className="flex items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="size-4 accent-primary"
-              checked={tier.isMostPopular}
-              onChange={(event) => onMostPopularChange(event.target.checked)}
-            />
-            Most Popular
-          </label>
-          <label className="flex items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="size-4 accent-primary"
-              checked={tier.isFeatured}
-              onChange={(event) => onChange({ isFeatured: event.target.checked })}
-            />
-            Featured
-          </label>
+          <LabelledCheckbox
+            label="Most Popular"
+            checked={tier.isMostPopular}
+            onChange={(event) => onMostPopularChange(event.target.checked)}
+          />
+          <LabelledCheckbox
+            label="Featured"
+            checked={tier.isFeatured}
+            onChange={(event) => onChange({ isFeatured: event.target.checked })}
+          />
         </div>
       </div>
 

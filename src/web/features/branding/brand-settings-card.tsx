@@ -4,6 +4,7 @@ import { failureToast } from '../../components/failure-toast';
 import { FormField } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
+import { LabelledCheckbox } from '../../components/ui/checkbox';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { toast } from '../../components/ui/use-toast';
@@ -196,10 +197,11 @@ function BrandSettingsForm({ settings }: { settings: BrandSettings }) {
                   An image URL, or upload SVG, PNG, JPG, GIF or WebP up to 5 MB.
                 </p>
                 {hasLogo && (
-                  <label className="flex items-center gap-2 pt-1 text-sm">
-                    <input type="checkbox" className="size-4 accent-primary" {...form.register('brandHideText')} />
-                    Logo only: hide the brand name next to it
-                  </label>
+                  <LabelledCheckbox
+                    labelClassName="pt-1"
+                    label="Logo only: hide the brand name next to it"
+                    {...form.register('brandHideText')}
+                  />
                 )}
               </div>
             </div>

@@ -1,6 +1,7 @@
 import { Loader2, Ticket } from 'lucide-react';
 import { Controller, FormProvider } from 'react-hook-form';
 import { Button } from '../../components/ui/button';
+import { LabelledCheckbox } from '../../components/ui/checkbox';
 import { useSchemaForm } from '../../lib/schema-form';
 import { type IssuedLicense, type License, useIssueLicense, useUpdateLicense } from './lasting-license-hooks';
 import { emptyTermsForm, termsFormOf } from './lasting-license-rules';
@@ -43,10 +44,7 @@ export function IssueLicenseForm({
         />
         <LicenseTermsFields idPrefix="license" />
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <label className="flex items-center gap-2 text-sm">
-            <input type="checkbox" className="size-4 accent-primary" {...form.register('sendEmail')} />
-            E-mail the setup commands to the license holder
-          </label>
+          <LabelledCheckbox label="E-mail the setup commands to the license holder" {...form.register('sendEmail')} />
           <Button type="submit" disabled={!email.trim() || packageIds.length === 0 || issue.isPending}>
             {issue.isPending ? <Loader2 className="animate-spin" /> : <Ticket />}
             {packageIds.length > 1 ? `Issue ${packageIds.length} Licenses` : 'Issue License'}

@@ -1,4 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
+import { LabelledCheckbox } from '../../components/ui/checkbox';
 import { getJson } from '../../lib/api-client';
 
 type PackageOption = { id: string; packageName: string };
@@ -28,15 +29,14 @@ export function PackagePicker({
       </p>
       <div className="grid max-h-40 gap-1.5 overflow-y-auto rounded-md border bg-background p-2 sm:grid-cols-2">
         {options.map((option) => (
-          <label key={option.id} className="flex min-w-0 items-center gap-2 text-sm">
-            <input
-              type="checkbox"
-              className="size-4 shrink-0 accent-primary"
-              checked={selected.includes(option.id)}
-              onChange={(event) => toggle(option.id, event.target.checked)}
-            />
-            <span className="truncate font-mono text-xs">{option.packageName}</span>
-          </label>
+          <LabelledCheckbox
+            key={option.id}
+            labelClassName="min-w-0"
+            className="shrink-0"
+            label={<span className="truncate font-mono text-xs">{option.packageName}</span>}
+            checked={selected.includes(option.id)}
+            onChange={(event) => toggle(option.id, event.target.checked)}
+          />
         ))}
       </div>
       {selected.length === 0 && <p className="text-sm text-destructive">Choose at least one package.</p>}
