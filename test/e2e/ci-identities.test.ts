@@ -1,8 +1,6 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../support/test-app.js';
+import { describe, expect, it } from 'vitest';
 import { photograph } from './support/browser.js';
-import { type HolderPortal, onHolderCardInManagement, openHolderPortal } from './support/holder-portal.js';
+import { holderPortalAroundTests, onHolderCardInManagement } from './support/holder-portal.js';
 
 // CI without a stored secret in the browser (issue 32 item 3): a license holder registers a trusted CI identity
 // for GitHub Actions in the portal on the seller's host and reads the workflow steps naming that host; the seller
@@ -11,23 +9,11 @@ import { type HolderPortal, onHolderCardInManagement, openHolderPortal } from '.
 const HOLDER = 'ci-holder@example.com';
 const SUBJECT = 'repo:holder-co/shop:ref:refs/heads/main';
 
-let app: TestApp;
-let portalOrigin: string;
-let page: Page;
-
-let portal: HolderPortal;
-
-beforeAll(async () => {
-  portal = await openHolderPortal(HOLDER);
-  ({ app, portalOrigin, page } = portal);
-}, 180_000);
-
-afterAll(async () => {
-  await portal?.close();
-});
+const portal = holderPortalAroundTests(HOLDER);
 
 describe('trusted CI identities', () => {
   it('lets the holder trust a GitHub Actions workflow in the portal and shows its steps', async () => {
+    const { app, page, portalOrigin } = portal;
     await page.goto(`${portalOrigin}/portal`);
     const card = page.getByTestId('portal-ci-identities');
     await card.getByText('No CI identity is trusted yet.').waitFor();
@@ -50,6 +36,7 @@ describe('trusted CI identities', () => {
   });
 
   it('refuses a subject with a wildcard in the middle, saying why', async () => {
+    const { page } = portal;
     const card = page.getByTestId('portal-ci-identities');
     await card.getByLabel('Name').fill('Everything');
     await card.getByLabel('Subject').fill('repo:*:ref:refs/heads/main');
@@ -62,6 +49,7 @@ describe('trusted CI identities', () => {
   });
 
   it("shows the holder's identity to the seller on Management", async () => {
+    const { portalOrigin } = portal;
     await onHolderCardInManagement(portal, HOLDER, async (management, holder) => {
       await holder.getByRole('button', { name: 'CI identities' }).click();
       const dialog = management.getByRole('dialog', { name: 'Trusted CI identities' });

@@ -1,14 +1,12 @@
 import { eq } from 'drizzle-orm';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { holderTokens } from '../../src/server/db/schema/index.js';
 import { findCustomerByToken } from '../../src/server/features/licenses/grants.service.js';
 import { HOUR_MS } from '../../src/server/lib/clock.js';
 import { sha256Hex } from '../../src/server/lib/crypto.js';
 import { isWellFormedHolderToken } from '../../src/server/lib/holder-token-format.js';
-import type { TestApp } from '../support/test-app.js';
 import { photograph } from './support/browser.js';
-import { type HolderPortal, onHolderCardInManagement, openHolderPortal } from './support/holder-portal.js';
+import { holderPortalAroundTests, onHolderCardInManagement } from './support/holder-portal.js';
 
 // Named Composer tokens in the browser (issue 32): the holder creates one in the portal (shown once, copied), rotates
 // it (the old one says when it stops working) and revokes the new one; the seller sees the holder's tokens on
@@ -16,23 +14,11 @@ import { type HolderPortal, onHolderCardInManagement, openHolderPortal } from '.
 
 const HOLDER = 'tokens-holder@example.com';
 
-let app: TestApp;
-let portalOrigin: string;
-let page: Page;
-
-let portal: HolderPortal;
-
-beforeAll(async () => {
-  portal = await openHolderPortal(HOLDER);
-  ({ app, portalOrigin, page } = portal);
-}, 180_000);
-
-afterAll(async () => {
-  await portal?.close();
-});
+const portal = holderPortalAroundTests(HOLDER);
 
 describe('named Composer tokens', () => {
   it('lets the holder create a token shown once, copy it, rotate it and revoke the new one', async () => {
+    const { app, page, portalOrigin } = portal;
     await page.goto(`${portalOrigin}/portal`);
     const card = page.getByTestId('portal-holder-tokens');
     await card.getByTestId('holder-token').filter({ hasText: 'Composer token' }).waitFor();

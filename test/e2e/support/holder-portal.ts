@@ -1,5 +1,5 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { createGrant, createHolder, createPackage } from '../../composer/repository-fixtures.js';
 import { createPortalSession, type SignedIn } from '../../support/sessions.js';
 import type { TestApp } from '../../support/test-app.js';
@@ -57,6 +57,21 @@ export async function openHolderPortal(holderEmail: string): Promise<HolderPorta
     await app.close();
     throw error;
   }
+}
+
+/**
+ * {@link openHolderPortal} before the file's tests and closing it after them. The portal's fields are filled in when
+ * the tests run, so a test reads them from the returned object, not at the file's top.
+ */
+export function holderPortalAroundTests(holderEmail: string): HolderPortal {
+  const portal = {} as HolderPortal;
+  beforeAll(async () => {
+    Object.assign(portal, await openHolderPortal(holderEmail));
+  }, 180_000);
+  afterAll(async () => {
+    await portal.close?.();
+  });
+  return portal;
 }
 
 /**
