@@ -1,5 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterAll } from 'vitest';
 import type { DatabaseTarget } from '../../src/server/db/client.js';
 import { createDatabaseFromTemplate } from './database-template.js';
 import { testDatabaseKind } from './test-app.js';
@@ -23,4 +25,34 @@ export async function emptyRestoreTarget(
   const created = await createDatabaseFromTemplate(process.env.TEST_DATABASE_URL!, 'template1');
   removals.push(created.drop);
   return { dataDir, database: { kind: 'postgres', url: created.url }, env: { ...env, DATABASE_URL: created.url } };
+}
+
+/** A backup test file's temporary folder, with what it restores into and removes. */
+export type BackupWorkspace = {
+  dir: string;
+  /** Where the file's backup archive is written. */
+  archive: string;
+  /** Run in reverse after the file's tests, before the folder goes. */
+  removals: Array<() => Promise<void>>;
+  /** {@link emptyRestoreTarget} in this folder, removed with it. */
+  emptyTarget(env?: Record<string, string>): Promise<RestoreTarget>;
+};
+
+/**
+ * A temporary folder for one backup test file, removed after its tests with everything made in it. Call it at the
+ * file's top, before the file registers its own afterAll: after-hooks run in reverse, so the file's app closes first.
+ */
+export function backupWorkspace(prefix: string): BackupWorkspace {
+  const dir = mkdtempSync(path.join(tmpdir(), prefix));
+  const removals: Array<() => Promise<void>> = [];
+  afterAll(async () => {
+    for (const remove of removals.reverse()) await remove();
+    rmSync(dir, { recursive: true, force: true });
+  });
+  return {
+    dir,
+    archive: path.join(dir, 'backup.tar.gz'),
+    removals,
+    emptyTarget: (env) => emptyRestoreTarget(dir, removals, env),
+  };
 }
