@@ -1,0 +1,125 @@
+import type {
+  ContextConfigDefault,
+  FastifyContextConfig,
+  FastifyInstance,
+  FastifyRequest,
+  FastifySchema,
+  HTTPMethods,
+  RawReplyDefaultExpression,
+  RawRequestDefaultExpression,
+  RawServerDefault,
+  RouteGenericInterface,
+  RouteHandlerMethod,
+  RouteShorthandOptions,
+} from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { adminOnly, authenticated } from './guards.js';
+import { ANY_SIGNED_IN, type RoutePermission } from './permissions.js';
+
+// One way to declare a guarded route (issue 29): a file takes a declarer for its audience (the seller dashboard, the
+// admin, any signed-in person, a guard of its own) and declares every route through it, so the guard, and for a
+// seller route its permission, is part of the declaration and no route can forget it. Fastify's zod type provider
+// still types each handler's params, query, body and answers from the route's schema.
+
+/** A route's options as Fastify's zod type provider reads them: `S` types the request and the answers. */
+export type ZodRouteOptions<S extends FastifySchema> = RouteShorthandOptions<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  S,
+  ZodTypeProvider
+>;
+
+export type ZodRouteHandler<S extends FastifySchema> = RouteHandlerMethod<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  RouteGenericInterface,
+  ContextConfigDefault,
+  S,
+  ZodTypeProvider
+>;
+
+/**
+ * Where a guard runs (http/guards.ts): `onRequest` refuses before the body is read, `preValidation` once it is
+ * parsed; both before it is validated.
+ */
+export type GuardStage = 'onRequest' | 'preValidation';
+
+/** What a route declares itself; its guard is the declarer's. */
+export type GuardedRouteOptions<S extends FastifySchema> = Omit<ZodRouteOptions<S>, GuardStage>;
+
+type DeclareRoute<Own> = <const S extends FastifySchema = FastifySchema>(
+  url: string,
+  options: GuardedRouteOptions<S> & Own,
+  handler: ZodRouteHandler<S>,
+) => void;
+
+export type RouteDeclarer<Own = unknown> = Record<'get' | 'post' | 'put' | 'patch' | 'delete', DeclareRoute<Own>>;
+
+/** `guard` turns what a route declares into Fastify's route options, its guard added. */
+function routeDeclarer<Own>(
+  app: FastifyInstance,
+  guard: (options: GuardedRouteOptions<FastifySchema> & Own) => ZodRouteOptions<FastifySchema>,
+): RouteDeclarer<Own> {
+  const api = app.withTypeProvider<ZodTypeProvider>();
+  const declare =
+    (method: HTTPMethods): DeclareRoute<Own> =>
+    (url, options, handler) => {
+      api.route({
+        method,
+        url,
+        ...guard(options as GuardedRouteOptions<FastifySchema> & Own),
+        handler: handler as ZodRouteHandler<FastifySchema>,
+      });
+    };
+  return {
+    get: declare('GET'),
+    post: declare('POST'),
+    put: declare('PUT'),
+    patch: declare('PATCH'),
+    delete: declare('DELETE'),
+  };
+}
+
+/** Routes behind one guard of the caller's, run before the body is read (the portal's holder, the local admin). */
+export function routesGuardedBy(
+  app: FastifyInstance,
+  guard: (request: FastifyRequest) => Promise<unknown>,
+): RouteDeclarer {
+  return routeDeclarer<unknown>(app, (options) => ({ ...options, onRequest: guard }));
+}
+
+/** The admin's routes: the signed-in admin, or the one behind an impersonation (`request.admin`). */
+export function adminRoutes(app: FastifyInstance): RouteDeclarer {
+  return routesGuardedBy(app, adminOnly);
+}
+
+/**
+ * The seller dashboard's routes: behind the session guard (`request.seller`, `request.principal`), each naming the
+ * permission the person's role needs (http/permissions.ts checks it). `guardAt` is where the guard runs.
+ */
+export function sellerRoutes(
+  app: FastifyInstance,
+  { guardAt = 'onRequest' }: { guardAt?: GuardStage } = {},
+): RouteDeclarer<{ permission: RoutePermission }> {
+  return routeDeclarer<{ permission: RoutePermission }>(app, ({ permission, config, ...options }) => ({
+    ...options,
+    config: { ...config, permission },
+    [guardAt]: authenticated,
+  }));
+}
+
+/**
+ * Routes any signed-in person may use whatever their role (their organisations, their own sign-in); `config` is
+ * what each of them adds (a second factor gate).
+ */
+export function signedInRoutes(app: FastifyInstance, config: FastifyContextConfig = {}): RouteDeclarer {
+  return routeDeclarer<unknown>(app, ({ config: own, ...options }) => ({
+    ...options,
+    config: { ...config, ...own, permission: ANY_SIGNED_IN },
+    onRequest: authenticated,
+  }));
+}
