@@ -1,16 +1,12 @@
 import type { TeamPermission } from '@contract/team-roles';
-import { Loader2 } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Redirect } from 'wouter';
+import { CenteredSpinner } from '../components/centered-spinner';
 import { canOpenAdmin, useCurrentUser } from '../lib/current-user';
 import { forbiddenReason } from '../lib/permissions';
 
 export function PageLoader() {
-  return (
-    <div className="flex min-h-[50vh] items-center justify-center" aria-busy="true">
-      <Loader2 className="size-6 animate-spin text-muted-foreground" aria-label="Loading" />
-    </div>
-  );
+  return <CenteredSpinner className="min-h-[50vh]" />;
 }
 
 /** Signed-out visitors go to / (spec seller-app §6, admin §2). */

@@ -1,6 +1,7 @@
 import { type AnalyticsExport, LIST_ROWS_DEFAULT, LIST_ROWS_MAX } from '@contract/analytics';
-import { Download, Loader2 } from 'lucide-react';
+import { Download } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { CenteredSpinner } from '../../components/centered-spinner';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { hasNothingLoaded } from '../../lib/query-state';
@@ -51,11 +52,7 @@ export function TableCard({
 }
 
 export function Loading() {
-  return (
-    <div className="flex h-24 items-center justify-center" aria-busy="true">
-      <Loader2 className="size-5 animate-spin text-muted-foreground" aria-label="Loading" />
-    </div>
-  );
+  return <CenteredSpinner className="h-24" spinnerClassName="size-5" />;
 }
 
 export function Empty({ children }: { children: ReactNode }) {

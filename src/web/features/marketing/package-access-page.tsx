@@ -1,10 +1,13 @@
 import { BrandHeader } from '@web/components/brand-header';
+import { BrandSupportEmail } from '@web/components/brand-support-email';
+import { CenteredSpinner } from '@web/components/centered-spinner';
 import { CopyCommand } from '@web/components/copy-command';
 import { Card, CardContent } from '@web/components/ui/card';
 import { brandCssVariables } from '@web/lib/brand-theme';
+import { useDocumentTitle } from '@web/lib/document-title';
 import { useHostBrand } from '@web/lib/host-brand';
-import { Info, Loader2, Lock, Mail } from 'lucide-react';
-import { type ReactNode, useEffect } from 'react';
+import { Info, Lock } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { repositoryNameFor } from './repository-name';
 
 /**
@@ -14,23 +17,10 @@ import { repositoryNameFor } from './repository-name';
 export function PackageAccessOnlyPage() {
   const { data: brand, isLoading } = useHostBrand();
 
-  useEffect(() => {
-    if (!brand) return;
-    const previous = document.title;
-    document.title = `${brand.brandName} · Package Access`;
-    return () => {
-      document.title = previous;
-    };
-  }, [brand]);
+  useDocumentTitle(brand && `${brand.brandName} · Package Access`);
 
   // Wait for the brand rather than flash Packgate's colours at the seller's customers.
-  if (isLoading) {
-    return (
-      <div className="flex min-h-screen items-center justify-center" aria-busy="true">
-        <Loader2 className="size-6 animate-spin text-muted-foreground" aria-label="Loading" />
-      </div>
-    );
-  }
+  if (isLoading) return <CenteredSpinner className="min-h-screen" />;
   if (!brand) return <PackageAccessSteps />;
   return (
     <div
@@ -46,15 +36,7 @@ export function PackageAccessOnlyPage() {
             brand.supportEmail ? (
               <>
                 Lost your token or need access? Contact {brand.brandName} at{' '}
-                <a
-                  href={`mailto:${brand.supportEmail}`}
-                  className="inline-flex items-center gap-1 font-medium text-primary underline-offset-4 hover:underline"
-                  data-testid="brand-support-email"
-                >
-                  <Mail className="size-3.5" aria-hidden="true" />
-                  {brand.supportEmail}
-                </a>
-                .
+                <BrandSupportEmail email={brand.supportEmail} />.
               </>
             ) : (
               `Lost your token or need access? Contact ${brand.brandName}, who sold you the license.`

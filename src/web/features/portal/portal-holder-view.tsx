@@ -1,5 +1,6 @@
 import type { PortalOverview } from '@contract/portal';
 import { formatCents } from '@contract/sales';
+import { CenteredSpinner } from '@web/components/centered-spinner';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
 import { errorMessage } from '@web/lib/api-error';
@@ -10,7 +11,6 @@ import { PortalCiIdentitiesCard } from './portal-ci-identities';
 import { usePortalOverview, useSignOut } from './portal-hooks';
 import { LicenseCard } from './portal-license-card';
 import { SetupCard, TokenCard } from './portal-setup';
-import { PortalSpinner } from './portal-spinner';
 import { PortalSnippetsCard, PortalTokensCard } from './portal-tokens';
 
 /** Signed in: the holder's licenses, setup, tokens, CI identities and receipts with this seller. */
@@ -18,7 +18,7 @@ export function HolderView({ email }: { email: string }) {
   const overview = usePortalOverview(true);
   const signOut = useSignOut();
   const [newToken, setNewToken] = useState<string>();
-  if (overview.isLoading) return <PortalSpinner className="py-24" />;
+  if (overview.isLoading) return <CenteredSpinner className="py-24" />;
   if (!overview.data) {
     return (
       <p className="text-center text-destructive" role="alert">

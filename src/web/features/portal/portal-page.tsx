@@ -1,13 +1,14 @@
 import { portalMessages } from '@contract/portal';
 import { BrandHeader } from '@web/components/brand-header';
+import { CenteredSpinner } from '@web/components/centered-spinner';
 import { errorMessage } from '@web/lib/api-error';
 import { brandCssVariables } from '@web/lib/brand-theme';
+import { useDocumentTitle } from '@web/lib/document-title';
 import { type PublicBrand, useHostBrand } from '@web/lib/host-brand';
 import { type ReactNode, useEffect, useRef } from 'react';
 import { HolderView } from './portal-holder-view';
 import { usePortalSession, useVerifySignInLink } from './portal-hooks';
 import { SignInForm } from './portal-sign-in';
-import { PortalSpinner } from './portal-spinner';
 
 /**
  * `/portal` on a seller's repository host: the license holder's own page, in the seller's brand. Signed out, it
@@ -16,16 +17,9 @@ import { PortalSpinner } from './portal-spinner';
 export function PortalPage() {
   const { data: brand, isLoading } = useHostBrand();
 
-  useEffect(() => {
-    if (!brand) return;
-    const previous = document.title;
-    document.title = `${brand.brandName} · License Portal`;
-    return () => {
-      document.title = previous;
-    };
-  }, [brand]);
+  useDocumentTitle(brand && `${brand.brandName} · License Portal`);
 
-  if (isLoading) return <PortalSpinner className="min-h-screen" />;
+  if (isLoading) return <CenteredSpinner className="min-h-screen" />;
   if (!brand) {
     return (
       <main className="mx-auto flex min-h-screen max-w-xl items-center px-4">
@@ -63,7 +57,7 @@ function PortalContent({ brand }: { brand: PublicBrand }) {
   const isVerifying = Boolean(linkToken.current) && (verify.isIdle || verify.isPending);
   const session = usePortalSession(!isVerifying);
 
-  if (isVerifying || session.isLoading) return <PortalSpinner className="py-24" label="Signing you in" />;
+  if (isVerifying || session.isLoading) return <CenteredSpinner className="py-24" label="Signing you in" />;
   if (!session.data) {
     return (
       <SignInForm

@@ -1,7 +1,9 @@
-import { Loader2, Mail } from 'lucide-react';
-import { type ReactNode, useEffect } from 'react';
+import type { ReactNode } from 'react';
 import { BrandHeader } from '../../components/brand-header';
+import { BrandSupportEmail } from '../../components/brand-support-email';
+import { CenteredSpinner } from '../../components/centered-spinner';
 import { brandCssVariables } from '../../lib/brand-theme';
+import { useDocumentTitle } from '../../lib/document-title';
 import { useHostBrand } from '../../lib/host-brand';
 
 /**
@@ -11,21 +13,9 @@ import { useHostBrand } from '../../lib/host-brand';
 export function BuyerPageShell({ title, children }: { title: string; children: ReactNode }) {
   const { data: brand, isLoading } = useHostBrand();
 
-  useEffect(() => {
-    const previous = document.title;
-    document.title = brand ? `${brand.brandName} · ${title}` : title;
-    return () => {
-      document.title = previous;
-    };
-  }, [brand, title]);
+  useDocumentTitle(brand ? `${brand.brandName} · ${title}` : title);
 
-  if (isLoading) {
-    return (
-      <div className="flex min-h-screen items-center justify-center" aria-busy="true">
-        <Loader2 className="size-6 animate-spin text-muted-foreground" aria-label="Loading" />
-      </div>
-    );
-  }
+  if (isLoading) return <CenteredSpinner className="min-h-screen" />;
   return (
     <div
       className="flex min-h-screen flex-col bg-background text-foreground"
@@ -39,15 +29,7 @@ export function BuyerPageShell({ title, children }: { title: string; children: R
           {brand?.supportEmail ? (
             <>
               Questions about your purchase? Contact {brand.brandName} at{' '}
-              <a
-                href={`mailto:${brand.supportEmail}`}
-                className="inline-flex items-center gap-1 font-medium text-primary underline-offset-4 hover:underline"
-                data-testid="brand-support-email"
-              >
-                <Mail className="size-3.5" aria-hidden="true" />
-                {brand.supportEmail}
-              </a>
-              .
+              <BrandSupportEmail email={brand.supportEmail} />.
             </>
           ) : (
             `Questions about your purchase? Contact ${brand?.brandName ?? 'the seller'}.`
