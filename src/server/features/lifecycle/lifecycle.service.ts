@@ -7,6 +7,7 @@ import type {
 } from '../../../contract/lifecycle.js';
 import { abandonPackageInput, createAdvisoryInput, yankVersionInput } from '../../../contract/lifecycle.js';
 import type { AppContext } from '../../context.js';
+import type { Database } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
 import {
   InvalidConstraintError,
@@ -38,6 +39,25 @@ function touchMetadata(
   packageId: string,
 ): Promise<void> {
   return repository.touchPackageMetadata(db, packageId, ctx.clock.now());
+}
+
+type OwnedPackage = Awaited<ReturnType<typeof getOwnedPackage>>;
+
+/**
+ * Makes one change to the lifecycle of the seller's package in a transaction, moves the package's metadata time
+ * when the change did something (`change` answers whether it did), and answers the dialog's new state.
+ */
+async function changeLifecycle(
+  ctx: AppContext,
+  ownerId: string,
+  packageId: string,
+  change: (tx: Database, pkg: OwnedPackage) => Promise<boolean>,
+): Promise<PackageLifecycle> {
+  const pkg = await getOwnedPackage(ctx, ownerId, packageId);
+  await ctx.db.transaction(async (tx) => {
+    if (await change(tx, pkg)) await touchMetadata(tx, ctx, pkg.id);
+  });
+  return getLifecycle(ctx, ownerId, packageId);
 }
 
 function presentAdvisory(row: AdvisoryRow, notifiedHolders: number): Advisory {
@@ -132,15 +152,13 @@ export async function withdrawAdvisory(
   packageId: string,
   advisoryId: string,
 ): Promise<PackageLifecycle> {
-  const pkg = await getOwnedPackage(ctx, ownerId, packageId);
-  await ctx.db.transaction(async (tx) => {
+  return changeLifecycle(ctx, ownerId, packageId, async (tx, pkg) => {
     const row = await repository.findAdvisoryByKey(tx, pkg.id, advisoryId);
     if (!row) throw new AppError('NOT_FOUND', 'Advisory not found');
-    if (row.withdrawnAt) return;
+    if (row.withdrawnAt) return false;
     await repository.markAdvisoryWithdrawn(tx, row.id, ctx.clock.now());
-    await touchMetadata(tx, ctx, pkg.id);
+    return true;
   });
-  return getLifecycle(ctx, ownerId, packageId);
 }
 
 /** Marks the package abandoned (Composer warns whoever has it installed), optionally naming its replacement. */
@@ -151,18 +169,15 @@ export async function abandonPackage(
   input: AbandonPackageInput,
 ): Promise<PackageLifecycle> {
   const { replacement } = abandonPackageInput.parse(input);
-  const pkg = await getOwnedPackage(ctx, ownerId, packageId);
-  if (replacement && replacement === pkg.name) {
-    throw new AppError('VALIDATION_FAILED', 'A package cannot be its own replacement.', {
-      suggestion: 'Name the package holders should move to, or leave the replacement empty.',
-    });
-  }
-  const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
-    await repository.upsertAbandonment(tx, pkg.id, replacement ?? null, now);
-    await touchMetadata(tx, ctx, pkg.id);
+  return changeLifecycle(ctx, ownerId, packageId, async (tx, pkg) => {
+    if (replacement && replacement === pkg.name) {
+      throw new AppError('VALIDATION_FAILED', 'A package cannot be its own replacement.', {
+        suggestion: 'Name the package holders should move to, or leave the replacement empty.',
+      });
+    }
+    await repository.upsertAbandonment(tx, pkg.id, replacement ?? null, ctx.clock.now());
+    return true;
   });
-  return getLifecycle(ctx, ownerId, packageId);
 }
 
 /** Takes the abandoned mark back. */
@@ -171,15 +186,11 @@ export async function reviveAbandonedPackage(
   ownerId: string,
   packageId: string,
 ): Promise<PackageLifecycle> {
-  const pkg = await getOwnedPackage(ctx, ownerId, packageId);
-  await ctx.db.transaction(async (tx) => {
-    if (await repository.deleteAbandonment(tx, pkg.id)) await touchMetadata(tx, ctx, pkg.id);
-  });
-  return getLifecycle(ctx, ownerId, packageId);
+  return changeLifecycle(ctx, ownerId, packageId, (tx, pkg) => repository.deleteAbandonment(tx, pkg.id));
 }
 
-async function getTagVersion(ctx: AppContext, packageId: string, version: string) {
-  const row = await repository.findVersionKind(ctx.db, packageId, version);
+async function getTagVersion(db: Database, packageId: string, version: string) {
+  const row = await repository.findVersionKind(db, packageId, version);
   if (!row) throw new AppError('NOT_FOUND', `Version ${version} not found`);
   if (row.kind !== 'tag') {
     throw new AppError('VALIDATION_FAILED', `${version} is a branch: only released versions (tags) can be yanked.`, {
@@ -201,14 +212,11 @@ export async function yankVersion(
   input: { reason: string },
 ): Promise<PackageLifecycle> {
   const { reason } = yankVersionInput.parse(input);
-  const pkg = await getOwnedPackage(ctx, ownerId, packageId);
-  const row = await getTagVersion(ctx, pkg.id, version);
-  const now = ctx.clock.now();
-  await ctx.db.transaction(async (tx) => {
-    await repository.upsertYank(tx, pkg.id, row.version, reason, now);
-    await touchMetadata(tx, ctx, pkg.id);
+  return changeLifecycle(ctx, ownerId, packageId, async (tx, pkg) => {
+    const row = await getTagVersion(tx, pkg.id, version);
+    await repository.upsertYank(tx, pkg.id, row.version, reason, ctx.clock.now());
+    return true;
   });
-  return getLifecycle(ctx, ownerId, packageId);
 }
 
 /** Puts a yanked version back into the metadata. */
@@ -218,13 +226,12 @@ export async function unyankVersion(
   packageId: string,
   version: string,
 ): Promise<PackageLifecycle> {
-  const pkg = await getOwnedPackage(ctx, ownerId, packageId);
-  await ctx.db.transaction(async (tx) => {
-    if (!(await repository.deleteYank(tx, pkg.id, version)))
+  return changeLifecycle(ctx, ownerId, packageId, async (tx, pkg) => {
+    if (!(await repository.deleteYank(tx, pkg.id, version))) {
       throw new AppError('NOT_FOUND', `Version ${version} is not yanked`);
-    await touchMetadata(tx, ctx, pkg.id);
+    }
+    return true;
   });
-  return getLifecycle(ctx, ownerId, packageId);
 }
 
 function normalizedOrUndefined(version: string): string | undefined {
