@@ -20,6 +20,7 @@ import { TEMPORARY_LICENSE_DURATIONS } from '../../../contract/licenses';
 import { setupCommandSteps, TOKEN_PLACEHOLDER } from '../../../contract/setup-commands';
 import { CopyCommand } from '../../components/copy-command';
 import { DocNav, DocSection } from '../../components/doc-section';
+import { StepNumber } from '../../components/numbered-step';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
 import { API_ENDPOINTS, curlSample } from '../../lib/api-v1-samples';
@@ -333,9 +334,7 @@ export function DocumentationPage() {
 function Step({ number, title, children }: { number: number; title: string; children: ReactNode }) {
   return (
     <div className="flex gap-4">
-      <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">
-        {number}
-      </span>
+      <StepNumber number={number} />
       <div className="min-w-0 flex-1 space-y-2">
         <p className="font-medium text-foreground">{title}</p>
         {children}

@@ -1,4 +1,3 @@
-import { CopyCommand } from '@web/components/copy-command';
 import { PlanChooser } from '@web/components/plan-chooser';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
@@ -22,6 +21,7 @@ import {
   Webhook,
 } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { CommandStep } from '../../components/numbered-step';
 import { CallToActionButton } from './call-to-action-button';
 
 /** The example seller used in the hero terminal and the setup guide. */
@@ -267,16 +267,7 @@ export function LandingPage() {
           <ol className="mt-12 space-y-6">
             {SETUP_STEPS.map((step, index) => (
               <li key={step.title}>
-                <div className="flex gap-4">
-                  <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">
-                    {index + 1}
-                  </span>
-                  <div className="min-w-0 flex-1">
-                    <h3 className="font-semibold">{step.title}</h3>
-                    <p className="mt-1 text-sm text-muted-foreground">{step.description}</p>
-                  </div>
-                </div>
-                <CopyCommand command={step.command} className="mt-3 sm:ml-12" />
+                <CommandStep number={index + 1} heading="h3" {...step} />
               </li>
             ))}
           </ol>

@@ -1,7 +1,7 @@
 import { BrandHeader } from '@web/components/brand-header';
 import { BrandSupportEmail } from '@web/components/brand-support-email';
 import { CenteredSpinner } from '@web/components/centered-spinner';
-import { CopyCommand } from '@web/components/copy-command';
+import { CommandStep } from '@web/components/numbered-step';
 import { Card, CardContent } from '@web/components/ui/card';
 import { brandCssVariables } from '@web/lib/brand-theme';
 import { useDocumentTitle } from '@web/lib/document-title';
@@ -95,16 +95,7 @@ function PackageAccessSteps({
           <li key={step.title}>
             <Card>
               <CardContent className="p-5 sm:p-6">
-                <div className="flex gap-4">
-                  <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">
-                    {index + 1}
-                  </span>
-                  <div className="min-w-0 flex-1">
-                    <h2 className="font-semibold">{step.title}</h2>
-                    <p className="mt-1 text-sm text-muted-foreground">{step.description}</p>
-                  </div>
-                </div>
-                <CopyCommand command={step.command} className="mt-3 sm:ml-12" />
+                <CommandStep number={index + 1} heading="h2" {...step} />
               </CardContent>
             </Card>
           </li>

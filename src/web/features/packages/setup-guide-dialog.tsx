@@ -1,6 +1,7 @@
 import { Info } from 'lucide-react';
 import { CopyCommand } from '../../components/copy-command';
 import { TitledDialog } from '../../components/form-dialog';
+import { StepNumber } from '../../components/numbered-step';
 import { useCurrentUser } from '../../lib/current-user';
 import type { Package } from './package-hooks';
 import { isPlainHttp, setupGuideSteps, TOKEN_PLACEHOLDER } from './setup-commands';
@@ -35,9 +36,7 @@ export function SetupGuideDialog({
         <ol className="space-y-5">
           {steps.map((step, index) => (
             <li key={step.title} className="flex gap-4" data-testid="setup-step">
-              <span className="flex size-7 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">
-                {index + 1}
-              </span>
+              <StepNumber number={index + 1} className="size-7" />
               <div className="min-w-0 flex-1 space-y-2">
                 <h3 className="font-semibold leading-7">{step.title}</h3>
                 <p className="text-sm text-muted-foreground">{step.description}</p>

@@ -2,6 +2,7 @@ import { AlertTriangle, CheckCircle2, FlaskConical, KeyRound, Loader2 } from 'lu
 import { useSearchParams } from 'wouter';
 import { CopyButton } from '../../components/copy-button';
 import { CopyCommand } from '../../components/copy-command';
+import { StepNumber } from '../../components/numbered-step';
 import { Badge } from '../../components/ui/badge';
 import { Card, CardContent } from '../../components/ui/card';
 import { errorMessage } from '../../lib/api-error';
@@ -135,9 +136,7 @@ function Complete({ result }: { result: PurchaseResult }) {
           {steps.map((step, index) => (
             <li key={step.title}>
               <div className="flex items-center gap-3 sm:gap-4">
-                <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary text-sm font-semibold text-primary-foreground">
-                  {index + 1}
-                </span>
+                <StepNumber number={index + 1} />
                 <h3 className="font-medium">{step.title}</h3>
               </div>
               <div className="mt-2 space-y-2 sm:ml-12">
