@@ -1,8 +1,7 @@
 import type { AppContext } from '../../context.js';
-import { parseHolderEmail } from '../licenses/grants.service.js';
-import type { PurchaseLinksRequest } from './purchase-links.service.js';
+import { buyButtonCode, checkPurchaseLinksRequest, type PurchaseLinksRequest } from './purchase-links.service.js';
 import { signPurchaseReturn } from './purchase-return.js';
-import { getSaleOffer, parseReturnUrl, purchasePageUrl } from './sales.service.js';
+import { purchasePageUrl } from './sales.service.js';
 
 // API v1's purchase links for a product (issue 31), the shapes of a package's (purchase-links.service.ts): the
 // purchase page (?product=), a direct buy link and a buy button, on the seller's repository host.
@@ -13,8 +12,6 @@ export type ProductPurchaseLinks = {
   selectedTier: string | null;
   links: { purchasePage: string; directCheckout: string; embedCode: string };
 };
-
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /**
  * POST /api/v1/products/{productId}/purchase-links: checks what a checkout would (an active product with packages, a
@@ -28,11 +25,8 @@ export async function createProductPurchaseLinks(
   productId: string,
   input: PurchaseLinksRequest,
 ): Promise<ProductPurchaseLinks> {
-  const email = input.customerEmail ? parseHolderEmail(input.customerEmail) : undefined;
-  const successUrl = parseReturnUrl(input.successUrl);
-  const cancelUrl = parseReturnUrl(input.cancelUrl);
-  const offer = await getSaleOffer(ctx, sellerId, { productId }, { tierId: input.tierId, currency: input.currency });
-  const { item: product, tier, repositoryUrl } = offer;
+  const checked = await checkPurchaseLinksRequest(ctx, sellerId, { productId }, input);
+  const { email, successUrl, cancelUrl, item: product, tier, repositoryUrl } = checked;
   const target = { productId: product.id };
   const purchasePage = purchasePageUrl(repositoryUrl, target, { tier: tier.id, ...(email ? { email } : {}) });
   // Checkout checks the return addresses against the sale item's id, a product's here (purchase-return.ts).
@@ -43,7 +37,7 @@ export async function createProductPurchaseLinks(
     ),
   );
   const directCheckout = purchasePageUrl(repositoryUrl, target, carried);
-  const embedCode = `<a href="${escapeHtml(purchasePage)}" class="packgate-buy-button" target="_blank" rel="noopener">Buy ${escapeHtml(product.name)}</a>`;
+  const embedCode = buyButtonCode(purchasePage, product.name);
   return {
     productId: product.id,
     productName: product.name,

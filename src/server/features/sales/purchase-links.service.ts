@@ -2,7 +2,7 @@ import { PURCHASE_CHECKOUT_PATH } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
 import { parseHolderEmail } from '../licenses/grants.service.js';
 import { getLicenseMailSeller } from '../licenses/license-mail.service.js';
-import { findPackagePrices, type PackagePriceRow } from './pricing.repository.js';
+import { findPackagePrices, type PackagePriceRow, type PriceTarget } from './pricing.repository.js';
 import { signPurchaseReturn } from './purchase-return.js';
 import { getSaleOffer, parseReturnUrl, purchasePageUrl, repositoryUrlOf } from './sales.service.js';
 
@@ -45,6 +45,11 @@ export function directCheckoutUrl(
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+/** The buy button a seller pastes into their own site: a link to the purchase page, opened in a new tab. */
+export function buyButtonCode(purchasePage: string, itemName: string): string {
+  return `<a href="${escapeHtml(purchasePage)}" class="packgate-buy-button" target="_blank" rel="noopener">Buy ${escapeHtml(itemName)}</a>`;
+}
 
 function presentPricing(
   repositoryUrl: string,
@@ -108,6 +113,23 @@ export type PurchaseLinksRequest = {
   currency?: string;
 };
 
+/**
+ * What a package's and a product's purchase links start from: the request's e-mail and return addresses checked, and
+ * the offer a checkout would make (getSaleOffer refuses what a checkout would refuse).
+ */
+export async function checkPurchaseLinksRequest(
+  ctx: AppContext,
+  sellerId: string,
+  target: PriceTarget,
+  input: PurchaseLinksRequest,
+) {
+  const email = input.customerEmail ? parseHolderEmail(input.customerEmail) : undefined;
+  const successUrl = parseReturnUrl(input.successUrl);
+  const cancelUrl = parseReturnUrl(input.cancelUrl);
+  const offer = await getSaleOffer(ctx, sellerId, target, { tierId: input.tierId, currency: input.currency });
+  return { email, successUrl, cancelUrl, ...offer };
+}
+
 export type PurchaseLinks = {
   packageId: string;
   packageName: string;
@@ -127,16 +149,13 @@ export async function createPurchaseLinks(
   packageId: string,
   input: PurchaseLinksRequest,
 ): Promise<PurchaseLinks> {
-  const email = input.customerEmail ? parseHolderEmail(input.customerEmail) : undefined;
-  const successUrl = parseReturnUrl(input.successUrl);
-  const cancelUrl = parseReturnUrl(input.cancelUrl);
-  const offer = await getSaleOffer(ctx, sellerId, { packageId }, { tierId: input.tierId, currency: input.currency });
-  const { item: pkg, tier, repositoryUrl } = offer;
+  const checked = await checkPurchaseLinksRequest(ctx, sellerId, { packageId }, input);
+  const { email, successUrl, cancelUrl, item: pkg, tier, repositoryUrl } = checked;
   const purchasePage = purchasePageUrl(repositoryUrl, pkg.id, { tier: tier.id, ...(email ? { email } : {}) });
   // The return addresses are the seller's, signed: a buyer's request cannot name others (purchase-return.ts).
   const sig = signPurchaseReturn(ctx.config.secretKey, { packageId: pkg.id, successUrl, cancelUrl });
   const directCheckout = directCheckoutUrl(repositoryUrl, pkg.id, tier.id, { email, successUrl, cancelUrl, sig });
-  const embedCode = `<a href="${escapeHtml(purchasePage)}" class="packgate-buy-button" target="_blank" rel="noopener">Buy ${escapeHtml(pkg.name)}</a>`;
+  const embedCode = buyButtonCode(purchasePage, pkg.name);
   return {
     packageId: pkg.id,
     packageName: pkg.name,
