@@ -4,13 +4,13 @@ import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { io as connect, type Socket } from 'socket.io-client';
 import type { TaskProgressEvent } from '../../src/contract/realtime.js';
 import { packages, platformSubscriptions } from '../../src/server/db/schema/index.js';
 import { waitForPackageSync } from '../../src/server/features/packages/package-sync.js';
 import { DAY_MS } from '../../src/server/lib/clock.js';
 import { createPackageRepository } from './git-fixtures.js';
 import type { SignedIn } from './sessions.js';
+import { openTaskSocket, type TaskSocket } from './task-socket.js';
 import type { TestApp } from './test-app.js';
 
 // Helpers for package tests: plans, adding a package and waiting for its background syncs, reading zips, watching
@@ -148,37 +148,20 @@ export function withoutTopFolder(files: Record<string, string>): Record<string, 
   return Object.fromEntries(Object.entries(files).map(([file, text]) => [file.split('/').slice(1).join('/'), text]));
 }
 
-export type WatchedSocket = {
-  socket: Socket;
-  events: TaskProgressEvent[];
+export type WatchedSocket = TaskSocket & {
   /** The first event (already received or still to come) that matches; throws at the bound. */
   next(matches: (event: TaskProgressEvent) => boolean, timeoutMs?: number): Promise<TaskProgressEvent>;
-  close(): void;
 };
 
 /** A socket signed in as the user (cookie + authenticate) that collects every task-progress event. */
 export async function watchTasks(app: TestApp, signedIn: SignedIn): Promise<WatchedSocket> {
-  const socket = connect(app.baseUrl, {
-    path: '/socket.io',
-    transports: ['websocket'],
-    extraHeaders: { cookie: `${signedIn.cookieName}=${signedIn.cookie}` },
-    reconnection: false,
-    forceNew: true,
-  });
-  const events: TaskProgressEvent[] = [];
-  socket.on('task-progress', (event: TaskProgressEvent) => events.push(event));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('socket did not authenticate')), 5_000);
-    socket.once('authenticated', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    socket.once('authentication-error', (payload: unknown) => {
-      clearTimeout(timer);
-      reject(new Error(`authentication refused: ${JSON.stringify(payload)}`));
-    });
-    socket.emit('authenticate', { userId: signedIn.user.id });
-  });
+  const watched = await openTaskSocket(
+    app.baseUrl,
+    `${signedIn.cookieName}=${signedIn.cookie}`,
+    signedIn.user.id,
+    5_000,
+  );
+  const { socket, events } = watched;
   const next = (matches: (event: TaskProgressEvent) => boolean, timeoutMs = 60_000) => {
     const received = events.find(matches);
     if (received) return Promise.resolve(received);
@@ -190,5 +173,5 @@ export async function watchTasks(app: TestApp, signedIn: SignedIn): Promise<Watc
     const bounded = withinBound(arrival, timeoutMs, `no matching task-progress event within ${timeoutMs / 1000} s`);
     return bounded.finally(() => socket.off('task-progress', listener));
   };
-  return { socket, events, next, close: () => socket.disconnect() };
+  return { ...watched, next };
 }

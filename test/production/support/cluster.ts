@@ -3,9 +3,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { io as connect, type Socket } from 'socket.io-client';
 import { npmStartOptions } from '../../../scripts/npm-start-options.js';
-import type { TaskProgressEvent } from '../../../src/contract/realtime.js';
+import { openTaskSocket, type TaskSocket } from '../../support/task-socket.js';
 
 // Several built Packgate processes (`node dist/server/main.js`, as production runs them) behind Debian's nginx
 // as a round-robin load balancer: the pieces of test/production/cluster.test.ts. Every wait polls with a loud
@@ -307,38 +306,7 @@ exec ${quote(realGit)} "$@"
   };
 }
 
-export type TaskWatcher = {
-  socket: Socket;
-  events: TaskProgressEvent[];
-  close(): void;
-};
-
-/** A signed-in seller's socket.io connection through `baseUrl` (websocket only: no sticky sessions needed). */
-export async function watchTasksAt(baseUrl: string, cookie: string, userId: string): Promise<TaskWatcher> {
-  const socket = connect(baseUrl, {
-    path: '/socket.io',
-    transports: ['websocket'],
-    extraHeaders: { cookie },
-    reconnection: false,
-    forceNew: true,
-  });
-  const events: TaskProgressEvent[] = [];
-  socket.on('task-progress', (event: TaskProgressEvent) => events.push(event));
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('the socket did not authenticate within 30 s')), 30_000);
-    socket.once('authenticated', () => {
-      clearTimeout(timer);
-      resolve();
-    });
-    socket.once('authentication-error', (payload: unknown) => {
-      clearTimeout(timer);
-      reject(new Error(`authentication refused: ${JSON.stringify(payload)}`));
-    });
-    socket.once('connect_error', (error: Error) => {
-      clearTimeout(timer);
-      reject(error);
-    });
-    socket.emit('authenticate', { userId });
-  });
-  return { socket, events, close: () => socket.disconnect() };
+/** A signed-in seller's socket.io connection through `baseUrl`, the balancer's or one instance's. */
+export function watchTasksAt(baseUrl: string, cookie: string, userId: string): Promise<TaskSocket> {
+  return openTaskSocket(baseUrl, cookie, userId, 30_000);
 }
