@@ -141,17 +141,18 @@ export type GrantOptions = Partial<
 
 const GRANT_CREATED_AT = new Date('2026-01-01T00:00:00Z');
 
-export async function createGrant(
+/** A grant for the holder covering a package or a product, written straight to the database. */
+async function insertGrant(
   app: TestApp,
   holder: FixtureHolder,
-  pkg: { id: string },
-  options: GrantOptions = {},
+  covers: { packageId: string } | { productId: string },
+  options: GrantOptions,
 ): Promise<typeof grants.$inferSelect> {
   const [row] = await app.ctx.db
     .insert(grants)
     .values({
       customerId: holder.id,
-      packageId: pkg.id,
+      ...covers,
       kind: options.kind ?? 'manual',
       // Fixed, so that Last-Modified (which the grant's change time takes part in) is what a test expects.
       createdAt: GRANT_CREATED_AT,
@@ -160,6 +161,15 @@ export async function createGrant(
     })
     .returning();
   return row!;
+}
+
+export function createGrant(
+  app: TestApp,
+  holder: FixtureHolder,
+  pkg: { id: string },
+  options: GrantOptions = {},
+): Promise<typeof grants.$inferSelect> {
+  return insertGrant(app, holder, { packageId: pkg.id }, options);
 }
 
 /** A product of the seller's packages (issue 31), written straight to the database. */
@@ -177,24 +187,13 @@ export async function createProduct(
 }
 
 /** A license for a product: it covers every package in the product, as the product is at each request. */
-export async function createProductGrant(
+export function createProductGrant(
   app: TestApp,
   holder: FixtureHolder,
   product: { id: string },
   options: GrantOptions = {},
 ): Promise<typeof grants.$inferSelect> {
-  const [row] = await app.ctx.db
-    .insert(grants)
-    .values({
-      customerId: holder.id,
-      productId: product.id,
-      kind: options.kind ?? 'manual',
-      createdAt: GRANT_CREATED_AT,
-      updatedAt: GRANT_CREATED_AT,
-      ...options,
-    })
-    .returning();
-  return row!;
+  return insertGrant(app, holder, { productId: product.id }, options);
 }
 
 export type RawResponse = {
