@@ -8,18 +8,16 @@ import { AppError } from '../../http/errors.js';
 import { organizationOf, type Principal } from '../../http/principal.js';
 import { encryptSecret } from '../../lib/crypto.js';
 import { connectGitServer, gitServerHost } from '../code-hosts/git-connect.service.js';
-import { requireActiveAccess } from '../subscriptions/subscriptions.service.js';
 import { gitServerAppError } from './git-failures.js';
 import {
   assertNameFree,
-  assertWithinPackageLimit,
-  findPackageLimit,
+  assertRepositoryNotAdded,
+  checkRoomForNewPackage,
   insertPackageAudited,
 } from './package-create.service.js';
 import type { PackageRow } from './package-mirror.js';
 import { syncPackage } from './package-sync.js';
 import { requireManifestName } from './package-versions.js';
-import { findPackageNameOfRepository } from './packages.repository.js';
 import { type PackageAccount, presentPackage } from './packages.service.js';
 
 // A package from any git server by its URL (issue 30 item 4), for the seller's Add Package and API v1. Over HTTPS the
@@ -202,18 +200,10 @@ export async function createGitPackage(
   input: CreateGitPackageValues,
 ): Promise<CreatePackageResponse> {
   const owner = organizationOf(actor);
-  await requireActiveAccess(ctx, owner);
-  const limit = await findPackageLimit(ctx, owner);
-  if (limit) await assertWithinPackageLimit(ctx.db, owner.id, limit);
+  const limit = await checkRoomForNewPackage(ctx, owner);
   const url = parseRepositoryUrl(input.repositoryUrl, ctx.config.codeHostAllowPrivateNetworks);
   if (input.packageName) await assertNameFree(ctx, owner.id, input.packageName);
-  const existingName = await findPackageNameOfRepository(ctx.db, owner.id, 'git', url.href);
-  if (existingName !== undefined) {
-    throw new AppError('ALREADY_EXISTS', `${url.href} is already your package ${existingName}.`, {
-      title: 'Repository Already Added',
-      suggestion: 'Edit or refresh the existing package instead.',
-    });
-  }
+  await assertRepositoryNotAdded(ctx, owner.id, { codeHost: 'git', id: url.href, label: url.href });
   const isSsh = url.protocol === 'ssh:';
   const prepared = isSsh
     ? await prepareSsh(ctx, owner, actor, url, input)

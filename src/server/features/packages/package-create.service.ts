@@ -71,6 +71,35 @@ export async function assertWithinPackageLimit(db: Database, ownerId: string, li
 }
 
 /**
+ * Refuses a new package to a seller without active access, or already at the plan's package limit: checked before
+ * any code-host call so that the seller is told first; answers the limit, which the insert checks again.
+ */
+export async function checkRoomForNewPackage(
+  ctx: AppContext,
+  owner: PackageAccount,
+): Promise<PackageLimit | undefined> {
+  await requireActiveAccess(ctx, owner);
+  const limit = await findPackageLimit(ctx, owner);
+  if (limit) await assertWithinPackageLimit(ctx.db, owner.id, limit);
+  return limit;
+}
+
+/** Refuses a repository the seller already has as a package; `label` names it as the seller gave it. */
+export async function assertRepositoryNotAdded(
+  ctx: AppContext,
+  ownerId: string,
+  repository: { codeHost: PackageRow['codeHost']; id: string; label: string },
+): Promise<void> {
+  const existingName = await findPackageNameOfRepository(ctx.db, ownerId, repository.codeHost, repository.id);
+  if (existingName !== undefined) {
+    throw new AppError('ALREADY_EXISTS', `${repository.label} is already your package ${existingName}.`, {
+      title: 'Repository Already Added',
+      suggestion: 'Edit or refresh the existing package instead.',
+    });
+  }
+}
+
+/**
  * Inserts a new package and its `package.created` audit event in one transaction, within the plan's limit: two
  * creations at the limit must not both pass the count, so the second waits for the first's insert. A name taken
  * meanwhile is refused in words.
@@ -143,10 +172,7 @@ export async function createPackage(
   input: CreatePackageValues,
 ): Promise<CreatePackageResponse> {
   const user = organizationOf(actor);
-  await requireActiveAccess(ctx, user);
-  const limit = await findPackageLimit(ctx, user);
-  // Checked early so that a seller at the limit is told before any code-host call; checked again below.
-  if (limit) await assertWithinPackageLimit(ctx.db, user.id, limit);
+  const limit = await checkRoomForNewPackage(ctx, user);
   await assertNameFree(ctx, user.id, input.packageName);
 
   const opened = await withCodeHost(ctx, () =>
@@ -154,13 +180,7 @@ export async function createPackage(
   );
   const { host, repository } = opened;
   const codeHostUser = opened.user;
-  const existingName = await findPackageNameOfRepository(ctx.db, user.id, host.kind, repository.id);
-  if (existingName !== undefined) {
-    throw new AppError('ALREADY_EXISTS', `${repository.fullName} is already your package ${existingName}.`, {
-      title: 'Repository Already Added',
-      suggestion: 'Edit or refresh the existing package instead.',
-    });
-  }
+  await assertRepositoryNotAdded(ctx, user.id, { codeHost: host.kind, id: repository.id, label: repository.fullName });
   await assertNameMatchesRepository(ctx, host, codeHostUser, repository, input.packageName);
 
   // The secret is stored before the hook exists: GitHub sends a signed ping as soon as it is created.
