@@ -93,7 +93,7 @@ export function routesGuardedBy(
 }
 
 /** The admin's routes: the signed-in admin, or the one behind an impersonation (`request.admin`). */
-export function adminRoutes(app: FastifyInstance): RouteDeclarer {
+export function adminOnlyRoutes(app: FastifyInstance): RouteDeclarer {
   return routesGuardedBy(app, adminOnly);
 }
 

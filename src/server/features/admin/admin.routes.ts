@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   adminStats,
   adminUserList,
@@ -12,7 +11,7 @@ import {
   impersonationResponse,
 } from '../../../contract/admin.js';
 import type { AppContext } from '../../context.js';
-import { adminOnly } from '../../http/guards.js';
+import { adminOnlyRoutes } from '../../http/guarded-routes.js';
 import { startSession } from '../../http/session.js';
 import { presentAuthUser } from '../../http/session-user.js';
 import { chooseImpersonationTarget, impersonatingAdmin, listUsersForAdmin } from './admin.service.js';
@@ -20,15 +19,15 @@ import { getAdminStats } from './admin-stats.service.js';
 import { clearCache, getCacheStats, listCachedPackages, refreshAllPackages, refreshPackage } from './cache.service.js';
 
 export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const adminApi = adminOnlyRoutes(app);
 
-  api.get('/api/admin/users', { schema: { response: { 200: adminUserList } }, onRequest: adminOnly }, async () =>
+  adminApi.get('/api/admin/users', { schema: { response: { 200: adminUserList } } }, async () =>
     listUsersForAdmin(ctx),
   );
 
-  api.post(
+  adminApi.post(
     '/api/admin/impersonate',
-    { schema: { body: impersonateRequest, response: { 200: impersonationResponse } }, onRequest: adminOnly },
+    { schema: { body: impersonateRequest, response: { 200: impersonationResponse } } },
     async (request, reply) => {
       const admin = request.admin;
       const target = await chooseImpersonationTarget(ctx, admin, request.body.userId);
@@ -41,9 +40,9 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     },
   );
 
-  api.post(
+  adminApi.post(
     '/api/admin/stop-impersonation',
-    { schema: { response: { 200: impersonationResponse } }, onRequest: adminOnly },
+    { schema: { response: { 200: impersonationResponse } } },
     async (request, reply) => {
       const admin = impersonatingAdmin(ctx, request.seller, request.admin);
       await startSession(ctx, request, reply, admin.id);
@@ -51,35 +50,27 @@ export async function adminRoutes(app: FastifyInstance, ctx: AppContext): Promis
     },
   );
 
-  api.get('/api/admin/stats', { schema: { response: { 200: adminStats } }, onRequest: adminOnly }, async () =>
-    getAdminStats(ctx),
+  adminApi.get('/api/admin/stats', { schema: { response: { 200: adminStats } } }, async () => getAdminStats(ctx));
+
+  adminApi.get('/api/admin/cache/stats', { schema: { response: { 200: cacheStats } } }, async () => getCacheStats(ctx));
+
+  adminApi.get('/api/admin/cache/packages', { schema: { response: { 200: cachedPackageList } } }, async () =>
+    listCachedPackages(ctx),
   );
 
-  api.get('/api/admin/cache/stats', { schema: { response: { 200: cacheStats } }, onRequest: adminOnly }, async () =>
-    getCacheStats(ctx),
-  );
-
-  api.get(
-    '/api/admin/cache/packages',
-    { schema: { response: { 200: cachedPackageList } }, onRequest: adminOnly },
-    async () => listCachedPackages(ctx),
-  );
-
-  api.post(
+  adminApi.post(
     '/api/admin/cache/refresh-all',
-    { schema: { response: { 200: cacheRefreshAllResponse } }, onRequest: adminOnly },
+    { schema: { response: { 200: cacheRefreshAllResponse } } },
     async (request) => refreshAllPackages(ctx, request.admin.id),
   );
 
-  api.post(
+  adminApi.post(
     '/api/admin/cache/refresh/:id',
-    { schema: { params: cachePackageParams, response: { 200: cacheTaskResponse } }, onRequest: adminOnly },
+    { schema: { params: cachePackageParams, response: { 200: cacheTaskResponse } } },
     async (request) => refreshPackage(ctx, request.admin.id, request.params.id),
   );
 
-  api.post(
-    '/api/admin/cache/clear',
-    { schema: { response: { 200: cacheTaskResponse } }, onRequest: adminOnly },
-    async (request) => clearCache(ctx, request.admin.id),
+  adminApi.post('/api/admin/cache/clear', { schema: { response: { 200: cacheTaskResponse } } }, async (request) =>
+    clearCache(ctx, request.admin.id),
   );
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   planConfigurationInput,
   planConfigurationResponse,
@@ -7,7 +6,7 @@ import {
   tierIdParams,
 } from '../../../contract/plans.js';
 import type { AppContext } from '../../context.js';
-import { adminOnly } from '../../http/guards.js';
+import { adminOnlyRoutes } from '../../http/guarded-routes.js';
 import * as tiers from '../plans/plans.service.js';
 import { countPlanMembers } from '../subscriptions/subscriptions.service.js';
 
@@ -15,23 +14,23 @@ import { countPlanMembers } from '../subscriptions/subscriptions.service.js';
 // and this channel hands the counter to tiers (subscriptions reads tiers, so tiers cannot import it back).
 
 export async function planConfigurationRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const adminApi = adminOnlyRoutes(app);
 
-  api.get(
+  adminApi.get(
     '/api/admin/tier-configuration',
-    { schema: { response: { 200: planConfigurationResponse } }, onRequest: adminOnly },
+    { schema: { response: { 200: planConfigurationResponse } } },
     async () => tiers.getPlanConfiguration(ctx),
   );
 
-  api.put(
+  adminApi.put(
     '/api/admin/tier-configuration',
-    { schema: { body: planConfigurationInput, response: { 200: planConfigurationResponse } }, onRequest: adminOnly },
+    { schema: { body: planConfigurationInput, response: { 200: planConfigurationResponse } } },
     async (request) => tiers.savePlanConfiguration(ctx, request.body, countPlanMembers),
   );
 
-  api.get(
+  adminApi.get(
     '/api/admin/tier-subscribers/:tierId',
-    { schema: { params: tierIdParams, response: { 200: planSubscribersResponse } }, onRequest: adminOnly },
+    { schema: { params: tierIdParams, response: { 200: planSubscribersResponse } } },
     async (request) => tiers.getPlanSubscribers(ctx, request.params.tierId, countPlanMembers),
   );
 }

@@ -17,7 +17,7 @@ import {
 } from '../../../contract/billing.js';
 import type { Payments } from '../../adapters/payments/payments.js';
 import type { AppContext } from '../../context.js';
-import { adminOnly, authenticated } from '../../http/guards.js';
+import { adminOnlyRoutes, sellerRoutes } from '../../http/guarded-routes.js';
 import { acceptRawBodies, firstHeader, rawBodyOf } from '../../http/raw-body.js';
 import { listPlatformSettings, updatePlatformSetting } from '../shared/settings/platform-settings.service.js';
 import * as billing from './billing.service.js';
@@ -27,88 +27,68 @@ import { receiveStripeWebhook } from './stripe-webhook.service.js';
 const WEBHOOK_BODY_LIMIT = 1024 * 1024;
 
 export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const sellerApi = sellerRoutes(app);
+  const adminApi = adminOnlyRoutes(app);
   const { payments } = ctx;
   const noStore = { 'cache-control': 'no-store' };
 
-  api.post(
+  sellerApi.post(
     '/api/platform-subscription/create',
-    {
-      config: { permission: 'plan:manage' },
-      schema: { body: createSubscriptionInput, response: { 200: redirectUrlResponse } },
-      onRequest: authenticated,
-    },
+    { permission: 'plan:manage', schema: { body: createSubscriptionInput, response: { 200: redirectUrlResponse } } },
     async (request) => billing.createSubscription(ctx, payments, request.seller, request.body),
   );
 
-  api.post(
+  sellerApi.post(
     '/api/platform-subscription/verify-checkout',
-    {
-      config: { permission: 'plan:manage' },
-      schema: { body: verifyCheckoutInput, response: { 200: verifyCheckoutResponse } },
-      onRequest: authenticated,
-    },
+    { permission: 'plan:manage', schema: { body: verifyCheckoutInput, response: { 200: verifyCheckoutResponse } } },
     async (request) => billing.verifyCheckout(ctx, payments, request.seller, request.body),
   );
 
-  api.post(
+  sellerApi.post(
     '/api/platform-subscription/customer-portal',
-    {
-      config: { permission: 'plan:manage' },
-      schema: { body: customerPortalInput, response: { 200: redirectUrlResponse } },
-      onRequest: authenticated,
-    },
+    { permission: 'plan:manage', schema: { body: customerPortalInput, response: { 200: redirectUrlResponse } } },
     async (request) => billing.openCustomerPortal(ctx, payments, request.seller, request.body),
   );
 
-  api.post(
+  sellerApi.post(
     '/api/platform-subscription/cancel',
     {
-      config: { permission: 'plan:manage' },
+      permission: 'plan:manage',
       schema: { body: cancelSubscriptionInput, response: { 200: cancelSubscriptionResponse } },
-      onRequest: authenticated,
     },
     async (request) => billing.cancelSubscription(ctx, payments, request.seller, request.body),
   );
 
-  api.get(
+  sellerApi.get(
     '/api/platform-subscription/billing',
-    {
-      config: { permission: 'plan:manage' },
-      schema: { response: { 200: billingOverviewResponse } },
-      onRequest: authenticated,
-    },
+    { permission: 'plan:manage', schema: { response: { 200: billingOverviewResponse } } },
     async (request, reply) => {
       reply.headers(noStore);
       return billing.getBillingOverview(ctx, payments, request.seller);
     },
   );
 
-  api.get(
+  sellerApi.get(
     '/api/stripe/config',
-    {
-      config: { permission: 'dashboard:read' },
-      schema: { response: { 200: stripeConfigResponse } },
-      onRequest: authenticated,
-    },
+    { permission: 'dashboard:read', schema: { response: { 200: stripeConfigResponse } } },
     async (request, reply) => {
       reply.headers(noStore);
       return billing.getStripeConfig(ctx, payments, request.seller);
     },
   );
 
-  api.get(
+  adminApi.get(
     '/api/admin/platform-settings',
-    { schema: { response: { 200: platformSettingsResponse } }, onRequest: adminOnly },
+    { schema: { response: { 200: platformSettingsResponse } } },
     async (_request, reply) => {
       reply.headers(noStore);
       return listPlatformSettings(ctx);
     },
   );
 
-  api.put(
+  adminApi.put(
     '/api/admin/platform-settings',
-    { schema: { body: updatePlatformSettingInput, response: { 200: platformSetting } }, onRequest: adminOnly },
+    { schema: { body: updatePlatformSettingInput, response: { 200: platformSetting } } },
     async (request) => updatePlatformSetting(ctx, request.body, request.admin.id),
   );
 

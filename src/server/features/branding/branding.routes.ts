@@ -13,7 +13,7 @@ import {
 } from '../../../contract/branding.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { authenticated } from '../../http/guards.js';
+import { sellerRoutes } from '../../http/guarded-routes.js';
 import * as branding from './branding.service.js';
 import { logoContentTypes } from './logo-type.js';
 import { fileTooLarge, invalidFileType, openLogo, storeLogo } from './logos.service.js';
@@ -39,34 +39,30 @@ const logoParams = z.object({ userId: z.string(), file: z.string() });
 
 export async function brandingRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const sellerApi = sellerRoutes(app);
 
-  api.get(
+  sellerApi.get(
     '/api/user/default-branding',
-    {
-      config: { permission: 'dashboard:read' },
-      schema: { response: { 200: brandSettingsResponse } },
-      onRequest: authenticated,
-    },
+    { permission: 'dashboard:read', schema: { response: { 200: brandSettingsResponse } } },
     async (request) => branding.getBrandSettings(ctx, request.seller.id),
   );
 
-  api.put(
+  sellerApi.put(
     '/api/user/default-branding',
     {
-      config: { permission: 'branding:write' },
+      permission: 'branding:write',
       schema: { body: updateBrandSettingsInput, response: { 200: brandSettingsResponse } },
-      onRequest: authenticated,
     },
     async (request) => branding.updateBrandSettings(ctx, request.seller.id, request.body),
   );
 
-  api.post(
+  sellerApi.post(
     '/api/user/default-branding/verify-domain',
     {
+      permission: 'branding:write',
       schema: { response: { 200: verifyDomainResponse } },
-      onRequest: authenticated,
       // Each call is a DNS lookup on the seller's behalf.
-      config: { permission: 'branding:write', rateLimit: { max: 20, timeWindow: '1 minute', keyGenerator: sellerKey } },
+      config: { rateLimit: { max: 20, timeWindow: '1 minute', keyGenerator: sellerKey } },
     },
     async (request) => branding.verifyBrandDomain(ctx, request.seller.id),
   );
@@ -99,15 +95,12 @@ export async function brandingRoutes(app: FastifyInstance, ctx: AppContext): Pro
       // busboy stops reading the file at the limit and discards the rest, so an oversized upload is never held.
       limits: { fileSize: LOGO_MAX_BYTES, files: 1, fields: 5, fieldSize: 1024, parts: 6, headerPairs: 50 },
     });
-    uploads.post(
+    sellerRoutes(uploads).post(
       '/api/user/upload-logo-temp',
       {
-        onRequest: authenticated,
+        permission: 'branding:write',
         // Per seller: a form retried by hand never comes near it; a script filling storage does.
-        config: {
-          permission: 'branding:write',
-          rateLimit: { max: 30, timeWindow: '1 minute', keyGenerator: sellerKey },
-        },
+        config: { rateLimit: { max: 30, timeWindow: '1 minute', keyGenerator: sellerKey } },
         schema: { response: { 200: uploadLogoResponse } },
       },
       async (request) => {

@@ -1,21 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { connectBitbucketInput, connectedCodeHostSchema } from '../../../contract/code-host-tokens.js';
 import type { AppContext } from '../../context.js';
-import { authenticated } from '../../http/guards.js';
+import { sellerRoutes } from '../../http/guarded-routes.js';
 import { connectBitbucket } from './bitbucket-connect.service.js';
 
 // Connecting Bitbucket Cloud from the Code hosts page with a workspace or repository access token.
 
 export async function bitbucketRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const sellerApi = sellerRoutes(app);
 
-  api.post(
+  sellerApi.post(
     '/api/code-hosts/bitbucket',
     {
-      config: { permission: 'packages:write' },
+      permission: 'packages:write',
       schema: { body: connectBitbucketInput, response: { 201: connectedCodeHostSchema } },
-      onRequest: authenticated,
     },
     async (request, reply) => {
       const connection = await connectBitbucket(ctx, request.principal, request.body);

@@ -1,12 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   codeHostConnectionParams,
   codeHostOverviewSchema,
   connectionRepositoryList,
 } from '../../../contract/code-hosts.js';
 import type { AppContext } from '../../context.js';
-import { authenticated } from '../../http/guards.js';
+import { sellerRoutes } from '../../http/guarded-routes.js';
 import { availableKinds } from './code-host-kinds.js';
 import { listConnectionRepositories, listConnections, removeConnection } from './code-hosts.service.js';
 import { withConnectionErrors } from './connection-errors.js';
@@ -15,28 +14,23 @@ import { withConnectionErrors } from './connection-errors.js';
 // Each kind of host adds its own connect routes beside these (github-app.routes.ts, ...).
 
 export async function codeHostRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const sellerApi = sellerRoutes(app);
   const noStore = { 'cache-control': 'no-store' };
 
-  api.get(
+  sellerApi.get(
     '/api/code-hosts',
-    {
-      config: { permission: 'packages:read' },
-      schema: { response: { 200: codeHostOverviewSchema } },
-      onRequest: authenticated,
-    },
+    { permission: 'packages:read', schema: { response: { 200: codeHostOverviewSchema } } },
     async (request, reply) => {
       reply.headers(noStore);
       return { connections: await listConnections(ctx, request.seller.id), available: availableKinds(ctx) };
     },
   );
 
-  api.get(
+  sellerApi.get(
     '/api/code-hosts/:id/repositories',
     {
-      config: { permission: 'packages:write' },
+      permission: 'packages:write',
       schema: { params: codeHostConnectionParams, response: { 200: connectionRepositoryList } },
-      onRequest: authenticated,
     },
     async (request, reply) => {
       // Read live from the host every time: repositories added to an installation show up without a refresh.
@@ -54,13 +48,9 @@ export async function codeHostRoutes(app: FastifyInstance, ctx: AppContext): Pro
     },
   );
 
-  api.delete(
+  sellerApi.delete(
     '/api/code-hosts/:id',
-    {
-      config: { permission: 'packages:write' },
-      schema: { params: codeHostConnectionParams },
-      onRequest: authenticated,
-    },
+    { permission: 'packages:write', schema: { params: codeHostConnectionParams } },
     async (request) => {
       await removeConnection(ctx, request.principal, request.params.id);
       return { success: true as const, id: request.params.id };

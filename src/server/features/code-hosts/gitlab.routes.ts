@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   connectedCodeHostSchema,
   connectGitlabTokenInput,
@@ -8,7 +7,7 @@ import {
 } from '../../../contract/code-host-tokens.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { authenticated } from '../../http/guards.js';
+import { sellerRoutes } from '../../http/guarded-routes.js';
 import {
   beginGitlabOAuth,
   connectGitlabToken,
@@ -24,24 +23,19 @@ const STATE_TTL_SECONDS = 600;
 const CODE_HOSTS_PAGE = '/code-hosts';
 
 export async function gitlabRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const sellerApi = sellerRoutes(app);
 
-  api.get(
+  sellerApi.get(
     '/api/code-hosts/gitlab',
-    {
-      config: { permission: 'packages:read' },
-      schema: { response: { 200: gitlabConnectOptionsSchema } },
-      onRequest: authenticated,
-    },
+    { permission: 'packages:read', schema: { response: { 200: gitlabConnectOptionsSchema } } },
     async () => ({ oauth: ctx.config.gitlab.oauth !== undefined, defaultUrl: ctx.config.gitlab.url }),
   );
 
-  api.post(
+  sellerApi.post(
     '/api/code-hosts/gitlab/token',
     {
-      config: { permission: 'packages:write' },
+      permission: 'packages:write',
       schema: { body: connectGitlabTokenInput, response: { 201: connectedCodeHostSchema } },
-      onRequest: authenticated,
     },
     async (request, reply) => {
       const connection = await connectGitlabToken(ctx, request.principal, request.body);
@@ -50,35 +44,27 @@ export async function gitlabRoutes(app: FastifyInstance, ctx: AppContext): Promi
   );
 
   // Browser navigation from the Connect GitLab button: to GitLab's consent page.
-  api.get(
-    '/api/code-hosts/gitlab/authorize',
-    { config: { permission: 'packages:write' }, onRequest: authenticated },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      const actor = request.principal;
-      const { redirectTo, cookie } = beginGitlabOAuth(ctx, {
-        sellerId: request.seller.id,
-        personId: actor.person?.id ?? request.seller.id,
-      });
-      reply.setCookie(STATE_COOKIE, cookie, {
-        path: GITLAB_CALLBACK_PATH,
-        httpOnly: true,
-        sameSite: 'lax', // sent on GitLab's top-level redirect back to us
-        secure: ctx.config.isHttps,
-        maxAge: STATE_TTL_SECONDS,
-      });
-      return reply.redirect(redirectTo);
-    },
-  );
+  sellerApi.get('/api/code-hosts/gitlab/authorize', { permission: 'packages:write' }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    const actor = request.principal;
+    const { redirectTo, cookie } = beginGitlabOAuth(ctx, {
+      sellerId: request.seller.id,
+      personId: actor.person?.id ?? request.seller.id,
+    });
+    reply.setCookie(STATE_COOKIE, cookie, {
+      path: GITLAB_CALLBACK_PATH,
+      httpOnly: true,
+      sameSite: 'lax', // sent on GitLab's top-level redirect back to us
+      secure: ctx.config.isHttps,
+      maxAge: STATE_TTL_SECONDS,
+    });
+    return reply.redirect(redirectTo);
+  });
 
   // GitLab sends the browser back here; the connection is stored only when the state matches this session's cookie.
-  api.get(
+  sellerApi.get(
     GITLAB_CALLBACK_PATH,
-    {
-      config: { permission: 'packages:write' },
-      schema: { querystring: gitlabCallbackQuery },
-      onRequest: authenticated,
-    },
+    { permission: 'packages:write', schema: { querystring: gitlabCallbackQuery } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const cookie = request.cookies[STATE_COOKIE];

@@ -13,7 +13,7 @@ import {
 } from '../../../contract/oidc-trusts.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { authenticated } from '../../http/guards.js';
+import { sellerRoutes } from '../../http/guarded-routes.js';
 import { exchangeOidcToken } from './oidc-exchange.service.js';
 import * as trusts from './oidc-trusts.service.js';
 
@@ -25,26 +25,22 @@ const EXCHANGES_PER_MINUTE = 120;
 
 export async function oidcTrustRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const sellerApi = sellerRoutes(app);
 
-  api.get(
+  sellerApi.get(
     '/api/customers/:customerId/oidc-trusts',
-    {
-      config: { permission: 'customers:read' },
-      schema: { params: oidcCustomerParams, response: { 200: oidcTrustList } },
-      onRequest: authenticated,
-    },
+    { permission: 'customers:read', schema: { params: oidcCustomerParams, response: { 200: oidcTrustList } } },
     async (request) => {
       const holder = await trusts.getSellersHolder(ctx, request.seller.id, request.params.customerId);
       return trusts.listOidcTrusts(ctx, holder.id);
     },
   );
 
-  api.post(
+  sellerApi.post(
     '/api/customers/:customerId/oidc-trusts',
     {
-      config: { permission: 'customers:write' },
+      permission: 'customers:write',
       schema: { params: oidcCustomerParams, body: oidcTrustInput, response: { 201: oidcTrust } },
-      onRequest: authenticated,
     },
     async (request, reply) => {
       const actor = request.principal;
@@ -53,13 +49,9 @@ export async function oidcTrustRoutes(app: FastifyInstance, ctx: AppContext): Pr
     },
   );
 
-  api.delete(
+  sellerApi.delete(
     '/api/customers/:customerId/oidc-trusts/:trustId',
-    {
-      config: { permission: 'customers:write' },
-      schema: { params: oidcTrustParams, response: { 200: oidcTrust } },
-      onRequest: authenticated,
-    },
+    { permission: 'customers:write', schema: { params: oidcTrustParams, response: { 200: oidcTrust } } },
     async (request) =>
       trusts.deleteOidcTrust(ctx, request.principal, request.params.customerId, request.params.trustId),
   );

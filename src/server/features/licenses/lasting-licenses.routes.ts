@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   issuedLicense,
   issueLicenseInput,
@@ -12,34 +11,29 @@ import {
 import { packageIdParams } from '../../../contract/packages.js';
 import { productIdParams } from '../../../contract/products.js';
 import type { AppContext } from '../../context.js';
-import { authenticated } from '../../http/guards.js';
+import { sellerRoutes } from '../../http/guarded-routes.js';
 import * as lastingLicenses from './lasting-licenses.service.js';
 import { issueLicenses } from './license-batch.service.js';
 
 // The Management license dialog's calls: the same terms as API v1's licenses, by hand (session + CSRF).
 export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const sellerApi = sellerRoutes(app, { guardAt: 'preValidation' });
   const noStore = { 'cache-control': 'no-store' };
 
-  api.get(
+  sellerApi.get(
     '/api/repositories/:id/licenses',
-    {
-      config: { permission: 'customers:read' },
-      schema: { params: packageIdParams, response: { 200: licenseList } },
-      preValidation: authenticated,
-    },
+    { permission: 'customers:read', schema: { params: packageIdParams, response: { 200: licenseList } } },
     async (request, reply) => {
       reply.headers(noStore);
       return lastingLicenses.listLicenses(ctx, request.seller.id, { packageId: request.params.id });
     },
   );
 
-  api.post(
+  sellerApi.post(
     '/api/repositories/:id/licenses',
     {
-      config: { permission: 'customers:write' },
+      permission: 'customers:write',
       schema: { params: packageIdParams, body: issueLicenseInput, response: { 201: issuedLicense } },
-      preValidation: authenticated,
     },
     async (request, reply) => {
       const user = request.seller;
@@ -49,13 +43,9 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
   );
 
   // The licenses of a product (Management's Products tab, issue 31).
-  api.get(
+  sellerApi.get(
     '/api/products/:productId/licenses',
-    {
-      config: { permission: 'customers:read' },
-      schema: { params: productIdParams, response: { 200: licenseList } },
-      preValidation: authenticated,
-    },
+    { permission: 'customers:read', schema: { params: productIdParams, response: { 200: licenseList } } },
     async (request, reply) => {
       reply.headers(noStore);
       return lastingLicenses.listLicenses(ctx, request.seller.id, { productId: request.params.productId });
@@ -63,13 +53,9 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
   );
 
   // Several packages or a product for one holder at once (issue 31): one transaction, one e-mail.
-  api.post(
+  sellerApi.post(
     '/api/licenses',
-    {
-      config: { permission: 'customers:write' },
-      schema: { body: issueLicensesInput, response: { 201: issuedLicense } },
-      preValidation: authenticated,
-    },
+    { permission: 'customers:write', schema: { body: issueLicensesInput, response: { 201: issuedLicense } } },
     async (request, reply) => {
       const { packageId, packageIds, productId, ...terms } = request.body;
       const issued = await issueLicenses(
@@ -83,12 +69,11 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
     },
   );
 
-  api.patch(
+  sellerApi.patch(
     '/api/licenses/:licenseId',
     {
-      config: { permission: 'customers:write' },
+      permission: 'customers:write',
       schema: { params: licenseIdParams, body: updateLicenseInput, response: { 200: license } },
-      preValidation: authenticated,
     },
     async (request) => lastingLicenses.updateLicense(ctx, request.principal, request.params.licenseId, request.body),
   );

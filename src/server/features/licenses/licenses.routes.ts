@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   createTemporaryLicenseInput,
   customerList,
@@ -12,30 +11,25 @@ import {
 } from '../../../contract/licenses.js';
 import { packageIdParams } from '../../../contract/packages.js';
 import type { AppContext } from '../../context.js';
-import { authenticated } from '../../http/guards.js';
+import { sellerRoutes } from '../../http/guarded-routes.js';
 import * as customers from './customers.service.js';
 import * as licenses from './licenses.service.js';
 
 // While an admin impersonates a seller, these act as that seller: request.seller is the impersonated user.
 export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const sellerApi = sellerRoutes(app);
 
-  api.get(
+  sellerApi.get(
     '/api/repositories/:id/temporary-licenses',
-    {
-      config: { permission: 'customers:read' },
-      schema: { params: packageIdParams, response: { 200: temporaryLicenseList } },
-      onRequest: authenticated,
-    },
+    { permission: 'customers:read', schema: { params: packageIdParams, response: { 200: temporaryLicenseList } } },
     async (request) => licenses.listTemporaryLicenses(ctx, request.seller.id, request.params.id),
   );
 
-  api.post(
+  sellerApi.post(
     '/api/repositories/:id/temporary-licenses',
     {
-      config: { permission: 'customers:write' },
+      permission: 'customers:write',
       schema: { params: packageIdParams, body: createTemporaryLicenseInput, response: { 201: temporaryLicense } },
-      onRequest: authenticated,
     },
     async (request, reply) => {
       const license = await licenses.createTemporaryLicense(
@@ -49,33 +43,24 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
     },
   );
 
-  api.delete(
+  sellerApi.delete(
     '/api/repositories/:id/temporary-licenses/:licenseId',
-    {
-      config: { permission: 'customers:write' },
-      schema: { params: temporaryLicenseParams, response: { 200: temporaryLicense } },
-      onRequest: authenticated,
-    },
+    { permission: 'customers:write', schema: { params: temporaryLicenseParams, response: { 200: temporaryLicense } } },
     async (request) =>
       licenses.revokeTemporaryLicense(ctx, request.principal, request.params.id, request.params.licenseId),
   );
 
-  api.get(
+  sellerApi.get(
     '/api/customers',
-    {
-      config: { permission: 'customers:read' },
-      schema: { querystring: customerListQuery, response: { 200: customerList } },
-      onRequest: authenticated,
-    },
+    { permission: 'customers:read', schema: { querystring: customerListQuery, response: { 200: customerList } } },
     async (request) => customers.listCustomers(ctx, request.seller.id, request.query),
   );
 
-  api.post(
+  sellerApi.post(
     '/api/customers/regenerate-token',
     {
-      config: { permission: 'customers:write' },
+      permission: 'customers:write',
       schema: { body: regenerateTokenInput, response: { 200: regenerateTokenResponse } },
-      onRequest: authenticated,
     },
     async (request) => customers.regenerateToken(ctx, request.principal, request.body?.email),
   );

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   codeHostRepositoryList,
   createGitPackageInput,
@@ -15,7 +14,7 @@ import {
   updatePackageInput,
 } from '../../../contract/packages.js';
 import type { AppContext } from '../../context.js';
-import { authenticated } from '../../http/guards.js';
+import { sellerRoutes } from '../../http/guarded-routes.js';
 import { createGitPackage } from './git-packages.service.js';
 import { receiveGithubWebhook } from './github-webhook.service.js';
 import { githubWebhookRoute } from './github-webhook-route.js';
@@ -25,38 +24,30 @@ import * as packages from './packages.service.js';
 import { requestReconciliation } from './reconcile.job.js';
 
 export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const sellerApi = sellerRoutes(app);
   const noStore = { 'cache-control': 'no-store' };
 
-  api.get(
+  sellerApi.get(
     '/api/github/repositories',
-    {
-      config: { permission: 'packages:write' },
-      schema: { response: { 200: codeHostRepositoryList } },
-      onRequest: authenticated,
-    },
+    { permission: 'packages:write', schema: { response: { 200: codeHostRepositoryList } } },
     async (request, reply) => {
       reply.headers(noStore);
       return packages.listCodeHostRepositories(ctx, request.seller);
     },
   );
 
-  api.get(
+  sellerApi.get(
     '/api/repositories',
-    { config: { permission: 'packages:read' }, schema: { response: { 200: packageList } }, onRequest: authenticated },
+    { permission: 'packages:read', schema: { response: { 200: packageList } } },
     async (request, reply) => {
       reply.headers(noStore);
       return packages.listPackagesForOwner(ctx, request.seller.id);
     },
   );
 
-  api.post(
+  sellerApi.post(
     '/api/repositories',
-    {
-      config: { permission: 'packages:write' },
-      schema: { body: createPackageInput, response: { 201: createPackageResponse } },
-      onRequest: authenticated,
-    },
+    { permission: 'packages:write', schema: { body: createPackageInput, response: { 201: createPackageResponse } } },
     async (request, reply) => {
       const created = await createPackage(ctx, request.principal, request.body);
       return reply.status(201).send(created);
@@ -64,62 +55,45 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
   );
 
   // Any git server by its URL (issue 30 item 4): HTTPS with a user name and password, or SSH with a deploy key.
-  api.post(
+  sellerApi.post(
     '/api/repositories/from-url',
-    {
-      config: { permission: 'packages:write' },
-      schema: { body: createGitPackageInput, response: { 201: createPackageResponse } },
-      onRequest: authenticated,
-    },
+    { permission: 'packages:write', schema: { body: createGitPackageInput, response: { 201: createPackageResponse } } },
     async (request, reply) => {
       const created = await createGitPackage(ctx, request.principal, request.body);
       return reply.status(201).send(created);
     },
   );
 
-  api.get(
+  sellerApi.get(
     '/api/repositories/:id',
-    {
-      config: { permission: 'packages:read' },
-      schema: { params: packageIdParams, response: { 200: packageDetailSchema } },
-      onRequest: authenticated,
-    },
+    { permission: 'packages:read', schema: { params: packageIdParams, response: { 200: packageDetailSchema } } },
     async (request, reply) => {
       reply.headers(noStore);
       return packages.getPackageDetail(ctx, request.seller.id, request.params.id);
     },
   );
 
-  api.put(
+  sellerApi.put(
     '/api/repositories/:id',
     {
-      config: { permission: 'packages:write' },
+      permission: 'packages:write',
       schema: { params: packageIdParams, body: updatePackageInput, response: { 200: packageSchema } },
-      onRequest: authenticated,
     },
     async (request) => updatePackage(ctx, request.principal, request.params.id, request.body),
   );
 
-  api.delete(
+  sellerApi.delete(
     '/api/repositories/:id',
-    {
-      config: { permission: 'packages:write' },
-      schema: { params: packageIdParams, response: { 200: deletePackageResponse } },
-      onRequest: authenticated,
-    },
+    { permission: 'packages:write', schema: { params: packageIdParams, response: { 200: deletePackageResponse } } },
     async (request) => {
       await deletePackage(ctx, request.principal, request.params.id);
       return { success: true as const, id: request.params.id };
     },
   );
 
-  api.post(
+  sellerApi.post(
     '/api/repositories/:id/refresh',
-    {
-      config: { permission: 'packages:write' },
-      schema: { params: packageIdParams, response: { 202: refreshPackageResponse } },
-      onRequest: authenticated,
-    },
+    { permission: 'packages:write', schema: { params: packageIdParams, response: { 202: refreshPackageResponse } } },
     async (request, reply) => {
       const sync = await refreshPackage(ctx, request.principal, request.params.id);
       return reply.status(202).send({ taskId: sync.taskId });
@@ -127,13 +101,9 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
   );
 
   // Check for new tags: the seller's packages compared with their remotes now, as the schedule does (issue 30 item 5).
-  api.post(
+  sellerApi.post(
     '/api/repositories/reconcile',
-    {
-      config: { permission: 'packages:write' },
-      schema: { response: { 202: reconcilePackagesResponse } },
-      onRequest: authenticated,
-    },
+    { permission: 'packages:write', schema: { response: { 202: reconcilePackagesResponse } } },
     async (request, reply) => reply.status(202).send({ jobId: await requestReconciliation(ctx, request.seller.id) }),
   );
 

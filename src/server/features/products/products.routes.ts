@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   createProductInput,
@@ -9,60 +8,46 @@ import {
   updateProductInput,
 } from '../../../contract/products.js';
 import type { AppContext } from '../../context.js';
-import { authenticated } from '../../http/guards.js';
+import { sellerRoutes } from '../../http/guarded-routes.js';
 import * as products from './products.service.js';
 
 // Management's Products section (session + CSRF): the same rules as API v1's /products.
 export async function productRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const sellerApi = sellerRoutes(app, { guardAt: 'preValidation' });
 
-  api.get(
+  sellerApi.get(
     '/api/products',
-    {
-      config: { permission: 'packages:read' },
-      schema: { response: { 200: productList } },
-      preValidation: authenticated,
-    },
+    { permission: 'packages:read', schema: { response: { 200: productList } } },
     async (request) => products.listProducts(ctx, request.seller.id),
   );
 
-  api.post(
+  sellerApi.post(
     '/api/products',
-    {
-      config: { permission: 'packages:write' },
-      schema: { body: createProductInput, response: { 201: productSchema } },
-      preValidation: authenticated,
-    },
+    { permission: 'packages:write', schema: { body: createProductInput, response: { 201: productSchema } } },
     async (request, reply) =>
       reply.status(201).send(await products.createProduct(ctx, request.principal, request.body)),
   );
 
-  api.get(
+  sellerApi.get(
     '/api/products/:productId',
-    {
-      config: { permission: 'packages:read' },
-      schema: { params: productIdParams, response: { 200: productSchema } },
-      preValidation: authenticated,
-    },
+    { permission: 'packages:read', schema: { params: productIdParams, response: { 200: productSchema } } },
     async (request) => products.getProduct(ctx, request.seller.id, request.params.productId),
   );
 
-  api.patch(
+  sellerApi.patch(
     '/api/products/:productId',
     {
-      config: { permission: 'packages:write' },
+      permission: 'packages:write',
       schema: { params: productIdParams, body: updateProductInput, response: { 200: productSchema } },
-      preValidation: authenticated,
     },
     async (request) => products.updateProduct(ctx, request.principal, request.params.productId, request.body),
   );
 
-  api.delete(
+  sellerApi.delete(
     '/api/products/:productId',
     {
-      config: { permission: 'packages:write' },
+      permission: 'packages:write',
       schema: { params: productIdParams, response: { 200: z.object({ deleted: z.literal(true) }) } },
-      preValidation: authenticated,
     },
     async (request) => products.deleteProduct(ctx, request.principal, request.params.productId),
   );

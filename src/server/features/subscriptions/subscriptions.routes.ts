@@ -1,21 +1,16 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { startTrialInput, startTrialResponse, subscriptionStatusResponse } from '../../../contract/subscriptions.js';
 import type { AppContext } from '../../context.js';
-import { authenticated } from '../../http/guards.js';
+import { sellerRoutes } from '../../http/guarded-routes.js';
 import * as subscriptions from './subscriptions.service.js';
 
 export async function subscriptionRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const sellerApi = sellerRoutes(app);
 
   // While an admin impersonates a seller, the status is the seller's: the admin sees what they see.
-  api.get(
+  sellerApi.get(
     '/api/platform-subscription/status',
-    {
-      config: { permission: 'dashboard:read' },
-      schema: { response: { 200: subscriptionStatusResponse } },
-      onRequest: authenticated,
-    },
+    { permission: 'dashboard:read', schema: { response: { 200: subscriptionStatusResponse } } },
     async (request, reply) => {
       const user = request.seller;
       reply.header('cache-control', 'no-store');
@@ -23,13 +18,9 @@ export async function subscriptionRoutes(app: FastifyInstance, ctx: AppContext):
     },
   );
 
-  api.post(
+  sellerApi.post(
     '/api/platform-subscription/start-trial',
-    {
-      config: { permission: 'plan:manage' },
-      schema: { body: startTrialInput, response: { 200: startTrialResponse } },
-      onRequest: authenticated,
-    },
+    { permission: 'plan:manage', schema: { body: startTrialInput, response: { 200: startTrialResponse } } },
     async (request) => {
       const user = request.seller;
       return subscriptions.startTrial(ctx, user, request.body?.tier);
