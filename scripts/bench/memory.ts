@@ -2,13 +2,13 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppContext } from '../../src/server/context.js';
 import { openDatabase } from '../../src/server/db/client.js';
 import { npmStartOptions } from '../npm-start-options.js';
 import { temporaryPostgres } from './bench-app.js';
+import { holderRequestStatus } from './holder-request.js';
 import { execFileAsync, freePort, stopChild } from './processes.js';
 import { type ResidentParts, residentParts } from './resident-parts.js';
 import { seedScale, seedSeller } from './seed.js';
@@ -86,20 +86,6 @@ async function startServer(main: string, env: Record<string, string>): Promise<S
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 
-function get(port: number, host: string, urlPath: string, token: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      { host: '127.0.0.1', port, path: urlPath, headers: { host, authorization: `Bearer ${token}` } },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
-}
-
 /** What the server's /metrics says it holds: the warm path's bytes and Node.js's own accounts of its memory. */
 async function heldParts(port: number): Promise<HeldParts> {
   const metrics = await fetch(`http://127.0.0.1:${port}/metrics`, {
@@ -172,8 +158,8 @@ export async function measureMemory(
       Array.from({ length: 16 }, async () => {
         while (next < holders.length) {
           const holder = holders[next++]!;
-          await get(server!.port, host, '/packages.json', holder.token);
-          const status = await get(server!.port, host, `/p2/${holder.packageName}.json`, holder.token);
+          await holderRequestStatus(server!.port, host, '/packages.json', holder.token);
+          const status = await holderRequestStatus(server!.port, host, `/p2/${holder.packageName}.json`, holder.token);
           if (status !== 200) throw new Error(`a seeded holder's p2 answered ${status}`);
         }
       }),

@@ -1,27 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../src/server/context.js';
 import { grants } from '../../src/server/db/schema/index.js';
+import { holderRequestStatus } from './holder-request.js';
 import { seedHolderWithGrant } from './seed.js';
 
 // (g) of npm run bench: on PostgreSQL, a revoke committed by the bench's process, and the time until a second
 // process (scripts/bench/second-process.ts, on the same database) refuses the license.
-
-function status(port: number, host: string, urlPath: string, token: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      { host: '127.0.0.1', port, path: urlPath, headers: { host, authorization: `Bearer ${token}` } },
-      (response) => {
-        response.resume();
-        response.on('end', () => resolve(response.statusCode ?? 0));
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
-}
 
 /** Revokes `rounds` fresh licenses one at a time and prints p50, p99 and max of the time to the first refusal. */
 export async function measureRevocation(
@@ -35,13 +21,13 @@ export async function measureRevocation(
   for (let round = 0; round < rounds; round++) {
     const holder = await seedHolderWithGrant(ctx, target.sellerId, target.packageId);
     for (let attempt = 0; attempt < 2; attempt++) {
-      const warm = await status(secondPort, host, metadataPath, holder.token);
+      const warm = await holderRequestStatus(secondPort, host, metadataPath, holder.token);
       if (warm !== 200) throw new Error(`the second process answered ${warm}`);
     }
     await ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, holder.grantId));
     const revokedAt = performance.now();
     for (;;) {
-      const answer = await status(secondPort, host, metadataPath, holder.token);
+      const answer = await holderRequestStatus(secondPort, host, metadataPath, holder.token);
       if (answer === 404) break;
       if (performance.now() - revokedAt > 5_000) throw new Error('the second process still serves after 5 s');
     }
