@@ -82,6 +82,55 @@ async function buildZip(
   return bytes;
 }
 
+/** A synced package of the seller's on the local code host, as a sync leaves it. */
+async function insertReadyPackage(
+  ctx: AppContext,
+  sellerId: string,
+  name: string,
+  details: Pick<typeof packages.$inferInsert, 'description' | 'metadataUpdatedAt'> = {},
+): Promise<{ id: string }> {
+  const [pkg] = await ctx.db
+    .insert(packages)
+    .values({
+      ownerId: sellerId,
+      codeHost: 'local',
+      repositoryId: name,
+      repositoryFullName: name,
+      name,
+      ...details,
+      syncStatus: 'ready',
+    })
+    .returning();
+  return pkg!;
+}
+
+/** Stores `zip` as the dist of one version of the package and records the version, as a sync does. */
+async function storeVersion(
+  ctx: AppContext,
+  pkg: { id: string; name: string },
+  spec: { version: string; normalized: string; kind: 'tag' | 'branch'; releasedAt: Date },
+  composerJson: Record<string, unknown>,
+  zip: Buffer,
+): Promise<void> {
+  const commit = createHash('sha1').update(`${pkg.name}@${spec.version}`).digest('hex');
+  const distKey = `dists/${pkg.id}/${commit}.zip`;
+  await ctx.storage.put(distKey, zip, { contentType: 'application/zip' });
+  await ctx.db.insert(packageVersions).values({
+    packageId: pkg.id,
+    version: spec.version,
+    normalizedVersion: spec.normalized,
+    kind: spec.kind,
+    reference: spec.kind === 'tag' ? spec.version : 'main',
+    commit,
+    releasedAt: spec.releasedAt,
+    publishedAt: spec.releasedAt,
+    composerJson,
+    distKey,
+    distSha1: createHash('sha1').update(zip).digest('hex'),
+    distSize: zip.length,
+  });
+}
+
 /** A package with `tagCount` tags (v1.0.0, v1.1.0, ...) and a main branch, every version with its zip stored. */
 export async function seedPackage(
   ctx: AppContext,
@@ -91,19 +140,10 @@ export async function seedPackage(
   index: number,
   tagCount: number,
 ): Promise<SeededPackage> {
-  const [pkg] = await ctx.db
-    .insert(packages)
-    .values({
-      ownerId: sellerId,
-      codeHost: 'local',
-      repositoryId: name,
-      repositoryFullName: name,
-      name,
-      description: `Benchmark package ${index}`,
-      syncStatus: 'ready',
-      metadataUpdatedAt: new Date(Date.now() - 3_600_000),
-    })
-    .returning();
+  const pkg = await insertReadyPackage(ctx, sellerId, name, {
+    description: `Benchmark package ${index}`,
+    metadataUpdatedAt: new Date(Date.now() - 3_600_000),
+  });
   const manifest = manifestFor(name, index);
   const versions = [
     ...Array.from({ length: tagCount }, (_, minor) => ({
@@ -115,25 +155,10 @@ export async function seedPackage(
   ];
   for (const [position, spec] of versions.entries()) {
     const zip = await buildZip(workDir, name, spec.version, manifest);
-    const commit = createHash('sha1').update(`${name}@${spec.version}`).digest('hex');
-    const distKey = `dists/${pkg!.id}/${commit}.zip`;
-    await ctx.storage.put(distKey, zip, { contentType: 'application/zip' });
-    await ctx.db.insert(packageVersions).values({
-      packageId: pkg!.id,
-      version: spec.version,
-      normalizedVersion: spec.normalized,
-      kind: spec.kind,
-      reference: spec.kind === 'tag' ? spec.version : 'main',
-      commit,
-      releasedAt: new Date(Date.UTC(2025, 0, 1 + position * 7)),
-      publishedAt: new Date(Date.UTC(2025, 0, 1 + position * 7)),
-      composerJson: manifest,
-      distKey,
-      distSha1: createHash('sha1').update(zip).digest('hex'),
-      distSize: zip.length,
-    });
+    const releasedAt = new Date(Date.UTC(2025, 0, 1 + position * 7));
+    await storeVersion(ctx, { id: pkg.id, name }, { ...spec, releasedAt }, manifest, zip);
   }
-  return { id: pkg!.id, name, versions: versions.map((spec) => spec.version) };
+  return { id: pkg.id, name, versions: versions.map((spec) => spec.version) };
 }
 
 /** A holder's named Composer token (holder_tokens decides access since migration 0028), stored as the app does. */
@@ -162,36 +187,11 @@ export async function seedLargeDist(
   name: string,
   size: number,
 ): Promise<SeededPackage> {
-  const [pkg] = await ctx.db
-    .insert(packages)
-    .values({
-      ownerId: sellerId,
-      codeHost: 'local',
-      repositoryId: name,
-      repositoryFullName: name,
-      name,
-      syncStatus: 'ready',
-    })
-    .returning();
-  const zip = randomBytes(size);
-  const commit = createHash('sha1').update(`${name}@v1.0.0`).digest('hex');
-  const distKey = `dists/${pkg!.id}/${commit}.zip`;
-  await ctx.storage.put(distKey, zip, { contentType: 'application/zip' });
-  await ctx.db.insert(packageVersions).values({
-    packageId: pkg!.id,
-    version: 'v1.0.0',
-    normalizedVersion: '1.0.0.0',
-    kind: 'tag',
-    reference: 'v1.0.0',
-    commit,
-    releasedAt: new Date(Date.UTC(2025, 0, 1)),
-    publishedAt: new Date(Date.UTC(2025, 0, 1)),
-    composerJson: manifestFor(name, 0),
-    distKey,
-    distSha1: createHash('sha1').update(zip).digest('hex'),
-    distSize: zip.length,
-  });
-  return { id: pkg!.id, name, versions: ['v1.0.0'] };
+  const pkg = await insertReadyPackage(ctx, sellerId, name);
+  const releasedAt = new Date(Date.UTC(2025, 0, 1));
+  const tag = { version: 'v1.0.0', normalized: '1.0.0.0', kind: 'tag' as const, releasedAt };
+  await storeVersion(ctx, { id: pkg.id, name }, tag, manifestFor(name, 0), randomBytes(size));
+  return { id: pkg.id, name, versions: ['v1.0.0'] };
 }
 
 export type ScaleSeed = {
