@@ -28,6 +28,28 @@ export function safeEqual(a: string, b: string): boolean {
   return left.length === right.length && timingSafeEqual(left, right);
 }
 
+/**
+ * A value as JSON signed with the server's key for one purpose (`<base64url JSON>.<HMAC>`): anyone holding it can read
+ * it, only this server can make one that openSignedJson accepts. For state handed through a browser or GitHub and back.
+ */
+export function signJson(secretKey: string, purpose: string, value: unknown): string {
+  const body = Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${body}.${hmacHex(secretKey, `${purpose}:${body}`)}`;
+}
+
+/** The value signJson signed for this purpose, or undefined for anything else (forged, altered, another purpose). */
+export function openSignedJson(secretKey: string, purpose: string, signed: string): unknown {
+  const separator = signed.lastIndexOf('.');
+  if (separator <= 0) return undefined;
+  const body = signed.slice(0, separator);
+  if (!safeEqual(signed.slice(separator + 1), hmacHex(secretKey, `${purpose}:${body}`))) return undefined;
+  try {
+    return JSON.parse(Buffer.from(body, 'base64url').toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
 function deriveKey(secretKey: string, purpose: string): Buffer {
   return createHash('sha256').update(`${purpose}:${secretKey}`).digest();
 }

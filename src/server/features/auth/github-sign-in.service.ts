@@ -3,7 +3,7 @@ import type { SignInErrorCode } from '../../../contract/auth.js';
 import type { AppContext } from '../../context.js';
 import { isUniqueViolation } from '../../db/pg-errors.js';
 import { appUrl } from '../../http/public-urls.js';
-import { encryptSecret, hmacHex, safeEqual } from '../../lib/crypto.js';
+import { encryptSecret, openSignedJson, safeEqual, signJson } from '../../lib/crypto.js';
 import {
   createUser,
   findUserByEmail,
@@ -128,22 +128,11 @@ async function shouldAdoptGithubEmail(ctx: AppContext, user: User, email: string
 }
 
 function sealState(ctx: AppContext, payload: OAuthState): string {
-  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
-  return `${body}.${hmacHex(ctx.config.secretKey, `github-oauth-state:${body}`)}`;
+  return signJson(ctx.config.secretKey, 'github-oauth-state', payload);
 }
 
 function unsealState(ctx: AppContext, cookie: string): OAuthState | undefined {
-  const separator = cookie.lastIndexOf('.');
-  if (separator <= 0) return undefined;
-  const body = cookie.slice(0, separator);
-  if (!safeEqual(cookie.slice(separator + 1), hmacHex(ctx.config.secretKey, `github-oauth-state:${body}`))) {
-    return undefined;
-  }
-  try {
-    const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as OAuthState;
-    if (typeof payload.state !== 'string' || typeof payload.expiresAt !== 'number') return undefined;
-    return payload.expiresAt > ctx.clock.now().getTime() ? payload : undefined;
-  } catch {
-    return undefined;
-  }
+  const payload = openSignedJson(ctx.config.secretKey, 'github-oauth-state', cookie) as Partial<OAuthState> | undefined;
+  if (typeof payload?.state !== 'string' || typeof payload.expiresAt !== 'number') return undefined;
+  return payload.expiresAt > ctx.clock.now().getTime() ? (payload as OAuthState) : undefined;
 }

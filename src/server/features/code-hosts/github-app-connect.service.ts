@@ -2,7 +2,7 @@ import { CodeHostError } from '../../adapters/codehost/code-host.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { Principal } from '../../http/principal.js';
-import { hmacHex, safeEqual } from '../../lib/crypto.js';
+import { openSignedJson, signJson } from '../../lib/crypto.js';
 import { selectInstallationConnections } from './code-hosts.repository.js';
 import {
   type CodeHostConnection,
@@ -30,23 +30,12 @@ const CLOCK_SKEW_MS = 2 * 60_000;
 type InstallState = { ownerId: string; issuedAt: number };
 
 function seal(ctx: AppContext, state: InstallState): string {
-  const body = Buffer.from(JSON.stringify(state)).toString('base64url');
-  return `${body}.${hmacHex(ctx.config.secretKey, `github-app-state:${body}`)}`;
+  return signJson(ctx.config.secretKey, 'github-app-state', state);
 }
 
 function unseal(ctx: AppContext, sealed: string): InstallState | undefined {
-  const separator = sealed.lastIndexOf('.');
-  if (separator <= 0) return undefined;
-  const body = sealed.slice(0, separator);
-  if (!safeEqual(sealed.slice(separator + 1), hmacHex(ctx.config.secretKey, `github-app-state:${body}`))) {
-    return undefined;
-  }
-  try {
-    const state = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as InstallState;
-    return typeof state.ownerId === 'string' && typeof state.issuedAt === 'number' ? state : undefined;
-  } catch {
-    return undefined;
-  }
+  const state = openSignedJson(ctx.config.secretKey, 'github-app-state', sealed) as Partial<InstallState> | undefined;
+  return typeof state?.ownerId === 'string' && typeof state.issuedAt === 'number' ? (state as InstallState) : undefined;
 }
 
 /** Where the seller installs the App: GitHub's page for picking the account and repositories. */
