@@ -1,15 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { BRAND_COLOR_DEFAULTS } from '../../contract/branding';
 import { brandCssVariables, readableTextOn, showsBrandName } from './brand-theme';
 
-const defaults = {
-  brandColor: '#8B5CF6',
-  brandBackgroundColor: '#FFFFFF',
-  brandCardColor: '#F9FAFB',
-  brandBorderColor: '#E5E7EB',
-  brandTextColor: '#111827',
-  brandSecondaryTextColor: '#6B7280',
-  brandHeaderColor: '#FFFFFF',
-};
+const defaults = BRAND_COLOR_DEFAULTS;
 
 describe('brand theme', () => {
   it('maps the brand colours onto the design tokens', () => {

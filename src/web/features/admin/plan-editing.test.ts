@@ -1,5 +1,5 @@
-import type { Plan } from '@contract/plans';
 import { describe, expect, it } from 'vitest';
+import { planFixture as tier } from '../../lib/subscriptions/plan-fixture';
 import {
   isProtectedPlan,
   moveTier,
@@ -12,22 +12,6 @@ import {
   priceInputProblem,
   setMostPopular,
 } from './plan-editing';
-
-const tier = (id: string, overrides: Partial<Plan> = {}): Plan => ({
-  id,
-  name: id,
-  icon: 'package',
-  priceCents: 1900,
-  currency: 'usd',
-  description: '',
-  features: [],
-  maxCustomers: 25,
-  maxPackages: 3,
-  isMostPopular: false,
-  isFeatured: false,
-  sortOrder: 0,
-  ...overrides,
-});
 
 describe('trial days input', () => {
   it('accepts whole numbers from 0 to 90', () => {

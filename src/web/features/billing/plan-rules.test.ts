@@ -1,6 +1,7 @@
 import type { Plan } from '@contract/plans';
 import type { SubscriptionStatus } from '@contract/subscriptions';
 import { describe, expect, it } from 'vitest';
+import { planFixture } from '../../lib/subscriptions/plan-fixture';
 import {
   checkoutUrls,
   currentPlanTier,
@@ -13,21 +14,8 @@ import {
   tiersByPrice,
 } from './plan-rules';
 
-const tier = (id: string, priceCents: number, extra: Partial<Plan> = {}): Plan => ({
-  id,
-  name: id,
-  icon: 'package',
-  priceCents,
-  currency: 'usd',
-  description: '',
-  features: [],
-  maxCustomers: 25,
-  maxPackages: 3,
-  isMostPopular: false,
-  isFeatured: false,
-  sortOrder: 0,
-  ...extra,
-});
+const tier = (id: string, priceCents: number, extra: Partial<Plan> = {}): Plan =>
+  planFixture(id, { priceCents, ...extra });
 
 const tiers = [tier('starter', 1900, { isMostPopular: true }), tier('growth', 4900), tier('scale', 9900)];
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { BRAND_COLOR_DEFAULTS } from '../../../contract/branding';
 import { colorPickerValue, formValuesFrom, isInvalidColor, saveInputFrom } from './brand-form';
 import { composerHostOf, composerTargetNote, dnsPropagationNote, dnsRecords, zoneOf } from './dns-records';
 import { INVALID_LOGO_TYPE, LOGO_INPUT_ACCEPT, LOGO_TOO_LARGE, logoFileProblem } from './logo-file';
@@ -86,13 +87,7 @@ describe('the Brand Settings form values', () => {
     brandName: 'Acme',
     brandLogo: null,
     brandHideText: false,
-    brandColor: '#8B5CF6',
-    brandBackgroundColor: '#FFFFFF',
-    brandCardColor: '#F9FAFB',
-    brandBorderColor: '#E5E7EB',
-    brandTextColor: '#111827',
-    brandSecondaryTextColor: '#6B7280',
-    brandHeaderColor: '#FFFFFF',
+    ...BRAND_COLOR_DEFAULTS,
     brandDomain: null,
     brandDomainVerifiedAt: null,
     supportEmail: null,

@@ -1,21 +1,9 @@
 import type { Plan } from '@contract/plans';
 import { describe, expect, it } from 'vitest';
+import { planFixture } from './plan-fixture';
 import { formatMonthlyPrice, limitText, sortPlans, trialDaysOf } from './plans';
 
-const tier = (id: string, sortOrder: number, priceCents = 1900): Plan => ({
-  id,
-  name: id,
-  icon: 'package',
-  priceCents,
-  currency: 'usd',
-  description: '',
-  features: [],
-  maxCustomers: 25,
-  maxPackages: 3,
-  isMostPopular: false,
-  isFeatured: false,
-  sortOrder,
-});
+const tier = (id: string, sortOrder: number, priceCents = 1900): Plan => planFixture(id, { sortOrder, priceCents });
 
 describe('plan display rules', () => {
   it('sorts tiers by sortOrder', () => {
