@@ -113,6 +113,13 @@ function followingCounter(registry: Registry, name: string, help: string, read: 
   });
 }
 
+/** A counter by outcome that shows every outcome from the start (at 0), so that a rate() sees the first one. */
+function outcomeCounter(registry: Registry, name: string, help: string, outcomes: readonly string[]) {
+  const counter = new Counter({ name, help, labelNames: ['outcome'] as const, registers: [registry] });
+  for (const outcome of outcomes) counter.labels(outcome).inc(0);
+  return counter;
+}
+
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -188,34 +195,30 @@ export function createMetrics(): Metrics {
       for (const row of result.rows) this.labels(row.kind, row.status).set(Number(row.count));
     },
   });
-  const syncs = new Counter({
-    name: 'packgate_package_syncs_total',
-    help: 'Package syncs from their code host by outcome (ready, failed).',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
-  const webhooks = new Counter({
-    name: 'packgate_webhook_deliveries_total',
-    help: 'Attempts to deliver an outgoing webhook by outcome (delivered: the endpoint answered 2xx; failed).',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
-  const mails = new Counter({
-    name: 'packgate_emails_total',
-    help: 'E-mails handed to the mail transport by outcome (sent, failed: to be retried or given up).',
-    labelNames: ['outcome'] as const,
-    registers: [registry],
-  });
+  const syncs = outcomeCounter(
+    registry,
+    'packgate_package_syncs_total',
+    'Package syncs from their code host by outcome (ready, failed).',
+    ['ready', 'failed'],
+  );
+  const webhooks = outcomeCounter(
+    registry,
+    'packgate_webhook_deliveries_total',
+    'Attempts to deliver an outgoing webhook by outcome (delivered: the endpoint answered 2xx; failed).',
+    ['delivered', 'failed'],
+  );
+  const mails = outcomeCounter(
+    registry,
+    'packgate_emails_total',
+    'E-mails handed to the mail transport by outcome (sent, failed: to be retried or given up).',
+    ['sent', 'failed'],
+  );
   const shed = new Counter({
     name: 'packgate_overload_shed_total',
     help: 'Requests answered 503 because the process was overloaded, by pressure (eventLoopDelay, heapUsedBytes, ...).',
     labelNames: ['pressure'] as const,
     registers: [registry],
   });
-  // Every outcome from the start, so that a rate() sees the first one.
-  for (const outcome of ['ready', 'failed']) syncs.labels(outcome).inc(0);
-  for (const outcome of ['delivered', 'failed']) webhooks.labels(outcome).inc(0);
-  for (const outcome of ['sent', 'failed']) mails.labels(outcome).inc(0);
 
   new Gauge({
     name: 'packgate_db_pool_connections',
