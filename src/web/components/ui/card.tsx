@@ -1,3 +1,4 @@
+import type { LucideIcon } from 'lucide-react';
 import type { ComponentProps } from 'react';
 import { cn } from '../../lib/cn';
 
@@ -23,4 +24,19 @@ export function CardContent({ className, ...props }: ComponentProps<'div'>) {
 
 export function CardFooter({ className, ...props }: ComponentProps<'div'>) {
   return <div className={cn('flex items-center p-6 pt-0', className)} {...props} />;
+}
+
+/** A card's title led by its icon, as the settings and admin cards show it. */
+export function CardIconTitle({
+  icon: Icon,
+  className,
+  children,
+  ...props
+}: ComponentProps<'h3'> & { icon: LucideIcon }) {
+  return (
+    <CardTitle className={cn('flex items-center gap-2', className)} {...props}>
+      <Icon className="size-5" aria-hidden="true" />
+      {children}
+    </CardTitle>
+  );
 }

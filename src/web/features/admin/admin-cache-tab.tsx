@@ -6,7 +6,7 @@ import { LoadingLine } from '../../components/loading-line';
 import { TaskProgressList } from '../../components/task-progress';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '../../components/ui/card';
 import { toast } from '../../components/ui/use-toast';
 import { errorMessage } from '../../lib/api-error';
 import {
@@ -78,9 +78,9 @@ export function CacheTab() {
 
       <Card>
         <CardHeader>
-          <CardTitle className="flex items-center gap-2 text-lg">
-            <Database className="size-5" /> Cache Statistics
-          </CardTitle>
+          <CardIconTitle icon={Database} className="text-lg">
+            Cache Statistics
+          </CardIconTitle>
           <CardDescription>Cached copies of packages kept in object storage.</CardDescription>
         </CardHeader>
         <CardContent>
@@ -103,9 +103,9 @@ export function CacheTab() {
 
       <Card>
         <CardHeader>
-          <CardTitle className="flex items-center gap-2 text-lg">
-            <HardDrive className="size-5" /> Cache Management
-          </CardTitle>
+          <CardIconTitle icon={HardDrive} className="text-lg">
+            Cache Management
+          </CardIconTitle>
           <CardDescription>Rebuild or remove the cached package archives.</CardDescription>
         </CardHeader>
         <CardContent className="space-y-4">
@@ -130,9 +130,9 @@ export function CacheTab() {
 
       <Card>
         <CardHeader>
-          <CardTitle className="flex items-center gap-2 text-lg">
-            <Package className="size-5" /> Package Cache Status
-          </CardTitle>
+          <CardIconTitle icon={Package} className="text-lg">
+            Package Cache Status
+          </CardIconTitle>
           <CardDescription>Whether each package has its archives cached.</CardDescription>
         </CardHeader>
         <CardContent>

@@ -6,7 +6,7 @@ import { SearchField } from '../../components/search-field';
 import { Avatar, AvatarFallback, AvatarImage } from '../../components/ui/avatar';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardIconTitle, CardTitle } from '../../components/ui/card';
 import { Tabs } from '../../components/ui/tabs';
 import { errorMessage } from '../../lib/api-error';
 import { IMPERSONATION_LIST_MAX_HEIGHT } from '../../lib/constants';
@@ -113,9 +113,9 @@ function ImpersonationCard({ users, isLoading }: { users: AdminUserListItem[]; i
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-lg">
-          <UserCog className="size-5" /> User Impersonation
-        </CardTitle>
+        <CardIconTitle icon={UserCog} className="text-lg">
+          User Impersonation
+        </CardIconTitle>
         <CardDescription>Search by email, then view the app as that user.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">

@@ -1,7 +1,7 @@
 import { Layers, Loader2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '../../components/ui/card';
 import { usePlanConfiguration } from './admin-plans';
 import { PlanManagementDialog } from './plan-management-dialog';
 
@@ -13,9 +13,9 @@ export function PlatformTab() {
     <section className="space-y-6">
       <Card>
         <CardHeader>
-          <CardTitle className="flex items-center gap-2 text-lg">
-            <Layers className="size-5" /> Pricing Tiers
-          </CardTitle>
+          <CardIconTitle icon={Layers} className="text-lg">
+            Pricing Tiers
+          </CardIconTitle>
           <CardDescription>
             The subscription tiers sellers choose from and the length of the free trial.
           </CardDescription>

@@ -1,6 +1,6 @@
 import { AlertTriangle, CreditCard, Loader2, Settings } from 'lucide-react';
 import { Badge } from '../../components/ui/badge';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';
 import { Switch } from '../../components/ui/switch';
 import { errorMessage } from '../../lib/api-error';
@@ -36,9 +36,9 @@ export function SettingsTab() {
     <section className="space-y-6">
       <Card>
         <CardHeader>
-          <CardTitle className="flex items-center gap-2 text-lg">
-            <Settings className="size-5" /> Payment Configuration
-          </CardTitle>
+          <CardIconTitle icon={Settings} className="text-lg">
+            Payment Configuration
+          </CardIconTitle>
           <CardDescription>Choose whether Stripe runs in test mode or processes real payments.</CardDescription>
         </CardHeader>
         <CardContent className="space-y-6">

@@ -6,7 +6,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ShieldCheck } from 'lucide-react';
 import { failureToast } from '../../components/failure-toast';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';
 import { Switch } from '../../components/ui/switch';
 import { toast } from '../../components/ui/use-toast';
@@ -43,9 +43,9 @@ export function SecondFactorPolicyCard() {
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2 text-lg">
-          <ShieldCheck className="size-5" /> Sign-in Security
-        </CardTitle>
+        <CardIconTitle icon={ShieldCheck} className="text-lg">
+          Sign-in Security
+        </CardIconTitle>
         <CardDescription>
           Who must sign in with a passkey or an authenticator app besides the e-mailed link.
         </CardDescription>

@@ -15,7 +15,7 @@ import { type PayoutAccountState, PLATFORM_FEE_PERCENT } from '../../../contract
 import { LoadingLine } from '../../components/loading-line';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '../../components/ui/card';
 import { errorMessage } from '../../lib/api-error';
 import { formatDate } from '../../lib/format-date';
 import { usePermission } from '../../lib/permissions';
@@ -48,9 +48,9 @@ function PayoutAccountUnavailable({ reason }: { reason: string }) {
   return (
     <Card data-testid="payout-account-card">
       <CardHeader className="space-y-1.5">
-        <CardTitle className="flex items-center gap-2 text-lg">
-          <Landmark className="size-5" aria-hidden="true" /> Payout Account
-        </CardTitle>
+        <CardIconTitle icon={Landmark} className="text-lg">
+          Payout Account
+        </CardIconTitle>
         <CardDescription>{reason}</CardDescription>
       </CardHeader>
     </Card>
@@ -71,9 +71,9 @@ function PayoutAccountCard() {
     <Card data-testid="payout-account-card">
       <CardHeader className="space-y-1.5">
         <div className="flex items-center justify-between gap-2">
-          <CardTitle className="flex items-center gap-2 text-lg">
-            <Landmark className="size-5" aria-hidden="true" /> Payout Account
-          </CardTitle>
+          <CardIconTitle icon={Landmark} className="text-lg">
+            Payout Account
+          </CardIconTitle>
           {account.data && <PayoutBadge account={account.data} />}
         </div>
         <CardDescription>
@@ -173,9 +173,9 @@ function SalesCard() {
   return (
     <Card data-testid="sales-card">
       <CardHeader className="space-y-1.5">
-        <CardTitle className="flex items-center gap-2 text-lg">
-          <Receipt className="size-5" aria-hidden="true" /> Sales
-        </CardTitle>
+        <CardIconTitle icon={Receipt} className="text-lg">
+          Sales
+        </CardIconTitle>
         <CardDescription>
           Paid sales of your packages, before the platform fee; test purchases are not counted.
         </CardDescription>

@@ -4,7 +4,7 @@ import { KeyRound, Loader2 } from 'lucide-react';
 import { z } from 'zod';
 import { FormInput } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '../../components/ui/card';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api-client';
 import { intoContract } from '../../lib/contract-form';
@@ -54,9 +54,7 @@ export function PasskeysCard({
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <KeyRound className="size-5" /> Passkeys
-        </CardTitle>
+        <CardIconTitle icon={KeyRound}>Passkeys</CardIconTitle>
         <CardDescription>Sign in with your device's fingerprint, face or screen lock, without a link.</CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">

@@ -6,7 +6,7 @@ import type { z } from 'zod';
 import { FormInput } from '../../components/form-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '../../components/ui/card';
 import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api-client';
 import { useSchemaForm } from '../../lib/schema-form';
@@ -43,10 +43,10 @@ export function TotpCard({ overview, onCodes }: { overview: SecurityOverview; on
   return (
     <Card>
       <CardHeader>
-        <CardTitle className="flex items-center gap-2">
-          <ShieldCheck className="size-5" /> Authenticator App
+        <CardIconTitle icon={ShieldCheck}>
+          Authenticator App
           {overview.totpEnabled && <Badge>On</Badge>}
-        </CardTitle>
+        </CardIconTitle>
         <CardDescription>
           A six-digit code from an app such as 1Password, Authy or Google Authenticator.
         </CardDescription>

@@ -3,7 +3,7 @@ import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@contract/team';
 import { CheckCircle2, Loader2, Users } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from '../../components/ui/card';
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardIconTitle } from '../../components/ui/card';
 import { errorMessage, isApiRequestError } from '../../lib/api-error';
 import { formatDateTime } from '../../lib/format-date';
 import { useAcceptInvitation, useInvitationPreview } from './team-hooks';
@@ -29,9 +29,7 @@ export function JoinTeamPage() {
     <div className="container mx-auto flex justify-center px-4 py-16">
       <Card className="w-full max-w-lg">
         <CardHeader>
-          <CardTitle className="flex items-center gap-2">
-            <Users className="size-5" /> Join a Team
-          </CardTitle>
+          <CardIconTitle icon={Users}>Join a Team</CardIconTitle>
           {preview.data && (
             <CardDescription>
               <span className="font-medium text-foreground">{preview.data.organizationName}</span> invites you to work

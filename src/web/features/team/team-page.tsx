@@ -11,7 +11,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Card, CardContent, CardDescription, CardHeader, CardIconTitle, CardTitle } from '../../components/ui/card';
 import { NativeSelect } from '../../components/ui/native-select';
 import { errorMessage } from '../../lib/api-error';
 import { formatDate, formatDateTime } from '../../lib/format-date';
@@ -60,9 +60,7 @@ export function TeamPage() {
 
       <Card>
         <CardHeader>
-          <CardTitle className="flex items-center gap-2">
-            <Users className="size-5" /> Members
-          </CardTitle>
+          <CardIconTitle icon={Users}>Members</CardIconTitle>
           {members.data && (
             <CardDescription data-testid="team-member-count">{memberCountText(count, limit)}</CardDescription>
           )}
