@@ -13,8 +13,9 @@ import type {
   RouteShorthandOptions,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { TeamPermission } from '../../contract/team.js';
 import { adminOnly, authenticated } from './guards.js';
-import { ANY_SIGNED_IN, type RoutePermission } from './permissions.js';
+import { ANY_SIGNED_IN } from './permissions.js';
 
 // One way to declare a guarded route (issue 29): a file takes a declarer for its audience (the seller dashboard, the
 // admin, any signed-in person, a guard of its own) and declares every route through it, so the guard, and for a
@@ -104,8 +105,8 @@ export function adminOnlyRoutes(app: FastifyInstance): RouteDeclarer {
 export function sellerRoutes(
   app: FastifyInstance,
   { guardAt = 'onRequest' }: { guardAt?: GuardStage } = {},
-): RouteDeclarer<{ permission: RoutePermission }> {
-  return routeDeclarer<{ permission: RoutePermission }>(app, ({ permission, config, ...options }) => ({
+): RouteDeclarer<{ permission: TeamPermission }> {
+  return routeDeclarer<{ permission: TeamPermission }>(app, ({ permission, config, ...options }) => ({
     ...options,
     config: { ...config, permission },
     [guardAt]: authenticated,

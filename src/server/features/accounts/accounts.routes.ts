@@ -1,46 +1,35 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { accountStatusSchema, closeAccountInput } from '../../../contract/account.js';
 import type { AppContext } from '../../context.js';
-import { authenticated } from '../../http/guards.js';
-import { ANY_SIGNED_IN } from '../../http/permissions.js';
+import { sellerRoutes, signedInRoutes } from '../../http/guarded-routes.js';
 import * as accounts from './accounts.service.js';
 
 // The Settings page's account routes (issue 35 item 5): session cookie + CSRF like every seller route. Exporting and
 // closing need `organization:manage`, which only the organisation's owner holds (contract/team.ts).
 
 export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const sellerApi = sellerRoutes(app);
 
-  api.get(
+  signedInRoutes(app).get(
     '/api/account',
-    {
-      config: { permission: ANY_SIGNED_IN },
-      schema: { response: { 200: accountStatusSchema } },
-      onRequest: authenticated,
-    },
+    { schema: { response: { 200: accountStatusSchema } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       return accounts.presentAccountStatus(ctx, request.seller);
     },
   );
 
-  api.get(
-    '/api/account/export',
-    { config: { permission: 'organization:manage' }, onRequest: authenticated },
-    async (request, reply) => {
-      const archive = await accounts.exportAccount(ctx, request.seller);
-      return reply.headers(accounts.exportDownloadHeaders(archive)).send(archive.stream);
-    },
-  );
+  sellerApi.get('/api/account/export', { permission: 'organization:manage' }, async (request, reply) => {
+    const archive = await accounts.exportAccount(ctx, request.seller);
+    return reply.headers(accounts.exportDownloadHeaders(archive)).send(archive.stream);
+  });
 
-  api.post(
+  sellerApi.post(
     '/api/account/close',
     {
-      config: { permission: 'organization:manage' },
+      permission: 'organization:manage',
       schema: { body: closeAccountInput, response: { 200: accountStatusSchema.extend({ success: z.literal(true) }) } },
-      onRequest: authenticated,
     },
     async (request) => {
       const account = request.seller;

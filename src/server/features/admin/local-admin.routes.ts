@@ -1,6 +1,5 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   createLocalAdminInput,
   createLocalAdminResponse,
@@ -11,12 +10,12 @@ import {
 import type { AppContext } from '../../context.js';
 import { databaseKindOf } from '../../db/client.js';
 import { AppError } from '../../http/errors.js';
+import { routesGuardedBy } from '../../http/guarded-routes.js';
 import { BackupError, prepareBackup } from '../backup/backup.service.js';
 import { createAdminLocally, createLocalAdminChannel, listAdminsLocally } from './local-admin.service.js';
 
 /** The loopback channel of `npm run admin` (see local-admin.service.ts); the file lives while the server listens. */
 export async function localAdminRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
   const channel = createLocalAdminChannel(ctx);
   app.server.once('listening', () => {
     const address = app.server.address();
@@ -31,20 +30,21 @@ export async function localAdminRoutes(app: FastifyInstance, ctx: AppContext): P
       localAddress: request.socket.localAddress,
       headers: request.headers,
     });
+  const localApi = routesGuardedBy(app, localOnly);
 
-  api.get(LOCAL_ADMIN_ADMINS_PATH, { schema: { response: { 200: localAdminList } }, onRequest: localOnly }, async () =>
+  localApi.get(LOCAL_ADMIN_ADMINS_PATH, { schema: { response: { 200: localAdminList } } }, async () =>
     listAdminsLocally(ctx),
   );
 
-  api.post(
+  localApi.post(
     LOCAL_ADMIN_ADMINS_PATH,
-    { schema: { body: createLocalAdminInput, response: { 200: createLocalAdminResponse } }, onRequest: localOnly },
+    { schema: { body: createLocalAdminInput, response: { 200: createLocalAdminResponse } } },
     async (request) => createAdminLocally(ctx, request.body.email),
   );
 
   // `npm run admin -- backup` while the server runs on PGlite: only the process that holds the database can read it.
   // The snapshot is taken before the answer starts, so that a refusal is an error answer; the objects stream after.
-  app.post(LOCAL_ADMIN_BACKUP_PATH, { onRequest: localOnly }, async (request, reply) => {
+  localApi.post(LOCAL_ADMIN_BACKUP_PATH, {}, async (request, reply) => {
     const prepared = await prepareBackup({
       db: ctx.db,
       kind: databaseKindOf(ctx.db),

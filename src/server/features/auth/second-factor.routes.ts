@@ -20,8 +20,7 @@ import {
 } from '../../../contract/security.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
-import { authenticated } from '../../http/guards.js';
-import { ANY_SIGNED_IN, type RoutePermission } from '../../http/permissions.js';
+import { signedInRoutes } from '../../http/guarded-routes.js';
 import { type RequestAuth, requireUser, startSession } from '../../http/session.js';
 import {
   completeSecondFactor,
@@ -53,10 +52,6 @@ import { beginTotpEnrolment, confirmTotpEnrolment, removeTotp, verifyTotpCode } 
 export const CODE_GUESSES_PER_ACCOUNT = 5;
 const CODE_GUESS_WINDOW_MS = 15 * 60_000;
 
-const ownFactors = {
-  onRequest: authenticated,
-  config: { permission: ANY_SIGNED_IN as RoutePermission, secondFactorGate: 'enrolment' as const },
-};
 const signInStep = { config: { secondFactorGate: 'pending' as const, rateLimit: { max: 20, timeWindow: 60_000 } } };
 
 /** The person's own sign-in, not an admin viewing the app as them. */
@@ -78,6 +73,8 @@ function pendingAuth(request: FastifyRequest): RequestAuth {
 
 export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  // The person's own factors and sessions, reached by a session sent to enrol too.
+  const ownFactors = signedInRoutes(app, { secondFactorGate: 'enrolment' });
 
   function codeGuessLimit(name: string) {
     const limit = app.createRateLimit({
@@ -103,7 +100,7 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext):
     await liftEnrolmentRequirement(ctx, personId);
   }
 
-  api.get('/api/auth/security', { ...ownFactors, schema: { response: { 200: securityOverview } } }, async (request) => {
+  ownFactors.get('/api/auth/security', { schema: { response: { 200: securityOverview } } }, async (request) => {
     const auth = requireUser(request);
     const person = auth.person;
     return {
@@ -115,17 +112,16 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext):
   });
 
   // Passkeys: registration by the signed-in person.
-  api.post(
+  ownFactors.post(
     '/api/auth/passkeys/registration-options',
-    { ...ownFactors, schema: { response: { 200: webauthnOptions } } },
+    { schema: { response: { 200: webauthnOptions } } },
     async (request) =>
       (await passkeyRegistrationOptions(ctx, ownAuth(request).person)) as unknown as Record<string, unknown>,
   );
 
-  api.post(
+  ownFactors.post(
     '/api/auth/passkeys/registration',
     {
-      ...ownFactors,
       schema: {
         body: passkeyRegistrationRequest,
         response: { 200: z.object({ passkey: passkeySchema, recoveryCodes: z.array(z.string()).optional() }) },
@@ -139,22 +135,21 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext):
     },
   );
 
-  api.get('/api/auth/passkeys', { ...ownFactors, schema: { response: { 200: z.array(passkeySchema) } } }, (request) =>
+  ownFactors.get('/api/auth/passkeys', { schema: { response: { 200: z.array(passkeySchema) } } }, (request) =>
     listPasskeys(ctx, requireUser(request).person.id),
   );
 
-  api.patch(
+  ownFactors.patch(
     '/api/auth/passkeys/:passkeyId',
     {
-      ...ownFactors,
       schema: { params: passkeyIdParams, body: renamePasskeyRequest, response: { 200: passkeySchema } },
     },
     async (request) => renamePasskey(ctx, ownAuth(request).person.id, request.params.passkeyId, request.body.name),
   );
 
-  api.delete(
+  ownFactors.delete(
     '/api/auth/passkeys/:passkeyId',
-    { ...ownFactors, schema: { params: passkeyIdParams, response: { 200: successResponse } } },
+    { schema: { params: passkeyIdParams, response: { 200: successResponse } } },
     async (request) => {
       await deletePasskey(ctx, ownAuth(request).person.id, request.params.passkeyId);
       return { success: true as const };
@@ -188,16 +183,15 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext):
   );
 
   // The authenticator app.
-  api.post(
+  ownFactors.post(
     '/api/auth/totp/enrolment',
-    { ...ownFactors, schema: { response: { 200: totpEnrolmentResponse } } },
+    { schema: { response: { 200: totpEnrolmentResponse } } },
     async (request) => beginTotpEnrolment(ctx, ownAuth(request).person),
   );
 
-  api.post(
+  ownFactors.post(
     '/api/auth/totp/enrolment/confirm',
     {
-      ...ownFactors,
       preHandler: async (request) => limitTotpGuesses(request),
       schema: { body: totpCodeRequest, response: { 200: secondFactorResult } },
     },
@@ -209,7 +203,7 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext):
     },
   );
 
-  api.delete('/api/auth/totp', { ...ownFactors, schema: { response: { 200: successResponse } } }, async (request) => {
+  ownFactors.delete('/api/auth/totp', { schema: { response: { 200: successResponse } } }, async (request) => {
     await removeTotp(ctx, ownAuth(request).person.id);
     return { success: true as const };
   });
@@ -230,9 +224,9 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext):
   );
 
   // Recovery codes.
-  api.post(
+  ownFactors.post(
     '/api/auth/recovery-codes',
-    { ...ownFactors, schema: { response: { 200: recoveryCodesResponse } } },
+    { schema: { response: { 200: recoveryCodesResponse } } },
     async (request) => {
       const person = ownAuth(request).person;
       if (!(await hasSecondFactor(ctx, person.id))) {
@@ -260,15 +254,13 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext):
   );
 
   // Signed-in sessions.
-  api.get(
-    '/api/auth/sessions',
-    { ...ownFactors, schema: { response: { 200: signedInSessionsResponse } } },
-    async (request) => listSignedInSessions(ctx, ownAuth(request)),
+  ownFactors.get('/api/auth/sessions', { schema: { response: { 200: signedInSessionsResponse } } }, async (request) =>
+    listSignedInSessions(ctx, ownAuth(request)),
   );
 
-  api.delete(
+  ownFactors.delete(
     '/api/auth/sessions/:sessionId',
-    { ...ownFactors, schema: { params: sessionIdParams, response: { 200: successResponse } } },
+    { schema: { params: sessionIdParams, response: { 200: successResponse } } },
     async (request) => {
       if (!(await endSignedInSession(ctx, ownAuth(request), request.params.sessionId))) {
         throw new AppError('NOT_FOUND', 'Session not found.');
@@ -277,9 +269,9 @@ export async function secondFactorRoutes(app: FastifyInstance, ctx: AppContext):
     },
   );
 
-  api.post(
+  ownFactors.post(
     '/api/auth/sessions/sign-out-others',
-    { ...ownFactors, schema: { response: { 200: z.object({ success: z.literal(true), signedOut: z.number() }) } } },
+    { schema: { response: { 200: z.object({ success: z.literal(true), signedOut: z.number() }) } } },
     async (request) => ({ success: true as const, signedOut: await endOtherSignedInSessions(ctx, ownAuth(request)) }),
   );
 }

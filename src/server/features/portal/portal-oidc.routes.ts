@@ -1,7 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { oidcTrust, oidcTrustIdParams, oidcTrustInput, oidcTrustList } from '../../../contract/oidc-trusts.js';
 import type { AppContext } from '../../context.js';
+import type { RouteDeclarer } from '../../http/guarded-routes.js';
 import { findPrincipal } from '../../http/principal.js';
 import * as trusts from '../credentials/oidc-trusts.service.js';
 import * as portal from './portal.service.js';
@@ -9,23 +8,16 @@ import * as portal from './portal.service.js';
 // The holder's trusted CI identities in the portal (issue 32 item 3). Registered inside the portal's scope
 // (portal.routes.ts), whose hooks load the signed-in holder of this host and check CSRF on every change.
 
-type SignedInGuard = (request: FastifyRequest) => Promise<void>;
+/** `holderApi` declares routes behind the portal's signed-in holder guard. */
+export async function portalOidcRoutes(holderApi: RouteDeclarer, ctx: AppContext): Promise<void> {
+  holderApi.get('/api/portal/oidc-trusts', { schema: { response: { 200: oidcTrustList } } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return trusts.listOidcTrusts(ctx, portal.requireHolder(findPrincipal(request)).customerId);
+  });
 
-export async function portalOidcRoutes(app: FastifyInstance, ctx: AppContext, signedIn: SignedInGuard): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
-
-  api.get(
+  holderApi.post(
     '/api/portal/oidc-trusts',
-    { schema: { response: { 200: oidcTrustList } }, onRequest: signedIn },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return trusts.listOidcTrusts(ctx, portal.requireHolder(findPrincipal(request)).customerId);
-    },
-  );
-
-  api.post(
-    '/api/portal/oidc-trusts',
-    { schema: { body: oidcTrustInput, response: { 201: oidcTrust } }, onRequest: signedIn },
+    { schema: { body: oidcTrustInput, response: { 201: oidcTrust } } },
     async (request, reply) => {
       const holder = portal.requireHolder(findPrincipal(request));
       const actor = holder;
@@ -34,9 +26,9 @@ export async function portalOidcRoutes(app: FastifyInstance, ctx: AppContext, si
     },
   );
 
-  api.delete(
+  holderApi.delete(
     '/api/portal/oidc-trusts/:trustId',
-    { schema: { params: oidcTrustIdParams, response: { 200: oidcTrust } }, onRequest: signedIn },
+    { schema: { params: oidcTrustIdParams, response: { 200: oidcTrust } } },
     async (request) => {
       const holder = portal.requireHolder(findPrincipal(request));
       return trusts.deleteOidcTrust(ctx, holder, holder.customerId, request.params.trustId);

@@ -1,5 +1,3 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   createdHolderTokenSchema,
@@ -9,6 +7,7 @@ import {
   rotateHolderTokenInput,
 } from '../../../contract/holder-tokens.js';
 import type { AppContext } from '../../context.js';
+import type { RouteDeclarer } from '../../http/guarded-routes.js';
 import { findPrincipal } from '../../http/principal.js';
 import * as holderTokens from '../credentials/holder-tokens.service.js';
 import { seatLimitForHolder } from '../licenses/seats.service.js';
@@ -18,14 +17,11 @@ import * as portal from './portal.service.js';
 // an overlap, revoke. Registered inside the portal's scope (portal.routes.ts), whose hooks load the signed-in holder
 // of this host and check CSRF on every change.
 
-type SignedInGuard = (request: FastifyRequest) => Promise<void>;
-
-export async function portalTokenRoutes(app: FastifyInstance, ctx: AppContext, signedIn: SignedInGuard): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
-
-  api.get(
+/** `holderApi` declares routes behind the portal's signed-in holder guard. */
+export async function portalTokenRoutes(holderApi: RouteDeclarer, ctx: AppContext): Promise<void> {
+  holderApi.get(
     '/api/portal/tokens',
-    { schema: { response: { 200: z.array(holderTokenSchema) } }, onRequest: signedIn },
+    { schema: { response: { 200: z.array(holderTokenSchema) } } },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const holder = portal.requireHolder(findPrincipal(request));
@@ -33,9 +29,9 @@ export async function portalTokenRoutes(app: FastifyInstance, ctx: AppContext, s
     },
   );
 
-  api.post(
+  holderApi.post(
     '/api/portal/tokens',
-    { schema: { body: createHolderTokenInput, response: { 201: createdHolderTokenSchema } }, onRequest: signedIn },
+    { schema: { body: createHolderTokenInput, response: { 201: createdHolderTokenSchema } } },
     async (request, reply) => {
       const holder = portal.requireHolder(findPrincipal(request));
       const created = await holderTokens.createHolderToken(ctx, holder, holder.customerId, request.body, {
@@ -46,7 +42,7 @@ export async function portalTokenRoutes(app: FastifyInstance, ctx: AppContext, s
     },
   );
 
-  api.post(
+  holderApi.post(
     '/api/portal/tokens/:tokenId/rotate',
     {
       schema: {
@@ -54,7 +50,6 @@ export async function portalTokenRoutes(app: FastifyInstance, ctx: AppContext, s
         body: rotateHolderTokenInput.optional(),
         response: { 201: createdHolderTokenSchema },
       },
-      onRequest: signedIn,
     },
     async (request, reply) => {
       const holder = portal.requireHolder(findPrincipal(request));
@@ -70,9 +65,9 @@ export async function portalTokenRoutes(app: FastifyInstance, ctx: AppContext, s
     },
   );
 
-  api.delete(
+  holderApi.delete(
     '/api/portal/tokens/:tokenId',
-    { schema: { params: portalTokenParams, response: { 200: holderTokenSchema } }, onRequest: signedIn },
+    { schema: { params: portalTokenParams, response: { 200: holderTokenSchema } } },
     async (request) => {
       const holder = portal.requireHolder(findPrincipal(request));
       return holderTokens.revokeHolderToken(ctx, holder, holder.customerId, request.params.tokenId);

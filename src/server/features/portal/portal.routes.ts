@@ -13,6 +13,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { csrfTokenFor } from '../../http/csrf.js';
 import { AppError } from '../../http/errors.js';
+import { routesGuardedBy } from '../../http/guarded-routes.js';
 import { findPrincipal, type HolderPrincipal, setPrincipal } from '../../http/principal.js';
 import { appUrl, hostUrl } from '../../http/public-urls.js';
 import { safeEqual } from '../../lib/crypto.js';
@@ -51,6 +52,7 @@ function signedInHolder(request: FastifyRequest): HolderPrincipal | undefined {
 export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   await app.register(async (scope) => {
     const api = scope.withTypeProvider<ZodTypeProvider>();
+    const holderApi = routesGuardedBy(scope, signedIn);
     // Before anything is parsed: a host of no seller has no portal, and the session counts on this host only. The
     // holder's principal is built here, once (http/principal.ts); `signedIn` and the handlers read it.
     scope.addHook('onRequest', async (request) => {
@@ -118,9 +120,9 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
       },
     );
 
-    api.get(
+    holderApi.get(
       '/api/portal/licenses',
-      { schema: { response: { 200: portalOverviewResponse } }, onRequest: signedIn },
+      { schema: { response: { 200: portalOverviewResponse } } },
       async (request, reply) => {
         reply.header('cache-control', 'no-store');
         return portal.getOverview(ctx, request.requestHost, portal.requireHolder(findPrincipal(request)));
@@ -128,7 +130,7 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
     );
 
     // "Download my data" (issue 35): the holder's own licenses and downloads with this seller, as a JSON file.
-    api.get('/api/portal/export', { onRequest: signedIn }, async (request, reply) => {
+    holderApi.get('/api/portal/export', {}, async (request, reply) => {
       const holder = portal.requireHolder(findPrincipal(request));
       const data = await exportHolderData(ctx, holder.sellerId, holder.customerId);
       const day = data.exportedAt.slice(0, 10);
@@ -138,11 +140,10 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
         .send(data);
     });
 
-    api.post(
+    holderApi.post(
       '/api/portal/token',
       {
         schema: { response: { 200: portalRotateTokenResponse } },
-        onRequest: signedIn,
         config: {
           rateLimit: {
             max: ROTATIONS_PER_HOUR,
@@ -158,8 +159,8 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
       },
     );
 
-    await portalOidcRoutes(scope, ctx, signedIn);
-    await portalTokenRoutes(scope, ctx, signedIn);
+    await portalOidcRoutes(holderApi, ctx);
+    await portalTokenRoutes(holderApi, ctx);
   });
 }
 

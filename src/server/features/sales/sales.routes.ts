@@ -19,7 +19,7 @@ import {
   testPurchaseInput,
 } from '../../../contract/sales.js';
 import type { AppContext } from '../../context.js';
-import { authenticated } from '../../http/guards.js';
+import { sellerRoutes } from '../../http/guarded-routes.js';
 import { acceptRawBodies, firstHeader, rawBodyOf } from '../../http/raw-body.js';
 import { getLicenseMailSeller } from '../licenses/license-mail.service.js';
 import { getPurchaseResult, startCheckout } from './checkout.service.js';
@@ -45,43 +45,32 @@ const directCheckoutQuery = z.object({
 
 export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const sellerApi = sellerRoutes(app);
   const noStore = { 'cache-control': 'no-store' };
 
   // Seller
-  api.get(
+  sellerApi.get(
     '/api/sales/payout-account',
-    {
-      config: { permission: 'payouts:manage' },
-      schema: { response: { 200: payoutAccount } },
-      onRequest: authenticated,
-    },
+    { permission: 'payouts:manage', schema: { response: { 200: payoutAccount } } },
     async (request, reply) => {
       reply.headers(noStore);
       return getPayoutAccount(ctx, request.seller);
     },
   );
-  api.post(
+  sellerApi.post(
     '/api/sales/payout-account/onboarding-link',
-    {
-      config: { permission: 'payouts:manage' },
-      schema: { body: onboardingLinkInput, response: { 200: onboardingLink } },
-      onRequest: authenticated,
-    },
+    { permission: 'payouts:manage', schema: { body: onboardingLinkInput, response: { 200: onboardingLink } } },
     async (request) => createOnboardingLink(ctx, request.seller, request.body),
   );
   // A package's prices and test purchase, and a product's (issue 31): the same tiers, permissions, bodies and
   // answers; a product's sell every package in it with one license.
-  priceTargetRoutes(api, ctx, '/api/repositories/:id', packageIdParams, (params) => ({ packageId: params.id }));
-  priceTargetRoutes(api, ctx, '/api/products/:productId', productIdParams, (params) => ({
+  priceTargetRoutes(app, ctx, '/api/repositories/:id', packageIdParams, (params) => ({ packageId: params.id }));
+  priceTargetRoutes(app, ctx, '/api/products/:productId', productIdParams, (params) => ({
     productId: params.productId,
   }));
-  api.get(
+  sellerApi.get(
     '/api/sales/summary',
-    {
-      config: { permission: 'dashboard:read' },
-      schema: { response: { 200: sellerSalesSummary } },
-      onRequest: authenticated,
-    },
+    { permission: 'dashboard:read', schema: { response: { 200: sellerSalesSummary } } },
     async (request, reply) => {
       reply.headers(noStore);
       return getSellerSalesSummary(ctx, request.seller.id);
@@ -150,32 +139,23 @@ function priceTargetRoutes<Params extends z.ZodType<Record<string, string>>>(
   params: Params,
   targetOf: (params: z.output<Params>) => PriceTarget,
 ): void {
-  const api = app.withTypeProvider<ZodTypeProvider>();
-  api.get(
+  const sellerApi = sellerRoutes(app);
+  sellerApi.get(
     `${path}/pricing-tiers`,
-    {
-      config: { permission: 'packages:read' },
-      schema: { params, response: { 200: packagePriceList } },
-      onRequest: authenticated,
-    },
+    { permission: 'packages:read', schema: { params, response: { 200: packagePriceList } } },
     async (request) => listPrices(ctx, request.seller.id, targetOf(request.params as z.output<Params>)),
   );
-  api.put(
+  sellerApi.put(
     `${path}/pricing-tiers`,
-    {
-      config: { permission: 'prices:write' },
-      schema: { params, body: replacePricesInput, response: { 200: packagePriceList } },
-      onRequest: authenticated,
-    },
+    { permission: 'prices:write', schema: { params, body: replacePricesInput, response: { 200: packagePriceList } } },
     async (request) =>
       replacePrices(ctx, request.seller.id, targetOf(request.params as z.output<Params>), request.body),
   );
-  api.post(
+  sellerApi.post(
     `${path}/test-purchase`,
     {
-      config: { permission: 'prices:write' },
+      permission: 'prices:write',
       schema: { params, body: testPurchaseInput, response: { 200: startCheckoutResponse } },
-      onRequest: authenticated,
     },
     async (request) =>
       runTestPurchase(ctx, request.principal, targetOf(request.params as z.output<Params>), request.body),

@@ -19,8 +19,7 @@ import {
   updateMemberInput,
 } from '../../../contract/team.js';
 import type { AppContext } from '../../context.js';
-import { authenticated } from '../../http/guards.js';
-import { ANY_SIGNED_IN } from '../../http/permissions.js';
+import { sellerRoutes, signedInRoutes } from '../../http/guarded-routes.js';
 import { signedInOf } from '../../http/principal.js';
 import { startSessionInOrganization, switchSessionOrganization } from '../../http/session-organization.js';
 import { firstFactorSessionOptions } from '../auth/second-factor.service.js';
@@ -37,24 +36,21 @@ const LINK_CHECKS = { max: 30, timeWindow: '15 minutes' };
 
 export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const api = app.withTypeProvider<ZodTypeProvider>();
+  const sellerApi = sellerRoutes(app);
+  const signedInApi = signedInRoutes(app);
   const noStore = { 'cache-control': 'no-store' };
 
-  api.get(
+  sellerApi.get(
     '/api/team/members',
-    {
-      config: { permission: 'dashboard:read' },
-      schema: { response: { 200: teamMembersSchema } },
-      onRequest: authenticated,
-    },
+    { permission: 'dashboard:read', schema: { response: { 200: teamMembersSchema } } },
     async (request) => teams.listMembers(ctx, signedInOf(request.principal)),
   );
 
-  api.patch(
+  sellerApi.patch(
     '/api/team/members/:memberId',
     {
-      config: { permission: 'team:manage' },
+      permission: 'team:manage',
       schema: { params: memberParams, body: updateMemberInput, response: { 200: teamMemberSchema } },
-      onRequest: authenticated,
     },
     async (request) =>
       teams.changeMemberRole(
@@ -65,49 +61,37 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
       ),
   );
 
-  api.delete(
+  sellerApi.delete(
     '/api/team/members/:memberId',
-    { config: { permission: 'team:manage' }, schema: { params: memberParams }, onRequest: authenticated },
+    { permission: 'team:manage', schema: { params: memberParams } },
     async (request, reply) => {
       await teams.removeMember(ctx, signedInOf(request.principal), request.params.memberId);
       return reply.status(204).send();
     },
   );
 
-  api.get(
+  sellerApi.get(
     '/api/team/invitations',
-    {
-      config: { permission: 'team:manage' },
-      schema: { response: { 200: teamInvitationsSchema } },
-      onRequest: authenticated,
-    },
+    { permission: 'team:manage', schema: { response: { 200: teamInvitationsSchema } } },
     async (request) => ({ invitations: await invitations.listInvitations(ctx, signedInOf(request.principal)) }),
   );
 
-  api.post(
+  sellerApi.post(
     '/api/team/invitations',
-    {
-      config: { permission: 'team:manage' },
-      schema: { body: createInvitationInput, response: { 201: teamInvitationSchema } },
-      onRequest: authenticated,
-    },
+    { permission: 'team:manage', schema: { body: createInvitationInput, response: { 201: teamInvitationSchema } } },
     async (request, reply) =>
       reply.status(201).send(await invitations.inviteMember(ctx, signedInOf(request.principal), request.body)),
   );
 
-  api.post(
+  sellerApi.post(
     '/api/team/invitations/:id/resend',
-    {
-      config: { permission: 'team:manage' },
-      schema: { params: invitationParams, response: { 200: teamInvitationSchema } },
-      onRequest: authenticated,
-    },
+    { permission: 'team:manage', schema: { params: invitationParams, response: { 200: teamInvitationSchema } } },
     async (request) => invitations.resendInvitation(ctx, signedInOf(request.principal), request.params.id),
   );
 
-  api.delete(
+  sellerApi.delete(
     '/api/team/invitations/:id',
-    { config: { permission: 'team:manage' }, schema: { params: invitationParams }, onRequest: authenticated },
+    { permission: 'team:manage', schema: { params: invitationParams } },
     async (request, reply) => {
       await invitations.withdrawInvitation(ctx, signedInOf(request.principal), request.params.id);
       return reply.status(204).send();
@@ -144,22 +128,14 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
     },
   );
 
-  api.get(
-    '/api/organizations',
-    {
-      config: { permission: ANY_SIGNED_IN },
-      schema: { response: { 200: organizationsSchema } },
-      onRequest: authenticated,
-    },
-    async (request) => ({ organizations: await teams.listOrganizations(ctx, signedInOf(request.principal)) }),
-  );
+  signedInApi.get('/api/organizations', { schema: { response: { 200: organizationsSchema } } }, async (request) => ({
+    organizations: await teams.listOrganizations(ctx, signedInOf(request.principal)),
+  }));
 
-  api.post(
+  signedInApi.post(
     '/api/organizations/current',
     {
-      config: { permission: ANY_SIGNED_IN },
       schema: { body: switchOrganizationInput, response: { 200: organizationSummarySchema } },
-      onRequest: authenticated,
     },
     async (request) => {
       const chosen = await teams.chooseOrganization(ctx, signedInOf(request.principal), request.body.organizationId);

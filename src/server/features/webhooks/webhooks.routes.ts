@@ -1,5 +1,4 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   createWebhookEndpointInput,
@@ -11,34 +10,34 @@ import {
   webhookEndpointWithSecretSchema,
 } from '../../../contract/webhooks.js';
 import type { AppContext } from '../../context.js';
-import { authenticated } from '../../http/guards.js';
+import { sellerRoutes } from '../../http/guarded-routes.js';
 import * as webhooks from './webhooks.service.js';
 
 // The Webhooks page's endpoints (session + CSRF). API v1 offers the same through api-v1/webhooks-v1.routes.ts.
 
 export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const sellerApi = sellerRoutes(app);
   const actorOf = (request: FastifyRequest) => request.principal;
   // Every webhook screen and command needs webhooks:write (there is no read-only view of endpoints and secrets).
-  const guard = { onRequest: authenticated, config: { permission: 'webhooks:write' as const } };
+  const permission = 'webhooks:write';
 
-  api.get(
+  sellerApi.get(
     '/api/webhooks',
-    { ...guard, schema: { response: { 200: z.array(webhookEndpointSchema) } } },
+    { permission, schema: { response: { 200: z.array(webhookEndpointSchema) } } },
     async (request) => webhooks.listEndpoints(ctx, request.seller.id),
   );
 
-  api.post(
+  sellerApi.post(
     '/api/webhooks',
-    { ...guard, schema: { body: createWebhookEndpointInput, response: { 201: webhookEndpointWithSecretSchema } } },
+    { permission, schema: { body: createWebhookEndpointInput, response: { 201: webhookEndpointWithSecretSchema } } },
     async (request, reply) =>
       reply.status(201).send(await webhooks.createEndpoint(ctx, actorOf(request), request.body)),
   );
 
-  api.patch(
+  sellerApi.patch(
     '/api/webhooks/:id',
     {
-      ...guard,
+      permission,
       schema: {
         params: webhookEndpointParams,
         body: updateWebhookEndpointInput,
@@ -48,36 +47,36 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
     async (request) => webhooks.updateEndpoint(ctx, actorOf(request), request.params.id, request.body),
   );
 
-  api.delete(
+  sellerApi.delete(
     '/api/webhooks/:id',
-    { ...guard, schema: { params: webhookEndpointParams, response: { 200: z.object({ id: z.string() }) } } },
+    { permission, schema: { params: webhookEndpointParams, response: { 200: z.object({ id: z.string() }) } } },
     async (request) => webhooks.deleteEndpoint(ctx, actorOf(request), request.params.id),
   );
 
-  api.post(
+  sellerApi.post(
     '/api/webhooks/:id/rotate-secret',
-    { ...guard, schema: { params: webhookEndpointParams, response: { 200: webhookEndpointWithSecretSchema } } },
+    { permission, schema: { params: webhookEndpointParams, response: { 200: webhookEndpointWithSecretSchema } } },
     async (request) => webhooks.rotateSecret(ctx, actorOf(request), request.params.id),
   );
 
-  api.get(
+  sellerApi.get(
     '/api/webhooks/:id/deliveries',
-    { ...guard, schema: { params: webhookEndpointParams, response: { 200: z.array(webhookDeliverySchema) } } },
+    { permission, schema: { params: webhookEndpointParams, response: { 200: z.array(webhookDeliverySchema) } } },
     async (request) => webhooks.listDeliveries(ctx, request.seller.id, request.params.id),
   );
 
-  api.post(
+  sellerApi.post(
     '/api/webhooks/:id/deliveries/:deliveryId/redeliver',
-    { ...guard, schema: { params: webhookDeliveryParams, response: { 202: webhookDeliverySchema } } },
+    { permission, schema: { params: webhookDeliveryParams, response: { 202: webhookDeliverySchema } } },
     async (request, reply) =>
       reply
         .status(202)
         .send(await webhooks.redeliver(ctx, request.seller.id, request.params.id, request.params.deliveryId)),
   );
 
-  api.post(
+  sellerApi.post(
     '/api/webhooks/:id/test',
-    { ...guard, schema: { params: webhookEndpointParams, response: { 202: webhookDeliverySchema } } },
+    { permission, schema: { params: webhookEndpointParams, response: { 202: webhookDeliverySchema } } },
     async (request, reply) =>
       reply.status(202).send(await webhooks.sendTestEvent(ctx, request.seller.id, request.params.id)),
   );
