@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { runGitHttpBackend } from '../support/git-fixtures.js';
+import { closeServer, sendJson } from './fake-server.js';
 import { readBody } from './read-body.js';
 
 // A fake Bitbucket Cloud shaped like its public REST API 2.0 (developer.atlassian.com: "Repositories", "Source",
@@ -64,7 +65,7 @@ export async function startFakeBitbucket(): Promise<FakeBitbucket> {
       return serveGit(request, response, gitPath[1]!, gitPath[2]!, gitPath[3]!);
     readBody(request)
       .then((body) => route(request, response, new URL(request.url ?? '/', baseUrl), body))
-      .catch((error: Error) => json(response, 500, { type: 'error', error: { message: error.message } }));
+      .catch((error: Error) => sendJson(response, 500, { type: 'error', error: { message: error.message } }));
   });
 
   function grantOf(request: IncomingMessage): AccessToken | undefined {
@@ -113,23 +114,23 @@ export async function startFakeBitbucket(): Promise<FakeBitbucket> {
   async function route(request: IncomingMessage, response: ServerResponse, url: URL, body: string) {
     const method = request.method ?? 'GET';
     if (!url.pathname.startsWith(API_PREFIX))
-      return json(response, 404, { type: 'error', error: { message: 'Not found' } });
+      return sendJson(response, 404, { type: 'error', error: { message: 'Not found' } });
     const path = url.pathname.slice(API_PREFIX.length);
     if (/^basic\s/i.test(request.headers.authorization ?? '')) {
       // App passwords ended on 2026-06-09: basic authentication with one is refused.
-      return json(response, 401, {
+      return sendJson(response, 401, {
         type: 'error',
         error: { message: 'App passwords are no longer supported. Use an API token or access token.' },
       });
     }
     const grant = grantOf(request);
-    if (!grant) return json(response, 401, { type: 'error', error: { message: 'Unauthorized' } });
+    if (!grant) return sendJson(response, 401, { type: 'error', error: { message: 'Unauthorized' } });
     response.setHeader('x-oauth-scopes', grant.scopes.join(', '));
 
     const list = /^\/repositories\/([^/]+)$/.exec(path);
     if (method === 'GET' && list) {
       if (grant.workspace !== decodeURIComponent(list[1]!))
-        return json(response, 404, { type: 'error', error: { message: 'Not found' } });
+        return sendJson(response, 404, { type: 'error', error: { message: 'Not found' } });
       const visible = repositories
         .filter((repository) => canRead(grant, repository))
         .sort((a, b) => a.slug.localeCompare(b.slug));
@@ -140,27 +141,27 @@ export async function startFakeBitbucket(): Promise<FakeBitbucket> {
         page * pagelen < visible.length
           ? `${baseUrl}${API_PREFIX}/repositories/${list[1]}?pagelen=${pagelen}&page=${page + 1}`
           : undefined;
-      return json(response, 200, { pagelen, size: visible.length, page, values, ...(next ? { next } : {}) });
+      return sendJson(response, 200, { pagelen, size: visible.length, page, values, ...(next ? { next } : {}) });
     }
     const single = /^\/repositories\/([^/]+)\/([^/]+)(\/.*)?$/.exec(path);
-    if (!single) return json(response, 404, { type: 'error', error: { message: 'Not found' } });
+    if (!single) return sendJson(response, 404, { type: 'error', error: { message: 'Not found' } });
     const repository = findRepository(single[1]!, single[2]!);
     if (!repository || !canRead(grant, repository)) {
-      return json(response, 404, { type: 'error', error: { message: 'Repository not found' } });
+      return sendJson(response, 404, { type: 'error', error: { message: 'Repository not found' } });
     }
     const rest = single[3] ?? '';
-    if (method === 'GET' && rest === '') return json(response, 200, present(repository));
+    if (method === 'GET' && rest === '') return sendJson(response, 200, present(repository));
     const source = /^\/src\/([^/]+)\/(.+)$/.exec(rest);
     if (method === 'GET' && source) {
       const content = await readFile(repository, decodeURIComponent(source[1]!), decodeURIComponent(source[2]!));
-      if (content === undefined) return json(response, 404, { type: 'error', error: { message: 'No such file' } });
+      if (content === undefined) return sendJson(response, 404, { type: 'error', error: { message: 'No such file' } });
       response.writeHead(200, { 'content-type': 'text/plain' }).end(content);
       return;
     }
     const hooks = /^\/hooks(?:\/([^/]+))?$/.exec(rest);
     if (hooks) {
       if (!grant.scopes.includes('webhook')) {
-        return json(response, 403, {
+        return sendJson(response, 403, {
           type: 'error',
           error: {
             message: 'Your credentials lack one or more required privilege scopes.',
@@ -170,10 +171,10 @@ export async function startFakeBitbucket(): Promise<FakeBitbucket> {
       }
       if (method === 'POST' && !hooks[1]) {
         const input = JSON.parse(body || '{}') as { url?: string; secret?: string; events?: string[] };
-        if (!input.url) return json(response, 400, { type: 'error', error: { message: 'url required' } });
+        if (!input.url) return sendJson(response, 400, { type: 'error', error: { message: 'url required' } });
         const hook = { uuid: `{${randomUUID()}}`, url: input.url, secret: input.secret, events: input.events ?? [] };
         repository.hooks.push(hook);
-        return json(response, 201, {
+        return sendJson(response, 201, {
           type: 'webhook_subscription',
           uuid: hook.uuid,
           url: hook.url,
@@ -184,13 +185,13 @@ export async function startFakeBitbucket(): Promise<FakeBitbucket> {
       }
       if (method === 'DELETE' && hooks[1]) {
         const index = repository.hooks.findIndex((hook) => hook.uuid === decodeURIComponent(hooks[1]!));
-        if (index === -1) return json(response, 404, { type: 'error', error: { message: 'Not found' } });
+        if (index === -1) return sendJson(response, 404, { type: 'error', error: { message: 'Not found' } });
         repository.hooks.splice(index, 1);
         response.writeHead(204).end();
         return;
       }
     }
-    json(response, 404, { type: 'error', error: { message: 'Not found' } });
+    sendJson(response, 404, { type: 'error', error: { message: 'Not found' } });
   }
 
   async function readFile(
@@ -287,14 +288,6 @@ export async function startFakeBitbucket(): Promise<FakeBitbucket> {
       }
       return answers;
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: () => closeServer(server),
   };
-}
-
-function json(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }

@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { runGitHttpBackend } from '../support/git-fixtures.js';
+import { closeServer } from './fake-server.js';
 import { readBody } from './read-body.js';
 
 // A fake GitHub shaped like its public OAuth web flow and REST API (docs.github.com: "Authorizing OAuth
@@ -609,11 +610,7 @@ export async function startFakeGitHub(options: { clientId?: string; clientSecret
     },
     requests,
     internals: { users, repos, tokens, routes: extraRoutes, webRoutes: extraWebRoutes, presentRepo, json },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: () => closeServer(server),
   };
 }
 

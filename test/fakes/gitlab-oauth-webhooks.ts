@@ -1,5 +1,6 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { sendJson } from './fake-server.js';
 
 // Two parts of the fake GitLab (gitlab.ts). Its OAuth 2 provider (docs.gitlab.com: "OAuth 2.0 identity provider
 // API"): the authorization code flow with PKCE (S256), access tokens that last two hours, and refresh tokens that
@@ -41,7 +42,7 @@ export function createGitlabOAuth(provider: GitlabOAuthState) {
     const approvingUser = provider.approvingUser();
     const redirectUri = url.searchParams.get('redirect_uri');
     if (url.searchParams.get('client_id') !== clientId || !redirectUri) {
-      return json(response, 400, { error: 'invalid_client' });
+      return sendJson(response, 400, { error: 'invalid_client' });
     }
     const target = new URL(redirectUri);
     if (approvingUser === null || !provider.hasUser(approvingUser)) {
@@ -80,14 +81,14 @@ export function createGitlabOAuth(provider: GitlabOAuthState) {
   function token(response: ServerResponse, body: string) {
     const params = Object.fromEntries(new URLSearchParams(body));
     if (params.client_id !== clientId || params.client_secret !== clientSecret) {
-      return json(response, 401, {
+      return sendJson(response, 401, {
         error: 'invalid_client',
         error_description:
           'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.',
       });
     }
     const invalidGrant = () =>
-      json(response, 400, {
+      sendJson(response, 400, {
         error: 'invalid_grant',
         error_description:
           'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
@@ -100,7 +101,7 @@ export function createGitlabOAuth(provider: GitlabOAuthState) {
         .digest('base64url');
       if (grant.challenge && challenge !== grant.challenge) return invalidGrant();
       codes.delete(params.code!);
-      return json(response, 200, issueOAuthTokens(grant.username, grant.scopes));
+      return sendJson(response, 200, issueOAuthTokens(grant.username, grant.scopes));
     }
     if (params.grant_type === 'refresh_token') {
       const refresh = params.refresh_token ?? '';
@@ -109,16 +110,12 @@ export function createGitlabOAuth(provider: GitlabOAuthState) {
       if (!grant) return invalidGrant();
       // GitLab rotates: the refresh token just used stops working.
       refreshTokens.delete(refresh);
-      return json(response, 200, issueOAuthTokens(grant.username, grant.scopes));
+      return sendJson(response, 200, issueOAuthTokens(grant.username, grant.scopes));
     }
-    json(response, 400, { error: 'unsupported_grant_type' });
+    sendJson(response, 400, { error: 'unsupported_grant_type' });
   }
 
   return { authorize, token };
-}
-
-function json(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
 /** What a delivery needs of a fake project (FakeGitlabProject in gitlab.ts). */

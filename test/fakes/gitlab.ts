@@ -4,6 +4,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { promisify } from 'node:util';
 import { runGitHttpBackend } from '../support/git-fixtures.js';
+import { closeServer, sendJson } from './fake-server.js';
 import { createGitlabOAuth, deliverGitlabWebhook, type TokenGrant } from './gitlab-oauth-webhooks.js';
 import { readBody } from './read-body.js';
 
@@ -113,27 +114,27 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
         });
         return route(request, response, url, body);
       })
-      .catch((error: Error) => json(response, 500, { message: error.message }));
+      .catch((error: Error) => sendJson(response, 500, { message: error.message }));
   });
 
   async function route(request: IncomingMessage, response: ServerResponse, url: URL, body: string) {
     const method = request.method ?? 'GET';
     if (method === 'GET' && url.pathname === '/oauth/authorize') return oauth.authorize(response, url);
     if (method === 'POST' && url.pathname === '/oauth/token') return oauth.token(response, body);
-    if (!url.pathname.startsWith(API_PREFIX)) return json(response, 404, { message: '404 Not Found' });
+    if (!url.pathname.startsWith(API_PREFIX)) return sendJson(response, 404, { message: '404 Not Found' });
     const apiPath = url.pathname.slice(API_PREFIX.length);
     const grant = bearerGrant(request);
-    if (!grant) return json(response, 401, { message: '401 Unauthorized' });
+    if (!grant) return sendJson(response, 401, { message: '401 Unauthorized' });
     const user = users.get(grant.username)!;
     if (!grant.scopes.includes('api') && !grant.scopes.includes('read_api') && !grant.scopes.includes('read_user')) {
-      return json(response, 403, {
+      return sendJson(response, 403, {
         error: 'insufficient_scope',
         error_description: 'The request requires higher privileges than provided by the access token.',
       });
     }
 
     if (method === 'GET' && apiPath === '/user') {
-      return json(response, 200, {
+      return sendJson(response, 200, {
         id: user.id,
         username: user.username,
         name: user.name,
@@ -142,8 +143,8 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
       });
     }
     if (method === 'GET' && apiPath === '/personal_access_tokens/self') {
-      if (grant.kind !== 'access_token') return json(response, 404, { message: '404 Not Found' });
-      return json(response, 200, {
+      if (grant.kind !== 'access_token') return sendJson(response, 404, { message: '404 Not Found' });
+      return sendJson(response, 200, {
         id: 1,
         name: grant.name ?? 'token',
         revoked: false,
@@ -162,7 +163,7 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
       response.setHeader('x-next-page', hasNext ? String(page + 1) : '');
       response.setHeader('x-page', String(page));
       response.setHeader('x-per-page', String(perPage));
-      return json(response, 200, slice.map(presentProject));
+      return sendJson(response, 200, slice.map(presentProject));
     }
     const files = /^\/projects\/([^/]+)\/repository\/files\/([^/]+)\/raw$/.exec(apiPath);
     if (method === 'GET' && files) {
@@ -170,17 +171,17 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
       const content = project
         ? await readFile(project, url.searchParams.get('ref'), decodeURIComponent(files[2]!))
         : undefined;
-      if (content === undefined) return json(response, 404, { message: '404 File Not Found' });
+      if (content === undefined) return sendJson(response, 404, { message: '404 File Not Found' });
       response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' }).end(content);
       return;
     }
     const hooks = /^\/projects\/([^/]+)\/hooks(?:\/(\d+))?$/.exec(apiPath);
     if (hooks) {
       const project = visibleProject(user, hooks[1]!);
-      if (!project) return json(response, 404, { message: '404 Project Not Found' });
+      if (!project) return sendJson(response, 404, { message: '404 Project Not Found' });
       // Hooks are a Maintainer's, through the `api` scope; read_api cannot write anything.
       if (!grant.scopes.includes('api')) {
-        return json(response, 403, {
+        return sendJson(response, 403, {
           error: 'insufficient_scope',
           error_description: 'The request requires higher privileges than provided by the access token.',
           scope: 'api',
@@ -193,7 +194,7 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
           push_events?: boolean;
           tag_push_events?: boolean;
         };
-        if (!input.url) return json(response, 400, { error: 'url is missing' });
+        if (!input.url) return sendJson(response, 400, { error: 'url is missing' });
         const hook: FakeGitlabHook = {
           id: nextHookId++,
           url: input.url,
@@ -202,7 +203,7 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
           tagPushEvents: input.tag_push_events ?? false,
         };
         project.hooks.push(hook);
-        return json(response, 201, {
+        return sendJson(response, 201, {
           id: hook.id,
           url: hook.url,
           project_id: project.id,
@@ -212,7 +213,7 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
       }
       if (method === 'DELETE' && hooks[2]) {
         const index = project.hooks.findIndex((hook) => hook.id === Number(hooks[2]));
-        if (index === -1) return json(response, 404, { message: '404 Not found' });
+        if (index === -1) return sendJson(response, 404, { message: '404 Not found' });
         project.hooks.splice(index, 1);
         response.writeHead(204).end();
         return;
@@ -221,10 +222,10 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
     const single = /^\/projects\/([^/]+)$/.exec(apiPath);
     if (method === 'GET' && single) {
       const project = visibleProject(user, single[1]!);
-      if (!project) return json(response, 404, { message: '404 Project Not Found' });
-      return json(response, 200, presentProject(project));
+      if (!project) return sendJson(response, 404, { message: '404 Project Not Found' });
+      return sendJson(response, 200, presentProject(project));
     }
-    json(response, 404, { error: '404 Not Found' });
+    sendJson(response, 404, { error: '404 Not Found' });
   }
 
   function presentProject(project: FakeGitlabProject) {
@@ -367,14 +368,6 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
     issuedTokens: () => [...tokens.keys(), ...refreshTokens.keys()],
     deliverWebhook: (project, event, options = {}) => deliverGitlabWebhook(baseUrl, project, event, options),
     requests,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: () => closeServer(server),
   };
-}
-
-function json(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }

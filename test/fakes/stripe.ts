@@ -1,6 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { closeServer, sendJson } from './fake-server.js';
 import { readBody } from './read-body.js';
 
 // A fake Stripe shaped like its public REST API (docs.stripe.com/api) for what Packgate calls: customers,
@@ -505,13 +506,35 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
     const found = sessions.get(sessionId);
     if (!found) throw missing('checkout session', sessionId);
     // The helper plays the buyer: it acts on whichever account the session belongs to.
+    return onAccountOf(found, () => completeCheckoutOnAccount(found, options));
+  }
+
+  /** Runs `act` as the account `object` belongs to, as a helper playing a buyer or Stripe itself does. */
+  function onAccountOf<T>(object: StripeObject, act: () => T): T {
     const previousAccount = requestAccount;
-    requestAccount = found._account as string | undefined;
+    requestAccount = object._account as string | undefined;
     try {
-      return completeCheckoutOnAccount(found, options);
+      return act();
     } finally {
       requestAccount = previousAccount;
     }
+  }
+
+  /** A subscription's renewal, paid or not: every item moves to its next period and the cycle is invoiced. */
+  function startNextPeriod(subscriptionId: string, status: string, invoiceStatus: 'paid' | 'open') {
+    const subscription = subscriptions.get(subscriptionId);
+    if (!subscription) throw missing('subscription', subscriptionId);
+    return onAccountOf(subscription, () => {
+      for (const item of itemsOf(subscription)) {
+        const interval = (item.price as { recurring?: { interval?: string } }).recurring?.interval;
+        const length = interval === 'year' ? YEAR_SECONDS : MONTH_SECONDS;
+        item.current_period_start = item.current_period_end;
+        item.current_period_end = Number(item.current_period_end) + length;
+      }
+      subscription.status = status;
+      const invoice = newInvoice(subscription, invoiceStatus, 'subscription_cycle');
+      return { invoice: present(invoice), subscription: present(subscription) };
+    });
   }
 
   function completeCheckoutOnAccount(session: StripeObject, options: { paymentStatus?: 'paid' | 'unpaid' }) {
@@ -792,11 +815,11 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
           });
         }
         const answer = route(method, url.pathname, params);
-        json(response, 200, answer);
+        sendJson(response, 200, answer);
       })
       .catch((error: Error) => {
-        if (error instanceof StripeApiError) return json(response, error.status, { error: error.body });
-        json(response, 500, { error: { type: 'api_error', message: error.message } });
+        if (error instanceof StripeApiError) return sendJson(response, error.status, { error: error.body });
+        sendJson(response, 500, { error: { type: 'api_error', message: error.message } });
       });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -835,44 +858,8 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
       });
       return clone(account);
     },
-    renewSubscription(subscriptionId) {
-      const subscription = subscriptions.get(subscriptionId);
-      if (!subscription) throw missing('subscription', subscriptionId);
-      const previous = requestAccount;
-      requestAccount = subscription._account as string | undefined;
-      try {
-        for (const item of itemsOf(subscription)) {
-          const interval = (item.price as { recurring?: { interval?: string } }).recurring?.interval;
-          const length = interval === 'year' ? YEAR_SECONDS : MONTH_SECONDS;
-          item.current_period_start = item.current_period_end;
-          item.current_period_end = Number(item.current_period_end) + length;
-        }
-        subscription.status = 'active';
-        const invoice = newInvoice(subscription, 'paid', 'subscription_cycle');
-        return { invoice: present(invoice), subscription: present(subscription) };
-      } finally {
-        requestAccount = previous;
-      }
-    },
-    failRenewal(subscriptionId, status = 'past_due') {
-      const subscription = subscriptions.get(subscriptionId);
-      if (!subscription) throw missing('subscription', subscriptionId);
-      const previous = requestAccount;
-      requestAccount = subscription._account as string | undefined;
-      try {
-        for (const item of itemsOf(subscription)) {
-          const interval = (item.price as { recurring?: { interval?: string } }).recurring?.interval;
-          item.current_period_start = item.current_period_end;
-          item.current_period_end =
-            Number(item.current_period_end) + (interval === 'year' ? YEAR_SECONDS : MONTH_SECONDS);
-        }
-        subscription.status = status;
-        const invoice = newInvoice(subscription, 'open', 'subscription_cycle');
-        return { invoice: present(invoice), subscription: present(subscription) };
-      } finally {
-        requestAccount = previous;
-      }
-    },
+    renewSubscription: (subscriptionId) => startNextPeriod(subscriptionId, 'active', 'paid'),
+    failRenewal: (subscriptionId, status = 'past_due') => startNextPeriod(subscriptionId, status, 'open'),
     refundCharge(chargeId) {
       const charge = charges.get(chargeId);
       if (!charge) throw missing('charge', chargeId);
@@ -952,14 +939,6 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
         body: payload,
       });
     },
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.closeAllConnections();
-        server.close((error) => (error ? reject(error) : resolve()));
-      }),
+    close: () => closeServer(server),
   };
-}
-
-function json(response: ServerResponse, status: number, body: unknown): void {
-  response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
