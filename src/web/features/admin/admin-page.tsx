@@ -1,6 +1,5 @@
 import { Loader2, LogOut, UserCog } from 'lucide-react';
 import { useState } from 'react';
-import { useSearchParams } from 'wouter';
 import { LoadingLine } from '../../components/loading-line';
 import { SearchField } from '../../components/search-field';
 import { Avatar, AvatarFallback, AvatarImage } from '../../components/ui/avatar';
@@ -14,6 +13,7 @@ import { useCurrentUser } from '../../lib/current-user';
 import { formatDate } from '../../lib/format-date';
 import { initialsOf } from '../../lib/initials';
 import { hasNothingLoaded } from '../../lib/query-state';
+import { useTabParam } from '../../lib/tab-param';
 import { CacheTab } from './admin-cache-tab';
 import { DashboardTab } from './admin-dashboard-tab';
 import { PlatformTab } from './admin-platform-tab';
@@ -33,15 +33,10 @@ const adminTabs = [
   { value: 'users', label: 'Users' },
   { value: 'settings', label: 'Settings' },
 ] as const;
-type AdminTab = (typeof adminTabs)[number]['value'];
-
-const isAdminTab = (value: string | null): value is AdminTab => adminTabs.some((tab) => tab.value === value);
 
 /** /admin: the admin dashboard's heading and tabs; the open tab is kept in `?tab=` so it survives a reload. */
 export function AdminPage() {
-  const [params, setParams] = useSearchParams();
-  const requested = params.get('tab');
-  const tab: AdminTab = isAdminTab(requested) ? requested : 'dashboard';
+  const [tab, openTab] = useTabParam(adminTabs);
 
   return (
     <div className="container mx-auto space-y-6 px-4 py-10">
@@ -49,12 +44,7 @@ export function AdminPage() {
         <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
         <p className="text-muted-foreground">Monitor and manage the Packgate platform.</p>
       </div>
-      <Tabs
-        label="Admin sections"
-        tabs={[...adminTabs]}
-        value={tab}
-        onValueChange={(next) => setParams(next === 'dashboard' ? {} : { tab: next }, { replace: true })}
-      >
+      <Tabs label="Admin sections" tabs={[...adminTabs]} value={tab} onValueChange={openTab}>
         {tab === 'dashboard' && <DashboardTab />}
         {tab === 'platform' && <PlatformTab />}
         {tab === 'cache' && <CacheTab />}

@@ -15,6 +15,7 @@ import { usePermission } from '../../lib/permissions';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { useRepositoryUrl } from '../../lib/repository-url';
 import { useSubscriptionStatus } from '../../lib/subscriptions/subscription-status';
+import { useTabParam } from '../../lib/tab-param';
 import { AddPackageDialog } from './add-package-dialog';
 import { EditPackageDialog } from './edit-package-dialog';
 import { CheckForTagsButton } from './git-url-package';
@@ -42,7 +43,6 @@ const managementTabs = [
   { value: 'access', label: 'Access Management' },
   { value: 'products', label: 'Products' },
 ] as const;
-type ManagementTab = (typeof managementTabs)[number]['value'];
 
 const ADD_PACKAGE_ACTION = 'add-package';
 
@@ -71,8 +71,7 @@ export function ManagementPage({
   PricingDialog,
 }: ManagementPageProps) {
   const [params, setParams] = useSearchParams();
-  const requestedTab = params.get('tab');
-  const tab: ManagementTab = requestedTab === 'access' || requestedTab === 'products' ? requestedTab : 'overview';
+  const [tab, openTab] = useTabParam(managementTabs);
   const { data: user } = useCurrentUser();
   const status = useSubscriptionStatus();
   const availability = addPackageAvailability(isAdmin(user), status.data);
@@ -129,21 +128,7 @@ export function ManagementPage({
             </Tooltip>
           ))}
       </div>
-      <Tabs
-        label="Management sections"
-        tabs={[...managementTabs]}
-        value={tab}
-        onValueChange={(next) =>
-          setParams(
-            (current) => {
-              if (next === 'overview') current.delete('tab');
-              else current.set('tab', next);
-              return current;
-            },
-            { replace: true },
-          )
-        }
-      >
+      <Tabs label="Management sections" tabs={[...managementTabs]} value={tab} onValueChange={openTab}>
         {tab === 'overview' ? (
           <Overview
             TemporaryLicensesDialog={TemporaryLicensesDialog}
