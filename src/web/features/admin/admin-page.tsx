@@ -1,6 +1,7 @@
 import { Loader2, LogOut, UserCog } from 'lucide-react';
 import { useState } from 'react';
 import { LoadingLine } from '../../components/loading-line';
+import { PageHeading } from '../../components/page-heading';
 import { SearchField } from '../../components/search-field';
 import { Avatar, AvatarFallback, AvatarImage } from '../../components/ui/avatar';
 import { Badge } from '../../components/ui/badge';
@@ -40,10 +41,7 @@ export function AdminPage() {
 
   return (
     <div className="container mx-auto space-y-6 px-4 py-10">
-      <div>
-        <h1 className="text-3xl font-bold tracking-tight">Admin Dashboard</h1>
-        <p className="text-muted-foreground">Monitor and manage the Packgate platform.</p>
-      </div>
+      <PageHeading title="Admin Dashboard">Monitor and manage the Packgate platform.</PageHeading>
       <Tabs label="Admin sections" tabs={[...adminTabs]} value={tab} onValueChange={openTab}>
         {tab === 'dashboard' && <DashboardTab />}
         {tab === 'platform' && <PlatformTab />}

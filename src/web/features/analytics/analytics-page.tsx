@@ -1,6 +1,7 @@
 import { ANALYTICS_PERIODS, type AnalyticsBucket, type AnalyticsPeriod } from '@contract/analytics';
 import { X } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
+import { PageHeading } from '../../components/page-heading';
 import { Button } from '../../components/ui/button';
 import { NativeSelect } from '../../components/ui/native-select';
 import { useSellerPackages } from './analytics-hooks';
@@ -18,12 +19,9 @@ export function AnalyticsPage() {
 
   return (
     <div className="container mx-auto space-y-6 px-4 py-8 sm:py-10">
-      <header className="space-y-1">
-        <h1 className="text-3xl font-bold tracking-tight">Analytics</h1>
-        <p className="text-muted-foreground">
-          Downloads of your packages, the versions your license holders use, and who may need a nudge. Days are UTC.
-        </p>
-      </header>
+      <PageHeading title="Analytics" className="space-y-1" as="header">
+        Downloads of your packages, the versions your license holders use, and who may need a nudge. Days are UTC.
+      </PageHeading>
 
       <section aria-label="Filters" className="flex flex-col gap-3 sm:flex-row sm:flex-wrap sm:items-end">
         <Filter label="Period">

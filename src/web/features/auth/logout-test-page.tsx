@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { useState } from 'react';
 import { GithubIcon } from '../../components/github-icon';
+import { PageHeading } from '../../components/page-heading';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -62,10 +63,7 @@ export function LogoutTestPage() {
 
   return (
     <div className="container mx-auto max-w-4xl space-y-6 px-4 py-10">
-      <div>
-        <h1 className="text-3xl font-bold tracking-tight">Logout Test</h1>
-        <p className="text-muted-foreground">Debug page: compare the client and server views of the session.</p>
-      </div>
+      <PageHeading title="Logout Test">Debug page: compare the client and server views of the session.</PageHeading>
 
       <div className="grid gap-6 md:grid-cols-2">
         <Card>

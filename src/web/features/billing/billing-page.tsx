@@ -13,6 +13,7 @@ import {
 } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link } from 'wouter';
+import { PageHeading } from '../../components/page-heading';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -35,10 +36,9 @@ export function BillingPage() {
 
   return (
     <div className="container mx-auto max-w-3xl space-y-6 px-4 py-10">
-      <header className="space-y-1">
-        <h1 className="text-3xl font-bold tracking-tight">Billing</h1>
-        <p className="text-muted-foreground">Your Packgate plan, its renewal, and your payment details.</p>
-      </header>
+      <PageHeading title="Billing" className="space-y-1" as="header">
+        Your Packgate plan, its renewal, and your payment details.
+      </PageHeading>
 
       <CheckoutNotice phase={phase} overview={overview.data} />
 

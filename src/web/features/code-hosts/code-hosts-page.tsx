@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { GithubIcon } from '../../components/github-icon';
 import { LoadingLine } from '../../components/loading-line';
+import { PageHeading } from '../../components/page-heading';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -38,13 +39,10 @@ export function CodeHostsPage() {
 
   return (
     <div className="container mx-auto max-w-4xl space-y-8 px-4 py-10">
-      <div className="space-y-1">
-        <h1 className="text-3xl font-bold tracking-tight">Code hosts</h1>
-        <p className="text-muted-foreground">
-          Where your packages' code comes from. Packgate only reads code and hears about new tags; it never writes to
-          your repositories.
-        </p>
-      </div>
+      <PageHeading title="Code hosts" className="space-y-1">
+        Where your packages' code comes from. Packgate only reads code and hears about new tags; it never writes to your
+        repositories.
+      </PageHeading>
 
       {hasOAuth && overview.data?.available.githubApp && (
         <div

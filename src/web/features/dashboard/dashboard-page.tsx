@@ -2,6 +2,7 @@ import { BookOpen, Loader2, Package, ShieldCheck } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'wouter';
 import { ManageBillingButton } from '../../components/manage-billing-button';
+import { PageHeading } from '../../components/page-heading';
 import { PlanChooser } from '../../components/plan-chooser';
 import { Button } from '../../components/ui/button';
 import { displayUsername, isAdmin, useCurrentUser } from '../../lib/current-user';
@@ -46,13 +47,10 @@ export function DashboardPage({ brandSettings, sales }: DashboardPageProps) {
   return (
     <div className="container mx-auto space-y-6 px-4 py-8 sm:py-10">
       <header className="flex flex-col gap-4 sm:flex-row sm:items-end sm:justify-between">
-        <div className="space-y-1">
-          <h1 className="text-3xl font-bold tracking-tight">Dashboard</h1>
-          <p className="text-muted-foreground">
-            Welcome, {name}.{' '}
-            {isAdmin(user) ? 'You are signed in as an administrator.' : 'Your account, code host and brand.'}
-          </p>
-        </div>
+        <PageHeading title="Dashboard" className="space-y-1">
+          Welcome, {name}.{' '}
+          {isAdmin(user) ? 'You are signed in as an administrator.' : 'Your account, code host and brand.'}
+        </PageHeading>
         <div className="flex flex-col gap-2 sm:flex-row">
           {isAdmin(user) && (
             <Button asChild variant="outline">

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { LoadingLine } from '../../components/loading-line';
+import { PageHeading } from '../../components/page-heading';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -46,12 +47,9 @@ export function ApiTokensPage() {
   return (
     <div className="container mx-auto space-y-8 px-4 py-10">
       <div className="flex flex-wrap items-start justify-between gap-4">
-        <div className="space-y-1">
-          <h1 className="text-3xl font-bold tracking-tight">API Tokens</h1>
-          <p className="text-muted-foreground">
-            Let your store, CRM or scripts manage packages and licenses through API v1 with scoped bearer tokens.
-          </p>
-        </div>
+        <PageHeading title="API Tokens" className="space-y-1">
+          Let your store, CRM or scripts manage packages and licenses through API v1 with scoped bearer tokens.
+        </PageHeading>
         <div className="flex flex-wrap gap-2">
           <Button asChild variant="outline">
             <Link href="/api-docs">

@@ -3,6 +3,7 @@ import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { LoadingLine } from '../../components/loading-line';
+import { PageHeading } from '../../components/page-heading';
 import { SearchField } from '../../components/search-field';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
@@ -100,10 +101,9 @@ export function ManagementPage({
   return (
     <div className="container mx-auto space-y-6 px-4 py-10">
       <div className="flex flex-wrap items-start justify-between gap-4">
-        <div>
-          <h1 className="text-3xl font-bold tracking-tight">Repository Management</h1>
-          <p className="text-muted-foreground">Your packages, who may install them, and how much they are used.</p>
-        </div>
+        <PageHeading title="Repository Management">
+          Your packages, who may install them, and how much they are used.
+        </PageHeading>
         {availability.isVisible &&
           (!writePackages.allowed ? (
             <Button disabled title={writePackages.reason}>

@@ -7,6 +7,7 @@ import {
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Loader2 } from 'lucide-react';
 import { useState } from 'react';
+import { PageHeading } from '../../components/page-heading';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
@@ -24,10 +25,7 @@ export function SecurityPage() {
   const [codes, setCodes] = useState<string[] | null>(null);
   return (
     <div className="container mx-auto max-w-3xl space-y-6 px-4 py-8">
-      <div>
-        <h1 className="text-3xl font-bold tracking-tight">Security</h1>
-        <p className="text-muted-foreground">How you sign in, and where you are signed in.</p>
-      </div>
+      <PageHeading title="Security">How you sign in, and where you are signed in.</PageHeading>
       <p
         className="rounded-md border border-amber-500/50 bg-amber-500/10 p-3 text-sm"
         data-testid="lost-factors-notice"

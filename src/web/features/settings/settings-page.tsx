@@ -3,6 +3,7 @@ import { CLIENT_ROUTES } from '@contract/client-routes';
 import { Download, Loader2, TriangleAlert } from 'lucide-react';
 import { Link, useLocation } from 'wouter';
 import { FormInput } from '../../components/form-field';
+import { PageHeading } from '../../components/page-heading';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { toast } from '../../components/ui/use-toast';
@@ -34,10 +35,9 @@ export function SettingsPage() {
 
   return (
     <div className="container mx-auto max-w-3xl space-y-8 px-4 py-10">
-      <div className="space-y-1">
-        <h1 className="text-3xl font-bold tracking-tight">Settings</h1>
-        <p className="text-muted-foreground">Your organisation's data, and closing its account.</p>
-      </div>
+      <PageHeading title="Settings" className="space-y-1">
+        Your organisation's data, and closing its account.
+      </PageHeading>
 
       {account?.closedAt && (
         <div

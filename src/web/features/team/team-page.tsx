@@ -9,6 +9,7 @@ import {
 import { Loader2, RefreshCw, Trash2, UserPlus, Users, X } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { PageHeading } from '../../components/page-heading';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardIconTitle, CardTitle } from '../../components/ui/card';
@@ -47,12 +48,9 @@ export function TeamPage() {
   return (
     <div className="container mx-auto space-y-8 px-4 py-10">
       <div className="flex flex-wrap items-start justify-between gap-4">
-        <div className="space-y-1">
-          <h1 className="text-3xl font-bold tracking-tight">Team</h1>
-          <p className="text-muted-foreground">
-            The people who work on this organisation, and what each of them may do.
-          </p>
-        </div>
+        <PageHeading title="Team" className="space-y-1">
+          The people who work on this organisation, and what each of them may do.
+        </PageHeading>
         <Button onClick={() => setInviting(true)} disabled={!manage.allowed} title={manage.reason}>
           <UserPlus /> Invite Member
         </Button>

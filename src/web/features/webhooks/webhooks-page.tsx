@@ -3,6 +3,7 @@ import { Plus, Webhook } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { LoadingLine } from '../../components/loading-line';
+import { PageHeading } from '../../components/page-heading';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { errorMessage } from '../../lib/api-error';
@@ -24,13 +25,9 @@ export function WebhooksPage() {
   return (
     <div className="container mx-auto space-y-8 px-4 py-10">
       <div className="flex flex-wrap items-start justify-between gap-4">
-        <div className="space-y-1">
-          <h1 className="text-3xl font-bold tracking-tight">Webhooks</h1>
-          <p className="text-muted-foreground">
-            Let your shop, CRM or scripts hear about licenses, purchases, new versions and download limits as they
-            happen.
-          </p>
-        </div>
+        <PageHeading title="Webhooks" className="space-y-1">
+          Let your shop, CRM or scripts hear about licenses, purchases, new versions and download limits as they happen.
+        </PageHeading>
         <Button
           onClick={() => setEditing('new')}
           disabled={isFull}
