@@ -1,4 +1,5 @@
 import { and, asc, eq, gt, inArray, type SQL, sql } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
 import {
   auditEvents,
@@ -148,113 +149,47 @@ const webhookColumns = {
   createdAt: webhookEndpoints.createdAt,
 };
 
+/**
+ * One list of the export: the chosen columns of the seller's rows of a table (`ofSeller` says which rows are theirs),
+ * a page at a time in the order of their id, after the cursor.
+ */
+function exportList(
+  name: string,
+  table: PgTable,
+  columns: { id: PgColumn } & Record<string, PgColumn>,
+  ofSeller: (sellerId: string) => SQL,
+): ExportList {
+  return {
+    name,
+    columns: Object.keys(columns),
+    page: (db, sellerId, cursor) =>
+      db
+        .select(columns)
+        .from(table)
+        .where(and(ofSeller(sellerId), after(columns.id, cursor)))
+        .orderBy(asc(columns.id))
+        .limit(PAGE_ROWS) as Promise<Row[]>,
+  };
+}
+
 /** The lists of an export, in the order data.json holds them; each CSV is `{name}.csv`. */
 export const EXPORT_LISTS: readonly ExportList[] = [
-  {
-    name: 'packages',
-    columns: Object.keys(packageColumns),
-    page: (db, sellerId, cursor) =>
-      db
-        .select(packageColumns)
-        .from(packages)
-        .where(and(eq(packages.ownerId, sellerId), after(packages.id, cursor)))
-        .orderBy(asc(packages.id))
-        .limit(PAGE_ROWS),
-  },
-  {
-    name: 'versions',
-    columns: Object.keys(versionColumns),
-    page: (db, sellerId, cursor) =>
-      db
-        .select(versionColumns)
-        .from(packageVersions)
-        .where(and(inArray(packageVersions.packageId, sellerPackageIds(sellerId)), after(packageVersions.id, cursor)))
-        .orderBy(asc(packageVersions.id))
-        .limit(PAGE_ROWS),
-  },
-  {
-    name: 'licenses',
-    columns: Object.keys(licenseColumns),
-    page: (db, sellerId, cursor) =>
-      db
-        .select(licenseColumns)
-        .from(grants)
-        .where(and(inArray(grants.customerId, sellerCustomerIds(sellerId)), after(grants.id, cursor)))
-        .orderBy(asc(grants.id))
-        .limit(PAGE_ROWS),
-  },
-  {
-    name: 'holders',
-    columns: Object.keys(holderColumns),
-    page: (db, sellerId, cursor) =>
-      db
-        .select(holderColumns)
-        .from(customers)
-        .where(and(eq(customers.sellerId, sellerId), after(customers.id, cursor)))
-        .orderBy(asc(customers.id))
-        .limit(PAGE_ROWS),
-  },
-  {
-    name: 'prices',
-    columns: Object.keys(priceColumns),
-    page: (db, sellerId, cursor) =>
-      db
-        .select(priceColumns)
-        .from(packagePrices)
-        .where(and(eq(packagePrices.sellerId, sellerId), after(packagePrices.id, cursor)))
-        .orderBy(asc(packagePrices.id))
-        .limit(PAGE_ROWS),
-  },
-  {
-    name: 'sales',
-    columns: Object.keys(saleColumns),
-    page: (db, sellerId, cursor) =>
-      db
-        .select(saleColumns)
-        .from(sales)
-        .where(and(eq(sales.sellerId, sellerId), after(sales.id, cursor)))
-        .orderBy(asc(sales.id))
-        .limit(PAGE_ROWS),
-  },
-  {
-    name: 'downloads',
-    columns: Object.keys(downloadColumns),
-    page: (db, sellerId, cursor) =>
-      db
-        .select(downloadColumns)
-        .from(downloads)
-        .where(
-          and(
-            inArray(
-              downloads.grantId,
-              sql`(select ${grants.id} from ${grants} where ${grants.customerId} in ${sellerCustomerIds(sellerId)})`,
-            ),
-            after(downloads.id, cursor),
-          ),
-        )
-        .orderBy(asc(downloads.id))
-        .limit(PAGE_ROWS),
-  },
-  {
-    name: 'audit-events',
-    columns: Object.keys(auditColumns),
-    page: (db, sellerId, cursor) =>
-      db
-        .select(auditColumns)
-        .from(auditEvents)
-        .where(and(eq(auditEvents.userId, sellerId), after(auditEvents.id, cursor)))
-        .orderBy(asc(auditEvents.id))
-        .limit(PAGE_ROWS),
-  },
-  {
-    name: 'webhook-endpoints',
-    columns: Object.keys(webhookColumns),
-    page: (db, sellerId, cursor) =>
-      db
-        .select(webhookColumns)
-        .from(webhookEndpoints)
-        .where(and(eq(webhookEndpoints.sellerId, sellerId), after(webhookEndpoints.id, cursor)))
-        .orderBy(asc(webhookEndpoints.id))
-        .limit(PAGE_ROWS),
-  },
+  exportList('packages', packages, packageColumns, (sellerId) => eq(packages.ownerId, sellerId)),
+  exportList('versions', packageVersions, versionColumns, (sellerId) =>
+    inArray(packageVersions.packageId, sellerPackageIds(sellerId)),
+  ),
+  exportList('licenses', grants, licenseColumns, (sellerId) => inArray(grants.customerId, sellerCustomerIds(sellerId))),
+  exportList('holders', customers, holderColumns, (sellerId) => eq(customers.sellerId, sellerId)),
+  exportList('prices', packagePrices, priceColumns, (sellerId) => eq(packagePrices.sellerId, sellerId)),
+  exportList('sales', sales, saleColumns, (sellerId) => eq(sales.sellerId, sellerId)),
+  exportList('downloads', downloads, downloadColumns, (sellerId) =>
+    inArray(
+      downloads.grantId,
+      sql`(select ${grants.id} from ${grants} where ${grants.customerId} in ${sellerCustomerIds(sellerId)})`,
+    ),
+  ),
+  exportList('audit-events', auditEvents, auditColumns, (sellerId) => eq(auditEvents.userId, sellerId)),
+  exportList('webhook-endpoints', webhookEndpoints, webhookColumns, (sellerId) =>
+    eq(webhookEndpoints.sellerId, sellerId),
+  ),
 ];
