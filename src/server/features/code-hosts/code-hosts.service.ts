@@ -15,6 +15,10 @@ import { notifyConnectionProblemOnce } from './connection-notice.js';
 // opening it gives the host and the credentials of this one use. Removing a connection leaves its packages serving
 // what was published (packages.connection_id becomes null, and Management says to connect again).
 
+// What other domains tell of a code host by its kind (its name in a sentence, the configured host) lives beside the
+// kinds, where the connection drivers read it too.
+export { codeHostName, codeHostOf } from './code-host-kinds.js';
+
 export type { CodeHostConnection, OpenedConnection } from './connection-driver.js';
 // API v1 answers a host's refusal as the seller app does; other domains reach it through this service.
 export { withConnectionErrors } from './connection-errors.js';

@@ -1,5 +1,5 @@
-import { AppError } from '../../http/errors.js';
 import { decryptSecret } from '../../lib/crypto.js';
+import { codeHostOf } from './code-host-kinds.js';
 import type { ConnectionDriver } from './connection-driver.js';
 
 // The old GitHub OAuth grant (scope `repo`), kept working for sellers who connected before the GitHub App. New
@@ -8,14 +8,7 @@ import type { ConnectionDriver } from './connection-driver.js';
 export const githubOAuthDriver: ConnectionDriver = {
   kind: 'github_oauth',
   async open(ctx, connection) {
-    const host = ctx.codeHosts.github;
-    if (!host) {
-      throw new AppError(
-        'CONFLICT',
-        'This package comes from GitHub, which this server is not configured to use. ' +
-          'Set GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET again and restart, or add the package anew.',
-      );
-    }
+    const host = codeHostOf(ctx, 'github');
     if (!connection.secretEncrypted) return { host, user: { id: connection.ownerId } };
     try {
       return {

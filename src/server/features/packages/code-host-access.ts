@@ -1,33 +1,12 @@
-import { type CodeHost, CodeHostError, type CodeHostKind } from '../../adapters/codehost/code-host.js';
+import { CodeHostError, type CodeHostKind } from '../../adapters/codehost/code-host.js';
 import { GitError } from '../../adapters/git/git-command.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import { codeHostName } from '../code-hosts/code-hosts.service.js';
 import { describeGitServerFailure, type GitServerPlace } from './git-failures.js';
 
 // How the packages domain speaks to the code host on a user's behalf, and how the host's failures are
 // told to the seller: every message says what happened and what to do, never carries a token.
-
-/** The host's name in a sentence: `GitHub`, `the local repository folder`. */
-export function codeHostName(kind: CodeHostKind): string {
-  if (kind === 'gitlab') return 'GitLab';
-  if (kind === 'bitbucket') return 'Bitbucket';
-  if (kind === 'git') return 'the git server';
-  return kind === 'github' ? 'GitHub' : 'the local repository folder';
-}
-
-/** The host a package came from; CONFLICT when this server is not set up to reach it (moved between hosts). */
-export function codeHostOf(ctx: AppContext, kind: CodeHostKind): CodeHost {
-  const host = ctx.codeHosts[kind];
-  if (host) return host;
-  const remedy =
-    kind === 'github'
-      ? 'Set GITHUB_CLIENT_ID and GITHUB_CLIENT_SECRET again and restart, or add the package anew.'
-      : 'Put its repository back in GIT_REPOS_DIR and restart, or add the package anew.';
-  throw new AppError(
-    'CONFLICT',
-    `This package comes from ${codeHostName(kind)}, which this server is not configured to use. ${remedy}`,
-  );
-}
 
 function hostName(kind: CodeHostKind): string {
   const name = codeHostName(kind);

@@ -4,13 +4,13 @@ import type { packages } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
 import {
   adoptLegacyGithubGrant,
+  codeHostOf,
   ensureLocalConnection,
   findConnectionsOf,
   getOwnedConnection,
   type OpenedConnection,
   openConnection,
 } from '../code-hosts/code-hosts.service.js';
-import { codeHostOf } from './code-host-access.js';
 import { withDeployKey } from './git-package-keys.js';
 
 // Which code host and credentials a package's code is read with: its connection (issue 30). A package whose

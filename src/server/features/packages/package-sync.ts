@@ -2,9 +2,10 @@ import { listReferences, readFilesAt } from '../../adapters/git/git-repository.j
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import type { JobRow } from '../../jobs/jobs.repository.js';
+import { codeHostName } from '../code-hosts/code-hosts.service.js';
 import { type RunningTask, startTask } from '../tasks/tasks.service.js';
 import { emitVersionPublished } from '../webhooks/webhook-events.service.js';
-import { codeHostName, describeSyncFailure } from './code-host-access.js';
+import { describeSyncFailure } from './code-host-access.js';
 import { gitServerPlaceOf } from './git-failures.js';
 import { adoptComposerName } from './git-package-name.js';
 import { clearAccessProblem, recordAccessRefusal } from './package-access-problems.js';
