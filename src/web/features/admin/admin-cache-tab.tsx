@@ -2,13 +2,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Database, HardDrive, Loader2, Package, RefreshCw, Trash2 } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { LoadError } from '../../components/load-error';
 import { LoadingLine } from '../../components/loading-line';
 import { TaskProgressList } from '../../components/task-progress';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '../../components/ui/card';
 import { toast } from '../../components/ui/use-toast';
-import { errorMessage } from '../../lib/api-error';
 import {
   ADMIN_TASK_BANNER_MAX_TASKS,
   CACHE_PACKAGE_REFETCH_DELAY_MS,
@@ -85,7 +85,7 @@ export function CacheTab() {
         </CardHeader>
         <CardContent>
           {hasNothingLoaded(stats) ? (
-            <p className="text-sm text-destructive">{errorMessage(stats.error, 'Failed to load cache statistics')}</p>
+            <LoadError error={stats.error} fallback="Failed to load cache statistics" />
           ) : (
             <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="cache-stats">
               <StatTile label="Total Packages" value={stats.data?.totalPackages ?? (stats.isLoading ? '...' : 0)} />
@@ -139,7 +139,7 @@ export function CacheTab() {
           {packages.isLoading ? (
             <LoadingLine className="text-sm">Loading packages...</LoadingLine>
           ) : hasNothingLoaded(packages) ? (
-            <p className="text-sm text-destructive">{errorMessage(packages.error, 'Failed to load packages')}</p>
+            <LoadError error={packages.error} fallback="Failed to load packages" />
           ) : (packages.data ?? []).length === 0 ? (
             <div className="py-6 text-center">
               <p className="font-medium">No packages found</p>

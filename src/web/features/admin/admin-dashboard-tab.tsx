@@ -1,10 +1,10 @@
 import { formatCents, NO_TRANSACTIONS_TEXT } from '@contract/sales';
 import { DollarSign, Package, Receipt, ShoppingCart, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { LoadError } from '../../components/load-error';
 import { LoadingLine } from '../../components/loading-line';
 import { Badge } from '../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { errorMessage } from '../../lib/api-error';
 import { formatDate } from '../../lib/format-date';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { formatRevenue, recentUsers, revenueNote, useAdminStats } from './admin-dashboard';
@@ -21,9 +21,7 @@ export function DashboardTab() {
   const figure = (value: ReactNode) => (stats.isLoading ? '...' : statsFailed ? '-' : value);
   return (
     <section className="space-y-6">
-      {statsFailed && (
-        <p className="text-sm text-destructive">{errorMessage(stats.error, 'Failed to load platform statistics')}</p>
-      )}
+      {statsFailed && <LoadError error={stats.error} fallback="Failed to load platform statistics" />}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <StatCard title="Total Users" icon={<Users />} value={figure(stats.data?.totalUsers ?? 0)} />
         <StatCard title="Active Packages" icon={<Package />} value={figure(stats.data?.activePackages ?? 0)} />
@@ -52,7 +50,7 @@ export function DashboardTab() {
             {users.isLoading ? (
               <LoadingLine className="text-sm">Loading users...</LoadingLine>
             ) : hasNothingLoaded(users) ? (
-              <p className="text-sm text-destructive">{errorMessage(users.error, 'Failed to load users')}</p>
+              <LoadError error={users.error} fallback="Failed to load users" />
             ) : recentUsers(users.data).length === 0 ? (
               <p className="text-sm text-muted-foreground">No users yet</p>
             ) : (

@@ -1,5 +1,6 @@
 import { Loader2, LogOut, UserCog } from 'lucide-react';
 import { useState } from 'react';
+import { LoadError } from '../../components/load-error';
 import { LoadingLine } from '../../components/loading-line';
 import { PageHeading } from '../../components/page-heading';
 import { SearchField } from '../../components/search-field';
@@ -8,7 +9,6 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardIconTitle, CardTitle } from '../../components/ui/card';
 import { Tabs } from '../../components/ui/tabs';
-import { errorMessage } from '../../lib/api-error';
 import { IMPERSONATION_LIST_MAX_HEIGHT } from '../../lib/constants';
 import { useCurrentUser } from '../../lib/current-user';
 import { formatDate } from '../../lib/format-date';
@@ -79,7 +79,7 @@ function UsersTab() {
           {users.isLoading ? (
             <LoadingLine className="text-sm">Loading users...</LoadingLine>
           ) : hasNothingLoaded(users) ? (
-            <p className="text-sm text-destructive">{errorMessage(users.error, 'Failed to load users')}</p>
+            <LoadError error={users.error} fallback="Failed to load users" />
           ) : (
             <div className="max-h-[32rem] divide-y overflow-y-auto rounded-md border" data-testid="all-users">
               {(users.data ?? []).map((user) => (

@@ -1,9 +1,9 @@
 import { AlertTriangle, CreditCard, Loader2, Settings } from 'lucide-react';
+import { LoadError } from '../../components/load-error';
 import { Badge } from '../../components/ui/badge';
 import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';
 import { Switch } from '../../components/ui/switch';
-import { errorMessage } from '../../lib/api-error';
 import { hasNothingLoaded } from '../../lib/query-state';
 import {
   isSandboxModeSetting,
@@ -43,7 +43,7 @@ export function SettingsTab() {
         </CardHeader>
         <CardContent className="space-y-6">
           {hasNothingLoaded(settings) ? (
-            <p className="text-sm text-destructive">{errorMessage(settings.error, 'Failed to load settings')}</p>
+            <LoadError error={settings.error} fallback="Failed to load settings" />
           ) : (
             <div className="flex items-center justify-between gap-4 rounded-md border p-4">
               <div className="space-y-1">

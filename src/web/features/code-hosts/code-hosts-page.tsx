@@ -3,6 +3,7 @@ import { FolderGit2, GitBranch, Trash2, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { GithubIcon } from '../../components/github-icon';
+import { LoadError } from '../../components/load-error';
 import { LoadingLine } from '../../components/loading-line';
 import { PageHeading } from '../../components/page-heading';
 import { Badge } from '../../components/ui/badge';
@@ -69,7 +70,7 @@ export function CodeHostsPage() {
           {overview.isLoading ? (
             <LoadingLine className="text-sm">Loading connections...</LoadingLine>
           ) : overview.error ? (
-            <p className="text-sm text-destructive">{errorMessage(overview.error, 'Failed to load connections')}</p>
+            <LoadError error={overview.error} fallback="Failed to load connections" />
           ) : connections.length === 0 ? (
             <p className="text-sm text-muted-foreground" data-testid="no-connections">
               No code host is connected yet. Connect one below, then add packages from its repositories.

@@ -2,12 +2,12 @@ import { BookOpen, Clock, KeyRound, Plus, ShieldOff, Trash2 } from 'lucide-react
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { LoadErrorCard } from '../../components/load-error';
 import { LoadingLine } from '../../components/loading-line';
 import { PageHeading } from '../../components/page-heading';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { errorMessage } from '../../lib/api-error';
 import { API_ENDPOINTS } from '../../lib/api-v1-samples';
 import { usePublicConfig } from '../../lib/public-config';
 import { hasNothingLoaded } from '../../lib/query-state';
@@ -71,11 +71,7 @@ export function ApiTokensPage() {
             Loading API tokens...
           </LoadingLine>
         ) : hasNothingLoaded(tokens) ? (
-          <Card>
-            <CardContent className="p-6 text-sm text-destructive">
-              {errorMessage(tokens.error, 'Failed to load API tokens')}
-            </CardContent>
-          </Card>
+          <LoadErrorCard error={tokens.error} fallback="Failed to load API tokens" />
         ) : list.length === 0 ? (
           <Card className="border-dashed">
             <CardContent className="flex flex-col items-center gap-3 py-12 text-center">

@@ -1,12 +1,12 @@
 import { KeyRound, Loader2, Users } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { LoadErrorCard } from '../../components/load-error';
 import { LoadingLine } from '../../components/loading-line';
 import { SearchField } from '../../components/search-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { errorMessage } from '../../lib/api-error';
 import { cn } from '../../lib/cn';
 import { LICENSE_HOLDER_SEARCH_DELAY_MS } from '../../lib/constants';
 import { hasNothingLoaded } from '../../lib/query-state';
@@ -49,11 +49,7 @@ export function AccessManagementTab() {
           Loading license holders...
         </LoadingLine>
       ) : hasNothingLoaded(customers) ? (
-        <Card>
-          <CardContent className="p-6 text-sm text-destructive">
-            {errorMessage(customers.error, 'Failed to load license holders')}
-          </CardContent>
-        </Card>
+        <LoadErrorCard error={customers.error} fallback="Failed to load license holders" />
       ) : shown.length === 0 && !searched ? (
         <Card className="border-dashed">
           <CardContent className="flex flex-col items-center gap-3 py-14 text-center">

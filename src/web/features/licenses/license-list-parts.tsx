@@ -3,9 +3,9 @@ import type { ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { ConfirmDialog } from '../../components/confirm-dialog';
 import { FormField } from '../../components/form-field';
+import { LoadError } from '../../components/load-error';
 import { LoadingLine } from '../../components/loading-line';
 import { Input } from '../../components/ui/input';
-import { errorMessage } from '../../lib/api-error';
 import { hasNothingLoaded } from '../../lib/query-state';
 
 // What the Licenses and Temporary Licenses dialogs share: the list of a package's licenses with its loading, failed
@@ -34,7 +34,7 @@ export function LicenseListSection<License>({
       {licenses.isLoading ? (
         <LoadingLine className="text-sm">Loading licenses...</LoadingLine>
       ) : hasNothingLoaded(licenses) ? (
-        <p className="text-sm text-destructive">{errorMessage(licenses.error, 'Failed to load licenses')}</p>
+        <LoadError error={licenses.error} fallback="Failed to load licenses" />
       ) : list.length === 0 ? (
         <p className="rounded-md border border-dashed p-6 text-center text-sm text-muted-foreground">{emptyText}</p>
       ) : (

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { MAX_PRICES_PER_PACKAGE, PLATFORM_FEE_PERCENT, PURCHASE_PAGE_PATH } from '../../../contract/sales';
 import { CopyButton } from '../../components/copy-button';
 import { DialogFormButtons, TitledDialog } from '../../components/form-dialog';
+import { LoadError } from '../../components/load-error';
 import { LoadingLine } from '../../components/loading-line';
 import { Button } from '../../components/ui/button';
 import { Tooltip } from '../../components/ui/tooltip';
@@ -58,7 +59,7 @@ function PricingLoader({ pkg, onClose }: { pkg: PricedPackage; onClose: () => vo
     return <LoadingLine className="py-6 text-sm">Loading pricing...</LoadingLine>;
   }
   if (hasNothingLoaded(pricing) || !pricing.data) {
-    return <p className="text-sm text-destructive">{errorMessage(pricing.error, 'Failed to load pricing')}</p>;
+    return <LoadError error={pricing.error} fallback="Failed to load pricing" />;
   }
   return <PricingForm pkg={pkg} saved={pricing.data} onClose={onClose} />;
 }

@@ -1,9 +1,9 @@
 import type { WebhookDelivery, WebhookEndpoint } from '@contract/webhooks';
 import { RefreshCw } from 'lucide-react';
+import { LoadError } from '../../components/load-error';
 import { LoadingLine } from '../../components/loading-line';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { errorMessage } from '../../lib/api-error';
 import { formatDateTime } from '../../lib/format-date';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { useSendToEndpoint, useWebhookDeliveries } from './webhook-hooks';
@@ -23,9 +23,7 @@ export function DeliveriesList({ endpoint }: { endpoint: WebhookEndpoint }) {
     return <LoadingLine className="py-4 text-sm">Loading deliveries...</LoadingLine>;
   }
   if (hasNothingLoaded(deliveries)) {
-    return (
-      <p className="py-4 text-sm text-destructive">{errorMessage(deliveries.error, 'Failed to load deliveries')}</p>
-    );
+    return <LoadError error={deliveries.error} fallback="Failed to load deliveries" className="py-4" />;
   }
   if (list.length === 0) {
     return (

@@ -2,11 +2,11 @@ import { WEBHOOK_LIMITS, type WebhookEndpoint, type WebhookEndpointWithSecret } 
 import { Plus, Webhook } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { LoadErrorCard } from '../../components/load-error';
 import { LoadingLine } from '../../components/loading-line';
 import { PageHeading } from '../../components/page-heading';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
-import { errorMessage } from '../../lib/api-error';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { EndpointCard } from './endpoint-card';
 import { EndpointDialog, SecretDialog } from './endpoint-dialog';
@@ -46,11 +46,7 @@ export function WebhooksPage() {
             Loading endpoints...
           </LoadingLine>
         ) : hasNothingLoaded(endpoints) ? (
-          <Card>
-            <CardContent className="p-6 text-sm text-destructive">
-              {errorMessage(endpoints.error, 'Failed to load webhook endpoints')}
-            </CardContent>
-          </Card>
+          <LoadErrorCard error={endpoints.error} fallback="Failed to load webhook endpoints" />
         ) : list.length === 0 ? (
           <Card className="border-dashed">
             <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
