@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Advisory } from '../../src/contract/lifecycle.js';
 import type { CreatePackageResponse, Package } from '../../src/contract/packages.js';
+import { waitForPackageReady } from '../support/dashboard-packages.js';
 import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
 import { readOutbox, setupCommandsIn } from '../support/outbox.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
@@ -45,16 +46,6 @@ async function lockedVersion(dir: string): Promise<string> {
   return lock.packages.find((entry: { name: string }) => entry.name === 'acme/gadget').version;
 }
 
-async function waitForSync(packageId: string): Promise<Package> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const pkg = (await (await seller.client.get(`/api/repositories/${packageId}`)).json()) as Package;
-    if (pkg.syncStatus === 'failed') throw new Error(`sync failed: ${pkg.syncError}`);
-    if (pkg.syncStatus === 'ready' && pkg.versionCount > 0) return pkg;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the package sync did not finish in 60 seconds');
-}
-
 beforeAll(async () => {
   workDir = await createTempDir('packgate-advisories-');
   app = await startTestApp({ clock: new TestClock(new Date()) });
@@ -72,7 +63,7 @@ beforeAll(async () => {
     packageName: 'acme/gadget',
   });
   expect(created.status).toBe(201);
-  gadget = await waitForSync(((await created.json()) as CreatePackageResponse).id);
+  gadget = await waitForPackageReady(seller, ((await created.json()) as CreatePackageResponse).id);
 
   const issued = await seller.client.post(`/api/repositories/${gadget.id}/temporary-licenses`, {
     email: 'gadget-holder@example.com',

@@ -1,15 +1,16 @@
 import { execFile } from 'node:child_process';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TemporaryLicense } from '../../src/contract/licenses.js';
 import type { CreatePackageResponse, Package } from '../../src/contract/packages.js';
+import { waitForPackageReady } from '../support/dashboard-packages.js';
 import {
   createPackageRepository,
   createTempDir,
-  type FixtureFiles,
   type PackageRepository,
+  readFixtureTree,
   removeTempDir,
 } from '../support/git-fixtures.js';
 import { readOutbox, setupCommandsIn } from '../support/outbox.js';
@@ -57,27 +58,6 @@ async function configureFromEmail(projectDir: string): Promise<void> {
   }
 }
 
-async function readTree(dir: string, prefix = ''): Promise<FixtureFiles> {
-  const files: FixtureFiles = {};
-  for (const entry of await readdir(path.join(dir, prefix), { withFileTypes: true })) {
-    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) Object.assign(files, await readTree(dir, relative));
-    else files[relative] = await readFile(path.join(dir, relative), 'utf8');
-  }
-  return files;
-}
-
-async function waitForSync(packageId: string, isDone: (pkg: Package) => boolean): Promise<Package> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const response = await seller.client.get(`/api/repositories/${packageId}`);
-    const pkg = (await response.json()) as Package;
-    if (pkg.syncStatus === 'failed') throw new Error(`sync failed: ${pkg.syncError}`);
-    if (pkg.syncStatus === 'ready' && isDone(pkg)) return pkg;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the package sync did not finish in 60 seconds');
-}
-
 async function addPackage(repositoryFolder: string, packageName: string): Promise<Package> {
   const listed = (await (await seller.client.get('/api/github/repositories')).json()) as {
     githubId: string;
@@ -90,7 +70,7 @@ async function addPackage(repositoryFolder: string, packageName: string): Promis
   const response = await seller.client.post('/api/repositories', { githubRepoId: repo!.githubId, packageName });
   expect(response.status).toBe(201);
   const created = (await response.json()) as CreatePackageResponse;
-  return waitForSync(created.id, (pkg) => pkg.versionCount > 0);
+  return waitForPackageReady(seller, created.id);
 }
 
 beforeAll(async () => {
@@ -157,7 +137,9 @@ describe('the composer client', () => {
       `http://acme.composer.localhost:${app.port}/api/composer/download/acme/widget/v1.1.0`,
     );
     expect(lock.packages[0]).not.toHaveProperty('source');
-    expect(await readTree(path.join(projectDir, 'vendor/acme/widget'))).toEqual(repository.revisions['v1.1.0']!.files);
+    expect(await readFixtureTree(path.join(projectDir, 'vendor/acme/widget'))).toEqual(
+      repository.revisions['v1.1.0']!.files,
+    );
 
     // The seller sees the download counted.
     const licenses = (await (
@@ -181,7 +163,7 @@ describe('the composer client', () => {
     }
     const run = await composer(dir, ['require', 'acme/widget:1.0.0'], { cacheDir: path.join(workDir, 'cache-basic') });
     expect(run.code, run.output).toBe(0);
-    expect(await readTree(path.join(dir, 'vendor/acme/widget'))).toEqual(repository.revisions['v1.0.0']!.files);
+    expect(await readFixtureTree(path.join(dir, 'vendor/acme/widget'))).toEqual(repository.revisions['v1.0.0']!.files);
   });
 
   it('installs dev-main', async () => {
@@ -189,7 +171,7 @@ describe('the composer client', () => {
     await configureFromEmail(dir);
     const run = await composer(dir, ['require', 'acme/widget:dev-main']);
     expect(run.code, run.output).toBe(0);
-    expect(await readTree(path.join(dir, 'vendor/acme/widget'))).toEqual(repository.revisions.main!.files);
+    expect(await readFixtureTree(path.join(dir, 'vendor/acme/widget'))).toEqual(repository.revisions.main!.files);
   });
 
   it('does not find a package the license does not include', async () => {
@@ -206,11 +188,11 @@ describe('the composer client', () => {
     app.clock.advance(60_000);
     const refresh = await seller.client.post(`/api/repositories/${widget.id}/refresh`);
     expect(refresh.status).toBe(202);
-    await waitForSync(widget.id, (pkg) => pkg.versionCount > widget.versionCount);
+    await waitForPackageReady(seller, widget.id, (pkg) => pkg.versionCount > widget.versionCount);
     const run = await composer(projectDir, ['update', 'acme/widget']);
     expect(run.code, run.output).toBe(0);
     expect(run.output).toMatch(/Upgrading acme\/widget \(v1\.1\.0 => v1\.2\.0\)/);
-    expect(await readTree(path.join(projectDir, 'vendor/acme/widget'))).toEqual(release.files);
+    expect(await readFixtureTree(path.join(projectDir, 'vendor/acme/widget'))).toEqual(release.files);
   });
 
   it('refuses an install from composer.lock, and an update, once the license is revoked, with our message', async () => {

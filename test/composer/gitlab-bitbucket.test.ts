@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreatePackageResponse, Package } from '../../src/contract/packages.js';
 import { type FakeBitbucket, startFakeBitbucket } from '../fakes/bitbucket.js';
 import { type FakeGitlab, startFakeGitlab } from '../fakes/gitlab.js';
+import { waitForPackageReady } from '../support/dashboard-packages.js';
 import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
 import { readOutbox, setupCommandsIn } from '../support/outbox.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
@@ -22,16 +23,6 @@ let app: TestApp;
 let workDir: string;
 let seller: SignedIn;
 
-async function waitForVersions(packageId: string): Promise<Package> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const pkg = (await (await seller.client.get(`/api/repositories/${packageId}`)).json()) as Package;
-    if (pkg.syncStatus === 'failed') throw new Error(`sync failed: ${pkg.syncError}`);
-    if (pkg.syncStatus === 'ready' && pkg.versionCount > 0) return pkg;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the package sync did not finish in 60 seconds');
-}
-
 async function addPackage(connectionId: string, repositoryId: string, packageName: string): Promise<Package> {
   const response = await seller.client.post('/api/repositories', {
     githubRepoId: repositoryId,
@@ -42,7 +33,7 @@ async function addPackage(connectionId: string, repositoryId: string, packageNam
   });
   const created = (await response.json()) as CreatePackageResponse & { message?: string };
   expect(response.status, created.message).toBe(201);
-  return waitForVersions(created.id);
+  return waitForPackageReady(seller, created.id);
 }
 
 beforeAll(async () => {

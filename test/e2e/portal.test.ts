@@ -4,10 +4,11 @@ import { and, eq } from 'drizzle-orm';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { IssuedLicense } from '../../src/contract/licenses.js';
-import type { CreatePackageResponse, Package } from '../../src/contract/packages.js';
+import type { CreatePackageResponse } from '../../src/contract/packages.js';
 import { auditEvents, customers, packages } from '../../src/server/db/schema/index.js';
 import { type ComposerRun, runComposer } from '../composer/composer-cli.js';
 import { createPackage, createProduct, createProductGrant } from '../composer/repository-fixtures.js';
+import { waitForPackageReady } from '../support/dashboard-packages.js';
 import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
 import { readOutbox } from '../support/outbox.js';
 import { type SignedIn, signInSeller } from '../support/sessions.js';
@@ -32,16 +33,6 @@ let issued: IssuedLicense;
 
 function composer(args: string[], cacheDir = path.join(workDir, 'composer-cache')): Promise<ComposerRun> {
   return runComposer(projectDir, args, { home: workDir, cacheDir, audit: false });
-}
-
-async function waitForVersions(packageId: string): Promise<void> {
-  for (let attempt = 0; attempt < 600; attempt++) {
-    const pkg = (await (await seller.client.get(`/api/repositories/${packageId}`)).json()) as Package;
-    if (pkg.syncStatus === 'failed') throw new Error(`sync failed: ${pkg.syncError}`);
-    if (pkg.syncStatus === 'ready' && pkg.versionCount > 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error('the package sync did not finish in 60 seconds');
 }
 
 beforeAll(async () => {
@@ -71,7 +62,7 @@ beforeAll(async () => {
   });
   expect(created.status).toBe(201);
   const widgetId = ((await created.json()) as CreatePackageResponse).id;
-  await waitForVersions(widgetId);
+  await waitForPackageReady(seller, widgetId);
   const license = await seller.client.post(`/api/repositories/${widgetId}/licenses`, {
     email: HOLDER,
     downloadLimit: 50,

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { and, eq, inArray } from 'drizzle-orm';
@@ -21,7 +21,7 @@ import { requestOnHost } from '../composer/repository-fixtures.js';
 import { startFakeS3 } from '../fakes/s3.js';
 import { type FakeSmtp, startFakeSmtp } from '../fakes/smtp.js';
 import { createDatabaseFromTemplate, createPostgresTemplate } from '../support/database-template.js';
-import { createPackageRepository, type FixtureFiles, type PackageRepository } from '../support/git-fixtures.js';
+import { createPackageRepository, type PackageRepository, readFixtureTree } from '../support/git-fixtures.js';
 import { TestClient } from '../support/http-client.js';
 import type { TestApp } from '../support/test-app.js';
 import {
@@ -50,16 +50,6 @@ const redisUrl = process.env.TEST_REDIS_URL;
 // without running.
 const describeWithServices: (name: string, options: { timeout: number }, body: () => void) => void =
   adminUrl && redisUrl ? describe : () => {};
-
-async function readTree(dir: string, prefix = ''): Promise<FixtureFiles> {
-  const files: FixtureFiles = {};
-  for (const entry of await readdir(path.join(dir, prefix), { withFileTypes: true })) {
-    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory()) Object.assign(files, await readTree(dir, relative));
-    else files[relative] = await readFile(path.join(dir, relative), 'utf8');
-  }
-  return files;
-}
 
 describe('the balancer in front of the cluster', () => {
   it("is a configuration Debian's nginx accepts", async () => {
@@ -343,7 +333,7 @@ describeWithServices('two Packgate processes behind nginx', { timeout: 240_000 }
       run.stderr,
     ).toEqual([['acme/widget', 'v1.1.0']]);
     expect(lock.packages[0].dist.url).toBe(`http://${configuredHost}/api/composer/download/acme/widget/v1.1.0`);
-    expect(await readTree(path.join(project, 'vendor/acme/widget'))).toEqual(widget.revisions['v1.1.0']!.files);
+    expect(await readFixtureTree(path.join(project, 'vendor/acme/widget'))).toEqual(widget.revisions['v1.1.0']!.files);
     // Served from the bucket: the process still has no copy of the repository to build a zip from.
     expect(existsSync(mirrorOf(other, widgetId))).toBe(false);
   });

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { CreatePackageResponse } from '../../src/contract/packages.js';
+import type { CreatePackageResponse, Package } from '../../src/contract/packages.js';
 import { waitForSync } from './packages.js';
 import type { SignedIn } from './sessions.js';
 import type { TestApp } from './test-app.js';
@@ -20,4 +20,22 @@ export async function addPackageFromDashboard(
   expect(response.status, created.message).toBe(201);
   await waitForSync(app, created.id);
   return created;
+}
+
+/**
+ * Reads the seller's package over HTTP, as the dashboard does, every 100 ms until its sync is ready and `isDone`
+ * holds (by default: it has a version). Throws at a failed sync, or after 60 seconds.
+ */
+export async function waitForPackageReady(
+  seller: Pick<SignedIn, 'client'>,
+  packageId: string,
+  isDone: (pkg: Package) => boolean = (pkg) => pkg.versionCount > 0,
+): Promise<Package> {
+  for (let attempt = 0; attempt < 600; attempt++) {
+    const pkg = (await (await seller.client.get(`/api/repositories/${packageId}`)).json()) as Package;
+    if (pkg.syncStatus === 'failed') throw new Error(`sync failed: ${pkg.syncError}`);
+    if (pkg.syncStatus === 'ready' && isDone(pkg)) return pkg;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error('the package sync did not finish in 60 seconds');
 }

@@ -1,5 +1,5 @@
 import { execFile, spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -44,6 +44,17 @@ export async function git(cwd: string, args: string[], env: Record<string, strin
 }
 
 export type FixtureFiles = Record<string, string>;
+
+/** The files under `dir` (an installed package, say) in the shape of a fixture revision's files, to compare them. */
+export async function readFixtureTree(dir: string, prefix = ''): Promise<FixtureFiles> {
+  const files: FixtureFiles = {};
+  for (const entry of await readdir(path.join(dir, prefix), { withFileTypes: true })) {
+    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) Object.assign(files, await readFixtureTree(dir, relative));
+    else files[relative] = await readFile(path.join(dir, relative), 'utf8');
+  }
+  return files;
+}
 
 export type FixtureTag = string | { name: string; annotated?: boolean; files?: FixtureFiles; composerVersion?: string };
 
