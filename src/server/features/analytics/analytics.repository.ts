@@ -1,4 +1,20 @@
-import { and, asc, count, countDistinct, desc, eq, gt, gte, isNull, lt, lte, or, type SQL, sql } from 'drizzle-orm';
+import {
+  type AnyColumn,
+  and,
+  asc,
+  between,
+  count,
+  countDistinct,
+  desc,
+  eq,
+  gt,
+  gte,
+  isNull,
+  lt,
+  or,
+  type SQL,
+  sql,
+} from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
 import { firstRow } from '../../db/result-rows.js';
 import {
@@ -17,6 +33,9 @@ import {
 
 type DayRange = { from: string; to: string };
 
+/** A rollup's day between the range's first and last day, both included. */
+const withinDays = (day: AnyColumn, range: DayRange) => between(day, range.from, range.to);
+
 const sumDownloads = sql<string>`coalesce(sum(${downloadPackageDays.downloads}), 0)`.mapWith(Number);
 
 /** All downloads of the seller's packages, and those between two UTC days (inclusive). */
@@ -25,11 +44,7 @@ export async function sumSellerDownloads(db: Database, sellerId: string, range?:
     .select({ value: sumDownloads })
     .from(downloadPackageDays)
     .where(
-      and(
-        eq(downloadPackageDays.sellerId, sellerId),
-        range ? gte(downloadPackageDays.day, range.from) : undefined,
-        range ? lte(downloadPackageDays.day, range.to) : undefined,
-      ),
+      and(eq(downloadPackageDays.sellerId, sellerId), range ? withinDays(downloadPackageDays.day, range) : undefined),
     );
   return row?.value ?? 0;
 }
@@ -47,8 +62,7 @@ export async function packageDownloadsByDay(
     .where(
       and(
         eq(downloadPackageDays.sellerId, sellerId),
-        gte(downloadPackageDays.day, range.from),
-        lte(downloadPackageDays.day, range.to),
+        withinDays(downloadPackageDays.day, range),
         packageId ? eq(downloadPackageDays.packageId, packageId) : undefined,
       ),
     )
@@ -74,8 +88,7 @@ export async function holderDownloadsByDay(
         and(
           eq(downloadHolderDays.customerId, customerId),
           eq(downloadHolderDays.sellerId, sellerId),
-          gte(downloadHolderDays.day, range.from),
-          lte(downloadHolderDays.day, range.to),
+          withinDays(downloadHolderDays.day, range),
         ),
       );
     return new Map(rows.map((row) => [row.day, Number(row.downloads)]));
@@ -87,8 +100,7 @@ export async function holderDownloadsByDay(
       and(
         eq(downloadGrantDays.customerId, customerId),
         eq(downloadGrantDays.sellerId, sellerId),
-        gte(downloadGrantDays.day, range.from),
-        lte(downloadGrantDays.day, range.to),
+        withinDays(downloadGrantDays.day, range),
         eq(downloadGrantDays.packageId, packageId),
       ),
     )
@@ -268,8 +280,7 @@ export async function sharingRows(db: Database, sellerId: string, range: DayRang
     .where(
       and(
         eq(downloadHolderDays.sellerId, sellerId),
-        gte(downloadHolderDays.day, range.from),
-        lte(downloadHolderDays.day, range.to),
+        withinDays(downloadHolderDays.day, range),
         // Spelled out so that the partial index of the days with two or more networks serves it.
         sql`${downloadHolderDays.networks} >= 2`,
         gte(downloadHolderDays.networks, minNetworks),
