@@ -11,7 +11,7 @@ import { CopyButton } from '@web/components/copy-button';
 import { FormAlert, FormField, FormInput } from '@web/components/form-field';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
-import { NativeSelect } from '@web/components/ui/native-select';
+import { NativeSelect, SelectOptions } from '@web/components/ui/native-select';
 import { errorMessage } from '@web/lib/api-error';
 import { formatDateTime } from '@web/lib/format-date';
 import { useSchemaForm } from '@web/lib/schema-form';
@@ -186,11 +186,7 @@ function NewTokenForm({ basePath, onCreated }: { basePath: string; onCreated: (t
         <FormField id="holder-token-kind" label="Kind" error={errors.kind?.message}>
           {(control) => (
             <NativeSelect {...control} {...form.register('kind')}>
-              {holderTokenKindValues.map((value) => (
-                <option key={value} value={value}>
-                  {holderTokenKindLabels[value]}
-                </option>
-              ))}
+              <SelectOptions values={holderTokenKindValues} label={(value) => holderTokenKindLabels[value]} />
             </NativeSelect>
           )}
         </FormField>

@@ -1,5 +1,5 @@
 import { ChevronDown } from 'lucide-react';
-import type { ComponentProps } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 
 /** The browser's own select, styled like Input: keyboard, screen readers and mobile pickers for free. */
@@ -18,4 +18,19 @@ export function NativeSelect({ className, children, ...props }: ComponentProps<'
       />
     </div>
   );
+}
+
+/** A select's options, one a value, each reading as `label` says (the value itself by default). */
+export function SelectOptions<Value extends string | number>({
+  values,
+  label = String,
+}: {
+  values: readonly Value[];
+  label?: (value: Value) => ReactNode;
+}) {
+  return values.map((value) => (
+    <option key={value} value={value}>
+      {label(value)}
+    </option>
+  ));
 }

@@ -12,7 +12,7 @@ import { Button } from '../../components/ui/button';
 import { LabelledCheckbox } from '../../components/ui/checkbox';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { NativeSelect } from '../../components/ui/native-select';
+import { NativeSelect, SelectOptions } from '../../components/ui/native-select';
 import { limitText } from '../../lib/subscriptions/plans';
 import { usePlanSubscribers } from './admin-plans';
 import {
@@ -133,11 +133,7 @@ export function TierEditor({
             value={tier.icon}
             onChange={(event) => onChange({ icon: event.target.value })}
           >
-            {planIcons.map((icon) => (
-              <option key={icon} value={icon}>
-                {planIconLabels[icon]}
-              </option>
-            ))}
+            <SelectOptions values={planIcons} label={(icon) => planIconLabels[icon]} />
           </NativeSelect>
         </div>
         <div className="grid gap-1.5">

@@ -3,7 +3,7 @@ import { X } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { PageHeading } from '../../components/page-heading';
 import { Button } from '../../components/ui/button';
-import { NativeSelect } from '../../components/ui/native-select';
+import { NativeSelect, SelectOptions } from '../../components/ui/native-select';
 import { useSellerPackages } from './analytics-hooks';
 import { DownloadsCard } from './downloads-card';
 import { SharingCard, StaleHoldersCard, TopHoldersCard } from './holder-cards';
@@ -30,11 +30,7 @@ export function AnalyticsPage() {
             value={period}
             onChange={(event) => setPeriod(event.target.value as AnalyticsPeriod)}
           >
-            {ANALYTICS_PERIODS.map((days) => (
-              <option key={days} value={days}>
-                Last {days} days
-              </option>
-            ))}
+            <SelectOptions values={ANALYTICS_PERIODS} label={(days) => `Last ${days} days`} />
           </NativeSelect>
         </Filter>
         <Filter label="Bucket">

@@ -1,7 +1,7 @@
 import { type AnalyticsPeriod, STALE_MONTH_CHOICES } from '@contract/analytics';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
-import { NativeSelect } from '../../components/ui/native-select';
+import { NativeSelect, SelectOptions } from '../../components/ui/native-select';
 import { Tooltip } from '../../components/ui/tooltip';
 import { formatDate } from '../../lib/format-date';
 import { CsvButton, DataTable, ListStates, number, TABLE_ROWS, TableCard } from './analytics-card-parts';
@@ -73,11 +73,7 @@ export function StaleHoldersCard({ packageId }: { packageId?: string }) {
             value={String(months)}
             onChange={(event) => setMonths(Number(event.target.value))}
           >
-            {STALE_MONTH_CHOICES.map((choice) => (
-              <option key={choice} value={choice}>
-                {choice} months
-              </option>
-            ))}
+            <SelectOptions values={STALE_MONTH_CHOICES} label={(choice) => `${choice} months`} />
           </NativeSelect>
           <CsvButton table="stale-holders" jsonPath={staleHoldersPath(months, packageId)} />
         </div>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { NativeSelect } from '../../components/ui/native-select';
+import { NativeSelect, SelectOptions } from '../../components/ui/native-select';
 import { formatDateTime } from '../../lib/format-date';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { CsvButton, DataTable, Empty, Loading, TABLE_ROWS, TableCard } from './analytics-card-parts';
@@ -59,11 +59,7 @@ export function VersionsCard({ packageId, packageNames }: { packageId?: string; 
               onChange={(event) => setLine(event.target.value)}
             >
               <option value="">All versions</option>
-              {lines.map((name) => (
-                <option key={name} value={name}>
-                  Still on {name}
-                </option>
-              ))}
+              <SelectOptions values={lines} label={(name) => `Still on ${name}`} />
             </NativeSelect>
           </div>
           <VersionsChart versions={shown.versions} />

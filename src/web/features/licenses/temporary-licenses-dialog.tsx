@@ -4,7 +4,7 @@ import { TitledDialog } from '../../components/form-dialog';
 import { FormField } from '../../components/form-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { NativeSelect } from '../../components/ui/native-select';
+import { NativeSelect, SelectOptions } from '../../components/ui/native-select';
 import { Textarea } from '../../components/ui/textarea';
 import { cn } from '../../lib/cn';
 import { TEMPORARY_LICENSE_DURATIONS_DAYS } from '../../lib/constants';
@@ -98,11 +98,7 @@ function CreateLicenseForm({ pkg }: { pkg: LicensedPackage }) {
         <FormField id="temporary-license-duration" label="Duration">
           {(control) => (
             <NativeSelect {...control} {...form.register('durationDays', { valueAsNumber: true })}>
-              {TEMPORARY_LICENSE_DURATIONS_DAYS.map((days) => (
-                <option key={days} value={days}>
-                  {durationLabel(days)}
-                </option>
-              ))}
+              <SelectOptions values={TEMPORARY_LICENSE_DURATIONS_DAYS} label={durationLabel} />
             </NativeSelect>
           )}
         </FormField>

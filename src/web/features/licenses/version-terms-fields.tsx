@@ -3,7 +3,7 @@ import { useFormContext } from 'react-hook-form';
 import { LICENSE_VERSION_CONSTRAINT_MAX_LENGTH } from '../../../contract/licenses';
 import { FormField } from '../../components/form-field';
 import { Input } from '../../components/ui/input';
-import { NativeSelect } from '../../components/ui/native-select';
+import { NativeSelect, SelectOptions } from '../../components/ui/native-select';
 import { WholeNumberInput } from '../../components/whole-number-input';
 import { stabilityLabels } from './lasting-license-rules';
 import type { EditLicenseFormValues } from './license-forms';
@@ -36,11 +36,7 @@ export function VersionTermsFields({ idPrefix }: { idPrefix: string }) {
       <FormField id={`${idPrefix}-stability`} label="Minimum stability">
         {(control) => (
           <NativeSelect {...control} {...register('minimumStability')}>
-            {stabilityOrder.map((stability) => (
-              <option key={stability} value={stability}>
-                {stabilityLabels[stability]}
-              </option>
-            ))}
+            <SelectOptions values={stabilityOrder} label={(stability) => stabilityLabels[stability]} />
           </NativeSelect>
         )}
       </FormField>

@@ -3,7 +3,7 @@ import { Loader2 } from 'lucide-react';
 import { z } from 'zod';
 import { FormField, FormInput } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
-import { NativeSelect } from '../../components/ui/native-select';
+import { NativeSelect, SelectOptions } from '../../components/ui/native-select';
 import { intoContract } from '../../lib/contract-form';
 import { useSchemaForm } from '../../lib/schema-form';
 import { usePublishAdvisory } from './lifecycle-hooks';
@@ -69,11 +69,7 @@ export function PublishAdvisoryForm({ packageId }: { packageId: string }) {
       <FormField id="advisory-severity" label="Severity" error={errors.severity?.message}>
         {(control) => (
           <NativeSelect {...control} {...form.register('severity')}>
-            {ADVISORY_SEVERITIES.map((value) => (
-              <option key={value} value={value}>
-                {value}
-              </option>
-            ))}
+            <SelectOptions values={ADVISORY_SEVERITIES} />
           </NativeSelect>
         )}
       </FormField>

@@ -7,7 +7,7 @@ import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
-import { NativeSelect } from '../../components/ui/native-select';
+import { NativeSelect, SelectOptions } from '../../components/ui/native-select';
 import { Switch } from '../../components/ui/switch';
 import { Tooltip } from '../../components/ui/tooltip';
 import { WholeNumberInput } from '../../components/whole-number-input';
@@ -148,11 +148,7 @@ export function PriceTierEditor({
               aria-describedby={problems?.currency ? id('currency-error') : undefined}
               {...form.register(field('currency'))}
             >
-              {SALE_CURRENCIES.map((currency) => (
-                <option key={currency} value={currency}>
-                  {currency.toUpperCase()}
-                </option>
-              ))}
+              <SelectOptions values={SALE_CURRENCIES} label={(currency) => currency.toUpperCase()} />
             </NativeSelect>
           </div>
           <div className="col-span-2 empty:hidden">

@@ -13,7 +13,7 @@ import { PageHeading } from '../../components/page-heading';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardIconTitle, CardTitle } from '../../components/ui/card';
-import { NativeSelect } from '../../components/ui/native-select';
+import { NativeSelect, SelectOptions } from '../../components/ui/native-select';
 import { errorMessage } from '../../lib/api-error';
 import { formatDate, formatDateTime } from '../../lib/format-date';
 import { usePermission } from '../../lib/permissions';
@@ -165,11 +165,7 @@ function MembersTable({
                         changeRole.mutate({ member, input: { role: event.target.value as OrganizationRole } })
                       }
                     >
-                      {choices.map((role) => (
-                        <option key={role} value={role}>
-                          {ROLE_LABELS[role]}
-                        </option>
-                      ))}
+                      <SelectOptions values={choices} label={(role) => ROLE_LABELS[role]} />
                     </NativeSelect>
                   ) : (
                     <span title={ROLE_DESCRIPTIONS[member.role]}>{ROLE_LABELS[member.role]}</span>
