@@ -1,37 +1,11 @@
-import { crc32, deflateSync } from 'node:zlib';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeDns, startFakeDns } from '../fakes/dns.js';
+import { solidPng } from '../support/logo-fixtures.js';
 import type { SignedIn } from '../support/sessions.js';
 import type { TestApp } from '../support/test-app.js';
 import type { TestBrowser } from './support/browser.js';
 import { openSellerPage } from './support/seller-page.js';
-
-/** A solid-colour PNG of the given size: big enough to see, small enough to write here. */
-function solidPng(width: number, height: number, [red, green, blue]: [number, number, number]): Buffer {
-  const chunk = (type: string, data: Buffer) => {
-    const length = Buffer.alloc(4);
-    length.writeUInt32BE(data.length);
-    const typed = Buffer.concat([Buffer.from(type, 'latin1'), data]);
-    const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(typed));
-    return Buffer.concat([length, typed, crc]);
-  };
-  const header = Buffer.alloc(13);
-  header.writeUInt32BE(width, 0);
-  header.writeUInt32BE(height, 4);
-  header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
-  const row = Buffer.concat([
-    Buffer.from([0]),
-    Buffer.from(Array.from({ length: width }, () => [red, green, blue]).flat()),
-  ]);
-  return Buffer.concat([
-    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
-    chunk('IEND', Buffer.alloc(0)),
-  ]);
-}
 
 /** A toast's title or description (Radix also announces it in a live region, hence exact). */
 const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor();

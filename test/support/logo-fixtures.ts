@@ -21,18 +21,27 @@ function pngChunk(type: string, data: Buffer): Buffer {
   return Buffer.concat([length, typed, crc]);
 }
 
-/** A 1×1 red PNG. */
-export function tinyPng(): Buffer {
+/** A solid-colour PNG of the given size: big enough to see, small enough to write here. */
+export function solidPng(width: number, height: number, [red, green, blue]: [number, number, number]): Buffer {
   const header = Buffer.alloc(13);
-  header.writeUInt32BE(1, 0);
-  header.writeUInt32BE(1, 4);
+  header.writeUInt32BE(width, 0);
+  header.writeUInt32BE(height, 4);
   header.set([8, 2, 0, 0, 0], 8); // 8-bit RGB
+  const row = Buffer.concat([
+    Buffer.from([0]),
+    Buffer.from(Array.from({ length: width }, () => [red, green, blue]).flat()),
+  ]);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     pngChunk('IHDR', header),
-    pngChunk('IDAT', deflateSync(Buffer.from([0, 255, 0, 0]))),
+    pngChunk('IDAT', deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))),
     pngChunk('IEND', Buffer.alloc(0)),
   ]);
+}
+
+/** A 1×1 red PNG. */
+export function tinyPng(): Buffer {
+  return solidPng(1, 1, [255, 0, 0]);
 }
 
 /** A PNG of exactly `size` bytes: a valid image followed by padding (readers stop at IEND). */
