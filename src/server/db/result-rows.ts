@@ -17,6 +17,12 @@ export async function hasAnyRow(query: PromiseLike<unknown[]>): Promise<boolean>
   return (await query).length > 0;
 }
 
+/** What a `select({ total: count() })` counts; 0 when it answers no row. */
+export async function totalOf(query: PromiseLike<{ total: number }[]>): Promise<number> {
+  const [row] = await query;
+  return row?.total ?? 0;
+}
+
 /**
  * The row an `insert ... returning` (or an update of a row known to exist) answers. It always answers one, so none is
  * a bug, thrown as one naming what was not written rather than left for a caller to trip over.

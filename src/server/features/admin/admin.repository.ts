@@ -1,6 +1,6 @@
 import { asc, count, desc, eq } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { firstRow } from '../../db/result-rows.js';
+import { firstRow, totalOf } from '../../db/result-rows.js';
 import { packages, packageVersions, platformSubscriptions, users } from '../../db/schema/index.js';
 
 // The admin area's platform-wide reads. The admin is a channel: it reads across every seller's data (accounts with
@@ -24,13 +24,11 @@ export function selectAccountsWithSubscriptions(
 }
 
 export async function countAccounts(db: Reader): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(users);
-  return row?.total ?? 0;
+  return totalOf(db.select({ total: count() }).from(users));
 }
 
 export async function countActivePackages(db: Reader): Promise<number> {
-  const [row] = await db.select({ total: count() }).from(packages).where(eq(packages.isActive, true));
-  return row?.total ?? 0;
+  return totalOf(db.select({ total: count() }).from(packages).where(eq(packages.isActive, true)));
 }
 
 /** Every package with each of its versions' dist (one row per version; a package without one has a row of nulls). */

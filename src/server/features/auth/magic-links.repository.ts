@@ -1,6 +1,6 @@
 import { and, count, eq, gt, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { firstRow, hasAnyRow } from '../../db/result-rows.js';
+import { firstRow, hasAnyRow, totalOf } from '../../db/result-rows.js';
 import { magicLinks } from '../../db/schema/index.js';
 
 // The queries of e-mailed sign-in links (the magic_links table, which this domain alone writes). Addresses are
@@ -66,9 +66,10 @@ export async function hasLinkSince(
 
 /** How many links went to the address after `since`. */
 export async function countLinksSince(db: Queryable, email: string, since: Date): Promise<number> {
-  const [recent] = await db
-    .select({ sent: count() })
-    .from(magicLinks)
-    .where(and(sql`lower(${magicLinks.email}) = ${email}`, gt(magicLinks.createdAt, since)));
-  return recent?.sent ?? 0;
+  return totalOf(
+    db
+      .select({ total: count() })
+      .from(magicLinks)
+      .where(and(sql`lower(${magicLinks.email}) = ${email}`, gt(magicLinks.createdAt, since))),
+  );
 }

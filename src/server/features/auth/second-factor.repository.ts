@@ -1,6 +1,6 @@
 import { and, count, eq, isNotNull, isNull, lt, or } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { firstRow, hasAnyRow } from '../../db/result-rows.js';
+import { firstRow, hasAnyRow, totalOf } from '../../db/result-rows.js';
 import { userPasskeys, userRecoveryCodes, userTotpSecrets } from '../../db/schema/index.js';
 
 // The queries of a person's second factors (user_totp_secrets, user_recovery_codes, and the count of user_passkeys),
@@ -11,8 +11,7 @@ type Queryable = Pick<Database, 'select' | 'insert' | 'update' | 'delete'>;
 export type TotpRow = typeof userTotpSecrets.$inferSelect;
 
 export async function countPasskeys(db: Queryable, userId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(userPasskeys).where(eq(userPasskeys.userId, userId));
-  return row?.n ?? 0;
+  return totalOf(db.select({ total: count() }).from(userPasskeys).where(eq(userPasskeys.userId, userId)));
 }
 
 /** The person's authenticator app: the confirmed one, or the one being set up (`confirmed` false). */
@@ -98,11 +97,12 @@ export async function replaceRecoveryCodeHashes(
 }
 
 export async function countUnusedRecoveryCodes(db: Queryable, userId: string): Promise<number> {
-  const [row] = await db
-    .select({ remaining: count() })
-    .from(userRecoveryCodes)
-    .where(and(eq(userRecoveryCodes.userId, userId), isNull(userRecoveryCodes.usedAt)));
-  return row?.remaining ?? 0;
+  return totalOf(
+    db
+      .select({ total: count() })
+      .from(userRecoveryCodes)
+      .where(and(eq(userRecoveryCodes.userId, userId), isNull(userRecoveryCodes.usedAt))),
+  );
 }
 
 /** Marks the person's unused code of that hash used, in one statement: false when there is none. */

@@ -1,6 +1,6 @@
-import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { firstRow, writtenRow } from '../../db/result-rows.js';
+import { firstRow, totalOf, writtenRow } from '../../db/result-rows.js';
 import { customers, type HolderTokenKind, holderTokens } from '../../db/schema/index.js';
 
 // The queries of license holders' Composer tokens (the `holder_tokens` table, which this domain alone writes).
@@ -60,19 +60,20 @@ export async function countSeatedDeveloperTokens(
   customerId: string,
   now: Date,
 ): Promise<number> {
-  const [row] = await db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(holderTokens)
-    .where(
-      and(
-        eq(holderTokens.customerId, customerId),
-        eq(holderTokens.kind, 'developer'),
-        isNull(holderTokens.revokedAt),
-        isNull(holderTokens.replacedById),
-        notExpiredAt(now),
+  return totalOf(
+    db
+      .select({ total: count() })
+      .from(holderTokens)
+      .where(
+        and(
+          eq(holderTokens.customerId, customerId),
+          eq(holderTokens.kind, 'developer'),
+          isNull(holderTokens.revokedAt),
+          isNull(holderTokens.replacedById),
+          notExpiredAt(now),
+        ),
       ),
-    );
-  return row?.count ?? 0;
+  );
 }
 
 /** Holds the holder's seat lock until the transaction `tx` ends: a second caller waits for it. */

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, lt } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { firstRow, hasAnyRow, writtenRow } from '../../db/result-rows.js';
+import { firstRow, hasAnyRow, totalOf, writtenRow } from '../../db/result-rows.js';
 import { customers, oidcTokenUses, oidcTrusts } from '../../db/schema/index.js';
 
 // The queries of holders' trusted CI identities and of the job tokens exchanged for them (the `oidc_trusts` and
@@ -23,8 +23,7 @@ export function selectTrustsOfHolder(db: Queryable, customerId: string): Promise
 }
 
 export async function countTrustsOfHolder(db: Queryable, customerId: string): Promise<number> {
-  const [held] = await db.select({ n: count() }).from(oidcTrusts).where(eq(oidcTrusts.customerId, customerId));
-  return held?.n ?? 0;
+  return totalOf(db.select({ total: count() }).from(oidcTrusts).where(eq(oidcTrusts.customerId, customerId)));
 }
 
 export async function insertOidcTrust(db: Queryable, values: NewOidcTrustRow): Promise<OidcTrustRow> {

@@ -1,6 +1,6 @@
 import { and, count, eq, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { firstRow } from '../../db/result-rows.js';
+import { firstRow, totalOf } from '../../db/result-rows.js';
 import { customers, downloads, grants } from '../../db/schema/index.js';
 
 // The queries of license holders (customers), grants and downloads that grants.service.ts's rules stand on.
@@ -29,8 +29,7 @@ export async function findCustomerByNormalizedEmail(
 }
 
 export async function countHolders(db: Queryable, sellerId: string): Promise<number> {
-  const [row] = await db.select({ holders: count() }).from(customers).where(eq(customers.sellerId, sellerId));
-  return row?.holders ?? 0;
+  return totalOf(db.select({ total: count() }).from(customers).where(eq(customers.sellerId, sellerId)));
 }
 
 export type DownloadToCount = {

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, inArray, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { firstRow, writtenRow } from '../../db/result-rows.js';
+import { firstRow, totalOf, writtenRow } from '../../db/result-rows.js';
 import { packages, packageVersions } from '../../db/schema/index.js';
 import type { PackageRow } from './package-mirror.js';
 
@@ -28,11 +28,7 @@ export async function findOwnedPackage(
 }
 
 export async function countPackageVersions(db: Pick<Queryable, 'select'>, packageId: string): Promise<number> {
-  const [row] = await db
-    .select({ total: count() })
-    .from(packageVersions)
-    .where(eq(packageVersions.packageId, packageId));
-  return row?.total ?? 0;
+  return totalOf(db.select({ total: count() }).from(packageVersions).where(eq(packageVersions.packageId, packageId)));
 }
 
 /** The owner's package rows, newest first, each with its number of versions. */
@@ -59,8 +55,7 @@ export function selectPackageVersions(db: Pick<Queryable, 'select'>, packageId: 
 }
 
 export async function countPackagesOfOwner(db: Pick<Queryable, 'select'>, ownerId: string): Promise<number> {
-  const [owned] = await db.select({ total: count() }).from(packages).where(eq(packages.ownerId, ownerId));
-  return owned?.total ?? 0;
+  return totalOf(db.select({ total: count() }).from(packages).where(eq(packages.ownerId, ownerId)));
 }
 
 /** The id of the owner's package of that name, if any. */

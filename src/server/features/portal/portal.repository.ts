@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, gt, inArray, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { AppContext } from '../../context.js';
-import { firstRow } from '../../db/result-rows.js';
+import { firstRow, totalOf } from '../../db/result-rows.js';
 import {
   customers,
   grants,
@@ -27,11 +27,12 @@ export async function insertSignInLink(
 }
 
 export async function countLinksSince(ctx: Db, customerId: string, since: Date): Promise<number> {
-  const [row] = await ctx.db
-    .select({ sent: count() })
-    .from(portalSignInLinks)
-    .where(and(eq(portalSignInLinks.customerId, customerId), gt(portalSignInLinks.createdAt, since)));
-  return row?.sent ?? 0;
+  return totalOf(
+    ctx.db
+      .select({ total: count() })
+      .from(portalSignInLinks)
+      .where(and(eq(portalSignInLinks.customerId, customerId), gt(portalSignInLinks.createdAt, since))),
+  );
 }
 
 /** Spends a link of this seller's holder once (one conditional UPDATE); the customer it signs in, or undefined. */

@@ -1,7 +1,7 @@
 import { and, asc, count, desc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
-import { firstRow, hasAnyRow, writtenRow } from '../../db/result-rows.js';
+import { firstRow, hasAnyRow, totalOf, writtenRow } from '../../db/result-rows.js';
 import { type OrganizationRole, organizationInvitations, organizationMembers, users } from '../../db/schema/index.js';
 
 // Queries of organization_members and organization_invitations (issue 33); only the teams domain writes them.
@@ -117,17 +117,18 @@ export async function countPendingInvitations(
   now: Date,
   except?: string,
 ): Promise<number> {
-  const [row] = await ctx.db
-    .select({ total: count() })
-    .from(organizationInvitations)
-    .where(
-      and(
-        eq(organizationInvitations.organizationId, organizationId),
-        pending(now),
-        except ? ne(organizationInvitations.id, except) : undefined,
+  return totalOf(
+    ctx.db
+      .select({ total: count() })
+      .from(organizationInvitations)
+      .where(
+        and(
+          eq(organizationInvitations.organizationId, organizationId),
+          pending(now),
+          except ? ne(organizationInvitations.id, except) : undefined,
+        ),
       ),
-    );
-  return row?.total ?? 0;
+  );
 }
 
 export async function findPendingInvitationTo(

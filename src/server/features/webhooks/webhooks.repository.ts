@@ -1,6 +1,6 @@
 import { and, count, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../../db/client.js';
-import { firstRow, writtenRow } from '../../db/result-rows.js';
+import { firstRow, totalOf, writtenRow } from '../../db/result-rows.js';
 import { webhookAttempts, webhookEndpoints, webhookMessages } from '../../db/schema/index.js';
 
 // The queries of a seller's webhook endpoints and their deliveries (the webhook_endpoints, webhook_messages and
@@ -42,11 +42,7 @@ export async function lockEndpointsOfSeller(tx: Queryable, sellerId: string): Pr
 }
 
 export async function countEndpointsOfSeller(db: Queryable, sellerId: string): Promise<number> {
-  const [row] = await db
-    .select({ total: count() })
-    .from(webhookEndpoints)
-    .where(eq(webhookEndpoints.sellerId, sellerId));
-  return row?.total ?? 0;
+  return totalOf(db.select({ total: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.sellerId, sellerId)));
 }
 
 export async function insertEndpoint(db: Queryable, values: NewEndpointRow): Promise<EndpointRow> {
