@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { apiV1DeletedSchema } from '../../../contract/api-v1.js';
 import { apiV1ConnectBitbucketInput, apiV1ConnectGitlabInput } from '../../../contract/code-host-tokens.js';
 import {
   apiV1CodeHostParams,
@@ -18,14 +18,12 @@ import {
   withConnectionErrors,
 } from '../code-hosts/code-hosts.service.js';
 import { connectGitlabToken } from '../code-hosts/gitlab-connect.service.js';
-import { createdResponses, envelope, okResponses } from './envelope.js';
+import { apiV1Operations, deletedAnswer } from './api-v1-operations.js';
 import { idempotencyHeader } from './openapi.js';
 
 // API v1: code hosts (issue 30), so a seller's own tooling connects GitLab and Bitbucket Cloud with an access token,
 // sees what each connection may read, and removes one. A package is then added from a connection with
 // POST /packages {connectionId, githubRepoId}; any git server needs no connection (POST /packages {repositoryUrl}).
-
-const deletedConnection = z.object({ id: z.string(), deleted: z.literal(true) });
 
 /** The connection just stored, as GET /code-hosts lists it (with what it may access and its package count). */
 async function connectionView(ctx: AppContext, sellerId: string, connectionId: string): Promise<CodeHostConnection> {
@@ -35,128 +33,111 @@ async function connectionView(ctx: AppContext, sellerId: string, connectionId: s
 }
 
 export async function codeHostsV1Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const codeHostsApi = apiV1Operations(app, 'Code hosts');
 
-  api.get(
+  codeHostsApi.get(
     '/code-hosts',
     {
-      config: { apiPermission: 'packages:read' },
-      schema: {
-        tags: ['Code hosts'],
-        operationId: 'listCodeHosts',
-        summary: 'List code host connections',
-        description:
-          'Every connection your packages can come from, with what each may access, whether it works (status, ' +
-          'problem) and how many packages sync through it. Tokens and keys are never returned.',
-        response: okResponses(z.array(codeHostConnectionSchema)),
-      },
+      permission: 'packages:read',
+      operationId: 'listCodeHosts',
+      summary: 'List code host connections',
+      description:
+        'Every connection your packages can come from, with what each may access, whether it works (status, ' +
+        'problem) and how many packages sync through it. Tokens and keys are never returned.',
+      answer: z.array(codeHostConnectionSchema),
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      return envelope(await listConnections(ctx, request.principal.sellerId));
+      return listConnections(ctx, request.principal.sellerId);
     },
   );
 
-  api.get(
+  codeHostsApi.get(
     '/code-hosts/:connectionId/repositories',
     {
-      config: { apiPermission: 'packages:read' },
-      schema: {
-        tags: ['Code hosts'],
-        operationId: 'listCodeHostRepositories',
-        summary: 'List a connection’s repositories',
-        description:
-          'The repositories the connection may read, asked of the host now. Add one as a package with ' +
-          'POST /packages and {connectionId, githubRepoId: its id, packageName}. A host that refuses the ' +
-          'connection’s token answers 401 with what to do.',
-        params: apiV1CodeHostParams,
-        response: okResponses(connectionRepositoryList),
-      },
+      permission: 'packages:read',
+      operationId: 'listCodeHostRepositories',
+      summary: 'List a connection’s repositories',
+      description:
+        'The repositories the connection may read, asked of the host now. Add one as a package with ' +
+        'POST /packages and {connectionId, githubRepoId: its id, packageName}. A host that refuses the ' +
+        'connection’s token answers 401 with what to do.',
+      params: apiV1CodeHostParams,
+      answer: connectionRepositoryList,
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
       const repositories = await withConnectionErrors(() =>
         listConnectionRepositories(ctx, request.principal.sellerId, request.params.connectionId),
       );
-      return envelope(
-        repositories.map((repository) => ({
-          id: repository.id,
-          fullName: repository.fullName,
-          description: repository.description,
-          hasComposerJson: repository.hasComposerJson,
-          composerName: repository.composerName,
-        })),
-      );
+      return repositories.map((repository) => ({
+        id: repository.id,
+        fullName: repository.fullName,
+        description: repository.description,
+        hasComposerJson: repository.hasComposerJson,
+        composerName: repository.composerName,
+      }));
     },
   );
 
-  api.post(
+  codeHostsApi.post(
     '/code-hosts/gitlab',
     {
-      config: { apiPermission: 'packages:write' },
-      schema: {
-        tags: ['Code hosts'],
-        operationId: 'connectGitlab',
-        summary: 'Connect GitLab',
-        description:
-          'token: a project, group or personal access token with read_api and read_repository; baseUrl: your ' +
-          'self-managed GitLab, left out for the server’s default. GitLab is asked about the token before anything ' +
-          'is stored; a refused token answers 400 and stores nothing. The token is stored encrypted and never shown again.',
-        headers: idempotencyHeader,
-        body: apiV1ConnectGitlabInput,
-        response: createdResponses(codeHostConnectionSchema),
-      },
+      permission: 'packages:write',
+      operationId: 'connectGitlab',
+      summary: 'Connect GitLab',
+      description:
+        'token: a project, group or personal access token with read_api and read_repository; baseUrl: your ' +
+        'self-managed GitLab, left out for the server’s default. GitLab is asked about the token before anything ' +
+        'is stored; a refused token answers 400 and stores nothing. The token is stored encrypted and never shown again.',
+      headers: idempotencyHeader,
+      body: apiV1ConnectGitlabInput,
+      answer: codeHostConnectionSchema,
+      status: 201,
     },
-    async (request, reply) => {
-      const sellerId = request.principal.sellerId;
+    async (request) => {
       const connection = await connectGitlabToken(ctx, request.principal, request.body);
-      return reply.status(201).send(envelope(await connectionView(ctx, sellerId, connection.id)));
+      return connectionView(ctx, request.principal.sellerId, connection.id);
     },
   );
 
-  api.post(
+  codeHostsApi.post(
     '/code-hosts/bitbucket',
     {
-      config: { apiPermission: 'packages:write' },
-      schema: {
-        tags: ['Code hosts'],
-        operationId: 'connectBitbucket',
-        summary: 'Connect Bitbucket Cloud',
-        description:
-          'A workspace access token (workspace), or a repository access token (workspace and repository), with ' +
-          'repository:read and webhook. App passwords are refused: Bitbucket ends them on 2026-06-09. Bitbucket is ' +
-          'asked about the token before anything is stored; the token is stored encrypted and never shown again.',
-        headers: idempotencyHeader,
-        body: apiV1ConnectBitbucketInput,
-        response: createdResponses(codeHostConnectionSchema),
-      },
+      permission: 'packages:write',
+      operationId: 'connectBitbucket',
+      summary: 'Connect Bitbucket Cloud',
+      description:
+        'A workspace access token (workspace), or a repository access token (workspace and repository), with ' +
+        'repository:read and webhook. App passwords are refused: Bitbucket ends them on 2026-06-09. Bitbucket is ' +
+        'asked about the token before anything is stored; the token is stored encrypted and never shown again.',
+      headers: idempotencyHeader,
+      body: apiV1ConnectBitbucketInput,
+      answer: codeHostConnectionSchema,
+      status: 201,
     },
-    async (request, reply) => {
-      const sellerId = request.principal.sellerId;
+    async (request) => {
       const connection = await connectBitbucket(ctx, request.principal, request.body);
-      return reply.status(201).send(envelope(await connectionView(ctx, sellerId, connection.id)));
+      return connectionView(ctx, request.principal.sellerId, connection.id);
     },
   );
 
-  api.delete(
+  codeHostsApi.delete(
     '/code-hosts/:connectionId',
     {
-      config: { apiPermission: 'packages:write' },
-      schema: {
-        tags: ['Code hosts'],
-        operationId: 'deleteCodeHost',
-        summary: 'Remove a connection',
-        description:
-          'Its packages keep serving every version already published, and sync no more until they are moved to ' +
-          'another connection. The host’s token is forgotten; revoke it on the host too.',
-        params: apiV1CodeHostParams,
-        response: okResponses(deletedConnection),
-      },
+      permission: 'packages:write',
+      operationId: 'deleteCodeHost',
+      summary: 'Remove a connection',
+      description:
+        'Its packages keep serving every version already published, and sync no more until they are moved to ' +
+        'another connection. The host’s token is forgotten; revoke it on the host too.',
+      params: apiV1CodeHostParams,
+      answer: apiV1DeletedSchema,
     },
     async (request) => {
       const { connectionId } = request.params;
       await removeConnection(ctx, request.principal, connectionId);
-      return envelope({ id: connectionId, deleted: true as const });
+      return deletedAnswer(connectionId);
     },
   );
 }

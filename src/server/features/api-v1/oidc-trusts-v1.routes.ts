@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiV1DeletedSchema } from '../../../contract/api-v1.js';
 import {
@@ -12,7 +11,7 @@ import {
 } from '../../../contract/oidc-trusts.js';
 import type { AppContext } from '../../context.js';
 import * as trusts from '../credentials/oidc-trusts.service.js';
-import { createdResponses, envelope, okResponses } from './envelope.js';
+import { apiV1Operations, deletedAnswer } from './api-v1-operations.js';
 import { idempotencyHeader } from './openapi.js';
 
 // API v1: a customer's trusted CI identities (issue 32 item 3), beside their named tokens
@@ -24,72 +23,60 @@ const EXCHANGE_NOTE =
   'and takes no seat.';
 
 export async function oidcTrustsV1Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
+  const customersApi = apiV1Operations(app, 'Customers');
 
-  api.get(
+  customersApi.get(
     '/customers/:customerId/oidc-trusts',
     {
-      config: { apiPermission: 'customers:read' },
-      schema: {
-        tags: ['Customers'],
-        operationId: 'listCustomerOidcTrusts',
-        summary: "List a customer's trusted CI identities",
-        description: `Each identity's issuer, audience, subject rule, creation and last exchange. ${EXCHANGE_NOTE}`,
-        params: oidcCustomerParams,
-        response: okResponses(z.array(oidcTrust)),
-      },
+      permission: 'customers:read',
+      operationId: 'listCustomerOidcTrusts',
+      summary: "List a customer's trusted CI identities",
+      description: `Each identity's issuer, audience, subject rule, creation and last exchange. ${EXCHANGE_NOTE}`,
+      params: oidcCustomerParams,
+      answer: z.array(oidcTrust),
     },
     async (request) => {
       const holder = await trusts.getSellersHolder(ctx, request.principal.sellerId, request.params.customerId);
-      return envelope(await trusts.listOidcTrusts(ctx, holder.id));
+      return trusts.listOidcTrusts(ctx, holder.id);
     },
   );
 
-  api.post(
+  customersApi.post(
     '/customers/:customerId/oidc-trusts',
     {
-      config: { apiPermission: 'customers:write' },
-      schema: {
-        tags: ['Customers'],
-        operationId: 'createCustomerOidcTrust',
-        summary: 'Trust a CI identity for a customer',
-        description:
-          'name (1–100 characters); issuer: an https URL (GitHub Actions `https://token.actions.githubusercontent.com`, ' +
-          'gitlab.com `https://gitlab.com`, a self-managed GitLab, any OIDC issuer) that must not resolve to a private ' +
-          'address; audience: the `aud` the job requests; subject: the exact `sub`, or a prefix ending in `*` right ' +
-          `after \`:\` or \`/\` (\`repo:acme/shop:*\`). At most 20 per customer. ${EXCHANGE_NOTE}`,
-        headers: idempotencyHeader,
-        params: oidcCustomerParams,
-        body: apiV1OidcTrustInput,
-        response: createdResponses(oidcTrust),
-      },
+      permission: 'customers:write',
+      operationId: 'createCustomerOidcTrust',
+      summary: 'Trust a CI identity for a customer',
+      description:
+        'name (1–100 characters); issuer: an https URL (GitHub Actions `https://token.actions.githubusercontent.com`, ' +
+        'gitlab.com `https://gitlab.com`, a self-managed GitLab, any OIDC issuer) that must not resolve to a private ' +
+        'address; audience: the `aud` the job requests; subject: the exact `sub`, or a prefix ending in `*` right ' +
+        `after \`:\` or \`/\` (\`repo:acme/shop:*\`). At most 20 per customer. ${EXCHANGE_NOTE}`,
+      headers: idempotencyHeader,
+      params: oidcCustomerParams,
+      body: apiV1OidcTrustInput,
+      answer: oidcTrust,
+      status: 201,
     },
-    async (request, reply) => {
-      const { customerId } = request.params;
-      const created = await trusts.createOidcTrust(ctx, request.principal, customerId, request.body, 'api');
-      return reply.status(201).send(envelope(created));
-    },
+    async (request) => trusts.createOidcTrust(ctx, request.principal, request.params.customerId, request.body, 'api'),
   );
 
-  api.delete(
+  customersApi.delete(
     '/customers/:customerId/oidc-trusts/:trustId',
     {
-      config: { apiPermission: 'customers:write' },
-      schema: {
-        tags: ['Customers'],
-        operationId: 'deleteCustomerOidcTrust',
-        summary: 'Stop trusting a CI identity',
-        description:
-          'Its job tokens are refused from now on; Composer tokens it already gave end with their own expiry ' +
-          `(at most ${OIDC_TOKEN_LIFETIME_MINUTES} minutes).`,
-        params: oidcTrustParams,
-        response: okResponses(apiV1DeletedSchema),
-      },
+      permission: 'customers:write',
+      operationId: 'deleteCustomerOidcTrust',
+      summary: 'Stop trusting a CI identity',
+      description:
+        'Its job tokens are refused from now on; Composer tokens it already gave end with their own expiry ' +
+        `(at most ${OIDC_TOKEN_LIFETIME_MINUTES} minutes).`,
+      params: oidcTrustParams,
+      answer: apiV1DeletedSchema,
     },
     async (request) => {
       const { customerId, trustId } = request.params;
       await trusts.deleteOidcTrust(ctx, request.principal, customerId, trustId);
-      return envelope({ id: trustId, deleted: true as const });
+      return deletedAnswer(trustId);
     },
   );
 }

@@ -1,5 +1,4 @@
 import type { FastifyInstance } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { apiV1CreateWebhookInput, apiV1UpdateWebhookInput } from '../../../contract/api-v1.js';
 import {
@@ -14,7 +13,7 @@ import {
 } from '../../../contract/webhooks.js';
 import type { AppContext } from '../../context.js';
 import * as webhooks from '../webhooks/webhooks.service.js';
-import { createdResponses, envelope, okResponses } from './envelope.js';
+import { apiV1Operations } from './api-v1-operations.js';
 
 // Webhook endpoints in API v1 (issue 14), answered by the same service as the Webhooks page. Of the spec's 8
 // permissions, tokens:read / tokens:write fit: an endpoint carries a signing secret, a credential of the
@@ -24,152 +23,121 @@ import { createdResponses, envelope, okResponses } from './envelope.js';
 const eventList = WEBHOOK_EVENT_TYPES.map((type) => `\`${type}\`: ${WEBHOOK_EVENT_DESCRIPTIONS[type]}`).join('; ');
 
 export async function webhooksV1Routes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  const api = app.withTypeProvider<ZodTypeProvider>();
-  const read = { apiPermission: 'tokens:read' as const };
-  const write = { apiPermission: 'tokens:write' as const };
-  const tags = ['Webhooks'];
+  const webhooksApi = apiV1Operations(app, 'Webhooks');
 
-  api.get(
+  webhooksApi.get(
     '/webhooks',
     {
-      config: read,
-      schema: {
-        tags,
-        operationId: 'listWebhookEndpoints',
-        summary: 'List webhook endpoints',
-        response: okResponses(z.array(webhookEndpointSchema)),
-      },
+      permission: 'tokens:read',
+      operationId: 'listWebhookEndpoints',
+      summary: 'List webhook endpoints',
+      answer: z.array(webhookEndpointSchema),
     },
-    async (request) => envelope(await webhooks.listEndpoints(ctx, request.principal.sellerId)),
+    async (request) => webhooks.listEndpoints(ctx, request.principal.sellerId),
   );
 
-  api.post(
+  webhooksApi.post(
     '/webhooks',
     {
-      config: write,
-      schema: {
-        tags,
-        operationId: 'createWebhookEndpoint',
-        summary: 'Register a webhook endpoint',
-        description: `Answers the signing secret once. Up to ${WEBHOOK_LIMITS.maxEndpoints} endpoints; the URL must be public http(s). Events: ${eventList}.`,
-        body: apiV1CreateWebhookInput,
-        response: createdResponses(webhookEndpointWithSecretSchema),
-      },
+      permission: 'tokens:write',
+      operationId: 'createWebhookEndpoint',
+      summary: 'Register a webhook endpoint',
+      description: `Answers the signing secret once. Up to ${WEBHOOK_LIMITS.maxEndpoints} endpoints; the URL must be public http(s). Events: ${eventList}.`,
+      body: apiV1CreateWebhookInput,
+      answer: webhookEndpointWithSecretSchema,
+      status: 201,
     },
-    async (request, reply) =>
-      reply.status(201).send(envelope(await webhooks.createEndpoint(ctx, request.principal, request.body))),
+    async (request) => webhooks.createEndpoint(ctx, request.principal, request.body),
   );
 
-  api.get(
+  webhooksApi.get(
     '/webhooks/:id',
     {
-      config: read,
-      schema: {
-        tags,
-        operationId: 'getWebhookEndpoint',
-        summary: 'Get a webhook endpoint',
-        params: webhookEndpointParams,
-        response: okResponses(webhookEndpointSchema),
-      },
+      permission: 'tokens:read',
+      operationId: 'getWebhookEndpoint',
+      summary: 'Get a webhook endpoint',
+      params: webhookEndpointParams,
+      answer: webhookEndpointSchema,
     },
-    async (request) => envelope(await webhooks.getEndpoint(ctx, request.principal.sellerId, request.params.id)),
+    async (request) => webhooks.getEndpoint(ctx, request.principal.sellerId, request.params.id),
   );
 
-  api.patch(
+  webhooksApi.patch(
     '/webhooks/:id',
     {
-      config: write,
-      schema: {
-        tags,
-        operationId: 'updateWebhookEndpoint',
-        summary: 'Change a webhook endpoint',
-        description:
-          'Change its URL, events or description, or disable and enable it (absent fields keep their value).',
-        params: webhookEndpointParams,
-        body: apiV1UpdateWebhookInput,
-        response: okResponses(webhookEndpointSchema),
-      },
+      permission: 'tokens:write',
+      operationId: 'updateWebhookEndpoint',
+      summary: 'Change a webhook endpoint',
+      description: 'Change its URL, events or description, or disable and enable it (absent fields keep their value).',
+      params: webhookEndpointParams,
+      body: apiV1UpdateWebhookInput,
+      answer: webhookEndpointSchema,
     },
-    async (request) => envelope(await webhooks.updateEndpoint(ctx, request.principal, request.params.id, request.body)),
+    async (request) => webhooks.updateEndpoint(ctx, request.principal, request.params.id, request.body),
   );
 
-  api.delete(
+  webhooksApi.delete(
     '/webhooks/:id',
     {
-      config: write,
-      schema: {
-        tags,
-        operationId: 'deleteWebhookEndpoint',
-        summary: 'Delete a webhook endpoint',
-        params: webhookEndpointParams,
-        response: okResponses(z.object({ id: z.string() })),
-      },
+      permission: 'tokens:write',
+      operationId: 'deleteWebhookEndpoint',
+      summary: 'Delete a webhook endpoint',
+      params: webhookEndpointParams,
+      answer: z.object({ id: z.string() }),
     },
-    async (request) => envelope(await webhooks.deleteEndpoint(ctx, request.principal, request.params.id)),
+    async (request) => webhooks.deleteEndpoint(ctx, request.principal, request.params.id),
   );
 
-  api.post(
+  webhooksApi.post(
     '/webhooks/:id/rotate-secret',
     {
-      config: write,
-      schema: {
-        tags,
-        operationId: 'rotateWebhookSecret',
-        summary: 'Rotate the signing secret',
-        description: 'Answers the new secret once; deliveries from now on are signed with it.',
-        params: webhookEndpointParams,
-        response: okResponses(webhookEndpointWithSecretSchema),
-      },
+      permission: 'tokens:write',
+      operationId: 'rotateWebhookSecret',
+      summary: 'Rotate the signing secret',
+      description: 'Answers the new secret once; deliveries from now on are signed with it.',
+      params: webhookEndpointParams,
+      answer: webhookEndpointWithSecretSchema,
     },
-    async (request) => envelope(await webhooks.rotateSecret(ctx, request.principal, request.params.id)),
+    async (request) => webhooks.rotateSecret(ctx, request.principal, request.params.id),
   );
 
-  api.get(
+  webhooksApi.get(
     '/webhooks/:id/deliveries',
     {
-      config: read,
-      schema: {
-        tags,
-        operationId: 'listWebhookDeliveries',
-        summary: 'List deliveries',
-        description: `The endpoint's latest ${WEBHOOK_LIMITS.deliveriesListed} deliveries, newest first, each with its attempts (time, status code, duration).`,
-        params: webhookEndpointParams,
-        response: okResponses(z.array(webhookDeliverySchema)),
-      },
+      permission: 'tokens:read',
+      operationId: 'listWebhookDeliveries',
+      summary: 'List deliveries',
+      description: `The endpoint's latest ${WEBHOOK_LIMITS.deliveriesListed} deliveries, newest first, each with its attempts (time, status code, duration).`,
+      params: webhookEndpointParams,
+      answer: z.array(webhookDeliverySchema),
     },
-    async (request) => envelope(await webhooks.listDeliveries(ctx, request.principal.sellerId, request.params.id)),
+    async (request) => webhooks.listDeliveries(ctx, request.principal.sellerId, request.params.id),
   );
 
-  api.post(
+  webhooksApi.post(
     '/webhooks/:id/deliveries/:deliveryId/redeliver',
     {
-      config: write,
-      schema: {
-        tags,
-        operationId: 'redeliverWebhookDelivery',
-        summary: 'Redeliver',
-        description: 'Sends the delivery again now, with the same webhook-id.',
-        params: webhookDeliveryParams,
-        response: okResponses(webhookDeliverySchema),
-      },
+      permission: 'tokens:write',
+      operationId: 'redeliverWebhookDelivery',
+      summary: 'Redeliver',
+      description: 'Sends the delivery again now, with the same webhook-id.',
+      params: webhookDeliveryParams,
+      answer: webhookDeliverySchema,
     },
     async (request) =>
-      envelope(await webhooks.redeliver(ctx, request.principal.sellerId, request.params.id, request.params.deliveryId)),
+      webhooks.redeliver(ctx, request.principal.sellerId, request.params.id, request.params.deliveryId),
   );
 
-  api.post(
+  webhooksApi.post(
     '/webhooks/:id/test',
     {
-      config: write,
-      schema: {
-        tags,
-        operationId: 'sendWebhookTestEvent',
-        summary: 'Send a test event',
-        description: 'Sends a `webhook.test` event to this endpoint, whatever it listens to.',
-        params: webhookEndpointParams,
-        response: okResponses(webhookDeliverySchema),
-      },
+      permission: 'tokens:write',
+      operationId: 'sendWebhookTestEvent',
+      summary: 'Send a test event',
+      description: 'Sends a `webhook.test` event to this endpoint, whatever it listens to.',
+      params: webhookEndpointParams,
+      answer: webhookDeliverySchema,
     },
-    async (request) => envelope(await webhooks.sendTestEvent(ctx, request.principal.sellerId, request.params.id)),
+    async (request) => webhooks.sendTestEvent(ctx, request.principal.sellerId, request.params.id),
   );
 }
