@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OPEN_GRANT_FACTS } from '../../../../test/support/grant-facts.js';
 import { parseLicenseTerms } from '../../lib/composer-versions/license-terms.js';
 import { ComposerAccessCache } from './access-cache.js';
 import type { CoveringGrant, PackageAccess, TokenView } from './access-view.repository.js';
@@ -13,12 +14,7 @@ function view(customerId: string, sellerId: string, packageNames: string[] = ['a
       grantId: `grant-${customerId}-${packageName}`,
       packageId: `package-${packageName}`,
       packageName,
-      packageIsActive: true,
-      status: 'active',
-      expiresAt: null,
-      endMode: 'access',
-      downloadLimit: null,
-      downloadCount: 0,
+      ...OPEN_GRANT_FACTS,
       metadataUpdatedAt: new Date('2026-02-01T00:00:00Z'),
       grantUpdatedAt: new Date('2026-02-01T00:00:00Z'),
       coverageUpdatedAt: new Date('2026-02-01T00:00:00Z'),

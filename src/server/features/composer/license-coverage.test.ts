@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OPEN_GRANT_FACTS } from '../../../../test/support/grant-facts.js';
 import { parseLicenseTerms } from '../../lib/composer-versions/license-terms.js';
 import type { CoveringGrant, PackageAccess } from './access-view.repository.js';
 import {
@@ -22,12 +23,7 @@ function grant(id: string, values: Partial<CoveringGrant> & { constraint?: strin
     grantId: id,
     packageId: 'package-1',
     packageName: 'acme/lib',
-    packageIsActive: true,
-    status: 'active',
-    expiresAt: null,
-    endMode: 'access',
-    downloadLimit: null,
-    downloadCount: 0,
+    ...OPEN_GRANT_FACTS,
     metadataUpdatedAt: NOW,
     grantUpdatedAt: NOW,
     coverageUpdatedAt: NOW,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { OPEN_GRANT_FACTS } from '../../../../test/support/grant-facts.js';
 import { evaluateGrant, type GrantFacts, grantNotice } from './grant-rules.js';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
@@ -6,12 +7,7 @@ const NOW = new Date('2026-03-01T12:00:00Z');
 function grant(overrides: Partial<GrantFacts> = {}): GrantFacts {
   return {
     packageName: 'acme/widget',
-    packageIsActive: true,
-    status: 'active',
-    expiresAt: null,
-    endMode: 'access',
-    downloadLimit: null,
-    downloadCount: 0,
+    ...OPEN_GRANT_FACTS,
     ...overrides,
   };
 }
