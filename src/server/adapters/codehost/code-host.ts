@@ -139,4 +139,13 @@ export class CodeHostError extends Error {
     super(message);
     this.name = 'CodeHostError';
   }
+
+  /**
+   * A rate limit's Retry-After in seconds: until the host's reset (at least 1), or 60 when it named none. The reset is
+   * wall-clock time, like the moment the client will retry.
+   */
+  get retryAfterSeconds(): number {
+    const { retryAt } = this.options;
+    return retryAt ? Math.max(1, Math.ceil((retryAt.getTime() - Date.now()) / 1000)) : 60;
+  }
 }

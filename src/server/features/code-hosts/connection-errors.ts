@@ -14,15 +14,11 @@ export function connectionAppError(error: CodeHostError): AppError {
         title: 'Code Host Refused Access',
         suggestion: 'Connect the code host again on Code hosts.',
       });
-    case 'RATE_LIMITED': {
-      const seconds = error.options.retryAt
-        ? Math.max(1, Math.ceil((error.options.retryAt.getTime() - Date.now()) / 1000))
-        : 60;
+    case 'RATE_LIMITED':
       return new AppError('RATE_LIMITED', error.message, {
         suggestion: 'Wait until the limit resets, then try again.',
-        headers: { 'retry-after': String(seconds) },
+        headers: { 'retry-after': String(error.retryAfterSeconds) },
       });
-    }
     case 'UNAVAILABLE':
       return new AppError('UNAVAILABLE', `${error.message} Please try again in a moment.`, {
         title: 'Code Host Unavailable',

@@ -42,21 +42,16 @@ export function codeHostAppError(
         title: 'GitHub Connection Required',
         suggestion: 'Open Code hosts (in the account menu) and install the GitHub App on the repositories you pick.',
       });
-    case 'RATE_LIMITED': {
-      // The host's reset time is wall-clock time, like the moment the client will retry.
-      const seconds = error.options.retryAt
-        ? Math.max(1, Math.ceil((error.options.retryAt.getTime() - Date.now()) / 1000))
-        : 60;
+    case 'RATE_LIMITED':
       return new AppError(
         'RATE_LIMITED',
         `${host}'s API rate limit is exhausted; it resets at ${formatRetryAt(error.options.retryAt)}.`,
         {
           title: 'GitHub Rate Limit Reached',
           suggestion: 'Wait until the limit resets, then try again.',
-          headers: { 'retry-after': String(seconds) },
+          headers: { 'retry-after': String(error.retryAfterSeconds) },
         },
       );
-    }
     case 'UNAVAILABLE':
       return new AppError('UNAVAILABLE', `${error.message} Please try again in a moment.`, {
         title: `${host === 'GitHub' ? 'GitHub' : 'Code Host'} Unavailable`,
