@@ -22,6 +22,22 @@ export async function addPackageFromDashboard(
   return created;
 }
 
+/** {@link addPackageFromDashboard} for the embedded git server's repository `<name>.git`, active, named as it. */
+export function addGitServerPackage(
+  app: TestApp,
+  seller: Pick<SignedIn, 'client'>,
+  name: string,
+  description = '',
+): Promise<CreatePackageResponse> {
+  return addPackageFromDashboard(app, seller, {
+    githubRepoId: `${name}.git`,
+    fullName: name,
+    packageName: name,
+    description,
+    isActive: true,
+  });
+}
+
 /**
  * Reads the seller's package over HTTP, as the dashboard does, every 100 ms until its sync is ready and `isDone`
  * holds (by default: it has a version). Throws at a failed sync, or after 60 seconds.

@@ -10,7 +10,7 @@ import {
   jsonOf,
   requestOnHost,
 } from '../../../test/composer/repository-fixtures.js';
-import { addPackageFromDashboard } from '../../../test/support/dashboard-packages.js';
+import { addGitServerPackage } from '../../../test/support/dashboard-packages.js';
 import { createDatabaseFromTemplate, loadPgliteTemplate } from '../../../test/support/database-template.js';
 import { createPackageRepository } from '../../../test/support/git-fixtures.js';
 import { TestClient } from '../../../test/support/http-client.js';
@@ -74,13 +74,7 @@ describe('the operator’s doors of a running app', () => {
     });
     seller = await signInSeller(app, { slug: SELLER_SLUG });
     await giveTrial(app, seller.user.id);
-    const created = await addPackageFromDashboard(app, seller, {
-      githubRepoId: 'ops/widget.git',
-      fullName: 'ops/widget',
-      packageName: 'ops/widget',
-      description: 'Widgets',
-      isActive: true,
-    });
+    const created = await addGitServerPackage(app, seller, 'ops/widget', 'Widgets');
     packageId = created.id;
     holder = await createHolder(app, seller.user, 'ops-holder@example.com');
     await createGrant(app, holder, { id: packageId });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addPackageFromDashboard } from '../../../../test/support/dashboard-packages.js';
+import { addGitServerPackage } from '../../../../test/support/dashboard-packages.js';
 import { createPackageRepository, createTempDir } from '../../../../test/support/git-fixtures.js';
 import { giveTrial, waitForSync } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
@@ -64,13 +64,7 @@ beforeAll(async () => {
   await createPackageRepository(bare, { name: 'acme/widget', tags: ['v1.0.0'], branches: ['main'], bare: true });
   seller = await signInSeller(app, { slug: 'acme' });
   await giveTrial(app, seller.user.id);
-  const created = await addPackageFromDashboard(app, seller, {
-    githubRepoId: 'acme/widget.git',
-    fullName: 'acme/widget',
-    packageName: 'acme/widget',
-    description: '',
-    isActive: true,
-  });
+  const created = await addGitServerPackage(app, seller, 'acme/widget');
   packageId = created.id;
 
   // The hook installed as the README says.

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeGitHub, startFakeGitHub } from '../../../../test/fakes/github.js';
-import { addPackageFromDashboard } from '../../../../test/support/dashboard-packages.js';
+import { addGitServerPackage } from '../../../../test/support/dashboard-packages.js';
 import {
   createPackageRepository,
   createTempDir,
@@ -89,13 +89,7 @@ beforeAll(async () => {
   const seller = await signInSeller(first);
   owner = seller.user;
   await giveTrial(first, owner.id);
-  const created = await addPackageFromDashboard(first, seller, {
-    githubRepoId: 'acme/widget.git',
-    fullName: 'acme/widget',
-    packageName: 'acme/widget',
-    description: '',
-    isActive: true,
-  });
+  const created = await addGitServerPackage(first, seller, 'acme/widget');
   packageId = created.id;
 });
 
