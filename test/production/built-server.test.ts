@@ -2,12 +2,13 @@
 // folder of its own, stopped by signals. Needs `npm run build` first (`npm test` does it).
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Socket, connect as tcpConnect } from 'node:net';
+import { type Socket, connect as tcpConnect } from 'node:net';
 import { networkInterfaces, tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { npmStartOptions } from '../../scripts/npm-start-options.js';
+import { freePort } from '../support/free-port.js';
 import { readOutbox } from '../support/outbox.js';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -32,15 +33,6 @@ function freshFolder(): string {
   const folder = mkdtempSync(path.join(tmpdir(), 'packgate-built-'));
   folders.push(folder);
   return folder;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /**

@@ -21,6 +21,7 @@ import { requestOnHost } from '../composer/repository-fixtures.js';
 import { startFakeS3 } from '../fakes/s3.js';
 import { type FakeSmtp, startFakeSmtp } from '../fakes/smtp.js';
 import { createDatabaseFromTemplate, createPostgresTemplate } from '../support/database-template.js';
+import { freePort } from '../support/free-port.js';
 import { createPackageRepository, type PackageRepository, readFixtureTree } from '../support/git-fixtures.js';
 import { TestClient } from '../support/http-client.js';
 import type { TestApp } from '../support/test-app.js';
@@ -29,7 +30,6 @@ import {
   builtServer,
   checkNginxConfig,
   createGitGate,
-  freePort,
   type GitGate,
   type PackgateProcess,
   pollUntil,

@@ -1,10 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './free-port.js';
 
 // A git server over SSH for tests of deploy keys (issue 30 item 4): Debian's OpenSSH server (scripts/
 // install-system-deps.sh installs it; a missing sshd fails the test, never skips it) on a random loopback port, run
@@ -28,14 +29,6 @@ export type SshGitServer = {
   replaceHostKey(): Promise<void>;
   close(): Promise<void>;
 };
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** Resolves once the port answers with an SSH banner. */
 async function waitForBanner(port: number, child: ChildProcess, log: () => string): Promise<void> {

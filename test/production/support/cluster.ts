@@ -1,6 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { npmStartOptions } from '../../../scripts/npm-start-options.js';
@@ -12,16 +11,6 @@ import { openTaskSocket, type TaskSocket } from '../../support/task-socket.js';
 
 const root = path.resolve(import.meta.dirname, '../../..');
 export const builtServer = path.join(root, 'dist/server/main.js');
-
-/** A free TCP port on loopback (the kernel's choice; released before use). */
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /** Polls `check` until it answers a value (not undefined); throws `what` with `explain()` at the bound. */
 export async function pollUntil<T>(
