@@ -50,7 +50,10 @@ export type ZodRouteHandler<S extends FastifySchema> = RouteHandlerMethod<
 export type GuardStage = 'onRequest' | 'preValidation';
 
 /** What a route declares itself; its guard is the declarer's. */
-export type GuardedRouteOptions<S extends FastifySchema> = Omit<ZodRouteOptions<S>, GuardStage>;
+export type GuardedRouteOptions<S extends FastifySchema> = Omit<ZodRouteOptions<S>, GuardStage> & {
+  /** Its answers carry `Cache-Control: no-store`, set before the handler runs (so its errors carry it too). */
+  noStore?: boolean;
+};
 
 type DeclareRoute<Own> = <const S extends FastifySchema = FastifySchema>(
   url: string,
@@ -60,6 +63,30 @@ type DeclareRoute<Own> = <const S extends FastifySchema = FastifySchema>(
 
 export type RouteDeclarer<Own = unknown> = Record<'get' | 'post' | 'put' | 'patch' | 'delete', DeclareRoute<Own>>;
 
+/**
+ * The one success status other than 200 a route's schema declares (201 Created, 202 Accepted): the route answers
+ * with it, so its handler returns the answer as any other does and the status cannot disagree with the schema.
+ */
+export function declaredSuccessStatus(schema: FastifySchema | undefined): number | undefined {
+  const statuses = Object.keys(schema?.response ?? {})
+    .map(Number)
+    .filter((status) => status >= 200 && status < 300);
+  return statuses.length === 1 && statuses[0] !== 200 ? statuses[0] : undefined;
+}
+
+/** The handler, after the status and the no-store header the route declares are set on its reply. */
+function answering(
+  handler: ZodRouteHandler<FastifySchema>,
+  { status, noStore }: { status: number | undefined; noStore: boolean | undefined },
+): ZodRouteHandler<FastifySchema> {
+  if (status === undefined && !noStore) return handler;
+  return function (this: FastifyInstance, request, reply) {
+    if (status !== undefined) reply.code(status);
+    if (noStore) reply.header('cache-control', 'no-store');
+    return handler.call(this, request, reply);
+  } as ZodRouteHandler<FastifySchema>;
+}
+
 /** `guard` turns what a route declares into Fastify's route options, its guard added. */
 function routeDeclarer<Own>(
   app: FastifyInstance,
@@ -68,12 +95,14 @@ function routeDeclarer<Own>(
   const api = app.withTypeProvider<ZodTypeProvider>();
   const declare =
     (method: HTTPMethods): DeclareRoute<Own> =>
-    (url, options, handler) => {
+    (url, { noStore, ...options }, handler) => {
+      const routeOptions = guard(options as GuardedRouteOptions<FastifySchema> & Own);
+      const status = declaredSuccessStatus(routeOptions.schema);
       api.route({
         method,
         url,
-        ...guard(options as GuardedRouteOptions<FastifySchema> & Own),
-        handler: handler as ZodRouteHandler<FastifySchema>,
+        ...routeOptions,
+        handler: answering(handler as ZodRouteHandler<FastifySchema>, { status, noStore }),
       });
     };
   return {

@@ -13,11 +13,8 @@ export async function accountRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   signedInRoutes(app).get(
     '/api/account',
-    { schema: { response: { 200: accountStatusSchema } } },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
-      return accounts.presentAccountStatus(ctx, request.seller);
-    },
+    { noStore: true, schema: { response: { 200: accountStatusSchema } } },
+    async (request) => accounts.presentAccountStatus(ctx, request.seller),
   );
 
   sellerApi.get('/api/account/export', { permission: 'organization:manage' }, async (request, reply) => {

@@ -30,7 +30,6 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Prom
   const sellerApi = sellerRoutes(app);
   const adminApi = adminOnlyRoutes(app);
   const { payments } = ctx;
-  const noStore = { 'cache-control': 'no-store' };
 
   sellerApi.post(
     '/api/platform-subscription/create',
@@ -61,29 +60,20 @@ export async function billingRoutes(app: FastifyInstance, ctx: AppContext): Prom
 
   sellerApi.get(
     '/api/platform-subscription/billing',
-    { permission: 'plan:manage', schema: { response: { 200: billingOverviewResponse } } },
-    async (request, reply) => {
-      reply.headers(noStore);
-      return billing.getBillingOverview(ctx, payments, request.seller);
-    },
+    { permission: 'plan:manage', noStore: true, schema: { response: { 200: billingOverviewResponse } } },
+    async (request) => billing.getBillingOverview(ctx, payments, request.seller),
   );
 
   sellerApi.get(
     '/api/stripe/config',
-    { permission: 'dashboard:read', schema: { response: { 200: stripeConfigResponse } } },
-    async (request, reply) => {
-      reply.headers(noStore);
-      return billing.getStripeConfig(ctx, payments, request.seller);
-    },
+    { permission: 'dashboard:read', noStore: true, schema: { response: { 200: stripeConfigResponse } } },
+    async (request) => billing.getStripeConfig(ctx, payments, request.seller),
   );
 
   adminApi.get(
     '/api/admin/platform-settings',
-    { schema: { response: { 200: platformSettingsResponse } } },
-    async (_request, reply) => {
-      reply.headers(noStore);
-      return listPlatformSettings(ctx);
-    },
+    { noStore: true, schema: { response: { 200: platformSettingsResponse } } },
+    async () => listPlatformSettings(ctx),
   );
 
   adminApi.put(

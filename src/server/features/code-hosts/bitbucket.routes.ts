@@ -3,6 +3,7 @@ import { connectBitbucketInput, connectedCodeHostSchema } from '../../../contrac
 import type { AppContext } from '../../context.js';
 import { sellerRoutes } from '../../http/guarded-routes.js';
 import { connectBitbucket } from './bitbucket-connect.service.js';
+import { connectedCodeHost } from './code-hosts.routes.js';
 
 // Connecting Bitbucket Cloud from the Code hosts page with a workspace or repository access token.
 
@@ -15,9 +16,6 @@ export async function bitbucketRoutes(app: FastifyInstance, ctx: AppContext): Pr
       permission: 'packages:write',
       schema: { body: connectBitbucketInput, response: { 201: connectedCodeHostSchema } },
     },
-    async (request, reply) => {
-      const connection = await connectBitbucket(ctx, request.principal, request.body);
-      return reply.status(201).send({ id: connection.id, label: connection.label, kind: connection.kind });
-    },
+    async (request) => connectedCodeHost(await connectBitbucket(ctx, request.principal, request.body)),
   );
 }

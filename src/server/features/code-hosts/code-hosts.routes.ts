@@ -1,4 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import type { z } from 'zod';
+import type { connectedCodeHostSchema } from '../../../contract/code-host-tokens.js';
 import {
   codeHostConnectionParams,
   codeHostOverviewSchema,
@@ -8,33 +10,35 @@ import type { AppContext } from '../../context.js';
 import { sellerRoutes } from '../../http/guarded-routes.js';
 import { availableKinds } from './code-host-kinds.js';
 import { listConnectionRepositories, listConnections, removeConnection } from './code-hosts.service.js';
+import type { CodeHostConnection } from './connection-driver.js';
 import { withConnectionErrors } from './connection-errors.js';
 
 // The seller's Code hosts page: the connections (never a secret), each one's repositories read live, and removal.
 // Each kind of host adds its own connect routes beside these (github-app.routes.ts, ...).
 
+/** A connection just made, as a connect form's answer names it (connectedCodeHostSchema). */
+export function connectedCodeHost({ id, label, kind }: CodeHostConnection): z.input<typeof connectedCodeHostSchema> {
+  return { id, label, kind };
+}
+
 export async function codeHostRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const sellerApi = sellerRoutes(app);
-  const noStore = { 'cache-control': 'no-store' };
 
   sellerApi.get(
     '/api/code-hosts',
-    { permission: 'packages:read', schema: { response: { 200: codeHostOverviewSchema } } },
-    async (request, reply) => {
-      reply.headers(noStore);
-      return { connections: await listConnections(ctx, request.seller.id), available: availableKinds(ctx) };
-    },
+    { permission: 'packages:read', noStore: true, schema: { response: { 200: codeHostOverviewSchema } } },
+    async (request) => ({ connections: await listConnections(ctx, request.seller.id), available: availableKinds(ctx) }),
   );
 
+  // Read live from the host every time: repositories added to an installation show up without a refresh.
   sellerApi.get(
     '/api/code-hosts/:id/repositories',
     {
       permission: 'packages:write',
+      noStore: true,
       schema: { params: codeHostConnectionParams, response: { 200: connectionRepositoryList } },
     },
-    async (request, reply) => {
-      // Read live from the host every time: repositories added to an installation show up without a refresh.
-      reply.headers(noStore);
+    async (request) => {
       const repositories = await withConnectionErrors(() =>
         listConnectionRepositories(ctx, request.seller.id, request.params.id),
       );

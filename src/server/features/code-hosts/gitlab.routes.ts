@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   connectedCodeHostSchema,
   connectGitlabTokenInput,
@@ -8,6 +8,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { sellerRoutes } from '../../http/guarded-routes.js';
+import { connectedCodeHost } from './code-hosts.routes.js';
 import {
   beginGitlabOAuth,
   connectGitlabToken,
@@ -21,6 +22,11 @@ import {
 const STATE_COOKIE = 'packgate_gitlab_oauth';
 const STATE_TTL_SECONDS = 600;
 const CODE_HOSTS_PAGE = '/code-hosts';
+
+/** Whom the OAuth round trip connects for: the organisation, and the person who starts it (its owner for a token). */
+function oauthOwnerOf(request: FastifyRequest) {
+  return { sellerId: request.seller.id, personId: request.principal.person?.id ?? request.seller.id };
+}
 
 export async function gitlabRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const sellerApi = sellerRoutes(app);
@@ -37,46 +43,35 @@ export async function gitlabRoutes(app: FastifyInstance, ctx: AppContext): Promi
       permission: 'packages:write',
       schema: { body: connectGitlabTokenInput, response: { 201: connectedCodeHostSchema } },
     },
-    async (request, reply) => {
-      const connection = await connectGitlabToken(ctx, request.principal, request.body);
-      return reply.status(201).send({ id: connection.id, label: connection.label, kind: connection.kind });
-    },
+    async (request) => connectedCodeHost(await connectGitlabToken(ctx, request.principal, request.body)),
   );
 
   // Browser navigation from the Connect GitLab button: to GitLab's consent page.
-  sellerApi.get('/api/code-hosts/gitlab/authorize', { permission: 'packages:write' }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    const actor = request.principal;
-    const { redirectTo, cookie } = beginGitlabOAuth(ctx, {
-      sellerId: request.seller.id,
-      personId: actor.person?.id ?? request.seller.id,
-    });
-    reply.setCookie(STATE_COOKIE, cookie, {
-      path: GITLAB_CALLBACK_PATH,
-      httpOnly: true,
-      sameSite: 'lax', // sent on GitLab's top-level redirect back to us
-      secure: ctx.config.isHttps,
-      maxAge: STATE_TTL_SECONDS,
-    });
-    return reply.redirect(redirectTo);
-  });
+  sellerApi.get(
+    '/api/code-hosts/gitlab/authorize',
+    { permission: 'packages:write', noStore: true },
+    async (request, reply) => {
+      const { redirectTo, cookie } = beginGitlabOAuth(ctx, oauthOwnerOf(request));
+      reply.setCookie(STATE_COOKIE, cookie, {
+        path: GITLAB_CALLBACK_PATH,
+        httpOnly: true,
+        sameSite: 'lax', // sent on GitLab's top-level redirect back to us
+        secure: ctx.config.isHttps,
+        maxAge: STATE_TTL_SECONDS,
+      });
+      return reply.redirect(redirectTo);
+    },
+  );
 
   // GitLab sends the browser back here; the connection is stored only when the state matches this session's cookie.
   sellerApi.get(
     GITLAB_CALLBACK_PATH,
-    { permission: 'packages:write', schema: { querystring: gitlabCallbackQuery } },
+    { permission: 'packages:write', noStore: true, schema: { querystring: gitlabCallbackQuery } },
     async (request, reply) => {
-      reply.header('cache-control', 'no-store');
       const cookie = request.cookies[STATE_COOKIE];
       reply.clearCookie(STATE_COOKIE, { path: GITLAB_CALLBACK_PATH });
-      const actor = request.principal;
       try {
-        await finishGitlabOAuth(
-          ctx,
-          actor,
-          { sellerId: request.seller.id, personId: actor.person?.id ?? request.seller.id },
-          { ...request.query, cookie },
-        );
+        await finishGitlabOAuth(ctx, request.principal, oauthOwnerOf(request), { ...request.query, cookie });
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         return reply.redirect(`${CODE_HOSTS_PAGE}?error=${encodeURIComponent(error.message)}`);

@@ -42,10 +42,9 @@ export async function oidcTrustRoutes(app: FastifyInstance, ctx: AppContext): Pr
       permission: 'customers:write',
       schema: { params: oidcCustomerParams, body: oidcTrustInput, response: { 201: oidcTrust } },
     },
-    async (request, reply) => {
+    async (request) => {
       const actor = request.principal;
-      const created = await trusts.createOidcTrust(ctx, actor, request.params.customerId, request.body, 'seller');
-      return reply.status(201).send(created);
+      return trusts.createOidcTrust(ctx, actor, request.params.customerId, request.body, 'seller');
     },
   );
 

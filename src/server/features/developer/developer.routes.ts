@@ -18,11 +18,8 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   sellerApi.get(
     '/api/developer/tokens',
-    { permission: 'tokens:read', schema: { response: { 200: apiTokenListSchema } } },
-    async (request, reply) => {
-      reply.headers(noStore);
-      return apiTokens.listApiTokens(ctx, request.seller.id);
-    },
+    { permission: 'tokens:read', noStore: true, schema: { response: { 200: apiTokenListSchema } } },
+    async (request) => apiTokens.listApiTokens(ctx, request.seller.id),
   );
 
   sellerApi.post(
@@ -31,7 +28,7 @@ export async function developerRoutes(app: FastifyInstance, ctx: AppContext): Pr
     async (request, reply) => {
       // A member's token never does more than the member's role (issue 33): createApiToken reads it off the principal.
       const created = await apiTokens.createApiToken(ctx, request.principal, request.body);
-      return reply.status(201).headers(noStore).send(created);
+      return reply.headers(noStore).send(created);
     },
   );
 

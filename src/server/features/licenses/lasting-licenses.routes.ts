@@ -22,11 +22,12 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
 
   sellerApi.get(
     '/api/repositories/:id/licenses',
-    { permission: 'customers:read', schema: { params: packageIdParams, response: { 200: licenseList } } },
-    async (request, reply) => {
-      reply.headers(noStore);
-      return lastingLicenses.listLicenses(ctx, request.seller.id, { packageId: request.params.id });
+    {
+      permission: 'customers:read',
+      noStore: true,
+      schema: { params: packageIdParams, response: { 200: licenseList } },
     },
+    async (request) => lastingLicenses.listLicenses(ctx, request.seller.id, { packageId: request.params.id }),
   );
 
   sellerApi.post(
@@ -38,18 +39,19 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
     async (request, reply) => {
       const user = request.seller;
       const issued = await lastingLicenses.issueLicense(ctx, user, request.principal, request.params.id, request.body);
-      return reply.status(201).headers(noStore).send(issued);
+      return reply.headers(noStore).send(issued);
     },
   );
 
   // The licenses of a product (Management's Products tab, issue 31).
   sellerApi.get(
     '/api/products/:productId/licenses',
-    { permission: 'customers:read', schema: { params: productIdParams, response: { 200: licenseList } } },
-    async (request, reply) => {
-      reply.headers(noStore);
-      return lastingLicenses.listLicenses(ctx, request.seller.id, { productId: request.params.productId });
+    {
+      permission: 'customers:read',
+      noStore: true,
+      schema: { params: productIdParams, response: { 200: licenseList } },
     },
+    async (request) => lastingLicenses.listLicenses(ctx, request.seller.id, { productId: request.params.productId }),
   );
 
   // Several packages or a product for one holder at once (issue 31): one transaction, one e-mail.
@@ -65,7 +67,7 @@ export async function lastingLicenseRoutes(app: FastifyInstance, ctx: AppContext
         { packageId, packageIds, productId },
         terms,
       );
-      return reply.status(201).headers(noStore).send(issued);
+      return reply.headers(noStore).send(issued);
     },
   );
 

@@ -31,16 +31,8 @@ export async function licenseRoutes(app: FastifyInstance, ctx: AppContext): Prom
       permission: 'customers:write',
       schema: { params: packageIdParams, body: createTemporaryLicenseInput, response: { 201: temporaryLicense } },
     },
-    async (request, reply) => {
-      const license = await licenses.createTemporaryLicense(
-        ctx,
-        request.seller,
-        request.principal,
-        request.params.id,
-        request.body ?? {},
-      );
-      return reply.status(201).send(license);
-    },
+    async (request) =>
+      licenses.createTemporaryLicense(ctx, request.seller, request.principal, request.params.id, request.body ?? {}),
   );
 
   sellerApi.delete(

@@ -18,15 +18,15 @@ import * as lifecycle from './lifecycle.service.js';
 
 export async function lifecycleRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const sellerApi = sellerRoutes(app);
-  const noStore = { 'cache-control': 'no-store' };
 
   sellerApi.get(
     '/api/repositories/:id/lifecycle',
-    { permission: 'packages:read', schema: { params: packageIdParams, response: { 200: packageLifecycleSchema } } },
-    async (request, reply) => {
-      reply.headers(noStore);
-      return lifecycle.getLifecycle(ctx, request.seller.id, request.params.id);
+    {
+      permission: 'packages:read',
+      noStore: true,
+      schema: { params: packageIdParams, response: { 200: packageLifecycleSchema } },
     },
+    async (request) => lifecycle.getLifecycle(ctx, request.seller.id, request.params.id),
   );
 
   sellerApi.post(
@@ -35,10 +35,7 @@ export async function lifecycleRoutes(app: FastifyInstance, ctx: AppContext): Pr
       permission: 'packages:write',
       schema: { params: packageIdParams, body: createAdvisoryInput, response: { 201: advisorySchema } },
     },
-    async (request, reply) => {
-      const created = await lifecycle.publishAdvisory(ctx, request.seller.id, request.params.id, request.body);
-      return reply.status(201).send(created);
-    },
+    async (request) => lifecycle.publishAdvisory(ctx, request.seller.id, request.params.id, request.body),
   );
 
   sellerApi.delete(

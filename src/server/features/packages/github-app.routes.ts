@@ -18,11 +18,8 @@ export async function githubAppRoutes(app: FastifyInstance, ctx: AppContext): Pr
 
   sellerApi.get(
     '/api/code-hosts/github-app/install',
-    { permission: 'packages:write', schema: { response: { 200: githubAppInstallSchema } } },
-    async (request, reply) => {
-      reply.headers({ 'cache-control': 'no-store' });
-      return { url: githubAppInstallUrl(ctx, request.seller.id) };
-    },
+    { permission: 'packages:write', noStore: true, schema: { response: { 200: githubAppInstallSchema } } },
+    async (request) => ({ url: githubAppInstallUrl(ctx, request.seller.id) }),
   );
 
   sellerApi.post(
@@ -31,13 +28,13 @@ export async function githubAppRoutes(app: FastifyInstance, ctx: AppContext): Pr
       permission: 'packages:write',
       schema: { body: connectGithubAppInput, response: { 201: githubAppConnectedSchema } },
     },
-    async (request, reply) => {
+    async (request) => {
       const connected = await connectGithubApp(ctx, request.principal, request.body);
-      return reply.status(201).send({
+      return {
         connectionId: connected.connection.id,
         label: connected.connection.label,
         movedPackages: connected.movedPackages,
-      });
+      };
     },
   );
 

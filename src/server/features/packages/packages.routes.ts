@@ -25,52 +25,40 @@ import { requestReconciliation } from './reconcile.job.js';
 
 export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const sellerApi = sellerRoutes(app);
-  const noStore = { 'cache-control': 'no-store' };
 
   sellerApi.get(
     '/api/github/repositories',
-    { permission: 'packages:write', schema: { response: { 200: codeHostRepositoryList } } },
-    async (request, reply) => {
-      reply.headers(noStore);
-      return packages.listCodeHostRepositories(ctx, request.seller);
-    },
+    { permission: 'packages:write', noStore: true, schema: { response: { 200: codeHostRepositoryList } } },
+    async (request) => packages.listCodeHostRepositories(ctx, request.seller),
   );
 
   sellerApi.get(
     '/api/repositories',
-    { permission: 'packages:read', schema: { response: { 200: packageList } } },
-    async (request, reply) => {
-      reply.headers(noStore);
-      return packages.listPackagesForOwner(ctx, request.seller.id);
-    },
+    { permission: 'packages:read', noStore: true, schema: { response: { 200: packageList } } },
+    async (request) => packages.listPackagesForOwner(ctx, request.seller.id),
   );
 
   sellerApi.post(
     '/api/repositories',
     { permission: 'packages:write', schema: { body: createPackageInput, response: { 201: createPackageResponse } } },
-    async (request, reply) => {
-      const created = await createPackage(ctx, request.principal, request.body);
-      return reply.status(201).send(created);
-    },
+    async (request) => createPackage(ctx, request.principal, request.body),
   );
 
   // Any git server by its URL (issue 30 item 4): HTTPS with a user name and password, or SSH with a deploy key.
   sellerApi.post(
     '/api/repositories/from-url',
     { permission: 'packages:write', schema: { body: createGitPackageInput, response: { 201: createPackageResponse } } },
-    async (request, reply) => {
-      const created = await createGitPackage(ctx, request.principal, request.body);
-      return reply.status(201).send(created);
-    },
+    async (request) => createGitPackage(ctx, request.principal, request.body),
   );
 
   sellerApi.get(
     '/api/repositories/:id',
-    { permission: 'packages:read', schema: { params: packageIdParams, response: { 200: packageDetailSchema } } },
-    async (request, reply) => {
-      reply.headers(noStore);
-      return packages.getPackageDetail(ctx, request.seller.id, request.params.id);
+    {
+      permission: 'packages:read',
+      noStore: true,
+      schema: { params: packageIdParams, response: { 200: packageDetailSchema } },
     },
+    async (request) => packages.getPackageDetail(ctx, request.seller.id, request.params.id),
   );
 
   sellerApi.put(
@@ -94,9 +82,9 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
   sellerApi.post(
     '/api/repositories/:id/refresh',
     { permission: 'packages:write', schema: { params: packageIdParams, response: { 202: refreshPackageResponse } } },
-    async (request, reply) => {
+    async (request) => {
       const sync = await refreshPackage(ctx, request.principal, request.params.id);
-      return reply.status(202).send({ taskId: sync.taskId });
+      return { taskId: sync.taskId };
     },
   );
 
@@ -104,7 +92,7 @@ export async function packageRoutes(app: FastifyInstance, ctx: AppContext): Prom
   sellerApi.post(
     '/api/repositories/reconcile',
     { permission: 'packages:write', schema: { response: { 202: reconcilePackagesResponse } } },
-    async (request, reply) => reply.status(202).send({ jobId: await requestReconciliation(ctx, request.seller.id) }),
+    async (request) => ({ jobId: await requestReconciliation(ctx, request.seller.id) }),
   );
 
   await app.register(githubWebhookRoute('/api/webhooks/github', receiveGithubWebhook), { ctx });

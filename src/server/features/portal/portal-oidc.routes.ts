@@ -10,19 +10,19 @@ import * as portal from './portal.service.js';
 
 /** `holderApi` declares routes behind the portal's signed-in holder guard. */
 export async function portalOidcRoutes(holderApi: RouteDeclarer, ctx: AppContext): Promise<void> {
-  holderApi.get('/api/portal/oidc-trusts', { schema: { response: { 200: oidcTrustList } } }, async (request, reply) => {
-    reply.header('cache-control', 'no-store');
-    return trusts.listOidcTrusts(ctx, portal.requireHolder(findPrincipal(request)).customerId);
-  });
+  holderApi.get(
+    '/api/portal/oidc-trusts',
+    { noStore: true, schema: { response: { 200: oidcTrustList } } },
+    async (request) => trusts.listOidcTrusts(ctx, portal.requireHolder(findPrincipal(request)).customerId),
+  );
 
   holderApi.post(
     '/api/portal/oidc-trusts',
     { schema: { body: oidcTrustInput, response: { 201: oidcTrust } } },
-    async (request, reply) => {
+    async (request) => {
       const holder = portal.requireHolder(findPrincipal(request));
       const actor = holder;
-      const created = await trusts.createOidcTrust(ctx, actor, holder.customerId, request.body, 'holder');
-      return reply.status(201).send(created);
+      return trusts.createOidcTrust(ctx, actor, holder.customerId, request.body, 'holder');
     },
   );
 

@@ -21,9 +21,8 @@ import * as portal from './portal.service.js';
 export async function portalTokenRoutes(holderApi: RouteDeclarer, ctx: AppContext): Promise<void> {
   holderApi.get(
     '/api/portal/tokens',
-    { schema: { response: { 200: z.array(holderTokenSchema) } } },
-    async (request, reply) => {
-      reply.header('cache-control', 'no-store');
+    { noStore: true, schema: { response: { 200: z.array(holderTokenSchema) } } },
+    async (request) => {
       const holder = portal.requireHolder(findPrincipal(request));
       return holderTokens.listHolderTokens(ctx, holder.sellerId, holder.customerId);
     },
@@ -38,7 +37,7 @@ export async function portalTokenRoutes(holderApi: RouteDeclarer, ctx: AppContex
         seats: { limit: await seatLimitForHolder(ctx, holder.customerId) },
         createdBy: 'holder',
       });
-      return reply.header('cache-control', 'no-store').status(201).send(created);
+      return reply.header('cache-control', 'no-store').send(created);
     },
   );
 
@@ -61,7 +60,7 @@ export async function portalTokenRoutes(holderApi: RouteDeclarer, ctx: AppContex
         request.body?.overlapHours,
         'holder',
       );
-      return reply.header('cache-control', 'no-store').status(201).send(rotated);
+      return reply.header('cache-control', 'no-store').send(rotated);
     },
   );
 

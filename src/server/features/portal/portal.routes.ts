@@ -122,11 +122,8 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
 
     holderApi.get(
       '/api/portal/licenses',
-      { schema: { response: { 200: portalOverviewResponse } } },
-      async (request, reply) => {
-        reply.header('cache-control', 'no-store');
-        return portal.getOverview(ctx, request.requestHost, portal.requireHolder(findPrincipal(request)));
-      },
+      { noStore: true, schema: { response: { 200: portalOverviewResponse } } },
+      async (request) => portal.getOverview(ctx, request.requestHost, portal.requireHolder(findPrincipal(request))),
     );
 
     // "Download my data" (issue 35): the holder's own licenses and downloads with this seller, as a JSON file.
@@ -143,6 +140,7 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
     holderApi.post(
       '/api/portal/token',
       {
+        noStore: true,
         schema: { response: { 200: portalRotateTokenResponse } },
         config: {
           rateLimit: {
@@ -153,10 +151,7 @@ export async function portalRoutes(app: FastifyInstance, ctx: AppContext): Promi
           },
         },
       },
-      async (request, reply) => {
-        reply.header('cache-control', 'no-store');
-        return portal.rotateToken(ctx, portal.requireHolder(findPrincipal(request)));
-      },
+      async (request) => portal.rotateToken(ctx, portal.requireHolder(findPrincipal(request))),
     );
 
     await portalOidcRoutes(holderApi, ctx);

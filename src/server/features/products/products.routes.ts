@@ -24,8 +24,7 @@ export async function productRoutes(app: FastifyInstance, ctx: AppContext): Prom
   sellerApi.post(
     '/api/products',
     { permission: 'packages:write', schema: { body: createProductInput, response: { 201: productSchema } } },
-    async (request, reply) =>
-      reply.status(201).send(await products.createProduct(ctx, request.principal, request.body)),
+    async (request) => products.createProduct(ctx, request.principal, request.body),
   );
 
   sellerApi.get(

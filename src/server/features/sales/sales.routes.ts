@@ -51,11 +51,8 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
   // Seller
   sellerApi.get(
     '/api/sales/payout-account',
-    { permission: 'payouts:manage', schema: { response: { 200: payoutAccount } } },
-    async (request, reply) => {
-      reply.headers(noStore);
-      return getPayoutAccount(ctx, request.seller);
-    },
+    { permission: 'payouts:manage', noStore: true, schema: { response: { 200: payoutAccount } } },
+    async (request) => getPayoutAccount(ctx, request.seller),
   );
   sellerApi.post(
     '/api/sales/payout-account/onboarding-link',
@@ -70,11 +67,8 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
   }));
   sellerApi.get(
     '/api/sales/summary',
-    { permission: 'dashboard:read', schema: { response: { 200: sellerSalesSummary } } },
-    async (request, reply) => {
-      reply.headers(noStore);
-      return getSellerSalesSummary(ctx, request.seller.id);
-    },
+    { permission: 'dashboard:read', noStore: true, schema: { response: { 200: sellerSalesSummary } } },
+    async (request) => getSellerSalesSummary(ctx, request.seller.id),
   );
 
   // Buyer, on the seller's repository host

@@ -10,12 +10,8 @@ export async function subscriptionRoutes(app: FastifyInstance, ctx: AppContext):
   // While an admin impersonates a seller, the status is the seller's: the admin sees what they see.
   sellerApi.get(
     '/api/platform-subscription/status',
-    { permission: 'dashboard:read', schema: { response: { 200: subscriptionStatusResponse } } },
-    async (request, reply) => {
-      const user = request.seller;
-      reply.header('cache-control', 'no-store');
-      return subscriptions.getSubscriptionStatus(ctx, user);
-    },
+    { permission: 'dashboard:read', noStore: true, schema: { response: { 200: subscriptionStatusResponse } } },
+    async (request) => subscriptions.getSubscriptionStatus(ctx, request.seller),
   );
 
   sellerApi.post(

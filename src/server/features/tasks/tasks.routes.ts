@@ -9,11 +9,7 @@ export async function taskRoutes(app: FastifyInstance, ctx: AppContext): Promise
 
   sellerApi.get(
     '/api/tasks',
-    { permission: 'dashboard:read', schema: { response: { 200: recentTasksResponse } } },
-    async (request, reply) => {
-      const user = request.seller;
-      reply.header('cache-control', 'no-store');
-      return listRecentTasks(ctx, user.id, RECENT_TASKS_LIMIT);
-    },
+    { permission: 'dashboard:read', noStore: true, schema: { response: { 200: recentTasksResponse } } },
+    async (request) => listRecentTasks(ctx, request.seller.id, RECENT_TASKS_LIMIT),
   );
 }

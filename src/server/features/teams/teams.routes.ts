@@ -79,8 +79,7 @@ export async function teamRoutes(app: FastifyInstance, ctx: AppContext): Promise
   sellerApi.post(
     '/api/team/invitations',
     { permission: 'team:manage', schema: { body: createInvitationInput, response: { 201: teamInvitationSchema } } },
-    async (request, reply) =>
-      reply.status(201).send(await invitations.inviteMember(ctx, signedInOf(request.principal), request.body)),
+    async (request) => invitations.inviteMember(ctx, signedInOf(request.principal), request.body),
   );
 
   sellerApi.post(

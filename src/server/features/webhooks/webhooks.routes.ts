@@ -30,8 +30,7 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
   sellerApi.post(
     '/api/webhooks',
     { permission, schema: { body: createWebhookEndpointInput, response: { 201: webhookEndpointWithSecretSchema } } },
-    async (request, reply) =>
-      reply.status(201).send(await webhooks.createEndpoint(ctx, actorOf(request), request.body)),
+    async (request) => webhooks.createEndpoint(ctx, actorOf(request), request.body),
   );
 
   sellerApi.patch(
@@ -68,16 +67,12 @@ export async function webhookRoutes(app: FastifyInstance, ctx: AppContext): Prom
   sellerApi.post(
     '/api/webhooks/:id/deliveries/:deliveryId/redeliver',
     { permission, schema: { params: webhookDeliveryParams, response: { 202: webhookDeliverySchema } } },
-    async (request, reply) =>
-      reply
-        .status(202)
-        .send(await webhooks.redeliver(ctx, request.seller.id, request.params.id, request.params.deliveryId)),
+    async (request) => webhooks.redeliver(ctx, request.seller.id, request.params.id, request.params.deliveryId),
   );
 
   sellerApi.post(
     '/api/webhooks/:id/test',
     { permission, schema: { params: webhookEndpointParams, response: { 202: webhookDeliverySchema } } },
-    async (request, reply) =>
-      reply.status(202).send(await webhooks.sendTestEvent(ctx, request.seller.id, request.params.id)),
+    async (request) => webhooks.sendTestEvent(ctx, request.seller.id, request.params.id),
   );
 }
