@@ -26,12 +26,12 @@
 // user may create databases: a temporary database is created and dropped.
 import type { ChildProcess } from 'node:child_process';
 import { chmod } from 'node:fs/promises';
-import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { type BenchDatabase, benchDatabases, startBenchApp } from './bench/bench-app.js';
 import { answerCounter, measureComposerInstall } from './bench/composer-figures.js';
 import { median, placeStatic } from './bench/composer-install.js';
 import { GROWTH_SETS, measureGrowth } from './bench/growth.js';
+import { holderRequest } from './bench/holder-request.js';
 import { MEMORY_GOALS, measureMemory, printMemory } from './bench/memory.js';
 import { measureMetadataDoors } from './bench/metadata-doors.js';
 import {
@@ -64,25 +64,6 @@ const DIST_BYTES = 10 * 1024 * 1024;
 const REVOCATIONS = Number(process.env.BENCH_REVOCATIONS ?? 50);
 const SCALE_TOKENS = Number(process.env.BENCH_SCALE_TOKENS ?? 10_000);
 const SCALE_PACKAGES = Number(process.env.BENCH_SCALE_PACKAGES ?? 1_000);
-
-type Fetched = { status: number; headers: Record<string, string | string[] | undefined>; body: Buffer };
-
-function get(port: number, host: string, urlPath: string, token: string): Promise<Fetched> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      { host: '127.0.0.1', port, path: urlPath, headers: { host, authorization: `Bearer ${token}` } },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }),
-        );
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
-}
 
 const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
@@ -129,10 +110,10 @@ async function benchmark(database: BenchDatabase): Promise<void> {
     const metadataToken = await seedHolder(built.ctx, seller.id, [widget.id]);
     const auth = { host, authorization: `Bearer ${metadataToken}` };
     const metadataPath = `/p2/${widget.name}.json`;
-    const served = await get(port, host, metadataPath, metadataToken);
+    const served = await holderRequest(port, host, metadataPath, metadataToken);
     if (served.status !== 200) throw new Error(`Packgate answered ${served.status} for ${metadataPath}`);
     await placeStatic(staticRoot, metadataPath, served.body);
-    const index = await get(port, host, '/packages.json', metadataToken);
+    const index = await holderRequest(port, host, '/packages.json', metadataToken);
     await placeStatic(staticRoot, '/figures/packages.json', index.body);
     nginx = await startNginx(workDir, staticRoot);
     bare = await startBareNode({ [metadataPath]: served.body, '/figures/packages.json': index.body }, workDir, {
@@ -161,7 +142,7 @@ async function benchmark(database: BenchDatabase): Promise<void> {
     const big = await seedLargeDist(built.ctx, seller.id, 'bench/big', DIST_BYTES);
     const bigToken = await seedHolder(built.ctx, seller.id, [big.id]);
     const distPath = `/api/composer/download/${big.name}/v1.0.0`;
-    const zip = await get(port, host, distPath, bigToken);
+    const zip = await holderRequest(port, host, distPath, bigToken);
     if (zip.status !== 200 || zip.body.length !== DIST_BYTES) throw new Error(`dist answered ${zip.status}`);
     await placeStatic(staticRoot, '/figures/big.zip', zip.body);
     console.log(`\n(e) GET ${distPath} (${megabytes(DIST_BYTES)} MB zip), 100 connections`);

@@ -1,8 +1,9 @@
 import { rm } from 'node:fs/promises';
-import { request as httpRequest, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { AppContext } from '../../src/server/context.js';
 import { median, placeStatic, prepareProject, resetProject, timeComposer } from './composer-install.js';
+import { holderRequest } from './holder-request.js';
 import type { StaticServer } from './processes.js';
 import { seedHolder, seedPackage } from './seed.js';
 
@@ -13,23 +14,6 @@ import { seedHolder, seedPackage } from './seed.js';
 const PACKAGE_COUNT = 20;
 const format = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 0 });
 const ratio = (value: number) => value.toFixed(3);
-
-type Fetched = { status: number; body: Buffer };
-
-function get(port: number, host: string, urlPath: string, token: string): Promise<Fetched> {
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      { host: '127.0.0.1', port, path: urlPath, headers: { host, authorization: `Bearer ${token}` } },
-      (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks) }));
-      },
-    );
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
-}
 
 /** Counts the answers of the running server by kind of path, while `isCounting` is set. */
 export function answerCounter(server: Server) {
@@ -93,21 +77,20 @@ export async function measureComposerInstall(options: {
   // connects to both the same way (curl answers `*.localhost` itself), and only the servers differ.
   const staticUrl = `http://static.composer.localhost:${nginx.port}`;
   // The static export: Packgate's own answers for this token, dist URLs pointed at nginx, zips beside them.
-  const exported = JSON.parse((await get(port, host, '/packages.json', installToken)).body.toString()) as Record<
-    string,
-    unknown
-  >;
+  const exported = JSON.parse(
+    (await holderRequest(port, host, '/packages.json', installToken)).body.toString(),
+  ) as Record<string, unknown>;
   delete exported['notify-batch'];
   await placeStatic(staticRoot, '/packages.json', Buffer.from(JSON.stringify(exported)));
   for (const pkg of seeded) {
     for (const suffix of ['', '~dev']) {
-      const file = await get(port, host, `/p2/${pkg.name}${suffix}.json`, installToken);
+      const file = await holderRequest(port, host, `/p2/${pkg.name}${suffix}.json`, installToken);
       const text = file.body.toString().replaceAll(repositoryUrl, staticUrl);
       await placeStatic(staticRoot, `/p2/${pkg.name}${suffix}.json`, Buffer.from(text));
     }
     for (const version of pkg.versions) {
       const urlPath = `/api/composer/download/${pkg.name}/${encodeURIComponent(version)}`;
-      const file = await get(port, host, urlPath, installToken);
+      const file = await holderRequest(port, host, urlPath, installToken);
       if (file.status !== 200) throw new Error(`Packgate answered ${file.status} for ${urlPath}`);
       await placeStatic(staticRoot, urlPath, file.body);
     }
