@@ -16,6 +16,7 @@ import {
 } from '../../../contract/auth.js';
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import type { Account } from '../../http/principal.js';
 import { endSession, startSession } from '../../http/session.js';
 import { presentAuthUser, presentSession } from '../../http/session-user.js';
 import {
@@ -32,7 +33,7 @@ import {
   issueSellerMagicLink,
   magicLinkError,
 } from './magic-link.service.js';
-import { firstFactorSessionOptions, secondFactorState } from './second-factor.service.js';
+import { type FirstFactor, firstFactorSessionOptions, secondFactorState } from './second-factor.service.js';
 
 /** Per client address; the per-mailbox limit on e-mailed links lives in the magic-link service. */
 export const TOKEN_CHECKS_PER_IP = 10;
@@ -56,6 +57,12 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
     const { email, userType } = body;
     if (userType === 'seller' && !ctx.config.github && !(await hasMailboxHadSellerLink(ctx, email))) return;
     throw tooManySignInRequests(limit.ttlInSeconds);
+  }
+
+  /** A browser sign-in's last step: the session (its second factor still to pass, if the person has one), then the dashboard. */
+  async function signInToDashboard(request: FastifyRequest, reply: FastifyReply, user: Account, method: FirstFactor) {
+    await startSession(ctx, request, reply, user.id, await firstFactorSessionOptions(ctx, user, method));
+    return reply.redirect('/dashboard');
   }
 
   // Browser navigation: to GitHub when configured, else to the landing page's e-mail sign-in form.
@@ -88,14 +95,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
       signedInUserId: auth && !auth.impersonator ? auth.user.id : undefined,
     });
     if (!result.ok) return reply.redirect(`/?error=${result.reason}`);
-    await startSession(
-      ctx,
-      request,
-      reply,
-      result.user.id,
-      await firstFactorSessionOptions(ctx, result.user, 'github'),
-    );
-    return reply.redirect('/dashboard');
+    return signInToDashboard(request, reply, result.user, 'github');
   });
 
   api.post(
@@ -155,14 +155,7 @@ export async function authRoutes(app: FastifyInstance, ctx: AppContext): Promise
       const { token } = request.query;
       const result = token ? await consumeMagicLink(ctx, token, 'seller') : ({ ok: false, reason: 'invalid' } as const);
       if (!result.ok) return reply.redirect(`/?signin=email&error=${result.reason}`);
-      await startSession(
-        ctx,
-        request,
-        reply,
-        result.user.id,
-        await firstFactorSessionOptions(ctx, result.user, 'link'),
-      );
-      return reply.redirect('/dashboard');
+      return signInToDashboard(request, reply, result.user, 'link');
     },
   );
 
