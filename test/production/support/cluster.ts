@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { npmStartOptions } from '../../../scripts/npm-start-options.js';
+import { watchChild } from '../../support/child-output.js';
 import { openTaskSocket, type TaskSocket } from '../../support/task-socket.js';
 
 // Several built Packgate processes (`node dist/server/main.js`, as production runs them) behind Debian's nginx
@@ -111,18 +112,9 @@ export async function startPackgate(
       stdio: ['ignore', 'pipe', 'pipe'],
     }),
   );
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-  });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.once('exit', (code, signal) => resolve({ code, signal })),
-  );
+  const { output, exited } = watchChild(child);
   const url = `http://127.0.0.1:${port}`;
-  const started: PackgateProcess = { name, port, url, dataDir, child, output: () => output, exited };
+  const started: PackgateProcess = { name, port, url, dataDir, child, output, exited };
   await pollUntil(
     `Packgate process ${name} did not answer /api/health`,
     async () => {
@@ -130,7 +122,7 @@ export async function startPackgate(
       const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(5_000) });
       return response.status === 200 ? true : undefined;
     },
-    { timeoutMs: 120_000, intervalMs: 200, explain: () => output },
+    { timeoutMs: 120_000, intervalMs: 200, explain: output },
   );
   return started;
 }

@@ -7,6 +7,7 @@ import { and, count, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPackage, type FixturePackage } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeStripe, type FakeStripeEvent, startFakeStripe } from '../../../../test/fakes/stripe.js';
+import { watchChild } from '../../../../test/support/child-output.js';
 import { createDatabaseFromTemplate, loadPgliteTemplate } from '../../../../test/support/database-template.js';
 import { mailsTo } from '../../../../test/support/outbox.js';
 import { settleProviderEvents } from '../../../../test/support/provider-events.js';
@@ -127,26 +128,19 @@ async function startCrashingServerOn(port: number, crashAt: CrashPoint): Promise
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-  });
-  child.stderr?.on('data', (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-  });
-  const exited = new Promise<NodeJS.Signals | number | null>((resolve) =>
-    child.once('exit', (code, signal) => resolve(signal ?? code)),
-  );
+  const watched = watchChild(child);
+  const output = watched.output;
+  const exited = watched.exited.then(({ code, signal }) => signal ?? code);
   const deadline = Date.now() + 90_000;
-  while (!output.includes('Packgate is running at')) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server stopped:\n${output}`);
+  while (!output().includes('Packgate is running at')) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`the server stopped:\n${output()}`);
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`the server did not start within 90 s:\n${output}`);
+      throw new Error(`the server did not start within 90 s:\n${output()}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
-  return { child, port, output: () => output, exited };
+  return { child, port, output, exited };
 }
 
 /**
