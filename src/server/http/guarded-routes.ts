@@ -9,8 +9,7 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
   RouteGenericInterface,
-  RouteHandlerMethod,
-  RouteShorthandOptions,
+  RouteShorthandOptionsWithHandler,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { TeamPermission } from '../../contract/team.js';
@@ -22,8 +21,8 @@ import { ANY_SIGNED_IN } from './permissions.js';
 // seller route its permission, is part of the declaration and no route can forget it. Fastify's zod type provider
 // still types each handler's params, query, body and answers from the route's schema.
 
-/** A route's options as Fastify's zod type provider reads them: `S` types the request and the answers. */
-export type ZodRouteOptions<S extends FastifySchema> = RouteShorthandOptions<
+/** A route as Fastify's zod type provider reads it: its schema `S` types the handler's request and answers. */
+type ZodRoute<S extends FastifySchema> = RouteShorthandOptionsWithHandler<
   RawServerDefault,
   RawRequestDefaultExpression,
   RawReplyDefaultExpression,
@@ -32,16 +31,11 @@ export type ZodRouteOptions<S extends FastifySchema> = RouteShorthandOptions<
   S,
   ZodTypeProvider
 >;
-
-export type ZodRouteHandler<S extends FastifySchema> = RouteHandlerMethod<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  RouteGenericInterface,
-  ContextConfigDefault,
-  S,
-  ZodTypeProvider
->;
+export type ZodRouteOptions<S extends FastifySchema> = Omit<ZodRoute<S>, 'handler'>;
+export type ZodRouteHandler<S extends FastifySchema> = ZodRoute<S>['handler'];
+/** The request and the reply a handler of a route with schema `S` gets. */
+export type ZodRequest<S extends FastifySchema> = Parameters<ZodRouteHandler<S>>[0];
+export type ZodReply<S extends FastifySchema> = Parameters<ZodRouteHandler<S>>[1];
 
 /**
  * Where a guard runs (http/guards.ts): `onRequest` refuses before the body is read, `preValidation` once it is

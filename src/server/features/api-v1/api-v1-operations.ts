@@ -1,18 +1,7 @@
-import type {
-  ContextConfigDefault,
-  FastifyInstance,
-  FastifyReply,
-  FastifyRequest,
-  FastifySchema,
-  HTTPMethods,
-  RawReplyDefaultExpression,
-  RawRequestDefaultExpression,
-  RawServerDefault,
-  RouteGenericInterface,
-} from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyInstance, FastifySchema, HTTPMethods } from 'fastify';
 import type { z } from 'zod';
 import type { ApiTokenPermission } from '../../../contract/developer.js';
+import type { ZodReply, ZodRequest } from '../../http/guarded-routes.js';
 import { acceptedResponses, createdResponses, envelope, okResponses } from './envelope.js';
 
 // One way to declare an API v1 operation (issue 29): what the OpenAPI document and the bearer guard read (its
@@ -55,27 +44,11 @@ export function deletedAnswer(id: string) {
   return { id, deleted: true as const };
 }
 
-type OperationRequest<O extends ApiV1Operation> = FastifyRequest<
-  RouteGenericInterface,
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  O,
-  ZodTypeProvider
->;
-type OperationReply<O extends ApiV1Operation> = FastifyReply<
-  RouteGenericInterface,
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  ContextConfigDefault,
-  O,
-  ZodTypeProvider
->;
 type AnswerData<O extends ApiV1Operation> = z.input<O['answer']>;
 
 export type ApiV1Handler<O extends ApiV1Operation> = (
-  request: OperationRequest<O>,
-  reply: OperationReply<O>,
+  request: ZodRequest<O>,
+  reply: ZodReply<O>,
 ) => Promise<AnswerData<O> | AnswerWithMeta<AnswerData<O>>>;
 
 type DeclareOperation = <const O extends ApiV1Operation>(url: string, operation: O, handler: ApiV1Handler<O>) => void;
