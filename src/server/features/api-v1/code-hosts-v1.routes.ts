@@ -67,16 +67,9 @@ export async function codeHostsV1Routes(app: FastifyInstance, ctx: AppContext): 
     },
     async (request, reply) => {
       reply.header('cache-control', 'no-store');
-      const repositories = await withConnectionErrors(() =>
+      return withConnectionErrors(() =>
         listConnectionRepositories(ctx, request.principal.sellerId, request.params.connectionId),
       );
-      return repositories.map((repository) => ({
-        id: repository.id,
-        fullName: repository.fullName,
-        description: repository.description,
-        hasComposerJson: repository.hasComposerJson,
-        composerName: repository.composerName,
-      }));
     },
   );
 

@@ -38,18 +38,8 @@ export async function codeHostRoutes(app: FastifyInstance, ctx: AppContext): Pro
       noStore: true,
       schema: { params: codeHostConnectionParams, response: { 200: connectionRepositoryList } },
     },
-    async (request) => {
-      const repositories = await withConnectionErrors(() =>
-        listConnectionRepositories(ctx, request.seller.id, request.params.id),
-      );
-      return repositories.map((repository) => ({
-        id: repository.id,
-        fullName: repository.fullName,
-        description: repository.description,
-        hasComposerJson: repository.hasComposerJson,
-        composerName: repository.composerName,
-      }));
-    },
+    async (request) =>
+      withConnectionErrors(() => listConnectionRepositories(ctx, request.seller.id, request.params.id)),
   );
 
   sellerApi.delete(

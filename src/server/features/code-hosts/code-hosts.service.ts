@@ -1,6 +1,5 @@
-import type { CodeHostConnection as ConnectionView } from '../../../contract/code-hosts.js';
+import type { ConnectionRepository, CodeHostConnection as ConnectionView } from '../../../contract/code-hosts.js';
 import { isEntityId } from '../../../contract/ids.js';
-import type { CodeHostRepository } from '../../adapters/codehost/code-host.js';
 import type { AppContext } from '../../context.js';
 import type { CodeHostConnectionKind, codeHostConnections } from '../../db/schema/index.js';
 import { AppError } from '../../http/errors.js';
@@ -118,9 +117,17 @@ export async function listConnectionRepositories(
   ctx: AppContext,
   ownerId: string,
   connectionId: string,
-): Promise<CodeHostRepository[]> {
+): Promise<ConnectionRepository[]> {
   const opened = await openConnection(ctx, await getOwnedConnection(ctx, ownerId, connectionId));
-  return opened.host.listRepositories(opened.user);
+  const repositories = await opened.host.listRepositories(opened.user);
+  // What the dashboard and API v1 show of each: nothing of the host's own record beyond these.
+  return repositories.map((found) => ({
+    id: found.id,
+    fullName: found.fullName,
+    description: found.description,
+    hasComposerJson: found.hasComposerJson,
+    composerName: found.composerName,
+  }));
 }
 
 /** Stores a new connection, audited as `code_host.connected`. */
