@@ -35,10 +35,7 @@ export async function oidcTrustsV1Routes(app: FastifyInstance, ctx: AppContext):
       params: oidcCustomerParams,
       answer: z.array(oidcTrust),
     },
-    async (request) => {
-      const holder = await trusts.getSellersHolder(ctx, request.principal.sellerId, request.params.customerId);
-      return trusts.listOidcTrusts(ctx, holder.id);
-    },
+    async (request) => trusts.listSellersHolderOidcTrusts(ctx, request.principal.sellerId, request.params.customerId),
   );
 
   customersApi.post(

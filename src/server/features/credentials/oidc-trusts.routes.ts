@@ -30,10 +30,7 @@ export async function oidcTrustRoutes(app: FastifyInstance, ctx: AppContext): Pr
   sellerApi.get(
     '/api/customers/:customerId/oidc-trusts',
     { permission: 'customers:read', schema: { params: oidcCustomerParams, response: { 200: oidcTrustList } } },
-    async (request) => {
-      const holder = await trusts.getSellersHolder(ctx, request.seller.id, request.params.customerId);
-      return trusts.listOidcTrusts(ctx, holder.id);
-    },
+    async (request) => trusts.listSellersHolderOidcTrusts(ctx, request.seller.id, request.params.customerId),
   );
 
   sellerApi.post(

@@ -45,7 +45,7 @@ function present(row: TrustRow): OidcTrust {
 }
 
 /** The seller's holder, or 404: an id of another seller's holder is as unknown as a made-up one. */
-export async function getSellersHolder(
+async function getSellersHolder(
   ctx: Pick<AppContext, 'db'>,
   sellerId: string,
   customerId: string,
@@ -58,6 +58,16 @@ export async function getSellersHolder(
 export async function listOidcTrusts(ctx: Pick<AppContext, 'db'>, customerId: string): Promise<OidcTrust[]> {
   const rows = await selectTrustsOfHolder(ctx.db, customerId);
   return rows.map(present);
+}
+
+/** The trusted CI identities of the seller's holder `customerId`, as the dashboard and API v1 list them (404 for another seller's). */
+export async function listSellersHolderOidcTrusts(
+  ctx: Pick<AppContext, 'db'>,
+  sellerId: string,
+  customerId: string,
+): Promise<OidcTrust[]> {
+  const holder = await getSellersHolder(ctx, sellerId, customerId);
+  return listOidcTrusts(ctx, holder.id);
 }
 
 /**
