@@ -1,13 +1,10 @@
 import { sql } from 'drizzle-orm';
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { customers, downloads, grants, packages } from '../../src/server/db/schema/index.js';
 import { sha256Hex } from '../../src/server/lib/crypto.js';
 import { insertPackage } from '../support/packages.js';
-import type { SignedIn } from '../support/sessions.js';
-import type { TestApp } from '../support/test-app.js';
-import { photograph, type TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { photograph } from './support/browser.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 
 // The Analytics page in a real browser: the figures drawn equal the downloads the database holds, and the charts fit
 // desktop and phone widths, light and dark (photographed into SHOTS_DIR when it is set, for a person to look at).
@@ -15,19 +12,16 @@ import { openSellerPage } from './support/seller-page.js';
 const DAY = 86_400_000;
 
 describe('seller analytics in a real browser', () => {
-  let app: TestApp;
-  let browser: TestBrowser;
-  let page: Page;
-  let origin: string;
-
   async function counted(query: ReturnType<typeof sql>): Promise<{ day: string; n: number }[]> {
+    const { app } = dashboard;
     const result = (await app.ctx.db.execute(query)) as unknown as { rows: { day: string; n: number }[] };
     return result.rows.map((row) => ({ day: row.day, n: Number(row.n) }));
   }
 
+  const dashboard = sellerPageAroundTests();
+
   beforeAll(async () => {
-    let seller: SignedIn;
-    ({ app, origin, seller, browser, page } = await openSellerPage());
+    const { app, seller } = dashboard;
     const trial = await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' });
     expect(trial.status).toBe(200);
 
@@ -76,12 +70,8 @@ describe('seller analytics in a real browser', () => {
     await db.insert(downloads).values(rows);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
   async function showAnalytics(width: number, theme: 'light' | 'dark') {
+    const { page, origin } = dashboard;
     await page.setViewportSize({ width, height: 900 });
     await page.addInitScript((chosen) => localStorage.setItem('theme', chosen), theme);
     await page.goto(`${origin}/analytics`);
@@ -93,6 +83,7 @@ describe('seller analytics in a real browser', () => {
   }
 
   it('draws the downloads the database holds, day by day, and the Dashboard figures beside them', async () => {
+    const { app, page } = dashboard;
     await showAnalytics(1280, 'light');
     const perDay = await counted(sql`
       select (downloaded_at at time zone 'UTC')::date::text as day, count(*)::int as n from ${downloads}
@@ -120,6 +111,7 @@ describe('seller analytics in a real browser', () => {
 
   it('shows the version each holder is on and ranks holders by their downloads', async () => {
     // The chart shows the first package by name.
+    const { app, page } = dashboard;
     const gadget = (await app.ctx.db.select().from(packages).where(sql`${packages.name} = 'acme/gadget'`))[0]!;
     const lastVersions = await counted(sql`
       select version as day, count(*)::int as n from (
@@ -143,6 +135,7 @@ describe('seller analytics in a real browser', () => {
   });
 
   it('charts one holder when asked, and offers every table as CSV', async () => {
+    const { app, page } = dashboard;
     await page
       .getByTestId('top-holders-card')
       .locator('tbody tr')
@@ -164,6 +157,7 @@ describe('seller analytics in a real browser', () => {
 
   // Four page loads with charts: under a loaded machine this takes longer than one page's 60 s.
   it('fits the charts in 1280 and 390 pixels, light and dark', { timeout: 240_000 }, async () => {
+    const { page } = dashboard;
     for (const width of [1280, 390]) {
       for (const theme of ['light', 'dark'] as const) {
         await showAnalytics(width, theme);
@@ -176,6 +170,7 @@ describe('seller analytics in a real browser', () => {
 
   // Issue 36: on a phone the day table was 656 px wide in a 390 px card, its Downloads column out of sight.
   it('shows every table whole in a 390 px window, with no column behind a sideways scroll', async () => {
+    const { page } = dashboard;
     await showAnalytics(390, 'light');
     await page.getByText('Show as a table').click();
     await page.getByTestId('point-downloads').first().waitFor();

@@ -1,38 +1,24 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../support/outbox.js';
 import { addSyncedPackage } from '../support/packages.js';
-import type { SignedIn } from '../support/sessions.js';
-import type { TestApp } from '../support/test-app.js';
-import type { TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 import { openPackageAction } from './support/seller-screens.js';
 
 // A customer who paid elsewhere gets a lasting license by hand, from a package's Licenses dialog in
 // Management, with the same terms the API takes; the seller changes the terms, revokes and restores it.
 
-let app: TestApp;
-let browser: TestBrowser;
-let context: BrowserContext;
-let page: Page;
-let origin: string;
+const toast = (text: string) => dashboard.page.getByText(text, { exact: true }).first().waitFor();
 
-const toast = (text: string) => page.getByText(text, { exact: true }).first().waitFor();
+const dashboard = sellerPageAroundTests({ onTrial: true });
 
 beforeAll(async () => {
-  let seller: SignedIn;
-  ({ app, origin, seller, browser, context, page } = await openSellerPage({ onTrial: true }));
+  const { app, seller } = dashboard;
   await addSyncedPackage(app, seller, 'acme/widget');
-});
-
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await app?.close();
 });
 
 describe('lasting licenses in Management', () => {
   it('issues a license without expiry and with a download limit, e-mailing the holder', async () => {
+    const { app, page, origin } = dashboard;
     await page.goto(`${origin}/management`);
     const dialog = await openPackageAction(page, 'acme/widget', 'Licenses');
     await dialog.getByText('No licenses yet.').waitFor();
@@ -64,6 +50,7 @@ describe('lasting licenses in Management', () => {
   });
 
   it('changes the terms: an end date that ends updates only, and unlimited downloads', async () => {
+    const { page } = dashboard;
     const dialog = page.getByRole('dialog', { name: 'Licenses' });
     const row = dialog.getByTestId('package-license');
     await row.getByRole('button', { name: 'Edit license of buyer@example.com' }).click();
@@ -80,6 +67,7 @@ describe('lasting licenses in Management', () => {
   });
 
   it('revokes the license and restores it', async () => {
+    const { page } = dashboard;
     const dialog = page.getByRole('dialog', { name: 'Licenses' });
     const row = dialog.getByTestId('package-license');
     await row.getByRole('button', { name: 'Revoke license of buyer@example.com' }).click();

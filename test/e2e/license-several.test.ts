@@ -1,40 +1,31 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../support/outbox.js';
 import { addSyncedPackage } from '../support/packages.js';
-import type { SignedIn } from '../support/sessions.js';
-import type { TestApp } from '../support/test-app.js';
-import type { TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 import { openPackageAction, openPackagePricing } from './support/seller-screens.js';
 
 // Issue 31 in Management: a seller gives one holder several packages from one Licenses dialog (one e-mail naming
 // them all), and sells a pricing tier for a version range that the purchase page shows beside the tier.
 
-let app: TestApp;
-let browser: TestBrowser;
-let context: BrowserContext;
 let buyerContext: BrowserContext | undefined;
-let page: Page;
-let origin: string;
 let widgetId: string;
 
+const dashboard = sellerPageAroundTests({ onTrial: true });
+
 beforeAll(async () => {
-  let seller: SignedIn;
-  ({ app, origin, seller, browser, context, page } = await openSellerPage({ onTrial: true }));
+  const { app, seller } = dashboard;
   widgetId = await addSyncedPackage(app, seller, 'acme/widget');
   await addSyncedPackage(app, seller, 'acme/gadget');
 });
 
 afterAll(async () => {
   await buyerContext?.close();
-  await context?.close();
-  await browser?.close();
-  await app?.close();
 });
 
 describe('several packages and version ranges in Management', () => {
   it('gives one holder two packages in one go, with one e-mail naming both', async () => {
+    const { app, page, origin } = dashboard;
     await page.goto(`${origin}/management`);
     const dialog = await openPackageAction(page, 'acme/widget', 'Licenses');
     await dialog.getByText('No licenses yet.').waitFor();
@@ -74,6 +65,7 @@ describe('several packages and version ranges in Management', () => {
   });
 
   it('sells a tier for versions ^2.0 and shows the range beside it on the purchase page', async () => {
+    const { browser, page, origin } = dashboard;
     await page.goto(`${origin}/management`);
     const dialog = await openPackagePricing(page, 'acme/widget');
     await dialog.getByText('No prices yet').waitFor();

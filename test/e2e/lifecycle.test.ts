@@ -1,44 +1,32 @@
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { PackageLifecycle } from '../../src/contract/lifecycle.js';
 import { addSyncedPackage } from '../support/packages.js';
-import type { SignedIn } from '../support/sessions.js';
-import type { TestApp } from '../support/test-app.js';
-import type { TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 import { openPackageAction } from './support/seller-screens.js';
 
 // The seller's Security & Lifecycle dialog, opened from the package card's menu: a constraint Composer could not
 // read is refused with the reason, an advisory is published and withdrawn, a version yanked with its reason and
 // restored, and the package marked abandoned with a replacement (issue 13).
 
-let app: TestApp;
-let browser: TestBrowser;
-let context: BrowserContext;
-let page: Page;
-let origin: string;
-let seller: SignedIn;
 let packageId: string;
 
-const toast = (text: string) => page.getByText(text, { exact: true }).first().waitFor();
+const toast = (text: string) => dashboard.page.getByText(text, { exact: true }).first().waitFor();
 
 async function lifecycle(): Promise<PackageLifecycle> {
+  const { seller } = dashboard;
   return (await (await seller.client.get(`/api/repositories/${packageId}/lifecycle`)).json()) as PackageLifecycle;
 }
 
-beforeAll(async () => {
-  ({ app, origin, seller, browser, context, page } = await openSellerPage({ onTrial: true }));
-  packageId = await addSyncedPackage(app, seller, 'acme/gizmo', ['v1.0.0', 'v1.1.0']);
-});
+const dashboard = sellerPageAroundTests({ onTrial: true });
 
-afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await app?.close();
+beforeAll(async () => {
+  const { app, seller } = dashboard;
+  packageId = await addSyncedPackage(app, seller, 'acme/gizmo', ['v1.0.0', 'v1.1.0']);
 });
 
 describe('Security & Lifecycle', () => {
   it('publishes, yanks and abandons from the package card', async () => {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/management`);
     const dialog = await openPackageAction(page, 'acme/gizmo', 'Security & Lifecycle');
     await dialog.getByText('No advisories published.').waitFor();

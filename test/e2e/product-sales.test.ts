@@ -1,28 +1,22 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Product } from '../../src/contract/products.js';
 import { insertPackage } from '../support/packages.js';
-import type { SignedIn } from '../support/sessions.js';
-import type { TestApp } from '../support/test-app.js';
-import type { TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 
 // Pricing a product in a real browser (issue 31 item 2): the Products tab's Pricing button opens the pricing dialog for
 // the product, its purchase link names the product, and a buyer's purchase page shows the product with the packages
 // one license covers (billing off: the page says payments are not set up, as a package's does).
 
 describe('a product’s price and purchase page in a real browser', () => {
-  let app: TestApp;
-  let browser: TestBrowser;
-  let page: Page;
   let buyerContext: BrowserContext | undefined;
-  let origin: string;
   let product: Product;
   let purchaseUrl: string;
 
+  const dashboard = sellerPageAroundTests({ onTrial: true });
+
   beforeAll(async () => {
-    let seller: SignedIn;
-    ({ app, origin, seller, browser, page } = await openSellerPage({ onTrial: true }));
+    const { app, seller } = dashboard;
     const alpha = await insertPackage(app, seller.user.id, 'acme/alpha');
     const beta = await insertPackage(app, seller.user.id, 'acme/beta');
     const created = await seller.client.post('/api/products', {
@@ -36,11 +30,10 @@ describe('a product’s price and purchase page in a real browser', () => {
 
   afterAll(async () => {
     await buyerContext?.close();
-    await browser?.close();
-    await app?.close();
   });
 
   it('sets the product’s price from the Products tab and gets its purchase link', async () => {
+    const { app, page, origin } = dashboard;
     await page.goto(`${origin}/management?tab=products`);
     const card = page.getByTestId('product-card').filter({ hasText: 'Suite' });
     await card.getByRole('button', { name: 'Pricing' }).click();
@@ -61,6 +54,7 @@ describe('a product’s price and purchase page in a real browser', () => {
   });
 
   it('lets the seller run a test purchase of the product from its Pricing dialog (billing off)', async () => {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/management?tab=products`);
     await page
       .getByTestId('product-card')
@@ -81,6 +75,7 @@ describe('a product’s price and purchase page in a real browser', () => {
   });
 
   it('shows a buyer the product, its packages and its price on the purchase page', async () => {
+    const { browser } = dashboard;
     buyerContext = await browser.newContext();
     const buyer = await buyerContext.newPage();
     await buyer.goto(purchaseUrl);

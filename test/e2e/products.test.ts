@@ -1,35 +1,23 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../support/outbox.js';
 import { insertPackage } from '../support/packages.js';
-import type { SignedIn } from '../support/sessions.js';
-import type { TestApp } from '../support/test-app.js';
-import type { TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 
 // Management's Products tab in a real browser (issue 31): the seller makes a product of two packages and licenses a
 // holder for it; the holder gets one e-mail naming both packages.
 
 describe('products on Management in a real browser', () => {
-  let app: TestApp;
-  let browser: TestBrowser;
-  let page: Page;
-  let origin: string;
+  const dashboard = sellerPageAroundTests({ onTrial: true });
 
   beforeAll(async () => {
-    let seller: SignedIn;
-    ({ app, origin, seller, browser, page } = await openSellerPage({ onTrial: true }));
+    const { app, seller } = dashboard;
     await insertPackage(app, seller.user.id, 'acme/alpha');
     await insertPackage(app, seller.user.id, 'acme/beta');
     await insertPackage(app, seller.user.id, 'acme/gamma');
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
   it('creates a product and licenses a holder for it', async () => {
+    const { app, page, origin } = dashboard;
     await page.goto(`${origin}/management?tab=products`);
     await page.getByRole('button', { name: 'New product' }).click();
     const form = page.getByRole('form', { name: 'New product' });

@@ -1,31 +1,17 @@
-import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type SignedIn, signIn } from '../support/sessions.js';
-import type { TestApp } from '../support/test-app.js';
-import { openSignedInPage, type TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { describe, expect, it } from 'vitest';
+import { signIn } from '../support/sessions.js';
+import { openSignedInPage } from './support/browser.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 import { openFromAccountMenu } from './support/seller-screens.js';
 
 // The Settings page in a real browser (issue 35 item 5): the owner reaches it from the account menu, downloads the
 // export, and closes the account by typing its slug; signing in again shows the account closed with the export.
 
 describe('Settings: your data and closing the account', () => {
-  let app: TestApp;
-  let browser: TestBrowser;
-  let page: Page;
-  let origin: string;
-  let seller: SignedIn;
-
-  beforeAll(async () => {
-    ({ app, origin, seller, browser, page } = await openSellerPage());
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  const dashboard = sellerPageAroundTests();
 
   it('downloads the export and closes the account once the slug is typed', async () => {
+    const { app, browser, page, origin, seller } = dashboard;
     await openFromAccountMenu(page, origin, 'Settings', '/settings');
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-export').click()]);

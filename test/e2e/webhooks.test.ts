@@ -1,35 +1,30 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver, type WebhookReceiver } from '../fakes/webhook-receiver.js';
-import type { TestApp } from '../support/test-app.js';
-import { photograph, type TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { photograph } from './support/browser.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 
 // The Webhooks page in a real browser: add an endpoint (secret shown once, copied), send a test event that a
 // receiver on loopback verifies, see its delivery with status, code and timing, disable the endpoint; photographed
 // at desktop and phone widths into SHOTS_DIR when it is set.
 
 describe('the Webhooks page in a real browser', () => {
-  let app: TestApp;
-  let browser: TestBrowser;
-  let page: Page;
-  let origin: string;
   let receiver: WebhookReceiver;
 
+  const dashboard = sellerPageAroundTests({
+    app: { env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }, jobTimings: { pollMs: 50 } },
+  });
+
   beforeAll(async () => {
-    ({ app, origin, browser, page } = await openSellerPage({
-      app: { env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' }, jobTimings: { pollMs: 50 } },
-    }));
+    const { app } = dashboard;
     receiver = await startWebhookReceiver({ now: () => app.clock.now() });
   });
 
   afterAll(async () => {
-    await browser?.close();
     await receiver?.close();
-    await app?.close();
   });
 
   it('adds an endpoint, shows its secret once, delivers a verified test event and lists it', async () => {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/webhooks`);
     await page.getByRole('link', { name: 'Webhooks' }).first().waitFor();
     await page.getByText('No webhook endpoints yet').waitFor();

@@ -1,4 +1,5 @@
 import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { giveTrial } from '../../support/packages.js';
 import { type SignedIn, signInSeller } from '../../support/sessions.js';
 import { startTestApp, type TestApp } from '../../support/test-app.js';
@@ -46,4 +47,22 @@ export async function openSellerPage(options: SellerAppOptions = {}): Promise<Se
     await started.app.close();
     throw error;
   }
+}
+
+/**
+ * {@link openSellerPage} before the tests of the file (or of the describe block it is called in) and closing browser
+ * and app after them. The fields are filled in when the tests run, so a test reads them from the returned object, not
+ * at the file's top; a later `beforeAll` of the caller's runs after the page is open.
+ */
+export function sellerPageAroundTests(options: SellerAppOptions = {}): SellerPage {
+  const opened = {} as SellerPage;
+  beforeAll(async () => {
+    Object.assign(opened, await openSellerPage(options));
+  });
+  afterAll(async () => {
+    await opened.context?.close();
+    await opened.browser?.close();
+    await opened.app?.close();
+  });
+  return opened;
 }
