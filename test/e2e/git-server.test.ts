@@ -1,12 +1,9 @@
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
 import { startGitHttpServer, type TestGitHttpServer } from '../support/git-http-server.js';
 import { type SshGitServer, startSshGitServer } from '../support/ssh-git-server.js';
-import type { TestApp } from '../support/test-app.js';
-import type { TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 
 // Any git server in a real browser (issue 30 item 4): the seller adds a repository by its URL in Add Package, over
 // HTTPS with a user name and password, and over SSH, where the deploy key to add and the pinned host key's
@@ -17,10 +14,6 @@ describe('Add Package from any git server', () => {
   let workspace: string;
   let http: TestGitHttpServer;
   let ssh: SshGitServer;
-  let app: TestApp;
-  let browser: TestBrowser;
-  let page: Page;
-  let origin: string;
 
   beforeAll(async () => {
     workspace = await createTempDir('packgate-e2e-git-');
@@ -33,21 +26,21 @@ describe('Add Package from any git server', () => {
     }
     http = await startGitHttpServer(path.join(workspace, 'repos'), { credentials });
     ssh = await startSshGitServer(path.join(workspace, 'repos'));
-    ({ app, origin, browser, page } = await openSellerPage({
-      app: { env: { CODE_HOST_ALLOW_PRIVATE_NETWORKS: 'true' } },
-      onTrial: true,
-    }));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
     await http?.close();
     await ssh?.close();
     await removeTempDir(workspace);
   });
 
+  const dashboard = sellerPageAroundTests({
+    app: { env: { CODE_HOST_ALLOW_PRIVATE_NETWORKS: 'true' } },
+    onTrial: true,
+  });
+
   async function openGitUrlForm() {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/management?action=add-package`);
     const dialog = page.getByRole('dialog', { name: 'Add New Package' });
     await dialog.waitFor();
@@ -57,6 +50,7 @@ describe('Add Package from any git server', () => {
 
   it('adds a repository over HTTPS with a user name and password, named by its composer.json', async () => {
     // Code hosts offers any git server, and sends the seller to Add Package's URL field.
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/code-hosts`);
     await page.getByText('Any git server').waitFor();
     await page.getByTestId('add-git-url').click();
@@ -72,6 +66,7 @@ describe('Add Package from any git server', () => {
   });
 
   it('adds a repository over SSH and shows the deploy key and the pinned host key, there and on the package', async () => {
+    const { page } = dashboard;
     const dialog = await openGitUrlForm();
     await dialog.getByLabel('Repository URL').fill(ssh.urlFor('acme/gadget.git'));
     expect(await dialog.getByLabel('User name').count()).toBe(0);

@@ -1,12 +1,9 @@
 import path from 'node:path';
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeBitbucket, startFakeBitbucket } from '../fakes/bitbucket.js';
 import { type FakeGitlab, startFakeGitlab } from '../fakes/gitlab.js';
 import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
-import type { TestApp } from '../support/test-app.js';
-import type { TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 
 // GitLab and Bitbucket Cloud on the Code hosts page in a real browser (issue 30 items 2, 3 and 6): Connect GitLab
 // goes through the fake GitLab's consent page and back; a Bitbucket workspace token is pasted in its form; Add
@@ -16,10 +13,6 @@ describe('GitLab and Bitbucket on Code hosts', () => {
   let gitlab: FakeGitlab;
   let bitbucket: FakeBitbucket;
   let workspace: string;
-  let app: TestApp;
-  let browser: TestBrowser;
-  let page: Page;
-  let origin: string;
   let bitbucketToken: string;
 
   beforeAll(async () => {
@@ -36,21 +29,21 @@ describe('GitLab and Bitbucket on Code hosts', () => {
     gitlab.addUser({ username: 'ada' });
     gitlab.setApprovingUser('ada');
     bitbucketToken = bitbucket.issueAccessToken({ workspace: 'acme' });
-    ({ app, origin, browser, page } = await openSellerPage({
-      app: { env: { ...gitlab.env(), ...bitbucket.env(), CODE_HOST_ALLOW_PRIVATE_NETWORKS: 'true' } },
-      onTrial: true,
-    }));
   });
 
   afterAll(async () => {
-    await browser?.close();
-    await app?.close();
     await gitlab?.close();
     await bitbucket?.close();
     await removeTempDir(workspace);
   });
 
+  const dashboard = sellerPageAroundTests(() => ({
+    app: { env: { ...gitlab.env(), ...bitbucket.env(), CODE_HOST_ALLOW_PRIVATE_NETWORKS: 'true' } },
+    onTrial: true,
+  }));
+
   it('connects GitLab through its consent page and lists the connection read-only', async () => {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/code-hosts`);
     await page.getByTestId('connect-gitlab-oauth').click();
     await page.waitForURL((url) => url.pathname === '/code-hosts' && url.searchParams.get('connected') === 'gitlab');
@@ -61,6 +54,7 @@ describe('GitLab and Bitbucket on Code hosts', () => {
   });
 
   it('connects a Bitbucket workspace with an access token pasted in its form', async () => {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/code-hosts`);
     const form = page.getByTestId('bitbucket-form');
     await form.getByLabel('Workspace').fill('acme');
@@ -73,6 +67,7 @@ describe('GitLab and Bitbucket on Code hosts', () => {
   });
 
   it('adds a Bitbucket repository from Add Package, and shows on Management when the token is revoked', async () => {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/management?action=add-package`);
     const dialog = page.getByRole('dialog', { name: 'Add New Package' });
     await dialog.waitFor();

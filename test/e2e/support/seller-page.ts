@@ -52,12 +52,13 @@ export async function openSellerPage(options: SellerAppOptions = {}): Promise<Se
 /**
  * {@link openSellerPage} before the tests of the file (or of the describe block it is called in) and closing browser
  * and app after them. The fields are filled in when the tests run, so a test reads them from the returned object, not
- * at the file's top; a later `beforeAll` of the caller's runs after the page is open.
+ * at the file's top; a `beforeAll` of the caller's registered after this call runs after the page is open, and one
+ * registered before it runs before: options given as a function are read then, so they can name what it started.
  */
-export function sellerPageAroundTests(options: SellerAppOptions = {}): SellerPage {
+export function sellerPageAroundTests(options: SellerAppOptions | (() => SellerAppOptions) = {}): SellerPage {
   const opened = {} as SellerPage;
   beforeAll(async () => {
-    Object.assign(opened, await openSellerPage(options));
+    Object.assign(opened, await openSellerPage(typeof options === 'function' ? options() : options));
   });
   afterAll(async () => {
     await opened.context?.close();
