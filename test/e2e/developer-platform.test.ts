@@ -1,14 +1,11 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ComposerRun, runComposer } from '../composer/composer-cli.js';
 import { createTempDir, removeTempDir } from '../support/git-fixtures.js';
 import { addSyncedPackage } from '../support/packages.js';
-import type { SignedIn } from '../support/sessions.js';
-import { type TestApp, TestClock } from '../support/test-app.js';
-import type { TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { TestClock } from '../support/test-app.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 
 // A seller's shop on the developer platform, end to end: a token made on /api-tokens and read once, API v1
 // called with it, a license created through the API installed by the real composer client, revoked through
@@ -16,18 +13,12 @@ import { openSellerPage } from './support/seller-page.js';
 
 type Envelope<T> = { success: boolean; data: T; message?: string; status?: number };
 
-let app: TestApp;
-let browser: TestBrowser;
-let context: BrowserContext;
-let page: Page;
-let origin: string;
-let seller: SignedIn;
 let workDir: string;
 let packageId: string;
 let apiToken: string;
 
 /** A toast's title or description (Radix also announces it in a live region, hence exact). */
-const toast = (text: string) => page.getByText(text, { exact: true }).first().waitFor();
+const toast = (text: string) => dashboard.page.getByText(text, { exact: true }).first().waitFor();
 
 async function callApi<T>(
   method: string,
@@ -35,6 +26,7 @@ async function callApi<T>(
   body?: unknown,
   headers: Record<string, string> = {},
 ): Promise<{ status: number; json: Envelope<T> }> {
+  const { app } = dashboard;
   const response = await fetch(new URL(pathname, app.baseUrl), {
     method,
     headers: {
@@ -67,25 +59,22 @@ async function installInFreshProject(name: string, setupCommands: string[]) {
   return composer(dir, ['require', 'acme/widget'], cacheDir);
 }
 
+// On today's date, as the composer tests do: metadata dates and the app's clock must agree.
+const dashboard = sellerPageAroundTests(() => ({ app: { clock: new TestClock(new Date()) }, onTrial: true }));
+
 beforeAll(async () => {
+  const { app, seller } = dashboard;
   workDir = await createTempDir('packgate-e2e-developer-');
-  // On today's date, as the composer tests do: metadata dates and the app's clock must agree.
-  ({ app, origin, seller, browser, context, page } = await openSellerPage({
-    app: { clock: new TestClock(new Date()) },
-    onTrial: true,
-  }));
   packageId = await addSyncedPackage(app, seller, 'acme/widget');
 });
 
 afterAll(async () => {
-  await context?.close();
-  await browser?.close();
-  await app?.close();
   if (workDir) await removeTempDir(workDir);
 });
 
 describe('the developer platform in a real browser', () => {
   it('creates a token on /api-tokens and shows it once', async () => {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/api-tokens`);
     await page.getByText('No API tokens yet').waitFor();
     await page.getByRole('button', { name: 'Create Token' }).first().click();
@@ -126,6 +115,7 @@ describe('the developer platform in a real browser', () => {
   });
 
   it('calls /api/v1/packages with the token and shows when it was last used', async () => {
+    const { page } = dashboard;
     const packages = await callApi<{ id: string; name: string }[]>('GET', '/api/v1/packages');
     expect(packages.status).toBe(200);
     expect(packages.json.success).toBe(true);
@@ -167,6 +157,7 @@ describe('the developer platform in a real browser', () => {
   });
 
   it('deletes the token on the page, after which the API refuses it', async () => {
+    const { page } = dashboard;
     const card = page.getByTestId('api-token').filter({ hasText: 'Shop' });
     await card.getByRole('button', { name: 'Delete Shop' }).click();
     await page.getByRole('dialog', { name: 'Delete API Token' }).getByRole('button', { name: 'Delete' }).click();

@@ -8,9 +8,9 @@ import { benignSvg } from '../support/logo-fixtures.js';
 import { readOutbox } from '../support/outbox.js';
 import { addSyncedPackage } from '../support/packages.js';
 import { type SignedIn, signInAdmin } from '../support/sessions.js';
-import { type TestApp, TestClock } from '../support/test-app.js';
-import { openSignedInPage, type TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { TestClock } from '../support/test-app.js';
+import { openSignedInPage } from './support/browser.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 import { openPackagePricing } from './support/seller-screens.js';
 
 // Selling end to end with billing off (the embedded default) on a fresh database: the seller prices a package in the
@@ -23,13 +23,7 @@ import { openPackagePricing } from './support/seller-screens.js';
 const shots = process.env.SALES_SCREENSHOTS_DIR;
 const WIDTHS = [390, 1280] as const;
 
-let app: TestApp;
-let browser: TestBrowser;
-let sellerContext: BrowserContext;
-let sellerPage: Page;
 let buyerContext: BrowserContext | undefined;
-let origin: string;
-let seller: SignedIn;
 let admin: SignedIn;
 let workDir: string;
 let packageId: string;
@@ -53,17 +47,12 @@ function composer(cwd: string, args: string[]): Promise<ComposerRun> {
   return runComposer(cwd, args, { home: workDir, audit: false });
 }
 
+// On today's date, as the composer tests do: metadata dates and the app's clock must agree.
+const dashboard = sellerPageAroundTests(() => ({ app: { clock: new TestClock(new Date()) }, onTrial: true }));
+
 beforeAll(async () => {
+  const { app, seller } = dashboard;
   workDir = await createTempDir('packgate-e2e-sales-');
-  // On today's date, as the composer tests do: metadata dates and the app's clock must agree.
-  ({
-    app,
-    origin,
-    seller,
-    browser,
-    context: sellerContext,
-    page: sellerPage,
-  } = await openSellerPage({ app: { clock: new TestClock(new Date()) }, onTrial: true }));
   admin = await signInAdmin(app, { email: 'boss@example.com' });
   packageId = await addSyncedPackage(app, seller, 'acme/widget');
 
@@ -89,14 +78,12 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await buyerContext?.close();
-  await sellerContext?.close();
-  await browser?.close();
-  await app?.close();
   if (workDir) await removeTempDir(workDir);
 });
 
 describe('selling a package with billing off', () => {
   it('shows the payout account in test-sales mode on the Dashboard', async () => {
+    const { page: sellerPage, origin } = dashboard;
     await sellerPage.goto(`${origin}/dashboard`);
     const card = sellerPage.getByTestId('payout-account-card');
     await card.getByText('Test sales', { exact: true }).waitFor();
@@ -106,6 +93,7 @@ describe('selling a package with billing off', () => {
   });
 
   it('sets a price in the Pricing dialog and gets the purchase link', async () => {
+    const { app, page: sellerPage, origin } = dashboard;
     await sellerPage.goto(`${origin}/management`);
     const dialog = await openPackagePricing(sellerPage, 'acme/widget');
     await dialog.getByText('No prices yet').waitFor();
@@ -134,6 +122,7 @@ describe('selling a package with billing off', () => {
   });
 
   it('shows a buyer the branded purchase page with its tiers, says payments are not set up, and offers no Buy button', async () => {
+    const { browser } = dashboard;
     buyerContext = await browser.newContext();
     const page = await buyerContext.newPage();
     await page.goto(purchaseUrl);
@@ -159,6 +148,7 @@ describe('selling a package with billing off', () => {
   });
 
   it('lets the seller run a test purchase from the Pricing dialog, marked test on its success page', async () => {
+    const { app, context: sellerContext, page: sellerPage, origin } = dashboard;
     await sellerContext.grantPermissions(['clipboard-read', 'clipboard-write'], {
       origin: new URL(purchaseUrl).origin,
     });
@@ -214,6 +204,7 @@ describe('selling a package with billing off', () => {
   });
 
   it("shows the test sale to the admin, no revenue for it, and on the seller's Dashboard marked test, counted as no money", async () => {
+    const { browser, page: sellerPage, origin } = dashboard;
     const { context, page } = await openSignedInPage(browser, origin, admin);
     try {
       await page.goto(`${origin}/admin`);

@@ -1,30 +1,23 @@
 import { TOTP } from 'otpauth';
-import type { BrowserContext, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CDPSession } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../support/http-client.js';
 import { findLink, readOutbox } from '../support/outbox.js';
-import type { SignedIn } from '../support/sessions.js';
-import type { TestApp } from '../support/test-app.js';
-import type { TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 
 // Strong sign-in in Chromium (issue 33, "Done when"): Chrome's virtual authenticator (the DevTools protocol's
 // WebAuthn domain) stands in for a device's passkey; authenticator codes are computed with otpauth, the library the
 // server checks them with, at the app's clock.
 
 describe('strong sign-in in a real browser', () => {
-  let app: TestApp;
-  let browser: TestBrowser;
-  let context: BrowserContext;
-  let page: Page;
   let cdp: CDPSession;
-  let origin: string;
-  let owner: SignedIn;
   let recoveryCodes: string[] = [];
   let totpSecret = '';
 
+  const dashboard = sellerPageAroundTests({ seller: { slug: 'strong' } });
+
   beforeAll(async () => {
-    ({ app, origin, seller: owner, browser, context, page } = await openSellerPage({ seller: { slug: 'strong' } }));
+    const { context, page } = dashboard;
     cdp = await context.newCDPSession(page);
     await cdp.send('WebAuthn.enable');
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
@@ -39,13 +32,9 @@ describe('strong sign-in in a real browser', () => {
     });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
   /** Signs the browser out and opens a fresh e-mailed sign-in link for the owner. */
   async function openEmailedLink() {
+    const { app, context, page, seller: owner } = dashboard;
     await context.clearCookies();
     const client = new TestClient(app.baseUrl);
     await client.post('/api/auth/magic-link', { email: owner.user.email, userType: 'seller' });
@@ -56,9 +45,10 @@ describe('strong sign-in in a real browser', () => {
     await page.getByText("Verify it's you").waitFor();
   }
 
-  const dashboardShown = () => page.getByTestId('header-username').waitFor();
+  const dashboardShown = () => dashboard.page.getByTestId('header-username').waitFor();
 
   it('registers a passkey on the Security page, with ten recovery codes shown once', async () => {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/security`);
     await page.getByTestId('lost-factors-notice').waitFor();
     await page.getByLabel('Name').fill('Virtual key');
@@ -73,6 +63,7 @@ describe('strong sign-in in a real browser', () => {
   });
 
   it('signs in with the passkey alone from the sign-in dialog', async () => {
+    const { context, page, origin } = dashboard;
     await context.clearCookies();
     await page.goto(`${origin}/?signin=email`);
     await page.getByRole('button', { name: 'Sign in with a Passkey' }).click();
@@ -82,6 +73,7 @@ describe('strong sign-in in a real browser', () => {
   });
 
   it('sets up an authenticator app and asks for its code after an e-mailed link', async () => {
+    const { app, page, origin } = dashboard;
     await page.goto(`${origin}/security`);
     await page.getByRole('button', { name: 'Set Up Authenticator App' }).click();
     totpSecret = (await page.getByTestId('totp-secret').textContent()) ?? '';
@@ -100,6 +92,7 @@ describe('strong sign-in in a real browser', () => {
   });
 
   it('accepts a recovery code once', async () => {
+    const { page, origin } = dashboard;
     await openEmailedLink();
     await page.getByLabel('Recovery code').fill(recoveryCodes[0]!);
     await page.getByRole('button', { name: 'Use Recovery Code' }).click();
@@ -116,6 +109,7 @@ describe('strong sign-in in a real browser', () => {
   });
 
   it('passes the second step with the passkey too, and lists this session', async () => {
+    const { page, origin } = dashboard;
     await openEmailedLink();
     await page.getByRole('button', { name: 'Use a Passkey' }).click();
     // The header shows during the verify step too: wait for the step itself to end before leaving the page, or the

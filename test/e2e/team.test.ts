@@ -1,10 +1,7 @@
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findLink, readOutbox } from '../support/outbox.js';
-import type { SignedIn } from '../support/sessions.js';
-import type { TestApp } from '../support/test-app.js';
-import type { TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 
 // Issue 33 in a real browser: an owner invites a developer and a support member from the Team page, each accepts from
 // the e-mail's link and sees what their role allows, and the owner changes a role and removes a member, whose next
@@ -14,36 +11,20 @@ const DEVELOPER = 'dev@example.com';
 const SUPPORT = 'help@example.com';
 
 describe('a seller team in a real browser', () => {
-  let app: TestApp;
-  let browser: TestBrowser;
-  let origin: string;
-  let owner: SignedIn;
-  let ownerPage: Page;
   const invitees: { context: BrowserContext; page: Page }[] = [];
 
-  beforeAll(async () => {
-    ({
-      app,
-      origin,
-      seller: owner,
-      browser,
-      page: ownerPage,
-    } = await openSellerPage({ seller: { slug: 'acme', githubUsername: 'acme' }, onTrial: true }));
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
+  const dashboard = sellerPageAroundTests({ seller: { slug: 'acme', githubUsername: 'acme' }, onTrial: true });
 
   /** The link of the newest invitation e-mail to `email`. */
   function invitationLink(email: string): string {
+    const { app } = dashboard;
     const mail = readOutbox(app.dataDir).findLast((candidate) => candidate.to.includes(email));
     if (!mail) throw new Error(`no invitation e-mail to ${email}`);
     return findLink(mail.body, /http:\/\/[^\s"<>]+\/team\/join\?token=[A-Za-z0-9_%-]+/);
   }
 
   async function invite(email: string, role: RegExp) {
+    const { page: ownerPage } = dashboard;
     await ownerPage.getByRole('button', { name: 'Invite Member' }).click();
     const dialog = ownerPage.getByRole('dialog', { name: 'Invite Member' });
     await dialog.getByLabel('E-mail address').fill(email);
@@ -55,6 +36,7 @@ describe('a seller team in a real browser', () => {
 
   /** Opens the e-mail's link in a fresh, signed-out browser and accepts: the new member's page, on the Dashboard. */
   async function accept(email: string, roleLabel: string): Promise<Page> {
+    const { browser, origin } = dashboard;
     const context = await browser.newContext();
     const page = await context.newPage();
     invitees.push({ context, page });
@@ -68,6 +50,7 @@ describe('a seller team in a real browser', () => {
   }
 
   it('invites a developer and a support member; each joins and sees what the role allows', async () => {
+    const { app, origin, seller: owner, page: ownerPage } = dashboard;
     await ownerPage.goto(`${origin}/team`);
     await ownerPage.getByRole('heading', { name: 'Team', exact: true }).waitFor();
     expect(await ownerPage.getByTestId('team-member-count').textContent()).toMatch(/^1 (member|of \d+ members)$/);
@@ -131,6 +114,7 @@ describe('a seller team in a real browser', () => {
   });
 
   it('lets a member switch to their own account from the account menu and back', async () => {
+    const { origin } = dashboard;
     const support = invitees[1]!.page;
     const supportNav = support.getByRole('navigation', { name: 'Main' });
     // Joining left their own account theirs: they switch to it, where they are the owner, and back.
@@ -146,6 +130,7 @@ describe('a seller team in a real browser', () => {
   });
 
   it('changes a role and removes a member, whose next request finds them signed out', async () => {
+    const { origin, seller: owner, page: ownerPage } = dashboard;
     const [developer, support] = invitees.map((invitee) => invitee.page);
     await ownerPage.getByLabel(`Role of ${SUPPORT}`).selectOption('viewer');
     await ownerPage.getByText(`${SUPPORT} is now viewer.`, { exact: true }).waitFor();

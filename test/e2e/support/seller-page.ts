@@ -53,12 +53,15 @@ export async function openSellerPage(options: SellerAppOptions = {}): Promise<Se
  * {@link openSellerPage} before the tests of the file (or of the describe block it is called in) and closing browser
  * and app after them. The fields are filled in when the tests run, so a test reads them from the returned object, not
  * at the file's top; a `beforeAll` of the caller's registered after this call runs after the page is open, and one
- * registered before it runs before: options given as a function are read then, so they can name what it started.
+ * registered before it runs before. Options given as a function are made when the tests start, so they can name what
+ * an earlier `beforeAll`, or the function itself, started for the app to talk to.
  */
-export function sellerPageAroundTests(options: SellerAppOptions | (() => SellerAppOptions) = {}): SellerPage {
+export function sellerPageAroundTests(
+  options: SellerAppOptions | (() => SellerAppOptions | Promise<SellerAppOptions>) = {},
+): SellerPage {
   const opened = {} as SellerPage;
   beforeAll(async () => {
-    Object.assign(opened, await openSellerPage(typeof options === 'function' ? options() : options));
+    Object.assign(opened, await openSellerPage(typeof options === 'function' ? await options() : options));
   });
   afterAll(async () => {
     await opened.context?.close();
