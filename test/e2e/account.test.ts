@@ -1,41 +1,34 @@
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeDns, startFakeDns } from '../fakes/dns.js';
 import { solidPng } from '../support/logo-fixtures.js';
-import type { SignedIn } from '../support/sessions.js';
-import type { TestApp } from '../support/test-app.js';
-import type { TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 
 /** A toast's title or description (Radix also announces it in a live region, hence exact). */
 const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor();
 
 describe("the seller's account in a real browser", () => {
-  let app: TestApp;
-  let browser: TestBrowser;
-  let context: BrowserContext;
-  let page: Page;
-  let origin: string;
   let dns: FakeDns;
 
-  beforeAll(async () => {
+  // Registered before the page's set-up, so it runs after the app asking this DNS server is closed.
+  afterAll(async () => {
+    await dns?.close();
+  });
+
+  // No STRIPE_* settings: billing is off, a chosen plan activates without a charge.
+  const dashboard = sellerPageAroundTests(async () => {
     dns = await startFakeDns();
-    let seller: SignedIn;
-    // No STRIPE_* settings: billing is off, a chosen plan activates without a charge.
-    ({ app, origin, seller, browser, context, page } = await openSellerPage({
-      app: { env: { DNS_SERVERS: dns.server } },
-    }));
+    return { app: { env: { DNS_SERVERS: dns.server } } };
+  });
+
+  beforeAll(async () => {
+    const { seller } = dashboard;
     const trial = await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' });
     expect(trial.status).toBe(200);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await dns?.close();
-  });
-
   it('sends signed-out visitors of /subscribe, /billing and /documentation to /', async () => {
+    const { browser, origin } = dashboard;
     const anonymous = await browser.newContext();
     const visitor = await anonymous.newPage();
     for (const path of ['/subscribe', '/billing', '/documentation']) {
@@ -46,6 +39,7 @@ describe("the seller's account in a real browser", () => {
   });
 
   it('shows the trial on the dashboard with the local code host and the billing button', async () => {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/dashboard`);
     const subscription = page.getByTestId('subscription-card');
     await expect.poll(() => subscription.textContent()).toMatch(/Starter Plan · Free Trial.*14 days remaining/);
@@ -57,6 +51,7 @@ describe("the seller's account in a real browser", () => {
   });
 
   it('subscribes from the trial with billing off, and the trial banner goes', async () => {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/subscribe`);
     await page.getByRole('heading', { name: 'Choose Your Plan' }).waitFor();
     expect(await page.getByTestId('trial-banner').isVisible()).toBe(true);
@@ -95,6 +90,7 @@ describe("the seller's account in a real browser", () => {
   });
 
   it('changes the plan view to Change Your Plan, cancels at period end and reactivates', async () => {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/subscribe`);
     await page.getByRole('heading', { name: 'Change Your Plan' }).waitFor();
     const growth = page.locator('[data-testid="subscribe-plan-card"][data-tier-id="growth"]');
@@ -123,6 +119,7 @@ describe("the seller's account in a real browser", () => {
   });
 
   it("saves branding with an uploaded logo and shows it on the seller's package host", async () => {
+    const { app, context, page, origin } = dashboard;
     await page.goto(`${origin}/dashboard`);
     const form = page.getByRole('form', { name: 'Brand Settings' });
     await form.waitFor();
@@ -179,6 +176,7 @@ describe("the seller's account in a real browser", () => {
   });
 
   it('opens the DNS setup help with the CNAME records and a TTL of 300', async () => {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/dashboard`);
     await page.getByLabel('Domain (optional)').fill('composer.acme.example');
     await page.getByRole('button', { name: 'DNS Setup Help' }).click();
@@ -200,6 +198,7 @@ describe("the seller's account in a real browser", () => {
   });
 
   it('verifies a saved custom domain once its CNAME points at the seller host', async () => {
+    const { app, page } = dashboard;
     const verify = page.getByRole('button', { name: 'Verify domain' });
     // An unsaved domain cannot be verified yet.
     expect(await verify.isDisabled()).toBe(true);
@@ -220,6 +219,7 @@ describe("the seller's account in a real browser", () => {
   });
 
   it('documents the setup with the seller’s own repository and links to support', async () => {
+    const { app, page, origin } = dashboard;
     await page.goto(`${origin}/documentation#support-section`);
     for (const heading of [
       'Getting Started',

@@ -1,10 +1,7 @@
-import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeGitHub, startFakeGitHub } from '../fakes/github.js';
 import { attachGithubApp, type FakeGithubApp } from '../fakes/github-app.js';
-import type { TestApp } from '../support/test-app.js';
-import type { TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 import { openFromAccountMenu } from './support/seller-screens.js';
 
 // The Code hosts page in a real browser (issue 30 item 7): the seller installs the GitHub App from it (the fake
@@ -14,18 +11,20 @@ import { openFromAccountMenu } from './support/seller-screens.js';
 describe('Code hosts', () => {
   let github: FakeGitHub;
   let githubApp: FakeGithubApp;
-  let app: TestApp;
-  let browser: TestBrowser;
-  let page: Page;
-  let origin: string;
 
-  beforeAll(async () => {
+  // Registered before the page's set-up, so it runs after the app talking to the fake GitHub is closed.
+  afterAll(async () => {
+    await github?.close();
+  });
+
+  const dashboard = sellerPageAroundTests(async () => {
     github = await startFakeGitHub();
     githubApp = attachGithubApp(github);
-    ({ app, origin, browser, page } = await openSellerPage({
-      app: { env: { ...github.env(), ...githubApp.env() } },
-      onTrial: true,
-    }));
+    return { app: { env: { ...github.env(), ...githubApp.env() } }, onTrial: true };
+  });
+
+  beforeAll(async () => {
+    const { origin } = dashboard;
     github.addUser({ login: 'acme' });
     const widget = github.addRepo({
       owner: 'acme',
@@ -41,13 +40,8 @@ describe('Code hosts', () => {
     });
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await github?.close();
-  });
-
   it('installs the GitHub App from Code hosts and lists the connection with what it may access', async () => {
+    const { page, origin } = dashboard;
     await openFromAccountMenu(page, origin, 'Code hosts', '/code-hosts');
     await page.getByTestId('no-connections').waitFor();
 
@@ -66,6 +60,7 @@ describe('Code hosts', () => {
   });
 
   it('lists the App’s repositories in Add Package, only those picked on GitHub', async () => {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/management?action=add-package`);
     const dialog = page.getByRole('dialog', { name: 'Add New Package' });
     await dialog.waitFor();
@@ -78,6 +73,7 @@ describe('Code hosts', () => {
   });
 
   it('removes the connection after asking', async () => {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/code-hosts`);
     await page.getByRole('button', { name: /^Remove acme on/ }).click();
     const confirm = page.getByRole('dialog', { name: 'Remove Connection' });

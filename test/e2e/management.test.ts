@@ -4,10 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
 import { readOutbox } from '../support/outbox.js';
-import type { SignedIn } from '../support/sessions.js';
-import type { TestApp } from '../support/test-app.js';
-import type { TestBrowser } from './support/browser.js';
-import { openSellerPage } from './support/seller-page.js';
+import { sellerPageAroundTests } from './support/seller-page.js';
 
 /** GET on the app's port with the Host a Composer client would send (Node does not resolve *.localhost names). */
 function getFromHost(
@@ -38,13 +35,13 @@ const toast = (page: Page, text: string) => page.getByText(text, { exact: true }
 
 describe('package management in a real browser', () => {
   let reposDir: string;
-  let app: TestApp;
-  let browser: TestBrowser;
-  let page: Page;
-  let origin: string;
-  let seller: SignedIn;
 
-  beforeAll(async () => {
+  // Registered before the page's set-up, so it runs after the app reading these repositories is closed.
+  afterAll(async () => {
+    if (reposDir) await removeTempDir(reposDir);
+  });
+
+  const dashboard = sellerPageAroundTests(async () => {
     reposDir = await createTempDir('packgate-e2e-repos-');
     await createPackageRepository(path.join(reposDir, 'acme-widget'), {
       name: 'acme/widget',
@@ -57,18 +54,17 @@ describe('package management in a real browser', () => {
       name: 'acme/notes',
       withoutComposerJson: true,
     });
-    ({ app, origin, seller, browser, page } = await openSellerPage({ app: { env: { GIT_REPOS_DIR: reposDir } } }));
+    return { app: { env: { GIT_REPOS_DIR: reposDir } } };
+  });
+
+  beforeAll(async () => {
+    const { seller } = dashboard;
     const trial = await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' });
     expect(trial.status).toBe(200);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    if (reposDir) await removeTempDir(reposDir);
-  });
-
   it('adds a package from the local code host through ?action=add-package and watches its sync', async () => {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/management?action=add-package`);
     const dialog = page.getByRole('dialog', { name: 'Add New Package' });
     await dialog.waitFor();
@@ -114,6 +110,7 @@ describe('package management in a real browser', () => {
   });
 
   it('filters and searches the package cards', async () => {
+    const { page } = dashboard;
     const cards = page.getByTestId('package-card');
     await page.getByLabel('Filter packages').selectOption('inactive');
     await expect.poll(() => cards.count()).toBe(0);
@@ -129,6 +126,7 @@ describe('package management in a real browser', () => {
   });
 
   it("issues a temporary license whose e-mail holds setup commands that reach the seller's repository", async () => {
+    const { app, page } = dashboard;
     const card = page.getByTestId('package-card').filter({ hasText: 'acme/widget' });
     await card.getByRole('button', { name: 'Actions for acme/widget' }).click();
     await page.getByRole('menuitem', { name: 'Temporary Licenses' }).click();
@@ -215,6 +213,7 @@ describe('package management in a real browser', () => {
   });
 
   it('lists the license holder under Access Management and regenerates their token', async () => {
+    const { app, page } = dashboard;
     await page.getByRole('tab', { name: 'Access Management' }).click();
     const holder = page.getByTestId('license-holder').filter({ hasText: 'holder@example.com' });
     await holder.waitFor();
@@ -231,6 +230,7 @@ describe('package management in a real browser', () => {
   });
 
   it('edits, deactivates and deletes the package', async () => {
+    const { page } = dashboard;
     await page.getByRole('tab', { name: 'Overview' }).click();
     const card = page.getByTestId('package-card').filter({ hasText: 'acme/widget' });
     await card.getByRole('button', { name: 'Actions for acme/widget' }).click();
@@ -254,6 +254,7 @@ describe('package management in a real browser', () => {
   });
 
   it('sends /packages to Management', async () => {
+    const { page, origin } = dashboard;
     await page.goto(`${origin}/packages`);
     await page.waitForURL(`${origin}/management`);
     await page.getByRole('heading', { name: 'Repository Management' }).waitFor();
