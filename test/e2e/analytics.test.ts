@@ -110,8 +110,8 @@ describe('seller analytics in a real browser', () => {
   });
 
   it('shows the version each holder is on and ranks holders by their downloads', async () => {
-    // The chart shows the first package by name.
     const { app, page } = dashboard;
+    // The chart shows the first package by name.
     const gadget = (await app.ctx.db.select().from(packages).where(sql`${packages.name} = 'acme/gadget'`))[0]!;
     const lastVersions = await counted(sql`
       select version as day, count(*)::int as n from (

@@ -49,8 +49,8 @@ describe('Add Package from any git server', () => {
   }
 
   it('adds a repository over HTTPS with a user name and password, named by its composer.json', async () => {
-    // Code hosts offers any git server, and sends the seller to Add Package's URL field.
     const { page, origin } = dashboard;
+    // Code hosts offers any git server, and sends the seller to Add Package's URL field.
     await page.goto(`${origin}/code-hosts`);
     await page.getByText('Any git server').waitFor();
     await page.getByTestId('add-git-url').click();

@@ -1,10 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { customers } from '../../src/server/db/schema/index.js';
 import { LICENSE_HOLDERS_PAGE_SIZE } from '../../src/web/lib/constants.js';
-import type { SignedIn } from '../support/sessions.js';
-import type { TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
-import { startAppWithSeller } from './support/seller-page.js';
+import { openSignedInPage } from './support/browser.js';
+import { sellerBrowserAroundTests } from './support/seller-page.js';
 
 // Access Management pages its holders (issue 34 item 4): the first page, then the next one as the seller scrolls
 // to the end or clicks Load more; the search asks the server, so it finds a holder not loaded yet.
@@ -12,12 +10,10 @@ import { startAppWithSeller } from './support/seller-page.js';
 const HOLDER_COUNT = LICENSE_HOLDERS_PAGE_SIZE + 10;
 const holderEmail = (index: number) => `holder-${String(index).padStart(3, '0')}@example.com`;
 
-let app: TestApp;
-let browser: TestBrowser;
-let seller: SignedIn;
+const started = sellerBrowserAroundTests({ seller: { slug: 'pages' } });
 
 beforeAll(async () => {
-  ({ app, seller } = await startAppWithSeller({ seller: { slug: 'pages' } }));
+  const { app, seller } = started;
   expect((await seller.client.post('/api/platform-subscription/start-trial', { tier: 'starter' })).status).toBe(200);
   // Holder 1 is the oldest: newest first, the first page ends at holder 11.
   const start = Date.parse('2026-01-01T00:00:00Z');
@@ -28,16 +24,11 @@ beforeAll(async () => {
       createdAt: new Date(start + index * 60_000),
     })),
   );
-  browser = await launchBrowser();
 }, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await app?.close();
-});
 
 describe('Access Management', () => {
   it('shows a second page of holders after the first, and finds by search one not loaded yet', async () => {
+    const { app, browser, seller } = started;
     const origin = app.ctx.config.publicUrl;
     const management = await openSignedInPage(browser, origin, seller);
     try {

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { TaskType } from '../../src/contract/realtime.js';
 import { type RunningTask, startTask } from '../../src/server/features/tasks/tasks.service.js';
 import { sha256Hex } from '../../src/server/lib/crypto.js';
@@ -10,8 +10,8 @@ import { createPackageRepository } from '../support/git-fixtures.js';
 import { addSyncedPackage } from '../support/packages.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../support/sessions.js';
 import type { TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
-import { startAppWithSeller } from './support/seller-page.js';
+import { openSignedInPage } from './support/browser.js';
+import { sellerBrowserAroundTests } from './support/seller-page.js';
 
 const distWeb = path.resolve(import.meta.dirname, '../../dist/web');
 
@@ -81,14 +81,10 @@ describe('the landing page’s first JavaScript (issue 12)', () => {
 });
 
 describe('the web app’s loose ends in a real browser (issue 12)', () => {
-  let app: TestApp;
-  let browser: TestBrowser;
-  let origin: string;
-
-  let seller: SignedIn;
+  const started = sellerBrowserAroundTests({ onTrial: true });
 
   beforeAll(async () => {
-    ({ app, origin, seller } = await startAppWithSeller({ onTrial: true }));
+    const { app, seller } = started;
     // Names that differ only at their end: a phone must still tell them apart.
     for (const name of ['widget-extras-for-laravel', 'widget-extras-for-symfony']) {
       await createPackageRepository(path.join(app.ctx.config.gitReposDir, 'acme', `${name}.git`), {
@@ -98,15 +94,10 @@ describe('the web app’s loose ends in a real browser (issue 12)', () => {
       });
     }
     await addSyncedPackage(app, seller, 'acme/widget');
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
   });
 
   it('lets an admin who views the app as a seller stop from the Users tab, and from the bar', async () => {
+    const { app, browser, origin } = started;
     const admin: SignedIn = await signInAdmin(app);
     const seller: SignedIn = await signInSeller(app);
     const { page, context } = await openSignedInPage(browser, origin, admin);
@@ -147,6 +138,7 @@ describe('the web app’s loose ends in a real browser (issue 12)', () => {
   });
 
   it('docks the task progress where it covers no control, and sums it up in one line once finished', async () => {
+    const { app, browser, origin, seller } = started;
     const { page, context } = await openSignedInPage(browser, origin, seller);
     await page.goto(`${origin}/management`);
     const card = page.getByTestId('package-card').first();
@@ -174,6 +166,7 @@ describe('the web app’s loose ends in a real browser (issue 12)', () => {
   });
 
   it('leaves cache tasks to the Cache tab’s own list and covers neither Refresh All nor Clear All', async () => {
+    const { app, browser, origin } = started;
     const admin = await signInAdmin(app);
     const { page, context } = await openSignedInPage(browser, origin, admin);
     await page.goto(`${origin}/admin?tab=cache`);
@@ -204,6 +197,7 @@ describe('the web app’s loose ends in a real browser (issue 12)', () => {
   });
 
   it('marks repositories that are already packages before Create, and keeps similar names apart on a phone', async () => {
+    const { browser, origin, seller } = started;
     const { page, context } = await openSignedInPage(browser, origin, seller);
     await page.setViewportSize({ width: 390, height: 844 });
     await page.goto(`${origin}/management?action=add-package`);
@@ -231,6 +225,7 @@ describe('the web app’s loose ends in a real browser (issue 12)', () => {
   });
 
   it('keeps the loaded package list, with the Disconnected badge, when realtime drops and the refetch fails', async () => {
+    const { app, browser, origin, seller } = started;
     const { page, context } = await openSignedInPage(browser, origin, seller);
     await page.goto(`${origin}/management`);
     await page.getByTestId('package-card').first().waitFor();
@@ -257,6 +252,7 @@ describe('the web app’s loose ends in a real browser (issue 12)', () => {
   });
 
   it('fits the admin tabs, the trial banner and the dashboard trial card on a phone', async () => {
+    const { app, browser, origin, seller } = started;
     const admin = await signInAdmin(app);
     const adminPage = await openSignedInPage(browser, origin, admin);
     const page = adminPage.page;
@@ -294,6 +290,7 @@ describe('the web app’s loose ends in a real browser (issue 12)', () => {
   });
 
   it('shows hints as tooltips, not native titles, and confirms a copied command with a Copied! toast', async () => {
+    const { browser, origin, seller } = started;
     const { page, context } = await openSignedInPage(browser, origin, seller);
     await page.goto(`${origin}/management`);
     const card = page.getByTestId('package-card').first();

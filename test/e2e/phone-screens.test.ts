@@ -1,12 +1,11 @@
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { customers, grants } from '../../src/server/db/schema/index.js';
 import { sha256Hex } from '../../src/server/lib/crypto.js';
 import { insertPackage } from '../support/packages.js';
 import { type SignedIn, signInAdmin } from '../support/sessions.js';
-import type { TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, photograph, type TestBrowser } from './support/browser.js';
-import { startAppWithSeller } from './support/seller-page.js';
+import { openSignedInPage, photograph } from './support/browser.js';
+import { sellerBrowserAroundTests } from './support/seller-page.js';
 
 // Issue 36, the screens: what a person reads on a phone (390 px) and on a desktop (1280 px) must be usable. A command
 // box wraps a command only at its spaces (its Copy button no longer takes 40% of the row), Access Management shows
@@ -70,14 +69,12 @@ async function commandProblems(page: Page): Promise<string[]> {
 }
 
 describe('the screens on a phone and a desktop (issue 36)', () => {
-  let app: TestApp;
-  let browser: TestBrowser;
-  let origin: string;
-  let seller: SignedIn;
   let admin: SignedIn;
 
+  const started = sellerBrowserAroundTests({ onTrial: true });
+
   beforeAll(async () => {
-    ({ app, origin, seller } = await startAppWithSeller({ onTrial: true }));
+    const { app, seller } = started;
     admin = await signInAdmin(app);
     const db = app.ctx.db;
     const widget = await insertPackage(app, seller.user.id, 'acme/widget');
@@ -115,15 +112,10 @@ describe('the screens on a phone and a desktop (issue 36)', () => {
         revokedAt: new Date(now - DAY),
       },
     ]);
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
   });
 
   async function sellerPage(width: number): Promise<Page> {
+    const { browser, origin, seller } = started;
     const { page } = await openSignedInPage(browser, origin, seller);
     await page.setViewportSize({ width, height: 900 });
     return page;
@@ -132,6 +124,7 @@ describe('the screens on a phone and a desktop (issue 36)', () => {
   it('keeps every command readable: broken only at its spaces, on a phone and a desktop', {
     timeout: 240_000,
   }, async () => {
+    const { app, origin } = started;
     const problems: string[] = [];
     for (const width of WIDTHS) {
       const page = await sellerPage(width);
@@ -171,6 +164,7 @@ describe('the screens on a phone and a desktop (issue 36)', () => {
   });
 
   async function showAccessManagement(width: number): Promise<{ page: Page; holders: Locator }> {
+    const { origin } = started;
     const page = await sellerPage(width);
     await page.goto(`${origin}/management?tab=access`);
     const holders = page.getByTestId('license-holder');
@@ -218,6 +212,7 @@ describe('the screens on a phone and a desktop (issue 36)', () => {
   });
 
   it('says on the pricing page that every plan includes the API with token permissions', async () => {
+    const { origin } = started;
     for (const width of WIDTHS) {
       const page = await sellerPage(width);
       await page.goto(`${origin}/#pricing`);
@@ -234,6 +229,7 @@ describe('the screens on a phone and a desktop (issue 36)', () => {
   });
 
   it('refuses a tier price it cannot save, saying why, at 390 and 1280 px', { timeout: 120_000 }, async () => {
+    const { browser, origin } = started;
     for (const width of WIDTHS) {
       const { page, context } = await openSignedInPage(browser, origin, admin);
       await page.setViewportSize({ width, height: 900 });

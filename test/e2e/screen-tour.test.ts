@@ -1,12 +1,11 @@
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { THEME_STORAGE_KEY } from '../../src/web/lib/theme.js';
 import { addSyncedPackage } from '../support/packages.js';
 import { type SignedIn, signInAdmin } from '../support/sessions.js';
-import type { TestApp } from '../support/test-app.js';
-import { launchBrowser, newSignedInContext, openSignedInPage, type TestBrowser } from './support/browser.js';
-import { startAppWithSeller } from './support/seller-page.js';
+import { newSignedInContext, openSignedInPage } from './support/browser.js';
+import { sellerBrowserAroundTests } from './support/seller-page.js';
 
 // Issue 12 asks to go through every screen as a new user would, at phone and desktop widths, light and dark. This
 // tour opens each seller, admin, signed-out and license-holder screen that way and fails on what a person would
@@ -34,16 +33,14 @@ type Screen = {
 };
 
 describe('a tour of every screen at 390 and 1280 px, light and dark (issue 12)', () => {
-  let app: TestApp;
-  let browser: TestBrowser;
-  let origin: string;
   let portalOrigin: string;
   let admin: SignedIn;
-  let seller: SignedIn;
   let packageId: string;
 
+  const started = sellerBrowserAroundTests({ onTrial: true });
+
   beforeAll(async () => {
-    ({ app, origin, seller } = await startAppWithSeller({ onTrial: true }));
+    const { app, seller } = started;
     portalOrigin = `http://acme.composer.localhost:${app.port}`;
     admin = await signInAdmin(app);
     packageId = await addSyncedPackage(app, seller, 'acme/widget');
@@ -52,15 +49,9 @@ describe('a tour of every screen at 390 and 1280 px, light and dark (issue 12)',
       tiers: [{ name: 'Lifetime', pricingType: 'one_time', updateMonths: 12, priceCents: 1999, currency: 'usd' }],
     });
     expect(priced.status).toBe(200);
-    browser = await launchBrowser();
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-  });
-
-  const signedInContext = (who: SignedIn) => newSignedInContext(browser, origin, who);
+  const signedInContext = (who: SignedIn) => newSignedInContext(started.browser, started.origin, who);
   const heading = (page: Page) => page.getByRole('heading', { level: 1 }).first().waitFor();
 
   /**
@@ -127,6 +118,7 @@ describe('a tour of every screen at 390 and 1280 px, light and dark (issue 12)',
   }
 
   it('shows every seller screen cleanly', { timeout: 600_000 }, async () => {
+    const { origin, seller } = started;
     const screens: Screen[] = [
       { name: 'seller-dashboard', url: `${origin}/dashboard`, ready: (p) => p.getByTestId('payout-state').waitFor() },
       {
@@ -146,6 +138,7 @@ describe('a tour of every screen at 390 and 1280 px, light and dark (issue 12)',
   });
 
   it('shows every admin screen cleanly', { timeout: 600_000 }, async () => {
+    const { origin } = started;
     const tab = (name: string): Screen => ({
       name: `admin-${name}`,
       url: `${origin}/admin?tab=${name}`,
@@ -156,6 +149,7 @@ describe('a tour of every screen at 390 and 1280 px, light and dark (issue 12)',
   });
 
   it('shows the signed-out and license-holder screens cleanly', { timeout: 600_000 }, async () => {
+    const { browser, origin } = started;
     const screens: Screen[] = [
       { name: 'landing', url: `${origin}/`, ready: heading },
       { name: 'terms', url: `${origin}/terms`, ready: heading },
@@ -170,6 +164,7 @@ describe('a tour of every screen at 390 and 1280 px, light and dark (issue 12)',
   it('shows the seller’s and the admin’s dialogs inside a phone and a desktop window', {
     timeout: 600_000,
   }, async () => {
+    const { browser, origin, seller } = started;
     const problems: string[] = [];
     const look = async (page: Page, name: string) => {
       const dialog = page.getByRole('dialog');

@@ -1,11 +1,10 @@
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { addSyncedPackage } from '../support/packages.js';
 import { type SignedIn, signInAdmin } from '../support/sessions.js';
-import type { TestApp } from '../support/test-app.js';
-import { launchBrowser, openSignedInPage, type TestBrowser } from './support/browser.js';
-import { startAppWithSeller } from './support/seller-page.js';
+import { openSignedInPage } from './support/browser.js';
+import { sellerBrowserAroundTests } from './support/seller-page.js';
 
 // Issue 12's remaining loose ends and their siblings, in Chromium: keyboard tier drag, loaded data kept when a
 // refetch fails, the code host named in Add Package, the payout card and the Pricing dialog's hints.
@@ -26,25 +25,18 @@ const announcement = (page: Page) =>
 const pageTimersRun = (page: Page) => page.evaluate(() => new Promise<void>((resolve) => setTimeout(resolve, 0)));
 
 describe('the screens’ remaining loose ends in a real browser (issue 12)', () => {
-  let app: TestApp;
-  let browser: TestBrowser;
-  let origin: string;
   let admin: SignedIn;
-  let seller: SignedIn;
+
+  const started = sellerBrowserAroundTests({ onTrial: true });
 
   beforeAll(async () => {
-    ({ app, origin, seller } = await startAppWithSeller({ onTrial: true }));
+    const { app, seller } = started;
     admin = await signInAdmin(app);
     await addSyncedPackage(app, seller, 'acme/widget');
-    browser = await launchBrowser();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
   });
 
   it('moves a tier with the keyboard as far as the arrows are pressed, and saves that order', async () => {
+    const { browser, origin } = started;
     const { page, context } = await openSignedInPage(browser, origin, admin);
     const openTiers = async () => {
       await page.goto(`${origin}/admin?tab=platform`);
@@ -89,6 +81,7 @@ describe('the screens’ remaining loose ends in a real browser (issue 12)', () 
   });
 
   it('keeps the loaded payment settings when the refetch after a change fails', async () => {
+    const { browser, origin } = started;
     const { page, context } = await openSignedInPage(browser, origin, admin);
     await page.goto(`${origin}/admin?tab=settings`);
     const sandbox = page.getByRole('switch', { name: 'Sandbox Mode' });
@@ -113,6 +106,7 @@ describe('the screens’ remaining loose ends in a real browser (issue 12)', () 
   });
 
   it('names the code host in use when refreshing the repositories fails', async () => {
+    const { browser, origin, seller } = started;
     const { page, context } = await openSignedInPage(browser, origin, seller);
     await page.goto(`${origin}/management`);
     await page.getByTestId('package-card').first().waitFor();
@@ -129,6 +123,7 @@ describe('the screens’ remaining loose ends in a real browser (issue 12)', () 
   });
 
   it('fits the payout card to its text beside Sales, and hints in the Pricing dialog by tooltip', async () => {
+    const { browser, origin, seller } = started;
     const { page, context } = await openSignedInPage(browser, origin, seller);
     for (const width of [1280, 390]) {
       await page.setViewportSize({ width, height: 900 });

@@ -30,38 +30,56 @@ export async function startAppWithSeller(options: SellerAppOptions = {}): Promis
   }
 }
 
-/** {@link SellerApp} with the browser launched and one of the seller's pages open in it, not yet navigated. */
-export type SellerPage = SellerApp & { browser: TestBrowser; context: BrowserContext; page: Page };
+/** {@link SellerApp} with a browser launched, for tests that open their own pages in it. */
+export type SellerBrowser = SellerApp & { browser: TestBrowser };
 
-/** {@link startAppWithSeller}, then a browser with a page signed in as the seller; the caller closes browser and app. */
-export async function openSellerPage(options: SellerAppOptions = {}): Promise<SellerPage> {
+/** {@link startAppWithSeller}, then a browser; the caller closes browser and app. */
+export async function openSellerBrowser(options: SellerAppOptions = {}): Promise<SellerBrowser> {
   const started = await startAppWithSeller(options);
-  let browser: TestBrowser | undefined;
   try {
-    browser = await launchBrowser();
-    const { context, page } = await openSignedInPage(browser, started.origin, started.seller);
-    return { ...started, browser, context, page };
+    return { ...started, browser: await launchBrowser() };
+  } catch (error) {
+    await started.app.close();
+    throw error;
+  }
+}
+
+/** {@link SellerApp} with the browser launched and one of the seller's pages open in it, not yet navigated. */
+export type SellerPage = SellerBrowser & { context: BrowserContext; page: Page };
+
+/** {@link openSellerBrowser} with a page signed in as the seller in it; the caller closes browser and app. */
+export async function openSellerPage(options: SellerAppOptions = {}): Promise<SellerPage> {
+  const started = await openSellerBrowser(options);
+  try {
+    const { context, page } = await openSignedInPage(started.browser, started.origin, started.seller);
+    return { ...started, context, page };
   } catch (error) {
     // Nothing half-made outlives a failed set-up.
-    await browser?.close();
+    await started.browser.close();
     await started.app.close();
     throw error;
   }
 }
 
 /**
- * {@link openSellerPage} before the tests of the file (or of the describe block it is called in) and closing browser
- * and app after them. The fields are filled in when the tests run, so a test reads them from the returned object, not
- * at the file's top; a `beforeAll` of the caller's registered after this call runs after the page is open, and one
- * registered before it runs before. Options given as a function are made when the tests start, so they can name what
- * an earlier `beforeAll`, or the function itself, started for the app to talk to.
+ * What the app starts with: options given as a function are made when the tests start, so they can name what an
+ * earlier `beforeAll`, or the function itself, started for the app to talk to.
  */
-export function sellerPageAroundTests(
-  options: SellerAppOptions | (() => SellerAppOptions | Promise<SellerAppOptions>) = {},
-): SellerPage {
-  const opened = {} as SellerPage;
+type SellerAppOptionsAtStart = SellerAppOptions | (() => SellerAppOptions | Promise<SellerAppOptions>);
+
+/**
+ * Runs `open` before the tests of the file (or of the describe block it is called in) and closes what it opened after
+ * them. The fields are filled in when the tests run, so a test reads them from the returned object, not at the file's
+ * top; a `beforeAll` of the caller's registered after this call runs after the opening, and one registered before it
+ * runs before.
+ */
+function openedAroundTests<Opened extends SellerBrowser & { context?: BrowserContext }>(
+  options: SellerAppOptionsAtStart,
+  open: (options: SellerAppOptions) => Promise<Opened>,
+): Opened {
+  const opened = {} as Opened;
   beforeAll(async () => {
-    Object.assign(opened, await openSellerPage(typeof options === 'function' ? await options() : options));
+    Object.assign(opened, await open(typeof options === 'function' ? await options() : options));
   });
   afterAll(async () => {
     await opened.context?.close();
@@ -69,4 +87,14 @@ export function sellerPageAroundTests(
     await opened.app?.close();
   });
   return opened;
+}
+
+/** {@link openSellerPage} around the tests (see {@link openedAroundTests}). */
+export function sellerPageAroundTests(options: SellerAppOptionsAtStart = {}): SellerPage {
+  return openedAroundTests(options, openSellerPage);
+}
+
+/** {@link openSellerBrowser} around the tests, for files whose tests open their own pages (see {@link openedAroundTests}). */
+export function sellerBrowserAroundTests(options: SellerAppOptionsAtStart = {}): SellerBrowser {
+  return openedAroundTests(options, openSellerBrowser);
 }
