@@ -71,7 +71,8 @@ type SellerAppOptionsAtStart = SellerAppOptions | (() => SellerAppOptions | Prom
  * Runs `open` before the tests of the file (or of the describe block it is called in) and closes what it opened after
  * them. The fields are filled in when the tests run, so a test reads them from the returned object, not at the file's
  * top; a `beforeAll` of the caller's registered after this call runs after the opening, and one registered before it
- * runs before.
+ * runs before. After-hooks run in the reverse order, so an `afterAll` closing what the app talks to is registered
+ * before this call, to run once the app is closed.
  */
 function openedAroundTests<Opened extends SellerBrowser & { context?: BrowserContext }>(
   options: SellerAppOptionsAtStart,
