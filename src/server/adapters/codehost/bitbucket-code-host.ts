@@ -10,7 +10,15 @@ import {
   readDefaultBranchFile,
   requireAccessToken,
 } from './code-host.js';
-import { callHostApi, type HostApiAnswer, hostApiError, parseJson, withoutTrailingSlashes } from './host-api.js';
+import {
+  assertRemoved,
+  callHostApi,
+  fileTextOf,
+  type HostApiAnswer,
+  hostApiError,
+  parseJson,
+  withoutTrailingSlashes,
+} from './host-api.js';
 
 // Bitbucket Cloud through REST API 2.0 with a workspace or repository access token (docs: "Access Tokens", scopes
 // repository and webhook). An access token belongs to a workspace or to one repository, not to a person, so a host
@@ -137,8 +145,7 @@ export class BitbucketCodeHost implements CodeHost {
       method: 'DELETE',
       token: requireAccessToken(user, HOST),
     });
-    if (answer.status === 204 || answer.status === 200 || answer.status === 404) return;
-    throw hostApiError(HOST, answer);
+    assertRemoved(HOST, answer);
   }
 
   private async fetchRepository(token: string, slugOrUuid: string): Promise<BitbucketRepository> {
@@ -169,9 +176,7 @@ export class BitbucketCodeHost implements CodeHost {
   private async readFile(token: string, fullName: string, ref: string, filePath: string): Promise<string | undefined> {
     const path = filePath.split('/').map(encodeURIComponent).join('/');
     const answer = await this.call(token, `${this.repositoryUrl(fullName)}/src/${encodeURIComponent(ref)}/${path}`);
-    if (answer.status === 404) return undefined;
-    if (answer.status !== 200) throw hostApiError(HOST, answer);
-    return answer.text;
+    return fileTextOf(HOST, answer);
   }
 
   private repositoryUrl(fullName: string): string {

@@ -10,7 +10,7 @@ import {
   readDefaultBranchFile,
   requireAccessToken,
 } from './code-host.js';
-import { callHostApi, hostApiError, parseJson, withoutTrailingSlashes } from './host-api.js';
+import { assertRemoved, callHostApi, fileTextOf, hostApiError, parseJson, withoutTrailingSlashes } from './host-api.js';
 
 // GitLab (gitlab.com or self-managed) through REST API v4 with an OAuth token (scopes read_api and read_repository)
 // or a project/group access token. The API answers which projects the credential can read and whether their
@@ -122,8 +122,7 @@ export class GitlabCodeHost implements CodeHost {
       path: `/projects/${encodeURIComponent(repositoryFullName)}/hooks/${hookId}`,
       method: 'DELETE',
     });
-    if (answer.status === 404 || answer.status === 204 || answer.status === 200) return;
-    throw hostApiError(HOST, answer);
+    assertRemoved(HOST, answer);
   }
 
   private describe(token: string, project: GitlabProject): Promise<CodeHostRepository> {
@@ -146,9 +145,7 @@ export class GitlabCodeHost implements CodeHost {
       token,
       path: `/projects/${projectId}/repository/files/${encodeURIComponent(filePath)}/raw?ref=${encodeURIComponent(ref)}`,
     });
-    if (answer.status === 404) return undefined;
-    if (answer.status !== 200) throw hostApiError(HOST, answer);
-    return answer.text;
+    return fileTextOf(HOST, answer);
   }
 
   private async get(token: string, path: string) {

@@ -87,6 +87,19 @@ export function parseJson<T>(host: string, answer: HostApiAnswer): T {
   }
 }
 
+/** A raw file's text from the host's answer; undefined when the file (or the ref) is missing (404). */
+export function fileTextOf(host: string, answer: HostApiAnswer): string | undefined {
+  if (answer.status === 404) return undefined;
+  if (answer.status !== 200) throw hostApiError(host, answer);
+  return answer.text;
+}
+
+/** Accepts the answer to a removal: removed (200, 204) or already gone (404); anything else is the host's error. */
+export function assertRemoved(host: string, answer: HostApiAnswer): void {
+  if (answer.status === 200 || answer.status === 204 || answer.status === 404) return;
+  throw hostApiError(host, answer);
+}
+
 /** A failed answer as a CodeHostError: 401/403 refused credentials, 404 not found, 429 rate limit, the rest unavailable. */
 export function hostApiError(host: string, answer: HostApiAnswer, now: number = Date.now()): CodeHostError {
   const { status } = answer;
