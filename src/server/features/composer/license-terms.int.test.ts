@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createGrant,
   createHolder,
@@ -10,8 +10,7 @@ import {
   jsonOf,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
-import type { TestUser } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import { sellerRepositoryAroundTests } from '../../../../test/support/seller-repository.js';
 import type { P2File, PackagesJson } from '../../../contract/composer.js';
 import { downloads, productPackages } from '../../db/schema/index.js';
 
@@ -21,23 +20,13 @@ import { downloads, productPackages } from '../../db/schema/index.js';
 
 const HOST = 'terms.composer.localhost';
 
-let app: TestApp;
-let seller: TestUser;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  seller = await createSeller(app, 'terms');
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const repository = sellerRepositoryAroundTests('terms');
 
 let counter = 0;
 /** A package tagged v1.0.0, v1.1.0, v2.0.0 and 2.1.0-beta1, with a main branch. */
 async function releasedPackage() {
   counter++;
-  return createPackage(app, seller, `terms/lib-${counter}`, [
+  return createPackage(repository.app, repository.seller, `terms/lib-${counter}`, [
     { version: 'v1.0.0', releasedAt: '2026-01-05T10:00:00Z' },
     { version: 'v1.1.0', releasedAt: '2026-01-20T10:00:00Z' },
     { version: 'v2.0.0', releasedAt: '2026-02-10T10:00:00Z' },
@@ -47,11 +36,11 @@ async function releasedPackage() {
 }
 
 async function holder() {
-  return createHolder(app, seller, `terms-holder-${++counter}@example.com`);
+  return createHolder(repository.app, repository.seller, `terms-holder-${++counter}@example.com`);
 }
 
 async function p2(token: string, name: string, dev = false) {
-  const response = await requestOnHost(app, HOST, `/p2/${name}${dev ? '~dev' : ''}.json`, { token });
+  const response = await requestOnHost(repository.app, HOST, `/p2/${name}${dev ? '~dev' : ''}.json`, { token });
   const body = response.status === 200 ? jsonOf<P2File>(response) : undefined;
   return {
     status: response.status,
@@ -61,16 +50,18 @@ async function p2(token: string, name: string, dev = false) {
 }
 
 function download(token: string, name: string, version: string) {
-  return requestOnHost(app, HOST, `/api/composer/download/${name}/${encodeURIComponent(version)}`, { token });
+  return requestOnHost(repository.app, HOST, `/api/composer/download/${name}/${encodeURIComponent(version)}`, {
+    token,
+  });
 }
 
-const portal = () => `http://${HOST}:${app.port}/portal`;
+const portal = () => `http://${HOST}:${repository.app.port}/portal`;
 
 describe('a version constraint', () => {
   it('lists only the versions it covers, says which newer one exists, and refuses the others’ zips', async () => {
     const pkg = await releasedPackage();
     const licensee = await holder();
-    await createGrant(app, licensee, pkg, { versionConstraint: '^1.0' });
+    await createGrant(repository.app, licensee, pkg, { versionConstraint: '^1.0' });
 
     const tags = await p2(licensee.token, pkg.name);
     expect(tags.versions).toEqual(['v1.1.0', 'v1.0.0']);
@@ -90,7 +81,9 @@ describe('a version constraint', () => {
     expect(latest.headers['content-disposition']).toContain('1.1.0');
 
     // The warning concerns this package alone: packages.json, which every project reads, says nothing of it.
-    const index = jsonOf<PackagesJson>(await requestOnHost(app, HOST, '/packages.json', { token: licensee.token }));
+    const index = jsonOf<PackagesJson>(
+      await requestOnHost(repository.app, HOST, '/packages.json', { token: licensee.token }),
+    );
     expect(index['available-packages']).toEqual([pkg.name]);
     expect(index.warnings).toBeUndefined();
   });
@@ -98,9 +91,9 @@ describe('a version constraint', () => {
   it('answers its warning in full every time, never 304, so Composer prints it at each command', async () => {
     const pkg = await releasedPackage();
     const licensee = await holder();
-    await createGrant(app, licensee, pkg, { versionConstraint: '^1.0' });
-    const first = await requestOnHost(app, HOST, `/p2/${pkg.name}.json`, { token: licensee.token });
-    const again = await requestOnHost(app, HOST, `/p2/${pkg.name}.json`, {
+    await createGrant(repository.app, licensee, pkg, { versionConstraint: '^1.0' });
+    const first = await requestOnHost(repository.app, HOST, `/p2/${pkg.name}.json`, { token: licensee.token });
+    const again = await requestOnHost(repository.app, HOST, `/p2/${pkg.name}.json`, {
       token: licensee.token,
       headers: { 'if-modified-since': String(first.headers['last-modified']) },
     });
@@ -113,7 +106,7 @@ describe('a minimum stability', () => {
   it('keeps a stable license from ever seeing 2.1.0-beta1, or a branch', async () => {
     const pkg = await releasedPackage();
     const licensee = await holder();
-    await createGrant(app, licensee, pkg, { minimumStability: 'stable' });
+    await createGrant(repository.app, licensee, pkg, { minimumStability: 'stable' });
     const tags = await p2(licensee.token, pkg.name);
     expect(tags.versions).toEqual(['v2.0.0', 'v1.1.0', 'v1.0.0']);
     expect(tags.warnings).toBeUndefined();
@@ -127,7 +120,7 @@ describe('a minimum stability', () => {
   it('lets a beta license see the beta', async () => {
     const pkg = await releasedPackage();
     const licensee = await holder();
-    await createGrant(app, licensee, pkg, { versionConstraint: '^2.0', minimumStability: 'beta' });
+    await createGrant(repository.app, licensee, pkg, { versionConstraint: '^2.0', minimumStability: 'beta' });
     expect((await p2(licensee.token, pkg.name)).versions).toEqual(['2.1.0-beta1', 'v2.0.0']);
     expect((await download(licensee.token, pkg.name, '2.1.0-beta1')).status).toBe(200);
   });
@@ -137,9 +130,9 @@ describe('several licenses for one package', () => {
   it('shows the union of what they cover, and counts a download against one that allows the version', async () => {
     const pkg = await releasedPackage();
     const licensee = await holder();
-    const direct = await createGrant(app, licensee, pkg, { versionConstraint: '^1.0', downloadLimit: 10 });
-    const product = await createProduct(app, seller, `Suite ${counter}`, [pkg]);
-    const bundle = await createProductGrant(app, licensee, product, {
+    const direct = await createGrant(repository.app, licensee, pkg, { versionConstraint: '^1.0', downloadLimit: 10 });
+    const product = await createProduct(repository.app, repository.seller, `Suite ${counter}`, [pkg]);
+    const bundle = await createProductGrant(repository.app, licensee, product, {
       versionConstraint: '^2.0',
       minimumStability: 'stable',
     });
@@ -153,9 +146,12 @@ describe('several licenses for one package', () => {
     expect((await download(licensee.token, pkg.name, '2.1.0-beta1')).status).toBe(403);
     // Counted after the answer when no limit decides: wait for both rows, each under the license that allowed it.
     await expect
-      .poll(async () => (await app.ctx.db.select().from(downloads).where(eq(downloads.packageId, pkg.id))).length)
+      .poll(
+        async () =>
+          (await repository.app.ctx.db.select().from(downloads).where(eq(downloads.packageId, pkg.id))).length,
+      )
       .toBe(2);
-    const counted = await app.ctx.db.select().from(downloads).where(eq(downloads.packageId, pkg.id));
+    const counted = await repository.app.ctx.db.select().from(downloads).where(eq(downloads.packageId, pkg.id));
     expect(Object.fromEntries(counted.map((row) => [row.version, row.grantId]))).toEqual({
       'v1.0.0': direct.id,
       'v2.0.0': bundle.id,
@@ -165,10 +161,10 @@ describe('several licenses for one package', () => {
   it('counts a limited product license’s downloads against the package downloaded, up to its limit', async () => {
     const pkg = await releasedPackage();
     const licensee = await holder();
-    const product = await createProduct(app, seller, `Limited ${counter}`, [pkg]);
-    const bundle = await createProductGrant(app, licensee, product, { downloadLimit: 1 });
+    const product = await createProduct(repository.app, repository.seller, `Limited ${counter}`, [pkg]);
+    const bundle = await createProductGrant(repository.app, licensee, product, { downloadLimit: 1 });
     expect((await download(licensee.token, pkg.name, 'v1.0.0')).status).toBe(200);
-    const [row] = await app.ctx.db.select().from(downloads).where(eq(downloads.grantId, bundle.id));
+    const [row] = await repository.app.ctx.db.select().from(downloads).where(eq(downloads.grantId, bundle.id));
     expect(row?.packageId).toBe(pkg.id);
     expect((await download(licensee.token, pkg.name, 'v1.1.0')).status).toBe(403);
   });
@@ -176,9 +172,9 @@ describe('several licenses for one package', () => {
   it('keeps serving through the other license when one is revoked', async () => {
     const pkg = await releasedPackage();
     const licensee = await holder();
-    await createGrant(app, licensee, pkg, { status: 'revoked' });
-    const product = await createProduct(app, seller, `Suite ${counter}`, [pkg]);
-    await createProductGrant(app, licensee, product, { versionConstraint: '^1.0' });
+    await createGrant(repository.app, licensee, pkg, { status: 'revoked' });
+    const product = await createProduct(repository.app, repository.seller, `Suite ${counter}`, [pkg]);
+    await createProductGrant(repository.app, licensee, product, { versionConstraint: '^1.0' });
     const tags = await p2(licensee.token, pkg.name);
     expect(tags.versions).toEqual(['v1.1.0', 'v1.0.0']);
     expect(tags.warnings?.join(' ')).not.toContain('revoked');
@@ -191,22 +187,22 @@ describe('a license for a product', () => {
     const second = await releasedPackage();
     const later = await releasedPackage();
     const licensee = await holder();
-    const product = await createProduct(app, seller, `Bundle ${counter}`, [first, second]);
-    await createProductGrant(app, licensee, product);
+    const product = await createProduct(repository.app, repository.seller, `Bundle ${counter}`, [first, second]);
+    await createProductGrant(repository.app, licensee, product);
 
     const index = async () =>
-      jsonOf<PackagesJson>(await requestOnHost(app, HOST, '/packages.json', { token: licensee.token }))[
+      jsonOf<PackagesJson>(await requestOnHost(repository.app, HOST, '/packages.json', { token: licensee.token }))[
         'available-packages'
       ];
     expect(await index()).toEqual([first.name, second.name]);
     expect((await p2(licensee.token, later.name)).status).toBe(404);
 
-    await app.ctx.db.insert(productPackages).values({ productId: product.id, packageId: later.id });
+    await repository.app.ctx.db.insert(productPackages).values({ productId: product.id, packageId: later.id });
     expect(await index()).toEqual([first.name, second.name, later.name]);
     expect((await p2(licensee.token, later.name)).versions).toEqual(['2.1.0-beta1', 'v2.0.0', 'v1.1.0', 'v1.0.0']);
     expect((await download(licensee.token, later.name, 'v2.0.0')).status).toBe(200);
 
-    await app.ctx.db.delete(productPackages).where(eq(productPackages.packageId, second.id));
+    await repository.app.ctx.db.delete(productPackages).where(eq(productPackages.packageId, second.id));
     expect(await index()).toEqual([first.name, later.name]);
     const removed = await p2(licensee.token, second.name);
     expect(removed.status).toBe(404);
@@ -214,14 +210,16 @@ describe('a license for a product', () => {
   });
 
   it('covers nothing of another seller, even when a product names their package', async () => {
-    const other = await createSeller(app, `terms-other-${counter}`);
-    const foreign = await createPackage(app, other, `terms-other-${counter}/lib`, [
+    const other = await createSeller(repository.app, `terms-other-${counter}`);
+    const foreign = await createPackage(repository.app, other, `terms-other-${counter}/lib`, [
       { version: 'v1.0.0', releasedAt: '2026-01-05T10:00:00Z' },
     ]);
     const licensee = await holder();
-    const product = await createProduct(app, seller, `Mixed ${counter}`, [foreign]);
-    await createProductGrant(app, licensee, product);
-    const index = jsonOf<PackagesJson>(await requestOnHost(app, HOST, '/packages.json', { token: licensee.token }));
+    const product = await createProduct(repository.app, repository.seller, `Mixed ${counter}`, [foreign]);
+    await createProductGrant(repository.app, licensee, product);
+    const index = jsonOf<PackagesJson>(
+      await requestOnHost(repository.app, HOST, '/packages.json', { token: licensee.token }),
+    );
     expect(index['available-packages']).toEqual([]);
   });
 });

@@ -1,16 +1,14 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createGrant,
   createHolder,
   createPackage,
-  createSeller,
   type FixtureHolder,
   jsonOf,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
-import type { TestUser } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import { sellerRepositoryAroundTests } from '../../../../test/support/seller-repository.js';
 import type { PackagesJson } from '../../../contract/composer.js';
 import { holderTokens } from '../../db/schema/index.js';
 import { generateToken, sha256Hex } from '../../lib/crypto.js';
@@ -24,33 +22,23 @@ const NOW = new Date('2026-03-01T12:00:00Z');
 const HOST = 'named.composer.localhost';
 const HOUR_MS = 3_600_000;
 
-let app: TestApp;
-let seller: TestUser;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  seller = await createSeller(app, 'named');
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const repository = sellerRepositoryAroundTests('named');
 
 let counter = 0;
 async function licensed() {
   counter++;
-  const pkg = await createPackage(app, seller, `named/lib-${counter}`, [
+  const pkg = await createPackage(repository.app, repository.seller, `named/lib-${counter}`, [
     { version: 'v1.0.0', releasedAt: '2026-01-05T10:00:00Z' },
   ]);
-  const holder = await createHolder(app, seller, `named-${counter}@example.com`);
-  await createGrant(app, holder, pkg);
+  const holder = await createHolder(repository.app, repository.seller, `named-${counter}@example.com`);
+  await createGrant(repository.app, holder, pkg);
   return { name: pkg.name, holder };
 }
 
 /** Another named token of the holder, with the given state. */
 async function addToken(holder: FixtureHolder, values: Partial<typeof holderTokens.$inferInsert> = {}) {
   const token = generateToken('pgc');
-  const [row] = await app.ctx.db
+  const [row] = await repository.app.ctx.db
     .insert(holderTokens)
     .values({ customerId: holder.id, name: `Token ${++counter}`, tokenHash: sha256Hex(token), ...values })
     .returning();
@@ -59,9 +47,9 @@ async function addToken(holder: FixtureHolder, values: Partial<typeof holderToke
 
 /** The three doors for one token: statuses, and packages.json's warnings when it answered. */
 async function doors(token: string, name: string) {
-  const index = await requestOnHost(app, HOST, '/packages.json', { token });
-  const p2 = await requestOnHost(app, HOST, `/p2/${name}.json`, { token });
-  const zip = await requestOnHost(app, HOST, `/api/composer/download/${name}/v1.0.0`, { token });
+  const index = await requestOnHost(repository.app, HOST, '/packages.json', { token });
+  const p2 = await requestOnHost(repository.app, HOST, `/p2/${name}.json`, { token });
+  const zip = await requestOnHost(repository.app, HOST, `/api/composer/download/${name}/v1.0.0`, { token });
   return {
     statuses: [index.status, p2.status, zip.status],
     message: index.status === 401 ? jsonOf<{ message: string }>(index).message : undefined,
@@ -76,7 +64,7 @@ describe('a named token', () => {
     expect((await doors(ci.token, name)).statuses).toEqual([200, 200, 200]);
     for (const username of ['token', 'ci-bot', '']) {
       const basic = Buffer.from(`${username}:${ci.token}`).toString('base64');
-      const response = await requestOnHost(app, HOST, `/p2/${name}.json`, {
+      const response = await requestOnHost(repository.app, HOST, `/p2/${name}.json`, {
         headers: { authorization: `Basic ${basic}` },
       });
       expect(response.status, username).toBe(200);
@@ -87,7 +75,7 @@ describe('a named token', () => {
     const { name, holder } = await licensed();
     const laptop = await addToken(holder);
     expect((await doors(laptop.token, name)).statuses).toEqual([200, 200, 200]);
-    await app.ctx.db.update(holderTokens).set({ revokedAt: NOW }).where(eq(holderTokens.id, laptop.id));
+    await repository.app.ctx.db.update(holderTokens).set({ revokedAt: NOW }).where(eq(holderTokens.id, laptop.id));
     const refused = await doors(laptop.token, name);
     expect(refused.statuses).toEqual([401, 401, 401]);
     expect(refused.message).toBe('This token was revoked on 2026-03-01 and no longer works.');
@@ -98,43 +86,43 @@ describe('a named token', () => {
     const { name, holder } = await licensed();
     const short = await addToken(holder, { expiresAt: new Date(NOW.getTime() + HOUR_MS) });
     expect((await doors(short.token, name)).statuses).toEqual([200, 200, 200]);
-    app.clock.advance(2 * HOUR_MS);
+    repository.app.clock.advance(2 * HOUR_MS);
     try {
       const refused = await doors(short.token, name);
       expect(refused.statuses).toEqual([401, 401, 401]);
       expect(refused.message).toBe('This token expired at 2026-03-01 13:00 UTC.');
     } finally {
-      app.clock.set(NOW);
+      repository.app.clock.set(NOW);
     }
   });
 
   it('works during a rotation’s overlap and says until when, then only the new one works', async () => {
     const { name, holder } = await licensed();
     const replacement = await addToken(holder);
-    await app.ctx.db
+    await repository.app.ctx.db
       .update(holderTokens)
       .set({ replacedById: replacement.id, rotatedAt: NOW, expiresAt: new Date(NOW.getTime() + 24 * HOUR_MS) })
       .where(eq(holderTokens.id, holder.tokenId!));
     const during = await doors(holder.token, name);
     expect(during.statuses).toEqual([200, 200, 200]);
     expect(during.warnings).toEqual([
-      `This token was replaced on 2026-03-01 and stops working at 2026-03-02 12:00 UTC; use the new token from your license e-mail or the license portal: composer config bearer.${HOST}:${app.port} <token>.`,
+      `This token was replaced on 2026-03-01 and stops working at 2026-03-02 12:00 UTC; use the new token from your license e-mail or the license portal: composer config bearer.${HOST}:${repository.app.port} <token>.`,
     ]);
     expect((await doors(replacement.token, name)).warnings).toBeUndefined();
-    app.clock.advance(25 * HOUR_MS);
+    repository.app.clock.advance(25 * HOUR_MS);
     try {
       const after = await doors(holder.token, name);
       expect(after.statuses).toEqual([401, 401, 401]);
       expect(after.message).toBe('This token was replaced on 2026-03-01 and stopped working at 2026-03-02 12:00 UTC.');
       expect((await doors(replacement.token, name)).statuses).toEqual([200, 200, 200]);
     } finally {
-      app.clock.set(NOW);
+      repository.app.clock.set(NOW);
     }
   });
 
   it('works with a warning when reported leaked and kept, until its expiry', async () => {
     const { name, holder } = await licensed();
-    await app.ctx.db
+    await repository.app.ctx.db
       .update(holderTokens)
       .set({ leakedAt: NOW, leakUrl: 'https://example.com/leak', expiresAt: new Date(NOW.getTime() + 24 * HOUR_MS) })
       .where(eq(holderTokens.id, holder.tokenId!));
@@ -148,21 +136,22 @@ describe('a named token', () => {
   it('records its last use at most once a minute, without dropping what the process holds', async () => {
     const { name, holder } = await licensed();
     const lastUse = async () =>
-      (await app.ctx.db.select().from(holderTokens).where(eq(holderTokens.id, holder.tokenId!)))[0]!.lastUsedAt;
+      (await repository.app.ctx.db.select().from(holderTokens).where(eq(holderTokens.id, holder.tokenId!)))[0]!
+        .lastUsedAt;
     await doors(holder.token, name);
     await expect.poll(lastUse).toEqual(NOW);
-    const hits = app.ctx.composerAccess.hits;
-    app.clock.advance(30_000);
+    const hits = repository.app.ctx.composerAccess.hits;
+    repository.app.clock.advance(30_000);
     try {
       await doors(holder.token, name);
       expect(await lastUse()).toEqual(NOW);
       // Served from the held view: writing the last use announced nothing that would drop it.
-      expect(app.ctx.composerAccess.hits).toBeGreaterThan(hits);
-      app.clock.advance(60_000);
-      await requestOnHost(app, HOST, '/packages.json', { token: holder.token });
+      expect(repository.app.ctx.composerAccess.hits).toBeGreaterThan(hits);
+      repository.app.clock.advance(60_000);
+      await requestOnHost(repository.app, HOST, '/packages.json', { token: holder.token });
       await expect.poll(lastUse).toEqual(new Date(NOW.getTime() + 90_000));
     } finally {
-      app.clock.set(NOW);
+      repository.app.clock.set(NOW);
     }
   });
 });

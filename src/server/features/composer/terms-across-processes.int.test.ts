@@ -6,12 +6,11 @@ import {
   createPackage,
   createProduct,
   createProductGrant,
-  createSeller,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
 import { eventually, startListeningSecondProcess } from '../../../../test/support/second-process.js';
-import type { TestUser } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp, testDatabaseKind } from '../../../../test/support/test-app.js';
+import { sellerRepositoryAroundTests } from '../../../../test/support/seller-repository.js';
+import { type TestApp, testDatabaseKind } from '../../../../test/support/test-app.js';
 import { holderTokens, productPackages } from '../../db/schema/index.js';
 
 // The warm path holds a view per named token and drops it on any write that changes it (issues 31 and 32): a token
@@ -22,28 +21,18 @@ import { holderTokens, productPackages } from '../../db/schema/index.js';
 const NOW = new Date('2026-03-01T12:00:00Z');
 const HOST = 'across.composer.localhost';
 
-let app: TestApp;
-let seller: TestUser;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  seller = await createSeller(app, 'across');
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const repository = sellerRepositoryAroundTests('across');
 
 let counter = 0;
 async function holderOf(pkg: { id: string }, product?: { id: string }) {
-  const holder = await createHolder(app, seller, `across-${++counter}@example.com`);
-  if (product) await createProductGrant(app, holder, product);
-  else await createGrant(app, holder, pkg);
+  const holder = await createHolder(repository.app, repository.seller, `across-${++counter}@example.com`);
+  if (product) await createProductGrant(repository.app, holder, product);
+  else await createGrant(repository.app, holder, pkg);
   return holder;
 }
 
 async function newPackage() {
-  return createPackage(app, seller, `across/lib-${++counter}`, [
+  return createPackage(repository.app, repository.seller, `across/lib-${++counter}`, [
     { version: 'v1.0.0', releasedAt: '2026-01-05T10:00:00Z' },
   ]);
 }
@@ -61,18 +50,21 @@ describe('on one process', () => {
   it('refuses a token at the first request after it was revoked', async () => {
     const pkg = await newPackage();
     const holder = await holderOf(pkg);
-    expect(await warmStatus(app, holder.token, pkg.name)).toBe(200);
-    await app.ctx.db.update(holderTokens).set({ revokedAt: NOW }).where(eq(holderTokens.id, holder.tokenId!));
-    expect(await status(app, holder.token, pkg.name)).toBe(401);
+    expect(await warmStatus(repository.app, holder.token, pkg.name)).toBe(200);
+    await repository.app.ctx.db
+      .update(holderTokens)
+      .set({ revokedAt: NOW })
+      .where(eq(holderTokens.id, holder.tokenId!));
+    expect(await status(repository.app, holder.token, pkg.name)).toBe(401);
   });
 
   it('serves a package at the first request after it joined the holder’s product', async () => {
     const pkg = await newPackage();
-    const product = await createProduct(app, seller, `Across ${counter}`, []);
+    const product = await createProduct(repository.app, repository.seller, `Across ${counter}`, []);
     const holder = await holderOf(pkg, product);
-    expect(await warmStatus(app, holder.token, pkg.name)).toBe(404);
-    await app.ctx.db.insert(productPackages).values({ productId: product.id, packageId: pkg.id });
-    expect(await status(app, holder.token, pkg.name)).toBe(200);
+    expect(await warmStatus(repository.app, holder.token, pkg.name)).toBe(404);
+    await repository.app.ctx.db.insert(productPackages).values({ productId: product.id, packageId: pkg.id });
+    expect(await status(repository.app, holder.token, pkg.name)).toBe(200);
   });
 });
 
@@ -81,7 +73,7 @@ if (testDatabaseKind() === 'postgres') {
     let second: TestApp;
 
     beforeAll(async () => {
-      second = await startListeningSecondProcess(app);
+      second = await startListeningSecondProcess(repository.app);
     });
 
     afterAll(async () => {
@@ -92,7 +84,10 @@ if (testDatabaseKind() === 'postgres') {
       const pkg = await newPackage();
       const holder = await holderOf(pkg);
       expect(await warmStatus(second, holder.token, pkg.name)).toBe(200);
-      await app.ctx.db.update(holderTokens).set({ revokedAt: NOW }).where(eq(holderTokens.id, holder.tokenId!));
+      await repository.app.ctx.db
+        .update(holderTokens)
+        .set({ revokedAt: NOW })
+        .where(eq(holderTokens.id, holder.tokenId!));
       await eventually(
         'the other process refuses the revoked token',
         async () => (await status(second, holder.token, pkg.name)) === 401,
@@ -101,10 +96,10 @@ if (testDatabaseKind() === 'postgres') {
 
     it('serves on one process a package that joined a product through the other', async () => {
       const pkg = await newPackage();
-      const product = await createProduct(app, seller, `Across ${counter}`, []);
+      const product = await createProduct(repository.app, repository.seller, `Across ${counter}`, []);
       const holder = await holderOf(pkg, product);
       expect(await warmStatus(second, holder.token, pkg.name)).toBe(404);
-      await app.ctx.db.insert(productPackages).values({ productId: product.id, packageId: pkg.id });
+      await repository.app.ctx.db.insert(productPackages).values({ productId: product.id, packageId: pkg.id });
       await eventually(
         'the other process serves the joined package',
         async () => (await status(second, holder.token, pkg.name)) === 200,

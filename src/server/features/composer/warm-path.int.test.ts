@@ -14,8 +14,8 @@ import {
 } from '../../../../test/composer/repository-fixtures.js';
 import { giveActivePlan } from '../../../../test/support/packages.js';
 import { eventually, startListeningSecondProcess } from '../../../../test/support/second-process.js';
-import type { TestUser } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp, testDatabaseKind } from '../../../../test/support/test-app.js';
+import { sellerRepositoryAroundTests } from '../../../../test/support/seller-repository.js';
+import { type TestApp, testDatabaseKind } from '../../../../test/support/test-app.js';
 import type { P2File, PackagesJson } from '../../../contract/composer.js';
 import { CHANGE_FEED_APPLICATION_NAME } from '../../adapters/change-feed/postgres-change-feed.js';
 import {
@@ -38,28 +38,18 @@ import { generateToken, sha256Hex } from '../../lib/crypto.js';
 const NOW = new Date('2026-03-01T12:00:00Z');
 const HOST = 'warm.composer.localhost';
 
-let app: TestApp;
-let seller: TestUser;
-
-beforeAll(async () => {
-  app = await startTestApp();
-  seller = await createSeller(app, 'warm');
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const repository = sellerRepositoryAroundTests('warm');
 
 let counter = 0;
 async function licensed(options: Parameters<typeof createGrant>[3] = {}) {
   counter++;
   const name = `warm/lib-${counter}`;
-  const pkg = await createPackage(app, seller, name, [
+  const pkg = await createPackage(repository.app, repository.seller, name, [
     { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
     { version: 'dev-main', kind: 'branch', releasedAt: '2026-02-25T10:00:00Z' },
   ]);
-  const holder = await createHolder(app, seller, `warm-${counter}@example.com`);
-  const grant = await createGrant(app, holder, pkg, options);
+  const holder = await createHolder(repository.app, repository.seller, `warm-${counter}@example.com`);
+  const grant = await createGrant(repository.app, holder, pkg, options);
   return { name, pkg, holder, grant };
 }
 
@@ -69,7 +59,7 @@ async function addTagV110(
   fields: Pick<typeof packageVersions.$inferInsert, 'commit' | 'composerJson'> &
     Partial<typeof packageVersions.$inferInsert>,
 ) {
-  await app.ctx.db.insert(packageVersions).values({
+  await repository.app.ctx.db.insert(packageVersions).values({
     packageId,
     version: 'v1.1.0',
     normalizedVersion: '1.1.0.0',
@@ -117,40 +107,40 @@ function isServed(door: Door, name: string): boolean {
 describe('a change is seen by the very next request', () => {
   it('refuses a license revoked after its metadata was served', async () => {
     const { name, holder, grant } = await licensed();
-    expect(isServed(await warmLook(app, holder, name), name)).toBe(true);
-    await app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
-    const after = await look(app, holder, name);
+    expect(isServed(await warmLook(repository.app, holder, name), name)).toBe(true);
+    await repository.app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
+    const after = await look(repository.app, holder, name);
     expect(after.metadataStatus).toBe(404);
-    expect(await p2Warnings(app, holder, name)).toEqual([`Your license for ${name} has been revoked.`]);
+    expect(await p2Warnings(repository.app, holder, name)).toEqual([`Your license for ${name} has been revoked.`]);
   });
 
   it('refuses a license whose expiry the seller moved into the past', async () => {
     const { name, holder, grant } = await licensed({ expiresAt: new Date(NOW.getTime() + 30 * DAY_MS) });
-    expect(isServed(await warmLook(app, holder, name), name)).toBe(true);
-    await app.ctx.db
+    expect(isServed(await warmLook(repository.app, holder, name), name)).toBe(true);
+    await repository.app.ctx.db
       .update(grants)
       .set({ expiresAt: new Date(NOW.getTime() - DAY_MS) })
       .where(eq(grants.id, grant.id));
-    expect(isServed(await look(app, holder, name), name)).toBe(false);
+    expect(isServed(await look(repository.app, holder, name), name)).toBe(false);
   });
 
   it('serves a package granted after the holder’s view was read', async () => {
     const { holder } = await licensed();
-    const extra = await createPackage(app, seller, `warm/extra-${counter}`, [
+    const extra = await createPackage(repository.app, repository.seller, `warm/extra-${counter}`, [
       { version: 'v2.0.0', releasedAt: '2026-01-20T10:00:00Z' },
     ]);
-    expect(isServed(await warmLook(app, holder, extra.name), extra.name)).toBe(false);
-    await createGrant(app, holder, extra);
-    expect(isServed(await look(app, holder, extra.name), extra.name)).toBe(true);
+    expect(isServed(await warmLook(repository.app, holder, extra.name), extra.name)).toBe(false);
+    await createGrant(repository.app, holder, extra);
+    expect(isServed(await look(repository.app, holder, extra.name), extra.name)).toBe(true);
   });
 
   it('refuses a package the seller deactivated', async () => {
     const { name, holder, pkg } = await licensed();
-    expect(isServed(await warmLook(app, holder, name), name)).toBe(true);
-    await app.ctx.db.update(packages).set({ isActive: false }).where(eq(packages.id, pkg.id));
-    const after = await look(app, holder, name);
+    expect(isServed(await warmLook(repository.app, holder, name), name)).toBe(true);
+    await repository.app.ctx.db.update(packages).set({ isActive: false }).where(eq(packages.id, pkg.id));
+    const after = await look(repository.app, holder, name);
     expect(after.metadataStatus).toBe(404);
-    expect(await p2Warnings(app, holder, name)).toEqual([
+    expect(await p2Warnings(repository.app, holder, name)).toEqual([
       `${name} is no longer available: the seller has deactivated it.`,
     ]);
   });
@@ -158,51 +148,56 @@ describe('a change is seen by the very next request', () => {
   it('answers 401 to a revoked token and serves the holder’s other token', async () => {
     const { name, holder } = await licensed();
     const newToken = generateToken('pgc');
-    await app.ctx.db
+    await repository.app.ctx.db
       .insert(holderTokens)
       .values({ customerId: holder.id, name: 'CI', kind: 'ci', tokenHash: sha256Hex(newToken) });
     const other = { ...holder, token: newToken };
-    expect(isServed(await warmLook(app, holder, name), name)).toBe(true);
-    expect(isServed(await warmLook(app, other, name), name)).toBe(true);
+    expect(isServed(await warmLook(repository.app, holder, name), name)).toBe(true);
+    expect(isServed(await warmLook(repository.app, other, name), name)).toBe(true);
     // The warm door remembers the reading of this Authorization header by now (composer-credentials.ts): the token
     // and its hash, never whether it works, so the next request after the revocation is refused all the same.
-    await app.ctx.db.update(holderTokens).set({ revokedAt: NOW }).where(eq(holderTokens.id, holder.tokenId!));
-    const old = await requestOnHost(app, HOST, `/p2/${name}.json`, { token: holder.token });
+    await repository.app.ctx.db
+      .update(holderTokens)
+      .set({ revokedAt: NOW })
+      .where(eq(holderTokens.id, holder.tokenId!));
+    const old = await requestOnHost(repository.app, HOST, `/p2/${name}.json`, { token: holder.token });
     expect(old.status).toBe(401);
     expect(old.headers['www-authenticate']).toBe('Basic realm="Packgate"');
     expect(jsonOf(old).message).toBe('This token was revoked on 2026-03-01 and no longer works.');
-    expect(isServed(await look(app, other, name), name)).toBe(true);
+    expect(isServed(await look(repository.app, other, name), name)).toBe(true);
   });
 
   it('sees a package join and leave a product the holder is licensed for', async () => {
     const { holder } = await licensed();
-    const joining = await createPackage(app, seller, `warm/joining-${counter}`, [
+    const joining = await createPackage(repository.app, repository.seller, `warm/joining-${counter}`, [
       { version: 'v1.0.0', releasedAt: '2026-01-20T10:00:00Z' },
     ]);
-    const product = await createProduct(app, seller, `Suite ${counter}`, []);
-    await createProductGrant(app, holder, product);
-    expect(isServed(await warmLook(app, holder, joining.name), joining.name)).toBe(false);
-    await app.ctx.db.insert(productPackages).values({ productId: product.id, packageId: joining.id });
-    expect(isServed(await look(app, holder, joining.name), joining.name)).toBe(true);
-    expect(isServed(await look(app, holder, joining.name), joining.name)).toBe(true);
-    await app.ctx.db.delete(productPackages).where(eq(productPackages.packageId, joining.id));
-    const after = await look(app, holder, joining.name);
+    const product = await createProduct(repository.app, repository.seller, `Suite ${counter}`, []);
+    await createProductGrant(repository.app, holder, product);
+    expect(isServed(await warmLook(repository.app, holder, joining.name), joining.name)).toBe(false);
+    await repository.app.ctx.db.insert(productPackages).values({ productId: product.id, packageId: joining.id });
+    expect(isServed(await look(repository.app, holder, joining.name), joining.name)).toBe(true);
+    expect(isServed(await look(repository.app, holder, joining.name), joining.name)).toBe(true);
+    await repository.app.ctx.db.delete(productPackages).where(eq(productPackages.packageId, joining.id));
+    const after = await look(repository.app, holder, joining.name);
     expect(after.metadataStatus).toBe(404);
     expect(after.packagesJson['available-packages']).not.toContain(joining.name);
   });
 
   it('closes the repository once the seller’s subscription lapsed past its grace', async () => {
-    const lapsing = await createSeller(app, `lapsing-${randomBytes(3).toString('hex')}`);
+    const lapsing = await createSeller(repository.app, `lapsing-${randomBytes(3).toString('hex')}`);
     const host = `${lapsing.slug}.composer.localhost`;
     const name = `${lapsing.slug}/lib`;
-    const pkg = await createPackage(app, lapsing, name, [{ version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' }]);
-    const holder = await createHolder(app, lapsing, 'lapsing@example.com');
-    await createGrant(app, holder, pkg);
-    await giveActivePlan(app, lapsing.id, new Date(NOW.getTime() + 20 * DAY_MS), 'growth');
-    const get = (urlPath: string) => requestOnHost(app, host, urlPath, { token: holder.token });
+    const pkg = await createPackage(repository.app, lapsing, name, [
+      { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
+    ]);
+    const holder = await createHolder(repository.app, lapsing, 'lapsing@example.com');
+    await createGrant(repository.app, holder, pkg);
+    await giveActivePlan(repository.app, lapsing.id, new Date(NOW.getTime() + 20 * DAY_MS), 'growth');
+    const get = (urlPath: string) => requestOnHost(repository.app, host, urlPath, { token: holder.token });
     await get(`/p2/${name}.json`);
     expect((await get(`/p2/${name}.json`)).status).toBe(200);
-    await app.ctx.db
+    await repository.app.ctx.db
       .update(platformSubscriptions)
       .set({ status: 'inactive', accessEndedAt: new Date(NOW.getTime() - 8 * DAY_MS) })
       .where(eq(platformSubscriptions.userId, lapsing.id));
@@ -212,29 +207,32 @@ describe('a change is seen by the very next request', () => {
 
   it('lists a version synced after the metadata was rendered', async () => {
     const { name, holder, pkg } = await licensed();
-    const before = await warmLook(app, holder, name);
+    const before = await warmLook(repository.app, holder, name);
     expect(before.metadata?.packages[name]?.map((version) => version.version)).toEqual(['v1.0.0']);
     await addTagV110(pkg.id, { commit: 'b'.repeat(40), composerJson: { name, require: { php: '>=8.1' } } });
-    const after = await look(app, holder, name);
+    const after = await look(repository.app, holder, name);
     expect(after.metadata?.packages[name]?.map((version) => version.version)).toEqual(['v1.1.0', 'v1.0.0']);
   });
 
   it('refuses the download of a license revoked after a download was served', async () => {
     const { name, holder, grant } = await licensed();
     for (let attempt = 0; attempt < 2; attempt++) {
-      expect((await download(app, holder, name, 'v1.0.0')).status).toBe(200);
+      expect((await download(repository.app, holder, name, 'v1.0.0')).status).toBe(200);
     }
-    await app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
-    const refused = await download(app, holder, name, 'v1.0.0');
+    await repository.app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
+    const refused = await download(repository.app, holder, name, 'v1.0.0');
     expect(refused.status).toBe(403);
     expect(jsonOf<{ message: string }>(refused).message).toBe(`Your license for ${name} has been revoked.`);
   });
 
   it('downloads a version synced after the package’s archives were held', async () => {
     const { name, holder, pkg } = await licensed();
-    expect((await download(app, holder, name, 'v1.0.0')).status).toBe(200);
-    expect((await download(app, holder, name, 'v1.1.0')).status).toBe(404);
-    const [held] = await app.ctx.db.select().from(packageVersions).where(eq(packageVersions.packageId, pkg.id));
+    expect((await download(repository.app, holder, name, 'v1.0.0')).status).toBe(200);
+    expect((await download(repository.app, holder, name, 'v1.1.0')).status).toBe(404);
+    const [held] = await repository.app.ctx.db
+      .select()
+      .from(packageVersions)
+      .where(eq(packageVersions.packageId, pkg.id));
     await addTagV110(pkg.id, {
       commit: 'c'.repeat(40),
       composerJson: { name },
@@ -242,35 +240,37 @@ describe('a change is seen by the very next request', () => {
       distSha1: held!.distSha1,
       distSize: held!.distSize,
     });
-    expect((await download(app, holder, name, 'v1.1.0')).status).toBe(200);
+    expect((await download(repository.app, holder, name, 'v1.1.0')).status).toBe(200);
   });
 
   it('refuses metadata once the last allowed download was taken', async () => {
     const { name, holder } = await licensed({ downloadLimit: 1 });
-    expect(isServed(await warmLook(app, holder, name), name)).toBe(true);
-    const download = await requestOnHost(app, HOST, `/api/composer/download/${name}/v1.0.0`, { token: holder.token });
+    expect(isServed(await warmLook(repository.app, holder, name), name)).toBe(true);
+    const download = await requestOnHost(repository.app, HOST, `/api/composer/download/${name}/v1.0.0`, {
+      token: holder.token,
+    });
     expect(download.status).toBe(200);
-    expect(isServed(await look(app, holder, name), name)).toBe(false);
+    expect(isServed(await look(repository.app, holder, name), name)).toBe(false);
   });
 
   it('ends access at the expiry time, with nothing written, from what it holds', async () => {
     const { name, holder } = await licensed({ expiresAt: new Date(NOW.getTime() + 60_000) });
-    expect(isServed(await warmLook(app, holder, name), name)).toBe(true);
-    app.clock.advance(2 * 60_000);
+    expect(isServed(await warmLook(repository.app, holder, name), name)).toBe(true);
+    repository.app.clock.advance(2 * 60_000);
     try {
-      expect(isServed(await look(app, holder, name), name)).toBe(false);
+      expect(isServed(await look(repository.app, holder, name), name)).toBe(false);
     } finally {
-      app.clock.set(NOW);
+      repository.app.clock.set(NOW);
     }
   });
 
   it('answers a fast plain 404 for an unknown package, and still asks for a credential first', async () => {
     const { name, holder } = await licensed();
-    await warmLook(app, holder, name);
-    const unknown = await requestOnHost(app, HOST, '/p2/warm/nothing-here.json', { token: holder.token });
+    await warmLook(repository.app, holder, name);
+    const unknown = await requestOnHost(repository.app, HOST, '/p2/warm/nothing-here.json', { token: holder.token });
     expect(unknown.status).toBe(404);
     expect(jsonOf(unknown).warnings).toBeUndefined();
-    const anonymous = await requestOnHost(app, HOST, `/p2/${name}.json`);
+    const anonymous = await requestOnHost(repository.app, HOST, `/p2/${name}.json`);
     expect(anonymous.status).toBe(401);
     expect(anonymous.headers['www-authenticate']).toBe('Basic realm="Packgate"');
   });
@@ -282,7 +282,7 @@ if (testDatabaseKind() === 'postgres') {
     let second: TestApp;
 
     beforeAll(async () => {
-      second = await startListeningSecondProcess(app);
+      second = await startListeningSecondProcess(repository.app);
     });
 
     afterAll(async () => {
@@ -292,7 +292,7 @@ if (testDatabaseKind() === 'postgres') {
     it('refuses on one process a license revoked through the other', async () => {
       const { name, holder, grant } = await licensed();
       expect(isServed(await warmLook(second, holder, name), name)).toBe(true);
-      await app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
+      await repository.app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
       await eventually('the other process refuses the revoked license', async () => {
         return (await look(second, holder, name)).metadataStatus === 404;
       });
@@ -304,7 +304,7 @@ if (testDatabaseKind() === 'postgres') {
       for (let attempt = 0; attempt < 2; attempt++) {
         expect((await download(second, holder, name, 'v1.0.0')).status).toBe(200);
       }
-      await app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
+      await repository.app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
       await eventually('the other process refuses the download', async () => {
         return (await download(second, holder, name, 'v1.0.0')).status === 403;
       });
@@ -313,24 +313,24 @@ if (testDatabaseKind() === 'postgres') {
     it('goes to the database while its change feed is down, and holds again once it is back', async () => {
       const { name, holder, grant } = await licensed();
       expect(isServed(await warmLook(second, holder, name), name)).toBe(true);
-      const terminated = await app.ctx.db.execute(sql`
+      const terminated = await repository.app.ctx.db.execute(sql`
         select pg_terminate_backend(pid) as terminated from pg_stat_activity
         where datname = current_database() and application_name = ${CHANGE_FEED_APPLICATION_NAME}`);
       // Each process's access feed, and its job runner's feed of job ends (the same application name) along with it.
       expect((terminated as unknown as { rows: unknown[] }).rows.length).toBeGreaterThanOrEqual(2);
-      await app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
+      await repository.app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
       await eventually('the process without its feed refuses the revoked license', async () => {
         return (await look(second, holder, name)).metadataStatus === 404;
       });
 
       // The feed reconnects by itself; from then on a change through the other process is seen again.
       await eventually('the change feed listens again', () => second.ctx.composerAccess.isTrusted);
-      await app.ctx.db.update(grants).set({ status: 'active' }).where(eq(grants.id, grant.id));
+      await repository.app.ctx.db.update(grants).set({ status: 'active' }).where(eq(grants.id, grant.id));
       await eventually('the reinstated license is served', async () =>
         isServed(await look(second, holder, name), name),
       );
       await warmLook(second, holder, name);
-      await app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
+      await repository.app.ctx.db.update(grants).set({ status: 'revoked' }).where(eq(grants.id, grant.id));
       await eventually('the revoked license is refused again', async () => {
         return (await look(second, holder, name)).metadataStatus === 404;
       });
