@@ -88,15 +88,7 @@ function Complete({ result }: { result: PurchaseResult }) {
         <CardContent className="space-y-5 p-5 sm:p-6">
           <div className="space-y-2">
             <h2 className="text-sm font-semibold">Repository URL</h2>
-            <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-              <code
-                className="min-w-0 flex-1 break-all rounded-md border bg-muted/60 px-3 py-2 font-mono text-sm"
-                data-testid="repository-url"
-              >
-                {result.repositoryUrl}
-              </code>
-              <CopyButton value={result.repositoryUrl} label="Copy URL" className="self-start sm:self-auto" />
-            </div>
+            <CopyableValue value={result.repositoryUrl} testId="repository-url" copyLabel="Copy URL" />
           </div>
           <div className="space-y-2">
             <h2 className="flex items-center gap-2 text-sm font-semibold">
@@ -104,15 +96,7 @@ function Complete({ result }: { result: PurchaseResult }) {
             </h2>
             {result.token ? (
               <>
-                <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
-                  <code
-                    className="min-w-0 flex-1 break-all rounded-md border bg-muted/60 px-3 py-2 font-mono text-sm"
-                    data-testid="buyer-token"
-                  >
-                    {result.token}
-                  </code>
-                  <CopyButton value={result.token} label="Copy Token" className="self-start sm:self-auto" />
-                </div>
+                <CopyableValue value={result.token} testId="buyer-token" copyLabel="Copy Token" />
                 <p className="text-xs text-muted-foreground">
                   Keep it secret: it works like a password for this repository. It is also in your e-mail.
                 </p>
@@ -149,6 +133,21 @@ function Complete({ result }: { result: PurchaseResult }) {
         </ol>
         <p className="text-sm text-muted-foreground">Run them in your project directory.</p>
       </section>
+    </div>
+  );
+}
+
+/** A value the buyer pastes elsewhere (the repository URL, the token), in full with its copy button beside it. */
+function CopyableValue({ value, testId, copyLabel }: { value: string; testId: string; copyLabel: string }) {
+  return (
+    <div className="flex flex-col gap-2 sm:flex-row sm:items-center">
+      <code
+        className="min-w-0 flex-1 break-all rounded-md border bg-muted/60 px-3 py-2 font-mono text-sm"
+        data-testid={testId}
+      >
+        {value}
+      </code>
+      <CopyButton value={value} label={copyLabel} className="self-start sm:self-auto" />
     </div>
   );
 }
