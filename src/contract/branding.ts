@@ -25,6 +25,11 @@ export const brandColorFields = [
 ] as const;
 export type BrandColorField = (typeof brandColorFields)[number];
 
+/** The seven colour fields of a schema's shape, each checked by a schema `makeField` makes, in brandColorFields' order. */
+export function brandColorShape<T extends z.ZodType>(makeField: () => T): Record<BrandColorField, T> {
+  return Object.fromEntries(brandColorFields.map((field) => [field, makeField()])) as Record<BrandColorField, T>;
+}
+
 /** Spec §5 and §9: 5 MB, counted in binary megabytes. */
 export const LOGO_MAX_BYTES = 5 * 1024 * 1024;
 /** What the file input accepts (spec §5 "The input accepts images only"); the server decides by content. */
@@ -54,13 +59,7 @@ export const publicBrandResponse = z.object({
   brandName: z.string(),
   brandLogo: z.string().nullable(),
   brandHideText: z.boolean(),
-  brandColor: z.string(),
-  brandBackgroundColor: z.string(),
-  brandCardColor: z.string(),
-  brandBorderColor: z.string(),
-  brandTextColor: z.string(),
-  brandSecondaryTextColor: z.string(),
-  brandHeaderColor: z.string(),
+  ...brandColorShape(() => z.string()),
   supportEmail: z.string().nullable(),
 });
 export type PublicBrand = z.infer<typeof publicBrandResponse>;
@@ -102,13 +101,7 @@ export const updateBrandSettingsInput = z.object({
   brandName: optionalText(1000),
   brandLogo: optionalText(4096),
   brandHideText: z.boolean().nullish(),
-  brandColor: optionalText(100),
-  brandBackgroundColor: optionalText(100),
-  brandCardColor: optionalText(100),
-  brandBorderColor: optionalText(100),
-  brandTextColor: optionalText(100),
-  brandSecondaryTextColor: optionalText(100),
-  brandHeaderColor: optionalText(100),
+  ...brandColorShape(() => optionalText(100)),
   brandDomain: optionalText(1000),
   supportEmail: optionalText(1000),
   emailFromName: optionalText(1000),

@@ -1,6 +1,6 @@
 import type { BrandColorField, BrandSettings, UpdateBrandSettingsInput } from '@contract/branding';
 import { z } from 'zod';
-import { BRAND_COLOR_DEFAULTS, HEX_COLOR, updateBrandSettingsInput } from '../../../contract/branding';
+import { BRAND_COLOR_DEFAULTS, brandColorShape, HEX_COLOR, updateBrandSettingsInput } from '../../../contract/branding';
 import { BRAND_COLOR_PLACEHOLDER } from '../../lib/constants';
 import { intoContract } from '../../lib/contract-form';
 
@@ -99,13 +99,7 @@ export const brandFormSchema = z
     brandName: z.string(),
     brandLogo: z.string(),
     brandHideText: z.boolean(),
-    brandColor: z.string(),
-    brandBackgroundColor: z.string(),
-    brandCardColor: z.string(),
-    brandBorderColor: z.string(),
-    brandTextColor: z.string(),
-    brandSecondaryTextColor: z.string(),
-    brandHeaderColor: z.string(),
+    ...brandColorShape(() => z.string()),
     brandDomain: z.string(),
     supportEmail: z.string(),
     emailFromName: z.string(),
