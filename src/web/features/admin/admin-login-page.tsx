@@ -10,6 +10,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Redirect, useSearch } from 'wouter';
 import { MAGIC_LINK_VALIDITY_MINUTES } from '../../../contract/auth-messages';
 import { FormInput } from '../../components/form-field';
+import { MagicLinkEmailInput } from '../../components/magic-link-email-input';
 import { PasskeySignInButton } from '../../components/passkey-sign-in-button';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader } from '../../components/ui/card';
@@ -99,18 +100,11 @@ export function AdminLoginPage() {
         <CardContent>
           {step === 'email' ? (
             <form onSubmit={submitEmail} className="grid gap-4">
-              <FormInput
+              <MagicLinkEmailInput
                 form={emailForm}
-                name="email"
-                registerOptions={{ setValueAs: (value: string) => value.trim() }}
                 id="admin-email"
                 label="Admin Email Address"
-                fieldClassName="grid gap-2 space-y-0"
-                type="email"
-                autoComplete="email"
                 placeholder="admin@example.com"
-                required
-                autoFocus
               />
               <Button type="submit" disabled={requestLink.isPending}>
                 {requestLink.isPending ? <Loader2 className="animate-spin" /> : <Mail />}

@@ -4,7 +4,7 @@ import { Loader2, Mail, MailCheck } from 'lucide-react';
 import { useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { sellerLinkSentMessage } from '../../../contract/auth-messages';
-import { FormInput } from '../../components/form-field';
+import { MagicLinkEmailInput } from '../../components/magic-link-email-input';
 import { PasskeySignInButton } from '../../components/passkey-sign-in-button';
 import { Button } from '../../components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '../../components/ui/dialog';
@@ -97,19 +97,7 @@ function EmailSignInForm({ tier, errorMessage: linkError }: { tier?: string; err
           {linkError}
         </p>
       )}
-      <FormInput
-        form={form}
-        name="email"
-        registerOptions={{ setValueAs: (value: string) => value.trim() }}
-        id="sign-in-email"
-        label="Email Address"
-        fieldClassName="grid gap-2 space-y-0"
-        type="email"
-        autoComplete="email"
-        placeholder="you@example.com"
-        required
-        autoFocus
-      />
+      <MagicLinkEmailInput form={form} id="sign-in-email" label="Email Address" placeholder="you@example.com" />
       <Button type="submit" disabled={request.isPending || !email.trim()}>
         {request.isPending ? <Loader2 className="animate-spin" /> : <Mail />}
         Send Sign-in Link
