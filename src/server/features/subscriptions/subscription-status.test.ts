@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { statusOutsideTrial } from '../../../../test/support/subscription-statuses.js';
 import { DAY_MS, HOUR_MS } from '../../lib/clock.js';
 import {
   computeSubscriptionStatus,
@@ -23,35 +24,33 @@ const trial: StatusSubscription = {
 
 describe('computeSubscriptionStatus', () => {
   it('asks a new seller to pick a tier, preselecting the one remembered from sign-in', () => {
-    expect(computeSubscriptionStatus({ userType: 'seller', selectedTier: 'scale' }, undefined, trialStart)).toEqual({
-      subscriptionStatus: 'tier_selection_required',
-      hasAccess: false,
-      hasSubscription: false,
-      trialDaysLeft: null,
-      trialHoursLeft: null,
-      trialExpiredDaysAgo: null,
-      selectedTier: 'scale',
-      message: statusMessages.tierSelectionRequired,
-      tier: null,
-      status: null,
-      expiresAt: null,
-    });
+    expect(computeSubscriptionStatus({ userType: 'seller', selectedTier: 'scale' }, undefined, trialStart)).toEqual(
+      statusOutsideTrial({
+        subscriptionStatus: 'tier_selection_required',
+        hasAccess: false,
+        hasSubscription: false,
+        selectedTier: 'scale',
+        message: statusMessages.tierSelectionRequired,
+        tier: null,
+        status: null,
+        expiresAt: null,
+      }),
+    );
   });
 
   it('gives admins full access without a subscription', () => {
-    expect(computeSubscriptionStatus(admin, undefined, trialStart)).toEqual({
-      subscriptionStatus: 'active',
-      hasAccess: true,
-      hasSubscription: true,
-      trialDaysLeft: null,
-      trialHoursLeft: null,
-      trialExpiredDaysAgo: null,
-      selectedTier: null,
-      message: statusMessages.admin,
-      tier: null,
-      status: null,
-      expiresAt: null,
-    });
+    expect(computeSubscriptionStatus(admin, undefined, trialStart)).toEqual(
+      statusOutsideTrial({
+        subscriptionStatus: 'active',
+        hasAccess: true,
+        hasSubscription: true,
+        selectedTier: null,
+        message: statusMessages.admin,
+        tier: null,
+        status: null,
+        expiresAt: null,
+      }),
+    );
   });
 
   it('counts 14 days left on the day a 14-day trial starts', () => {
@@ -142,19 +141,18 @@ describe('computeSubscriptionStatus', () => {
   it('gives an active subscription access until the paid period ends', () => {
     const periodEnd = new Date('2026-04-01T00:00:00Z');
     const active: StatusSubscription = { ...trial, status: 'active', tierId: 'scale', currentPeriodEnd: periodEnd };
-    expect(computeSubscriptionStatus(seller, active, at(40 * DAY_MS))).toEqual({
-      subscriptionStatus: 'active',
-      hasAccess: true,
-      hasSubscription: true,
-      trialDaysLeft: null,
-      trialHoursLeft: null,
-      trialExpiredDaysAgo: null,
-      selectedTier: 'scale',
-      message: statusMessages.active,
-      tier: 'scale',
-      status: 'active',
-      expiresAt: '2026-04-01T00:00:00.000Z',
-    });
+    expect(computeSubscriptionStatus(seller, active, at(40 * DAY_MS))).toEqual(
+      statusOutsideTrial({
+        subscriptionStatus: 'active',
+        hasAccess: true,
+        hasSubscription: true,
+        selectedTier: 'scale',
+        message: statusMessages.active,
+        tier: 'scale',
+        status: 'active',
+        expiresAt: '2026-04-01T00:00:00.000Z',
+      }),
+    );
     expect(computeSubscriptionStatus(seller, { ...active, cancelAtPeriodEnd: true }, trialStart).message).toBe(
       statusMessages.activeEnding,
     );
@@ -185,19 +183,18 @@ describe('computeSubscriptionStatus', () => {
 
   it('refuses access to an inactive subscription', () => {
     const inactive: StatusSubscription = { ...trial, status: 'inactive', tierId: 'scale', currentPeriodEnd: null };
-    expect(computeSubscriptionStatus(seller, inactive, trialStart)).toEqual({
-      subscriptionStatus: 'inactive',
-      hasAccess: false,
-      hasSubscription: true,
-      trialDaysLeft: null,
-      trialHoursLeft: null,
-      trialExpiredDaysAgo: null,
-      selectedTier: 'scale',
-      message: statusMessages.inactive,
-      tier: 'scale',
-      status: 'inactive',
-      expiresAt: null,
-    });
+    expect(computeSubscriptionStatus(seller, inactive, trialStart)).toEqual(
+      statusOutsideTrial({
+        subscriptionStatus: 'inactive',
+        hasAccess: false,
+        hasSubscription: true,
+        selectedTier: 'scale',
+        message: statusMessages.inactive,
+        tier: 'scale',
+        status: 'inactive',
+        expiresAt: null,
+      }),
+    );
   });
 
   it('refuses access to an expired subscription', () => {
