@@ -9,6 +9,7 @@ import { formatDate } from '../../lib/format-date';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { formatRevenue, recentUsers, revenueNote, useAdminStats } from './admin-dashboard';
 import { useAdminUsers } from './admin-users';
+import { AdminUsersStates } from './admin-users-states';
 
 /**
  * The Dashboard tab (spec admin §2): four figures, the five most recent users, recent transactions (the latest sales
@@ -47,27 +48,27 @@ export function DashboardTab() {
             <CardDescription>The newest accounts on the platform.</CardDescription>
           </CardHeader>
           <CardContent>
-            {users.isLoading ? (
-              <LoadingLine className="text-sm">Loading users...</LoadingLine>
-            ) : hasNothingLoaded(users) ? (
-              <LoadError error={users.error} fallback="Failed to load users" />
-            ) : recentUsers(users.data).length === 0 ? (
-              <p className="text-sm text-muted-foreground">No users yet</p>
-            ) : (
-              <ul className="divide-y" data-testid="recent-users">
-                {recentUsers(users.data).map((user) => (
-                  <li key={user.id} className="flex items-center justify-between gap-3 py-2">
-                    <div className="min-w-0">
-                      <p className="text-sm font-medium [overflow-wrap:anywhere]">
-                        {user.email ?? user.githubUsername ?? user.displayName ?? user.id}
-                      </p>
-                      <p className="text-xs text-muted-foreground">Joined {formatDate(user.createdAt)}</p>
-                    </div>
-                    <Badge variant={user.userType === 'admin' ? 'default' : 'secondary'}>{user.userType}</Badge>
-                  </li>
-                ))}
-              </ul>
-            )}
+            <AdminUsersStates users={users}>
+              {(rows) =>
+                recentUsers(rows).length === 0 ? (
+                  <p className="text-sm text-muted-foreground">No users yet</p>
+                ) : (
+                  <ul className="divide-y" data-testid="recent-users">
+                    {recentUsers(rows).map((user) => (
+                      <li key={user.id} className="flex items-center justify-between gap-3 py-2">
+                        <div className="min-w-0">
+                          <p className="text-sm font-medium [overflow-wrap:anywhere]">
+                            {user.email ?? user.githubUsername ?? user.displayName ?? user.id}
+                          </p>
+                          <p className="text-xs text-muted-foreground">Joined {formatDate(user.createdAt)}</p>
+                        </div>
+                        <Badge variant={user.userType === 'admin' ? 'default' : 'secondary'}>{user.userType}</Badge>
+                      </li>
+                    ))}
+                  </ul>
+                )
+              }
+            </AdminUsersStates>
           </CardContent>
         </Card>
         <Card>

@@ -1,7 +1,5 @@
 import { Loader2, LogOut, UserCog } from 'lucide-react';
 import { useState } from 'react';
-import { LoadError } from '../../components/load-error';
-import { LoadingLine } from '../../components/loading-line';
 import { PageHeading } from '../../components/page-heading';
 import { SearchField } from '../../components/search-field';
 import { Avatar, AvatarFallback, AvatarImage } from '../../components/ui/avatar';
@@ -13,7 +11,6 @@ import { IMPERSONATION_LIST_MAX_HEIGHT } from '../../lib/constants';
 import { useCurrentUser } from '../../lib/current-user';
 import { formatDate } from '../../lib/format-date';
 import { initialsOf } from '../../lib/initials';
-import { hasNothingLoaded } from '../../lib/query-state';
 import { useTabParam } from '../../lib/tab-param';
 import { CacheTab } from './admin-cache-tab';
 import { DashboardTab } from './admin-dashboard-tab';
@@ -26,6 +23,7 @@ import {
   useImpersonate,
   useStopImpersonation,
 } from './admin-users';
+import { AdminUsersStates } from './admin-users-states';
 
 const adminTabs = [
   { value: 'dashboard', label: 'Dashboard' },
@@ -76,17 +74,15 @@ function UsersTab() {
           </CardDescription>
         </CardHeader>
         <CardContent>
-          {users.isLoading ? (
-            <LoadingLine className="text-sm">Loading users...</LoadingLine>
-          ) : hasNothingLoaded(users) ? (
-            <LoadError error={users.error} fallback="Failed to load users" />
-          ) : (
-            <div className="max-h-[32rem] divide-y overflow-y-auto rounded-md border" data-testid="all-users">
-              {(users.data ?? []).map((user) => (
-                <UserRow key={user.id} user={user} />
-              ))}
-            </div>
-          )}
+          <AdminUsersStates users={users}>
+            {(rows) => (
+              <div className="max-h-[32rem] divide-y overflow-y-auto rounded-md border" data-testid="all-users">
+                {rows.map((user) => (
+                  <UserRow key={user.id} user={user} />
+                ))}
+              </div>
+            )}
+          </AdminUsersStates>
         </CardContent>
       </Card>
     </section>
