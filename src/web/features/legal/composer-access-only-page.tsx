@@ -1,3 +1,4 @@
+import { PageEmblem } from '@web/components/page-emblem';
 import { ThemeToggle } from '@web/components/theme-toggle';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent } from '@web/components/ui/card';
@@ -13,9 +14,7 @@ export function ComposerAccessOnlyPage() {
       </div>
 
       <div className="w-full max-w-xl text-center">
-        <div className="mx-auto flex size-16 items-center justify-center rounded-full bg-primary/10 text-primary">
-          <Terminal className="size-8" aria-hidden="true" />
-        </div>
+        <PageEmblem icon={Terminal} />
         <h1 className="mt-6 text-3xl font-bold tracking-tight sm:text-4xl">Composer Access Only</h1>
         <p className="mt-4 text-muted-foreground">
           This address serves a private Composer repository. It is reachable only through Composer with an access token,

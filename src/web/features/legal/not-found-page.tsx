@@ -1,3 +1,4 @@
+import { PageEmblem } from '@web/components/page-emblem';
 import { Button } from '@web/components/ui/button';
 import { ArrowLeft, BookOpen, CreditCard, FileQuestion, Home, LayoutDashboard, LifeBuoy, Package } from 'lucide-react';
 import { Link } from 'wouter';
@@ -16,9 +17,7 @@ export function NotFoundPage() {
   return (
     <div className="flex min-h-[70vh] items-center justify-center px-4 py-16">
       <div className="w-full max-w-lg text-center">
-        <div className="mx-auto flex size-16 items-center justify-center rounded-full bg-primary/10 text-primary">
-          <FileQuestion className="size-8" aria-hidden="true" />
-        </div>
+        <PageEmblem icon={FileQuestion} />
         <p className="mt-6 text-sm font-semibold text-primary">404</p>
         <h1 className="mt-2 text-3xl font-bold tracking-tight sm:text-4xl">Page Not Found</h1>
         <p className="mt-4 text-muted-foreground">

@@ -2,6 +2,7 @@ import { BrandHeader } from '@web/components/brand-header';
 import { BrandSupportEmail } from '@web/components/brand-support-email';
 import { CenteredSpinner } from '@web/components/centered-spinner';
 import { CommandStep } from '@web/components/numbered-step';
+import { PageEmblem } from '@web/components/page-emblem';
 import { Card, CardContent } from '@web/components/ui/card';
 import { brandCssVariables } from '@web/lib/brand-theme';
 import { useDocumentTitle } from '@web/lib/document-title';
@@ -80,9 +81,7 @@ function PackageAccessSteps({
   return (
     <div className="mx-auto w-full max-w-3xl px-4 py-16 sm:px-6 lg:py-24">
       <div className="text-center">
-        <div className="mx-auto flex size-16 items-center justify-center rounded-full bg-primary/10 text-primary">
-          <Lock className="size-8" aria-hidden="true" />
-        </div>
+        <PageEmblem icon={Lock} />
         <h1 className="mt-6 text-3xl font-bold tracking-tight sm:text-4xl">Package Access Only</h1>
         <p className="mx-auto mt-4 max-w-xl text-muted-foreground">
           This is a private Composer repository. There is nothing to browse here: packages are installed with Composer
