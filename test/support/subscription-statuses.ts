@@ -6,3 +6,20 @@ type TrialFigure = 'trialDaysLeft' | 'trialHoursLeft' | 'trialExpiredDaysAgo';
 export function statusOutsideTrial(status: Omit<SubscriptionStatus, TrialFigure>): SubscriptionStatus {
   return { ...status, trialDaysLeft: null, trialHoursLeft: null, trialExpiredDaysAgo: null };
 }
+
+/** The full status on the day a seller starts a 14-day trial of the growth tier, ending at `expiresAt` (ISO). */
+export function growthTrialFirstDayStatus(expiresAt: string): SubscriptionStatus {
+  return {
+    subscriptionStatus: 'trial',
+    hasAccess: true,
+    hasSubscription: true,
+    trialDaysLeft: 14,
+    trialHoursLeft: 336,
+    trialExpiredDaysAgo: null,
+    selectedTier: 'growth',
+    message: 'Your free trial ends in 14 days.',
+    tier: 'growth',
+    status: 'trial',
+    expiresAt,
+  };
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { statusOutsideTrial } from '../../../../test/support/subscription-statuses.js';
+import { growthTrialFirstDayStatus, statusOutsideTrial } from '../../../../test/support/subscription-statuses.js';
 import { DAY_MS, HOUR_MS } from '../../lib/clock.js';
 import {
   computeSubscriptionStatus,
@@ -54,19 +54,9 @@ describe('computeSubscriptionStatus', () => {
   });
 
   it('counts 14 days left on the day a 14-day trial starts', () => {
-    expect(computeSubscriptionStatus(seller, trial, trialStart)).toEqual({
-      subscriptionStatus: 'trial',
-      hasAccess: true,
-      hasSubscription: true,
-      trialDaysLeft: 14,
-      trialHoursLeft: 336,
-      trialExpiredDaysAgo: null,
-      selectedTier: 'growth',
-      message: 'Your free trial ends in 14 days.',
-      tier: 'growth',
-      status: 'trial',
-      expiresAt: '2026-03-15T12:00:00.000Z',
-    });
+    expect(computeSubscriptionStatus(seller, trial, trialStart)).toEqual(
+      growthTrialFirstDayStatus('2026-03-15T12:00:00.000Z'),
+    );
   });
 
   it('rounds the days left up during the first day', () => {

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
 import { signIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
-import { statusOutsideTrial } from '../../../../test/support/subscription-statuses.js';
+import { growthTrialFirstDayStatus, statusOutsideTrial } from '../../../../test/support/subscription-statuses.js';
 import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
 import type { PlanConfiguration } from '../../../contract/plans.js';
 import type { StartTrialResponse, SubscriptionStatus } from '../../../contract/subscriptions.js';
@@ -66,19 +66,7 @@ describe('platform subscription', () => {
 
     const started = await client.post('/api/platform-subscription/start-trial', { tier: 'growth' });
     expect(started.status).toBe(200);
-    const day0: SubscriptionStatus = {
-      subscriptionStatus: 'trial',
-      hasAccess: true,
-      hasSubscription: true,
-      trialDaysLeft: 14,
-      trialHoursLeft: 336,
-      trialExpiredDaysAgo: null,
-      selectedTier: 'growth',
-      message: 'Your free trial ends in 14 days.',
-      tier: 'growth',
-      status: 'trial',
-      expiresAt: trialEnd,
-    };
+    const day0 = growthTrialFirstDayStatus(trialEnd);
     expect(await started.json()).toEqual({
       success: true,
       alreadyActive: false,
