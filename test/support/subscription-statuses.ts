@@ -1,4 +1,5 @@
 import type { SubscriptionStatus } from '../../src/contract/subscriptions.js';
+import { statusMessages } from '../../src/server/features/subscriptions/subscription-status.js';
 
 type TrialFigure = 'trialDaysLeft' | 'trialHoursLeft' | 'trialExpiredDaysAgo';
 
@@ -22,4 +23,18 @@ export function growthTrialFirstDayStatus(expiresAt: string): SubscriptionStatus
     status: 'trial',
     expiresAt,
   };
+}
+
+/** The full status of a seller who has not picked a tier yet, the one remembered from sign-in preselected. */
+export function tierSelectionRequiredStatus(selectedTier: string | null): SubscriptionStatus {
+  return statusOutsideTrial({
+    subscriptionStatus: 'tier_selection_required',
+    hasAccess: false,
+    hasSubscription: false,
+    selectedTier,
+    message: statusMessages.tierSelectionRequired,
+    tier: null,
+    status: null,
+    expiresAt: null,
+  });
 }

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { growthTrialFirstDayStatus, statusOutsideTrial } from '../../../../test/support/subscription-statuses.js';
+import {
+  growthTrialFirstDayStatus,
+  statusOutsideTrial,
+  tierSelectionRequiredStatus,
+} from '../../../../test/support/subscription-statuses.js';
 import { DAY_MS, HOUR_MS } from '../../lib/clock.js';
 import {
   computeSubscriptionStatus,
@@ -25,16 +29,7 @@ const trial: StatusSubscription = {
 describe('computeSubscriptionStatus', () => {
   it('asks a new seller to pick a tier, preselecting the one remembered from sign-in', () => {
     expect(computeSubscriptionStatus({ userType: 'seller', selectedTier: 'scale' }, undefined, trialStart)).toEqual(
-      statusOutsideTrial({
-        subscriptionStatus: 'tier_selection_required',
-        hasAccess: false,
-        hasSubscription: false,
-        selectedTier: 'scale',
-        message: statusMessages.tierSelectionRequired,
-        tier: null,
-        status: null,
-        expiresAt: null,
-      }),
+      tierSelectionRequiredStatus('scale'),
     );
   });
 

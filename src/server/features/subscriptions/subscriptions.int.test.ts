@@ -2,7 +2,10 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
 import { signIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
-import { growthTrialFirstDayStatus, statusOutsideTrial } from '../../../../test/support/subscription-statuses.js';
+import {
+  growthTrialFirstDayStatus,
+  tierSelectionRequiredStatus,
+} from '../../../../test/support/subscription-statuses.js';
 import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
 import type { PlanConfiguration } from '../../../contract/plans.js';
 import type { StartTrialResponse, SubscriptionStatus } from '../../../contract/subscriptions.js';
@@ -51,18 +54,7 @@ describe('platform subscription', () => {
     clock.set(trialStart);
     const { client, user } = await signInSeller(app, { selectedTier: 'scale' });
 
-    expect(await statusOf(client)).toEqual(
-      statusOutsideTrial({
-        subscriptionStatus: 'tier_selection_required',
-        hasAccess: false,
-        hasSubscription: false,
-        selectedTier: 'scale',
-        message: statusMessages.tierSelectionRequired,
-        tier: null,
-        status: null,
-        expiresAt: null,
-      }),
-    );
+    expect(await statusOf(client)).toEqual(tierSelectionRequiredStatus('scale'));
 
     const started = await client.post('/api/platform-subscription/start-trial', { tier: 'growth' });
     expect(started.status).toBe(200);
