@@ -7,6 +7,16 @@ export function LoadError({ error, fallback, className }: { error: unknown; fall
   return <p className={cn('text-sm text-destructive', className)}>{errorMessage(error, fallback)}</p>;
 }
 
+/** A query's or action's failure announced as an alert line: the server's message, or `fallback`; nothing without one. */
+export function FailureAlert({ error, fallback, className }: { error: unknown; fallback: string; className?: string }) {
+  if (error == null) return null;
+  return (
+    <p className={cn('text-sm text-destructive', className)} role="alert">
+      {errorMessage(error, fallback)}
+    </p>
+  );
+}
+
 /** The same in a card of its own, where a page's list would stand. */
 export function LoadErrorCard({ error, fallback }: { error: unknown; fallback: string }) {
   return (

@@ -7,8 +7,8 @@ import {
 } from '@contract/oidc-trusts';
 import { ConfirmDialog } from '@web/components/confirm-dialog';
 import { CopyButton } from '@web/components/copy-button';
+import { FailureAlert } from '@web/components/load-error';
 import { Button } from '@web/components/ui/button';
-import { errorMessage } from '@web/lib/api-error';
 import { formatDateTime } from '@web/lib/format-date';
 import { Trash2 } from 'lucide-react';
 import { useState } from 'react';
@@ -29,11 +29,7 @@ export function CiIdentitiesPanel({ basePath, repositoryUrl }: { basePath: strin
         <code className="break-all font-mono text-foreground">{exchangeUrl}</code> for a Composer token that works{' '}
         {OIDC_TOKEN_LIFETIME_MINUTES} minutes, only reads, and takes no seat. No secret is stored in your CI.
       </p>
-      {trusts.isError && (
-        <p className="text-sm text-destructive" role="alert">
-          {errorMessage(trusts.error, 'The trusted CI identities could not be loaded.')}
-        </p>
-      )}
+      <FailureAlert error={trusts.error} fallback="The trusted CI identities could not be loaded." />
       {trusts.data && trusts.data.length === 0 && (
         <p className="text-sm text-muted-foreground">No CI identity is trusted yet.</p>
       )}
@@ -88,11 +84,7 @@ function TrustEntry({ basePath, trust, repositoryUrl }: { basePath: string; trus
           {steps}
         </pre>
       </div>
-      {remove.isError && (
-        <p className="text-sm text-destructive" role="alert">
-          {errorMessage(remove.error, 'The CI identity could not be removed.')}
-        </p>
-      )}
+      <FailureAlert error={remove.error} fallback="The CI identity could not be removed." />
       <ConfirmDialog
         open={isConfirming}
         onOpenChange={setConfirming}

@@ -9,6 +9,7 @@ import {
 import { ConfirmDialog } from '@web/components/confirm-dialog';
 import { CopyButton } from '@web/components/copy-button';
 import { FormAlert, FormField, FormInput } from '@web/components/form-field';
+import { FailureAlert } from '@web/components/load-error';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
 import { NativeSelect, SelectOptions } from '@web/components/ui/native-select';
@@ -40,11 +41,7 @@ export function HolderTokensPanel({ basePath, canCreate }: { basePath: string; c
   return (
     <div className="space-y-4" data-testid="holder-tokens">
       {shown && <NewTokenNotice token={shown} onDone={() => setShown(undefined)} />}
-      {tokens.isError && (
-        <p className="text-sm text-destructive" role="alert">
-          {errorMessage(tokens.error, 'The tokens could not be loaded.')}
-        </p>
-      )}
+      <FailureAlert error={tokens.error} fallback="The tokens could not be loaded." />
       {tokens.data && tokens.data.length === 0 && <p className="text-sm text-muted-foreground">No tokens yet.</p>}
       {tokens.data && tokens.data.length > 0 && (
         <ul className="space-y-2" aria-label="Composer tokens">
@@ -116,11 +113,7 @@ function TokenEntry({
           {stateText(token)}
           {token.leakUrl ? ` · found at ${token.leakUrl}` : ''}
         </p>
-        {revoke.error && (
-          <p className="text-xs text-destructive" role="alert">
-            {errorMessage(revoke.error, 'The token could not be changed.')}
-          </p>
-        )}
+        <FailureAlert error={revoke.error} fallback="The token could not be changed." className="text-xs" />
       </div>
       {isLive(token) && (
         <div className="flex gap-2">

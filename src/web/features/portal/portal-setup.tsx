@@ -3,9 +3,9 @@ import { setupCommandSteps, TOKEN_PLACEHOLDER } from '@contract/setup-commands';
 import { ConfirmDialog } from '@web/components/confirm-dialog';
 import { CopyButton } from '@web/components/copy-button';
 import { CopyCommand } from '@web/components/copy-command';
+import { FailureAlert } from '@web/components/load-error';
 import { Button } from '@web/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@web/components/ui/card';
-import { errorMessage } from '@web/lib/api-error';
 import { formatDateTime } from '@web/lib/format-date';
 import { KeyRound } from 'lucide-react';
 import { useState } from 'react';
@@ -89,11 +89,7 @@ export function TokenCard({
             </div>
           </div>
         )}
-        {rotate.isError && (
-          <p className="text-sm text-destructive" role="alert">
-            {errorMessage(rotate.error, 'Failed to regenerate token')}
-          </p>
-        )}
+        <FailureAlert error={rotate.error} fallback="Failed to regenerate token" />
         <Button variant="outline" onClick={() => setConfirming(true)} disabled={rotate.isPending}>
           <KeyRound aria-hidden="true" />
           Rotate my token

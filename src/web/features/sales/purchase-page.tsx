@@ -3,6 +3,7 @@ import { Ban, CheckCircle2, Info, Loader2, PackageX } from 'lucide-react';
 import { useId, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { z } from 'zod';
+import { FailureAlert } from '../../components/load-error';
 import { LoadingLine } from '../../components/loading-line';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -173,11 +174,11 @@ function Offer({
         </div>
       )}
 
-      {checkout.isError && (
-        <p className="text-center text-sm text-destructive" role="alert">
-          {errorMessage(checkout.error, 'Checkout could not start. Please try again.')}
-        </p>
-      )}
+      <FailureAlert
+        error={checkout.error}
+        fallback="Checkout could not start. Please try again."
+        className="text-center"
+      />
 
       <ul
         className={cn(

@@ -3,11 +3,11 @@ import { useEffect, useId } from 'react';
 import { z } from 'zod';
 import { testPurchaseInput } from '../../../contract/sales';
 import { FieldMessage } from '../../components/form-field';
+import { FailureAlert } from '../../components/load-error';
 import { Button } from '../../components/ui/button';
 import { Input } from '../../components/ui/input';
 import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
-import { errorMessage } from '../../lib/api-error';
 import { intoContract } from '../../lib/contract-form';
 import { useCurrentUser } from '../../lib/current-user';
 import { useSchemaForm } from '../../lib/schema-form';
@@ -77,11 +77,7 @@ export function TestPurchase({ pkg, tiers }: { pkg: { id: string; isProduct?: bo
           <FieldMessage error={form.formState.errors.email?.message} />
         </div>
       </div>
-      {purchase.isError && (
-        <p className="text-sm text-destructive" role="alert">
-          {errorMessage(purchase.error, 'The test purchase failed. Please try again.')}
-        </p>
-      )}
+      <FailureAlert error={purchase.error} fallback="The test purchase failed. Please try again." />
       <Button
         variant="outline"
         size="sm"

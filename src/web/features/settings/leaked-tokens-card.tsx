@@ -1,10 +1,10 @@
 import { LEAKED_TOKEN_SETTING_PATH, type LeakedTokenSetting } from '@contract/holder-tokens';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { FailureAlert } from '../../components/load-error';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';
 import { NativeSelect } from '../../components/ui/native-select';
 import { apiRequest, getJson } from '../../lib/api-client';
-import { errorMessage } from '../../lib/api-error';
 import { usePermission } from '../../lib/permissions';
 
 /** What happens to a holder's token GitHub's secret scanning finds in public (issue 32 item 4). */
@@ -37,11 +37,7 @@ export function LeakedTokensCard() {
           <option value="revoke">Revoke it at once</option>
           <option value="mark">Mark it leaked and keep it working for 24 hours</option>
         </NativeSelect>
-        {(setting.isError || save.isError) && (
-          <p className="text-sm text-destructive" role="alert">
-            {errorMessage(setting.error ?? save.error, 'The setting could not be saved.')}
-          </p>
-        )}
+        <FailureAlert error={setting.error ?? save.error} fallback="The setting could not be saved." />
       </CardContent>
     </Card>
   );

@@ -2,6 +2,7 @@ import { CLIENT_ROUTES } from '@contract/client-routes';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@contract/team';
 import { CheckCircle2, Loader2, Users } from 'lucide-react';
 import { useLocation, useSearch } from 'wouter';
+import { FailureAlert } from '../../components/load-error';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardIconTitle } from '../../components/ui/card';
 import { errorMessage, isApiRequestError } from '../../lib/api-error';
@@ -66,11 +67,7 @@ export function JoinTeamPage() {
               </dl>
             )
           )}
-          {accept.error && (
-            <p role="alert" className="text-sm text-destructive">
-              {errorMessage(accept.error, 'The invitation could not be accepted.')}
-            </p>
-          )}
+          <FailureAlert error={accept.error} fallback="The invitation could not be accepted." />
         </CardContent>
         {preview.data && !problem && (
           <CardFooter>
