@@ -1,25 +1,27 @@
 import { describe, expect, it } from 'vitest';
 import { initialsOf } from './initials';
 
+/** Each rule of initialsOf, with the names it reads and the initials it shows for each. */
+const initialsByRule: Record<string, [name: string, initials: string][]> = {
+  'takes the first letters of the first two words, ignoring punctuation': [
+    ['sarah-jane', 'SJ'],
+    ['s-smith', 'SS'],
+    ['Octo Seller', 'OS'],
+    ['-dash_first', 'DF'],
+  ],
+  'takes two letters of a single word': [
+    ['octo', 'OC'],
+    ['é', 'É'],
+  ],
+  'reads an e-mail address by its local part': [['mary.ann@example.com', 'MA']],
+  'shows a question mark when nothing is left to take': [
+    ['--', '?'],
+    ['', '?'],
+  ],
+};
+
 describe('initialsOf', () => {
-  it('takes the first letters of the first two words, ignoring punctuation', () => {
-    expect(initialsOf('sarah-jane')).toBe('SJ');
-    expect(initialsOf('s-smith')).toBe('SS');
-    expect(initialsOf('Octo Seller')).toBe('OS');
-    expect(initialsOf('-dash_first')).toBe('DF');
-  });
-
-  it('takes two letters of a single word', () => {
-    expect(initialsOf('octo')).toBe('OC');
-    expect(initialsOf('é')).toBe('É');
-  });
-
-  it('reads an e-mail address by its local part', () => {
-    expect(initialsOf('mary.ann@example.com')).toBe('MA');
-  });
-
-  it('shows a question mark when nothing is left to take', () => {
-    expect(initialsOf('--')).toBe('?');
-    expect(initialsOf('')).toBe('?');
+  it.each(Object.entries(initialsByRule))('%s', (_rule, cases) => {
+    for (const [name, initials] of cases) expect(initialsOf(name), name).toBe(initials);
   });
 });

@@ -1,23 +1,36 @@
 import { describe, expect, it } from 'vitest';
 import { firstFreeSlug, slugBase } from './slug.js';
 
+/** Each rule of slugBase, with the GitHub usernames or e-mail addresses it reads and the slug base of each. */
+const basesByRule: Record<string, [source: string, base: string][]> = {
+  'keeps a GitHub username as it is, in lowercase': [['Octo-Cat', 'octo-cat']],
+  'uses the local part of an e-mail address and turns punctuation into hyphens': [
+    ['Jane.Doe+shop@example.com', 'jane-doe-shop'],
+    ['__john__@example.com', 'john'],
+  ],
+  'drops accents and characters a host name cannot hold': [['José_Núñez@example.com', 'jose-nunez']],
+  'falls back to "seller" when nothing usable is left': [
+    ['+++@example.com', 'seller'],
+    ['日本@example.com', 'seller'],
+  ],
+};
+
+/** Each rule of firstFreeSlug, with the bases and taken slugs it reads and the slug it hands out for each. */
+const freeSlugsByRule: Record<string, [base: string, taken: string[], slug: string][]> = {
+  'takes the base when it is free': [['acme', [], 'acme']],
+  'numbers the slug when the base is taken': [
+    ['acme', ['acme'], 'acme-2'],
+    ['acme', ['acme', 'acme-2', 'acme-3'], 'acme-4'],
+  ],
+  'never hands out a name the platform keeps for itself': [
+    ['www', [], 'www-2'],
+    ['admin', ['admin-2'], 'admin-3'],
+  ],
+};
+
 describe('seller slugs', () => {
-  it('keeps a GitHub username as it is, in lowercase', () => {
-    expect(slugBase('Octo-Cat')).toBe('octo-cat');
-  });
-
-  it('uses the local part of an e-mail address and turns punctuation into hyphens', () => {
-    expect(slugBase('Jane.Doe+shop@example.com')).toBe('jane-doe-shop');
-    expect(slugBase('__john__@example.com')).toBe('john');
-  });
-
-  it('drops accents and characters a host name cannot hold', () => {
-    expect(slugBase('José_Núñez@example.com')).toBe('jose-nunez');
-  });
-
-  it('falls back to "seller" when nothing usable is left', () => {
-    expect(slugBase('+++@example.com')).toBe('seller');
-    expect(slugBase('日本@example.com')).toBe('seller');
+  it.each(Object.entries(basesByRule))('%s', (_rule, cases) => {
+    for (const [source, base] of cases) expect(slugBase(source), source).toBe(base);
   });
 
   it('stays a valid DNS label when the source is very long', () => {
@@ -26,18 +39,8 @@ describe('seller slugs', () => {
     expect(slug).toMatch(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/);
   });
 
-  it('takes the base when it is free', () => {
-    expect(firstFreeSlug('acme', new Set())).toBe('acme');
-  });
-
-  it('numbers the slug when the base is taken', () => {
-    expect(firstFreeSlug('acme', new Set(['acme']))).toBe('acme-2');
-    expect(firstFreeSlug('acme', new Set(['acme', 'acme-2', 'acme-3']))).toBe('acme-4');
-  });
-
-  it('never hands out a name the platform keeps for itself', () => {
-    expect(firstFreeSlug('www', new Set())).toBe('www-2');
-    expect(firstFreeSlug('admin', new Set(['admin-2']))).toBe('admin-3');
+  it.each(Object.entries(freeSlugsByRule))('%s', (_rule, cases) => {
+    for (const [base, taken, slug] of cases) expect(firstFreeSlug(base, new Set(taken)), base).toBe(slug);
   });
 
   it('shortens a long base so the numbered slug still fits', () => {

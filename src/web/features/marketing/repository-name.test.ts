@@ -1,22 +1,24 @@
 import { describe, expect, it } from 'vitest';
 import { repositoryNameFor } from './repository-name';
 
+/** Each rule of repositoryNameFor, with the hosts it reads and the repository name it gives each. */
+const namesByRule: Record<string, [host: string, name: string][]> = {
+  'names the repository after the seller slug of a Packgate package host': [
+    ['acme.composer.localhost', 'acme'],
+    ['acme.composer.example.com', 'acme'],
+  ],
+  'skips a leading composer label on a custom domain': [['composer.acme.com', 'acme']],
+  'falls back to "private" when the host says nothing about the seller': [
+    ['composer.localhost', 'private'],
+    ['127.0.0.1', 'private'],
+  ],
+  'keeps only characters that are valid in a Composer repository name': [
+    ['Acme_Tools.composer.localhost', 'acmetools'],
+  ],
+};
+
 describe('repositoryNameFor', () => {
-  it('names the repository after the seller slug of a Packgate package host', () => {
-    expect(repositoryNameFor('acme.composer.localhost')).toBe('acme');
-    expect(repositoryNameFor('acme.composer.example.com')).toBe('acme');
-  });
-
-  it('skips a leading composer label on a custom domain', () => {
-    expect(repositoryNameFor('composer.acme.com')).toBe('acme');
-  });
-
-  it('falls back to "private" when the host says nothing about the seller', () => {
-    expect(repositoryNameFor('composer.localhost')).toBe('private');
-    expect(repositoryNameFor('127.0.0.1')).toBe('private');
-  });
-
-  it('keeps only characters that are valid in a Composer repository name', () => {
-    expect(repositoryNameFor('Acme_Tools.composer.localhost')).toBe('acmetools');
+  it.each(Object.entries(namesByRule))('%s', (_rule, cases) => {
+    for (const [host, name] of cases) expect(repositoryNameFor(host), host).toBe(name);
   });
 });
