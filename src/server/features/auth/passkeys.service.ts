@@ -72,6 +72,38 @@ async function takeChallenge(
   return repository.takeChallengeRow(ctx.db, challenge, purpose, userId, ctx.clock.now());
 }
 
+/** What every ceremony's response is verified against: its taken challenge, PUBLIC_URL's origin and host. */
+type CeremonyExpectations = {
+  expectedChallenge: string;
+  expectedOrigin: string;
+  expectedRPID: string;
+  requireUserVerification: false;
+};
+
+/**
+ * Verifies a ceremony's response through @simplewebauthn/server against its challenge and the relying party; a
+ * response the library rejects is thrown as `refusal` with the library's reason (at most 200 characters).
+ */
+async function verifyCeremony<T>(
+  ctx: AppContext,
+  challenge: string,
+  refusal: (why: string) => AppError,
+  verify: (lib: Awaited<ReturnType<typeof webauthn>>, expected: CeremonyExpectations) => Promise<T>,
+): Promise<T> {
+  const { rpID, origin } = relyingParty(ctx);
+  const lib = await webauthn();
+  try {
+    return await verify(lib, {
+      expectedChallenge: challenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification: false,
+    });
+  } catch (error) {
+    throw refusal(error instanceof Error ? error.message.slice(0, 200) : 'invalid response');
+  }
+}
+
 const notVerified = (what: string) =>
   new AppError('BAD_REQUEST', `The passkey could not be verified: ${what}.`, {
     suggestion: 'Start again from the button; each passkey prompt works once and for five minutes.',
@@ -111,20 +143,9 @@ export async function registerPasskey(
   const response = input.response as unknown as RegistrationResponseJSON;
   const challenge = await takeChallenge(ctx, 'registration', response.response?.clientDataJSON, person.id);
   if (!challenge) throw notVerified('the prompt it answers is unknown, used, expired or not yours');
-  const { rpID, origin } = relyingParty(ctx);
-  const { verifyRegistrationResponse } = await webauthn();
-  let verification: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
-  try {
-    verification = await verifyRegistrationResponse({
-      response,
-      expectedChallenge: challenge,
-      expectedOrigin: origin,
-      expectedRPID: rpID,
-      requireUserVerification: false,
-    });
-  } catch (error) {
-    throw notVerified(error instanceof Error ? error.message.slice(0, 200) : 'invalid response');
-  }
+  const verification = await verifyCeremony(ctx, challenge, notVerified, (lib, expected) =>
+    lib.verifyRegistrationResponse({ response, ...expected }),
+  );
   if (!verification.verified) throw notVerified('the signature does not match');
   const { credential } = verification.registrationInfo;
   const hadFactor = await hasSecondFactor(ctx, person.id);
@@ -191,26 +212,18 @@ export async function authenticateWithPasskey(
     pendingPerson?.id ?? null,
   );
   if (!challenge) throw refused('the prompt it answers is unknown, used or expired');
-  const { rpID, origin } = relyingParty(ctx);
-  const { verifyAuthenticationResponse } = await webauthn();
-  let verification: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
-  try {
-    verification = await verifyAuthenticationResponse({
+  const verification = await verifyCeremony(ctx, challenge, refused, (lib, expected) =>
+    lib.verifyAuthenticationResponse({
       response,
-      expectedChallenge: challenge,
-      expectedOrigin: origin,
-      expectedRPID: rpID,
+      ...expected,
       credential: {
         id: found.passkey.credentialId,
         publicKey: Buffer.from(found.passkey.publicKey, 'base64url'),
         counter: found.passkey.counter,
         transports: found.passkey.transports,
       },
-      requireUserVerification: false,
-    });
-  } catch (error) {
-    throw refused(error instanceof Error ? error.message.slice(0, 200) : 'invalid response');
-  }
+    }),
+  );
   if (!verification.verified) throw refused('the signature does not match');
   await repository.recordPasskeyUse(
     ctx.db,
