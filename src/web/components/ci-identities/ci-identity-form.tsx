@@ -2,7 +2,7 @@ import { SUBJECT_EXAMPLES } from '@contract/oidc-ci-steps';
 import { OIDC_ISSUER_PRESETS, OIDC_TRUST_LIMITS } from '@contract/oidc-trusts';
 import { FormAlert, FormField, FormInput } from '@web/components/form-field';
 import { Button } from '@web/components/ui/button';
-import { NativeSelect } from '@web/components/ui/native-select';
+import { NativeSelect, SelectOptions } from '@web/components/ui/native-select';
 import { errorMessage } from '@web/lib/api-error';
 import { useSchemaForm } from '@web/lib/schema-form';
 import { Loader2, Plus } from 'lucide-react';
@@ -15,12 +15,12 @@ import { useAddOidcTrust } from './ci-identities-hooks';
 const issuerChoiceValues = ['github', 'gitlab', 'gitlab-self-managed', 'other'] as const;
 type IssuerChoice = (typeof issuerChoiceValues)[number];
 
-const issuerChoices: { value: IssuerChoice; label: string }[] = [
-  { value: 'github', label: 'GitHub Actions' },
-  { value: 'gitlab', label: 'GitLab (gitlab.com)' },
-  { value: 'gitlab-self-managed', label: 'GitLab (self-managed)' },
-  { value: 'other', label: 'Another OIDC issuer' },
-];
+const issuerChoiceLabels: Record<IssuerChoice, string> = {
+  github: 'GitHub Actions',
+  gitlab: 'GitLab (gitlab.com)',
+  'gitlab-self-managed': 'GitLab (self-managed)',
+  other: 'Another OIDC issuer',
+};
 
 function presetIssuer(choice: IssuerChoice): string | undefined {
   if (choice === 'github') return OIDC_ISSUER_PRESETS.githubActions;
@@ -81,11 +81,7 @@ export function CiIdentityForm({ basePath, defaultAudience }: { basePath: string
         <FormField id="ci-identity-issuer" label="CI system" error={errors.choice?.message}>
           {(control) => (
             <NativeSelect {...control} {...form.register('choice')}>
-              {issuerChoices.map((option) => (
-                <option key={option.value} value={option.value}>
-                  {option.label}
-                </option>
-              ))}
+              <SelectOptions values={issuerChoiceValues} label={(choice) => issuerChoiceLabels[choice]} />
             </NativeSelect>
           )}
         </FormField>

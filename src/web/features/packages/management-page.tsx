@@ -7,7 +7,7 @@ import { PageHeading } from '../../components/page-heading';
 import { SearchField } from '../../components/search-field';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent } from '../../components/ui/card';
-import { NativeSelect } from '../../components/ui/native-select';
+import { NativeSelect, SelectOptions } from '../../components/ui/native-select';
 import { Tabs } from '../../components/ui/tabs';
 import { Tooltip } from '../../components/ui/tooltip';
 import { errorMessage } from '../../lib/api-error';
@@ -34,6 +34,7 @@ import {
   filterPackages,
   isPackageFilter,
   type PackageFilter,
+  packageFilterLabels,
   packageFilters,
 } from './package-rules';
 import { SetupGuideDialog } from './setup-guide-dialog';
@@ -194,11 +195,7 @@ function Overview({
           value={filter}
           onChange={(event) => isPackageFilter(event.target.value) && setFilter(event.target.value)}
         >
-          {packageFilters.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
+          <SelectOptions values={packageFilters} label={(filter) => packageFilterLabels[filter]} />
         </NativeSelect>
       </div>
 

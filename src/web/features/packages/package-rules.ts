@@ -4,15 +4,16 @@ import { isTaskRunning, type TaskProgressEvent } from '../../lib/task-progress';
 
 // The Management page's rules (spec seller-app §2, §4, §5), kept apart from React so they can be tested.
 
-export const packageFilters = [
-  { value: 'all', label: 'All Packages' },
-  { value: 'active', label: 'Active Only' },
-  { value: 'inactive', label: 'Inactive Only' },
-] as const;
-export type PackageFilter = (typeof packageFilters)[number]['value'];
+export const packageFilters = ['all', 'active', 'inactive'] as const;
+export type PackageFilter = (typeof packageFilters)[number];
+export const packageFilterLabels: Record<PackageFilter, string> = {
+  all: 'All Packages',
+  active: 'Active Only',
+  inactive: 'Inactive Only',
+};
 
 export const isPackageFilter = (value: string): value is PackageFilter =>
-  packageFilters.some((filter) => filter.value === value);
+  packageFilters.some((filter) => filter === value);
 
 type FilterablePackage = Pick<Package, 'packageName' | 'description' | 'fullName' | 'isActive'>;
 

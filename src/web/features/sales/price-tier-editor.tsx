@@ -1,6 +1,6 @@
 import { Trash2 } from 'lucide-react';
 import { Controller, type UseFormReturn, useWatch } from 'react-hook-form';
-import { SALE_CURRENCIES } from '../../../contract/sales';
+import { billingIntervals, pricingTypes, SALE_CURRENCIES } from '../../../contract/sales';
 import { FieldMessage, FormField } from '../../components/form-field';
 import { PriceInput } from '../../components/price-input';
 import { Badge } from '../../components/ui/badge';
@@ -86,8 +86,7 @@ export function PriceTierEditor({
         <FormField id={id('type')} label="Type">
           {(control) => (
             <NativeSelect {...control} {...form.register(field('pricingType'))}>
-              <option value="one_time">{pricingTypeLabels.one_time}</option>
-              <option value="subscription">{pricingTypeLabels.subscription}</option>
+              <SelectOptions values={pricingTypes} label={(type) => pricingTypeLabels[type]} />
             </NativeSelect>
           )}
         </FormField>
@@ -105,8 +104,7 @@ export function PriceTierEditor({
             <FormField id={id('interval')} label="Billed">
               {(control) => (
                 <NativeSelect {...control} {...form.register(field('interval'))}>
-                  <option value="month">{intervalLabels.month}</option>
-                  <option value="year">{intervalLabels.year}</option>
+                  <SelectOptions values={billingIntervals} label={(interval) => intervalLabels[interval]} />
                 </NativeSelect>
               )}
             </FormField>
