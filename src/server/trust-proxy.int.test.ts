@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TestClient } from '../../test/support/http-client.js';
-import { startTestApp, type TestApp } from '../../test/support/test-app.js';
+import { type TestApp, testAppAroundTests } from '../../test/support/test-app.js';
 import { TOKEN_CHECKS_PER_IP } from './features/auth/auth.routes.js';
 
 // The test client connects from 127.0.0.1, playing the reverse proxy: a proxy appends the address it saw to
@@ -22,23 +22,17 @@ describe.each([
   ['the proxy address', '127.0.0.1'],
   ['the proxy network', '127.0.0.0/8,::1'],
 ])('TRUST_PROXY set to %s', (_name, trustProxy) => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp({ env: { TRUST_PROXY: trustProxy } });
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const started = testAppAroundTests({ env: { TRUST_PROXY: trustProxy } });
 
   it('limits a client by its real address however it rotates X-Forwarded-For', async () => {
     const statuses: number[] = [];
     for (let attempt = 0; attempt <= TOKEN_CHECKS_PER_IP + 4; attempt++) {
-      statuses.push(await checkToken(app, forwardedBy('203.0.113.7', `10.9.${attempt}.1`)));
+      statuses.push(await checkToken(started.app, forwardedBy('203.0.113.7', `10.9.${attempt}.1`)));
     }
     expect(statuses.slice(0, TOKEN_CHECKS_PER_IP)).toEqual(Array(TOKEN_CHECKS_PER_IP).fill(400));
     expect(statuses.slice(TOKEN_CHECKS_PER_IP)).toEqual([429, 429, 429, 429, 429]);
 
     // Another client behind the same proxy is counted apart, by the address the proxy saw.
-    expect(await checkToken(app, forwardedBy('198.51.100.9', '203.0.113.7'))).toBe(400);
+    expect(await checkToken(started.app, forwardedBy('198.51.100.9', '203.0.113.7'))).toBe(400);
   });
 });

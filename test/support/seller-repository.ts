@@ -1,7 +1,7 @@
-import { afterAll, beforeAll } from 'vitest';
+import { beforeAll } from 'vitest';
 import { createSeller } from '../composer/repository-fixtures.js';
 import type { TestUser } from './sessions.js';
-import { startTestApp, type TestApp } from './test-app.js';
+import { type TestApp, testAppAroundTests } from './test-app.js';
 
 export type SellerRepository = { app: TestApp; seller: TestUser };
 
@@ -11,13 +11,9 @@ export type SellerRepository = { app: TestApp; seller: TestUser };
  * so a test reads them from the returned object, not at the file's top.
  */
 export function sellerRepositoryAroundTests(slug: string): SellerRepository {
-  const repository = {} as SellerRepository;
+  const repository = testAppAroundTests() as SellerRepository;
   beforeAll(async () => {
-    repository.app = await startTestApp();
     repository.seller = await createSeller(repository.app, slug);
-  });
-  afterAll(async () => {
-    await repository.app?.close();
   });
   return repository;
 }

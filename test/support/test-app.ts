@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { type BuildAppOptions, type BuiltApp, buildApp } from '../../src/server/app.js';
 import { loadConfig } from '../../src/server/config.js';
 import type { DatabaseTarget } from '../../src/server/db/client.js';
@@ -121,4 +121,22 @@ export async function startTestApp(
       if (!options.existing) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The app of a file or `describe` block, filled in when its tests run (so a test reads `started.app`, not a copy). */
+export type StartedTestApp = { app: TestApp };
+
+/**
+ * Starts an app (see startTestApp) before the tests of the enclosing file or `describe` block and closes it after them.
+ * The field is filled in when the tests run, so a test reads it from the returned object, not at the file's top.
+ */
+export function testAppAroundTests(options?: Parameters<typeof startTestApp>[0]): StartedTestApp {
+  const started = {} as StartedTestApp;
+  beforeAll(async () => {
+    started.app = await startTestApp(options);
+  });
+  afterAll(async () => {
+    await started.app?.close();
+  });
+  return started;
 }

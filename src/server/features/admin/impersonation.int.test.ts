@@ -1,25 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
 import { createTestUser, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import { testAppAroundTests } from '../../../../test/support/test-app.js';
 import type { AdminUserListItem, ImpersonationResponse } from '../../../contract/admin.js';
 import type { AuthUser } from '../../../contract/auth.js';
 
 describe('admin impersonation', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const running = testAppAroundTests();
 
   const me = async (client: TestClient) => (await (await client.get('/api/auth/user')).json()) as AuthUser;
 
   it('lists every account for the Users tab, sellers as "user"', async () => {
-    const { client, user: admin } = await signInAdmin(app);
-    const seller = await createTestUser(app, { githubUsername: 'lister' });
+    const { client, user: admin } = await signInAdmin(running.app);
+    const seller = await createTestUser(running.app, { githubUsername: 'lister' });
     const response = await client.get('/api/admin/users');
     expect(response.status).toBe(200);
     const list = (await response.json()) as AdminUserListItem[];
@@ -34,8 +28,8 @@ describe('admin impersonation', () => {
   });
 
   it('lets an admin view the app as a seller and come back to the admin account', async () => {
-    const { client, user: admin, cookie: adminCookie } = await signInAdmin(app);
-    const seller = await createTestUser(app);
+    const { client, user: admin, cookie: adminCookie } = await signInAdmin(running.app);
+    const seller = await createTestUser(running.app);
 
     const started = await client.post('/api/admin/impersonate', { userId: seller.id });
     expect(started.status).toBe(200);
@@ -66,7 +60,7 @@ describe('admin impersonation', () => {
   });
 
   it('answers 404 for a user that does not exist', async () => {
-    const { client } = await signInAdmin(app);
+    const { client } = await signInAdmin(running.app);
     for (const userId of [randomUUID(), 'not-a-user-id']) {
       const response = await client.post('/api/admin/impersonate', { userId });
       expect(response.status).toBe(404);
@@ -75,21 +69,21 @@ describe('admin impersonation', () => {
   });
 
   it('does not let an admin impersonate themselves', async () => {
-    const { client, user } = await signInAdmin(app);
+    const { client, user } = await signInAdmin(running.app);
     const response = await client.post('/api/admin/impersonate', { userId: user.id });
     expect(response.status).toBe(400);
     expect(((await response.json()) as { message: string }).message).toBe('You cannot impersonate yourself.');
   });
 
   it('answers 400 to stop an impersonation that is not happening', async () => {
-    const { client } = await signInAdmin(app);
+    const { client } = await signInAdmin(running.app);
     const response = await client.post('/api/admin/stop-impersonation');
     expect(response.status).toBe(400);
   });
 
   it('refuses every admin endpoint to a seller with 403', async () => {
-    const { client } = await signInSeller(app);
-    const victim = await createTestUser(app);
+    const { client } = await signInSeller(running.app);
+    const victim = await createTestUser(running.app);
     const calls = [
       client.get('/api/admin/users'),
       client.post('/api/admin/impersonate', { userId: victim.id }),
@@ -103,7 +97,7 @@ describe('admin impersonation', () => {
   });
 
   it('refuses admin endpoints to visitors who are not signed in with 401', async () => {
-    const response = await new TestClient(app.baseUrl).get('/api/admin/users');
+    const response = await new TestClient(running.app.baseUrl).get('/api/admin/users');
     expect(response.status).toBe(401);
   });
 });

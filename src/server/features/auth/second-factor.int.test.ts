@@ -6,7 +6,7 @@ import { findLink, lastMailTo } from '../../../../test/support/outbox.js';
 import { giveTrial } from '../../../../test/support/packages.js';
 import { createTestUser, signIn, signInAdmin, signInSeller, type TestUser } from '../../../../test/support/sessions.js';
 import { SoftwareAuthenticator } from '../../../../test/support/software-authenticator.js';
-import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import { startTestApp, type TestApp, testAppAroundTests } from '../../../../test/support/test-app.js';
 import type { AuthUser } from '../../../contract/auth.js';
 import type { ApiError } from '../../../contract/errors.js';
 import type { SecurityOverview, SignedInSession, TotpEnrolment } from '../../../contract/security.js';
@@ -291,18 +291,12 @@ describe('strong sign-in', () => {
 });
 
 describe('the second factor for admins', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const started = testAppAroundTests();
 
   async function adminLinkSignIn(email: string) {
-    const client = new TestClient(app.baseUrl);
+    const client = new TestClient(started.app.baseUrl);
     await client.post('/api/auth/magic-link', { email, userType: 'admin' });
-    const mail = lastMailTo(app.dataDir, email);
+    const mail = lastMailTo(started.app.dataDir, email);
     const token = new URL(findLink(mail.body, /http\S+\/admin\/login\?token=\S+/)).searchParams.get('token')!;
     const verified = (await (await client.post('/api/auth/verify-magic-link', { token })).json()) as {
       user: AuthUser;
@@ -311,21 +305,21 @@ describe('the second factor for admins', () => {
   }
 
   it('asks an admin with an authenticator app for a code, and then requires every admin to have a factor', async () => {
-    await createTestUser(app, { userType: 'admin', email: 'first-admin@example.com' });
-    await createTestUser(app, { userType: 'admin', email: 'second-admin@example.com' });
+    await createTestUser(started.app, { userType: 'admin', email: 'first-admin@example.com' });
+    await createTestUser(started.app, { userType: 'admin', email: 'second-admin@example.com' });
     const before = await adminLinkSignIn('second-admin@example.com');
     expect(before.user.secondFactor).toBeUndefined();
 
     const first = await adminLinkSignIn('first-admin@example.com');
     const enrolment = (await (await first.client.post('/api/auth/totp/enrolment')).json()) as TotpEnrolment;
     const totp = new TOTP({ secret: enrolment.secret, digits: 6, period: 30, algorithm: 'SHA1' });
-    const code = () => totp.generate({ timestamp: app.clock.now().getTime() });
+    const code = () => totp.generate({ timestamp: started.app.clock.now().getTime() });
     expect((await first.client.post('/api/auth/totp/enrolment/confirm', { code: code() })).status).toBe(200);
 
     const again = await adminLinkSignIn('first-admin@example.com');
     expect(again.user.secondFactor).toEqual({ pending: true, enrolmentRequired: false, methods: [] });
     expect((await again.client.get('/api/admin/platform-settings')).status).toBe(401);
-    app.clock.advance(30_000);
+    started.app.clock.advance(30_000);
     expect((await again.client.post('/api/auth/totp/verify', { code: code() })).status).toBe(200);
     const settings = (await (await again.client.get('/api/admin/platform-settings')).json()) as {
       key: string;

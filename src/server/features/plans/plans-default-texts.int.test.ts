@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { type TestApp, testAppAroundTests } from '../../../../test/support/test-app.js';
 import { migrationsFolder } from '../../db/client.js';
 import { plans } from '../../db/schema/index.js';
 import { defaultPlans } from './default-plans.js';
@@ -59,15 +59,9 @@ async function runMigration(app: TestApp): Promise<void> {
 }
 
 describe('migration 0032: the plans of an earlier installation', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const started = testAppAroundTests();
   beforeEach(async () => {
-    await app.ctx.db.delete(plans);
+    await started.app.ctx.db.delete(plans);
   });
 
   it('get the current default texts where theirs are an earlier default, and keep an admin’s edit', async () => {
@@ -76,7 +70,7 @@ describe('migration 0032: the plans of an earlier installation', () => {
       features,
       description,
     });
-    await app.ctx.db
+    await started.app.ctx.db
       .insert(plans)
       .values([
         row('starter', FIRST_DEFAULTS.starter!),
@@ -89,8 +83,8 @@ describe('migration 0032: the plans of an earlier installation', () => {
         row('enterprise', FIRST_DEFAULTS.enterprise!),
         { ...row('starter', EDITED_BY_AN_ADMIN), id: 'agency', name: 'Agency' },
       ]);
-    await runMigration(app);
-    const stored = await app.ctx.db.select().from(plans);
+    await runMigration(started.app);
+    const stored = await started.app.ctx.db.select().from(plans);
     const byId = new Map(stored.map((plan) => [plan.id, plan]));
     for (const id of ['starter', 'growth', 'scale', 'enterprise']) {
       expect(byId.get(id)?.features, id).toEqual(current(id).features);
@@ -101,9 +95,9 @@ describe('migration 0032: the plans of an earlier installation', () => {
 
   it('leaves a default plan whose features an admin edited as it is', async () => {
     const edited = [...SECOND_SCALE, 'A phone line'];
-    await app.ctx.db.insert(plans).values({ ...current('scale'), features: edited });
-    await runMigration(app);
-    const [scale] = await app.ctx.db.select().from(plans);
+    await started.app.ctx.db.insert(plans).values({ ...current('scale'), features: edited });
+    await runMigration(started.app);
+    const [scale] = await started.app.ctx.db.select().from(plans);
     expect(scale?.features).toEqual(edited);
   });
 });

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
 import { signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import { testAppAroundTests } from '../../../../test/support/test-app.js';
 import type { Plan, PlanConfiguration, PlansResponse } from '../../../contract/plans.js';
 import { platformSubscriptions } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
@@ -24,16 +24,10 @@ const newTier = (overrides: Partial<Plan> = {}): Plan => ({
 });
 
 describe('pricing tiers', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const started = testAppAroundTests();
 
   it('offers the four default tiers publicly, with badges, limits and a 14-day trial', async () => {
-    const response = await new TestClient(app.baseUrl).get('/api/pricing-tiers');
+    const response = await new TestClient(started.app.baseUrl).get('/api/pricing-tiers');
     expect(response.status).toBe(200);
     const body = (await response.json()) as PlansResponse;
     expect(body.trialDays).toBe(14);
@@ -107,7 +101,9 @@ describe('pricing tiers', () => {
   // Issue 36: every seller, on any plan or none, creates API tokens with chosen permissions and reads through API
   // v1; the plans said those came with Growth and Scale. They come with the first plan, and every later one has it.
   it('sells the API v1 and token permissions with the first plan, not as a higher plan’s extra', async () => {
-    const { tiers } = (await (await new TestClient(app.baseUrl).get('/api/pricing-tiers')).json()) as PlansResponse;
+    const { tiers } = (await (
+      await new TestClient(started.app.baseUrl).get('/api/pricing-tiers')
+    ).json()) as PlansResponse;
     const [first, ...others] = Object.values(tiers).sort((a, b) => a.sortOrder - b.sortOrder);
     expect(first!.features).toContain('REST API v1 with fine-grained token permissions');
     for (const tier of others) {
@@ -117,15 +113,15 @@ describe('pricing tiers', () => {
   });
 
   it('seeds only once, even when several processes start together', async () => {
-    await Promise.all([seedDefaultPlans(app.ctx), seedDefaultPlans(app.ctx)]);
-    const body = (await (await new TestClient(app.baseUrl).get('/api/pricing-tiers')).json()) as PlansResponse;
+    await Promise.all([seedDefaultPlans(started.app.ctx), seedDefaultPlans(started.app.ctx)]);
+    const body = (await (await new TestClient(started.app.baseUrl).get('/api/pricing-tiers')).json()) as PlansResponse;
     expect(Object.keys(body.tiers)).toHaveLength(4);
   });
 
   it('keeps the tier configuration to admins', async () => {
-    const anonymous = new TestClient(app.baseUrl);
+    const anonymous = new TestClient(started.app.baseUrl);
     expect((await anonymous.get('/api/admin/tier-configuration')).status).toBe(401);
-    const { client: seller } = await signInSeller(app);
+    const { client: seller } = await signInSeller(started.app);
     expect((await seller.get('/api/admin/tier-configuration')).status).toBe(403);
     expect((await seller.put('/api/admin/tier-configuration', { tiers: [], trialDays: 14 })).status).toBe(403);
     expect((await seller.get('/api/admin/tier-subscribers/starter')).status).toBe(403);
@@ -135,7 +131,7 @@ describe('pricing tiers', () => {
     let admin: TestClient;
     let configuration: PlanConfiguration;
     beforeAll(async () => {
-      ({ client: admin } = await signInAdmin(app));
+      ({ client: admin } = await signInAdmin(started.app));
       configuration = (await (await admin.get('/api/admin/tier-configuration')).json()) as PlanConfiguration;
     });
 
@@ -162,7 +158,9 @@ describe('pricing tiers', () => {
         'enterprise',
         'tier-1767225600000',
       ]);
-      const published = (await (await new TestClient(app.baseUrl).get('/api/pricing-tiers')).json()) as PlansResponse;
+      const published = (await (
+        await new TestClient(started.app.baseUrl).get('/api/pricing-tiers')
+      ).json()) as PlansResponse;
       expect(published.trialDays).toBe(30);
       // A tier saved without a team-member limit is unlimited (issue 33).
       expect(published.tiers['tier-1767225600000']).toEqual({ ...newTier(), maxTeamMembers: -1 });
@@ -236,9 +234,9 @@ describe('pricing tiers', () => {
     });
 
     it('counts subscribers and running trials per tier', async () => {
-      const now = app.clock.now();
-      const sellers = await Promise.all([1, 2, 3, 4].map(() => signInSeller(app)));
-      await app.ctx.db.insert(platformSubscriptions).values([
+      const now = started.app.clock.now();
+      const sellers = await Promise.all([1, 2, 3, 4].map(() => signInSeller(started.app)));
+      await started.app.ctx.db.insert(platformSubscriptions).values([
         {
           userId: sellers[0]!.user.id,
           status: 'active',

@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
-import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import { testAppAroundTests } from '../../../../test/support/test-app.js';
 
 describe('platform basics', () => {
-  let app: TestApp;
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-  afterAll(async () => {
-    await app.close();
-  });
+  const started = testAppAroundTests();
 
   it('answers an unknown API path with a 404 in the error shape', async () => {
-    const response = await new TestClient(app.baseUrl).get('/api/no-such-thing');
+    const response = await new TestClient(started.app.baseUrl).get('/api/no-such-thing');
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({
       error: 'Not Found',
@@ -24,7 +18,7 @@ describe('platform basics', () => {
   });
 
   it('hands out a CSRF token and sends security headers', async () => {
-    const response = await new TestClient(app.baseUrl).get('/api/csrf-token');
+    const response = await new TestClient(started.app.baseUrl).get('/api/csrf-token');
     expect(response.status).toBe(200);
     const body = (await response.json()) as { csrfToken: string };
     expect(body.csrfToken).toMatch(/^[0-9a-f]{64}$/);
@@ -34,7 +28,7 @@ describe('platform basics', () => {
   });
 
   it('reports whether GitHub sign-in is configured', async () => {
-    const response = await new TestClient(app.baseUrl).get('/api/public-config');
+    const response = await new TestClient(started.app.baseUrl).get('/api/public-config');
     expect(await response.json()).toMatchObject({ githubSignIn: false, composerDomain: 'composer.localhost' });
   });
 });
