@@ -113,6 +113,28 @@ function followingCounter(registry: Registry, name: string, help: string, read: 
   });
 }
 
+/**
+ * A gauge by one label whose values are read when scraped: `read` answers each label value's number, or undefined
+ * while there is nothing to read (the series then keep what they showed last).
+ */
+function scrapedGauge(
+  registry: Registry,
+  name: string,
+  help: string,
+  label: string,
+  read: () => Record<string, number> | undefined,
+): Gauge {
+  return new Gauge({
+    name,
+    help,
+    labelNames: [label],
+    registers: [registry],
+    collect() {
+      for (const [value, number] of Object.entries(read() ?? {})) this.labels(value).set(number);
+    },
+  });
+}
+
 /** A counter by outcome that shows every outcome from the start (at 0), so that a rate() sees the first one. */
 function outcomeCounter(registry: Registry, name: string, help: string, outcomes: readonly string[]) {
   const counter = new Counter({ name, help, labelNames: ['outcome'] as const, registers: [registry] });
@@ -220,20 +242,16 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
 
-  new Gauge({
-    name: 'packgate_db_pool_connections',
-    help: 'Database pool connections by state (total open, idle, waiting: requests waiting for one, max).',
-    labelNames: ['state'] as const,
-    registers: [registry],
-    collect() {
+  scrapedGauge(
+    registry,
+    'packgate_db_pool_connections',
+    'Database pool connections by state (total open, idle, waiting: requests waiting for one, max).',
+    'state',
+    () => {
       const stats = sources?.poolStats();
-      if (!stats) return;
-      this.labels('total').set(stats.total);
-      this.labels('idle').set(stats.idle);
-      this.labels('waiting').set(stats.waiting);
-      this.labels('max').set(stats.max);
+      return stats && { total: stats.total, idle: stats.idle, waiting: stats.waiting, max: stats.max };
     },
-  });
+  );
 
   followingCounter(
     registry,
@@ -247,18 +265,16 @@ export function createMetrics(): Metrics {
     "Composer requests whose token's view had to be read from the database.",
     () => sources?.composerCache().misses,
   );
-  new Gauge({
-    name: 'packgate_composer_cache_bytes',
-    help: 'Bytes the Composer warm path holds (as its bound counts them), and its bound (COMPOSER_CACHE_MAX_BYTES).',
-    labelNames: ['kind'] as const,
-    registers: [registry],
-    collect() {
+  scrapedGauge(
+    registry,
+    'packgate_composer_cache_bytes',
+    'Bytes the Composer warm path holds (as its bound counts them), and its bound (COMPOSER_CACHE_MAX_BYTES).',
+    'kind',
+    () => {
       const cache = sources?.composerCache();
-      if (!cache) return;
-      this.labels('held').set(cache.heldBytes);
-      this.labels('max').set(cache.maxBytes);
+      return cache && { held: cache.heldBytes, max: cache.maxBytes };
     },
-  });
+  );
 
   new Gauge({
     name: 'packgate_access_feed_listening',
