@@ -6,7 +6,7 @@ import { cn } from '../lib/cn';
 import { TASK_PROGRESS_LIST_SHOWN } from '../lib/constants';
 import { isTaskRunning, type TaskProgressEvent, taskProgressStore, useTaskProgress } from '../lib/task-progress';
 import { Button } from './ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from './ui/card';
+import { SectionCard } from './ui/card';
 
 // Which task types a page lists itself right now (a TaskProgressList is mounted), so the docked strip
 // does not show them a second time. 'all' stands for a list without a type filter.
@@ -211,18 +211,16 @@ export function TaskProgressList({
     .slice(-limit)
     .reverse();
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle className="text-lg">Recent Tasks</CardTitle>
-        <CardDescription>Background work and its progress, as it happens.</CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-4">
-        {shown.length === 0 ? (
-          <p className="text-sm text-muted-foreground">No recent tasks.</p>
-        ) : (
-          shown.map((task) => <TaskRow key={task.taskId} task={task} />)
-        )}
-      </CardContent>
-    </Card>
+    <SectionCard
+      title="Recent Tasks"
+      description="Background work and its progress, as it happens."
+      contentClassName="space-y-4"
+    >
+      {shown.length === 0 ? (
+        <p className="text-sm text-muted-foreground">No recent tasks.</p>
+      ) : (
+        shown.map((task) => <TaskRow key={task.taskId} task={task} />)
+      )}
+    </SectionCard>
   );
 }

@@ -1,5 +1,5 @@
 import type { LucideIcon } from 'lucide-react';
-import type { ComponentProps } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '../../lib/cn';
 
 export function Card({ className, ...props }: ComponentProps<'div'>) {
@@ -38,5 +38,36 @@ export function CardIconTitle({
       <Icon className="size-5" aria-hidden="true" />
       {children}
     </CardTitle>
+  );
+}
+
+/** A card headed by its title (led by `icon` when given) and description, its body below: the admin and status cards. */
+export function SectionCard({
+  title,
+  icon,
+  description,
+  contentClassName,
+  children,
+  ...props
+}: Omit<ComponentProps<'div'>, 'title'> & {
+  title: ReactNode;
+  icon?: LucideIcon;
+  description?: ReactNode;
+  contentClassName?: string;
+}) {
+  return (
+    <Card {...props}>
+      <CardHeader>
+        {icon ? (
+          <CardIconTitle icon={icon} className="text-lg">
+            {title}
+          </CardIconTitle>
+        ) : (
+          <CardTitle className="text-lg">{title}</CardTitle>
+        )}
+        {description && <CardDescription>{description}</CardDescription>}
+      </CardHeader>
+      <CardContent className={contentClassName}>{children}</CardContent>
+    </Card>
   );
 }

@@ -7,7 +7,7 @@ import { LoadingLine } from '../../components/loading-line';
 import { TaskProgressList } from '../../components/task-progress';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '../../components/ui/card';
+import { SectionCard } from '../../components/ui/card';
 import { toast } from '../../components/ui/use-toast';
 import {
   ADMIN_TASK_BANNER_MAX_TASKS,
@@ -76,84 +76,73 @@ export function CacheTab() {
     <section className="space-y-6">
       {cacheTasks.length > 0 && <TaskProgressList limit={ADMIN_TASK_BANNER_MAX_TASKS} types={cacheTaskTypes} />}
 
-      <Card>
-        <CardHeader>
-          <CardIconTitle icon={Database} className="text-lg">
-            Cache Statistics
-          </CardIconTitle>
-          <CardDescription>Cached copies of packages kept in object storage.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          {hasNothingLoaded(stats) ? (
-            <LoadError error={stats.error} fallback="Failed to load cache statistics" />
-          ) : (
-            <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="cache-stats">
-              <StatTile label="Total Packages" value={stats.data?.totalPackages ?? (stats.isLoading ? '...' : 0)} />
-              <StatTile label="Cached Packages" value={stats.data?.cachedPackages ?? (stats.isLoading ? '...' : 0)} />
-              <StatTile label="Cache Size" value={stats.data?.cacheSize ?? (stats.isLoading ? '...' : '0 B')} />
-              <StatTile
-                label="Last Updated"
-                value={stats.isLoading ? '...' : formatTime(stats.data?.lastUpdated)}
-                small
-              />
-            </div>
-          )}
-        </CardContent>
-      </Card>
-
-      <Card>
-        <CardHeader>
-          <CardIconTitle icon={HardDrive} className="text-lg">
-            Cache Management
-          </CardIconTitle>
-          <CardDescription>Rebuild or remove the cached package archives.</CardDescription>
-        </CardHeader>
-        <CardContent className="space-y-4">
-          <div className="flex flex-wrap gap-3">
-            <Button onClick={() => refreshAll.mutate()} disabled={isRefreshing || isClearing}>
-              {isRefreshing ? <Loader2 className="animate-spin" /> : <RefreshCw />}
-              {refreshAllLabel(refreshAll.isPending, runningRefresh)}
-            </Button>
-            <Button variant="destructive" onClick={() => setConfirmOpen(true)} disabled={isRefreshing || isClearing}>
-              {isClearing ? <Loader2 className="animate-spin" /> : <Trash2 />}
-              {isClearing ? 'Clearing...' : 'Clear All Cache'}
-            </Button>
+      <SectionCard
+        icon={Database}
+        title="Cache Statistics"
+        description="Cached copies of packages kept in object storage."
+      >
+        {hasNothingLoaded(stats) ? (
+          <LoadError error={stats.error} fallback="Failed to load cache statistics" />
+        ) : (
+          <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4" data-testid="cache-stats">
+            <StatTile label="Total Packages" value={stats.data?.totalPackages ?? (stats.isLoading ? '...' : 0)} />
+            <StatTile label="Cached Packages" value={stats.data?.cachedPackages ?? (stats.isLoading ? '...' : 0)} />
+            <StatTile label="Cache Size" value={stats.data?.cacheSize ?? (stats.isLoading ? '...' : '0 B')} />
+            <StatTile
+              label="Last Updated"
+              value={stats.isLoading ? '...' : formatTime(stats.data?.lastUpdated)}
+              small
+            />
           </div>
-          <ul className="list-disc space-y-1 pl-5 text-sm text-muted-foreground">
-            <li>Refresh All Cache syncs every package from its code host and builds the archives that are missing.</li>
-            <li>Clear All Cache deletes every cached archive from object storage.</li>
-            <li>Installs keep working after a clear: a missing archive is built again when Composer asks for it.</li>
-            <li>Progress appears above while a task runs; the figures update when it ends.</li>
-          </ul>
-        </CardContent>
-      </Card>
+        )}
+      </SectionCard>
 
-      <Card>
-        <CardHeader>
-          <CardIconTitle icon={Package} className="text-lg">
-            Package Cache Status
-          </CardIconTitle>
-          <CardDescription>Whether each package has its archives cached.</CardDescription>
-        </CardHeader>
-        <CardContent>
-          {packages.isLoading ? (
-            <LoadingLine className="text-sm">Loading packages...</LoadingLine>
-          ) : hasNothingLoaded(packages) ? (
-            <LoadError error={packages.error} fallback="Failed to load packages" />
-          ) : (packages.data ?? []).length === 0 ? (
-            <div className="py-6 text-center">
-              <p className="font-medium">No packages found</p>
-              <p className="text-sm text-muted-foreground">No active packages to cache at this time.</p>
-            </div>
-          ) : (
-            <div className="divide-y rounded-md border" data-testid="cache-packages">
-              {(packages.data ?? []).map((item) => (
-                <CachedPackageRow key={item.id} item={item} disabled={isClearing} />
-              ))}
-            </div>
-          )}
-        </CardContent>
-      </Card>
+      <SectionCard
+        icon={HardDrive}
+        title="Cache Management"
+        description="Rebuild or remove the cached package archives."
+        contentClassName="space-y-4"
+      >
+        <div className="flex flex-wrap gap-3">
+          <Button onClick={() => refreshAll.mutate()} disabled={isRefreshing || isClearing}>
+            {isRefreshing ? <Loader2 className="animate-spin" /> : <RefreshCw />}
+            {refreshAllLabel(refreshAll.isPending, runningRefresh)}
+          </Button>
+          <Button variant="destructive" onClick={() => setConfirmOpen(true)} disabled={isRefreshing || isClearing}>
+            {isClearing ? <Loader2 className="animate-spin" /> : <Trash2 />}
+            {isClearing ? 'Clearing...' : 'Clear All Cache'}
+          </Button>
+        </div>
+        <ul className="list-disc space-y-1 pl-5 text-sm text-muted-foreground">
+          <li>Refresh All Cache syncs every package from its code host and builds the archives that are missing.</li>
+          <li>Clear All Cache deletes every cached archive from object storage.</li>
+          <li>Installs keep working after a clear: a missing archive is built again when Composer asks for it.</li>
+          <li>Progress appears above while a task runs; the figures update when it ends.</li>
+        </ul>
+      </SectionCard>
+
+      <SectionCard
+        icon={Package}
+        title="Package Cache Status"
+        description="Whether each package has its archives cached."
+      >
+        {packages.isLoading ? (
+          <LoadingLine className="text-sm">Loading packages...</LoadingLine>
+        ) : hasNothingLoaded(packages) ? (
+          <LoadError error={packages.error} fallback="Failed to load packages" />
+        ) : (packages.data ?? []).length === 0 ? (
+          <div className="py-6 text-center">
+            <p className="font-medium">No packages found</p>
+            <p className="text-sm text-muted-foreground">No active packages to cache at this time.</p>
+          </div>
+        ) : (
+          <div className="divide-y rounded-md border" data-testid="cache-packages">
+            {(packages.data ?? []).map((item) => (
+              <CachedPackageRow key={item.id} item={item} disabled={isClearing} />
+            ))}
+          </div>
+        )}
+      </SectionCard>
 
       <ConfirmDialog
         open={isConfirmOpen}

@@ -4,7 +4,7 @@ import type { ReactNode } from 'react';
 import { LoadError } from '../../components/load-error';
 import { LoadingLine } from '../../components/loading-line';
 import { Badge } from '../../components/ui/badge';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { Card, CardContent, CardHeader, CardTitle, SectionCard } from '../../components/ui/card';
 import { formatDate } from '../../lib/format-date';
 import { hasNothingLoaded } from '../../lib/query-state';
 import { formatRevenue, recentUsers, revenueNote, useAdminStats } from './admin-dashboard';
@@ -42,74 +42,61 @@ export function DashboardTab() {
         />
       </div>
       <div className="grid gap-4 lg:grid-cols-2">
-        <Card>
-          <CardHeader>
-            <CardTitle className="text-lg">Recent Users</CardTitle>
-            <CardDescription>The newest accounts on the platform.</CardDescription>
-          </CardHeader>
-          <CardContent>
-            <AdminUsersStates users={users}>
-              {(rows) =>
-                recentUsers(rows).length === 0 ? (
-                  <p className="text-sm text-muted-foreground">No users yet</p>
-                ) : (
-                  <ul className="divide-y" data-testid="recent-users">
-                    {recentUsers(rows).map((user) => (
-                      <li key={user.id} className="flex items-center justify-between gap-3 py-2">
-                        <div className="min-w-0">
-                          <p className="text-sm font-medium [overflow-wrap:anywhere]">
-                            {user.email ?? user.githubUsername ?? user.displayName ?? user.id}
-                          </p>
-                          <p className="text-xs text-muted-foreground">Joined {formatDate(user.createdAt)}</p>
-                        </div>
-                        <Badge variant={user.userType === 'admin' ? 'default' : 'secondary'}>{user.userType}</Badge>
-                      </li>
-                    ))}
-                  </ul>
-                )
-              }
-            </AdminUsersStates>
-          </CardContent>
-        </Card>
-        <Card>
-          <CardHeader>
-            <CardTitle className="text-lg">Recent Transactions</CardTitle>
-            <CardDescription>The latest payments on the platform.</CardDescription>
-          </CardHeader>
-          <CardContent>
-            {stats.isLoading ? (
-              <LoadingLine className="text-sm">Loading transactions...</LoadingLine>
-            ) : statsFailed ? (
-              <p className="text-sm text-destructive">-</p>
-            ) : (stats.data?.recentTransactions ?? []).length === 0 ? (
-              <p className="flex items-center gap-2 text-sm text-muted-foreground">
-                <Receipt className="size-4" /> {NO_TRANSACTIONS_TEXT}
-              </p>
-            ) : (
-              <ul className="divide-y" data-testid="recent-transactions">
-                {(stats.data?.recentTransactions ?? []).map((transaction) => (
-                  <li key={transaction.id} className="flex items-center justify-between gap-3 py-2">
-                    <div className="min-w-0">
-                      <p className="truncate text-sm font-medium">{transaction.description}</p>
-                      <p className="text-xs text-muted-foreground">
-                        {transaction.kind === 'sale' ? 'Sale' : 'Platform invoice'} ·{' '}
-                        {formatDate(transaction.createdAt)}
-                        {transaction.kind === 'sale' &&
-                          ` · fee ${formatCents(transaction.feeCents, transaction.currency)}`}
-                      </p>
-                    </div>
-                    <div className="flex shrink-0 items-center gap-2">
-                      {transaction.test && <Badge variant="outline">Test</Badge>}
-                      <span className="text-sm font-medium tabular-nums">
-                        {formatCents(transaction.amountCents, transaction.currency)}
-                      </span>
-                    </div>
-                  </li>
-                ))}
-              </ul>
-            )}
-          </CardContent>
-        </Card>
+        <SectionCard title="Recent Users" description="The newest accounts on the platform.">
+          <AdminUsersStates users={users}>
+            {(rows) =>
+              recentUsers(rows).length === 0 ? (
+                <p className="text-sm text-muted-foreground">No users yet</p>
+              ) : (
+                <ul className="divide-y" data-testid="recent-users">
+                  {recentUsers(rows).map((user) => (
+                    <li key={user.id} className="flex items-center justify-between gap-3 py-2">
+                      <div className="min-w-0">
+                        <p className="text-sm font-medium [overflow-wrap:anywhere]">
+                          {user.email ?? user.githubUsername ?? user.displayName ?? user.id}
+                        </p>
+                        <p className="text-xs text-muted-foreground">Joined {formatDate(user.createdAt)}</p>
+                      </div>
+                      <Badge variant={user.userType === 'admin' ? 'default' : 'secondary'}>{user.userType}</Badge>
+                    </li>
+                  ))}
+                </ul>
+              )
+            }
+          </AdminUsersStates>
+        </SectionCard>
+        <SectionCard title="Recent Transactions" description="The latest payments on the platform.">
+          {stats.isLoading ? (
+            <LoadingLine className="text-sm">Loading transactions...</LoadingLine>
+          ) : statsFailed ? (
+            <p className="text-sm text-destructive">-</p>
+          ) : (stats.data?.recentTransactions ?? []).length === 0 ? (
+            <p className="flex items-center gap-2 text-sm text-muted-foreground">
+              <Receipt className="size-4" /> {NO_TRANSACTIONS_TEXT}
+            </p>
+          ) : (
+            <ul className="divide-y" data-testid="recent-transactions">
+              {(stats.data?.recentTransactions ?? []).map((transaction) => (
+                <li key={transaction.id} className="flex items-center justify-between gap-3 py-2">
+                  <div className="min-w-0">
+                    <p className="truncate text-sm font-medium">{transaction.description}</p>
+                    <p className="text-xs text-muted-foreground">
+                      {transaction.kind === 'sale' ? 'Sale' : 'Platform invoice'} · {formatDate(transaction.createdAt)}
+                      {transaction.kind === 'sale' &&
+                        ` · fee ${formatCents(transaction.feeCents, transaction.currency)}`}
+                    </p>
+                  </div>
+                  <div className="flex shrink-0 items-center gap-2">
+                    {transaction.test && <Badge variant="outline">Test</Badge>}
+                    <span className="text-sm font-medium tabular-nums">
+                      {formatCents(transaction.amountCents, transaction.currency)}
+                    </span>
+                  </div>
+                </li>
+              ))}
+            </ul>
+          )}
+        </SectionCard>
       </div>
     </section>
   );

@@ -5,7 +5,7 @@ import { SearchField } from '../../components/search-field';
 import { Avatar, AvatarFallback, AvatarImage } from '../../components/ui/avatar';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardIconTitle, CardTitle } from '../../components/ui/card';
+import { SectionCard } from '../../components/ui/card';
 import { Tabs } from '../../components/ui/tabs';
 import { IMPERSONATION_LIST_MAX_HEIGHT } from '../../lib/constants';
 import { useCurrentUser } from '../../lib/current-user';
@@ -66,25 +66,20 @@ function UsersTab() {
     <section className="space-y-6">
       <TabIntro title="Users" text="Find users and view the app as they see it." />
       <ImpersonationCard users={users.data ?? []} isLoading={users.isLoading} />
-      <Card>
-        <CardHeader>
-          <CardTitle className="text-lg">All Users</CardTitle>
-          <CardDescription>
-            {users.data ? `${users.data.length} user${users.data.length === 1 ? '' : 's'}` : 'Every account'}
-          </CardDescription>
-        </CardHeader>
-        <CardContent>
-          <AdminUsersStates users={users}>
-            {(rows) => (
-              <div className="max-h-[32rem] divide-y overflow-y-auto rounded-md border" data-testid="all-users">
-                {rows.map((user) => (
-                  <UserRow key={user.id} user={user} />
-                ))}
-              </div>
-            )}
-          </AdminUsersStates>
-        </CardContent>
-      </Card>
+      <SectionCard
+        title="All Users"
+        description={users.data ? `${users.data.length} user${users.data.length === 1 ? '' : 's'}` : 'Every account'}
+      >
+        <AdminUsersStates users={users}>
+          {(rows) => (
+            <div className="max-h-[32rem] divide-y overflow-y-auto rounded-md border" data-testid="all-users">
+              {rows.map((user) => (
+                <UserRow key={user.id} user={user} />
+              ))}
+            </div>
+          )}
+        </AdminUsersStates>
+      </SectionCard>
     </section>
   );
 }
@@ -95,51 +90,48 @@ function ImpersonationCard({ users, isLoading }: { users: AdminUserListItem[]; i
   const stop = useStopImpersonation();
   const matches = searchUsersByEmail(users, search);
   return (
-    <Card>
-      <CardHeader>
-        <CardIconTitle icon={UserCog} className="text-lg">
-          User Impersonation
-        </CardIconTitle>
-        <CardDescription>Search by email, then view the app as that user.</CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-4">
-        <SearchField
-          placeholder="user@example.com"
-          aria-label="Search users by email"
-          value={search}
-          onValueChange={setSearch}
-        />
-        <div className="overflow-y-auto rounded-md border" style={{ maxHeight: IMPERSONATION_LIST_MAX_HEIGHT }}>
-          {!search.trim() ? (
-            <p className="p-4 text-center text-sm text-muted-foreground">Enter email to search</p>
-          ) : isLoading ? (
-            <p className="p-4 text-center text-sm text-muted-foreground">Loading users...</p>
-          ) : matches.length === 0 ? (
-            <p className="p-4 text-center text-sm text-muted-foreground">No users found</p>
-          ) : (
-            <div className="divide-y">
-              {matches.map((user) => (
-                <UserRow key={user.id} user={user} />
-              ))}
-            </div>
-          )}
-        </div>
-        {currentUser?.isImpersonating && (
-          <p className="text-sm text-muted-foreground" data-testid="impersonation-state">
-            You are viewing the app as <span className="font-medium text-foreground">{currentUser.email}</span>.
-          </p>
+    <SectionCard
+      icon={UserCog}
+      title="User Impersonation"
+      description="Search by email, then view the app as that user."
+      contentClassName="space-y-4"
+    >
+      <SearchField
+        placeholder="user@example.com"
+        aria-label="Search users by email"
+        value={search}
+        onValueChange={setSearch}
+      />
+      <div className="overflow-y-auto rounded-md border" style={{ maxHeight: IMPERSONATION_LIST_MAX_HEIGHT }}>
+        {!search.trim() ? (
+          <p className="p-4 text-center text-sm text-muted-foreground">Enter email to search</p>
+        ) : isLoading ? (
+          <p className="p-4 text-center text-sm text-muted-foreground">Loading users...</p>
+        ) : matches.length === 0 ? (
+          <p className="p-4 text-center text-sm text-muted-foreground">No users found</p>
+        ) : (
+          <div className="divide-y">
+            {matches.map((user) => (
+              <UserRow key={user.id} user={user} />
+            ))}
+          </div>
         )}
-        <Button
-          variant="outline"
-          className="w-full"
-          onClick={() => stop.mutate()}
-          disabled={!currentUser?.isImpersonating || stop.isPending}
-        >
-          {stop.isPending ? <Loader2 className="animate-spin" /> : <LogOut />}
-          Stop Impersonation
-        </Button>
-      </CardContent>
-    </Card>
+      </div>
+      {currentUser?.isImpersonating && (
+        <p className="text-sm text-muted-foreground" data-testid="impersonation-state">
+          You are viewing the app as <span className="font-medium text-foreground">{currentUser.email}</span>.
+        </p>
+      )}
+      <Button
+        variant="outline"
+        className="w-full"
+        onClick={() => stop.mutate()}
+        disabled={!currentUser?.isImpersonating || stop.isPending}
+      >
+        {stop.isPending ? <Loader2 className="animate-spin" /> : <LogOut />}
+        Stop Impersonation
+      </Button>
+    </SectionCard>
   );
 }
 

@@ -1,7 +1,7 @@
 import { Layers, Loader2 } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '../../components/ui/card';
+import { SectionCard } from '../../components/ui/card';
 import { usePlanConfiguration } from './admin-plans';
 import { PlanManagementDialog } from './plan-management-dialog';
 
@@ -11,26 +11,21 @@ export function PlatformTab() {
   const configuration = usePlanConfiguration();
   return (
     <section className="space-y-6">
-      <Card>
-        <CardHeader>
-          <CardIconTitle icon={Layers} className="text-lg">
-            Pricing Tiers
-          </CardIconTitle>
-          <CardDescription>
-            The subscription tiers sellers choose from and the length of the free trial.
-          </CardDescription>
-        </CardHeader>
-        <CardContent className="flex flex-wrap items-center justify-between gap-4">
-          <p className="text-sm text-muted-foreground">
-            {configuration.isLoading ? (
-              <Loader2 className="size-4 animate-spin" />
-            ) : configuration.data ? (
-              `${configuration.data.tiers.length} tier${configuration.data.tiers.length === 1 ? '' : 's'}, ${configuration.data.trialDays}-day free trial`
-            ) : null}
-          </p>
-          <Button onClick={() => setDialogOpen(true)}>Manage Tiers</Button>
-        </CardContent>
-      </Card>
+      <SectionCard
+        icon={Layers}
+        title="Pricing Tiers"
+        description="The subscription tiers sellers choose from and the length of the free trial."
+        contentClassName="flex flex-wrap items-center justify-between gap-4"
+      >
+        <p className="text-sm text-muted-foreground">
+          {configuration.isLoading ? (
+            <Loader2 className="size-4 animate-spin" />
+          ) : configuration.data ? (
+            `${configuration.data.tiers.length} tier${configuration.data.tiers.length === 1 ? '' : 's'}, ${configuration.data.trialDays}-day free trial`
+          ) : null}
+        </p>
+        <Button onClick={() => setDialogOpen(true)}>Manage Tiers</Button>
+      </SectionCard>
       <PlanManagementDialog open={isDialogOpen} onOpenChange={setDialogOpen} />
     </section>
   );

@@ -6,7 +6,7 @@ import {
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ShieldCheck } from 'lucide-react';
 import { failureToast } from '../../components/failure-toast';
-import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '../../components/ui/card';
+import { SectionCard } from '../../components/ui/card';
 import { Label } from '../../components/ui/label';
 import { Switch } from '../../components/ui/switch';
 import { toast } from '../../components/ui/use-toast';
@@ -41,34 +41,29 @@ export function SecondFactorPolicyCard() {
   });
   const isOn = (key: string) => settings.data?.find((setting) => setting.key === key)?.value === 'true';
   return (
-    <Card>
-      <CardHeader>
-        <CardIconTitle icon={ShieldCheck} className="text-lg">
-          Sign-in Security
-        </CardIconTitle>
-        <CardDescription>
-          Who must sign in with a passkey or an authenticator app besides the e-mailed link.
-        </CardDescription>
-      </CardHeader>
-      <CardContent className="space-y-4">
-        {POLICIES.map((policy) => (
-          <div key={policy.key} className="flex items-center justify-between gap-4 rounded-md border p-4">
-            <div className="space-y-1">
-              <Label htmlFor={policy.key} className="text-base">
-                {policy.label}
-              </Label>
-              <p className="text-sm text-muted-foreground">{policy.description}</p>
-            </div>
-            <Switch
-              id={policy.key}
-              aria-label={policy.label}
-              checked={isOn(policy.key)}
-              disabled={settings.isLoading || update.isPending}
-              onCheckedChange={(next) => update.mutate({ key: policy.key, value: String(next) })}
-            />
+    <SectionCard
+      icon={ShieldCheck}
+      title="Sign-in Security"
+      description="Who must sign in with a passkey or an authenticator app besides the e-mailed link."
+      contentClassName="space-y-4"
+    >
+      {POLICIES.map((policy) => (
+        <div key={policy.key} className="flex items-center justify-between gap-4 rounded-md border p-4">
+          <div className="space-y-1">
+            <Label htmlFor={policy.key} className="text-base">
+              {policy.label}
+            </Label>
+            <p className="text-sm text-muted-foreground">{policy.description}</p>
           </div>
-        ))}
-      </CardContent>
-    </Card>
+          <Switch
+            id={policy.key}
+            aria-label={policy.label}
+            checked={isOn(policy.key)}
+            disabled={settings.isLoading || update.isPending}
+            onCheckedChange={(next) => update.mutate({ key: policy.key, value: String(next) })}
+          />
+        </div>
+      ))}
+    </SectionCard>
   );
 }

@@ -6,7 +6,7 @@ import { GithubIcon } from '../../components/github-icon';
 import { PageHeading } from '../../components/page-heading';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../components/ui/card';
+import { SectionCard } from '../../components/ui/card';
 import { apiRequest, getJson } from '../../lib/api-client';
 import { errorMessage } from '../../lib/api-error';
 import { useCurrentUser } from '../../lib/current-user';
@@ -66,103 +66,89 @@ export function LogoutTestPage() {
       <PageHeading title="Logout Test">Debug page: compare the client and server views of the session.</PageHeading>
 
       <div className="grid gap-6 md:grid-cols-2">
-        <Card>
-          <CardHeader>
-            <CardTitle className="text-lg">Auth State</CardTitle>
-            <CardDescription>What this tab believes (GET /api/auth/user)</CardDescription>
-          </CardHeader>
-          <CardContent className="space-y-2 text-sm">
-            {userLoading ? (
-              <p className="text-muted-foreground">Loading…</p>
-            ) : user ? (
-              <>
-                <Badge>Signed in</Badge>
-                <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
-                  <dt className="text-muted-foreground">User</dt>
-                  <dd className="break-all">{user.githubUsername ?? user.email}</dd>
-                  <dt className="text-muted-foreground">Type</dt>
-                  <dd>{user.userType}</dd>
-                  <dt className="text-muted-foreground">Impersonating</dt>
-                  <dd>{user.isImpersonating ? 'yes' : 'no'}</dd>
-                </dl>
-              </>
-            ) : (
-              <Badge variant="secondary">Signed out</Badge>
-            )}
-          </CardContent>
-        </Card>
+        <SectionCard
+          title="Auth State"
+          description="What this tab believes (GET /api/auth/user)"
+          contentClassName="space-y-2 text-sm"
+        >
+          {userLoading ? (
+            <p className="text-muted-foreground">Loading…</p>
+          ) : user ? (
+            <>
+              <Badge>Signed in</Badge>
+              <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1">
+                <dt className="text-muted-foreground">User</dt>
+                <dd className="break-all">{user.githubUsername ?? user.email}</dd>
+                <dt className="text-muted-foreground">Type</dt>
+                <dd>{user.userType}</dd>
+                <dt className="text-muted-foreground">Impersonating</dt>
+                <dd>{user.isImpersonating ? 'yes' : 'no'}</dd>
+              </dl>
+            </>
+          ) : (
+            <Badge variant="secondary">Signed out</Badge>
+          )}
+        </SectionCard>
 
-        <Card>
-          <CardHeader>
-            <CardTitle className="text-lg">Server Session</CardTitle>
-            <CardDescription>What the server knows (GET /api/debug/session)</CardDescription>
-          </CardHeader>
-          <CardContent className="text-sm">
-            {session.isLoading ? (
-              <p className="text-muted-foreground">Loading…</p>
-            ) : session.isError ? (
-              <p className="text-destructive">{errorMessage(session.error, 'Could not load the session.')}</p>
-            ) : (
-              <pre className="max-h-72 overflow-auto rounded-md bg-muted p-3 text-xs">
-                {JSON.stringify(session.data, null, 2)}
-              </pre>
-            )}
-          </CardContent>
-        </Card>
+        <SectionCard
+          title="Server Session"
+          description="What the server knows (GET /api/debug/session)"
+          contentClassName="text-sm"
+        >
+          {session.isLoading ? (
+            <p className="text-muted-foreground">Loading…</p>
+          ) : session.isError ? (
+            <p className="text-destructive">{errorMessage(session.error, 'Could not load the session.')}</p>
+          ) : (
+            <pre className="max-h-72 overflow-auto rounded-md bg-muted p-3 text-xs">
+              {JSON.stringify(session.data, null, 2)}
+            </pre>
+          )}
+        </SectionCard>
       </div>
 
-      <Card>
-        <CardHeader>
-          <CardTitle className="text-lg">Actions</CardTitle>
-        </CardHeader>
-        <CardContent className="flex flex-wrap gap-3">
-          <Button onClick={logout} disabled={isLoggingOut}>
-            {isLoggingOut && <Loader2 className="animate-spin" />}
-            Normal Logout
-          </Button>
-          <Button
-            variant="outline"
-            disabled={busy !== null}
-            onClick={() => serverLogout('Test Logout', '/api/debug/test-logout')}
-          >
-            Test Logout
-          </Button>
-          <Button
-            variant="destructive"
-            disabled={busy !== null}
-            onClick={() => serverLogout('Server Force Logout', '/api/debug/force-logout')}
-          >
-            Server Force Logout
-          </Button>
-          <Button variant="secondary" onClick={clientForceClear}>
-            Client Force Clear
-          </Button>
-          <Button asChild variant="outline">
-            <a href={GITHUB_SIGN_IN_PATH}>
-              <GithubIcon />
-              Login with GitHub
-            </a>
-          </Button>
-        </CardContent>
-      </Card>
+      <SectionCard title="Actions" contentClassName="flex flex-wrap gap-3">
+        <Button onClick={logout} disabled={isLoggingOut}>
+          {isLoggingOut && <Loader2 className="animate-spin" />}
+          Normal Logout
+        </Button>
+        <Button
+          variant="outline"
+          disabled={busy !== null}
+          onClick={() => serverLogout('Test Logout', '/api/debug/test-logout')}
+        >
+          Test Logout
+        </Button>
+        <Button
+          variant="destructive"
+          disabled={busy !== null}
+          onClick={() => serverLogout('Server Force Logout', '/api/debug/force-logout')}
+        >
+          Server Force Logout
+        </Button>
+        <Button variant="secondary" onClick={clientForceClear}>
+          Client Force Clear
+        </Button>
+        <Button asChild variant="outline">
+          <a href={GITHUB_SIGN_IN_PATH}>
+            <GithubIcon />
+            Login with GitHub
+          </a>
+        </Button>
+      </SectionCard>
 
       {outcomes.length > 0 && (
-        <Card>
-          <CardHeader>
-            <CardTitle className="text-lg">Results</CardTitle>
-          </CardHeader>
-          <CardContent>
-            <ul className="space-y-2 text-sm">
-              {outcomes.map((outcome, index) => (
-                <li key={index} className="flex gap-3">
-                  <span className="tabular-nums text-muted-foreground">{outcome.at}</span>
-                  <span className="font-medium">{outcome.action}</span>
-                  <span className={outcome.ok ? '' : 'text-destructive'}>{outcome.detail}</span>
-                </li>
-              ))}
-            </ul>
-          </CardContent>
-        </Card>
+        <SectionCard title="Results">
+          <ul className="space-y-2 text-sm">
+            {outcomes.map((outcome, index) => (
+              <li key={index} className="flex gap-3">
+                <span className="tabular-nums text-muted-foreground">{outcome.at}</span>
+                <span className="font-medium">{outcome.action}</span>
+                <span className={outcome.ok ? '' : 'text-destructive'}>{outcome.detail}</span>
+              </li>
+            ))}
+          </ul>
+        </SectionCard>
       )}
     </div>
   );
