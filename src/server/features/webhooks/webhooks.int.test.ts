@@ -11,7 +11,12 @@ import { giveActivePlan, waitForSync } from '../../../../test/support/packages.j
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
 import type { CreatedApiToken } from '../../../contract/developer.js';
-import type { WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret } from '../../../contract/webhooks.js';
+import {
+  WEBHOOK_EVENT_TYPES,
+  type WebhookDelivery,
+  type WebhookEndpoint,
+  type WebhookEndpointWithSecret,
+} from '../../../contract/webhooks.js';
 import { webhookMessages } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
 import { setPurchaseGrantTerms } from '../licenses/grants.service.js';
@@ -407,15 +412,7 @@ describe('events from their real triggers', () => {
   beforeAll(async () => {
     token = await newToken();
     target = await receiver();
-    await register(target, [
-      'license.created',
-      'license.updated',
-      'license.revoked',
-      'license.expired',
-      'purchase.completed',
-      'package.version_published',
-      'download.limit_reached',
-    ]);
+    await register(target, [...WEBHOOK_EVENT_TYPES]);
   });
 
   it('sends license.created, license.updated and license.revoked from API v1 and the Management page', async () => {
