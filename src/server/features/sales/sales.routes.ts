@@ -71,23 +71,21 @@ export async function salesRoutes(app: FastifyInstance, ctx: AppContext): Promis
     async (request) => getSellerSalesSummary(ctx, request.seller.id),
   );
 
-  // Buyer, on the seller's repository host
-  api.get(
-    '/api/purchase/packages/:id',
-    { schema: { params: purchasePackageParams, response: { 200: purchasePage } } },
-    async (request, reply) => {
-      reply.headers(noStore);
-      return getPurchasePage(ctx, request.requestHost, { packageId: request.params.id });
-    },
-  );
-  api.get(
-    '/api/purchase/products/:id',
-    { schema: { params: purchasePackageParams, response: { 200: purchasePage } } },
-    async (request, reply) => {
-      reply.headers(noStore);
-      return getPurchasePage(ctx, request.requestHost, { productId: request.params.id });
-    },
-  );
+  // Buyer, on the seller's repository host. A package's purchase page and a product's: the same page and answer.
+  const purchasePageTargets: [string, (id: string) => PriceTarget][] = [
+    ['packages', (id) => ({ packageId: id })],
+    ['products', (id) => ({ productId: id })],
+  ];
+  for (const [kind, targetOf] of purchasePageTargets) {
+    api.get(
+      `/api/purchase/${kind}/:id`,
+      { schema: { params: purchasePackageParams, response: { 200: purchasePage } } },
+      async (request, reply) => {
+        reply.headers(noStore);
+        return getPurchasePage(ctx, request.requestHost, targetOf(request.params.id));
+      },
+    );
+  }
   api.post(
     '/api/purchase/checkout',
     { schema: { body: startCheckoutInput, response: { 200: startCheckoutResponse } } },
