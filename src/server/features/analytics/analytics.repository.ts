@@ -108,16 +108,6 @@ export async function holderDownloadsByDay(
   return new Map(rows.map((row) => [row.day, row.downloads]));
 }
 
-export async function findSellerPackage(db: Database, sellerId: string, packageId: string) {
-  return firstRow(
-    db
-      .select({ id: packages.id, name: packages.name })
-      .from(packages)
-      .where(and(eq(packages.id, packageId), eq(packages.ownerId, sellerId)))
-      .limit(1),
-  );
-}
-
 export async function findSellerCustomerByEmail(db: Database, sellerId: string, email: string) {
   return firstRow(
     db

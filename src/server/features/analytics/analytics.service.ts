@@ -27,6 +27,7 @@ import {
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
 import { addMonths, utcMonthStart } from '../../lib/calendar.js';
+import { findOwnedPackageRow } from '../packages/packages.service.js';
 import * as repository from './analytics.repository.js';
 import {
   type CsvCell,
@@ -67,7 +68,7 @@ export async function getDashboardAnalytics(ctx: Ctx, sellerId: string): Promise
 }
 
 async function requirePackage(ctx: Ctx, sellerId: string, packageId: string) {
-  const found = await repository.findSellerPackage(ctx.db, sellerId, packageId);
+  const found = await findOwnedPackageRow(ctx, sellerId, packageId);
   // Another seller's package answers like a missing one.
   if (!found) throw new AppError('NOT_FOUND', 'Package not found.');
   return found;

@@ -100,10 +100,19 @@ export async function getOwnedPackage(
   ownerId: string,
   packageId: string,
 ): Promise<PackageRow> {
-  // The column is a uuid: anything else cannot be a package, and must not reach PostgreSQL as one.
-  const row = isEntityId(packageId) ? await findOwnedPackage(ctx.db, ownerId, packageId) : undefined;
+  const row = await findOwnedPackageRow(ctx, ownerId, packageId);
   if (!row) throw new AppError('NOT_FOUND', 'Package not found');
   return row;
+}
+
+/** The owner's package row, or undefined for an unknown or malformed id and for another seller's package alike. */
+export async function findOwnedPackageRow(
+  ctx: Pick<AppContext, 'db'>,
+  ownerId: string,
+  packageId: string,
+): Promise<PackageRow | undefined> {
+  // The column is a uuid: anything else cannot be a package, and must not reach PostgreSQL as one.
+  return isEntityId(packageId) ? findOwnedPackage(ctx.db, ownerId, packageId) : undefined;
 }
 
 /** The package's published versions, tags newest release first, then branches by name. */

@@ -1,5 +1,4 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
-import { isEntityId } from '../../../contract/ids.js';
 import type { Database } from '../../db/client.js';
 import { firstRow, writtenRow } from '../../db/result-rows.js';
 import { packagePrices, packages, sales } from '../../db/schema/index.js';
@@ -127,18 +126,6 @@ export async function endPaidSale(
 
 export async function deletePendingSale(db: Queryable, saleId: string): Promise<void> {
   await db.delete(sales).where(and(eq(sales.id, saleId), eq(sales.status, 'pending')));
-}
-
-/** The seller's package (undefined for another seller's or a malformed id). */
-export async function findSellerPackage(db: Queryable, sellerId: string, packageId: string) {
-  if (!isEntityId(packageId)) return undefined;
-  return firstRow(
-    db
-      .select()
-      .from(packages)
-      .where(and(eq(packages.id, packageId), eq(packages.ownerId, sellerId)))
-      .limit(1),
-  );
 }
 
 export async function findPackageName(db: Queryable, packageId: string): Promise<string | undefined> {

@@ -5,12 +5,12 @@ import { AppError } from '../../http/errors.js';
 import type { RequestHost } from '../../http/hosts.js';
 import { repositoryUrlFor } from '../branding/branding.service.js';
 import { getLicenseMailSeller, type LicenseMailSeller } from '../licenses/license-mail.service.js';
+import { findOwnedPackageRow } from '../packages/packages.service.js';
 import { findOwnedProduct } from '../products/products.service.js';
 import { findHostSeller, findUserById, type SellerProfile } from '../users/users.service.js';
 import { SELLER_CLOSED_MESSAGE } from './account-closing.service.js';
 import { findEnabledPayoutAccount } from './payout.service.js';
 import { findTargetPrices, type PackagePriceRow, type PriceTarget } from './pricing.repository.js';
-import { findSellerPackage } from './sales.repository.js';
 
 // Sales (issue 11; DESIGN "Selling"): a buyer pays on the seller's repository host, in Stripe Checkout on the
 // seller's connected account with the platform's 5% fee, or at once in test-sales mode (billing off). A paid sale
@@ -66,7 +66,7 @@ async function findSaleItem(ctx: AppContext, sellerId: string, target: PriceTarg
     // A product with no package left sells nothing.
     return { id, name, description, isActive: contents.length > 0, target: { productId: id }, packages: contents };
   }
-  const pkg = await findSellerPackage(ctx.db, sellerId, target.packageId);
+  const pkg = await findOwnedPackageRow(ctx, sellerId, target.packageId);
   if (!pkg) return undefined;
   const { id, name, description, isActive } = pkg;
   return { id, name, description, isActive, target: { packageId: id }, packages: [] };
