@@ -2,6 +2,7 @@ import { BookOpen, Clock, KeyRound, Plus, ShieldOff, Trash2 } from 'lucide-react
 import { useState } from 'react';
 import { Link } from 'wouter';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { EmptyStateCard } from '../../components/empty-state-card';
 import { LoadErrorCard } from '../../components/load-error';
 import { LoadingLine } from '../../components/loading-line';
 import { PageHeading } from '../../components/page-heading';
@@ -73,19 +74,18 @@ export function ApiTokensPage() {
         ) : hasNothingLoaded(tokens) ? (
           <LoadErrorCard error={tokens.error} fallback="Failed to load API tokens" />
         ) : list.length === 0 ? (
-          <Card className="border-dashed">
-            <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
-              <KeyRound className="size-10 text-muted-foreground" aria-hidden="true" />
-              <p className="text-lg font-semibold">No API tokens yet</p>
-              <p className="max-w-md text-sm text-muted-foreground">
-                Create a token to call the API from your own systems. Each token carries only the permissions you
-                choose, and you can delete it at any time.
-              </p>
+          <EmptyStateCard
+            icon={KeyRound}
+            title="No API tokens yet"
+            action={
               <Button onClick={() => setIsCreateOpen(true)}>
                 <Plus /> Create Token
               </Button>
-            </CardContent>
-          </Card>
+            }
+          >
+            Create a token to call the API from your own systems. Each token carries only the permissions you choose,
+            and you can delete it at any time.
+          </EmptyStateCard>
         ) : (
           <ul className="space-y-3">
             {list.map((token) => (

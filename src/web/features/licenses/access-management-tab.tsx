@@ -1,6 +1,7 @@
 import { KeyRound, Loader2, Users } from 'lucide-react';
 import { useEffect, useRef, useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { EmptyStateCard } from '../../components/empty-state-card';
 import { LoadErrorCard } from '../../components/load-error';
 import { LoadingLine } from '../../components/loading-line';
 import { SearchField } from '../../components/search-field';
@@ -51,15 +52,9 @@ export function AccessManagementTab() {
       ) : hasNothingLoaded(customers) ? (
         <LoadErrorCard error={customers.error} fallback="Failed to load license holders" />
       ) : shown.length === 0 && !searched ? (
-        <Card className="border-dashed">
-          <CardContent className="flex flex-col items-center gap-3 py-14 text-center">
-            <Users className="size-10 text-muted-foreground" />
-            <p className="text-lg font-semibold">No license holders yet</p>
-            <p className="max-w-md text-sm text-muted-foreground">
-              Issue a temporary license from a package's menu on the Overview tab, or create licenses through the API.
-            </p>
-          </CardContent>
-        </Card>
+        <EmptyStateCard icon={Users} title="No license holders yet" className="py-14">
+          Issue a temporary license from a package's menu on the Overview tab, or create licenses through the API.
+        </EmptyStateCard>
       ) : shown.length === 0 ? (
         <p className="py-10 text-center text-sm text-muted-foreground">No license holders match your search.</p>
       ) : (

@@ -2,11 +2,11 @@ import { PackagePlus, Plus } from 'lucide-react';
 import { type ComponentType, type ReactNode, useEffect, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { EmptyStateCard } from '../../components/empty-state-card';
 import { LoadingLine } from '../../components/loading-line';
 import { PageHeading } from '../../components/page-heading';
 import { SearchField } from '../../components/search-field';
 import { Button } from '../../components/ui/button';
-import { Card, CardContent } from '../../components/ui/card';
 import { NativeSelect, SelectOptions } from '../../components/ui/native-select';
 import { Tabs } from '../../components/ui/tabs';
 import { Tooltip } from '../../components/ui/tooltip';
@@ -257,13 +257,8 @@ function Overview({
 
 function EmptyState({ title, text, action }: { title: string; text: string; action?: ReactNode }) {
   return (
-    <Card className="border-dashed">
-      <CardContent className="flex flex-col items-center gap-3 py-14 text-center">
-        <PackagePlus className="size-10 text-muted-foreground" />
-        <p className="text-lg font-semibold">{title}</p>
-        <p className="max-w-md text-sm text-muted-foreground">{text}</p>
-        {action}
-      </CardContent>
-    </Card>
+    <EmptyStateCard icon={PackagePlus} title={title} action={action} className="py-14">
+      {text}
+    </EmptyStateCard>
   );
 }

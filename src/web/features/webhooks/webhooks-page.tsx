@@ -2,6 +2,7 @@ import { WEBHOOK_LIMITS, type WebhookEndpoint, type WebhookEndpointWithSecret } 
 import { Plus, Webhook } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmDialog } from '../../components/confirm-dialog';
+import { EmptyStateCard } from '../../components/empty-state-card';
 import { LoadErrorCard } from '../../components/load-error';
 import { LoadingLine } from '../../components/loading-line';
 import { PageHeading } from '../../components/page-heading';
@@ -48,19 +49,18 @@ export function WebhooksPage() {
         ) : hasNothingLoaded(endpoints) ? (
           <LoadErrorCard error={endpoints.error} fallback="Failed to load webhook endpoints" />
         ) : list.length === 0 ? (
-          <Card className="border-dashed">
-            <CardContent className="flex flex-col items-center gap-3 py-12 text-center">
-              <Webhook className="size-10 text-muted-foreground" aria-hidden="true" />
-              <p className="text-lg font-semibold">No webhook endpoints yet</p>
-              <p className="max-w-md text-sm text-muted-foreground">
-                Add the URL of your system and pick the events it should receive. Each request is signed so you can
-                check it came from Packgate.
-              </p>
+          <EmptyStateCard
+            icon={Webhook}
+            title="No webhook endpoints yet"
+            action={
               <Button onClick={() => setEditing('new')}>
                 <Plus /> Add Endpoint
               </Button>
-            </CardContent>
-          </Card>
+            }
+          >
+            Add the URL of your system and pick the events it should receive. Each request is signed so you can check it
+            came from Packgate.
+          </EmptyStateCard>
         ) : (
           <ul className="space-y-4">
             {list.map((endpoint) => (
