@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TestClient } from '../../../../test/support/http-client.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp, TestClock, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
+import { TestClock, testAppAroundTests, YEAR_LONG_SESSIONS } from '../../../../test/support/test-app.js';
 import type {
   BillingOverview,
   CancelSubscriptionResponse,
@@ -20,18 +20,7 @@ import { DAY_MS } from '../../lib/clock.js';
 
 const START = new Date('2026-03-01T12:00:00.000Z');
 const clock = new TestClock(START);
-let app: TestApp;
-
-beforeAll(async () => {
-  app = await startTestApp({
-    clock,
-    env: YEAR_LONG_SESSIONS,
-  });
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const started = testAppAroundTests({ clock, env: YEAR_LONG_SESSIONS });
 
 async function json<T>(response: Response): Promise<T> {
   return (await response.json()) as T;
@@ -42,9 +31,24 @@ async function statusOf(client: TestClient): Promise<SubscriptionStatus> {
 }
 
 async function trialSeller(tier = 'starter'): Promise<SignedIn> {
-  const seller = await signInSeller(app);
+  const seller = await signInSeller(started.app);
   await seller.client.post('/api/platform-subscription/start-trial', { tier });
   return seller;
+}
+
+/** A seller who started a trial at START and then chose the growth plan, which billing off activates at once. */
+async function growthSubscriberAtStart(): Promise<SignedIn> {
+  clock.set(START);
+  const seller = await trialSeller();
+  await seller.client.post('/api/platform-subscription/create', { tier: 'growth' });
+  return seller;
+}
+
+/** Cancels the seller's plan, at once or at the end of its period, and answers what the cancellation said. */
+async function cancelSubscription(seller: SignedIn, immediately: boolean): Promise<CancelSubscriptionResponse> {
+  return json<CancelSubscriptionResponse>(
+    await seller.client.post('/api/platform-subscription/cancel', { immediately }),
+  );
 }
 
 describe('billing off', () => {
@@ -55,7 +59,7 @@ describe('billing off', () => {
       billingEnabled: false,
       restartRequired: false,
     });
-    const { client: admin } = await signInAdmin(app);
+    const { client: admin } = await signInAdmin(started.app);
     expect(await json<PlatformSetting[]>(await admin.get('/api/admin/platform-settings'))).toEqual([
       { key: 'stripe_sandbox_mode', value: 'true' },
       // Strong sign-in's policy (issue 33): off until an admin has a second factor, and off for owners.
@@ -65,7 +69,7 @@ describe('billing off', () => {
   });
 
   it("tells admins which variables each payment mode lacks, and sellers nothing about the deployment's settings", async () => {
-    const { client: admin } = await signInAdmin(app);
+    const { client: admin } = await signInAdmin(started.app);
     expect(await json<StripeConfigResponse>(await admin.get('/api/stripe/config'))).toEqual({
       sandboxMode: true,
       billingEnabled: false,
@@ -113,15 +117,13 @@ describe('billing off', () => {
   });
 
   it('subscribes a seller who never started a trial', async () => {
-    const seller = await signInSeller(app);
+    const seller = await signInSeller(started.app);
     await seller.client.post('/api/platform-subscription/create', { tier: 'scale' });
     expect(await statusOf(seller.client)).toMatchObject({ subscriptionStatus: 'active', tier: 'scale' });
   });
 
   it('changes the tier of a running plan and keeps its period', async () => {
-    clock.set(START);
-    const seller = await trialSeller();
-    await seller.client.post('/api/platform-subscription/create', { tier: 'growth' });
+    const seller = await growthSubscriberAtStart();
     clock.advance(10 * DAY_MS);
     await seller.client.post('/api/platform-subscription/create', { tier: 'scale' });
     expect(await statusOf(seller.client)).toMatchObject({
@@ -133,9 +135,7 @@ describe('billing off', () => {
   });
 
   it('renews by itself: the billing page shows the period running now', async () => {
-    clock.set(START);
-    const seller = await trialSeller();
-    await seller.client.post('/api/platform-subscription/create', { tier: 'growth' });
+    const seller = await growthSubscriberAtStart();
     clock.set(new Date('2026-05-10T00:00:00.000Z'));
     const overview = await json<BillingOverview>(await seller.client.get('/api/platform-subscription/billing'));
     expect(overview).toMatchObject({ subscriptionStatus: 'active', currentPeriodEnd: '2026-06-01T12:00:00.000Z' });
@@ -143,12 +143,8 @@ describe('billing off', () => {
   });
 
   it('cancels at the period end: active until it, expired after, and subscribes again', async () => {
-    clock.set(START);
-    const seller = await trialSeller();
-    await seller.client.post('/api/platform-subscription/create', { tier: 'growth' });
-    const cancelled = await json<CancelSubscriptionResponse>(
-      await seller.client.post('/api/platform-subscription/cancel', { immediately: false }),
-    );
+    const seller = await growthSubscriberAtStart();
+    const cancelled = await cancelSubscription(seller, false);
     expect(cancelled).toMatchObject({
       message: 'Your subscription has been cancelled and stays active until April 1, 2026.',
       status: { subscriptionStatus: 'active', hasAccess: true },
@@ -173,17 +169,13 @@ describe('billing off', () => {
   });
 
   it('cancels at once, and then has nothing left to cancel', async () => {
-    clock.set(START);
-    const seller = await trialSeller();
-    await seller.client.post('/api/platform-subscription/create', { tier: 'growth' });
-    const cancelled = await json<CancelSubscriptionResponse>(
-      await seller.client.post('/api/platform-subscription/cancel', { immediately: true }),
-    );
+    const seller = await growthSubscriberAtStart();
+    const cancelled = await cancelSubscription(seller, true);
     expect(cancelled).toMatchObject({
       message: 'Your subscription has been cancelled.',
       status: { subscriptionStatus: 'expired', hasAccess: false },
     });
-    const [row] = await app.ctx.db
+    const [row] = await started.app.ctx.db
       .select()
       .from(platformSubscriptions)
       .where(eq(platformSubscriptions.userId, seller.user.id));
@@ -203,7 +195,7 @@ describe('billing off', () => {
     expect(
       await json<RedirectUrlResponse>(await seller.client.post('/api/platform-subscription/customer-portal', {})),
     ).toEqual({ url: '/billing' });
-    const webhook = await fetch(`${app.baseUrl}/api/stripe/webhook`, {
+    const webhook = await fetch(`${started.app.baseUrl}/api/stripe/webhook`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'stripe-signature': 't=1,v1=00' },
       body: '{}',
@@ -224,7 +216,7 @@ describe('billing off', () => {
   });
 
   it('needs a session', async () => {
-    const anonymous = new TestClient(app.baseUrl);
+    const anonymous = new TestClient(started.app.baseUrl);
     for (const path of ['/create', '/verify-checkout', '/customer-portal', '/cancel']) {
       expect((await anonymous.post(`/api/platform-subscription${path}`, {})).status, path).toBe(401);
     }
