@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RedirectUrlResponse, VerifyCheckoutResponse } from '../../src/contract/billing.js';
 import { type FakeStripe, startFakeStripe } from '../fakes/stripe.js';
 import { type SignedIn, signInAdmin, signInSeller } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { startTestApp, type TestApp, testAppAroundTests } from '../support/test-app.js';
 import { launchBrowser, openSignedInPage, photograph, type TestBrowser } from './support/browser.js';
 
 // Issue 12: the billing and admin screens say what is true of the subscription and of the server, not what the
@@ -37,20 +37,12 @@ async function subscribedSeller(app: TestApp, email: string): Promise<SignedIn> 
 }
 
 describe('with billing off', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp();
-  });
-
-  afterAll(async () => {
-    await app?.close();
-  });
+  const started = testAppAroundTests();
 
   it('announces no cancellation on /billing?cancelled=true while the plan still renews, and the real one after', async () => {
-    const seller = await subscribedSeller(app, 'renewing@example.com');
-    const { context, page } = await openSignedInPage(browser, app.ctx.config.publicUrl, seller);
-    await page.goto(`${app.ctx.config.publicUrl}/billing?cancelled=true`);
+    const seller = await subscribedSeller(started.app, 'renewing@example.com');
+    const { context, page } = await openSignedInPage(browser, started.app.ctx.config.publicUrl, seller);
+    await page.goto(`${started.app.ctx.config.publicUrl}/billing?cancelled=true`);
     await page.getByTestId('billing-status').filter({ hasText: 'Active' }).waitFor();
     expect(await page.getByTestId('checkout-notice').count()).toBe(0);
     expect(await page.getByText('Subscription Cancelled').count()).toBe(0);
@@ -67,9 +59,9 @@ describe('with billing off', () => {
   });
 
   it('says on the admin Settings card that payments are off and which variables the selected mode lacks', async () => {
-    const admin = await signInAdmin(app, { email: 'settings-admin@example.com' });
-    const { context, page } = await openSignedInPage(browser, app.ctx.config.publicUrl, admin);
-    await page.goto(`${app.ctx.config.publicUrl}/admin?tab=settings`);
+    const admin = await signInAdmin(started.app, { email: 'settings-admin@example.com' });
+    const { context, page } = await openSignedInPage(browser, started.app.ctx.config.publicUrl, admin);
+    await page.goto(`${started.app.ctx.config.publicUrl}/admin?tab=settings`);
     await page.getByTestId('payments-off-badge').waitFor();
     const text = page.getByTestId('payment-mode-text');
     await expect.poll(() => text.textContent()).toContain('Payments are off');
@@ -81,11 +73,11 @@ describe('with billing off', () => {
   });
 
   it('sends Manage Billing and Subscription on the Dashboard to /billing', async () => {
-    const seller = await subscribedSeller(app, 'dashboard-off@example.com');
-    const { context, page } = await openSignedInPage(browser, app.ctx.config.publicUrl, seller);
-    await page.goto(`${app.ctx.config.publicUrl}/dashboard`);
+    const seller = await subscribedSeller(started.app, 'dashboard-off@example.com');
+    const { context, page } = await openSignedInPage(browser, started.app.ctx.config.publicUrl, seller);
+    await page.goto(`${started.app.ctx.config.publicUrl}/dashboard`);
     await page.getByRole('link', { name: 'Manage Billing and Subscription' }).click();
-    await page.waitForURL(`${app.ctx.config.publicUrl}/billing`);
+    await page.waitForURL(`${started.app.ctx.config.publicUrl}/billing`);
     await page.getByRole('heading', { name: 'Billing', level: 1 }).waitFor();
     await context.close();
   });

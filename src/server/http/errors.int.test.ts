@@ -1,21 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { sendRaw } from '../../../test/support/raw-http.js';
 import { signInSeller } from '../../../test/support/sessions.js';
-import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { testAppAroundTests } from '../../../test/support/test-app.js';
 import { apiErrorSchema } from '../../contract/errors.js';
 
 // Every refusal, also those Fastify and Node's HTTP parser produce before a route runs, answers the error shape
 // {error, message, suggestion?, status, code}, with a status that says what went wrong.
 
-let app: TestApp;
-
-beforeAll(async () => {
-  app = await startTestApp();
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const started = testAppAroundTests();
 
 function expectErrorShape(status: number, text: string, code: string): void {
   const body = apiErrorSchema.strict().parse(JSON.parse(text));
@@ -57,7 +49,7 @@ describe('framework errors', () => {
       'URI_TOO_LONG',
     ],
   ])('answers %s in the error shape', async (_name, head, body, status, code) => {
-    const answer = await sendRaw(app.port, head, body);
+    const answer = await sendRaw(started.app.port, head, body);
     expect(answer.status).toBe(status);
     expectErrorShape(status, answer.body, code);
   });
@@ -65,7 +57,7 @@ describe('framework errors', () => {
   it('answers a body over the limit with 413 in the error shape', async () => {
     const body = JSON.stringify({ email: 'a'.repeat(1_100_000) });
     const answer = await sendRaw(
-      app.port,
+      started.app.port,
       'POST /api/auth/magic-link HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json',
       body,
     );
@@ -75,7 +67,7 @@ describe('framework errors', () => {
 
   it('answers headers over the size limit with 431 in the error shape', async () => {
     const answer = await sendRaw(
-      app.port,
+      started.app.port,
       `GET /api/tiers HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}`,
     );
     expect(answer.status).toBe(431);
@@ -85,14 +77,14 @@ describe('framework errors', () => {
 
 describe('control characters', () => {
   it('refuses a NUL byte in a JSON body with 400 before any handler runs', async () => {
-    const { client } = await signInSeller(app);
+    const { client } = await signInSeller(started.app);
     const response = await client.post('/api/customers/regenerate-token', { email: 'holder\u0000@example.com' });
     expect(response.status).toBe(400);
     expectErrorShape(400, await response.text(), 'BAD_REQUEST');
   });
 
   it('refuses a NUL byte in a path parameter and in a query string', async () => {
-    const { client } = await signInSeller(app);
+    const { client } = await signInSeller(started.app);
     for (const path of ['/api/repositories?filter=%00', '/api/repositories?x=%01']) {
       const response = await client.get(path);
       expect(response.status, path).toBe(400);
@@ -108,7 +100,7 @@ describe('control characters', () => {
   });
 
   it('refuses a lone surrogate in a JSON body', async () => {
-    const { client } = await signInSeller(app);
+    const { client } = await signInSeller(started.app);
     const response = await client.put('/api/user/default-branding', { brandName: 'Acme \ud800' });
     expect(response.status).toBe(400);
     expectErrorShape(400, await response.text(), 'BAD_REQUEST');

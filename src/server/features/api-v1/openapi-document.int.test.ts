@@ -1,24 +1,16 @@
 import path from 'node:path';
 import { lintFromString, loadConfig } from '@redocly/openapi-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import { describe, expect, it } from 'vitest';
+import { testAppAroundTests } from '../../../../test/support/test-app.js';
 
 // The OpenAPI document read by a linter nobody here wrote (Redocly's, with the rules of redocly.yaml at the
 // repository's root): 0 errors, 0 warnings; a rule turned off is named and justified in that file.
 
-let app: TestApp;
-
-beforeAll(async () => {
-  app = await startTestApp();
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const started = testAppAroundTests();
 
 describe('the OpenAPI document', () => {
   it("passes Redocly's lint with no problem", async () => {
-    const source = await (await fetch(new URL('/api/docs/openapi.json', app.baseUrl))).text();
+    const source = await (await fetch(new URL('/api/docs/openapi.json', started.app.baseUrl))).text();
     const config = await loadConfig({ configPath: path.resolve('redocly.yaml') });
     const problems = await lintFromString({ source, absoluteRef: 'openapi.json', config });
     const described = problems.map(
@@ -36,7 +28,7 @@ describe('the OpenAPI document', () => {
       example?: unknown;
       schema?: { format?: string };
     };
-    const document = (await (await fetch(new URL('/api/docs/openapi.json', app.baseUrl))).json()) as {
+    const document = (await (await fetch(new URL('/api/docs/openapi.json', started.app.baseUrl))).json()) as {
       paths: Record<string, Record<string, { parameters?: Parameter[] }>>;
     };
     const described = new Map<string, { description?: string; example?: unknown }>();

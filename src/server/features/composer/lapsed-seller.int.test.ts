@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   createGrant,
   createHolder,
@@ -8,7 +8,7 @@ import {
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
 import { createTestUser, type TestUser } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import { testAppAroundTests } from '../../../../test/support/test-app.js';
 import type { PackagesJson } from '../../../contract/composer.js';
 import { platformSubscriptions } from '../../db/schema/index.js';
 import { DAY_MS } from '../../lib/clock.js';
@@ -20,15 +20,7 @@ import { DAY_MS } from '../../lib/clock.js';
 const NOW = new Date('2026-03-01T12:00:00Z');
 const daysAgo = (days: number) => new Date(NOW.getTime() - days * DAY_MS);
 
-let app: TestApp;
-
-beforeAll(async () => {
-  app = await startTestApp();
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const started = testAppAroundTests();
 
 type Subscription = Omit<typeof platformSubscriptions.$inferInsert, 'userId'>;
 
@@ -39,14 +31,19 @@ async function repository(
   userType: 'seller' | 'admin' = 'seller',
 ) {
   const owner: TestUser =
-    userType === 'admin' ? await createTestUser(app, { userType: 'admin', slug }) : await createSeller(app, slug);
-  if (subscription) await app.ctx.db.insert(platformSubscriptions).values({ userId: owner.id, ...subscription });
+    userType === 'admin'
+      ? await createTestUser(started.app, { userType: 'admin', slug })
+      : await createSeller(started.app, slug);
+  if (subscription)
+    await started.app.ctx.db.insert(platformSubscriptions).values({ userId: owner.id, ...subscription });
   const name = `${slug}/widget`;
-  const pkg = await createPackage(app, owner, name, [{ version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' }]);
-  const holder = await createHolder(app, owner, `holder@${slug}.example`);
-  await createGrant(app, holder, pkg);
+  const pkg = await createPackage(started.app, owner, name, [
+    { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
+  ]);
+  const holder = await createHolder(started.app, owner, `holder@${slug}.example`);
+  await createGrant(started.app, holder, pkg);
   const host = `${slug}.composer.localhost`;
-  const get = (path: string) => requestOnHost(app, host, path, { token: holder.token });
+  const get = (path: string) => requestOnHost(started.app, host, path, { token: holder.token });
   return {
     name,
     packagesJson: get('/packages.json'),
