@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe } from 'vitest';
+import { type CasesByRule, itAnswersEachCase } from '../../../test/support/case-tables.js';
 import { clientLimitSubject, clientNetwork } from './client-network.js';
 
 /** Each rule of clientNetwork, with the addresses it reads and the network it keeps of each. */
-const networksByRule: Record<string, [address: string | undefined, network: string | undefined][]> = {
+const networksByRule: CasesByRule<string | undefined, string | undefined> = {
   'keeps the /24 of an IPv4 address, never the address': [
     ['203.0.113.77', '203.0.113.0/24'],
     ['10.1.2.3', '10.1.2.0/24'],
@@ -28,7 +29,7 @@ const networksByRule: Record<string, [address: string | undefined, network: stri
 };
 
 /** Each rule of clientLimitSubject, with the addresses it reads and what the rate limits count each as. */
-const subjectsByRule: Record<string, [address: string, subject: string][]> = {
+const subjectsByRule: CasesByRule<string, string> = {
   'counts an IPv4 address itself, and an IPv4-mapped one as that IPv4 address': [
     ['203.0.113.77', '203.0.113.77'],
     ['::ffff:198.51.100.9', '198.51.100.9'],
@@ -44,13 +45,9 @@ const subjectsByRule: Record<string, [address: string, subject: string][]> = {
 };
 
 describe('clientNetwork', () => {
-  it.each(Object.entries(networksByRule))('%s', (_rule, cases) => {
-    for (const [address, network] of cases) expect(clientNetwork(address), address).toBe(network);
-  });
+  itAnswersEachCase(clientNetwork, networksByRule);
 });
 
 describe('clientLimitSubject', () => {
-  it.each(Object.entries(subjectsByRule))('%s', (_rule, cases) => {
-    for (const [address, subject] of cases) expect(clientLimitSubject(address), address).toBe(subject);
-  });
+  itAnswersEachCase(clientLimitSubject, subjectsByRule);
 });

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe } from 'vitest';
+import { type CasesByRule, itAnswersEachCase } from '../../../test/support/case-tables.js';
 import { networkOf } from './network.js';
 
 /** Each rule of networkOf, with the addresses it reads and the network it answers for each. */
-const networksByRule: Record<string, [address: string | undefined, network: string | null][]> = {
+const networksByRule: CasesByRule<string | undefined, string | null> = {
   'answers an IPv4 /24 and an IPv6 /48': [
     ['203.0.113.57', '203.0.113.0/24'],
     ['::ffff:198.51.100.9', '198.51.100.0/24'],
@@ -15,7 +16,5 @@ const networksByRule: Record<string, [address: string | undefined, network: stri
 };
 
 describe('networkOf', () => {
-  it.each(Object.entries(networksByRule))('%s', (_rule, cases) => {
-    for (const [address, network] of cases) expect(networkOf(address), address).toBe(network);
-  });
+  itAnswersEachCase(networkOf, networksByRule);
 });

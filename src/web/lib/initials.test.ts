@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe } from 'vitest';
+import { type CasesByRule, itAnswersEachCase } from '../../../test/support/case-tables.js';
 import { initialsOf } from './initials';
 
 /** Each rule of initialsOf, with the names it reads and the initials it shows for each. */
-const initialsByRule: Record<string, [name: string, initials: string][]> = {
+const initialsByRule: CasesByRule<string, string> = {
   'takes the first letters of the first two words, ignoring punctuation': [
     ['sarah-jane', 'SJ'],
     ['s-smith', 'SS'],
@@ -21,7 +22,5 @@ const initialsByRule: Record<string, [name: string, initials: string][]> = {
 };
 
 describe('initialsOf', () => {
-  it.each(Object.entries(initialsByRule))('%s', (_rule, cases) => {
-    for (const [name, initials] of cases) expect(initialsOf(name), name).toBe(initials);
-  });
+  itAnswersEachCase(initialsOf, initialsByRule);
 });

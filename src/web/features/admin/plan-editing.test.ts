@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type CasesByRule, itAnswersEachCase } from '../../../../test/support/case-tables.js';
 import { planFixture as tier } from '../../lib/subscriptions/plan-fixture';
 import {
   isProtectedPlan,
@@ -13,25 +14,47 @@ import {
   setMostPopular,
 } from './plan-editing';
 
+/** Each rule of the trial days field, with the texts typed and the days each stores (undefined: ignored). */
+const trialDaysByRule: CasesByRule<string, number | undefined> = {
+  'accepts whole numbers from 0 to 90': [
+    ['0', 0],
+    ['21', 21],
+    ['90', 90],
+  ],
+  'reads an empty field as 0': [['', 0]],
+  'ignores out-of-range and non-whole input': [
+    ['91', undefined],
+    ['-1', undefined],
+    ['2.5', undefined],
+  ],
+};
+
+/** Each rule of the price field, with the texts typed and the cents each stores (undefined: ignored). */
+const priceCentsByRule: CasesByRule<string, number | undefined> = {
+  'stores dollars as rounded cents': [
+    ['29', 2900],
+    ['19.99', 1999],
+  ],
+  'reads an empty field as 0': [['', 0]],
+  'ignores negative input': [['-5', undefined]],
+};
+
+/** Each rule of a limit field, with the texts typed and the limit each stores (-1: unlimited, undefined: ignored). */
+const limitsByRule: CasesByRule<string, number | undefined> = {
+  'reads an empty field as unlimited': [['', -1]],
+  'accepts positive whole numbers': [['50', 50]],
+  'ignores non-positive input': [
+    ['0', undefined],
+    ['-3', undefined],
+  ],
+};
+
 describe('trial days input', () => {
-  it('accepts whole numbers from 0 to 90', () => {
-    expect(parseTrialDaysInput('0')).toBe(0);
-    expect(parseTrialDaysInput('21')).toBe(21);
-    expect(parseTrialDaysInput('90')).toBe(90);
-  });
-  it('reads an empty field as 0', () => expect(parseTrialDaysInput('')).toBe(0));
-  it('ignores out-of-range and non-whole input', () => {
-    expect(parseTrialDaysInput('91')).toBeUndefined();
-    expect(parseTrialDaysInput('-1')).toBeUndefined();
-    expect(parseTrialDaysInput('2.5')).toBeUndefined();
-  });
+  itAnswersEachCase(parseTrialDaysInput, trialDaysByRule);
 });
 
 describe('price input', () => {
-  it('stores dollars as rounded cents', () => {
-    expect(parsePriceInput('29')).toBe(2900);
-    expect(parsePriceInput('19.99')).toBe(1999);
-  });
+  itAnswersEachCase(parsePriceInput, priceCentsByRule);
   it('refuses what is not a plain amount, as the Pricing dialog does, and says why', () => {
     for (const text of ['-5', '0.105', '1e3', '12.345', 'abc', '1000000']) {
       expect(parsePriceInput(text), text).toBeUndefined();
@@ -39,17 +62,10 @@ describe('price input', () => {
     }
     expect(priceInputProblem('999999.99')).toBeUndefined();
   });
-  it('reads an empty field as 0', () => expect(parsePriceInput('')).toBe(0));
-  it('ignores negative input', () => expect(parsePriceInput('-5')).toBeUndefined());
 });
 
 describe('limit input', () => {
-  it('reads an empty field as unlimited', () => expect(parseLimitInput('')).toBe(-1));
-  it('accepts positive whole numbers', () => expect(parseLimitInput('50')).toBe(50));
-  it('ignores non-positive input', () => {
-    expect(parseLimitInput('0')).toBeUndefined();
-    expect(parseLimitInput('-3')).toBeUndefined();
-  });
+  itAnswersEachCase(parseLimitInput, limitsByRule);
 });
 
 describe('most popular', () => {

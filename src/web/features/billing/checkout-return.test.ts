@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type CasesByRule, itAnswersEachCase } from '../../../../test/support/case-tables.js';
 import {
   type CheckoutPhase,
   checkoutStep,
@@ -7,29 +8,31 @@ import {
   withoutCheckoutQuery,
 } from './checkout-return';
 
+/** Each rule of readCheckoutReturn, with the query strings it reads and what it makes of each. */
+const returnsByRule: CasesByRule<string, ReturnType<typeof readCheckoutReturn>> = {
+  'verifies a named checkout session': [
+    ['?success=true&session_id=cs_test_123', { kind: 'verify', sessionId: 'cs_test_123' }],
+    ['session_id=cs_1', { kind: 'verify', sessionId: 'cs_1' }],
+  ],
+  'verifies without a session id on success=true alone (billing off)': [
+    ['?success=true', { kind: 'verify', sessionId: undefined }],
+  ],
+  'reads cancelled=true': [['?cancelled=true', { kind: 'cancelled' }]],
+  'ignores anything else': [
+    ['', { kind: 'none' }],
+    ['?success=false&session_id=', { kind: 'none' }],
+  ],
+};
+
 describe('reading the return from checkout', () => {
-  it('verifies a named checkout session', () => {
-    expect(readCheckoutReturn('?success=true&session_id=cs_test_123')).toEqual({
-      kind: 'verify',
-      sessionId: 'cs_test_123',
-    });
-    expect(readCheckoutReturn('session_id=cs_1')).toEqual({ kind: 'verify', sessionId: 'cs_1' });
-  });
-  it('verifies without a session id on success=true alone (billing off)', () => {
-    expect(readCheckoutReturn('?success=true')).toEqual({ kind: 'verify', sessionId: undefined });
-  });
-  it('reads cancelled=true', () => {
-    expect(readCheckoutReturn('?cancelled=true')).toEqual({ kind: 'cancelled' });
-  });
-  it('ignores anything else', () => {
-    expect(readCheckoutReturn('')).toEqual({ kind: 'none' });
-    expect(readCheckoutReturn('?success=false&session_id=')).toEqual({ kind: 'none' });
-  });
-  it('starts checking on success, shows the cancellation, or does nothing', () => {
-    expect(initialCheckoutPhase({ kind: 'verify', sessionId: 'x' })).toBe('checking');
-    expect(initialCheckoutPhase({ kind: 'verify', sessionId: undefined })).toBe('checking');
-    expect(initialCheckoutPhase({ kind: 'cancelled' })).toBe('cancelled');
-    expect(initialCheckoutPhase({ kind: 'none' })).toBe('idle');
+  itAnswersEachCase(readCheckoutReturn, returnsByRule);
+  it.each([
+    [{ kind: 'verify', sessionId: 'x' }, 'checking'],
+    [{ kind: 'verify', sessionId: undefined }, 'checking'],
+    [{ kind: 'cancelled' }, 'cancelled'],
+    [{ kind: 'none' }, 'idle'],
+  ] as const)('starts checking on success, shows the cancellation, or does nothing: %j is %s', (read, phase) => {
+    expect(initialCheckoutPhase(read)).toBe(phase);
   });
 });
 

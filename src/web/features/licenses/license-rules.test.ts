@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { type CasesByRule, itAnswersEachCase } from '../../../../test/support/case-tables.js';
 import {
   canRevoke,
   daysLeftText,
@@ -9,24 +10,25 @@ import {
   temporaryLicenseBadge,
 } from './license-rules';
 
+/** Each rule of temporaryLicenseBadge, with the licenses it reads and the badge it shows for each. */
+const badgesByRule: CasesByRule<Parameters<typeof temporaryLicenseBadge>[0], string> = {
+  'reads Active only while active with days remaining': [
+    [{ isActive: true, daysRemaining: 7 }, 'Active'],
+    [{ isActive: true, daysRemaining: 1 }, 'Active'],
+  ],
+  'reads Expired when inactive, out of days, or without a day count': [
+    [{ isActive: false, daysRemaining: 5 }, 'Expired'],
+    [{ isActive: true, daysRemaining: 0 }, 'Expired'],
+    [{ isActive: true, daysRemaining: -2 }, 'Expired'],
+    [{ isActive: true, daysRemaining: null }, 'Expired'],
+  ],
+  'reads Revoked alone for a revoked license, never Expired beside it': [
+    [{ isActive: false, daysRemaining: 0, revokedAt: '2026-03-01T12:00:00Z' }, 'Revoked'],
+  ],
+};
+
 describe('temporaryLicenseBadge', () => {
-  it('reads Active only while active with days remaining', () => {
-    expect(temporaryLicenseBadge({ isActive: true, daysRemaining: 7 })).toBe('Active');
-    expect(temporaryLicenseBadge({ isActive: true, daysRemaining: 1 })).toBe('Active');
-  });
-
-  it('reads Expired when inactive, out of days, or without a day count', () => {
-    expect(temporaryLicenseBadge({ isActive: false, daysRemaining: 5 })).toBe('Expired');
-    expect(temporaryLicenseBadge({ isActive: true, daysRemaining: 0 })).toBe('Expired');
-    expect(temporaryLicenseBadge({ isActive: true, daysRemaining: -2 })).toBe('Expired');
-    expect(temporaryLicenseBadge({ isActive: true, daysRemaining: null })).toBe('Expired');
-  });
-
-  it('reads Revoked alone for a revoked license, never Expired beside it', () => {
-    expect(temporaryLicenseBadge({ isActive: false, daysRemaining: 0, revokedAt: '2026-03-01T12:00:00Z' })).toBe(
-      'Revoked',
-    );
-  });
+  itAnswersEachCase(temporaryLicenseBadge, badgesByRule);
 
   it('offers Revoke for active licenses only', () => {
     expect(canRevoke({ isActive: true, daysRemaining: 3 })).toBe(true);
@@ -35,36 +37,44 @@ describe('temporaryLicenseBadge', () => {
 });
 
 describe('daysLeftTone', () => {
-  it('is grey without a count, red at 0 or less, orange at 3 or less, green above', () => {
-    expect(daysLeftTone(null)).toBe('grey');
-    expect(daysLeftTone(-1)).toBe('red');
-    expect(daysLeftTone(0)).toBe('red');
-    expect(daysLeftTone(1)).toBe('orange');
-    expect(daysLeftTone(3)).toBe('orange');
-    expect(daysLeftTone(4)).toBe('green');
-    expect(daysLeftTone(90)).toBe('green');
+  it.each([
+    [null, 'grey'],
+    [-1, 'red'],
+    [0, 'red'],
+    [1, 'orange'],
+    [3, 'orange'],
+    [4, 'green'],
+    [90, 'green'],
+  ])('is grey without a count, red at 0 or less, orange at 3 or less, green above: %s is %s', (days, tone) => {
+    expect(daysLeftTone(days)).toBe(tone);
   });
 
-  it('words the count', () => {
-    expect(daysLeftText({ daysRemaining: 1, revokedAt: null })).toBe('1 day left');
-    expect(daysLeftText({ daysRemaining: 14, revokedAt: null })).toBe('14 days left');
-    expect(daysLeftText({ daysRemaining: 0, revokedAt: null })).toBe('Expired');
-    expect(daysLeftText({ daysRemaining: null, revokedAt: null })).toBe('No expiry');
-    expect(daysLeftText({ daysRemaining: 0, revokedAt: '2026-03-01T12:00:00Z' })).toBe('Revoked');
+  it.each([
+    [{ daysRemaining: 1, revokedAt: null }, '1 day left'],
+    [{ daysRemaining: 14, revokedAt: null }, '14 days left'],
+    [{ daysRemaining: 0, revokedAt: null }, 'Expired'],
+    [{ daysRemaining: null, revokedAt: null }, 'No expiry'],
+    [{ daysRemaining: 0, revokedAt: '2026-03-01T12:00:00Z' }, 'Revoked'],
+  ])('words the count: %j reads %s', (license, text) => {
+    expect(daysLeftText(license)).toBe(text);
   });
 });
 
 describe('grants of a license holder', () => {
-  it('labels revoked, expired, frozen and active grants', () => {
-    expect(grantStatusLabel({ status: 'revoked', isActive: false, endMode: 'access' })).toBe('Revoked');
-    expect(grantStatusLabel({ status: 'active', isActive: false, endMode: 'access' })).toBe('Expired');
-    expect(grantStatusLabel({ status: 'active', isActive: false, endMode: 'updates' })).toBe('Updates ended');
-    expect(grantStatusLabel({ status: 'active', isActive: true, endMode: 'access' })).toBe('Active');
+  it.each([
+    [{ status: 'revoked', isActive: false, endMode: 'access' }, 'Revoked'],
+    [{ status: 'active', isActive: false, endMode: 'access' }, 'Expired'],
+    [{ status: 'active', isActive: false, endMode: 'updates' }, 'Updates ended'],
+    [{ status: 'active', isActive: true, endMode: 'access' }, 'Active'],
+  ] as const)('labels revoked, expired, frozen and active grants: %j is %s', (grant, label) => {
+    expect(grantStatusLabel(grant)).toBe(label);
   });
 
-  it('shows downloads against the limit', () => {
-    expect(downloadsText({ downloadCount: 3, downloadLimit: 10 })).toBe('3 / 10');
-    expect(downloadsText({ downloadCount: 3, downloadLimit: null })).toBe('3 / Unlimited');
+  it.each([
+    [{ downloadCount: 3, downloadLimit: 10 }, '3 / 10'],
+    [{ downloadCount: 3, downloadLimit: null }, '3 / Unlimited'],
+  ])('shows downloads against the limit: %j as %s', (grant, text) => {
+    expect(downloadsText(grant)).toBe(text);
   });
 
   it('finds holders by e-mail or by package', () => {

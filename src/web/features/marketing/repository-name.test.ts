@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe } from 'vitest';
+import { type CasesByRule, itAnswersEachCase } from '../../../../test/support/case-tables.js';
 import { repositoryNameFor } from './repository-name';
 
 /** Each rule of repositoryNameFor, with the hosts it reads and the repository name it gives each. */
-const namesByRule: Record<string, [host: string, name: string][]> = {
+const namesByRule: CasesByRule<string, string> = {
   'names the repository after the seller slug of a Packgate package host': [
     ['acme.composer.localhost', 'acme'],
     ['acme.composer.example.com', 'acme'],
@@ -18,7 +19,5 @@ const namesByRule: Record<string, [host: string, name: string][]> = {
 };
 
 describe('repositoryNameFor', () => {
-  it.each(Object.entries(namesByRule))('%s', (_rule, cases) => {
-    for (const [host, name] of cases) expect(repositoryNameFor(host), host).toBe(name);
-  });
+  itAnswersEachCase(repositoryNameFor, namesByRule);
 });

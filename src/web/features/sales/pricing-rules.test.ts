@@ -61,15 +61,18 @@ describe('priceInputOf', () => {
 });
 
 describe('texts of a tier', () => {
+  /** A one-time tier at $49.00 that gives `updateMonths` months of updates. */
+  const oneTimeTier = (updateMonths: number) => ({
+    pricingType: 'one_time' as const,
+    interval: null,
+    updateMonths,
+    trialDays: null,
+    priceCents: 4900,
+    currency: 'usd',
+  });
+
   it('says what a one-time purchase and a subscription give', () => {
-    const oneTime = {
-      pricingType: 'one_time' as const,
-      interval: null,
-      updateMonths: 1,
-      trialDays: null,
-      priceCents: 4900,
-      currency: 'usd',
-    };
+    const oneTime = oneTimeTier(1);
     expect(priceText(oneTime)).toBe('$49.00');
     expect(termsText(oneTime)).toBe('One-time payment · 1 month of updates');
     const yearly = {
@@ -85,14 +88,7 @@ describe('texts of a tier', () => {
   });
 
   it('says plainly what a tier sold for a version range gives: the versions in the range, within the period', () => {
-    const oneTime = {
-      pricingType: 'one_time' as const,
-      interval: null,
-      updateMonths: 12,
-      trialDays: null,
-      priceCents: 4900,
-      currency: 'usd',
-    };
+    const oneTime = oneTimeTier(12);
     expect(accessText(oneTime)).toBe('Install every version released in the next 12 months, and keep them for good.');
     expect(accessText({ ...oneTime, versionConstraint: '^2.0' })).toBe(
       'Install every ^2.0 version released in the next 12 months, and keep them for good. Versions outside ^2.0 are not included.',
@@ -104,11 +100,13 @@ describe('texts of a tier', () => {
 });
 
 describe('buyerEmailProblem', () => {
-  it('wants an address with a domain', () => {
-    expect(buyerEmailProblem('')).toBe(salesMessages.emailRequired);
-    expect(buyerEmailProblem('buyer@example')).toBe(salesMessages.emailInvalid);
-    expect(buyerEmailProblem('a b@example.com')).toBe(salesMessages.emailInvalid);
-    expect(buyerEmailProblem(' buyer@example.com ')).toBeUndefined();
+  it.each([
+    ['', salesMessages.emailRequired],
+    ['buyer@example', salesMessages.emailInvalid],
+    ['a b@example.com', salesMessages.emailInvalid],
+    [' buyer@example.com ', undefined],
+  ])('wants an address with a domain: %j gets %s', (email, problem) => {
+    expect(buyerEmailProblem(email)).toBe(problem);
   });
 });
 
