@@ -1,7 +1,6 @@
 import type { AppContext } from '../../context.js';
-import { buyButtonCode, checkPurchaseLinksRequest, type PurchaseLinksRequest } from './purchase-links.service.js';
-import { signPurchaseReturn } from './purchase-return.js';
-import { purchasePageUrl } from './sales.service.js';
+import { type DirectCheckoutFields, type PurchaseLinksRequest, sellingLinks } from './purchase-links.service.js';
+import { purchasePageUrl, type SaleItem } from './sales.service.js';
 
 // API v1's purchase links for a product (issue 31), the shapes of a package's (purchase-links.service.ts): the
 // purchase page (?product=), a direct buy link and a buy button, on the seller's repository host.
@@ -12,6 +11,14 @@ export type ProductPurchaseLinks = {
   selectedTier: string | null;
   links: { purchasePage: string; directCheckout: string; embedCode: string };
 };
+
+/** A product's direct buy link: its purchase page with every field filled in, whose Buy button starts the checkout. */
+function directCheckout(repositoryUrl: string, product: SaleItem, fields: DirectCheckoutFields): string {
+  const carried = Object.fromEntries(
+    Object.entries(fields).filter((entry): entry is [string, string] => Boolean(entry[1])),
+  );
+  return purchasePageUrl(repositoryUrl, product.target, carried);
+}
 
 /**
  * POST /api/v1/products/{productId}/purchase-links: checks what a checkout would (an active product with packages, a
@@ -25,23 +32,6 @@ export async function createProductPurchaseLinks(
   productId: string,
   input: PurchaseLinksRequest,
 ): Promise<ProductPurchaseLinks> {
-  const checked = await checkPurchaseLinksRequest(ctx, sellerId, { productId }, input);
-  const { email, successUrl, cancelUrl, item: product, tier, repositoryUrl } = checked;
-  const target = { productId: product.id };
-  const purchasePage = purchasePageUrl(repositoryUrl, target, { tier: tier.id, ...(email ? { email } : {}) });
-  // Checkout checks the return addresses against the sale item's id, a product's here (purchase-return.ts).
-  const sig = signPurchaseReturn(ctx.config.secretKey, { packageId: product.id, successUrl, cancelUrl });
-  const carried = Object.fromEntries(
-    Object.entries({ tier: tier.id, email, successUrl, cancelUrl, sig }).filter((entry): entry is [string, string] =>
-      Boolean(entry[1]),
-    ),
-  );
-  const directCheckout = purchasePageUrl(repositoryUrl, target, carried);
-  const embedCode = buyButtonCode(purchasePage, product.name);
-  return {
-    productId: product.id,
-    productName: product.name,
-    selectedTier: tier.id,
-    links: { purchasePage, directCheckout, embedCode },
-  };
+  const { item: product, tierId, links } = await sellingLinks(ctx, sellerId, { productId }, input, directCheckout);
+  return { productId: product.id, productName: product.name, selectedTier: tierId, links };
 }

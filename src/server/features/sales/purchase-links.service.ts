@@ -4,7 +4,7 @@ import { parseHolderEmail } from '../licenses/grants.service.js';
 import { getLicenseMailSeller } from '../licenses/license-mail.service.js';
 import { findPackagePrices, type PackagePriceRow, type PriceTarget } from './pricing.repository.js';
 import { signPurchaseReturn } from './purchase-return.js';
-import { getSaleOffer, parseReturnUrl, purchasePageUrl, repositoryUrlOf } from './sales.service.js';
+import { getSaleOffer, parseReturnUrl, purchasePageUrl, repositoryUrlOf, type SaleItem } from './sales.service.js';
 
 // What API v1 shows of selling (spec §3 "API v1 package", "Purchase-links response"): a package's prices and the
 // links that sell it, all on the seller's repository host (white-label; the verified custom domain when there is one).
@@ -113,21 +113,50 @@ export type PurchaseLinksRequest = {
   currency?: string;
 };
 
+/** The fields a direct buy link carries: the tier, and the e-mail and signed return addresses when asked. */
+export type DirectCheckoutFields = {
+  tier: string;
+  email?: string;
+  successUrl?: string;
+  cancelUrl?: string;
+  sig?: string;
+};
+
 /**
- * What a package's and a product's purchase links start from: the request's e-mail and return addresses checked, and
- * the offer a checkout would make (getSaleOffer refuses what a checkout would refuse).
+ * A package's and a product's purchase links: the request's e-mail and return addresses checked, the offer a
+ * checkout would make (getSaleOffer refuses what a checkout would refuse), the purchase page with the tier (and the
+ * e-mail), the direct buy link `directCheckout` builds for the item, and a buy button. Changes nothing.
  */
-export async function checkPurchaseLinksRequest(
+export async function sellingLinks(
   ctx: AppContext,
   sellerId: string,
   target: PriceTarget,
   input: PurchaseLinksRequest,
-) {
+  directCheckout: (repositoryUrl: string, item: SaleItem, fields: DirectCheckoutFields) => string,
+): Promise<{ item: SaleItem; tierId: string; links: PurchaseLinks['links'] }> {
   const email = input.customerEmail ? parseHolderEmail(input.customerEmail) : undefined;
   const successUrl = parseReturnUrl(input.successUrl);
   const cancelUrl = parseReturnUrl(input.cancelUrl);
-  const offer = await getSaleOffer(ctx, sellerId, target, { tierId: input.tierId, currency: input.currency });
-  return { email, successUrl, cancelUrl, ...offer };
+  const { item, tier, repositoryUrl } = await getSaleOffer(ctx, sellerId, target, {
+    tierId: input.tierId,
+    currency: input.currency,
+  });
+  const purchasePage = purchasePageUrl(repositoryUrl, item.target, { tier: tier.id, ...(email ? { email } : {}) });
+  // The return addresses are the seller's, signed against the sale item's id (a package's or a product's): a
+  // buyer's request cannot name others, and checkout checks them against the item it sells (purchase-return.ts).
+  const sig = signPurchaseReturn(ctx.config.secretKey, { packageId: item.id, successUrl, cancelUrl });
+  const links = {
+    purchasePage,
+    directCheckout: directCheckout(repositoryUrl, item, { tier: tier.id, email, successUrl, cancelUrl, sig }),
+    embedCode: buyButtonCode(purchasePage, item.name),
+  };
+  return { item, tierId: tier.id, links };
+}
+
+/** A package's direct buy link: GET /api/purchase/checkout with its fields, which redirects to its purchase page. */
+function packageDirectCheckout(repositoryUrl: string, pkg: SaleItem, fields: DirectCheckoutFields): string {
+  const { tier, ...extra } = fields;
+  return directCheckoutUrl(repositoryUrl, pkg.id, tier, extra);
 }
 
 export type PurchaseLinks = {
@@ -149,17 +178,6 @@ export async function createPurchaseLinks(
   packageId: string,
   input: PurchaseLinksRequest,
 ): Promise<PurchaseLinks> {
-  const checked = await checkPurchaseLinksRequest(ctx, sellerId, { packageId }, input);
-  const { email, successUrl, cancelUrl, item: pkg, tier, repositoryUrl } = checked;
-  const purchasePage = purchasePageUrl(repositoryUrl, pkg.id, { tier: tier.id, ...(email ? { email } : {}) });
-  // The return addresses are the seller's, signed: a buyer's request cannot name others (purchase-return.ts).
-  const sig = signPurchaseReturn(ctx.config.secretKey, { packageId: pkg.id, successUrl, cancelUrl });
-  const directCheckout = directCheckoutUrl(repositoryUrl, pkg.id, tier.id, { email, successUrl, cancelUrl, sig });
-  const embedCode = buyButtonCode(purchasePage, pkg.name);
-  return {
-    packageId: pkg.id,
-    packageName: pkg.name,
-    selectedTier: tier.id,
-    links: { purchasePage, directCheckout, embedCode },
-  };
+  const { item: pkg, tierId, links } = await sellingLinks(ctx, sellerId, { packageId }, input, packageDirectCheckout);
+  return { packageId: pkg.id, packageName: pkg.name, selectedTier: tierId, links };
 }
