@@ -3,6 +3,7 @@ import type { FieldValues, Path, RegisterOptions, UseFormReturn } from 'react-ho
 import { cn } from '../lib/cn';
 import { Input } from './ui/input';
 import { Label } from './ui/label';
+import { NativeSelect, SelectOptions } from './ui/native-select';
 
 /** What a field's control needs so that a screen reader reads its label, hint and error with it. */
 export type FieldControlProps = {
@@ -92,6 +93,39 @@ export function FieldMessage({ id, hint, error }: { id?: string; hint?: ReactNod
     <p id={id} className="text-xs text-muted-foreground">
       {hint}
     </p>
+  );
+}
+
+/**
+ * A FormField whose control is a NativeSelect of `values` (each reading as `optionLabel` says), registered with the
+ * form under `name` and showing that field's error.
+ */
+export function FormSelect<Values extends FieldValues, Context, Output, Value extends string | number>({
+  form,
+  name,
+  registerOptions,
+  id,
+  label,
+  values,
+  optionLabel,
+}: {
+  form: UseFormReturn<Values, Context, Output>;
+  name: Path<Values>;
+  registerOptions?: RegisterOptions<Values, Path<Values>>;
+  id: string;
+  label: ReactNode;
+  values: readonly Value[];
+  optionLabel?: (value: Value) => ReactNode;
+}) {
+  const { error } = form.getFieldState(name, form.formState);
+  return (
+    <FormField id={id} label={label} error={error?.message}>
+      {(control) => (
+        <NativeSelect {...control} {...form.register(name, registerOptions)}>
+          <SelectOptions values={values} label={optionLabel} />
+        </NativeSelect>
+      )}
+    </FormField>
   );
 }
 

@@ -1,8 +1,7 @@
 import { SUBJECT_EXAMPLES } from '@contract/oidc-ci-steps';
 import { OIDC_ISSUER_PRESETS, OIDC_TRUST_LIMITS } from '@contract/oidc-trusts';
-import { FormAlert, FormField, FormInput } from '@web/components/form-field';
+import { FormAlert, FormInput, FormSelect } from '@web/components/form-field';
 import { Button } from '@web/components/ui/button';
-import { NativeSelect, SelectOptions } from '@web/components/ui/native-select';
 import { errorMessage } from '@web/lib/api-error';
 import { useSchemaForm } from '@web/lib/schema-form';
 import { Loader2, Plus } from 'lucide-react';
@@ -78,13 +77,14 @@ export function CiIdentityForm({ basePath, defaultAudience }: { basePath: string
           maxLength={OIDC_TRUST_LIMITS.name}
           placeholder="Shop deploys from main"
         />
-        <FormField id="ci-identity-issuer" label="CI system" error={errors.choice?.message}>
-          {(control) => (
-            <NativeSelect {...control} {...form.register('choice')}>
-              <SelectOptions values={issuerChoiceValues} label={(choice) => issuerChoiceLabels[choice]} />
-            </NativeSelect>
-          )}
-        </FormField>
+        <FormSelect
+          form={form}
+          name="choice"
+          id="ci-identity-issuer"
+          label="CI system"
+          values={issuerChoiceValues}
+          optionLabel={(choice) => issuerChoiceLabels[choice]}
+        />
         {presetIssuer(choice) === undefined && (
           <FormInput
             form={form}

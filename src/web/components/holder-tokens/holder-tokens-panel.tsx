@@ -8,11 +8,10 @@ import {
 } from '@contract/holder-tokens';
 import { ConfirmDialog } from '@web/components/confirm-dialog';
 import { CopyButton } from '@web/components/copy-button';
-import { FormAlert, FormField, FormInput } from '@web/components/form-field';
+import { FormAlert, FormInput, FormSelect } from '@web/components/form-field';
 import { FailureAlert } from '@web/components/load-error';
 import { Badge } from '@web/components/ui/badge';
 import { Button } from '@web/components/ui/button';
-import { NativeSelect, SelectOptions } from '@web/components/ui/native-select';
 import { errorMessage } from '@web/lib/api-error';
 import { formatDateTime } from '@web/lib/format-date';
 import { useSchemaForm } from '@web/lib/schema-form';
@@ -176,13 +175,14 @@ function NewTokenForm({ basePath, onCreated }: { basePath: string; onCreated: (t
           maxLength={HOLDER_TOKEN_NAME_MAX}
           placeholder="Ana's laptop, GitHub Actions, Production deploy"
         />
-        <FormField id="holder-token-kind" label="Kind" error={errors.kind?.message}>
-          {(control) => (
-            <NativeSelect {...control} {...form.register('kind')}>
-              <SelectOptions values={holderTokenKindValues} label={(value) => holderTokenKindLabels[value]} />
-            </NativeSelect>
-          )}
-        </FormField>
+        <FormSelect
+          form={form}
+          name="kind"
+          id="holder-token-kind"
+          label="Kind"
+          values={holderTokenKindValues}
+          optionLabel={(value) => holderTokenKindLabels[value]}
+        />
       </div>
       <FormAlert message={errors.root?.server?.message} />
       <Button type="submit" size="sm" disabled={create.isPending}>

@@ -1,10 +1,9 @@
 import { Loader2, Mail, ShieldOff } from 'lucide-react';
 import { useState } from 'react';
 import { TitledDialog } from '../../components/form-dialog';
-import { FormField } from '../../components/form-field';
+import { FormField, FormSelect } from '../../components/form-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
-import { NativeSelect, SelectOptions } from '../../components/ui/native-select';
 import { Textarea } from '../../components/ui/textarea';
 import { cn } from '../../lib/cn';
 import { TEMPORARY_LICENSE_DURATIONS_DAYS } from '../../lib/constants';
@@ -95,13 +94,15 @@ function CreateLicenseForm({ pkg }: { pkg: LicensedPackage }) {
           error={errors.email?.message}
           registration={form.register('email')}
         />
-        <FormField id="temporary-license-duration" label="Duration">
-          {(control) => (
-            <NativeSelect {...control} {...form.register('durationDays', { valueAsNumber: true })}>
-              <SelectOptions values={TEMPORARY_LICENSE_DURATIONS_DAYS} label={durationLabel} />
-            </NativeSelect>
-          )}
-        </FormField>
+        <FormSelect
+          form={form}
+          name="durationDays"
+          registerOptions={{ valueAsNumber: true }}
+          id="temporary-license-duration"
+          label="Duration"
+          values={TEMPORARY_LICENSE_DURATIONS_DAYS}
+          optionLabel={durationLabel}
+        />
       </div>
       <FormField id="temporary-license-note" label="Note (optional)" error={errors.note?.message}>
         {(control) => (

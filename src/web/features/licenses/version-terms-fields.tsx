@@ -1,9 +1,8 @@
 import type { LicenseStability } from '@contract/licenses';
 import { useFormContext } from 'react-hook-form';
 import { LICENSE_VERSION_CONSTRAINT_MAX_LENGTH } from '../../../contract/licenses';
-import { FormField } from '../../components/form-field';
+import { FormField, FormSelect } from '../../components/form-field';
 import { Input } from '../../components/ui/input';
-import { NativeSelect, SelectOptions } from '../../components/ui/native-select';
 import { WholeNumberInput } from '../../components/whole-number-input';
 import { stabilityLabels } from './lasting-license-rules';
 import type { EditLicenseFormValues } from './license-forms';
@@ -14,7 +13,8 @@ import type { EditLicenseFormValues } from './license-forms';
 const stabilityOrder: LicenseStability[] = ['dev', 'alpha', 'beta', 'RC', 'stable'];
 
 export function VersionTermsFields({ idPrefix }: { idPrefix: string }) {
-  const { register, formState } = useFormContext<EditLicenseFormValues>();
+  const form = useFormContext<EditLicenseFormValues>();
+  const { register, formState } = form;
   const { errors } = formState;
   return (
     <div className="grid gap-4 sm:grid-cols-3">
@@ -33,13 +33,14 @@ export function VersionTermsFields({ idPrefix }: { idPrefix: string }) {
           />
         )}
       </FormField>
-      <FormField id={`${idPrefix}-stability`} label="Minimum stability">
-        {(control) => (
-          <NativeSelect {...control} {...register('minimumStability')}>
-            <SelectOptions values={stabilityOrder} label={(stability) => stabilityLabels[stability]} />
-          </NativeSelect>
-        )}
-      </FormField>
+      <FormSelect
+        form={form}
+        name="minimumStability"
+        id={`${idPrefix}-stability`}
+        label="Minimum stability"
+        values={stabilityOrder}
+        optionLabel={(stability) => stabilityLabels[stability]}
+      />
       <FormField
         id={`${idPrefix}-seats`}
         label="Developer seats"

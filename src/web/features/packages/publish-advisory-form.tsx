@@ -1,9 +1,8 @@
 import { ADVISORY_SEVERITIES, createAdvisoryInput } from '@contract/lifecycle';
 import { Loader2 } from 'lucide-react';
 import { z } from 'zod';
-import { FormField, FormInput } from '../../components/form-field';
+import { FormInput, FormSelect } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
-import { NativeSelect, SelectOptions } from '../../components/ui/native-select';
 import { intoContract } from '../../lib/contract-form';
 import { useSchemaForm } from '../../lib/schema-form';
 import { usePublishAdvisory } from './lifecycle-hooks';
@@ -46,7 +45,6 @@ const EMPTY_ADVISORY: AdvisoryFormValues = {
 export function PublishAdvisoryForm({ packageId }: { packageId: string }) {
   const publish = usePublishAdvisory(packageId);
   const form = useSchemaForm(advisoryForm, EMPTY_ADVISORY);
-  const { errors } = form.formState;
   // The two required fields keep the button disabled until they have text, as before the form library.
   const [title, affectedVersions] = form.watch(['title', 'affectedVersions']);
   // The server's refusal (an unparsable constraint) shows as the mutation's toast; a success starts a new form.
@@ -66,13 +64,7 @@ export function PublishAdvisoryForm({ packageId }: { packageId: string }) {
         className="font-mono"
         placeholder=">=1.0,<1.4.2"
       />
-      <FormField id="advisory-severity" label="Severity" error={errors.severity?.message}>
-        {(control) => (
-          <NativeSelect {...control} {...form.register('severity')}>
-            <SelectOptions values={ADVISORY_SEVERITIES} />
-          </NativeSelect>
-        )}
-      </FormField>
+      <FormSelect form={form} name="severity" id="advisory-severity" label="Severity" values={ADVISORY_SEVERITIES} />
       <FormInput form={form} name="cve" id="advisory-cve" label="CVE" placeholder="CVE-2026-12345" />
       <FormInput form={form} name="reportedAt" id="advisory-date" label="Reported on" type="date" />
       <FormInput

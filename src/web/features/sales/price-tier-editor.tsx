@@ -1,7 +1,7 @@
 import { Trash2 } from 'lucide-react';
 import { Controller, type UseFormReturn, useWatch } from 'react-hook-form';
 import { billingIntervals, pricingTypes, SALE_CURRENCIES } from '../../../contract/sales';
-import { FieldMessage, FormField } from '../../components/form-field';
+import { FieldMessage, FormField, FormSelect } from '../../components/form-field';
 import { PriceInput } from '../../components/price-input';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
@@ -83,13 +83,14 @@ export function PriceTierEditor({
       </div>
 
       <div className="grid gap-3 sm:grid-cols-2">
-        <FormField id={id('type')} label="Type">
-          {(control) => (
-            <NativeSelect {...control} {...form.register(field('pricingType'))}>
-              <SelectOptions values={pricingTypes} label={(type) => pricingTypeLabels[type]} />
-            </NativeSelect>
-          )}
-        </FormField>
+        <FormSelect
+          form={form}
+          name={field('pricingType')}
+          id={id('type')}
+          label="Type"
+          values={pricingTypes}
+          optionLabel={(type) => pricingTypeLabels[type]}
+        />
         {tier.pricingType === 'one_time' ? (
           <FormField
             id={id('updateMonths')}
@@ -101,13 +102,14 @@ export function PriceTierEditor({
           </FormField>
         ) : (
           <div className="grid grid-cols-2 gap-3">
-            <FormField id={id('interval')} label="Billed">
-              {(control) => (
-                <NativeSelect {...control} {...form.register(field('interval'))}>
-                  <SelectOptions values={billingIntervals} label={(interval) => intervalLabels[interval]} />
-                </NativeSelect>
-              )}
-            </FormField>
+            <FormSelect
+              form={form}
+              name={field('interval')}
+              id={id('interval')}
+              label="Billed"
+              values={billingIntervals}
+              optionLabel={(interval) => intervalLabels[interval]}
+            />
             <FormField id={id('trialDays')} label="Trial days" error={problems?.trialDays?.message}>
               {(control) => (
                 <WholeNumberInput {...control} min={0} placeholder="None" {...form.register(field('trialDays'))} />
