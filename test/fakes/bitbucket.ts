@@ -1,18 +1,14 @@
-import { execFile } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { promisify } from 'node:util';
 import { runGitHttpBackend } from '../support/git-fixtures.js';
-import { closeServer, sendJson } from './fake-server.js';
-import { readBody } from './read-body.js';
+import { closeServer, readGitFile, sendJson } from './fake-server.js';
+import { readRequest } from './read-body.js';
 
 // A fake Bitbucket Cloud shaped like its public REST API 2.0 (developer.atlassian.com: "Repositories", "Source",
 // "Webhooks", paginated `values`/`next`), access tokens (workspace or repository, Bearer on the API, `x-token-auth`
 // for git) and signed webhooks (X-Hub-Signature: sha256=HMAC-SHA256 of the body under the hook's secret). The API is
 // under /2.0; git over smart HTTP at /{workspace}/{slug}.git. App passwords (basic auth with a user name) are refused.
-
-const execFileAsync = promisify(execFile);
 
 export type FakeBitbucketRepository = {
   uuid: string;
@@ -63,8 +59,8 @@ export async function startFakeBitbucket(): Promise<FakeBitbucket> {
     const gitPath = /^\/([^/]+)\/([^/]+?)\.git(\/.*)$/.exec(pathname);
     if (gitPath && !pathname.startsWith(API_PREFIX))
       return serveGit(request, response, gitPath[1]!, gitPath[2]!, gitPath[3]!);
-    readBody(request)
-      .then((body) => route(request, response, new URL(request.url ?? '/', baseUrl), body))
+    readRequest(request, baseUrl)
+      .then(({ url, body }) => route(request, response, url, body))
       .catch((error: Error) => sendJson(response, 500, { type: 'error', error: { message: error.message } }));
   });
 
@@ -200,14 +196,7 @@ export async function startFakeBitbucket(): Promise<FakeBitbucket> {
     filePath: string,
   ): Promise<string | undefined> {
     if (!repository.gitDir) return undefined;
-    try {
-      const { stdout } = await execFileAsync('git', ['-C', repository.gitDir, 'show', `${ref}:${filePath}`], {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-      });
-      return stdout;
-    } catch {
-      return undefined;
-    }
+    return readGitFile(repository.gitDir, ref, filePath);
   }
 
   /** git over HTTP with `x-token-auth:<access token>`. */

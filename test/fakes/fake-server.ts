@@ -1,7 +1,11 @@
+import { execFile } from 'node:child_process';
 import type { Server, ServerResponse } from 'node:http';
+import { promisify } from 'node:util';
 
-// What the fakes of the code hosts and Stripe share beyond reading a request (read-body.ts): a JSON answer, and
-// closing the server at the end of a test.
+// What the fakes of the code hosts and Stripe share beyond reading a request (read-body.ts): a JSON answer, a file of
+// a repository, and closing the server at the end of a test.
+
+const execFileAsync = promisify(execFile);
 
 /** Answers `body` as JSON with `status`. */
 export function sendJson(response: ServerResponse, status: number, body: unknown): void {
@@ -14,4 +18,16 @@ export function closeServer(server: Server): Promise<void> {
     server.closeAllConnections();
     server.close((error) => (error ? reject(error) : resolve()));
   });
+}
+
+/** The text of `filePath` at `ref` in the repository `gitDir` (as a code host's file API serves it), undefined if none. */
+export async function readGitFile(gitDir: string, ref: string, filePath: string): Promise<string | undefined> {
+  try {
+    const { stdout } = await execFileAsync('git', ['-C', gitDir, 'show', `${ref}:${filePath}`], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
+    });
+    return stdout;
+  } catch {
+    return undefined;
+  }
 }

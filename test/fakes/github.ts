@@ -1,19 +1,15 @@
-import { execFile } from 'node:child_process';
 import { createHmac, randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { promisify } from 'node:util';
 import { runGitHttpBackend } from '../support/git-fixtures.js';
-import { closeServer } from './fake-server.js';
-import { readBody } from './read-body.js';
+import { closeServer, readGitFile } from './fake-server.js';
+import { readRequest } from './read-body.js';
 
 // A fake GitHub shaped like its public OAuth web flow and REST API (docs.github.com: "Authorizing OAuth
 // apps", "REST API endpoints for users / emails / repositories / repository contents / webhooks", "Rate
 // limits for the REST API", "Validating webhook deliveries"). One server plays both parts the way GitHub
 // Enterprise Server does: the web at `/` (with git over smart HTTP at `/{owner}/{repo}.git`), the API under
 // `/api/v3`.
-
-const execFileAsync = promisify(execFile);
 
 export type FakeGithubEmail = {
   email: string;
@@ -157,9 +153,8 @@ export async function startFakeGitHub(options: { clientId?: string; clientSecret
       requests.push({ method: request.method ?? 'GET', path: request.url ?? '/', headers: request.headers, body: '' });
       return serveGit(request, response, gitPath[1]!, gitPath[2]!, gitPath[3]!);
     }
-    readBody(request)
-      .then((body) => {
-        const url = new URL(request.url ?? '/', baseUrl);
+    readRequest(request, baseUrl)
+      .then(({ url, body }) => {
         requests.push({
           method: request.method ?? 'GET',
           path: url.pathname + url.search,
@@ -257,14 +252,7 @@ export async function startFakeGitHub(options: { clientId?: string; clientSecret
     if (!repo) return undefined;
     if (repo.files[filePath] !== undefined) return repo.files[filePath];
     if (!repo.gitDir) return undefined;
-    try {
-      const { stdout } = await execFileAsync('git', ['-C', repo.gitDir, 'show', `${repo.defaultBranch}:${filePath}`], {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-      });
-      return stdout;
-    } catch {
-      return undefined;
-    }
+    return readGitFile(repo.gitDir, repo.defaultBranch, filePath);
   }
 
   function answerRateLimited(response: ServerResponse, request: IncomingMessage) {

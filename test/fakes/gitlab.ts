@@ -1,19 +1,15 @@
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { promisify } from 'node:util';
 import { runGitHttpBackend } from '../support/git-fixtures.js';
-import { closeServer, sendJson } from './fake-server.js';
+import { closeServer, readGitFile, sendJson } from './fake-server.js';
 import { createGitlabOAuth, deliverGitlabWebhook, type TokenGrant } from './gitlab-oauth-webhooks.js';
-import { readBody } from './read-body.js';
+import { readRequest } from './read-body.js';
 
 // A fake GitLab shaped like its public OAuth provider and REST API v4 (docs.gitlab.com: "OAuth 2.0 identity
 // provider API" with PKCE and rotating refresh tokens, "Projects API", "Repository files API", "Project webhooks",
 // "Personal access tokens API" /self, "Webhook events"). One server is the instance: OAuth at /oauth, the API under
 // /api/v4, git over smart HTTP at /{namespace}/{project}.git (basic auth, the token as password).
-
-const execFileAsync = promisify(execFile);
 
 export type FakeGitlabUser = { id: number; username: string; name: string; bot: boolean };
 
@@ -104,9 +100,8 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
       requests.push({ method: request.method ?? 'GET', path: pathname, authorization: request.headers.authorization });
       return serveGit(request, response, gitPath[1]!, gitPath[2]!);
     }
-    readBody(request)
-      .then((body) => {
-        const url = new URL(request.url ?? '/', baseUrl);
+    readRequest(request, baseUrl)
+      .then(({ url, body }) => {
         requests.push({
           method: request.method ?? 'GET',
           path: url.pathname + url.search,
@@ -260,14 +255,7 @@ export async function startFakeGitlab(): Promise<FakeGitlab> {
     filePath: string,
   ): Promise<string | undefined> {
     if (!project.gitDir || !ref) return undefined;
-    try {
-      const { stdout } = await execFileAsync('git', ['-C', project.gitDir, 'show', `${ref}:${filePath}`], {
-        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
-      });
-      return stdout;
-    } catch {
-      return undefined;
-    }
+    return readGitFile(project.gitDir, ref, filePath);
   }
 
   function liveGrant(value: string | undefined): TokenGrant | undefined {

@@ -11,3 +11,9 @@ export function readBody(request: IncomingMessage): Promise<string> {
     request.on('error', reject);
   });
 }
+
+/** The request's URL, resolved on the fake's `baseUrl`, and its whole body, for a fake that routes on both. */
+export async function readRequest(request: IncomingMessage, baseUrl: string): Promise<{ url: URL; body: string }> {
+  const body = await readBody(request);
+  return { url: new URL(request.url ?? '/', baseUrl), body };
+}

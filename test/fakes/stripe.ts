@@ -2,7 +2,7 @@ import { createHmac, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { closeServer, sendJson } from './fake-server.js';
-import { readBody } from './read-body.js';
+import { readRequest } from './read-body.js';
 
 // A fake Stripe shaped like its public REST API (docs.stripe.com/api) for what Packgate calls: customers,
 // products, prices (lookup keys, list by product), Checkout Sessions, subscriptions (retrieve, update, cancel) and
@@ -799,9 +799,8 @@ export async function startFakeStripe(options: { now?: () => Date } = {}): Promi
   }
 
   const server = createServer((request, response) => {
-    readBody(request)
-      .then((body) => {
-        const url = new URL(request.url ?? '/', baseUrl);
+    readRequest(request, baseUrl)
+      .then(({ url, body }) => {
         if (page(request, response, url)) return;
         const params = { ...parseStripeForm(url.search.slice(1)), ...parseStripeForm(body) };
         const method = request.method ?? 'GET';
