@@ -1,16 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createGrant,
   createHolder,
   createPackage,
-  createSeller,
   type FixtureHolder,
   type FixturePackage,
 } from '../../../test/composer/repository-fixtures.js';
 import { mailsTo } from '../../../test/support/outbox.js';
 import { sendRaw } from '../../../test/support/raw-http.js';
-import type { TestUser } from '../../../test/support/sessions.js';
-import { startTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { sellerRepositoryAroundTests } from '../../../test/support/seller-repository.js';
+import type { TestApp } from '../../../test/support/test-app.js';
 import { apiErrorSchema } from '../../contract/errors.js';
 
 // Issue 28, item 1: the portal's sign-in e-mail was built from the request's Host, and `Host: {seller host}:{port}@evil`
@@ -49,33 +48,28 @@ function portalLinksIn(body: string): URL[] {
 }
 
 describe('the Host header at the edge', () => {
-  let app: TestApp;
-  let acme: TestUser;
+  const repository = sellerRepositoryAroundTests('acme');
   let widget: FixturePackage;
 
   beforeAll(async () => {
-    app = await startTestApp();
-    acme = await createSeller(app, 'acme');
-    widget = await createPackage(app, acme, 'acme/widget', [{ version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' }]);
-  });
-
-  afterAll(async () => {
-    await app?.close();
+    widget = await createPackage(repository.app, repository.seller, 'acme/widget', [
+      { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
+    ]);
   });
 
   async function licensedHolder(email: string): Promise<FixtureHolder> {
-    const holder = await createHolder(app, acme, email);
-    await createGrant(app, holder, widget);
+    const holder = await createHolder(repository.app, repository.seller, email);
+    await createGrant(repository.app, holder, widget);
     return holder;
   }
 
   it("refuses a portal sign-in whose Host hides another host behind the seller's, and mails nothing", async () => {
     const holder = await licensedHolder('victim@example.com');
-    const evilHost = `${ACME_HOST}:${app.port}@evil.example`;
-    const csrf = await portalCsrf(app, evilHost);
+    const evilHost = `${ACME_HOST}:${repository.app.port}@evil.example`;
+    const csrf = await portalCsrf(repository.app, evilHost);
     expectErrorShape(csrf.answer, 400);
     const asked = await send(
-      app,
+      repository.app,
       'POST',
       '/api/portal/sign-in',
       { Host: evilHost, ...csrf.headers },
@@ -83,12 +77,12 @@ describe('the Host header at the edge', () => {
     );
     expectErrorShape(asked, 400);
     expect(JSON.parse(asked.body).message).toMatch(/host/i);
-    expect(mailsTo(app.dataDir, holder.email)).toEqual([]);
+    expect(mailsTo(repository.app.dataDir, holder.email)).toEqual([]);
   });
 
   it('refuses Hosts that are not hostname[:port] before any route, in the error shape', async () => {
     for (const host of [
-      `${ACME_HOST}:${app.port}@evil.example`,
+      `${ACME_HOST}:${repository.app.port}@evil.example`,
       `user@${ACME_HOST}`,
       `${ACME_HOST}/portal`,
       `${ACME_HOST}:1:2`,
@@ -104,7 +98,7 @@ describe('the Host header at the edge', () => {
       '[fe80::1%25eth0]',
     ]) {
       for (const path of ['/api/portal/session', '/api/csrf-token', '/api/v1/packages', '/packages.json']) {
-        const answer = await send(app, 'GET', path, { Host: host, Authorization: 'Bearer pgc_x' });
+        const answer = await send(repository.app, 'GET', path, { Host: host, Authorization: 'Bearer pgc_x' });
         // Node's own parser may refuse a header before the app sees it; it answers in the error shape too.
         expectErrorShape(answer, 400);
       }
@@ -113,14 +107,14 @@ describe('the Host header at the edge', () => {
 
   it('accepts hostname[:port] in any case, with a trailing dot, and IPv6 literals', async () => {
     for (const host of [
-      `${ACME_HOST}:${app.port}`,
-      `ACME.Composer.Localhost.:${app.port}`,
-      `xn--bcher-kva.example:${app.port}`,
-      `[::1]:${app.port}`,
+      `${ACME_HOST}:${repository.app.port}`,
+      `ACME.Composer.Localhost.:${repository.app.port}`,
+      `xn--bcher-kva.example:${repository.app.port}`,
+      `[::1]:${repository.app.port}`,
       '[::1]',
       '127.0.0.1',
     ]) {
-      const answer = await send(app, 'GET', '/api/csrf-token', { Host: host });
+      const answer = await send(repository.app, 'GET', '/api/csrf-token', { Host: host });
       expect(answer.status, host).toBe(200);
     }
   });
@@ -128,11 +122,11 @@ describe('the Host header at the edge', () => {
   it('e-mails the portal link on the configured URL, whatever port, case or X-Forwarded-Host the request names', async () => {
     const holder = await licensedHolder('holder@example.com');
     // Without TRUST_PROXY X-Forwarded-Host counts for nothing; the port the client wrote is not the app's either.
-    for (const host of [`${ACME_HOST}:1`, `ACME.composer.localhost.:${app.port}`]) {
+    for (const host of [`${ACME_HOST}:1`, `ACME.composer.localhost.:${repository.app.port}`]) {
       const extra = { 'X-Forwarded-Host': 'evil.example', 'X-Forwarded-Proto': 'https' };
-      const csrf = await portalCsrf(app, host, extra);
+      const csrf = await portalCsrf(repository.app, host, extra);
       const asked = await send(
-        app,
+        repository.app,
         'POST',
         '/api/portal/sign-in',
         { Host: host, ...extra, ...csrf.headers },
@@ -140,47 +134,38 @@ describe('the Host header at the edge', () => {
       );
       expect(asked.status, asked.body).toBe(200);
     }
-    const mails = mailsTo(app.dataDir, holder.email);
+    const mails = mailsTo(repository.app.dataDir, holder.email);
     expect(mails).toHaveLength(2);
     for (const mail of mails) {
       const links = portalLinksIn(mail.body);
       expect(links.length).toBeGreaterThan(0);
-      for (const link of links) expect(link.origin).toBe(`http://${ACME_HOST}:${app.port}`);
+      for (const link of links) expect(link.origin).toBe(`http://${ACME_HOST}:${repository.app.port}`);
     }
   });
 
   it("names dist URLs by the seller's configured repository URL, not by the request's Host", async () => {
     const holder = await licensedHolder('composer@example.com');
-    const answer = await send(app, 'GET', '/p2/acme/widget.json', {
+    const answer = await send(repository.app, 'GET', '/p2/acme/widget.json', {
       Host: `ACME.composer.localhost.:1`,
       Authorization: `Bearer ${holder.token}`,
     });
     expect(answer.status).toBe(200);
     const file = JSON.parse(answer.body) as { packages: Record<string, Array<{ dist: { url: string } }>> };
     const urls = (file.packages['acme/widget'] ?? []).map((version) => version.dist.url);
-    expect(urls).toEqual([`http://${ACME_HOST}:${app.port}/api/composer/download/acme/widget/v1.0.0`]);
+    expect(urls).toEqual([`http://${ACME_HOST}:${repository.app.port}/api/composer/download/acme/widget/v1.0.0`]);
   });
 });
 
 describe('X-Forwarded-Host behind a trusted proxy', () => {
-  let app: TestApp;
-
-  beforeAll(async () => {
-    app = await startTestApp({ env: { TRUST_PROXY: '127.0.0.1' } });
-    await createSeller(app, 'acme');
-  });
-
-  afterAll(async () => {
-    await app?.close();
-  });
+  const repository = sellerRepositoryAroundTests('acme', { env: { TRUST_PROXY: '127.0.0.1' } });
 
   it('passes the same parser as Host', async () => {
-    const refused = await send(app, 'GET', '/api/portal/session', {
+    const refused = await send(repository.app, 'GET', '/api/portal/session', {
       Host: 'internal-name',
       'X-Forwarded-Host': `${ACME_HOST}:443@evil.example`,
     });
     expectErrorShape(refused, 400);
-    const accepted = await send(app, 'GET', '/api/portal/session', {
+    const accepted = await send(repository.app, 'GET', '/api/portal/session', {
       Host: 'internal-name',
       'X-Forwarded-Host': ACME_HOST,
     });

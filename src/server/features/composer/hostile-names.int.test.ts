@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createGrant,
   createHolder,
   createPackage,
-  createSeller,
   type FixtureHolder,
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
 import { giveTrial } from '../../../../test/support/packages.js';
-import { type SignedIn, signIn, type TestUser } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import { sellerRepositoryAroundTests } from '../../../../test/support/seller-repository.js';
+import { type SignedIn, signIn } from '../../../../test/support/sessions.js';
 
 // Package names are matched against Composer's naming rule on every p2 request, at the dist door and in the package
 // form. The rule used to backtrack 2^(n-1) ways on n letters followed by a character it refuses, so one request
@@ -19,33 +18,26 @@ import { startTestApp, type TestApp } from '../../../../test/support/test-app.js
 const ACME_HOST = 'acme.composer.localhost';
 const HOSTILE_VENDOR = `${'a'.repeat(40)}!`;
 
-let app: TestApp;
-let acme: TestUser;
+const repository = sellerRepositoryAroundTests('acme');
 let holder: FixtureHolder;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  acme = await createSeller(app, 'acme');
-  const pkg = await createPackage(app, acme, 'acme/widget', [
+  const pkg = await createPackage(repository.app, repository.seller, 'acme/widget', [
     { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
   ]);
-  holder = await createHolder(app, acme);
-  await createGrant(app, holder, pkg);
-});
-
-afterAll(async () => {
-  await app?.close();
+  holder = await createHolder(repository.app, repository.seller);
+  await createGrant(repository.app, holder, pkg);
 });
 
 /** The licensed p2 file: what the ordinary request beside each hostile one asks for. */
 function licensedMetadata() {
-  return requestOnHost(app, ACME_HOST, '/p2/acme/widget.json', { token: holder.token });
+  return requestOnHost(repository.app, ACME_HOST, '/p2/acme/widget.json', { token: holder.token });
 }
 
 describe('hostile package names on the Composer repository', () => {
   it('asks for a credential at once for a p2 file named with 40 letters and a "!", and keeps serving', async () => {
     const [hostile, ordinary] = await Promise.all([
-      requestOnHost(app, ACME_HOST, `/p2/${HOSTILE_VENDOR}/x.json`),
+      requestOnHost(repository.app, ACME_HOST, `/p2/${HOSTILE_VENDOR}/x.json`),
       licensedMetadata(),
     ]);
     expect(hostile.status).toBe(401);
@@ -59,7 +51,7 @@ describe('hostile package names on the Composer repository', () => {
     ['a dist download', `/api/composer/download/${HOSTILE_VENDOR}/x/1.0.0`],
   ])('answers 404 at once for %s with a hostile name and a credential, and keeps serving', async (_door, path) => {
     const [hostile, ordinary] = await Promise.all([
-      requestOnHost(app, ACME_HOST, path, { token: holder.token }),
+      requestOnHost(repository.app, ACME_HOST, path, { token: holder.token }),
       licensedMetadata(),
     ]);
     expect(hostile.status).toBe(404);
@@ -71,8 +63,8 @@ describe('hostile package names in the package form', () => {
   let seller: SignedIn;
 
   beforeAll(async () => {
-    seller = await signIn(app, { user: acme });
-    await giveTrial(app, acme.id);
+    seller = await signIn(repository.app, { user: repository.seller });
+    await giveTrial(repository.app, repository.seller.id);
   });
 
   it.each([
