@@ -10,11 +10,11 @@ import { platformSubscriptions } from '../src/server/db/schema/index.js';
 import { createGrant, createHolder, createPackage, requestOnHost } from '../test/composer/repository-fixtures.js';
 import { startFakeStripe } from '../test/fakes/stripe.js';
 import { createPackageRepository } from '../test/support/git-fixtures.js';
+import { loopbackAppConfig } from '../test/support/loopback-config.js';
 import { waitForSync } from '../test/support/packages.js';
 import { settleProviderEvents } from '../test/support/provider-events.js';
 import { signInSeller } from '../test/support/sessions.js';
 import type { TestApp } from '../test/support/test-app.js';
-import { benchConfig } from './bench/bench-app.js';
 
 // How many source files four requests cross (docs/ARCHITECTURE.md "Four journeys", issue 29): a holder's
 // `composer update`, an API v1 license, a Stripe sale, a package sync. Measured, not read off imports: V8's precise
@@ -56,7 +56,7 @@ async function filesRunBy(work: () => Promise<unknown>): Promise<Set<string>> {
 
 const stripe = await startFakeStripe({ now: () => new Date() });
 const dataDir = await mkdtemp(path.join(tmpdir(), 'packgate-journeys-'));
-const config = benchConfig(dataDir, stripe.env());
+const config = loopbackAppConfig(dataDir, stripe.env());
 const built = await buildApp({ config, database: { kind: 'pglite' } });
 const address = await built.app.listen({ port: 0, host: '127.0.0.1' });
 const port = Number(new URL(address).port);

@@ -4,24 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { buildApp } from '../../src/server/app.js';
-import { type Config, loadConfig } from '../../src/server/config.js';
+import type { Config } from '../../src/server/config.js';
 import type { DatabaseTarget } from '../../src/server/db/client.js';
+import { loopbackAppConfig } from '../../test/support/loopback-config.js';
 
 // The setup every benchmark shares: the databases it runs on (PGlite, then a temporary PostgreSQL database) and a
 // Packgate app listening on loopback with its own data folder, cleaned up afterwards.
-
-/** A silent app on a free loopback port; the benchmarks load the event loop on purpose: measure it, do not shed it. */
-export function benchConfig(dataDir: string, env: Record<string, string> = {}): Config {
-  return loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    SECRET_KEY: randomBytes(32).toString('hex'),
-    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
-    ...env,
-  });
-}
 
 export type BenchDatabase = {
   target: DatabaseTarget;
@@ -91,7 +79,7 @@ export async function startBenchApp(
   env: Record<string, string> = {},
 ): Promise<BenchApp> {
   const workDir = await mkdtemp(path.join(tmpdir(), workPrefix));
-  const config = benchConfig(path.join(workDir, 'data'), env);
+  const config = loopbackAppConfig(path.join(workDir, 'data'), env);
   const built = await buildApp({ config, database: database.target, logger: false });
   const close = async () => {
     await built.close();

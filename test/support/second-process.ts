@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../../src/server/app.js';
-import { loadConfig } from '../../src/server/config.js';
+import { loopbackAppConfig } from './loopback-config.js';
 import type { TestApp } from './test-app.js';
 
 // A second app on a first test app's PostgreSQL database, as a second process behind the same load balancer would
@@ -13,14 +12,7 @@ export async function startSecondProcess(first: TestApp): Promise<TestApp> {
   const url = (first.ctx.db as unknown as { $client: { options: { connectionString: string } } }).$client.options
     .connectionString;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'packgate-test-'));
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    SECRET_KEY: randomBytes(32).toString('hex'),
-    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
-  });
+  const config = loopbackAppConfig(dataDir);
   // One object store for both, as processes behind one load balancer share one bucket.
   config.storage = first.ctx.config.storage;
   const built = await buildApp({

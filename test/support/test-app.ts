@@ -1,13 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { type BuildAppOptions, type BuiltApp, buildApp } from '../../src/server/app.js';
-import { loadConfig } from '../../src/server/config.js';
 import type { DatabaseTarget } from '../../src/server/db/client.js';
 import type { Clock } from '../../src/server/lib/clock.js';
 import { createDatabaseFromTemplate, loadPgliteTemplate } from './database-template.js';
+import { loopbackAppConfig } from './loopback-config.js';
 import { borrowPglite } from './pglite-pool.js';
 import './global-setup.js'; // the types of what the global setup provides
 
@@ -83,15 +82,8 @@ export async function startTestApp(
   const dataDir = options.existing?.dataDir ?? mkdtempSync(path.join(tmpdir(), 'packgate-test-'));
   const clock = options.clock ?? new TestClock();
   const fresh = options.existing ? { target: options.existing.database, drop: async () => {} } : await freshDatabase();
-  const config = loadConfig({
-    PORT: '0',
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: options.logStream ? 'info' : 'silent',
-    SECRET_KEY: randomBytes(32).toString('hex'),
-    // Test files start several apps in one process, and one app's start-up stalls the others' event loops:
-    // shedding on loop delay would answer their requests 503. The overload test forces pressure instead.
-    OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+  const config = loopbackAppConfig(dataDir, {
+    ...(options.logStream ? { LOG_LEVEL: 'info' } : {}),
     ...(options.redis && process.env.TEST_REDIS_URL ? { REDIS_URL: process.env.TEST_REDIS_URL } : {}),
     ...options.env,
   });
