@@ -41,47 +41,59 @@ import { operationsRoutes } from '../http/operations.js';
 // Every door of the product, in the order buildApp (app.ts) registers them: each feature's routes, API v1 with its
 // own scope, and the debug routes only when ENABLE_DEBUG_ROUTES is on.
 
+/** A feature's doors, added to the scope every door shares. */
+type FeatureRoutes = (api: FastifyInstance, ctx: AppContext) => PromiseLike<unknown>;
+
+/** A feature's doors that need a Fastify scope of their own (a raw-body parser, say), registered as a plugin. */
+const inOwnScope =
+  (plugin: (api: FastifyInstance, options: { ctx: AppContext }) => Promise<void>): FeatureRoutes =>
+  (api, ctx) =>
+    api.register(plugin, { ctx });
+
 export async function registerRoutes(
   app: FastifyInstance,
   ctx: AppContext,
   { operations, apiV1 }: { operations: Parameters<typeof operationsRoutes>[1]; apiV1: ApiV1Options },
 ): Promise<void> {
+  const features: FeatureRoutes[] = [
+    platformRoutes,
+    authRoutes,
+    secondFactorRoutes,
+    planRoutes,
+    planConfigurationRoutes,
+    subscriptionRoutes,
+    billingRoutes,
+    salesRoutes,
+    adminRoutes,
+    localAdminRoutes,
+    packageRoutes,
+    codeHostRoutes,
+    githubAppRoutes,
+    gitlabRoutes,
+    bitbucketRoutes,
+    inOwnScope(codeHostWebhookRoutes),
+    lifecycleRoutes,
+    taskRoutes,
+    composerRoutes,
+    oidcTrustRoutes,
+    holderTokenRoutes,
+    leakedTokenSettingRoutes,
+    inOwnScope(secretScanningRoutes),
+    licenseRoutes,
+    lastingLicenseRoutes,
+    productRoutes,
+    developerRoutes,
+    (api) => apiV1Plugin(api, ctx, apiV1),
+    analyticsRoutes,
+    webhookRoutes,
+    teamRoutes,
+    accountRoutes,
+    brandingRoutes,
+    portalRoutes,
+    ...(ctx.config.enableDebugRoutes ? [debugRoutes] : []),
+  ];
   await app.register(async (api) => {
     await operationsRoutes(api, operations);
-    await platformRoutes(api, ctx);
-    await authRoutes(api, ctx);
-    await secondFactorRoutes(api, ctx);
-    await planRoutes(api, ctx);
-    await planConfigurationRoutes(api, ctx);
-    await subscriptionRoutes(api, ctx);
-    await billingRoutes(api, ctx);
-    await salesRoutes(api, ctx);
-    await adminRoutes(api, ctx);
-    await localAdminRoutes(api, ctx);
-    await packageRoutes(api, ctx);
-    await codeHostRoutes(api, ctx);
-    await githubAppRoutes(api, ctx);
-    await gitlabRoutes(api, ctx);
-    await bitbucketRoutes(api, ctx);
-    await api.register(codeHostWebhookRoutes, { ctx });
-    await lifecycleRoutes(api, ctx);
-    await taskRoutes(api, ctx);
-    await composerRoutes(api, ctx);
-    await oidcTrustRoutes(api, ctx);
-    await holderTokenRoutes(api, ctx);
-    await leakedTokenSettingRoutes(api, ctx);
-    await api.register(secretScanningRoutes, { ctx });
-    await licenseRoutes(api, ctx);
-    await lastingLicenseRoutes(api, ctx);
-    await productRoutes(api, ctx);
-    await developerRoutes(api, ctx);
-    await apiV1Plugin(api, ctx, apiV1);
-    await analyticsRoutes(api, ctx);
-    await webhookRoutes(api, ctx);
-    await teamRoutes(api, ctx);
-    await accountRoutes(api, ctx);
-    await brandingRoutes(api, ctx);
-    await portalRoutes(api, ctx);
-    if (ctx.config.enableDebugRoutes) await debugRoutes(api, ctx);
+    for (const routes of features) await routes(api, ctx);
   });
 }
