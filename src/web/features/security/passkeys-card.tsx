@@ -5,13 +5,12 @@ import { z } from 'zod';
 import { FormInput } from '../../components/form-field';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '../../components/ui/card';
-import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api-client';
 import { intoContract } from '../../lib/contract-form';
 import { formatDate } from '../../lib/format-date';
 import { registerPasskey } from '../../lib/passkeys';
 import { useSchemaForm } from '../../lib/schema-form';
-import { failed, useRefresh } from './security-hooks';
+import { failed, useRefresh, useSecondFactorAdded } from './security-hooks';
 
 // The passkey's name, optional: an empty one becomes the contract's default ("Passkey").
 const passkeyNameForm = z.object({ name: z.string() }).transform(
@@ -28,15 +27,14 @@ export function PasskeysCard({
   onCodes: (codes: string[]) => void;
 }) {
   const refresh = useRefresh();
+  const factorAdded = useSecondFactorAdded(onCodes);
   // react-hook-form over the contract's registration schema (issue 29 item 7).
   const form = useSchemaForm(passkeyNameForm, { name: '' });
   const add = useMutation({
     mutationFn: ({ name }: z.output<typeof passkeyNameForm>) => registerPasskey(name),
     onSuccess: async (result) => {
       form.reset();
-      if (result.recoveryCodes) onCodes(result.recoveryCodes);
-      toast({ title: 'Passkey added' });
-      await refresh();
+      await factorAdded('Passkey added', result);
     },
     onError: failed,
   });

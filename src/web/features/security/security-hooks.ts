@@ -18,6 +18,19 @@ export function useRefresh() {
     ]);
 }
 
+/**
+ * What follows adding a second factor: the first one's recovery codes (when the server made them) are shown, a toast
+ * says `title`, and the page's data is read again.
+ */
+export function useSecondFactorAdded(onCodes: (codes: string[]) => void) {
+  const refresh = useRefresh();
+  return async (title: string, result: { recoveryCodes?: string[] }) => {
+    if (result.recoveryCodes) onCodes(result.recoveryCodes);
+    toast({ title });
+    await refresh();
+  };
+}
+
 export function failed(error: unknown) {
   toast({ title: 'That did not work', description: errorMessage(error, 'Please try again.'), variant: 'destructive' });
 }

@@ -7,13 +7,13 @@ import { FormInput } from '../../components/form-field';
 import { Badge } from '../../components/ui/badge';
 import { Button } from '../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardIconTitle } from '../../components/ui/card';
-import { toast } from '../../components/ui/use-toast';
 import { apiRequest } from '../../lib/api-client';
 import { useSchemaForm } from '../../lib/schema-form';
-import { failed, useRefresh } from './security-hooks';
+import { failed, useRefresh, useSecondFactorAdded } from './security-hooks';
 
 export function TotpCard({ overview, onCodes }: { overview: SecurityOverview; onCodes: (codes: string[]) => void }) {
   const refresh = useRefresh();
+  const factorAdded = useSecondFactorAdded(onCodes);
   const [enrolment, setEnrolment] = useState<TotpEnrolment | null>(null);
   // react-hook-form over the contract's code schema (issue 29 item 7): what is sent is its output, without spaces.
   const form = useSchemaForm(totpCodeRequest, { code: '' });
@@ -29,9 +29,7 @@ export function TotpCard({ overview, onCodes }: { overview: SecurityOverview; on
     onSuccess: async (result) => {
       setEnrolment(null);
       form.reset();
-      if (result.recoveryCodes) onCodes(result.recoveryCodes);
-      toast({ title: 'Authenticator app set up' });
-      await refresh();
+      await factorAdded('Authenticator app set up', result);
     },
     onError: failed,
   });
