@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { itAnswersEachCase } from '../../../test/support/case-tables.js';
 import {
   generateHolderToken,
   HOLDER_TOKEN_LENGTH,
@@ -7,6 +8,9 @@ import {
   isWellFormedHolderToken,
   toBase62,
 } from './holder-token-format.js';
+
+/** A well-formed token: its last six characters are the base62 CRC32 of the rest. */
+const token = 'pgc_abcdefghijklmnopqrstuvwxyzABCD1HANlA';
 
 // Vectors computed apart from this code (Python's zlib.crc32 and a base62 of 0-9A-Za-z), so a scanner written in
 // any language that follows the documented format agrees with ours.
@@ -19,9 +23,11 @@ describe('holder token format', () => {
     expect(toBase62(61, 6)).toBe('00000z');
   });
 
-  it('accepts a token whose checksum matches', () => {
-    expect(isWellFormedHolderToken(`pgc_${'0'.repeat(30)}3nJWFi`)).toBe(true);
-    expect(isWellFormedHolderToken('pgc_abcdefghijklmnopqrstuvwxyzABCD1HANlA')).toBe(true);
+  itAnswersEachCase(isWellFormedHolderToken, {
+    'accepts a token whose checksum matches': [
+      [`pgc_${'0'.repeat(30)}3nJWFi`, true],
+      [token, true],
+    ],
   });
 
   it('generates tokens of the documented shape that pass their own check, each different', () => {
@@ -34,20 +40,20 @@ describe('holder token format', () => {
     }
   });
 
-  it('tells noise from a token: wrong checksum, one changed character, wrong prefix, length or alphabet', () => {
-    const token = 'pgc_abcdefghijklmnopqrstuvwxyzABCD1HANlA';
-    expect(isWellFormedHolderToken('pgc_abcdefghijklmnopqrstuvwxyzABCD1HANlB')).toBe(false);
-    expect(isWellFormedHolderToken('pgc_abcdefghijklmnopqrstuvwxyzABCE1HANlA')).toBe(false);
-    expect(isWellFormedHolderToken(`pgx_${token.slice(4)}`)).toBe(false);
-    expect(isWellFormedHolderToken(token.slice(0, -1))).toBe(false);
-    expect(isWellFormedHolderToken(`${token}0`)).toBe(false);
-    expect(isWellFormedHolderToken('pgc_abcdefghijklmnopqrstuvwxyzAB-D1HANlA')).toBe(false);
-    expect(isWellFormedHolderToken('')).toBe(false);
-    expect(isWellFormedHolderToken('x'.repeat(10_000))).toBe(false);
-  });
-
-  it('says an older token (base64url, no checksum) is not of the current format', () => {
-    expect(isWellFormedHolderToken('pgc_5mN0Jv0hQy3cX1Jq6Vv7S6d3Z1yq2Ue8')).toBe(false);
+  itAnswersEachCase(isWellFormedHolderToken, {
+    'tells noise from a token: wrong checksum, one changed character, wrong prefix, length or alphabet': [
+      ['pgc_abcdefghijklmnopqrstuvwxyzABCD1HANlB', false],
+      ['pgc_abcdefghijklmnopqrstuvwxyzABCE1HANlA', false],
+      [`pgx_${token.slice(4)}`, false],
+      [token.slice(0, -1), false],
+      [`${token}0`, false],
+      ['pgc_abcdefghijklmnopqrstuvwxyzAB-D1HANlA', false],
+      ['', false],
+      ['x'.repeat(10_000), false],
+    ],
+    'says an older token (base64url, no checksum) is not of the current format': [
+      ['pgc_5mN0Jv0hQy3cX1Jq6Vv7S6d3Z1yq2Ue8', false],
+    ],
   });
 
   it('hints with the last four characters only', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { itAnswersEachCase } from '../../../test/support/case-tables.js';
 import { BRAND_COLOR_DEFAULTS } from '../../contract/branding';
 import { brandCssVariables, readableTextOn, showsBrandName } from './brand-theme';
 
@@ -26,17 +27,21 @@ describe('brand theme', () => {
     expect(variables['--accent']).toBeUndefined();
   });
 
-  it('picks readable text for buttons and the header', () => {
-    expect(readableTextOn('#8B5CF6')).toBe('#FFFFFF');
-    expect(readableTextOn('#000')).toBe('#FFFFFF');
-    expect(readableTextOn('#FDE047')).toBe('#111827');
-    expect(readableTextOn('#FFFFFF')).toBe('#111827');
+  itAnswersEachCase(readableTextOn, {
+    'picks readable text for buttons and the header': [
+      ['#8B5CF6', '#FFFFFF'],
+      ['#000', '#FFFFFF'],
+      ['#FDE047', '#111827'],
+      ['#FFFFFF', '#111827'],
+    ],
   });
 
-  it('hides the name only when asked to and a logo stands in for it', () => {
-    expect(showsBrandName({ brandLogo: '/api/branding/logos/u/a.png', brandHideText: true })).toBe(false);
-    expect(showsBrandName({ brandLogo: null, brandHideText: true })).toBe(true);
-    expect(showsBrandName({ brandLogo: '  ', brandHideText: true })).toBe(true);
-    expect(showsBrandName({ brandLogo: 'https://acme.com/logo.svg', brandHideText: false })).toBe(true);
+  itAnswersEachCase(showsBrandName, {
+    'hides the name only when asked to and a logo stands in for it': [
+      [{ brandLogo: '/api/branding/logos/u/a.png', brandHideText: true }, false],
+      [{ brandLogo: null, brandHideText: true }, true],
+      [{ brandLogo: '  ', brandHideText: true }, true],
+      [{ brandLogo: 'https://acme.com/logo.svg', brandHideText: false }, true],
+    ],
   });
 });

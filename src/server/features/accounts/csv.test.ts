@@ -1,12 +1,15 @@
 import { describe, expect, it } from 'vitest';
+import { itAnswersEachCase } from '../../../../test/support/case-tables.js';
 import { csvCell, csvRow } from './csv.js';
 
 describe('the export CSV', () => {
-  it('quotes cells with commas, quotes and line breaks, doubling quotes', () => {
-    expect(csvCell('plain')).toBe('plain');
-    expect(csvCell('a,b')).toBe('"a,b"');
-    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
-    expect(csvCell('two\nlines')).toBe('"two\nlines"');
+  itAnswersEachCase(csvCell, {
+    'quotes cells with commas, quotes and line breaks, doubling quotes': [
+      ['plain', 'plain'],
+      ['a,b', '"a,b"'],
+      ['say "hi"', '"say ""hi"""'],
+      ['two\nlines', '"two\nlines"'],
+    ],
   });
 
   it('keeps a spreadsheet from running a cell as a formula', () => {

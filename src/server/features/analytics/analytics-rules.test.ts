@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { itAnswersEachCase } from '../../../../test/support/case-tables.js';
 import {
   compareVersionsDescending,
   fillBuckets,
@@ -51,13 +52,15 @@ describe('periods and buckets', () => {
 });
 
 describe('versions', () => {
-  it('names the major line a holder is on', () => {
-    expect(versionLine('1.4.2')).toBe('1.x');
-    expect(versionLine('v2.0.0-beta1')).toBe('2.x');
-    expect(versionLine('10')).toBe('10.x');
-    expect(versionLine('dev-main')).toBe('dev-main');
-    expect(versionLine('1.x-dev')).toBe('1.x-dev');
-    expect(versionLine('release-1')).toBe('release-1');
+  itAnswersEachCase(versionLine, {
+    'names the major line a holder is on': [
+      ['1.4.2', '1.x'],
+      ['v2.0.0-beta1', '2.x'],
+      ['10', '10.x'],
+      ['dev-main', 'dev-main'],
+      ['1.x-dev', '1.x-dev'],
+      ['release-1', 'release-1'],
+    ],
   });
 
   it('orders versions newest first by number', () => {

@@ -6,17 +6,10 @@ import {
   svgNestedToLevel,
   svgWithElements,
 } from '../../../../test/support/logo-fixtures.js';
-import { assertSvgWithinLimits, SvgRejectedError, svgLimits } from './svg-limits.js';
+import { refusalReason } from '../../../../test/support/svg-refusal.js';
+import { assertSvgWithinLimits, svgLimits } from './svg-limits.js';
 
-function refusal(text: string): string {
-  try {
-    assertSvgWithinLimits(text);
-  } catch (error) {
-    expect(error).toBeInstanceOf(SvgRejectedError);
-    return (error as SvgRejectedError).reason;
-  }
-  throw new Error('the SVG was not refused');
-}
+const refusal = (text: string) => refusalReason(() => assertSvgWithinLimits(text));
 
 const open = '<svg xmlns="http://www.w3.org/2000/svg">';
 

@@ -6,18 +6,11 @@ import {
   nestedGroupsSvg,
   svgNestedToLevel,
 } from '../../../../test/support/logo-fixtures.js';
+import { refusalReason } from '../../../../test/support/svg-refusal.js';
 import { svgLimits } from './svg-limits.js';
 import { SvgRejectedError, sanitizeCss, sanitizeSvg } from './svg-sanitizer.js';
 
-function rejectionOf(source: string): string {
-  try {
-    sanitizeSvg(source);
-  } catch (error) {
-    expect(error).toBeInstanceOf(SvgRejectedError);
-    return (error as SvgRejectedError).reason;
-  }
-  throw new Error('the SVG was accepted');
-}
+const rejectionOf = (source: string) => refusalReason(() => sanitizeSvg(source));
 
 describe('sanitizeSvg', () => {
   it('keeps a benign logo visually intact: shapes, gradient, symbol use, styles and text survive', () => {

@@ -12,17 +12,13 @@ const token = 'pgc_abcdefghijklmnopqrstuvwxyz012345';
 const expiresAt = new Date('2026-03-08T12:00:00Z');
 const temporary = { kind: 'temporary' as const, durationDays: 7, expiresAt, endMode: 'access' as const };
 
+/** The e-mail of `fields` from the acme seller's repository at repositoryUrl (either may be changed too). */
+const acmeMail = (fields: Omit<LicenseEmailInput, 'repositoryUrl' | 'sellerSlug'> & Partial<LicenseEmailInput>) =>
+  buildLicenseEmail({ repositoryUrl, sellerSlug: 'acme', ...fields });
+
 /** The e-mail to a new holder of acme/widget on the 7-day temporary license, with `fields` added or changed. */
 const newHolderMail = (fields: Partial<LicenseEmailInput> = {}) =>
-  buildLicenseEmail({
-    reason: 'new-holder',
-    repositoryUrl,
-    sellerSlug: 'acme',
-    token,
-    packageNames: ['acme/widget'],
-    license: temporary,
-    ...fields,
-  });
+  acmeMail({ reason: 'new-holder', token, packageNames: ['acme/widget'], license: temporary, ...fields });
 
 describe('the license e-mail', () => {
   it('gives a new holder the URL, the token and the commands in the order they must run', () => {
@@ -66,11 +62,9 @@ describe('the license e-mail', () => {
   });
 
   it('tells a known holder the package was added, without any token', () => {
-    const mail = buildLicenseEmail({
+    const mail = acmeMail({
       reason: 'package-added',
       sellerName: 'Acme Corp',
-      repositoryUrl,
-      sellerSlug: 'acme',
       packageNames: ['acme/gadget'],
       license: { ...temporary, durationDays: 14 },
     });
@@ -84,10 +78,8 @@ describe('the license e-mail', () => {
   });
 
   it('says when a license was renewed', () => {
-    const mail = buildLicenseEmail({
+    const mail = acmeMail({
       reason: 'license-renewed',
-      repositoryUrl,
-      sellerSlug: 'acme',
       packageNames: ['acme/widget'],
       license: temporary,
     });
@@ -96,10 +88,8 @@ describe('the license e-mail', () => {
   });
 
   it('marks a test purchase in the subject and first thing in the text, so nobody takes it for a receipt', () => {
-    const mail = buildLicenseEmail({
+    const mail = acmeMail({
       reason: 'package-added',
-      repositoryUrl,
-      sellerSlug: 'acme',
       packageNames: ['acme/widget'],
       isTestPurchase: true,
     });
@@ -112,11 +102,9 @@ describe('the license e-mail', () => {
   });
 
   it('sends a regenerated token with the command that replaces the old one', () => {
-    const mail = buildLicenseEmail({
+    const mail = acmeMail({
       reason: 'token-regenerated',
       sellerName: 'Acme Corp',
-      repositoryUrl,
-      sellerSlug: 'acme',
       token,
       packageNames: ['acme/gadget', 'acme/widget'],
     });
