@@ -13,6 +13,7 @@ import {
   requestOnHost,
 } from '../../../../test/composer/repository-fixtures.js';
 import { mailsTo } from '../../../../test/support/outbox.js';
+import { sellerRepositoryAroundTests } from '../../../../test/support/seller-repository.js';
 import { createPortalSession, type TestUser } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import { SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS } from '../../../contract/auth-messages.js';
@@ -95,45 +96,40 @@ function errorOf(response: RawResponse): { code: string; message: string; status
   return JSON.parse(response.body.toString('utf8'));
 }
 
-let app: TestApp;
-let acme: TestUser;
+const repository = sellerRepositoryAroundTests('acme');
 let globex: TestUser;
 let widget: FixturePackage;
 let gadget: FixturePackage;
 let globexTool: FixturePackage;
 
 beforeAll(async () => {
-  app = await startTestApp();
-  acme = await createSeller(app, 'acme');
-  globex = await createSeller(app, 'globex');
-  await app.ctx.db
+  globex = await createSeller(repository.app, 'globex');
+  await repository.app.ctx.db
     .insert(brandSettings)
-    .values({ userId: acme.id, brandName: 'Acme Tools', supportEmail: 'help@acme.test' });
-  widget = await createPackage(app, acme, 'acme/widget', [
+    .values({ userId: repository.seller.id, brandName: 'Acme Tools', supportEmail: 'help@acme.test' });
+  widget = await createPackage(repository.app, repository.seller, 'acme/widget', [
     { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
     { version: 'v1.1.0', releasedAt: '2026-02-20T10:00:00Z' },
     { version: 'v2.0.0', releasedAt: '2026-02-27T10:00:00Z' },
     { version: 'dev-main', kind: 'branch', releasedAt: '2026-02-25T10:00:00Z' },
   ]);
-  gadget = await createPackage(app, acme, 'acme/gadget', [{ version: 'v3.0.0', releasedAt: '2026-01-05T10:00:00Z' }]);
-  globexTool = await createPackage(app, globex, 'globex/tool', [
+  gadget = await createPackage(repository.app, repository.seller, 'acme/gadget', [
+    { version: 'v3.0.0', releasedAt: '2026-01-05T10:00:00Z' },
+  ]);
+  globexTool = await createPackage(repository.app, globex, 'globex/tool', [
     { version: 'v1.0.0', releasedAt: '2026-01-05T10:00:00Z' },
   ]);
 });
 
-afterAll(async () => {
-  await app?.close();
-});
-
 let holderCounter = 0;
 async function holderOf(seller: TestUser, email = `holder-${++holderCounter}@example.com`): Promise<FixtureHolder> {
-  return createHolder(app, seller, email);
+  return createHolder(repository.app, seller, email);
 }
 
 /** A portal session made in the database, as sign-in makes it, in a browser on the given host. */
 async function signedInBrowser(holder: FixtureHolder, host: string): Promise<HostBrowser> {
-  const cookie = await createPortalSession(app, holder.id);
-  const browser = new HostBrowser(app, host);
+  const cookie = await createPortalSession(repository.app, holder.id);
+  const browser = new HostBrowser(repository.app, host);
   browser.setCookie(COOKIE, cookie);
   return browser;
 }
@@ -146,17 +142,17 @@ function portalLinkIn(body: string): string {
 
 describe('signing in by e-mailed link', () => {
   it('e-mails a link to this seller host that signs the holder in once, with a host-only session cookie', async () => {
-    const holder = await holderOf(acme);
-    await createGrant(app, holder, widget);
-    const browser = new HostBrowser(app, ACME_HOST);
+    const holder = await holderOf(repository.seller);
+    await createGrant(repository.app, holder, widget);
+    const browser = new HostBrowser(repository.app, ACME_HOST);
     const asked = await browser.json<{ message: string }>('POST', '/api/portal/sign-in', { email: holder.email });
     expect(asked).toEqual({ status: 200, body: { message: portalLinkSentMessage(holder.email) } });
 
-    const [mail] = mailsTo(app.dataDir, holder.email);
+    const [mail] = mailsTo(repository.app.dataDir, holder.email);
     expect(mail?.subject).toBe('Sign in to your Acme Tools licenses');
     expect(mail?.body).toContain('help@acme.test');
     const link = new URL(portalLinkIn(mail!.body));
-    expect(link.host).toBe(`${ACME_HOST}:${app.port}`);
+    expect(link.host).toBe(`${ACME_HOST}:${repository.app.port}`);
     const token = link.searchParams.get('token')!;
 
     const verified = await browser.request('POST', '/api/portal/sign-in/verify', { token });
@@ -168,49 +164,59 @@ describe('signing in by e-mailed link', () => {
     expect(setCookie).not.toMatch(/Domain=/i);
     expect(await browser.json('GET', '/api/portal/session')).toEqual({ status: 200, body: { email: holder.email } });
 
-    const again = await new HostBrowser(app, ACME_HOST).request('POST', '/api/portal/sign-in/verify', { token });
+    const again = await new HostBrowser(repository.app, ACME_HOST).request('POST', '/api/portal/sign-in/verify', {
+      token,
+    });
     expect(again.status).toBe(400);
     expect(errorOf(again)).toMatchObject({ code: 'BAD_REQUEST', message: portalMessages.linkUsed });
   });
 
   it('answers an address without a license exactly as one with a license, and sends it nothing', async () => {
-    const holder = await holderOf(acme);
-    const browser = new HostBrowser(app, ACME_HOST);
+    const holder = await holderOf(repository.seller);
+    const browser = new HostBrowser(repository.app, ACME_HOST);
     const known = await browser.request('POST', '/api/portal/sign-in', { email: holder.email });
     const unknown = await browser.request('POST', '/api/portal/sign-in', { email: 'nobody@example.com' });
     expect(unknown.status).toBe(known.status);
     expect(unknown.body.toString()).toBe(known.body.toString().replace(holder.email, 'nobody@example.com'));
-    expect(mailsTo(app.dataDir, 'nobody@example.com')).toEqual([]);
+    expect(mailsTo(repository.app.dataDir, 'nobody@example.com')).toEqual([]);
     // A holder of another seller only is nobody on this host.
     const globexOnly = await holderOf(globex);
     const other = await browser.json('POST', '/api/portal/sign-in', { email: globexOnly.email });
     expect(other.body).toEqual({ message: portalLinkSentMessage(globexOnly.email) });
-    expect(mailsTo(app.dataDir, globexOnly.email)).toEqual([]);
+    expect(mailsTo(repository.app.dataDir, globexOnly.email)).toEqual([]);
   });
 
   it('refuses a link after 30 minutes', async () => {
-    const holder = await holderOf(acme);
-    const browser = new HostBrowser(app, ACME_HOST);
+    const holder = await holderOf(repository.seller);
+    const browser = new HostBrowser(repository.app, ACME_HOST);
     await browser.request('POST', '/api/portal/sign-in', { email: holder.email });
-    const token = new URL(portalLinkIn(mailsTo(app.dataDir, holder.email)[0]!.body)).searchParams.get('token')!;
-    app.clock.advance(30 * 60_000 + 1);
+    const token = new URL(portalLinkIn(mailsTo(repository.app.dataDir, holder.email)[0]!.body)).searchParams.get(
+      'token',
+    )!;
+    repository.app.clock.advance(30 * 60_000 + 1);
     try {
       const late = await browser.request('POST', '/api/portal/sign-in/verify', { token });
       expect(late.status).toBe(400);
       expect(errorOf(late)).toMatchObject({ code: 'BAD_REQUEST', message: portalMessages.linkExpired });
     } finally {
-      app.clock.set('2026-03-01T12:00:00Z');
+      repository.app.clock.set('2026-03-01T12:00:00Z');
     }
   });
 
   it("does not accept one seller's link on another seller's host, and leaves it usable on its own", async () => {
-    const holder = await holderOf(acme);
-    await new HostBrowser(app, ACME_HOST).request('POST', '/api/portal/sign-in', { email: holder.email });
-    const token = new URL(portalLinkIn(mailsTo(app.dataDir, holder.email)[0]!.body)).searchParams.get('token')!;
-    const elsewhere = await new HostBrowser(app, GLOBEX_HOST).request('POST', '/api/portal/sign-in/verify', { token });
+    const holder = await holderOf(repository.seller);
+    await new HostBrowser(repository.app, ACME_HOST).request('POST', '/api/portal/sign-in', { email: holder.email });
+    const token = new URL(portalLinkIn(mailsTo(repository.app.dataDir, holder.email)[0]!.body)).searchParams.get(
+      'token',
+    )!;
+    const elsewhere = await new HostBrowser(repository.app, GLOBEX_HOST).request('POST', '/api/portal/sign-in/verify', {
+      token,
+    });
     expect(elsewhere.status).toBe(400);
     expect(errorOf(elsewhere)).toMatchObject({ code: 'BAD_REQUEST', message: portalMessages.linkInvalid });
-    const home = await new HostBrowser(app, ACME_HOST).request('POST', '/api/portal/sign-in/verify', { token });
+    const home = await new HostBrowser(repository.app, ACME_HOST).request('POST', '/api/portal/sign-in/verify', {
+      token,
+    });
     expect(home.status).toBe(200);
   });
 });
@@ -337,12 +343,12 @@ describe('tenancy', () => {
 
   it("shows a holder their own licenses from this seller only: never another holder's or another seller's", async () => {
     const email = `shared-${++holderCounter}@example.com`;
-    const atAcme = await holderOf(acme, email);
+    const atAcme = await holderOf(repository.seller, email);
     const atGlobex = await holderOf(globex, email);
-    const neighbour = await holderOf(acme);
-    await createGrant(app, atAcme, widget);
-    await createGrant(app, atGlobex, globexTool);
-    await createGrant(app, neighbour, gadget);
+    const neighbour = await holderOf(repository.seller);
+    await createGrant(repository.app, atAcme, widget);
+    await createGrant(repository.app, atGlobex, globexTool);
+    await createGrant(repository.app, neighbour, gadget);
 
     const acmeView = await (await signedInBrowser(atAcme, ACME_HOST)).json<PortalOverview>(
       'GET',
@@ -354,15 +360,15 @@ describe('tenancy', () => {
       '/api/portal/licenses',
     );
     expect(globexView.body.licenses.map((license) => license.packageName)).toEqual(['globex/tool']);
-    expect(globexView.body.repositoryUrl).toBe(`http://${GLOBEX_HOST}:${app.port}`);
+    expect(globexView.body.repositoryUrl).toBe(`http://${GLOBEX_HOST}:${repository.app.port}`);
   });
 
   it("does not let a session of one seller's portal work on another seller's host, on any route", async () => {
-    const holder = await holderOf(acme);
-    await createGrant(app, holder, widget);
+    const holder = await holderOf(repository.seller);
+    await createGrant(repository.app, holder, widget);
     const atAcme = await signedInBrowser(holder, ACME_HOST);
     // The same cookie value, sent to the other host by hand (a browser would not send it there).
-    const atGlobex = new HostBrowser(app, GLOBEX_HOST);
+    const atGlobex = new HostBrowser(repository.app, GLOBEX_HOST);
     atGlobex.setCookie(COOKIE, atAcme.cookie(COOKIE)!);
     expect(await atGlobex.json('GET', '/api/portal/session')).toEqual({ status: 200, body: null });
     for (const [method, path] of holderRoutes) {
@@ -376,7 +382,7 @@ describe('tenancy', () => {
   });
 
   it('asks signed-out visitors to sign in on every holder route', async () => {
-    const browser = new HostBrowser(app, ACME_HOST);
+    const browser = new HostBrowser(repository.app, ACME_HOST);
     expect(await browser.json('GET', '/api/portal/session')).toEqual({ status: 200, body: null });
     for (const [method, path] of holderRoutes) {
       const response = await browser.request(method, path);
@@ -386,11 +392,11 @@ describe('tenancy', () => {
   });
 
   it('ends the session at sign-out', async () => {
-    const holder = await holderOf(acme);
+    const holder = await holderOf(repository.seller);
     const browser = await signedInBrowser(holder, ACME_HOST);
     const cookie = browser.cookie(COOKIE)!;
     expect((await browser.request('POST', '/api/portal/sign-out')).status).toBe(200);
-    const replay = new HostBrowser(app, ACME_HOST);
+    const replay = new HostBrowser(repository.app, ACME_HOST);
     replay.setCookie(COOKIE, cookie);
     expect((await replay.request('GET', '/api/portal/licenses')).status).toBe(401);
   });
@@ -398,30 +404,33 @@ describe('tenancy', () => {
 
 describe('licenses', () => {
   it('states each license as the Composer repository treats it, with versions, downloads and last use', async () => {
-    const holder = await holderOf(acme);
-    const now = app.clock.now().getTime();
-    await createGrant(app, holder, widget, {
+    const holder = await holderOf(repository.seller);
+    const now = repository.app.clock.now().getTime();
+    await createGrant(repository.app, holder, widget, {
       expiresAt: new Date(now + 3 * DAY_MS),
       downloadLimit: 10,
       downloadCount: 4,
     });
-    const frozenPackage = await createPackage(app, acme, 'acme/frozen', [
+    const frozenPackage = await createPackage(repository.app, repository.seller, 'acme/frozen', [
       { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
       { version: 'v1.2.0', releasedAt: '2026-02-01T10:00:00Z' },
       // Committed before the end but first seen after it (a back-dated commit tagged late): not covered.
       { version: 'v1.2.1', releasedAt: '2026-02-05T10:00:00Z', publishedAt: '2026-02-15T10:00:00Z' },
       { version: 'v1.3.0', releasedAt: '2026-02-20T10:00:00Z' },
     ]);
-    await createGrant(app, holder, frozenPackage, { expiresAt: new Date('2026-02-10T00:00:00Z'), endMode: 'updates' });
-    const revokedPackage = await createPackage(app, acme, 'acme/revoked', [
+    await createGrant(repository.app, holder, frozenPackage, {
+      expiresAt: new Date('2026-02-10T00:00:00Z'),
+      endMode: 'updates',
+    });
+    const revokedPackage = await createPackage(repository.app, repository.seller, 'acme/revoked', [
       { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
     ]);
-    await createGrant(app, holder, revokedPackage, { status: 'revoked' });
-    const expiredPackage = await createPackage(app, acme, 'acme/expired', [
+    await createGrant(repository.app, holder, revokedPackage, { status: 'revoked' });
+    const expiredPackage = await createPackage(repository.app, repository.seller, 'acme/expired', [
       { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
     ]);
-    await createGrant(app, holder, expiredPackage, { expiresAt: new Date('2026-02-01T00:00:00Z') });
-    await createGrant(app, holder, gadget);
+    await createGrant(repository.app, holder, expiredPackage, { expiresAt: new Date('2026-02-01T00:00:00Z') });
+    await createGrant(repository.app, holder, gadget);
 
     const { status, body } = await (await signedInBrowser(holder, ACME_HOST)).json<PortalOverview>(
       'GET',
@@ -432,7 +441,7 @@ describe('licenses', () => {
       email: holder.email,
       sellerName: 'Acme Tools',
       supportEmail: 'help@acme.test',
-      repositoryUrl: `http://${ACME_HOST}:${app.port}`,
+      repositoryUrl: `http://${ACME_HOST}:${repository.app.port}`,
       repositoryName: 'acme',
     });
     const byName = Object.fromEntries(body.licenses.map((license) => [license.packageName, license]));
@@ -465,10 +474,10 @@ describe('licenses', () => {
   });
 
   it('names every package of a product’s license, which composer require takes instead of the product’s name', async () => {
-    const holder = await holderOf(acme);
-    const product = await createProduct(app, acme, 'Toolkit', [widget, gadget]);
-    await createProductGrant(app, holder, product);
-    await createGrant(app, holder, widget);
+    const holder = await holderOf(repository.seller);
+    const product = await createProduct(repository.app, repository.seller, 'Toolkit', [widget, gadget]);
+    await createProductGrant(repository.app, holder, product);
+    await createGrant(repository.app, holder, widget);
 
     const { status, body } = await (await signedInBrowser(holder, ACME_HOST)).json<PortalOverview>(
       'GET',
@@ -483,15 +492,15 @@ describe('licenses', () => {
 
 describe('receipts', () => {
   it("lists the holder's paid purchases from this seller, newest first, and no one else's", async () => {
-    const holder = await holderOf(acme);
-    const other = await holderOf(acme);
+    const holder = await holderOf(repository.seller);
+    const other = await holderOf(repository.seller);
     const sale = (
       customerId: string,
       paidAt: string,
       status: 'paid' | 'refunded' | 'pending',
       amountCents: number,
     ) => ({
-      sellerId: acme.id,
+      sellerId: repository.seller.id,
       packageId: widget.id,
       kind: 'purchase' as const,
       status,
@@ -503,7 +512,7 @@ describe('receipts', () => {
       currency: 'usd',
       paidAt: status === 'pending' ? null : new Date(paidAt),
     });
-    await app.ctx.db
+    await repository.app.ctx.db
       .insert(sales)
       .values([
         sale(holder.id, '2026-01-05T10:00:00Z', 'refunded', 4900),
@@ -526,9 +535,11 @@ describe('receipts', () => {
 
 describe('rotating the token', () => {
   it('shows a new token once, e-mails it, refuses the old one from its next request and records it for the seller', async () => {
-    const holder = await holderOf(acme);
-    await createGrant(app, holder, widget);
-    expect((await requestOnHost(app, ACME_HOST, '/packages.json', { token: holder.token })).status).toBe(200);
+    const holder = await holderOf(repository.seller);
+    await createGrant(repository.app, holder, widget);
+    expect((await requestOnHost(repository.app, ACME_HOST, '/packages.json', { token: holder.token })).status).toBe(
+      200,
+    );
 
     const browser = await signedInBrowser(holder, ACME_HOST);
     const rotated = await browser.json<PortalRotateTokenResponse>('POST', '/api/portal/token');
@@ -536,14 +547,20 @@ describe('rotating the token', () => {
     expect(rotated.body.token).toMatch(/^pgc_/);
     expect(rotated.body.token).not.toBe(holder.token);
 
-    expect((await requestOnHost(app, ACME_HOST, '/packages.json', { token: holder.token })).status).toBe(401);
-    expect((await requestOnHost(app, ACME_HOST, '/packages.json', { token: rotated.body.token })).status).toBe(200);
-    expect(mailsTo(app.dataDir, holder.email).some((mail) => mail.body.includes(rotated.body.token))).toBe(true);
+    expect((await requestOnHost(repository.app, ACME_HOST, '/packages.json', { token: holder.token })).status).toBe(
+      401,
+    );
+    expect(
+      (await requestOnHost(repository.app, ACME_HOST, '/packages.json', { token: rotated.body.token })).status,
+    ).toBe(200);
+    expect(mailsTo(repository.app.dataDir, holder.email).some((mail) => mail.body.includes(rotated.body.token))).toBe(
+      true,
+    );
 
-    const events = await app.ctx.db
+    const events = await repository.app.ctx.db
       .select()
       .from(auditEvents)
-      .where(and(eq(auditEvents.userId, acme.id), eq(auditEvents.targetId, holder.id)));
+      .where(and(eq(auditEvents.userId, repository.seller.id), eq(auditEvents.targetId, holder.id)));
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({
       action: 'customer.token_regenerated',
@@ -558,20 +575,20 @@ describe('rotating the token', () => {
 
 describe('on the seller’s own domain', () => {
   it('serves the portal on portal.{zone} of a verified custom domain', async () => {
-    await app.ctx.db
+    await repository.app.ctx.db
       .update(brandSettings)
-      .set({ brandDomain: 'composer.acme-tools.test', brandDomainVerifiedAt: app.clock.now() })
-      .where(eq(brandSettings.userId, acme.id));
-    const holder = await holderOf(acme);
-    await createGrant(app, holder, gadget);
+      .set({ brandDomain: 'composer.acme-tools.test', brandDomainVerifiedAt: repository.app.clock.now() })
+      .where(eq(brandSettings.userId, repository.seller.id));
+    const holder = await holderOf(repository.seller);
+    await createGrant(repository.app, holder, gadget);
     const view = await (await signedInBrowser(holder, 'portal.acme-tools.test')).json<PortalOverview>(
       'GET',
       '/api/portal/licenses',
     );
     expect(view.status).toBe(200);
-    expect(view.body.repositoryUrl).toBe(`http://composer.acme-tools.test:${app.port}`);
+    expect(view.body.repositoryUrl).toBe(`http://composer.acme-tools.test:${repository.app.port}`);
     // The setup commands name the entry after the seller on a custom domain too (issue 36).
-    expect(view.body.repositoryName).toBe(acme.slug);
+    expect(view.body.repositoryName).toBe(repository.seller.slug);
     expect(view.body.licenses.map((license) => license.packageName)).toEqual(['acme/gadget']);
     // Another seller's holder is nobody there.
     const stranger = await holderOf(globex);
