@@ -45,14 +45,21 @@ export type CodeHostOverview = z.infer<typeof codeHostOverviewSchema>;
 
 export const codeHostConnectionParams = z.object({ id: entityId });
 
+/** What a code host tells of a repository besides its id, in both lists of repositories a seller picks from. */
+export const hostRepositoryFields = {
+  fullName: z.string(),
+  description: z.string().nullable(),
+  /** Only repositories with a composer.json on their default branch can become packages. */
+  hasComposerJson: z.boolean(),
+  /** The name composer.json declares: the package must carry it (Composer reads the name from there). */
+  composerName: z.string().nullable(),
+};
+
 /** GET /api/code-hosts/{id}/repositories: one repository a connection may read, read live from the host. */
 export const connectionRepositorySchema = z.object({
   /** The host's id of the repository (GitHub's numeric id, the local folder's relative path). */
   id: z.string(),
-  fullName: z.string(),
-  description: z.string().nullable(),
-  hasComposerJson: z.boolean(),
-  composerName: z.string().nullable(),
+  ...hostRepositoryFields,
 });
 export type ConnectionRepository = z.infer<typeof connectionRepositorySchema>;
 export const connectionRepositoryList = z.array(connectionRepositorySchema);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { hostRepositoryFields } from './code-hosts.js';
 import { COMPOSER_PACKAGE_NAME, COMPOSER_PACKAGE_NAME_MAX_LENGTH } from './composer.js';
 import { entityId } from './ids.js';
 
@@ -32,12 +33,7 @@ const descriptionSchema = z
 export const codeHostRepositorySchema = z.object({
   /** The code host's id of the repository: GitHub's numeric id as a string, the local folder's relative path. */
   githubId: z.string(),
-  fullName: z.string(),
-  description: z.string().nullable(),
-  /** Only repositories with a composer.json on their default branch can become packages. */
-  hasComposerJson: z.boolean(),
-  /** The name composer.json declares: the package must carry it (Composer reads the name from there). */
-  composerName: z.string().nullable(),
+  ...hostRepositoryFields,
 });
 export type CodeHostRepository = z.infer<typeof codeHostRepositorySchema>;
 export const codeHostRepositoryList = z.array(codeHostRepositorySchema);
