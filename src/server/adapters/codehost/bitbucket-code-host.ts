@@ -15,8 +15,7 @@ import {
   callHostApi,
   fileTextOf,
   type HostApiAnswer,
-  hostApiError,
-  parseJson,
+  okJson,
   withoutTrailingSlashes,
 } from './host-api.js';
 
@@ -77,9 +76,7 @@ export class BitbucketCodeHost implements CodeHost {
       let url: string | undefined =
         `${this.apiUrl}/repositories/${encodeURIComponent(this.settings.workspace)}?pagelen=${PAGE_SIZE}&sort=full_name`;
       for (let page = 0; url && page < MAX_PAGES; page++) {
-        const answer = await this.call(token, url);
-        if (answer.status !== 200) throw hostApiError(HOST, answer);
-        const data: Page<BitbucketRepository> = parseJson(HOST, answer);
+        const data: Page<BitbucketRepository> = okJson(HOST, await this.call(token, url));
         found.push(...(data.values ?? []));
         // `next` is followed only while it stays on the API the settings name.
         url = typeof data.next === 'string' && data.next.startsWith(`${this.apiUrl}/`) ? data.next : undefined;
@@ -131,8 +128,7 @@ export class BitbucketCodeHost implements CodeHost {
       // Bitbucket signs each delivery with the secret: X-Hub-Signature: sha256=<HMAC-SHA256 of the body>.
       json: { description: 'Packgate', url: hook.url, active: true, secret: hook.secret, events: ['repo:push'] },
     });
-    if (answer.status !== 201 && answer.status !== 200) throw hostApiError(HOST, answer);
-    const created = parseJson<{ uuid?: unknown }>(HOST, answer);
+    const created = okJson<{ uuid?: unknown }>(HOST, answer, [201, 200]);
     if (typeof created.uuid !== 'string') throw new CodeHostError('UNAVAILABLE', 'Bitbucket answered oddly.');
     return { id: created.uuid };
   }
@@ -154,8 +150,7 @@ export class BitbucketCodeHost implements CodeHost {
       `${this.apiUrl}/repositories/${encodeURIComponent(this.settings.workspace)}/${encodeURIComponent(slugOrUuid)}`,
     );
     if (answer.status === 404) throw repositoryNotFound(slugOrUuid);
-    if (answer.status !== 200) throw hostApiError(HOST, answer);
-    return parseJson<BitbucketRepository>(HOST, answer);
+    return okJson<BitbucketRepository>(HOST, answer);
   }
 
   private describe(token: string, repository: BitbucketRepository): Promise<CodeHostRepository> {
@@ -209,8 +204,7 @@ export async function fetchBitbucketTarget(
         : `Bitbucket has no workspace ${settings.workspace} that this token can read`,
     );
   }
-  if (answer.status !== 200) throw hostApiError(HOST, answer);
-  const data = parseJson<{ size?: unknown; full_name?: unknown }>(HOST, answer);
+  const data = okJson<{ size?: unknown; full_name?: unknown }>(HOST, answer);
   return {
     workspaceName: settings.workspace,
     repositoryCount: settings.repositorySlug ? 1 : typeof data.size === 'number' ? data.size : null,

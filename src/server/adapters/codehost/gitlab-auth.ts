@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { CodeHostError } from './code-host.js';
-import { callHostApi, hostApiError, parseJson, withoutTrailingSlashes } from './host-api.js';
+import { callHostApi, hostApiError, okJson, parseJson, withoutTrailingSlashes } from './host-api.js';
 
 // GitLab's OAuth 2 authorization code flow with PKCE (docs.gitlab.com: "OAuth 2.0 identity provider API") and the
 // look-ups that validate a pasted access token. Access tokens from OAuth last two hours (`expires_in` 7200); each
@@ -87,8 +87,7 @@ async function requestTokens(
       'GitLab refused to renew access: the authorization was revoked or expired.',
     );
   }
-  if (answer.status !== 200) throw hostApiError(HOST, answer);
-  const data = parseJson<{
+  const data = okJson<{
     access_token?: unknown;
     refresh_token?: unknown;
     expires_in?: unknown;
@@ -113,8 +112,7 @@ export type GitlabIdentity = { id: string; username: string; name: string | null
 /** Who the token reads as (GET /user); UNAUTHORIZED when GitLab refuses it. */
 export async function fetchGitlabIdentity(baseUrl: string, token: string): Promise<GitlabIdentity> {
   const answer = await callHostApi({ host: HOST, url: `${trimmed(baseUrl)}/api/v4/user`, token });
-  if (answer.status !== 200) throw hostApiError(HOST, answer);
-  const user = parseJson<{ id?: unknown; username?: unknown; name?: unknown; bot?: unknown }>(HOST, answer);
+  const user = okJson<{ id?: unknown; username?: unknown; name?: unknown; bot?: unknown }>(HOST, answer);
   if (typeof user.id !== 'number' || typeof user.username !== 'string') {
     throw new CodeHostError('UNAVAILABLE', 'GitLab answered the user request oddly.');
   }

@@ -10,7 +10,15 @@ import {
   readDefaultBranchFile,
   requireAccessToken,
 } from './code-host.js';
-import { assertRemoved, callHostApi, fileTextOf, hostApiError, parseJson, withoutTrailingSlashes } from './host-api.js';
+import {
+  assertRemoved,
+  callHostApi,
+  fileTextOf,
+  hostApiError,
+  okJson,
+  parseJson,
+  withoutTrailingSlashes,
+} from './host-api.js';
 
 // GitLab (gitlab.com or self-managed) through REST API v4 with an OAuth token (scopes read_api and read_repository)
 // or a project/group access token. The API answers which projects the credential can read and whether their
@@ -70,8 +78,7 @@ export class GitlabCodeHost implements CodeHost {
     const token = requireAccessToken(user, HOST);
     const answer = await this.call({ token, path: `/projects/${id}` });
     if (answer.status === 404) throw projectNotFound(id);
-    if (answer.status !== 200) throw hostApiError(HOST, answer);
-    return this.describe(token, parseJson<GitlabProject>(HOST, answer));
+    return this.describe(token, okJson<GitlabProject>(HOST, answer));
   }
 
   async cloneSource(user: CodeHostUser, repository: CodeHostRepository): Promise<CloneSource> {
@@ -111,8 +118,7 @@ export class GitlabCodeHost implements CodeHost {
         enable_ssl_verification: true,
       },
     });
-    if (answer.status !== 201 && answer.status !== 200) throw hostApiError(HOST, answer);
-    return { id: String(parseJson<{ id: number }>(HOST, answer).id) };
+    return { id: String(okJson<{ id: number }>(HOST, answer, [201, 200]).id) };
   }
 
   async deletePushWebhook(user: CodeHostUser, repositoryFullName: string, hookId: string): Promise<void> {

@@ -87,6 +87,15 @@ export function parseJson<T>(host: string, answer: HostApiAnswer): T {
   }
 }
 
+/**
+ * The JSON of an answer that succeeded: 200, or one of the `accepted` statuses (a create's 201); any other status is
+ * the host's error (hostApiError), and a body that is not JSON is UNAVAILABLE.
+ */
+export function okJson<T>(host: string, answer: HostApiAnswer, accepted: readonly number[] = [200]): T {
+  if (!accepted.includes(answer.status)) throw hostApiError(host, answer);
+  return parseJson<T>(host, answer);
+}
+
 /** A raw file's text from the host's answer; undefined when the file (or the ref) is missing (404). */
 export function fileTextOf(host: string, answer: HostApiAnswer): string | undefined {
   if (answer.status === 404) return undefined;
