@@ -1,8 +1,7 @@
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPackageRepository, createTempDir, removeTempDir } from '../support/git-fixtures.js';
-import { startGitHttpServer, type TestGitHttpServer } from '../support/git-http-server.js';
-import { type SshGitServer, startSshGitServer } from '../support/ssh-git-server.js';
+import { describe, expect, it } from 'vitest';
+import { createPackageRepository } from '../support/git-fixtures.js';
+import { gitServersAroundTests } from '../support/git-servers.js';
 import { sellerPageAroundTests } from './support/seller-page.js';
 
 // Any git server in a real browser (issue 30 item 4): the seller adds a repository by its URL in Add Package, over
@@ -11,27 +10,14 @@ import { sellerPageAroundTests } from './support/seller-page.js';
 
 describe('Add Package from any git server', () => {
   const credentials = { username: 'ci-reader', password: 'correct horse battery staple' };
-  let workspace: string;
-  let http: TestGitHttpServer;
-  let ssh: SshGitServer;
-
-  beforeAll(async () => {
-    workspace = await createTempDir('packgate-e2e-git-');
+  const servers = gitServersAroundTests('packgate-e2e-git-', credentials, async (repos) => {
     for (const name of ['widget', 'gadget']) {
-      await createPackageRepository(path.join(workspace, 'repos', 'acme', `${name}.git`), {
+      await createPackageRepository(path.join(repos, 'acme', `${name}.git`), {
         name: `acme/${name}`,
         tags: ['v1.0.0'],
         bare: true,
       });
     }
-    http = await startGitHttpServer(path.join(workspace, 'repos'), { credentials });
-    ssh = await startSshGitServer(path.join(workspace, 'repos'));
-  });
-
-  afterAll(async () => {
-    await http?.close();
-    await ssh?.close();
-    await removeTempDir(workspace);
   });
 
   const dashboard = sellerPageAroundTests({
@@ -57,7 +43,7 @@ describe('Add Package from any git server', () => {
     const dialog = page.getByRole('dialog', { name: 'Add New Package' });
     await dialog.waitFor();
     await dialog.getByText('Or add a repository from any git server by its URL').click();
-    await dialog.getByLabel('Repository URL').fill(`${http.url}/acme/widget.git`);
+    await dialog.getByLabel('Repository URL').fill(`${servers.http.url}/acme/widget.git`);
     await dialog.getByLabel('User name').fill(credentials.username);
     await dialog.getByLabel('Password or token').fill(credentials.password);
     await dialog.getByRole('button', { name: 'Create Package from URL' }).click();
@@ -68,14 +54,14 @@ describe('Add Package from any git server', () => {
   it('adds a repository over SSH and shows the deploy key and the pinned host key, there and on the package', async () => {
     const { page } = dashboard;
     const dialog = await openGitUrlForm();
-    await dialog.getByLabel('Repository URL').fill(ssh.urlFor('acme/gadget.git'));
+    await dialog.getByLabel('Repository URL').fill(servers.ssh.urlFor('acme/gadget.git'));
     expect(await dialog.getByLabel('User name').count()).toBe(0);
     await dialog.getByRole('button', { name: 'Create Package and Deploy Key' }).click();
     const created = dialog.getByTestId('git-url-created');
     await created.waitFor();
     const key = await created.getByTestId('deploy-key-text').textContent();
     expect(key).toMatch(/^ssh-ed25519 AAAA\S+ packgate acme\/gadget$/);
-    expect(await created.textContent()).toContain(ssh.hostKeyFingerprint);
+    expect(await created.textContent()).toContain(servers.ssh.hostKeyFingerprint);
     await created.getByRole('button', { name: 'Done' }).click();
     await dialog.waitFor({ state: 'hidden' });
 

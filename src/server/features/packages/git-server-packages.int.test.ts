@@ -2,12 +2,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrant, createHolder } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeDns, startFakeDns } from '../../../../test/fakes/dns.js';
-import { createPackageRepository, createTempDir, removeTempDir } from '../../../../test/support/git-fixtures.js';
-import { startGitHttpServer, type TestGitHttpServer } from '../../../../test/support/git-http-server.js';
+import { createPackageRepository } from '../../../../test/support/git-fixtures.js';
+import { startGitHttpServer } from '../../../../test/support/git-http-server.js';
+import { gitServersAroundTests } from '../../../../test/support/git-servers.js';
 import { requireAsHolder } from '../../../../test/support/holder-composer.js';
 import { giveTrial, waitForSync } from '../../../../test/support/packages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
-import { type SshGitServer, startSshGitServer } from '../../../../test/support/ssh-git-server.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { CodeHostOverview } from '../../../contract/code-hosts.js';
 import type { CreatePackageResponse, PackageDetail } from '../../../contract/packages.js';
@@ -17,15 +17,7 @@ import type { CreatePackageResponse, PackageDetail } from '../../../contract/pac
 // composer; a wrong password, a changed host key, a private address and a hostile server are refused in words.
 
 const credentials = { username: 'ci-reader', password: 'correct horse battery staple' };
-let app: TestApp;
-let workspace: string;
-let http: TestGitHttpServer;
-let ssh: SshGitServer;
-let seller: SignedIn;
-
-beforeAll(async () => {
-  workspace = await createTempDir('packgate-git-servers-');
-  const repos = path.join(workspace, 'repos');
+const servers = gitServersAroundTests('packgate-git-servers-', credentials, async (repos) => {
   await createPackageRepository(path.join(repos, 'acme', 'widget.git'), {
     name: 'acme/widget',
     tags: ['v1.0.0', 'v1.1.0'],
@@ -48,8 +40,11 @@ beforeAll(async () => {
       bare: true,
     });
   }
-  http = await startGitHttpServer(repos, { credentials });
-  ssh = await startSshGitServer(repos);
+});
+let app: TestApp;
+let seller: SignedIn;
+
+beforeAll(async () => {
   // The servers are on loopback: only the guard's own test turns the setting off.
   app = await startTestApp({ env: { CODE_HOST_ALLOW_PRIVATE_NETWORKS: 'true' } });
   seller = await signInSeller(app, { slug: 'acme' });
@@ -58,9 +53,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
-  await http?.close();
-  await ssh?.close();
-  await removeTempDir(workspace);
 });
 
 async function detail(packageId: string): Promise<PackageDetail> {
@@ -77,8 +69,8 @@ async function refresh(packageId: string): Promise<PackageDetail> {
 async function installWithComposer(packageId: string, name: string, constraint: string): Promise<string> {
   const holder = await createHolder(app, seller.user, `holder-${name.replace('/', '-')}@example.com`);
   await createGrant(app, holder, { id: packageId });
-  const project = path.join(workspace, `project-${name.replace('/', '-')}`);
-  const home = path.join(workspace, 'composer-home');
+  const project = path.join(servers.workspace, `project-${name.replace('/', '-')}`);
+  const home = path.join(servers.workspace, 'composer-home');
   const locked = await requireAsHolder(app, holder.token, { project, home }, `${name}:${constraint}`);
   return locked.find((entry) => entry.name === name)!.version;
 }
@@ -86,7 +78,7 @@ async function installWithComposer(packageId: string, name: string, constraint: 
 describe('a git server over HTTPS with a user name and password', () => {
   it('refuses a wrong password in words, without storing anything or repeating it', async () => {
     const response = await seller.client.post('/api/repositories/from-url', {
-      repositoryUrl: `${http.url}/acme/widget.git`,
+      repositoryUrl: `${servers.http.url}/acme/widget.git`,
       credentials: { username: credentials.username, password: 'not-the-password-42' },
     });
     expect(response.status).toBe(400);
@@ -98,7 +90,7 @@ describe('a git server over HTTPS with a user name and password', () => {
 
   it('adds the package named by composer.json, syncs it and a holder installs it with composer', async () => {
     const response = await seller.client.post('/api/repositories/from-url', {
-      repositoryUrl: `${http.url}/acme/widget.git`,
+      repositoryUrl: `${servers.http.url}/acme/widget.git`,
       credentials,
     });
     const text = await response.text();
@@ -126,7 +118,7 @@ describe('a git server over HTTPS with a user name and password', () => {
 describe('a git server over SSH with a deploy key', () => {
   it('answers the deploy key, syncs once it is added, installs with composer, and refuses a changed host key', async () => {
     const response = await seller.client.post('/api/repositories/from-url', {
-      repositoryUrl: ssh.urlFor('acme/gadget.git'),
+      repositoryUrl: servers.ssh.urlFor('acme/gadget.git'),
     });
     const text = await response.text();
     expect(response.status, text).toBe(201);
@@ -135,7 +127,7 @@ describe('a git server over SSH with a deploy key', () => {
     expect(created).toMatchObject({
       packageName: 'acme/gadget',
       taskId: null,
-      sshHostKeyFingerprint: ssh.hostKeyFingerprint,
+      sshHostKeyFingerprint: servers.ssh.hostKeyFingerprint,
     });
     expect(created.deployKey).toMatch(/^ssh-ed25519 AAAA[A-Za-z0-9+/=]+ packgate acme\/gadget$/);
 
@@ -148,13 +140,13 @@ describe('a git server over SSH with a deploy key', () => {
     const renamed = await seller.client.put(`/api/repositories/${created.id}`, { packageName: 'acme/gadget-tools' });
     expect(renamed.status).toBe(200);
 
-    await ssh.authorize(created.deployKey!);
+    await servers.ssh.authorize(created.deployKey!);
     const synced = await refresh(created.id);
     expect(synced.syncStatus, synced.syncError ?? '').toBe('ready');
     expect(synced.versions.map((version) => version.version)).toContain('v2.0.0');
     expect(await installWithComposer(created.id, 'acme/gadget', '^2.0')).toBe('v2.0.0');
 
-    await ssh.replaceHostKey();
+    await servers.ssh.replaceHostKey();
     const impersonated = await refresh(created.id);
     expect(impersonated.syncStatus).toBe('failed');
     expect(impersonated.syncError).toContain('is not the one pinned when the package was added');
@@ -171,12 +163,12 @@ describe('a git server over SSH with a deploy key', () => {
 describe('a package over SSH named by its URL', () => {
   it('takes the name composer.json declares at its first sync', async () => {
     const response = await seller.client.post('/api/repositories/from-url', {
-      repositoryUrl: ssh.urlFor('team/toolkit-php.git'),
+      repositoryUrl: servers.ssh.urlFor('team/toolkit-php.git'),
     });
     expect(response.status).toBe(201);
     const created = (await response.json()) as CreatePackageResponse;
     expect(created.packageName).toBe('team/toolkit-php');
-    await ssh.authorize(created.deployKey!);
+    await servers.ssh.authorize(created.deployKey!);
     const synced = await refresh(created.id);
     expect(synced.syncStatus, synced.syncError ?? '').toBe('ready');
     expect(synced.packageName).toBe('acme/toolkit');
@@ -199,23 +191,23 @@ describe('API v1', () => {
     });
     const { token } = (await created.json()) as { token: string };
 
-    const https = await post(token, { repositoryUrl: `${http.url}/acme/sprocket.git`, credentials });
+    const https = await post(token, { repositoryUrl: `${servers.http.url}/acme/sprocket.git`, credentials });
     const httpsText = await https.text();
     expect(https.status, httpsText).toBe(201);
     expect(httpsText).not.toContain(credentials.password);
     expect(JSON.parse(httpsText).data).toMatchObject({ name: 'acme/sprocket', deployKey: null });
 
-    const overSsh = await post(token, { repositoryUrl: ssh.urlFor('acme/gizmo.git') });
+    const overSsh = await post(token, { repositoryUrl: servers.ssh.urlFor('acme/gizmo.git') });
     const sshText = await overSsh.text();
     expect(overSsh.status, sshText).toBe(201);
     expect(sshText).not.toContain('PRIVATE KEY');
     expect(JSON.parse(sshText).data).toMatchObject({
       name: 'acme/gizmo',
       deployKey: expect.stringMatching(/^ssh-ed25519 /),
-      sshHostKeyFingerprint: ssh.hostKeyFingerprint,
+      sshHostKeyFingerprint: servers.ssh.hostKeyFingerprint,
     });
 
-    const both = await post(token, { githubRepoId: '1', repositoryUrl: ssh.urlFor('acme/gizmo.git') });
+    const both = await post(token, { githubRepoId: '1', repositoryUrl: servers.ssh.urlFor('acme/gizmo.git') });
     expect(both.status).toBe(400);
     expect(await both.text()).toContain('repositoryUrl');
   });
@@ -241,14 +233,14 @@ describe('the private-network guard and hostile servers', () => {
     try {
       for (const repositoryUrl of [
         'https://git.internal.test/acme/widget.git',
-        `https://127.0.0.1:${http.port}/acme/widget.git`,
+        `https://127.0.0.1:${servers.http.port}/acme/widget.git`,
       ]) {
         const response = await seller.client.post('/api/repositories/from-url', { repositoryUrl, credentials });
         expect(response.status).toBe(400);
         expect(await response.text()).toContain('private, loopback or link-local address');
       }
       const plain = await seller.client.post('/api/repositories/from-url', {
-        repositoryUrl: `${http.url}/acme/widget.git`,
+        repositoryUrl: `${servers.http.url}/acme/widget.git`,
       });
       expect(plain.status).toBe(400);
     } finally {
@@ -257,7 +249,9 @@ describe('the private-network guard and hostile servers', () => {
   });
 
   it('follows no redirect (one could lead to a private address)', async () => {
-    const redirecting = await startGitHttpServer(workspace, { redirectTo: `${http.url}/acme/widget.git/info/refs` });
+    const redirecting = await startGitHttpServer(servers.workspace, {
+      redirectTo: `${servers.http.url}/acme/widget.git/info/refs`,
+    });
     try {
       const response = await seller.client.post('/api/repositories/from-url', {
         repositoryUrl: `${redirecting.url}/acme/other.git`,
@@ -271,7 +265,7 @@ describe('the private-network guard and hostile servers', () => {
   });
 
   it('refuses a server whose references never end, while other requests are answered', async () => {
-    const hostile = await startGitHttpServer(workspace, { hugeRefs: 400_000 });
+    const hostile = await startGitHttpServer(servers.workspace, { hugeRefs: 400_000 });
     try {
       const [refused, listed] = await Promise.all([
         seller.client.post('/api/repositories/from-url', { repositoryUrl: `${hostile.url}/acme/endless.git` }),
