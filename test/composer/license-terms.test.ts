@@ -2,17 +2,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTempDir, removeTempDir } from '../support/git-fixtures.js';
-import type { TestUser } from '../support/sessions.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { sellerRepositoryAroundTests } from '../support/seller-repository.js';
 import { type ComposerRun, runComposer } from './composer-cli.js';
-import {
-  createGrant,
-  createHolder,
-  createPackage,
-  createSeller,
-  type FixtureHolder,
-  requestOnHost,
-} from './repository-fixtures.js';
+import { createGrant, createHolder, createPackage, type FixtureHolder, requestOnHost } from './repository-fixtures.js';
 
 // The real, unmodified composer client against license terms (issue 31's Done when): a `^1.0` license on a package
 // tagged v1.0.0, v1.1.0 and v2.0.0 installs v1.1.0 when the project asks for `*`; asking for ^2.0 fails with
@@ -21,9 +13,8 @@ import {
 
 const HOST = 'terms.composer.localhost';
 
-let app: TestApp;
+const repository = sellerRepositoryAroundTests('terms');
 let workDir: string;
-let seller: TestUser;
 let holder: FixtureHolder;
 
 function composer(cwd: string, args: string[]): Promise<ComposerRun> {
@@ -36,7 +27,7 @@ async function createProject(name: string): Promise<string> {
   await mkdir(dir, { recursive: true });
   const manifest = { name: `holder/${name}`, type: 'project', repositories: { 'packagist.org': false }, require: {} };
   await writeFile(path.join(dir, 'composer.json'), `${JSON.stringify(manifest, null, 4)}\n`);
-  const authority = `${HOST}:${app.port}`;
+  const authority = `${HOST}:${repository.app.port}`;
   for (const args of [
     ['config', 'secure-http', 'false'],
     ['config', 'repositories.terms', 'composer', `http://${authority}`],
@@ -59,28 +50,25 @@ const occurrences = (text: string, part: string) => text.split(part).length - 1;
 
 beforeAll(async () => {
   workDir = await createTempDir('packgate-terms-');
-  app = await startTestApp();
-  seller = await createSeller(app, 'terms');
-  holder = await createHolder(app, seller, 'terms-holder@example.com');
-  const ranged = await createPackage(app, seller, 'terms/ranged', [
+  holder = await createHolder(repository.app, repository.seller, 'terms-holder@example.com');
+  const ranged = await createPackage(repository.app, repository.seller, 'terms/ranged', [
     { version: 'v1.0.0', releasedAt: '2026-01-05T10:00:00Z' },
     { version: 'v1.1.0', releasedAt: '2026-01-20T10:00:00Z' },
     { version: 'v2.0.0', releasedAt: '2026-02-10T10:00:00Z' },
   ]);
-  await createGrant(app, holder, ranged, { versionConstraint: '^1.0' });
-  const stable = await createPackage(app, seller, 'terms/stable', [
+  await createGrant(repository.app, holder, ranged, { versionConstraint: '^1.0' });
+  const stable = await createPackage(repository.app, repository.seller, 'terms/stable', [
     { version: 'v2.0.0', releasedAt: '2026-02-10T10:00:00Z' },
     { version: '2.1.0-beta1', normalizedVersion: '2.1.0.0-beta1', releasedAt: '2026-02-20T10:00:00Z' },
   ]);
-  await createGrant(app, holder, stable, { minimumStability: 'stable' });
-  const plain = await createPackage(app, seller, 'terms/plain', [
+  await createGrant(repository.app, holder, stable, { minimumStability: 'stable' });
+  const plain = await createPackage(repository.app, repository.seller, 'terms/plain', [
     { version: 'v1.0.0', releasedAt: '2026-01-05T10:00:00Z' },
   ]);
-  await createGrant(app, holder, plain);
+  await createGrant(repository.app, holder, plain);
 });
 
 afterAll(async () => {
-  await app?.close();
   if (workDir) await removeTempDir(workDir);
 });
 
@@ -104,12 +92,12 @@ describe('the composer client with license terms', () => {
     expect(run.output).toContain('Your requirements could not be resolved to an installable set of packages.');
     expect(run.output).toMatch(/terms\/ranged\[v1\.0\.0, v1\.1\.0\] but it does not match the constraint/);
     expect(run.output).toContain(
-      `terms/ranged v2.0.0 is available, but your license covers ^1.0. Composer installs the newest version your license covers; to use v2.0.0, upgrade your license at http://${HOST}:${app.port}/portal`,
+      `terms/ranged v2.0.0 is available, but your license covers ^1.0. Composer installs the newest version your license covers; to use v2.0.0, upgrade your license at http://${HOST}:${repository.app.port}/portal`,
     );
   });
 
   it('answers 403 to v2.0.0’s zip, naming the range', async () => {
-    const response = await requestOnHost(app, HOST, '/api/composer/download/terms/ranged/v2.0.0', {
+    const response = await requestOnHost(repository.app, HOST, '/api/composer/download/terms/ranged/v2.0.0', {
       token: holder.token,
     });
     expect(response.status).toBe(403);

@@ -9,10 +9,10 @@ import {
 import { systemPrincipal } from '../../src/server/http/principal.js';
 import { HOUR_MS } from '../../src/server/lib/clock.js';
 import { createTempDir, removeTempDir } from '../support/git-fixtures.js';
-import type { TestUser } from '../support/sessions.js';
-import { startTestApp, type TestApp, TestClock } from '../support/test-app.js';
+import { sellerRepositoryAroundTests } from '../support/seller-repository.js';
+import { TestClock } from '../support/test-app.js';
 import { runComposer } from './composer-cli.js';
-import { createGrant, createHolder, createPackage, createSeller, type FixtureHolder } from './repository-fixtures.js';
+import { createGrant, createHolder, createPackage, type FixtureHolder } from './repository-fixtures.js';
 
 // The real composer with a holder's named tokens (issue 32's Done when): two named tokens of one holder install;
 // revoking one refuses it at the next request while the other still installs; during a rotation's overlap both the
@@ -21,10 +21,9 @@ import { createGrant, createHolder, createPackage, createSeller, type FixtureHol
 const HOST = 'named.composer.localhost';
 const start = new Date('2026-04-01T08:00:00.000Z');
 
-let app: TestApp;
 const clock = new TestClock(start);
+const repository = sellerRepositoryAroundTests('named', { clock });
 let workDir: string;
-let seller: TestUser;
 let holder: FixtureHolder;
 let runs = 0;
 
@@ -34,7 +33,7 @@ async function installsWith(token: string): Promise<{ ok: boolean; output: strin
   await mkdir(dir, { recursive: true });
   const manifest = { name: 'holder/app', type: 'project', repositories: { 'packagist.org': false }, require: {} };
   await writeFile(path.join(dir, 'composer.json'), `${JSON.stringify(manifest, null, 4)}\n`);
-  const authority = `${HOST}:${app.port}`;
+  const authority = `${HOST}:${repository.app.port}`;
   const options = { home: workDir, cacheDir: path.join(dir, 'cache'), audit: false };
   for (const args of [
     ['config', 'secure-http', 'false'],
@@ -51,8 +50,8 @@ async function installsWith(token: string): Promise<{ ok: boolean; output: strin
 
 const create = (name: string, kind: 'developer' | 'ci' | 'deploy' | 'bot') =>
   createHolderToken(
-    app.ctx,
-    systemPrincipal(seller.id),
+    repository.app.ctx,
+    systemPrincipal(repository.seller.id),
     holder.id,
     { name, kind },
     {
@@ -63,17 +62,14 @@ const create = (name: string, kind: 'developer' | 'ci' | 'deploy' | 'bot') =>
 
 beforeAll(async () => {
   workDir = await createTempDir('packgate-named-tokens-');
-  app = await startTestApp({ clock });
-  seller = await createSeller(app, 'named');
-  holder = await createHolder(app, seller, 'named-holder@example.com');
-  const widget = await createPackage(app, seller, 'named/widget', [
+  holder = await createHolder(repository.app, repository.seller, 'named-holder@example.com');
+  const widget = await createPackage(repository.app, repository.seller, 'named/widget', [
     { version: 'v1.0.0', releasedAt: '2026-01-05T10:00:00Z' },
   ]);
-  await createGrant(app, holder, widget);
+  await createGrant(repository.app, holder, widget);
 });
 
 afterAll(async () => {
-  await app?.close();
   if (workDir) await removeTempDir(workDir);
 });
 
@@ -84,7 +80,7 @@ describe('named tokens with the real composer', () => {
     expect((await installsWith(laptop.token)).ok).toBe(true);
     expect((await installsWith(ci.token)).ok).toBe(true);
 
-    await revokeHolderToken(app.ctx, systemPrincipal(seller.id), holder.id, laptop.id);
+    await revokeHolderToken(repository.app.ctx, systemPrincipal(repository.seller.id), holder.id, laptop.id);
     const refused = await installsWith(laptop.token);
     expect(refused.ok).toBe(false);
     expect(refused.output).toMatch(/401|[Ii]nvalid credentials|could not be authenticated/);
@@ -94,7 +90,13 @@ describe('named tokens with the real composer', () => {
 
   it('installs with both tokens during a rotation’s overlap and with only the new one after it', async () => {
     const old = await create('Production deploy', 'deploy');
-    const rotated = await rotateHolderToken(app.ctx, systemPrincipal(seller.id), holder.id, old.id, 2);
+    const rotated = await rotateHolderToken(
+      repository.app.ctx,
+      systemPrincipal(repository.seller.id),
+      holder.id,
+      old.id,
+      2,
+    );
     expect((await installsWith(old.token)).ok).toBe(true);
     expect((await installsWith(rotated.token)).ok).toBe(true);
 
