@@ -26,13 +26,13 @@ const returnsByRule: CasesByRule<string, ReturnType<typeof readCheckoutReturn>> 
 
 describe('reading the return from checkout', () => {
   itAnswersEachCase(readCheckoutReturn, returnsByRule);
-  it.each([
-    [{ kind: 'verify', sessionId: 'x' }, 'checking'],
-    [{ kind: 'verify', sessionId: undefined }, 'checking'],
-    [{ kind: 'cancelled' }, 'cancelled'],
-    [{ kind: 'none' }, 'idle'],
-  ] as const)('starts checking on success, shows the cancellation, or does nothing: %j is %s', (read, phase) => {
-    expect(initialCheckoutPhase(read)).toBe(phase);
+  itAnswersEachCase(initialCheckoutPhase, {
+    'starts checking on success, shows the cancellation, or does nothing': [
+      [{ kind: 'verify', sessionId: 'x' }, 'checking'],
+      [{ kind: 'verify', sessionId: undefined }, 'checking'],
+      [{ kind: 'cancelled' }, 'cancelled'],
+      [{ kind: 'none' }, 'idle'],
+    ],
   });
 });
 

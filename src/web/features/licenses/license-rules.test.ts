@@ -37,44 +37,44 @@ describe('temporaryLicenseBadge', () => {
 });
 
 describe('daysLeftTone', () => {
-  it.each([
-    [null, 'grey'],
-    [-1, 'red'],
-    [0, 'red'],
-    [1, 'orange'],
-    [3, 'orange'],
-    [4, 'green'],
-    [90, 'green'],
-  ])('is grey without a count, red at 0 or less, orange at 3 or less, green above: %s is %s', (days, tone) => {
-    expect(daysLeftTone(days)).toBe(tone);
+  itAnswersEachCase(daysLeftTone, {
+    'is grey without a count, red at 0 or less, orange at 3 or less, green above': [
+      [null, 'grey'],
+      [-1, 'red'],
+      [0, 'red'],
+      [1, 'orange'],
+      [3, 'orange'],
+      [4, 'green'],
+      [90, 'green'],
+    ],
   });
 
-  it.each([
-    [{ daysRemaining: 1, revokedAt: null }, '1 day left'],
-    [{ daysRemaining: 14, revokedAt: null }, '14 days left'],
-    [{ daysRemaining: 0, revokedAt: null }, 'Expired'],
-    [{ daysRemaining: null, revokedAt: null }, 'No expiry'],
-    [{ daysRemaining: 0, revokedAt: '2026-03-01T12:00:00Z' }, 'Revoked'],
-  ])('words the count: %j reads %s', (license, text) => {
-    expect(daysLeftText(license)).toBe(text);
+  itAnswersEachCase(daysLeftText, {
+    'words the count': [
+      [{ daysRemaining: 1, revokedAt: null }, '1 day left'],
+      [{ daysRemaining: 14, revokedAt: null }, '14 days left'],
+      [{ daysRemaining: 0, revokedAt: null }, 'Expired'],
+      [{ daysRemaining: null, revokedAt: null }, 'No expiry'],
+      [{ daysRemaining: 0, revokedAt: '2026-03-01T12:00:00Z' }, 'Revoked'],
+    ],
   });
 });
 
 describe('grants of a license holder', () => {
-  it.each([
-    [{ status: 'revoked', isActive: false, endMode: 'access' }, 'Revoked'],
-    [{ status: 'active', isActive: false, endMode: 'access' }, 'Expired'],
-    [{ status: 'active', isActive: false, endMode: 'updates' }, 'Updates ended'],
-    [{ status: 'active', isActive: true, endMode: 'access' }, 'Active'],
-  ] as const)('labels revoked, expired, frozen and active grants: %j is %s', (grant, label) => {
-    expect(grantStatusLabel(grant)).toBe(label);
+  itAnswersEachCase(grantStatusLabel, {
+    'labels revoked, expired, frozen and active grants': [
+      [{ status: 'revoked', isActive: false, endMode: 'access' }, 'Revoked'],
+      [{ status: 'active', isActive: false, endMode: 'access' }, 'Expired'],
+      [{ status: 'active', isActive: false, endMode: 'updates' }, 'Updates ended'],
+      [{ status: 'active', isActive: true, endMode: 'access' }, 'Active'],
+    ],
   });
 
-  it.each([
-    [{ downloadCount: 3, downloadLimit: 10 }, '3 / 10'],
-    [{ downloadCount: 3, downloadLimit: null }, '3 / Unlimited'],
-  ])('shows downloads against the limit: %j as %s', (grant, text) => {
-    expect(downloadsText(grant)).toBe(text);
+  itAnswersEachCase(downloadsText, {
+    'shows downloads against the limit': [
+      [{ downloadCount: 3, downloadLimit: 10 }, '3 / 10'],
+      [{ downloadCount: 3, downloadLimit: null }, '3 / Unlimited'],
+    ],
   });
 
   it('finds holders by e-mail or by package', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { itAnswersEachCase } from '../../../../test/support/case-tables.js';
 import { salesMessages } from '../../../contract/sales';
 import {
   accessText,
@@ -100,13 +101,13 @@ describe('texts of a tier', () => {
 });
 
 describe('buyerEmailProblem', () => {
-  it.each([
-    ['', salesMessages.emailRequired],
-    ['buyer@example', salesMessages.emailInvalid],
-    ['a b@example.com', salesMessages.emailInvalid],
-    [' buyer@example.com ', undefined],
-  ])('wants an address with a domain: %j gets %s', (email, problem) => {
-    expect(buyerEmailProblem(email)).toBe(problem);
+  itAnswersEachCase(buyerEmailProblem, {
+    'wants an address with a domain': [
+      ['', salesMessages.emailRequired],
+      ['buyer@example', salesMessages.emailInvalid],
+      ['a b@example.com', salesMessages.emailInvalid],
+      [' buyer@example.com ', undefined],
+    ],
   });
 });
 
