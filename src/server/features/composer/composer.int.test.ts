@@ -3,6 +3,7 @@ import { gunzipSync } from 'node:zlib';
 import { and, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
+  type ComposerRequestOptions,
   createGrant,
   createHolder,
   createPackage,
@@ -59,6 +60,11 @@ function p2Path(name: string, dev = false): string {
 
 function downloadPath(name: string, version: string): string {
   return `/api/composer/download/${name}/${encodeURIComponent(version)}`;
+}
+
+/** The holder's download of `version` of the package `name` from acme's repository, with their token. */
+function download(holder: FixtureHolder, name: string, version: string, options: ComposerRequestOptions = {}) {
+  return requestOnHost(repository.app, ACME_HOST, downloadPath(name, version), { token: holder.token, ...options });
 }
 
 describe('credentials', () => {
@@ -413,9 +419,7 @@ describe('Last-Modified and 304', () => {
 describe('dist downloads', () => {
   it('streams the zip, counts the download and records it', async () => {
     const { name, holder, pkg } = await licensedPackage({ downloadLimit: 5 });
-    const response = await requestOnHost(repository.app, ACME_HOST, downloadPath(name, 'v1.0.0'), {
-      token: holder.token,
-    });
+    const response = await download(holder, name, 'v1.0.0');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('application/zip');
     expect(response.headers['content-length']).toBe(String(pkg.versions['v1.0.0']!.zip.length));
@@ -432,7 +436,7 @@ describe('dist downloads', () => {
 
   it('sends a zip of several read chunks from its file whole, with the headers of a small one, and counts it', async () => {
     const { name, holder, pkg } = await licensedPackage({ downloadLimit: 5 });
-    await requestOnHost(repository.app, ACME_HOST, downloadPath(name, 'v1.0.0'), { token: holder.token });
+    await download(holder, name, 'v1.0.0');
     const [version] = await repository.app.ctx.db
       .select()
       .from(packageVersions)
@@ -441,9 +445,7 @@ describe('dist downloads', () => {
     const large = randomBytes(3 * 256 * 1024 + 4321);
     await repository.app.ctx.storage.put(version!.distKey!, large, { contentType: 'application/zip' });
 
-    const response = await requestOnHost(repository.app, ACME_HOST, downloadPath(name, 'v1.0.0'), {
-      token: holder.token,
-    });
+    const response = await download(holder, name, 'v1.0.0');
     expect(response.status).toBe(200);
     expect(response.headers).toMatchObject({
       'content-type': 'application/zip',
@@ -460,9 +462,7 @@ describe('dist downloads', () => {
 
   it('answers a download without a limit before counting it, and counts it before any other request is answered', async () => {
     const { name, holder, pkg } = await licensedPackage();
-    const response = await requestOnHost(repository.app, ACME_HOST, downloadPath(name, 'v1.1.0'), {
-      token: holder.token,
-    });
+    const response = await download(holder, name, 'v1.1.0');
     expect(response.status).toBe(200);
     expect(response.body.equals(pkg.versions['v1.1.0']!.zip)).toBe(true);
 
@@ -479,10 +479,7 @@ describe('dist downloads', () => {
 
   it('does not answer HEAD, which would count a download without delivering one', async () => {
     const { name, holder, pkg } = await licensedPackage();
-    const response = await requestOnHost(repository.app, ACME_HOST, downloadPath(name, 'v1.0.0'), {
-      method: 'HEAD',
-      token: holder.token,
-    });
+    const response = await download(holder, name, 'v1.0.0', { method: 'HEAD' });
     expect(response.status).not.toBe(200);
     const [grant] = await repository.app.ctx.db.select().from(grants).where(eq(grants.packageId, pkg.id));
     expect(grant!.downloadCount).toBe(0);
@@ -490,9 +487,7 @@ describe('dist downloads', () => {
 
   it('serves branches and /latest, the newest stable tag', async () => {
     const { name, holder, pkg } = await licensedPackage();
-    const branch = await requestOnHost(repository.app, ACME_HOST, downloadPath(name, 'dev-main'), {
-      token: holder.token,
-    });
+    const branch = await download(holder, name, 'dev-main');
     expect(branch.body.equals(pkg.versions['dev-main']!.zip)).toBe(true);
     const latest = await requestOnHost(repository.app, ACME_HOST, `/api/composer/download/${name}/latest`, {
       token: holder.token,
@@ -515,9 +510,7 @@ describe('dist downloads', () => {
     ],
   ])('refuses a license that is %s with 403 and a message Composer prints', async (_state, grant, message) => {
     const { name, holder } = await licensedPackage(grant);
-    const response = await requestOnHost(repository.app, ACME_HOST, downloadPath(name, 'v1.0.0'), {
-      token: holder.token,
-    });
+    const response = await download(holder, name, 'v1.0.0');
     expect(response.status).toBe(403);
     expect(response.headers['content-type']).toBe('application/json');
     const body = jsonOf<{ message: string; status: number; warnings: { message: string; versions: string }[] }>(
@@ -533,9 +526,7 @@ describe('dist downloads', () => {
   it('refuses a deactivated package', async () => {
     const { name, holder, pkg } = await licensedPackage();
     await repository.app.ctx.db.update(packages).set({ isActive: false }).where(eq(packages.id, pkg.id));
-    const response = await requestOnHost(repository.app, ACME_HOST, downloadPath(name, 'v1.0.0'), {
-      token: holder.token,
-    });
+    const response = await download(holder, name, 'v1.0.0');
     expect(response.status).toBe(403);
     expect(jsonOf(response).message).toBe(`${name} is no longer available: the seller has deactivated it.`);
   });
@@ -545,16 +536,14 @@ describe('dist downloads', () => {
       expiresAt: new Date('2026-02-15T00:00:00Z'),
       endMode: 'updates',
     });
-    const old = await requestOnHost(repository.app, ACME_HOST, downloadPath(name, 'v1.0.0'), { token: holder.token });
+    const old = await download(holder, name, 'v1.0.0');
     expect(old.status).toBe(200);
-    const newer = await requestOnHost(repository.app, ACME_HOST, downloadPath(name, 'v1.1.0'), { token: holder.token });
+    const newer = await download(holder, name, 'v1.1.0');
     expect(newer.status).toBe(403);
     expect(jsonOf(newer).message).toBe(
       `Your license for ${name} ended on 2026-02-15: v1.1.0 is not covered, only versions released before then. Ask the seller to renew it.`,
     );
-    expect(
-      (await requestOnHost(repository.app, ACME_HOST, downloadPath(name, 'dev-main'), { token: holder.token })).status,
-    ).toBe(403);
+    expect((await download(holder, name, 'dev-main')).status).toBe(403);
     const latest = await requestOnHost(repository.app, ACME_HOST, `/api/composer/download/${name}/latest`, {
       token: holder.token,
     });
@@ -566,13 +555,9 @@ describe('dist downloads', () => {
     await createPackage(repository.app, repository.seller, 'acme/not-licensed', [
       { version: 'v1.0.0', releasedAt: '2026-01-01' },
     ]);
-    const unlicensed = await requestOnHost(repository.app, ACME_HOST, downloadPath('acme/not-licensed', 'v1.0.0'), {
-      token: holder.token,
-    });
+    const unlicensed = await download(holder, 'acme/not-licensed', 'v1.0.0');
     expect(unlicensed.status).toBe(404);
-    const unknown = await requestOnHost(repository.app, ACME_HOST, downloadPath(name, 'v9.9.9'), {
-      token: holder.token,
-    });
+    const unknown = await download(holder, name, 'v9.9.9');
     expect(unknown.status).toBe(404);
     expect(jsonOf(unknown).message).toBe(`${name} has no version v9.9.9 in this repository.`);
   });
@@ -595,11 +580,7 @@ describe('dist downloads', () => {
 
   it('gives exactly 10 of 100 concurrent downloads against a limit of 10', async () => {
     const { name, holder, pkg } = await licensedPackage({ downloadLimit: 10 });
-    const responses = await Promise.all(
-      Array.from({ length: 100 }, () =>
-        requestOnHost(repository.app, ACME_HOST, downloadPath(name, 'v1.1.0'), { token: holder.token }),
-      ),
-    );
+    const responses = await Promise.all(Array.from({ length: 100 }, () => download(holder, name, 'v1.1.0')));
     const statuses = responses.map((response) => response.status);
     expect(statuses.filter((status) => status === 200)).toHaveLength(10);
     expect(statuses.filter((status) => status === 403)).toHaveLength(90);
