@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import { createGunzip } from 'node:zlib';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createGrant,
   createHolder,
@@ -13,7 +13,7 @@ import {
 } from '../../../../test/composer/repository-fixtures.js';
 import { TestClient } from '../../../../test/support/http-client.js';
 import { createTestUser, type SignedIn, signIn, signInSeller } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp, TestClock } from '../../../../test/support/test-app.js';
+import { type TestApp, TestClock, testAppAroundTests } from '../../../../test/support/test-app.js';
 import { ACCOUNT_EXPORT_LISTS } from '../../../contract/account.js';
 import type { CreatedApiToken } from '../../../contract/developer.js';
 import {
@@ -150,20 +150,14 @@ async function memberClient(app: TestApp, organizationId: string, role: 'admin' 
 }
 
 describe('a seller account: export, closing and erasure', () => {
-  let app: TestApp;
-  let clock: TestClock;
+  const clock = new TestClock(NOW);
+  const started = testAppAroundTests({ clock, env: { ACCOUNT_RETENTION_DAYS: '30' } });
   let acme: Shop;
   let rival: Shop;
 
   beforeAll(async () => {
-    clock = new TestClock(NOW);
-    app = await startTestApp({ clock, env: { ACCOUNT_RETENTION_DAYS: '30' } });
-    acme = await openShop(app, 'acme');
-    rival = await openShop(app, 'rival');
-  });
-
-  afterAll(async () => {
-    await app?.close();
+    acme = await openShop(started.app, 'acme');
+    rival = await openShop(started.app, 'rival');
   });
 
   function expectOnlyShop(archive: Archive, own: Shop, other: Shop, slug: string, otherSlug: string) {
@@ -191,7 +185,7 @@ describe('a seller account: export, closing and erasure', () => {
   }
 
   it("gives the owner an archive of every list of the seller's and nothing of another seller", async () => {
-    const { response, body } = await download(new URL('/api/account/export', app.baseUrl).href, {
+    const { response, body } = await download(new URL('/api/account/export', started.app.baseUrl).href, {
       cookie: `${acme.owner.cookieName}=${acme.owner.cookie}`,
     });
     expect(response.status).toBe(200);
@@ -203,7 +197,7 @@ describe('a seller account: export, closing and erasure', () => {
   });
 
   it('gives the same archive to a full-access API token, each seller its own', async () => {
-    const { response, body } = await download(new URL('/api/v1/export', app.baseUrl).href, {
+    const { response, body } = await download(new URL('/api/v1/export', started.app.baseUrl).href, {
       authorization: `Bearer ${rival.apiToken}`,
     });
     expect(response.status).toBe(200);
@@ -212,13 +206,13 @@ describe('a seller account: export, closing and erasure', () => {
   });
 
   it('refuses a member who is not the owner and an API token without full access', async () => {
-    const admin = await memberClient(app, acme.owner.user.id, 'admin');
+    const admin = await memberClient(started.app, acme.owner.user.id, 'admin');
     const refused = await admin.get('/api/account/export');
     expect(refused.status).toBe(403);
     // Not with the admin's own full-access API token either.
     const adminToken = await admin.post('/api/developer/tokens', { name: 'admin', permissions: ['*'] });
     expect(adminToken.status).toBe(201);
-    const byAdmin = await fetch(new URL('/api/v1/export', app.baseUrl), {
+    const byAdmin = await fetch(new URL('/api/v1/export', started.app.baseUrl), {
       headers: { authorization: `Bearer ${((await adminToken.json()) as CreatedApiToken).token}` },
     });
     expect(byAdmin.status).toBe(403);
@@ -229,7 +223,7 @@ describe('a seller account: export, closing and erasure', () => {
       permissions: ['packages:read'],
     });
     const { token } = (await created.json()) as CreatedApiToken;
-    const scoped = await fetch(new URL('/api/v1/export', app.baseUrl), {
+    const scoped = await fetch(new URL('/api/v1/export', started.app.baseUrl), {
       headers: { authorization: `Bearer ${token}` },
     });
     expect(scoped.status).toBe(403);
@@ -237,13 +231,13 @@ describe('a seller account: export, closing and erasure', () => {
   });
 
   it("gives a license holder in the seller's portal their own licenses and downloads, no one else's", async () => {
-    const other = await createHolder(app, acme.owner.user, 'acme-other@example.com');
-    const otherGrant = await createGrant(app, other, acme.pkg);
-    await app.ctx.db
+    const other = await createHolder(started.app, acme.owner.user, 'acme-other@example.com');
+    const otherGrant = await createGrant(started.app, other, acme.pkg);
+    await started.app.ctx.db
       .insert(downloads)
       .values({ grantId: otherGrant.id, packageId: acme.pkg.id, version: '9.9.9.9', clientNetwork: '198.51.100.0/24' });
     const cookie = generateToken('pgps');
-    await app.ctx.db.insert(portalSessions).values({
+    await started.app.ctx.db.insert(portalSessions).values({
       idHash: sha256Hex(cookie),
       customerId: acme.holder.id,
       createdAt: NOW,
@@ -251,7 +245,7 @@ describe('a seller account: export, closing and erasure', () => {
       expiresAt: new Date(NOW.getTime() + DAY_MS),
     });
     const host = 'acme.composer.localhost';
-    const answer = await requestOnHost(app, host, '/api/portal/export', {
+    const answer = await requestOnHost(started.app, host, '/api/portal/export', {
       headers: { cookie: `packgate_portal=${cookie}` },
     });
     expect(answer.status).toBe(200);
@@ -267,8 +261,8 @@ describe('a seller account: export, closing and erasure', () => {
     expect(text).not.toContain(sha256Hex(acme.holder.token));
 
     // Signed out, or on another seller's host, there is nothing to download.
-    expect((await requestOnHost(app, host, '/api/portal/export')).status).toBe(401);
-    const elsewhere = await requestOnHost(app, 'rival.composer.localhost', '/api/portal/export', {
+    expect((await requestOnHost(started.app, host, '/api/portal/export')).status).toBe(401);
+    const elsewhere = await requestOnHost(started.app, 'rival.composer.localhost', '/api/portal/export', {
       headers: { cookie: `packgate_portal=${cookie}` },
     });
     expect(elsewhere.status).toBe(401);
@@ -280,13 +274,13 @@ describe('a seller account: export, closing and erasure', () => {
     expect(((await refused.json()) as { message: string }).message).toBe(
       "Type the account's slug (acme) to confirm closing it.",
     );
-    const [account] = await app.ctx.db.select().from(users).where(eq(users.id, acme.owner.user.id));
+    const [account] = await started.app.ctx.db.select().from(users).where(eq(users.id, acme.owner.user.id));
     expect(account!.closedAt).toBeNull();
   });
 
   it("closes the account: holders' Composer access, API tokens and sessions end; the personal data goes after the retention, the sales stay", async () => {
     const host = 'acme.composer.localhost';
-    expect((await requestOnHost(app, host, '/packages.json', { token: acme.holder.token })).status).toBe(200);
+    expect((await requestOnHost(started.app, host, '/packages.json', { token: acme.holder.token })).status).toBe(200);
 
     const closed = await acme.owner.client.post('/api/account/close', { confirmSlug: 'acme' });
     expect(closed.status).toBe(200);
@@ -295,26 +289,29 @@ describe('a seller account: export, closing and erasure', () => {
     expect(status.eraseAfter).toBe(new Date(NOW.getTime() + 30 * DAY_MS).toISOString());
 
     expect([401, 403]).toContain(
-      (await requestOnHost(app, host, '/packages.json', { token: acme.holder.token })).status,
+      (await requestOnHost(started.app, host, '/packages.json', { token: acme.holder.token })).status,
     );
-    const api = await fetch(new URL('/api/v1/export', app.baseUrl), {
+    const api = await fetch(new URL('/api/v1/export', started.app.baseUrl), {
       headers: { authorization: `Bearer ${acme.apiToken}` },
     });
     expect(api.status).toBe(401);
     expect((await acme.owner.client.get('/api/account')).status).toBe(401);
-    const licenses = await app.ctx.db.select().from(grants).where(eq(grants.customerId, acme.holder.id));
+    const licenses = await started.app.ctx.db.select().from(grants).where(eq(grants.customerId, acme.holder.id));
     expect(licenses.map((grant) => grant.status)).toEqual(['revoked']);
-    const prices = await app.ctx.db.select().from(packagePrices).where(eq(packagePrices.sellerId, acme.owner.user.id));
+    const prices = await started.app.ctx.db
+      .select()
+      .from(packagePrices)
+      .where(eq(packagePrices.sellerId, acme.owner.user.id));
     expect(prices.map((price) => price.isActive)).toEqual([false]);
-    const hooks = await app.ctx.db
+    const hooks = await started.app.ctx.db
       .select()
       .from(webhookEndpoints)
       .where(eq(webhookEndpoints.sellerId, acme.owner.user.id));
     expect(hooks.map((hook) => hook.isEnabled)).toEqual([false]);
-    const audit = await app.ctx.db.select().from(auditEvents).where(eq(auditEvents.userId, acme.owner.user.id));
+    const audit = await started.app.ctx.db.select().from(auditEvents).where(eq(auditEvents.userId, acme.owner.user.id));
     expect(audit.map((event) => event.action)).toContain('account.closed');
     // A buyer on the seller's host is told the seller stopped selling.
-    const checkout = await requestOnHost(app, host, '/api/purchase/checkout', {
+    const checkout = await requestOnHost(started.app, host, '/api/purchase/checkout', {
       method: 'POST',
       body: JSON.stringify({ packageId: acme.pkg.id, tierId: prices[0]!.id, email: 'buyer@example.com' }),
     });
@@ -322,11 +319,12 @@ describe('a seller account: export, closing and erasure', () => {
     expect(jsonOf<{ message: string }>(checkout).message).toBe(SELLER_CLOSED_MESSAGE);
     // The rival's holder still installs.
     expect(
-      (await requestOnHost(app, 'rival.composer.localhost', '/packages.json', { token: rival.holder.token })).status,
+      (await requestOnHost(started.app, 'rival.composer.localhost', '/packages.json', { token: rival.holder.token }))
+        .status,
     ).toBe(200);
 
     // Signing in again: the account says it is closed, and the export is still there.
-    const owner = await signIn(app, { user: acme.owner.user });
+    const owner = await signIn(started.app, { user: acme.owner.user });
     const account = (await (await owner.client.get('/api/account')).json()) as { closedAt: string | null };
     expect(account.closedAt).toBe(NOW.toISOString());
     expect((await owner.client.get('/api/account/export')).status).toBe(200);
@@ -337,28 +335,31 @@ describe('a seller account: export, closing and erasure', () => {
     expect(((await change.json()) as { message: string }).message).toBe(CLOSED_ACCOUNT_MESSAGE);
 
     // After the retention, the erasure job runs.
-    const [job] = await app.ctx.db
+    const [job] = await started.app.ctx.db
       .select()
       .from(jobs)
       .where(eq(jobs.reference, `account:${acme.owner.user.id}`));
     expect(job).toBeDefined();
     clock.advance(30 * DAY_MS + 1000);
-    const finished = await app.ctx.jobs.runNow(job!.id);
+    const finished = await started.app.ctx.jobs.runNow(job!.id);
     expect(finished?.status).toBe('completed');
 
-    const [erased] = await app.ctx.db.select().from(users).where(eq(users.id, acme.owner.user.id));
+    const [erased] = await started.app.ctx.db.select().from(users).where(eq(users.id, acme.owner.user.id));
     expect(erased!.email).toBeNull();
-    const [holder] = await app.ctx.db.select().from(customers).where(eq(customers.id, acme.holder.id));
+    const [holder] = await started.app.ctx.db.select().from(customers).where(eq(customers.id, acme.holder.id));
     expect(holder!.email).toBe(`erased-${acme.holder.id}@erased.invalid`);
-    const acmeDownloads = await app.ctx.db.select().from(downloads).where(eq(downloads.packageId, acme.pkg.id));
+    const acmeDownloads = await started.app.ctx.db.select().from(downloads).where(eq(downloads.packageId, acme.pkg.id));
     expect(acmeDownloads.map((row) => row.clientNetwork)).toEqual([null, null]);
-    const [sale] = await app.ctx.db.select().from(sales).where(eq(sales.sellerId, acme.owner.user.id));
+    const [sale] = await started.app.ctx.db.select().from(sales).where(eq(sales.sellerId, acme.owner.user.id));
     expect(sale).toMatchObject({ amountCents: 9900, currency: 'eur', invoiceId: 'in_acme', status: 'paid' });
     expect(sale!.customerEmail).toBe('erased@erased.invalid');
-    const [brand] = await app.ctx.db.select().from(brandSettings).where(eq(brandSettings.userId, acme.owner.user.id));
+    const [brand] = await started.app.ctx.db
+      .select()
+      .from(brandSettings)
+      .where(eq(brandSettings.userId, acme.owner.user.id));
     expect(brand!.brandName).toBeNull();
     // The other seller keeps everything.
-    const [rivalHolder] = await app.ctx.db.select().from(customers).where(eq(customers.id, rival.holder.id));
+    const [rivalHolder] = await started.app.ctx.db.select().from(customers).where(eq(customers.id, rival.holder.id));
     expect(rivalHolder!.email).toBe('rival-holder@example.com');
   });
 });
