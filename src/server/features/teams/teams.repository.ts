@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
+import { and, asc, count, desc, eq, gt, isNull, ne, or, type SQL, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Database } from '../../db/client.js';
 import { firstRow, hasAnyRow, totalOf, writtenRow } from '../../db/result-rows.js';
@@ -31,14 +31,19 @@ export async function listMemberRows(ctx: Db, organizationId: string): Promise<M
     .orderBy(asc(organizationMembers.createdAt), asc(organizationMembers.id));
 }
 
-export async function findMemberRow(ctx: Db, organizationId: string, userId: string): Promise<MemberRow | undefined> {
+/** The organisation's membership row that `which` picks (by its person or by its own id). */
+function findMemberRowWhere(ctx: Db, organizationId: string, which: SQL): Promise<MemberRow | undefined> {
   return firstRow(
     ctx.db
       .select()
       .from(organizationMembers)
-      .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.userId, userId)))
+      .where(and(eq(organizationMembers.organizationId, organizationId), which))
       .limit(1),
   );
+}
+
+export async function findMemberRow(ctx: Db, organizationId: string, userId: string): Promise<MemberRow | undefined> {
+  return findMemberRowWhere(ctx, organizationId, eq(organizationMembers.userId, userId));
 }
 
 export async function findMemberRowById(
@@ -46,13 +51,7 @@ export async function findMemberRowById(
   organizationId: string,
   memberId: string,
 ): Promise<MemberRow | undefined> {
-  return firstRow(
-    ctx.db
-      .select()
-      .from(organizationMembers)
-      .where(and(eq(organizationMembers.organizationId, organizationId), eq(organizationMembers.id, memberId)))
-      .limit(1),
-  );
+  return findMemberRowWhere(ctx, organizationId, eq(organizationMembers.id, memberId));
 }
 
 export async function insertMember(ctx: Db, values: typeof organizationMembers.$inferInsert): Promise<MemberRow> {
@@ -98,15 +97,19 @@ const pending = (now: Date) =>
 
 export type InvitationWithInviter = { invitation: InvitationRow; invitedByEmail: string | null };
 
+/** Invitations, each with the address of the person who sent it (null once that person is gone). */
+const invitationsWithInviter = (ctx: Db) =>
+  ctx.db
+    .select({ invitation: organizationInvitations, invitedByEmail: users.email })
+    .from(organizationInvitations)
+    .leftJoin(users, eq(users.id, organizationInvitations.invitedById));
+
 export async function listPendingInvitations(
   ctx: Db,
   organizationId: string,
   now: Date,
 ): Promise<InvitationWithInviter[]> {
-  return ctx.db
-    .select({ invitation: organizationInvitations, invitedByEmail: users.email })
-    .from(organizationInvitations)
-    .leftJoin(users, eq(users.id, organizationInvitations.invitedById))
+  return invitationsWithInviter(ctx)
     .where(and(eq(organizationInvitations.organizationId, organizationId), pending(now)))
     .orderBy(desc(organizationInvitations.createdAt), desc(organizationInvitations.id));
 }
@@ -158,10 +161,7 @@ export async function findInvitation(
   invitationId: string,
 ): Promise<InvitationWithInviter | undefined> {
   return firstRow(
-    ctx.db
-      .select({ invitation: organizationInvitations, invitedByEmail: users.email })
-      .from(organizationInvitations)
-      .leftJoin(users, eq(users.id, organizationInvitations.invitedById))
+    invitationsWithInviter(ctx)
       .where(
         and(eq(organizationInvitations.organizationId, organizationId), eq(organizationInvitations.id, invitationId)),
       )
