@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   createGrant,
   createHolder,
@@ -15,7 +15,7 @@ import {
 import { mailsTo } from '../../../../test/support/outbox.js';
 import { sellerRepositoryAroundTests } from '../../../../test/support/seller-repository.js';
 import { createPortalSession, type TestUser } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import { type TestApp, testAppAroundTests } from '../../../../test/support/test-app.js';
 import { SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS } from '../../../contract/auth-messages.js';
 import {
   type PortalOverview,
@@ -223,24 +223,18 @@ describe('signing in by e-mailed link', () => {
 
 // The per-address limit of the sign-in route counts every request of this file's client; these get an app each.
 describe('the per-holder limit', () => {
-  let own: TestApp;
-  beforeAll(async () => {
-    own = await startTestApp();
-  });
-  afterAll(async () => {
-    await own?.close();
-  });
+  const own = testAppAroundTests();
 
   it(`e-mails at most ${LINKS_PER_HOLDER} links per holder in 15 minutes, with the same answer after`, async () => {
-    const seller = await createSeller(own, 'acme');
-    const holder = await createHolder(own, seller, 'limited@example.com');
-    const browser = new HostBrowser(own, ACME_HOST);
+    const seller = await createSeller(own.app, 'acme');
+    const holder = await createHolder(own.app, seller, 'limited@example.com');
+    const browser = new HostBrowser(own.app, ACME_HOST);
     for (let attempt = 0; attempt < LINKS_PER_HOLDER; attempt++) {
       const answer = await browser.json('POST', '/api/portal/sign-in', { email: holder.email });
       expect(answer).toEqual({ status: 200, body: { message: portalLinkSentMessage(holder.email) } });
     }
     const throttled = await browser.request('POST', '/api/portal/sign-in', { email: holder.email });
-    expect(mailsTo(own.dataDir, holder.email)).toHaveLength(LINKS_PER_HOLDER);
+    expect(mailsTo(own.app.dataDir, holder.email)).toHaveLength(LINKS_PER_HOLDER);
 
     // Nothing was sent, and the answer is an unknown address's, word for word, saying why a link may not come.
     const unknown = await browser.request('POST', '/api/portal/sign-in', { email: 'stranger@example.com' });
@@ -259,26 +253,20 @@ describe('the per-holder limit', () => {
 });
 
 describe('holders behind one address', () => {
-  let own: TestApp;
-  beforeAll(async () => {
-    own = await startTestApp();
-  });
-  afterAll(async () => {
-    await own?.close();
-  });
+  const own = testAppAroundTests();
 
   it('e-mails each of twelve holders in one office their link in the same minute', async () => {
-    const seller = await createSeller(own, 'acme');
-    const browser = new HostBrowser(own, ACME_HOST);
+    const seller = await createSeller(own.app, 'acme');
+    const browser = new HostBrowser(own.app, ACME_HOST);
     for (let colleague = 1; colleague <= 12; colleague++) {
-      const holder = await createHolder(own, seller, `colleague${colleague}@office.example`);
+      const holder = await createHolder(own.app, seller, `colleague${colleague}@office.example`);
       expect((await browser.request('POST', '/api/portal/sign-in', { email: holder.email })).status).toBe(200);
-      expect(mailsTo(own.dataDir, holder.email)).toHaveLength(1);
+      expect(mailsTo(own.app.dataDir, holder.email)).toHaveLength(1);
     }
   });
 
   it(`answers 429 past ${SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS} sign-in requests from one address in 15 minutes`, async () => {
-    const browser = new HostBrowser(own, ACME_HOST);
+    const browser = new HostBrowser(own.app, ACME_HOST);
     // The previous test asked 12 times from this address.
     for (let asked = 12; asked < SIGN_IN_REQUESTS_PER_CLIENT_ADDRESS; asked++) {
       const answer = await browser.request('POST', '/api/portal/sign-in', { email: `probe${asked}@example.com` });
@@ -290,17 +278,10 @@ describe('holders behind one address', () => {
 });
 
 describe('bad input', () => {
-  let own: TestApp;
-  beforeAll(async () => {
-    own = await startTestApp();
-    await createSeller(own, 'acme');
-  });
-  afterAll(async () => {
-    await own?.close();
-  });
+  const own = sellerRepositoryAroundTests('acme');
 
   it('names the problem with a code', async () => {
-    const browser = new HostBrowser(own, ACME_HOST);
+    const browser = new HostBrowser(own.app, ACME_HOST);
     const missing = await browser.request('POST', '/api/portal/sign-in', {});
     expect(missing.status).toBe(400);
     expect(errorOf(missing)).toMatchObject({ code: 'VALIDATION_FAILED', message: portalMessages.emailRequired });
@@ -316,7 +297,7 @@ describe('bad input', () => {
   });
 
   it('refuses a state-changing call without the CSRF token', async () => {
-    const response = await new HostBrowser(own, ACME_HOST).request(
+    const response = await new HostBrowser(own.app, ACME_HOST).request(
       'POST',
       '/api/portal/sign-in',
       { email: 'a@example.com' },
@@ -328,7 +309,7 @@ describe('bad input', () => {
 
   it("answers 404 on hosts that are no seller's", async () => {
     for (const host of [APP_HOST, 'composer.localhost']) {
-      const response = await new HostBrowser(own, host).request('GET', '/api/portal/session');
+      const response = await new HostBrowser(own.app, host).request('GET', '/api/portal/session');
       expect(response.status, host).toBe(404);
       expect(errorOf(response)).toMatchObject({ code: 'NOT_FOUND', message: portalMessages.notAPortalHost });
     }
