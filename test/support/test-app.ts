@@ -121,11 +121,15 @@ export type StartedTestApp = { app: TestApp };
 /**
  * Starts an app (see startTestApp) before the tests of the enclosing file or `describe` block and closes it after them.
  * The field is filled in when the tests run, so a test reads it from the returned object, not at the file's top.
+ * Options given as a function are made when the tests start, so they can name what an earlier `beforeAll` started
+ * for the app to talk to (whose `afterAll`, registered earlier too, then runs after the app is closed).
  */
-export function testAppAroundTests(options?: Parameters<typeof startTestApp>[0]): StartedTestApp {
+export function testAppAroundTests(
+  options?: Parameters<typeof startTestApp>[0] | (() => Parameters<typeof startTestApp>[0]),
+): StartedTestApp {
   const started = {} as StartedTestApp;
   beforeAll(async () => {
-    started.app = await startTestApp(options);
+    started.app = await startTestApp(typeof options === 'function' ? options() : options);
   });
   afterAll(async () => {
     await started.app?.close();

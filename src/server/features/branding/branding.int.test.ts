@@ -11,7 +11,7 @@ import { type FakeDns, startFakeDns } from '../../../../test/fakes/dns.js';
 import { tinyPng } from '../../../../test/support/logo-fixtures.js';
 import { lastMailTo } from '../../../../test/support/outbox.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
-import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import { startTestApp, testAppAroundTests } from '../../../../test/support/test-app.js';
 import {
   BRAND_COLOR_DEFAULTS,
   type BrandSettings,
@@ -25,22 +25,22 @@ import { brandSettings, users } from '../../db/schema/index.js';
 
 const SETTINGS = '/api/user/default-branding';
 
-let app: TestApp;
 let dns: FakeDns;
+beforeAll(async () => {
+  dns = await startFakeDns();
+});
+afterAll(async () => {
+  await dns?.close();
+});
+
+const started = testAppAroundTests(() => ({ env: { DNS_SERVERS: dns.server } }));
 let acme: SignedIn;
 let globex: SignedIn;
 
 beforeAll(async () => {
-  dns = await startFakeDns();
-  app = await startTestApp({ env: { DNS_SERVERS: dns.server } });
-  acme = await signInSeller(app, { slug: 'acme', githubUsername: 'acme-dev' });
-  globex = await signInSeller(app, { slug: 'globex', githubUsername: 'globex-dev' });
-  await app.ctx.db.update(users).set({ displayName: 'Acme Dev' }).where(eq(users.id, acme.user.id));
-});
-
-afterAll(async () => {
-  await app?.close();
-  await dns?.close();
+  acme = await signInSeller(started.app, { slug: 'acme', githubUsername: 'acme-dev' });
+  globex = await signInSeller(started.app, { slug: 'globex', githubUsername: 'globex-dev' });
+  await started.app.ctx.db.update(users).set({ displayName: 'Acme Dev' }).where(eq(users.id, acme.user.id));
 });
 
 async function getSettings(who: SignedIn): Promise<BrandSettings> {
@@ -65,7 +65,7 @@ async function verify(who: SignedIn): Promise<{ status: number; body: VerifyDoma
 async function uploadPng(who: SignedIn): Promise<string> {
   const form = new FormData();
   form.append('logo', new Blob([new Uint8Array(tinyPng())]), 'logo.png');
-  const response = await fetch(new URL('/api/user/upload-logo-temp', app.baseUrl), {
+  const response = await fetch(new URL('/api/user/upload-logo-temp', started.app.baseUrl), {
     method: 'POST',
     headers: { cookie: who.client.cookieHeader(), 'x-csrf-token': await who.client.getCsrfToken() },
     body: form,
@@ -89,7 +89,7 @@ describe('settings', () => {
       emailFromAddress: null,
       emailReplyTo: null,
       domainCnameTarget: 'acme.composer.localhost',
-      repositoryUrl: `http://acme.composer.localhost:${app.port}`,
+      repositoryUrl: `http://acme.composer.localhost:${started.app.port}`,
       updatedAt: null,
     });
     expect(BRAND_COLOR_DEFAULTS).toEqual({
@@ -206,9 +206,9 @@ describe('settings', () => {
   });
 
   it('asks signed-out visitors to sign in', async () => {
-    const get = await fetch(new URL(SETTINGS, app.baseUrl));
+    const get = await fetch(new URL(SETTINGS, started.app.baseUrl));
     expect(get.status).toBe(401);
-    const putResponse = await fetch(new URL(SETTINGS, app.baseUrl), {
+    const putResponse = await fetch(new URL(SETTINGS, started.app.baseUrl), {
       method: 'PUT',
       headers: { 'content-type': 'application/json' },
       body: '{}',
@@ -219,7 +219,7 @@ describe('settings', () => {
 
 describe('the public brand of a package host', () => {
   it("answers the seller's public brand on their package host, and nothing private", async () => {
-    const response = await requestOnHost(app, 'acme.composer.localhost', '/api/branding/host');
+    const response = await requestOnHost(started.app, 'acme.composer.localhost', '/api/branding/host');
     expect(response.status).toBe(200);
     const brand = jsonOf<PublicBrand>(response);
     expect(Object.keys(brand).sort()).toEqual(
@@ -245,14 +245,14 @@ describe('the public brand of a package host', () => {
       repositoryName: 'acme',
     });
     // Its logo is served on the same host.
-    const logo = await requestOnHost(app, 'acme.composer.localhost', brand.brandLogo!);
+    const logo = await requestOnHost(started.app, 'acme.composer.localhost', brand.brandLogo!);
     expect(logo.status).toBe(200);
     expect(logo.headers['content-type']).toBe('image/png');
   });
 
   it('answers defaults for a seller who never saved a brand', async () => {
-    const seller = await signInSeller(app, { slug: 'initech', githubUsername: 'initech' });
-    const response = await requestOnHost(app, `${seller.user.slug}.composer.localhost`, '/api/branding/host');
+    const seller = await signInSeller(started.app, { slug: 'initech', githubUsername: 'initech' });
+    const response = await requestOnHost(started.app, `${seller.user.slug}.composer.localhost`, '/api/branding/host');
     expect(jsonOf(response)).toEqual({
       brandName: 'initech',
       brandLogo: null,
@@ -265,7 +265,7 @@ describe('the public brand of a package host', () => {
 
   it('answers 200 with null on the app host, the bare Composer domain and unknown sellers', async () => {
     for (const host of ['localhost', 'composer.localhost', 'nobody.composer.localhost', 'www.unknown.test']) {
-      const response = await requestOnHost(app, host, '/api/branding/host');
+      const response = await requestOnHost(started.app, host, '/api/branding/host');
       expect(response.status, host).toBe(200);
       expect(jsonOf(response), host).toBeNull();
     }
@@ -292,9 +292,9 @@ describe('custom domains', () => {
   });
 
   it('does not serve the repository on an unverified domain', async () => {
-    const response = await requestOnHost(app, domain, '/packages.json', { token: 'pgc_whatever' });
+    const response = await requestOnHost(started.app, domain, '/packages.json', { token: 'pgc_whatever' });
     expect(response.status).toBe(404);
-    expect(jsonOf(await requestOnHost(app, domain, '/api/branding/host'))).toBeNull();
+    expect(jsonOf(await requestOnHost(started.app, domain, '/api/branding/host'))).toBeNull();
   });
 
   it('fails verification with a clear message while the CNAME is missing or points elsewhere', async () => {
@@ -324,7 +324,7 @@ describe('custom domains', () => {
       expect(answer.body.settings.brandDomainVerifiedAt).toBeNull();
     }
     expect((await verify(acme)).body.message).toContain('points to composer.localhost, not to acme.composer.localhost');
-    expect(jsonOf(await requestOnHost(app, domain, '/api/branding/host'))).toBeNull();
+    expect(jsonOf(await requestOnHost(started.app, domain, '/api/branding/host'))).toBeNull();
   });
 
   it("verifies a CNAME to the seller's host, after which the domain is their repository", async () => {
@@ -332,31 +332,33 @@ describe('custom domains', () => {
     const verified = await verify(acme);
     expect(verified.body.verified).toBe(true);
     expect(verified.body.settings.brandDomainVerifiedAt).not.toBeNull();
-    expect(verified.body.settings.repositoryUrl).toBe(`http://${domain}:${app.port}`);
+    expect(verified.body.settings.repositoryUrl).toBe(`http://${domain}:${started.app.port}`);
 
-    const pkg = await createPackage(app, acme.user, 'acme/widget', [
+    const pkg = await createPackage(started.app, acme.user, 'acme/widget', [
       { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
     ]);
-    const holder = await createHolder(app, acme.user, 'holder@example.com');
-    await createGrant(app, holder, pkg);
-    const packagesJson = await requestOnHost(app, domain, '/packages.json', { token: holder.token });
+    const holder = await createHolder(started.app, acme.user, 'holder@example.com');
+    await createGrant(started.app, holder, pkg);
+    const packagesJson = await requestOnHost(started.app, domain, '/packages.json', { token: holder.token });
     expect(packagesJson.status).toBe(200);
     expect(jsonOf<{ 'available-packages': string[] }>(packagesJson)['available-packages']).toEqual(['acme/widget']);
-    const metadata = await requestOnHost(app, domain, '/p2/acme/widget.json', { token: holder.token });
+    const metadata = await requestOnHost(started.app, domain, '/p2/acme/widget.json', { token: holder.token });
     expect(metadata.status).toBe(200);
 
     // Another seller's holder can install nothing here.
-    const globexPackage = await createPackage(app, globex.user, 'globex/thing', [
+    const globexPackage = await createPackage(started.app, globex.user, 'globex/thing', [
       { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
     ]);
-    const globexHolder = await createHolder(app, globex.user, 'someone@example.com');
-    await createGrant(app, globexHolder, globexPackage);
-    const foreign = await requestOnHost(app, domain, '/packages.json', { token: globexHolder.token });
+    const globexHolder = await createHolder(started.app, globex.user, 'someone@example.com');
+    await createGrant(started.app, globexHolder, globexPackage);
+    const foreign = await requestOnHost(started.app, domain, '/packages.json', { token: globexHolder.token });
     expect(jsonOf<{ 'available-packages': string[] }>(foreign)['available-packages']).toEqual([]);
-    const foreignMetadata = await requestOnHost(app, domain, '/p2/globex/thing.json', { token: globexHolder.token });
+    const foreignMetadata = await requestOnHost(started.app, domain, '/p2/globex/thing.json', {
+      token: globexHolder.token,
+    });
     expect(foreignMetadata.status).toBe(404);
 
-    const brand = await requestOnHost(app, domain, '/api/branding/host');
+    const brand = await requestOnHost(started.app, domain, '/api/branding/host');
     expect(jsonOf<PublicBrand>(brand).brandName).toBe('Acme Tools');
   });
 
@@ -365,7 +367,7 @@ describe('custom domains', () => {
     expect(squatter.body.verified).toBe(false);
     expect(squatter.body.message).toContain('not to globex.composer.localhost');
 
-    const latecomer = await signInSeller(app);
+    const latecomer = await signInSeller(started.app);
     const refused = await put(latecomer, { brandDomain: domain });
     expect(refused.status).toBe(409);
     expect(refused.body.message).toBe(`brandDomain: ${domain} is already verified by another seller`);
@@ -375,7 +377,7 @@ describe('custom domains', () => {
     const late = await globex.client.post(`${SETTINGS}/verify-domain`);
     expect(late.status).toBe(409);
     expect(((await late.json()) as { message: string }).message).toContain('already verified by another seller');
-    const brand = await requestOnHost(app, domain, '/api/branding/host');
+    const brand = await requestOnHost(started.app, domain, '/api/branding/host');
     expect(jsonOf<PublicBrand>(brand).brandName).toBe('Acme Tools');
     dns.records.set(domain, { cname: 'acme.composer.localhost' });
   });
@@ -383,8 +385,8 @@ describe('custom domains', () => {
   it('needs verifying again after the domain changes, and the old name stops resolving', async () => {
     const changed = await put(acme, { brandDomain: 'repo.acme-corp.test' });
     expect(changed.body.brandDomainVerifiedAt).toBeNull();
-    expect(changed.body.repositoryUrl).toBe(`http://acme.composer.localhost:${app.port}`);
-    expect(jsonOf(await requestOnHost(app, domain, '/api/branding/host'))).toBeNull();
+    expect(changed.body.repositoryUrl).toBe(`http://acme.composer.localhost:${started.app.port}`);
+    expect(jsonOf(await requestOnHost(started.app, domain, '/api/branding/host'))).toBeNull();
     // Saving the same domain again keeps its verification.
     dns.records.set('repo.acme-corp.test', { cname: 'acme.composer.localhost' });
     expect((await verify(acme)).body.verified).toBe(true);
@@ -393,7 +395,7 @@ describe('custom domains', () => {
   });
 
   it('refuses to verify without a domain', async () => {
-    const seller = await signInSeller(app);
+    const seller = await signInSeller(started.app);
     const answer = await verify(seller);
     expect(answer.status).toBe(400);
   });
@@ -403,7 +405,7 @@ describe('license e-mails', () => {
   it("carry the seller's brand: sender name, Reply-To, name, accent colour, support address and custom domain", async () => {
     const trial = await acme.client.post('/api/platform-subscription/start-trial', { tier: 'starter' });
     expect(trial.status).toBe(200);
-    const pkg = await createPackage(app, acme.user, 'acme/branded', [
+    const pkg = await createPackage(started.app, acme.user, 'acme/branded', [
       { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
     ]);
     const response = await acme.client.post(`/api/repositories/${pkg.id}/temporary-licenses`, {
@@ -412,7 +414,7 @@ describe('license e-mails', () => {
     });
     expect(response.status).toBe(201);
 
-    const mail = lastMailTo(app.dataDir, 'buyer@example.com');
+    const mail = lastMailTo(started.app.dataDir, 'buyer@example.com');
     expect(mail.body).toMatch(/^From: "?Acme Licensing"? <no-reply@packgate\.localhost>/m);
     expect(mail.body).toMatch(/^Reply-To: sales@acme\.test/m);
     expect(mail.subject).toContain('from Acme Tools');
@@ -420,19 +422,19 @@ describe('license e-mails', () => {
     expect(mail.body).toContain('#FF5500');
     expect(mail.body).toContain('help@acme.test');
     // The verified custom domain is the repository URL.
-    expect(mail.body).toContain(`http://repo.acme-corp.test:${app.port}`);
+    expect(mail.body).toContain(`http://repo.acme-corp.test:${started.app.port}`);
   });
 
   it('falls back from Reply-To to the sender address and then the support address', async () => {
-    await app.ctx.db
+    await started.app.ctx.db
       .update(brandSettings)
       .set({ emailReplyTo: null, emailFromName: null })
       .where(eq(brandSettings.userId, acme.user.id));
-    const pkg = await createPackage(app, acme.user, 'acme/fallback', [
+    const pkg = await createPackage(started.app, acme.user, 'acme/fallback', [
       { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
     ]);
     await acme.client.post(`/api/repositories/${pkg.id}/temporary-licenses`, { email: 'second@example.com' });
-    const mail = lastMailTo(app.dataDir, 'second@example.com');
+    const mail = lastMailTo(started.app.dataDir, 'second@example.com');
     expect(mail.body).toMatch(/^From: "?Acme Tools"? <no-reply@packgate\.localhost>/m);
     expect(mail.body).toMatch(/^Reply-To: licenses@acme\.test/m);
   });
@@ -445,15 +447,15 @@ describe('license e-mails', () => {
     );
 
     // A brand name is free text: it stands in for the sender name only when it could have been saved as one.
-    await app.ctx.db
+    await started.app.ctx.db
       .update(brandSettings)
       .set({ brandName: 'Acme <ceo@bank.example>', emailFromName: null })
       .where(eq(brandSettings.userId, acme.user.id));
-    const pkg = await createPackage(app, acme.user, 'acme/posing', [
+    const pkg = await createPackage(started.app, acme.user, 'acme/posing', [
       { version: 'v1.0.0', releasedAt: '2026-01-10T10:00:00Z' },
     ]);
     await acme.client.post(`/api/repositories/${pkg.id}/temporary-licenses`, { email: 'third@example.com' });
-    const mail = lastMailTo(app.dataDir, 'third@example.com');
+    const mail = lastMailTo(started.app.dataDir, 'third@example.com');
     const from = /^From: (.*)$/m.exec(mail.body)?.[1];
     expect(from).toBe('Packgate <no-reply@packgate.localhost>');
   });
