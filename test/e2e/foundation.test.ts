@@ -3,29 +3,32 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrPromoteAdmin } from '../../src/server/features/users/users.service.js';
 import { type FakeGitHub, startFakeGitHub } from '../fakes/github.js';
 import { findLink, readOutbox } from '../support/outbox.js';
-import { startTestApp, type TestApp } from '../support/test-app.js';
+import { testAppAroundTests } from '../support/test-app.js';
 import { launchBrowser, type TestBrowser } from './support/browser.js';
 
+let github: FakeGitHub;
+beforeAll(async () => {
+  github = await startFakeGitHub();
+});
+afterAll(async () => {
+  await github?.close();
+});
+
 describe('the foundation in a real browser', () => {
-  let github: FakeGitHub;
-  let app: TestApp;
+  const started = testAppAroundTests(() => ({ env: github.env() }));
   let browser: TestBrowser;
   let context: BrowserContext;
   let page: Page;
   let origin: string;
 
   beforeAll(async () => {
-    github = await startFakeGitHub();
-    app = await startTestApp({ env: github.env() });
     // The browser uses the public URL so that cookies set before and after the OAuth round trip match.
-    origin = app.ctx.config.publicUrl;
+    origin = started.app.ctx.config.publicUrl;
     browser = await launchBrowser();
   });
 
   afterAll(async () => {
     await browser?.close();
-    await app?.close();
-    await github?.close();
   });
 
   async function freshPage(): Promise<Page> {
@@ -66,7 +69,7 @@ describe('the foundation in a real browser', () => {
   });
 
   it('logs an admin in with the magic link from the outbox', async () => {
-    await createOrPromoteAdmin(app.ctx, 'boss@example.com');
+    await createOrPromoteAdmin(started.app.ctx, 'boss@example.com');
     await freshPage();
     await page.goto(`${origin}/admin/login`);
     await page.getByLabel('Admin Email Address').fill('boss@example.com');
@@ -75,7 +78,7 @@ describe('the foundation in a real browser', () => {
     let link = '';
     await expect
       .poll(() => {
-        const mail = readOutbox(app.dataDir).find((message) => message.to.includes('boss@example.com'));
+        const mail = readOutbox(started.app.dataDir).find((message) => message.to.includes('boss@example.com'));
         link = mail ? findLink(mail.body, /http:\/\/\S+\/admin\/login\?token=[\w-]+/) : '';
         return link;
       })
