@@ -33,7 +33,7 @@ export type PackagePricing = {
  * A buy link for one tier (GET on the seller's host): it answers with a redirect to the purchase page carrying the
  * same fields, whose Buy button starts the checkout; opening it records nothing. `sig` signs the return addresses.
  */
-export function directCheckoutUrl(
+function directCheckoutUrl(
   repositoryUrl: string,
   packageId: string,
   tierId: string,
@@ -47,7 +47,7 @@ export function directCheckoutUrl(
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
 /** The buy button a seller pastes into their own site: a link to the purchase page, opened in a new tab. */
-export function buyButtonCode(purchasePage: string, itemName: string): string {
+function buyButtonCode(purchasePage: string, itemName: string): string {
   return `<a href="${escapeHtml(purchasePage)}" class="packgate-buy-button" target="_blank" rel="noopener">Buy ${escapeHtml(itemName)}</a>`;
 }
 
