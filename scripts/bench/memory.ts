@@ -1,48 +1,26 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppContext } from '../../src/server/context.js';
 import { openDatabase } from '../../src/server/db/client.js';
-import { npmStartOptions } from '../npm-start-options.js';
 import { temporaryPostgres } from './bench-app.js';
+import { type BuiltServer, buildServer, startBuiltServer } from './built-server.js';
 import { holderRequestStatus } from './holder-request.js';
-import { execFileAsync, freePort, stopChild } from './processes.js';
+import { stopChild } from './processes.js';
 import { type ResidentParts, residentParts } from './resident-parts.js';
 import { seedScale, seedSeller } from './seed.js';
 
-// Memory of the server as it is run (issue 34 item 3): the built server, started with `npm start`'s own Node.js
-// options (read from package.json), in a process of its own, so that the figure holds nothing of the bench, tsx or
-// the load generator.
+// Memory of the server as it is run (issue 34 item 3): the built server (bench/built-server.ts), in a process of its
+// own, so that the figure holds nothing of the bench, tsx or the load generator.
 // Its resident memory (VmRSS) idle on a fresh data folder or database, then after a restart on the same data with
 // `tokens` holders and `packages` packages seeded, then once every holder's packages.json and p2 file were asked
 // (the warm path holds every view), with what the warm path says it holds (/metrics).
 
-/**
- * Built once per bench run inside node_modules (its packages resolve from there), never over dist/server, with the
- * web app's build (dist/web, when built) linked where the server looks for it, as in `npm start`.
- */
-const BUILD_ROOT = path.resolve('node_modules/.cache/packgate-bench/dist');
-const BUILD_DIR = path.join(BUILD_ROOT, 'server');
 /** An idle server's memory settles after start-up's work (migrations, the first jobs' polls). */
 const SETTLE_MS = Number(process.env.BENCH_MEMORY_SETTLE_MS ?? 10_000);
 
-let built: Promise<string> | undefined;
-
-function buildServer(): Promise<string> {
-  built ??= (async () => {
-    await execFileAsync(process.execPath, ['scripts/build-server.mjs'], {
-      env: { ...process.env, PACKGATE_BUILD_OUTDIR: BUILD_DIR },
-    });
-    const web = path.resolve('dist/web');
-    await rm(path.join(BUILD_ROOT, 'web'), { force: true });
-    if (existsSync(web)) await symlink(web, path.join(BUILD_ROOT, 'web'));
-    return path.join(BUILD_DIR, 'main.js');
-  })();
-  return built;
-}
+const METRICS_TOKEN = randomBytes(16).toString('hex');
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 
@@ -51,37 +29,6 @@ async function residentMemory(pid: number): Promise<{ rss: number; peak: number 
   const status = await readFile(`/proc/${pid}/status`, 'utf8');
   const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
   return { rss: field('VmRSS'), peak: field('VmHWM') };
-}
-
-type ServerProcess = { child: ChildProcess; port: number };
-
-const METRICS_TOKEN = randomBytes(16).toString('hex');
-
-async function startServer(main: string, env: Record<string, string>): Promise<ServerProcess> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [...npmStartOptions(), main], {
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? '',
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      // The warming below loads it on purpose, on a machine that may be busy: measure it, do not shed it.
-      OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
-      METRICS_TOKEN,
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the built server exited with ${child.exitCode}`);
-    const health = await fetch(`http://127.0.0.1:${port}/api/health`).catch(() => undefined);
-    if (health?.ok) break;
-    if (Date.now() > deadline) throw new Error('the built server did not answer within 120 s');
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  return { child, port };
 }
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
@@ -131,9 +78,9 @@ export async function measureMemory(
     SECRET_KEY: randomBytes(32).toString('hex'),
     ...(postgres?.target.kind === 'postgres' ? { DATABASE_URL: postgres.target.url } : {}),
   };
-  let server: ServerProcess | undefined;
+  let server: BuiltServer | undefined;
   try {
-    server = await startServer(main, env);
+    server = await startBuiltServer(main, { METRICS_TOKEN, ...env });
     await settle();
     const idle = (await residentMemory(server.child.pid!)).rss;
     const idleResident = await residentParts(server.child.pid!);
@@ -149,7 +96,7 @@ export async function measureMemory(
     const { holders } = await seedScale(ctx, seller.id, scale.packages, scale.tokens);
     await handle.close();
 
-    server = await startServer(main, env);
+    server = await startBuiltServer(main, { METRICS_TOKEN, ...env });
     await settle();
     const seeded = (await residentMemory(server.child.pid!)).rss;
     const host = `${seller.slug}.composer.localhost:${server.port}`;

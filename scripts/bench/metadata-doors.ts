@@ -28,9 +28,15 @@ import {
 //       200's p99.
 
 export type MetadataDoors = {
-  metrics: Metrics;
+  /**
+   * The app's metrics when it runs in this process: the door is then also measured with its /metrics counting off
+   * (bench/door-counting.ts). A server in a process of its own is measured as it runs, counting on.
+   */
+  metrics?: Metrics;
   /** Packgate's base URL (http://127.0.0.1:port). */
   ours: string;
+  /** The CPU time so far, in µs, of the process Packgate runs in: this one's (ownCpuMicros) unless given. */
+  oursCpuMicros?: () => number | Promise<number>;
   /** Host and Authorization of the seeded holder, on the seller's repository host. */
   auth: Record<string, string>;
   metadataPath: string;
@@ -83,33 +89,38 @@ async function fetchThroughHost(url: string, headers: Record<string, string>): P
 
 export async function measureMetadataDoors(doors: MetadataDoors): Promise<void> {
   const only = doors.only ?? new Set(['p2', 'packages', '304', '404']);
-  const counting = doorCountingSwitch(doors.metrics);
-  await checkCountingSwitch(doors, counting);
+  const counting = doors.metrics ? doorCountingSwitch(doors.metrics) : undefined;
+  if (counting) await checkCountingSwitch(doors, counting);
   const ours = (urlPath: string, headers: Record<string, string>, expectStatus: number): LoadTarget => ({
     url: `${doors.ours}${urlPath}`,
     headers,
     expectStatus,
-    serverCpuMicros: ownCpuMicros,
+    serverCpuMicros: doors.oursCpuMicros ?? ownCpuMicros,
   });
-  const uncounted = (target: LoadTarget): LoadTarget => ({ ...target, before: counting.off, after: counting.on });
   const fromStatic = (server: StaticServer, urlPath: string): LoadTarget => ({
     url: `${server.url}${urlPath}`,
     headers: {},
     expectStatus: 200,
     ...(server === doors.bareNode ? { serverCpuMicros: () => bareNodeCpuMicros(server) } : {}),
   });
-  /** Ours counted and uncounted, nginx's and bare Node.js's (and its answer with our headers), in turns. */
+  /** Ours (and uncounted, in this process), nginx's and bare Node.js's (and its answer with our headers), in turns. */
   const againstBaselines = async (urlPath: string, staticPath: string) => {
-    const [counted, notCounted, nginx, bareNode, bareAsAnswered] = await measureInTurns(
-      [
-        ours(urlPath, doors.auth, 200),
-        uncounted(ours(urlPath, doors.auth, 200)),
-        fromStatic(doors.nginx, staticPath),
-        fromStatic(doors.bareNode, staticPath),
-        ...(doors.asAnswered ? [fromStatic(doors.bareNode, `/as-answered${staticPath}`)] : []),
-      ],
+    const asAnswered = doors.asAnswered ? fromStatic(doors.bareNode, `/as-answered${staticPath}`) : undefined;
+    const uncounted = counting
+      ? { ...ours(urlPath, doors.auth, 200), before: counting.off, after: counting.on }
+      : undefined;
+    const targets = [
+      ours(urlPath, doors.auth, 200),
+      fromStatic(doors.nginx, staticPath),
+      fromStatic(doors.bareNode, staticPath),
+    ];
+    const measured = await measureInTurns(
+      [...targets, ...(asAnswered ? [asAnswered] : []), ...(uncounted ? [uncounted] : [])],
       doors.turns,
     );
+    const [counted, nginx, bareNode] = measured;
+    const bareAsAnswered = asAnswered ? measured[3] : undefined;
+    const notCounted = uncounted ? measured.at(-1) : undefined;
     printAgainstBaselines(counted!, nginx!, bareNode!);
     if (bareAsAnswered) {
       console.log(line("bare node:http, with Packgate's headers:", bareAsAnswered));
@@ -117,10 +128,12 @@ export async function measureMetadataDoors(doors: MetadataDoors): Promise<void> 
         `    Packgate / bare Node.js with the same headers: ${ratio(ratioInTurns(counted!, bareAsAnswered, requestRate))} req/s, CPU ${counted!.cpuMicrosPerRequest.toFixed(1)} / ${bareAsAnswered.cpuMicrosPerRequest.toFixed(1)} µs/request (the door's own cost); those headers / bare Node.js's three: ${ratio(ratioInTurns(bareAsAnswered, bareNode!, requestRate))}`,
       );
     }
-    console.log(line('Packgate, its /metrics counting off:', notCounted!));
-    console.log(
-      `    counting on / off: ${ratio(ratioInTurns(counted!, notCounted!, requestRate))} req/s, CPU ${counted!.cpuMicrosPerRequest.toFixed(1)} / ${notCounted!.cpuMicrosPerRequest.toFixed(1)} µs/request`,
-    );
+    if (notCounted) {
+      console.log(line('Packgate, its /metrics counting off:', notCounted));
+      console.log(
+        `    counting on / off: ${ratio(ratioInTurns(counted!, notCounted, requestRate))} req/s, CPU ${counted!.cpuMicrosPerRequest.toFixed(1)} / ${notCounted.cpuMicrosPerRequest.toFixed(1)} µs/request`,
+      );
+    }
     return { counted: counted!, nginx: nginx!, bareNode: bareNode! };
   };
 
