@@ -24,6 +24,7 @@ import {
   runLoad,
   type StaticServer,
   startBareNode,
+  startBareNodeHere,
   startNginx,
   stopChild,
   stopChildren,
@@ -97,16 +98,17 @@ async function measureAgainstBaselines(
   await placeStatic(staticRoot, distPath, distAnswer.body);
   let nginx: StaticServer | undefined;
   let bareNode: StaticServer | undefined;
+  let bareHere: StaticServer | undefined;
   try {
     nginx = await startNginx(workDir, staticRoot);
-    bareNode = await startBareNode(
-      { [metadataPath]: p2Answer.body, '/figures/packages.json': indexAnswer.body },
-      workDir,
-      {
-        [metadataPath]: answerHeadersOf(p2Answer.headers),
-        '/figures/packages.json': answerHeadersOf(indexAnswer.headers),
-      },
-    );
+    const files = { [metadataPath]: p2Answer.body, '/figures/packages.json': indexAnswer.body };
+    const answerHeaders = {
+      [metadataPath]: answerHeadersOf(p2Answer.headers),
+      '/figures/packages.json': answerHeadersOf(indexAnswer.headers),
+    };
+    bareNode = await startBareNode(files, workDir, answerHeaders);
+    // Packgate runs in this process: the same bare answers here are this process's ceiling.
+    if (server.metrics) bareHere = await startBareNodeHere(files, answerHeaders);
     await measureMetadataDoors({
       ...(server.metrics ? { metrics: server.metrics } : {}),
       ours,
@@ -118,6 +120,7 @@ async function measureAgainstBaselines(
       nginx,
       bareNode,
       asAnswered: true,
+      ...(bareHere ? { bareInProcess: bareHere } : {}),
       turns: TURNS,
       only: ONLY,
     });
@@ -137,6 +140,7 @@ async function measureAgainstBaselines(
   } finally {
     await nginx?.stop();
     await bareNode?.stop();
+    await bareHere?.stop();
   }
 }
 

@@ -52,6 +52,11 @@ export type MetadataDoors = {
    * cost from its headers' (Node.js's writeHead checks and writes each header: a cost per header, not per door).
    */
   asAnswered?: boolean;
+  /**
+   * The bare server's answers in Packgate's own process (startBareNodeHere), when Packgate runs in this one: its
+   * `/as-answered` paths are then measured too, the ceiling of this process for the same answer.
+   */
+  bareInProcess?: StaticServer;
   turns: TurnOptions;
   /** The figures to take: p2, packages, 304, 404 (all by default). */
   only?: Set<string>;
@@ -106,26 +111,37 @@ export async function measureMetadataDoors(doors: MetadataDoors): Promise<void> 
   /** Ours (and uncounted, in this process), nginx's and bare Node.js's (and its answer with our headers), in turns. */
   const againstBaselines = async (urlPath: string, staticPath: string) => {
     const asAnswered = doors.asAnswered ? fromStatic(doors.bareNode, `/as-answered${staticPath}`) : undefined;
+    const inProcess = doors.bareInProcess
+      ? { ...fromStatic(doors.bareInProcess, `/as-answered${staticPath}`), serverCpuMicros: ownCpuMicros }
+      : undefined;
     const uncounted = counting
       ? { ...ours(urlPath, doors.auth, 200), before: counting.off, after: counting.on }
       : undefined;
-    const targets = [
-      ours(urlPath, doors.auth, 200),
-      fromStatic(doors.nginx, staticPath),
-      fromStatic(doors.bareNode, staticPath),
-    ];
+    const optional = [asAnswered, inProcess, uncounted];
     const measured = await measureInTurns(
-      [...targets, ...(asAnswered ? [asAnswered] : []), ...(uncounted ? [uncounted] : [])],
+      [
+        ours(urlPath, doors.auth, 200),
+        fromStatic(doors.nginx, staticPath),
+        fromStatic(doors.bareNode, staticPath),
+        ...optional.filter((target) => target !== undefined),
+      ],
       doors.turns,
     );
     const [counted, nginx, bareNode] = measured;
-    const bareAsAnswered = asAnswered ? measured[3] : undefined;
-    const notCounted = uncounted ? measured.at(-1) : undefined;
+    const [bareAsAnswered, bareHere, notCounted] = optional.map((target) =>
+      target === undefined ? undefined : measured[3 + optional.filter((other) => other !== undefined).indexOf(target)],
+    );
     printAgainstBaselines(counted!, nginx!, bareNode!);
     if (bareAsAnswered) {
       console.log(line("bare node:http, with Packgate's headers:", bareAsAnswered));
       console.log(
         `    Packgate / bare Node.js with the same headers: ${ratio(ratioInTurns(counted!, bareAsAnswered, requestRate))} req/s, CPU ${counted!.cpuMicrosPerRequest.toFixed(1)} / ${bareAsAnswered.cpuMicrosPerRequest.toFixed(1)} µs/request (the door's own cost); those headers / bare Node.js's three: ${ratio(ratioInTurns(bareAsAnswered, bareNode!, requestRate))}`,
+      );
+    }
+    if (bareHere) {
+      console.log(line("bare node:http in Packgate's process, its headers:", bareHere));
+      console.log(
+        `    Packgate / bare Node.js in the same process: ${ratio(ratioInTurns(counted!, bareHere, requestRate))} req/s (the door's own cost there); bare Node.js in this process / in a process of its own, both with Packgate's headers: ${bareAsAnswered ? ratio(ratioInTurns(bareHere, bareAsAnswered, requestRate)) : 'n/a'} (what sharing the process costs)`,
       );
     }
     if (notCounted) {

@@ -1,10 +1,11 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
-import type { IncomingHttpHeaders } from 'node:http';
-import { createServer } from 'node:net';
+import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { bareNodeHandler } from './bare-answers.mjs';
 
 // Child processes of the benchmark (nginx, wrk, a bare Node.js server, composer): loopback only, bounded, and stopped by the
 // benchmark itself whatever happens.
@@ -282,4 +283,28 @@ export async function startBareNode(
     child.once('exit', (code) => reject(new Error(`the bare Node.js server exited with ${code}`)));
   });
   return { port, url: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 'SIGTERM', 3000) };
+}
+
+/**
+ * The same bare server's answers in this process, on a free loopback port: beside Packgate when it runs here, the
+ * ceiling of this process (Node.js's own HTTP code runs slower in a process that has run more kinds of objects
+ * through it than one server's), against the ceiling of a process of its own (startBareNode).
+ */
+export async function startBareNodeHere(
+  files: Record<string, Buffer>,
+  answerHeaders: Record<string, Record<string, string>>,
+): Promise<StaticServer> {
+  const server = createHttpServer(bareNodeHandler(new Map(Object.entries(files)), answerHeaders));
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    port,
+    url: `http://127.0.0.1:${port}`,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }
