@@ -1,7 +1,9 @@
 // npm run bench: how the Composer repository compares with static files served by Debian's nginx and with a bare
 // node:http server writing the same bytes from memory (issues 10 and 34).
 //
-//   (a) authenticated p2 metadata: requests per second from Packgate, nginx and the bare Node.js server;
+//   (a) authenticated p2 metadata: requests per second from Packgate, nginx and the bare Node.js server, Packgate
+//       being the built server in a process of its own, started with `npm start`'s command, as nginx and the bare
+//       server run in theirs (bench/door-figures.ts; bench/composer-doors.ts also takes it in the bench's process);
 //   (b) packages.json, the same way;
 //   (c) a p2 304 (If-Modified-Since) against our own 200;
 //   (d) an unlicensed package's 404: its p99 against the 200's p99;
@@ -20,26 +22,24 @@
 // second on one core and measured itself (issue 34); a figure where wrk went less than 1.5 times faster against
 // nginx than against us is flagged. Figures are medians of BENCH_RUNS runs (3) of BENCH_SECONDS each (10) (the
 // composer figures: BENCH_INSTALL_RUNS turns, 9), the runs of the figures a ratio compares taken in turns, and the
-// ratio the median of the per-turn ratios; each of our load figures also gives this process's CPU time per request,
+// ratio the median of the per-turn ratios; each of our load figures also gives the server process's CPU time per request,
 // which moves much less with the machine's load. Loopback only, bounded, cleans up after itself. Runs on PGlite, as
 // on a fresh machine, and again on PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server whose
 // user may create databases: a temporary database is created and dropped.
 import type { ChildProcess } from 'node:child_process';
-import { chmod } from 'node:fs/promises';
+import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import { type BenchDatabase, benchDatabases, startBenchApp } from './bench/bench-app.js';
+import { type BenchDatabase, benchDatabases, startBenchApp, temporaryPostgres } from './bench/bench-app.js';
 import { answerCounter, measureComposerInstall } from './bench/composer-figures.js';
 import { median, placeStatic } from './bench/composer-install.js';
+import { measureDoorFigures } from './bench/door-figures.js';
 import { GROWTH_SETS, measureGrowth } from './bench/growth.js';
 import { holderRequest } from './bench/holder-request.js';
 import { MEMORY_GOALS, measureMemory, printMemory } from './bench/memory.js';
-import { measureMetadataDoors } from './bench/metadata-doors.js';
 import {
-  answerHeadersOf,
   type DownloadResult,
   runDownloads,
   type StaticServer,
-  startBareNode,
   startNginx,
   stopChild,
   stopChildren,
@@ -87,10 +87,26 @@ async function rssGrowthDuring<T>(work: () => Promise<T>): Promise<{ result: T; 
 }
 
 async function benchmark(database: BenchDatabase): Promise<void> {
+  // (a) p2 metadata, (b) packages.json, each against nginx and bare Node.js; (c) the p2's 304 and (d) an unknown
+  // package's 404, each against the p2's 200: the built server in a process of its own, on a database of its own
+  // (bench/door-figures.ts), before this process starts its app for the other figures.
+  const doorsDatabase: BenchDatabase =
+    database.target.kind === 'postgres'
+      ? await temporaryPostgres(database.adminUrl!, 'packgate_bench_doors')
+      : { target: database.target, label: database.label, drop: async () => {} };
+  try {
+    await measureDoorFigures(doorsDatabase, {
+      turns: { seconds: SECONDS, runs: RUNS, connections: CONNECTIONS },
+      only: new Set(['p2', 'packages', '304', '404']),
+      inBenchProcess: false,
+      builtServer: true,
+    });
+  } finally {
+    await doorsDatabase.drop();
+  }
   const { built, workDir, address, close } = await startBenchApp(database, 'packgate-bench-');
   await chmod(workDir, 0o755); // nginx's worker reads the static tree
   let nginx: StaticServer | undefined;
-  let bare: StaticServer | undefined;
   let second: ChildProcess | undefined;
   try {
     const port = Number(new URL(address).port);
@@ -107,36 +123,9 @@ async function benchmark(database: BenchDatabase): Promise<void> {
     );
     const seller = await seedSeller(built.ctx, 'bench');
     const widget = await seedPackage(built.ctx, workDir, seller.id, 'bench/widget', 0, METADATA_TAGS);
-    const metadataToken = await seedHolder(built.ctx, seller.id, [widget.id]);
-    const auth = { host, authorization: `Bearer ${metadataToken}` };
     const metadataPath = `/p2/${widget.name}.json`;
-    const served = await holderRequest(port, host, metadataPath, metadataToken);
-    if (served.status !== 200) throw new Error(`Packgate answered ${served.status} for ${metadataPath}`);
-    await placeStatic(staticRoot, metadataPath, served.body);
-    const index = await holderRequest(port, host, '/packages.json', metadataToken);
-    await placeStatic(staticRoot, '/figures/packages.json', index.body);
+    await mkdir(staticRoot, { recursive: true });
     nginx = await startNginx(workDir, staticRoot);
-    bare = await startBareNode({ [metadataPath]: served.body, '/figures/packages.json': index.body }, workDir, {
-      [metadataPath]: answerHeadersOf(served.headers),
-      '/figures/packages.json': answerHeadersOf(index.headers),
-    });
-    const fromNginx = await fetch(`${nginx.url}${metadataPath}`);
-    if (!Buffer.from(await fromNginx.arrayBuffer()).equals(served.body)) throw new Error('nginx serves other bytes');
-
-    // (a) p2 metadata, (b) packages.json, each against nginx and bare Node.js, counted and not; (c) the p2's 304
-    // and (d) an unknown package's 404, each against the p2's 200 (bench/metadata-doors.ts).
-    await measureMetadataDoors({
-      metrics: built.ctx.metrics,
-      ours: `http://127.0.0.1:${port}`,
-      auth,
-      metadataPath,
-      p2: { bytes: served.body.length, lastModified: String(served.headers['last-modified']) },
-      packagesJsonStaticPath: '/figures/packages.json',
-      nginx,
-      bareNode: bare,
-      asAnswered: true,
-      turns: { seconds: SECONDS, runs: RUNS, connections: CONNECTIONS },
-    });
 
     // (e) dist of a 10 MB zip, 100 concurrent downloads
     const big = await seedLargeDist(built.ctx, seller.id, 'bench/big', DIST_BYTES);
@@ -224,7 +213,6 @@ async function benchmark(database: BenchDatabase): Promise<void> {
     // Before the database is dropped: dropped under it, its pool reported its connections lost.
     if (second) await stopChild(second, 'SIGTERM', 10_000);
     await nginx?.stop();
-    await bare?.stop();
     stopChildren();
     await close();
   }

@@ -1,239 +1,37 @@
 // The metadata figures of scripts/bench.ts, (a) to (d), alone, for working on the warm Composer door:
 //   BENCH_ONLY=p2,packages,304,404,dist BENCH_RUNS=3 BENCH_SECONDS=5 npx tsx scripts/bench/composer-doors.ts
-// Same seed, nginx, bare node:http server, turns and ratios as the full bench (bench/metadata-doors.ts), taken twice:
-// first with Packgate in this process, as the full bench runs it, with the door's /metrics counting on and off; then
-// the built server on the same data in a process of its own, started with `npm start`'s command, as nginx and the
-// bare server run in theirs (BENCH_BUILT_SERVER=0 skips it). BENCH_ONLY picks the figures (p2, packages, 304 and 404
-// by default; dist, a small zip's download against nginx, on request). Runs on PGlite, and on PostgreSQL when
-// BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set (BENCH_SKIP_PGLITE=1 skips PGlite). Each of our figures also shows
-// the server process's CPU time per request (wrk runs in a child): on a shared machine req/s moves with the load, CPU
-// per request much less.
-// BENCH_PROFILE_SECONDS=N instead loads only our server for N s per figure under V8's sampling profiler, writes
-// <database>-<figure>.cpuprofile into BENCH_PROFILE_DIR (the system's temp folder) and prints its top entries.
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
+// Taken twice (bench/door-figures.ts): with Packgate in this process, with the door's /metrics counting on and off
+// and the bare server's answers in this process beside it; then from the built server on the same data in a process of
+// its own, as npm run bench takes them (BENCH_BUILT_SERVER=0 skips it). BENCH_ONLY picks the figures (p2, packages,
+// 304 and 404 by default; dist, a small zip's download against nginx, on request). Runs on PGlite, and on PostgreSQL
+// when BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set (BENCH_SKIP_PGLITE=1 skips PGlite).
+// BENCH_PROFILE_SECONDS=N instead loads only our server, in this process, for N s per figure under V8's sampling
+// profiler, writes <database>-<figure>.cpuprofile into BENCH_PROFILE_DIR (the system's temp folder) and prints its
+// top entries.
 import { tmpdir } from 'node:os';
-import path from 'node:path';
-import type { Metrics } from '../../src/server/observability/metrics.js';
-import { type BenchDatabase, benchDatabases, startBenchApp } from './bench-app.js';
-import { type BuiltServer, buildServer, processCpuMicros, startBuiltServer } from './built-server.js';
-import { placeStatic } from './composer-install.js';
-import { measureMetadataDoors } from './metadata-doors.js';
-import {
-  answerHeadersOf,
-  runLoad,
-  type StaticServer,
-  startBareNode,
-  startBareNodeHere,
-  startNginx,
-  stopChild,
-  stopChildren,
-} from './processes.js';
-import { profileWhile } from './profile.js';
-import { seedHolder, seedPackage, seedSeller } from './seed.js';
-import { line, measureInTurns, ownCpuMicros, ratio, ratioInTurns, requestRate, type TurnOptions } from './turns.js';
+import { benchDatabases } from './bench-app.js';
+import { measureDoorFigures } from './door-figures.js';
 
-const TURNS: TurnOptions = {
-  seconds: Number(process.env.BENCH_SECONDS ?? 5),
-  runs: Number(process.env.BENCH_RUNS ?? 3),
-  connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
-};
-const PROFILE_SECONDS = Number(process.env.BENCH_PROFILE_SECONDS ?? 0);
-const PROFILE_DIR = process.env.BENCH_PROFILE_DIR ?? tmpdir();
-const ONLY = new Set((process.env.BENCH_ONLY ?? 'p2,packages,304,404').split(','));
-const BUILT_SERVER = process.env.BENCH_BUILT_SERVER !== '0';
-/** Tags of the measured package: a p2 file of a typical size (about 18 KB), as in npm run bench. */
-const METADATA_TAGS = 20;
+const profileSeconds = Number(process.env.BENCH_PROFILE_SECONDS ?? 0);
 
-/** fetch() may not set Host, which names the repository: a plain request instead. */
-function get(port: number, urlPath: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; lastModified: string; headers: IncomingHttpHeaders; body: Buffer }>(
-    (resolve, reject) => {
-      const outgoing = httpRequest({ host: '127.0.0.1', port, path: urlPath, headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            lastModified: String(response.headers['last-modified']),
-            headers: response.headers,
-            body: Buffer.concat(chunks),
-          }),
-        );
-      });
-      outgoing.on('error', reject);
-      outgoing.end();
-    },
-  );
-}
-
-/** The seeded holder's requests, on one server. */
-type Seeded = { token: string; metadataPath: string; distPath: string };
-
-/**
- * The figures of BENCH_ONLY against the server on `port` (in this process, or in a process of its own), beside nginx
- * and a bare node:http server answering the bytes that server answered, started for it and stopped after.
- */
-async function measureAgainstBaselines(
-  workDir: string,
-  port: number,
-  seeded: Seeded,
-  server: { cpuMicros: () => number | Promise<number>; metrics?: Metrics },
-): Promise<void> {
-  const { token, metadataPath, distPath } = seeded;
-  const auth = { host: `bench.composer.localhost:${port}`, authorization: `Bearer ${token}` };
-  const ours = `http://127.0.0.1:${port}`;
-  const p2Answer = await get(port, metadataPath, auth);
-  const indexAnswer = await get(port, '/packages.json', auth);
-  const distAnswer = await get(port, distPath, auth);
-  if (p2Answer.status !== 200 || indexAnswer.status !== 200) {
-    throw new Error(`the seeded token is refused: ${p2Answer.status} ${p2Answer.body}, ${indexAnswer.status}`);
-  }
-  if (distAnswer.status !== 200) throw new Error(`the seeded token's download is refused: ${distAnswer.status}`);
-  console.log(`  p2 ${p2Answer.body.length} bytes, packages.json ${indexAnswer.body.length} bytes`);
-  const staticRoot = await mkdtemp(path.join(workDir, 'static-'));
-  await chmod(staticRoot, 0o755);
-  await placeStatic(staticRoot, metadataPath, p2Answer.body);
-  await placeStatic(staticRoot, '/figures/packages.json', indexAnswer.body);
-  await placeStatic(staticRoot, distPath, distAnswer.body);
-  let nginx: StaticServer | undefined;
-  let bareNode: StaticServer | undefined;
-  let bareHere: StaticServer | undefined;
+for (const open of benchDatabases('packgate_doors')) {
+  const database = await open();
   try {
-    nginx = await startNginx(workDir, staticRoot);
-    const files = { [metadataPath]: p2Answer.body, '/figures/packages.json': indexAnswer.body };
-    const answerHeaders = {
-      [metadataPath]: answerHeadersOf(p2Answer.headers),
-      '/figures/packages.json': answerHeadersOf(indexAnswer.headers),
-    };
-    bareNode = await startBareNode(files, workDir, answerHeaders);
-    // Packgate runs in this process: the same bare answers here are this process's ceiling.
-    if (server.metrics) bareHere = await startBareNodeHere(files, answerHeaders);
-    await measureMetadataDoors({
-      ...(server.metrics ? { metrics: server.metrics } : {}),
-      ours,
-      oursCpuMicros: server.cpuMicros,
-      auth,
-      metadataPath,
-      p2: { bytes: p2Answer.body.length, lastModified: p2Answer.lastModified },
-      packagesJsonStaticPath: '/figures/packages.json',
-      nginx,
-      bareNode,
-      asAnswered: true,
-      ...(bareHere ? { bareInProcess: bareHere } : {}),
-      turns: TURNS,
-      only: ONLY,
+    await measureDoorFigures(database, {
+      turns: {
+        seconds: Number(process.env.BENCH_SECONDS ?? 5),
+        runs: Number(process.env.BENCH_RUNS ?? 3),
+        connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
+      },
+      only: new Set((process.env.BENCH_ONLY ?? 'p2,packages,304,404').split(',')),
+      inBenchProcess: true,
+      builtServer: process.env.BENCH_BUILT_SERVER !== '0',
+      ...(profileSeconds > 0
+        ? { profile: { seconds: profileSeconds, dir: process.env.BENCH_PROFILE_DIR ?? tmpdir() } }
+        : {}),
     });
-    if (ONLY.has('dist')) {
-      console.log(`\n    GET ${distPath} (${distAnswer.body.length} bytes)`);
-      const [dist, distStatic] = await measureInTurns(
-        [
-          { url: `${ours}${distPath}`, headers: auth, expectStatus: 200, serverCpuMicros: server.cpuMicros },
-          { url: `${nginx.url}${distPath}`, headers: {}, expectStatus: 200 },
-        ],
-        TURNS,
-      );
-      console.log(line('Packgate dist:', dist!));
-      console.log(line('nginx dist:', distStatic!));
-      console.log(`    dist ratio / nginx: ${ratio(ratioInTurns(dist!, distStatic!, requestRate))}`);
-    }
   } finally {
-    await nginx?.stop();
-    await bareNode?.stop();
-    await bareHere?.stop();
-  }
-}
-
-/** BENCH_PROFILE_SECONDS: V8's sampling profile of the door in this process under load, figure by figure. */
-async function profileDoors(port: number, seeded: Seeded, label: string): Promise<void> {
-  const auth = { host: `bench.composer.localhost:${port}`, authorization: `Bearer ${seeded.token}` };
-  const ours = `http://127.0.0.1:${port}`;
-  const p2Answer = await get(port, seeded.metadataPath, auth);
-  const figures: Array<[string, string, Record<string, string>]> = [
-    ['p2', seeded.metadataPath, auth],
-    ['packages', '/packages.json', auth],
-    ['304', seeded.metadataPath, { ...auth, 'if-modified-since': p2Answer.lastModified }],
-    ['404', '/p2/bench/no-such-package.json', auth],
-    ['dist', seeded.distPath, auth],
-  ];
-  for (const [figure, urlPath, headers] of figures.filter(([figure]) => ONLY.has(figure))) {
-    await runLoad({ url: `${ours}${urlPath}`, headers, connections: TURNS.connections, durationSeconds: 2 });
-    const file = path.join(PROFILE_DIR, `${label}-${figure}.cpuprofile`);
-    const top = await profileWhile(file, () =>
-      runLoad({
-        url: `${ours}${urlPath}`,
-        headers,
-        connections: TURNS.connections,
-        durationSeconds: PROFILE_SECONDS,
-        expectError: figure === '404',
-      }),
-    );
-    console.log(
-      `\n  ${figure}: ${file}, self time of the busy samples:\n${top.map((entry) => `    ${entry}`).join('\n')}`,
-    );
-  }
-}
-
-/**
- * Seeds Packgate on `database` in this process and measures it there (as npm run bench does, with the door's
- * counting on and off), then closes it and measures the built server on the same data in a process of its own
- * (`npm start`'s command): a server that shares its process with the bench shares Node.js's own code with the bench's
- * HTTP clients, child processes and seeding, and that code runs slower for the mix of objects it sees.
- */
-async function doors(database: BenchDatabase): Promise<void> {
-  const main = BUILT_SERVER ? await buildServer() : undefined;
-  // On disk, PGlite too (the bench's own is in memory), so that the built server opens the same data afterwards.
-  const dataDir = await mkdtemp(path.join(tmpdir(), 'packgate-doors-data-'));
-  const target =
-    database.target.kind === 'pglite' ? { ...database.target, dataDir: path.join(dataDir, 'pglite') } : database.target;
-  const { built, config, workDir, address } = await startBenchApp({ ...database, target }, 'packgate-doors-', {
-    DATA_DIR: dataDir,
-  });
-  await chmod(workDir, 0o755);
-  let builtServer: BuiltServer | undefined;
-  let appClosed = false;
-  try {
-    const deadline = Date.now() + 10_000;
-    while (!built.ctx.composerAccess.isTrusted && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    const seller = await seedSeller(built.ctx, 'bench');
-    const widget = await seedPackage(built.ctx, workDir, seller.id, 'bench/widget', 0, METADATA_TAGS);
-    const seeded: Seeded = {
-      token: await seedHolder(built.ctx, seller.id, [widget.id]),
-      metadataPath: `/p2/${widget.name}.json`,
-      // A small zip (a few KB, as most packages' are): what a dist request costs beside the bytes it streams.
-      distPath: `/api/composer/download/${widget.name}/v1.0.0`,
-    };
-    const label = database.target.kind;
-    const port = Number(new URL(address).port);
-    if (PROFILE_SECONDS > 0) {
-      console.log(`\n== ${database.label}: Packgate in this process`);
-      await profileDoors(port, seeded, label);
-      return;
-    }
-    console.log(`\n== ${database.label}: Packgate in the bench's process (as npm run bench runs it)`);
-    await measureAgainstBaselines(workDir, port, seeded, { cpuMicros: ownCpuMicros, metrics: built.ctx.metrics });
-    if (!main) return;
-    await built.close();
-    appClosed = true;
-    builtServer = await startBuiltServer(main, {
-      DATA_DIR: config.dataDir,
-      SECRET_KEY: config.secretKey,
-      ...(database.target.kind === 'postgres' ? { DATABASE_URL: database.target.url } : {}),
-    });
-    const pid = builtServer.child.pid!;
-    console.log(`\n== ${database.label}: the built server in a process of its own (npm start's command), same data`);
-    await measureAgainstBaselines(workDir, builtServer.port, seeded, { cpuMicros: () => processCpuMicros(pid) });
-  } finally {
-    if (builtServer) await stopChild(builtServer.child, 'SIGTERM', 30_000);
-    stopChildren();
-    if (!appClosed) await built.close();
     await database.drop();
-    await rm(workDir, { recursive: true, force: true });
-    await rm(dataDir, { recursive: true, force: true });
   }
 }
-
-for (const open of benchDatabases('packgate_doors')) await doors(await open());
 process.exit(0);
