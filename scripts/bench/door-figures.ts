@@ -7,13 +7,13 @@
 // and that code runs slower for the mix of objects it has seen. Each of our figures also shows the server process's
 // CPU time per request (wrk runs in a child): on a shared machine req/s moves with the load, CPU per request much less.
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Metrics } from '../../src/server/observability/metrics.js';
 import { type BenchDatabase, startBenchApp } from './bench-app.js';
 import { type BuiltServer, buildServer, processCpuMicros, startBuiltServer } from './built-server.js';
 import { placeStatic } from './composer-install.js';
+import { holderRequest } from './holder-request.js';
 import { measureMetadataDoors } from './metadata-doors.js';
 import {
   answerHeadersOf,
@@ -43,27 +43,8 @@ export type DoorFigureOptions = {
 /** Tags of the measured package: a p2 file of a typical size (about 18 KB), as in npm run bench. */
 const METADATA_TAGS = 20;
 
-/** fetch() may not set Host, which names the repository: a plain request instead. */
-function get(port: number, urlPath: string, headers: Record<string, string>) {
-  return new Promise<{ status: number; lastModified: string; headers: IncomingHttpHeaders; body: Buffer }>(
-    (resolve, reject) => {
-      const outgoing = httpRequest({ host: '127.0.0.1', port, path: urlPath, headers }, (response) => {
-        const chunks: Buffer[] = [];
-        response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () =>
-          resolve({
-            status: response.statusCode ?? 0,
-            lastModified: String(response.headers['last-modified']),
-            headers: response.headers,
-            body: Buffer.concat(chunks),
-          }),
-        );
-      });
-      outgoing.on('error', reject);
-      outgoing.end();
-    },
-  );
-}
+/** The seeded seller's repository host on the server listening on `port`. */
+const repositoryHost = (port: number) => `bench.composer.localhost:${port}`;
 
 /** The seeded holder's requests, on one server. */
 type Seeded = { token: string; metadataPath: string; distPath: string };
@@ -80,11 +61,12 @@ async function measureAgainstBaselines(
   options: DoorFigureOptions,
 ): Promise<void> {
   const { token, metadataPath, distPath } = seeded;
-  const auth = { host: `bench.composer.localhost:${port}`, authorization: `Bearer ${token}` };
+  const host = repositoryHost(port);
+  const auth = { host, authorization: `Bearer ${token}` };
   const ours = `http://127.0.0.1:${port}`;
-  const p2Answer = await get(port, metadataPath, auth);
-  const indexAnswer = await get(port, '/packages.json', auth);
-  const distAnswer = await get(port, distPath, auth);
+  const p2Answer = await holderRequest(port, host, metadataPath, token);
+  const indexAnswer = await holderRequest(port, host, '/packages.json', token);
+  const distAnswer = await holderRequest(port, host, distPath, token);
   if (p2Answer.status !== 200 || indexAnswer.status !== 200) {
     throw new Error(`the seeded token is refused: ${p2Answer.status} ${p2Answer.body}, ${indexAnswer.status}`);
   }
@@ -114,7 +96,7 @@ async function measureAgainstBaselines(
       oursCpuMicros: server.cpuMicros,
       auth,
       metadataPath,
-      p2: { bytes: p2Answer.body.length, lastModified: p2Answer.lastModified },
+      p2: { bytes: p2Answer.body.length, lastModified: String(p2Answer.headers['last-modified']) },
       packagesJsonStaticPath: '/figures/packages.json',
       nginx,
       bareNode,
@@ -151,13 +133,15 @@ async function profileDoors(
   options: DoorFigureOptions & { profile: { seconds: number; dir: string } },
 ): Promise<void> {
   const { turns, only, profile } = options;
-  const auth = { host: `bench.composer.localhost:${port}`, authorization: `Bearer ${seeded.token}` };
+  const host = repositoryHost(port);
+  const auth = { host, authorization: `Bearer ${seeded.token}` };
   const ours = `http://127.0.0.1:${port}`;
-  const p2Answer = await get(port, seeded.metadataPath, auth);
+  const p2Answer = await holderRequest(port, host, seeded.metadataPath, seeded.token);
+  const lastModified = String(p2Answer.headers['last-modified']);
   const figures: Array<[string, string, Record<string, string>]> = [
     ['p2', seeded.metadataPath, auth],
     ['packages', '/packages.json', auth],
-    ['304', seeded.metadataPath, { ...auth, 'if-modified-since': p2Answer.lastModified }],
+    ['304', seeded.metadataPath, { ...auth, 'if-modified-since': lastModified }],
     ['404', '/p2/bench/no-such-package.json', auth],
     ['dist', seeded.distPath, auth],
   ];

@@ -117,20 +117,17 @@ export async function measureMetadataDoors(doors: MetadataDoors): Promise<void> 
     const uncounted = counting
       ? { ...ours(urlPath, doors.auth, 200), before: counting.off, after: counting.on }
       : undefined;
+    const always = [
+      ours(urlPath, doors.auth, 200),
+      fromStatic(doors.nginx, staticPath),
+      fromStatic(doors.bareNode, staticPath),
+    ];
     const optional = [asAnswered, inProcess, uncounted];
-    const measured = await measureInTurns(
-      [
-        ours(urlPath, doors.auth, 200),
-        fromStatic(doors.nginx, staticPath),
-        fromStatic(doors.bareNode, staticPath),
-        ...optional.filter((target) => target !== undefined),
-      ],
-      doors.turns,
-    );
+    const present = optional.filter((target) => target !== undefined);
+    const measured = await measureInTurns([...always, ...present], doors.turns);
     const [counted, nginx, bareNode] = measured;
-    const [bareAsAnswered, bareHere, notCounted] = optional.map((target) =>
-      target === undefined ? undefined : measured[3 + optional.filter((other) => other !== undefined).indexOf(target)],
-    );
+    const optionalMeasured = new Map(present.map((target, index) => [target, measured[always.length + index]!]));
+    const [bareAsAnswered, bareHere, notCounted] = optional.map((target) => target && optionalMeasured.get(target));
     printAgainstBaselines(counted!, nginx!, bareNode!);
     if (bareAsAnswered) {
       console.log(line("bare node:http, with Packgate's headers:", bareAsAnswered));
