@@ -9,10 +9,12 @@
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import type { AppContext } from '../../src/server/context.js';
 import type { Metrics } from '../../src/server/observability/metrics.js';
 import { type BenchDatabase, startBenchApp } from './bench-app.js';
 import { type BuiltServer, buildServer, processCpuMicros, startBuiltServer } from './built-server.js';
 import { placeStatic } from './composer-install.js';
+import { type DoorRequest, measureDoorJavaScript } from './door-javascript.js';
 import { holderRequest } from './holder-request.js';
 import { measureMetadataDoors } from './metadata-doors.js';
 import {
@@ -40,6 +42,9 @@ export type DoorFigureOptions = {
   /** Instead of measuring: V8's sampling profile of the door in this process, `seconds` per figure, into `dir`. */
   profile?: { seconds: number; dir: string };
 };
+/** Rounds of the door's JavaScript alone (door-javascript.ts), about a second each; their median is printed. */
+const DOOR_JAVASCRIPT_ROUNDS = 5;
+
 /** Tags of the measured package: a p2 file of a typical size (about 18 KB), as in npm run bench. */
 const METADATA_TAGS = 20;
 
@@ -163,6 +168,42 @@ async function profileDoors(
   }
 }
 
+/** The door's own JavaScript per answer of each figure, in this process, without HTTP (bench/door-javascript.ts). */
+async function printDoorJavaScript(
+  ctx: AppContext,
+  port: number,
+  seeded: Seeded,
+  databaseLabel: string,
+  options: DoorFigureOptions,
+): Promise<void> {
+  const host = repositoryHost(port);
+  const auth = { Host: host, Authorization: `Bearer ${seeded.token}` };
+  // The view and the versions are held once a holder has asked through HTTP; the door then answers in memory.
+  const p2Answer = await holderRequest(port, host, seeded.metadataPath, seeded.token);
+  await holderRequest(port, host, '/packages.json', seeded.token);
+  const lastModified = String(p2Answer.headers['last-modified']);
+  const requests: Array<DoorRequest & { figure: string }> = [
+    { figure: 'p2', label: 'p2', urlPath: seeded.metadataPath, headers: auth, expectStatus: 200 },
+    { figure: 'packages', label: 'packages.json', urlPath: '/packages.json', headers: auth, expectStatus: 200 },
+    {
+      figure: '304',
+      label: 'p2 304',
+      urlPath: seeded.metadataPath,
+      headers: { ...auth, 'If-Modified-Since': lastModified },
+      expectStatus: 304,
+    },
+    { figure: '404', label: 'p2 404', urlPath: '/p2/bench/no-such-package.json', headers: auth, expectStatus: 404 },
+  ];
+  const figures = measureDoorJavaScript(
+    ctx,
+    requests.filter((request) => options.only.has(request.figure)),
+    DOOR_JAVASCRIPT_ROUNDS,
+  );
+  if (figures.size === 0) return;
+  console.log(`\n== ${databaseLabel}: the door's own JavaScript per answer, without HTTP (in this process)`);
+  console.log(`  ${[...figures].map(([figure, micros]) => `${figure} ${micros.toFixed(2)} µs`).join(', ')}`);
+}
+
 /**
  * Seeds Packgate on `database` (which the caller drops) in this process and takes the door's figures as `options`
  * asks: in this process, then from the built server on the same data in a process of its own.
@@ -194,6 +235,7 @@ export async function measureDoorFigures(database: BenchDatabase, options: DoorF
     };
     const label = database.target.kind;
     const port = Number(new URL(address).port);
+    await printDoorJavaScript(built.ctx, port, seeded, database.label, options);
     if (options.profile) {
       console.log(`\n== ${database.label}: Packgate in this process`);
       await profileDoors(port, seeded, label, { ...options, profile: options.profile });

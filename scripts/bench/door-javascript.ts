@@ -1,0 +1,92 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { fastifyTrustProxy } from '../../src/server/config.js';
+import type { AppContext } from '../../src/server/context.js';
+import { createComposerFastPath } from '../../src/server/features/composer/composer-fast-path.js';
+import { createRequestOrigin } from '../../src/server/http/request-origin.js';
+import { createSecurityHeaders, securityHeaderValues } from '../../src/server/http/security-headers.js';
+
+// The warm door's own JavaScript per answer, without HTTP (issue 34): the fast path as app.ts makes it, called with
+// in-memory requests and a response that only keeps what was written, many times over. Set beside the server's CPU
+// per answer (metadata-doors.ts), it tells the door's own cost from what Node.js's HTTP code and the kernel spend on
+// the same answer in the same process; unlike req/s, it hardly moves with the machine's load.
+
+export type DoorRequest = { label: string; urlPath: string; headers: Record<string, string>; expectStatus: number };
+
+/** Answers per measured round: enough for a round to last about a second at a few µs each. */
+const ANSWERS_PER_ROUND = 200_000;
+/** One in-memory connection per so many requests, as wrk's 50 connections share them. */
+const REQUESTS_PER_CONNECTION = 4_000;
+
+/** What the door wrote: the status and the bytes, so that the answer is checked, not assumed. */
+type Written = { status: number; bodyBytes: number };
+
+function recordingResponse(written: Written): ServerResponse {
+  const response = {
+    writeHead(status: number) {
+      written.status = status;
+      return response;
+    },
+    end(body?: Buffer) {
+      written.bodyBytes = body?.length ?? 0;
+      return response;
+    },
+    destroy() {
+      return response;
+    },
+  };
+  return response as unknown as ServerResponse;
+}
+
+/** In-memory requests as node:http gives them to the door: raw header lines, the parsed headers, a socket. */
+function inMemoryRequests(request: DoorRequest): IncomingMessage[] {
+  const headers = Object.fromEntries(
+    Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]),
+  );
+  const rawHeaders = Object.entries(request.headers).flat();
+  const requests: IncomingMessage[] = [];
+  let socket = { remoteAddress: '127.0.0.1' };
+  for (let index = 0; index < ANSWERS_PER_ROUND; index++) {
+    if (index % REQUESTS_PER_CONNECTION === 0) socket = { remoteAddress: '127.0.0.1' };
+    requests.push({ method: 'GET', url: request.urlPath, headers, rawHeaders, socket } as unknown as IncomingMessage);
+  }
+  return requests;
+}
+
+/**
+ * µs of the door's JavaScript per answer of each request (the median of `rounds` rounds after one to warm up),
+ * measured in this process on the app's context.
+ */
+export function measureDoorJavaScript(ctx: AppContext, requests: DoorRequest[], rounds: number): Map<string, number> {
+  const fastPath = createComposerFastPath(ctx, {
+    originOf: createRequestOrigin(fastifyTrustProxy(ctx.config.trustProxy)),
+    appHostname: ctx.appHostname,
+    securityHeaders: securityHeaderValues(createSecurityHeaders(ctx.config)),
+    onAnswered: () => {},
+    metrics: ctx.metrics,
+  });
+  const passedOn = () => {
+    throw new Error('the door handed an in-memory request to Fastify');
+  };
+  const figures = new Map<string, number>();
+  for (const request of requests) {
+    const written: Written = { status: 0, bodyBytes: 0 };
+    const response = recordingResponse(written);
+    const perAnswer: number[] = [];
+    for (let round = 0; round <= rounds; round++) {
+      // Made before the clock starts: one object per request, as node:http makes them.
+      const incoming = inMemoryRequests(request);
+      const startedAt = process.hrtime.bigint();
+      for (const raw of incoming) {
+        if (!fastPath(raw, response, passedOn)) throw new Error(`the door did not answer ${request.urlPath} itself`);
+      }
+      const elapsed = Number(process.hrtime.bigint() - startedAt);
+      if (written.status !== request.expectStatus) {
+        throw new Error(`${request.urlPath}: the door answered ${written.status}, not ${request.expectStatus}`);
+      }
+      if (round > 0) perAnswer.push(elapsed / incoming.length / 1000);
+    }
+    perAnswer.sort((a, b) => a - b);
+    figures.set(request.label, perAnswer[Math.floor(perAnswer.length / 2)]!);
+  }
+  return figures;
+}
