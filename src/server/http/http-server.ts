@@ -11,7 +11,7 @@ import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 /**
  * Answers a raw request and returns true, or returns false to leave it to Fastify; `fallback(raw, response)` hands it
  * over later (one function for every request: no closure is made per request). Whatever it answers carries
- * X-Request-Id (requestIdOf): the edge has not set it.
+ * X-Request-Id (request-id.ts): the edge has not set it.
  */
 export type RawFastPath = (
   raw: IncomingMessage,

@@ -34,14 +34,24 @@ function isSafeRequestId(value: string): boolean {
   return true;
 }
 
-/** The request's id: the incoming X-Request-Id when it is safe, else a random UUID; the same for every call. */
+/**
+ * A request's id, decided anew: the incoming X-Request-Id when it is safe, else a random UUID. For a writer that
+ * decides it once and answers the request itself (the warm Composer door): keeping it on the request, as requestIdOf
+ * does for the edge and Fastify, adds a property to node:http's IncomingMessage, and that new hidden class cost the
+ * warm door 2 µs an answer (issue 34, bench/door-javascript.ts).
+ */
+export function decideRequestId(raw: IncomingMessage): string {
+  const incoming = raw.headers[REQUEST_ID_HEADER];
+  // A random UUID rather than a counter, at the same cost (about 90 ns, from Node's pool of random bytes): a counter
+  // would tell any client how many requests the process answered between two of its own.
+  return typeof incoming === 'string' && isSafeRequestId(incoming) ? incoming : randomUUID();
+}
+
+/** The request's id (decideRequestId), kept on the request: the same for every call. */
 export function requestIdOf(raw: IncomingMessage): string {
   let id = (raw as RawWithId)[REQUEST_ID];
   if (id === undefined) {
-    const incoming = raw.headers[REQUEST_ID_HEADER];
-    // A random UUID rather than a counter, at the same cost (about 90 ns, from Node's pool of random bytes): a
-    // counter would tell any client how many requests the process answered between two of its own.
-    id = typeof incoming === 'string' && isSafeRequestId(incoming) ? incoming : randomUUID();
+    id = decideRequestId(raw);
     (raw as RawWithId)[REQUEST_ID] = id;
   }
   return id;

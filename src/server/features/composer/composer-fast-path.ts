@@ -5,7 +5,7 @@ import type { ParsedHost } from '../../http/host-header.js';
 import { type AppHostname, type RequestHost, resolveHost } from '../../http/hosts.js';
 import type { RawFastPath } from '../../http/http-server.js';
 import { hostAuthority, hostUrl } from '../../http/public-urls.js';
-import { REQUEST_ID_HEADER, requestIdOf } from '../../http/request-id.js';
+import { decideRequestId, REQUEST_ID_HEADER } from '../../http/request-id.js';
 import type { RequestOrigin } from '../../http/request-origin.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { TokenView } from './access-view.repository.js';
@@ -222,7 +222,9 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     };
     // Everything is held in the common case: answered synchronously, without a promise.
     const held = heldOutcome(door, view, target, raw, now);
-    const requestId = requestIdOf(raw);
+    // Decided once here and not kept on the request: this door writes every answer that carries it, and a request it
+    // hands to Fastify below has had nothing written, so Fastify deciding its own id shows no client two ids.
+    const requestId = decideRequestId(raw);
     if (held) {
       const answer = answerOf(held, raw, requestId);
       send(response, answer, requestId);
