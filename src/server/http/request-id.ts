@@ -5,8 +5,9 @@ import type { FastifyInstance } from 'fastify';
 // Every answer carries X-Request-Id, error bodies name it and the request's log line has it (Fastify's `reqId`), so a
 // seller's support request ("it said request 3f2c…") finds its line in the log. A proxy or client that already names
 // the request may pass its own id, if it is short and made of safe characters; anything else gets a fresh one, so no
-// header can write into the log or an answer what the server did not check. The id is decided once per request, at
-// the edge (http-server.ts), so the Composer fast path and Fastify (its `genReqId`) name it the same.
+// header can write into the log or an answer what the server did not check. The id is decided once per request: by
+// the warm Composer door for the answers it writes itself (decideRequestId), else at the edge (http-server.ts), kept on
+// the request so that the header the edge sets and Fastify's `genReqId` name it the same (requestIdOf).
 
 export const REQUEST_ID_HEADER = 'x-request-id';
 
