@@ -1,10 +1,11 @@
-import { IncomingMessage, type ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { fastifyTrustProxy } from '../../src/server/config.js';
 import type { AppContext } from '../../src/server/context.js';
 import { createComposerFastPath } from '../../src/server/features/composer/composer-fast-path.js';
 import { createRequestOrigin } from '../../src/server/http/request-origin.js';
 import { createSecurityHeaders, securityHeaderValues } from '../../src/server/http/security-headers.js';
+import { parsedRequest } from '../../test/support/parsed-request.js';
 
 // The warm door's own JavaScript per answer, without HTTP (issue 34): the fast path as app.ts makes it, called with
 // in-memory requests and a response that only keeps what was written, many times over. Set beside the server's CPU
@@ -39,28 +40,19 @@ function recordingResponse(written: Written): ServerResponse {
 }
 
 /**
- * In-memory requests made as node:http's parser makes them (an IncomingMessage on its socket, given the raw header
- * lines, the method and the URL), so that the door sees objects of the same shapes as on the network: a plain object
- * in their place would be a different hidden class, and V8's caches in the door would measure that instead.
+ * In-memory requests made as node:http's parser makes them (test/support/parsed-request.ts), so that the door sees
+ * objects of the same shapes as on the network: plain objects would measure V8's caches on another hidden class.
  */
 function inMemoryRequests(request: DoorRequest): IncomingMessage[] {
-  const rawHeaders = Object.entries(request.headers).flat();
+  const headerLines = Object.entries(request.headers).flat();
   const requests: IncomingMessage[] = [];
   let socket = new Socket();
   for (let index = 0; index < ANSWERS_PER_ROUND; index++) {
     if (index % REQUESTS_PER_CONNECTION === 0) socket = new Socket();
-    const incoming = new IncomingMessage(socket);
-    // What parserOnHeadersComplete (node:_http_common) does with a request's head.
-    (incoming as unknown as ParsedHead)._addHeaderLines(rawHeaders, rawHeaders.length);
-    incoming.method = 'GET';
-    incoming.url = request.urlPath;
-    requests.push(incoming);
+    requests.push(parsedRequest(socket, headerLines, request.urlPath));
   }
   return requests;
 }
-
-/** node:http's own method that gives an IncomingMessage its header lines (not in its public types). */
-type ParsedHead = { _addHeaderLines(lines: string[], count: number): void };
 
 /**
  * µs of the door's JavaScript per answer of each request (the median of `rounds` rounds after one to warm up),
@@ -92,6 +84,10 @@ export function measureDoorJavaScript(ctx: AppContext, requests: DoorRequest[], 
       const elapsed = Number(process.hrtime.bigint() - startedAt);
       if (written.status !== request.expectStatus) {
         throw new Error(`${request.urlPath}: the door answered ${written.status}, not ${request.expectStatus}`);
+      }
+      // A 200 carries the file (or packages.json), a 404 its error body; a 304 nothing.
+      if (written.bodyBytes > 0 !== (request.expectStatus !== 304)) {
+        throw new Error(`${request.urlPath}: the door's ${written.status} came with ${written.bodyBytes} body bytes`);
       }
       if (round > 0) perAnswer.push(elapsed / incoming.length / 1000);
     }

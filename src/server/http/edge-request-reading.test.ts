@@ -1,20 +1,9 @@
-import { IncomingMessage } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { parsedRequest } from '../../../test/support/parsed-request.js';
 import { decideRequestId, requestIdOf } from './request-id.js';
 import { createRequestOrigin } from './request-origin.js';
-
-/** A request as node:http's parser makes it: an IncomingMessage on its socket, given its header lines. */
-function parsedRequest(socket: Socket, headerLines: string[]): IncomingMessage {
-  const request = new IncomingMessage(socket);
-  (request as unknown as { _addHeaderLines(lines: string[], count: number): void })._addHeaderLines(
-    headerLines,
-    headerLines.length,
-  );
-  request.method = 'GET';
-  request.url = '/packages.json';
-  return request;
-}
 
 const ownKeys = (request: IncomingMessage) => Reflect.ownKeys(request).length;
 
@@ -22,12 +11,12 @@ describe('a request read at the edge and again by the warm door', () => {
   it('gives the same origin twice in a row, and again later after other requests, without writing on the request', () => {
     const originOf = createRequestOrigin(false);
     const socket = new Socket();
-    const first = parsedRequest(socket, ['Host', 'acme.composer.localhost:5000']);
+    const first = parsedRequest(socket, ['Host', 'acme.composer.localhost:5000'], '/packages.json');
     const keys = ownKeys(first);
     const atTheEdge = originOf(first);
     expect(originOf(first)).toBe(atTheEdge);
     expect(atTheEdge).toEqual({ host: { hostname: 'acme.composer.localhost', port: 5000 }, protocol: 'http' });
-    const other = parsedRequest(new Socket(), ['Host', 'other.composer.localhost']);
+    const other = parsedRequest(new Socket(), ['Host', 'other.composer.localhost'], '/packages.json');
     expect(originOf(other).host).toEqual({ hostname: 'other.composer.localhost', port: undefined });
     // Fastify's hook asks later, after other requests: the same reading, the same parse of the connection's host.
     expect(originOf(first)).toEqual(atTheEdge);
@@ -37,9 +26,17 @@ describe('a request read at the edge and again by the warm door', () => {
 
   it("decides the warm door's request id without keeping it, while requestIdOf keeps one for the edge and Fastify", () => {
     const socket = new Socket();
-    const passed = parsedRequest(socket, ['Host', 'acme.composer.localhost', 'X-Request-Id', 'composer-run-1']);
+    const passed = parsedRequest(
+      socket,
+      ['Host', 'acme.composer.localhost', 'X-Request-Id', 'composer-run-1'],
+      '/packages.json',
+    );
     expect(decideRequestId(passed)).toBe('composer-run-1');
-    const fresh = parsedRequest(socket, ['Host', 'acme.composer.localhost', 'X-Request-Id', 'not safe']);
+    const fresh = parsedRequest(
+      socket,
+      ['Host', 'acme.composer.localhost', 'X-Request-Id', 'not safe'],
+      '/packages.json',
+    );
     const keys = ownKeys(fresh);
     const decided = decideRequestId(fresh);
     expect(decided).toMatch(/^[0-9a-f-]{36}$/);
