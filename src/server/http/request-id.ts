@@ -1,6 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import { createRandomUuids } from '../lib/random-uuids.js';
 
 // Every answer carries X-Request-Id, error bodies name it and the request's log line has it (Fastify's `reqId`), so a
 // seller's support request ("it said request 3f2c…") finds its line in the log. A proxy or client that already names
@@ -17,6 +17,8 @@ export const MAX_REQUEST_ID_LENGTH = 64;
 /** The id, kept on the request itself (as request-origin.ts keeps the parsed host): a WeakMap cost the warm door more. */
 const REQUEST_ID = Symbol('packgate.requestId');
 type RawWithId = IncomingMessage & { [REQUEST_ID]?: string };
+
+const randomUuid = createRandomUuids();
 
 function isSafeRequestId(value: string): boolean {
   if (value.length === 0 || value.length > MAX_REQUEST_ID_LENGTH) return false;
@@ -43,9 +45,9 @@ function isSafeRequestId(value: string): boolean {
  */
 export function decideRequestId(raw: IncomingMessage): string {
   const incoming = raw.headers[REQUEST_ID_HEADER];
-  // A random UUID rather than a counter, at the same cost (about 90 ns, from Node's pool of random bytes): a counter
-  // would tell any client how many requests the process answered between two of its own.
-  return typeof incoming === 'string' && isSafeRequestId(incoming) ? incoming : randomUUID();
+  // A random UUID rather than a counter (a counter would tell any client how many requests the process answered
+  // between two of its own), formatted in batches (random-uuids.ts).
+  return typeof incoming === 'string' && isSafeRequestId(incoming) ? incoming : randomUuid();
 }
 
 /** The request's id (decideRequestId), kept on the request: the same for every call. */

@@ -51,19 +51,44 @@ export type FastPathDependencies = {
   metrics: Pick<Metrics, 'bindRequest' | 'observeRequest'>;
 };
 
-type Door = { kind: 'packages' } | { kind: 'metadata'; packageName: string; fileKind: 'tag' | 'branch' };
+/** A p2 file as the metadata service names it. */
+type MetadataFile = { packageName: string; kind: 'tag' | 'branch' };
+
+type Door = { kind: 'packages' } | { kind: 'metadata'; file: MetadataFile };
 
 const METADATA_PREFIX = '/p2/';
 
+const PACKAGES_DOOR: Door = { kind: 'packages' };
+
 /** The door a path names, for the plain paths Composer requests; escapes, queries and anything else go to Fastify. */
-function doorOf(url: string): Door | undefined {
-  if (url === composerPaths.packagesJson) return { kind: 'packages' };
+function parseDoor(url: string): Door | undefined {
+  if (url === composerPaths.packagesJson) return PACKAGES_DOOR;
   if (!url.startsWith(METADATA_PREFIX) || url.includes('%') || url.includes('?')) return undefined;
   const rest = url.slice(METADATA_PREFIX.length);
   const slash = rest.indexOf('/');
   if (slash === -1 || rest.indexOf('/', slash + 1) !== -1) return undefined;
   const file = parseMetadataFile(rest.slice(0, slash), rest.slice(slash + 1));
-  return file ? { kind: 'metadata', packageName: file.packageName, fileKind: file.kind } : undefined;
+  return file ? { kind: 'metadata', file } : undefined;
+}
+
+/**
+ * p2 paths parsed lately, each to its door (frozen: every request of the path shares it). The same few hundred
+ * packages are asked for again and again; a lookup costs less than the parse, its package-name check and its objects
+ * (issue 34). Only doors are kept, so no other path takes room; a flood of new names empties it, as httpDate's does.
+ */
+const doorsByPath = new Map<string, Door>();
+const MAX_REMEMBERED_DOORS = 4096;
+
+function doorOf(url: string): Door | undefined {
+  const remembered = doorsByPath.get(url);
+  if (remembered !== undefined) return remembered;
+  const door = parseDoor(url);
+  if (door?.kind === 'metadata') {
+    if (doorsByPath.size >= MAX_REMEMBERED_DOORS) doorsByPath.clear();
+    Object.freeze(door.file);
+    doorsByPath.set(url, Object.freeze(door));
+  }
+  return door;
 }
 
 /** Remembering a credential for overload shedding hashes it; once a minute per held view is plenty for its 10 min. */
@@ -172,7 +197,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     now: Date,
   ): ComposerOutcome | undefined => {
     if (door.kind === 'packages') return { kind: 'packages-json', bytes: packagesJsonBytes(ctx, view, target, now) };
-    const file = { packageName: door.packageName, kind: door.fileKind };
+    const { file } = door;
     const decided = decideMetadata(ctx, view, target, file, now);
     if (decided.kind === 'refused') {
       // A p2 file the token does not license is a plain, fast 404 (the route's isQuietNotFound), as fast as its 200;
@@ -234,8 +259,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     }
     // The package's versions are not held yet (or a refusal must say why): the service reads them and keeps them.
     if (door.kind !== 'metadata') return false;
-    const file = { packageName: door.packageName, kind: door.fileKind };
-    getMetadata(ctx, target, file, raw.headers['if-modified-since']).then(
+    getMetadata(ctx, target, door.file, raw.headers['if-modified-since']).then(
       (outcome) => {
         const answer = answerOf(outcome, raw, requestId);
         send(response, answer, requestId);
