@@ -6,7 +6,7 @@ import type { VersionsEntry } from './access-cache.js';
 import type { PackageAccess, TokenView } from './access-view.repository.js';
 import { findMetadataVersions } from './composer.repository.js';
 import { type PackagesJsonOutcome, renderMetadata, renderPackagesJson } from './composer-render.js';
-import { type ComposerOutcome, jsonBytes } from './composer-responses.js';
+import { type ComposerOutcome, httpDate, jsonBytes } from './composer-responses.js';
 import {
   type AllowedGrant,
   coverageKey,
@@ -81,6 +81,9 @@ function metadataLastModified(access: PackageAccess, view: TokenView, allowed: A
 /** HTTP dates have whole seconds: a validator compares what was sent, not the stored milliseconds. */
 function isNotModifiedSince(lastModified: Date, ifModifiedSince: string | undefined): boolean {
   if (!ifModifiedSince) return false;
+  // Composer sends back the Last-Modified it was given: the same text needs no parse (Date.parse costs 160 ns, a
+  // comparison with the formatted date a few: issue 34's 304s).
+  if (ifModifiedSince === httpDate(lastModified)) return true;
   const since = Date.parse(ifModifiedSince);
   if (Number.isNaN(since)) return false;
   return Math.floor(lastModified.getTime() / 1000) * 1000 <= since;

@@ -364,6 +364,12 @@ describe('Last-Modified and 304', () => {
     expect(again.status).toBe(304);
     expect(again.body.length).toBe(0);
     expect(again.headers['last-modified']).toBe(lastModified);
+    // A validator that is not Last-Modified's own text (a later date, as another cache may send) is read as a date.
+    const later = await requestOnHost(repository.app, ACME_HOST, p2Path(name), {
+      token: holder.token,
+      headers: { 'if-modified-since': new Date(Date.parse(lastModified) + 60_000).toUTCString() },
+    });
+    expect(later.status).toBe(304);
 
     await repository.app.ctx.db
       .update(packages)
