@@ -28,7 +28,7 @@ export function decidePackage(access: PackageAccess, now: Date): PackageDecision
     const grant = access.grants[0]!;
     const decision = evaluateGrant(grant, now);
     if (!decision.isAllowed) return { kind: 'denied', messages: [decision.message] };
-    const notice = grantNotice(grant, now);
+    const notice = grantNotice(grant, now, decision);
     return {
       kind: 'allowed',
       allowed: [{ grant, publishedBefore: decision.publishedBefore }],

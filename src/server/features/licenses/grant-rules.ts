@@ -38,6 +38,9 @@ export function isDownloadLimitReached(grant: Pick<GrantFacts, 'downloadLimit' |
   return grant.downloadLimit !== null && grant.downloadCount >= grant.downloadLimit;
 }
 
+/** The common decision, one object for all: every warm Composer request decides its grants (issue 34). */
+const ALLOWED: GrantDecision = Object.freeze({ isAllowed: true });
+
 /**
  * Decides a grant at `now`. Order: a revoked license says so whatever else holds; an expired one says when it
  * ended; then the package itself; the download limit last, as it is the one the holder can ask to raise.
@@ -65,7 +68,7 @@ export function evaluateGrant(grant: GrantFacts, now: Date): GrantDecision {
   if (isDownloadLimitReached(grant)) {
     return { isAllowed: false, reason: 'download-limit', message: downloadLimitMessage(grant) };
   }
-  return hasEnded ? { isAllowed: true, publishedBefore: grant.expiresAt! } : { isAllowed: true };
+  return hasEnded ? { isAllowed: true, publishedBefore: grant.expiresAt! } : ALLOWED;
 }
 
 export function downloadLimitMessage(grant: Pick<GrantFacts, 'packageName' | 'downloadLimit' | 'downloadCount'>) {
@@ -82,8 +85,12 @@ export function frozenVersionMessage(packageName: string, version: string, publi
  * What packages.json tells the holder about one grant, printed by Composer on every run against the repository:
  * why a package is unavailable, that updates have stopped, or that the license ends within a week.
  */
-export function grantNotice(grant: GrantFacts, now: Date): string | undefined {
-  const decision = evaluateGrant(grant, now);
+export function grantNotice(
+  grant: GrantFacts,
+  now: Date,
+  /** evaluateGrant(grant, now), when the caller has it already. */
+  decision: GrantDecision = evaluateGrant(grant, now),
+): string | undefined {
   if (!decision.isAllowed) return decision.message;
   if (decision.publishedBefore) {
     return `Your license for ${grant.packageName} ended on ${formatDay(decision.publishedBefore)}: versions released before then stay installable, later ones are not available. Ask the seller to renew it.`;

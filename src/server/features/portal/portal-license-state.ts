@@ -30,7 +30,7 @@ export function newestFirst<T extends TagFacts>(tags: readonly T[]): T[] {
 
 export function licenseStanding(grant: GrantFacts, tags: readonly TagFacts[], now: Date): LicenseStanding {
   const decision = evaluateGrant(grant, now);
-  const notice = grantNotice(grant, now) ?? null;
+  const notice = grantNotice(grant, now, decision) ?? null;
   const remainingMs = grant.expiresAt ? grant.expiresAt.getTime() - now.getTime() : null;
   const daysLeft = remainingMs !== null && remainingMs > 0 ? Math.ceil(remainingMs / DAY_MS) : null;
   if (!decision.isAllowed) {
