@@ -4,7 +4,8 @@ import { randomFillSync } from 'node:crypto';
 // draws its bytes from a pool, as this does, but builds each id from twenty string concatenations: about 200 ns and
 // 600 bytes of short-lived strings per id, and one more copy when node:http checks the header. Here a batch of ids is
 // formatted into one string at a time, and each id is a slice of it: 75 ns, one small object, the same randomness
-// (crypto's randomFillSync, RFC 9562 §5.4's version and variant bits).
+// (crypto's randomFillSync, RFC 9562 §5.4's version and variant bits). A slice keeps its batch's 9 KB string alive
+// while it is held: request ids live as long as their request and its log line.
 
 /** Ids formatted per refill: one call into crypto and one string of 9,216 characters for 256 ids. */
 const IDS_PER_BATCH = 256;
