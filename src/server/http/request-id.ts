@@ -14,7 +14,10 @@ export const REQUEST_ID_HEADER = 'x-request-id';
 /** An accepted incoming id: 1 to 64 of letters, digits and `-_.:` (a UUID, a ULID, a proxy's hex id). */
 export const MAX_REQUEST_ID_LENGTH = 64;
 
-/** The id, kept on the request itself (as request-origin.ts keeps the parsed host): a WeakMap cost the warm door more. */
+/**
+ * The id of a request the edge and Fastify answer, kept on the request itself (a WeakMap cost more): the edge's header
+ * and Fastify's `genReqId` must name the same. The warm door decides its own without keeping it (decideRequestId).
+ */
 const REQUEST_ID = Symbol('packgate.requestId');
 type RawWithId = IncomingMessage & { [REQUEST_ID]?: string };
 

@@ -1,5 +1,6 @@
 import { gzipSync } from 'node:zlib';
 import { LRUCache } from 'lru-cache';
+import { createBoundedMemo } from '../../lib/bounded-memo.js';
 import type { TokenView } from './access-view.repository.js';
 import type { DistVersionRow, MetadataVersionRow, PackageLifecycleFacts } from './composer.repository.js';
 
@@ -83,8 +84,11 @@ const viewKey = (tokenHash: string) => tokenHash;
 const versionsKey = (packageId: string, kind: 'tag' | 'branch') => `m ${packageId} ${kind}`;
 const distsKey = (packageId: string) => `d ${packageId}`;
 
-/** Versions keys made once per package and handed out again, for the same reason; a memo, emptied when it is full. */
-const MAX_MEMOIZED_VERSIONS_KEYS = 10_000;
+/** Versions keys made once per package and handed out again, for the same reason. */
+const versionsKeys = createBoundedMemo(10_000, (packageId: string) => ({
+  tag: versionsKey(packageId, 'tag'),
+  branch: versionsKey(packageId, 'branch'),
+}));
 
 const NO_LIFECYCLE: PackageLifecycleFacts = { abandoned: undefined, advisories: [], yanked: [] };
 
@@ -98,7 +102,6 @@ export class ComposerAccessCache {
   private readonly keysOfSeller = new Map<string, Set<string>>();
   /** Goes with the view object: freed when the view is dropped, counted in its size (viewSize). */
   private readonly packagesJsonBodies = new WeakMap<TokenView, PackagesJsonBody>();
-  private readonly versionsKeys = new Map<string, { tag: string; branch: string }>();
   /** Moves on every invalidation: a read that began before it may hold what was just announced as changed. */
   private epoch = 0;
   private fills = 0;
@@ -170,15 +173,9 @@ export class ComposerAccessCache {
     sellerKeys.add(key);
   }
 
-  /** versionsKey, the same string for the same package (see MAX_MEMOIZED_VERSIONS_KEYS). */
+  /** versionsKey, the same string for the same package (versionsKeys). */
   private versionsKeyOf(packageId: string, kind: 'tag' | 'branch'): string {
-    let keys = this.versionsKeys.get(packageId);
-    if (!keys) {
-      if (this.versionsKeys.size >= MAX_MEMOIZED_VERSIONS_KEYS) this.versionsKeys.clear();
-      keys = { tag: versionsKey(packageId, 'tag'), branch: versionsKey(packageId, 'branch') };
-      this.versionsKeys.set(packageId, keys);
-    }
-    return keys[kind];
+    return versionsKeys.get(packageId)[kind];
   }
 
   findVersions(packageId: string, kind: 'tag' | 'branch'): VersionsEntry | undefined {
@@ -301,7 +298,6 @@ export class ComposerAccessCache {
 
   private clear(): void {
     this.entries.clear();
-    this.versionsKeys.clear();
     this.keysOfCustomer.clear();
     this.keysOfSeller.clear();
   }

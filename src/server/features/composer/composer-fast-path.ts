@@ -7,6 +7,7 @@ import type { RawFastPath } from '../../http/http-server.js';
 import { hostAuthority, hostUrl } from '../../http/public-urls.js';
 import { decideRequestId, REQUEST_ID_HEADER } from '../../http/request-id.js';
 import type { RequestOrigin } from '../../http/request-origin.js';
+import { createBoundedMemo } from '../../lib/bounded-memo.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { TokenView } from './access-view.repository.js';
 import { createCredentialReader } from './composer-credentials.js';
@@ -72,24 +73,17 @@ function parseDoor(url: string): Door | undefined {
 }
 
 /**
- * p2 paths parsed lately, each to its door (frozen: every request of the path shares it). The same few hundred
+ * The door of each p2 path asked for lately (frozen: every request of the path shares it). The same few hundred
  * packages are asked for again and again; a lookup costs less than the parse, its package-name check and its objects
- * (issue 34). Only doors are kept, so no other path takes room; a flood of new names empties it, as httpDate's does.
+ * (issue 34). Paths that name no door are not kept.
  */
-const doorsByPath = new Map<string, Door>();
-const MAX_REMEMBERED_DOORS = 4096;
-
-function doorOf(url: string): Door | undefined {
-  const remembered = doorsByPath.get(url);
-  if (remembered !== undefined) return remembered;
+const doorsByPath = createBoundedMemo(4096, (url: string): Door | undefined => {
   const door = parseDoor(url);
-  if (door?.kind === 'metadata') {
-    if (doorsByPath.size >= MAX_REMEMBERED_DOORS) doorsByPath.clear();
-    Object.freeze(door.file);
-    doorsByPath.set(url, Object.freeze(door));
-  }
-  return door;
-}
+  if (door?.kind === 'metadata') Object.freeze(door.file);
+  return door && Object.freeze(door);
+});
+
+const doorOf = (url: string): Door | undefined => doorsByPath.get(url);
 
 /** Remembering a credential for overload shedding hashes it; once a minute per held view is plenty for its 10 min. */
 const REMEMBER_EVERY_MS = 60_000;

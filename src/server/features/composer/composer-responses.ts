@@ -1,6 +1,7 @@
 import type { ComposerErrorBody } from '../../../contract/composer.js';
 import { errorBody } from '../../http/errors.js';
 import type { ErrorFacts } from '../../lib/app-error.js';
+import { createBoundedMemo } from '../../lib/bounded-memo.js';
 import type { RenderedBody } from './access-cache.js';
 
 // What the Composer doors send: composerAnswer turns what a door decided into status, headers and body, for the
@@ -97,19 +98,11 @@ function headsOf(baseHeaders: Record<string, string>): AnswerHeads {
 }
 
 /** Seconds whose HTTP date was formatted; a held p2 file's Last-Modified is the same few values, answer after answer. */
-const httpDates = new Map<number, string>();
-const MAX_HTTP_DATES = 1024;
+const httpDates = createBoundedMemo(1024, (second: number) => new Date(second * 1000).toUTCString());
 
 /** `Fri, 20 Nov 2026 10:00:00 GMT` (whole seconds, as HTTP dates are), formatted once per second value. */
 export function httpDate(date: Date): string {
-  const second = Math.floor(date.getTime() / 1000);
-  let text = httpDates.get(second);
-  if (text === undefined) {
-    if (httpDates.size >= MAX_HTTP_DATES) httpDates.clear();
-    text = date.toUTCString();
-    httpDates.set(second, text);
-  }
-  return text;
+  return httpDates.get(Math.floor(date.getTime() / 1000));
 }
 
 /** Whether the client takes gzip: named in Accept-Encoding and not refused with q=0. */
