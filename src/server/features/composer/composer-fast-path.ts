@@ -126,9 +126,9 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     return resolved;
   };
 
-  /** One increment and one observation per answer, on a series bound at start-up. */
-  const count = (door: Door, status: number, startedAt: number) => {
-    const seconds = (performance.now() - startedAt) / 1000;
+  /** One increment and one observation per answer, on a series bound at start-up; `endedAt` from performance.now(). */
+  const count = (door: Door, status: number, startedAt: number, endedAt: number) => {
+    const seconds = (endedAt - startedAt) / 1000;
     const series =
       door.kind === 'packages'
         ? status === 200
@@ -170,12 +170,12 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     }
   };
 
-  const remember = (view: TokenView, authorization: string, now: Date) => {
+  /** `at`: performance.now() when the answer was written (one reading of it per answer serves count and this). */
+  const remember = (view: TokenView, authorization: string, now: Date, at: number) => {
     // The token's last use, written at most once a minute by the app's clock (a map lookup otherwise): no warm
     // answer waits for it.
     noteTokenUse(ctx, view, now);
-    // Overload shedding's memory runs on the process's own time, whatever clock the app is given.
-    const at = Date.now();
+    // Overload shedding's memory runs on the process's own (monotonic) time, whatever clock the app is given.
     const last = rememberedAt.get(view);
     if (last && last.authorization === authorization && at - last.at < REMEMBER_EVERY_MS) return;
     rememberedAt.set(view, { authorization, at });
@@ -247,8 +247,9 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     if (held) {
       const answer = answerOf(held, raw, requestId);
       send(response, answer, requestId);
-      count(door, answer.status, startedAt);
-      if (answer.status < 400) remember(view, authorization, now);
+      const endedAt = performance.now();
+      count(door, answer.status, startedAt, endedAt);
+      if (answer.status < 400) remember(view, authorization, now, endedAt);
       return true;
     }
     // The package's versions are not held yet (or a refusal must say why): the service reads them and keeps them.
@@ -257,8 +258,9 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
       (outcome) => {
         const answer = answerOf(outcome, raw, requestId);
         send(response, answer, requestId);
-        count(door, answer.status, startedAt);
-        remember(view, authorization, now);
+        const endedAt = performance.now();
+        count(door, answer.status, startedAt, endedAt);
+        remember(view, authorization, now, endedAt);
       },
       // Anything else (the view changed meanwhile, an error): the routes answer it in full, with its warning.
       () => fallback(raw, response),

@@ -1,5 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { AppError } from '../../http/errors.js';
+import { createBoundedMemo } from '../../lib/bounded-memo.js';
 import { repositoryClosedMessage, repositoryGraceNotice } from '../licenses/grant-rules.js';
 import { repositoryStanding } from '../subscriptions/subscriptions.service.js';
 import type { VersionsEntry } from './access-cache.js';
@@ -73,9 +74,13 @@ export function packagesJsonBytes(
  * holder's: one license's change can change the union), and a freeze once it has begun.
  */
 function metadataLastModified(access: PackageAccess, view: TokenView, allowed: AllowedGrant[]): Date {
-  let latest = Math.max(access.grants[0]!.metadataUpdatedAt.getTime(), view.coverageUpdatedAt.getTime());
-  for (const { publishedBefore } of allowed) latest = Math.max(latest, publishedBefore?.getTime() ?? 0);
-  return new Date(latest);
+  // The latest of the held dates itself, not a copy: asked at every warm p2 request (issue 34). Nothing writes to it.
+  let latest = access.grants[0]!.metadataUpdatedAt;
+  if (view.coverageUpdatedAt.getTime() > latest.getTime()) latest = view.coverageUpdatedAt;
+  for (const { publishedBefore } of allowed) {
+    if (publishedBefore !== undefined && publishedBefore.getTime() > latest.getTime()) latest = publishedBefore;
+  }
+  return latest;
 }
 
 /** HTTP dates have whole seconds: a validator compares what was sent, not the stored milliseconds. */
@@ -173,6 +178,12 @@ function newerNoticeOf(
 }
 
 /**
+ * The variant of the common body (every version, no warnings) of each repository host: one string per host, so the
+ * held body's key (access-cache.ts) is found by comparing the same string, not a new one per request (issue 34).
+ */
+const plainVariants = createBoundedMemo(1024, (baseUrl: string) => `${baseUrl}  `);
+
+/**
  * The outcome of an allowed p2 request from the package's versions: 304 when the client holds it already, unless the
  * answer carries license warnings (Composer prints warnings only from a body it receives, and a holder must read
  * them at every command), else the body rendered for this union of licenses.
@@ -191,7 +202,10 @@ function metadataOutcome(
   if (warnings.length === 0 && isNotModifiedSince(allowed.lastModified, ifModifiedSince)) {
     return { kind: 'not-modified', lastModified: allowed.lastModified };
   }
-  const variant = `${request.baseUrl} ${key} ${warnings.join('\u0002')}`;
+  const variant =
+    key === '' && warnings.length === 0
+      ? plainVariants.get(request.baseUrl)
+      : `${request.baseUrl} ${key} ${warnings.join('\u0002')}`;
   const body = ctx.composerAccess.body(entry, variant, () =>
     renderMetadata({
       baseUrl: request.baseUrl,

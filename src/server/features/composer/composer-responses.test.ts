@@ -84,6 +84,22 @@ describe('a Composer answer', () => {
     expect(body.warnings).toBeUndefined();
   });
 
+  it('writes the same quiet 404 body each time, with each request its own id, in the error shape and order', () => {
+    const error = facts('NOT_FOUND', 'acme/"quoted" was not found in this repository.');
+    const first = composerAnswer({ kind: 'refused', error, isQuiet: true }, { requestId: 'req-1' });
+    const second = composerAnswer({ kind: 'refused', error, isQuiet: true }, { requestId: 'req-2' });
+    expect((first.body as Buffer).toString()).toBe(
+      JSON.stringify({
+        error: 'Not Found',
+        message: 'acme/"quoted" was not found in this repository.',
+        status: 404,
+        code: 'NOT_FOUND',
+        requestId: 'req-1',
+      }),
+    );
+    expect(JSON.parse((second.body as Buffer).toString())).toMatchObject({ requestId: 'req-2', status: 404 });
+  });
+
   it('tells Composer why it is refused: a warning with the suggestion, the status line and the error headers', () => {
     const error = facts('UNAUTHENTICATED', 'This Composer repository needs the token from your license e-mail.', {
       suggestion: 'Run: composer config bearer.acme.composer.localhost <your token>',

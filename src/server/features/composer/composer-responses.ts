@@ -105,13 +105,18 @@ export function httpDate(date: Date): string {
   return httpDates.get(Math.floor(date.getTime() / 1000));
 }
 
-/** Whether the client takes gzip: named in Accept-Encoding and not refused with q=0. */
+/**
+ * Whether an Accept-Encoding takes gzip (named and not refused with q=0), for the few texts clients send lately: a
+ * client sends the same one at every request, and the two tests would run at each (issue 34).
+ */
+const gzipAccepted = createBoundedMemo(
+  64,
+  (acceptEncoding: string) => /\bgzip\b/i.test(acceptEncoding) && !/\bgzip\s*;\s*q=0(?:\.0*)?\b/i.test(acceptEncoding),
+);
+
+/** Whether the client takes gzip. */
 function acceptsGzip(acceptEncoding: string | undefined): boolean {
-  return (
-    acceptEncoding !== undefined &&
-    /\bgzip\b/i.test(acceptEncoding) &&
-    !/\bgzip\s*;\s*q=0(?:\.0*)?\b/i.test(acceptEncoding)
-  );
+  return acceptEncoding !== undefined && gzipAccepted.get(acceptEncoding);
 }
 
 const NO_HEADERS: Record<string, string> = {};
@@ -174,12 +179,35 @@ export function composerAnswer(
  * The API's error shape, plus the message as a Composer warning so that the license holder's terminal shows it; a
  * quiet answer carries neither the warning nor the status line.
  */
+/** A quiet refusal's body up to its request id, per facts (the warm door's are shared: repository-request.ts). */
+const quietBodyOpenings = new WeakMap<ErrorFacts, string>();
+
+/**
+ * The body of a quiet refusal with the request's id, as refusalAnswer writes it (errorBody's fields, then requestId):
+ * serialized once per facts, the id appended (issue 34: the unlicensed p2 file's 404 as fast as its 200).
+ */
+function quietBody(error: ErrorFacts, requestId: string): Buffer {
+  let opening = quietBodyOpenings.get(error);
+  if (opening === undefined) {
+    opening = JSON.stringify(errorBody(error)).slice(0, -1);
+    quietBodyOpenings.set(error, opening);
+  }
+  return Buffer.from(`${opening},"requestId":${JSON.stringify(requestId)}}`);
+}
+
 function refusalAnswer(
   error: ErrorFacts,
   isQuiet: boolean,
   requestId: string | undefined,
   baseHeaders: Record<string, string>,
 ): ComposerAnswer {
+  if (isQuiet && error.headers === undefined && requestId !== undefined) {
+    return {
+      status: error.status,
+      headers: headsOf(baseHeaders).quietRefusal.slice(),
+      body: quietBody(error, requestId),
+    };
+  }
   const body: ComposerErrorBody = errorBody(error);
   // Routes answered by Fastify get it from its onSend hook (http/request-id.ts); the fast path passes it.
   if (requestId !== undefined) body.requestId = requestId;

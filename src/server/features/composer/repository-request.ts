@@ -4,6 +4,7 @@ import { AppError } from '../../http/errors.js';
 import type { SellerSelector } from '../../http/hosts.js';
 import { hostUrl, repositoryHostname } from '../../http/public-urls.js';
 import { type ErrorFacts, errorCodes } from '../../lib/app-error.js';
+import { createBoundedMemo } from '../../lib/bounded-memo.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { recordHolderTokenUse } from '../credentials/holder-tokens.service.js';
 import { findTokenView, type TokenView } from './access-view.repository.js';
@@ -66,9 +67,19 @@ export function notLicensed(packageName: string): AppError {
   return new AppError('NOT_FOUND', notLicensedMessage(packageName));
 }
 
-/** notLicensed's facts without the Error: the warm path's quiet 404 spent a quarter of its time capturing a stack. */
+/**
+ * notLicensed's facts without the Error (the warm path's quiet 404 spent a quarter of its time capturing a stack),
+ * made once per package name asked for lately and shared (frozen): composer-responses.ts keeps the body serialized
+ * per facts (issue 34).
+ */
+const notLicensedFactsByName = createBoundedMemo(
+  1024,
+  (packageName: string): ErrorFacts =>
+    Object.freeze({ code: 'NOT_FOUND', ...errorCodes.NOT_FOUND, message: notLicensedMessage(packageName) }),
+);
+
 export function notLicensedFacts(packageName: string): ErrorFacts {
-  return { code: 'NOT_FOUND', ...errorCodes.NOT_FOUND, message: notLicensedMessage(packageName) };
+  return notLicensedFactsByName.get(packageName);
 }
 
 /** The token's own refusal (revoked, past its expiry or its rotation's overlap): 401, so Composer asks anew. */
