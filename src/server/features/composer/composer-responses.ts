@@ -175,10 +175,6 @@ export function composerAnswer(
   }
 }
 
-/**
- * The API's error shape, plus the message as a Composer warning so that the license holder's terminal shows it; a
- * quiet answer carries neither the warning nor the status line.
- */
 /** A quiet refusal's body up to its request id, per facts (the warm door's are shared: repository-request.ts). */
 const quietBodyOpenings = new WeakMap<ErrorFacts, string>();
 
@@ -195,18 +191,23 @@ function quietBody(error: ErrorFacts, requestId: string): Buffer {
   return Buffer.from(`${opening},"requestId":${JSON.stringify(requestId)}}`);
 }
 
+/**
+ * The API's error shape, plus the message as a Composer warning so that the license holder's terminal shows it; a
+ * quiet answer carries neither the warning nor the status line.
+ */
 function refusalAnswer(
   error: ErrorFacts,
   isQuiet: boolean,
   requestId: string | undefined,
   baseHeaders: Record<string, string>,
 ): ComposerAnswer {
-  if (isQuiet && error.headers === undefined && requestId !== undefined) {
-    return {
-      status: error.status,
-      headers: headsOf(baseHeaders).quietRefusal.slice(),
-      body: quietBody(error, requestId),
-    };
+  // A quiet refusal (an unlicensed p2 file) is as warm as a 200: its list is made once, its body serialized once.
+  const isPlainQuiet = isQuiet && error.headers === undefined;
+  const headers = isPlainQuiet
+    ? headsOf(baseHeaders).quietRefusal.slice()
+    : headerList(refusalHeaders(baseHeaders, error.headers));
+  if (isPlainQuiet && requestId !== undefined) {
+    return { status: error.status, headers, body: quietBody(error, requestId) };
   }
   const body: ComposerErrorBody = errorBody(error);
   // Routes answered by Fastify get it from its onSend hook (http/request-id.ts); the fast path passes it.
@@ -215,11 +216,6 @@ function refusalAnswer(
     const text = error.suggestion ? `${error.message} ${error.suggestion}` : error.message;
     body.warnings = [{ message: text, versions: '*' }];
   }
-  // A quiet refusal (an unlicensed p2 file) is as warm as a 200: its list is made once.
-  const headers =
-    isQuiet && error.headers === undefined
-      ? headsOf(baseHeaders).quietRefusal.slice()
-      : headerList(refusalHeaders(baseHeaders, error.headers));
   return {
     status: error.status,
     headers,
