@@ -24,7 +24,7 @@ export type PackagesJson = {
   packages: [];
   'metadata-url': string;
   /** Only what this token may install now: Composer asks for no other p2 file from this repository. */
-  'available-packages': string[];
+  'available-packages': readonly string[];
   'notify-batch': string;
   /** Composer 2.4+ reads advisories from each p2 file (`composer audit`, and the audit after update/require). */
   'security-advisories': { metadata: true };

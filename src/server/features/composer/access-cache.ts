@@ -64,9 +64,10 @@ function viewSize(view: TokenView): number {
 }
 
 /** A view's last packages.json: the decision it was serialized from, and the bytes. */
-type PackagesJsonBody = { available: string[]; warnings: string[]; bytes: Buffer };
+type PackagesJsonBody = { available: readonly string[]; warnings: string[]; bytes: Buffer };
 
-function sameStrings(a: string[], b: string[]): boolean {
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
   return true;
@@ -246,7 +247,7 @@ export class ComposerAccessCache {
    * packages.json of a held view for a decision made at the request's time: the bytes serialized for the same
    * decision last time, else `render`'s. The decision itself is never kept: a license ending turns the next request.
    */
-  packagesJsonBody(view: TokenView, available: string[], warnings: string[], render: () => Buffer): Buffer {
+  packagesJsonBody(view: TokenView, available: readonly string[], warnings: string[], render: () => Buffer): Buffer {
     const held = this.packagesJsonBodies.get(view);
     if (held && sameStrings(held.available, available) && sameStrings(held.warnings, warnings)) return held.bytes;
     const bytes = render();

@@ -28,6 +28,18 @@ export { distUrl } from './composer-render.js';
 /** A p2 file's outcome, as composerAnswer (composer-responses.ts) turns it into status, headers and body. */
 export type MetadataOutcome = Extract<ComposerOutcome, { kind: 'metadata' | 'not-modified' }>;
 
+/** Each held view's package names, listed once (frozen): packages.json names them at every request (issue 34). */
+const packageNamesOfView = new WeakMap<TokenView, readonly string[]>();
+
+function packageNamesOf(view: TokenView): readonly string[] {
+  let names = packageNamesOfView.get(view);
+  if (names === undefined) {
+    names = Object.freeze([...view.packages.keys()]);
+    packageNamesOfView.set(view, names);
+  }
+  return names;
+}
+
 function decidePackagesJson(view: TokenView, request: RepositoryRequest, now: Date): PackagesJsonOutcome {
   const warnings: string[] = [];
   // Token-level notices (a rotation's overlap, a reported leak) reach every project of the token.
@@ -42,7 +54,7 @@ function decidePackagesJson(view: TokenView, request: RepositoryRequest, now: Da
   // Every package the holder is licensed for is listed, whether its licenses allow it now or not: Composer asks for
   // a listed package's p2 file only in projects that use it, and that file says what concerns the package (expiry,
   // revocation, the update freeze, newer versions outside the license's range), so other projects never see it.
-  const available = isOnHost(view, request) ? [...view.packages.keys()] : [];
+  const available = isOnHost(view, request) ? packageNamesOf(view) : [];
   if (repository.kind === 'grace' && available.length > 0) warnings.push(repositoryGraceNotice(repository.until));
   return { available, warnings };
 }

@@ -15,7 +15,7 @@ import type { MetadataVersionRow, PackageLifecycleFacts } from './composer.repos
 export const NOTICE_VERSIONS = '*';
 
 /** What packages.json says at a moment: the names the token may install, and the notices for its holder. */
-export type PackagesJsonOutcome = { available: string[]; warnings: string[] };
+export type PackagesJsonOutcome = { available: readonly string[]; warnings: string[] };
 
 export function renderPackagesJson({ available, warnings }: PackagesJsonOutcome): PackagesJson {
   return {
