@@ -193,7 +193,12 @@ function newerNoticeOf(
  * The variant of the common body (every version, no warnings) of each repository host: one string per host, so the
  * held body's key (access-cache.ts) is found by comparing the same string, not a new one per request (issue 34).
  */
-const plainVariants = createBoundedMemo(1024, (baseUrl: string) => `${baseUrl}  `);
+const plainVariants = createBoundedMemo(1024, (baseUrl: string) => bodyVariant(baseUrl, '', []));
+
+/** What tells one rendered p2 body from another of the same versions: the host, the union of licenses, the warnings. */
+function bodyVariant(baseUrl: string, coverage: string, warnings: readonly string[]): string {
+  return `${baseUrl} ${coverage} ${warnings.join('\u0002')}`;
+}
 
 /**
  * The outcome of an allowed p2 request from the package's versions: 304 when the client holds it already, unless the
@@ -217,7 +222,7 @@ function metadataOutcome(
   const variant =
     key === '' && warnings.length === 0
       ? plainVariants.get(request.baseUrl)
-      : `${request.baseUrl} ${key} ${warnings.join('\u0002')}`;
+      : bodyVariant(request.baseUrl, key, warnings);
   const body = ctx.composerAccess.body(entry, variant, () =>
     renderMetadata({
       baseUrl: request.baseUrl,

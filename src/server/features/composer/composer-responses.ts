@@ -157,18 +157,18 @@ export function composerAnswer(
   // Each answer gets a copy of its kind's merged headers (its writer may add to them: the fast path's request id).
   switch (outcome.kind) {
     case 'packages-json':
-      return answerOf(200, headsOf(baseHeaders).packagesJson.slice(), outcome.bytes);
+      return answerWith(200, headsOf(baseHeaders).packagesJson.slice(), outcome.bytes);
     case 'not-modified': {
       const headers = headsOf(baseHeaders).notModified.slice();
       headers.push('last-modified', httpDate(outcome.lastModified));
-      return answerOf(304, headers);
+      return answerWith(304, headers);
     }
     case 'metadata': {
       const heads = headsOf(baseHeaders);
       const isGzipped = acceptsGzip(request.acceptEncoding);
       const headers = (isGzipped ? heads.gzippedMetadata : heads.metadata).slice();
       headers.push('last-modified', httpDate(outcome.lastModified));
-      return answerOf(200, headers, isGzipped ? outcome.body.gzipped() : outcome.body.bytes);
+      return answerWith(200, headers, isGzipped ? outcome.body.gzipped() : outcome.body.bytes);
     }
     case 'refused':
       return refusalAnswer(outcome.error, outcome.isQuiet, request.requestId, baseHeaders);
@@ -195,7 +195,7 @@ function quietBody(error: ErrorFacts, requestId: string): Buffer {
  * Every answer of one shape, whatever its status: the fast path writes 200s, 304s and 404s in turn, and its code then
  * meets one kind of object instead of four (issue 34: mixed answers cost a fifth more in the door than one kind).
  */
-function answerOf(status: number, headers: HeaderList, body?: Buffer, statusMessage?: string): ComposerAnswer {
+function answerWith(status: number, headers: HeaderList, body?: Buffer, statusMessage?: string): ComposerAnswer {
   return { status, headers, body, statusMessage };
 }
 
@@ -215,7 +215,7 @@ function refusalAnswer(
     ? headsOf(baseHeaders).quietRefusal.slice()
     : headerList(refusalHeaders(baseHeaders, error.headers));
   if (isPlainQuiet && requestId !== undefined) {
-    return answerOf(error.status, headers, quietBody(error, requestId));
+    return answerWith(error.status, headers, quietBody(error, requestId));
   }
   const body: ComposerErrorBody = errorBody(error);
   // Routes answered by Fastify get it from its onSend hook (http/request-id.ts); the fast path passes it.
@@ -226,7 +226,7 @@ function refusalAnswer(
   }
   // A reason phrase is free text in HTTP/1.1; printable ASCII only.
   const statusMessage = isQuiet ? undefined : error.message.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
-  return answerOf(error.status, headers, jsonBytes(body), statusMessage);
+  return answerWith(error.status, headers, jsonBytes(body), statusMessage);
 }
 
 function refusalHeaders(
