@@ -12,6 +12,7 @@ import type {
   PoolStats,
 } from './database-types.js';
 import { initdbInChildProcess } from './pglite-initdb.js';
+import { queriedAsDrizzleReads } from './pglite-parsers.js';
 import * as schema from './schema/index.js';
 
 // The embedded driver (PGlite: PostgreSQL compiled to WebAssembly, in this process), loaded by client.ts only when a
@@ -45,7 +46,7 @@ export async function openPglite(
     if (dataDir && !loadDataDir) await initdbInChildProcess(dataDir, startParams);
     const client = new PGlite({ dataDir, loadDataDir, startParams });
     await client.waitReady;
-    const db = drizzle(client, { schema });
+    const db = drizzle(queriedAsDrizzleReads(client), { schema });
     if (!migrated) {
       try {
         await applyMigrations(db as unknown as Database);
@@ -101,7 +102,7 @@ async function openLentPglite(
     ? await lent.client.listen(notifications.channel, notifications.onNotification)
     : async () => {};
   return {
-    db: drizzle(lent.client, { schema }) as unknown as Database,
+    db: drizzle(queriedAsDrizzleReads(lent.client), { schema }) as unknown as Database,
     kind: 'pglite',
     poolStats: () => PGLITE_POOL,
     close: async () => {
