@@ -6,7 +6,8 @@
 //       server run in theirs (bench/door-figures.ts; bench/composer-doors.ts also takes it in the bench's process);
 //   (b) packages.json, the same way;
 //   (c) a p2 304 (If-Modified-Since) against our own 200;
-//   (d) an unlicensed package's 404: its p99 against the 200's p99;
+//   (d) an unlicensed package's 404: its p99 against the 200's p99, and a token nobody holds: its 401's CPU against
+//       the warm packages.json's (bench/metadata-doors.ts (e));
 //   (e) dist: a 10 MB zip over 100 connections, MB/s against nginx, and how much this process's RSS grows meanwhile;
 //   (f) `composer install` of 20 packages from Packgate and from the same files exported to nginx, with an empty
 //       Composer cache and with a warm one (counting dists downloaded again), then an unchanged `composer update`
@@ -97,7 +98,7 @@ async function benchmark(database: BenchDatabase): Promise<void> {
   try {
     await measureDoorFigures(doorsDatabase, {
       turns: { seconds: SECONDS, runs: RUNS, connections: CONNECTIONS },
-      only: new Set(['p2', 'packages', '304', '404']),
+      only: new Set(['p2', 'packages', '304', '404', '401']),
       inBenchProcess: false,
       builtServer: true,
     });

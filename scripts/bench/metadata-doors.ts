@@ -25,7 +25,9 @@ import {
 //       measurable), against nginx and the bare Node.js server;
 //   (b) packages.json, the same way;
 //   (c) a p2 304 (If-Modified-Since) against our own 200, and (d) an unlicensed package's 404: its p99 against the
-//       200's p99.
+//       200's p99;
+//   (e) a token nobody holds (a guess, a deleted token): its 401 against our warm packages.json, on request (figure
+//       `401`): what a flood of bad credentials costs the server.
 
 export type MetadataDoors = {
   /**
@@ -58,7 +60,7 @@ export type MetadataDoors = {
    */
   bareInProcess?: StaticServer;
   turns: TurnOptions;
-  /** The figures to take: p2, packages, 304, 404 (all by default). */
+  /** The figures to take: p2, packages, 304, 404 (by default), 401. */
   only?: Set<string>;
 };
 
@@ -159,6 +161,7 @@ export async function measureMetadataDoors(doors: MetadataDoors): Promise<void> 
     console.log('\n(b) GET /packages.json');
     await againstBaselines('/packages.json', doors.packagesJsonStaticPath);
   }
+  if (only.has('401')) await measureUnknownToken(doors, ours);
   if (!only.has('304') && !only.has('404')) return;
   console.log(
     `\n(c) GET ${doors.metadataPath} with If-Modified-Since: 304, and (d) GET /p2/bench/no-such-package.json (an unlicensed name): 404, each against our own 200`,
@@ -187,4 +190,34 @@ export async function measureMetadataDoors(doors: MetadataDoors): Promise<void> 
   }
   console.log(`    (c) ratio 304 / 200: ${ratio(ratioInTurns(notModified, p2Again, requestRate))}  (goal ≥ 1.2)`);
   console.log(`    (d) ratio 404 p99 / 200 p99: ${ratio(ratioInTurns(unknown, p2Again, latencyP99))}  (goal ≤ 1.1)`);
+}
+
+/** A well-formed token that no holder has: the same length and prefix as the seeded holder's, other characters. */
+function unknownTokenLike(authorization: string): string {
+  const token = authorization.slice('Bearer '.length);
+  const prefix = token.slice(0, token.indexOf('_') + 1);
+  return `Bearer ${prefix}${'x'.repeat(token.length - prefix.length)}`;
+}
+
+/**
+ * (e): packages.json asked with a token nobody holds, against the warm packages.json in turns. Not a door answer (the
+ * routes refuse it, after one lookup in the database), so no goal: the figure says what each bad credential costs.
+ */
+async function measureUnknownToken(
+  doors: MetadataDoors,
+  ours: (urlPath: string, headers: Record<string, string>, expectStatus: number) => LoadTarget,
+): Promise<void> {
+  console.log('\n(e) GET /packages.json with a token nobody holds: 401, against the warm 200');
+  const [warm, refused] = (await measureInTurns(
+    [
+      ours('/packages.json', doors.auth, 200),
+      ours('/packages.json', { ...doors.auth, authorization: unknownTokenLike(doors.auth.authorization ?? '') }, 401),
+    ],
+    doors.turns,
+  )) as [Measured, Measured];
+  console.log(line('Packgate 200 (warm):', warm));
+  console.log(line('Packgate 401 (token nobody holds):', refused));
+  console.log(
+    `    CPU per 401 / per warm 200: ${ratio(refused.cpuMicrosPerRequest / warm.cpuMicrosPerRequest)}; 401s one core answers: ${format(1_000_000 / refused.cpuMicrosPerRequest)} a second`,
+  );
 }
