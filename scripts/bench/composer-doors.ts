@@ -3,9 +3,9 @@
 // Taken twice (bench/door-figures.ts): with Packgate in this process, with the door's /metrics counting on and off
 // and the bare server's answers in this process beside it; then from the built server on the same data in a process of
 // its own, as npm run bench takes them (BENCH_BUILT_SERVER=0 skips it). BENCH_ONLY picks the figures (p2, packages,
-// 304 and 404 by default; dist, a small zip's download against nginx, and 401, a token nobody holds, on request); BENCH_IN_PROCESS=0 skips the figures
-// taken in this process (the built server's are npm run bench's). Runs on PGlite, and on PostgreSQL
-// when BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set (BENCH_SKIP_PGLITE=1 skips PGlite).
+// 304 and 404 by default; dist, a small zip's download against nginx, and 401, a token nobody holds, on request);
+// BENCH_IN_PROCESS=0 skips the figures taken in this process (the built server's are npm run bench's). Runs on PGlite,
+// and on PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set (BENCH_SKIP_PGLITE=1 skips PGlite).
 // BENCH_PROFILE_SECONDS=N instead loads only our server, in this process, for N s per figure under V8's sampling
 // profiler, writes <database>-<figure>.cpuprofile into BENCH_PROFILE_DIR (the system's temp folder) and prints its
 // top entries.

@@ -6,7 +6,10 @@ import { type PGlite, type QueryOptions, type Transaction, types } from '@electr
 // unique index costs it (issue 34). The client's own parsers are set to drizzle's instead, once, and drizzle gets a
 // view of the client whose queries carry none: the same values, parsed by the same functions, without the merge.
 
-/** The types drizzle's PGlite driver reads as text: timestamp, timestamptz, interval, date, and the arrays of numeric, timestamp, timestamptz, interval and date. */
+/**
+ * The types drizzle's PGlite driver reads as text: timestamp, timestamptz, interval, date, and the arrays of numeric,
+ * timestamp, timestamptz, interval and date (PGlite would otherwise parse those arrays into JavaScript arrays).
+ */
 const DRIZZLE_TEXT_TYPES = [
   types.TIMESTAMP,
   types.TIMESTAMPTZ,
