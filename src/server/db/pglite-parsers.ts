@@ -38,9 +38,11 @@ function stripQueryParsers<T extends PGlite | Transaction>(target: T): T {
         return (text: string, params?: unknown[], options?: QueryOptions) =>
           object.query(text, params, withoutParsers(options));
       }
-      if (property === 'transaction') {
+      // A client's transactions hand out theirs stripped too (a transaction has none of its own: drizzle nests with
+      // savepoints).
+      if (property === 'transaction' && 'transaction' in object) {
         return <R>(callback: (tx: Transaction) => Promise<R>) =>
-          (object as PGlite).transaction((tx) => callback(stripQueryParsers(tx)));
+          object.transaction((tx) => callback(stripQueryParsers(tx)));
       }
       // Bound to the client itself: PGlite's methods and getters read its private fields.
       const value = Reflect.get(object, property, object);
