@@ -32,18 +32,19 @@ function withoutParsers(options: QueryOptions | undefined): QueryOptions | undef
 
 /** `target` with its queries stripped of their parsers, and each transaction's too; anything else is `target`'s own. */
 function stripQueryParsers<T extends PGlite | Transaction>(target: T): T {
+  // Made once per client or transaction, not at each access: drizzle reads `query` at every statement.
+  const query = (text: string, params?: unknown[], options?: QueryOptions) =>
+    target.query(text, params, withoutParsers(options));
+  // A client's transactions hand out theirs stripped too (a transaction has none of its own: drizzle nests with
+  // savepoints).
+  const transaction =
+    'transaction' in target
+      ? <R>(callback: (tx: Transaction) => Promise<R>) => target.transaction((tx) => callback(stripQueryParsers(tx)))
+      : undefined;
   return new Proxy(target, {
     get(object, property) {
-      if (property === 'query') {
-        return (text: string, params?: unknown[], options?: QueryOptions) =>
-          object.query(text, params, withoutParsers(options));
-      }
-      // A client's transactions hand out theirs stripped too (a transaction has none of its own: drizzle nests with
-      // savepoints).
-      if (property === 'transaction' && 'transaction' in object) {
-        return <R>(callback: (tx: Transaction) => Promise<R>) =>
-          object.transaction((tx) => callback(stripQueryParsers(tx)));
-      }
+      if (property === 'query') return query;
+      if (property === 'transaction' && transaction) return transaction;
       // Bound to the client itself: PGlite's methods and getters read its private fields.
       const value = Reflect.get(object, property, object);
       return typeof value === 'function' ? value.bind(object) : value;
