@@ -24,6 +24,42 @@ describe('a request read at the edge and again by the warm door', () => {
     expect(ownKeys(first)).toBe(keys);
   });
 
+  it("takes a trusted proxy's forwarded host at each request of its connection, and never another peer's", () => {
+    const originOf = createRequestOrigin(['10.0.0.0/8']);
+    const peerAt = (address: string) => Object.defineProperty(new Socket(), 'remoteAddress', { value: address });
+    const proxy = peerAt('10.0.0.5');
+    const forwarded = (host: string, proto: string) =>
+      parsedRequest(proxy, ['Host', 'internal:8080', 'X-Forwarded-Host', host, 'X-Forwarded-Proto', proto], '/x');
+    // One keep-alive connection from the proxy carries several clients' requests: each is read on its own.
+    expect(originOf(forwarded('acme.composer.localhost', 'https'))).toEqual({
+      host: { hostname: 'acme.composer.localhost', port: undefined },
+      protocol: 'https',
+    });
+    expect(originOf(forwarded('other.composer.localhost', 'http'))).toEqual({
+      host: { hostname: 'other.composer.localhost', port: undefined },
+      protocol: 'http',
+    });
+    expect(originOf(parsedRequest(proxy, ['Host', 'internal:8080'], '/x'))).toEqual({
+      host: { hostname: 'internal', port: 8080 },
+      protocol: 'http',
+    });
+    const client = peerAt('203.0.113.9');
+    const spoofed = [
+      'Host',
+      'acme.composer.localhost',
+      'X-Forwarded-Host',
+      'evil.example',
+      'X-Forwarded-Proto',
+      'https',
+    ];
+    for (let request = 0; request < 2; request++) {
+      expect(originOf(parsedRequest(client, spoofed, '/x'))).toEqual({
+        host: { hostname: 'acme.composer.localhost', port: undefined },
+        protocol: 'http',
+      });
+    }
+  });
+
   it("decides the warm door's request id without keeping it, while requestIdOf keeps one for the edge and Fastify", () => {
     const socket = new Socket();
     const passed = parsedRequest(
