@@ -4,7 +4,9 @@ import { randomUUID } from 'node:crypto';
 // also in Packgate's process, the ceiling of that process): each URL path of `files` answered with its bytes and the
 // headers a JSON answer needs, in one writeHead; `/as-answered<path>` the same bytes with the headers Packgate
 // answered them with (`answerHeaders`: path → name → value), a fresh request id and the length, as the warm door
-// writes them. GET /.cpu answers the process's CPU time so far in microseconds.
+// writes them; such a request with If-Modified-Since (whatever its date: a ceiling, not a validator) gets the 304 the
+// door writes, the same headers without Content-Type and body. GET /.cpu answers the process's CPU time so far in
+// microseconds.
 
 /**
  * @param {Map<string, Buffer>} files
@@ -15,7 +17,13 @@ export function bareNodeHandler(files, answerHeaders) {
   const asAnsweredPaths = new Map(
     Object.entries(answerHeaders).map(([urlPath, headers]) => [
       `/as-answered${urlPath}`,
-      { bytes: files.get(urlPath), list: Object.entries(headers).flat() },
+      {
+        bytes: files.get(urlPath),
+        list: Object.entries(headers).flat(),
+        notModifiedList: Object.entries(headers)
+          .filter(([name]) => name !== 'content-type')
+          .flat(),
+      },
     ]),
   );
   const lastModified = new Date().toUTCString();
@@ -26,6 +34,13 @@ export function bareNodeHandler(files, answerHeaders) {
       return;
     }
     const asAnswered = asAnsweredPaths.get(request.url ?? '');
+    if (asAnswered?.bytes && request.headers['if-modified-since'] !== undefined) {
+      const list = asAnswered.notModifiedList.slice();
+      list.push('x-request-id', randomUUID());
+      response.writeHead(304, list);
+      response.end();
+      return;
+    }
     if (asAnswered?.bytes) {
       const list = asAnswered.list.slice();
       list.push('x-request-id', randomUUID(), 'content-length', String(asAnswered.bytes.length));
