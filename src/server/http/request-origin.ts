@@ -50,21 +50,18 @@ export function createRequestOrigin(
     host: ParsedHost | 'invalid' | undefined;
   };
   const connections = new WeakMap<object, Connection>();
-  const connectionFacts = (socket: IncomingMessage['socket']): Connection => {
-    const address = socket.remoteAddress;
-    return {
-      isFromProxy: address !== undefined && isTrusted(address, 0),
-      isEncrypted: (socket as TLSSocket).encrypted === true,
-      hostText: undefined,
-      host: undefined,
-    };
-  };
   const connectionOf = (socket: IncomingMessage['socket'] | null | undefined): Connection | undefined => {
     // A request made in process (Fastify's inject) may have no socket: it is read each time.
     if (!socket) return undefined;
     let connection = connections.get(socket);
     if (connection === undefined) {
-      connection = connectionFacts(socket);
+      const address = socket.remoteAddress;
+      connection = {
+        isFromProxy: address !== undefined && isTrusted(address, 0),
+        isEncrypted: (socket as TLSSocket).encrypted === true,
+        hostText: undefined,
+        host: undefined,
+      };
       connections.set(socket, connection);
     }
     return connection;
