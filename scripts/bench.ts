@@ -21,8 +21,9 @@
 //
 // Load runs use wrk (C, one thread) in a child process: autocannon, in Node.js, topped out near 30,000 requests a
 // second on one core and measured itself (issue 34); a figure where wrk went less than 1.5 times faster against
-// nginx than against us is flagged. Figures are medians of BENCH_RUNS runs (3) of BENCH_SECONDS each (10) (the
-// composer figures: BENCH_INSTALL_RUNS turns, 9), the runs of the figures a ratio compares taken in turns, and the
+// nginx than against us is flagged. Figures are medians of BENCH_RUNS runs (6) of BENCH_SECONDS each (5) (the
+// composer figures: BENCH_INSTALL_RUNS turns, 9), the runs of the figures a ratio compares taken in turns (the order
+// reversed every other turn; the lowest and highest per-turn ratio printed beside each goal's ratio), and the
 // ratio the median of the per-turn ratios; each of our load figures also gives the server process's CPU time per request,
 // which moves much less with the machine's load. Loopback only, bounded, cleans up after itself. Runs on PGlite, as
 // on a fresh machine, and again on PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server whose
@@ -49,9 +50,9 @@ import { measureRevocation, startSecondProcess } from './bench/revocation.js';
 import { seedHolder, seedLargeDist, seedPackage, seedSeller } from './bench/seed.js';
 import { format, ratio } from './bench/turns.js';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const RUNS = Number(process.env.BENCH_RUNS ?? 6);
 /**
  * Turns of the composer figures (f). One install takes about a quarter of a second, and single turns moved from 0.95
  * to 1.46 times the static repository's time with the host's load (20 turns, PostgreSQL): three such turns are far

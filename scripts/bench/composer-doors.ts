@@ -1,5 +1,5 @@
 // The metadata figures of scripts/bench.ts, (a) to (d), alone, for working on the warm Composer door:
-//   BENCH_ONLY=p2,packages,304,404,dist BENCH_RUNS=3 BENCH_SECONDS=5 npx tsx scripts/bench/composer-doors.ts
+//   BENCH_ONLY=p2,packages,304,404,dist BENCH_RUNS=6 BENCH_SECONDS=3 npx tsx scripts/bench/composer-doors.ts
 // Taken twice (bench/door-figures.ts): with Packgate in this process, with the door's /metrics counting on and off
 // and the bare server's answers in this process beside it; then from the built server on the same data in a process of
 // its own, as npm run bench takes them (BENCH_BUILT_SERVER=0 skips it). BENCH_ONLY picks the figures (p2, packages,
@@ -20,8 +20,8 @@ for (const open of benchDatabases('packgate_doors')) {
   try {
     await measureDoorFigures(database, {
       turns: {
-        seconds: Number(process.env.BENCH_SECONDS ?? 5),
-        runs: Number(process.env.BENCH_RUNS ?? 3),
+        seconds: Number(process.env.BENCH_SECONDS ?? 3),
+        runs: Number(process.env.BENCH_RUNS ?? 6),
         connections: Number(process.env.BENCH_CONNECTIONS ?? 50),
       },
       only: new Set((process.env.BENCH_ONLY ?? 'p2,packages,304,404').split(',')),

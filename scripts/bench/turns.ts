@@ -41,8 +41,9 @@ export async function bareNodeCpuMicros(server: { url: string }): Promise<number
 export type TurnOptions = { seconds: number; runs: number; connections: number };
 
 /**
- * One warm-up each, then `runs` load runs of every target taken in turns (a, b, a, b, ...). Medians of each figure;
- * ratioInTurns gives the median of per-turn ratios.
+ * One warm-up each, then `runs` load runs of every target taken in turns, the order reversed every other turn (a, b,
+ * c, then c, b, a, ...): a machine that speeds up or slows down during a turn then favours no target over the turns.
+ * Medians of each figure; ratioInTurns gives the median of per-turn ratios, ratioSpread their range.
  */
 export async function measureInTurns(targets: LoadTarget[], options: TurnOptions): Promise<Measured[]> {
   const { seconds, runs: turns, connections } = options;
@@ -57,8 +58,10 @@ export async function measureInTurns(targets: LoadTarget[], options: TurnOptions
   for (const target of targets) await load(target, Math.min(3, seconds));
   const runs: LoadResult[][] = targets.map(() => []);
   const cpu: number[][] = targets.map(() => []);
+  const inOrder = [...targets.entries()];
+  const reversed = [...inOrder].reverse();
   for (let turn = 0; turn < turns; turn++) {
-    for (const [index, target] of targets.entries()) {
+    for (const [index, target] of turn % 2 === 0 ? inOrder : reversed) {
       const before = await target.serverCpuMicros?.();
       const result = await load(target, seconds);
       const used = before === undefined ? 0 : (await target.serverCpuMicros!()) - before;
@@ -83,6 +86,12 @@ export function ratioInTurns(a: Measured, b: Measured, figure: (run: LoadResult)
   return median(a.runs.map((run, index) => figure(run) / figure(b.runs[index]!)));
 }
 
+/** The lowest and highest per-turn ratio of `figure(a) / figure(b)`: how far one turn may be from the median. */
+export function ratioSpread(a: Measured, b: Measured, figure: (run: LoadResult) => number): string {
+  const ratios = a.runs.map((run, index) => figure(run) / figure(b.runs[index]!));
+  return `turns ${ratio(Math.min(...ratios))} to ${ratio(Math.max(...ratios))}`;
+}
+
 export const requestRate = (run: LoadResult) => run.requestsPerSecond;
 export const latencyP99 = (run: LoadResult) => run.latencyP99;
 
@@ -91,7 +100,7 @@ export const ratio = (value: number) => value.toFixed(3);
 
 export function line(label: string, measured: Measured): string {
   const cpu = measured.cpuMicrosPerRequest > 0 ? `  CPU ${measured.cpuMicrosPerRequest.toFixed(1)} µs/request` : '';
-  return `    ${label.padEnd(44)} ${format(measured.requestsPerSecond).padStart(8)} req/s  p99 ${measured.latencyP99} ms${cpu}`;
+  return `    ${label.padEnd(44)} ${format(measured.requestsPerSecond).padStart(8)} req/s  p99 ${Number(measured.latencyP99.toFixed(3))} ms${cpu}`;
 }
 
 /**
@@ -110,7 +119,7 @@ export function printAgainstBaselines(ours: Measured, nginx: Measured, bareNode:
   console.log(line('nginx, static file:', nginx));
   console.log(line('bare node:http, bytes from memory:', bareNode));
   console.log(
-    `    ratio Packgate / nginx: ${ratio(ratioInTurns(ours, nginx, requestRate))}  (goal ≥ 0.5)   / bare Node.js: ${ratio(ratioInTurns(ours, bareNode, requestRate))}  (goal ≥ 0.8)   bare Node.js / nginx: ${ratio(ratioInTurns(bareNode, nginx, requestRate))}${generatorWarning(ours, nginx)}`,
+    `    ratio Packgate / nginx: ${ratio(ratioInTurns(ours, nginx, requestRate))}  (goal ≥ 0.5)   / bare Node.js: ${ratio(ratioInTurns(ours, bareNode, requestRate))} (${ratioSpread(ours, bareNode, requestRate)})  (goal ≥ 0.8)   bare Node.js / nginx: ${ratio(ratioInTurns(bareNode, nginx, requestRate))}${generatorWarning(ours, nginx)}`,
   );
   if (ours.cpuMicrosPerRequest > 0 && bareNode.cpuMicrosPerRequest > 0) {
     console.log(
