@@ -81,14 +81,19 @@ export async function measureInTurns(targets: LoadTarget[], options: TurnOptions
   }));
 }
 
-/** The median over turns of `figure(a) / figure(b)`, for two targets measured in the same turns. */
+/** `figure(a) / figure(b)` in each turn, for two targets measured in the same turns. */
+function perTurnRatios(a: Measured, b: Measured, figure: (run: LoadResult) => number): number[] {
+  return a.runs.map((run, index) => figure(run) / figure(b.runs[index]!));
+}
+
+/** The median over turns of `figure(a) / figure(b)`. */
 export function ratioInTurns(a: Measured, b: Measured, figure: (run: LoadResult) => number): number {
-  return median(a.runs.map((run, index) => figure(run) / figure(b.runs[index]!)));
+  return median(perTurnRatios(a, b, figure));
 }
 
 /** The lowest and highest per-turn ratio of `figure(a) / figure(b)`: how far one turn may be from the median. */
 export function ratioSpread(a: Measured, b: Measured, figure: (run: LoadResult) => number): string {
-  const ratios = a.runs.map((run, index) => figure(run) / figure(b.runs[index]!));
+  const ratios = perTurnRatios(a, b, figure);
   return `turns ${ratio(Math.min(...ratios))} to ${ratio(Math.max(...ratios))}`;
 }
 
