@@ -23,11 +23,11 @@
 // second on one core and measured itself (issue 34); a figure where wrk went less than 1.5 times faster against
 // nginx than against us is flagged. Figures are medians of BENCH_RUNS runs (6) of BENCH_SECONDS each (5) (the
 // composer figures: BENCH_INSTALL_RUNS turns, 9), the runs of the figures a ratio compares taken in turns (the order
-// reversed every other turn; the lowest and highest per-turn ratio printed beside each goal's ratio), and the
-// ratio the median of the per-turn ratios; each of our load figures also gives the server process's CPU time per request,
-// which moves much less with the machine's load. Loopback only, bounded, cleans up after itself. Runs on PGlite, as
-// on a fresh machine, and again on PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a server whose
-// user may create databases: a temporary database is created and dropped.
+// reversed every other turn; the lowest and highest per-turn ratio printed beside each goal's ratio of (a) to (d)),
+// and the ratio the median of the per-turn ratios; each of our load figures also gives the server process's CPU time
+// per request, which moves much less with the machine's load. Loopback only, bounded, cleans up after itself. Runs on
+// PGlite, as on a fresh machine, and again on PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a
+// server whose user may create databases: a temporary database is created and dropped.
 import type { ChildProcess } from 'node:child_process';
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';

@@ -124,7 +124,7 @@ export function printAgainstBaselines(ours: Measured, nginx: Measured, bareNode:
   console.log(line('nginx, static file:', nginx));
   console.log(line('bare node:http, bytes from memory:', bareNode));
   console.log(
-    `    ratio Packgate / nginx: ${ratio(ratioInTurns(ours, nginx, requestRate))}  (goal ≥ 0.5)   / bare Node.js: ${ratio(ratioInTurns(ours, bareNode, requestRate))} (${ratioSpread(ours, bareNode, requestRate)})  (goal ≥ 0.8)   bare Node.js / nginx: ${ratio(ratioInTurns(bareNode, nginx, requestRate))}${generatorWarning(ours, nginx)}`,
+    `    ratio Packgate / nginx: ${ratio(ratioInTurns(ours, nginx, requestRate))} (${ratioSpread(ours, nginx, requestRate)})  (goal ≥ 0.5)   / bare Node.js: ${ratio(ratioInTurns(ours, bareNode, requestRate))} (${ratioSpread(ours, bareNode, requestRate)})  (goal ≥ 0.8)   bare Node.js / nginx: ${ratio(ratioInTurns(bareNode, nginx, requestRate))}${generatorWarning(ours, nginx)}`,
   );
   if (ours.cpuMicrosPerRequest > 0 && bareNode.cpuMicrosPerRequest > 0) {
     console.log(
