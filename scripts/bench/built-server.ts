@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile, rm, symlink } from 'node:fs/promises';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { npmStartOptions } from '../npm-start-options.js';
 import { execFileAsync, freePort } from './processes.js';
 
@@ -37,10 +38,16 @@ export type BuiltServer = { child: ChildProcess; port: number };
 /**
  * The built server `main` on a free loopback port, with `env` over a quiet configuration that never sheds load (the
  * bench loads it on purpose, on a machine that may be busy: measure it, do not shed it); resolves once it is healthy.
+ * `preloads`: the bench's own modules loaded into it before main.js (`--import`; bench/bare-in-server.mjs).
  */
-export async function startBuiltServer(main: string, env: Record<string, string>): Promise<BuiltServer> {
+export async function startBuiltServer(
+  main: string,
+  env: Record<string, string>,
+  preloads: string[] = [],
+): Promise<BuiltServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [...npmStartOptions(), main], {
+  const imports = preloads.flatMap((file) => ['--import', pathToFileURL(path.resolve(file)).href]);
+  const child = spawn(process.execPath, [...npmStartOptions(), ...imports, main], {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',

@@ -19,6 +19,8 @@ import { holderRequest } from './holder-request.js';
 import { measureMetadataDoors } from './metadata-doors.js';
 import {
   answerHeadersOf,
+  armBareInServer,
+  freePort,
   runLoad,
   type StaticServer,
   startBareNode,
@@ -62,7 +64,12 @@ async function measureAgainstBaselines(
   workDir: string,
   port: number,
   seeded: Seeded,
-  server: { cpuMicros: () => number | Promise<number>; metrics?: Metrics },
+  server: {
+    cpuMicros: () => number | Promise<number>;
+    metrics?: Metrics;
+    /** The built server's bare server in its own process (bench/bare-in-server.mjs), waiting for its answers. */
+    bareIn?: { port: number; manifestPath: string };
+  },
   options: DoorFigureOptions,
 ): Promise<void> {
   const { token, metadataPath, distPath } = seeded;
@@ -93,8 +100,9 @@ async function measureAgainstBaselines(
       '/figures/packages.json': answerHeadersOf(indexAnswer.headers),
     };
     bareNode = await startBareNode(files, workDir, answerHeaders);
-    // Packgate runs in this process: the same bare answers here are this process's ceiling.
+    // The same bare answers in Packgate's process: the ceiling of that process (this one, or the built server's).
     if (server.metrics) bareHere = await startBareNodeHere(files, answerHeaders);
+    else if (server.bareIn) bareHere = await armBareInServer(server.bareIn, files, workDir, answerHeaders);
     await measureMetadataDoors({
       ...(server.metrics ? { metrics: server.metrics } : {}),
       ours,
@@ -249,14 +257,21 @@ export async function measureDoorFigures(database: BenchDatabase, options: DoorF
     if (!main) return;
     await built.close();
     appClosed = true;
-    builtServer = await startBuiltServer(main, {
-      DATA_DIR: config.dataDir,
-      SECRET_KEY: config.secretKey,
-      ...(database.target.kind === 'postgres' ? { DATABASE_URL: database.target.url } : {}),
-    });
+    const bareIn = { port: await freePort(), manifestPath: path.join(workDir, 'bare-in-server.json') };
+    builtServer = await startBuiltServer(
+      main,
+      {
+        DATA_DIR: config.dataDir,
+        SECRET_KEY: config.secretKey,
+        ...(database.target.kind === 'postgres' ? { DATABASE_URL: database.target.url } : {}),
+        BENCH_BARE_IN_PORT: String(bareIn.port),
+        BENCH_BARE_IN_MANIFEST: bareIn.manifestPath,
+      },
+      ['scripts/bench/bare-in-server.mjs'],
+    );
     const pid = builtServer.child.pid!;
     console.log(`\n== ${database.label}: the built server in a process of its own (npm start's command), same data`);
-    const server = { cpuMicros: () => processCpuMicros(pid) };
+    const server = { cpuMicros: () => processCpuMicros(pid), bareIn };
     await measureAgainstBaselines(workDir, builtServer.port, seeded, server, options);
   } finally {
     if (builtServer) await stopChild(builtServer.child, 'SIGTERM', 30_000);

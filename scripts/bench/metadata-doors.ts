@@ -56,8 +56,9 @@ export type MetadataDoors = {
    */
   asAnswered?: boolean;
   /**
-   * The bare server's answers in Packgate's own process (startBareNodeHere), when Packgate runs in this one: its
-   * `/as-answered` paths are then measured too, the ceiling of this process for the same answer.
+   * The bare server's answers in Packgate's own process (startBareNodeHere when Packgate runs in this one, the built
+   * server's bench/bare-in-server.mjs): its `/as-answered` paths are then measured too, the ceiling of that process for
+   * the same answer.
    */
   bareInProcess?: StaticServer;
   turns: TurnOptions;
@@ -115,7 +116,10 @@ export async function measureMetadataDoors(doors: MetadataDoors): Promise<void> 
   const againstBaselines = async (urlPath: string, staticPath: string) => {
     const asAnswered = doors.asAnswered ? fromStatic(doors.bareNode, `/as-answered${staticPath}`) : undefined;
     const inProcess = doors.bareInProcess
-      ? { ...fromStatic(doors.bareInProcess, `/as-answered${staticPath}`), serverCpuMicros: ownCpuMicros }
+      ? {
+          ...fromStatic(doors.bareInProcess, `/as-answered${staticPath}`),
+          serverCpuMicros: doors.oursCpuMicros ?? ownCpuMicros,
+        }
       : undefined;
     const uncounted = counting
       ? { ...ours(urlPath, doors.auth, 200), before: counting.off, after: counting.on }
@@ -141,7 +145,7 @@ export async function measureMetadataDoors(doors: MetadataDoors): Promise<void> 
     if (bareHere) {
       console.log(line("bare node:http in Packgate's process, its headers:", bareHere));
       console.log(
-        `    Packgate / bare Node.js in the same process: ${ratio(ratioInTurns(counted!, bareHere, requestRate))} req/s (the door's own cost there); bare Node.js in this process / in a process of its own, both with Packgate's headers: ${bareAsAnswered ? ratio(ratioInTurns(bareHere, bareAsAnswered, requestRate)) : 'n/a'} (what sharing the process costs)`,
+        `    Packgate / bare Node.js in the same process: ${ratio(ratioInTurns(counted!, bareHere, requestRate))} req/s (the door's own cost there); bare Node.js in Packgate's process / in a process of its own, both with Packgate's headers: ${bareAsAnswered ? ratio(ratioInTurns(bareHere, bareAsAnswered, requestRate)) : 'n/a'} (what sharing the process costs)`,
       );
     }
     if (notCounted) {

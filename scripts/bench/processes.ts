@@ -247,6 +247,34 @@ export function answerHeadersOf(headers: IncomingHttpHeaders): Record<string, st
   return kept;
 }
 
+/** Writes each of `files` (URL path → bytes) to a folder of its own under `workDir`; answers URL path → file. */
+async function writeBareFiles(files: Record<string, Buffer>, workDir: string): Promise<Record<string, string>> {
+  const folder = await mkdtemp(path.join(workDir, 'bare-node-'));
+  const manifest: Record<string, string> = {};
+  for (const [index, [urlPath, bytes]] of Object.entries(files).entries()) {
+    const file = path.join(folder, `${index}.bin`);
+    await writeFile(file, bytes);
+    manifest[urlPath] = file;
+  }
+  return manifest;
+}
+
+/**
+ * The bare server inside the built server's process (bench/bare-in-server.mjs, loaded with `--import` on `port`):
+ * given its answers now, through the manifest file it reads at its first request.
+ */
+export async function armBareInServer(
+  bareIn: { port: number; manifestPath: string },
+  files: Record<string, Buffer>,
+  workDir: string,
+  answerHeaders: Record<string, Record<string, string>>,
+): Promise<StaticServer> {
+  const manifest = { files: await writeBareFiles(files, workDir), answerHeaders };
+  await writeFile(bareIn.manifestPath, JSON.stringify(manifest));
+  // It stops with the built server.
+  return { port: bareIn.port, url: `http://127.0.0.1:${bareIn.port}`, stop: async () => {} };
+}
+
 /**
  * A bare `node:http` server in a process of its own, answering each of `files` (URL path → bytes) from memory with
  * one writeHead: the ceiling of one Node.js process for the same bytes, beside nginx's. With `answerHeaders` (URL path
@@ -257,13 +285,7 @@ export async function startBareNode(
   workDir: string,
   answerHeaders: Record<string, Record<string, string>> = {},
 ): Promise<BareNodeServer> {
-  const folder = await mkdtemp(path.join(workDir, 'bare-node-'));
-  const manifest: Record<string, string> = {};
-  for (const [index, [urlPath, bytes]] of Object.entries(files).entries()) {
-    const file = path.join(folder, `${index}.bin`);
-    await writeFile(file, bytes);
-    manifest[urlPath] = file;
-  }
+  const manifest = await writeBareFiles(files, workDir);
   const child = spawn(process.execPath, [path.resolve('scripts/bench/bare-node.mjs')], {
     env: {
       ...process.env,

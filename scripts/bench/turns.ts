@@ -93,7 +93,11 @@ export function ratioInTurns(a: Measured, b: Measured, figure: (run: LoadResult)
 
 /** The lowest and highest per-turn ratio of `figure(a) / figure(b)`: how far one turn may be from the median. */
 export function ratioSpread(a: Measured, b: Measured, figure: (run: LoadResult) => number): string {
-  const ratios = perTurnRatios(a, b, figure);
+  return spreadOf(perTurnRatios(a, b, figure));
+}
+
+/** The lowest and highest of per-turn ratios, as every goal's ratio prints them beside its median. */
+export function spreadOf(ratios: number[]): string {
   return `turns ${ratio(Math.min(...ratios))} to ${ratio(Math.max(...ratios))}`;
 }
 
