@@ -29,6 +29,8 @@ if (Number.isInteger(port) && port > 0) {
     handler(request, response);
   });
   server.keepAliveTimeout = 60_000;
+  // Not listening fails the bench's requests to it (a refused connection), never the app it shares the process with.
+  server.on('error', (error) => process.stderr.write(`bench: the bare server in this process: ${error.message}\n`));
   server.listen(port, '127.0.0.1');
   // The app's own shutdown closes its server; this one must not keep the process alive after it.
   server.unref();
