@@ -9,9 +9,9 @@
 //   (d) an unlicensed package's 404: its p99 against the 200's p99, and a token nobody holds: its 401's CPU against
 //       the warm packages.json's (bench/metadata-doors.ts (e));
 //   (e) dist: a 10 MB zip over 100 connections, MB/s against nginx, and how much this process's RSS grows meanwhile;
-//   (f) `composer install` of 20 packages from Packgate and from the same files exported to nginx, with an empty
-//       Composer cache and with a warm one (counting dists downloaded again), then an unchanged `composer update`
-//       (the share of metadata requests answered 304) (bench/composer-figures.ts);
+//   (f) `composer install` of 20 packages from Packgate (the built server, on a database of its own) and from the same
+//       files exported to nginx, with an empty Composer cache and with a warm one (counting dists downloaded again),
+//       then an unchanged `composer update` (the share of metadata requests answered 304) (bench/composer-figures.ts);
 //   (g) PostgreSQL only: a revoke committed by this process, and the time until a second process (a child process
 //       on the same database) refuses the license: p50, p99, max (bench/revocation.ts);
 //   (h) the built server's resident memory in a process of its own: idle on a fresh data folder or database, then
@@ -32,7 +32,7 @@ import type { ChildProcess } from 'node:child_process';
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { type BenchDatabase, benchDatabases, startBenchApp, temporaryPostgres } from './bench/bench-app.js';
-import { answerCounter, measureComposerInstall } from './bench/composer-figures.js';
+import { measureComposerInstall } from './bench/composer-figures.js';
 import { median, placeStatic } from './bench/composer-install.js';
 import { measureDoorFigures } from './bench/door-figures.js';
 import { GROWTH_SETS, measureGrowth } from './bench/growth.js';
@@ -116,7 +116,6 @@ async function benchmark(database: BenchDatabase): Promise<void> {
     built.ctx.config.port = port;
     const host = `bench.composer.localhost:${port}`;
     const staticRoot = path.join(workDir, 'static');
-    const counter = answerCounter(built.app.server);
     await waitUntil(() => built.ctx.composerAccess.isTrusted, 10_000, 'the change feed listens');
 
     console.log(
@@ -175,17 +174,16 @@ async function benchmark(database: BenchDatabase): Promise<void> {
       `    ratio Packgate / nginx: ${ratio(distRatio)} (${spreadOf(distRatios)})  (goal ≥ 0.7)${distWarning}`,
     );
 
-    // (f) composer install of 20 packages (bench/composer-figures.ts)
-    await measureComposerInstall({
-      ctx: built.ctx,
-      workDir,
-      port,
-      host,
-      sellerId: seller.id,
-      nginx,
-      counter,
-      turns: INSTALL_RUNS,
-    });
+    // (f) composer install of 20 packages from the built server, on a database of its own (bench/composer-figures.ts)
+    const installDatabase: BenchDatabase =
+      database.target.kind === 'postgres'
+        ? await temporaryPostgres(database.adminUrl!, 'packgate_bench_install')
+        : { target: database.target, label: database.label, drop: async () => {} };
+    try {
+      await measureComposerInstall(installDatabase, INSTALL_RUNS);
+    } finally {
+      await installDatabase.drop();
+    }
 
     // (g) revocation seen by a second process sharing PostgreSQL (bench/revocation.ts)
     if (database.target.kind === 'postgres') {
