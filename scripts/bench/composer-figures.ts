@@ -171,6 +171,9 @@ async function measureInstalls(options: {
     await rm(packgateCache, { recursive: true, force: true });
     await rm(staticCache, { recursive: true, force: true });
   }
+  // Every unchanged update asks for metadata: none counted means /metrics was not read right, and "no dist again"
+  // would then say nothing.
+  if (update.metadata === 0) throw new Error("the server's /metrics counted no metadata answer of the updates");
   const coldRatio = median(times.packgateCold.map((time, run) => time / times.staticCold[run]!));
   const warmRatio = median(times.packgateWarm.map((time, run) => time / staticWarm[run]!));
   console.log(
