@@ -8,7 +8,8 @@
 //   (c) a p2 304 (If-Modified-Since) against our own 200;
 //   (d) an unlicensed package's 404: its p99 against the 200's p99, and a token nobody holds: its 401's CPU against
 //       the warm packages.json's (bench/metadata-doors.ts (e));
-//   (e) dist: a 10 MB zip over 100 connections, MB/s against nginx, and how much this process's RSS grows meanwhile;
+//   (e) dist: a 10 MB zip over 100 connections from the built server (on a database of its own), MB/s against nginx,
+//       and how much the server's RSS grows meanwhile (bench/dist-figures.ts);
 //   (f) `composer install` of 20 packages from Packgate (the built server, on a database of its own) and from the same
 //       files exported to nginx, with an empty Composer cache and with a warm one (counting dists downloaded again),
 //       then an unchanged `composer update` (the share of metadata requests answered 304) (bench/composer-figures.ts);
@@ -29,26 +30,16 @@
 // PGlite, as on a fresh machine, and again on PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a
 // server whose user may create databases: a temporary database is created and dropped.
 import type { ChildProcess } from 'node:child_process';
-import { chmod, mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import { type BenchDatabase, benchDatabases, startBenchApp, temporaryPostgres } from './bench/bench-app.js';
 import { measureComposerInstall } from './bench/composer-figures.js';
-import { median, placeStatic } from './bench/composer-install.js';
+import { measureLargeDist } from './bench/dist-figures.js';
 import { measureDoorFigures } from './bench/door-figures.js';
 import { GROWTH_SETS, measureGrowth } from './bench/growth.js';
-import { holderRequest } from './bench/holder-request.js';
 import { MEMORY_GOALS, measureMemory, printMemory } from './bench/memory.js';
-import {
-  type DownloadResult,
-  runDownloads,
-  type StaticServer,
-  startNginx,
-  stopChild,
-  stopChildren,
-} from './bench/processes.js';
+import { stopChild, stopChildren } from './bench/processes.js';
 import { measureRevocation, startSecondProcess } from './bench/revocation.js';
-import { seedHolder, seedLargeDist, seedPackage, seedSeller } from './bench/seed.js';
-import { format, ratio, spreadOf } from './bench/turns.js';
+import { seedPackage, seedSeller } from './bench/seed.js';
+import { format } from './bench/turns.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -61,31 +52,13 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 6);
 const INSTALL_RUNS = Number(process.env.BENCH_INSTALL_RUNS ?? 9);
 /** Tags of the package whose metadata is measured in (a): a p2 file of a typical size (about 20 KB). */
 const METADATA_TAGS = 20;
-const DIST_BYTES = 10 * 1024 * 1024;
 /** Revokes timed across two processes (PostgreSQL only). */
 const REVOCATIONS = Number(process.env.BENCH_REVOCATIONS ?? 50);
 const SCALE_TOKENS = Number(process.env.BENCH_SCALE_TOKENS ?? 10_000);
 const SCALE_PACKAGES = Number(process.env.BENCH_SCALE_PACKAGES ?? 1_000);
 
-const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
-
 async function main(): Promise<void> {
   for (const open of benchDatabases('packgate_bench')) await benchmark(await open());
-}
-
-/** Peak RSS growth of this process (which serves Packgate) while `work` runs. */
-async function rssGrowthDuring<T>(work: () => Promise<T>): Promise<{ result: T; growth: number }> {
-  const before = process.memoryUsage.rss();
-  let peak = before;
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss());
-  }, 20);
-  try {
-    const result = await work();
-    return { result, growth: peak - before };
-  } finally {
-    clearInterval(sampler);
-  }
 }
 
 async function benchmark(database: BenchDatabase): Promise<void> {
@@ -107,72 +80,32 @@ async function benchmark(database: BenchDatabase): Promise<void> {
     await doorsDatabase.drop();
   }
   const { built, workDir, address, close } = await startBenchApp(database, 'packgate-bench-');
-  await chmod(workDir, 0o755); // nginx's worker reads the static tree
-  let nginx: StaticServer | undefined;
   let second: ChildProcess | undefined;
   try {
     const port = Number(new URL(address).port);
     built.ctx.config.publicUrl = `http://localhost:${port}`;
     built.ctx.config.port = port;
     const host = `bench.composer.localhost:${port}`;
-    const staticRoot = path.join(workDir, 'static');
     await waitUntil(() => built.ctx.composerAccess.isTrusted, 10_000, 'the change feed listens');
 
     console.log(
-      `\n== ${database.label}: Packgate on 127.0.0.1:${port}, one Node.js process; nginx with one worker process. ` +
-        `${SECONDS} s per load run, ${CONNECTIONS} connections, median of ${RUNS} runs.`,
+      `\n== ${database.label}: (e), (f) and (h) from the built server in processes of their own, (g) and (i) ` +
+        `from Packgate in this process on 127.0.0.1:${port}; nginx with one worker process; ${SECONDS} s per load run, median of ${RUNS} runs.`,
     );
     const seller = await seedSeller(built.ctx, 'bench');
     const widget = await seedPackage(built.ctx, workDir, seller.id, 'bench/widget', 0, METADATA_TAGS);
     const metadataPath = `/p2/${widget.name}.json`;
-    await mkdir(staticRoot, { recursive: true });
-    nginx = await startNginx(workDir, staticRoot);
 
-    // (e) dist of a 10 MB zip, 100 concurrent downloads
-    const big = await seedLargeDist(built.ctx, seller.id, 'bench/big', DIST_BYTES);
-    const bigToken = await seedHolder(built.ctx, seller.id, [big.id]);
-    const distPath = `/api/composer/download/${big.name}/v1.0.0`;
-    const zip = await holderRequest(port, host, distPath, bigToken);
-    if (zip.status !== 200 || zip.body.length !== DIST_BYTES) throw new Error(`dist answered ${zip.status}`);
-    await placeStatic(staticRoot, '/figures/big.zip', zip.body);
-    console.log(`\n(e) GET ${distPath} (${megabytes(DIST_BYTES)} MB zip), 100 connections`);
-    // In turns, ours then nginx's, as the other ratios: the host's speed moves between minutes.
-    const distRuns: DownloadResult[] = [];
-    const staticRuns: DownloadResult[] = [];
-    const { growth } = await rssGrowthDuring(async () => {
-      for (let run = 0; run < RUNS; run++) {
-        distRuns.push(
-          await runDownloads({
-            url: `http://127.0.0.1:${port}${distPath}`,
-            headers: { host, authorization: `Bearer ${bigToken}` },
-            connections: 100,
-            durationSeconds: SECONDS,
-          }),
-        );
-        const url = `${nginx!.url}/figures/big.zip`;
-        staticRuns.push(await runDownloads({ url, headers: {}, connections: 100, durationSeconds: SECONDS }));
-      }
-    });
-    for (const run of [...distRuns, ...staticRuns]) {
-      if (Object.keys(run.statuses).some((status) => status !== 'below 400')) {
-        throw new Error(`dist answers other than 200: ${JSON.stringify(run.statuses)}`);
-      }
+    // (e) a 10 MB zip over 100 connections from the built server, on a database of its own (bench/dist-figures.ts)
+    const distDatabase: BenchDatabase =
+      database.target.kind === 'postgres'
+        ? await temporaryPostgres(database.adminUrl!, 'packgate_bench_dist')
+        : { target: database.target, label: database.label, drop: async () => {} };
+    try {
+      await measureLargeDist(distDatabase, { runs: RUNS, seconds: SECONDS });
+    } finally {
+      await distDatabase.drop();
     }
-    const dist = { bytesPerSecond: median(distRuns.map((run) => run.bytesPerSecond)) };
-    const distStatic = { bytesPerSecond: median(staticRuns.map((run) => run.bytesPerSecond)) };
-    console.log(
-      `    Packgate: ${megabytes(dist.bytesPerSecond)} MB/s, RSS grew by ${megabytes(growth)} MB  (goal < 64)`,
-    );
-    console.log(`    nginx:    ${megabytes(distStatic.bytesPerSecond)} MB/s`);
-    const distRatios = distRuns.map((run, index) => run.bytesPerSecond / staticRuns[index]!.bytesPerSecond);
-    const distRatio = median(distRatios);
-    const distWarning =
-      distStatic.bytesPerSecond < 1.5 * dist.bytesPerSecond
-        ? `  (wrk reached ${ratio(distStatic.bytesPerSecond / dist.bytesPerSecond)}× this against nginx: at these sizes both may be bound by the loopback copy, not the server)`
-        : '';
-    console.log(
-      `    ratio Packgate / nginx: ${ratio(distRatio)} (${spreadOf(distRatios)})  (goal ≥ 0.7)${distWarning}`,
-    );
 
     // (f) composer install of 20 packages from the built server, on a database of its own (bench/composer-figures.ts)
     const installDatabase: BenchDatabase =
@@ -215,7 +148,6 @@ async function benchmark(database: BenchDatabase): Promise<void> {
   } finally {
     // Before the database is dropped: dropped under it, its pool reported its connections lost.
     if (second) await stopChild(second, 'SIGTERM', 10_000);
-    await nginx?.stop();
     stopChildren();
     await close();
   }

@@ -84,3 +84,10 @@ export async function processCpuMicros(pid: number): Promise<number> {
   const ticks = Number(fields[11]) + Number(fields[12]);
   return (ticks * 1_000_000) / (await clockTicksPerSecond);
 }
+
+/** Resident and peak resident memory of a process, from /proc (Linux). */
+export async function residentMemory(pid: number): Promise<{ rss: number; peak: number }> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+  return { rss: field('VmRSS'), peak: field('VmHWM') };
+}

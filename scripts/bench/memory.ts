@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AppContext } from '../../src/server/context.js';
 import { openDatabase } from '../../src/server/db/client.js';
 import { temporaryPostgres } from './bench-app.js';
-import { type BuiltServer, buildServer, startBuiltServer } from './built-server.js';
+import { type BuiltServer, buildServer, residentMemory, startBuiltServer } from './built-server.js';
 import { holderRequestStatus } from './holder-request.js';
 import { stopChild } from './processes.js';
 import { type ResidentParts, residentParts } from './resident-parts.js';
@@ -23,13 +23,6 @@ const SETTLE_MS = Number(process.env.BENCH_MEMORY_SETTLE_MS ?? 10_000);
 const METRICS_TOKEN = randomBytes(16).toString('hex');
 
 const megabytes = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
-
-/** Resident and peak resident memory of a process, from /proc (Linux). */
-async function residentMemory(pid: number): Promise<{ rss: number; peak: number }> {
-  const status = await readFile(`/proc/${pid}/status`, 'utf8');
-  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-  return { rss: field('VmRSS'), peak: field('VmHWM') };
-}
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
 
