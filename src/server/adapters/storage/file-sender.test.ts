@@ -56,6 +56,21 @@ describe('sendOpenFile', () => {
     await descriptorsBackTo(before);
   });
 
+  it('gives the chunks of downloads whose clients went away to the next ones, which still get their own bytes', async () => {
+    const before = await openDescriptorCount();
+    const files = await Promise.all(
+      [1, 2, 3, 4, 5, 6, 7, 8].map((index) => openedFile(`file-${index}.zip`, 12 * SEND_CHUNK_BYTES + index)),
+    );
+    // Each client leaves after its first chunk, mostly while the next one is being written to it.
+    await Promise.all(files.map(({ bytes, file }) => receiveOpenFile(file, bytes.length, SEND_CHUNK_BYTES)));
+    const again = await Promise.all(files.map((_, index) => reopen(files, index)));
+    const received = await Promise.all(again.map(({ bytes, file }) => receiveOpenFile(file, bytes.length)));
+    received.forEach((got, index) => {
+      expect(got.equals(again[index]!.bytes)).toBe(true);
+    });
+    await descriptorsBackTo(before);
+  });
+
   it('cuts the answer short, rather than pad it, when the file is shorter than its size', async () => {
     const { bytes, file } = await openedFile('short.zip', SEND_CHUNK_BYTES + 10);
     const received = await receiveOpenFile(file, bytes.length + 1000).catch((error: Error) => error);

@@ -12,8 +12,15 @@ import type { ServerResponse } from 'node:http';
 /** Bytes read at a time: fewer trips through libuv's thread pool and fewer writes than the file stream's 96 KB. */
 export const SEND_CHUNK_BYTES = 256 * 1024;
 
-/** Chunks kept for the next downloads once theirs is over: 4 MB; a burst beyond that lets its chunks go. */
-const MAX_SPARE_CHUNKS = 16;
+/**
+ * Chunks kept for the next downloads once theirs is over: up to 32 MB, held after a burst of 128 downloads at once. A
+ * chunk let go outlives its download until V8's next full collection, which can be minutes away under a download load
+ * (young-generation collections do not free it), so a new download that allocates where an old chunk could have been
+ * taken grows the process: 100 connections downloading a 10 MB zip in turns of 5 s grew the built server by 68 to
+ * 86 MB with 16 kept, 70 with 64 (its ArrayBuffers from 9 to 56 MB over three turns), 30 to 56 MB with 128 (its
+ * ArrayBuffers steady at 35 MB): npm run bench (e), 2026-11-30.
+ */
+const MAX_SPARE_CHUNKS = 128;
 const spareChunks: Buffer[] = [];
 
 /** An opened file whose bytes are to be sent whole; whoever holds it sends it (sendOpenFile) or closes it. */
@@ -33,29 +40,40 @@ export function closeOpenFile(file: OpenFile): void {
 export function sendOpenFile(response: ServerResponse, file: OpenFile, size: number): void {
   const chunk = spareChunks.pop() ?? Buffer.allocUnsafeSlow(SEND_CHUNK_BYTES);
   let position = 0;
+  // At most one of the two at a time: the chunk is read into, then written, then read into again.
   let isReading = false;
+  let isWriting = false;
   let isOver = false;
+  let isChunkKept = false;
 
-  /** Closes the file once; the chunk is kept for another download only when no write can still hold it. */
+  /** Gives the chunk to the next download, once, when nothing of this one can still read into it or send it. */
+  const keepChunk = () => {
+    if (isChunkKept) return;
+    isChunkKept = true;
+    if (spareChunks.length < MAX_SPARE_CHUNKS) spareChunks.push(chunk);
+  };
+  /** Closes the file once; `isChunkFree`: no read or write holds the chunk any more. */
   const finish = (isChunkFree: boolean) => {
     if (isOver) return;
     isOver = true;
     response.off('close', onClose);
     closeOpenFile(file);
-    if (isChunkFree && spareChunks.length < MAX_SPARE_CHUNKS) spareChunks.push(chunk);
+    if (isChunkFree) keepChunk();
   };
   // After a normal end, finish has run already. Before it, the client went away: a read in flight still uses the
   // descriptor (closing it now could let the number name another file before that read ends), so its callback
-  // finishes; a write in flight may still hold the chunk, so it is not reused.
+  // finishes; a write in flight still holds the chunk, so the file is closed now and the chunk kept when the write's
+  // callback comes (Node.js calls it once the socket has let the chunk go; a write to a socket already gone never
+  // calls it, and that chunk is let go).
   const onClose = () => {
-    if (!isReading) finish(false);
+    if (!isReading) finish(!isWriting);
   };
   response.on('close', onClose);
 
   const readNext = () => {
     if (isOver) return;
     if (response.destroyed) {
-      finish(false);
+      finish(true);
       return;
     }
     if (position >= size) {
@@ -77,8 +95,11 @@ export function sendOpenFile(response: ServerResponse, file: OpenFile, size: num
         return;
       }
       position += bytesRead;
+      isWriting = true;
       response.write(bytesRead === SEND_CHUNK_BYTES ? chunk : chunk.subarray(0, bytesRead), (writeError) => {
-        if (writeError) finish(false);
+        isWriting = false;
+        if (isOver) keepChunk();
+        else if (writeError) finish(true);
         else readNext();
       });
     });
