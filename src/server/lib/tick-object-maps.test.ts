@@ -31,6 +31,7 @@ async function literalStates(keep: boolean): Promise<string[]> {
   const folder = mkdtempSync(path.join(tmpdir(), 'packgate-tick-maps-'));
   const outputFile = path.join(folder, 'debug-print.txt');
   const output = openSync(outputFile, 'w');
+  let stdout: string;
   try {
     const child = spawn(
       process.execPath,
@@ -39,11 +40,11 @@ async function literalStates(keep: boolean): Promise<string[]> {
     );
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(0);
+    stdout = readFileSync(outputFile, 'utf8');
   } finally {
     closeSync(output);
+    rmSync(folder, { recursive: true, force: true });
   }
-  const stdout = readFileSync(outputFile, 'utf8');
-  rmSync(folder, { recursive: true, force: true });
   return [...stdout.matchAll(/slot #\d+ DefineKeyedOwnPropertyInLiteral ([A-Z_]+)/g)].map((match) => match[1]!);
 }
 
