@@ -30,7 +30,7 @@
 // PGlite, as on a fresh machine, and again on PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) names a
 // server whose user may create databases: a temporary database is created and dropped.
 import type { ChildProcess } from 'node:child_process';
-import { type BenchDatabase, benchDatabases, startBenchApp, temporaryPostgres } from './bench/bench-app.js';
+import { type BenchDatabase, benchDatabases, startBenchApp, withDatabaseOfItsOwn } from './bench/bench-app.js';
 import { measureComposerInstall } from './bench/composer-figures.js';
 import { measureLargeDist } from './bench/dist-figures.js';
 import { measureDoorFigures } from './bench/door-figures.js';
@@ -65,20 +65,14 @@ async function benchmark(database: BenchDatabase): Promise<void> {
   // (a) p2 metadata, (b) packages.json, each against nginx and bare Node.js; (c) the p2's 304 and (d) an unknown
   // package's 404, each against the p2's 200: the built server in a process of its own, on a database of its own
   // (bench/door-figures.ts), before this process starts its app for the other figures.
-  const doorsDatabase: BenchDatabase =
-    database.target.kind === 'postgres'
-      ? await temporaryPostgres(database.adminUrl!, 'packgate_bench_doors')
-      : { target: database.target, label: database.label, drop: async () => {} };
-  try {
-    await measureDoorFigures(doorsDatabase, {
+  await withDatabaseOfItsOwn(database, 'packgate_bench_doors', (doorsDatabase) =>
+    measureDoorFigures(doorsDatabase, {
       turns: { seconds: SECONDS, runs: RUNS, connections: CONNECTIONS },
       only: new Set(['p2', 'packages', '304', '404', '401']),
       inBenchProcess: false,
       builtServer: true,
-    });
-  } finally {
-    await doorsDatabase.drop();
-  }
+    }),
+  );
   const { built, workDir, address, close } = await startBenchApp(database, 'packgate-bench-');
   let second: ChildProcess | undefined;
   try {
@@ -97,26 +91,14 @@ async function benchmark(database: BenchDatabase): Promise<void> {
     const metadataPath = `/p2/${widget.name}.json`;
 
     // (e) a 10 MB zip over 100 connections from the built server, on a database of its own (bench/dist-figures.ts)
-    const distDatabase: BenchDatabase =
-      database.target.kind === 'postgres'
-        ? await temporaryPostgres(database.adminUrl!, 'packgate_bench_dist')
-        : { target: database.target, label: database.label, drop: async () => {} };
-    try {
-      await measureLargeDist(distDatabase, { runs: RUNS, seconds: SECONDS });
-    } finally {
-      await distDatabase.drop();
-    }
+    await withDatabaseOfItsOwn(database, 'packgate_bench_dist', (distDatabase) =>
+      measureLargeDist(distDatabase, { runs: RUNS, seconds: SECONDS }),
+    );
 
     // (f) composer install of 20 packages from the built server, on a database of its own (bench/composer-figures.ts)
-    const installDatabase: BenchDatabase =
-      database.target.kind === 'postgres'
-        ? await temporaryPostgres(database.adminUrl!, 'packgate_bench_install')
-        : { target: database.target, label: database.label, drop: async () => {} };
-    try {
-      await measureComposerInstall(installDatabase, INSTALL_RUNS);
-    } finally {
-      await installDatabase.drop();
-    }
+    await withDatabaseOfItsOwn(database, 'packgate_bench_install', (installDatabase) =>
+      measureComposerInstall(installDatabase, INSTALL_RUNS),
+    );
 
     // (g) revocation seen by a second process sharing PostgreSQL (bench/revocation.ts)
     if (database.target.kind === 'postgres') {

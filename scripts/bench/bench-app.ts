@@ -40,6 +40,26 @@ export function benchDatabases(prefix: string): Array<() => Promise<BenchDatabas
   return runs;
 }
 
+/**
+ * Runs `work` on a database of its own beside `database`: on PostgreSQL a temporary database `<prefix>_<random>`,
+ * dropped afterwards; on PGlite the same target (whoever starts a server on it gives it a data folder of its own).
+ */
+export async function withDatabaseOfItsOwn<T>(
+  database: BenchDatabase,
+  prefix: string,
+  work: (own: BenchDatabase) => Promise<T>,
+): Promise<T> {
+  const own: BenchDatabase =
+    database.target.kind === 'postgres'
+      ? await temporaryPostgres(database.adminUrl!, prefix)
+      : { target: database.target, label: database.label, drop: async () => {} };
+  try {
+    return await work(own);
+  } finally {
+    await own.drop();
+  }
+}
+
 export async function temporaryPostgres(adminUrl: string, prefix: string): Promise<BenchDatabase> {
   const name = `${prefix}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });

@@ -7,14 +7,13 @@ import { holderRequest } from './holder-request.js';
 import { type StaticServer, startNginx } from './processes.js';
 import { seedHolder, seedPackage, seedSeller } from './seed.js';
 import { startSeededBuiltServer } from './seeded-built-server.js';
+import { format, ratio } from './turns.js';
 
 // (f) of npm run bench: `composer install` of 20 packages from Packgate (the built server, npm start's command, in a
 // process of its own) and from the same files exported to nginx, with an empty Composer cache and with a warm one
 // (counting dists downloaded again), then an unchanged `composer update` (the share of metadata requests answered 304).
 
 const PACKAGE_COUNT = 20;
-const format = (value: number) => value.toLocaleString('en-US', { maximumFractionDigits: 0 });
-const ratio = (value: number) => value.toFixed(3);
 
 /** Answers of one kind of Composer door by status. */
 type AnswerCounts = { metadata: Map<number, number>; dist: Map<number, number> };

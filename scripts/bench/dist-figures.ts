@@ -1,5 +1,6 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
+import type { AppContext } from '../../src/server/context.js';
 import type { BenchDatabase } from './bench-app.js';
 import { residentMemory } from './built-server.js';
 import { median, placeStatic } from './composer-install.js';
@@ -24,7 +25,7 @@ const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
 type DistSet = { token: string; distPath: string };
 
-async function seedDistSet(ctx: Parameters<typeof seedSeller>[0]): Promise<DistSet> {
+async function seedDistSet(ctx: AppContext): Promise<DistSet> {
   const seller = await seedSeller(ctx, 'bench');
   const big = await seedLargeDist(ctx, seller.id, 'bench/big', DIST_BYTES);
   return { token: await seedHolder(ctx, seller.id, [big.id]), distPath: `/api/composer/download/${big.name}/v1.0.0` };
