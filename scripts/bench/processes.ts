@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { createServer as createHttpServer, type IncomingHttpHeaders } from 'node:http';
 import { type AddressInfo, createServer } from 'node:net';
@@ -166,7 +167,10 @@ export async function runLoad(options: {
   expectError?: boolean;
 }): Promise<LoadResult> {
   if (!wrkScript) {
-    wrkScript = path.join(await mkdtemp(path.join(tmpdir(), 'packgate-wrk-')), 'report.lua');
+    const folder = await mkdtemp(path.join(tmpdir(), 'packgate-wrk-'));
+    // One folder per bench process, removed when it exits (synchronously: `exit` runs no more tasks).
+    process.once('exit', () => rmSync(folder, { recursive: true, force: true }));
+    wrkScript = path.join(folder, 'report.lua');
     await writeFile(wrkScript, WRK_REPORT);
   }
   const args = [
