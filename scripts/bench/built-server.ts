@@ -39,15 +39,18 @@ export type BuiltServer = { child: ChildProcess; port: number };
  * The built server `main` on a free loopback port, with `env` over a quiet configuration that never sheds load (the
  * bench loads it on purpose, on a machine that may be busy: measure it, do not shed it); resolves once it is healthy.
  * `preloads`: the bench's own modules loaded into it before main.js (`--import`; bench/bare-in-server.mjs).
+ * `wrapper`: a command that runs Node.js under it (valgrind's, bench/instructions.ts), with its own arguments.
  */
 export async function startBuiltServer(
   main: string,
   env: Record<string, string>,
   preloads: string[] = [],
+  wrapper: string[] = [],
 ): Promise<BuiltServer> {
   const port = await freePort();
   const imports = preloads.flatMap((file) => ['--import', pathToFileURL(path.resolve(file)).href]);
-  const child = spawn(process.execPath, [...npmStartOptions(), ...imports, main], {
+  const [command, ...args] = [...wrapper, process.execPath, ...npmStartOptions(), ...imports, main];
+  const child = spawn(command!, args, {
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',

@@ -51,10 +51,22 @@ const DOOR_JAVASCRIPT_ROUNDS = 5;
 const METADATA_TAGS = 20;
 
 /** The seeded seller's repository host on the server listening on `port`. */
-const repositoryHost = (port: number) => `bench.composer.localhost:${port}`;
+export const repositoryHost = (port: number) => `bench.composer.localhost:${port}`;
 
 /** The seeded holder's requests, on one server. */
-type Seeded = { token: string; metadataPath: string; distPath: string };
+export type Seeded = { token: string; metadataPath: string; distPath: string };
+
+/** A seller `bench` with one package of METADATA_TAGS tags, and a holder licensed for it. */
+export async function seedDoorHolder(ctx: AppContext, workDir: string): Promise<Seeded> {
+  const seller = await seedSeller(ctx, 'bench');
+  const widget = await seedPackage(ctx, workDir, seller.id, 'bench/widget', 0, METADATA_TAGS);
+  return {
+    token: await seedHolder(ctx, seller.id, [widget.id]),
+    metadataPath: `/p2/${widget.name}.json`,
+    // A small zip (a few KB, as most packages' are): what a dist request costs beside the bytes it streams.
+    distPath: `/api/composer/download/${widget.name}/v1.0.0`,
+  };
+}
 
 /**
  * The figures of BENCH_ONLY against the server on `port` (in this process, or in a process of its own), beside nginx
@@ -233,14 +245,7 @@ export async function measureDoorFigures(database: BenchDatabase, options: DoorF
     while (!built.ctx.composerAccess.isTrusted && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    const seller = await seedSeller(built.ctx, 'bench');
-    const widget = await seedPackage(built.ctx, workDir, seller.id, 'bench/widget', 0, METADATA_TAGS);
-    const seeded: Seeded = {
-      token: await seedHolder(built.ctx, seller.id, [widget.id]),
-      metadataPath: `/p2/${widget.name}.json`,
-      // A small zip (a few KB, as most packages' are): what a dist request costs beside the bytes it streams.
-      distPath: `/api/composer/download/${widget.name}/v1.0.0`,
-    };
+    const seeded = await seedDoorHolder(built.ctx, workDir);
     const label = database.target.kind;
     const port = Number(new URL(address).port);
     await printDoorJavaScript(built.ctx, port, seeded, database.label, options);

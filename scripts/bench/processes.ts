@@ -237,7 +237,7 @@ export async function runDownloads(options: {
   return { bytesPerSecond: result.bytesPerSecond, statuses: result.statuses };
 }
 
-export type BareNodeServer = StaticServer;
+export type BareNodeServer = StaticServer & { pid: number };
 
 /** Headers that each answer has its own of, or that Node.js writes itself: not part of what an answer is made of. */
 const PER_ANSWER_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'x-request-id']);
@@ -288,11 +288,15 @@ export async function startBareNode(
   files: Record<string, Buffer>,
   workDir: string,
   answerHeaders: Record<string, Record<string, string>> = {},
+  /** A command that runs Node.js under it (valgrind's, bench/instructions.ts), and the environment it needs. */
+  wrapper: { command: string[]; env: Record<string, string> } = { command: [], env: {} },
 ): Promise<BareNodeServer> {
   const manifest = await writeBareFiles(files, workDir);
-  const child = spawn(process.execPath, [path.resolve('scripts/bench/bare-node.mjs')], {
+  const [command, ...args] = [...wrapper.command, process.execPath, path.resolve('scripts/bench/bare-node.mjs')];
+  const child = spawn(command!, args, {
     env: {
       ...process.env,
+      ...wrapper.env,
       NODE_OPTIONS: '',
       BARE_NODE_FILES: JSON.stringify(manifest),
       BARE_NODE_ANSWER_HEADERS: JSON.stringify(answerHeaders),
@@ -308,7 +312,7 @@ export async function startBareNode(
     });
     child.once('exit', (code) => reject(new Error(`the bare Node.js server exited with ${code}`)));
   });
-  return { port, url: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 'SIGTERM', 3000) };
+  return { port, url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child, 'SIGTERM', 3000) };
 }
 
 /**

@@ -24,6 +24,8 @@ export async function startSeededBuiltServer<T>(
   prefix: string,
   seed: (ctx: AppContext, workDir: string) => Promise<T>,
   env: Record<string, string> = {},
+  /** startBuiltServer's preloads and wrapper. */
+  launch: { preloads?: string[]; wrapper?: string[] } = {},
 ): Promise<SeededBuiltServer<T>> {
   const main = await buildServer();
   const dataDir = await mkdtemp(path.join(tmpdir(), `${prefix}data-`));
@@ -51,12 +53,17 @@ export async function startSeededBuiltServer<T>(
   await built.close();
   let server: BuiltServer;
   try {
-    server = await startBuiltServer(main, {
-      DATA_DIR: config.dataDir,
-      SECRET_KEY: config.secretKey,
-      ...(database.target.kind === 'postgres' ? { DATABASE_URL: database.target.url } : {}),
-      ...env,
-    });
+    server = await startBuiltServer(
+      main,
+      {
+        DATA_DIR: config.dataDir,
+        SECRET_KEY: config.secretKey,
+        ...(database.target.kind === 'postgres' ? { DATABASE_URL: database.target.url } : {}),
+        ...env,
+      },
+      launch.preloads,
+      launch.wrapper,
+    );
   } catch (error) {
     await removeFolders();
     throw error;
