@@ -1,7 +1,7 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { type ErrorFacts, errorCodes } from '../../lib/app-error.js';
-import { type ComposerAnswer, composerAnswer, headerRecord, httpDate } from './composer-responses.js';
+import { answerHeaders, type ComposerAnswer, composerAnswer, headerRecord, httpDate } from './composer-responses.js';
 
 const LAST_MODIFIED = new Date('2026-11-20T10:00:00.250Z');
 const BYTES = Buffer.from('{"packages":{}}');
@@ -16,7 +16,12 @@ const facts = (code: 'NOT_FOUND' | 'UNAUTHENTICATED' | 'FORBIDDEN', message: str
 });
 
 /** The answer with its header list as an object: what a client reads. */
-const asRead = (answer: ComposerAnswer) => ({ ...answer, headers: headerRecord(answer.headers) });
+const asRead = ({ status, body, statusMessage, ...answer }: ComposerAnswer) => ({
+  status,
+  body,
+  statusMessage,
+  headers: headerRecord(answerHeaders({ status, ...answer })),
+});
 
 describe('a Composer answer', () => {
   it('sends packages.json without a validator, revalidated per token', () => {
@@ -38,26 +43,37 @@ describe('a Composer answer', () => {
     const plain = composerAnswer(metadata, { acceptEncoding: 'gzip;q=0, br' });
     expect(plain.status).toBe(200);
     expect(plain.body).toBe(BYTES);
-    expect(headerRecord(plain.headers)).toEqual({
+    expect(headerRecord(answerHeaders(plain))).toEqual({
       'last-modified': 'Fri, 20 Nov 2026 10:00:00 GMT',
       'cache-control': 'private, no-cache',
       vary: 'Authorization, Accept-Encoding',
       'content-type': 'application/json',
     });
     const gzipped = composerAnswer(metadata, { acceptEncoding: 'deflate, gzip' });
-    expect(headerRecord(gzipped.headers)['content-encoding']).toBe('gzip');
+    expect(headerRecord(answerHeaders(gzipped))['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzipped.body as Buffer).equals(BYTES)).toBe(true);
   });
 
   it('gives each answer its own header list, each name once, whatever an earlier answer added to its own', () => {
     const metadata = { kind: 'metadata', body: BODY, lastModified: LAST_MODIFIED } as const;
     const first = composerAnswer(metadata, {}, SECURITY);
-    first.headers.push('x-request-id', 'req-1');
+    answerHeaders(first).push('x-request-id', 'req-1');
     const second = composerAnswer(metadata, {}, SECURITY);
-    const names = second.headers.filter((_, index) => index % 2 === 0);
+    const names = answerHeaders(second).filter((_, index) => index % 2 === 0);
     expect(new Set(names).size).toBe(names.length);
     expect(names).not.toContain('x-request-id');
-    expect(headerRecord(second.headers)['last-modified']).toBe('Fri, 20 Nov 2026 10:00:00 GMT');
+    expect(headerRecord(answerHeaders(second))['last-modified']).toBe('Fri, 20 Nov 2026 10:00:00 GMT');
+  });
+
+  it("holds each warm kind's headers as checked header lines, the same headers in the same order", () => {
+    const metadata = composerAnswer({ kind: 'metadata', body: BODY, lastModified: LAST_MODIFIED }, {}, SECURITY);
+    expect(metadata.head.lines).toBe(
+      'x-content-type-options: nosniff\r\ncache-control: private, no-cache\r\n' +
+        'vary: Authorization, Accept-Encoding\r\ncontent-type: application/json\r\n',
+    );
+    expect(metadata.lastModified).toBe('Fri, 20 Nov 2026 10:00:00 GMT');
+    const badBase = { 'x-bad': 'line\r\nbreak' };
+    expect(composerAnswer({ kind: 'packages-json', bytes: BYTES }, {}, badBase).head.lines).toBeUndefined();
   });
 
   it('answers 304 with the validators and no body', () => {
@@ -78,7 +94,10 @@ describe('a Composer answer', () => {
     const answer = composerAnswer({ kind: 'refused', error, isQuiet: true }, { requestId: 'req-1' });
     expect(answer.status).toBe(404);
     expect(answer.statusMessage).toBeUndefined();
-    expect(headerRecord(answer.headers)).toEqual({ 'content-type': 'application/json', 'cache-control': 'no-store' });
+    expect(headerRecord(answerHeaders(answer))).toEqual({
+      'content-type': 'application/json',
+      'cache-control': 'no-store',
+    });
     const body = JSON.parse((answer.body as Buffer).toString());
     expect(body.requestId).toBe('req-1');
     expect(body.warnings).toBeUndefined();
@@ -108,7 +127,7 @@ describe('a Composer answer', () => {
     const answer = composerAnswer({ kind: 'refused', error, isQuiet: false }, {});
     expect(answer.status).toBe(401);
     expect(answer.statusMessage).toBe('This Composer repository needs the token from your license e-mail.');
-    expect(headerRecord(answer.headers)['www-authenticate']).toBe('Basic realm="Packgate"');
+    expect(headerRecord(answerHeaders(answer))['www-authenticate']).toBe('Basic realm="Packgate"');
     expect(JSON.parse((answer.body as Buffer).toString()).warnings).toEqual([
       {
         message:

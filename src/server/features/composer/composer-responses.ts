@@ -1,5 +1,6 @@
 import type { ComposerErrorBody } from '../../../contract/composer.js';
 import { errorBody } from '../../http/errors.js';
+import { headerLines } from '../../http/preformatted-head.js';
 import type { ErrorFacts } from '../../lib/app-error.js';
 import { createBoundedMemo } from '../../lib/bounded-memo.js';
 import type { RenderedBody } from './access-cache.js';
@@ -45,7 +46,7 @@ export function composerSecurityHeaders(documentHeaders: Record<string, string>)
 export type HeaderList = string[];
 
 /** The list as an object, for Fastify's reply and for reading one header. */
-export function headerRecord(list: HeaderList): Record<string, string> {
+export function headerRecord(list: readonly string[]): Record<string, string> {
   const record: Record<string, string> = {};
   for (let index = 0; index < list.length; index += 2) record[list[index]!] = list[index + 1]!;
   return record;
@@ -70,13 +71,24 @@ const METADATA_HEADERS = {
   vary: 'Authorization, Accept-Encoding',
 } as const;
 
-/** The headers of each kind of answer with a door's security headers, merged once per door, copied per answer. */
+/**
+ * A kind of answer's headers: the list, and the same as header lines checked once (http/preformatted-head.ts: the
+ * warm door writes them as they are), undefined when a header would be refused.
+ */
+export type AnswerHead = { readonly list: readonly string[]; readonly lines: string | undefined };
+
+function answerHead(record: Record<string, string>): AnswerHead {
+  const list = headerList(record);
+  return Object.freeze({ list: Object.freeze(list), lines: headerLines(list) });
+}
+
+/** The headers of each kind of answer with a door's security headers, merged once per door. */
 type AnswerHeads = {
-  packagesJson: HeaderList;
-  notModified: HeaderList;
-  metadata: HeaderList;
-  gzippedMetadata: HeaderList;
-  quietRefusal: HeaderList;
+  packagesJson: AnswerHead;
+  notModified: AnswerHead;
+  metadata: AnswerHead;
+  gzippedMetadata: AnswerHead;
+  quietRefusal: AnswerHead;
 };
 
 const headsByBase = new WeakMap<Record<string, string>, AnswerHeads>();
@@ -86,11 +98,11 @@ function headsOf(baseHeaders: Record<string, string>): AnswerHeads {
   if (!heads) {
     const metadata = { ...baseHeaders, ...METADATA_HEADERS, 'content-type': JSON_TYPE };
     heads = {
-      packagesJson: headerList({ ...baseHeaders, ...PACKAGES_JSON_HEADERS }),
-      notModified: headerList({ ...baseHeaders, ...METADATA_HEADERS }),
-      metadata: headerList(metadata),
-      gzippedMetadata: headerList({ ...metadata, 'content-encoding': 'gzip' }),
-      quietRefusal: headerList(refusalHeaders(baseHeaders, undefined)),
+      packagesJson: answerHead({ ...baseHeaders, ...PACKAGES_JSON_HEADERS }),
+      notModified: answerHead({ ...baseHeaders, ...METADATA_HEADERS }),
+      metadata: answerHead(metadata),
+      gzippedMetadata: answerHead({ ...metadata, 'content-encoding': 'gzip' }),
+      quietRefusal: answerHead(refusalHeaders(baseHeaders, undefined)),
     };
     headsByBase.set(baseHeaders, heads);
   }
@@ -138,11 +150,21 @@ export type ComposerOutcome =
 /** What is written: status, headers, body, and for a refusal the status line Composer prints. */
 export type ComposerAnswer = {
   status: number;
-  headers: HeaderList;
+  /** The headers of its kind (shared by every such answer: never changed), */
+  head: AnswerHead;
+  /** then its own Last-Modified (a p2 file's 200 and 304). */
+  lastModified: string | undefined;
   body?: Buffer;
   /** Set on a refusal unless quiet: non-interactive Composer prints only the status line of a refused download. */
   statusMessage?: string;
 };
+
+/** An answer's headers as one new list: its kind's, then its own; its writer may add to it. */
+export function answerHeaders(answer: ComposerAnswer): HeaderList {
+  const list = answer.head.list.slice();
+  if (answer.lastModified !== undefined) list.push('last-modified', answer.lastModified);
+  return list;
+}
 
 /**
  * The one place a Composer repository answer is made. `baseHeaders` come first (the fast path's security headers;
@@ -154,21 +176,20 @@ export function composerAnswer(
   request: { acceptEncoding?: string; requestId?: string },
   baseHeaders: Record<string, string> = NO_HEADERS,
 ): ComposerAnswer {
-  // Each answer gets a copy of its kind's merged headers (its writer may add to them: the fast path's request id).
   switch (outcome.kind) {
     case 'packages-json':
-      return answerWith(200, headsOf(baseHeaders).packagesJson.slice(), outcome.bytes);
-    case 'not-modified': {
-      const headers = headsOf(baseHeaders).notModified.slice();
-      headers.push('last-modified', httpDate(outcome.lastModified));
-      return answerWith(304, headers);
-    }
+      return answerWith(200, headsOf(baseHeaders).packagesJson, undefined, outcome.bytes);
+    case 'not-modified':
+      return answerWith(304, headsOf(baseHeaders).notModified, httpDate(outcome.lastModified));
     case 'metadata': {
       const heads = headsOf(baseHeaders);
       const isGzipped = acceptsGzip(request.acceptEncoding);
-      const headers = (isGzipped ? heads.gzippedMetadata : heads.metadata).slice();
-      headers.push('last-modified', httpDate(outcome.lastModified));
-      return answerWith(200, headers, isGzipped ? outcome.body.gzipped() : outcome.body.bytes);
+      return answerWith(
+        200,
+        isGzipped ? heads.gzippedMetadata : heads.metadata,
+        httpDate(outcome.lastModified),
+        isGzipped ? outcome.body.gzipped() : outcome.body.bytes,
+      );
     }
     case 'refused':
       return refusalAnswer(outcome.error, outcome.isQuiet, request.requestId, baseHeaders);
@@ -195,8 +216,14 @@ function quietBody(error: ErrorFacts, requestId: string): Buffer {
  * Every answer of one shape, whatever its status: the fast path writes 200s, 304s and 404s in turn, and its code then
  * meets one kind of object instead of four (issue 34: mixed answers cost a fifth more in the door than one kind).
  */
-function answerWith(status: number, headers: HeaderList, body?: Buffer, statusMessage?: string): ComposerAnswer {
-  return { status, headers, body, statusMessage };
+function answerWith(
+  status: number,
+  head: AnswerHead,
+  lastModified: string | undefined,
+  body?: Buffer,
+  statusMessage?: string,
+): ComposerAnswer {
+  return { status, head, lastModified, body, statusMessage };
 }
 
 /**
@@ -211,11 +238,11 @@ function refusalAnswer(
 ): ComposerAnswer {
   // A quiet refusal (an unlicensed p2 file) is as warm as a 200: its list is made once, its body serialized once.
   const isPlainQuiet = isQuiet && error.headers === undefined;
-  const headers = isPlainQuiet
-    ? headsOf(baseHeaders).quietRefusal.slice()
-    : headerList(refusalHeaders(baseHeaders, error.headers));
+  const head = isPlainQuiet
+    ? headsOf(baseHeaders).quietRefusal
+    : Object.freeze({ list: headerList(refusalHeaders(baseHeaders, error.headers)), lines: undefined });
   if (isPlainQuiet && requestId !== undefined) {
-    return answerWith(error.status, headers, quietBody(error, requestId));
+    return answerWith(error.status, head, undefined, quietBody(error, requestId));
   }
   const body: ComposerErrorBody = errorBody(error);
   // Routes answered by Fastify get it from its onSend hook (http/request-id.ts); the fast path passes it.
@@ -226,7 +253,7 @@ function refusalAnswer(
   }
   // A reason phrase is free text in HTTP/1.1; printable ASCII only.
   const statusMessage = isQuiet ? undefined : error.message.replace(/[^\x20-\x7e]/g, '?').slice(0, 200);
-  return answerWith(error.status, headers, jsonBytes(body), statusMessage);
+  return answerWith(error.status, head, undefined, jsonBytes(body), statusMessage);
 }
 
 function refusalHeaders(

@@ -11,6 +11,7 @@ import { getMetadata, getPackagesJson, LicenseRefusedNotFound } from './composer
 import { DIST_ROUTE, METADATA_ROUTE } from './composer-metrics.js';
 import { parseMetadataFile } from './composer-render.js';
 import {
+  answerHeaders,
   type ComposerAnswer,
   type ComposerOutcome,
   composerAnswer,
@@ -51,7 +52,10 @@ function repositoryRequest(ctx: AppContext, request: FastifyRequest): Repository
 function send(reply: FastifyReply, request: FastifyRequest, outcome: ComposerOutcome): FastifyReply {
   const answer: ComposerAnswer = composerAnswer(outcome, { acceptEncoding: request.headers['accept-encoding'] });
   if (answer.statusMessage !== undefined) reply.raw.statusMessage = answer.statusMessage;
-  return reply.code(answer.status).headers(headerRecord(answer.headers)).send(answer.body);
+  return reply
+    .code(answer.status)
+    .headers(headerRecord(answerHeaders(answer)))
+    .send(answer.body);
 }
 
 export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
