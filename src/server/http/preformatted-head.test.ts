@@ -2,10 +2,13 @@ import { once } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import { type AddressInfo, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { headerLines, setPreformattedHead } from './preformatted-head.js';
+import { endPreformatted, headerLines, setPreformattedHead } from './preformatted-head.js';
 
 const HEADERS = ['x-content-type-options', 'nosniff', 'content-type', 'application/json', 'cache-control', 'no-cache'];
 const BODY = Buffer.from('{"packages":{}}');
+/** A body with bytes above 127 (UTF-8 of é, —, 🎉) past the size that goes out as text, and one below it. */
+const LONG_BODY = Buffer.from(`{"warnings":["${'é — 🎉 '.repeat(200)}"]}`);
+const SHORT_BODY = Buffer.from('{"warnings":["é — 🎉 \\u0000 ÿ"]}');
 
 type Served = { server: Server; port: number; preformatted: boolean[] };
 
@@ -17,13 +20,14 @@ async function serve(options: { maxRequestsPerSocket?: number; keepAliveTimeout?
   const preformatted: boolean[] = [];
   const server = createServer((request, response) => {
     const status = request.url?.endsWith('status=304') ? 304 : 200;
-    const body = status === 304 ? undefined : BODY;
+    const body =
+      status === 304 ? undefined : request.url === '/long' ? LONG_BODY : request.url === '/short' ? SHORT_BODY : BODY;
     const list = body ? [...HEADERS, 'content-length', String(body.length)] : HEADERS;
     if (request.headers['x-set-before']) response.setHeader('x-set-before', 'yes');
     if (request.headers['x-writer'] !== 'node') {
       const isSet = setPreformattedHead(response, status, headerLines(list)!);
       preformatted.push(isSet);
-      if (isSet) return void response.end(body);
+      if (isSet) return void endPreformatted(response, body);
     }
     response.writeHead(status, list);
     response.end(body);
@@ -99,6 +103,17 @@ describe('a preformatted head', () => {
     expect(ours).toContain('\r\nConnection: keep-alive\r\nKeep-Alive: timeout=5\r\n\r\n{"packages":{}}');
     expect(ours304).toMatch(/^HTTP\/1\.1 304 Not Modified\r\n/);
     expect(ours304?.endsWith('\r\n\r\n')).toBe(true);
+  });
+
+  it('sends a body byte for byte, short or long, whatever its bytes', async () => {
+    served = await serve();
+    const answers = await exchange(served.port, get('/short') + get('/long'), 2);
+    const bodyOf = (answer: string) => Buffer.from(answer.slice(answer.indexOf('\r\n\r\n') + 4), 'latin1');
+    expect(served.preformatted).toEqual([true, true]);
+    expect(SHORT_BODY.length).toBeLessThan(512);
+    expect(LONG_BODY.length).toBeGreaterThan(512);
+    expect(bodyOf(answers[0]!).equals(SHORT_BODY)).toBe(true);
+    expect(bodyOf(answers[1]!).equals(LONG_BODY)).toBe(true);
   });
 
   it('says when the connection ends at the request limit, as writeHead does, by leaving it to writeHead', async () => {

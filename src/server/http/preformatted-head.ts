@@ -156,7 +156,8 @@ function setHead(response: ResponseInternals, status: number, lines: string): vo
  * Sets the head of `response` from `lines` (checked with headerLines, then the answer's own safe values, Content-Length
  * included when there is a body) and answers true, or answers false, having written nothing, where writeHead must
  * decide the head: a request that closes its connection, HTTP/1.0, a connection at its request limit, a response
- * with headers set before, or a Node.js whose writeHead writes otherwise. The caller then calls end() with the body.
+ * with headers set before, or a Node.js whose writeHead writes otherwise. The caller then ends it with
+ * endPreformatted.
  */
 export function setPreformattedHead(response: ServerResponse, status: number, lines: string): boolean {
   canSetHeads ??= headWritesAsNodeDoes();
@@ -164,4 +165,20 @@ export function setPreformattedHead(response: ServerResponse, status: number, li
   if (!canSetHeads || !isCommonCase(internals) || STATUS_CODES[status] === undefined) return false;
   setHead(internals, status, lines);
   return true;
+}
+
+/**
+ * Bodies this short go out as text joined to the head, in one write; a Buffer after a text head takes a writev of
+ * both. Measured on a bare node:http server with a preformatted head (callgrind): 1,300 of 58,000 instructions saved
+ * at 400 bytes, none at 1.6 KB, a loss from there on, where copying the body costs more than the writev.
+ */
+const TEXT_BODY_MAX_BYTES = 512;
+
+/**
+ * Ends a response whose head setPreformattedHead set, with `body` (none for a 304): the same bytes on the wire
+ * whichever way (latin1 maps each byte to one character and back).
+ */
+export function endPreformatted(response: ServerResponse, body: Buffer | undefined): void {
+  if (body !== undefined && body.length <= TEXT_BODY_MAX_BYTES) response.end(body.toString('latin1'), 'latin1');
+  else response.end(body);
 }

@@ -7,7 +7,7 @@ import type { AppContext } from '../../context.js';
 import type { ParsedHost } from '../../http/host-header.js';
 import { type AppHostname, type RequestHost, resolveHost } from '../../http/hosts.js';
 import type { RawFastPath } from '../../http/http-server.js';
-import { setPreformattedHead } from '../../http/preformatted-head.js';
+import { endPreformatted, setPreformattedHead } from '../../http/preformatted-head.js';
 import { hostAuthority, hostUrl } from '../../http/public-urls.js';
 import { decideRequestId, REQUEST_ID_HEADER } from '../../http/request-id.js';
 import type { RequestOrigin } from '../../http/request-origin.js';
@@ -169,7 +169,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
         lines += `${REQUEST_ID_HEADER}: ${requestId}\r\n`;
         if (body) lines += `content-length: ${body.length}\r\n`;
         if (setPreformattedHead(response, status, lines)) {
-          response.end(body);
+          endPreformatted(response, body);
           return;
         }
       }
