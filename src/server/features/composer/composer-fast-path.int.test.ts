@@ -96,10 +96,11 @@ async function readThroughRoutes(
   token: string,
   path: string,
   headers?: Record<string, string>,
+  agent?: Agent,
 ): Promise<RawResponse> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const before = logged.requestLines().length;
-    const response = await requestOnHost(logged.app, host, path, { token, headers });
+    const response = await requestOnHost(logged.app, host, path, { token, headers, agent });
     expect(logged.requestLines().slice(before)).toEqual([path]);
     if (!logged.app.ctx.composerAccess.findView(sha256Hex(token))) continue;
     await announcementsDelivered(logged.app);
@@ -143,16 +144,30 @@ describe('the warm fast path', () => {
       { path: '/p2/fast/same-bytes.json', headers: { 'accept-encoding': 'gzip, deflate' } },
       { path: '/p2/fast/same-bytes~dev.json' },
     ];
-    for (const [index, door] of doors.entries()) {
-      // A new holder per door: the first request reads the token's view through the routes, the second is held.
-      const holder = await createHolder(app, seller, `same-bytes-${index}@example.com`);
-      await createGrant(app, holder, pkg);
-      const cold = await readThroughRoutes(logged, HOST, holder.token, door.path, door.headers);
-      const before = logged.requestLines().length;
-      const warm = await requestOnHost(app, HOST, door.path, { token: holder.token, headers: door.headers });
-      expect(cold.status).toBe(200);
-      expect(observed(warm)).toEqual(observed(cold));
-      expect(logged.requestLines().slice(before)).toEqual([]);
+    // Each door asked on a connection that closes after it and on one kept alive, as Composer's curl keeps it: the
+    // fast path writes the second's head itself (http/preformatted-head.ts), the first's through node:http.
+    const keptAlive = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      for (const [index, door] of doors.entries()) {
+        for (const agent of [undefined, keptAlive]) {
+          // A new holder per door: the first request reads the token's view through the routes, the second is held.
+          const holder = await createHolder(
+            app,
+            seller,
+            `same-bytes-${index}-${agent ? 'kept' : 'closed'}@example.com`,
+          );
+          await createGrant(app, holder, pkg);
+          const cold = await readThroughRoutes(logged, HOST, holder.token, door.path, door.headers, agent);
+          const before = logged.requestLines().length;
+          const warm = await requestOnHost(app, HOST, door.path, { token: holder.token, headers: door.headers, agent });
+          expect(cold.status).toBe(200);
+          expect(warm.headers.connection).toBe(agent ? 'keep-alive' : 'close');
+          expect(observed(warm)).toEqual(observed(cold));
+          expect(logged.requestLines().slice(before)).toEqual([]);
+        }
+      }
+    } finally {
+      keptAlive.destroy();
     }
   });
 
@@ -189,14 +204,18 @@ describe('the warm fast path', () => {
 
   it("answers a held token's unlicensed p2 file with the routes' plain 404, as fast as a 200", async () => {
     const { app } = logged;
+    // Kept alive, as Composer's curl keeps its connection: the fast path writes this 404's head itself.
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
     const newcomer = await licensedHolder(app, seller, 'fast/newcomer');
     const before = logged.requestLines().length;
-    const fromRoutes = await requestOnHost(app, HOST, '/p2/fast/not-licensed.json', { token: newcomer.token });
+    const fromRoutes = await requestOnHost(app, HOST, '/p2/fast/not-licensed.json', { token: newcomer.token, agent });
     expect(logged.requestLines().slice(before)).toEqual(['/p2/fast/not-licensed.json']);
     const held = await licensedHolder(app, seller, 'fast/held');
-    await readThroughRoutes(logged, HOST, held.token, '/packages.json');
+    await readThroughRoutes(logged, HOST, held.token, '/packages.json', undefined, agent);
     const afterWarm = logged.requestLines().length;
-    const fromFastPath = await requestOnHost(app, HOST, '/p2/fast/not-licensed.json', { token: held.token });
+    const fromFastPath = await requestOnHost(app, HOST, '/p2/fast/not-licensed.json', { token: held.token, agent });
+    agent.destroy();
+    expect(fromFastPath.headers.connection).toBe('keep-alive');
     expect(fromRoutes.status).toBe(404);
     expect(jsonOf<{ warnings?: unknown }>(fromRoutes).warnings).toBeUndefined();
     expect(observed(fromFastPath)).toEqual(observed(fromRoutes));
