@@ -42,9 +42,9 @@ export function createHttpServer(
   /** Whether the request's host (Host, or a trusted proxy's X-Forwarded-Host) is hostname[:port]: request-origin.ts. */
   isHostValid: (raw: IncomingMessage) => boolean,
 ): Server {
-  // Every answer names its request (request-id.ts), whoever writes it: this edge, the fast path (in the one
-  // writeHead of its answer: a header set here first would turn that writeHead into one setHeader per header) or
-  // Fastify (set here, before its handler runs).
+  // Every answer names its request (request-id.ts), whoever writes it: this edge, the fast path (in the head it writes
+  // itself: a header set here first would send it through writeHead, and that writeHead through one setHeader per
+  // header; preformatted-head.ts) or Fastify (set here, before its handler runs).
   const toFastify = (raw: IncomingMessage, response: ServerResponse) => {
     response.setHeader(REQUEST_ID_HEADER, requestIdOf(raw));
     handler(raw, response);

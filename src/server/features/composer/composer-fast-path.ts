@@ -25,6 +25,7 @@ import { bindComposerDoors, composerRouteLabels } from './composer-metrics.js';
 import { parseMetadataFile } from './composer-render.js';
 import {
   answerHeaders,
+  answerLines,
   type ComposerAnswer,
   type ComposerOutcome,
   composerAnswer,
@@ -159,14 +160,13 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
 
   const send = (response: ServerResponse, answer: ComposerAnswer, requestId: string) => {
     try {
-      const { status, head, lastModified, body } = answer;
+      const { status, body } = answer;
       // The head as text checked once per kind (http/preformatted-head.ts), then this answer's own values, all made
-      // here: a date, an id of safe characters, a length (issue 34: node:http's writeHead checked and built each line
-      // at every answer).
-      if (head.lines !== undefined && answer.statusMessage === undefined) {
-        let lines = head.lines;
-        if (lastModified !== undefined) lines += `last-modified: ${lastModified}\r\n`;
-        lines += `${REQUEST_ID_HEADER}: ${requestId}\r\n`;
+      // here: an id of safe characters, a length (issue 34: node:http's writeHead checked and built each line at every
+      // answer).
+      const answered = answerLines(answer);
+      if (answered !== undefined && answer.statusMessage === undefined) {
+        let lines = `${answered}${REQUEST_ID_HEADER}: ${requestId}\r\n`;
         if (body) lines += `content-length: ${body.length}\r\n`;
         if (setPreformattedHead(response, status, lines)) {
           endPreformatted(response, body);

@@ -1,7 +1,14 @@
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { type ErrorFacts, errorCodes } from '../../lib/app-error.js';
-import { answerHeaders, type ComposerAnswer, composerAnswer, headerRecord, httpDate } from './composer-responses.js';
+import {
+  answerHeaders,
+  answerLines,
+  type ComposerAnswer,
+  composerAnswer,
+  headerRecord,
+  httpDate,
+} from './composer-responses.js';
 
 const LAST_MODIFIED = new Date('2026-11-20T10:00:00.250Z');
 const BYTES = Buffer.from('{"packages":{}}');
@@ -67,13 +74,18 @@ describe('a Composer answer', () => {
 
   it("holds each warm kind's headers as checked header lines, the same headers in the same order", () => {
     const metadata = composerAnswer({ kind: 'metadata', body: BODY, lastModified: LAST_MODIFIED }, {}, SECURITY);
-    expect(metadata.head.lines).toBe(
+    expect(answerLines(metadata)).toBe(
       'x-content-type-options: nosniff\r\ncache-control: private, no-cache\r\n' +
-        'vary: Authorization, Accept-Encoding\r\ncontent-type: application/json\r\n',
+        'vary: Authorization, Accept-Encoding\r\ncontent-type: application/json\r\n' +
+        'last-modified: Fri, 20 Nov 2026 10:00:00 GMT\r\n',
     );
-    expect(metadata.lastModified).toBe('Fri, 20 Nov 2026 10:00:00 GMT');
+    const packagesJson = composerAnswer({ kind: 'packages-json', bytes: BYTES }, {}, SECURITY);
+    expect(answerLines(packagesJson)).toBe(
+      'x-content-type-options: nosniff\r\ncontent-type: application/json\r\n' +
+        'cache-control: private, no-cache\r\nvary: Authorization\r\n',
+    );
     const badBase = { 'x-bad': 'line\r\nbreak' };
-    expect(composerAnswer({ kind: 'packages-json', bytes: BYTES }, {}, badBase).head.lines).toBeUndefined();
+    expect(answerLines(composerAnswer({ kind: 'packages-json', bytes: BYTES }, {}, badBase))).toBeUndefined();
   });
 
   it('answers 304 with the validators and no body', () => {
