@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { fastifyTrustProxy } from '../../src/server/config.js';
 import type { AppContext } from '../../src/server/context.js';
@@ -20,16 +20,47 @@ const ANSWERS_PER_ROUND = 200_000;
 const REQUESTS_PER_CONNECTION = 4_000;
 
 /** What the door wrote: the status and the bytes, so that the answer is checked, not assumed. */
-type Written = { status: number; bodyBytes: number };
+type Written = { status: number; bodyBytes: number; preformatted: boolean };
 
+/** node:http's symbol for headers set one by one: a fresh response holds it as null (preformatted-head.ts looks). */
+const outHeadersSymbol = Object.getOwnPropertySymbols(new ServerResponse(new IncomingMessage(new Socket()))).find(
+  (symbol) => symbol.description === 'kOutHeaders',
+);
+
+/**
+ * A response that only keeps what was written, with the fields node:http's ServerResponse has on a kept-alive
+ * connection, so that the door takes the path it takes on the network: its head set as text (preformatted-head.ts),
+ * not writeHead's fallback, which a plain recorder had it take (and answerHeaders' list with it).
+ */
 function recordingResponse(written: Written): ServerResponse {
   const response = {
+    shouldKeepAlive: true,
+    _defaultKeepAlive: true,
+    _removedConnection: false,
+    _expect_continue: false,
+    _keepAliveTimeout: 5000,
+    _maxRequestsPerSocket: 0,
+    sendDate: true,
+    _header: null as string | null,
+    _headerSent: false,
+    _hasBody: true,
+    statusCode: 200,
+    statusMessage: '',
+    ...(outHeadersSymbol ? { [outHeadersSymbol]: null } : {}),
     writeHead(status: number) {
       written.status = status;
+      written.preformatted = false;
       return response;
     },
-    end(body?: Buffer) {
+    end(body?: Buffer | string) {
+      if (response._header !== null) {
+        written.status = response.statusCode;
+        written.preformatted = true;
+      }
       written.bodyBytes = body?.length ?? 0;
+      // The next request's response starts without a head, as node:http's next ServerResponse does.
+      response._header = null;
+      response._hasBody = true;
       return response;
     },
     destroy() {
@@ -71,7 +102,7 @@ export function measureDoorJavaScript(ctx: AppContext, requests: DoorRequest[], 
   };
   const figures = new Map<string, number>();
   for (const request of requests) {
-    const written: Written = { status: 0, bodyBytes: 0 };
+    const written: Written = { status: 0, bodyBytes: 0, preformatted: false };
     const response = recordingResponse(written);
     const perAnswer: number[] = [];
     for (let round = 0; round <= rounds; round++) {
@@ -84,6 +115,9 @@ export function measureDoorJavaScript(ctx: AppContext, requests: DoorRequest[], 
       const elapsed = Number(process.hrtime.bigint() - startedAt);
       if (written.status !== request.expectStatus) {
         throw new Error(`${request.urlPath}: the door answered ${written.status}, not ${request.expectStatus}`);
+      }
+      if (!written.preformatted) {
+        throw new Error(`${request.urlPath}: the door wrote its ${written.status} through writeHead, not as text`);
       }
       // A 200 carries the file (or packages.json), a 404 its error body; a 304 nothing.
       if (written.bodyBytes > 0 !== (request.expectStatus !== 304)) {
