@@ -1,12 +1,14 @@
 import { fstatSync } from 'node:fs';
-import { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Socket } from 'node:net';
 import { fastifyTrustProxy } from '../../src/server/config.js';
 import type { AppContext } from '../../src/server/context.js';
 import { createComposerFastPath } from '../../src/server/features/composer/composer-fast-path.js';
+import { findOutHeadersSymbol } from '../../src/server/http/preformatted-head.js';
 import { createRequestOrigin } from '../../src/server/http/request-origin.js';
 import { createSecurityHeaders, securityHeaderValues } from '../../src/server/http/security-headers.js';
 import { parsedRequest } from '../../test/support/parsed-request.js';
+import { median } from './composer-install.js';
 
 // The warm door's own JavaScript per answer, without HTTP (issue 34): the fast path as app.ts makes it, called with
 // in-memory requests and a response that only keeps what was written, many times over. Set beside the server's CPU
@@ -24,9 +26,7 @@ const REQUESTS_PER_CONNECTION = 4_000;
 type Written = { status: number; bodyBytes: number; preformatted: boolean };
 
 /** node:http's symbol for headers set one by one: a fresh response holds it as null (preformatted-head.ts looks). */
-const outHeadersSymbol = Object.getOwnPropertySymbols(new ServerResponse(new IncomingMessage(new Socket()))).find(
-  (symbol) => symbol.description === 'kOutHeaders',
-);
+const outHeadersSymbol = findOutHeadersSymbol();
 
 /**
  * A response that only keeps what was written, with the fields node:http's ServerResponse has on a kept-alive
@@ -87,10 +87,7 @@ function inMemoryRequests(request: DoorRequest): IncomingMessage[] {
 }
 
 /** The median of rounds after the first (a warm-up). */
-function medianAfterWarmUp(perRound: number[]): number {
-  const kept = perRound.slice(1).sort((a, b) => a - b);
-  return kept[Math.floor(kept.length / 2)]!;
-}
+const medianAfterWarmUp = (perRound: number[]) => median(perRound.slice(1));
 
 /**
  * A system call that does next to nothing (fstat of standard input): what every answer on the network makes, a read

@@ -138,7 +138,8 @@ let canSetHeads: boolean | undefined;
 /** node:http's symbol for the headers set one by one (setHeader), which writeHead merges: none may be set here. */
 let outHeaders: symbol | undefined;
 
-function findOutHeadersSymbol(): symbol | undefined {
+/** node:http's kOutHeaders symbol, found by its description on a fresh response (bench/door-javascript.ts too). */
+export function findOutHeadersSymbol(): symbol | undefined {
   const response = new ServerResponse(new IncomingMessage(new Socket()));
   return Object.getOwnPropertySymbols(response).find((symbol) => symbol.description === 'kOutHeaders');
 }
