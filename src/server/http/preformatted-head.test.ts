@@ -9,6 +9,8 @@ const BODY = Buffer.from('{"packages":{}}');
 /** A body with bytes above 127 (UTF-8 of é, —, 🎉) past the size that goes out as text, and one below it. */
 const LONG_BODY = Buffer.from(`{"warnings":["${'é — 🎉 '.repeat(200)}"]}`);
 const SHORT_BODY = Buffer.from('{"warnings":["é — 🎉 \\u0000 ÿ"]}');
+/** An ASCII body given as text, longer than a Buffer sent as text may be (the warm door's quiet 404 is such text). */
+const TEXT_BODY = `{"message":"${'not found; '.repeat(60)}","requestId":"req-1"}`;
 
 type Served = { server: Server; port: number; preformatted: boolean[] };
 
@@ -21,7 +23,15 @@ async function serve(options: { maxRequestsPerSocket?: number; keepAliveTimeout?
   const server = createServer((request, response) => {
     const status = request.url?.endsWith('status=304') ? 304 : 200;
     const body =
-      status === 304 ? undefined : request.url === '/long' ? LONG_BODY : request.url === '/short' ? SHORT_BODY : BODY;
+      status === 304
+        ? undefined
+        : request.url === '/long'
+          ? LONG_BODY
+          : request.url === '/short'
+            ? SHORT_BODY
+            : request.url === '/text'
+              ? TEXT_BODY
+              : BODY;
     const list = body ? [...HEADERS, 'content-length', String(body.length)] : HEADERS;
     if (request.headers['x-set-before']) response.setHeader('x-set-before', 'yes');
     if (request.headers['x-writer'] !== 'node') {
@@ -114,6 +124,15 @@ describe('a preformatted head', () => {
     expect(LONG_BODY.length).toBeGreaterThan(512);
     expect(bodyOf(answers[0]!).equals(SHORT_BODY)).toBe(true);
     expect(bodyOf(answers[1]!).equals(LONG_BODY)).toBe(true);
+  });
+
+  it('sends an ASCII text body as it is, whatever its length, with the length it announced', async () => {
+    served = await serve();
+    const [answer] = await exchange(served.port, get('/text'), 1);
+    expect(served.preformatted).toEqual([true]);
+    expect(TEXT_BODY.length).toBeGreaterThan(512);
+    expect(answer).toContain(`\r\ncontent-length: ${TEXT_BODY.length}\r\n`);
+    expect(answer!.slice(answer!.indexOf('\r\n\r\n') + 4)).toBe(TEXT_BODY);
   });
 
   it('says when the connection ends at the request limit, as writeHead does, by leaving it to writeHead', async () => {

@@ -177,9 +177,11 @@ const TEXT_BODY_MAX_BYTES = 512;
 
 /**
  * Ends a response whose head setPreformattedHead set, with `body` (none for a 304): the same bytes on the wire
- * whichever way (latin1 maps each byte to one character and back).
+ * whichever way (latin1 maps each byte to one character and back). Text must be ASCII, one byte per character, as
+ * the length its head announced counted it; it goes out joined to the head whatever its length.
  */
-export function endPreformatted(response: ServerResponse, body: Buffer | undefined): void {
-  if (body !== undefined && body.length <= TEXT_BODY_MAX_BYTES) response.end(body.toString('latin1'), 'latin1');
+export function endPreformatted(response: ServerResponse, body: Buffer | string | undefined): void {
+  if (typeof body === 'string') response.end(body, 'latin1');
+  else if (body !== undefined && body.length <= TEXT_BODY_MAX_BYTES) response.end(body.toString('latin1'), 'latin1');
   else response.end(body);
 }

@@ -167,6 +167,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
       const answered = answerLines(answer);
       if (answered !== undefined && answer.statusMessage === undefined) {
         let lines = `${answered}${REQUEST_ID_HEADER}: ${requestId}\r\n`;
+        // A text body is ASCII (composer-responses.ts): its length is its byte length.
         if (body) lines += `content-length: ${body.length}\r\n`;
         if (setPreformattedHead(response, status, lines)) {
           endPreformatted(response, body);

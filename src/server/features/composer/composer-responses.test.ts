@@ -110,7 +110,7 @@ describe('a Composer answer', () => {
       'content-type': 'application/json',
       'cache-control': 'no-store',
     });
-    const body = JSON.parse((answer.body as Buffer).toString());
+    const body = JSON.parse(String(answer.body));
     expect(body.requestId).toBe('req-1');
     expect(body.warnings).toBeUndefined();
   });
@@ -119,7 +119,7 @@ describe('a Composer answer', () => {
     const error = facts('NOT_FOUND', 'acme/"quoted" was not found in this repository.');
     const first = composerAnswer({ kind: 'refused', error, isQuiet: true }, { requestId: 'req-1' });
     const second = composerAnswer({ kind: 'refused', error, isQuiet: true }, { requestId: 'req-2' });
-    expect((first.body as Buffer).toString()).toBe(
+    expect(first.body).toBe(
       JSON.stringify({
         error: 'Not Found',
         message: 'acme/"quoted" was not found in this repository.',
@@ -128,7 +128,16 @@ describe('a Composer answer', () => {
         requestId: 'req-1',
       }),
     );
-    expect(JSON.parse((second.body as Buffer).toString())).toMatchObject({ requestId: 'req-2', status: 404 });
+    expect(JSON.parse(String(second.body))).toMatchObject({ requestId: 'req-2', status: 404 });
+  });
+
+  it('writes a quiet 404 body that is not ASCII as its UTF-8 bytes, so that its length counts bytes', () => {
+    const error = facts('NOT_FOUND', 'acme/café was not found in this repository.');
+    const answer = composerAnswer({ kind: 'refused', error, isQuiet: true }, { requestId: 'req-1' });
+    expect(Buffer.isBuffer(answer.body)).toBe(true);
+    const body = answer.body as Buffer;
+    expect(body.length).toBe(Buffer.byteLength(body.toString()));
+    expect(JSON.parse(body.toString())).toMatchObject({ message: 'acme/café was not found in this repository.' });
   });
 
   it('tells Composer why it is refused: a warning with the suggestion, the status line and the error headers', () => {
