@@ -52,10 +52,13 @@ function repositoryRequest(ctx: AppContext, request: FastifyRequest): Repository
 function send(reply: FastifyReply, request: FastifyRequest, outcome: ComposerOutcome): FastifyReply {
   const answer: ComposerAnswer = composerAnswer(outcome, { acceptEncoding: request.headers['accept-encoding'] });
   if (answer.statusMessage !== undefined) reply.raw.statusMessage = answer.statusMessage;
+  // Always bytes: Fastify appends a charset to a JSON type sent as text (composer-responses.ts). The routes pass no
+  // request id, so their answers carry no text today; this keeps it so if one ever does.
+  const { body } = answer;
   return reply
     .code(answer.status)
     .headers(headerRecord(answerHeaders(answer)))
-    .send(answer.body);
+    .send(typeof body === 'string' ? Buffer.from(body) : body);
 }
 
 export async function composerRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
