@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { errorBody } from './errors.js';
 import { invalidHostError } from './hosts.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
@@ -6,7 +7,8 @@ import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 // The HTTP server Fastify runs on (its `serverFactory`), made here so that a fast path can answer a request before
 // Fastify's router and hooks see it (the warm Composer metadata, features/composer/composer-fast-path.ts). The
 // timeouts are the ones Fastify sets on a server it makes itself (fastify/lib/server.js). A request whose Host is not
-// `hostname[:port]` is refused here, at the edge, before the fast path, the router or any route (issue 28).
+// `hostname[:port]` is refused here, at the edge, before the fast path, the realtime socket, the router or any route
+// (issue 28).
 
 /**
  * Answers a raw request and returns true, or returns false to leave it to Fastify; `fallback(raw, response)` hands it
@@ -18,6 +20,18 @@ export type RawFastPath = (
   response: ServerResponse,
   fallback: (raw: IncomingMessage, response: ServerResponse) => void,
 ) => boolean;
+
+/**
+ * A door under a path prefix of its own (the realtime socket's, adapters/realtime): the edge hands it the requests and
+ * upgrades under `prefix`, after the Host check and before Fastify. Handed to the edge rather than put in front of
+ * it, as socket.io puts itself when given the server: it then sees every request first, each paying its path check,
+ * and its own requests skip the edge's Host check.
+ */
+export type PrefixDoor = {
+  prefix: string;
+  handleRequest(raw: IncomingMessage, response: ServerResponse): void;
+  handleUpgrade(raw: IncomingMessage, socket: Duplex, head: Buffer): void;
+};
 
 type ServerTimeouts = {
   keepAliveTimeout?: number;
@@ -41,6 +55,8 @@ export function createHttpServer(
   fastPathOf: () => RawFastPath | undefined,
   /** Whether the request's host (Host, or a trusted proxy's X-Forwarded-Host) is hostname[:port]: request-origin.ts. */
   isHostValid: (raw: IncomingMessage) => boolean,
+  /** The realtime socket's door, once it is open. */
+  prefixDoorOf: () => PrefixDoor | undefined = () => undefined,
 ): Server {
   // Every answer names its request (request-id.ts), whoever writes it: this edge, the fast path (in the head it writes
   // itself: a header set here first would send it through writeHead, and that writeHead through one setHeader per
@@ -63,7 +79,23 @@ export function createHttpServer(
     }
     const fastPath = fastPathOf();
     if (fastPath?.(raw, response, toFastify)) return;
+    const prefixDoor = prefixDoorOf();
+    if (prefixDoor !== undefined && raw.url?.startsWith(prefixDoor.prefix)) {
+      response.setHeader(REQUEST_ID_HEADER, requestIdOf(raw));
+      prefixDoor.handleRequest(raw, response);
+      return;
+    }
     toFastify(raw, response);
+  });
+  // Nothing but the prefix door upgrades a connection; any other upgrade, or one to a Host that is not
+  // hostname[:port], is closed at once, as node:http closes it when nobody listens.
+  server.on('upgrade', (raw: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const prefixDoor = prefixDoorOf();
+    if (prefixDoor !== undefined && raw.url?.startsWith(prefixDoor.prefix) && isHostValid(raw)) {
+      prefixDoor.handleUpgrade(raw, socket, head);
+    } else {
+      socket.destroy();
+    }
   });
   if (options.keepAliveTimeout !== undefined) server.keepAliveTimeout = options.keepAliveTimeout;
   if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;

@@ -97,7 +97,14 @@ describe('the Host header at the edge', () => {
       '[::1',
       '[fe80::1%25eth0]',
     ]) {
-      for (const path of ['/api/portal/session', '/api/csrf-token', '/api/v1/packages', '/packages.json']) {
+      const paths = [
+        '/api/portal/session',
+        '/api/csrf-token',
+        '/api/v1/packages',
+        '/packages.json',
+        '/socket.io/?EIO=4',
+      ];
+      for (const path of paths) {
         const answer = await send(repository.app, 'GET', path, { Host: host, Authorization: 'Bearer pgc_x' });
         // Node's own parser may refuse a header before the app sees it; it answers in the error shape too.
         expectErrorShape(answer, 400);

@@ -1,12 +1,42 @@
+import { connect as connectTcp } from 'node:net';
 import { io as connect, type Socket } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sendRaw } from '../../../../test/support/raw-http.js';
 import { type SignedIn, signIn, signInAdmin, signInSeller } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
+import { apiErrorSchema } from '../../../contract/errors.js';
 import type { TaskProgressEvent } from '../../../contract/realtime.js';
 import { authenticationMessages } from './socket-io.js';
 
 const openSockets: Socket[] = [];
+
+/**
+ * The first bytes answered to a WebSocket upgrade of `path` on `host` (its status line when upgraded or refused in
+ * HTTP), or '' when the server closes the connection without a word.
+ */
+function upgradeAnswer(port: number, path: string, host: string): Promise<string> {
+  const request = [
+    `GET ${path} HTTP/1.1`,
+    `Host: ${host}`,
+    'Connection: Upgrade',
+    'Upgrade: websocket',
+    'Sec-WebSocket-Version: 13',
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+    '',
+    '',
+  ].join('\r\n');
+  return new Promise((resolve, reject) => {
+    const socket = connectTcp(port, '127.0.0.1', () => socket.write(request));
+    let answered = '';
+    socket.on('data', (chunk: Buffer) => {
+      answered += chunk.toString('latin1');
+      // The status line is enough; an upgraded socket would stay open.
+      if (answered.includes('\r\n')) socket.destroy();
+    });
+    socket.on('error', reject);
+    socket.on('close', () => resolve(answered.split('\r\n')[0] ?? ''));
+  });
+}
 
 function connectTo(app: TestApp, options: { cookie?: string; transport?: 'websocket' | 'polling' } = {}): Socket {
   const socket = connect(app.baseUrl, {
@@ -200,14 +230,34 @@ describe('realtime socket', () => {
     expect(sameSite.status).toBe(200);
   });
 
-  it('refuses a handshake whose Host is not hostname[:port], even with a matching Origin', async () => {
+  it('refuses a handshake whose Host is not hostname[:port] at the edge, even with a matching Origin', async () => {
     // `Host: 127.0.0.1:{port}@evil.example` and Origin `http://127.0.0.1:{port}@evil.example` once matched.
     const host = `${new URL(app.baseUrl).host}@evil.example`;
     const answer = await sendRaw(
       app.port,
       `GET /socket.io/?EIO=4&transport=polling HTTP/1.1\r\nHost: ${host}\r\nOrigin: http://${host}\r\nCookie: ${cookieOf(sellerA)}`,
     );
-    expect(answer.status).toBe(403);
+    // The edge's answer to every door (http-server.ts), in the error shape, not the socket server's.
+    expect(answer.status).toBe(400);
+    expect(apiErrorSchema.parse(JSON.parse(answer.body)).status).toBe(400);
+    const upgrade = await upgradeAnswer(app.port, '/socket.io/?EIO=4&transport=websocket', host);
+    expect(upgrade).toBe('');
+  });
+
+  it('names each polling answer in X-Request-Id, as every other answer', async () => {
+    const response = await fetch(`${app.baseUrl}/socket.io/?EIO=4&transport=polling`, {
+      headers: { origin: app.baseUrl, 'x-request-id': 'socket-handshake-1' },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-request-id')).toBe('socket-handshake-1');
+  });
+
+  it('upgrades only the socket path: any other WebSocket upgrade is closed unanswered', async () => {
+    const host = new URL(app.baseUrl).host;
+    expect(await upgradeAnswer(app.port, '/socket.io/?EIO=4&transport=websocket', host)).toMatch(/^HTTP\/1\.1 101 /);
+    for (const path of ['/api/csrf-token', '/packages.json', '/socket.iox/?EIO=4&transport=websocket']) {
+      expect(await upgradeAnswer(app.port, path, host), path).toBe('');
+    }
   });
 
   it('refuses a handshake from the same host on another scheme or port', async () => {

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { Server as EngineServer } from 'engine.io';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Redis } from 'ioredis';
 import { Server, type Socket } from 'socket.io';
@@ -11,7 +12,7 @@ import {
   socketEvents,
 } from '../../../contract/realtime.js';
 import type { Config } from '../../config.js';
-import type { Realtime } from './realtime.js';
+import type { Realtime, RealtimeDoor } from './realtime.js';
 
 type ClientToServerEvents = { authenticate: (payload: unknown) => void };
 type ServerToClientEvents = {
@@ -46,8 +47,9 @@ export const authenticationMessages = {
 const REDIS_READY_TIMEOUT_MS = 5_000;
 
 /**
- * socket.io on the app's own HTTP server. A socket may join only the room of the user its session
- * cookie belongs to: the id the client sends is checked against the cookie, never trusted alone.
+ * socket.io on the app's own HTTP server, through a door the server hands its requests to (open): not attached to the
+ * server, where engine.io would put itself in front of every request. A socket may join only the room of the user its
+ * session cookie belongs to: the id the client sends is checked against the cookie, never trusted alone.
  */
 export function createRealtime(
   config: Config,
@@ -109,20 +111,27 @@ export function createRealtime(
   }
 
   return {
-    async attach(server) {
-      io = new Server<ClientToServerEvents, ServerToClientEvents>(server, {
-        path: SOCKET_PATH,
-        serveClient: false,
+    async open(): Promise<RealtimeDoor> {
+      // The path is matched by the app's server (the door's prefix), not by the engine.
+      const engine = new EngineServer({
         transports: ['polling', 'websocket'],
         allowRequest: (request, callback) => callback(null, isSameOrigin(request, config, originOfRequest)),
       });
+      io = new Server<ClientToServerEvents, ServerToClientEvents>({ path: SOCKET_PATH, serveClient: false });
+      io.bind(engine);
       if (config.redisUrl) await connectRedis(io, config.redisUrl);
       io.on('connection', handleConnection);
+      return {
+        // As engine.io matches its path when attached: the path and a slash.
+        prefix: `${SOCKET_PATH}/`,
+        handleRequest: (raw, response) => engine.handleRequest(raw, response),
+        handleUpgrade: (raw, socket, head) => engine.handleUpgrade(raw, socket, head),
+      };
     },
 
     sendToUser(userId, event, payload) {
       if (!io) {
-        log.debug({ userId, event }, 'realtime: not attached, event dropped');
+        log.debug({ userId, event }, 'realtime: not open, event dropped');
         return;
       }
       // The emitter's event map is keyed by name; the payload type follows from `event`.
@@ -138,7 +147,7 @@ export function createRealtime(
       const server = io;
       io = undefined;
       if (server) {
-        // Not io.close(): that would also close the HTTP server, which belongs to Fastify.
+        // Not io.close(): it closes the engine alone here, but it would close an HTTP server it was given.
         server.local.disconnectSockets(true);
         await server.of('/').adapter.close();
         server.engine.close();
