@@ -13,7 +13,7 @@ import { jobs, packages } from '../db/schema/index.js';
 import type { AnyJobDefinition } from './job-definition.js';
 import { createJobRunner, type JobRunner, type JobTimings } from './job-runner.js';
 import type { JobRow } from './jobs.repository.js';
-import { MAIL_MAX_ATTEMPTS } from './mail-delivery.js';
+import { MAIL_JOB, MAIL_MAX_ATTEMPTS, sendQueuedMail } from './mail-delivery.js';
 
 // Durable jobs over the real database (PGlite and PostgreSQL). A "process" is a runner: several runners on one
 // database stand for several processes (on PostgreSQL also two whole apps). Times come from the app's clock, so a
@@ -391,6 +391,46 @@ describeOnSharedDatabase('a package sync as a job', () => {
       watcher?.close();
       app.ctx.jobs.resume();
       await second.close();
+    }
+  });
+});
+
+describeOnSharedDatabase('a queued mail whose first attempt another runner has just claimed', () => {
+  it('is waited for, not left to the runner after the request answers', async () => {
+    app.ctx.jobs.pause();
+    const reference = 'test:claimed-elsewhere';
+    try {
+      const job = await app.ctx.jobs.enqueue(
+        MAIL_JOB,
+        { sealed: 'not read: the spy answers for the runner' },
+        { reference },
+      );
+      const waitedFor: string[] = [];
+      const spy = {
+        runNow: (jobId: string) => app.ctx.jobs.runNow(jobId),
+        waitFor: async (jobId: string) => {
+          waitedFor.push(jobId);
+          return jobRow(jobId);
+        },
+      } as unknown as JobRunner;
+      // Another runner's claim, made and not yet committed: its row lock is what runNow's claim skips.
+      const notCommitted = new Error('rolled back on purpose');
+      await app.ctx.db
+        .transaction(async (tx) => {
+          await tx
+            .update(jobs)
+            .set({ status: 'running', lockedBy: 'another process', attempts: 1 })
+            .where(eq(jobs.id, job.id));
+          await sendQueuedMail(app.ctx.db, spy, reference);
+          throw notCommitted;
+        })
+        .catch((error: unknown) => {
+          if (error !== notCommitted) throw error;
+        });
+      expect(waitedFor).toEqual([job.id]);
+    } finally {
+      await app.ctx.db.delete(jobs).where(eq(jobs.reference, reference));
+      app.ctx.jobs.resume();
     }
   });
 });

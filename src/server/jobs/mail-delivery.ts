@@ -59,8 +59,11 @@ export function createDurableMailer(options: {
 export async function sendQueuedMail(db: Database, jobs: JobRunner, reference: string): Promise<void> {
   let job = (await findLatestJobsByReference(db, [reference], MAIL_JOB)).get(reference);
   if (job?.status === 'queued') job = await jobs.runNow(job.id);
-  // The runner took it first (woken by the queueing): its attempt is as good as ours, wait for it a little.
-  if (job?.status === 'running') await jobs.waitFor(job.id, FIRST_ATTEMPT_WAIT_MS).catch(() => undefined);
+  // The runner took it first (woken by the queueing, or its poll): its attempt is as good as ours, wait for it a
+  // little. Its claim may not have committed yet: runNow's claim then skipped the locked row and read it still queued,
+  // never attempted (a job this attempt tried and queued again has an attempt counted).
+  const isTakenElsewhere = job?.status === 'running' || (job?.status === 'queued' && job.attempts === 0);
+  if (job && isTakenElsewhere) await jobs.waitFor(job.id, FIRST_ATTEMPT_WAIT_MS).catch(() => undefined);
 }
 
 /** How long sendQueuedMail waits for an attempt the runner is making; the mail is safe in its job either way. */
