@@ -33,9 +33,13 @@ let widget: PackageRepository;
 let owner: TestUser;
 let packageId: string;
 
-/** Stops the running app (on PGlite, which one process holds at a time) and starts another on the same data. */
+/**
+ * Stops the running app and starts another on the same data. On PostgreSQL the first app stays open (it owns the
+ * database) with its jobs paused, and a later one is closed: a runner left running there would claim the new app's
+ * syncs as often as the new app does, with the old app's code hosts.
+ */
 async function restart(env: Record<string, string>, log?: string[]): Promise<TestApp> {
-  if (onPostgres) first.ctx.jobs.pause();
+  if (onPostgres && current === first) first.ctx.jobs.pause();
   else await current.close();
   current = await startTestApp({
     env: { SECRET_KEY: secretKey, ...env },
