@@ -106,9 +106,12 @@ export type JobRunner<Payloads extends PayloadsByKind = JobPayloads> = {
   findUnfinished(concurrencyKey: string): Promise<JobRow[]>;
   /**
    * Runs the job here and now if no runner holds it and it is due (a caller that wants the first attempt inline,
-   * as mail does); answers the job as it stands afterwards.
+   * as mail does); answers the job as it stands afterwards. Once the runner is stopping it claims nothing and
+   * answers the job unchanged.
    */
   runNow(jobId: string): Promise<JobRow | undefined>;
+  /** Whether close() or halt() has begun: runNow no longer claims, a queued job is left to the next process. */
+  isStopping(): boolean;
   /** Resolves with the job once it is completed or failed, whichever process ran it; rejects at the bound. */
   waitFor(jobId: string, timeoutMs: number): Promise<JobRow>;
   /** Begins claiming (after the definitions are in). */

@@ -322,6 +322,7 @@ export function createJobRunner<Payloads extends PayloadsByKind = JobPayloads>(o
       await done;
       return findJob(db, jobId);
     },
+    isStopping: () => state === 'closing' || state === 'stopped',
     waitFor: (jobId, timeoutMs) => waiters.waitFor(jobId, timeoutMs),
     async start() {
       if (state !== 'idle') return;

@@ -340,6 +340,49 @@ describe('the job runner', () => {
   });
 });
 
+describe('a queued mail met by a stopping runner', () => {
+  it('is left to the next process at once, not waited for', async () => {
+    const stopping = runner({ ...fast, shutdownWaitMs: 60_000 });
+    const started = gate();
+    const release = gate();
+    stopping.define('test-held-at-stop', {
+      maxAttempts: 1,
+      async run() {
+        started.open();
+        await release.promise;
+        return {};
+      },
+    });
+    await stopping.start();
+    await stopping.enqueue('test-held-at-stop', {});
+    await started.promise;
+    // The runner is closing: it waits for the job it runs and claims nothing more.
+    const closing = stopping.close();
+    app.ctx.jobs.pause();
+    const reference = 'test:queued-at-stop';
+    try {
+      const mail = await app.ctx.jobs.enqueue(MAIL_JOB, { sealed: 'not read: nobody runs it' }, { reference });
+      const waitedFor: string[] = [];
+      const spy = {
+        runNow: (jobId: string) => stopping.runNow(jobId),
+        isStopping: () => stopping.isStopping(),
+        waitFor: async (jobId: string) => {
+          waitedFor.push(jobId);
+          return jobRow(jobId);
+        },
+      } as unknown as JobRunner;
+      await sendQueuedMail(app.ctx.db, spy, reference);
+      expect(waitedFor).toEqual([]);
+      expect(await jobRow(mail.id)).toMatchObject({ status: 'queued', attempts: 0 });
+    } finally {
+      release.open();
+      await closing;
+      await app.ctx.db.delete(jobs).where(eq(jobs.reference, reference));
+      app.ctx.jobs.resume();
+    }
+  });
+});
+
 // Two apps on one database need PostgreSQL: one PGlite database belongs to one app, and the runner-level tests
 // above cover the race and the restart there. Registered only where they can run, never passed without running.
 const describeOnSharedDatabase: (name: string, body: () => void) => void =
@@ -408,6 +451,7 @@ describeOnSharedDatabase('a queued mail whose first attempt another runner has j
       const waitedFor: string[] = [];
       const spy = {
         runNow: (jobId: string) => app.ctx.jobs.runNow(jobId),
+        isStopping: () => app.ctx.jobs.isStopping(),
         waitFor: async (jobId: string) => {
           waitedFor.push(jobId);
           return jobRow(jobId);

@@ -61,8 +61,10 @@ export async function sendQueuedMail(db: Database, jobs: JobRunner, reference: s
   if (job?.status === 'queued') job = await jobs.runNow(job.id);
   // The runner took it first (woken by the queueing, or its poll): its attempt is as good as ours, wait for it a
   // little. Its claim may not have committed yet: runNow's claim then skipped the locked row and read it still queued,
-  // never attempted (a job this attempt tried and queued again has an attempt counted).
-  const isTakenElsewhere = job?.status === 'running' || (job?.status === 'queued' && job.attempts === 0);
+  // never attempted (a job this attempt tried and queued again has an attempt counted). A stopping runner claims
+  // nothing: the job waits for the next process, and so the caller does not.
+  const isClaimInFlight = job?.status === 'queued' && job.attempts === 0 && !jobs.isStopping();
+  const isTakenElsewhere = job?.status === 'running' || isClaimInFlight;
   if (job && isTakenElsewhere) await jobs.waitFor(job.id, FIRST_ATTEMPT_WAIT_MS).catch(() => undefined);
 }
 
