@@ -241,3 +241,21 @@ describeOnSharedDatabase('a dist zip built on demand by two apps on one PostgreS
     expect(done).toMatchObject({ status: 'completed', attempts: 2, lockedBy: null });
   });
 });
+
+// Last in this file: it stops the app's job runner, as a graceful shutdown does before the HTTP server closes.
+describe('a dist zip asked for while the process stops', () => {
+  it('is answered 503 at once, its build left queued for the next process', async () => {
+    const builds = await clearZipsAndCountBuilds(app);
+    await app.ctx.jobs.close();
+    const response = await download(app.port);
+    expect(response.status).toBe(503);
+    expect(jsonOf(response)).toMatchObject({
+      code: 'UNAVAILABLE',
+      message: 'The archive is still being prepared.',
+      suggestion: 'Try again in a minute.',
+    });
+    expect(builds()).toBe(0);
+    const left = (await distJobs()).filter((job) => job.status === 'queued');
+    expect(left.map((job) => [job.attempts, job.lockedBy])).toEqual([[0, null]]);
+  });
+});

@@ -88,12 +88,13 @@ async function buildDistAsJob(ctx: AppContext, packageId: string, commit: string
   let job = await ctx.jobs.enqueueOnce(DIST_BUILD_JOB, payload, { singletonKey: key });
   // Run at once, here, unless another process holds it: the client is waiting.
   if (job.status === 'queued') job = (await ctx.jobs.runNow(job.id)) ?? job;
+  // A stopping process claims nothing: the build waits for the next process, and the client is told at once instead of
+  // holding the shutdown past its deadline (Composer asks again after a 503).
+  if (job.status === 'queued' && ctx.jobs.isStopping()) throw archiveNotReady();
   if (job.status !== 'completed' && job.status !== 'failed') {
     const bound = Math.max(DIST_BUILD_WAIT_MS, 2 * ctx.config.jobLeaseMs);
     job = await ctx.jobs.waitFor(job.id, bound).catch(() => {
-      throw new AppError('UNAVAILABLE', 'The archive is still being prepared.', {
-        suggestion: 'Try again in a minute.',
-      });
+      throw archiveNotReady();
     });
   }
   if (job.status === 'failed') {
@@ -105,6 +106,11 @@ async function buildDistAsJob(ctx: AppContext, packageId: string, commit: string
   const result = job.result as DistBuildResult;
   if ('isPackageGone' in result) throw new AppError('NOT_FOUND', 'Package not found');
   return result;
+}
+
+/** The 503 of a download whose zip is not built yet and will not be here in time. */
+function archiveNotReady(): AppError {
+  return new AppError('UNAVAILABLE', 'The archive is still being prepared.', { suggestion: 'Try again in a minute.' });
 }
 
 export async function buildDist(ctx: AppContext, pkg: PackageRow, commit: string): Promise<DistInfo> {
