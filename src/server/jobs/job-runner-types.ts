@@ -112,7 +112,10 @@ export type JobRunner<Payloads extends PayloadsByKind = JobPayloads> = {
   runNow(jobId: string): Promise<JobRow | undefined>;
   /** Whether close() or halt() has begun: runNow no longer claims, a queued job is left to the next process. */
   isStopping(): boolean;
-  /** Resolves with the job once it is completed or failed, whichever process ran it; rejects at the bound. */
+  /**
+   * Resolves with the job once it is completed or failed, whichever process ran it; rejects at the bound, and once
+   * this runner has stopped (nothing here watches for the end any more: a shutdown must not wait out the bound).
+   */
   waitFor(jobId: string, timeoutMs: number): Promise<JobRow>;
   /** Begins claiming (after the definitions are in). */
   start(): Promise<void>;

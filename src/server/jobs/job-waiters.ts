@@ -6,7 +6,7 @@ import { findJob, findJobs, type JobRow } from './jobs.repository.js';
 // at each poll; a runner that is not started (a closed app) polls on its own meanwhile.
 
 export type JobWaiters = {
-  /** Resolves with the job once it is completed or failed; rejects at the bound. */
+  /** Resolves with the job once it is completed or failed; rejects at the bound, or when the runner stops. */
   waitFor(jobId: string, timeoutMs: number): Promise<JobRow>;
   /** Tells the waiters of this job, if it is over. */
   settle(job: JobRow): void;
@@ -14,6 +14,7 @@ export type JobWaiters = {
   check(): Promise<void>;
   /** Another process announced the end of a job. */
   handleJobEnd(jobId: string): void;
+  /** The runner stopped: every wait still pending is refused now, and later waits get only a job already ended. */
   close(): void;
 };
 
@@ -25,20 +26,28 @@ export function createJobWaiters(options: {
   isRunnerStopped(): boolean;
 }): JobWaiters {
   const { db } = options;
-  const waiters = new Map<string, Set<(job: JobRow) => void>>();
+  const waiters = new Map<string, Set<Waiter>>();
   let waitTimer: NodeJS.Timeout | undefined;
+  let isClosed = false;
 
   const settle = (job: JobRow) => {
     if (job.status !== 'completed' && job.status !== 'failed') return;
     const listeners = waiters.get(job.id);
     if (!listeners) return;
     waiters.delete(job.id);
-    for (const listener of listeners) listener(job);
+    for (const listener of listeners) listener.resolve(job);
   };
 
   async function check(): Promise<void> {
     if (waiters.size === 0) return;
     for (const job of await findJobs(db, [...waiters.keys()])) settle(job);
+  }
+
+  /** A job that has not ended, asked for once this process stopped watching: nothing here will see its end. */
+  async function endedOrRefused(jobId: string): Promise<JobRow> {
+    const job = await findJob(db, jobId);
+    if (job && (job.status === 'completed' || job.status === 'failed')) return job;
+    throw stoppingError(jobId);
   }
 
   return {
@@ -51,21 +60,28 @@ export function createJobWaiters(options: {
         .catch(() => undefined);
     },
     waitFor(jobId, timeoutMs) {
+      if (isClosed) return endedOrRefused(jobId);
       return new Promise<JobRow>((resolve, reject) => {
+        const waiter: Waiter = {
+          resolve(job) {
+            clearTimeout(timer);
+            resolve(job);
+          },
+          reject(error) {
+            clearTimeout(timer);
+            reject(error);
+          },
+        };
         const timer = setTimeout(() => {
-          waiters.get(jobId)?.delete(listener);
+          waiters.get(jobId)?.delete(waiter);
           reject(new Error(`job ${jobId} did not finish within ${timeoutMs} ms`));
         }, timeoutMs);
-        const listener = (job: JobRow) => {
-          clearTimeout(timer);
-          resolve(job);
-        };
         let listeners = waiters.get(jobId);
         if (!listeners) {
           listeners = new Set();
           waiters.set(jobId, listeners);
         }
-        listeners.add(listener);
+        listeners.add(waiter);
         findJob(db, jobId)
           .then((job) => job && settle(job))
           .catch(() => undefined);
@@ -87,7 +103,19 @@ export function createJobWaiters(options: {
       });
     },
     close() {
+      // The runner has stopped: its feed of other processes' job ends is closed and nobody polls. A waiter would sit
+      // out its bound (a download's three minutes) and hold the process's shutdown past its deadline; it is told now.
+      isClosed = true;
       clearTimeout(waitTimer);
+      const pending = [...waiters];
+      waiters.clear();
+      for (const [jobId, listeners] of pending) for (const listener of listeners) listener.reject(stoppingError(jobId));
     },
   };
+}
+
+type Waiter = { resolve(job: JobRow): void; reject(error: Error): void };
+
+function stoppingError(jobId: string): Error {
+  return new Error(`job ${jobId} has not ended, and this process has stopped watching for its end`);
 }

@@ -340,6 +340,26 @@ describe('the job runner', () => {
   });
 });
 
+describe('a wait for a job', () => {
+  it('is refused when its runner stops, not left to its bound', async () => {
+    const stopping = runner();
+    await stopping.start();
+    // A kind no runner defines: nothing ends it.
+    const job = await stopping.enqueue('test-never-run', {});
+    try {
+      const waited = stopping.waitFor(job.id, 600_000);
+      await stopping.close();
+      await expect(waited).rejects.toThrow('this process has stopped watching for its end');
+      // A wait asked afterwards gets the job once it has ended, and the same refusal before.
+      await expect(stopping.waitFor(job.id, 600_000)).rejects.toThrow('stopped watching');
+      await app.ctx.db.update(jobs).set({ status: 'completed' }).where(eq(jobs.id, job.id));
+      await expect(stopping.waitFor(job.id, 600_000)).resolves.toMatchObject({ status: 'completed' });
+    } finally {
+      await app.ctx.db.delete(jobs).where(eq(jobs.id, job.id));
+    }
+  });
+});
+
 describe('a queued mail met by a stopping runner', () => {
   it('is left to the next process at once, not waited for', async () => {
     const stopping = runner({ ...fast, shutdownWaitMs: 60_000 });

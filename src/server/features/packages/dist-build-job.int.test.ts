@@ -244,6 +244,21 @@ describeOnSharedDatabase('a dist zip built on demand by two apps on one PostgreS
 
 // Last in this file: it stops the app's job runner, as a graceful shutdown does before the HTTP server closes.
 describe('a dist zip asked for while the process stops', () => {
+  it('is answered 503 when the runner stops, not at the end of the wait for a build running elsewhere', async () => {
+    const builds = await clearZipsAndCountBuilds(app);
+    await runnerThatDiesMidBuild();
+    const waitFor = vi.spyOn(app.ctx.jobs, 'waitFor');
+    const pending = download(app.port);
+    await vi.waitFor(() => expect(waitFor).toHaveBeenCalled(), { timeout: 20_000 });
+    await app.ctx.jobs.close();
+    const response = await pending;
+    expect(response.status).toBe(503);
+    expect(jsonOf(response).message).toBe('The archive is still being prepared.');
+    expect(builds()).toBe(0);
+    // The dead builder's job is another test's business.
+    await app.ctx.db.delete(jobs).where(and(eq(jobs.kind, DIST_BUILD_JOB), eq(jobs.status, 'running')));
+  });
+
   it('is answered 503 at once, its build left queued for the next process', async () => {
     const builds = await clearZipsAndCountBuilds(app);
     await app.ctx.jobs.close();
