@@ -362,6 +362,7 @@ export function createJobRunner<Payloads extends PayloadsByKind = JobPayloads>(o
       clearTimeout(pollTimer);
       if (!wasStarted && running.size === 0) {
         state = 'stopped';
+        waiters.close();
         return;
       }
       const everything = Promise.allSettled([...running.values()].map((entry) => entry.done));

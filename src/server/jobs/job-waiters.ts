@@ -3,7 +3,8 @@ import { findJob, findJobs, type JobRow } from './jobs.repository.js';
 
 // Whoever waits in this process for a job's end (job-runner.ts waitFor), whichever process runs it. The runner
 // settles them when it finishes a job here, when another process announces an end (PostgreSQL's notification), and
-// at each poll; a runner that is not started (a closed app) polls on its own meanwhile.
+// at each poll; a runner that is not started polls on its own meanwhile. Once the runner stops, nothing here would
+// see an end any more: the waits are refused.
 
 export type JobWaiters = {
   /** Resolves with the job once it is completed or failed; rejects at the bound, or when the runner stops. */
@@ -85,7 +86,7 @@ export function createJobWaiters(options: {
         findJob(db, jobId)
           .then((job) => job && settle(job))
           .catch(() => undefined);
-        // Nobody polls a runner that is not started (a closed app): check on our own meanwhile.
+        // Nobody polls a runner that is not started: check on our own meanwhile.
         if (!options.isRunnerPolling() && !waitTimer) {
           const poll = () => {
             waitTimer = setTimeout(() => {
