@@ -80,7 +80,6 @@ export function createJobRunner<Payloads extends PayloadsByKind = JobPayloads>(o
     db,
     pollMs: timings.pollMs,
     isRunnerPolling: () => state === 'started',
-    isRunnerStopped: () => state === 'stopped',
   });
   const settle = waiters.settle;
 

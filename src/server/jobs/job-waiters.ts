@@ -24,7 +24,6 @@ export function createJobWaiters(options: {
   pollMs: number;
   /** Whether the runner polls (and so checks the waiters) now; when not, the waiters poll on their own. */
   isRunnerPolling(): boolean;
-  isRunnerStopped(): boolean;
 }): JobWaiters {
   const { db } = options;
   const waiters = new Map<string, Set<Waiter>>();
@@ -94,7 +93,7 @@ export function createJobWaiters(options: {
                 .catch(() => undefined)
                 .finally(() => {
                   waitTimer = undefined;
-                  if (waiters.size > 0 && !options.isRunnerPolling() && !options.isRunnerStopped()) poll();
+                  if (waiters.size > 0 && !options.isRunnerPolling()) poll();
                 });
             }, options.pollMs);
             waitTimer.unref();

@@ -65,6 +65,23 @@ function gate(): { promise: Promise<void>; open(): void } {
   return { promise, open };
 }
 
+/**
+ * The runner as sendQueuedMail sees it, but for its waits, which are only recorded (and answered with the row as it
+ * stands): a test then sees whether the mail was waited for without waiting.
+ */
+function recordingWaits(runner: JobRunner<TestPayloads> | JobRunner): { runner: JobRunner; waitedFor: string[] } {
+  const waitedFor: string[] = [];
+  const recording = {
+    runNow: (jobId: string) => runner.runNow(jobId),
+    isStopping: () => runner.isStopping(),
+    waitFor: async (jobId: string) => {
+      waitedFor.push(jobId);
+      return jobRow(jobId);
+    },
+  } as unknown as JobRunner;
+  return { runner: recording, waitedFor };
+}
+
 beforeAll(async () => {
   // With Redis (when the run has it) the realtime channel spans the apps of one test, as it spans processes.
   app = await startTestApp({ jobTimings: fast, redis: true });
@@ -382,16 +399,8 @@ describe('a queued mail met by a stopping runner', () => {
     const reference = 'test:queued-at-stop';
     try {
       const mail = await app.ctx.jobs.enqueue(MAIL_JOB, { sealed: 'not read: nobody runs it' }, { reference });
-      const waitedFor: string[] = [];
-      const spy = {
-        runNow: (jobId: string) => stopping.runNow(jobId),
-        isStopping: () => stopping.isStopping(),
-        waitFor: async (jobId: string) => {
-          waitedFor.push(jobId);
-          return jobRow(jobId);
-        },
-      } as unknown as JobRunner;
-      await sendQueuedMail(app.ctx.db, spy, reference);
+      const { runner: recording, waitedFor } = recordingWaits(stopping);
+      await sendQueuedMail(app.ctx.db, recording, reference);
       expect(waitedFor).toEqual([]);
       expect(await jobRow(mail.id)).toMatchObject({ status: 'queued', attempts: 0 });
     } finally {
@@ -463,20 +472,8 @@ describeOnSharedDatabase('a queued mail whose first attempt another runner has j
     app.ctx.jobs.pause();
     const reference = 'test:claimed-elsewhere';
     try {
-      const job = await app.ctx.jobs.enqueue(
-        MAIL_JOB,
-        { sealed: 'not read: the spy answers for the runner' },
-        { reference },
-      );
-      const waitedFor: string[] = [];
-      const spy = {
-        runNow: (jobId: string) => app.ctx.jobs.runNow(jobId),
-        isStopping: () => app.ctx.jobs.isStopping(),
-        waitFor: async (jobId: string) => {
-          waitedFor.push(jobId);
-          return jobRow(jobId);
-        },
-      } as unknown as JobRunner;
+      const job = await app.ctx.jobs.enqueue(MAIL_JOB, { sealed: 'not read: nobody runs it here' }, { reference });
+      const { runner: recording, waitedFor } = recordingWaits(app.ctx.jobs);
       // Another runner's claim, made and not yet committed: its row lock is what runNow's claim skips.
       const notCommitted = new Error('rolled back on purpose');
       await app.ctx.db
@@ -485,7 +482,7 @@ describeOnSharedDatabase('a queued mail whose first attempt another runner has j
             .update(jobs)
             .set({ status: 'running', lockedBy: 'another process', attempts: 1 })
             .where(eq(jobs.id, job.id));
-          await sendQueuedMail(app.ctx.db, spy, reference);
+          await sendQueuedMail(app.ctx.db, recording, reference);
           throw notCommitted;
         })
         .catch((error: unknown) => {
