@@ -1,4 +1,5 @@
 import { type PGlite, type QueryOptions, type Transaction, types } from '@electric-sql/pglite';
+import { createQueryTurns, type QueryTurns } from './query-turns.js';
 
 // drizzle's PGlite driver hands its own parsers to every query (drizzle-orm/pglite/session.js: dates, timestamps,
 // intervals and some arrays are kept as text, which drizzle's columns then read), and PGlite 0.5 merges those with
@@ -30,16 +31,24 @@ function withoutParsers(options: QueryOptions | undefined): QueryOptions | undef
   return rest;
 }
 
-/** `target` with its queries stripped of their parsers, and each transaction's too; anything else is `target`'s own. */
-function stripQueryParsers<T extends PGlite | Transaction>(target: T): T {
+/**
+ * `target` with its queries stripped of their parsers and taking turns with the event loop, and each transaction's
+ * too; anything else is `target`'s own.
+ */
+function stripQueryParsers<T extends PGlite | Transaction>(target: T, turns: QueryTurns): T {
   // Made once per client or transaction, not at each access: drizzle reads `query` at every statement.
-  const query = (text: string, params?: unknown[], options?: QueryOptions) =>
-    target.query(text, params, withoutParsers(options));
+  const query = (text: string, params?: unknown[], options?: QueryOptions) => {
+    // A long chain of statements lets the event loop turn now and then (query-turns.ts).
+    const turn = turns.pauseIfLong();
+    if (turn === undefined) return target.query(text, params, withoutParsers(options));
+    return turn.then(() => target.query(text, params, withoutParsers(options)));
+  };
   // A client's transactions hand out theirs stripped too (a transaction has none of its own: drizzle nests with
   // savepoints).
   const transaction =
     'transaction' in target
-      ? <R>(callback: (tx: Transaction) => Promise<R>) => target.transaction((tx) => callback(stripQueryParsers(tx)))
+      ? <R>(callback: (tx: Transaction) => Promise<R>) =>
+          target.transaction((tx) => callback(stripQueryParsers(tx, turns)))
       : undefined;
   return new Proxy(target, {
     get(object, property) {
@@ -55,10 +64,11 @@ function stripQueryParsers<T extends PGlite | Transaction>(target: T): T {
 /**
  * The client as drizzle gets it: its own parsers read drizzle's text types as text, and its queries carry no parsers
  * of their own. `client` must be ready: PGlite sets the parsers of array types while it starts, over any given before.
- * The client's direct queries then read those types as text too (the server makes none that returns them).
+ * The client's direct queries then read those types as text too (the server makes none that returns them). A long
+ * chain of drizzle's statements lets the event loop turn every few milliseconds (query-turns.ts).
  */
 export function queriedAsDrizzleReads(client: PGlite): PGlite {
   if (!client.ready) throw new Error('queriedAsDrizzleReads needs a ready PGlite: wait for client.waitReady first.');
   for (const type of DRIZZLE_TEXT_TYPES) client.parsers[type] = keepText;
-  return stripQueryParsers(client);
+  return stripQueryParsers(client, createQueryTurns());
 }
