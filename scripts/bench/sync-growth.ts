@@ -19,7 +19,9 @@ import { seedHolder, seedSeller, seedSellerSession } from './seed.js';
 //   - the first version installable: a holder of the first package gets its p2 metadata with versions and the zip
 //     of one, built on demand if the pre-cache has not reached it yet,
 //   - every version synced (package_versions holds packages × tags rows, plus the branch),
-//   - every zip built (the pre-cache tasks done).
+//   - every zip built (the pre-cache tasks done),
+// and, meanwhile, the server's event loop delay and a holder's p2 requests for the first package, asked from a
+// process of its own from the first version installable to the last zip (what a `composer update` waits for then).
 // Sets are `packages x tags`, in turn: BENCH_SYNC_SETS (default 10x10,100x10), BENCH_SCALE=large 100x100,1000x100.
 // Printed with how each time grew against how the versions grew, so that a reader sees what is linear.
 
@@ -61,8 +63,13 @@ async function until<T>(what: string, started: number, check: () => Promise<T | 
   }
 }
 
+/** The longest of the bench's own counts so far (ms): on PGlite they run on the server's thread too. */
+let longestCountMs = 0;
+
 async function countOf(ctx: AppContext, query: ReturnType<typeof sql>): Promise<number> {
+  const startedAt = performance.now();
   const result = (await ctx.db.execute(query)) as unknown as { rows: { n: number | string }[] };
+  longestCountMs = Math.max(longestCountMs, performance.now() - startedAt);
   return Number(result.rows[0]?.n ?? 0);
 }
 
@@ -88,7 +95,46 @@ type SetFigures = {
   zips: number;
   /** The server's event loop delay while the set synced (p99 and max, ms): how long a Composer request could wait. */
   loopDelay: { p99: number; max: number };
+  /** A holder's p2 requests from a process of its own, from the first version installable to the last zip (ms). */
+  probe: ProbeFigures;
+  /** The longest of the bench's own counts (ms), which ran on the server's thread on PGlite. */
+  longestCount: number;
 };
+
+type ProbeFigures = { answered: number; p50: number; p99: number; max: number; failures: Record<string, number> };
+
+/** The p-th percentile of `sorted` (ascending), nearest rank. */
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** A holder asking for a p2 file from a process of its own (composer-probe-process.ts); stop() reports. */
+async function startComposerProbe(port: number, token: string): Promise<{ stop(): Promise<ProbeFigures> }> {
+  const child = fork(new URL('./composer-probe-process.ts', import.meta.url), [
+    String(port),
+    `bench.composer.localhost:${port}`,
+    token,
+    '/p2/bench/package-0.json',
+  ]);
+  await once(child, 'message');
+  return {
+    stop: async () => {
+      const reported = once(child, 'message');
+      child.send('stop');
+      const [{ latencies, failures }] = (await reported) as [{ latencies: number[]; failures: Record<string, number> }];
+      child.disconnect();
+      const sorted = latencies.sort((a, b) => a - b);
+      return {
+        answered: sorted.length,
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+        max: sorted.at(-1) ?? Number.NaN,
+        failures,
+      };
+    },
+  };
+}
 
 /** When a holder of bench/package-0 first gets its metadata with a version and that version's zip. */
 function waitUntilInstallable(ctx: AppContext, port: number, token: string, started: number) {
@@ -160,9 +206,11 @@ async function measureSet(database: BenchDatabase, packages: number, tags: numbe
 
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
+    longestCountMs = 0;
     const started = performance.now();
     const packageIds: string[] = [];
     let firstInstallable: Promise<{ ms: number; zipsMissing: number }> | undefined;
+    let probe: Promise<{ stop(): Promise<ProbeFigures> }> | undefined;
     for (let index = 0; index < packages; index++) {
       const answer = await client.post('/api/repositories/from-url', {
         repositoryUrl: `${gitServer.url}/bench/package-${index}.git`,
@@ -174,8 +222,12 @@ async function measureSet(database: BenchDatabase, packages: number, tags: numbe
       }
       packageIds.push(((await answer.json()) as { id: string }).id);
       // From the first package on, its holder tries to install while the others are still being added.
-      if (index === 0)
-        firstInstallable = waitUntilInstallable(ctx, port, await seedHolder(ctx, seller.id, packageIds), started);
+      // Once it is, a holder's client keeps asking for that p2 file until every zip is built.
+      if (index === 0) {
+        const token = await seedHolder(ctx, seller.id, packageIds);
+        firstInstallable = waitUntilInstallable(ctx, port, token, started);
+        probe = firstInstallable.then(() => startComposerProbe(port, token));
+      }
     }
     const add = performance.now() - started;
     const first = await firstInstallable!;
@@ -192,6 +244,7 @@ async function measureSet(database: BenchDatabase, packages: number, tags: numbe
         : undefined,
     );
     loopDelay.disable();
+    const probed = await (await probe!).stop();
     return {
       versions,
       add,
@@ -200,6 +253,8 @@ async function measureSet(database: BenchDatabase, packages: number, tags: numbe
       synced,
       zips,
       loopDelay: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
+      probe: probed,
+      longestCount: longestCountMs,
     };
   } finally {
     await close();
@@ -229,6 +284,14 @@ for (const open of benchDatabases('packgate_sync_growth')) {
     console.log(`    ${seconds(set.zips)}  every zip built (${(set.zips / set.versions).toFixed(1)} ms a version)`);
     console.log(
       `    ${`${set.loopDelay.p99.toFixed(1)} ms`.padStart(9)}  the event loop's delay meanwhile, p99 (max ${set.loopDelay.max.toFixed(1)} ms)`,
+    );
+    const { probe } = set;
+    const failed = Object.entries(probe.failures).map(([status, count]) => `${count} answered ${status}`);
+    console.log(
+      `    ${`${probe.p99.toFixed(1)} ms`.padStart(9)}  a holder's p2 request meanwhile, p99 (p50 ${probe.p50.toFixed(1)}, max ${probe.max.toFixed(1)} ms; ${probe.answered} answered from a process of its own${failed.length > 0 ? `, ${failed.join(', ')}` : ''})`,
+    );
+    console.log(
+      `    ${`${set.longestCount.toFixed(1)} ms`.padStart(9)}  the bench's own longest count of rows (on PGlite, on the server's thread)`,
     );
   }
   if (figures.length < 2) continue;
