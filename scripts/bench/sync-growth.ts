@@ -63,13 +63,8 @@ async function until<T>(what: string, started: number, check: () => Promise<T | 
   }
 }
 
-/** The longest of the bench's own counts so far (ms): on PGlite they run on the server's thread too. */
-let longestCountMs = 0;
-
 async function countOf(ctx: AppContext, query: ReturnType<typeof sql>): Promise<number> {
-  const startedAt = performance.now();
   const result = (await ctx.db.execute(query)) as unknown as { rows: { n: number | string }[] };
-  longestCountMs = Math.max(longestCountMs, performance.now() - startedAt);
   return Number(result.rows[0]?.n ?? 0);
 }
 
@@ -97,8 +92,6 @@ type SetFigures = {
   loopDelay: { p99: number; max: number };
   /** A holder's p2 requests from a process of its own, from the first version installable to the last zip (ms). */
   probe: ProbeFigures;
-  /** The longest of the bench's own counts (ms), which ran on the server's thread on PGlite. */
-  longestCount: number;
 };
 
 type ProbeFigures = { answered: number; p50: number; p99: number; max: number; failures: Record<string, number> };
@@ -206,7 +199,6 @@ async function measureSet(database: BenchDatabase, packages: number, tags: numbe
 
     const loopDelay = monitorEventLoopDelay({ resolution: 10 });
     loopDelay.enable();
-    longestCountMs = 0;
     const started = performance.now();
     const packageIds: string[] = [];
     let firstInstallable: Promise<{ ms: number; zipsMissing: number }> | undefined;
@@ -254,7 +246,6 @@ async function measureSet(database: BenchDatabase, packages: number, tags: numbe
       zips,
       loopDelay: { p99: loopDelay.percentile(99) / 1e6, max: loopDelay.max / 1e6 },
       probe: probed,
-      longestCount: longestCountMs,
     };
   } finally {
     await close();
@@ -289,9 +280,6 @@ for (const open of benchDatabases('packgate_sync_growth')) {
     const failed = Object.entries(probe.failures).map(([status, count]) => `${count} answered ${status}`);
     console.log(
       `    ${`${probe.p99.toFixed(1)} ms`.padStart(9)}  a holder's p2 request meanwhile, p99 (p50 ${probe.p50.toFixed(1)}, max ${probe.max.toFixed(1)} ms; ${probe.answered} answered from a process of its own${failed.length > 0 ? `, ${failed.join(', ')}` : ''})`,
-    );
-    console.log(
-      `    ${`${set.longestCount.toFixed(1)} ms`.padStart(9)}  the bench's own longest count of rows (on PGlite, on the server's thread)`,
     );
   }
   if (figures.length < 2) continue;
