@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Agent } from 'node:http';
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
@@ -16,6 +16,7 @@ import {
 import type { TestUser } from '../../../../test/support/sessions.js';
 import { startTestApp, type TestApp } from '../../../../test/support/test-app.js';
 import type { P2File } from '../../../contract/composer.js';
+import { packages } from '../../db/schema/index.js';
 import { sha256Hex } from '../../lib/crypto.js';
 import { ACCESS_CHANNEL } from './access-cache.js';
 
@@ -255,6 +256,40 @@ describe('the warm fast path', () => {
     } finally {
       agent.destroy();
     }
+  });
+
+  it("keeps a holder's view held through a package's sync bookkeeping, and drops it when the package changes", async () => {
+    const { app } = logged;
+    const holder = await licensedHolder(app, seller, 'fast/bookkeeping');
+    await readThroughRoutes(logged, HOST, holder.token, '/p2/fast/bookkeeping.json');
+    const tokenHash = sha256Hex(holder.token);
+    const thePackage = eq(packages.name, 'fast/bookkeeping');
+    // What a sync and the reconciler write at each step (migration 0034): nothing a holder's access depends on.
+    const at = new Date();
+    await app.ctx.db
+      .update(packages)
+      .set({
+        syncStatus: 'syncing',
+        syncError: 'the last sync failed',
+        lastSyncedAt: at,
+        skippedReferences: [{ reference: 'v9.0', reason: 'no composer.json' }],
+        lastReconciledAt: at,
+        accessProblem: 'the code host refused the credential',
+        accessProblemSince: at,
+        accessProblemNotifiedAt: at,
+        updatedAt: at,
+      })
+      .where(thePackage);
+    await announcementsDelivered(app);
+    expect(app.ctx.composerAccess.findView(tokenHash)).toBeDefined();
+    const before = logged.requestLines().length;
+    expect((await requestOnHost(app, HOST, '/p2/fast/bookkeeping.json', { token: holder.token })).status).toBe(200);
+    expect(logged.requestLines().slice(before)).toEqual([]);
+
+    // Any other change of the package is announced as before: the view is read again at the next request.
+    await app.ctx.db.update(packages).set({ description: 'A widget, now described' }).where(thePackage);
+    await announcementsDelivered(app);
+    expect(app.ctx.composerAccess.findView(tokenHash)).toBeUndefined();
   });
 
   it('leaves other answers to the routes: another seller, the app host, HEAD', async () => {
