@@ -4,6 +4,7 @@ import { eq } from 'drizzle-orm';
 import type { AppContext } from '../../src/server/context.js';
 import { grants } from '../../src/server/db/schema/index.js';
 import { holderRequestStatus } from './holder-request.js';
+import { percentileOf } from './percentile.js';
 import { seedHolderWithGrant } from './seed.js';
 
 // (g) of npm run bench: on PostgreSQL, a revoke committed by the bench's process, and the time until a second
@@ -34,8 +35,7 @@ export async function measureRevocation(
     latencies.push(performance.now() - revokedAt);
   }
   latencies.sort((a, b) => a - b);
-  const percentile = (share: number) =>
-    latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))]!;
+  const percentile = (share: number) => percentileOf(latencies, share);
   console.log(
     `\n(g) revocation across two processes on PostgreSQL, ${rounds} revokes: from the revoke's commit to the first refused request on the other process`,
   );

@@ -9,6 +9,7 @@ import { platformSubscriptions } from '../../src/server/db/schema/index.js';
 import { createPackageRepository, createTempDir, removeTempDir } from '../../test/support/git-fixtures.js';
 import { TestClient } from '../../test/support/http-client.js';
 import { type BenchDatabase, benchDatabases, startBenchApp } from './bench-app.js';
+import { percentileOf } from './percentile.js';
 import { seedHolder, seedSeller, seedSellerSession } from './seed.js';
 
 // `npx tsx scripts/bench/sync-growth.ts`: cost as a seller's code grows (issue 34 item 4). For each set, on a fresh
@@ -96,12 +97,6 @@ type SetFigures = {
 
 type ProbeFigures = { answered: number; p50: number; p99: number; max: number; failures: Record<string, number> };
 
-/** The p-th percentile of `sorted` (ascending), nearest rank. */
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 /** A holder asking for a p2 file from a process of its own (composer-probe-process.ts); stop() reports. */
 async function startComposerProbe(port: number, token: string): Promise<{ stop(): Promise<ProbeFigures> }> {
   const child = fork(new URL('./composer-probe-process.ts', import.meta.url), [
@@ -120,8 +115,8 @@ async function startComposerProbe(port: number, token: string): Promise<{ stop()
       const sorted = latencies.sort((a, b) => a - b);
       return {
         answered: sorted.length,
-        p50: percentile(sorted, 50),
-        p99: percentile(sorted, 99),
+        p50: percentileOf(sorted, 0.5),
+        p99: percentileOf(sorted, 0.99),
         max: sorted.at(-1) ?? Number.NaN,
         failures,
       };

@@ -1,0 +1,16 @@
+import { describe, expect, it } from 'vitest';
+import { percentileOf } from './percentile.js';
+
+describe('percentileOf', () => {
+  it('answers the nearest rank: p99 of 1 to 100 is 99, not the largest value', () => {
+    const values = Array.from({ length: 100 }, (_, index) => index + 1);
+    expect(percentileOf(values, 0.99)).toBe(99);
+    expect(percentileOf(values, 0.5)).toBe(50);
+    expect(percentileOf(values, 1)).toBe(100);
+  });
+
+  it('answers the only value of one, and NaN of none', () => {
+    expect(percentileOf([7], 0.99)).toBe(7);
+    expect(percentileOf([], 0.5)).toBeNaN();
+  });
+});
