@@ -105,12 +105,19 @@ async function startComposerProbe(port: number, token: string): Promise<{ stop()
     token,
     '/p2/bench/package-0.json',
   ]);
-  await once(child, 'message');
+  // A probe that dies says so instead of leaving the bench waiting for its message.
+  const exited = once(child, 'exit').then(([code]) => {
+    throw new Error(`the Composer probe exited with ${code} before it reported`);
+  });
+  exited.catch(() => undefined);
+  await Promise.race([once(child, 'message'), exited]);
   return {
     stop: async () => {
       const reported = once(child, 'message');
       child.send('stop');
-      const [{ latencies, failures }] = (await reported) as [{ latencies: number[]; failures: Record<string, number> }];
+      const [{ latencies, failures }] = (await Promise.race([reported, exited])) as [
+        { latencies: number[]; failures: Record<string, number> },
+      ];
       child.disconnect();
       const sorted = latencies.sort((a, b) => a - b);
       return {
@@ -214,6 +221,8 @@ async function measureSet(database: BenchDatabase, packages: number, tags: numbe
         const token = await seedHolder(ctx, seller.id, packageIds);
         firstInstallable = waitUntilInstallable(ctx, port, token, started);
         probe = firstInstallable.then(() => startComposerProbe(port, token));
+        // Its failure is the first install's, reported where that is awaited.
+        probe.catch(() => undefined);
       }
     }
     const add = performance.now() - started;
