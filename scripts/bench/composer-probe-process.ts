@@ -32,9 +32,12 @@ function ask(): Promise<void> {
       },
       (response) => {
         response.resume();
-        response.on('end', () => {
-          if (response.statusCode === 200) latencies.push(performance.now() - startedAt);
-          else failures[String(response.statusCode)] = (failures[String(response.statusCode)] ?? 0) + 1;
+        // 'close' comes whether the answer ended or was cut off ('end' does not come for one cut off), so the probe
+        // never waits for an answer that will not finish.
+        response.on('close', () => {
+          const outcome = response.complete ? String(response.statusCode) : 'cut off';
+          if (outcome === '200') latencies.push(performance.now() - startedAt);
+          else failures[outcome] = (failures[outcome] ?? 0) + 1;
           resolve();
         });
       },
