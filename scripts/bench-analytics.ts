@@ -23,6 +23,7 @@ import {
   seedAnalyticsDownloads,
 } from './bench/analytics-seed.js';
 import { type BenchDatabase, benchDatabases, startBenchApp } from './bench/bench-app.js';
+import { percentileOf } from './bench/percentile.js';
 import { seedSellerSession } from './bench/seed.js';
 
 /**
@@ -66,10 +67,6 @@ async function timeRequest(baseUrl: string, headers: Record<string, string>, pat
   if (response.status !== 200) throw new Error(`${pathname} answered ${response.status}`);
   return { elapsed, bytes: body.byteLength };
 }
-
-/** The nearest-rank percentile of sorted times. */
-const percentile = (sorted: number[], share: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil(share * sorted.length) - 1)]!;
 
 async function benchmark(database: BenchDatabase): Promise<boolean> {
   const { built, address, close } = await startBenchApp(database, 'packgate-bench-analytics-');
@@ -172,8 +169,8 @@ async function benchmark(database: BenchDatabase): Promise<boolean> {
         const times: number[] = [];
         for (let run = 0; run < REPEAT; run++) times.push((await timeRequest(address, headers, pathname)).elapsed);
         times.sort((a, b) => a - b);
-        const p50 = percentile(times, 0.5);
-        const p99 = percentile(times, 0.99);
+        const p50 = percentileOf(times, 0.5);
+        const p99 = percentileOf(times, 0.99);
         if (p50 > BUDGET_MS) isWithinBudget = false;
         const shown = pathname.replace(/=[0-9a-f-]{36}/g, '={id}').replace(/holder=[^&]+/, 'holder={busiest}');
         set.set(shown, p50);
