@@ -145,7 +145,8 @@ describe('a thread that goes wrong', () => {
     'is stopped when it runs out of heap, the file refused, and replaced for the next file',
     async () => {
       // 48 MB holds jsdom and a logo, not the largest document the limits allow with a hundred attributes per element.
-      const small = sanitizer({ maxHeapMb: 48 });
+      // The deadline is out of the way: on a loaded machine the 2 s default came first (a CI run beside another).
+      const small = sanitizer({ maxHeapMb: 48, deadlineMs: 100_000 });
       const attributes = Array.from(
         { length: svgLimits.maxAttributesPerElement },
         (_, i) => `a${i}="${'x'.repeat(30)}"`,
