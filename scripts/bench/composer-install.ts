@@ -78,12 +78,6 @@ export async function timeComposerInstall(
   return times;
 }
 
-export function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 /** Copies a file into the static tree at the URL path it must be served from. */
 export async function placeStatic(rootDir: string, urlPath: string, source: string | Buffer): Promise<void> {
   const target = path.join(rootDir, ...urlPath.split('/').filter(Boolean).map(decodeURIComponent));

@@ -8,7 +8,7 @@ import { findOutHeadersSymbol } from '../../src/server/http/preformatted-head.js
 import { createRequestOrigin } from '../../src/server/http/request-origin.js';
 import { createSecurityHeaders, securityHeaderValues } from '../../src/server/http/security-headers.js';
 import { parsedRequest } from '../../test/support/parsed-request.js';
-import { median } from './composer-install.js';
+import { median } from './percentile.js';
 
 // The warm door's own JavaScript per answer, without HTTP (issue 34): the fast path as app.ts makes it, called with
 // in-memory requests and a response that only keeps what was written, many times over. Set beside the server's CPU

@@ -3,7 +3,7 @@ import { sql } from 'drizzle-orm';
 import type { AppContext } from '../../src/server/context.js';
 import { databaseKindOf } from '../../src/server/db/client.js';
 import { createApiToken } from '../../src/server/features/api-tokens/api-tokens.service.js';
-import { median } from './composer-install.js';
+import { median } from './percentile.js';
 import { type ScaleSeed, seedHolder, seedScale, seedSellerSession } from './seed.js';
 
 // Cost as the work grows (issue 34 item 4): one seller's holders grow from the first set to the next (default 1,000

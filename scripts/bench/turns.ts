@@ -1,4 +1,4 @@
-import { median } from './composer-install.js';
+import { median } from './percentile.js';
 import { answeredAsExpected, type LoadResult, runLoad } from './processes.js';
 
 // Load figures taken in turns (npm run bench's (a) to (d), and bench/composer-doors.ts): on a machine shared with other
