@@ -26,6 +26,8 @@ await build({
     migrate: 'scripts/migrate.ts',
     // Started in a worker thread by svg-sanitizer-pool.ts, which looks for it beside the server's own files.
     'svg-sanitizer.worker': 'src/server/features/branding/svg-sanitizer.worker.ts',
+    // The embedded database's thread, started by db/pglite-thread.ts, likewise found beside the server's own files.
+    'pglite-thread.worker': 'src/server/db/pglite-thread.worker.ts',
     // Started as a child process by process-launcher.ts, likewise found beside the server's own files.
     'process-launcher.child': 'src/server/adapters/process-launcher/process-launcher.child.ts',
   },

@@ -2,9 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import { openDatabase } from '../../src/server/db/client.js';
+import type { PgliteThreadClient } from '../../src/server/db/pglite-thread.js';
 
 // Migrations run once per test run and database kind: a global setup migrates a template, and every test app
 // starts from a copy of it. Creating a PGlite cluster (initdb) costs seconds under load; loading a dump does not.
@@ -14,7 +14,7 @@ export async function createPgliteTemplate(): Promise<{ file: string; remove(): 
   const folder = await mkdtemp(path.join(tmpdir(), 'packgate-pglite-template-'));
   const database = await openDatabase({ kind: 'pglite' });
   try {
-    const client = (database.db as unknown as { $client: PGlite }).$client;
+    const client = (database.db as unknown as { $client: PgliteThreadClient }).$client;
     // Every app unpacks the dump into memory before PostgreSQL starts; the app never creates a database, so the
     // two template databases (a third of the dump's 42 MB and two thirds of its files) only cost each start time:
     // without them a start took 25% less CPU.

@@ -1,8 +1,9 @@
-import { PGlite } from '@electric-sql/pglite';
 import type { LentPglite } from '../../src/server/db/client.js';
 import { pgliteStartParams } from '../../src/server/db/pglite-client.js';
+import { openPgliteThread, type PgliteThreadClient } from '../../src/server/db/pglite-thread.js';
 
-// Test apps on PGlite borrow their database from this worker's pool. Starting a PGlite from the migrated template
+// Test apps on PGlite borrow their database from this worker's pool, each in a thread of its own as the server opens
+// it (db/pglite-thread.ts). Starting a PGlite from the migrated template
 // (unpacking the dump, instantiating the WebAssembly, starting PostgreSQL) costs about 0.4 s of CPU and leaves a few
 // hundred MB for the garbage collector; emptying every table of one that an app handed back costs about 0.1 s. An
 // emptied database is the template again: the migrations create no rows, and RESTART IDENTITY rewinds the sequences.
@@ -10,12 +11,12 @@ import { pgliteStartParams } from '../../src/server/db/pglite-client.js';
 /** Databases kept open between apps: files start apps one or two at a time. */
 const MAX_IDLE = 2;
 
-const idle: PGlite[] = [];
+const idle: PgliteThreadClient[] = [];
 
 /** The public tables of a migrated database, in one TRUNCATE statement (drizzle's own journal is in its schema). */
-const emptyStatements = new WeakMap<PGlite, Promise<string>>();
+const emptyStatements = new WeakMap<PgliteThreadClient, Promise<string>>();
 
-function emptyStatement(client: PGlite): Promise<string> {
+function emptyStatement(client: PgliteThreadClient): Promise<string> {
   let statement = emptyStatements.get(client);
   if (!statement) {
     statement = client
@@ -30,7 +31,7 @@ function emptyStatement(client: PGlite): Promise<string> {
 export async function borrowPglite(template: Blob, sharedBuffers: string): Promise<LentPglite> {
   const client =
     idle.pop() ??
-    (await PGlite.create({
+    (await openPgliteThread({
       loadDataDir: template,
       startParams: pgliteStartParams(sharedBuffers),
     }));

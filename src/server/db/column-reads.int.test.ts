@@ -5,8 +5,8 @@ import { rowsOf } from './result-rows.js';
 
 // The app's database reads each kind of value the same way on PGlite and on PostgreSQL, as drizzle's own drivers read
 // them: dates, timestamps and intervals (their arrays too, and numeric arrays) as PostgreSQL's text, numeric as text,
-// jsonb parsed. On PGlite the client has drizzle's parsers as its own and drizzle's queries carry none
-// (pglite-parsers.ts): a mistake there shows here, in and out of a transaction.
+// jsonb parsed. On PGlite the client in the database's thread has drizzle's parsers as its own, since drizzle's own
+// cannot cross to it (pglite-thread.worker.ts): a mistake there shows here, in and out of a transaction.
 
 const VALUES = `1 as id, '2026-01-10 10:00:00+00'::timestamptz as at, '2026-01-10 10:00:00'::timestamp as plain_at,
   '2026-01-10'::date as day, '1 day 2 hours'::interval as span, 12.50::numeric as amount,

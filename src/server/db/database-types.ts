@@ -1,5 +1,5 @@
-import type { PGlite } from '@electric-sql/pglite';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { PgliteThreadClient } from './pglite-thread.js';
 import type * as schema from './schema/index.js';
 
 // The database's types, apart from its two drivers (postgres-client.ts, pglite-client.ts) so that naming them loads
@@ -39,7 +39,7 @@ export type DatabaseTarget =
     };
 
 /** An open PGlite lent to one app: the app stops listening and hands it back instead of closing it. */
-export type LentPglite = { client: PGlite; handBack(): Promise<void> };
+export type LentPglite = { client: PgliteThreadClient; handBack(): Promise<void> };
 
 /**
  * A NOTIFY channel every connection of this process listens to. A listening session receives its own transaction's

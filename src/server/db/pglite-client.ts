@@ -12,11 +12,11 @@ import type {
   PoolStats,
 } from './database-types.js';
 import { initdbInChildProcess } from './pglite-initdb.js';
-import { queriedAsDrizzleReads } from './pglite-parsers.js';
+import { openPgliteThread } from './pglite-thread.js';
 import * as schema from './schema/index.js';
 
-// The embedded driver (PGlite: PostgreSQL compiled to WebAssembly, in this process), loaded by client.ts only when a
-// server opens PGlite.
+// The embedded driver (PGlite: PostgreSQL compiled to WebAssembly, in a thread of this process: pglite-thread.ts),
+// loaded by client.ts only when a server opens PGlite. A PGlite the test suite lends runs on the caller's thread.
 
 const PGLITE_POOL: PoolStats = { total: 1, idle: 0, waiting: 0, max: 1 };
 
@@ -44,9 +44,9 @@ export async function openPglite(
   try {
     const startParams = pgliteStartParams(sharedBuffers);
     if (dataDir && !loadDataDir) await initdbInChildProcess(dataDir, startParams);
-    const client = new PGlite({ dataDir, loadDataDir, startParams });
-    await client.waitReady;
-    const db = drizzle(queriedAsDrizzleReads(client), { schema });
+    // In a thread of its own, so that no statement holds the server's event loop (pglite-thread.worker.ts).
+    const client = await openPgliteThread({ dataDir, loadDataDir, startParams });
+    const db = drizzle(client as unknown as PGlite, { schema });
     if (!migrated) {
       try {
         await applyMigrations(db as unknown as Database);
@@ -55,7 +55,6 @@ export async function openPglite(
         throw error;
       }
     }
-    // PGlite is one session: its listener runs inside the statement that commits, before that statement returns.
     if (notifications) await client.listen(notifications.channel, notifications.onNotification);
     // PGlite has no autovacuum: without the planner statistics ANALYZE gathers, joins over a few thousand rows were
     // planned as nested loops over "a dozen rows" and took seconds (npm run bench:analytics). ANALYZE samples a
@@ -102,7 +101,7 @@ async function openLentPglite(
     ? await lent.client.listen(notifications.channel, notifications.onNotification)
     : async () => {};
   return {
-    db: drizzle(queriedAsDrizzleReads(lent.client), { schema }) as unknown as Database,
+    db: drizzle(lent.client as unknown as PGlite, { schema }) as unknown as Database,
     kind: 'pglite',
     poolStats: () => PGLITE_POOL,
     close: async () => {

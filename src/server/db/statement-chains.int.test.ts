@@ -2,10 +2,10 @@ import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { testAppAroundTests } from '../../../test/support/test-app.js';
 
-// PGlite answers each statement on the server's own thread through a promise: before query-turns.ts, a chain of
-// statements (a sync writing a package's versions) never let the event loop turn, and every request that arrived
-// meanwhile waited for the whole chain. On PostgreSQL each statement waits for the network, so both databases must
-// pass the same way.
+// PGlite once answered each statement on the server's own thread through a promise: a chain of statements (a sync
+// writing a package's versions) never let the event loop turn, and every request that arrived meanwhile waited for the
+// whole chain. It now runs in a thread of its own (pglite-thread.ts) and each answer comes back as a message, as
+// PostgreSQL's come over the network, so both databases must pass the same way.
 
 /** At most this many statements: far longer than a slice on any machine (each costs tens of microseconds or more). */
 const MAX_STATEMENTS = 20_000;

@@ -1,0 +1,184 @@
+import { Worker } from 'node:worker_threads';
+import type { QueryOptions, Results } from '@electric-sql/pglite';
+import type {
+  PgliteThreadAnswer,
+  PgliteThreadCommand,
+  PgliteThreadOptions,
+  PgliteThreadRequest,
+  SerializedDatabaseError,
+} from './pglite-thread-protocol.js';
+
+// The server's side of the embedded database's thread (pglite-thread.worker.ts): the part of PGlite's client that
+// drizzle, the migrator, the template dump and the server use, each statement a message to the thread and its
+// answer one back. While a statement runs there, the event loop here goes on answering requests.
+
+/** What drizzle's PGlite driver and the server call on a client or a transaction. */
+export type PgliteThreadTransaction = {
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(text: string): Promise<Array<Results>>;
+  rollback(): Promise<void>;
+  readonly closed: boolean;
+};
+
+export type PgliteThreadClient = Omit<PgliteThreadTransaction, 'rollback'> & {
+  transaction<R>(callback: (tx: PgliteThreadTransaction) => Promise<R>): Promise<R>;
+  dumpDataDir(compression?: 'none' | 'gzip' | 'auto'): Promise<Blob>;
+  /**
+   * Calls `onNotification` with each NOTIFY payload on `channel` from now on, those of this session's own transaction
+   * before its COMMIT's answer; answers the way to stop. One listener per channel.
+   */
+  listen(channel: string, onNotification: (payload: string) => void): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+  readonly ready: boolean;
+};
+
+/** An error of the database's as the server's code reads it: PostgreSQL's fields on an Error (pg-errors.ts). */
+function databaseError(serialized: SerializedDatabaseError): Error {
+  const error = Object.assign(new Error(serialized.message), serialized.fields);
+  error.name = serialized.name;
+  return error;
+}
+
+/**
+ * Where the thread's code is: the build (scripts/build-server.mjs) compiles it to `pglite-thread.worker.js` beside the
+ * server's own files; from the TypeScript sources (tsx, vitest) a small module registers tsx in the thread first.
+ */
+function workerFilename(): URL {
+  const isSource = import.meta.url.endsWith('.ts');
+  return new URL(isSource ? './pglite-thread.worker-from-source.mjs' : './pglite-thread.worker.js', import.meta.url);
+}
+
+type Pending = { resolve(value: unknown): void; reject(error: Error): void };
+
+/** Starts the thread, opens PGlite in it and answers once it is ready (or rejects with PGlite's own error). */
+export async function openPgliteThread(options: PgliteThreadOptions): Promise<PgliteThreadClient> {
+  // The thread's objects are a statement's rows and PGlite's own, short-lived: a young generation of 8 MB (V8's own
+  // sized it at 16) kept its heap at 24 MB committed where it was 33 after start-up (v8.getHeapStatistics()).
+  const worker = new Worker(workerFilename(), { workerData: options, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+  const pending = new Map<number, Pending>();
+  let nextId = 1;
+  let closed = false;
+  let ready: Pending | undefined;
+  const listeners = new Map<string, (payload: string) => void>();
+  const opened = new Promise<void>((resolve, reject) => {
+    ready = { resolve: () => resolve(), reject };
+  });
+
+  // The thread keeps the process alive only while a statement is waiting for it, as PGlite in this thread did not
+  // at all: a script that forgets to close its database still ends.
+  worker.unref();
+  const settle = (id: number): Pending | undefined => {
+    const waiting = pending.get(id);
+    pending.delete(id);
+    if (pending.size === 0) worker.unref();
+    return waiting;
+  };
+  const failAll = (error: Error) => {
+    closed = true;
+    ready?.reject(error);
+    for (const waiting of pending.values()) waiting.reject(error);
+    pending.clear();
+  };
+
+  worker.on('message', (message: PgliteThreadAnswer) => {
+    if ('notification' in message) listeners.get(message.channel)?.(message.notification);
+    else if ('ready' in message) ready?.resolve(undefined);
+    else if ('failed' in message) failAll(databaseError(message.failed));
+    else if ('error' in message) settle(message.id)?.reject(databaseError(message.error));
+    else settle(message.id)?.resolve(message.result);
+  });
+  worker.on('error', (error) => failAll(error));
+  worker.on('exit', (code) => failAll(new Error(`The embedded database's thread ended (exit code ${code}).`)));
+
+  const send = <T>(command: PgliteThreadCommand): Promise<T> => {
+    if (closed) return Promise.reject(new Error('The embedded database is closed.'));
+    const id = nextId++;
+    return new Promise<T>((resolve, reject) => {
+      if (pending.size === 0) worker.ref();
+      pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
+      worker.postMessage({ ...command, id } satisfies PgliteThreadRequest);
+    });
+  };
+  // drizzle's parsers are functions, which cannot cross to the thread; the thread's client has the same set.
+  const query = <T>(text: string, params?: unknown[], queryOptions?: QueryOptions) =>
+    send<Results<T>>({ op: 'query', text, params, rowMode: queryOptions?.rowMode });
+  const exec = (text: string) => send<Array<Results>>({ op: 'exec', text });
+
+  // PGlite is one session: a transaction's statements must not interleave with anyone else's, so every statement
+  // outside a transaction, and each transaction as a whole, takes its turn here.
+  let turns: Promise<unknown> = Promise.resolve();
+  const inTurn = <R>(work: () => Promise<R>): Promise<R> => {
+    const run = turns.then(work, work);
+    turns = run.catch(() => undefined);
+    return run;
+  };
+
+  const transaction = <R>(callback: (tx: PgliteThreadTransaction) => Promise<R>): Promise<R> =>
+    inTurn(async () => {
+      let ended = false;
+      const tx: PgliteThreadTransaction = {
+        query,
+        exec,
+        async rollback() {
+          await exec('ROLLBACK');
+          ended = true;
+        },
+        get closed() {
+          return ended || closed;
+        },
+      };
+      await exec('BEGIN');
+      try {
+        const result = await callback(tx);
+        if (!ended) await exec('COMMIT');
+        return result;
+      } catch (error) {
+        if (!ended) await exec('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        ended = true;
+      }
+    });
+
+  try {
+    await opened;
+  } catch (error) {
+    await worker.terminate();
+    throw error;
+  }
+  ready = undefined;
+
+  return {
+    query: (text, params, queryOptions) => inTurn(() => query(text, params, queryOptions)),
+    exec: (text) => inTurn(() => exec(text)),
+    transaction,
+    dumpDataDir: (compression = 'none') => inTurn(() => send<Blob>({ op: 'dump', compression })),
+    async listen(channel, onNotification) {
+      if (listeners.has(channel)) throw new Error(`Something listens to ${channel} already.`);
+      listeners.set(channel, onNotification);
+      try {
+        await inTurn(() => send({ op: 'listen', channel }));
+      } catch (error) {
+        listeners.delete(channel);
+        throw error;
+      }
+      return async () => {
+        if (listeners.get(channel) !== onNotification) return;
+        listeners.delete(channel);
+        if (!closed) await inTurn(() => send({ op: 'unlisten', channel }));
+      };
+    },
+    async close() {
+      if (closed) return;
+      await inTurn(() => send({ op: 'close' }));
+      closed = true;
+      await worker.terminate();
+    },
+    get closed() {
+      return closed;
+    },
+    get ready() {
+      return !closed;
+    },
+  };
+}
