@@ -84,6 +84,16 @@ describe('the embedded database in its own thread', { timeout: 30_000 }, () => {
     expect(order).toEqual(['transaction ended', 'outside answered']);
   });
 
+  it('gives each of many statements asked at once its own answer, and a transaction asked among them its turn', async () => {
+    const values = Array.from({ length: 50 }, (_, index) => index);
+    const before = values.map((value) => client.query<{ v: number }>('select $1::int as v', [value]));
+    const inside = client.transaction(async (tx) => (await tx.query<{ v: number }>('select 100 as v')).rows[0]?.v);
+    const after = values.map((value) => client.query<{ v: number }>('select $1::int + 1000 as v', [value]));
+    const answers = await Promise.all([...before, ...after]);
+    expect(answers.map((result) => result.rows[0]?.v)).toEqual([...values, ...values.map((value) => value + 1000)]);
+    expect(await inside).toBe(100);
+  });
+
   it('hands a transaction’s notifications over before its COMMIT answers', async () => {
     const events: string[] = [];
     const stop = await client.listen('thread_test', (payload) => events.push(`notified ${payload}`));

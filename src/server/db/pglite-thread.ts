@@ -52,8 +52,8 @@ type Pending = { resolve(value: unknown): void; reject(error: Error): void };
 
 /** Starts the thread, opens PGlite in it and answers once it is ready (or rejects with PGlite's own error). */
 export async function openPgliteThread(options: PgliteThreadOptions): Promise<PgliteThreadClient> {
-  // The thread's objects are a statement's rows and PGlite's own, short-lived: a young generation of 8 MB (V8's own
-  // sized it at 16) kept its heap at 24 MB committed where it was 33 after start-up (v8.getHeapStatistics()).
+  // The thread's objects are a statement's rows and PGlite's own, short-lived: with a young generation of 8 MB its
+  // heap was 24 MB committed after start-up, with V8's default 33 MB (v8.getHeapStatistics() read in the thread).
   const worker = new Worker(workerFilename(), { workerData: options, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
   const pending = new Map<number, Pending>();
   let nextId = 1;
@@ -104,17 +104,39 @@ export async function openPgliteThread(options: PgliteThreadOptions): Promise<Pg
     send<Results<T>>({ op: 'query', text, params, rowMode: queryOptions?.rowMode });
   const exec = (text: string) => send<Array<Results>>({ op: 'exec', text });
 
-  // PGlite is one session: a transaction's statements must not interleave with anyone else's, so every statement
-  // outside a transaction, and each transaction as a whole, takes its turn here.
-  let turns: Promise<unknown> = Promise.resolve();
-  const inTurn = <R>(work: () => Promise<R>): Promise<R> => {
-    const run = turns.then(work, work);
-    turns = run.catch(() => undefined);
+  // PGlite is one session: a transaction's statements must not interleave with anyone else's. Statements outside a
+  // transaction go to the thread at once while no transaction is open or waiting, several on their way together (the
+  // thread's PGlite runs them in the order they came, and keeps busy instead of waiting a message's way for each). A
+  // transaction, and the few other commands that need the session alone, wait until everything asked before them has
+  // its answer; whatever is asked meanwhile waits for their end.
+  const ignore = () => undefined;
+  /** Settles once the last command asked for alone has ended. */
+  let aloneEnded: Promise<unknown> = Promise.resolve();
+  let aloneCount = 0;
+  const unanswered = new Set<Promise<unknown>>();
+  const together = <R>(work: () => Promise<R>): Promise<R> => {
+    const run = aloneCount === 0 ? work() : aloneEnded.then(work, work);
+    const settled = run.then(ignore, ignore);
+    unanswered.add(settled);
+    void settled.then(() => unanswered.delete(settled));
+    return run;
+  };
+  const alone = <R>(work: () => Promise<R>): Promise<R> => {
+    aloneCount++;
+    // Those asked before it, taken now: what is asked from here on waits for it.
+    const askedBefore = [...unanswered];
+    const run = aloneEnded
+      .then(() => Promise.all(askedBefore))
+      .then(work)
+      .finally(() => {
+        aloneCount--;
+      });
+    aloneEnded = run.then(ignore, ignore);
     return run;
   };
 
   const transaction = <R>(callback: (tx: PgliteThreadTransaction) => Promise<R>): Promise<R> =>
-    inTurn(async () => {
+    alone(async () => {
       let ended = false;
       const tx: PgliteThreadTransaction = {
         query,
@@ -149,15 +171,15 @@ export async function openPgliteThread(options: PgliteThreadOptions): Promise<Pg
   ready = undefined;
 
   return {
-    query: (text, params, queryOptions) => inTurn(() => query(text, params, queryOptions)),
-    exec: (text) => inTurn(() => exec(text)),
+    query: (text, params, queryOptions) => together(() => query(text, params, queryOptions)),
+    exec: (text) => together(() => exec(text)),
     transaction,
-    dumpDataDir: (compression = 'none') => inTurn(() => send<Blob>({ op: 'dump', compression })),
+    dumpDataDir: (compression = 'none') => alone(() => send<Blob>({ op: 'dump', compression })),
     async listen(channel, onNotification) {
       if (listeners.has(channel)) throw new Error(`Something listens to ${channel} already.`);
       listeners.set(channel, onNotification);
       try {
-        await inTurn(() => send({ op: 'listen', channel }));
+        await together(() => send({ op: 'listen', channel }));
       } catch (error) {
         listeners.delete(channel);
         throw error;
@@ -165,12 +187,12 @@ export async function openPgliteThread(options: PgliteThreadOptions): Promise<Pg
       return async () => {
         if (listeners.get(channel) !== onNotification) return;
         listeners.delete(channel);
-        if (!closed) await inTurn(() => send({ op: 'unlisten', channel }));
+        if (!closed) await together(() => send({ op: 'unlisten', channel }));
       };
     },
     async close() {
       if (closed) return;
-      await inTurn(() => send({ op: 'close' }));
+      await alone(() => send({ op: 'close' }));
       closed = true;
       await worker.terminate();
     },

@@ -113,11 +113,16 @@ async function main(): Promise<void> {
   // PGlite's own lock runs them one at a time, in the order they came; the server's thread sends a statement outside a
   // transaction only once the one before has its answer.
   port.on('message', (request: PgliteThreadRequest) => {
-    answer(client, request, port).then(
-      (result) => port.postMessage({ id: request.id, result } satisfies PgliteThreadAnswer),
-      (error: unknown) =>
-        port.postMessage({ id: request.id, error: serializeError(error) } satisfies PgliteThreadAnswer),
-    );
+    const fail = (error: unknown) =>
+      port.postMessage({ id: request.id, error: serializeError(error) } satisfies PgliteThreadAnswer);
+    answer(client, request, port).then((result) => {
+      // A value that cannot be copied to the other thread fails its statement, not the thread.
+      try {
+        port.postMessage({ id: request.id, result } satisfies PgliteThreadAnswer);
+      } catch (error) {
+        fail(error);
+      }
+    }, fail);
   });
   port.postMessage({ ready: true } satisfies PgliteThreadAnswer);
 }
