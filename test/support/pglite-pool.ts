@@ -3,10 +3,10 @@ import { pgliteStartParams } from '../../src/server/db/pglite-client.js';
 import { openPgliteThread, type PgliteThreadClient } from '../../src/server/db/pglite-thread.js';
 
 // Test apps on PGlite borrow their database from this worker's pool, each in a thread of its own as the server opens
-// it (db/pglite-thread.ts). Starting a PGlite from the migrated template
-// (unpacking the dump, instantiating the WebAssembly, starting PostgreSQL) costs about 0.4 s of CPU and leaves a few
-// hundred MB for the garbage collector; emptying every table of one that an app handed back costs about 0.1 s. An
-// emptied database is the template again: the migrations create no rows, and RESTART IDENTITY rewinds the sequences.
+// it (db/pglite-thread.ts). Starting a PGlite from the migrated template (unpacking the dump, instantiating the
+// WebAssembly, starting PostgreSQL) costs about 0.4 s of CPU and leaves a few hundred MB for the garbage collector;
+// emptying every table of one that an app handed back costs about 0.1 s. An emptied database is the template again:
+// the migrations create no rows, and RESTART IDENTITY rewinds the sequences.
 
 /** Databases kept open between apps: files start apps one or two at a time. */
 const MAX_IDLE = 2;

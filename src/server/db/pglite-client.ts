@@ -16,7 +16,7 @@ import { openPgliteThread } from './pglite-thread.js';
 import * as schema from './schema/index.js';
 
 // The embedded driver (PGlite: PostgreSQL compiled to WebAssembly, in a thread of this process: pglite-thread.ts),
-// loaded by client.ts only when a server opens PGlite. A PGlite the test suite lends runs on the caller's thread.
+// loaded by client.ts only when a server opens PGlite. The test suite lends threads of the same kind.
 
 const PGLITE_POOL: PoolStats = { total: 1, idle: 0, waiting: 0, max: 1 };
 
