@@ -54,7 +54,12 @@ type Pending = { resolve(value: unknown): void; reject(error: Error): void };
 export async function openPgliteThread(options: PgliteThreadOptions): Promise<PgliteThreadClient> {
   // The thread's objects are a statement's rows and PGlite's own, short-lived: with a young generation of 8 MB its
   // heap was 24 MB committed after start-up, with V8's default 33 MB (v8.getHeapStatistics() read in the thread).
-  const worker = new Worker(workerFilename(), { workerData: options, resourceLimits: { maxYoungGenerationSizeMb: 8 } });
+  const worker = new Worker(workerFilename(), {
+    workerData: options,
+    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    // Not the process's own: a module preloaded with `--import` (the door bench's bare server) would run again here.
+    execArgv: [],
+  });
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let closed = false;
