@@ -69,9 +69,6 @@ export async function openPgliteThread(options: PgliteThreadOptions): Promise<Pg
     ready = { resolve: () => resolve(), reject };
   });
 
-  // The thread keeps the process alive only while a statement is waiting for it, as PGlite in this thread did not
-  // at all: a script that forgets to close its database still ends.
-  worker.unref();
   const settle = (id: number): Pending | undefined => {
     const waiting = pending.get(id);
     pending.delete(id);
@@ -174,6 +171,9 @@ export async function openPgliteThread(options: PgliteThreadOptions): Promise<Pg
     throw error;
   }
   ready = undefined;
+  // From here the thread keeps the process alive only while a statement waits for it, as PGlite on the server's thread
+  // did not at all: a script that forgets to close its database still ends.
+  if (pending.size === 0) worker.unref();
 
   return {
     query: (text, params, queryOptions) => together(() => query(text, params, queryOptions)),
