@@ -1,4 +1,4 @@
-import { and, eq, inArray, or } from 'drizzle-orm';
+import { and, eq, inArray, lte, or } from 'drizzle-orm';
 import type { BuiltApp } from '../../src/server/app.js';
 import { jobs } from '../../src/server/db/schema/index.js';
 import { BILLING_EVENT_JOB } from '../../src/server/features/billing/stripe-webhook.service.js';
@@ -10,8 +10,10 @@ import { CONNECT_EVENT_JOB } from '../../src/server/features/sales/connect-webho
 const PROVIDER_EVENT_JOBS = [CONNECT_EVENT_JOB, BILLING_EVENT_JOB];
 
 /**
- * Waits until no provider event's job is waiting for its first attempt or running: each has been applied, or has
- * failed an attempt (its retry waits for the clock). Rejects after `timeoutMs`.
+ * Waits until no provider event's job is waiting for its first attempt, due or running: each has been applied, or has
+ * failed an attempt (its retry waits for the clock). A job a stopped process left running is put back due with its
+ * attempt counted (jobs.repository.ts, requeueAllRunning): it is not settled until it has run. Rejects after
+ * `timeoutMs`.
  */
 export async function settleProviderEvents(app: Pick<BuiltApp, 'ctx'>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -22,7 +24,10 @@ export async function settleProviderEvents(app: Pick<BuiltApp, 'ctx'>, timeoutMs
       .where(
         and(
           inArray(jobs.kind, PROVIDER_EVENT_JOBS),
-          or(eq(jobs.status, 'running'), and(eq(jobs.status, 'queued'), eq(jobs.attempts, 0))),
+          or(
+            eq(jobs.status, 'running'),
+            and(eq(jobs.status, 'queued'), or(eq(jobs.attempts, 0), lte(jobs.runAt, app.ctx.clock.now()))),
+          ),
         ),
       );
     if (unsettled.length === 0) return;

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { and, count, eq, gt } from 'drizzle-orm';
+import { and, count, eq, gt, lte, or } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPackage, type FixturePackage } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeStripe, type FakeStripeEvent, startFakeStripe } from '../../../../test/fakes/stripe.js';
@@ -176,14 +176,23 @@ async function crashWhileApplying(event: FakeStripeEvent, crashAt: CrashPoint): 
   await settleMail();
 }
 
-/** Waits until no e-mail waits for its first attempt or is being sent. */
+/**
+ * Waits until no e-mail waits for its first attempt, is due or is being sent (a mail job the killed process left
+ * running is put back due with its attempt counted).
+ */
 async function settleMail(): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
     const [row] = await current()
       .ctx.db.select({ total: count() })
       .from(jobs)
-      .where(and(eq(jobs.kind, MAIL_JOB), eq(jobs.attempts, 0)));
+      .where(
+        and(
+          eq(jobs.kind, MAIL_JOB),
+          eq(jobs.status, 'queued'),
+          or(eq(jobs.attempts, 0), lte(jobs.runAt, current().ctx.clock.now())),
+        ),
+      );
     const [running] = await current()
       .ctx.db.select({ total: count() })
       .from(jobs)
