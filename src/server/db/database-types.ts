@@ -46,4 +46,11 @@ export type LentPglite = { client: PgliteThreadClient; handBack(): Promise<void>
  * notifications before its COMMIT returns, so a process learns of its own writes synchronously, whichever code
  * wrote (features/composer/access-cache.ts relies on it); other processes' notifications arrive as they come.
  */
-export type NotificationSubscription = { channel: string; onNotification(payload: string): void };
+export type NotificationSubscription = {
+  channel: string;
+  onNotification(payload: string): void;
+  /** PGlite: its thread ended (pglite-restarts.ts), so notifications may be missed until `onLive`. */
+  onLost?(): void;
+  /** PGlite: a new thread listens. What was announced while none did is unknown. */
+  onLive?(): void;
+};

@@ -12,6 +12,7 @@ import type {
   PoolStats,
 } from './database-types.js';
 import { initdbInChildProcess } from './pglite-initdb.js';
+import { openRestartingPgliteThread } from './pglite-restarts.js';
 import { openPgliteThread } from './pglite-thread.js';
 import * as schema from './schema/index.js';
 
@@ -44,8 +45,11 @@ export async function openPglite(
   try {
     const startParams = pgliteStartParams(sharedBuffers);
     if (dataDir && !loadDataDir) await initdbInChildProcess(dataDir, startParams);
-    // In a thread of its own, so that no statement holds the server's event loop (pglite-thread.worker.ts).
-    const client = await openPgliteThread({ dataDir, loadDataDir, startParams });
+    // In a thread of its own, so that no statement holds the server's event loop (pglite-thread.worker.ts); on a
+    // folder, a thread that ends by itself is replaced (pglite-restarts.ts). In memory its data would end with it.
+    const client = dataDir
+      ? await openRestartingPgliteThread({ dataDir, loadDataDir, startParams }, restartEvents(notifications))
+      : await openPgliteThread({ loadDataDir, startParams });
     const db = drizzle(client as unknown as PGlite, { schema });
     if (!migrated) {
       try {
@@ -69,7 +73,7 @@ export async function openPglite(
       poolStats: () => PGLITE_POOL,
       close: async () => {
         clearInterval(analyzer);
-        // Closed already when PGlite stopped by itself (or a readiness test stopped it).
+        // Closed already when PGlite's thread ended in memory (or a readiness test closed it).
         if (!client.closed) await client.close();
         releaseLock();
       },
@@ -78,6 +82,24 @@ export async function openPglite(
     releaseLock();
     throw error;
   }
+}
+
+/** What the server hears of its database's thread ending and opening again: the log, and the notifications' gap. */
+function restartEvents(notifications: NotificationSubscription | undefined) {
+  return {
+    onLost(error: Error) {
+      // As PostgreSQL's pool logs a lost connection (postgres-client.ts): the operator should know, nothing crashes.
+      console.error(`Opening the embedded database again: ${error.message}`);
+      notifications?.onLost?.();
+    },
+    onRestarted() {
+      console.error('The embedded database answers again.');
+      notifications?.onLive?.();
+    },
+    onRestartFailed(error: Error, retryInMs: number) {
+      console.error(`The embedded database did not open (${error.message}); trying again in ${retryInMs} ms.`);
+    },
+  };
 }
 
 /**

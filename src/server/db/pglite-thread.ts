@@ -50,19 +50,38 @@ function workerFilename(): URL {
 
 type Pending = { resolve(value: unknown): void; reject(error: Error): void };
 
+/** How the thread runs, apart from what it opens. */
+export type PgliteThreadSettings = {
+  /**
+   * Called once if the thread ends other than by `close()` (a WebAssembly abort, its heap over its limit) after it was
+   * ready: what waited has failed, and the client refuses from now on (pglite-restarts.ts opens a new one).
+   */
+  onEnded?(error: Error): void;
+  /** The old generation's limit of the thread's heap (V8's default, a share of the machine's memory, otherwise). */
+  maxOldGenerationSizeMb?: number;
+};
+
 /** Starts the thread, opens PGlite in it and answers once it is ready (or rejects with PGlite's own error). */
-export async function openPgliteThread(options: PgliteThreadOptions): Promise<PgliteThreadClient> {
+export async function openPgliteThread(
+  options: PgliteThreadOptions,
+  settings: PgliteThreadSettings = {},
+): Promise<PgliteThreadClient> {
   // The thread's objects are a statement's rows and PGlite's own, short-lived: with a young generation of 8 MB its
   // heap was 24 MB committed after start-up, with V8's default 33 MB (v8.getHeapStatistics() read in the thread).
   const worker = new Worker(workerFilename(), {
     workerData: options,
-    resourceLimits: { maxYoungGenerationSizeMb: 8 },
+    resourceLimits: {
+      maxYoungGenerationSizeMb: 8,
+      ...(settings.maxOldGenerationSizeMb ? { maxOldGenerationSizeMb: settings.maxOldGenerationSizeMb } : {}),
+    },
     // Not the process's own: a module preloaded with `--import` (the door bench's bare server) would run again here.
     execArgv: [],
   });
   const pending = new Map<number, Pending>();
   let nextId = 1;
   let closed = false;
+  /** Set once close() is asked: the thread's end is then the one asked for. */
+  let closing = false;
   let ready: Pending | undefined;
   const listeners = new Map<string, (payload: string) => void>();
   const opened = new Promise<void>((resolve, reject) => {
@@ -76,10 +95,12 @@ export async function openPgliteThread(options: PgliteThreadOptions): Promise<Pg
     return waiting;
   };
   const failAll = (error: Error) => {
+    const endedByItself = !closed && !closing && !ready;
     closed = true;
     ready?.reject(error);
     for (const waiting of pending.values()) waiting.reject(error);
     pending.clear();
+    if (endedByItself) settings.onEnded?.(error);
   };
 
   worker.on('message', (message: PgliteThreadAnswer) => {
@@ -197,6 +218,7 @@ export async function openPgliteThread(options: PgliteThreadOptions): Promise<Pg
     },
     async close() {
       if (closed) return;
+      closing = true;
       await alone(() => send({ op: 'close' }));
       closed = true;
       await worker.terminate();

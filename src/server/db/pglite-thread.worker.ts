@@ -2,7 +2,7 @@
 // thread that calls it, so on the server's thread a long statement (an analytics query, 100 ms and more) or a sync's
 // chain of them held every request that arrived meanwhile, warm Composer answers included (issue 34). Here the
 // statements run beside the event loop, as PostgreSQL's do in their own process, and their answers come back as
-// messages. This thread holds the one PGlite; it answers one request at a time, in the order they came.
+// messages. This thread holds the one PGlite, which runs the statements one at a time in the order they came.
 import { type MessagePort, parentPort, workerData } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
 import type {
@@ -110,8 +110,8 @@ async function main(): Promise<void> {
     port.postMessage({ failed: serializeError(error) } satisfies PgliteThreadAnswer);
     return;
   }
-  // PGlite's own lock runs them one at a time, in the order they came; the server's thread sends a statement outside a
-  // transaction only once the one before has its answer.
+  // Several may be here at once (the server's thread sends statements outside a transaction as they are asked): PGlite's
+  // own lock runs them one at a time, in the order they came, and a transaction's only once those before it answered.
   port.on('message', (request: PgliteThreadRequest) => {
     const fail = (error: unknown) =>
       port.postMessage({ id: request.id, error: serializeError(error) } satisfies PgliteThreadAnswer);

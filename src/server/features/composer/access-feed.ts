@@ -29,10 +29,25 @@ export function createComposerAccess(maxBytes: number, log: ChangeFeedLog): Comp
   let lagSeconds = 0;
   return {
     cache,
-    notifications: { channel: ACCESS_CHANNEL, onNotification: (payload) => cache.handleChange(payload) },
+    notifications: {
+      channel: ACCESS_CHANNEL,
+      onNotification: (payload) => cache.handleChange(payload),
+      // PGlite's thread ended and a new one opens (db/pglite-restarts.ts): as when PostgreSQL's feed drops.
+      onLost: () => {
+        isListening = false;
+        cache.handleFeedLost();
+      },
+      onLive: () => {
+        lives++;
+        isListening = true;
+        cache.handleFeedLive();
+      },
+    },
     start(target) {
       if (target.kind === 'pglite') {
-        // One process, one session, listening since the database opened: nothing can be missed.
+        // One process, one session, listening since the database opened: nothing can be missed while its thread
+        // lives, and a new thread's start is announced (onLive above).
+        lives++;
         cache.handleFeedLive();
         isListening = true;
         return;
