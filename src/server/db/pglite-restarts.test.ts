@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -91,5 +91,65 @@ describe('the embedded database on a folder, when its thread ends', { timeout: T
     expect(database.ready).toBe(false);
     await expect(database.query('select 1')).rejects.toThrow('The embedded database is closed.');
     expect(events).toEqual([expect.stringMatching(/^lost: /), 'restarted']);
+  });
+});
+
+describe('the embedded database on a folder, when a new thread cannot open it at first', { timeout: TIMEOUT_MS }, () => {
+  let root: string;
+  let client: PgliteThreadClient | undefined;
+
+  afterAll(async () => {
+    await client?.close();
+    if (root) rmSync(root, { recursive: true, force: true });
+  });
+
+  it('tries again after a while, and answers from the folder once it opens', async () => {
+    root = mkdtempSync(path.join(tmpdir(), 'packgate-pglite-restarts-'));
+    const dataDir = path.join(root, 'pglite');
+    const movedAside = path.join(root, 'pglite-aside');
+    const startParams = pgliteStartParams();
+    await initdbInChildProcess(dataDir, startParams);
+    const events: string[] = [];
+    let noticeFailure = () => {};
+    const failed = new Promise<void>((resolve) => {
+      noticeFailure = resolve;
+    });
+    let noticeRestart = () => {};
+    const restarted = new Promise<void>((resolve) => {
+      noticeRestart = resolve;
+    });
+    client = await openRestartingPgliteThread(
+      { dataDir, startParams },
+      {
+        onLost: () => {
+          events.push('lost');
+          // The folder is gone (a disk unmounted, say) when the new thread opens it: a file stands in its place.
+          renameSync(dataDir, movedAside);
+          writeFileSync(dataDir, 'not a folder');
+        },
+        onRestarted: () => {
+          events.push('restarted');
+          noticeRestart();
+        },
+        onRestartFailed: (_error, retryInMs) => {
+          events.push(`failed, again in ${retryInMs} ms`);
+          noticeFailure();
+        },
+      },
+      { maxOldGenerationSizeMb: 24 },
+    );
+    await client.exec('create table item (id int primary key); insert into item values (1)');
+    await expect(client.query(ROWS_BEYOND_THE_HEAP)).rejects.toThrow(/memory limit/);
+
+    await failed;
+    // Until the next attempt every statement fails at once rather than waiting.
+    await expect(client.query('select 1')).rejects.toThrow('The embedded database is closed.');
+    expect(client.ready).toBe(false);
+    rmSync(dataDir);
+    renameSync(movedAside, dataDir);
+
+    await restarted;
+    expect(events).toEqual(['lost', 'failed, again in 1000 ms', 'restarted']);
+    expect((await client.query<{ id: number }>('select id from item')).rows).toEqual([{ id: 1 }]);
   });
 });
