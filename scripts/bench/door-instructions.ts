@@ -11,12 +11,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BenchDatabase, benchDatabases } from './bench-app.js';
-import { repositoryHost, seedDoorHolder } from './door-figures.js';
-import { holderRequest } from './holder-request.js';
+import { type DoorServers, startDoorServers } from './door-servers.js';
 import { callgrindCommand, countWhile, hasValgrind, keepAliveRequests, VALGRIND_ENV } from './instructions.js';
 import { median } from './percentile.js';
-import { answerHeadersOf, armBareInServer, type BareNodeServer, freePort, startBareNode } from './processes.js';
-import { startSeededBuiltServer } from './seeded-built-server.js';
 import { format, ratio } from './turns.js';
 
 const REQUESTS = Number(process.env.BENCH_INSTRUCTION_REQUESTS ?? 2000);
@@ -55,35 +52,18 @@ async function measure(database: BenchDatabase): Promise<void> {
   const folder = await mkdtemp(path.join(tmpdir(), 'packgate-callgrind-'));
   const ours = path.join(folder, 'packgate');
   const bare = path.join(folder, 'bare');
-  const bareIn = { port: await freePort(), manifestPath: path.join(folder, 'bare-in-server.json') };
   console.log(`\n== ${database.label}: a warm p2 answer in instructions (callgrind, main thread)`);
-  const seeded = await startSeededBuiltServer(
-    database,
-    'packgate-instructions-',
-    seedDoorHolder,
-    {
-      ...VALGRIND_ENV,
-      BENCH_BARE_IN_PORT: String(bareIn.port),
-      BENCH_BARE_IN_MANIFEST: bareIn.manifestPath,
-    },
-    { preloads: ['scripts/bench/bare-in-server.mjs'], wrapper: callgrindCommand(ours) },
-  );
-  let bareServer: BareNodeServer | undefined;
+  let servers: DoorServers | undefined;
   try {
-    const { server } = seeded;
-    const { token, metadataPath } = seeded.seeded;
-    const host = repositoryHost(server.port);
-    const answer = await holderRequest(server.port, host, metadataPath, token);
-    if (answer.status !== 200) throw new Error(`the seeded token is refused: ${answer.status}`);
-    const files = { [metadataPath]: answer.body };
-    const answerHeaders = { [metadataPath]: answerHeadersOf(answer.headers) };
-    bareServer = await startBareNode(files, folder, answerHeaders, {
-      command: callgrindCommand(bare),
+    servers = await startDoorServers(database, folder, 'packgate-instructions-', {
+      built: callgrindCommand(ours),
+      bare: callgrindCommand(bare),
       env: VALGRIND_ENV,
     });
-    await armBareInServer(bareIn, files, folder, answerHeaders);
-    const pid = server.child.pid!;
-    const asAnswered = `/as-answered${metadataPath}`;
+    const { built, host, asAnswered } = servers;
+    const bareServer = servers.bare;
+    const { token, metadataPath } = built.seeded;
+    const pid = built.server.child.pid!;
     const prefixOf = (target: Target) => (target.pid === pid ? ours : bare);
     const plain: Target = {
       label: 'bare',
@@ -95,11 +75,17 @@ async function measure(database: BenchDatabase): Promise<void> {
     const targets = {
       bare: plain,
       bareWithHeaders: { ...plain, label: "bare, Packgate's headers", path: asAnswered },
-      bareInProcess: { label: "bare in Packgate's process", pid, port: bareIn.port, path: asAnswered, headers: {} },
+      bareInProcess: {
+        label: "bare in Packgate's process",
+        pid,
+        port: servers.bareInPort,
+        path: asAnswered,
+        headers: {},
+      },
       packgate: {
         label: 'Packgate',
         pid,
-        port: server.port,
+        port: built.server.port,
         path: metadataPath,
         headers: { host, authorization: `Bearer ${token}` },
       },
@@ -153,8 +139,7 @@ async function measure(database: BenchDatabase): Promise<void> {
         ` (median of ${ROUNDS} rounds of ${REQUESTS} answers)`,
     );
   } finally {
-    await bareServer?.stop();
-    await seeded.stop();
+    await servers?.stop();
     await rm(folder, { recursive: true, force: true });
   }
 }

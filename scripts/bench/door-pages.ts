@@ -13,20 +13,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BenchDatabase, benchDatabases } from './bench-app.js';
-import { repositoryHost, seedDoorHolder } from './door-figures.js';
-import { holderRequest } from './holder-request.js';
+import { type DoorServers, startDoorServers } from './door-servers.js';
 import { median } from './percentile.js';
-import {
-  answerHeadersOf,
-  armBareInServer,
-  type BareNodeServer,
-  freePort,
-  runLoad,
-  type StaticServer,
-  startBareNode,
-  stopChild,
-} from './processes.js';
-import { startSeededBuiltServer } from './seeded-built-server.js';
+import { runLoad, type StaticServer, stopChild } from './processes.js';
 import { pagesOfOneAnswer, totalPages } from './touched-pages.js';
 import { bareNodeCpuMicros, measureInTurns } from './turns.js';
 
@@ -74,50 +63,31 @@ async function costOfAPage(): Promise<{ nanoseconds: number; without: number; wi
 
 async function measure(database: BenchDatabase): Promise<void> {
   const folder = await mkdtemp(path.join(tmpdir(), 'packgate-pages-'));
-  const bareIn = { port: await freePort(), manifestPath: path.join(folder, 'bare-in-server.json') };
   console.log(`\n== ${database.label}: pages one warm p2 answer touches (medians of ${ROUNDS} rounds)`);
-  const seeded = await startSeededBuiltServer(
-    database,
-    'packgate-pages-',
-    seedDoorHolder,
-    { BENCH_BARE_IN_PORT: String(bareIn.port), BENCH_BARE_IN_MANIFEST: bareIn.manifestPath },
-    { preloads: ['scripts/bench/bare-in-server.mjs'] },
-  );
-  let bareServer: BareNodeServer | undefined;
+  let servers: DoorServers | undefined;
   try {
-    const { server } = seeded;
-    const { token, metadataPath } = seeded.seeded;
-    const host = repositoryHost(server.port);
-    const answer = await holderRequest(server.port, host, metadataPath, token);
-    if (answer.status !== 200) throw new Error(`the seeded token is refused: ${answer.status}`);
-    const files = { [metadataPath]: answer.body };
-    const answerHeaders = { [metadataPath]: answerHeadersOf(answer.headers) };
-    bareServer = await startBareNode(files, folder, answerHeaders);
-    await armBareInServer(bareIn, files, folder, answerHeaders);
-    const pid = server.child.pid!;
-    const asAnswered = `/as-answered${metadataPath}`;
+    servers = await startDoorServers(database, folder, 'packgate-pages-');
+    const { built, bare, bareInPort, host, asAnswered } = servers;
+    const { token, metadataPath } = built.seeded;
+    const pid = built.server.child.pid!;
+    const port = built.server.port;
     const targets: Target[] = [
-      { label: 'bare server', pid: bareServer.pid, port: bareServer.port, request: rawGet(metadataPath, {}) },
-      {
-        label: "bare server, Packgate's headers",
-        pid: bareServer.pid,
-        port: bareServer.port,
-        request: rawGet(asAnswered, {}),
-      },
-      { label: "bare handler in Packgate's process", pid, port: bareIn.port, request: rawGet(asAnswered, {}) },
+      { label: 'bare server', pid: bare.pid, port: bare.port, request: rawGet(metadataPath, {}) },
+      { label: "bare server, Packgate's headers", pid: bare.pid, port: bare.port, request: rawGet(asAnswered, {}) },
+      { label: "bare handler in Packgate's process", pid, port: bareInPort, request: rawGet(asAnswered, {}) },
       {
         label: "Packgate's door",
         pid,
-        port: server.port,
+        port,
         request: rawGet(metadataPath, { host, authorization: `Bearer ${token}` }),
       },
     ];
     // Every answer's code compiled and warm first, under load as in the door's figures.
     const loads: Array<[string, Record<string, string>]> = [
-      [`${bareServer.url}${metadataPath}`, {}],
-      [`${bareServer.url}${asAnswered}`, {}],
-      [`http://127.0.0.1:${bareIn.port}${asAnswered}`, {}],
-      [`http://127.0.0.1:${server.port}${metadataPath}`, { host, authorization: `Bearer ${token}` }],
+      [`${bare.url}${metadataPath}`, {}],
+      [`${bare.url}${asAnswered}`, {}],
+      [`http://127.0.0.1:${bareInPort}${asAnswered}`, {}],
+      [`http://127.0.0.1:${port}${metadataPath}`, { host, authorization: `Bearer ${token}` }],
     ];
     for (const [url, headers] of loads) await runLoad({ url, headers, connections: 50, durationSeconds: 3 });
     const counted = new Map<Target, Array<Map<string, number>>>(targets.map((target) => [target, []]));
@@ -150,8 +120,7 @@ async function measure(database: BenchDatabase): Promise<void> {
         `${((beyond * cost.nanoseconds) / 1000).toFixed(1)} µs per answer at that cost`,
     );
   } finally {
-    await bareServer?.stop();
-    await seeded.stop();
+    await servers?.stop();
     await rm(folder, { recursive: true, force: true });
   }
 }

@@ -94,7 +94,7 @@ describe('the embedded database on a folder, when its thread ends', { timeout: T
   });
 });
 
-describe('the embedded database on a folder, when a new thread cannot open it at first', { timeout: TIMEOUT_MS }, () => {
+describe('the embedded database, when a new thread cannot open its folder', { timeout: TIMEOUT_MS }, () => {
   let root: string;
   let client: PgliteThreadClient | undefined;
 

@@ -27,29 +27,25 @@ export function createComposerAccess(maxBytes: number, log: ChangeFeedLog): Comp
   let isListening = false;
   let lives = 0;
   let lagSeconds = 0;
+  const onNotification = (payload: string) => cache.handleChange(payload);
+  const onLost = () => {
+    isListening = false;
+    cache.handleFeedLost();
+  };
+  const onLive = () => {
+    lives++;
+    isListening = true;
+    cache.handleFeedLive();
+  };
   return {
     cache,
-    notifications: {
-      channel: ACCESS_CHANNEL,
-      onNotification: (payload) => cache.handleChange(payload),
-      // PGlite's thread ended and a new one opens (db/pglite-restarts.ts): as when PostgreSQL's feed drops.
-      onLost: () => {
-        isListening = false;
-        cache.handleFeedLost();
-      },
-      onLive: () => {
-        lives++;
-        isListening = true;
-        cache.handleFeedLive();
-      },
-    },
+    // On PGlite also when its thread ended and a new one opens (db/pglite-restarts.ts): as when PostgreSQL's feed drops.
+    notifications: { channel: ACCESS_CHANNEL, onNotification, onLost, onLive },
     start(target) {
       if (target.kind === 'pglite') {
         // One process, one session, listening since the database opened: nothing can be missed while its thread
-        // lives, and a new thread's start is announced (onLive above).
-        lives++;
-        cache.handleFeedLive();
-        isListening = true;
+        // lives, and a new thread's start is announced (onLive).
+        onLive();
         return;
       }
       feed = startPostgresChangeFeed({
@@ -57,16 +53,9 @@ export function createComposerAccess(maxBytes: number, log: ChangeFeedLog): Comp
         channel: ACCESS_CHANNEL,
         log,
         events: {
-          onNotification: (payload) => cache.handleChange(payload),
-          onLost: () => {
-            isListening = false;
-            cache.handleFeedLost();
-          },
-          onLive: () => {
-            lives++;
-            isListening = true;
-            cache.handleFeedLive();
-          },
+          onNotification,
+          onLost,
+          onLive,
           onHeartbeat: (roundTripMs) => {
             lagSeconds = roundTripMs / 1000;
           },
