@@ -40,6 +40,21 @@ export function benchDatabases(prefix: string): Array<() => Promise<BenchDatabas
   return runs;
 }
 
+/** Runs `measure` on each of benchDatabases(prefix) in turn, dropping each afterwards. */
+export async function measureOnEachBenchDatabase(
+  prefix: string,
+  measure: (database: BenchDatabase) => Promise<void>,
+): Promise<void> {
+  for (const open of benchDatabases(prefix)) {
+    const database = await open();
+    try {
+      await measure(database);
+    } finally {
+      await database.drop();
+    }
+  }
+}
+
 /**
  * Runs `work` on a database of its own beside `database`: on PostgreSQL a temporary database `<prefix>_<random>`,
  * dropped afterwards; on PGlite the same target (whoever starts a server on it gives it a data folder of its own).

@@ -10,7 +10,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type BenchDatabase, benchDatabases } from './bench-app.js';
+import { type BenchDatabase, measureOnEachBenchDatabase } from './bench-app.js';
 import { type DoorServers, startDoorServers } from './door-servers.js';
 import { callgrindCommand, countWhile, hasValgrind, keepAliveRequests, VALGRIND_ENV } from './instructions.js';
 import { median } from './percentile.js';
@@ -148,12 +148,5 @@ if (!(await hasValgrind())) {
   console.error('valgrind is not installed (Debian: apt-get install valgrind)');
   process.exit(1);
 }
-for (const open of benchDatabases('packgate_instructions')) {
-  const database = await open();
-  try {
-    await measure(database);
-  } finally {
-    await database.drop();
-  }
-}
+await measureOnEachBenchDatabase('packgate_instructions', measure);
 process.exit(0);

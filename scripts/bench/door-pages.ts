@@ -12,7 +12,7 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type BenchDatabase, benchDatabases } from './bench-app.js';
+import { type BenchDatabase, measureOnEachBenchDatabase } from './bench-app.js';
 import { type DoorServers, startDoorServers } from './door-servers.js';
 import { median } from './percentile.js';
 import { runLoad, type StaticServer, stopChild } from './processes.js';
@@ -125,12 +125,5 @@ async function measure(database: BenchDatabase): Promise<void> {
   }
 }
 
-for (const open of benchDatabases('packgate_pages')) {
-  const database = await open();
-  try {
-    await measure(database);
-  } finally {
-    await database.drop();
-  }
-}
+await measureOnEachBenchDatabase('packgate_pages', measure);
 process.exit(0);
