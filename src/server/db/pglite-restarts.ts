@@ -35,16 +35,30 @@ export async function openRestartingPgliteThread(
   /** While a new thread opens: the attempt in progress. */
   let replacing: Promise<PgliteThreadClient> | undefined;
   let retryTimer: NodeJS.Timeout | undefined;
+  /** The thread that answers (or the one that ended, while its replacement opens). */
+  let current: PgliteThreadClient | undefined;
 
   // A folder that was loaded from a dump at first holds the data from then on: a new thread only opens it.
   const { loadDataDir: _loadedOnce, ...reopenOptions } = options;
-  const openThread = (threadOptions: PgliteThreadOptions) =>
-    openPgliteThread(threadOptions, { ...settings, onEnded: replaceThread });
+  const openThread = async (threadOptions: PgliteThreadOptions): Promise<PgliteThreadClient> => {
+    const thread: PgliteThreadClient = await openPgliteThread(threadOptions, {
+      ...settings,
+      // Only the thread that answers is replaced: one that ends while it is being opened fails its opening instead,
+      // so that two threads never open the folder at once.
+      onEnded: (error) => {
+        if (thread === current) replaceThread(error);
+      },
+    });
+    return thread;
+  };
 
   const openListening = async (): Promise<PgliteThreadClient> => {
     const next = await openThread(reopenOptions);
     try {
       for (const [channel, onNotification] of listeners) stops.set(channel, await next.listen(channel, onNotification));
+      // Its end is a message away: if it came meanwhile, this thread never answers (it becomes `current` in the same
+      // turn as this check).
+      if (next.closed) throw new Error("The embedded database's thread ended as it opened.");
     } catch (error) {
       await next.close().catch(() => undefined);
       throw error;
@@ -77,11 +91,12 @@ export async function openRestartingPgliteThread(
     );
   }
 
-  let current = await openThread(options);
+  const first = await openThread(options);
+  current = first;
 
   /** Runs `use` on the thread that answers now, or on the one opening. */
   const live = <R>(use: (client: PgliteThreadClient) => Promise<R>): Promise<R> =>
-    replacing ? replacing.then(use) : use(current);
+    replacing ? replacing.then(use) : use(current ?? first);
 
   return {
     query: (text, params, queryOptions) => live((client) => client.query(text, params, queryOptions)),
@@ -108,14 +123,14 @@ export async function openRestartingPgliteThread(
       closed = true;
       clearTimeout(retryTimer);
       await replacing?.catch(() => undefined);
-      await current.close();
+      await current?.close();
     },
     /** Only once close() was asked: a thread that ended is being replaced. */
     get closed() {
       return closed;
     },
     get ready() {
-      return !closed && !replacing && current.ready;
+      return !closed && !replacing && Boolean(current?.ready);
     },
   };
 }
