@@ -8,14 +8,13 @@
 // more pages per answer (bench/page-toucher.mjs), in wrk turns, and from it what the pages Packgate touches beyond
 // the bare server's cost. Runs on PGlite, and on PostgreSQL when BENCH_DATABASE_URL (or TEST_DATABASE_URL) is set
 // (BENCH_SKIP_PGLITE=1 skips PGlite). About two minutes a database.
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type BenchDatabase, measureOnEachBenchDatabase } from './bench-app.js';
 import { type DoorServers, startDoorServers } from './door-servers.js';
 import { median } from './percentile.js';
-import { runLoad, type StaticServer, stopChild } from './processes.js';
+import { type BareNodeServer, runLoad, startNodeServer } from './processes.js';
 import { pagesOfOneAnswer, totalPages } from './touched-pages.js';
 import { bareNodeCpuMicros, measureInTurns } from './turns.js';
 
@@ -29,17 +28,8 @@ function rawGet(urlPath: string, headers: Record<string, string>): string {
   return `GET ${urlPath} HTTP/1.1\r\n${lines.join('')}\r\n`;
 }
 
-async function startPageToucher(pages: number): Promise<StaticServer> {
-  const child = spawn(process.execPath, [path.resolve('scripts/bench/page-toucher.mjs')], {
-    env: { ...process.env, NODE_OPTIONS: '', PAGE_TOUCHER_PAGES: String(pages) },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout?.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
-    child.once('exit', (code) => reject(new Error(`the page toucher exited with ${code}`)));
-  });
-  return { port, url: `http://127.0.0.1:${port}`, stop: () => stopChild(child, 'SIGTERM', 3000) };
-}
+const startPageToucher = (pages: number): Promise<BareNodeServer> =>
+  startNodeServer('scripts/bench/page-toucher.mjs', 'the page toucher', { PAGE_TOUCHER_PAGES: String(pages) });
 
 /** CPU per answer of a bare server touching no extra page and one touching TOUCHED_PAGES, in wrk turns. */
 async function costOfAPage(): Promise<{ nanoseconds: number; without: number; with: number }> {

@@ -292,15 +292,31 @@ export async function startBareNode(
   wrapper: { command: string[]; env: Record<string, string> } = { command: [], env: {} },
 ): Promise<BareNodeServer> {
   const manifest = await writeBareFiles(files, workDir);
-  const [command, ...args] = [...wrapper.command, process.execPath, path.resolve('scripts/bench/bare-node.mjs')];
-  const child = spawn(command!, args, {
-    env: {
-      ...process.env,
+  return startNodeServer(
+    'scripts/bench/bare-node.mjs',
+    'the bare Node.js server',
+    {
       ...wrapper.env,
-      NODE_OPTIONS: '',
       BARE_NODE_FILES: JSON.stringify(manifest),
       BARE_NODE_ANSWER_HEADERS: JSON.stringify(answerHeaders),
     },
+    wrapper.command,
+  );
+}
+
+/**
+ * One of the bench's own servers (`script`, a Node.js module that prints its port on its first line), in a process
+ * of its own with `env` added to the bench's, under `wrapper` when given; stopped with the bench's children.
+ */
+export async function startNodeServer(
+  script: string,
+  label: string,
+  env: Record<string, string>,
+  wrapper: string[] = [],
+): Promise<BareNodeServer> {
+  const [command, ...args] = [...wrapper, process.execPath, path.resolve(script)];
+  const child = spawn(command!, args, {
+    env: { ...process.env, NODE_OPTIONS: '', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   children.add(child);
@@ -310,7 +326,7 @@ export async function startBareNode(
       output += chunk.toString();
       if (output.includes('\n')) resolve(Number(output.trim()));
     });
-    child.once('exit', (code) => reject(new Error(`the bare Node.js server exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${label} exited with ${code}`)));
   });
   return { port, url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => stopChild(child, 'SIGTERM', 3000) };
 }

@@ -10,12 +10,11 @@ import { CONNECT_EVENT_JOB } from '../../src/server/features/sales/connect-webho
 const PROVIDER_EVENT_JOBS = [CONNECT_EVENT_JOB, BILLING_EVENT_JOB];
 
 /**
- * Waits until no provider event's job is waiting for its first attempt, due or running: each has been applied, or has
- * failed an attempt (its retry waits for the clock). A job a stopped process left running is put back due with its
- * attempt counted (jobs.repository.ts, requeueAllRunning): it is not settled until it has run. Rejects after
- * `timeoutMs`.
+ * Waits until no job of `kinds` is waiting for its first attempt, due or running: each has run, or has failed an
+ * attempt (its retry waits for the clock). A job a stopped process left running is put back due with its attempt
+ * counted (jobs.repository.ts, requeueAllRunning): it is not settled until it has run. Rejects after `timeoutMs`.
  */
-export async function settleProviderEvents(app: Pick<BuiltApp, 'ctx'>, timeoutMs = 30_000): Promise<void> {
+export async function settleJobs(app: Pick<BuiltApp, 'ctx'>, kinds: string[], timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const unsettled = await app.ctx.db
@@ -23,7 +22,7 @@ export async function settleProviderEvents(app: Pick<BuiltApp, 'ctx'>, timeoutMs
       .from(jobs)
       .where(
         and(
-          inArray(jobs.kind, PROVIDER_EVENT_JOBS),
+          inArray(jobs.kind, kinds),
           or(
             eq(jobs.status, 'running'),
             and(eq(jobs.status, 'queued'), or(eq(jobs.attempts, 0), lte(jobs.runAt, app.ctx.clock.now()))),
@@ -32,9 +31,14 @@ export async function settleProviderEvents(app: Pick<BuiltApp, 'ctx'>, timeoutMs
       );
     if (unsettled.length === 0) return;
     if (Date.now() > deadline) {
-      throw new Error(`provider events still unapplied after ${timeoutMs} ms: ${JSON.stringify(unsettled)}`);
+      throw new Error(`jobs still unsettled after ${timeoutMs} ms: ${JSON.stringify(unsettled)}`);
     }
     app.ctx.jobs.wake();
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** Waits until every provider event's job has been applied or has failed an attempt (settleJobs). */
+export function settleProviderEvents(app: Pick<BuiltApp, 'ctx'>, timeoutMs = 30_000): Promise<void> {
+  return settleJobs(app, PROVIDER_EVENT_JOBS, timeoutMs);
 }

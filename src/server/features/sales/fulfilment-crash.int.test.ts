@@ -3,14 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { and, count, eq, gt, lte, or } from 'drizzle-orm';
+import { and, count, eq, gt } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createPackage, type FixturePackage } from '../../../../test/composer/repository-fixtures.js';
 import { type FakeStripe, type FakeStripeEvent, startFakeStripe } from '../../../../test/fakes/stripe.js';
 import { watchChild } from '../../../../test/support/child-output.js';
 import { createDatabaseFromTemplate, loadPgliteTemplate } from '../../../../test/support/database-template.js';
 import { mailsTo } from '../../../../test/support/outbox.js';
-import { settleProviderEvents } from '../../../../test/support/provider-events.js';
+import { settleJobs, settleProviderEvents } from '../../../../test/support/provider-events.js';
 import { purchasePageJson } from '../../../../test/support/purchase-pages.js';
 import { type SignedIn, signInSeller } from '../../../../test/support/sessions.js';
 import { type TestApp, TestClock, testDatabaseKind } from '../../../../test/support/test-app.js';
@@ -176,33 +176,8 @@ async function crashWhileApplying(event: FakeStripeEvent, crashAt: CrashPoint): 
   await settleMail();
 }
 
-/**
- * Waits until no e-mail waits for its first attempt, is due or is being sent (a mail job the killed process left
- * running is put back due with its attempt counted).
- */
-async function settleMail(): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    const [row] = await current()
-      .ctx.db.select({ total: count() })
-      .from(jobs)
-      .where(
-        and(
-          eq(jobs.kind, MAIL_JOB),
-          eq(jobs.status, 'queued'),
-          or(eq(jobs.attempts, 0), lte(jobs.runAt, current().ctx.clock.now())),
-        ),
-      );
-    const [running] = await current()
-      .ctx.db.select({ total: count() })
-      .from(jobs)
-      .where(and(eq(jobs.kind, MAIL_JOB), eq(jobs.status, 'running')));
-    if (row!.total === 0 && running!.total === 0) return;
-    if (Date.now() > deadline) throw new Error('mail still unsent after 30 s');
-    current().ctx.jobs.wake();
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+/** Waits until every e-mail has been sent or has failed an attempt, those a killed process left running included. */
+const settleMail = () => settleJobs(current(), [MAIL_JOB]);
 
 const onHost = <T>(path: string, body?: unknown) => purchasePageJson<T>(current(), HOST, path, body);
 
