@@ -26,7 +26,7 @@ import { findStoredSandboxMode } from './features/shared/settings/platform-setti
 import { serializeErrorForLog } from './http/error-log.js';
 import { answerClientError, renderFrameworkError } from './http/framework-errors.js';
 import { AppHostname } from './http/hosts.js';
-import { createHttpServer, type PrefixDoor, type RawFastPath } from './http/http-server.js';
+import { createHttpServer, type FastPaths, type PrefixDoor } from './http/http-server.js';
 import type { PressureCheck } from './http/overload.js';
 import { requestIdOf } from './http/request-id.js';
 import { createRequestOrigin, handshakeOrigin } from './http/request-origin.js';
@@ -83,7 +83,7 @@ export async function buildApp(options: BuildAppOptions): Promise<BuiltApp> {
   const { config } = options;
   // Set once the routes are ready: the warm Composer answers that skip Fastify's machinery (composer-fast-path.ts), and
   // the realtime socket's door (adapters/realtime), which the server hands its requests and upgrades.
-  let composerFastPath: RawFastPath | undefined;
+  let composerFastPath: FastPaths | undefined;
   let realtimeDoor: PrefixDoor | undefined;
   // One reader of a request's host (Host, or X-Forwarded-Host behind TRUST_PROXY), parsed once per request: the
   // server refuses a Host that is not hostname[:port] before anything else; the fast path and the hosts hook read it.

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { type ConnectionAnswerer, openConnectionDoor } from './connection-door.js';
 import { errorBody } from './errors.js';
 import { invalidHostError } from './hosts.js';
 import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
@@ -20,6 +21,12 @@ export type RawFastPath = (
   response: ServerResponse,
   fallback: (raw: IncomingMessage, response: ServerResponse) => void,
 ) => boolean;
+
+/**
+ * The fast path's two doors (features/composer/composer-fast-path.ts): a request node:http read, and one the
+ * connection door read from the connection itself (connection-door.ts).
+ */
+export type FastPaths = { answerRequest: RawFastPath; answerOnConnection: ConnectionAnswerer };
 
 /**
  * A door under a path prefix of its own (the realtime socket's, adapters/realtime): the edge hands it the requests and
@@ -52,7 +59,7 @@ const INVALID_HOST_HEADERS = {
 export function createHttpServer(
   handler: (raw: IncomingMessage, response: ServerResponse) => void,
   options: ServerTimeouts,
-  fastPathOf: () => RawFastPath | undefined,
+  fastPathOf: () => FastPaths | undefined,
   /** Whether the request's host (Host, or a trusted proxy's X-Forwarded-Host) is hostname[:port]: request-origin.ts. */
   isHostValid: (raw: IncomingMessage) => boolean,
   /** The realtime socket's door, once it is open. */
@@ -77,8 +84,7 @@ export function createHttpServer(
       response.end(body);
       return;
     }
-    const fastPath = fastPathOf();
-    if (fastPath?.(raw, response, toFastify)) return;
+    if (fastPathOf()?.answerRequest(raw, response, toFastify)) return;
     const prefixDoor = prefixDoorOf();
     if (prefixDoor !== undefined && raw.url?.startsWith(prefixDoor.prefix)) {
       response.setHeader(REQUEST_ID_HEADER, requestIdOf(raw));
@@ -101,5 +107,7 @@ export function createHttpServer(
   if (options.requestTimeout !== undefined) server.requestTimeout = options.requestTimeout;
   server.setTimeout(options.connectionTimeout ?? 0);
   if (options.maxRequestsPerSocket) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+  // Warm Composer answers are read and written on the connection itself until a request needs node:http.
+  openConnectionDoor(server, () => fastPathOf()?.answerOnConnection);
   return server;
 }

@@ -65,9 +65,7 @@ function currentHttpDate(): string {
 
 /** The Connection and Keep-Alive lines of the last keep-alive timeout and request limit seen: a server's, all along. */
 let connection = { timeout: Number.NaN, max: Number.NaN, lines: '' };
-function connectionLines(response: ResponseInternals): string {
-  const timeout = response._keepAliveTimeout;
-  const max = response._maxRequestsPerSocket;
+function connectionLines(timeout: number, max: number): string {
   if (timeout !== connection.timeout || max !== connection.max) {
     let lines = 'Connection: keep-alive\r\n';
     // As _storeHeader: the timeout in whole seconds, the limit when there is one.
@@ -96,7 +94,11 @@ function isCommonCase(response: ResponseInternals): boolean {
  * has a body) on a response in the common case.
  */
 function headFor(response: ResponseInternals, status: number, lines: string): string {
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines}Date: ${currentHttpDate()}\r\n${connectionLines(response)}\r\n`;
+  return keepAliveHead(status, lines, response._keepAliveTimeout, response._maxRequestsPerSocket);
+}
+
+function keepAliveHead(status: number, lines: string, keepAliveTimeout: number, maxRequests: number): string {
+  return `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n${lines}Date: ${currentHttpDate()}\r\n${connectionLines(keepAliveTimeout, maxRequests)}\r\n`;
 }
 
 /** Whether node:http's writeHead, on this Node.js, makes headFor's bytes (Date aside) from the same headers. */
@@ -135,6 +137,22 @@ function headWritesAsNodeDoes(): boolean {
 
 let canSetHeads: boolean | undefined;
 
+/** Whether node:http on this Node.js writes the heads headFor makes (checked once): if not, writeHead writes them. */
+export function canWritePreformattedHeads(): boolean {
+  canSetHeads ??= headWritesAsNodeDoes();
+  return canSetHeads;
+}
+
+/**
+ * The head writeHead would make for a keep-alive HTTP/1.1 response with `status` and these lines (Content-Length
+ * among them when it has a body), on a server with this keep-alive timeout and no request limit: for an answer
+ * written to the connection itself (http/connection-door.ts). Only where canWritePreformattedHeads().
+ */
+export function connectionAnswerHead(status: number, lines: string, keepAliveTimeoutMs: number): string | undefined {
+  if (STATUS_CODES[status] === undefined) return undefined;
+  return keepAliveHead(status, lines, keepAliveTimeoutMs, 0);
+}
+
 /** node:http's symbol for the headers set one by one (setHeader), which writeHead merges: none may be set here. */
 let outHeaders: symbol | undefined;
 
@@ -161,9 +179,8 @@ function setHead(response: ResponseInternals, status: number, lines: string): vo
  * endPreformatted.
  */
 export function setPreformattedHead(response: ServerResponse, status: number, lines: string): boolean {
-  canSetHeads ??= headWritesAsNodeDoes();
   const internals = response as ResponseInternals;
-  if (!canSetHeads || !isCommonCase(internals) || STATUS_CODES[status] === undefined) return false;
+  if (!canWritePreformattedHeads() || !isCommonCase(internals) || STATUS_CODES[status] === undefined) return false;
   setHead(internals, status, lines);
   return true;
 }
@@ -184,4 +201,23 @@ export function endPreformatted(response: ServerResponse, body: Buffer | string 
   if (typeof body === 'string') response.end(body, 'latin1');
   else if (body !== undefined && body.length <= TEXT_BODY_MAX_BYTES) response.end(body.toString('latin1'), 'latin1');
   else response.end(body);
+}
+
+/**
+ * Writes an answer whose head connectionAnswerHead made to the connection itself: short bodies joined to the head
+ * (one write), longer ones after it in one writev (cork), as endPreformatted sends them through node:http.
+ */
+export function writeConnectionAnswer(socket: Socket, head: string, body: Buffer | string | undefined): void {
+  if (body === undefined) {
+    socket.write(head, 'latin1');
+  } else if (typeof body === 'string') {
+    socket.write(head + body, 'latin1');
+  } else if (body.length <= TEXT_BODY_MAX_BYTES) {
+    socket.write(head + body.toString('latin1'), 'latin1');
+  } else {
+    socket.cork();
+    socket.write(head, 'latin1');
+    socket.write(body);
+    socket.uncork();
+  }
 }

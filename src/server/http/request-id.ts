@@ -46,7 +46,7 @@ function isSafeRequestId(value: string): boolean {
  * does for the edge and Fastify, adds a property to node:http's IncomingMessage, and that new hidden class cost the
  * warm door 2 µs an answer (issue 34, bench/door-javascript.ts).
  */
-export function decideRequestId(raw: IncomingMessage): string {
+export function decideRequestId(raw: Pick<IncomingMessage, 'headers'>): string {
   const incoming = raw.headers[REQUEST_ID_HEADER];
   // A random UUID rather than a counter (a counter would tell any client how many requests the process answered
   // between two of its own), formatted in batches (random-uuids.ts).

@@ -18,6 +18,9 @@ export type RequestOrigin = {
   protocol: string;
 };
 
+/** What the origin is read from: node:http's request, or one the connection door read (http/connection-door.ts). */
+export type OriginSource = Pick<IncomingMessage, 'headers' | 'socket'>;
+
 /** A request without a socket (none has a peer to trust). */
 const NO_PEER = { isFromProxy: false, isEncrypted: false };
 
@@ -33,7 +36,7 @@ function singleHeader(value: string | string[] | undefined): string | undefined 
 /** The origin reader for the app's TRUST_PROXY, as Fastify is given it (`fastifyTrustProxy(config.trustProxy)`). */
 export function createRequestOrigin(
   trustProxy: ReturnType<typeof fastifyTrustProxy>,
-): (raw: IncomingMessage) => RequestOrigin {
+): (raw: OriginSource) => RequestOrigin {
   const isTrusted =
     trustProxy === false ? () => false : typeof trustProxy === 'function' ? trustProxy : proxyAddr.compile(trustProxy);
   /**
@@ -83,7 +86,7 @@ export function createRequestOrigin(
    * added to node:http's IncomingMessage gives it a new hidden class, and that cost the warm door more than the read
    * (issue 34: 0.4 µs an answer, bench/door-javascript.ts).
    */
-  let lastRaw: IncomingMessage | undefined;
+  let lastRaw: OriginSource | undefined;
   let lastOrigin: RequestOrigin | undefined;
   return (raw) => {
     if (raw === lastRaw && lastOrigin !== undefined) return lastOrigin;

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Agent } from 'node:http';
+import type { Socket } from 'node:net';
 import { eq, sql } from 'drizzle-orm';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -201,6 +202,47 @@ describe('the warm fast path', () => {
       expect((await requestOnHost(app, HOST, '/packages.json', { token: holder.token })).status).toBe(200);
     }
     expect(logged.requestLines().slice(before)).toEqual([]);
+  });
+
+  it('answers held tokens on a new kept-alive connection from the connection itself, and hands it to node:http at the first request the routes answer', async () => {
+    const { app } = logged;
+    const holder = await licensedHolder(app, seller, 'fast/on-connection');
+    const stranger = await licensedHolder(app, seller, 'fast/stranger');
+    const path = '/p2/fast/on-connection.json';
+    const coldAgent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const cold = await readThroughRoutes(logged, HOST, holder.token, path, undefined, coldAgent);
+    coldAgent.destroy();
+    // The server's side of each connection: node:http gives a connection its parser when the door hands it over.
+    const accepted: Socket[] = [];
+    const onConnection = (socket: Socket) => accepted.push(socket);
+    app.app.server.on('connection', onConnection);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const hasParser = () => (accepted[0] as Socket & { parser?: unknown }).parser != null;
+    try {
+      const before = logged.requestLines().length;
+      const warm = await requestOnHost(app, HOST, path, { token: holder.token, agent });
+      expect(observed(warm)).toEqual(observed(cold));
+      const notModified = await requestOnHost(app, HOST, path, {
+        token: holder.token,
+        agent,
+        headers: { 'if-modified-since': String(cold.headers['last-modified']) },
+      });
+      expect(notModified.status).toBe(304);
+      expect(hasParser()).toBe(false);
+      expect(logged.requestLines().slice(before)).toEqual([]);
+      // A token whose view is not held: the routes answer it, on the same connection, and node:http reads it on.
+      const routed = await requestOnHost(app, HOST, '/p2/fast/stranger.json', { token: stranger.token, agent });
+      expect(routed.status).toBe(200);
+      expect(logged.requestLines().slice(before)).toEqual(['/p2/fast/stranger.json']);
+      expect(hasParser()).toBe(true);
+      const again = await requestOnHost(app, HOST, path, { token: holder.token, agent });
+      expect(observed(again)).toEqual(observed(cold));
+      expect(logged.requestLines().slice(before)).toEqual(['/p2/fast/stranger.json']);
+      expect(accepted).toHaveLength(1);
+    } finally {
+      agent.destroy();
+      app.app.server.removeListener('connection', onConnection);
+    }
   });
 
   it("answers a held token's unlicensed p2 file with the routes' plain 404, as fast as a 200", async () => {

@@ -4,13 +4,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { composerPaths } from '../../../contract/composer.js';
 import type { AppContext } from '../../context.js';
+import type { ConnectionAnswerer } from '../../http/connection-door.js';
 import type { ParsedHost } from '../../http/host-header.js';
 import { type AppHostname, type RequestHost, resolveHost } from '../../http/hosts.js';
-import type { RawFastPath } from '../../http/http-server.js';
-import { endPreformatted, setPreformattedHead } from '../../http/preformatted-head.js';
+import type { FastPaths, RawFastPath } from '../../http/http-server.js';
+import { connectionAnswerHead, endPreformatted, setPreformattedHead } from '../../http/preformatted-head.js';
 import { hostAuthority, hostUrl } from '../../http/public-urls.js';
 import { decideRequestId, REQUEST_ID_HEADER } from '../../http/request-id.js';
-import type { RequestOrigin } from '../../http/request-origin.js';
+import type { OriginSource, RequestOrigin } from '../../http/request-origin.js';
 import { createBoundedMemo } from '../../lib/bounded-memo.js';
 import type { Metrics } from '../../observability/metrics.js';
 import type { TokenView } from './access-view.repository.js';
@@ -45,10 +46,11 @@ import { tokenStanding } from './token-standing.js';
 // routes then answer it, with its warning and status, from scratch: nothing here has written to the response), except
 // the plain 404 of a p2 file the token does not license, which must stay as fast as the 200 (it tells nothing).
 // Warm answers are not access-logged, as a static file server's usually are not; downloads are counted in the
-// database by the dist route, which always goes through Fastify.
+// database by the dist route, which always goes through Fastify. A new connection's warm requests are read and answered
+// before node:http (answerOnConnection, http/connection-door.ts), with the same admission and decisions.
 
 export type FastPathDependencies = {
-  originOf: (raw: IncomingMessage) => RequestOrigin;
+  originOf: (raw: OriginSource) => RequestOrigin;
   appHostname: AppHostname;
   /** helmet's headers (security-headers.ts): Composer answers keep the ones that matter to them (composerSecurityHeaders). */
   securityHeaders: Record<string, string>;
@@ -100,10 +102,23 @@ const REMEMBER_EVERY_MS = 60_000;
  */
 const CREDENTIAL_BOUNDS = { maxEntries: 10_000, maxBytes: 4 * 1024 * 1024 };
 
+/** What the door reads of a request, whichever reader read it (node:http's IncomingMessage or the connection door). */
+type DoorRequest = Pick<IncomingMessage, 'method' | 'url' | 'headers' | 'socket'>;
+
+/** A request the door may answer: what admitting it read and decided. */
+type Admitted = {
+  door: Door;
+  startedAt: number;
+  authorization: string;
+  view: TokenView;
+  now: Date;
+  target: RepositoryRequest;
+};
+
 /** A repository host as the routes name it, from a parsed Host, with the configuration it was resolved under. */
 type ResolvedHost = { publicUrl: string; composerDomain: string; host: RequestHost; authHost: string; baseUrl: string };
 
-export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDependencies): RawFastPath {
+export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDependencies): FastPaths {
   const securityHeaders = composerSecurityHeaders(dependencies.securityHeaders);
   const rememberedAt = new WeakMap<TokenView, { authorization: string; at: number }>();
   const credentials = createCredentialReader(CREDENTIAL_BOUNDS);
@@ -206,7 +221,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     door: Door,
     view: TokenView,
     target: RepositoryRequest,
-    raw: IncomingMessage,
+    raw: DoorRequest,
     now: Date,
   ): ComposerOutcome | undefined => {
     if (door.kind === 'packages') return { kind: 'packages-json', bytes: packagesJsonBytes(ctx, view, target, now) };
@@ -222,42 +237,50 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
   };
 
   /** composerAnswer with this door's security headers and, for a refusal, the request's id in its body. */
-  const answerOf = (outcome: ComposerOutcome, raw: IncomingMessage, requestId: string): ComposerAnswer =>
+  const answerOf = (outcome: ComposerOutcome, raw: DoorRequest, requestId: string): ComposerAnswer =>
     composerAnswer(
       outcome,
       { acceptEncoding: raw.headers['accept-encoding'], requestId: outcome.kind === 'refused' ? requestId : undefined },
       securityHeaders,
     );
 
-  return (raw, response, fallback) => {
-    if (raw.method !== 'GET' || raw.url === undefined) return false;
+  /** What a request the door may answer names, read once: undefined sends it (and on a connection, the connection) on. */
+  const admit = (raw: DoorRequest): Admitted | undefined => {
+    if (raw.method !== 'GET' || raw.url === undefined) return undefined;
     const door = doorOf(raw.url);
-    if (!door) return false;
+    if (!door) return undefined;
     const startedAt = performance.now();
     const authorization = raw.headers.authorization;
     const credential = credentials.readOn(raw.socket, authorization);
-    if (!authorization || !credential) return false;
+    if (!authorization || !credential) return undefined;
     // The same parse as Fastify's hook (http/hosts.ts): a Host that is not hostname[:port] goes there for its 400.
     const parsedHost = dependencies.originOf(raw).host;
-    if (parsedHost === undefined || parsedHost === 'invalid') return false;
+    if (parsedHost === undefined || parsedHost === 'invalid') return undefined;
     const { host, authHost, baseUrl } = resolvedHostOf(parsedHost);
-    if (host.kind !== 'repository') return false;
+    if (host.kind !== 'repository') return undefined;
     const { token, tokenHash } = credential;
     const view = ctx.composerAccess.findViewOrPassOn(tokenHash);
-    if (!view) return false;
+    if (!view) return undefined;
     // A token that no longer works is refused by the routes (401 with its reason); one in a rotation's overlap or
     // reported as leaked still works here, and packages.json says so.
     // One reading of the clock for every decision of this request (the routes' services read it themselves).
     const now = ctx.clock.now();
-    if (tokenStanding(view.token, now, '').kind === 'refused') return false;
+    if (tokenStanding(view.token, now, '').kind === 'refused') return undefined;
+    const target: RepositoryRequest = { seller: host.seller, token, tokenHash, authHost, baseUrl };
+    return { door, startedAt, authorization, view, now, target };
+  };
 
-    const target: RepositoryRequest = {
-      seller: host.seller,
-      token,
-      tokenHash,
-      authHost,
-      baseUrl,
-    };
+  /** Counted and remembered once the answer is written. */
+  const answered = (admitted: Admitted, status: number) => {
+    const endedAt = performance.now();
+    count(admitted.door, status, admitted.startedAt, endedAt);
+    if (status < 400) remember(admitted.view, admitted.authorization, admitted.now, endedAt);
+  };
+
+  const answerRequest: RawFastPath = (raw, response, fallback) => {
+    const admitted = admit(raw);
+    if (!admitted) return false;
+    const { door, view, authorization, now, target } = admitted;
     // Everything is held in the common case: answered synchronously, without a promise.
     const held = heldOutcome(door, view, target, raw, now);
     // Decided once here and not kept on the request: this door writes every answer that carries it, and a request it
@@ -266,9 +289,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     if (held) {
       const answer = answerOf(held, raw, requestId);
       send(response, answer, requestId);
-      const endedAt = performance.now();
-      count(door, answer.status, startedAt, endedAt);
-      if (answer.status < 400) remember(view, authorization, now, endedAt);
+      answered(admitted, answer.status);
       return true;
     }
     // The package's versions are not held yet (or a refusal must say why): the service reads them and keeps them.
@@ -278,7 +299,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
         const answer = answerOf(outcome, raw, requestId);
         send(response, answer, requestId);
         const endedAt = performance.now();
-        count(door, answer.status, startedAt, endedAt);
+        count(door, answer.status, admitted.startedAt, endedAt);
         remember(view, authorization, now, endedAt);
       },
       // Anything else (the view changed meanwhile, an error): the routes answer it in full, with its warning.
@@ -286,4 +307,33 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     );
     return true;
   };
+
+  /**
+   * The same answers read from the connection itself (http/connection-door.ts): only what is held, synchronously,
+   * and only answers whose head is made once per kind; anything else, and every later request of the connection,
+   * goes through node:http and answerRequest above. Nothing is counted or remembered for a request handed on.
+   */
+  const answerOnConnection: ConnectionAnswerer = (request, keepAliveTimeoutMs) => {
+    const admitted = admit(request);
+    if (!admitted) return undefined;
+    const held = heldOutcome(admitted.door, admitted.view, admitted.target, request, admitted.now);
+    if (!held) return undefined;
+    const requestId = decideRequestId(request);
+    const answer = answerOf(held, request, requestId);
+    const lines = answer.statusMessage === undefined ? answerLines(answer) : undefined;
+    if (lines === undefined) return undefined;
+    const { status, body } = answer;
+    // A text body is ASCII (composer-responses.ts): its length is its byte length.
+    const length = body ? `content-length: ${body.length}\r\n` : '';
+    const head = connectionAnswerHead(
+      status,
+      `${lines}${REQUEST_ID_HEADER}: ${requestId}\r\n${length}`,
+      keepAliveTimeoutMs,
+    );
+    if (head === undefined) return undefined;
+    answered(admitted, status);
+    return { head, body };
+  };
+
+  return { answerRequest, answerOnConnection };
 }

@@ -1,0 +1,138 @@
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import type { Socket } from 'node:net';
+import { readPlainGetHead } from './plain-get-head.js';
+import { canWritePreformattedHeads, writeConnectionAnswer } from './preformatted-head.js';
+
+// The warm Composer answers read and written on the connection itself, before node:http (issue 34). node:http builds
+// a readable IncomingMessage and a writable ServerResponse for every request and runs them through its stream and
+// event code: on a kernel that isolates page tables without PCIDs that machinery alone cost more than the rest of a
+// warm answer (a bare node:http server 24.3 µs of CPU per answer, the same bytes written by a net server reading the
+// heads itself 14.0 µs). So each new connection starts here: its requests are read with a strict reader
+// (plain-get-head.ts) and offered to the answerer (the Composer fast path, composer-fast-path.ts), which answers
+// from what it holds, synchronously, with the same decisions as every other door. The first request it does not
+// answer (any other request, a token whose view is not held, a refusal that must say why, bytes the reader does not
+// take) hands the connection to node:http for good, with every byte not yet answered: node:http then reads that
+// request and the ones after it as it reads any connection. Nothing is answered here that node:http would read
+// otherwise: the reader only takes bodiless GETs whose end both agree on.
+
+export type ConnectionRequest = { method: 'GET'; url: string; headers: IncomingHttpHeaders; socket: Socket };
+export type ConnectionAnswer = { head: string; body: Buffer | string | undefined };
+
+/** A request's whole answer, written by the caller at once, or undefined to hand the connection to node:http. */
+export type ConnectionAnswerer = (
+  request: ConnectionRequest,
+  keepAliveTimeoutMs: number,
+) => ConnectionAnswer | undefined;
+
+/** node:http's own limit for a head (`--max-http-header-size`, 16 KB): a longer one is node:http's to refuse. */
+const MAX_HEAD_BYTES = 16 * 1024;
+
+const HEAD_END = Buffer.from('\r\n\r\n');
+
+type ConnectionListener = (socket: Socket) => void;
+
+/**
+ * Puts the door in front of `server`'s connections: node:http's connection listeners run for a connection only once
+ * the door hands it over. The server's closeIdleConnections and closeAllConnections (called by close(), Fastify's
+ * shutdown) close the connections still here too: between two requests they are idle.
+ */
+export function openConnectionDoor(server: Server, answererOf: () => ConnectionAnswerer | undefined): void {
+  const nodeListeners = server.listeners('connection') as ConnectionListener[];
+  server.removeAllListeners('connection');
+  const held = new Set<Socket>();
+
+  const toNode = (socket: Socket) => {
+    for (const listener of nodeListeners) listener.call(server, socket);
+  };
+
+  const adopt = (socket: Socket) => {
+    const answerer = answererOf();
+    // A request limit per connection is node:http's to count; heads node:http would write otherwise are its own.
+    if (answerer === undefined || (server.maxRequestsPerSocket ?? 0) > 0 || !canWritePreformattedHeads()) {
+      toNode(socket);
+      return;
+    }
+    /** The bytes not answered here, from the request handed over on: node:http reads them first. */
+    let pending: Buffer | undefined;
+
+    const handOver = () => {
+      socket.removeListener('data', onData);
+      socket.removeListener('timeout', onTimeout);
+      socket.removeListener('error', onError);
+      socket.removeListener('end', onEnd);
+      socket.removeListener('drain', onDrain);
+      socket.removeListener('close', onClose);
+      socket.setTimeout(0);
+      held.delete(socket);
+      // Still flowing: node:http's data listener, added synchronously below, reads these bytes first.
+      if (pending !== undefined) socket.unshift(pending);
+      pending = undefined;
+      toNode(socket);
+    };
+
+    const onData = (chunk: Buffer) => {
+      let bytes = chunk;
+      while (bytes.length > 0) {
+        const end = bytes.indexOf(HEAD_END);
+        // A head that is not whole in what arrived goes to node:http with what follows, whose own limits and
+        // timeouts (size, headers timeout) then decide: nothing waits here for the rest of a head.
+        if (end === -1) {
+          pending = bytes;
+          handOver();
+          return;
+        }
+        const request = end <= MAX_HEAD_BYTES ? readPlainGetHead(bytes.toString('latin1', 0, end)) : undefined;
+        const answer =
+          request === undefined
+            ? undefined
+            : answerer({ method: 'GET', url: request.url, headers: request.headers, socket }, server.keepAliveTimeout);
+        if (answer === undefined) {
+          pending = bytes;
+          handOver();
+          return;
+        }
+        writeConnectionAnswer(socket, answer.head, answer.body);
+        bytes = bytes.subarray(end + HEAD_END.length);
+      }
+      // A client that does not read its answers is not read from until it does (node:http's own backpressure).
+      if (socket.writableNeedDrain) socket.pause();
+    };
+    const onDrain = () => socket.resume();
+    // Idle past the keep-alive timeout, as node:http closes an idle connection (nothing is ever half read here).
+    const onTimeout = () => socket.destroy();
+    // The client closed its side: close ours once what is written is sent (the server allows half-open connections).
+    const onEnd = () => socket.end();
+    const onError = () => socket.destroy();
+    const onClose = () => held.delete(socket);
+
+    held.add(socket);
+    socket.on('data', onData);
+    socket.on('drain', onDrain);
+    socket.on('timeout', onTimeout);
+    socket.on('end', onEnd);
+    socket.on('error', onError);
+    socket.on('close', onClose);
+    socket.setTimeout(server.keepAliveTimeout);
+  };
+  server.on('connection', adopt);
+
+  /** Closes the connections still here: ends them once what was written is sent. */
+  const closeHeld = () => {
+    for (const socket of held) {
+      if (socket.writableLength > 0) socket.end();
+      else socket.destroy();
+    }
+    held.clear();
+  };
+  const closeIdleConnections = server.closeIdleConnections.bind(server);
+  const closeAllConnections = server.closeAllConnections.bind(server);
+  server.closeIdleConnections = () => {
+    closeIdleConnections();
+    closeHeld();
+  };
+  server.closeAllConnections = () => {
+    closeAllConnections();
+    for (const socket of held) socket.destroy();
+    held.clear();
+  };
+}
