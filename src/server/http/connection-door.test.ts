@@ -19,6 +19,9 @@ afterEach(async () => {
   }
 });
 
+/** 256 KB more in an answer under /door/large/. */
+const paddingOf = (url = '') => (url.startsWith('/door/large/') ? ` ${'x'.repeat(256 * 1024)}` : '');
+
 /** node:http answers `node <method> <url> <body>`; the door answers GET /door/* with `door <url>`. */
 async function serve(): Promise<Served> {
   const nodeSaw: string[] = [];
@@ -28,7 +31,7 @@ async function serve(): Promise<Served> {
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       nodeSaw.push(`${request.method} ${request.url}`);
-      const body = `node ${request.method} ${request.url} ${Buffer.concat(chunks).toString()}`;
+      const body = `node ${request.method} ${request.url} ${Buffer.concat(chunks).toString()}${paddingOf(request.url)}`;
       response.writeHead(200, { 'content-type': 'text/plain', 'content-length': Buffer.byteLength(body) });
       response.end(body);
     });
@@ -37,7 +40,7 @@ async function serve(): Promise<Served> {
   const answerer: ConnectionAnswerer = (request, keepAliveTimeoutMs) => {
     if (!request.url.startsWith('/door/')) return undefined;
     doorSaw.push(request.url);
-    const body = `door ${request.url} ${request.headers.authorization ?? ''}`;
+    const body = `door ${request.url} ${request.headers.authorization ?? ''}${paddingOf(request.url)}`;
     const head = connectionAnswerHead(
       200,
       `content-type: text/plain\r\ncontent-length: ${body.length}\r\n`,
@@ -177,6 +180,30 @@ describe('the connection door', () => {
     socket.write(`GET /door/long HTTP/1.1\r\nX-Long: ${'a'.repeat(20 * 1024)}`);
     await closed;
     expect(text).toMatch(/^HTTP\/1\.1 431 /);
+  });
+
+  it('hands requests asked while a client does not read its answers to node:http, every answer in order', async () => {
+    const { port, doorSaw, nodeSaw } = await serve();
+    const socket = await connected(port);
+    // 100 answers of 256 KB asked at once and not read until all are asked: more than the kernel's buffers hold.
+    socket.pause();
+    const urls = Array.from({ length: 100 }, (_, index) => `/door/large/${index}`);
+    socket.write(urls.map((url) => get(url)).join(''));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const answers = readAnswers(socket, urls.length);
+    socket.resume();
+    const read = await answers;
+    const whoAnswered = (body: string) => {
+      const words = body.split(' ', 3);
+      return words[0] === 'door' ? `door ${words[1]}` : `node ${words[2]}`;
+    };
+    expect(read.map((answer) => whoAnswered(answer.body))).toEqual(
+      urls.map((url, index) => `${index < doorSaw.length ? 'door' : 'node'} ${url}`),
+    );
+    expect(doorSaw.length).toBeGreaterThan(0);
+    expect(nodeSaw.length).toBeGreaterThan(0);
+    expect(doorSaw.length + nodeSaw.length).toBe(urls.length);
+    socket.destroy();
   });
 
   it('closes the connections it holds when the server closes', async () => {

@@ -52,10 +52,8 @@ export function openConnectionDoor(server: Server, answererOf: () => ConnectionA
       toNode(socket);
       return;
     }
-    /** The bytes not answered here, from the request handed over on: node:http reads them first. */
-    let pending: Buffer | undefined;
-
-    const handOver = () => {
+    /** `unanswered`: the bytes from the request handed over on, which node:http reads first. */
+    const handOver = (unanswered: Buffer) => {
       socket.removeListener('data', onData);
       socket.removeListener('timeout', onTimeout);
       socket.removeListener('error', onError);
@@ -65,8 +63,7 @@ export function openConnectionDoor(server: Server, answererOf: () => ConnectionA
       socket.setTimeout(0);
       held.delete(socket);
       // Still flowing: node:http's data listener, added synchronously below, reads these bytes first.
-      if (pending !== undefined) socket.unshift(pending);
-      pending = undefined;
+      socket.unshift(unanswered);
       toNode(socket);
     };
 
@@ -77,8 +74,7 @@ export function openConnectionDoor(server: Server, answererOf: () => ConnectionA
         // A head that is not whole in what arrived goes to node:http with what follows, whose own limits and
         // timeouts (size, headers timeout) then decide: nothing waits here for the rest of a head.
         if (end === -1) {
-          pending = bytes;
-          handOver();
+          handOver(bytes);
           return;
         }
         const request = end <= MAX_HEAD_BYTES ? readPlainGetHead(bytes.toString('latin1', 0, end)) : undefined;
@@ -87,14 +83,19 @@ export function openConnectionDoor(server: Server, answererOf: () => ConnectionA
             ? undefined
             : answerer({ method: 'GET', url: request.url, headers: request.headers, socket }, server.keepAliveTimeout);
         if (answer === undefined) {
-          pending = bytes;
-          handOver();
+          handOver(bytes);
           return;
         }
         writeConnectionAnswer(socket, answer.head, answer.body);
         bytes = bytes.subarray(end + HEAD_END.length);
+        // A client that does not read its answers: what it asked for meanwhile goes to node:http, whose own
+        // backpressure holds it, rather than every answer of a pipelined burst waiting here in memory.
+        if (socket.writableNeedDrain && bytes.length > 0) {
+          handOver(bytes);
+          return;
+        }
       }
-      // A client that does not read its answers is not read from until it does (node:http's own backpressure).
+      // Nothing more is read from such a client until it has read what it was sent.
       if (socket.writableNeedDrain) socket.pause();
     };
     const onDrain = () => socket.resume();
