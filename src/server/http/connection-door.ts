@@ -31,6 +31,10 @@ const HEAD_END = Buffer.from('\r\n\r\n');
 
 type ConnectionListener = (socket: Socket) => void;
 
+/** A listener of any of a socket's events, as `on` takes it. */
+// biome-ignore lint/suspicious/noExplicitAny: listeners of several events with their own arguments, in one list.
+type SocketListener = (...args: any[]) => void;
+
 /**
  * Puts the door in front of `server`'s connections: node:http's connection listeners run for a connection only once
  * the door hands it over. The server's closeIdleConnections and closeAllConnections (called by close(), Fastify's
@@ -54,12 +58,7 @@ export function openConnectionDoor(server: Server, answererOf: () => ConnectionA
     }
     /** `unanswered`: the bytes from the request handed over on, which node:http reads first. */
     const handOver = (unanswered: Buffer) => {
-      socket.removeListener('data', onData);
-      socket.removeListener('timeout', onTimeout);
-      socket.removeListener('error', onError);
-      socket.removeListener('end', onEnd);
-      socket.removeListener('drain', onDrain);
-      socket.removeListener('close', onClose);
+      for (const [event, listener] of listeners) socket.removeListener(event, listener);
       socket.setTimeout(0);
       held.delete(socket);
       // Still flowing: node:http's data listener, added synchronously below, reads these bytes first.
@@ -105,14 +104,18 @@ export function openConnectionDoor(server: Server, answererOf: () => ConnectionA
     const onEnd = () => socket.end();
     const onError = () => socket.destroy();
     const onClose = () => held.delete(socket);
+    /** The door's listeners on the connection, all removed when it hands the connection over. */
+    const listeners: Array<[string, SocketListener]> = [
+      ['data', onData],
+      ['drain', onDrain],
+      ['timeout', onTimeout],
+      ['end', onEnd],
+      ['error', onError],
+      ['close', onClose],
+    ];
 
     held.add(socket);
-    socket.on('data', onData);
-    socket.on('drain', onDrain);
-    socket.on('timeout', onTimeout);
-    socket.on('end', onEnd);
-    socket.on('error', onError);
-    socket.on('close', onClose);
+    for (const [event, listener] of listeners) socket.on(event, listener);
     socket.setTimeout(server.keepAliveTimeout);
   };
   server.on('connection', adopt);
