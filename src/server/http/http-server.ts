@@ -9,7 +9,8 @@ import { REQUEST_ID_HEADER, requestIdOf } from './request-id.js';
 // Fastify's router and hooks see it (the warm Composer metadata, features/composer/composer-fast-path.ts). The
 // timeouts are the ones Fastify sets on a server it makes itself (fastify/lib/server.js). A request whose Host is not
 // `hostname[:port]` is refused here, at the edge, before the fast path, the realtime socket, the router or any route
-// (issue 28).
+// (issue 28). In front of it all, a new connection's warm Composer requests are read and answered on the connection
+// itself until one needs node:http (connection-door.ts).
 
 /**
  * Answers a raw request and returns true, or returns false to leave it to Fastify; `fallback(raw, response)` hands it
