@@ -173,17 +173,24 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     }
   };
 
+  /**
+   * The answer's head lines as text: its headers checked once per kind (http/preformatted-head.ts), then this answer's
+   * own values, all made here: an id of safe characters, a length (issue 34: node:http's writeHead checked and built
+   * each line at every answer). Undefined where writeHead must write the head (a header refused, a status message).
+   */
+  const headLinesOf = (answer: ComposerAnswer, requestId: string): string | undefined => {
+    const lines = answer.statusMessage === undefined ? answerLines(answer) : undefined;
+    if (lines === undefined) return undefined;
+    // A text body is ASCII (composer-responses.ts): its length is its byte length.
+    const length = answer.body ? `content-length: ${answer.body.length}\r\n` : '';
+    return `${lines}${REQUEST_ID_HEADER}: ${requestId}\r\n${length}`;
+  };
+
   const send = (response: ServerResponse, answer: ComposerAnswer, requestId: string) => {
     try {
       const { status, body } = answer;
-      // The head as text checked once per kind (http/preformatted-head.ts), then this answer's own values, all made
-      // here: an id of safe characters, a length (issue 34: node:http's writeHead checked and built each line at every
-      // answer).
-      const answered = answerLines(answer);
-      if (answered !== undefined && answer.statusMessage === undefined) {
-        let lines = `${answered}${REQUEST_ID_HEADER}: ${requestId}\r\n`;
-        // A text body is ASCII (composer-responses.ts): its length is its byte length.
-        if (body) lines += `content-length: ${body.length}\r\n`;
+      const lines = headLinesOf(answer, requestId);
+      if (lines !== undefined) {
         if (setPreformattedHead(response, status, lines)) {
           endPreformatted(response, body);
           return;
@@ -320,19 +327,11 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
     if (!held) return undefined;
     const requestId = decideRequestId(request);
     const answer = answerOf(held, request, requestId);
-    const lines = answer.statusMessage === undefined ? answerLines(answer) : undefined;
-    if (lines === undefined) return undefined;
-    const { status, body } = answer;
-    // A text body is ASCII (composer-responses.ts): its length is its byte length.
-    const length = body ? `content-length: ${body.length}\r\n` : '';
-    const head = connectionAnswerHead(
-      status,
-      `${lines}${REQUEST_ID_HEADER}: ${requestId}\r\n${length}`,
-      keepAliveTimeoutMs,
-    );
+    const lines = headLinesOf(answer, requestId);
+    const head = lines === undefined ? undefined : connectionAnswerHead(answer.status, lines, keepAliveTimeoutMs);
     if (head === undefined) return undefined;
-    answered(admitted, status);
-    return { head, body };
+    answered(admitted, answer.status);
+    return { head, body: answer.body };
   };
 
   return { answerRequest, answerOnConnection };
