@@ -287,7 +287,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
   const answerRequest: RawFastPath = (raw, response, fallback) => {
     const admitted = admit(raw);
     if (!admitted) return false;
-    const { door, view, authorization, now, target } = admitted;
+    const { door, view, now, target } = admitted;
     // Everything is held in the common case: answered synchronously, without a promise.
     const held = heldOutcome(door, view, target, raw, now);
     // Decided once here and not kept on the request: this door writes every answer that carries it, and a request it
@@ -305,9 +305,7 @@ export function createComposerFastPath(ctx: AppContext, dependencies: FastPathDe
       (outcome) => {
         const answer = answerOf(outcome, raw, requestId);
         send(response, answer, requestId);
-        const endedAt = performance.now();
-        count(door, answer.status, admitted.startedAt, endedAt);
-        remember(view, authorization, now, endedAt);
+        answered(admitted, answer.status);
       },
       // Anything else (the view changed meanwhile, an error): the routes answer it in full, with its warning.
       () => fallback(raw, response),
