@@ -229,6 +229,9 @@ async function printDoorJavaScript(
   console.log(
     `  after a system call before each answer, the call's own time taken off: ${listed(figures.afterSystemCall)}`,
   );
+  console.log(
+    `  at the connection door (the head read and answered, not written), after a system call: ${listed(figures.atConnection)}`,
+  );
 }
 
 /**

@@ -4,6 +4,7 @@ import { Socket } from 'node:net';
 import { fastifyTrustProxy } from '../../src/server/config.js';
 import type { AppContext } from '../../src/server/context.js';
 import { createComposerFastPath } from '../../src/server/features/composer/composer-fast-path.js';
+import { readPlainGetHead } from '../../src/server/http/plain-get-head.js';
 import { findOutHeadersSymbol } from '../../src/server/http/preformatted-head.js';
 import { createRequestOrigin } from '../../src/server/http/request-origin.js';
 import { createSecurityHeaders, securityHeaderValues } from '../../src/server/http/security-headers.js';
@@ -11,9 +12,11 @@ import { parsedRequest } from '../../test/support/parsed-request.js';
 import { median } from './percentile.js';
 
 // The warm door's own JavaScript per answer, without HTTP (issue 34): the fast path as app.ts makes it, called with
-// in-memory requests and a response that only keeps what was written, many times over. Set beside the server's CPU
-// per answer (metadata-doors.ts), it tells the door's own cost from what Node.js's HTTP code and the kernel spend on
-// the same answer in the same process; unlike req/s, it hardly moves with the machine's load.
+// in-memory requests and a response that only keeps what was written, many times over; and the same requests as the
+// connection door takes them (http/connection-door.ts: the head's bytes read by plain-get-head.ts and answered with
+// answerOnConnection, without the write). Set beside the server's CPU per answer (metadata-doors.ts), it tells the
+// door's own cost from what Node.js's HTTP code and the kernel spend on the same answer in the same process; unlike
+// req/s, it hardly moves with the machine's load.
 
 export type DoorRequest = { label: string; urlPath: string; headers: Record<string, string>; expectStatus: number };
 
@@ -86,6 +89,12 @@ function inMemoryRequests(request: DoorRequest): IncomingMessage[] {
   return requests;
 }
 
+/** The request's head as it arrives on a connection, up to (not including) the blank line that ends it. */
+function headBytes(request: DoorRequest): Buffer {
+  const lines = Object.entries(request.headers).map(([name, value]) => `\r\n${name}: ${value}`);
+  return Buffer.from(`GET ${request.urlPath} HTTP/1.1${lines.join('')}`, 'latin1');
+}
+
 /** The median of rounds after the first (a warm-up). */
 const medianAfterWarmUp = (perRound: number[]) => median(perRound.slice(1));
 
@@ -108,6 +117,8 @@ export type DoorJavaScriptFigures = {
    * `pcid`).
    */
   afterSystemCall: Map<string, number>;
+  /** At the connection door: the head read and answered (not written), after a system call as above. */
+  atConnection: Map<string, number>;
 };
 
 /**
@@ -150,23 +161,47 @@ export function measureDoorJavaScript(ctx: AppContext, requests: DoorRequest[], 
     }
     return elapsed / incoming.length / 1000;
   };
+  /** µs per answer of one round of `request` read and answered as the connection door does (after a system call). */
+  const timeConnectionRound = (request: DoorRequest): number => {
+    const head = headBytes(request);
+    let socket = new Socket();
+    let status = '';
+    const startedAt = process.hrtime.bigint();
+    for (let index = 0; index < ANSWERS_PER_ROUND; index++) {
+      if (index % REQUESTS_PER_CONNECTION === 0) socket = new Socket();
+      enterTheKernel();
+      const read = readPlainGetHead(head.toString('latin1'));
+      const answer = read && fastPath.answerOnConnection({ method: 'GET', ...read, socket }, 5000);
+      if (!answer) throw new Error(`the connection door did not answer ${request.urlPath} itself`);
+      status = answer.head.slice(9, 12);
+    }
+    const elapsed = Number(process.hrtime.bigint() - startedAt);
+    if (status !== String(request.expectStatus)) {
+      throw new Error(`${request.urlPath}: the connection door answered ${status}, not ${request.expectStatus}`);
+    }
+    return elapsed / ANSWERS_PER_ROUND / 1000;
+  };
   /** µs of the system call alone, timed as a round of the door's is. */
   const systemCallRound = (): number => {
     const startedAt = process.hrtime.bigint();
     for (let index = 0; index < ANSWERS_PER_ROUND; index++) enterTheKernel();
     return Number(process.hrtime.bigint() - startedAt) / ANSWERS_PER_ROUND / 1000;
   };
-  const figures: DoorJavaScriptFigures = { warm: new Map(), afterSystemCall: new Map() };
+  const figures: DoorJavaScriptFigures = { warm: new Map(), afterSystemCall: new Map(), atConnection: new Map() };
   for (const request of requests) {
     const warm: number[] = [];
     const afterSystemCall: number[] = [];
+    const atConnection: number[] = [];
     for (let round = 0; round <= rounds; round++) {
       warm.push(timeRound(request, false));
       // With the call and the call alone in the same turn, so that their difference holds the door alone.
-      afterSystemCall.push(timeRound(request, true) - systemCallRound());
+      const systemCall = systemCallRound();
+      afterSystemCall.push(timeRound(request, true) - systemCall);
+      atConnection.push(timeConnectionRound(request) - systemCall);
     }
     figures.warm.set(request.label, medianAfterWarmUp(warm));
     figures.afterSystemCall.set(request.label, medianAfterWarmUp(afterSystemCall));
+    figures.atConnection.set(request.label, medianAfterWarmUp(atConnection));
   }
   return figures;
 }
