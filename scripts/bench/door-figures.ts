@@ -104,6 +104,7 @@ async function measureAgainstBaselines(
   let nginx: StaticServer | undefined;
   let bareNode: StaticServer | undefined;
   let bareHere: StaticServer | undefined;
+  let bareTwin: StaticServer | undefined;
   try {
     nginx = await startNginx(workDir, staticRoot);
     const files = { [metadataPath]: p2Answer.body, '/figures/packages.json': indexAnswer.body };
@@ -112,6 +113,7 @@ async function measureAgainstBaselines(
       '/figures/packages.json': answerHeadersOf(indexAnswer.headers),
     };
     bareNode = await startBareNode(files, workDir, answerHeaders);
+    bareTwin = await startBareNode(files, workDir, answerHeaders);
     // The same bare answers in Packgate's process: the ceiling of that process (this one, or the built server's).
     if (server.metrics) bareHere = await startBareNodeHere(files, answerHeaders);
     else if (server.bareIn) bareHere = await armBareInServer(server.bareIn, files, workDir, answerHeaders);
@@ -125,6 +127,7 @@ async function measureAgainstBaselines(
       packagesJsonStaticPath: '/figures/packages.json',
       nginx,
       bareNode,
+      bareTwin,
       asAnswered: true,
       ...(bareHere ? { bareInProcess: bareHere } : {}),
       turns: options.turns,
@@ -146,6 +149,7 @@ async function measureAgainstBaselines(
   } finally {
     await nginx?.stop();
     await bareNode?.stop();
+    await bareTwin?.stop();
     await bareHere?.stop();
   }
 }

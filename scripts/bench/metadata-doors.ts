@@ -61,6 +61,12 @@ export type MetadataDoors = {
    * the same answer.
    */
   bareInProcess?: StaticServer;
+  /**
+   * A second bare server, the same script and bytes in a process of its own, measured in (a) and (b)'s turns beside
+   * the first: two identical servers' ratio is what the machine and the generator alone move a ratio by in that run,
+   * the resolution every other ratio of the run is read against.
+   */
+  bareTwin?: StaticServer;
   turns: TurnOptions;
   /** The figures to take: p2, packages, 304, 404 (by default), 401. */
   only?: Set<string>;
@@ -110,7 +116,9 @@ export async function measureMetadataDoors(doors: MetadataDoors): Promise<void> 
     url: `${server.url}${urlPath}`,
     headers: {},
     expectStatus: 200,
-    ...(server === doors.bareNode ? { serverCpuMicros: () => bareNodeCpuMicros(server) } : {}),
+    ...(server === doors.bareNode || server === doors.bareTwin
+      ? { serverCpuMicros: () => bareNodeCpuMicros(server) }
+      : {}),
   });
   /** Ours (and uncounted, in this process), nginx's and bare Node.js's (and its answer with our headers), in turns. */
   const againstBaselines = async (urlPath: string, staticPath: string) => {
@@ -129,13 +137,17 @@ export async function measureMetadataDoors(doors: MetadataDoors): Promise<void> 
       fromStatic(doors.nginx, staticPath),
       fromStatic(doors.bareNode, staticPath),
     ];
-    const optional = [asAnswered, inProcess, uncounted];
+    const twin = doors.bareTwin ? fromStatic(doors.bareTwin, staticPath) : undefined;
+    const optional = [asAnswered, inProcess, uncounted, twin];
     const present = optional.filter((target) => target !== undefined);
     const measured = await measureInTurns([...always, ...present], doors.turns);
     const [counted, nginx, bareNode] = measured;
     const optionalMeasured = new Map(present.map((target, index) => [target, measured[always.length + index]!]));
-    const [bareAsAnswered, bareHere, notCounted] = optional.map((target) => target && optionalMeasured.get(target));
+    const [bareAsAnswered, bareHere, notCounted, bareTwin] = optional.map(
+      (target) => target && optionalMeasured.get(target),
+    );
     printAgainstBaselines(counted!, nginx!, bareNode!);
+    if (bareTwin) printTwin(bareNode!, bareTwin);
     if (bareAsAnswered) {
       console.log(line("bare node:http, with Packgate's headers:", bareAsAnswered));
       console.log(
@@ -216,9 +228,32 @@ export async function measureMetadataDoors(doors: MetadataDoors): Promise<void> 
   console.log(
     `    (c) ratio 304 / 200: ${ratio(ratioInTurns(notModified, p2Again, requestRate))} (${ratioSpread(notModified, p2Again, requestRate)})  (goal ≥ 1.2)${bareCeiling}`,
   );
+  printWhatA304Saves(p2Again, notModified, bare200, bare304);
   console.log(
     `    (d) ratio 404 p99 / 200 p99: ${ratio(ratioInTurns(unknown, p2Again, latencyP99))} (${ratioSpread(unknown, p2Again, latencyP99)})  (goal ≤ 1.1)`,
   );
+}
+
+/** The bare server against its twin in the same turns: how far two identical servers' ratio moves in this run. */
+function printTwin(bareNode: Measured, twin: Measured): void {
+  console.log(line('bare node:http, its twin (another process):', twin));
+  console.log(
+    `    bare Node.js / its twin: ${ratio(ratioInTurns(bareNode, twin, requestRate))} (${ratioSpread(bareNode, twin, requestRate)}), CPU ${bareNode.cpuMicrosPerRequest.toFixed(1)} / ${twin.cpuMicrosPerRequest.toFixed(1)} µs/request: the same server twice, what the machine and the generator alone move a ratio by in this run`,
+  );
+}
+
+/**
+ * The server's CPU per 200 against per 304, ours and the bare server's: what not sending the p2 file's bytes saves
+ * the server. Where a system call costs most of an answer (a kernel that isolates page tables without PCIDs), a 304
+ * saves little of it, and its req/s over the 200's is then mostly the generator's saving (fewer bytes to read).
+ */
+function printWhatA304Saves(ours200: Measured, ours304: Measured, bare200?: Measured, bare304?: Measured): void {
+  const saving = (ok: Measured, notModified: Measured) =>
+    ok.cpuMicrosPerRequest > 0 && notModified.cpuMicrosPerRequest > 0
+      ? ratio(ok.cpuMicrosPerRequest / notModified.cpuMicrosPerRequest)
+      : 'n/a';
+  const bare = bare200 && bare304 ? `, bare Node.js's: ${saving(bare200, bare304)}` : '';
+  console.log(`    CPU per 200 / per 304 (what a 304 saves the server): ours ${saving(ours200, ours304)}${bare}`);
 }
 
 /** A well-formed token that no holder has: the same length and prefix as the seeded holder's, other characters. */
