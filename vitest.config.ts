@@ -37,7 +37,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           isolate: false, // see maxWorkers
-          include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts'],
+          include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'scripts/**/*.test.ts', 'test/support/**/*.test.ts'],
           exclude: [serverSuite, adapterSuite, 'node_modules/**'],
           environment: 'node',
         },

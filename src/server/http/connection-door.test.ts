@@ -206,6 +206,81 @@ describe('the connection door', () => {
     socket.destroy();
   });
 
+  it('answers each of many connections its own requests, their reads interleaved', async () => {
+    const { port, nodeSaw } = await serve();
+    const sockets = await Promise.all(Array.from({ length: 20 }, () => connected(port)));
+    const urlsOf = (connection: number) => Array.from({ length: 6 }, (_, index) => `/door/${connection}/${index}`);
+    const answers = sockets.map((socket) => readAnswers(socket, 6));
+    // Each connection's requests in two writes, every connection's first before any second: reads of different
+    // connections follow one another, each through the door's one read buffer.
+    for (const [connection, socket] of sockets.entries())
+      socket.write(
+        urlsOf(connection)
+          .slice(0, 3)
+          .map((url) => get(url))
+          .join(''),
+      );
+    for (const [connection, socket] of sockets.entries())
+      socket.write(
+        urlsOf(connection)
+          .slice(3)
+          .map((url) => get(url))
+          .join(''),
+      );
+    const read = await Promise.all(answers);
+    for (const [connection, answered] of read.entries()) {
+      expect(answered.map((answer) => answer.body)).toEqual(urlsOf(connection).map((url) => `door ${url} Bearer t1`));
+    }
+    expect(nodeSaw).toEqual([]);
+    for (const socket of sockets) socket.destroy();
+  });
+
+  it("gives an upgraded connection's later bytes to the upgrade's handler, after handing it to node:http", async () => {
+    const { server, port } = await serve();
+    server.on('upgrade', (_request, upgraded: Socket, head: Buffer) => {
+      upgraded.write('HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n');
+      if (head.length > 0) upgraded.write(`echo ${head.toString()};`);
+      upgraded.on('data', (chunk: Buffer) => upgraded.write(`echo ${chunk.toString()};`));
+      // node:http keeps an upgraded connection half open, and no longer closes it with the server.
+      upgraded.on('end', () => upgraded.end());
+    });
+    const socket = await connected(port);
+    let text = '';
+    socket.on('data', (chunk: Buffer) => {
+      text += chunk.toString('latin1');
+    });
+    const until = async (part: string) => {
+      while (!text.includes(part)) await once(socket, 'data');
+    };
+    const answers = readAnswers(socket, 1);
+    socket.write(get('/door/before'));
+    expect((await answers)[0]!.body).toBe('door /door/before Bearer t1');
+    socket.write('GET /echo HTTP/1.1\r\nHost: repo.test\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\nfirst');
+    await until('echo first;');
+    for (const word of ['second', 'third']) {
+      socket.write(word);
+      await until(`echo ${word};`);
+    }
+    // Nothing but the handler's echoes after its 101: no other reader took the bytes, nothing else answered them.
+    const switched = text.indexOf('HTTP/1.1 101 Switching Protocols\r\n');
+    expect(switched).toBeGreaterThan(0);
+    expect(text.slice(text.indexOf('\r\n\r\n', switched) + 4)).toBe('echo first;echo second;echo third;');
+    socket.destroy();
+  });
+
+  it('answers a client that closes its side after asking, then closes the connection', async () => {
+    const { port } = await serve();
+    const socket = await connected(port);
+    const answers = readAnswers(socket, 2);
+    const ended = once(socket, 'end');
+    socket.end(get('/door/last') + get('/door/really-last'));
+    expect((await answers).map((answer) => answer.body)).toEqual([
+      'door /door/last Bearer t1',
+      'door /door/really-last Bearer t1',
+    ]);
+    await ended;
+  });
+
   it('closes the connections it holds when the server closes', async () => {
     const { server, port } = await serve();
     const socket = await connected(port);
