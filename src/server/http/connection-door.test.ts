@@ -281,6 +281,30 @@ describe('the connection door', () => {
     await ended;
   });
 
+  it("reads every held connection into the door's one buffer on this Node.js, not a Buffer per read", async () => {
+    // What the door relies on (net.Socket's onread fields): if a Node.js drops or renames them, the door still
+    // answers, through `data` events, but each read allocates again (issue 34). This says so before a bench has to.
+    const { server, port } = await serve();
+    const adopted: Socket[] = [];
+    server.on('connection', (socket: Socket) => adopted.push(socket));
+    const sockets = await Promise.all([connected(port), connected(port)]);
+    for (const socket of sockets) {
+      const answers = readAnswers(socket, 1);
+      socket.write(get('/door/a'));
+      await answers;
+    }
+    const field = (socket: Socket, name: string) => {
+      const symbol = Object.getOwnPropertySymbols(socket).find((each) => each.description === name);
+      return symbol === undefined ? undefined : (socket as unknown as Record<symbol, unknown>)[symbol];
+    };
+    expect(adopted).toHaveLength(2);
+    const [first, second] = adopted.map((socket) => field(socket, 'kBuffer'));
+    expect(first).toBeInstanceOf(Buffer);
+    expect(second).toBe(first);
+    for (const socket of adopted) expect(field(socket, 'kBufferCb')).toBeTypeOf('function');
+    for (const socket of sockets) socket.destroy();
+  });
+
   it('closes the connections it holds when the server closes', async () => {
     const { server, port } = await serve();
     const socket = await connected(port);

@@ -126,7 +126,9 @@ export function openConnectionDoor(server: Server, answererOf: () => ConnectionA
       reader?.handOver();
       socket.setTimeout(0);
       held.delete(socket);
-      // Still flowing: node:http's data listener, added synchronously below, reads these bytes first.
+      // node:http's connection listener, called synchronously below, reads the stream from its start: these bytes
+      // first, then each later read, which the reader now pushes into the stream (or, without the reader, which
+      // arrives as `data` as before).
       socket.unshift(reader ? Buffer.from(unanswered) : unanswered);
       toNode(socket);
     };
