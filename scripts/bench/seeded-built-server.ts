@@ -24,10 +24,10 @@ export async function startSeededBuiltServer<T>(
   prefix: string,
   seed: (ctx: AppContext, workDir: string) => Promise<T>,
   env: Record<string, string> = {},
-  /** startBuiltServer's preloads and wrapper. */
-  launch: { preloads?: string[]; wrapper?: string[] } = {},
+  /** startBuiltServer's preloads and wrapper; `main`: another build's main.js than this checkout's (bench/door-ab.ts). */
+  launch: { preloads?: string[]; wrapper?: string[]; main?: string } = {},
 ): Promise<SeededBuiltServer<T>> {
-  const main = await buildServer();
+  const main = launch.main ?? (await buildServer());
   const dataDir = await mkdtemp(path.join(tmpdir(), `${prefix}data-`));
   const target =
     database.target.kind === 'pglite' ? { ...database.target, dataDir: path.join(dataDir, 'pglite') } : database.target;
