@@ -13,7 +13,6 @@ import { type BenchDatabase, benchDatabases, temporaryPostgres } from './bench-a
 import { processCpuMicros } from './built-server.js';
 import { repositoryHost, type Seeded, seedDoorHolder } from './door-figures.js';
 import { holderRequest } from './holder-request.js';
-import { stopChildren } from './processes.js';
 import { type SeededBuiltServer, startSeededBuiltServer } from './seeded-built-server.js';
 import {
   type LoadTarget,
@@ -49,24 +48,30 @@ async function startContender(database: BenchDatabase, label: string, main: stri
     if (own !== database) await own.drop();
     throw error;
   }
+  const contender = { label, started, database: own };
   const { port } = started.server;
   const { token, metadataPath } = started.seeded;
   const host = repositoryHost(port);
-  const answer = await holderRequest(port, host, metadataPath, token);
-  if (answer.status !== 200) throw new Error(`${label}: the seeded token is refused: ${answer.status}`);
+  let lastModified: string;
+  try {
+    const answer = await holderRequest(port, host, metadataPath, token);
+    if (answer.status !== 200) throw new Error(`the seeded token is refused: ${answer.status}`);
+    lastModified = String(answer.headers['last-modified']);
+  } catch (error) {
+    await stopContender(contender, database);
+    throw new Error(`${label}: ${error instanceof Error ? error.message : String(error)}`);
+  }
   const auth = { host, authorization: `Bearer ${token}` };
   const url = (urlPath: string) => `http://127.0.0.1:${port}${urlPath}`;
   const pid = started.server.child.pid!;
   const serverCpuMicros = () => processCpuMicros(pid);
   return {
-    label,
-    started,
-    database: own,
+    ...contender,
     targets: {
       p2: { url: url(metadataPath), headers: auth, expectStatus: 200, serverCpuMicros },
       '304': {
         url: url(metadataPath),
-        headers: { ...auth, 'if-modified-since': String(answer.headers['last-modified']) },
+        headers: { ...auth, 'if-modified-since': lastModified },
         expectStatus: 304,
         serverCpuMicros,
       },
@@ -75,7 +80,8 @@ async function startContender(database: BenchDatabase, label: string, main: stri
   };
 }
 
-async function stopContender(contender: Contender, database: BenchDatabase): Promise<void> {
+/** Stops the server and drops the database of its own it was given (PostgreSQL). */
+async function stopContender(contender: Omit<Contender, 'targets'>, database: BenchDatabase): Promise<void> {
   await contender.started.stop();
   if (contender.database !== database) await contender.database.drop();
 }
@@ -148,7 +154,6 @@ try {
     }
   }
 } finally {
-  stopChildren();
   await base.remove();
 }
 process.exit(0);
