@@ -47,6 +47,16 @@ describe('strong sign-in in a real browser', () => {
 
   const dashboardShown = () => dashboard.page.getByTestId('header-username').waitFor();
 
+  /**
+   * Waits for the verify step to end, then the dashboard. The header shows during the verify step too, so it alone
+   * says nothing: a test that went on at once navigated while the factor's request was still on its way, and the
+   * navigation aborted it (a recovery code answered slowly under CI's load left the step pending for good).
+   */
+  async function secondStepPassed() {
+    await dashboard.page.getByText("Verify it's you").waitFor({ state: 'detached' });
+    await dashboardShown();
+  }
+
   it('registers a passkey on the Security page, with ten recovery codes shown once', async () => {
     const { page, origin } = dashboard;
     await page.goto(`${origin}/security`);
@@ -87,8 +97,7 @@ describe('strong sign-in in a real browser', () => {
     app.clock.advance(30_000); // the code just used is never accepted again; the next one is
     await page.getByLabel('Authenticator code').fill(totp.generate({ timestamp: app.clock.now().getTime() }));
     await page.getByRole('button', { name: 'Verify Code' }).click();
-    await dashboardShown();
-    await page.getByText("Verify it's you").waitFor({ state: 'detached' });
+    await secondStepPassed();
   });
 
   it('accepts a recovery code once', async () => {
@@ -96,7 +105,7 @@ describe('strong sign-in in a real browser', () => {
     await openEmailedLink();
     await page.getByLabel('Recovery code').fill(recoveryCodes[0]!);
     await page.getByRole('button', { name: 'Use Recovery Code' }).click();
-    await dashboardShown();
+    await secondStepPassed();
     await page.goto(`${origin}/security`);
     await expect.poll(() => page.getByTestId('recovery-codes-remaining').textContent()).toContain('9 of 10');
 
@@ -112,10 +121,8 @@ describe('strong sign-in in a real browser', () => {
     const { page, origin } = dashboard;
     await openEmailedLink();
     await page.getByRole('button', { name: 'Use a Passkey' }).click();
-    // The header shows during the verify step too: wait for the step itself to end before leaving the page, or the
-    // navigation would abort the passkey ceremony.
-    await page.getByText("Verify it's you").waitFor({ state: 'detached' });
-    await dashboardShown();
+    // Before leaving the page: a navigation would abort the passkey ceremony.
+    await secondStepPassed();
     await page.goto(`${origin}/security`);
     const current = page.getByTestId('session').filter({ hasText: 'This device' });
     await expect.poll(() => current.textContent()).toContain('127.0.0.0/24');
